@@ -1,0 +1,98 @@
+/** Accounts a person belongs to; the current account; creating and editing an account. */
+import { z } from "zod";
+import { Account, Currency, Membership, User, Whitelabel, initModels, sequelize } from "../../models";
+import { accountPlans, loadActor } from "../auth/actor";
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { randomToken } from "../lib/crypto";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+
+const text = (max: number) => z.string().trim().max(max, `validation.maxLength::${max}`).optional().transform((v) => (v ? v : null));
+
+export const accountSchema = z.object({
+  name: z.string().trim().min(1, "validation.required").max(120, "validation.maxLength::120"),
+  currency: z.string().trim().regex(/^[A-Z]{3}$/, "validation.required").default("BRL"),
+  street: text(200), number: text(20), complement: text(100), district: text(100), city: text(100),
+  province: text(50), postalCode: text(20).refine((v) => v === null || /^\d{5}-?\d{3}$|^[A-Za-z0-9 -]{3,10}$/.test(v), "validation.postalCode"),
+});
+
+function view(a: Account, role: string, isAgent: boolean) {
+  return {
+    id: a.id, name: a.name, type: a.type, status: a.status, currency: a.currency, balance: a.balance, limit: a.creditLimit,
+    role, is_agent: isAgent, whitelabel_id: a.whitelabelId, timezone: a.timezone,
+    address: { street: a.street, number: a.number, complement: a.complement, district: a.district, city: a.city, province: a.province, postal_code: a.postalCode },
+  };
+}
+
+export async function listAccounts(userId: string) {
+  initModels();
+  const ms = await Membership.findAll({ where: { userId }, include: [{ model: Account, as: "account" }], order: [[{ model: Account, as: "account" }, "name", "ASC"]] });
+  return ms.filter((m) => m.account).map((m) => view(m.account!, m.role, m.isAgent));
+}
+
+/** accounts/info: the current account with the actor's role and the plans keyed by service. */
+export async function accountInfo(ctx: SignedInCtx) {
+  initModels();
+  const a = await Account.findByPk(ctx.actor.accountId, { include: [{ model: Whitelabel, as: "whitelabel" }] });
+  if (!a) throw new AppError("ACCOUNT_INFO_FAILED");
+  const { rows, permissions } = await accountPlans(a.id);
+  const plans = Object.fromEntries(rows.map((r) => [r.service, { id: r.planId, name: r.plan?.name, ends_at: r.endsAt, trial: r.plan?.isTrial ?? false }]));
+  return { ...view(a, ctx.actor.role, ctx.actor.isAgent), plans, permissions, auth_token: ctx.actor.role === "owner" || ctx.actor.role === "admin" ? a.authToken : undefined };
+}
+
+export async function getAccount(ctx: SignedInCtx, accountId: string) {
+  initModels();
+  const m = await Membership.findOne({ where: { userId: ctx.actor.userId, accountId }, include: [{ model: Account, as: "account" }] });
+  if (!m?.account) throw new AppError("NOT_FOUND");
+  return view(m.account, m.role, m.isAgent);
+}
+
+/** accounts/summary/{id}: make another of the person's accounts the current one. */
+export async function switchAccount(ctx: SignedInCtx, accountId: string) {
+  const actor = await loadActor(ctx.actor.userId, accountId).catch(() => null);
+  if (!actor || actor.accountId !== accountId) throw new AppError("NOT_FOUND");
+  initModels();
+  await User.update({ currentAccountId: accountId }, { where: { id: ctx.actor.userId } });
+  await recordAudit({ ...ctx, actor }, "accounts.switched");
+  return actor;
+}
+
+/** A new account owned by the acting person (resellers' accounts become their children). */
+export async function createAccount(ctx: SignedInCtx, input: unknown) {
+  initModels();
+  const data = validate(accountSchema, input);
+  if (!(await Currency.findByPk(data.currency))) throw new AppError("VALIDATION", { fields: { currency: ["validation.required"] } });
+  return sequelize().transaction(async (transaction) => {
+    const parent = await Account.findByPk(ctx.actor.accountId, { transaction });
+    const account = await Account.create(
+      {
+        ...data,
+        authToken: randomToken(24),
+        parentAccountId: parent?.type === "reseller" ? parent.id : null,
+        whitelabelId: parent?.whitelabelId ?? null,
+      },
+      { transaction },
+    );
+    await Membership.create({ accountId: account.id, userId: ctx.actor.userId, role: "owner", isAgent: true }, { transaction });
+    await recordAudit({ ...ctx, transaction }, "accounts.created", { accountId: account.id });
+    return view(account, "owner", true);
+  });
+}
+
+export async function updateAccount(ctx: SignedInCtx, input: unknown) {
+  if (ctx.actor.role !== "owner" && ctx.actor.role !== "admin") throw new AppError("FORBIDDEN");
+  initModels();
+  const data = validate(accountSchema, input);
+  if (!(await Currency.findByPk(data.currency))) throw new AppError("VALIDATION", { fields: { currency: ["validation.required"] } });
+  const a = await Account.findByPk(ctx.actor.accountId);
+  if (!a) throw new AppError("NOT_FOUND");
+  await a.update(data);
+  await recordAudit(ctx, "accounts.updated");
+  return view(a, ctx.actor.role, ctx.actor.isAgent);
+}
+
+export async function listCurrencies() {
+  initModels();
+  return Currency.findAll({ order: [["code", "ASC"]] });
+}

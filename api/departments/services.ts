@@ -1,0 +1,67 @@
+/** Departments of an account (live-chat queues route by department). Omni plan gated. */
+import { z } from "zod";
+import { Op, UniqueConstraintError } from "sequelize";
+import { Department, Membership, initModels } from "../../models";
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { can } from "../policy/policy";
+
+export const departmentSchema = z.object({
+  name: z.string().trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
+  description: z.string().trim().max(200, "validation.maxLength::200").default(""),
+  status: z.enum(["active", "inactive"]).default("active"),
+});
+
+function assertAllowed(ctx: SignedInCtx, write = false) {
+  if (!can(ctx.actor, "/departments")) throw new AppError(ctx.actor.services.includes("omni") ? "FORBIDDEN" : "PLAN_REQUIRED");
+  if (write && !["owner", "admin", "sales"].includes(ctx.actor.role)) throw new AppError("FORBIDDEN");
+}
+
+export async function listDepartments(ctx: SignedInCtx, q?: string) {
+  assertAllowed(ctx);
+  initModels();
+  const rows = await Department.findAll({
+    where: { accountId: ctx.actor.accountId, ...(q ? { name: { [Op.iLike]: `%${q}%` } } : {}) },
+    order: [["name", "ASC"]],
+  });
+  const counts = await Membership.count({ where: { accountId: ctx.actor.accountId }, group: ["departmentId"] });
+  const byId = new Map((counts as unknown as Array<{ departmentId: string | null; count: number }>).map((c) => [c.departmentId, Number(c.count)]));
+  return rows.map((d) => ({ id: d.id, name: d.name, description: d.description, status: d.status, members: byId.get(d.id) ?? 0, createdAt: d.createdAt }));
+}
+
+export async function createDepartment(ctx: SignedInCtx, input: unknown) {
+  assertAllowed(ctx, true);
+  const data = validate(departmentSchema, input);
+  try {
+    const d = await Department.create({ ...data, accountId: ctx.actor.accountId });
+    await recordAudit(ctx, "departments.created", { meta: { id: d.id, name: d.name } });
+    return d;
+  } catch (e) {
+    if (e instanceof UniqueConstraintError) throw new AppError("DEPARTMENT_NAME_TAKEN", { fields: { name: ["errors.DEPARTMENT_NAME_TAKEN"] } });
+    throw e;
+  }
+}
+
+export async function updateDepartment(ctx: SignedInCtx, id: string, input: unknown) {
+  assertAllowed(ctx, true);
+  const data = validate(departmentSchema, input);
+  const d = await Department.findOne({ where: { id, accountId: ctx.actor.accountId } });
+  if (!d) throw new AppError("NOT_FOUND");
+  try {
+    await d.update(data);
+  } catch (e) {
+    if (e instanceof UniqueConstraintError) throw new AppError("DEPARTMENT_NAME_TAKEN", { fields: { name: ["errors.DEPARTMENT_NAME_TAKEN"] } });
+    throw e;
+  }
+  await recordAudit(ctx, "departments.updated", { meta: { id } });
+  return d;
+}
+
+export async function deleteDepartment(ctx: SignedInCtx, id: string) {
+  assertAllowed(ctx, true);
+  const n = await Department.destroy({ where: { id, accountId: ctx.actor.accountId } });
+  if (!n) throw new AppError("NOT_FOUND");
+  await recordAudit(ctx, "departments.deleted", { meta: { id } });
+}

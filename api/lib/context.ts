@@ -1,0 +1,25 @@
+import type { Transaction } from "sequelize";
+import type { AccountType, Locale, PlanPermission, Role } from "../../models";
+
+/** Who acts, in which account, with which plans. Built once per request by `loadActor`. */
+export type Actor = {
+  userId: string;
+  email: string;
+  accountId: string;
+  role: Role;
+  isAgent: boolean;
+  accountType: AccountType;
+  services: string[];
+  permissions: Partial<Record<PlanPermission, boolean>>;
+};
+
+/** What every use-case receives: the actor (when signed in), request facts, a transaction if any. */
+export type Ctx = {
+  actor?: Actor;
+  ip?: string | null;
+  userAgent?: string | null;
+  locale?: Locale;
+  transaction?: Transaction;
+};
+
+export type SignedInCtx = Ctx & { actor: Actor };

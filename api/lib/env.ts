@@ -1,0 +1,101 @@
+/**
+ * The one place that reads process.env. Validated once at boot: a bad or missing variable
+ * stops the process with a sentence naming it. Only `publicEnv` may reach the browser.
+ */
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(1).max(65535);
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/mensageria"),
+    REDIS_URL: z.string().url().default("redis://127.0.0.1:6379/0"),
+    /** Prefix for every Redis key/stream, so test runs never see each other's data. */
+    REDIS_PREFIX: z.string().default(""),
+    WEB_PORT: port.default(3000),
+    API_PORT: port.default(3001),
+    REALTIME_PORT: port.default(3002),
+    WEB_HOST: z.string().default("0.0.0.0"),
+    API_URL: z.string().url().optional(),
+    REALTIME_URL: z.string().url().optional(),
+    /** Public URL people open; used in e-mail links. */
+    APP_URL: z.string().url().optional(),
+    SESSION_SECRET: z.string().min(32).optional(),
+    JWT_SECRET: z.string().min(32).optional(),
+    JWT_ACCESS_TTL: z.coerce.number().int().positive().default(900),
+    JWT_REFRESH_TTL: z.coerce.number().int().positive().default(60 * 60 * 24 * 30),
+    /** smtp://user:pass@host:port — with none, mail lands in the local outbox (/dev/mailbox). */
+    SMTP_URL: optionalText,
+    MAIL_FROM: z.string().default("Mensageria <no-reply@mensageria.local>"),
+    GOOGLE_CLIENT_ID: optionalText,
+    GOOGLE_CLIENT_SECRET: optionalText,
+    FACEBOOK_CLIENT_ID: optionalText,
+    FACEBOOK_CLIENT_SECRET: optionalText,
+    /** Host name that serves only the unsubscribe page at /. */
+    UNSUBSCRIBE_HOST: z.string().default("unsubscribe.localhost"),
+    LOGIN_MAX_FAILS_PER_EMAIL: z.coerce.number().int().positive().default(5),
+    LOGIN_MAX_FAILS_PER_IP: z.coerce.number().int().positive().default(30),
+    LOGIN_FAIL_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production") {
+      for (const key of ["SESSION_SECRET", "JWT_SECRET", "APP_URL"] as const) {
+        if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
+      }
+    }
+  });
+
+export type Env = z.infer<typeof schema> & {
+  SESSION_SECRET: string;
+  JWT_SECRET: string;
+  APP_URL: string;
+  API_URL: string;
+  REALTIME_URL: string;
+};
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`);
+    throw new Error(`Invalid configuration — fix these environment variables:\n  ${lines.join("\n  ")}`);
+  }
+  const e = result.data;
+  // Development and test defaults: fixed, clearly non-secret values (production requires real ones).
+  const devSecret = "development-only-secret-do-not-use-in-production";
+  return {
+    ...e,
+    SESSION_SECRET: e.SESSION_SECRET ?? devSecret,
+    JWT_SECRET: e.JWT_SECRET ?? devSecret + "-jwt",
+    APP_URL: e.APP_URL ?? `http://localhost:${e.WEB_PORT}`,
+    API_URL: e.API_URL ?? `http://127.0.0.1:${e.API_PORT}`,
+    REALTIME_URL: e.REALTIME_URL ?? `http://127.0.0.1:${e.REALTIME_PORT}`,
+  };
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  if (!cached) {
+    try {
+      cached = parseEnv(process.env);
+    } catch (err) {
+      console.error((err as Error).message);
+      process.exit(1);
+    }
+  }
+  return cached;
+}
+
+export function publicEnv() {
+  const e = env();
+  return {
+    googleEnabled: Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET),
+    facebookEnabled: Boolean(e.FACEBOOK_CLIENT_ID && e.FACEBOOK_CLIENT_SECRET),
+    production: e.NODE_ENV === "production",
+  };
+}

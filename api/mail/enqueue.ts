@@ -1,0 +1,45 @@
+/**
+ * Transactional e-mail: the message is written to outbound_emails inside the caller's
+ * transaction (nothing is sent for work that rolls back), then announced on the mail stream
+ * after commit. The worker delivers it (api/mail/deliver.ts).
+ */
+import { OutboundEmail, initModels, type Locale } from "../../models";
+import type { Ctx } from "../lib/context";
+import { env } from "../lib/env";
+import { translate } from "../lib/i18n";
+import { key, redis } from "../lib/redis";
+
+export const MAIL_STREAM = "jobs:mail";
+
+export type MailTemplate = "verifyEmail" | "resetPassword" | "invitation" | "welcomeTrial";
+
+function escapeHtml(s: string) {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+export function renderMail(locale: Locale, template: MailTemplate, params: { name?: string; link: string; account?: string; brand?: string }) {
+  const p = { ...params, brand: params.brand ?? "Mensageria" };
+  const subject = translate(locale, `mail:${template}.subject`, p);
+  const lines = [translate(locale, "mail:greeting", p), translate(locale, `mail:${template}.body`, p)];
+  const action = translate(locale, `mail:${template}.action`, p);
+  const footer = translate(locale, "mail:footer", p);
+  const text = `${lines.join("\n\n")}\n\n${action}: ${p.link}\n\n${footer}`;
+  const html = `<!doctype html><html lang="${locale}"><body style="font-family:system-ui,sans-serif;line-height:1.5">${lines
+    .map((l) => `<p>${escapeHtml(l)}</p>`)
+    .join("")}<p><a href="${escapeHtml(p.link)}" style="display:inline-block;padding:10px 16px;background:#0f766e;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p><p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
+  return { subject, text, html };
+}
+
+export async function enqueueMail(ctx: Ctx, to: string, locale: Locale, template: MailTemplate, params: { name?: string; path: string; account?: string; brand?: string }) {
+  initModels();
+  const link = new URL(params.path, env().APP_URL).toString();
+  const { subject, text, html } = renderMail(locale, template, { ...params, link });
+  const row = await OutboundEmail.create(
+    { toAddress: to, subject, html, textBody: text, accountId: ctx.actor?.accountId ?? null },
+    { transaction: ctx.transaction },
+  );
+  const announce = () => redis().xadd(key(MAIL_STREAM), "*", "id", row.id).then(() => undefined);
+  if (ctx.transaction) ctx.transaction.afterCommit(() => void announce().catch((e) => console.error("mail announce failed", e)));
+  else await announce();
+  return row;
+}

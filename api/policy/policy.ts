@@ -1,0 +1,122 @@
+/**
+ * The one permission policy (spec section 6), as tables: route roles, path allow-lists,
+ * settings groups, plan gates, staff areas. The navigation guard, the menus and the API all ask
+ * `decide()`. Interpretations of the spec's gaps are recorded in docs/decisions/002-permissions.md.
+ */
+import type { AccountType, PlanPermission, Role } from "../../models";
+
+export type RouteKind = "guest" | "public" | "tfa" | "app";
+export type Subject = {
+  role: Role;
+  accountType: AccountType;
+  /** Services with an active plan (e.g. "omni"), and the union of their permissions. */
+  services: string[];
+  permissions: Partial<Record<PlanPermission, boolean>>;
+};
+export type Decision = { allowed: true } | { allowed: false; reason: "role" | "path" | "plan" | "staff" };
+
+/** "Most product routes": admin, user (our agent), owner, billing, developer, sales. */
+export const PRODUCT_ROLES: Role[] = ["admin", "agent", "owner", "billing", "developer", "sales"];
+
+/** Routes of spec section 2 that are not product routes (any signed-in role). */
+const UNTAGGED = [/^\/$/, /^\/notifications$/, /^\/user\/settings$/, /^\/accounts(\/create)?$/, /^\/support(\/.*)?$/, /^\/403$/, /^\/dev\/mailbox(\/.*)?$/];
+
+/** Route-specific role tags (spec section 6). */
+const ROUTE_ROLES: Array<[RegExp, Role[]]> = [
+  [/^\/whatsapp\/(request|send|templates\/new)$/, ["admin", "agent", "owner", "sales"]],
+  [/^\/whatsapp\/jv\/numbers(\/new)?$/, ["admin", "agent", "owner", "sales"]],
+  [/^\/sms\/antifraude$/, ["admin", "sales"]],
+  [/^\/numbers\/active$/, ["admin"]],
+  [/^\/live\/manage$/, ["admin", "owner", "sales"]],
+];
+
+/** Path allow-lists: a restricted role reaches a product route only if one of its segments is listed. */
+const ALLOW: Partial<Record<Role, string[]>> = {
+  agent: ["dashboard", "send", "success", "templates", "history", "contacts", "live"],
+  developer: ["insights", "campaigns", "history", "domains", "contacts", "widget", "webhooks", "live"],
+  billing: ["insights", "campaigns", "history", "contacts", "widget", "webhooks", "live", "invoices", "invoice", "new-invoice", "billing", "usage"],
+};
+
+/** WhatsApp Meta templates are hidden for user and billing. */
+const HIDDEN: Array<[RegExp, Role[]]> = [[/^\/whatsapp\/templates(\/.*)?$/, ["agent", "billing"]]];
+
+/** Plan gates: path test -> plan permission needed. */
+const PLAN_GATES: Array<[RegExp, PlanPermission]> = [
+  [/\/opening-hours(\/|$)/, "opening_hour"],
+  [/^\/live\/dashboard$/, "dashboard"],
+  [/^\/live\/manage$/, "spie"],
+  [/\/tabulations(\/|$)/, "tab"],
+  [/^\/departments(\/|$)/, "department"],
+  [/^\/whatsapp\/templates(\/|$)/, "whatsapp"],
+];
+const OMNI = /(^|\/)(live|departments)(\/|$)/;
+
+/** Platform-staff areas under /admin; resellers manage their customers and their branding. */
+const RESELLER_ADMIN = /^\/admin\/(customers|whitelabel)(\/|$)/;
+const STAFF_ROLES: Role[] = ["owner", "admin"];
+
+const GUEST = [
+  /^\/experience$/, /^\/obrigado$/, /^\/login$/, /^\/register$/, /^\/success$/, /^\/email-verify(\/[^/]+)?$/,
+  /^\/reset-password$/, /^\/reset-verification\/[^/]+$/, /^\/invitation\/[^/]+$/, /^\/callback\/(google|facebook)$/,
+  /^\/auth\/(google|facebook)$/, /^\/health$/, /^\/webchat$/, /^\/about$/, /^\/logout$/, /^\/locale$/,
+];
+
+export function routeKind(path: string): RouteKind {
+  if (path === "/live/simulator") return "public";
+  if (GUEST.some((r) => r.test(path))) return "guest";
+  if (path === "/2fa") return "tfa";
+  return "app";
+}
+
+function normalize(path: string) {
+  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+}
+
+export function decide(subject: Subject, rawPath: string): Decision {
+  const path = normalize(rawPath);
+  if (routeKind(path) !== "app") return { allowed: true };
+  if (UNTAGGED.some((r) => r.test(path))) return { allowed: true };
+
+  if (path === "/admin" || path.startsWith("/admin/")) {
+    const staff = subject.accountType === "platform" || (subject.accountType === "reseller" && RESELLER_ADMIN.test(path));
+    if (!staff) return { allowed: false, reason: "staff" };
+    return STAFF_ROLES.includes(subject.role) ? { allowed: true } : { allowed: false, reason: "role" };
+  }
+
+  const tagged = ROUTE_ROLES.find(([r]) => r.test(path));
+  const roles = tagged ? tagged[1] : PRODUCT_ROLES;
+  if (!roles.includes(subject.role)) return { allowed: false, reason: "role" };
+  if (HIDDEN.some(([r, hiddenFor]) => r.test(path) && hiddenFor.includes(subject.role))) return { allowed: false, reason: "role" };
+
+  const allow = ALLOW[subject.role];
+  if (allow) {
+    const segments = path.split("/").filter(Boolean);
+    if (!segments.some((s) => allow.includes(s))) return { allowed: false, reason: "path" };
+  }
+
+  if (OMNI.test(path) && !subject.services.includes("omni")) return { allowed: false, reason: "plan" };
+  const gate = PLAN_GATES.find(([r]) => r.test(path));
+  if (gate && !subject.permissions[gate[1]]) return { allowed: false, reason: "plan" };
+  return { allowed: true };
+}
+
+export function can(subject: Subject, path: string): boolean {
+  return decide(subject, path).allowed;
+}
+
+/** Settings groups shown on /settings; roles not listed see every group. */
+export const SETTINGS_GROUPS = ["account", "users", "departments", "contacts", "lookup", "manager", "live", "settings", "webhooks", "whitelabel"] as const;
+export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];
+const SETTINGS_VISIBLE: Partial<Record<Role, SettingsGroup[]>> = {
+  agent: ["lookup", "manager", "settings"],
+  developer: ["contacts", "lookup", "manager"],
+  billing: ["contacts", "lookup", "manager", "live", "settings"],
+};
+export function settingsGroups(role: Role): SettingsGroup[] {
+  return SETTINGS_VISIBLE[role] ?? [...SETTINGS_GROUPS];
+}
+
+/** Who may manage users of an account (invite, edit, delete). */
+export function canManageUsers(role: Role): boolean {
+  return role === "owner" || role === "admin";
+}

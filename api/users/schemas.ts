@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models";
+import { email } from "../auth/schemas";
+
+const optionalText = (max: number) =>
+  z.string().trim().max(max, `validation.maxLength::${max}`).optional().transform((v) => (v ? v : null));
+
+export const inviteSchema = z.object({
+  email,
+  role: z.enum(INVITE_ROLES, { message: "validation.required" }),
+});
+
+export const updateUserSchema = z.object({
+  firstName: z.string().trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
+  lastName: z.string().trim().max(80, "validation.maxLength::80").default(""),
+  mobile: optionalText(20).refine((v) => v === null || /^\+?\d{10,15}$/.test(v.replace(/[\s()-]/g, "")), "validation.phone"),
+  role: z.enum(ROLES, { message: "validation.required" }).optional(),
+  isAgent: z.union([z.boolean(), z.literal("on")]).optional().transform((v) => v === true || v === "on"),
+  departmentId: z.string().uuid("validation.invalid").optional().or(z.literal("").transform(() => undefined)),
+});
+
+export const profileSchema = z.object({
+  firstName: z.string().trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
+  lastName: z.string().trim().max(80, "validation.maxLength::80").default(""),
+  mobile: optionalText(20).refine((v) => v === null || /^\+?\d{10,15}$/.test(v.replace(/[\s()-]/g, "")), "validation.phone"),
+  gender: z.enum(GENDERS).optional().or(z.literal("").transform(() => undefined)),
+  birthDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date").optional().or(z.literal("").transform(() => undefined)),
+});
+
+export const localeSchema = z.object({ locale: z.enum(LOCALES, { message: "validation.required" }) });
+
+export const listQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  q: z.string().trim().max(100).optional(),
+});

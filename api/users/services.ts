@@ -1,0 +1,222 @@
+/**
+ * People of an account: list, invite, accept an invitation, edit, remove. Only owner and admin
+ * manage users; every query is scoped by the actor's account.
+ */
+import { Op } from "sequelize";
+import { Account, Invitation, Membership, User, initModels, sequelize, type Role } from "../../models";
+import { recordAudit } from "../audit/record";
+import { hashPassword } from "../auth/passwords";
+import { acceptInvitationSchema } from "../auth/schemas";
+import type { Ctx, SignedInCtx } from "../lib/context";
+import { hashToken, randomToken } from "../lib/crypto";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { enqueueMail } from "../mail/enqueue";
+import { canManageUsers } from "../policy/policy";
+import { inviteSchema, listQuerySchema, profileSchema, updateUserSchema, localeSchema } from "./schemas";
+import { changePasswordSchema } from "../auth/schemas";
+import { verifyPassword } from "../auth/passwords";
+
+export const PAGE_SIZE = 20;
+const INVITATION_TTL_MS = 7 * 86_400_000;
+
+function assertManager(ctx: SignedInCtx) {
+  if (!canManageUsers(ctx.actor.role)) throw new AppError("NO_PERMISSION_EDIT_USERS");
+}
+
+export type UserRow = {
+  id: string; firstName: string; lastName: string; email: string; mobile: string | null; role: Role;
+  isAgent: boolean; departmentId: string | null; twoFactor: boolean; lastLoginAt: Date | null; createdAt: Date;
+};
+
+export async function listUsers(ctx: SignedInCtx, query: unknown) {
+  initModels();
+  const { page, q } = validate(listQuerySchema, query ?? {});
+  const userWhere = q
+    ? { [Op.or]: [{ email: { [Op.iLike]: `%${q}%` } }, { firstName: { [Op.iLike]: `%${q}%` } }, { lastName: { [Op.iLike]: `%${q}%` } }] }
+    : undefined;
+  const { rows, count } = await Membership.findAndCountAll({
+    where: { accountId: ctx.actor.accountId },
+    include: [{ model: User, as: "user", where: userWhere, required: true }],
+    order: [[{ model: User, as: "user" }, "firstName", "ASC"], ["id", "ASC"]],
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+  });
+  const pending = await Invitation.findAll({
+    where: { accountId: ctx.actor.accountId, acceptedAt: null, expiresAt: { [Op.gt]: new Date() } },
+    order: [["createdAt", "DESC"]],
+    limit: 50,
+  });
+  return {
+    data: rows.map(toRow),
+    page,
+    lastPage: Math.max(1, Math.ceil(count / PAGE_SIZE)),
+    total: count,
+    invitations: pending.map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt, createdAt: i.createdAt })),
+  };
+}
+
+function toRow(m: Membership): UserRow {
+  const u = m.user!;
+  return {
+    id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email, mobile: u.mobile, role: m.role, isAgent: m.isAgent,
+    departmentId: m.departmentId, twoFactor: Boolean(u.totpEnabledAt), lastLoginAt: u.lastLoginAt, createdAt: m.createdAt,
+  };
+}
+
+export async function getUser(ctx: SignedInCtx, userId: string) {
+  initModels();
+  const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, include: [{ model: User, as: "user" }] });
+  if (!m?.user) throw new AppError("NOT_FOUND");
+  return toRow(m);
+}
+
+export async function inviteUser(ctx: SignedInCtx, input: unknown) {
+  assertManager(ctx);
+  initModels();
+  const data = validate(inviteSchema, input);
+  return sequelize().transaction(async (transaction) => {
+    const tctx = { ...ctx, transaction };
+    const existing = await User.findOne({ where: { email: data.email }, transaction });
+    if (existing && (await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId: existing.id }, transaction }))) {
+      throw new AppError("ALREADY_MEMBER", { fields: { email: ["errors.ALREADY_MEMBER"] } });
+    }
+    // A new invitation replaces an open one for the same address.
+    await Invitation.destroy({ where: { accountId: ctx.actor.accountId, email: data.email, acceptedAt: null }, transaction });
+    const token = randomToken();
+    const invitation = await Invitation.create(
+      { accountId: ctx.actor.accountId, email: data.email, role: data.role, tokenHash: hashToken(token), invitedBy: ctx.actor.userId, expiresAt: new Date(Date.now() + INVITATION_TTL_MS) },
+      { transaction },
+    );
+    const account = await Account.findByPk(ctx.actor.accountId, { transaction });
+    const inviter = await User.findByPk(ctx.actor.userId, { transaction });
+    await enqueueMail(tctx, data.email, existing?.locale ?? inviter?.locale ?? "pt-BR", "invitation", { name: existing?.firstName, account: account?.name, path: `/invitation/${token}` });
+    await recordAudit(tctx, "users.invited", { meta: { email: data.email, role: data.role } });
+    return { invitation, token };
+  });
+}
+
+export async function revokeInvitation(ctx: SignedInCtx, invitationId: string) {
+  assertManager(ctx);
+  const n = await Invitation.destroy({ where: { id: invitationId, accountId: ctx.actor.accountId, acceptedAt: null } });
+  if (!n) throw new AppError("NOT_FOUND");
+  await recordAudit(ctx, "users.invitation_revoked", { meta: { invitationId } });
+}
+
+/** Look up an open invitation by its link token (the /invitation/{token} screen). */
+export async function findInvitation(token: string) {
+  initModels();
+  const inv = await Invitation.findOne({
+    where: { tokenHash: hashToken(token), acceptedAt: null, expiresAt: { [Op.gt]: new Date() } },
+    include: [{ model: Account, as: "account" }],
+  });
+  if (!inv) throw new AppError("INVITATION_INVALID");
+  const user = await User.findOne({ where: { email: inv.email } });
+  return { id: inv.id, email: inv.email, role: inv.role, accountName: inv.account?.name ?? "", accountId: inv.accountId, existingUser: Boolean(user) };
+}
+
+/**
+ * Accept: a new person sets their name and password (their e-mail is proven by the link);
+ * someone who already has a login joins with it (`signedInUserId` must own the invited e-mail).
+ */
+export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?: string) {
+  initModels();
+  const token = typeof input === "object" && input && "token" in input ? String((input as { token: unknown }).token) : "";
+  return sequelize().transaction(async (transaction) => {
+    const inv = await Invitation.findOne({
+      where: { tokenHash: hashToken(token), acceptedAt: null, expiresAt: { [Op.gt]: new Date() } },
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    });
+    if (!inv) throw new AppError("INVITATION_INVALID");
+    let user = await User.findOne({ where: { email: inv.email }, transaction });
+    if (user) {
+      if (user.id !== signedInUserId) throw new AppError("UNAUTHENTICATED");
+    } else {
+      const data = validate(acceptInvitationSchema, input);
+      user = await User.create(
+        { email: inv.email, firstName: data.firstName, lastName: data.lastName, passwordHash: await hashPassword(data.password), emailVerifiedAt: new Date() },
+        { transaction },
+      );
+    }
+    await Membership.create({ accountId: inv.accountId, userId: user.id, role: inv.role, isAgent: inv.role === "agent" }, { transaction });
+    await inv.update({ acceptedAt: new Date() }, { transaction });
+    await user.update({ currentAccountId: inv.accountId }, { transaction });
+    await recordAudit({ ...ctx, transaction }, "users.invitation_accepted", { userId: user.id, accountId: inv.accountId, meta: { role: inv.role } });
+    return user;
+  });
+}
+
+export async function updateUser(ctx: SignedInCtx, userId: string, input: unknown) {
+  assertManager(ctx);
+  initModels();
+  const data = validate(updateUserSchema, input);
+  return sequelize().transaction(async (transaction) => {
+    const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, include: [{ model: User, as: "user" }], transaction });
+    if (!m?.user) throw new AppError("NOT_FOUND");
+    if (data.role && data.role !== m.role) {
+      if (m.role === "owner" && ctx.actor.role !== "owner") throw new AppError("NO_PERMISSION_EDIT_USERS");
+      if (data.role === "owner" && ctx.actor.role !== "owner") throw new AppError("NO_PERMISSION_EDIT_USERS");
+      if (m.role === "owner" && (await Membership.count({ where: { accountId: ctx.actor.accountId, role: "owner" }, transaction })) <= 1) {
+        throw new AppError("LAST_OWNER");
+      }
+    }
+    await m.user.update({ firstName: data.firstName, lastName: data.lastName, mobile: data.mobile }, { transaction });
+    await m.update({ role: data.role ?? m.role, isAgent: data.isAgent, departmentId: data.departmentId ?? null }, { transaction });
+    await recordAudit({ ...ctx, transaction }, "users.updated", { meta: { userId, role: m.role } });
+    return toRow(m);
+  });
+}
+
+export async function removeUser(ctx: SignedInCtx, userId: string) {
+  assertManager(ctx);
+  initModels();
+  await sequelize().transaction(async (transaction) => {
+    const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, transaction });
+    if (!m) throw new AppError("NOT_FOUND");
+    if (m.role === "owner" && ctx.actor.role !== "owner") throw new AppError("NO_PERMISSION_EDIT_USERS");
+    if (m.role === "owner" && (await Membership.count({ where: { accountId: ctx.actor.accountId, role: "owner" }, transaction })) <= 1) {
+      throw new AppError("LAST_OWNER");
+    }
+    await m.destroy({ transaction });
+    await User.update({ currentAccountId: null }, { where: { id: userId, currentAccountId: ctx.actor.accountId }, transaction });
+    await recordAudit({ ...ctx, transaction }, "users.removed", { meta: { userId } });
+  });
+}
+
+/** The signed-in person's own profile. */
+export async function getProfile(userId: string) {
+  initModels();
+  const u = await User.findByPk(userId);
+  if (!u) throw new AppError("UNAUTHENTICATED");
+  return {
+    id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, mobile: u.mobile, gender: u.gender,
+    birthDate: u.birthDate, locale: u.locale, twoFactor: Boolean(u.totpEnabledAt), hasPassword: Boolean(u.passwordHash),
+  };
+}
+
+export async function updateProfile(ctx: SignedInCtx, input: unknown) {
+  const data = validate(profileSchema, input);
+  await User.update(
+    { firstName: data.firstName, lastName: data.lastName, mobile: data.mobile, gender: data.gender ?? null, birthDate: data.birthDate ?? null },
+    { where: { id: ctx.actor.userId } },
+  );
+  await recordAudit(ctx, "profile.updated");
+}
+
+export async function setLocale(userId: string, input: unknown) {
+  const { locale } = validate(localeSchema, input);
+  initModels();
+  await User.update({ locale }, { where: { id: userId } });
+  return locale;
+}
+
+export async function changePassword(ctx: SignedInCtx, input: unknown) {
+  const data = validate(changePasswordSchema, input);
+  const user = await User.findByPk(ctx.actor.userId);
+  if (!user || !(await verifyPassword(data.currentPassword, user.passwordHash))) {
+    throw new AppError("INVALID_PASSWORD", { fields: { currentPassword: ["errors.INVALID_PASSWORD"] } });
+  }
+  await user.update({ passwordHash: await hashPassword(data.password) });
+  await recordAudit(ctx, "profile.password_changed");
+}

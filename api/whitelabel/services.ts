@@ -1,0 +1,67 @@
+/** Reseller branding per host: name and color on the login page and the shell. */
+import { z } from "zod";
+import { UniqueConstraintError } from "sequelize";
+import { Account, Whitelabel, initModels } from "../../models";
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { can } from "../policy/policy";
+
+export const whitelabelSchema = z.object({
+  name: z.string().trim().min(1, "validation.required").max(60, "validation.maxLength::60"),
+  color: z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, "validation.color"),
+  host: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1, "validation.required")
+    .max(253, "validation.maxLength::253")
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, "validation.host"),
+});
+
+export type Brand = { name: string; color: string } | null;
+
+const cache = new Map<string, { brand: Brand; at: number }>();
+/** Branding for a request's host (cached 30 s per process). */
+export async function brandForHost(host: string | null | undefined): Promise<Brand> {
+  const h = (host ?? "").split(":")[0].toLowerCase();
+  if (!h) return null;
+  const hit = cache.get(h);
+  if (hit && Date.now() - hit.at < 30_000) return hit.brand;
+  initModels();
+  const w = await Whitelabel.findOne({ where: { host: h } });
+  const brand = w ? { name: w.name, color: w.color } : null;
+  cache.set(h, { brand, at: Date.now() });
+  return brand;
+}
+
+function assertAllowed(ctx: SignedInCtx) {
+  if (!can(ctx.actor, "/admin/whitelabel")) throw new AppError("FORBIDDEN");
+}
+
+/** The reseller's own whitelabel (platform staff see every one). */
+export async function getWhitelabel(ctx: SignedInCtx) {
+  assertAllowed(ctx);
+  initModels();
+  const own = await Whitelabel.findOne({ where: { accountId: ctx.actor.accountId } });
+  const all = ctx.actor.accountType === "platform" ? await Whitelabel.findAll({ order: [["name", "ASC"]] }) : own ? [own] : [];
+  return { own, all };
+}
+
+export async function saveWhitelabel(ctx: SignedInCtx, input: unknown) {
+  assertAllowed(ctx);
+  const data = validate(whitelabelSchema, input);
+  initModels();
+  try {
+    const existing = await Whitelabel.findOne({ where: { accountId: ctx.actor.accountId } });
+    const w = existing ? await existing.update(data) : await Whitelabel.create({ ...data, accountId: ctx.actor.accountId });
+    await Account.update({ whitelabelId: w.id }, { where: { id: ctx.actor.accountId } });
+    cache.clear();
+    await recordAudit(ctx, "whitelabel.saved", { meta: data });
+    return w;
+  } catch (e) {
+    if (e instanceof UniqueConstraintError) throw new AppError("VALIDATION", { fields: { host: ["validation.hostTaken"] } });
+    throw e;
+  }
+}

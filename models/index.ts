@@ -1,0 +1,283 @@
+/**
+ * Sequelize models. The tables are created by migrations (models/migrations); these classes only
+ * map them. Tenant-owned models carry accountId and are always queried with it.
+ */
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type ForeignKey,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type ModelAttributes,
+  type ModelStatic,
+} from "sequelize";
+import { sequelize } from "./db";
+
+export const ROLES = ["owner", "admin", "manager", "agent", "analyst", "sales", "security", "developer", "billing", "carrier"] as const;
+export type Role = (typeof ROLES)[number];
+/** Roles an owner or admin may invite (spec section 6): admin, developer, commercial, financial, carrier, information security, sales executive. */
+export const INVITE_ROLES = ["admin", "developer", "manager", "billing", "carrier", "security", "sales", "agent", "analyst"] as const;
+export const ACCOUNT_TYPES = ["customer", "reseller", "platform"] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+export const ENTITY_STATUSES = ["active", "inactive", "suspended"] as const;
+export const GENDERS = ["male", "female", "undisclosed"] as const;
+export const LOCALES = ["pt-BR", "en", "es", "zh"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const PLAN_PERMISSIONS = ["opening_hour", "dashboard", "spie", "tab", "department", "whatsapp"] as const;
+export type PlanPermission = (typeof PLAN_PERMISSIONS)[number];
+
+const id = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
+const bigId = { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true };
+const ts = { createdAt: DataTypes.DATE, updatedAt: DataTypes.DATE };
+
+export class Currency extends Model<InferAttributes<Currency>, InferCreationAttributes<Currency>> {
+  declare code: string;
+  declare name: string;
+  declare namePlural: string;
+  declare symbol: string;
+  declare symbolNative: string;
+  declare decimalDigits: number;
+  declare rounding: number;
+}
+
+export class Whitelabel extends Model<InferAttributes<Whitelabel>, InferCreationAttributes<Whitelabel>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string | null;
+  declare name: string;
+  declare color: string;
+  declare host: string;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class Account extends Model<InferAttributes<Account>, InferCreationAttributes<Account>> {
+  declare id: CreationOptional<string>;
+  declare name: string;
+  declare type: CreationOptional<AccountType>;
+  declare status: CreationOptional<(typeof ENTITY_STATUSES)[number]>;
+  declare currency: CreationOptional<string>;
+  /** Integer minor units (centavos) of `currency`. */
+  declare balance: CreationOptional<number>;
+  declare creditLimit: CreationOptional<number>;
+  declare authToken: string;
+  declare timezone: CreationOptional<string>;
+  declare whitelabelId: CreationOptional<string | null>;
+  declare parentAccountId: CreationOptional<string | null>;
+  declare street: CreationOptional<string | null>;
+  declare number: CreationOptional<string | null>;
+  declare complement: CreationOptional<string | null>;
+  declare district: CreationOptional<string | null>;
+  declare city: CreationOptional<string | null>;
+  declare province: CreationOptional<string | null>;
+  declare postalCode: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
+  declare id: CreationOptional<string>;
+  declare email: string;
+  declare firstName: string;
+  declare lastName: CreationOptional<string>;
+  declare mobile: CreationOptional<string | null>;
+  declare gender: CreationOptional<(typeof GENDERS)[number] | null>;
+  declare birthDate: CreationOptional<string | null>;
+  declare passwordHash: CreationOptional<string | null>;
+  declare emailVerifiedAt: CreationOptional<Date | null>;
+  declare locale: CreationOptional<Locale>;
+  declare totpSecret: CreationOptional<string | null>;
+  declare totpEnabledAt: CreationOptional<Date | null>;
+  declare googleId: CreationOptional<string | null>;
+  declare facebookId: CreationOptional<string | null>;
+  declare currentAccountId: CreationOptional<string | null>;
+  declare lastLoginAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class Membership extends Model<InferAttributes<Membership>, InferCreationAttributes<Membership>> {
+  declare id: CreationOptional<string>;
+  declare accountId: ForeignKey<Account["id"]>;
+  declare userId: ForeignKey<User["id"]>;
+  declare role: Role;
+  declare isAgent: CreationOptional<boolean>;
+  declare departmentId: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+  declare user?: User;
+  declare account?: Account;
+}
+
+export class Department extends Model<InferAttributes<Department>, InferCreationAttributes<Department>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare name: string;
+  declare description: CreationOptional<string>;
+  declare status: CreationOptional<"active" | "inactive">;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class Plan extends Model<InferAttributes<Plan>, InferCreationAttributes<Plan>> {
+  declare id: CreationOptional<string>;
+  declare name: string;
+  declare service: string;
+  declare price: CreationOptional<number>;
+  declare currency: CreationOptional<string>;
+  declare billingCycle: CreationOptional<"prepaid" | "weekly" | "biweekly" | "monthly">;
+  declare durationDays: CreationOptional<number | null>;
+  declare isTrial: CreationOptional<boolean>;
+  declare permissions: CreationOptional<Partial<Record<PlanPermission, boolean>>>;
+  declare active: CreationOptional<boolean>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class AccountPlan extends Model<InferAttributes<AccountPlan>, InferCreationAttributes<AccountPlan>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare planId: string;
+  declare service: string;
+  declare startsAt: CreationOptional<Date>;
+  declare endsAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+  declare plan?: Plan;
+}
+
+export class Invitation extends Model<InferAttributes<Invitation>, InferCreationAttributes<Invitation>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare email: string;
+  declare role: Role;
+  declare tokenHash: string;
+  declare invitedBy: string | null;
+  declare expiresAt: Date;
+  declare acceptedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+  declare account?: Account;
+}
+
+export class UserToken extends Model<InferAttributes<UserToken>, InferCreationAttributes<UserToken>> {
+  declare id: CreationOptional<string>;
+  declare userId: string;
+  declare purpose: "email_verify" | "password_reset";
+  declare tokenHash: string;
+  declare expiresAt: Date;
+  declare usedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+}
+
+export class RefreshToken extends Model<InferAttributes<RefreshToken>, InferCreationAttributes<RefreshToken>> {
+  declare id: CreationOptional<string>;
+  declare userId: string;
+  declare expiresAt: Date;
+  declare revokedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+}
+
+export class OutboundEmail extends Model<InferAttributes<OutboundEmail>, InferCreationAttributes<OutboundEmail>> {
+  declare id: CreationOptional<string>;
+  declare accountId: CreationOptional<string | null>;
+  declare toAddress: string;
+  declare subject: string;
+  declare html: string;
+  declare textBody: string;
+  declare status: CreationOptional<"queued" | "sent" | "local" | "failed">;
+  declare attempts: CreationOptional<number>;
+  declare error: CreationOptional<string | null>;
+  declare sentAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class AuditLog extends Model<InferAttributes<AuditLog>, InferCreationAttributes<AuditLog>> {
+  declare id: CreationOptional<number>;
+  declare accountId: string | null;
+  declare userId: string | null;
+  declare action: string;
+  declare ip: CreationOptional<string | null>;
+  declare userAgent: CreationOptional<string | null>;
+  declare meta: CreationOptional<Record<string, unknown>>;
+  declare createdAt: CreationOptional<Date>;
+}
+
+export class Notification extends Model<InferAttributes<Notification>, InferCreationAttributes<Notification>> {
+  declare id: CreationOptional<number>;
+  declare accountId: string;
+  declare userId: string | null;
+  declare kind: string;
+  declare params: CreationOptional<Record<string, string | number>>;
+  declare link: CreationOptional<string | null>;
+  declare readAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+}
+
+function init<M extends Model>(model: ModelStatic<M>, table: string, attrs: ModelAttributes<M>, opts: { timestamps?: boolean; updatedAt?: boolean } = {}) {
+  (model as unknown as { init: (a: ModelAttributes, o: object) => void }).init(attrs as ModelAttributes, {
+    sequelize: sequelize(),
+    tableName: table,
+    underscored: true,
+    timestamps: opts.timestamps ?? true,
+    updatedAt: opts.updatedAt ?? true,
+  });
+}
+
+let ready = false;
+/** Initialise every model once per process. Safe to call many times. */
+export function initModels() {
+  if (ready) return;
+  ready = true;
+  const text = DataTypes.TEXT;
+  const nText = { type: DataTypes.TEXT, allowNull: true };
+  init(Currency, "currencies", {
+    code: { type: DataTypes.CHAR(3), primaryKey: true },
+    name: text, namePlural: text, symbol: text, symbolNative: text,
+    decimalDigits: DataTypes.SMALLINT,
+    rounding: { type: DataTypes.DECIMAL(6, 2), get(this: Currency) { return Number(this.getDataValue("rounding")); } },
+  }, { timestamps: false });
+  init(Whitelabel, "whitelabels", { id, accountId: DataTypes.UUID, name: text, color: text, host: text, ...ts });
+  init(Account, "accounts", {
+    id, name: text, type: text, status: text, currency: text, balance: DataTypes.BIGINT, creditLimit: DataTypes.BIGINT,
+    authToken: text, timezone: text, whitelabelId: DataTypes.UUID, parentAccountId: DataTypes.UUID,
+    street: nText, number: nText, complement: nText, district: nText, city: nText, province: nText, postalCode: nText, ...ts,
+  });
+  init(User, "users", {
+    id, email: text, firstName: text, lastName: text, mobile: nText, gender: nText, birthDate: DataTypes.DATEONLY,
+    passwordHash: nText, emailVerifiedAt: DataTypes.DATE, locale: text, totpSecret: nText, totpEnabledAt: DataTypes.DATE,
+    googleId: nText, facebookId: nText, currentAccountId: DataTypes.UUID, lastLoginAt: DataTypes.DATE, ...ts,
+  });
+  init(Membership, "memberships", { id, accountId: DataTypes.UUID, userId: DataTypes.UUID, role: text, isAgent: DataTypes.BOOLEAN, departmentId: DataTypes.UUID, ...ts });
+  init(Department, "departments", { id, accountId: DataTypes.UUID, name: text, description: text, status: text, ...ts });
+  init(Plan, "plans", {
+    id, name: text, service: text, price: DataTypes.BIGINT, currency: text, billingCycle: text, durationDays: DataTypes.INTEGER,
+    isTrial: DataTypes.BOOLEAN, permissions: DataTypes.JSONB, active: DataTypes.BOOLEAN, ...ts,
+  });
+  init(AccountPlan, "account_plans", { id, accountId: DataTypes.UUID, planId: DataTypes.UUID, service: text, startsAt: DataTypes.DATE, endsAt: DataTypes.DATE, ...ts });
+  init(Invitation, "invitations", {
+    id, accountId: DataTypes.UUID, email: text, role: text, tokenHash: text, invitedBy: DataTypes.UUID,
+    expiresAt: DataTypes.DATE, acceptedAt: DataTypes.DATE, ...ts,
+  });
+  init(UserToken, "user_tokens", { id, userId: DataTypes.UUID, purpose: text, tokenHash: text, expiresAt: DataTypes.DATE, usedAt: DataTypes.DATE, createdAt: DataTypes.DATE }, { updatedAt: false });
+  init(RefreshToken, "refresh_tokens", { id, userId: DataTypes.UUID, expiresAt: DataTypes.DATE, revokedAt: DataTypes.DATE, createdAt: DataTypes.DATE }, { updatedAt: false });
+  init(OutboundEmail, "outbound_emails", {
+    id, accountId: DataTypes.UUID, toAddress: text, subject: text, html: text, textBody: text, status: text,
+    attempts: DataTypes.INTEGER, error: nText, sentAt: DataTypes.DATE, ...ts,
+  });
+  init(AuditLog, "audit_logs", { id: bigId, accountId: DataTypes.UUID, userId: DataTypes.UUID, action: text, ip: DataTypes.INET, userAgent: nText, meta: DataTypes.JSONB, createdAt: DataTypes.DATE }, { updatedAt: false });
+  init(Notification, "notifications", {
+    id: bigId, accountId: DataTypes.UUID, userId: DataTypes.UUID, kind: text, params: DataTypes.JSONB, link: nText, readAt: DataTypes.DATE, createdAt: DataTypes.DATE,
+  }, { updatedAt: false });
+
+  Membership.belongsTo(User, { foreignKey: "userId", as: "user" });
+  Membership.belongsTo(Account, { foreignKey: "accountId", as: "account" });
+  User.hasMany(Membership, { foreignKey: "userId", as: "memberships" });
+  Account.hasMany(Membership, { foreignKey: "accountId", as: "memberships" });
+  AccountPlan.belongsTo(Plan, { foreignKey: "planId", as: "plan" });
+  Invitation.belongsTo(Account, { foreignKey: "accountId", as: "account" });
+  Account.belongsTo(Whitelabel, { foreignKey: "whitelabelId", as: "whitelabel" });
+}
+
+export { sequelize } from "./db";
