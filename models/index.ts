@@ -14,18 +14,9 @@ import {
 } from "sequelize";
 import { sequelize } from "./db";
 
-export const ROLES = ["owner", "admin", "manager", "agent", "analyst", "sales", "security", "developer", "billing", "carrier"] as const;
-export type Role = (typeof ROLES)[number];
-/** Roles an owner or admin may invite (spec section 6): admin, developer, commercial, financial, carrier, information security, sales executive. */
-export const INVITE_ROLES = ["admin", "developer", "manager", "billing", "carrier", "security", "sales", "agent", "analyst"] as const;
-export const ACCOUNT_TYPES = ["customer", "reseller", "platform"] as const;
-export type AccountType = (typeof ACCOUNT_TYPES)[number];
-export const ENTITY_STATUSES = ["active", "inactive", "suspended"] as const;
-export const GENDERS = ["male", "female", "undisclosed"] as const;
-export const LOCALES = ["pt-BR", "en", "es", "zh"] as const;
-export type Locale = (typeof LOCALES)[number];
-export const PLAN_PERMISSIONS = ["opening_hour", "dashboard", "spie", "tab", "department", "whatsapp"] as const;
-export type PlanPermission = (typeof PLAN_PERMISSIONS)[number];
+export * from "./constants";
+import type { AccountType, Locale, PlanPermission, Role } from "./constants";
+import { ENTITY_STATUSES, GENDERS } from "./constants";
 
 const id = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
 const bigId = { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true };
@@ -216,7 +207,9 @@ export class Notification extends Model<InferAttributes<Notification>, InferCrea
 }
 
 function init<M extends Model>(model: ModelStatic<M>, table: string, attrs: ModelAttributes<M>, opts: { timestamps?: boolean; updatedAt?: boolean } = {}) {
-  (model as unknown as { init: (a: ModelAttributes, o: object) => void }).init(attrs as ModelAttributes, {
+  // Sequelize writes the column name into each attribute object: never let two columns share one.
+  const own = Object.fromEntries(Object.entries(attrs).map(([k, v]) => [k, typeof v === "object" && v !== null ? { ...v } : v]));
+  (model as unknown as { init: (a: ModelAttributes, o: object) => void }).init(own as ModelAttributes, {
     sequelize: sequelize(),
     tableName: table,
     underscored: true,

@@ -1,5 +1,4 @@
 /** Accounts a person belongs to; the current account; creating and editing an account. */
-import { z } from "zod";
 import { Account, Currency, Membership, User, Whitelabel, initModels, sequelize } from "../../models";
 import { accountPlans, loadActor } from "../auth/actor";
 import { recordAudit } from "../audit/record";
@@ -7,15 +6,8 @@ import type { SignedInCtx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
+import { accountSchema } from "./schemas";
 
-const text = (max: number) => z.string().trim().max(max, `validation.maxLength::${max}`).optional().transform((v) => (v ? v : null));
-
-export const accountSchema = z.object({
-  name: z.string().trim().min(1, "validation.required").max(120, "validation.maxLength::120"),
-  currency: z.string().trim().regex(/^[A-Z]{3}$/, "validation.required").default("BRL"),
-  street: text(200), number: text(20), complement: text(100), district: text(100), city: text(100),
-  province: text(50), postalCode: text(20).refine((v) => v === null || /^\d{5}-?\d{3}$|^[A-Za-z0-9 -]{3,10}$/.test(v), "validation.postalCode"),
-});
 
 function view(a: Account, role: string, isAgent: boolean) {
   return {

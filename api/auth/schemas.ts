@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LOCALES } from "../../models";
+import { LOCALES } from "../../models/constants";
 
 export const SPECIALS = "!@#$%&";
 const COMMON = ["password", "senha", "qwerty", "asdf", "zxcv", "letmein", "welcome", "admin", "iloveyou", "mudar", "abc123", "dragon", "monkey", "master", "brasil", "mensageria"];

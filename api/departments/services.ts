@@ -1,18 +1,13 @@
 /** Departments of an account (live-chat queues route by department). Omni plan gated. */
-import { z } from "zod";
 import { Op, UniqueConstraintError } from "sequelize";
 import { Department, Membership, initModels } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
+import { departmentSchema } from "./schemas";
 import { can } from "../policy/policy";
 
-export const departmentSchema = z.object({
-  name: z.string().trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
-  description: z.string().trim().max(200, "validation.maxLength::200").default(""),
-  status: z.enum(["active", "inactive"]).default("active"),
-});
 
 function assertAllowed(ctx: SignedInCtx, write = false) {
   if (!can(ctx.actor, "/departments")) throw new AppError(ctx.actor.services.includes("omni") ? "FORBIDDEN" : "PLAN_REQUIRED");

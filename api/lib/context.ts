@@ -1,5 +1,5 @@
 import type { Transaction } from "sequelize";
-import type { AccountType, Locale, PlanPermission, Role } from "../../models";
+import type { AccountType, Locale, PlanPermission, Role } from "../../models/constants";
 
 /** Who acts, in which account, with which plans. Built once per request by `loadActor`. */
 export type Actor = {

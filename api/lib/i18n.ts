@@ -2,13 +2,23 @@
  * Server-side translation for texts produced outside a screen (e-mails, notifications, API
  * error messages). Resources are the same JSON files the web uses: public/locales/<lng>/<ns>.json.
  */
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import i18next, { type i18n as I18n } from "i18next";
-import { LOCALES, type Locale } from "../../models";
+import { LOCALES, type Locale } from "../../models/constants";
 
 export const DEFAULT_LOCALE: Locale = "pt-BR";
-export const LOCALES_DIR = join(import.meta.dirname ?? __dirname, "..", "..", "public", "locales");
+/** public/locales, found by walking up from this module (it may run bundled inside remix/build). */
+function findLocalesDir(): string {
+  let dir = import.meta.dirname ?? process.cwd();
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, "public", "locales");
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return join(process.cwd(), "public", "locales");
+}
+export const LOCALES_DIR = findLocalesDir();
 
 export function loadResources(lng: string) {
   const dir = join(LOCALES_DIR, lng);

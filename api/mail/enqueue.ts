@@ -33,7 +33,7 @@ export function renderMail(locale: Locale, template: MailTemplate, params: { nam
 export async function enqueueMail(ctx: Ctx, to: string, locale: Locale, template: MailTemplate, params: { name?: string; path: string; account?: string; brand?: string }) {
   initModels();
   const link = new URL(params.path, env().APP_URL).toString();
-  const { subject, text, html } = renderMail(locale, template, { ...params, link });
+  const { subject, text, html } = renderMail(locale, template, { ...params, name: params.name || to.split("@")[0], link });
   const row = await OutboundEmail.create(
     { toAddress: to, subject, html, textBody: text, accountId: ctx.actor?.accountId ?? null },
     { transaction: ctx.transaction },

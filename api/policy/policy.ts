@@ -3,7 +3,7 @@
  * settings groups, plan gates, staff areas. The navigation guard, the menus and the API all ask
  * `decide()`. Interpretations of the spec's gaps are recorded in docs/decisions/002-permissions.md.
  */
-import type { AccountType, PlanPermission, Role } from "../../models";
+import type { AccountType, PlanPermission, Role } from "../../models/constants";
 
 export type RouteKind = "guest" | "public" | "tfa" | "app";
 export type Subject = {
@@ -19,7 +19,7 @@ export type Decision = { allowed: true } | { allowed: false; reason: "role" | "p
 export const PRODUCT_ROLES: Role[] = ["admin", "agent", "owner", "billing", "developer", "sales"];
 
 /** Routes of spec section 2 that are not product routes (any signed-in role). */
-const UNTAGGED = [/^\/$/, /^\/notifications$/, /^\/user\/settings$/, /^\/accounts(\/create)?$/, /^\/support(\/.*)?$/, /^\/403$/, /^\/dev\/mailbox(\/.*)?$/];
+const UNTAGGED = [/^\/$/, /^\/notifications$/, /^\/user\/settings$/, /^\/accounts(\/create|\/switch)?$/, /^\/support(\/.*)?$/, /^\/403$/, /^\/dev\/mailbox(\/.*)?$/];
 
 /** Route-specific role tags (spec section 6). */
 const ROUTE_ROLES: Array<[RegExp, Role[]]> = [

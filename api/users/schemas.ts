@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models";
+import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models/constants";
 import { email } from "../auth/schemas";
 
 const optionalText = (max: number) =>

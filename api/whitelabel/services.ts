@@ -1,24 +1,13 @@
 /** Reseller branding per host: name and color on the login page and the shell. */
-import { z } from "zod";
 import { UniqueConstraintError } from "sequelize";
 import { Account, Whitelabel, initModels } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
+import { whitelabelSchema } from "./schemas";
 import { can } from "../policy/policy";
 
-export const whitelabelSchema = z.object({
-  name: z.string().trim().min(1, "validation.required").max(60, "validation.maxLength::60"),
-  color: z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, "validation.color"),
-  host: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .min(1, "validation.required")
-    .max(253, "validation.maxLength::253")
-    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, "validation.host"),
-});
 
 export type Brand = { name: string; color: string } | null;
 

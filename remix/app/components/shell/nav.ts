@@ -1,0 +1,11 @@
+/** The sidebar by product area. Items are filtered by the permission policy on the server. */
+export type NavItem = { key: string; href: string; icon: string };
+export type NavGroup = { key: string; items: NavItem[] };
+
+export const NAV: NavGroup[] = [
+  { key: "main", items: [{ key: "home", href: "/", icon: "home" }, { key: "notifications", href: "/notifications", icon: "bell" }] },
+  { key: "people", items: [{ key: "users", href: "/users", icon: "users" }, { key: "departments", href: "/departments", icon: "building" }] },
+  { key: "account", items: [{ key: "accounts", href: "/accounts", icon: "briefcase" }, { key: "settings", href: "/settings", icon: "settings" }, { key: "profile", href: "/user/settings", icon: "user" }] },
+  { key: "platform", items: [{ key: "whitelabel", href: "/admin/whitelabel", icon: "palette" }] },
+  { key: "developer", items: [{ key: "mailbox", href: "/dev/mailbox", icon: "mail" }] },
+];

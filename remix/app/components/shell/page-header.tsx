@@ -1,0 +1,36 @@
+import { useMatches } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { Breadcrumbs } from "~/components/ui/breadcrumbs";
+
+/** A route declares `handle = { crumb: "ns:key" }` (or a function of its data); breadcrumbs and title follow. */
+export type Crumb = string | ((data: unknown) => { key: string; params?: Record<string, unknown> } | string);
+export type RouteHandle = { crumb?: Crumb };
+
+export function useCrumbs() {
+  const matches = useMatches();
+  const { t } = useTranslation();
+  return matches
+    .filter((m) => (m.handle as RouteHandle | undefined)?.crumb)
+    .map((m) => {
+      const c = (m.handle as RouteHandle).crumb!;
+      const v = typeof c === "function" ? c(m.data) : c;
+      const label = typeof v === "string" ? (t(v) as string) : (t(v.key, v.params ?? {}) as string);
+      return { label, href: m.pathname };
+    });
+}
+
+export function PageHeader({ actions, description }: { actions?: React.ReactNode; description?: React.ReactNode }) {
+  const crumbs = useCrumbs();
+  const { t } = useTranslation();
+  const title = crumbs.at(-1)?.label ?? "";
+  return (
+    <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div className="space-y-1">
+        {crumbs.length > 1 ? <Breadcrumbs items={crumbs.map((c, i) => (i < crumbs.length - 1 ? c : { label: c.label }))} label={t("shell.breadcrumbs")} /> : null}
+        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+        {description ? <p className="text-sm text-muted-foreground">{description}</p> : null}
+      </div>
+      {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
+    </header>
+  );
+}

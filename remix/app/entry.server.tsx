@@ -1,0 +1,45 @@
+import { PassThrough } from "node:stream";
+import type { EntryContext } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { createInstance } from "i18next";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { i18nConfig, type Lng } from "./lib/i18n";
+import { allResources, i18next } from "./lib/i18n.server";
+
+const ABORT_DELAY = 10_000;
+
+export default async function handleRequest(request: Request, status: number, headers: Headers, context: EntryContext) {
+  const lng = (await i18next.getLocale(request)) as Lng;
+  const instance = createInstance();
+  await instance.use(initReactI18next).init({ ...i18nConfig, lng, resources: allResources(), initImmediate: false });
+  const waitFor = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+
+  return new Promise<Response>((resolve, reject) => {
+    let failed = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nextProvider i18n={instance}>
+        <RemixServer context={context} url={request.url} abortDelay={ABORT_DELAY} />
+      </I18nextProvider>,
+      {
+        [waitFor]() {
+          const body = new PassThrough();
+          headers.set("Content-Type", "text/html; charset=utf-8");
+          headers.set("X-Content-Type-Options", "nosniff");
+          headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+          headers.set("X-Frame-Options", "SAMEORIGIN");
+          resolve(new Response(createReadableStreamFromReadable(body), { headers, status: failed ? 500 : status }));
+          pipe(body);
+        },
+        onShellError: reject,
+        onError(error: unknown) {
+          failed = true;
+          console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
+}

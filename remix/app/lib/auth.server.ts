@@ -1,0 +1,99 @@
+/**
+ * Guards that read like sentences. They implement the navigation guard of spec section 2:
+ * no session -> /login; second factor owed -> /2fa; account failure -> logout, toast, /login;
+ * permission failure -> /403.
+ */
+import { redirect } from "@remix-run/node";
+import { loadActor } from "../../../api/auth/actor";
+import type { Actor, Ctx, SignedInCtx } from "../../../api/lib/context";
+import { AppError, isAppError } from "../../../api/lib/errors";
+import { decide, routeKind } from "../../../api/policy/policy";
+import { commitSession, destroySession, getSession, sessionStorage } from "./session.server";
+
+export function requestCtx(request: Request): Ctx {
+  return {
+    // X-Real-IP is set by remix/server.ts from the socket (a client cannot forge it).
+    ip: request.headers.get("X-Real-IP") || null,
+    userAgent: request.headers.get("User-Agent"),
+  };
+}
+
+function loginRedirect(request: Request) {
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  return redirect(back && back !== "/" ? `/login?redirectTo=${encodeURIComponent(back)}` : "/login");
+}
+
+const cache = new WeakMap<Request, Promise<Actor>>();
+
+/** The signed-in actor of this request, or a redirect thrown per the navigation guard. */
+export function requireActor(request: Request): Promise<Actor> {
+  let p = cache.get(request);
+  if (!p) {
+    p = resolveActor(request);
+    cache.set(request, p);
+  }
+  return p;
+}
+
+async function resolveActor(request: Request): Promise<Actor> {
+  const session = await getSession(request);
+  const userId = session.get("userId");
+  if (!userId) throw loginRedirect(request);
+  if (session.get("tfa") === "pending") throw redirect("/2fa");
+  try {
+    return await loadActor(userId, session.get("accountId"));
+  } catch (e) {
+    if (isAppError(e) && e.code === "UNAUTHENTICATED") {
+      throw redirect("/login", { headers: { "Set-Cookie": await destroySession(session) } });
+    }
+    // Account-info failure: log out, say so, go to /login.
+    await destroySession(session);
+    const fresh = await sessionStorage.getSession();
+    fresh.flash("toast", { type: "error", title: isAppError(e) && e.code === "CLIENT_INACTIVE" ? "errors.CLIENT_INACTIVE" : "errors.ACCOUNT_INFO_FAILED" });
+    throw redirect("/login", { headers: { "Set-Cookie": await commitSession(fresh) } });
+  }
+}
+
+/** requireActor + the permission policy for this request's path (or a given one). */
+export async function requireRoute(request: Request, path = new URL(request.url).pathname): Promise<SignedInCtx> {
+  const actor = await requireActor(request);
+  if (!decide(actor, path).allowed) throw redirect("/403");
+  return { ...requestCtx(request), actor };
+}
+
+/** Who is signed in, if anyone (guest pages use it to show "go to the app"). */
+export async function optionalUserId(request: Request) {
+  const session = await getSession(request);
+  return session.get("tfa") === "pending" ? undefined : session.get("userId");
+}
+
+/** Root guard for every path, so unknown paths and unbuilt areas obey the same policy. */
+export async function guard(request: Request): Promise<Actor | null> {
+  const path = new URL(request.url).pathname;
+  const kind = routeKind(path.length > 1 ? path.replace(/\/+$/, "") : path);
+  if (kind === "guest" || kind === "public") {
+    const userId = await optionalUserId(request);
+    if (!userId) return null;
+    return requireActor(request).catch(() => null);
+  }
+  if (kind === "tfa") {
+    const session = await getSession(request);
+    if (!session.get("userId")) throw loginRedirect(request);
+    return null;
+  }
+  await requireRoute(request, path);
+  return requireActor(request);
+}
+
+export { AppError };
+
+/** Map a use-case's AppError to an HTTP error response (for loaders/actions without a form to show it). */
+export async function orHttpError<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (isAppError(e)) throw new Response(e.code, { status: e.status });
+    throw e;
+  }
+}

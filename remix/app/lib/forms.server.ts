@@ -1,0 +1,40 @@
+/**
+ * Thin adapter between a Remix action and a use-case: CSRF check, schema parse (the same zod
+ * schema the browser validates with), the use-case call, AppError -> field/form errors.
+ */
+import { json } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
+import type { z } from "zod";
+import { isAppError } from "../../../api/lib/errors";
+import { requireCsrf } from "./csrf.server";
+
+export type FormReply = { result: SubmissionResult<string[]> };
+
+export async function handleForm<S extends z.ZodType, R>(
+  request: Request,
+  schema: S | null,
+  run: (value: z.infer<S>, formData: FormData) => Promise<R>,
+): Promise<R | ReturnType<typeof json<FormReply>>> {
+  const formData = await request.formData();
+  const submission = schema ? parseWithZod(formData, { schema }) : null;
+  try {
+    await requireCsrf(request, formData);
+  } catch {
+    return json({ result: submission ? submission.reply({ formErrors: ["errors.CSRF"] }) : { status: "error", error: { "": ["errors.CSRF"] } } } as FormReply, { status: 403 });
+  }
+  if (submission && submission.status !== "success") {
+    return json({ result: submission.reply({ hideFields: ["password", "confirmPassword", "currentPassword"] }) } as FormReply, { status: 422 });
+  }
+  try {
+    return await run((submission?.value ?? {}) as z.infer<S>, formData);
+  } catch (e) {
+    if (e instanceof Response) throw e;
+    if (!isAppError(e)) throw e;
+    const formErrors = e.fields ? [] : [`errors.${e.code}`];
+    const reply = submission
+      ? submission.reply({ formErrors, fieldErrors: e.fields, hideFields: ["password", "confirmPassword", "currentPassword"] })
+      : ({ status: "error", error: { "": formErrors, ...(e.fields ?? {}) } } as SubmissionResult<string[]>);
+    return json({ result: reply, params: e.params } as FormReply, { status: e.status });
+  }
+}

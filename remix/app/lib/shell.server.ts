@@ -1,0 +1,30 @@
+import { listAccounts, accountInfo } from "../../../api/accounts/services";
+import { env } from "../../../api/lib/env";
+import { unreadCount } from "../../../api/notifications/services";
+import { can } from "../../../api/policy/policy";
+import { getProfile } from "../../../api/users/services";
+import { NAV } from "~/components/shell/nav";
+import { requireRoute } from "./auth.server";
+
+/** Everything the app shell shows: who, which account, what the sidebar may offer. */
+export async function shellData(request: Request) {
+  const ctx = await requireRoute(request);
+  const production = env().NODE_ENV === "production";
+  const [profile, accounts, account, unread] = await Promise.all([
+    getProfile(ctx.actor.userId),
+    listAccounts(ctx.actor.userId),
+    accountInfo(ctx),
+    unreadCount(ctx),
+  ]);
+  const nav = NAV.map((g) => ({
+    key: g.key,
+    items: g.items.filter((i) => can(ctx.actor, i.href) && !(production && i.href.startsWith("/dev/"))),
+  })).filter((g) => g.items.length > 0);
+  return {
+    user: { id: profile.id, name: `${profile.firstName} ${profile.lastName}`.trim(), email: profile.email, locale: profile.locale },
+    account: { id: account.id, name: account.name, balance: account.balance, currency: account.currency, role: account.role, plans: account.plans },
+    accounts: accounts.map((a) => ({ id: a.id, name: a.name, role: a.role })),
+    unread,
+    nav,
+  };
+}

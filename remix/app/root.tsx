@@ -1,0 +1,95 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { useChangeLanguage } from "remix-i18next/react";
+import { publicEnv } from "../../api/lib/env";
+import { brandForHost } from "../../api/whitelabel/services";
+import { ToastProvider } from "~/components/ui/toast";
+import { Button } from "~/components/ui/button";
+import { guard } from "~/lib/auth.server";
+import { csrfToken } from "~/lib/csrf.server";
+import type { Lng } from "~/lib/i18n";
+import { clientResources, i18next } from "~/lib/i18n.server";
+import { commitSession, getSession } from "~/lib/session.server";
+import styles from "~/styles/app.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [{ name: "viewport", content: "width=device-width, initial-scale=1" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await guard(request);
+  const lng = (await i18next.getLocale(request)) as Lng;
+  const brand = await brandForHost(request.headers.get("Host"));
+  const session = await getSession(request);
+  const toast = session.get("toast") ?? null;
+  const headers = new Headers();
+  if (toast) headers.append("Set-Cookie", await commitSession(session));
+  return json({ lng, brand, csrf: csrfToken(request), toast, env: publicEnv(), i18n: clientResources(lng) }, { headers });
+}
+
+export type RootData = typeof loader;
+
+export function useRootData() {
+  return useRouteLoaderData<RootData>("root");
+}
+
+function Document({ children, lng, brandColor, i18n }: { children: React.ReactNode; lng: string; brandColor?: string; i18n?: unknown }) {
+  return (
+    <html lang={lng} style={brandColor ? ({ "--primary": brandColor, "--primary-foreground": "#ffffff" } as React.CSSProperties) : undefined}>
+      <head>
+        <meta charSet="utf-8" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-background text-foreground antialiased">
+        {children}
+        <ScrollRestoration />
+        {i18n ? <script dangerouslySetInnerHTML={{ __html: `window.__I18N__=${JSON.stringify({ lng, resources: i18n }).replace(/</g, "\\u003c")}` }} /> : null}
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const data = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation();
+  useChangeLanguage(data.lng);
+  const initial = data.toast
+    ? [{ id: `flash-${data.toast.title}`, type: data.toast.type, title: t(data.toast.title, data.toast.params ?? {}) as string, description: data.toast.description ? (t(data.toast.description) as string) : undefined, persistent: data.toast.persistent }]
+    : undefined;
+  void i18n;
+  return (
+    <Document lng={data.lng} brandColor={data.brand?.color} i18n={data.i18n}>
+      <ToastProvider initialToasts={initial} closeLabel={t("actions.close")}>
+        <Outlet />
+      </ToastProvider>
+    </Document>
+  );
+}
+
+/** Not-found and unexpected-error screens (translated when the root data is there). */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<RootData>("root");
+  const { t } = useTranslation();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return (
+    <Document lng={data?.lng ?? "pt-BR"} brandColor={data?.brand?.color} i18n={data?.i18n}>
+      <main className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
+        <p className="text-6xl font-bold text-primary">{notFound ? 404 : 500}</p>
+        <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : t("errors:INTERNAL")}</h1>
+        <p className="text-muted-foreground">{notFound ? t("notFound.body") : t("errors:UNKNOWN")}</p>
+        <Button asChild>
+          <Link to="/">{t("notFound.home")}</Link>
+        </Button>
+      </main>
+    </Document>
+  );
+}

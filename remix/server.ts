@@ -1,0 +1,104 @@
+/**
+ * The web process: Remix SSR on Bun. People open this one URL; it also forwards /api/* to the
+ * api process and /realtime/* to the realtime process, serves the built assets, and gives every
+ * browser its CSRF cookie before Remix sees the request.
+ */
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { join } from "node:path";
+import { env } from "../api/lib/env";
+import { CSRF_COOKIE, newCsrfCookieValue, readCookie } from "./app/lib/csrf.server";
+
+const e = env();
+const root = import.meta.dir;
+const clientDir = join(root, "build", "client");
+const build = (await import(join(root, "build", "server", "index.js"))) as ServerBuild;
+const handle = createRequestHandler(build, e.NODE_ENV === "production" ? "production" : "development");
+const secure = e.NODE_ENV === "production";
+
+const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"];
+
+async function forward(request: Request, target: string, ip: string | null): Promise<Response> {
+  const url = new URL(request.url);
+  const headers = new Headers(request.headers);
+  for (const h of HOP) headers.delete(h);
+  if (ip) headers.set("X-Forwarded-For", [request.headers.get("X-Forwarded-For"), ip].filter(Boolean).join(", "));
+  headers.set("X-Forwarded-Host", request.headers.get("Host") ?? "");
+  headers.set("X-Forwarded-Proto", url.protocol.replace(":", ""));
+  try {
+    const res = await fetch(target + url.pathname + url.search, {
+      method: request.method,
+      headers,
+      body: request.method === "GET" || request.method === "HEAD" ? undefined : request.body,
+      redirect: "manual",
+      // @ts-expect-error Bun streams request bodies with duplex
+      duplex: "half",
+      decompress: false,
+    });
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  } catch {
+    return Response.json({ error: { code: "INTERNAL", message: "upstream unavailable" } }, { status: 502 });
+  }
+}
+
+async function staticFile(pathname: string): Promise<Response | null> {
+  if (pathname.includes("..") || pathname.endsWith("/")) return null;
+  for (const dir of [clientDir]) {
+    const file = Bun.file(join(dir, pathname));
+    if (await file.exists()) {
+      const immutable = pathname.startsWith("/assets/");
+      return new Response(file, { headers: { "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600" } });
+    }
+  }
+  return null;
+}
+
+const server = Bun.serve({
+  port: e.WEB_PORT,
+  hostname: e.WEB_HOST,
+  idleTimeout: 120,
+  async fetch(request, srv) {
+    const url = new URL(request.url);
+    const { pathname } = url;
+    if (pathname === "/health") return new Response("OK", { headers: { "Content-Type": "text/plain" } });
+    const ip = srv.requestIP(request)?.address ?? null;
+    if (pathname === "/api" || pathname.startsWith("/api/")) return forward(request, e.API_URL, ip);
+    if (pathname.startsWith("/realtime/")) return forward(request, e.REALTIME_URL, ip);
+
+    const host = (request.headers.get("Host") ?? "").split(":")[0].toLowerCase();
+    const unsubscribeHost = host === e.UNSUBSCRIBE_HOST.toLowerCase();
+    if (request.method === "GET" || request.method === "HEAD") {
+      const file = await staticFile(pathname);
+      if (file) return file;
+    }
+    // The unsubscribe host serves only its page at /.
+    if (unsubscribeHost) {
+      if (pathname !== "/") return new Response("Not Found", { status: 404 });
+      url.pathname = "/unsubscribe";
+    }
+
+    // Every browser gets a CSRF cookie; Remix reads it from the request like any other cookie.
+    let setCsrf: string | null = null;
+    let headers = request.headers;
+    if (!readCookie(request, CSRF_COOKIE)) {
+      setCsrf = newCsrfCookieValue();
+      headers = new Headers(request.headers);
+      headers.set("Cookie", [request.headers.get("Cookie"), `${CSRF_COOKIE}=${setCsrf}`].filter(Boolean).join("; "));
+    }
+    if (ip) {
+      if (headers === request.headers) headers = new Headers(request.headers);
+      headers.set("X-Real-IP", ip);
+    }
+    const remixRequest = new Request(url, { method: request.method, headers, body: request.body, signal: request.signal, redirect: request.redirect });
+    const response = await handle(remixRequest);
+    if (setCsrf) {
+      response.headers.append("Set-Cookie", `${CSRF_COOKIE}=${setCsrf}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
+    }
+    return response;
+  },
+  error(err) {
+    console.error(err);
+    return new Response("Internal error", { status: 500 });
+  },
+});
+
+console.log(`web listening on http://${server.hostname}:${server.port} (api -> ${e.API_URL}, realtime -> ${e.REALTIME_URL})`);

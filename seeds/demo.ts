@@ -1,0 +1,126 @@
+/**
+ * Demo data, run on every `npm start`. Idempotent: everything is found-or-created by a natural key
+ * (plan/account name, e-mail, whitelabel host...) inside one transaction, so a re-run creates nothing
+ * and never overwrites what people changed (passwords included).
+ */
+import type { CreationAttributes, Transaction } from "sequelize";
+import { hashPassword } from "../api/auth/passwords";
+import { randomToken } from "../api/lib/crypto";
+import {
+  Account, AccountPlan, Currency, Department, Membership, Notification, PLAN_PERMISSIONS, Plan, ROLES, User, Whitelabel,
+  initModels, sequelize, type Role,
+} from "../models";
+import { buildCurrencies } from "./currencies";
+
+/** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
+export const DEMO_PASSWORD = "Demo!Mensa#2026";
+export const RESELLER_HOST = "revenda.localhost";
+
+const ALL_PERMISSIONS = Object.fromEntries(PLAN_PERMISSIONS.map((p) => [p, true]));
+const DAY = 86_400_000;
+const PEOPLE: Record<Role, [string, string, "male" | "female"]> = {
+  owner: ["Ana", "Souza", "female"],
+  admin: ["Bruno", "Lima", "male"],
+  manager: ["Carla", "Mendes", "female"],
+  agent: ["Diego", "Alves", "male"],
+  analyst: ["Elisa", "Rocha", "female"],
+  sales: ["Fábio", "Costa", "male"],
+  security: ["Gabriela", "Nunes", "female"],
+  developer: ["Henrique", "Dias", "male"],
+  billing: ["Isabela", "Freitas", "female"],
+  carrier: ["João", "Pereira", "male"],
+};
+const AGENT_ROLES = new Set<Role>(["owner", "admin", "manager", "agent"]);
+
+export async function seed({ log }: { log: (s: string) => void }) {
+  initModels();
+  let created = 0;
+  let hash: string | undefined; // argon2 is slow: hash once, only if a user is actually created
+  const logins: [string, string, string][] = [];
+
+  await sequelize().transaction(async (transaction: Transaction) => {
+    const t = { transaction };
+    const count = <M>([row, isNew]: [M, boolean]) => (isNew && created++, row);
+
+    const currencies = buildCurrencies();
+    await Currency.bulkCreate(currencies, { ...t, updateOnDuplicate: ["name", "namePlural", "symbol", "symbolNative", "decimalDigits", "rounding"] });
+
+    const plan = (name: string, defaults: Omit<CreationAttributes<Plan>, "name">) =>
+      Plan.findOrCreate({ where: { name }, defaults: { name, ...defaults }, ...t }).then(count);
+    const omni = await plan("Omni", { service: "omni", price: 29900, currency: "BRL", billingCycle: "monthly", permissions: ALL_PERMISSIONS });
+    const sms = await plan("SMS", { service: "sms", price: 0, currency: "BRL", billingCycle: "prepaid", permissions: {} });
+    const trial = await plan("Experiência", { service: "omni", price: 0, currency: "BRL", billingCycle: "monthly", isTrial: true, durationDays: 30, permissions: ALL_PERMISSIONS });
+
+    const account = (name: string, defaults: Partial<CreationAttributes<Account>> = {}) =>
+      Account.findOrCreate({ where: { name }, defaults: { name, authToken: randomToken(24), currency: "BRL", ...defaults }, ...t }).then(count);
+
+    const member = async (acc: Account, email: string, role: Role, person: [string, string, string?], departmentId: string | null = null) => {
+      let user = await User.findOne({ where: { email }, ...t });
+      if (!user) {
+        hash ??= await hashPassword(DEMO_PASSWORD);
+        const [firstName, lastName, gender] = person;
+        user = await User.create({
+          email, firstName, lastName, gender: (gender as User["gender"]) ?? null, passwordHash: hash, emailVerifiedAt: new Date(),
+          locale: "pt-BR", currentAccountId: acc.id,
+        }, t);
+        created++;
+      } else if (!user.currentAccountId) {
+        await user.update({ currentAccountId: acc.id }, t);
+      }
+      count(await Membership.findOrCreate({
+        where: { accountId: acc.id, userId: user.id },
+        defaults: { accountId: acc.id, userId: user.id, role, isAgent: AGENT_ROLES.has(role), departmentId }, ...t,
+      }));
+      logins.push([email, role, acc.name]);
+    };
+    const attach = (acc: Account, p: Plan, endsAt: Date | null = null) =>
+      AccountPlan.findOrCreate({ where: { accountId: acc.id, service: p.service }, defaults: { accountId: acc.id, planId: p.id, service: p.service, endsAt }, ...t }).then(count);
+
+    // Platform staff.
+    const platform = await account("Mensageria Plataforma", { type: "platform" });
+    await member(platform, "staff@demo.example", "owner", ["Paula", "Ribeiro", "female"]);
+
+    // Reseller with its whitelabel, and one customer of the reseller.
+    const reseller = await account("Revenda Azul", { type: "reseller" });
+    const wl = count(await Whitelabel.findOrCreate({ where: { host: RESELLER_HOST }, defaults: { host: RESELLER_HOST, name: "Revenda Azul", color: "#1d4ed8", accountId: reseller.id }, ...t }));
+    await member(reseller, "reseller@demo.example", "owner", ["Rafael", "Azevedo", "male"]);
+    const resold = await account("Cliente da Revenda", { type: "customer", parentAccountId: reseller.id, whitelabelId: wl.id });
+    await member(resold, "cliente@revenda.example", "owner", ["Camila", "Barbosa", "female"]);
+
+    // The demo tenant: one user per role.
+    const demo = await account("Demo Comércio Ltda", {
+      type: "customer", balance: 150000, creditLimit: 50000, timezone: "America/Sao_Paulo",
+      street: "Avenida Paulista", number: "1578", complement: "Conjunto 42", district: "Bela Vista",
+      city: "São Paulo", province: "SP", postalCode: "01310-200",
+    });
+    await attach(demo, omni);
+    await attach(demo, sms);
+    const dept: Record<string, Department> = {};
+    for (const name of ["Vendas", "Suporte", "Financeiro"]) {
+      dept[name] = count(await Department.findOrCreate({ where: { accountId: demo.id, name }, defaults: { accountId: demo.id, name, description: `Equipe de ${name}` }, ...t }));
+    }
+    const deptOf: Partial<Record<Role, string>> = { agent: dept.Suporte.id, sales: dept.Vendas.id, billing: dept.Financeiro.id };
+    for (const role of ROLES) await member(demo, `${role}@demo.example`, role, PEOPLE[role], deptOf[role] ?? null);
+
+    // A trial customer.
+    const trialAcc = await account("Loja Teste Grátis", { type: "customer" });
+    await attach(trialAcc, trial, new Date(Date.now() + 30 * DAY));
+    await member(trialAcc, "trial@demo.example", "owner", ["Lucas", "Martins", "male"]);
+
+    if ((await Notification.count({ where: { accountId: demo.id }, ...t })) === 0) {
+      const rows = await Notification.bulkCreate([
+        { accountId: demo.id, userId: null, kind: "welcome", params: {} },
+        { accountId: demo.id, userId: null, kind: "balance_low", params: { balance: "R$ 1.500,00" } },
+        { accountId: demo.id, userId: null, kind: "user_joined", params: { name: `${PEOPLE.agent[0]} ${PEOPLE.agent[1]}` } },
+      ], t);
+      created += rows.length;
+    }
+    log(`demo seed: ${currencies.length} currencies upserted, ${created} new rows`);
+  });
+
+  const w = Math.max(...logins.map(([e]) => e.length));
+  log(`demo logins (password for all: ${DEMO_PASSWORD})`);
+  log(`  ${"e-mail".padEnd(w)}  ${"role".padEnd(9)}  account`);
+  for (const [email, role, acc] of logins) log(`  ${email.padEnd(w)}  ${role.padEnd(9)}  ${acc}`);
+  log(`reseller whitelabel: open http://${RESELLER_HOST}:3000 to see the whitelabel (Revenda Azul)`);
+}
