@@ -1,0 +1,14 @@
+/** The API process's application: one Elysia instance per domain under /api, errors mapped once. */
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import { authRoutes, twoFactorRoutes } from "./auth/routes";
+import { errors } from "./http/errors";
+
+export function createApp() {
+  return new Elysia({ prefix: "/api" })
+    .use(errors)
+    .use(openapi({ path: "/docs", documentation: { info: { title: "Mensageria API", version: "1.0.0", description: "JWT bearer API for integrators. Sign in at POST /api/auth/login." }, components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } } } }))
+    .get("/health", () => "OK", { detail: { summary: "Liveness" } })
+    .use(authRoutes)
+    .use(twoFactorRoutes);
+}

@@ -1,0 +1,73 @@
+import { Elysia, t } from "elysia";
+import { clientIp, issueTokens, jwtPlugin, pendingAuth, rotateRefresh } from "../http/auth";
+import { AppError } from "../lib/errors";
+import type { Ctx } from "../lib/context";
+import { login } from "./login";
+import { register } from "./register";
+import { preferredTfa, verifyTotp } from "./totp";
+import { checkResetToken, requestPasswordReset, resetPassword, resendVerification, verifyEmail } from "./user-tokens";
+
+function reqCtx(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): Ctx {
+  return { ip: clientIp(request, server?.requestIP(request)?.address), userAgent: request.headers.get("User-Agent") };
+}
+
+const neutral = { ok: true };
+
+export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
+  .use(jwtPlugin)
+  .post(
+    "/login",
+    async ({ body, request, server, accessJwt, refreshJwt }) => {
+      const { user, twoFactorRequired } = await login(reqCtx(request, server), body);
+      const tokens = await issueTokens(accessJwt, refreshJwt, user.id, user.currentAccountId, twoFactorRequired ? "pending" : "ok");
+      return { ...tokens, preferred_tfa: twoFactorRequired ? "totp" : null };
+    },
+    { body: t.Object({ email: t.String(), password: t.String() }), detail: { summary: "Sign in with e-mail and password; answers {token, refresh_token}" } },
+  )
+  .get(
+    "/token",
+    async ({ request, accessJwt, refreshJwt }) => {
+      const raw = request.headers.get("Authorization")?.replace(/^Bearer\s+/, "") ?? null;
+      const { userId, accountId } = await rotateRefresh(refreshJwt, raw);
+      return issueTokens(accessJwt, refreshJwt, userId, accountId, "ok");
+    },
+    { detail: { summary: "Refresh: send the refresh token as bearer; answers a new {token, refresh_token}" } },
+  )
+  .post("/register", async ({ body, request, server }) => {
+    const { user, account } = await register(reqCtx(request, server), body);
+    return { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } };
+  }, { body: t.Record(t.String(), t.Any()), detail: { summary: "Register a person and company (sends the verification e-mail)" } })
+  .post("/register/trial", async ({ body, request, server }) => {
+    const { user, account } = await register(reqCtx(request, server), body, { trial: true });
+    return { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } };
+  }, { body: t.Record(t.String(), t.Any()), detail: { summary: "Register with the 30-day experience plan" } })
+  .post("/verify-email/:token", async ({ params, request, server }) => {
+    await verifyEmail(reqCtx(request, server), params.token);
+    return neutral;
+  })
+  .post("/resend-verification", async ({ body, request, server }) => {
+    await resendVerification(reqCtx(request, server), body);
+    return neutral;
+  }, { body: t.Object({ email: t.String() }) })
+  .post("/reset-password", async ({ body, request, server }) => {
+    await requestPasswordReset(reqCtx(request, server), body);
+    return neutral;
+  }, { body: t.Object({ email: t.String() }), detail: { summary: "Request a reset link; the answer is the same whether or not the account exists" } })
+  .get("/reset/:token", async ({ params }) => checkResetToken(params.token))
+  .post("/reset-verification", async ({ body, request, server }) => {
+    await resetPassword(reqCtx(request, server), body);
+    return neutral;
+  }, { body: t.Object({ token: t.String(), password: t.String(), confirmPassword: t.String() }) });
+
+export const twoFactorRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"] })
+  .use(pendingAuth)
+  .get("/preferred", ({ claims }) => preferredTfa(claims.sub))
+  .post(
+    "/verify",
+    async ({ claims, body, request, server, accessJwt, refreshJwt }) => {
+      if (claims.tfa === "ok") throw new AppError("VALIDATION");
+      const user = await verifyTotp(reqCtx(request, server), claims.sub, body);
+      return issueTokens(accessJwt, refreshJwt, user.id, claims.acc ?? user.currentAccountId, "ok");
+    },
+    { body: t.Object({ code: t.String() }), detail: { summary: "Second factor: a pending token plus the TOTP code answers full tokens" } },
+  );

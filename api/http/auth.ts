@@ -1,0 +1,90 @@
+/**
+ * JWT bearer authentication for the integrator API. Access tokens are short-lived and carry
+ * the user, the account and whether the second factor is done; refresh tokens are rotated
+ * (one use each, stored as rows, reuse revokes the whole family).
+ */
+import { jwt } from "@elysiajs/jwt";
+import { Elysia } from "elysia";
+import { Op } from "sequelize";
+import { loadActor } from "../auth/actor";
+import { RefreshToken, initModels } from "../../models";
+import type { SignedInCtx } from "../lib/context";
+import { env } from "../lib/env";
+import { AppError } from "../lib/errors";
+
+export type AccessClaims = { sub: string; acc?: string; tfa: "pending" | "ok"; typ: "access" };
+
+export const jwtPlugin = new Elysia({ name: "jwt-plugin" })
+  .use(jwt({ name: "accessJwt", secret: env().JWT_SECRET, exp: `${env().JWT_ACCESS_TTL}s` }))
+  .use(jwt({ name: "refreshJwt", secret: env().JWT_SECRET + ":refresh", exp: `${env().JWT_REFRESH_TTL}s` }));
+
+/** The caller's IP: the socket, or the last X-Forwarded-For hop when the socket is our own proxy. */
+export function clientIp(request: Request, socketIp: string | null | undefined) {
+  const loopback = !socketIp || socketIp === "127.0.0.1" || socketIp === "::1" || socketIp === "::ffff:127.0.0.1";
+  const forwarded = request.headers.get("X-Forwarded-For");
+  if (loopback && forwarded) return forwarded.split(",").at(-1)!.trim();
+  return socketIp ?? null;
+}
+
+export function bearer(request: Request) {
+  const h = request.headers.get("Authorization") ?? "";
+  return h.startsWith("Bearer ") ? h.slice(7).trim() : null;
+}
+
+type Signer = { sign: (p: Record<string, string | number>) => Promise<string> };
+
+/** Issue an access + refresh pair. */
+export async function issueTokens(accessJwt: Signer, refreshJwt: Signer, userId: string, accountId: string | null | undefined, tfa: "pending" | "ok") {
+  initModels();
+  const token = await accessJwt.sign({ sub: userId, ...(accountId ? { acc: accountId } : {}), tfa, typ: "access" });
+  if (tfa === "pending") return { token, refresh_token: null as string | null };
+  const row = await RefreshToken.create({ userId, expiresAt: new Date(Date.now() + env().JWT_REFRESH_TTL * 1000) });
+  const refresh_token = await refreshJwt.sign({ sub: userId, jti: row.id, typ: "refresh", ...(accountId ? { acc: accountId } : {}) });
+  return { token, refresh_token };
+}
+
+/** Use a refresh token once: it is revoked and a new pair is issued; a reused one revokes them all. */
+export async function rotateRefresh(refreshJwt: { verify: (t?: string) => Promise<false | Record<string, unknown>> }, raw: string | null) {
+  initModels();
+  const claims = raw ? await refreshJwt.verify(raw) : false;
+  if (!claims || claims.typ !== "refresh" || typeof claims.jti !== "string" || typeof claims.sub !== "string") throw new AppError("INVALID_TOKEN");
+  const [n] = await RefreshToken.update(
+    { revokedAt: new Date() },
+    { where: { id: claims.jti, userId: claims.sub, revokedAt: null, expiresAt: { [Op.gt]: new Date() } } },
+  );
+  if (n !== 1) {
+    await RefreshToken.update({ revokedAt: new Date() }, { where: { userId: claims.sub, revokedAt: null } });
+    throw new AppError("INVALID_TOKEN");
+  }
+  return { userId: claims.sub, accountId: typeof claims.acc === "string" ? claims.acc : undefined };
+}
+
+/**
+ * Routes that `.use(authenticated)` get `ctx` (SignedInCtx). The acting account is the
+ * X-Account-Id header, else the token's, else the person's current account.
+ */
+export const authenticated = new Elysia({ name: "authenticated" })
+  .use(jwtPlugin)
+  .resolve({ as: "scoped" }, async ({ request, accessJwt, server }) => {
+    const raw = bearer(request);
+    const claims = raw ? ((await accessJwt.verify(raw)) as false | AccessClaims) : false;
+    if (!claims || claims.typ !== "access") throw new AppError("UNAUTHENTICATED");
+    if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");
+    const actor = await loadActor(claims.sub, request.headers.get("X-Account-Id") ?? claims.acc);
+    const ctx: SignedInCtx = {
+      actor,
+      ip: clientIp(request, server?.requestIP(request)?.address),
+      userAgent: request.headers.get("User-Agent"),
+    };
+    return { ctx };
+  });
+
+/** Only the token check, for the second-factor step (a pending token is enough there). */
+export const pendingAuth = new Elysia({ name: "pending-auth" })
+  .use(jwtPlugin)
+  .resolve({ as: "scoped" }, async ({ request, accessJwt }) => {
+    const raw = bearer(request);
+    const claims = raw ? ((await accessJwt.verify(raw)) as false | AccessClaims) : false;
+    if (!claims || claims.typ !== "access") throw new AppError("UNAUTHENTICATED");
+    return { claims };
+  });

@@ -1,0 +1,46 @@
+/** The one mapping of errors to HTTP answers: AppError -> its status and a translated message. */
+import { Elysia } from "elysia";
+import { AppError, TWO_FACTOR_NOT_CHECKED, isAppError } from "../lib/errors";
+import { fromAcceptLanguage, translate } from "../lib/i18n";
+
+export function errorBody(e: AppError, acceptLanguage: string | null) {
+  const locale = fromAcceptLanguage(acceptLanguage);
+  const code = e.code === "TWO_FACTOR_NOT_CHECKED" ? TWO_FACTOR_NOT_CHECKED : e.code;
+  const fields = e.fields
+    ? Object.fromEntries(
+        Object.entries(e.fields).map(([k, v]) => [
+          k,
+          v.map((m) => {
+            const [key, arg] = m.split("::");
+            const [ns, ...rest] = key.split(".");
+            return translate(locale, `${ns}:${rest.join(".")}`, { 0: arg });
+          }),
+        ]),
+      )
+    : undefined;
+  return { error: { code, message: translate(locale, `errors:${e.code}`, e.params ?? {}), fields, params: e.params } };
+}
+
+export const errors = new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code, request, set }) => {
+  const lang = request.headers.get("Accept-Language");
+  if (isAppError(error)) {
+    set.status = error.status;
+    if (error.code === "TOO_MANY_ATTEMPTS" && error.params?.minutes) set.headers["Retry-After"] = String(Number(error.params.minutes) * 60);
+    return errorBody(error, lang);
+  }
+  if (code === "VALIDATION") {
+    set.status = 422;
+    return errorBody(new AppError("VALIDATION"), lang);
+  }
+  if (code === "NOT_FOUND") {
+    set.status = 404;
+    return errorBody(new AppError("NOT_FOUND"), lang);
+  }
+  if (code === "PARSE") {
+    set.status = 400;
+    return errorBody(new AppError("VALIDATION"), lang);
+  }
+  console.error(error);
+  set.status = 500;
+  return errorBody(new AppError("INTERNAL"), lang);
+});

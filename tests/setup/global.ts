@@ -1,0 +1,133 @@
+/**
+ * One isolated platform per test run: its own PostgreSQL database (migrated and seeded), its
+ * own Redis key prefix, and the four real processes (web, api, worker, realtime) on free
+ * loopback ports. Tests talk to them over HTTP like any client would.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+import pg from "pg";
+import Redis from "ioredis";
+import type { TestProject } from "vitest/node";
+
+const root = resolve(__dirname, "..", "..");
+const bun = resolve(root, "node_modules", ".bin", "bun");
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    webUrl: string;
+    apiUrl: string;
+    realtimeUrl: string;
+    databaseUrl: string;
+    redisUrl: string;
+    redisPrefix: string;
+    smtpPort: number;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => res(port));
+    });
+    s.on("error", rej);
+  });
+}
+
+async function waitFor(url: string, seconds = 60) {
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up in ${seconds}s`);
+}
+
+const children: ChildProcess[] = [];
+let cleanup: (() => Promise<void>) | undefined;
+
+export async function setup(project: TestProject) {
+  const admin = process.env.TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379/0";
+  const id = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const dbName = `mensageria_test_${id}`;
+  const redisPrefix = `test:${id}:`;
+
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE "${dbName}"`);
+  await client.end();
+  const dbUrl = new URL(admin);
+  dbUrl.pathname = `/${dbName}`;
+  const databaseUrl = dbUrl.toString();
+
+  const [web, api, realtime, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const env = {
+    ...process.env,
+    NODE_ENV: "test",
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: redisPrefix,
+    WEB_PORT: String(web),
+    API_PORT: String(api),
+    REALTIME_PORT: String(realtime),
+    WEB_HOST: "127.0.0.1",
+    APP_URL: `http://localhost:${web}`,
+    LOGIN_MAX_FAILS_PER_IP: "1000",
+    UNSUBSCRIBE_HOST: "unsubscribe.localhost",
+  };
+  for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
+    const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
+  }
+  const procs: Record<string, string> = { web: "remix/server.ts", api: "api/server.ts", worker: "api/worker.ts", realtime: "realtime/server.ts" };
+  for (const [name, script] of Object.entries(procs)) {
+    const child = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const echo = (chunk: Buffer) => {
+      if (process.env.TEST_SERVER_LOGS) process.stdout.write(`[${name}] ${chunk}`);
+    };
+    child.stdout?.on("data", echo);
+    child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
+    children.push(child);
+  }
+  await Promise.all([
+    waitFor(`http://127.0.0.1:${web}/health`),
+    waitFor(`http://127.0.0.1:${api}/api/health`),
+    waitFor(`http://127.0.0.1:${realtime}/realtime/health`),
+  ]);
+
+  project.provide("webUrl", `http://localhost:${web}`);
+  project.provide("apiUrl", `http://127.0.0.1:${api}`);
+  project.provide("realtimeUrl", `http://127.0.0.1:${realtime}`);
+  project.provide("databaseUrl", databaseUrl);
+  project.provide("redisUrl", redisUrl);
+  project.provide("redisPrefix", redisPrefix);
+  project.provide("smtpPort", smtpPort);
+
+  cleanup = async () => {
+    for (const c of children) c.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await c.end();
+    const redis = new Redis(redisUrl);
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${redisPrefix}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== "0");
+    await redis.quit();
+  };
+}
+
+export async function teardown() {
+  await cleanup?.();
+}

@@ -1,0 +1,74 @@
+/** A browser-like HTTP client for the web process: cookie jar, CSRF field, manual redirects. */
+import { inject } from "vitest";
+
+export class WebClient {
+  readonly base: string;
+  readonly cookies = new Map<string, string>();
+  constructor(base = inject("webUrl"), readonly headers: Record<string, string> = {}) {
+    this.base = base;
+  }
+
+  private store(res: Response) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(";");
+      const i = pair.indexOf("=");
+      const name = pair.slice(0, i).trim();
+      const value = pair.slice(i + 1).trim();
+      const expired = attrs.some((a) => /max-age=0|expires=thu, 01 jan 1970/i.test(a.trim()));
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  async request(path: string, init: RequestInit = {}) {
+    const res = await fetch(new URL(path, this.base), {
+      ...init,
+      redirect: "manual",
+      headers: { ...this.headers, ...(init.headers as Record<string, string>), Cookie: this.cookieHeader() },
+    });
+    this.store(res);
+    return res;
+  }
+
+  get(path: string) {
+    return this.request(path);
+  }
+
+  /** GET and return the HTML (the first GET also obtains the CSRF cookie). */
+  async page(path: string) {
+    const res = await this.get(path);
+    return { res, html: await res.text() };
+  }
+
+  get csrf() {
+    return decodeURIComponent(this.cookies.get("__csrf") ?? "");
+  }
+
+  /** POST a form like a browser with JavaScript off (CSRF field included unless given). */
+  async post(path: string, fields: Record<string, string>, opts: { csrf?: string | null } = {}) {
+    if (!this.cookies.has("__csrf")) await this.get("/health").then(() => this.get("/login"));
+    const body = new URLSearchParams(fields);
+    const csrf = opts.csrf === undefined ? this.csrf : opts.csrf;
+    if (csrf !== null) body.set("csrf", csrf);
+    return this.request(path, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+  }
+}
+
+export const DEMO_PASSWORD = "Demo!Mensa#2026";
+
+export async function signIn(email: string, password = DEMO_PASSWORD) {
+  const c = new WebClient();
+  await c.get("/login");
+  const res = await c.post("/login", { email, password });
+  if (res.status !== 302) throw new Error(`sign-in of ${email} answered ${res.status}`);
+  return c;
+}
+
+export const location = (res: Response) => {
+  const l = res.headers.get("Location");
+  return l ? new URL(l, "http://x").pathname + new URL(l, "http://x").search : null;
+};

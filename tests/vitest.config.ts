@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+import { resolve } from "node:path";
+
+const root = resolve(__dirname, "..");
+
+export default defineConfig({
+  root,
+  resolve: { alias: { "~": resolve(root, "remix/app") } },
+  test: {
+    include: ["tests/**/*.test.ts", "api/**/*.test.ts", "remix/app/**/*.test.ts"],
+    globalSetup: ["tests/setup/global.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    maxWorkers: 2,
+    fileParallelism: true,
+    reporters: ["default"],
+  },
+});
