@@ -30,7 +30,6 @@ async function forward(request: Request, target: string, ip: string | null): Pro
       headers,
       body: request.method === "GET" || request.method === "HEAD" ? undefined : request.body,
       redirect: "manual",
-      // @ts-expect-error Bun streams request bodies with duplex
       duplex: "half",
       decompress: false,
     });

@@ -81,7 +81,7 @@ export async function setup(project: TestProject) {
     APP_URL: `http://localhost:${web}`,
     LOGIN_MAX_FAILS_PER_IP: "1000",
     UNSUBSCRIBE_HOST: "unsubscribe.localhost",
-  };
+  } as NodeJS.ProcessEnv;
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
     const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);

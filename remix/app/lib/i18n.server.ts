@@ -1,5 +1,6 @@
 import { RemixI18Next } from "remix-i18next/server";
 import { createCookie } from "@remix-run/node";
+import type { Resource } from "i18next";
 import { User, initModels } from "../../../models";
 import { loadResources } from "../../../api/lib/i18n";
 import { fallbackLng, i18nConfig, supportedLngs, webNamespaces, type Lng } from "./i18n";
@@ -7,7 +8,7 @@ import { getSession } from "./session.server";
 
 export const localeCookie = createCookie("lng", { path: "/", sameSite: "lax", httpOnly: true, maxAge: 60 * 60 * 24 * 365 });
 
-const resources = Object.fromEntries(supportedLngs.map((l) => [l, loadResources(l)])) as Record<Lng, Record<string, unknown>>;
+const resources = Object.fromEntries(supportedLngs.map((l) => [l, loadResources(l)])) as Record<Lng, Record<string, Record<string, unknown>>>;
 
 /** Locale order: the signed-in person's saved language, the lng cookie, Accept-Language, pt-BR. */
 export const i18next = new RemixI18Next({
@@ -29,7 +30,7 @@ export const i18next = new RemixI18Next({
       return null;
     },
   },
-  i18next: { supportedLngs: i18nConfig.supportedLngs, fallbackLng, defaultNS: i18nConfig.defaultNS, interpolation: i18nConfig.interpolation, resources },
+  i18next: { supportedLngs: i18nConfig.supportedLngs, fallbackLng, defaultNS: i18nConfig.defaultNS, interpolation: i18nConfig.interpolation, resources: resources as Resource },
 });
 
 /** Only the current language's web namespaces travel to the browser. */
@@ -38,6 +39,6 @@ export function clientResources(lng: Lng) {
   return Object.fromEntries(webNamespaces.map((ns) => [ns, all[ns] ?? {}]));
 }
 
-export function allResources() {
-  return resources;
+export function allResources(): Resource {
+  return resources as Resource;
 }
