@@ -18,13 +18,20 @@ export async function accountPlans(accountId: string) {
 
 /**
  * Build the acting identity for a user in an account (the wanted one, else the user's current
- * one, else the first). Fails with ACCOUNT_INFO_FAILED when the user belongs to none of them.
+ * one, else the first). Fails with ACCOUNT_INFO_FAILED when the user belongs to none of them,
+ * or, with `strict`, when the user does not belong to the wanted account.
  */
-export async function loadActor(userId: string, wantedAccountId?: string | null): Promise<Actor> {
+export async function loadActor(userId: string, wantedAccountId?: string | null, opts: { strict?: boolean } = {}): Promise<Actor> {
   initModels();
   const user = await User.findByPk(userId);
   if (!user) throw new AppError("UNAUTHENTICATED");
   const memberships = await Membership.findAll({ where: { userId }, include: [{ model: Account, as: "account" }], order: [["createdAt", "ASC"]] });
+  // An account asked for explicitly (the API's X-Account-Id header) is that one or nothing.
+  if (opts.strict && wantedAccountId) {
+    const wanted = memberships.find((x) => x.accountId === wantedAccountId && x.account);
+    if (!wanted) throw new AppError("ACCOUNT_INFO_FAILED");
+    if (wanted.account!.status !== "active") throw new AppError("CLIENT_INACTIVE");
+  }
   const usable = memberships.filter((m) => m.account && m.account.status !== "inactive");
   const m =
     usable.find((x) => x.accountId === wantedAccountId) ??

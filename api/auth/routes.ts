@@ -1,10 +1,10 @@
 import { Elysia, t } from "elysia";
-import { clientIp, issueTokens, jwtPlugin, pendingAuth, rotateRefresh } from "../http/auth";
+import { authenticated, clientIp, issueTokens, jwtPlugin, pendingAuth, rotateRefresh } from "../http/auth";
 import { AppError } from "../lib/errors";
 import type { Ctx } from "../lib/context";
 import { login } from "./login";
 import { register } from "./register";
-import { preferredTfa, verifyTotp } from "./totp";
+import { beginTotpEnrolment, confirmTotpEnrolment, disableTotp, preferredTfa, verifyTotp } from "./totp";
 import { checkResetToken, requestPasswordReset, resetPassword, resendVerification, verifyEmail } from "./user-tokens";
 
 function reqCtx(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): Ctx {
@@ -70,4 +70,28 @@ export const twoFactorRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"] })
       return issueTokens(accessJwt, refreshJwt, user.id, claims.acc ?? user.currentAccountId, "ok");
     },
     { body: t.Object({ code: t.String() }), detail: { summary: "Second factor: a pending token plus the TOTP code answers full tokens" } },
+  );
+
+
+/** Second-factor management for the signed-in person (a full token is needed). */
+export const twoFactorManageRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"], detail: { security: [{ bearer: [] }] } })
+  .use(authenticated)
+  .post("/enrol", ({ ctx }) => beginTotpEnrolment(ctx.actor.userId), {
+    detail: { summary: "Start TOTP enrolment: answers {secret, uri (otpauth://), qr (PNG data URL)}; nothing changes until confirmed" },
+  })
+  .post(
+    "/enrol/confirm",
+    async ({ ctx, body }) => {
+      await confirmTotpEnrolment(ctx, ctx.actor.userId, body.secret, body);
+      return neutral;
+    },
+    { body: t.Object({ secret: t.String(), code: t.String() }), detail: { summary: "Confirm enrolment with the secret and a first code from the app; switches 2FA on" } },
+  )
+  .post(
+    "/disable",
+    async ({ ctx, body }) => {
+      await disableTotp(ctx, ctx.actor.userId, body.password);
+      return neutral;
+    },
+    { body: t.Object({ password: t.String() }), detail: { summary: "Switch 2FA off (needs the current password)" } },
   );

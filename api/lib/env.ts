@@ -37,6 +37,13 @@ const schema = z
     GOOGLE_CLIENT_SECRET: optionalText,
     FACEBOOK_CLIENT_ID: optionalText,
     FACEBOOK_CLIENT_SECRET: optionalText,
+    /** Provider endpoints (defaults are the real ones; overridable for a loopback test peer). */
+    GOOGLE_AUTH_URL: z.string().url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+    GOOGLE_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
+    GOOGLE_USERINFO_URL: z.string().url().default("https://openidconnect.googleapis.com/v1/userinfo"),
+    FACEBOOK_AUTH_URL: z.string().url().default("https://www.facebook.com/v19.0/dialog/oauth"),
+    FACEBOOK_TOKEN_URL: z.string().url().default("https://graph.facebook.com/v19.0/oauth/access_token"),
+    FACEBOOK_USERINFO_URL: z.string().url().default("https://graph.facebook.com/me?fields=id,first_name,last_name,email"),
     /** Host name that serves only the unsubscribe page at /. */
     UNSUBSCRIBE_HOST: z.string().default("unsubscribe.localhost"),
     LOGIN_MAX_FAILS_PER_EMAIL: z.coerce.number().int().positive().default(5),

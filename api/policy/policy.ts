@@ -58,7 +58,7 @@ const STAFF_ROLES: Role[] = ["owner", "admin"];
 const GUEST = [
   /^\/experience$/, /^\/obrigado$/, /^\/login$/, /^\/register$/, /^\/success$/, /^\/email-verify(\/[^/]+)?$/,
   /^\/reset-password$/, /^\/reset-verification\/[^/]+$/, /^\/invitation\/[^/]+$/, /^\/callback\/(google|facebook)$/,
-  /^\/auth\/(google|facebook)$/, /^\/health$/, /^\/webchat$/, /^\/about$/, /^\/logout$/, /^\/locale$/,
+  /^\/auth\/(google|facebook)$/, /^\/health$/, /^\/webchat$/, /^\/about$/, /^\/logout$/, /^\/locale$/, /^\/unsubscribe$/,
 ];
 
 export function routeKind(path: string): RouteKind {

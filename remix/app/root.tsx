@@ -6,6 +6,7 @@ import { useChangeLanguage } from "remix-i18next/react";
 import { publicEnv } from "../../api/lib/env";
 import { brandForHost } from "../../api/whitelabel/services";
 import { ToastProvider } from "~/components/ui/toast";
+import { useCrumbs } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { guard } from "~/lib/auth.server";
 import { csrfToken } from "~/lib/csrf.server";
@@ -38,12 +39,21 @@ export function useRootData() {
   return useRouteLoaderData<RootData>("root");
 }
 
-function Document({ children, lng, brandColor, i18n }: { children: React.ReactNode; lng: string; brandColor?: string; i18n?: unknown }) {
+function Title({ brand }: { brand?: string }) {
+  const crumbs = useCrumbs();
+  const { t } = useTranslation();
+  const name = brand ?? (t("appName") as string);
+  const page = crumbs.at(-1)?.label;
+  return <title>{page ? `${page} · ${name}` : name}</title>;
+}
+
+function Document({ children, lng, brandColor, brandName, i18n }: { children: React.ReactNode; lng: string; brandColor?: string; brandName?: string; i18n?: unknown }) {
   return (
     <html lang={lng} style={brandColor ? ({ "--primary": brandColor, "--primary-foreground": "#ffffff" } as React.CSSProperties) : undefined}>
       <head>
         <meta charSet="utf-8" />
         <Meta />
+        <Title brand={brandName} />
         <Links />
       </head>
       <body className="min-h-screen bg-background text-foreground antialiased">
@@ -65,7 +75,7 @@ export default function App() {
     : undefined;
   void i18n;
   return (
-    <Document lng={data.lng} brandColor={data.brand?.color} i18n={data.i18n}>
+    <Document lng={data.lng} brandColor={data.brand?.color} brandName={data.brand?.name} i18n={data.i18n}>
       <ToastProvider initialToasts={initial} closeLabel={t("actions.close")}>
         <Outlet />
       </ToastProvider>
