@@ -86,9 +86,10 @@ export function decide(subject: Subject, rawPath: string): Decision {
   const tagged = ROUTE_ROLES.find(([r]) => r.test(path));
   const roles = tagged ? tagged[1] : PRODUCT_ROLES;
   if (!roles.includes(subject.role)) return { allowed: false, reason: "role" };
-  if (HIDDEN.some(([r, hiddenFor]) => r.test(path) && hiddenFor.includes(subject.role))) return { allowed: false, reason: "role" };
+  // A route's own role tag is the specific rule: the generic allow-lists apply to untagged routes only.
+  if (!tagged && HIDDEN.some(([r, hiddenFor]) => r.test(path) && hiddenFor.includes(subject.role))) return { allowed: false, reason: "role" };
 
-  const allow = ALLOW[subject.role];
+  const allow = tagged ? undefined : ALLOW[subject.role];
   if (allow) {
     const segments = path.split("/").filter(Boolean);
     if (!segments.some((s) => allow.includes(s))) return { allowed: false, reason: "path" };
