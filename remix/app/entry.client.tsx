@@ -7,12 +7,15 @@ import { i18nConfig } from "./lib/i18n";
 
 declare global {
   interface Window {
-    __I18N__: { lng: string; resources: Record<string, Record<string, unknown>> };
+    __remixContext: { state: { loaderData: { root?: { lng: string; i18n: Record<string, Record<string, unknown>> } } } };
   }
 }
 
 async function hydrate() {
-  const { lng, resources } = window.__I18N__;
+  // The root loader sends the current language's namespaces once, inside Remix's own data.
+  const root = window.__remixContext.state.loaderData.root;
+  const lng = root?.lng ?? "pt-BR";
+  const resources = root?.i18n ?? {};
   await i18next.use(initReactI18next).init({ ...i18nConfig, lng, ns: Object.keys(resources), resources: { [lng]: resources } });
   startTransition(() => {
     hydrateRoot(

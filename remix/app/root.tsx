@@ -47,7 +47,7 @@ function Title({ brand }: { brand?: string }) {
   return <title>{page ? `${page} · ${name}` : name}</title>;
 }
 
-function Document({ children, lng, brandColor, brandName, i18n }: { children: React.ReactNode; lng: string; brandColor?: string; brandName?: string; i18n?: unknown }) {
+function Document({ children, lng, brandColor, brandName }: { children: React.ReactNode; lng: string; brandColor?: string; brandName?: string }) {
   return (
     <html lang={lng} style={brandColor ? ({ "--primary": brandColor, "--primary-foreground": "#ffffff" } as React.CSSProperties) : undefined}>
       <head>
@@ -59,7 +59,6 @@ function Document({ children, lng, brandColor, brandName, i18n }: { children: Re
       <body className="min-h-screen bg-background text-foreground antialiased">
         {children}
         <ScrollRestoration />
-        {i18n ? <script dangerouslySetInnerHTML={{ __html: `window.__I18N__=${JSON.stringify({ lng, resources: i18n }).replace(/</g, "\\u003c")}` }} /> : null}
         <Scripts />
       </body>
     </html>
@@ -69,13 +68,16 @@ function Document({ children, lng, brandColor, brandName, i18n }: { children: Re
 export default function App() {
   const data = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation();
+  // A language switch during client navigation brings the new language's namespaces with it.
+  for (const [ns, bundle] of Object.entries(data.i18n)) {
+    if (!i18n.hasResourceBundle(data.lng, ns)) i18n.addResourceBundle(data.lng, ns, bundle, true, true);
+  }
   useChangeLanguage(data.lng);
   const initial = data.toast
     ? [{ id: `flash-${data.toast.title}`, type: data.toast.type, title: t(data.toast.title, data.toast.params ?? {}) as string, description: data.toast.description ? (t(data.toast.description) as string) : undefined, persistent: data.toast.persistent }]
     : undefined;
-  void i18n;
   return (
-    <Document lng={data.lng} brandColor={data.brand?.color} brandName={data.brand?.name} i18n={data.i18n}>
+    <Document lng={data.lng} brandColor={data.brand?.color} brandName={data.brand?.name}>
       <ToastProvider initialToasts={initial} closeLabel={t("actions.close")}>
         <Outlet />
       </ToastProvider>
@@ -91,7 +93,7 @@ export function ErrorBoundary() {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   if (!notFound) console.error(error);
   return (
-    <Document lng={data?.lng ?? "pt-BR"} brandColor={data?.brand?.color} i18n={data?.i18n}>
+    <Document lng={data?.lng ?? "pt-BR"} brandColor={data?.brand?.color}>
       <main className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
         <p className="text-6xl font-bold text-primary">{notFound ? 404 : 500}</p>
         <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : t("errors:INTERNAL")}</h1>

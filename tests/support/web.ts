@@ -1,5 +1,25 @@
 /** A browser-like HTTP client for the web process: cookie jar, CSRF field, manual redirects. */
+import http from "node:http";
 import { inject } from "vitest";
+
+/** fetch() cannot set Host; this does (for whitelabel and unsubscribe hosts). */
+function rawRequest(url: URL, init: { method?: string; headers: Record<string, string>; body?: string }): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => {
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) for (const one of ([] as string[]).concat(v ?? [])) headers.append(k, one);
+        const status = res.statusCode ?? 500;
+        resolve(new Response([204, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers }));
+      });
+    });
+    req.on("error", reject);
+    if (init.body) req.write(init.body);
+    req.end();
+  });
+}
 
 export class WebClient {
   readonly base: string;
@@ -25,11 +45,10 @@ export class WebClient {
   }
 
   async request(path: string, init: RequestInit = {}) {
-    const res = await fetch(new URL(path, this.base), {
-      ...init,
-      redirect: "manual",
-      headers: { ...this.headers, ...(init.headers as Record<string, string>), Cookie: this.cookieHeader() },
-    });
+    const headers = { ...this.headers, ...(init.headers as Record<string, string>), Cookie: this.cookieHeader() };
+    const res = Object.keys(headers).some((h) => h.toLowerCase() === "host")
+      ? await rawRequest(new URL(path, this.base), { method: init.method, headers, body: init.body?.toString() })
+      : await fetch(new URL(path, this.base), { ...init, redirect: "manual", headers });
     this.store(res);
     return res;
   }
