@@ -1,8 +1,14 @@
 /** The API process's application: one Elysia instance per domain under /api, errors mapped once. */
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
-import { authRoutes, twoFactorRoutes } from "./auth/routes";
+import { accountRoutes } from "./accounts/routes";
+import { authRoutes, twoFactorManageRoutes, twoFactorRoutes } from "./auth/routes";
+import { departmentRoutes } from "./departments/routes";
 import { errors } from "./http/errors";
+import { notificationRoutes } from "./notifications/routes";
+import { planRoutes } from "./plans/routes";
+import { meRoutes, userRoutes } from "./users/routes";
+import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -10,5 +16,14 @@ export function createApp() {
     .use(openapi({ path: "/docs", documentation: { info: { title: "Mensageria API", version: "1.0.0", description: "JWT bearer API for integrators. Sign in at POST /api/auth/login." }, components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } } } }))
     .get("/health", () => "OK", { detail: { summary: "Liveness" } })
     .use(authRoutes)
-    .use(twoFactorRoutes);
+    .use(twoFactorRoutes)
+    .use(twoFactorManageRoutes)
+    .use(meRoutes)
+    .use(accountRoutes)
+    .use(userRoutes)
+    .use(departmentRoutes)
+    .use(brandRoutes)
+    .use(whitelabelAdminRoutes)
+    .use(notificationRoutes)
+    .use(planRoutes);
 }

@@ -30,10 +30,18 @@ async function check(userId: string, secret: string, label: string, code: string
 
 /** Start enrolment: a new secret (not yet active) plus its otpauth URL and QR code. */
 export async function beginTotpEnrolment(userId: string) {
+  return totpEnrolmentView(userId, new OTPAuth.Secret({ size: 20 }).base32);
+}
+
+/**
+ * The otpauth URL and QR code of a pending (not yet confirmed) secret, so a screen can show an
+ * enrolment again (e.g. the web keeps the secret in the session between requests).
+ */
+export async function totpEnrolmentView(userId: string, secret: string) {
   initModels();
   const user = await User.findByPk(userId);
   if (!user) throw new AppError("UNAUTHENTICATED");
-  const secret = new OTPAuth.Secret({ size: 20 }).base32;
+  if (!/^[A-Z2-7]{16,}$/.test(secret)) throw new AppError("VALIDATION");
   const uri = totp(secret, user.email).toString();
   const qr = await QRCode.toDataURL(uri, { margin: 1, width: 220 });
   return { secret, uri, qr };

@@ -26,6 +26,14 @@ export function clientIp(request: Request, socketIp: string | null | undefined) 
   return socketIp ?? null;
 }
 
+/** The host the person opened: X-Forwarded-Host when the socket is our own proxy, else Host. */
+export function clientHost(request: Request, socketIp: string | null | undefined) {
+  const loopback = !socketIp || socketIp === "127.0.0.1" || socketIp === "::1" || socketIp === "::ffff:127.0.0.1";
+  const forwarded = request.headers.get("X-Forwarded-Host");
+  if (loopback && forwarded) return forwarded.split(",")[0].trim();
+  return request.headers.get("Host");
+}
+
 export function bearer(request: Request) {
   const h = request.headers.get("Authorization") ?? "";
   return h.startsWith("Bearer ") ? h.slice(7).trim() : null;
@@ -61,7 +69,8 @@ export async function rotateRefresh(refreshJwt: { verify: (t?: string) => Promis
 
 /**
  * Routes that `.use(authenticated)` get `ctx` (SignedInCtx). The acting account is the
- * X-Account-Id header, else the token's, else the person's current account.
+ * X-Account-Id header (strict: an account the person does not belong to answers 403
+ * ACCOUNT_INFO_FAILED), else the token's, else the person's current account.
  */
 export const authenticated = new Elysia({ name: "authenticated" })
   .use(jwtPlugin)
@@ -70,7 +79,8 @@ export const authenticated = new Elysia({ name: "authenticated" })
     const claims = raw ? ((await accessJwt.verify(raw)) as false | AccessClaims) : false;
     if (!claims || claims.typ !== "access") throw new AppError("UNAUTHENTICATED");
     if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");
-    const actor = await loadActor(claims.sub, request.headers.get("X-Account-Id") ?? claims.acc);
+    const wanted = request.headers.get("X-Account-Id")?.trim() || null;
+    const actor = await loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null });
     const ctx: SignedInCtx = {
       actor,
       ip: clientIp(request, server?.requestIP(request)?.address),

@@ -1,6 +1,6 @@
 /** The one mapping of errors to HTTP answers: AppError -> its status and a translated message. */
-import { Elysia } from "elysia";
-import { AppError, TWO_FACTOR_NOT_CHECKED, isAppError } from "../lib/errors";
+import { Elysia, type ValidationError } from "elysia";
+import { AppError, TWO_FACTOR_NOT_CHECKED, isAppError, type FieldErrors } from "../lib/errors";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
 
 export function errorBody(e: AppError, acceptLanguage: string | null) {
@@ -21,6 +21,24 @@ export function errorBody(e: AppError, acceptLanguage: string | null) {
   return { error: { code, message: translate(locale, `errors:${e.code}`, e.params ?? {}), fields, params: e.params } };
 }
 
+/** Field errors from a route schema failure (missing -> validation.required, else validation.invalid). */
+function schemaFields(error: Readonly<ValidationError>): FieldErrors | undefined {
+  let issues: Array<{ path?: string; value?: unknown }> = [];
+  try {
+    issues = error.all as Array<{ path?: string; value?: unknown }>;
+  } catch {
+    return undefined;
+  }
+  const fields: FieldErrors = {};
+  for (const issue of issues) {
+    const name = (issue.path ?? "").replace(/^\//, "").replace(/\//g, ".") || error.type || "form";
+    const key = issue.value === undefined || issue.value === "" ? "validation.required" : "validation.invalid";
+    const list = (fields[name] ??= []);
+    if (!list.includes(key)) list.push(key);
+  }
+  return Object.keys(fields).length ? fields : undefined;
+}
+
 export const errors = new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code, request, set }) => {
   const lang = request.headers.get("Accept-Language");
   if (isAppError(error)) {
@@ -30,7 +48,7 @@ export const errors = new Elysia({ name: "errors" }).onError({ as: "global" }, (
   }
   if (code === "VALIDATION") {
     set.status = 422;
-    return errorBody(new AppError("VALIDATION"), lang);
+    return errorBody(new AppError("VALIDATION", { fields: schemaFields(error) }), lang);
   }
   if (code === "NOT_FOUND") {
     set.status = 404;

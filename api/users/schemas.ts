@@ -2,8 +2,9 @@ import { z } from "zod";
 import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models/constants";
 import { email } from "../auth/schemas";
 
+/** Empty -> null. Accepts null too, so a value parsed once (by the form) validates again in the use-case. */
 const optionalText = (max: number) =>
-  z.string().trim().max(max, `validation.maxLength::${max}`).optional().transform((v) => (v ? v : null));
+  z.string().trim().max(max, `validation.maxLength::${max}`).nullish().transform((v) => (v ? v : null));
 
 export const inviteSchema = z.object({
   email,
@@ -11,12 +12,13 @@ export const inviteSchema = z.object({
 });
 
 export const updateUserSchema = z.object({
-  firstName: z.string().trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
+  firstName: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
   lastName: z.string().trim().max(80, "validation.maxLength::80").default(""),
   mobile: optionalText(20).refine((v) => v === null || /^\+?\d{10,15}$/.test(v.replace(/[\s()-]/g, "")), "validation.phone"),
   role: z.enum(ROLES, { message: "validation.required" }).optional(),
   isAgent: z.union([z.boolean(), z.literal("on")]).optional().transform((v) => v === true || v === "on"),
-  departmentId: z.string().uuid("validation.invalid").optional().or(z.literal("").transform(() => undefined)),
+  /** Empty or null: no department. Only applied when the account uses departments (omni plan). */
+  departmentId: z.string().uuid("validation.invalid").nullish().or(z.literal("").transform(() => null)),
 });
 
 export const profileSchema = z.object({
@@ -33,3 +35,6 @@ export const listQuerySchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   q: z.string().trim().max(100).optional(),
 });
+
+/** Turning the second factor off asks for the current password. */
+export const disableTotpSchema = z.object({ currentPassword: z.string().min(1, "validation.required").max(128, "validation.maxLength::128") });

@@ -2,8 +2,8 @@
  * People of an account: list, invite, accept an invitation, edit, remove. Only owner and admin
  * manage users; every query is scoped by the actor's account.
  */
-import { Op } from "sequelize";
-import { Account, Invitation, Membership, User, initModels, sequelize, type Role } from "../../models";
+import { Op, Sequelize } from "sequelize";
+import { Account, AuditLog, Department, Invitation, Membership, User, initModels, sequelize, type Role } from "../../models";
 import { recordAudit } from "../audit/record";
 import { hashPassword } from "../auth/passwords";
 import { acceptInvitationSchema } from "../auth/schemas";
@@ -12,7 +12,7 @@ import { hashToken, randomToken } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { enqueueMail } from "../mail/enqueue";
-import { canManageUsers } from "../policy/policy";
+import { can, canManageUsers } from "../policy/policy";
 import { inviteSchema, listQuerySchema, profileSchema, updateUserSchema, localeSchema } from "./schemas";
 import { changePasswordSchema } from "../auth/schemas";
 import { verifyPassword } from "../auth/passwords";
@@ -24,6 +24,22 @@ function assertManager(ctx: SignedInCtx) {
   if (!canManageUsers(ctx.actor.role)) throw new AppError("NO_PERMISSION_EDIT_USERS");
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids come from URLs: anything that is not a uuid is simply not found (instead of a database error). */
+function assertId(id: string) {
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+}
+
+/** Departments apply when the account's plan has them (omni + department permission). */
+export function usesDepartments(ctx: SignedInCtx) {
+  return can(ctx.actor, "/departments");
+}
+
+/** A LIKE pattern that matches `q` literally (%, _ and \ escaped). */
+function contains(q: string) {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export type UserRow = {
   id: string; firstName: string; lastName: string; email: string; mobile: string | null; role: Role;
   isAgent: boolean; departmentId: string | null; twoFactor: boolean; lastLoginAt: Date | null; createdAt: Date;
@@ -32,8 +48,14 @@ export type UserRow = {
 export async function listUsers(ctx: SignedInCtx, query: unknown) {
   initModels();
   const { page, q } = validate(listQuerySchema, query ?? {});
+  // Matches the e-mail or the full name ("Ana Souza"), case-insensitively.
   const userWhere = q
-    ? { [Op.or]: [{ email: { [Op.iLike]: `%${q}%` } }, { firstName: { [Op.iLike]: `%${q}%` } }, { lastName: { [Op.iLike]: `%${q}%` } }] }
+    ? {
+        [Op.or]: [
+          { email: { [Op.iLike]: contains(q) } },
+          Sequelize.where(Sequelize.fn("concat_ws", " ", Sequelize.col("user.first_name"), Sequelize.col("user.last_name")), { [Op.iLike]: contains(q) }),
+        ],
+      }
     : undefined;
   const { rows, count } = await Membership.findAndCountAll({
     where: { accountId: ctx.actor.accountId },
@@ -65,6 +87,7 @@ function toRow(m: Membership): UserRow {
 }
 
 export async function getUser(ctx: SignedInCtx, userId: string) {
+  assertId(userId);
   initModels();
   const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, include: [{ model: User, as: "user" }] });
   if (!m?.user) throw new AppError("NOT_FOUND");
@@ -98,6 +121,8 @@ export async function inviteUser(ctx: SignedInCtx, input: unknown) {
 
 export async function revokeInvitation(ctx: SignedInCtx, invitationId: string) {
   assertManager(ctx);
+  assertId(invitationId);
+  initModels();
   const n = await Invitation.destroy({ where: { id: invitationId, accountId: ctx.actor.accountId, acceptedAt: null } });
   if (!n) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "users.invitation_revoked", { meta: { invitationId } });
@@ -149,6 +174,7 @@ export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?
 
 export async function updateUser(ctx: SignedInCtx, userId: string, input: unknown) {
   assertManager(ctx);
+  assertId(userId);
   initModels();
   const data = validate(updateUserSchema, input);
   return sequelize().transaction(async (transaction) => {
@@ -161,15 +187,25 @@ export async function updateUser(ctx: SignedInCtx, userId: string, input: unknow
         throw new AppError("LAST_OWNER");
       }
     }
+    // Without departments in the plan the field is not offered: keep what is there.
+    let departmentId = m.departmentId;
+    if (usesDepartments(ctx)) {
+      departmentId = data.departmentId ?? null;
+      if (departmentId && !(await Department.count({ where: { id: departmentId, accountId: ctx.actor.accountId }, transaction }))) {
+        throw new AppError("VALIDATION", { fields: { departmentId: ["validation.invalid"] } });
+      }
+    }
+    const previousRole = m.role;
     await m.user.update({ firstName: data.firstName, lastName: data.lastName, mobile: data.mobile }, { transaction });
-    await m.update({ role: data.role ?? m.role, isAgent: data.isAgent, departmentId: data.departmentId ?? null }, { transaction });
-    await recordAudit({ ...ctx, transaction }, "users.updated", { meta: { userId, role: m.role } });
+    await m.update({ role: data.role ?? m.role, isAgent: data.isAgent, departmentId }, { transaction });
+    await recordAudit({ ...ctx, transaction }, "users.updated", { meta: { userId, role: m.role, previousRole } });
     return toRow(m);
   });
 }
 
 export async function removeUser(ctx: SignedInCtx, userId: string) {
   assertManager(ctx);
+  assertId(userId);
   initModels();
   await sequelize().transaction(async (transaction) => {
     const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, transaction });
@@ -197,6 +233,7 @@ export async function getProfile(userId: string) {
 
 export async function updateProfile(ctx: SignedInCtx, input: unknown) {
   const data = validate(profileSchema, input);
+  initModels();
   await User.update(
     { firstName: data.firstName, lastName: data.lastName, mobile: data.mobile, gender: data.gender ?? null, birthDate: data.birthDate ?? null },
     { where: { id: ctx.actor.userId } },
@@ -213,10 +250,24 @@ export async function setLocale(userId: string, input: unknown) {
 
 export async function changePassword(ctx: SignedInCtx, input: unknown) {
   const data = validate(changePasswordSchema, input);
+  initModels();
   const user = await User.findByPk(ctx.actor.userId);
   if (!user || !(await verifyPassword(data.currentPassword, user.passwordHash))) {
     throw new AppError("INVALID_PASSWORD", { fields: { currentPassword: ["errors.INVALID_PASSWORD"] } });
   }
   await user.update({ passwordHash: await hashPassword(data.password) });
   await recordAudit(ctx, "profile.password_changed");
+}
+
+export const SIGN_IN_EVENTS = 20;
+
+/** users/sessions: the acting person's latest sign-in events (successes, failures, 2FA changes). */
+export async function listSignInEvents(ctx: SignedInCtx) {
+  initModels();
+  const rows = await AuditLog.findAll({
+    where: { userId: ctx.actor.userId, action: { [Op.startsWith]: "auth." } },
+    order: [["createdAt", "DESC"], ["id", "DESC"]],
+    limit: SIGN_IN_EVENTS,
+  });
+  return rows.map((r) => ({ id: r.id, action: r.action, ip: r.ip, userAgent: r.userAgent, createdAt: r.createdAt }));
 }

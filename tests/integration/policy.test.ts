@@ -11,7 +11,7 @@ import { APP_ROUTES, GUEST_ROUTES } from "../support/spec-routes";
 import { WebClient, location, signIn } from "../support/web";
 
 const omni = { services: ["omni", "sms"], permissions: { opening_hour: true, dashboard: true, spie: true, tab: true, department: true, whatsapp: true } };
-const customer = (role: Role, plans = omni): Subject => ({ role, accountType: "customer", ...plans });
+const customer = (role: Role, plans: Pick<Subject, "services" | "permissions"> = omni): Subject => ({ role, accountType: "customer", ...plans });
 const noPlans = { services: [], permissions: {} };
 
 /** [path, roles allowed] — straight from the spec's wording, for a customer with the full omni plan. */

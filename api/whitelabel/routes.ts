@@ -1,0 +1,30 @@
+/** Whitelabel API: public branding for the host, and the reseller's own branding. */
+import { Elysia, t } from "elysia";
+import { authenticated, clientHost } from "../http/auth";
+import { brandForHost, getWhitelabel, saveWhitelabel } from "./services";
+
+function view(w: { id: string; name: string; color: string; host: string; accountId?: string | null }) {
+  return { id: w.id, name: w.name, color: w.color, host: w.host, account_id: w.accountId ?? null };
+}
+
+/** Public: the login page of a reseller asks which brand its host wears (null when none). */
+export const brandRoutes = new Elysia({ prefix: "/whitelabel", tags: ["whitelabel"] }).get(
+  "/current",
+  async ({ request, server }) => ({ brand: await brandForHost(clientHost(request, server?.requestIP(request)?.address)) }),
+  { detail: { summary: "Branding (name, color) for the request's host; {brand: null} when the host has none. No authentication." } },
+);
+
+export const whitelabelAdminRoutes = new Elysia({ prefix: "/admin/whitelabel", tags: ["admin"], detail: { security: [{ bearer: [] }] } })
+  .use(authenticated)
+  .get(
+    "",
+    async ({ ctx }) => {
+      const { own, all } = await getWhitelabel(ctx);
+      return { own: own ? view(own) : null, all: all.map(view) };
+    },
+    { detail: { summary: "The reseller's own whitelabel (platform staff also get every one)" } },
+  )
+  .put("", async ({ ctx, body }) => view(await saveWhitelabel(ctx, body)), {
+    body: t.Object({ name: t.String(), color: t.String({ description: "#RRGGBB" }), host: t.String() }),
+    detail: { summary: "Create or update the reseller's whitelabel (name, color, host)" },
+  });
