@@ -10,7 +10,7 @@ const consumers = [startConsumer({ stream: MAIL_STREAM, group: "mailers", handle
 
 const sweep = setInterval(() => {
   sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id)).catch((e) => console.error("mail sweep failed", e));
-}, 15_000);
+}, env().MAIL_SWEEP_SECONDS * 1000);
 
 console.log(`worker consuming ${MAIL_STREAM} (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
 

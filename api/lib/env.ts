@@ -33,6 +33,8 @@ const schema = z
     /** smtp://user:pass@host:port — with none, mail lands in the local outbox (/dev/mailbox). */
     SMTP_URL: optionalText,
     MAIL_FROM: z.string().default("Mensageria <no-reply@mensageria.local>"),
+    /** How often the worker re-announces e-mails still queued (lost stream entries). */
+    MAIL_SWEEP_SECONDS: z.coerce.number().int().positive().default(15),
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,
     FACEBOOK_CLIENT_ID: optionalText,

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { resolve } from "node:path";
 import pg from "pg";
 import Redis from "ioredis";
+import { SMTPServer } from "smtp-server";
 import type { TestProject } from "vitest/node";
 
 const root = resolve(__dirname, "..", "..");
@@ -68,6 +69,25 @@ export async function setup(project: TestProject) {
   const databaseUrl = dbUrl.toString();
 
   const [web, api, realtime, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+
+  // A real SMTP peer on loopback: the worker delivers every e-mail to it; tests read what arrived.
+  const received = new Redis(redisUrl);
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+        received
+          .rpush(`${redisPrefix}smtp:received`, JSON.stringify({ from: session.envelope.mailFrom && session.envelope.mailFrom.address, to, raw }))
+          .then(() => callback(), callback);
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(smtpPort, "127.0.0.1", () => r()));
   const env = {
     ...process.env,
     NODE_ENV: "test",
@@ -80,6 +100,8 @@ export async function setup(project: TestProject) {
     WEB_HOST: "127.0.0.1",
     APP_URL: `http://localhost:${web}`,
     LOGIN_MAX_FAILS_PER_IP: "1000",
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_SWEEP_SECONDS: "2",
     UNSUBSCRIBE_HOST: "unsubscribe.localhost",
   } as NodeJS.ProcessEnv;
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
@@ -112,6 +134,8 @@ export async function setup(project: TestProject) {
 
   cleanup = async () => {
     for (const c of children) c.kill("SIGTERM");
+    await new Promise<void>((r) => smtp.close(() => r()));
+    await received.quit();
     await new Promise((r) => setTimeout(r, 300));
     const c = new pg.Client({ connectionString: admin });
     await c.connect();
