@@ -1,6 +1,6 @@
 /** Accounts API: the person's accounts, the current one, creating, editing and switching. */
 import { Elysia, t } from "elysia";
-import { authenticated } from "../http/auth";
+import { authenticated, issueTokens } from "../http/auth";
 import { homeSummary } from "./home-summary";
 import { accountInfo, createAccount, getAccount, listAccounts, switchAccount, updateAccount } from "./services";
 
@@ -29,12 +29,14 @@ export const accountRoutes = new Elysia({ prefix: "/accounts", tags: ["accounts"
   .put("", ({ ctx, body }) => updateAccount(ctx, body), { body: accountBody, detail: { summary: "Update the acting account (owner or admin)" } })
   .post(
     "/summary/:id",
-    async ({ ctx, params }) => {
+    async ({ ctx, params, accessJwt, refreshJwt }) => {
       const actor = await switchAccount(ctx, params.id);
-      return { id: actor.accountId, summary: await homeSummary({ ...ctx, actor }) };
+      // New tokens bound to the new account, so later calls act there without a header.
+      const tokens = await issueTokens(accessJwt, refreshJwt, actor.userId, actor.accountId, "ok");
+      return { id: actor.accountId, ...tokens, summary: await homeSummary({ ...ctx, actor }) };
     },
     {
       params: id,
-      detail: { summary: "Make another of the person's accounts the current one; answers its id (send it as X-Account-Id) and its summary" },
+      detail: { summary: "Make another of the person's accounts the current one; answers its id, new {token, refresh_token} bound to it, and its summary" },
     },
   );

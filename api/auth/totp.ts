@@ -30,6 +30,8 @@ async function check(userId: string, secret: string, label: string, code: string
 
 /** Start enrolment: a new secret (not yet active) plus its otpauth URL and QR code. */
 export async function beginTotpEnrolment(userId: string) {
+  // Replacing an active second factor would need only a session: turning it off needs the password.
+  if ((await User.findByPk(userId))?.totpEnabledAt) throw new AppError("TOTP_ALREADY_ENABLED");
   return totpEnrolmentView(userId, new OTPAuth.Secret({ size: 20 }).base32);
 }
 
@@ -52,6 +54,7 @@ export async function confirmTotpEnrolment(ctx: Ctx, userId: string, secret: str
   const { code } = validate(totpCodeSchema, input);
   const user = await User.findByPk(userId);
   if (!user) throw new AppError("UNAUTHENTICATED");
+  if (user.totpEnabledAt) throw new AppError("TOTP_ALREADY_ENABLED");
   if (!/^[A-Z2-7]{16,}$/.test(secret) || !(await check(userId, secret, user.email, code))) {
     throw new AppError("INVALID_TOTP", { fields: { code: ["errors.INVALID_TOTP"] } });
   }

@@ -105,6 +105,10 @@ describe("two-factor authentication", () => {
     const [row] = await query<{ totp_secret: string }>("SELECT totp_secret FROM users WHERE id = $1 AND totp_enabled_at IS NOT NULL", [p.userId]);
     expect(row.totp_secret).toBeTruthy();
     expect(row.totp_secret).not.toContain(enrol.body.secret); // sealed at rest
+    // with 2FA on, a session alone cannot swap in another authenticator app
+    const reEnrol = await api("/api/2fa/enrol", { method: "POST", token: full.token });
+    expect(reEnrol.status).toBe(409);
+    expect(reEnrol.body.error.code).toBe("TOTP_ALREADY_ENABLED");
 
     // Sign-in now gives a pending token that opens nothing but the second-factor step.
     const ip = randomIp();

@@ -134,6 +134,10 @@ describe("accounts API", () => {
     expect(sw.body.summary.members).toBe(1);
     const [{ current }] = await query<{ current: string }>("SELECT current_account_id AS current FROM users WHERE id = $1", [p.userId]);
     expect(current).toBe(created.body.id);
+    // the tokens answered by the switch act in the new account without any header
+    const switchedInfo = await api("/api/accounts/info", { token: sw.body.token });
+    expect(switchedInfo.body.id).toBe(created.body.id);
+    expect(sw.body.refresh_token).toBeTruthy();
 
     const upd = await api("/api/accounts", { method: "PUT", token, account: created.body.id, body: { name: "Filial Sul Ltda", currency: "USD" } });
     expect(upd.status).toBe(200);
