@@ -30,10 +30,12 @@ export async function accountInfo(ctx: SignedInCtx) {
   if (!a) throw new AppError("ACCOUNT_INFO_FAILED");
   const { rows, permissions } = await accountPlans(a.id);
   const plans = Object.fromEntries(rows.map((r) => [r.service, { id: r.planId, name: r.plan?.name, ends_at: r.endsAt, trial: r.plan?.isTrial ?? false }]));
-  return { ...view(a, ctx.actor.role, ctx.actor.isAgent), plans, permissions, auth_token: ctx.actor.role === "owner" || ctx.actor.role === "admin" ? a.authToken : undefined };
+  return { ...view(a, ctx.actor.role, ctx.actor.isAgent), plans, permissions, auth_token: canEditAccount(ctx.actor.role) ? a.authToken : undefined };
 }
 
 export async function getAccount(ctx: SignedInCtx, accountId: string) {
+  // Ids come from URLs: anything that is not a uuid is simply not found.
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId)) throw new AppError("NOT_FOUND");
   initModels();
   const m = await Membership.findOne({ where: { userId: ctx.actor.userId, accountId }, include: [{ model: Account, as: "account" }] });
   if (!m?.account) throw new AppError("NOT_FOUND");
@@ -72,8 +74,13 @@ export async function createAccount(ctx: SignedInCtx, input: unknown) {
   });
 }
 
+/** Who may edit the current account's data and see its API token: owner and admin. */
+export function canEditAccount(role: string) {
+  return role === "owner" || role === "admin";
+}
+
 export async function updateAccount(ctx: SignedInCtx, input: unknown) {
-  if (ctx.actor.role !== "owner" && ctx.actor.role !== "admin") throw new AppError("FORBIDDEN");
+  if (!canEditAccount(ctx.actor.role)) throw new AppError("FORBIDDEN");
   initModels();
   const data = validate(accountSchema, input);
   if (!(await Currency.findByPk(data.currency))) throw new AppError("VALIDATION", { fields: { currency: ["validation.required"] } });

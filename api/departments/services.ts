@@ -14,11 +14,17 @@ function assertAllowed(ctx: SignedInCtx, write = false) {
   if (write && !["owner", "admin", "sales"].includes(ctx.actor.role)) throw new AppError("FORBIDDEN");
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids come from URLs: anything that is not a uuid is simply not found (instead of a database error). */
+function assertId(id: string) {
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+}
+
 export async function listDepartments(ctx: SignedInCtx, q?: string) {
   assertAllowed(ctx);
   initModels();
   const rows = await Department.findAll({
-    where: { accountId: ctx.actor.accountId, ...(q ? { name: { [Op.iLike]: `%${q}%` } } : {}) },
+    where: { accountId: ctx.actor.accountId, ...(q ? { name: { [Op.iLike]: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } } : {}) },
     order: [["name", "ASC"]],
   });
   const counts = await Membership.count({ where: { accountId: ctx.actor.accountId }, group: ["departmentId"] });
@@ -26,8 +32,19 @@ export async function listDepartments(ctx: SignedInCtx, q?: string) {
   return rows.map((d) => ({ id: d.id, name: d.name, description: d.description, status: d.status, members: byId.get(d.id) ?? 0, createdAt: d.createdAt }));
 }
 
+export async function getDepartment(ctx: SignedInCtx, id: string) {
+  assertAllowed(ctx);
+  assertId(id);
+  initModels();
+  const d = await Department.findOne({ where: { id, accountId: ctx.actor.accountId } });
+  if (!d) throw new AppError("NOT_FOUND");
+  const members = await Membership.count({ where: { accountId: ctx.actor.accountId, departmentId: d.id } });
+  return { id: d.id, name: d.name, description: d.description, status: d.status, members, createdAt: d.createdAt };
+}
+
 export async function createDepartment(ctx: SignedInCtx, input: unknown) {
   assertAllowed(ctx, true);
+  initModels();
   const data = validate(departmentSchema, input);
   try {
     const d = await Department.create({ ...data, accountId: ctx.actor.accountId });
@@ -41,6 +58,8 @@ export async function createDepartment(ctx: SignedInCtx, input: unknown) {
 
 export async function updateDepartment(ctx: SignedInCtx, id: string, input: unknown) {
   assertAllowed(ctx, true);
+  assertId(id);
+  initModels();
   const data = validate(departmentSchema, input);
   const d = await Department.findOne({ where: { id, accountId: ctx.actor.accountId } });
   if (!d) throw new AppError("NOT_FOUND");
@@ -56,6 +75,8 @@ export async function updateDepartment(ctx: SignedInCtx, id: string, input: unkn
 
 export async function deleteDepartment(ctx: SignedInCtx, id: string) {
   assertAllowed(ctx, true);
+  assertId(id);
+  initModels();
   const n = await Department.destroy({ where: { id, accountId: ctx.actor.accountId } });
   if (!n) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "departments.deleted", { meta: { id } });

@@ -2,7 +2,7 @@
  * People of an account: list, invite, accept an invitation, edit, remove. Only owner and admin
  * manage users; every query is scoped by the actor's account.
  */
-import { Op, Sequelize } from "sequelize";
+import { Op, Sequelize, type Transaction } from "sequelize";
 import { Account, AuditLog, Department, Invitation, Membership, User, initModels, sequelize, type Role } from "../../models";
 import { recordAudit } from "../audit/record";
 import { hashPassword } from "../auth/passwords";
@@ -33,6 +33,15 @@ function assertId(id: string) {
 /** Departments apply when the account's plan has them (omni + department permission). */
 export function usesDepartments(ctx: SignedInCtx) {
   return can(ctx.actor, "/departments");
+}
+
+/**
+ * Owners of the account, their rows locked until the transaction ends: two concurrent demotions
+ * or removals cannot both see "another owner is left" and leave the account without one.
+ */
+async function lockedOwnerCount(accountId: string, transaction: Transaction) {
+  const owners = await Membership.findAll({ where: { accountId, role: "owner" }, attributes: ["id"], transaction, lock: transaction.LOCK.UPDATE });
+  return owners.length;
 }
 
 /** A LIKE pattern that matches `q` literally (%, _ and \ escaped). */
@@ -183,7 +192,7 @@ export async function updateUser(ctx: SignedInCtx, userId: string, input: unknow
     if (data.role && data.role !== m.role) {
       if (m.role === "owner" && ctx.actor.role !== "owner") throw new AppError("NO_PERMISSION_EDIT_USERS");
       if (data.role === "owner" && ctx.actor.role !== "owner") throw new AppError("NO_PERMISSION_EDIT_USERS");
-      if (m.role === "owner" && (await Membership.count({ where: { accountId: ctx.actor.accountId, role: "owner" }, transaction })) <= 1) {
+      if (m.role === "owner" && (await lockedOwnerCount(ctx.actor.accountId, transaction)) <= 1) {
         throw new AppError("LAST_OWNER");
       }
     }
@@ -211,7 +220,7 @@ export async function removeUser(ctx: SignedInCtx, userId: string) {
     const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, transaction });
     if (!m) throw new AppError("NOT_FOUND");
     if (m.role === "owner" && ctx.actor.role !== "owner") throw new AppError("NO_PERMISSION_EDIT_USERS");
-    if (m.role === "owner" && (await Membership.count({ where: { accountId: ctx.actor.accountId, role: "owner" }, transaction })) <= 1) {
+    if (m.role === "owner" && (await lockedOwnerCount(ctx.actor.accountId, transaction)) <= 1) {
       throw new AppError("LAST_OWNER");
     }
     await m.destroy({ transaction });
