@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../lib/zod";
 
 /** Empty -> null. Accepts null too, so a value parsed once (by the form) validates again in the use-case. */
 const text = (max: number) => z.string().trim().max(max, `validation.maxLength::${max}`).nullish().transform((v) => (v ? v : null));

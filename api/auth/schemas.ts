@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../lib/zod";
 import { LOCALES } from "../../models/constants";
 
 export const SPECIALS = "!@#$%&";

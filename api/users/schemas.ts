@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../lib/zod";
 import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models/constants";
 import { email } from "../auth/schemas";
 

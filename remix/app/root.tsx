@@ -90,14 +90,16 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<RootData>("root");
   const { t } = useTranslation();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const notFound = status === 404;
+  const forbidden = status === 403;
+  if (status >= 500) console.error(error);
   return (
     <Document lng={data?.lng ?? "pt-BR"} brandColor={data?.brand?.color}>
       <main className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
-        <p className="text-6xl font-bold text-primary">{notFound ? 404 : 500}</p>
-        <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : t("errors:INTERNAL")}</h1>
-        <p className="text-muted-foreground">{notFound ? t("notFound.body") : t("errors:UNKNOWN")}</p>
+        <p className="text-6xl font-bold text-primary">{status}</p>
+        <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : forbidden ? t("forbidden.title") : status < 500 ? t("errors:AN_ERROR_OCCURRED") : t("errors:INTERNAL")}</h1>
+        <p className="text-muted-foreground">{notFound ? t("notFound.body") : forbidden ? t("forbidden.body") : t("errors:UNKNOWN")}</p>
         <Button asChild>
           <Link to="/">{t("notFound.home")}</Link>
         </Button>

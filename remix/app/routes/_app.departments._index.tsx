@@ -5,7 +5,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import { z } from "../../../api/lib/zod";
 import { departmentSchema } from "../../../api/departments/schemas";
 import { createDepartment, deleteDepartment, listDepartments } from "../../../api/departments/services";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";

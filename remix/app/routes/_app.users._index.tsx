@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import { z } from "../../../api/lib/zod";
 import { canManageUsers } from "../../../api/policy/policy";
 import { listUsers, revokeInvitation } from "../../../api/users/services";
 import { FormErrors } from "~/components/forms/fields";

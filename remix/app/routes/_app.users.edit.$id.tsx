@@ -5,7 +5,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import { z } from "../../../api/lib/zod";
 import { ROLES } from "../../../models/constants";
 import { listDepartments } from "../../../api/departments/services";
 import { canManageUsers } from "../../../api/policy/policy";

@@ -22,7 +22,7 @@ export function useErrorText() {
     const [k, arg] = raw.split("::");
     const [ns, ...rest] = k.split(".");
     const known = ["errors", "validation"].includes(ns);
-    return known ? (t(`${ns}:${rest.join(".")}`, { 0: arg, ...params }) as string) : raw;
+    return (known ? t(`${ns}:${rest.join(".")}`, { 0: arg, ...params }) : t("validation:invalid")) as string;
   };
 }
 
