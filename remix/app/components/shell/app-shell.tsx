@@ -6,6 +6,7 @@ import { Form, Link, NavLink } from "@remix-run/react";
 import { Bell, Briefcase, Building2, Home, Mail, Palette, Settings, User, Users, Menu, LogOut, ChevronDown } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput } from "~/components/forms/fields";
+import { LiveNotifications } from "~/components/notifications/live-notifications";
 import { Button } from "~/components/ui/button";
 import { NativeSelect } from "~/components/ui/native-select";
 import { formatMoney } from "~/lib/format";
@@ -139,6 +140,8 @@ export function AppShell({ user, account, accounts, unread, nav, brandName, lng,
           </div>
         </header>
         <main id="content" className="flex-1 p-4 md:p-8">{children}</main>
+        {/* With JavaScript: new notifications refresh the badge and lists live (one stream per account). */}
+        <LiveNotifications key={account.id} />
       </div>
     </div>
   );

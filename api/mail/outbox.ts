@@ -1,0 +1,67 @@
+/**
+ * The local outbox (/dev/mailbox): e-mails the platform wrote to outbound_emails, for trying the
+ * product without an SMTP server. Never available in production. Who sees what:
+ * - platform staff (an account of type "platform"): every e-mail;
+ * - owner and admin: the e-mails their account sent (invitations…) and those addressed to them;
+ * - everyone else: only the e-mails addressed to themselves.
+ */
+import { Op, type WhereOptions } from "sequelize";
+import { OutboundEmail, initModels, sequelize } from "../../models";
+import type { SignedInCtx } from "../lib/context";
+import { env } from "../lib/env";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { canManageUsers } from "../policy/policy";
+import { outboxIdSchema, outboxQuerySchema } from "./schemas";
+
+export const OUTBOX_PAGE = 25;
+
+function assertAvailable() {
+  if (env().NODE_ENV === "production") throw new AppError("NOT_FOUND");
+}
+
+function visibleTo(ctx: SignedInCtx): WhereOptions<OutboundEmail> {
+  if (ctx.actor.accountType === "platform") return {};
+  const own = { toAddress: ctx.actor.email };
+  return canManageUsers(ctx.actor.role) ? { [Op.or]: [{ accountId: ctx.actor.accountId }, own] } : own;
+}
+
+/** Newest first, keyset paged on (created_at, id): `before` is the id of the last row seen. */
+export async function listOutbox(ctx: SignedInCtx, query: unknown) {
+  assertAvailable();
+  initModels();
+  const { before } = validate(outboxQuerySchema, query ?? {});
+  const cursor = before
+    ? sequelize().literal(
+        `("OutboundEmail"."created_at", "OutboundEmail"."id") < (SELECT c.created_at, c.id FROM outbound_emails c WHERE c.id = ${sequelize().escape(before)})`,
+      )
+    : null;
+  const rows = await OutboundEmail.findAll({
+    attributes: ["id", "toAddress", "subject", "status", "createdAt", "sentAt"],
+    where: cursor ? { [Op.and]: [visibleTo(ctx), cursor] } : visibleTo(ctx),
+    order: [["createdAt", "DESC"], ["id", "DESC"]],
+    limit: OUTBOX_PAGE + 1,
+  });
+  const page = rows.slice(0, OUTBOX_PAGE);
+  return {
+    data: page.map((m) => ({ id: m.id, to: m.toAddress, subject: m.subject, status: m.status, createdAt: m.createdAt, sentAt: m.sentAt })),
+    next: rows.length > OUTBOX_PAGE ? page[page.length - 1].id : null,
+  };
+}
+
+const LINK = /https?:\/\/[^\s<>"']+/g;
+
+/** One e-mail of the outbox, with the links of its text body (NOT_FOUND when not visible). */
+export async function getOutboxEmail(ctx: SignedInCtx, id: unknown) {
+  assertAvailable();
+  initModels();
+  const parsed = outboxIdSchema.safeParse(id);
+  if (!parsed.success) throw new AppError("NOT_FOUND");
+  const m = await OutboundEmail.findOne({ where: { [Op.and]: [{ id: parsed.data }, visibleTo(ctx)] } });
+  if (!m) throw new AppError("NOT_FOUND");
+  return {
+    id: m.id, to: m.toAddress, subject: m.subject, status: m.status, html: m.html, text: m.textBody,
+    error: m.error, attempts: m.attempts, createdAt: m.createdAt, sentAt: m.sentAt,
+    links: [...new Set(m.textBody.match(LINK) ?? [])],
+  };
+}
