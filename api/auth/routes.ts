@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { authenticated, clientIp, issueTokens, jwtPlugin, pendingAuth, rotateRefresh } from "../http/auth";
+import { authenticated, clientIp, issueTokens, jwtPlugin, pendingAuth, revokeRefresh, rotateRefresh } from "../http/auth";
 import { AppError } from "../lib/errors";
 import type { Ctx } from "../lib/context";
 import { login } from "./login";
@@ -32,6 +32,14 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
       return issueTokens(accessJwt, refreshJwt, userId, accountId, "ok");
     },
     { detail: { summary: "Refresh: send the refresh token as bearer; answers a new {token, refresh_token}" } },
+  )
+  .post(
+    "/logout",
+    async ({ body, refreshJwt }) => revokeRefresh(refreshJwt, body.refresh_token, body.all === true),
+    {
+      body: t.Object({ refresh_token: t.String(), all: t.Optional(t.Boolean()) }),
+      detail: { summary: "Sign out: revoke this refresh token (or all of the person's with all=true); access tokens expire on their own within minutes" },
+    },
   )
   .post("/register", async ({ body, request, server }) => {
     const { user, account } = await register(reqCtx(request, server), body);

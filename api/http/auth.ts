@@ -67,6 +67,16 @@ export async function rotateRefresh(refreshJwt: { verify: (t?: string) => Promis
   return { userId: claims.sub, accountId: typeof claims.acc === "string" ? claims.acc : undefined };
 }
 
+/** Logout: revoke the given refresh token, or every refresh token of its person with `all`. */
+export async function revokeRefresh(refreshJwt: { verify: (t?: string) => Promise<false | Record<string, unknown>> }, raw: string | null, all = false) {
+  initModels();
+  const claims = raw ? await refreshJwt.verify(raw) : false;
+  if (!claims || claims.typ !== "refresh" || typeof claims.jti !== "string" || typeof claims.sub !== "string") throw new AppError("INVALID_TOKEN");
+  const where = all ? { userId: claims.sub, revokedAt: null } : { id: claims.jti, userId: claims.sub, revokedAt: null };
+  const [n] = await RefreshToken.update({ revokedAt: new Date() }, { where });
+  return { revoked: n };
+}
+
 /**
  * Routes that `.use(authenticated)` get `ctx` (SignedInCtx). The acting account is the
  * X-Account-Id header (strict: an account the person does not belong to answers 403

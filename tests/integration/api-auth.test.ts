@@ -51,6 +51,24 @@ describe("POST /api/auth/login", () => {
   });
 });
 
+describe("POST /api/auth/logout", () => {
+  it("revokes the refresh token (or all of them), so it can no longer refresh", async () => {
+    const p = await registerPerson("apilogout");
+    const a = await login(p.email, p.password);
+    const b = await login(p.email, p.password);
+    const out = await api("/api/auth/logout", { body: { refresh_token: a.refresh_token } });
+    expect(out.status).toBe(200);
+    expect(out.body.revoked).toBe(1);
+    expect((await api("/api/auth/token", { token: a.refresh_token })).status).toBe(401);
+    const c = await login(p.email, p.password);
+    const all = await api("/api/auth/logout", { body: { refresh_token: c.refresh_token, all: true } });
+    expect(all.body.revoked).toBeGreaterThanOrEqual(1);
+    expect((await api("/api/auth/token", { token: c.refresh_token })).status).toBe(401);
+    void b;
+    expect((await api("/api/auth/logout", { body: { refresh_token: "not-a-token" } })).status).toBe(401);
+  });
+});
+
 describe("GET /api/auth/token (refresh rotation)", () => {
   it("answers a new pair, and a reused refresh token revokes the newer one too", async () => {
     const p = await registerPerson("refresh");

@@ -4,11 +4,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { login } from "../../../api/auth/login";
 import { loginSchema } from "../../../api/auth/schemas";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
-import { optionalUserId, requestCtx } from "~/lib/auth.server";
+import { optionalUserId } from "~/lib/auth.server";
+import { authenticator } from "~/lib/authenticator.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { startSession } from "~/lib/login.server";
 import type { RootData } from "~/root";
@@ -22,8 +22,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? undefined;
-  return handleForm(request, loginSchema, async (value) => {
-    const { user, twoFactorRequired } = await login(requestCtx(request), value);
+  const forStrategy = request.clone();
+  return handleForm(request, loginSchema, async () => {
+    const { user, twoFactorRequired } = await authenticator().authenticate("form", forStrategy);
     return startSession(request, user, { twoFactorRequired, redirectTo });
   });
 }

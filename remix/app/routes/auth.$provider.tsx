@@ -1,7 +1,7 @@
 /** POST /auth/google | /auth/facebook: start the provider's sign-in (redirects to it). */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireCsrf } from "~/lib/csrf.server";
-import { oauthAuthenticator, oauthEnabled } from "~/lib/oauth.server";
+import { authenticator, oauthEnabled } from "~/lib/authenticator.server";
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const provider = params.provider;
@@ -10,7 +10,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     throw new Response("Forbidden", { status: 403 });
   });
   // The strategy answers by throwing the redirect to the provider (with its state cookie).
-  return oauthAuthenticator().authenticate(provider, request);
+  return authenticator().authenticate(provider, request);
 }
 
 export async function loader() {

@@ -1,7 +1,7 @@
 /** GET /callback/google | /callback/facebook: the provider sends the person back here. */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isAppError } from "../../../api/lib/errors";
-import { oauthAuthenticator, oauthEnabled } from "~/lib/oauth.server";
+import { authenticator, oauthEnabled } from "~/lib/authenticator.server";
 import { startSession } from "~/lib/login.server";
 import { redirectWithToast } from "~/lib/toast.server";
 
@@ -9,8 +9,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const provider = params.provider;
   if ((provider !== "google" && provider !== "facebook") || !oauthEnabled(provider)) throw new Response("Not Found", { status: 404 });
   try {
-    const user = await oauthAuthenticator().authenticate(provider, request);
-    return startSession(request, user, { twoFactorRequired: Boolean(user.totpEnabledAt) });
+    const { user, twoFactorRequired } = await authenticator().authenticate(provider, request);
+    return startSession(request, user, { twoFactorRequired });
   } catch (e) {
     if (e instanceof Response) throw e;
     if (!isAppError(e)) console.error(`${provider} sign-in failed`, e);
