@@ -12,7 +12,7 @@ import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { AccountReadOnly } from "~/components/settings/account-read-only";
 import { AccountPlans } from "~/components/settings/account-plans";
 import { ApiTokenCard } from "~/components/settings/api-token";
-import { SelectField } from "~/components/settings/select-field";
+import { SelectField } from "~/components/forms/controls";
 import { SettingsHub } from "~/components/settings/settings-hub";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";

@@ -12,7 +12,7 @@ import { canManageUsers } from "../../../api/policy/policy";
 import { updateUserSchema } from "../../../api/users/schemas";
 import { getUser, removeUser, updateUser, usesDepartments } from "../../../api/users/services";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
-import { CheckboxField, SelectField } from "~/components/users/form-controls";
+import { CheckboxField, SelectField } from "~/components/forms/controls";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";

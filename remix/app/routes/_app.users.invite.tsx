@@ -10,7 +10,7 @@ import { canManageUsers } from "../../../api/policy/policy";
 import { inviteSchema } from "../../../api/users/schemas";
 import { inviteUser } from "../../../api/users/services";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
-import { SelectField } from "~/components/users/form-controls";
+import { SelectField } from "~/components/forms/controls";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";

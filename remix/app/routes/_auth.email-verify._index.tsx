@@ -1,17 +1,12 @@
 /** Resend the verification e-mail (neutral answer). */
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { emailOnlySchema } from "../../../api/auth/schemas";
 import { resendVerification } from "../../../api/auth/user-tokens";
-import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
-import { Alert, AlertDescription } from "~/components/ui/alert";
-import { Button } from "~/components/ui/button";
 import { requestCtx } from "~/lib/auth.server";
-import { handleForm, type FormReply } from "~/lib/forms.server";
+import { handleForm } from "~/lib/forms.server";
+import { EmailOnlyForm } from "~/components/auth/email-only-form";
 
 export const handle = { crumb: "auth:verify.resendTitle" };
 
@@ -24,20 +19,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ResendVerification() {
   const { t } = useTranslation("auth");
-  const last = useActionData<FormReply>();
-  const [params] = useSearchParams();
-  const [form, fields] = useForm({ lastResult: last?.result, onValidate: ({ formData }) => parseWithZod(formData, { schema: emailOnlySchema }), shouldValidate: "onBlur" });
   return (
-    <div className="space-y-4">
-      <h1 className="text-2xl font-semibold">{t("verify.resendTitle")}</h1>
-      <p className="text-sm text-muted-foreground">{t("verify.resendBody")}</p>
-      {params.get("sent") ? <Alert variant="success"><AlertDescription>{t("verify.sent")}</AlertDescription></Alert> : null}
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <CsrfInput />
-        <FormErrors errors={form.errors} />
-        <TextField field={fields.email} label={t("login.email")} type="email" autoComplete="email" />
-        <Button type="submit" className="w-full">{t("verify.resend")}</Button>
-      </Form>
-    </div>
+    <EmailOnlyForm title={t("verify.resendTitle")} body={t("verify.resendBody")} sent={t("verify.sent")} submit={t("verify.resend")}></EmailOnlyForm>
   );
 }

@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import { SelectField } from "~/components/users/form-controls";
+import { SelectField } from "~/components/forms/controls";
 import { TextField } from "~/components/forms/fields";
 import { intlLocale, type Lng } from "~/lib/i18n";
 

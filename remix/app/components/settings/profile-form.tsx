@@ -9,7 +9,7 @@ import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { FormReply } from "~/lib/forms.server";
-import { SelectField } from "./select-field";
+import { SelectField } from "~/components/forms/controls";
 
 export type ProfileData = {
   email: string;

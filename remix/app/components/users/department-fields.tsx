@@ -1,6 +1,6 @@
 import type { FieldMetadata } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import { SelectField, TextareaField } from "./form-controls";
+import { SelectField, TextareaField } from "~/components/forms/controls";
 import { TextField } from "~/components/forms/fields";
 
 type Fields = {

@@ -15,6 +15,7 @@ export function SelectField({
   field,
   label,
   options,
+  placeholder,
   description,
   disabled,
   className,
@@ -22,6 +23,8 @@ export function SelectField({
   field: FieldMetadata<string | undefined | null>;
   label: string;
   options: Option[];
+  /** A first, empty option (for optional fields). */
+  placeholder?: string;
   description?: string;
   disabled?: boolean;
   className?: string;
@@ -37,6 +40,7 @@ export function SelectField({
         disabled={disabled}
         aria-describedby={[description ? fieldDescriptionId(field.id) : null, errors?.length ? fieldErrorId(field.id) : null].filter(Boolean).join(" ") || undefined}
       >
+        {placeholder !== undefined ? <NativeSelectOption value="">{placeholder}</NativeSelectOption> : null}
         {options.map((o) => (
           <NativeSelectOption key={o.value} value={o.value}>
             {o.label}
