@@ -92,6 +92,7 @@ if (mode === "start") {
   run(bin("bun"), ["models/migrate.ts", "up"], env);
   run(bin("bun"), ["seeds/run.ts"], env);
   buildWeb();
+  console.log(`\nOpen http://localhost:${process.env.WEB_PORT ?? 3000} and sign in with one of the demo logins above.\n`);
   runAll({ ...env, NODE_ENV: process.env.NODE_ENV ?? "development" });
 } else if (mode === "test") {
   buildWeb();

@@ -1,6 +1,7 @@
 /** The catalogue of plans a customer can have (active plans only). */
 import { Plan, initModels } from "../../models";
 import type { SignedInCtx } from "../lib/context";
+import { can } from "../policy/policy";
 import { AppError } from "../lib/errors";
 
 function view(p: Plan) {
@@ -10,13 +11,15 @@ function view(p: Plan) {
   };
 }
 
-export async function listPlans(_ctx: SignedInCtx) {
+export async function listPlans(ctx: SignedInCtx) {
+  if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
   initModels();
   const rows = await Plan.findAll({ where: { active: true }, order: [["service", "ASC"], ["price", "ASC"], ["name", "ASC"]] });
   return rows.map(view);
 }
 
-export async function getPlan(_ctx: SignedInCtx, id: string) {
+export async function getPlan(ctx: SignedInCtx, id: string) {
+  if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
   initModels();
   const p = await Plan.findOne({ where: { id, active: true } });
   if (!p) throw new AppError("NOT_FOUND");

@@ -54,7 +54,13 @@ export type UserRow = {
   isAgent: boolean; departmentId: string | null; twoFactor: boolean; lastLoginAt: Date | null; createdAt: Date;
 };
 
+/** Seeing the people of an account follows the /users screen's rule of the policy. */
+function assertCanSeeUsers(ctx: SignedInCtx) {
+  if (!can(ctx.actor, "/users")) throw new AppError("FORBIDDEN");
+}
+
 export async function listUsers(ctx: SignedInCtx, query: unknown) {
+  assertCanSeeUsers(ctx);
   initModels();
   const { page, q } = validate(listQuerySchema, query ?? {});
   // Matches the e-mail or the full name ("Ana Souza"), case-insensitively.
@@ -96,6 +102,7 @@ function toRow(m: Membership): UserRow {
 }
 
 export async function getUser(ctx: SignedInCtx, userId: string) {
+  assertCanSeeUsers(ctx);
   assertId(userId);
   initModels();
   const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, include: [{ model: User, as: "user" }] });

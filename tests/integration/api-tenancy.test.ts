@@ -243,6 +243,16 @@ describe("permissions mirror the policy", () => {
     expect(await query("SELECT 1 FROM invitations WHERE email = $1", [email])).toHaveLength(0);
   });
 
+  it("the API answers 403 where the screens' policy denies: an agent cannot list people, a manager cannot read plans", async () => {
+    const agent = await login("agent@demo.example", DEMO_PASSWORD);
+    expect((await api("/api/users", { token: agent.token })).status).toBe(403);
+    const manager = await login("manager@demo.example", DEMO_PASSWORD);
+    expect((await api("/api/plans", { token: manager.token })).status).toBe(403);
+    expect((await api("/api/departments", { token: manager.token })).status).toBe(403);
+    const sales = await login("sales@demo.example", DEMO_PASSWORD);
+    expect((await api("/api/users", { token: sales.token })).status).toBe(200);
+  });
+
   it("a customer owner may not open the whitelabel admin; the reseller may", async () => {
     const owner = await login("owner@demo.example", DEMO_PASSWORD);
     const denied = await api("/api/admin/whitelabel", { token: owner.token });
