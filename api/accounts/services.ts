@@ -1,5 +1,5 @@
 /** Accounts a person belongs to; the current account; creating and editing an account. */
-import { Account, Currency, Membership, User, Whitelabel, initModels, sequelize } from "../../models";
+import { Account, Currency, Membership, User, initModels, sequelize } from "../../models";
 import { accountPlans, loadActor } from "../auth/actor";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -26,9 +26,8 @@ export async function listAccounts(userId: string) {
 /** accounts/info: the current account with the actor's role and the plans keyed by service. */
 export async function accountInfo(ctx: SignedInCtx) {
   initModels();
-  const a = await Account.findByPk(ctx.actor.accountId, { include: [{ model: Whitelabel, as: "whitelabel" }] });
+  const [a, { rows, permissions }] = await Promise.all([Account.findByPk(ctx.actor.accountId), accountPlans(ctx.actor.accountId)]);
   if (!a) throw new AppError("ACCOUNT_INFO_FAILED");
-  const { rows, permissions } = await accountPlans(a.id);
   const plans = Object.fromEntries(rows.map((r) => [r.service, { id: r.planId, name: r.plan?.name, ends_at: r.endsAt, trial: r.plan?.isTrial ?? false }]));
   return { ...view(a, ctx.actor.role, ctx.actor.isAgent), plans, permissions, auth_token: canEditAccount(ctx.actor.role) ? a.authToken : undefined };
 }

@@ -1,5 +1,5 @@
 import { Op } from "sequelize";
-import { Account, AccountPlan, Membership, Plan, User, initModels, type PlanPermission } from "../../models";
+import { AccountPlan, Plan, initModels, sequelize, type AccountType, type PlanPermission, type Role } from "../../models";
 import type { Actor } from "../lib/context";
 import { AppError } from "../lib/errors";
 
@@ -21,33 +21,63 @@ export async function accountPlans(accountId: string) {
  * one, else the first). Fails with ACCOUNT_INFO_FAILED when the user belongs to none of them,
  * or, with `strict`, when the user does not belong to the wanted account.
  */
+type MembershipRow = {
+  email: string;
+  current_account_id: string | null;
+  account_id: string | null;
+  role: Role;
+  is_agent: boolean;
+  type: AccountType;
+  status: "active" | "inactive" | "suspended";
+  plans: Array<{ service: string; permissions: Partial<Record<PlanPermission, boolean>> }>;
+};
+
+/**
+ * Every request resolves its actor, so this is one round trip: the person, each membership with
+ * its account, and each account's active plans.
+ */
+const ACTOR_SQL = `
+  SELECT u.email, u.current_account_id, m.account_id, m.role, m.is_agent, a.type, a.status,
+         COALESCE((SELECT json_agg(json_build_object('service', ap.service, 'permissions', p.permissions))
+                     FROM account_plans ap JOIN plans p ON p.id = ap.plan_id
+                    WHERE ap.account_id = m.account_id AND ap.starts_at <= now() AND (ap.ends_at IS NULL OR ap.ends_at > now())), '[]') AS plans
+    FROM users u
+    LEFT JOIN memberships m ON m.user_id = u.id
+    LEFT JOIN accounts a ON a.id = m.account_id
+   WHERE u.id = $1
+   ORDER BY m.created_at ASC`;
+
 export async function loadActor(userId: string, wantedAccountId?: string | null, opts: { strict?: boolean } = {}): Promise<Actor> {
-  initModels();
-  const user = await User.findByPk(userId);
-  if (!user) throw new AppError("UNAUTHENTICATED");
-  const memberships = await Membership.findAll({ where: { userId }, include: [{ model: Account, as: "account" }], order: [["createdAt", "ASC"]] });
+  if (!UUID.test(userId)) throw new AppError("UNAUTHENTICATED");
+  const [rows] = (await sequelize().query(ACTOR_SQL, { bind: [userId] })) as [MembershipRow[], unknown];
+  if (!rows.length) throw new AppError("UNAUTHENTICATED");
+  const memberships = rows.filter((r) => r.account_id);
   // An account asked for explicitly (the API's X-Account-Id header) is that one or nothing.
   if (opts.strict && wantedAccountId) {
-    const wanted = memberships.find((x) => x.accountId === wantedAccountId && x.account);
+    const wanted = memberships.find((x) => x.account_id === wantedAccountId);
     if (!wanted) throw new AppError("ACCOUNT_INFO_FAILED");
-    if (wanted.account!.status !== "active") throw new AppError("CLIENT_INACTIVE");
+    if (wanted.status !== "active") throw new AppError("CLIENT_INACTIVE");
   }
-  const usable = memberships.filter((m) => m.account && m.account.status !== "inactive");
+  const usable = memberships.filter((m) => m.status !== "inactive");
   const m =
-    usable.find((x) => x.accountId === wantedAccountId) ??
-    usable.find((x) => x.accountId === user.currentAccountId) ??
+    usable.find((x) => x.account_id === wantedAccountId) ??
+    usable.find((x) => x.account_id === rows[0].current_account_id) ??
     usable[0];
-  if (!m || !m.account) throw new AppError("ACCOUNT_INFO_FAILED");
-  if (m.account.status === "suspended") throw new AppError("CLIENT_INACTIVE");
-  const { services, permissions } = await accountPlans(m.accountId);
+  if (!m) throw new AppError("ACCOUNT_INFO_FAILED");
+  if (m.status === "suspended") throw new AppError("CLIENT_INACTIVE");
+  const services = [...new Set(m.plans.map((p) => p.service))];
+  const permissions: Partial<Record<PlanPermission, boolean>> = {};
+  for (const p of m.plans) for (const [k, v] of Object.entries(p.permissions ?? {})) if (v) permissions[k as PlanPermission] = true;
   return {
     userId,
-    email: user.email,
-    accountId: m.accountId,
+    email: rows[0].email,
+    accountId: m.account_id!,
     role: m.role,
-    isAgent: m.isAgent,
-    accountType: m.account.type,
+    isAgent: m.is_agent,
+    accountType: m.type,
     services,
     permissions,
   };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
