@@ -5,14 +5,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { AccountFields, currencyLabel } from "~/components/accounts/account-fields";
 import { accountSchema } from "../../../api/accounts/schemas";
 import { updateAccount } from "../../../api/accounts/services";
 import { accountSettings } from "../../../api/accounts/settings-hub";
-import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
+import { CsrfInput, FormErrors } from "~/components/forms/fields";
 import { AccountReadOnly } from "~/components/settings/account-read-only";
 import { AccountPlans } from "~/components/settings/account-plans";
 import { ApiTokenCard } from "~/components/settings/api-token";
-import { SelectField } from "~/components/forms/controls";
 import { SettingsHub } from "~/components/settings/settings-hub";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
@@ -78,7 +78,7 @@ export default function Settings() {
 type AccountData = ReturnType<typeof useLoaderData<typeof loader>>["account"];
 
 function AccountForm({ account, currencies }: { account: AccountData; currencies: Array<{ code: string; name: string }> }) {
-  const { t } = useTranslation(["settings", "common"]);
+  const { t, i18n } = useTranslation(["settings", "common"]);
   const last = useActionData<FormReply & { params?: Record<string, unknown> }>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
@@ -103,26 +103,7 @@ function AccountForm({ account, currencies }: { account: AccountData; currencies
     <Form method="post" {...getFormProps(form)} className="space-y-6" data-testid="account-form">
       <CsrfInput />
       <FormErrors errors={form.errors} params={last?.params} />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField field={fields.name} label={t("account.name")} autoComplete="organization" />
-        <SelectField field={fields.currency} label={t("account.currency")} options={currencies.map((c) => ({ value: c.code, label: `${c.code} · ${c.name}` }))} />
-      </div>
-      <fieldset className="space-y-4">
-        <legend className="mb-2 text-sm font-semibold">{t("account.address")}</legend>
-        <div className="grid gap-4 sm:grid-cols-[minmax(0,3fr)_minmax(0,1fr)]">
-          <TextField field={fields.street} label={t("account.street")} autoComplete="address-line1" />
-          <TextField field={fields.number} label={t("account.number")} />
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <TextField field={fields.complement} label={t("account.complement")} autoComplete="address-line2" />
-          <TextField field={fields.district} label={t("account.district")} />
-        </div>
-        <div className="grid gap-4 sm:grid-cols-3">
-          <TextField field={fields.city} label={t("account.city")} autoComplete="address-level2" />
-          <TextField field={fields.province} label={t("account.province")} autoComplete="address-level1" />
-          <TextField field={fields.postalCode} label={t("account.postalCode")} autoComplete="postal-code" />
-        </div>
-      </fieldset>
+      <AccountFields fields={fields} currencies={currencies.map((c) => ({ code: c.code, label: currencyLabel(c.code, c.name, i18n.language as Lng) }))} />
       <div className="flex justify-end">
         <Button type="submit" disabled={busy}>{t("common:actions.save")}</Button>
       </div>
