@@ -1,5 +1,6 @@
 import { Account, AccountPlan, Membership, Plan, User, initModels, sequelize, type Locale } from "../../models";
 import { recordAudit } from "../audit/record";
+import { notify } from "../notifications/services";
 import type { Ctx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
 import { AppError } from "../lib/errors";
@@ -52,6 +53,7 @@ export async function register(ctx: Ctx, input: unknown, opts: { trial?: boolean
     const token = await issueUserToken(tctx, user.id, "email_verify");
     await enqueueMail(tctx, user.email, user.locale, "verifyEmail", { name: user.firstName, path: `/email-verify/${token}` });
     await recordAudit(tctx, opts.trial ? "auth.register_trial" : "auth.register", { userId: user.id, accountId: account.id });
+    await notify(tctx, { accountId: account.id, userId: user.id, kind: "welcome" });
     return { user, account };
   });
 }

@@ -5,6 +5,7 @@
 import { Op, Sequelize, type Transaction } from "sequelize";
 import { Account, AuditLog, Department, Invitation, Membership, User, initModels, sequelize, type Role } from "../../models";
 import { recordAudit } from "../audit/record";
+import { notify } from "../notifications/services";
 import { hashPassword } from "../auth/passwords";
 import { acceptInvitationSchema } from "../auth/schemas";
 import type { Ctx, SignedInCtx } from "../lib/context";
@@ -184,6 +185,8 @@ export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?
     await inv.update({ acceptedAt: new Date() }, { transaction });
     await user.update({ currentAccountId: inv.accountId }, { transaction });
     await recordAudit({ ...ctx, transaction }, "users.invitation_accepted", { userId: user.id, accountId: inv.accountId, meta: { role: inv.role } });
+    // Everyone in the account sees who joined (live, through the account's notification stream).
+    await notify({ ...ctx, transaction }, { accountId: inv.accountId, kind: "invitation_accepted", params: { name: `${user.firstName} ${user.lastName}`.trim() }, link: "/users" });
     return user;
   });
 }

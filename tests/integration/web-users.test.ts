@@ -230,6 +230,9 @@ describe("/users/edit/{id}", () => {
     const { id } = await inviteAndAccept(owner, email, "agent", "Zeca", "Teste");
     const member = await one<{ role: string; account_id: string }>("SELECT role, account_id FROM memberships WHERE user_id = $1", [id]);
     expect(member).toEqual({ role: "agent", account_id: accountId });
+    // the account's people are told who joined, on /notifications
+    const joined = await owner.page("/notifications");
+    expect(joined.html).toContain("Zeca Teste aceitou o convite");
 
     const page = await owner.page(`/users/edit/${id}`);
     expect(page.res.status).toBe(200);
