@@ -1,4 +1,5 @@
 /** The API process's application: one Elysia instance per domain under /api, errors mapped once. */
+import { auditRoutes } from "./audit/routes";
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { accountRoutes } from "./accounts/routes";
@@ -25,5 +26,6 @@ export function createApp() {
     .use(brandRoutes)
     .use(whitelabelAdminRoutes)
     .use(notificationRoutes)
-    .use(planRoutes);
+    .use(planRoutes)
+    .use(auditRoutes);
 }

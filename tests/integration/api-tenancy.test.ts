@@ -194,6 +194,9 @@ describe("users, profile, notifications and plans", () => {
   it("lists notifications with keyset paging and marks them read", async () => {
     const p = await registerPerson("notes");
     const { token } = await login(p.email, p.password);
+    // a new account starts with its welcome; start the count from zero
+    expect(await query("SELECT kind FROM notifications WHERE account_id = $1", [p.accountId])).toEqual([{ kind: "welcome" }]);
+    await query("DELETE FROM notifications WHERE account_id = $1", [p.accountId]);
     for (let i = 0; i < 25; i++) {
       await query("INSERT INTO notifications (account_id, user_id, kind, params) VALUES ($1, $2, 'test.note', $3)", [p.accountId, i % 2 ? p.userId : null, { n: i }]);
     }
@@ -296,5 +299,28 @@ describe("GET /api/docs/json", () => {
       expect(paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeTruthy();
       expect((paths[path][method] as { summary?: string }).summary, `${method} ${path} summary`).toBeTruthy();
     }
+  });
+});
+
+describe("GET /api/logs (audit trail)", () => {
+  it("shows the owner the account's sign-in events, a member only their own, never another account's", async () => {
+    const a = await registerPerson("auditA");
+    const b = await registerPerson("auditB");
+    const tokenA = (await login(a.email, a.password)).token;
+    await login(b.email, b.password);
+    await api("/api/auth/login", { body: { email: a.email, password: "Errada!Senha#1x" } });
+    const res = await api("/api/logs?action=auth.", { token: tokenA });
+    expect(res.status).toBe(200);
+    const actions = res.body.data.map((r: { action: string }) => r.action);
+    expect(actions).toContain("auth.login");
+    expect(actions).toContain("auth.login_failed");
+    expect(res.body.data.map((r: { user_email: string | null }) => r.user_email)).toEqual(res.body.data.map(() => a.email.toLowerCase()));
+
+    const agent = await login("agent@demo.example", DEMO_PASSWORD);
+    const own = await api("/api/logs", { token: agent.token });
+    expect(own.status).toBe(200);
+    const [{ id: agentId }] = await query<{ id: string }>("SELECT id FROM users WHERE email = 'agent@demo.example'");
+    expect(own.body.data.every((r: { user_id: string }) => r.user_id === agentId)).toBe(true);
+    expect((await api("/api/logs?action=DROP TABLE", { token: tokenA })).status).toBe(422);
   });
 });
