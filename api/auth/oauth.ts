@@ -7,6 +7,7 @@ import { Account, Membership, User, initModels, sequelize, type Locale } from ".
 import { recordAudit } from "../audit/record";
 import type { Ctx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
+import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 
 export type OAuthProvider = "google" | "facebook";
@@ -27,7 +28,13 @@ export async function oauthSignIn(ctx: Ctx, provider: OAuthProvider, profile: OA
     if (!email || profile.emailVerified === false) throw new AppError("EMAIL_NOT_VERIFIED");
     let user = await User.findOne({ where: { email }, transaction });
     if (user) {
-      await user.update({ [idField]: profile.id, emailVerifiedAt: user.emailVerifiedAt ?? new Date(), lastLoginAt: new Date() }, { transaction });
+      // Pre-hijacking guard: whoever registered this address without ever proving the mailbox
+      // loses the password they chose; the provider has just proven the mailbox belongs to this person.
+      const unproven = !user.emailVerifiedAt;
+      await user.update(
+        { [idField]: profile.id, emailVerifiedAt: user.emailVerifiedAt ?? new Date(), lastLoginAt: new Date(), ...(unproven ? { passwordHash: null } : {}) },
+        { transaction },
+      );
     } else {
       user = await User.create(
         { email, firstName: profile.firstName || email.split("@")[0], lastName: profile.lastName ?? "", [idField]: profile.id, emailVerifiedAt: new Date(), locale, lastLoginAt: new Date() },
@@ -40,4 +47,28 @@ export async function oauthSignIn(ctx: Ctx, provider: OAuthProvider, profile: OA
     await recordAudit({ ...ctx, transaction }, "auth.oauth_login", { userId: user.id, accountId: user.currentAccountId, meta: { provider } });
     return user;
   });
+}
+
+/** Who the provider says the access token belongs to (OpenID userinfo / Graph /me). */
+export async function profileOf(provider: OAuthProvider, accessToken: string): Promise<OAuthProfile> {
+  const e = env();
+  const res = await fetch(provider === "google" ? e.GOOGLE_USERINFO_URL : e.FACEBOOK_USERINFO_URL, { headers: { Authorization: `Bearer ${accessToken}` } });
+  if (!res.ok) throw new AppError("INVALID_CREDENTIALS");
+  const p = (await res.json()) as Record<string, unknown>;
+  return provider === "google"
+    ? { id: String(p.sub ?? ""), email: p.email as string, emailVerified: p.email_verified !== false, firstName: p.given_name as string, lastName: p.family_name as string }
+    : { id: String(p.id ?? ""), email: p.email as string, emailVerified: true, firstName: p.first_name as string, lastName: p.last_name as string };
+}
+
+export function oauthConfigured(provider: OAuthProvider) {
+  const e = env();
+  return provider === "google" ? Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET) : Boolean(e.FACEBOOK_CLIENT_ID && e.FACEBOOK_CLIENT_SECRET);
+}
+
+/** API sign-in with a provider access token the integrator's app obtained (POST /auth/login/{provider}). */
+export async function oauthSignInWithToken(ctx: Ctx, provider: OAuthProvider, accessToken: string) {
+  if (!oauthConfigured(provider)) throw new AppError("NOT_FOUND");
+  if (!accessToken || accessToken.length > 4096) throw new AppError("INVALID_CREDENTIALS");
+  const user = await oauthSignIn(ctx, provider, await profileOf(provider, accessToken));
+  return { user, twoFactorRequired: Boolean(user.totpEnabledAt) };
 }

@@ -3,6 +3,7 @@ import { authenticated, clientIp, issueTokens, jwtPlugin, pendingAuth, revokeRef
 import { AppError } from "../lib/errors";
 import type { Ctx } from "../lib/context";
 import { login } from "./login";
+import { oauthSignInWithToken } from "./oauth";
 import { register } from "./register";
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTotp, preferredTfa, verifyTotp } from "./totp";
 import { checkResetToken, requestPasswordReset, resetPassword, resendVerification, verifyEmail } from "./user-tokens";
@@ -32,6 +33,20 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
       return issueTokens(accessJwt, refreshJwt, userId, accountId, "ok");
     },
     { detail: { summary: "Refresh: send the refresh token as bearer; answers a new {token, refresh_token}" } },
+  )
+  .post(
+    "/login/:provider",
+    async ({ params, body, request, server, accessJwt, refreshJwt }) => {
+      if (params.provider !== "google" && params.provider !== "facebook") throw new AppError("NOT_FOUND");
+      const { user, twoFactorRequired } = await oauthSignInWithToken(reqCtx(request, server), params.provider, body.access_token);
+      const tokens = await issueTokens(accessJwt, refreshJwt, user.id, user.currentAccountId, twoFactorRequired ? "pending" : "ok");
+      return { ...tokens, preferred_tfa: twoFactorRequired ? "totp" : null };
+    },
+    {
+      params: t.Object({ provider: t.String() }),
+      body: t.Object({ access_token: t.String() }),
+      detail: { summary: "Sign in with a Google or Facebook access token (404 when that provider is not configured); answers {token, refresh_token}" },
+    },
   )
   .post(
     "/logout",

@@ -221,13 +221,6 @@ describe("hosts, languages and brands", () => {
     expect(location(set)).toBe("/login");
     expect((await c.page("/login")).html).toContain('lang="zh"');
   });
-
-  it("hides the Google and Facebook buttons when they are not configured", async () => {
-    const { html } = await new WebClient().page("/login");
-    expect(html).not.toContain('action="/auth/google"');
-    expect(html).not.toContain('action="/auth/facebook"');
-    expect((await new WebClient().post("/auth/google", {})).status).toBe(404);
-  });
 });
 
 describe("demo logins", () => {

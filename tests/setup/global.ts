@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import pg from "pg";
 import Redis from "ioredis";
 import { SMTPServer } from "smtp-server";
+import { OAUTH_CLIENT, startOAuthPeer } from "./oauth-peer";
 import type { TestProject } from "vitest/node";
 
 const root = resolve(__dirname, "..", "..");
@@ -24,6 +25,7 @@ declare module "vitest" {
     redisUrl: string;
     redisPrefix: string;
     smtpPort: number;
+    oauthUrl: string;
   }
 }
 
@@ -68,7 +70,9 @@ export async function setup(project: TestProject) {
   dbUrl.pathname = `/${dbName}`;
   const databaseUrl = dbUrl.toString();
 
-  const [web, api, realtime, smtpPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [web, api, realtime, smtpPort, oauthPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  // Google sign-in is configured against a loopback authorization server; Facebook stays unconfigured.
+  const oauth = await startOAuthPeer(oauthPort);
 
   // A real SMTP peer on loopback: the worker delivers every e-mail to it; tests read what arrived.
   const received = new Redis(redisUrl);
@@ -102,6 +106,11 @@ export async function setup(project: TestProject) {
     LOGIN_MAX_FAILS_PER_IP: "1000",
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_SWEEP_SECONDS: "2",
+    GOOGLE_CLIENT_ID: OAUTH_CLIENT.id,
+    GOOGLE_CLIENT_SECRET: OAUTH_CLIENT.secret,
+    GOOGLE_AUTH_URL: `http://127.0.0.1:${oauthPort}/authorize`,
+    GOOGLE_TOKEN_URL: `http://127.0.0.1:${oauthPort}/token`,
+    GOOGLE_USERINFO_URL: `http://127.0.0.1:${oauthPort}/userinfo`,
     UNSUBSCRIBE_HOST: "unsubscribe.localhost",
   } as NodeJS.ProcessEnv;
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
@@ -131,10 +140,12 @@ export async function setup(project: TestProject) {
   project.provide("redisUrl", redisUrl);
   project.provide("redisPrefix", redisPrefix);
   project.provide("smtpPort", smtpPort);
+  project.provide("oauthUrl", `http://127.0.0.1:${oauthPort}`);
 
   cleanup = async () => {
     for (const c of children) c.kill("SIGTERM");
     await new Promise<void>((r) => smtp.close(() => r()));
+    await oauth.close();
     await received.quit();
     await new Promise((r) => setTimeout(r, 300));
     const c = new pg.Client({ connectionString: admin });

@@ -7,30 +7,18 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import { login } from "../../../api/auth/login";
-import { oauthSignIn, type OAuthProfile, type OAuthProvider } from "../../../api/auth/oauth";
+import { oauthConfigured, oauthSignIn, profileOf, type OAuthProvider } from "../../../api/auth/oauth";
 import { env } from "../../../api/lib/env";
 import type { User } from "../../../models";
 import { requestCtx } from "./auth.server";
 import { i18next } from "./i18n.server";
 
-async function profileOf(provider: OAuthProvider, accessToken: string): Promise<OAuthProfile> {
-  const e = env();
-  const res = await fetch(provider === "google" ? e.GOOGLE_USERINFO_URL : e.FACEBOOK_USERINFO_URL, { headers: { Authorization: `Bearer ${accessToken}` } });
-  if (!res.ok) throw new Error(`${provider} profile request failed: ${res.status}`);
-  const p = (await res.json()) as Record<string, unknown>;
-  return provider === "google"
-    ? { id: String(p.sub ?? ""), email: p.email as string, emailVerified: p.email_verified !== false, firstName: p.given_name as string, lastName: p.family_name as string }
-    : { id: String(p.id ?? ""), email: p.email as string, emailVerified: true, firstName: p.first_name as string, lastName: p.last_name as string };
-}
 
 export type SignIn = { user: User; twoFactorRequired: boolean };
 
 let instance: Authenticator<SignIn> | undefined;
 
-export function oauthEnabled(provider: OAuthProvider) {
-  const e = env();
-  return provider === "google" ? Boolean(e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET) : Boolean(e.FACEBOOK_CLIENT_ID && e.FACEBOOK_CLIENT_SECRET);
-}
+export const oauthEnabled = oauthConfigured;
 
 export function authenticator() {
   if (instance) return instance;
