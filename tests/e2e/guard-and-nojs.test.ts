@@ -24,7 +24,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     expect(new URL(page.url()).pathname).toBe("/login");
     await page.getByLabel("E-mail").fill("owner@demo.example");
     await page.getByLabel("Senha").fill(DEMO_PASSWORD);
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL("**/users");
     await page.context().close();
   });
@@ -34,7 +34,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.goto("/login");
     await page.getByLabel("E-mail").fill("agent@demo.example");
     await page.getByLabel("Senha").fill(DEMO_PASSWORD);
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/");
     await page.goto("/users");
     expect(new URL(page.url()).pathname).toBe("/403");
@@ -72,7 +72,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.goto("/login");
     await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Senha").fill(password);
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/");
     await expect(page.getByText("Resumo da conta Oficina Sem JS").isVisible()).resolves.toBe(true);
     const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs a JOIN users u ON u.id = a.user_id WHERE u.email = $1 AND a.action = 'auth.login'", [email]);
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.goto("/login");
     await page.getByLabel("E-mail").fill("manager@demo.example");
     await page.getByLabel("Senha").fill("Errada!Mesmo#99");
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await expect(page.getByText("E-mail ou senha inválidos").isVisible()).resolves.toBe(true);
     await page.context().close();
   });

@@ -48,7 +48,7 @@ describe.skipIf(!hasChromium)("register -> verify e-mail -> log in -> enable 2FA
     await page.goto("/login");
     await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Senha").fill(password);
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/");
     await page.getByText("Resumo da conta Floricultura Jornada").waitFor();
 
@@ -70,9 +70,15 @@ describe.skipIf(!hasChromium)("register -> verify e-mail -> log in -> enable 2FA
     await page.getByTestId("user-menu").locator("summary").click();
     await page.getByRole("button", { name: "Sair" }).click();
     await page.waitForURL("**/login");
+    // the flash toast fades in, then hides itself after 4 s
+    const toast = page.getByText("Você saiu da sua conta.");
+    await toast.waitFor();
+    const shownAt = Date.now();
+    await toast.waitFor({ state: "detached", timeout: 8000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(3000);
     await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Senha").fill(password);
-    await page.getByRole("button", { name: "Entrar" }).click();
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL("**/2fa");
     await page.goto("/users");
     expect(new URL(page.url()).pathname).toBe("/2fa");
