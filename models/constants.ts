@@ -12,3 +12,17 @@ export type Locale = (typeof LOCALES)[number];
 export const PLAN_PERMISSIONS = ["opening_hour", "dashboard", "spie", "tab", "department", "whatsapp"] as const;
 export type PlanPermission = (typeof PLAN_PERMISSIONS)[number];
 
+
+/** Standard contact fields (spec section 3), in the order screens and CSV mapping offer them. */
+export const CONTACT_FIELDS = [
+  "first_name", "last_name", "mobile_number", "phone", "email", "birth_date", "gender", "company", "website",
+  "address", "number", "complement", "district", "zip", "city", "state", "country", "description", "tags",
+] as const;
+export type ContactField = (typeof CONTACT_FIELDS)[number];
+export const CUSTOM_FIELD_TYPES = ["text", "number", "date", "list"] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+export const IMPORT_STATUSES = ["uploaded", "queued", "running", "completed", "failed"] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+/** CSV import limits (spec sections 5 and 9). */
+export const IMPORT_MAX_FILES = 10;
+export const IMPORT_MAX_ROWS = 1_000_000;

@@ -15,7 +15,7 @@ import {
 import { sequelize } from "./db";
 
 export * from "./constants";
-import type { AccountType, Locale, PlanPermission, Role } from "./constants";
+import type { AccountType, CustomFieldType, ImportStatus, Locale, PlanPermission, Role } from "./constants";
 import { ENTITY_STATUSES, GENDERS } from "./constants";
 
 const id = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
@@ -206,6 +206,91 @@ export class Notification extends Model<InferAttributes<Notification>, InferCrea
   declare createdAt: CreationOptional<Date>;
 }
 
+export class Contact extends Model<InferAttributes<Contact>, InferCreationAttributes<Contact>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare firstName: CreationOptional<string | null>;
+  declare lastName: CreationOptional<string | null>;
+  declare birthDate: CreationOptional<string | null>;
+  /** E.164 (+5511912345678). */
+  declare mobileNumber: CreationOptional<string | null>;
+  declare phone: CreationOptional<string | null>;
+  declare email: CreationOptional<string | null>;
+  declare gender: CreationOptional<(typeof GENDERS)[number] | null>;
+  declare company: CreationOptional<string | null>;
+  declare website: CreationOptional<string | null>;
+  declare address: CreationOptional<string | null>;
+  declare number: CreationOptional<string | null>;
+  declare complement: CreationOptional<string | null>;
+  declare district: CreationOptional<string | null>;
+  declare zip: CreationOptional<string | null>;
+  declare city: CreationOptional<string | null>;
+  declare state: CreationOptional<string | null>;
+  declare country: CreationOptional<string | null>;
+  declare description: CreationOptional<string | null>;
+  declare custom: CreationOptional<Record<string, string | number | null>>;
+  declare tags: CreationOptional<string[]>;
+  declare minWaitTime: CreationOptional<number | null>;
+  declare avgWaitTime: CreationOptional<number | null>;
+  declare maxWaitTime: CreationOptional<number | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class ContactGroup extends Model<InferAttributes<ContactGroup>, InferCreationAttributes<ContactGroup>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare name: string;
+  declare description: CreationOptional<string>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export class ContactGroupMember extends Model<InferAttributes<ContactGroupMember>, InferCreationAttributes<ContactGroupMember>> {
+  declare groupId: string;
+  declare contactId: string;
+  declare accountId: string;
+  declare createdAt: CreationOptional<Date>;
+}
+
+export class CustomField extends Model<InferAttributes<CustomField>, InferCreationAttributes<CustomField>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare key: string;
+  declare label: string;
+  declare type: CustomFieldType;
+  declare options: CreationOptional<string[]>;
+  declare required: CreationOptional<boolean>;
+  declare sensitive: CreationOptional<boolean>;
+  declare visibleInAttendance: CreationOptional<boolean>;
+  declare position: CreationOptional<number>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+export type ImportFile = { name: string; path: string; size: number; rows?: number; columns?: string[] };
+
+export class ContactImport extends Model<InferAttributes<ContactImport>, InferCreationAttributes<ContactImport>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare userId: string | null;
+  declare status: CreationOptional<ImportStatus>;
+  declare files: CreationOptional<ImportFile[]>;
+  /** CSV column (header text) -> contact field or "custom:<key>" or "" (ignored). */
+  declare mapping: CreationOptional<Record<string, string>>;
+  declare groupId: CreationOptional<string | null>;
+  declare totalRows: CreationOptional<number>;
+  declare processedRows: CreationOptional<number>;
+  declare insertedRows: CreationOptional<number>;
+  declare mergedRows: CreationOptional<number>;
+  declare errorCount: CreationOptional<number>;
+  declare failure: CreationOptional<string | null>;
+  declare startedAt: CreationOptional<Date | null>;
+  declare finishedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
 function init<M extends Model>(model: ModelStatic<M>, table: string, attrs: ModelAttributes<M>, opts: { timestamps?: boolean; updatedAt?: boolean } = {}) {
   // Sequelize writes the column name into each attribute object: never let two columns share one.
   const own = Object.fromEntries(Object.entries(attrs).map(([k, v]) => [k, typeof v === "object" && v !== null ? { ...v } : v]));
@@ -263,6 +348,28 @@ export function initModels() {
   init(Notification, "notifications", {
     id: bigId, accountId: DataTypes.UUID, userId: DataTypes.UUID, kind: text, params: DataTypes.JSONB, link: nText, readAt: DataTypes.DATE, createdAt: DataTypes.DATE,
   }, { updatedAt: false });
+
+  init(Contact, "contacts", {
+    id, accountId: DataTypes.UUID, firstName: nText, lastName: nText, birthDate: DataTypes.DATEONLY, mobileNumber: nText, phone: nText, email: nText,
+    gender: nText, company: nText, website: nText, address: nText, number: nText, complement: nText, district: nText, zip: nText, city: nText,
+    state: nText, country: nText, description: nText, custom: DataTypes.JSONB, tags: DataTypes.ARRAY(DataTypes.TEXT),
+    minWaitTime: DataTypes.INTEGER, avgWaitTime: DataTypes.INTEGER, maxWaitTime: DataTypes.INTEGER, ...ts,
+  });
+  init(ContactGroup, "contact_groups", { id, accountId: DataTypes.UUID, name: text, description: text, ...ts });
+  init(ContactGroupMember, "contact_group_members", {
+    groupId: { type: DataTypes.UUID, primaryKey: true }, contactId: { type: DataTypes.UUID, primaryKey: true }, accountId: DataTypes.UUID, createdAt: DataTypes.DATE,
+  }, { updatedAt: false });
+  init(CustomField, "custom_fields", {
+    id, accountId: DataTypes.UUID, key: text, label: text, type: text, options: DataTypes.ARRAY(DataTypes.TEXT), required: DataTypes.BOOLEAN,
+    sensitive: DataTypes.BOOLEAN, visibleInAttendance: DataTypes.BOOLEAN, position: DataTypes.INTEGER, ...ts,
+  });
+  init(ContactImport, "contact_imports", {
+    id, accountId: DataTypes.UUID, userId: DataTypes.UUID, status: text, files: DataTypes.JSONB, mapping: DataTypes.JSONB, groupId: DataTypes.UUID,
+    totalRows: DataTypes.BIGINT, processedRows: DataTypes.BIGINT, insertedRows: DataTypes.BIGINT, mergedRows: DataTypes.BIGINT, errorCount: DataTypes.BIGINT,
+    failure: nText, startedAt: DataTypes.DATE, finishedAt: DataTypes.DATE, ...ts,
+  });
+  Contact.belongsToMany(ContactGroup, { through: ContactGroupMember, foreignKey: "contactId", otherKey: "groupId", as: "groups" });
+  ContactGroup.belongsToMany(Contact, { through: ContactGroupMember, foreignKey: "groupId", otherKey: "contactId", as: "contacts" });
 
   Membership.belongsTo(User, { foreignKey: "userId", as: "user" });
   Membership.belongsTo(Account, { foreignKey: "accountId", as: "account" });

@@ -27,6 +27,9 @@ export const ERROR_STATUS = {
   ACCOUNT_INFO_FAILED: 403,
   CLIENT_INACTIVE: 403,
   CSRF: 403,
+  NUMBER_ALREADY_REGISTERED: 409,
+  GROUP_NAME_TAKEN: 409,
+  CUSTOM_FIELD_TAKEN: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

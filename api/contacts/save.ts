@@ -1,0 +1,83 @@
+/**
+ * Saving a contact. Creation merges into the account's contact with the same mobile number
+ * (fields given win, missing ones keep their value, tags and custom values are united), so the
+ * form, the API and the CSV import never make duplicates. Every query is scoped by account.
+ */
+import type { Transaction } from "sequelize";
+import { Contact, ContactGroup, ContactGroupMember, initModels, sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { checkCustomValues } from "./custom-values";
+import { contactSchema, type ContactInput } from "./schemas";
+
+const COLUMNS = [
+  ["firstName", "first_name"], ["lastName", "last_name"], ["birthDate", "birth_date"], ["mobileNumber", "mobile_number"], ["phone", "phone"],
+  ["email", "email"], ["gender", "gender"], ["company", "company"], ["website", "website"], ["address", "address"], ["number", "number"],
+  ["complement", "complement"], ["district", "district"], ["zip", "zip"], ["city", "city"], ["state", "state"], ["country", "country"],
+  ["description", "description"],
+] as const;
+
+export function assertContactId(id: string) {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new AppError("NOT_FOUND");
+}
+
+async function checkGroups(accountId: string, groupIds: string[], transaction: Transaction) {
+  if (!groupIds.length) return;
+  const n = await ContactGroup.count({ where: { accountId, id: groupIds }, transaction });
+  if (n !== new Set(groupIds).size) throw new AppError("VALIDATION", { fields: { group_ids: ["validation.invalid"] } });
+}
+
+/** Create, or merge into the contact with the same mobile number. Answers the id and whether it was new. */
+export async function saveContact(ctx: SignedInCtx, input: unknown) {
+  initModels();
+  const data: ContactInput = validate(contactSchema, input);
+  const custom = await checkCustomValues(ctx.actor.accountId, data.custom, { creating: true });
+  return sequelize().transaction(async (transaction) => {
+    await checkGroups(ctx.actor.accountId, data.groupIds, transaction);
+    const cols = COLUMNS.map(([, c]) => c);
+    const values = COLUMNS.map(([k]) => data[k] ?? null);
+    const placeholders = cols.map((_, i) => `$${i + 4}`).join(", ");
+    const merge = cols.filter((c) => c !== "mobile_number").map((c) => `${c} = COALESCE(EXCLUDED.${c}, contacts.${c})`).join(", ");
+    const [rows] = (await sequelize().query(
+      `INSERT INTO contacts (account_id, custom, tags, ${cols.join(", ")}) VALUES ($1, $2::jsonb, $3::text[], ${placeholders})
+       ON CONFLICT (account_id, mobile_number) WHERE mobile_number IS NOT NULL DO UPDATE SET ${merge},
+         custom = contacts.custom || EXCLUDED.custom,
+         tags = ARRAY(SELECT DISTINCT unnest(contacts.tags || EXCLUDED.tags)),
+         updated_at = now()
+       RETURNING id, (xmax = 0) AS inserted`,
+      { bind: [ctx.actor.accountId, JSON.stringify(custom), data.tags, ...values], transaction },
+    )) as [Array<{ id: string; inserted: boolean }>, unknown];
+    const { id, inserted } = rows[0];
+    for (const groupId of data.groupIds) {
+      await ContactGroupMember.findOrCreate({ where: { groupId, contactId: id }, defaults: { groupId, contactId: id, accountId: ctx.actor.accountId }, transaction });
+    }
+    await recordAudit({ ...ctx, transaction }, inserted ? "contacts.created" : "contacts.merged", { meta: { contactId: id } });
+    return { id, inserted };
+  });
+}
+
+/** Edit every field of one contact; its mobile number may not be another contact's ('Number already registered'). */
+export async function updateContact(ctx: SignedInCtx, contactId: string, input: unknown) {
+  assertContactId(contactId);
+  initModels();
+  const data: ContactInput = validate(contactSchema, input);
+  const custom = await checkCustomValues(ctx.actor.accountId, data.custom, { creating: false });
+  return sequelize().transaction(async (transaction) => {
+    const contact = await Contact.findOne({ where: { id: contactId, accountId: ctx.actor.accountId }, transaction, lock: transaction.LOCK.UPDATE });
+    if (!contact) throw new AppError("NOT_FOUND");
+    if (data.mobileNumber && data.mobileNumber !== contact.mobileNumber) {
+      const other = await Contact.findOne({ where: { accountId: ctx.actor.accountId, mobileNumber: data.mobileNumber }, transaction });
+      if (other) throw new AppError("NUMBER_ALREADY_REGISTERED", { fields: { mobile_number: ["errors.NUMBER_ALREADY_REGISTERED"] } });
+    }
+    const patch: Partial<Contact> = {};
+    for (const [k] of COLUMNS) (patch as Record<string, unknown>)[k] = data[k] ?? null;
+    await contact.update({ ...patch, tags: data.tags, custom: { ...contact.custom, ...custom } }, { transaction });
+    await checkGroups(ctx.actor.accountId, data.groupIds, transaction);
+    await ContactGroupMember.destroy({ where: { contactId, accountId: ctx.actor.accountId }, transaction });
+    for (const groupId of data.groupIds) await ContactGroupMember.create({ groupId, contactId, accountId: ctx.actor.accountId }, { transaction });
+    await recordAudit({ ...ctx, transaction }, "contacts.updated", { meta: { contactId } });
+    return contact;
+  });
+}
