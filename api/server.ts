@@ -1,5 +1,5 @@
 import { createApp } from "./app";
 import { env } from "./lib/env";
 
-const app = createApp().listen({ port: env().API_PORT, hostname: "127.0.0.1" });
+const app = createApp().listen({ port: env().API_PORT, hostname: "127.0.0.1", maxRequestBodySize: env().MAX_UPLOAD_MB * 1024 * 1024 });
 console.log(`api listening on http://127.0.0.1:${app.server?.port}/api (docs at /api/docs)`);

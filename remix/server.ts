@@ -55,6 +55,7 @@ const server = Bun.serve({
   port: e.WEB_PORT,
   hostname: e.WEB_HOST,
   idleTimeout: 120,
+  maxRequestBodySize: e.MAX_UPLOAD_MB * 1024 * 1024,
   async fetch(request, srv) {
     const url = new URL(request.url);
     const { pathname } = url;
