@@ -1,4 +1,6 @@
 /** The worker process: Redis Streams consumers for background jobs. */
+import { runImport, sweepImports } from "./imports/job";
+import { IMPORT_STREAM } from "./imports/services";
 import { startConsumer } from "./jobs/runner";
 import { env } from "./lib/env";
 import { key, redis } from "./lib/redis";
@@ -6,16 +8,24 @@ import { deliverMail, sweepQueuedMail } from "./mail/deliver";
 import { MAIL_STREAM } from "./mail/enqueue";
 
 env();
-const consumers = [startConsumer({ stream: MAIL_STREAM, group: "mailers", handler: (f) => deliverMail(f.id) })];
+const consumers = [
+  startConsumer({ stream: MAIL_STREAM, group: "mailers", handler: (f) => deliverMail(f.id) }),
+  // One import at a time per worker process (each is CPU- and database-heavy); more workers, more in parallel.
+  startConsumer({ stream: IMPORT_STREAM, group: "importers", batch: 1, handler: (f, meta) => runImport(f.id, meta.touch) }),
+];
 
 const sweep = setInterval(() => {
   sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id)).catch((e) => console.error("mail sweep failed", e));
 }, env().MAIL_SWEEP_SECONDS * 1000);
+const importSweep = setInterval(() => {
+  sweepImports().catch((e) => console.error("import sweep failed", e));
+}, 60_000);
 
-console.log(`worker consuming ${MAIL_STREAM} (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
+console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM} (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
 
 async function shutdown() {
   clearInterval(sweep);
+  clearInterval(importSweep);
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);
 }

@@ -7,7 +7,8 @@ import { hostname } from "node:os";
 import type Redis from "ioredis";
 import { connect, key, redis } from "../lib/redis";
 
-export type JobHandler = (fields: Record<string, string>, meta: { id: string; deliveries: number }) => Promise<void>;
+/** `touch` resets the entry's idle time: a long job calls it now and then so no other consumer reclaims it while it runs. */
+export type JobHandler = (fields: Record<string, string>, meta: { id: string; deliveries: number; touch: () => Promise<void> }) => Promise<void>;
 
 export type ConsumerOptions = {
   stream: string;
@@ -45,7 +46,8 @@ export function startConsumer(opts: ConsumerOptions) {
     const [[, , , deliveries] = []] = ((await redis().xpending(stream, opts.group, id, id, 1)) as Array<[string, string, number, number]>) ?? [];
     const count = Number(deliveries ?? 1);
     try {
-      await opts.handler(fields, { id, deliveries: count });
+      const touch = () => redis().xclaim(stream, opts.group, consumer, 0, id, "JUSTID").then(() => undefined);
+      await opts.handler(fields, { id, deliveries: count, touch });
       await redis().xack(stream, opts.group, id);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
