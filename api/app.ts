@@ -3,9 +3,11 @@ import { auditRoutes } from "./audit/routes";
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { accountRoutes } from "./accounts/routes";
+import { contactRoutes } from "./contacts/routes";
 import { authRoutes, twoFactorManageRoutes, twoFactorRoutes } from "./auth/routes";
 import { departmentRoutes } from "./departments/routes";
 import { errors } from "./http/errors";
+import { importRoutes } from "./imports/routes";
 import { notificationRoutes } from "./notifications/routes";
 import { planRoutes } from "./plans/routes";
 import { meRoutes, userRoutes } from "./users/routes";
@@ -27,5 +29,7 @@ export function createApp() {
     .use(whitelabelAdminRoutes)
     .use(notificationRoutes)
     .use(planRoutes)
-    .use(auditRoutes);
+    .use(auditRoutes)
+    .use(contactRoutes)
+    .use(importRoutes);
 }

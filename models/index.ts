@@ -293,7 +293,10 @@ export class ContactImport extends Model<InferAttributes<ContactImport>, InferCr
 
 function init<M extends Model>(model: ModelStatic<M>, table: string, attrs: ModelAttributes<M>, opts: { timestamps?: boolean; updatedAt?: boolean } = {}) {
   // Sequelize writes the column name into each attribute object: never let two columns share one.
-  const own = Object.fromEntries(Object.entries(attrs).map(([k, v]) => [k, typeof v === "object" && v !== null ? { ...v } : v]));
+  // A data-type instance (DataTypes.ARRAY(TEXT)) is wrapped, not spread: spreading drops its prototype and Sequelize would read it as a plain column.
+  const own = Object.fromEntries(
+    Object.entries(attrs).map(([k, v]) => [k, typeof v === "object" && v !== null ? (Object.getPrototypeOf(v) === Object.prototype ? { ...v } : { type: v }) : v]),
+  );
   (model as unknown as { init: (a: ModelAttributes, o: object) => void }).init(own as ModelAttributes, {
     sequelize: sequelize(),
     tableName: table,

@@ -3,12 +3,13 @@
  * (fields given win, missing ones keep their value, tags and custom values are united), so the
  * form, the API and the CSV import never make duplicates. Every query is scoped by account.
  */
-import type { Transaction } from "sequelize";
-import { Contact, ContactGroup, ContactGroupMember, initModels, sequelize } from "../../models";
+import { UniqueConstraintError, type Transaction } from "sequelize";
+import { Contact, ContactGroup, ContactGroupMember, CustomField, initModels, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
+import { assertCan, isPrivileged } from "./access";
 import { checkCustomValues } from "./custom-values";
 import { contactSchema, type ContactInput } from "./schemas";
 
@@ -31,9 +32,12 @@ async function checkGroups(accountId: string, groupIds: string[], transaction: T
 
 /** Create, or merge into the contact with the same mobile number. Answers the id and whether it was new. */
 export async function saveContact(ctx: SignedInCtx, input: unknown) {
+  assertCan(ctx);
   initModels();
   const data: ContactInput = validate(contactSchema, input);
-  const custom = await checkCustomValues(ctx.actor.accountId, data.custom, { creating: true });
+  const checked = await checkCustomValues(ctx.actor.accountId, data.custom, { creating: true });
+  // A blank custom value never erases the merged contact's value ("missing ones keep their value").
+  const custom = Object.fromEntries(Object.entries(checked).filter(([, v]) => v !== null));
   return sequelize().transaction(async (transaction) => {
     await checkGroups(ctx.actor.accountId, data.groupIds, transaction);
     const cols = COLUMNS.map(([, c]) => c);
@@ -60,10 +64,16 @@ export async function saveContact(ctx: SignedInCtx, input: unknown) {
 
 /** Edit every field of one contact; its mobile number may not be another contact's ('Number already registered'). */
 export async function updateContact(ctx: SignedInCtx, contactId: string, input: unknown) {
+  assertCan(ctx);
   assertContactId(contactId);
   initModels();
   const data: ContactInput = validate(contactSchema, input);
   const custom = await checkCustomValues(ctx.actor.accountId, data.custom, { creating: false });
+  if (!isPrivileged(ctx)) {
+    // Sensitive values are masked for this actor: a blank one means "unchanged", never "erase".
+    const hidden = await CustomField.findAll({ where: { accountId: ctx.actor.accountId, sensitive: true }, attributes: ["key"] });
+    for (const { key } of hidden) if (custom[key] === null) delete custom[key];
+  }
   return sequelize().transaction(async (transaction) => {
     const contact = await Contact.findOne({ where: { id: contactId, accountId: ctx.actor.accountId }, transaction, lock: transaction.LOCK.UPDATE });
     if (!contact) throw new AppError("NOT_FOUND");
@@ -73,7 +83,13 @@ export async function updateContact(ctx: SignedInCtx, contactId: string, input: 
     }
     const patch: Partial<Contact> = {};
     for (const [k] of COLUMNS) (patch as Record<string, unknown>)[k] = data[k] ?? null;
-    await contact.update({ ...patch, tags: data.tags, custom: { ...contact.custom, ...custom } }, { transaction });
+    try {
+      await contact.update({ ...patch, tags: data.tags, custom: { ...contact.custom, ...custom } }, { transaction });
+    } catch (e) {
+      // Another request gave the number to another contact in the meantime.
+      if (e instanceof UniqueConstraintError) throw new AppError("NUMBER_ALREADY_REGISTERED", { fields: { mobile_number: ["errors.NUMBER_ALREADY_REGISTERED"] } });
+      throw e;
+    }
     await checkGroups(ctx.actor.accountId, data.groupIds, transaction);
     await ContactGroupMember.destroy({ where: { contactId, accountId: ctx.actor.accountId }, transaction });
     for (const groupId of data.groupIds) await ContactGroupMember.create({ groupId, contactId, accountId: ctx.actor.accountId }, { transaction });

@@ -7,7 +7,7 @@ const id = t.Object({ id: t.String({ format: "uuid" }) });
 const body = t.Object({
   name: t.String({ maxLength: 80 }),
   description: t.Optional(t.String({ maxLength: 200 })),
-  status: t.Optional(t.UnionEnum(["active", "inactive"])),
+  status: t.Optional(t.Union([t.Literal("active"), t.Literal("inactive")])), // not t.UnionEnum: Elysia fills an absent one with its first value
 });
 
 function view(d: { id: string; name: string; description: string; status: string; createdAt: Date; updatedAt?: Date }) {

@@ -18,7 +18,8 @@ import {
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String({ format: "uuid" }) });
-const oneOf = (values: readonly string[]) => t.UnionEnum(values as [string, ...string[]]);
+/** A union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value (a missing role became "owner"). */
+const oneOf = (values: readonly string[]) => t.Union(values.map((v) => t.Literal(v)));
 
 export const userRoutes = new Elysia({ prefix: "/users", tags: ["users"], detail: { security: bearer } })
   .use(authenticated)

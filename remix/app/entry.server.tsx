@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { Transform } from "node:stream";
 import type { EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -10,6 +10,20 @@ import { i18nConfig, type Lng } from "./lib/i18n";
 import { allResources, i18next } from "./lib/i18n.server";
 
 const ABORT_DELAY = 10_000;
+
+/**
+ * React 18's Node renderer writes its whole 2 KB view when a multi-byte character (ç, ã, õ…) does
+ * not fit at its end, so the unused bytes go out as 0x00 in the middle of the text (fixed in React
+ * 19). UTF-8 HTML has no NUL byte of its own (and PostgreSQL text cannot hold one), so dropping
+ * them gives back exactly the intended bytes.
+ */
+function withoutNulPadding() {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      done(null, chunk.includes(0) ? Buffer.from(chunk.filter((b) => b !== 0)) : chunk);
+    },
+  });
+}
 
 export default async function handleRequest(request: Request, status: number, headers: Headers, context: EntryContext) {
   const lng = (await i18next.getLocale(request)) as Lng;
@@ -25,7 +39,7 @@ export default async function handleRequest(request: Request, status: number, he
       </I18nextProvider>,
       {
         [waitFor]() {
-          const body = new PassThrough();
+          const body = withoutNulPadding();
           headers.set("Content-Type", "text/html; charset=utf-8");
           headers.set("X-Content-Type-Options", "nosniff");
           headers.set("Referrer-Policy", "strict-origin-when-cross-origin");

@@ -1,0 +1,95 @@
+/** Contact groups of an account (many-to-many with contacts). Deleting a group keeps its contacts. */
+import { QueryTypes, UniqueConstraintError } from "sequelize";
+import { ContactGroup, initModels, sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { assertCan, assertId } from "./access";
+import { listContacts } from "./list";
+import { groupSchema } from "./schemas";
+
+const GROUPS = "/contacts/groups";
+
+export type GroupView = { id: string; name: string; description: string; members: number; created_at: string };
+
+const taken = () => new AppError("GROUP_NAME_TAKEN", { fields: { name: ["errors.GROUP_NAME_TAKEN"] } });
+
+/** Every group of the account with its member count, by name. */
+export async function listGroups(ctx: SignedInCtx): Promise<GroupView[]> {
+  assertCan(ctx, GROUPS);
+  initModels();
+  const rows = await sequelize().query<{ id: string; name: string; description: string; members: number; created_at: Date }>(
+    `SELECT g.id, g.name, g.description, g.created_at, (SELECT count(*)::int FROM contact_group_members m WHERE m.group_id = g.id) AS members
+       FROM contact_groups g WHERE g.account_id = $1 ORDER BY lower(g.name)`,
+    { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
+  );
+  return rows.map((g) => ({ ...g, created_at: new Date(g.created_at).toISOString() }));
+}
+
+/** Group names for forms and filters (contacts screens): id and name only, no counting. */
+export async function groupOptions(ctx: SignedInCtx) {
+  assertCan(ctx);
+  initModels();
+  const rows = await ContactGroup.findAll({ where: { accountId: ctx.actor.accountId }, attributes: ["id", "name"], order: [[sequelize().fn("lower", sequelize().col("name")), "ASC"]] });
+  return rows.map((g) => ({ id: g.id, name: g.name }));
+}
+
+async function findGroup(ctx: SignedInCtx, id: string) {
+  assertId(id);
+  initModels();
+  const g = await ContactGroup.findOne({ where: { id, accountId: ctx.actor.accountId } });
+  if (!g) throw new AppError("NOT_FOUND");
+  return g;
+}
+
+/** One group with its member count and a keyset page of its contacts (`after`, and the list filters). */
+export async function getGroup(ctx: SignedInCtx, id: string, query: Record<string, unknown> = {}) {
+  assertCan(ctx, GROUPS);
+  const g = await findGroup(ctx, id);
+  const [members, contacts] = await Promise.all([
+    sequelize().query<{ n: number }>(`SELECT count(*)::int AS n FROM contact_group_members WHERE group_id = $1`, { bind: [g.id], type: QueryTypes.SELECT }),
+    listContacts(ctx, { ...query, group: g.id }),
+  ]);
+  return {
+    group: { id: g.id, name: g.name, description: g.description, members: members[0]?.n ?? 0, created_at: g.createdAt.toISOString() } satisfies GroupView,
+    contacts,
+  };
+}
+
+export async function createGroup(ctx: SignedInCtx, input: unknown) {
+  assertCan(ctx, GROUPS);
+  initModels();
+  const data = validate(groupSchema, input);
+  try {
+    const g = await ContactGroup.create({ accountId: ctx.actor.accountId, name: data.name, description: data.description });
+    await recordAudit(ctx, "contacts.group_created", { meta: { groupId: g.id } });
+    return { id: g.id, name: g.name, description: g.description, members: 0, created_at: g.createdAt.toISOString() } satisfies GroupView;
+  } catch (e) {
+    if (e instanceof UniqueConstraintError) throw taken();
+    throw e;
+  }
+}
+
+export async function updateGroup(ctx: SignedInCtx, id: string, input: unknown) {
+  assertCan(ctx, GROUPS);
+  const g = await findGroup(ctx, id);
+  const data = validate(groupSchema, input);
+  try {
+    await g.update({ name: data.name, description: data.description });
+  } catch (e) {
+    if (e instanceof UniqueConstraintError) throw taken();
+    throw e;
+  }
+  await recordAudit(ctx, "contacts.group_updated", { meta: { groupId: g.id } });
+  return { id: g.id, name: g.name, description: g.description };
+}
+
+/** Delete a group; its members stay as contacts (only the memberships go). */
+export async function deleteGroup(ctx: SignedInCtx, id: string) {
+  assertCan(ctx, GROUPS);
+  const g = await findGroup(ctx, id);
+  await g.destroy();
+  await recordAudit(ctx, "contacts.group_deleted", { meta: { groupId: g.id } });
+  return { id: g.id, name: g.name };
+}
