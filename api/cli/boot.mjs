@@ -5,7 +5,7 @@
  * the four Procfile processes with prefixed logs (start) or the whole test suite (test).
  */
 import { spawn, spawnSync, execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureServices, ensureDatabase } from "./services.mjs";
@@ -32,13 +32,18 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** Build the Remix app when its sources are newer than the last build. */
+/**
+ * Build the Remix app when its sources changed since the last build. The stamp records the
+ * newest source time seen when the build STARTED, so an edit made during a build triggers the next one.
+ */
 export function buildWeb() {
-  const marker = join(root, "remix", "build", "server", "index.js");
-  const sources = Math.max(newestMtime(join(root, "remix")), newestMtime(join(root, "api")), newestMtime(join(root, "models")));
-  if (existsSync(marker) && statSync(marker).mtimeMs >= sources) return;
+  const stamp = join(root, "remix", "build", ".sources-mtime");
+  const sources = Math.max(newestMtime(join(root, "remix")), newestMtime(join(root, "api")), newestMtime(join(root, "models")), newestMtime(join(root, "public")));
+  const built = existsSync(stamp) && existsSync(join(root, "remix", "build", "server", "index.js")) ? Number(readFileSync(stamp, "utf8")) : 0;
+  if (built >= sources) return;
   console.log("Building the web app…");
   run(bin("remix"), ["vite:build", "--config", "remix/vite.config.ts"], { NODE_ENV: "production" });
+  writeFileSync(stamp, String(sources));
 }
 
 function procfile() {

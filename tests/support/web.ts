@@ -75,6 +75,16 @@ export class WebClient {
     if (csrf !== null) body.set("csrf", csrf);
     return this.request(path, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
   }
+
+  /** POST multipart/form-data (file uploads) like a browser: the CSRF field first (unless null), then `form` in order. */
+  async postMultipart(path: string, form: FormData, opts: { csrf?: string | null } = {}) {
+    if (!this.cookies.has("__csrf")) await this.get("/health").then(() => this.get("/login"));
+    const body = new FormData();
+    const csrf = opts.csrf === undefined ? this.csrf : opts.csrf;
+    if (csrf !== null) body.append("csrf", csrf);
+    for (const [name, value] of form) body.append(name, value);
+    return this.request(path, { method: "POST", body });
+  }
 }
 
 export const DEMO_PASSWORD = "Demo!Mensa#2026";
