@@ -19,7 +19,7 @@ const sweep = setInterval(() => {
 }, env().MAIL_SWEEP_SECONDS * 1000);
 const importSweep = setInterval(() => {
   sweepImports().catch((e) => console.error("import sweep failed", e));
-}, 60_000);
+}, env().IMPORT_SWEEP_SECONDS * 1000);
 
 console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM} (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
 

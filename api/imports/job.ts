@@ -387,5 +387,11 @@ export async function sweepImports() {
     { type: QueryTypes.SELECT },
   );
   for (const r of rows) await redis().xadd(key(IMPORT_STREAM), "*", "id", r.id);
-  return rows.length;
+  // Uploads nobody started within a day: their files are personal data we no longer need.
+  const abandoned = await sequelize().query<{ id: string }>(
+    `DELETE FROM contact_imports WHERE status = 'uploaded' AND created_at < now() - interval '24 hours' RETURNING id`,
+    { type: QueryTypes.SELECT },
+  );
+  for (const r of abandoned) await removeImportFiles(r.id);
+  return rows.length + abandoned.length;
 }

@@ -46,6 +46,8 @@ const schema = z
     FACEBOOK_AUTH_URL: z.string().url().default("https://www.facebook.com/v19.0/dialog/oauth"),
     FACEBOOK_TOKEN_URL: z.string().url().default("https://graph.facebook.com/v19.0/oauth/access_token"),
     FACEBOOK_USERINFO_URL: z.string().url().default("https://graph.facebook.com/me?fields=id,first_name,last_name,email"),
+    /** How often the worker re-announces stuck imports and removes abandoned uploads. */
+    IMPORT_SWEEP_SECONDS: z.coerce.number().int().positive().default(60),
     /** Where uploaded files (CSV imports) and generated reports are kept; shared by web, api and worker. */
     UPLOAD_DIR: z.string().default("var/uploads"),
     /** Largest request body accepted (uploads), in megabytes. */

@@ -416,6 +416,20 @@ describe("CSV import: tenant isolation", () => {
   });
 });
 
+describe("CSV import: abandoned uploads", () => {
+  it("an upload nobody started within 24 h is removed, row and files", async () => {
+    const o = await owner();
+    const up = await upload(o.token, [{ name: "esquecido.csv", body: "Celular,Nome\n11987650001,Ana\n" }]);
+    expect(up.status).toBe(201);
+    expect(importDirs()).toContain(up.body.id);
+    await query("UPDATE contact_imports SET created_at = now() - interval '25 hours' WHERE id = $1", [up.body.id]);
+    const until = Date.now() + 15_000;
+    while (Date.now() < until && (await query("SELECT 1 FROM contact_imports WHERE id = $1", [up.body.id])).length) await new Promise((r) => setTimeout(r, 250));
+    expect(await query("SELECT 1 FROM contact_imports WHERE id = $1", [up.body.id])).toHaveLength(0);
+    expect(importDirs()).not.toContain(up.body.id);
+  });
+});
+
 describe("CSV import: the worker job is idempotent", () => {
   it("a redelivered job leaves a finished import alone, and restarts a crashed one cleanly", async () => {
     const o = await owner();

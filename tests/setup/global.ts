@@ -106,6 +106,7 @@ export async function setup(project: TestProject) {
     LOGIN_MAX_FAILS_PER_IP: "1000",
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_SWEEP_SECONDS: "2",
+    IMPORT_SWEEP_SECONDS: "2",
     GOOGLE_CLIENT_ID: OAUTH_CLIENT.id,
     GOOGLE_CLIENT_SECRET: OAUTH_CLIENT.secret,
     GOOGLE_AUTH_URL: `http://127.0.0.1:${oauthPort}/authorize`,
