@@ -1,6 +1,6 @@
-import { Form, Link } from "@remix-run/react";
+import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CsrfInput, FormErrors } from "~/components/forms/fields";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -57,24 +57,15 @@ export function CustomFieldsTable({ rows, canManage, deleteError }: { rows: Cust
                     <Button asChild variant="outline" size="sm">
                       <Link to={`/contacts/fields/${f.id}`} aria-label={t("customFields.editLabel", { label: f.label })}>{t("customFields.edit")}</Link>
                     </Button>
-                    <details className="text-left" open={Boolean(errors)}>
-                      <summary
-                        aria-label={t("customFields.delete.label", { label: f.label })}
-                        className="inline-flex h-8 cursor-pointer list-none items-center rounded-md border border-destructive/40 px-3 text-sm font-medium text-destructive hover:bg-destructive/10"
-                      >
-                        {t("customFields.delete.summary")}
-                      </summary>
-                      <div className="mt-2 max-w-64 space-y-2 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
-                        <FormErrors errors={errors} />
-                        <p>{t("customFields.delete.body", { label: f.label })}</p>
-                        <Form method="post" action="/contacts/fields?index">
-                          <CsrfInput />
-                          <input type="hidden" name="intent" value="delete" />
-                          <input type="hidden" name="id" value={f.id} />
-                          <Button type="submit" variant="destructive" size="sm">{t("customFields.delete.confirm")}</Button>
-                        </Form>
-                      </div>
-                    </details>
+                    <ConfirmDelete
+                      id={f.id}
+                      action="/contacts/fields?index"
+                      errors={errors}
+                      summary={t("customFields.delete.summary")}
+                      label={t("customFields.delete.label", { label: f.label })}
+                      body={t("customFields.delete.body", { label: f.label })}
+                      confirm={t("customFields.delete.confirm")}
+                    />
                   </div>
                 </TableCell>
               ) : null}

@@ -1,3 +1,4 @@
+import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -61,21 +62,14 @@ export function GroupsTable({ rows, last, n }: { rows: GroupRow[]; last?: { id?:
                       <Button type="submit" size="sm">{t("groups.rename.submit")}</Button>
                     </Form>
                   </details>
-                  <details className="text-left" open={Boolean(deleteErrors)}>
-                    <summary className={`${summaryClass} border-destructive/40 text-destructive hover:bg-destructive/10`} aria-label={t("groups.delete.label", { name: g.name })}>
-                      {t("groups.delete.summary")}
-                    </summary>
-                    <div className="mt-2 max-w-64 space-y-2 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
-                      <FormErrors errors={deleteErrors} />
-                      <p>{t("groups.delete.body", { name: g.name })}</p>
-                      <Form method="post">
-                        <CsrfInput />
-                        <input type="hidden" name="intent" value="delete" />
-                        <input type="hidden" name="id" value={g.id} />
-                        <Button type="submit" variant="destructive" size="sm">{t("groups.delete.confirm")}</Button>
-                      </Form>
-                    </div>
-                  </details>
+                  <ConfirmDelete
+                    id={g.id}
+                    errors={deleteErrors}
+                    summary={t("groups.delete.summary")}
+                    label={t("groups.delete.label", { name: g.name })}
+                    body={t("groups.delete.body", { name: g.name })}
+                    confirm={t("groups.delete.confirm")}
+                  />
                 </div>
               </TableCell>
             </TableRow>

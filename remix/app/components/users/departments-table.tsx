@@ -1,6 +1,6 @@
-import { Form, Link } from "@remix-run/react";
+import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CsrfInput } from "~/components/forms/fields";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -35,23 +35,13 @@ export function DepartmentsTable({ rows }: { rows: DepartmentRow[] }) {
                 <Button asChild variant="outline" size="sm">
                   <Link to={`/departments/${d.id}/edit`} aria-label={t("departments.editLabel", { name: d.name })}>{t("departments.editButton")}</Link>
                 </Button>
-                <details className="text-left">
-                  <summary
-                    aria-label={t("departments.delete.label", { name: d.name })}
-                    className="inline-flex h-8 cursor-pointer list-none items-center rounded-md border border-destructive/40 px-3 text-sm font-medium text-destructive hover:bg-destructive/10"
-                  >
-                    {t("departments.delete.summary")}
-                  </summary>
-                  <div className="mt-2 max-w-64 space-y-2 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
-                    <p>{t("departments.delete.body", { name: d.name })}</p>
-                    <Form method="post">
-                      <CsrfInput />
-                      <input type="hidden" name="intent" value="delete" />
-                      <input type="hidden" name="id" value={d.id} />
-                      <Button type="submit" variant="destructive" size="sm">{t("departments.delete.confirm")}</Button>
-                    </Form>
-                  </div>
-                </details>
+                <ConfirmDelete
+                  id={d.id}
+                  summary={t("departments.delete.summary")}
+                  label={t("departments.delete.label", { name: d.name })}
+                  body={t("departments.delete.body", { name: d.name })}
+                  confirm={t("departments.delete.confirm")}
+                />
               </div>
             </TableCell>
           </TableRow>
