@@ -12,6 +12,7 @@ import { notificationRoutes } from "./notifications/routes";
 import { planRoutes } from "./plans/routes";
 import { meRoutes, userRoutes } from "./users/routes";
 import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
+import { providerWebhookRoutes } from "./webhooks/routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -31,5 +32,6 @@ export function createApp() {
     .use(planRoutes)
     .use(auditRoutes)
     .use(contactRoutes)
-    .use(importRoutes);
+    .use(importRoutes)
+    .use(providerWebhookRoutes);
 }

@@ -75,7 +75,7 @@ const databaseUrl = await ensureDatabase(services.databaseUrl, DB);
 const apiPort = await freePort();
 const env = {
   DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: `bench-import-${Date.now()}:`, NODE_ENV: "production",
-  SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc",
+  SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc", SIMULATOR_WEBHOOK_SECRET: "bench-simulator-webhook-secret-0123456789",
   APP_URL: "http://localhost:3000", API_PORT: String(apiPort), UPLOAD_DIR: join(work, "uploads"),
 };
 for (const script of ["models/migrate.ts", "seeds/run.ts"]) {

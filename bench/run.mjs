@@ -36,7 +36,7 @@ process.on("exit", () => children.forEach((c) => c.kill()));
 const services = await ensureServices();
 const databaseUrl = await ensureDatabase(services.databaseUrl, "mensageria_bench");
 const [webPort, apiPort, nodeHealthPort, nodeApiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-const env = { DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: "bench:", NODE_ENV: "production", SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc", APP_URL: `http://localhost:${webPort}`, WEB_PORT: String(webPort), API_PORT: String(apiPort), WEB_HOST: "127.0.0.1" };
+const env = { DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: "bench:", NODE_ENV: "production", SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc", SIMULATOR_WEBHOOK_SECRET: "bench-simulator-webhook-secret-0123456789", APP_URL: `http://localhost:${webPort}`, WEB_PORT: String(webPort), API_PORT: String(apiPort), WEB_HOST: "127.0.0.1" };
 for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
   const r = spawnSync(bun, [script], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`${script}: ${r.stderr}`);

@@ -26,3 +26,10 @@ export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 /** CSV import limits (spec sections 5 and 9). */
 export const IMPORT_MAX_FILES = 10;
 export const IMPORT_MAX_ROWS = 1_000_000;
+
+/** Message statuses (spec section 4); the forward-only rules between them are in api/messages/status.ts. */
+export const MESSAGE_STATUSES = [
+  "pending", "scheduled", "queued", "sending", "sent", "received", "delivered", "read",
+  "failed", "unavailable", "rejected", "optout",
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];

@@ -15,7 +15,7 @@ import {
 import { sequelize } from "./db";
 
 export * from "./constants";
-import type { AccountType, CustomFieldType, ImportStatus, Locale, PlanPermission, Role } from "./constants";
+import type { AccountType, CustomFieldType, ImportStatus, Locale, MessageStatus, PlanPermission, Role } from "./constants";
 import { ENTITY_STATUSES, GENDERS } from "./constants";
 
 const id = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
@@ -291,6 +291,49 @@ export class ContactImport extends Model<InferAttributes<ContactImport>, InferCr
   declare updatedAt: CreationOptional<Date>;
 }
 
+/** One message of any channel (SMS, WhatsApp, RCS, e-mail…), outbound or inbound. */
+export class Message extends Model<InferAttributes<Message>, InferCreationAttributes<Message>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare channel: string;
+  declare direction: "outbound" | "inbound";
+  declare sender: CreationOptional<string>;
+  /** E.164 for phone channels. */
+  declare recipient: string;
+  declare body: CreationOptional<string>;
+  declare segments: CreationOptional<number>;
+  declare coding: CreationOptional<"GSM7" | "UCS2" | null>;
+  declare status: CreationOptional<MessageStatus>;
+  declare provider: CreationOptional<string | null>;
+  declare route: CreationOptional<string | null>;
+  declare providerMessageId: CreationOptional<string | null>;
+  declare errorCode: CreationOptional<string | null>;
+  declare errorMessage: CreationOptional<string | null>;
+  /** Integer minor units of `currency`. */
+  declare price: CreationOptional<number>;
+  declare currency: CreationOptional<string>;
+  declare scheduledAt: CreationOptional<Date | null>;
+  declare queuedAt: CreationOptional<Date | null>;
+  declare sentAt: CreationOptional<Date | null>;
+  declare deliveredAt: CreationOptional<Date | null>;
+  declare readAt: CreationOptional<Date | null>;
+  declare failedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+/** What happened to a message, in order: provider receipts (deduplicated) and system steps. */
+export class MessageEvent extends Model<InferAttributes<MessageEvent>, InferCreationAttributes<MessageEvent>> {
+  declare id: CreationOptional<number>;
+  declare messageId: string;
+  declare accountId: string;
+  declare status: string;
+  declare source: "provider" | "system";
+  declare providerEventId: CreationOptional<string | null>;
+  declare payload: CreationOptional<Record<string, unknown>>;
+  declare createdAt: CreationOptional<Date>;
+}
+
 function init<M extends Model>(model: ModelStatic<M>, table: string, attrs: ModelAttributes<M>, opts: { timestamps?: boolean; updatedAt?: boolean } = {}) {
   // Sequelize writes the column name into each attribute object: never let two columns share one.
   // A data-type instance (DataTypes.ARRAY(TEXT)) is wrapped, not spread: spreading drops its prototype and Sequelize would read it as a plain column.
@@ -371,6 +414,16 @@ export function initModels() {
     totalRows: DataTypes.BIGINT, processedRows: DataTypes.BIGINT, insertedRows: DataTypes.BIGINT, mergedRows: DataTypes.BIGINT, errorCount: DataTypes.BIGINT,
     failure: nText, startedAt: DataTypes.DATE, finishedAt: DataTypes.DATE, ...ts,
   });
+  init(Message, "messages", {
+    id, accountId: DataTypes.UUID, channel: text, direction: text, sender: text, recipient: text, body: text, segments: DataTypes.INTEGER,
+    coding: nText, status: text, provider: nText, route: nText, providerMessageId: nText, errorCode: nText, errorMessage: nText,
+    price: DataTypes.BIGINT, currency: DataTypes.CHAR(3), scheduledAt: DataTypes.DATE, queuedAt: DataTypes.DATE, sentAt: DataTypes.DATE,
+    deliveredAt: DataTypes.DATE, readAt: DataTypes.DATE, failedAt: DataTypes.DATE, ...ts,
+  });
+  init(MessageEvent, "message_events", {
+    id: bigId, messageId: DataTypes.UUID, accountId: DataTypes.UUID, status: text, source: text, providerEventId: nText, payload: DataTypes.JSONB, createdAt: DataTypes.DATE,
+  }, { updatedAt: false });
+  Message.hasMany(MessageEvent, { foreignKey: "messageId", as: "events" });
   Contact.belongsToMany(ContactGroup, { through: ContactGroupMember, foreignKey: "contactId", otherKey: "groupId", as: "groups" });
   ContactGroup.belongsToMany(Contact, { through: ContactGroupMember, foreignKey: "groupId", otherKey: "contactId", as: "contacts" });
 

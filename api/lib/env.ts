@@ -57,10 +57,12 @@ const schema = z
     LOGIN_MAX_FAILS_PER_EMAIL: z.coerce.number().int().positive().default(5),
     LOGIN_MAX_FAILS_PER_IP: z.coerce.number().int().positive().default(30),
     LOGIN_FAIL_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+    /** Shared secret of the built-in SMS simulator's signed delivery receipts (Standard Webhooks; "whsec_<base64>" or plain text). */
+    SIMULATOR_WEBHOOK_SECRET: z.string().min(24).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
-      for (const key of ["SESSION_SECRET", "JWT_SECRET", "APP_URL"] as const) {
+      for (const key of ["SESSION_SECRET", "JWT_SECRET", "APP_URL", "SIMULATOR_WEBHOOK_SECRET"] as const) {
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
       }
     }
@@ -72,7 +74,11 @@ export type Env = z.infer<typeof schema> & {
   APP_URL: string;
   API_URL: string;
   REALTIME_URL: string;
+  SIMULATOR_WEBHOOK_SECRET: string;
 };
+
+/** Development/test value of SIMULATOR_WEBHOOK_SECRET (production requires a real one). */
+export const DEV_SIMULATOR_WEBHOOK_SECRET = "development-only-simulator-webhook-secret";
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
@@ -90,6 +96,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     APP_URL: e.APP_URL ?? `http://localhost:${e.WEB_PORT}`,
     API_URL: e.API_URL ?? `http://127.0.0.1:${e.API_PORT}`,
     REALTIME_URL: e.REALTIME_URL ?? `http://127.0.0.1:${e.REALTIME_PORT}`,
+    SIMULATOR_WEBHOOK_SECRET: e.SIMULATOR_WEBHOOK_SECRET ?? DEV_SIMULATOR_WEBHOOK_SECRET,
   };
 }
 

@@ -1,0 +1,49 @@
+/**
+ * Providers that post signed status receipts to POST /api/webhooks/providers/:provider: each one's
+ * signing secret and how its status words map to ours. Adding an HTTP provider = one entry here.
+ */
+import { env } from "../lib/env";
+import type { MessageStatus } from "../messages/status";
+
+export type ReceiptProvider = {
+  /** Secrets accepted for the signature (several during a key rotation). */
+  secrets: () => string[];
+  /** The provider's status word (case-insensitive) -> ours; unknown words are refused. */
+  statuses: Record<string, MessageStatus>;
+};
+
+/** Our own words plus the SMPP 3.4 delivery-receipt states (DELIVRD, UNDELIV…), which SMS providers reuse. */
+const SMS_STATUSES: Record<string, MessageStatus> = {
+  queued: "queued",
+  sending: "sending",
+  accepted: "sent",
+  sent: "sent",
+  enroute: "sent",
+  acceptd: "sent",
+  delivered: "delivered",
+  delivrd: "delivered",
+  read: "read",
+  failed: "failed",
+  undelivered: "failed",
+  undeliv: "failed",
+  deleted: "failed",
+  expired: "unavailable",
+  unavailable: "unavailable",
+  rejected: "rejected",
+  rejectd: "rejected",
+  optout: "optout",
+};
+
+const PROVIDERS: Record<string, ReceiptProvider> = {
+  simulator: { secrets: () => [env().SIMULATOR_WEBHOOK_SECRET], statuses: SMS_STATUSES },
+};
+
+export function receiptProvider(name: string): ReceiptProvider | undefined {
+  return Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name] : undefined;
+}
+
+export function mapProviderStatus(provider: ReceiptProvider, word: unknown): MessageStatus | undefined {
+  if (typeof word !== "string") return undefined;
+  const w = word.trim().toLowerCase();
+  return Object.hasOwn(provider.statuses, w) ? provider.statuses[w] : undefined;
+}

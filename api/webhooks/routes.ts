@@ -1,0 +1,55 @@
+/**
+ * Webhooks that providers post to us. The signature is checked over the exact raw bytes, so the
+ * body is not parsed by Elysia (`parse: "none"`); nothing is read or written before it passes.
+ */
+import { Elysia, t } from "elysia";
+import { mapProviderStatus, receiptProvider } from "../channels/receipt-providers";
+import { verifyWebhook } from "../channels/webhook-signature";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { applyProviderReceipt } from "../messages/receipts";
+import { providerReceiptSchema } from "./schemas";
+
+/** Receipts are small; anything bigger is not one. */
+const MAX_RECEIPT_BYTES = 64 * 1024;
+
+export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers", tags: ["webhooks"] }).post(
+  "/:provider",
+  async ({ params, request }) => {
+    const provider = receiptProvider(params.provider);
+    if (!provider) throw new AppError("NOT_FOUND");
+    const raw = await request.text();
+    if (raw.length > MAX_RECEIPT_BYTES) throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
+    const verified = verifyWebhook(provider.secrets(), request.headers, raw);
+    if (!verified.ok) throw new AppError("UNAUTHENTICATED");
+
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
+    }
+    const body = validate(providerReceiptSchema, json);
+    const status = mapProviderStatus(provider, body.status);
+    if (!status) throw new AppError("VALIDATION", { fields: { status: ["validation.invalid"] } });
+
+    return applyProviderReceipt({
+      provider: params.provider,
+      providerMessageId: body.message_id,
+      status,
+      errorCode: body.error_code ?? null,
+      errorMessage: body.error_message ?? null,
+      occurredAt: new Date(body.occurred_at),
+      eventId: body.event_id ?? verified.id,
+    });
+  },
+  {
+    parse: "none",
+    params: t.Object({ provider: t.String() }),
+    detail: {
+      summary:
+        "A provider's signed delivery receipt (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature over the raw body). " +
+        "Body {event_id?, message_id, status, error_code?, error_message?, occurred_at}. Answers {result: applied|unchanged|duplicate|ignored}; 401 when the signature is missing, wrong or older than 5 minutes",
+    },
+  },
+);

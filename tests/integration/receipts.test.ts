@@ -1,0 +1,250 @@
+/**
+ * Step 3 of the message pipeline over real HTTP, PostgreSQL and Redis: signed provider receipts
+ * move a message forward only, are idempotent, and every real change is announced exactly once
+ * on the account's event stream.
+ */
+import { randomUUID } from "node:crypto";
+import Redis from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { signWebhook } from "../../api/channels/webhook-signature";
+import { DEV_SIMULATOR_WEBHOOK_SECRET } from "../../api/lib/env";
+import { registerPerson } from "../support/api";
+import { query } from "../support/db";
+
+const SECRET = process.env.SIMULATOR_WEBHOOK_SECRET || DEV_SIMULATOR_WEBHOOK_SECRET;
+let accountId: string;
+let redis: Redis;
+
+type Row = Record<string, unknown> & { status: string };
+
+async function insertMessage(status = "sent") {
+  const providerMessageId = `sim-${randomUUID()}`;
+  const [row] = await query<{ id: string }>(
+    `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, provider_message_id, price, sent_at)
+     VALUES ($1, 'sms', 'outbound', '29094', '+5511987654321', 'Seu pedido saiu para entrega', 1, 'GSM7', $2, 'simulator', 'T1', $3, 5, CASE WHEN $2 = 'sent' THEN now() - interval '1 minute' END)
+     RETURNING id`,
+    [accountId, status, providerMessageId],
+  );
+  return { id: row.id, providerMessageId };
+}
+
+async function messageRow(id: string): Promise<Row> {
+  const [row] = await query<Row>("SELECT * FROM messages WHERE id = $1", [id]);
+  return row;
+}
+
+async function eventsOf(id: string) {
+  return query<{ status: string; source: string; provider_event_id: string; payload: Record<string, unknown> }>(
+    "SELECT status, source, provider_event_id, payload FROM message_events WHERE message_id = $1 ORDER BY id",
+    [id],
+  );
+}
+
+/** The account stream's message.status_changed entries for one message, oldest first. */
+async function announced(messageId: string) {
+  const entries = await redis.xrange(`${inject("redisPrefix")}account:${accountId}:events`, "-", "+");
+  return entries
+    .map(([, fields]) => Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]])))
+    .filter((f) => f.message_id === messageId);
+}
+
+function receipt(providerMessageId: string, status: string, extra: Record<string, unknown> = {}) {
+  return JSON.stringify({ event_id: `ev-${randomUUID()}`, message_id: providerMessageId, status, occurred_at: new Date().toISOString(), ...extra });
+}
+
+async function post(raw: string, headers: Record<string, string> | null = signWebhook(SECRET, `wh-${randomUUID()}`, raw), provider = "simulator") {
+  const res = await fetch(new URL(`/api/webhooks/providers/${provider}`, inject("apiUrl")), {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(headers ?? {}) },
+    body: raw,
+  });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body };
+}
+
+beforeAll(async () => {
+  accountId = (await registerPerson("receipts", { verify: false })).accountId;
+  redis = new Redis(inject("redisUrl"));
+});
+
+afterAll(async () => {
+  await redis?.quit();
+});
+
+describe("provider receipts (POST /api/webhooks/providers/:provider)", () => {
+  it("a signed delivered receipt applies: status, delivered_at, one event, one announcement", async () => {
+    const m = await insertMessage("sent");
+    const occurredAt = new Date(Date.now() - 5000);
+    const res = await post(receipt(m.providerMessageId, "delivered", { occurred_at: occurredAt.toISOString() }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ result: "applied", messageId: m.id, status: "delivered", previous: "sent" });
+
+    const row = await messageRow(m.id);
+    expect(row.status).toBe("delivered");
+    expect((row.delivered_at as Date).toISOString()).toBe(occurredAt.toISOString());
+    const events = await eventsOf(m.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ status: "delivered", source: "provider" });
+    expect(await announced(m.id)).toEqual([{ event: "message.status_changed", message_id: m.id, status: "delivered" }]);
+  });
+
+  it("SMPP-style words map to ours (DELIVRD -> delivered)", async () => {
+    const m = await insertMessage("sent");
+    const res = await post(receipt(m.providerMessageId, "DELIVRD"));
+    expect(res.status).toBe(200);
+    expect((await messageRow(m.id)).status).toBe("delivered");
+  });
+
+  it("the same receipt twice changes nothing the second time", async () => {
+    const m = await insertMessage("sent");
+    const raw = receipt(m.providerMessageId, "delivered");
+    expect((await post(raw)).body.result).toBe("applied");
+    const after = await messageRow(m.id);
+    // A provider retry: same body, new delivery of the webhook.
+    const again = await post(raw);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ result: "duplicate", status: "delivered" });
+    // The same status in a different receipt (new event id) is a duplicate too.
+    expect((await post(receipt(m.providerMessageId, "delivered"))).body.result).toBe("duplicate");
+    expect(await messageRow(m.id)).toEqual(after);
+    expect(await eventsOf(m.id)).toHaveLength(1);
+    expect(await announced(m.id)).toHaveLength(1);
+  });
+
+  it("concurrent copies of one receipt apply exactly once", async () => {
+    const m = await insertMessage("sent");
+    const raw = receipt(m.providerMessageId, "delivered");
+    const results = await Promise.all(Array.from({ length: 8 }, () => post(raw)));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(results.filter((r) => r.body.result === "applied")).toHaveLength(1);
+    expect(results.filter((r) => r.body.result === "duplicate")).toHaveLength(7);
+    expect(await eventsOf(m.id)).toHaveLength(1);
+    expect(await announced(m.id)).toHaveLength(1);
+  });
+
+  it("failed after delivered changes nothing", async () => {
+    const m = await insertMessage("sent");
+    await post(receipt(m.providerMessageId, "delivered"));
+    const before = await messageRow(m.id);
+    const res = await post(receipt(m.providerMessageId, "failed", { error_code: "ERR_HANDSET", error_message: "absent subscriber" }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ result: "unchanged", status: "delivered" });
+    const after = await messageRow(m.id);
+    expect(after).toEqual(before);
+    expect(after.failed_at).toBeNull();
+    expect(after.error_code).toBeNull();
+    // The provider's word is kept in the history, marked as not applied.
+    const events = await eventsOf(m.id);
+    expect(events.map((e) => [e.status, e.payload.applied])).toEqual([["delivered", true], ["failed", false]]);
+    expect((await announced(m.id)).map((e) => e.status)).toEqual(["delivered"]);
+  });
+
+  it("read then a late delivered keeps read", async () => {
+    const m = await insertMessage("sent");
+    expect((await post(receipt(m.providerMessageId, "read"))).body.result).toBe("applied");
+    const before = await messageRow(m.id);
+    expect(before.status).toBe("read");
+    expect(before.read_at).not.toBeNull();
+    const late = await post(receipt(m.providerMessageId, "delivered"));
+    expect(late.status).toBe(200);
+    expect(late.body).toMatchObject({ result: "unchanged", status: "read" });
+    expect(await messageRow(m.id)).toEqual(before);
+    expect((await announced(m.id)).map((e) => e.status)).toEqual(["read"]);
+  });
+
+  it("a failure before delivery applies with its error and failed_at", async () => {
+    const m = await insertMessage("sent");
+    const res = await post(receipt(m.providerMessageId, "UNDELIV", { error_code: "ERR_ABSENT", error_message: "Assinante ausente" }));
+    expect(res.body).toMatchObject({ result: "applied", status: "failed" });
+    const row = await messageRow(m.id);
+    expect(row).toMatchObject({ status: "failed", error_code: "ERR_ABSENT", error_message: "Assinante ausente" });
+    expect(row.failed_at).not.toBeNull();
+    // Terminal: a later delivered changes nothing.
+    expect((await post(receipt(m.providerMessageId, "delivered"))).body.result).toBe("unchanged");
+    expect((await messageRow(m.id)).status).toBe("failed");
+    expect((await announced(m.id)).map((e) => e.status)).toEqual(["failed"]);
+  });
+
+  describe("refused signatures: 401 and nothing changes", () => {
+    const cases: Array<[string, (raw: string) => Record<string, string> | null]> = [
+      ["unsigned", () => null],
+      ["wrongly signed", (raw) => signWebhook("not-the-simulator-secret-0123456789", `wh-${randomUUID()}`, raw)],
+      ["stale timestamp", (raw) => signWebhook(SECRET, `wh-${randomUUID()}`, raw, Math.floor(Date.now() / 1000) - 6 * 60)],
+      [
+        "signed over a different body",
+        (raw) => signWebhook(SECRET, `wh-${randomUUID()}`, raw.replace('"delivered"', '"read"')),
+      ],
+    ];
+    for (const [name, headers] of cases) {
+      it(name, async () => {
+        const m = await insertMessage("sent");
+        const before = await messageRow(m.id);
+        const raw = receipt(m.providerMessageId, "delivered");
+        const res = await post(raw, headers(raw));
+        expect(res.status).toBe(401);
+        expect(res.body.error.code).toBe("UNAUTHENTICATED");
+        expect(await messageRow(m.id)).toEqual(before);
+        expect(await eventsOf(m.id)).toHaveLength(0);
+        expect(await announced(m.id)).toHaveLength(0);
+      });
+    }
+  });
+
+  it("an unknown provider message id answers 200 ignored and changes nothing", async () => {
+    const m = await insertMessage("sent");
+    const before = await messageRow(m.id);
+    const res = await post(receipt(`sim-unknown-${randomUUID()}`, "delivered"));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: "ignored" });
+    expect(await messageRow(m.id)).toEqual(before);
+    const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM message_events WHERE account_id = $1 AND message_id = $2", [accountId, m.id]);
+    expect(n).toBe(0);
+  });
+
+  it("a receipt is matched within its provider only, and an unknown provider is 404", async () => {
+    const m = await insertMessage("sent");
+    const raw = receipt(m.providerMessageId, "delivered");
+    const res = await post(raw, signWebhook(SECRET, `wh-${randomUUID()}`, raw), "no-such-provider");
+    expect(res.status).toBe(404);
+    expect((await messageRow(m.id)).status).toBe("sent");
+  });
+
+  it("a correctly signed but malformed receipt is 422 and changes nothing", async () => {
+    const m = await insertMessage("sent");
+    const before = await messageRow(m.id);
+    for (const raw of ["not json", JSON.stringify({ message_id: m.providerMessageId, status: "delivered" }), receipt(m.providerMessageId, "teleported")]) {
+      const res = await post(raw);
+      expect(res.status, raw).toBe(422);
+    }
+    expect(await messageRow(m.id)).toEqual(before);
+    expect(await eventsOf(m.id)).toHaveLength(0);
+  });
+
+  it("out-of-order receipts end on the furthest status, announcing each real step once", async () => {
+    const m = await insertMessage("queued");
+    for (const s of ["delivered", "sent", "read", "delivered", "failed", "read"]) expect((await post(receipt(m.providerMessageId, s))).status).toBe(200);
+    const row = await messageRow(m.id);
+    expect(row.status).toBe("read");
+    expect(row.sent_at).toBeNull(); // `sent` came after `delivered` and was not applied
+    expect((await announced(m.id)).map((e) => e.status)).toEqual(["delivered", "read"]);
+    expect((await eventsOf(m.id)).map((e) => [e.status, e.payload.applied])).toEqual([
+      ["delivered", true],
+      ["sent", false],
+      ["read", true],
+      ["failed", false],
+    ]);
+  });
+});
+
+describe("GET /api/docs/json", () => {
+  it("documents the provider receipt webhook", async () => {
+    const res = await fetch(new URL("/api/docs/json", inject("apiUrl")));
+    const spec = (await res.json()) as { paths: Record<string, Record<string, { summary?: string }>> };
+    expect(spec.paths["/api/webhooks/providers/{provider}"]?.post?.summary).toMatch(/webhook-signature/);
+  });
+});
