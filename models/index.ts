@@ -334,6 +334,17 @@ export class MessageEvent extends Model<InferAttributes<MessageEvent>, InferCrea
   declare createdAt: CreationOptional<Date>;
 }
 
+/** A row of the transactional outbox: published by the worker's relay to the Redis Stream `topic`. */
+export class OutboxEntry extends Model<InferAttributes<OutboxEntry>, InferCreationAttributes<OutboxEntry>> {
+  declare id: CreationOptional<number>;
+  /** Stream name without the Redis prefix, e.g. `messages:sms`. */
+  declare topic: string;
+  /** The stream entry's fields (string values). */
+  declare payload: Record<string, string>;
+  declare createdAt: CreationOptional<Date>;
+  declare publishedAt: CreationOptional<Date | null>;
+}
+
 function init<M extends Model>(model: ModelStatic<M>, table: string, attrs: ModelAttributes<M>, opts: { timestamps?: boolean; updatedAt?: boolean } = {}) {
   // Sequelize writes the column name into each attribute object: never let two columns share one.
   // A data-type instance (DataTypes.ARRAY(TEXT)) is wrapped, not spread: spreading drops its prototype and Sequelize would read it as a plain column.
@@ -423,6 +434,7 @@ export function initModels() {
   init(MessageEvent, "message_events", {
     id: bigId, messageId: DataTypes.UUID, accountId: DataTypes.UUID, status: text, source: text, providerEventId: nText, payload: DataTypes.JSONB, createdAt: DataTypes.DATE,
   }, { updatedAt: false });
+  init(OutboxEntry, "outbox", { id: bigId, topic: text, payload: DataTypes.JSONB, createdAt: DataTypes.DATE, publishedAt: DataTypes.DATE }, { updatedAt: false });
   Message.hasMany(MessageEvent, { foreignKey: "messageId", as: "events" });
   Contact.belongsToMany(ContactGroup, { through: ContactGroupMember, foreignKey: "contactId", otherKey: "groupId", as: "groups" });
   ContactGroup.belongsToMany(Contact, { through: ContactGroupMember, foreignKey: "groupId", otherKey: "contactId", as: "contacts" });

@@ -19,6 +19,12 @@ export type ConsumerOptions = {
   reclaimIdleMs?: number;
   blockMs?: number;
   batch?: number;
+  /**
+   * Called once an entry has failed `maxAttempts` times, before it moves to the dead-letter
+   * stream (e.g. to mark the job's record failed with the reason). If it throws, the entry stays
+   * pending and is retried on the next reclaim.
+   */
+  onDead?: (fields: Record<string, string>, reason: string, id: string) => Promise<void>;
 };
 
 function toFields(list: string[]): Record<string, string> {
@@ -52,6 +58,14 @@ export function startConsumer(opts: ConsumerOptions) {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       if (count >= maxAttempts) {
+        if (opts.onDead) {
+          try {
+            await opts.onDead(fields, reason, id);
+          } catch (e) {
+            console.error(`job ${opts.stream} ${id} dead-letter hook failed, will retry`, e);
+            return;
+          }
+        }
         await redis().multi().xadd(`${stream}:dead`, "*", ...Object.entries(fields).flat(), "reason", reason.slice(0, 500), "source_id", id).xack(stream, opts.group, id).exec();
         console.error(`job ${opts.stream} ${id} dead after ${count} attempts: ${reason}`);
       } else {

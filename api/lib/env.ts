@@ -3,6 +3,7 @@
  * stops the process with a sentence naming it. Only `publicEnv` may reach the browser.
  */
 import { z } from "zod";
+import { DEFAULT_SIMULATOR_MIX, parseMix } from "../simulator/outcome";
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalText = z
@@ -59,10 +60,36 @@ const schema = z
     LOGIN_FAIL_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
     /** Shared secret of the built-in SMS simulator's signed delivery receipts (Standard Webhooks; "whsec_<base64>" or plain text). */
     SIMULATOR_WEBHOOK_SECRET: z.string().min(24).optional(),
+    /** The simulator process (a provider-like HTTP peer, the default provider without credentials). */
+    SIMULATOR_PORT: port.default(3003),
+    SIMULATOR_URL: z.string().url().optional(),
+    /** Bearer key the simulator requires on its API (dev default; required in production). */
+    SIMULATOR_API_KEY: z.string().min(16).optional(),
+    /** Where the simulator posts its signed receipts (default: our API's provider webhook). */
+    SIMULATOR_WEBHOOK_URL: z.string().url().optional(),
+    /** Delay between a submit and its delivery receipt. */
+    SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(300),
+    /** Weighted final statuses, chosen per message by hashing its reference. */
+    SIMULATOR_MIX: z
+      .string()
+      .default(DEFAULT_SIMULATOR_MIX)
+      .superRefine((v, ctx) => {
+        try {
+          parseMix(v);
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: (e as Error).message });
+        }
+      }),
+    /** Dispatch: deliveries of a stream entry before it goes to the dead-letter stream (the message then fails). */
+    DISPATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+    /** Dispatch: an entry pending this long (crashed worker, failed attempt) is retried. */
+    DISPATCH_RETRY_IDLE_MS: z.coerce.number().int().min(100).default(15_000),
+    /** How often the outbox relay looks for unpublished rows. */
+    OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(200),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
-      for (const key of ["SESSION_SECRET", "JWT_SECRET", "APP_URL", "SIMULATOR_WEBHOOK_SECRET"] as const) {
+      for (const key of ["SESSION_SECRET", "JWT_SECRET", "APP_URL", "SIMULATOR_WEBHOOK_SECRET", "SIMULATOR_API_KEY"] as const) {
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
       }
     }
@@ -75,10 +102,15 @@ export type Env = z.infer<typeof schema> & {
   API_URL: string;
   REALTIME_URL: string;
   SIMULATOR_WEBHOOK_SECRET: string;
+  SIMULATOR_URL: string;
+  SIMULATOR_API_KEY: string;
+  SIMULATOR_WEBHOOK_URL: string;
 };
 
 /** Development/test value of SIMULATOR_WEBHOOK_SECRET (production requires a real one). */
 export const DEV_SIMULATOR_WEBHOOK_SECRET = "development-only-simulator-webhook-secret";
+/** Development/test value of SIMULATOR_API_KEY (production requires a real one). */
+export const DEV_SIMULATOR_API_KEY = "development-only-simulator-api-key";
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
@@ -89,14 +121,18 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const e = result.data;
   // Development and test defaults: fixed, clearly non-secret values (production requires real ones).
   const devSecret = "development-only-secret-do-not-use-in-production";
+  const apiUrl = e.API_URL ?? `http://127.0.0.1:${e.API_PORT}`;
   return {
     ...e,
     SESSION_SECRET: e.SESSION_SECRET ?? devSecret,
     JWT_SECRET: e.JWT_SECRET ?? devSecret + "-jwt",
     APP_URL: e.APP_URL ?? `http://localhost:${e.WEB_PORT}`,
-    API_URL: e.API_URL ?? `http://127.0.0.1:${e.API_PORT}`,
+    API_URL: apiUrl,
     REALTIME_URL: e.REALTIME_URL ?? `http://127.0.0.1:${e.REALTIME_PORT}`,
     SIMULATOR_WEBHOOK_SECRET: e.SIMULATOR_WEBHOOK_SECRET ?? DEV_SIMULATOR_WEBHOOK_SECRET,
+    SIMULATOR_URL: e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`,
+    SIMULATOR_API_KEY: e.SIMULATOR_API_KEY ?? DEV_SIMULATOR_API_KEY,
+    SIMULATOR_WEBHOOK_URL: e.SIMULATOR_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/providers/simulator`,
   };
 }
 

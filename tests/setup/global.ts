@@ -1,6 +1,6 @@
 /**
  * One isolated platform per test run: its own PostgreSQL database (migrated and seeded), its
- * own Redis key prefix, and the four real processes (web, api, worker, realtime) on free
+ * own Redis key prefix, and the real processes (web, api, worker, realtime, simulator) on free
  * loopback ports. Tests talk to them over HTTP like any client would.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -26,6 +26,7 @@ declare module "vitest" {
     redisPrefix: string;
     smtpPort: number;
     oauthUrl: string;
+    simulatorUrl: string;
   }
 }
 
@@ -70,7 +71,7 @@ export async function setup(project: TestProject) {
   dbUrl.pathname = `/${dbName}`;
   const databaseUrl = dbUrl.toString();
 
-  const [web, api, realtime, smtpPort, oauthPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [web, api, realtime, smtpPort, oauthPort, simulator] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   // Google sign-in is configured against a loopback authorization server; Facebook stays unconfigured.
   const oauth = await startOAuthPeer(oauthPort);
 
@@ -113,12 +114,19 @@ export async function setup(project: TestProject) {
     GOOGLE_TOKEN_URL: `http://127.0.0.1:${oauthPort}/token`,
     GOOGLE_USERINFO_URL: `http://127.0.0.1:${oauthPort}/userinfo`,
     UNSUBSCRIBE_HOST: "unsubscribe.localhost",
+    // The provider simulator (its own process); receipts go to this run's API (default URL).
+    SIMULATOR_PORT: String(simulator),
+    SIMULATOR_URL: `http://127.0.0.1:${simulator}`,
+    SIMULATOR_DELAY_MS: "200",
+    // Dispatch retries quickly in tests: a failed attempt is redelivered after 1 s, dead after 3.
+    DISPATCH_RETRY_IDLE_MS: "1000",
+    DISPATCH_MAX_ATTEMPTS: "3",
   } as NodeJS.ProcessEnv;
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
     const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
   }
-  const procs: Record<string, string> = { web: "remix/server.ts", api: "api/server.ts", worker: "api/worker.ts", realtime: "realtime/server.ts" };
+  const procs: Record<string, string> = { web: "remix/server.ts", api: "api/server.ts", worker: "api/worker.ts", realtime: "realtime/server.ts", simulator: "api/simulator/server.ts" };
   for (const [name, script] of Object.entries(procs)) {
     const child = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     const echo = (chunk: Buffer) => {
@@ -132,6 +140,7 @@ export async function setup(project: TestProject) {
     waitFor(`http://127.0.0.1:${web}/health`),
     waitFor(`http://127.0.0.1:${api}/api/health`),
     waitFor(`http://127.0.0.1:${realtime}/realtime/health`),
+    waitFor(`http://127.0.0.1:${simulator}/health`),
   ]);
 
   project.provide("webUrl", `http://localhost:${web}`);
@@ -142,6 +151,7 @@ export async function setup(project: TestProject) {
   project.provide("redisPrefix", redisPrefix);
   project.provide("smtpPort", smtpPort);
   project.provide("oauthUrl", `http://127.0.0.1:${oauthPort}`);
+  project.provide("simulatorUrl", `http://127.0.0.1:${simulator}`);
 
   cleanup = async () => {
     for (const c of children) c.kill("SIGTERM");

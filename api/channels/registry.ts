@@ -1,0 +1,31 @@
+/**
+ * Channel adapters keyed by channel + provider. The dispatcher asks the registry, never
+ * `if (channel === "sms")`. Without credentials for a real provider, a channel's default is the
+ * built-in simulator. Adding a provider = one adapter module and one line in ADAPTERS.
+ */
+import type { ChannelAdapter } from "./contract";
+import { simulatorAdapter } from "./simulator";
+
+const ADAPTERS: ChannelAdapter[] = [simulatorAdapter("sms")];
+
+export const SIMULATOR_PROVIDER = "simulator";
+
+const byKey = new Map(ADAPTERS.map((a) => [`${a.channel}/${a.provider}`, a]));
+
+export function adapterFor(channel: string, provider: string): ChannelAdapter | undefined {
+  return byKey.get(`${channel}/${provider}`);
+}
+
+/** The provider a new message of `channel` goes to: the first configured real provider, else the simulator. */
+export function defaultProvider(channel: string): string | undefined {
+  const candidates = ADAPTERS.filter((a) => a.channel === channel && a.configured());
+  return (candidates.find((a) => a.provider !== SIMULATOR_PROVIDER) ?? candidates[0])?.provider;
+}
+
+/** Channels that have at least one provider: the dispatcher consumes one stream per channel. */
+export function channels(): string[] {
+  return [...new Set(ADAPTERS.map((a) => a.channel))];
+}
+
+/** The stream a channel's messages are dispatched from (without the Redis prefix). */
+export const dispatchStream = (channel: string) => `messages:${channel}`;

@@ -1,0 +1,43 @@
+/**
+ * The simulator provider's adapter: an HTTP client of the simulator process
+ * (api/simulator/server.ts) at SIMULATOR_URL, spoken like a real SMS provider's REST API.
+ */
+import { env } from "../lib/env";
+import { PermanentSendError, type ChannelAdapter } from "./contract";
+import { receiptProvider } from "./receipt-providers";
+
+const SUBMIT_TIMEOUT_MS = 10_000;
+
+export function simulatorAdapter(channel: string): ChannelAdapter {
+  return {
+    channel,
+    provider: "simulator",
+    capabilities: { text: true, media: false, deliveryReceipts: true, idempotentSubmit: true },
+    configured: () => true,
+    webhooks: receiptProvider("simulator"),
+    async send(message, { idempotencyKey }) {
+      const url = new URL("/v1/messages", env().SIMULATOR_URL);
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${env().SIMULATOR_API_KEY}` },
+          body: JSON.stringify({ to: message.recipient, from: message.sender, body: message.body, reference: idempotencyKey }),
+          signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS),
+        });
+      } catch (e) {
+        throw new Error(`simulator unreachable: ${(e as Error).message}`);
+      }
+      const text = await res.text();
+      let json: { id?: unknown; error?: { code?: string; message?: string } } = {};
+      try {
+        json = JSON.parse(text);
+      } catch {}
+      if (res.ok && typeof json.id === "string" && json.id) return { providerMessageId: json.id };
+      const reason = json.error?.message ?? (text.slice(0, 200) || res.statusText);
+      // 400/422: the submit itself is wrong (invalid number…) — no retry will fix it.
+      if (res.status === 400 || res.status === 422) throw new PermanentSendError(json.error?.code ?? `http_${res.status}`, reason);
+      throw new Error(`simulator answered ${res.status}: ${reason}`);
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The outbox relay (pipeline step 2): rows written in the accepting transaction are published
+ * to their Redis Stream. Each pass claims up to 500 unpublished rows with
+ * `FOR UPDATE SKIP LOCKED` (several workers share the work), XADDs them, and marks them
+ * published in the same transaction — only after Redis answered. A crash between XADD and
+ * COMMIT publishes a row twice; consumers tolerate duplicates (the dispatcher's conditional
+ * claim of a message).
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import { env } from "../lib/env";
+import { key, redis } from "../lib/redis";
+
+const BATCH = 500;
+
+/** Publishes one batch; returns how many rows were published. */
+export async function relayOnce(): Promise<number> {
+  return sequelize().transaction(async (transaction) => {
+    const rows = await sequelize().query<{ id: string; topic: string; payload: Record<string, unknown> }>(
+      `SELECT id, topic, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      { type: QueryTypes.SELECT, transaction },
+    );
+    if (rows.length === 0) return 0;
+    const pipeline = redis().pipeline();
+    for (const row of rows) {
+      const fields = Object.entries(row.payload ?? {}).flatMap(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
+      pipeline.xadd(key(row.topic), "*", ...fields, "outbox_id", String(row.id));
+    }
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([err]) => err);
+    if (failed || results.length !== rows.length) throw new Error(`outbox XADD failed: ${failed?.[0]?.message ?? "no answer"}`);
+    await sequelize().query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, {
+      bind: [rows.map((r) => r.id)],
+      transaction,
+    });
+    return rows.length;
+  });
+}
+
+/** Runs the relay until stopped: immediately again after a full batch, else every OUTBOX_POLL_MS. */
+export function startRelay() {
+  let running = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (running) {
+      let published = 0;
+      try {
+        published = await relayOnce();
+      } catch (e) {
+        console.error("outbox relay failed", e);
+      }
+      if (published < BATCH && running) {
+        await new Promise<void>((r) => {
+          wake = r;
+          timer = setTimeout(r, env().OUTBOX_POLL_MS);
+        });
+      }
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      wake?.();
+      await loop;
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * The built-in provider simulator: a real HTTP peer in its own process, speaking a provider-like
+ * REST API, so the dispatcher exercises exactly the path a real provider takes.
+ *
+ *   POST /v1/messages {to, from, body, reference}   Authorization: Bearer SIMULATOR_API_KEY
+ *     -> 202 {id, status: "accepted"}. Idempotent on `reference` (our message id): the same
+ *        reference answers the same id and reaches the "handset" once. 401 without the key,
+ *        400 for a number that is not E.164 and for the magic number +15005550001 (invalid number),
+ *        503 always for +15005550503 (a provider outage that never ends, to exercise retries).
+ *   GET /v1/stats[?reference=…] -> counts: per reference the submits accepted (repeats included).
+ *   GET /health
+ *
+ * SIMULATOR_DELAY_MS after the first submit of a reference it posts one signed receipt
+ * (Standard Webhooks, SIMULATOR_WEBHOOK_SECRET) to SIMULATOR_WEBHOOK_URL: `delivered`, `failed`
+ * or `unavailable`, chosen from SIMULATOR_MIX by hashing the reference (./outcome). If our
+ * endpoint is down or has not yet recorded the provider id (answers `ignored`), it retries with
+ * backoff. State is in memory: a restart forgets references (like a provider's retention ending).
+ */
+import { randomUUID } from "node:crypto";
+import { signWebhook } from "../channels/webhook-signature";
+import { env } from "../lib/env";
+import { parseMix, SIMULATED_ERRORS, simulatedOutcome, type SimulatedOutcome } from "./outcome";
+
+const config = env();
+const mix = parseMix(config.SIMULATOR_MIX);
+const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 16000];
+const E164 = /^\+[1-9]\d{7,14}$/;
+const INVALID_NUMBER = "+15005550001";
+const OUTAGE_NUMBER = "+15005550503";
+
+type Submitted = { id: string; accepted: number; outcome: SimulatedOutcome; receipt: "pending" | "posted" | "gave_up" };
+const byReference = new Map<string, Submitted>();
+const totals = { accepted: 0, unique: 0, refused: 0, receiptsPosted: 0, receiptAttempts: 0, receiptsGivenUp: 0 };
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+const error = (status: number, code: string, message: string) => json({ error: { code, message } }, status);
+
+function authorized(req: Request) {
+  return req.headers.get("authorization") === `Bearer ${config.SIMULATOR_API_KEY}`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function postReceipt(reference: string, entry: Submitted) {
+  await sleep(config.SIMULATOR_DELAY_MS);
+  const failure = entry.outcome === "delivered" ? null : SIMULATED_ERRORS[entry.outcome];
+  const eventId = `simev_${randomUUID()}`;
+  const raw = JSON.stringify({
+    event_id: eventId,
+    message_id: entry.id,
+    status: entry.outcome,
+    error_code: failure?.code ?? null,
+    error_message: failure?.message ?? null,
+    occurred_at: new Date().toISOString(),
+  });
+  for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
+    if (attempt > 0) await sleep(RETRY_DELAYS_MS[attempt - 1]);
+    totals.receiptAttempts++;
+    try {
+      const res = await fetch(config.SIMULATOR_WEBHOOK_URL, {
+        method: "POST",
+        // Signed at each attempt: the timestamp must be fresh; the webhook id stays the same.
+        headers: { "Content-Type": "application/json", ...signWebhook(config.SIMULATOR_WEBHOOK_SECRET, eventId, raw) },
+        body: raw,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await res.text();
+      // A receipt can outrun the recording of the submit's answer: `ignored` means "not known yet".
+      if (res.ok && !text.includes('"ignored"')) {
+        entry.receipt = "posted";
+        totals.receiptsPosted++;
+        return;
+      }
+      if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+        console.error(`simulator receipt for ${reference} refused: ${res.status} ${text.slice(0, 200)}`);
+        break;
+      }
+    } catch (e) {
+      if (attempt === RETRY_DELAYS_MS.length) console.error(`simulator receipt for ${reference} failed: ${(e as Error).message}`);
+    }
+  }
+  entry.receipt = "gave_up";
+  totals.receiptsGivenUp++;
+}
+
+async function submit(req: Request) {
+  if (!authorized(req)) return error(401, "unauthorized", "Missing or wrong API key");
+  let input: { to?: unknown; from?: unknown; body?: unknown; reference?: unknown };
+  try {
+    input = await req.json();
+  } catch {
+    return error(400, "invalid_json", "The body is not JSON");
+  }
+  const { to, reference } = input;
+  if (typeof reference !== "string" || !reference || reference.length > 200) return error(400, "invalid_reference", "reference is required (1-200 characters)");
+  if (typeof input.body !== "string") return error(400, "invalid_body", "body is required");
+  if (to === OUTAGE_NUMBER) return error(503, "unavailable", "The simulated provider is unavailable");
+  if (typeof to !== "string" || !E164.test(to) || to === INVALID_NUMBER) {
+    totals.refused++;
+    return error(400, "invalid_number", `The number ${String(to)} is not a valid E.164 mobile number`);
+  }
+  totals.accepted++;
+  const known = byReference.get(reference);
+  if (known) {
+    known.accepted++;
+    return json({ id: known.id, status: "accepted", duplicate: true }, 202);
+  }
+  const entry: Submitted = { id: `sim_${randomUUID()}`, accepted: 1, outcome: simulatedOutcome(reference, mix), receipt: "pending" };
+  byReference.set(reference, entry);
+  totals.unique++;
+  void postReceipt(reference, entry);
+  return json({ id: entry.id, status: "accepted" }, 202);
+}
+
+function stats(req: Request) {
+  if (!authorized(req)) return error(401, "unauthorized", "Missing or wrong API key");
+  const reference = new URL(req.url).searchParams.get("reference");
+  if (reference !== null) {
+    const e = byReference.get(reference);
+    return json({ reference, accepted: e?.accepted ?? 0, id: e?.id ?? null, outcome: e?.outcome ?? null, receipt: e?.receipt ?? null });
+  }
+  return json({ ...totals, references: Object.fromEntries([...byReference].map(([ref, e]) => [ref, e.accepted])) });
+}
+
+const server = Bun.serve({
+  port: config.SIMULATOR_PORT,
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    const { pathname } = new URL(req.url);
+    if (req.method === "GET" && pathname === "/health") return json({ ok: true });
+    if (req.method === "POST" && pathname === "/v1/messages") return submit(req);
+    if (req.method === "GET" && pathname === "/v1/stats") return stats(req);
+    return error(404, "not_found", "No such endpoint");
+  },
+});
+console.log(`simulator listening on http://127.0.0.1:${server.port} (receipts to ${config.SIMULATOR_WEBHOOK_URL}, mix ${config.SIMULATOR_MIX}, delay ${config.SIMULATOR_DELAY_MS} ms)`);
+
+function shutdown() {
+  server.stop(true);
+  process.exit(0);
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);
