@@ -13,6 +13,7 @@ import { planRoutes } from "./plans/routes";
 import { meRoutes, userRoutes } from "./users/routes";
 import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
 import { providerWebhookRoutes } from "./webhooks/routes";
+import { smsRoutes } from "./sms/routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -33,5 +34,6 @@ export function createApp() {
     .use(auditRoutes)
     .use(contactRoutes)
     .use(importRoutes)
-    .use(providerWebhookRoutes);
+    .use(providerWebhookRoutes)
+    .use(smsRoutes);
 }

@@ -99,6 +99,11 @@ export async function seed({ log }: { log: (s: string) => void }) {
     for (const name of ["Vendas", "Suporte", "Financeiro"]) {
       dept[name] = count(await Department.findOrCreate({ where: { accountId: demo.id, name }, defaults: { accountId: demo.id, name, description: `Equipe de ${name}` }, ...t }));
     }
+    // The demo tenant's own SMS price on route T1: R$ 0,07 per segment (the default is R$ 0,08).
+    await sequelize().query(
+      `INSERT INTO sms_prices (account_id, route, price_per_segment, currency) VALUES ($1, 'T1', 7, 'BRL') ON CONFLICT (account_id, route) DO NOTHING`,
+      { bind: [demo.id], transaction },
+    );
     const deptOf: Partial<Record<Role, string>> = { agent: dept.Suporte.id, sales: dept.Vendas.id, billing: dept.Financeiro.id };
     for (const role of ROLES) await member(demo, `${role}@demo.example`, role, PEOPLE[role], deptOf[role] ?? null);
 

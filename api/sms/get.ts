@@ -1,0 +1,40 @@
+/** One SMS of the acting account with its history (GET /api/sms/messages/:id). */
+import { QueryTypes } from "sequelize";
+import { initModels, sequelize } from "../../models";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { can } from "../policy/policy";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Row = {
+  id: string; direction: string; sender: string; recipient: string; body: string; segments: number; coding: string | null; status: string;
+  route: string | null; provider: string | null; provider_message_id: string | null; error_code: string | null; error_message: string | null;
+  price: string; currency: string; scheduled_at: Date | null; queued_at: Date | null; sent_at: Date | null; delivered_at: Date | null;
+  read_at: Date | null; failed_at: Date | null; created_at: Date; updated_at: Date;
+};
+
+export async function getSmsMessage(ctx: SignedInCtx, id: string) {
+  if (!can(ctx.actor, "/sms/history")) throw new AppError("FORBIDDEN");
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  initModels();
+  const db = sequelize();
+  const [m] = await db.query<Row>(`SELECT * FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms'`, {
+    bind: [id, ctx.actor.accountId],
+    type: QueryTypes.SELECT,
+  });
+  if (!m) throw new AppError("NOT_FOUND");
+  const events = await db.query<{ status: string; source: string; payload: Record<string, unknown>; created_at: Date }>(
+    `SELECT status, source, payload, created_at FROM message_events WHERE message_id = $1 AND account_id = $2 ORDER BY id`,
+    { bind: [id, ctx.actor.accountId], type: QueryTypes.SELECT },
+  );
+  return {
+    data: {
+      id: m.id, direction: m.direction, from: m.sender, to: m.recipient, body: m.body, status: m.status, segments: m.segments, coding: m.coding,
+      route: m.route, provider: m.provider, provider_message_id: m.provider_message_id, price: Number(m.price), currency: m.currency.trim(),
+      error_code: m.error_code, error_message: m.error_message, scheduled_at: m.scheduled_at, queued_at: m.queued_at, sent_at: m.sent_at,
+      delivered_at: m.delivered_at, read_at: m.read_at, failed_at: m.failed_at, created_at: m.created_at, updated_at: m.updated_at,
+      events: events.map((e) => ({ status: e.status, source: e.source, created_at: e.created_at, details: e.payload })),
+    },
+  };
+}
