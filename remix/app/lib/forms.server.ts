@@ -5,7 +5,7 @@
 import { json } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
-import type { z } from "zod";
+import { z } from "../../../api/lib/zod";
 import { isAppError } from "../../../api/lib/errors";
 import { requireCsrf } from "./csrf.server";
 
@@ -38,3 +38,6 @@ export async function handleForm<S extends z.ZodType, R>(
     return json({ result: reply, params: e.params } as FormReply, { status: e.status });
   }
 }
+
+/** The row-delete form of list screens (ConfirmDelete posts intent=delete and the row id). */
+export const deleteIntentSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1, "validation.required") });

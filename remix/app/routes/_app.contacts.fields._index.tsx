@@ -15,10 +15,9 @@ import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
-import { handleForm, type FormReply } from "~/lib/forms.server";
+import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
 
-const deleteSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1, "validation.required") });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -29,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const intent = (await request.clone().formData()).get("intent");
   if (intent === "delete") {
-    return handleForm(request, deleteSchema, async ({ id }) => {
+    return handleForm(request, deleteIntentSchema, async ({ id }) => {
       const f = await deleteCustomField(ctx, id);
       return redirectWithToast(request, "/contacts/fields", { type: "success", title: "contacts:customFields.delete.deleted", params: { key: f.key } });
     });

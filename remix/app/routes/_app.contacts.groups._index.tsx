@@ -14,13 +14,12 @@ import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
-import { handleForm, type FormReply } from "~/lib/forms.server";
+import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { intlLocale } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
 
 const renameSchema = groupSchema.extend({ intent: z.literal("rename"), id: z.string().min(1, "validation.required") });
-const deleteSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1, "validation.required") });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -37,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
   if (intent === "delete") {
-    return handleForm(request, deleteSchema, async ({ id }) => {
+    return handleForm(request, deleteIntentSchema, async ({ id }) => {
       const g = await deleteGroup(ctx, id);
       return redirectWithToast(request, "/contacts/groups", { type: "success", title: "contacts:groups.delete.deleted", params: { name: g.name } });
     });

@@ -5,7 +5,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "../../../api/lib/zod";
 import { departmentSchema } from "../../../api/departments/schemas";
 import { createDepartment, deleteDepartment, listDepartments } from "../../../api/departments/services";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
@@ -15,10 +14,9 @@ import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
-import { handleForm, type FormReply } from "~/lib/forms.server";
+import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
 
-const deleteSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1, "validation.required") });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -29,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const intent = (await request.clone().formData()).get("intent");
   if (intent === "delete") {
-    return handleForm(request, deleteSchema, async ({ id }) => {
+    return handleForm(request, deleteIntentSchema, async ({ id }) => {
       await deleteDepartment(ctx, id);
       return redirectWithToast(request, "/departments", { type: "success", title: "users:departments.delete.deleted" });
     });
