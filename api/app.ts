@@ -14,6 +14,7 @@ import { meRoutes, userRoutes } from "./users/routes";
 import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
 import { providerWebhookRoutes } from "./webhooks/routes";
 import { smsRoutes } from "./sms/routes";
+import { optoutRoutes } from "./optouts/routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -35,5 +36,6 @@ export function createApp() {
     .use(contactRoutes)
     .use(importRoutes)
     .use(providerWebhookRoutes)
-    .use(smsRoutes);
+    .use(smsRoutes)
+    .use(optoutRoutes);
 }

@@ -1,0 +1,104 @@
+/**
+ * Inputs of opt-outs, the deny list and the opt-out keyword settings. Messages are locale keys;
+ * no model imports (the screens' forms use these too).
+ */
+import { normalizePhone } from "../contacts/phone";
+import { z } from "../lib/zod";
+import { foldKeyword } from "./keywords";
+
+export const OPTOUT_SOURCES = ["manual", "keyword", "api", "import"] as const;
+/** Phone-number channels (e-mail opt-outs hold addresses and are not built yet). */
+export const OPTOUT_CHANNELS = ["sms", "whatsapp", "rcs"] as const;
+export const MAX_KEYWORDS = 20;
+export const MAX_REASON = 255;
+
+/** Any format a person types; E.164 after parsing (+55 assumed for 10 or 11 digits). */
+const phone = z
+  .string()
+  .transform((v, ctx) => {
+    if (!v.trim()) {
+      ctx.addIssue({ code: "custom", message: "validation.required" });
+      return z.NEVER;
+    }
+    const e164 = normalizePhone(v);
+    if (!e164) {
+      ctx.addIssue({ code: "custom", message: "validation.phone" });
+      return z.NEVER;
+    }
+    return e164;
+  });
+
+export const addOptoutSchema = z.object({
+  recipient: phone,
+  channel: z
+    .union([z.enum(OPTOUT_CHANNELS, "validation.option"), z.literal(""), z.null()])
+    .optional()
+    .transform((v) => v || "sms"),
+});
+export type AddOptoutInput = z.infer<typeof addOptoutSchema>;
+
+export const addDenySchema = z.object({
+  recipient: phone,
+  reason: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v, ctx) => {
+      const s = (v ?? "").trim();
+      if (s.length > MAX_REASON) ctx.addIssue({ code: "custom", message: `validation.maxLength::${MAX_REASON}` });
+      return s;
+    }),
+});
+export type AddDenyInput = z.infer<typeof addDenySchema>;
+
+/** A list of keywords as an array or one comma/space/newline-separated string (the form's textarea). */
+const keywordList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : v.split(/[\s,;]+/)))
+  .transform((list, ctx) => {
+    const words = list.map((w) => w.trim()).filter(Boolean);
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const w of words) {
+      if (/\s/.test(w) || w.length > 30) {
+        ctx.addIssue({ code: "custom", message: "validation.invalid" });
+        return z.NEVER;
+      }
+      const key = foldKeyword(w);
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(w.toUpperCase());
+      }
+    }
+    if (out.length === 0) ctx.addIssue({ code: "custom", message: "validation.required" });
+    else if (out.length > MAX_KEYWORDS) ctx.addIssue({ code: "custom", message: `validation.max::${MAX_KEYWORDS}` });
+    return out;
+  });
+
+export const optoutSettingsSchema = z
+  .object({ keywords: keywordList, resume_keywords: keywordList })
+  .superRefine((v, ctx) => {
+    // A word cannot both stop and resume sending.
+    const stop = new Set(v.keywords.map(foldKeyword));
+    if (v.resume_keywords.some((k) => stop.has(foldKeyword(k)))) ctx.addIssue({ code: "custom", path: ["resume_keywords"], message: "validation.invalid" });
+  });
+export type OptoutSettingsInput = z.infer<typeof optoutSettingsSchema>;
+
+export const listQuerySchema = z.object({
+  page: z
+    .union([z.string(), z.number(), z.null()])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === null || v === "") return 1;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 100_000) {
+        ctx.addIssue({ code: "custom", message: "validation.invalid" });
+        return 1;
+      }
+      return n;
+    }),
+  q: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v ?? "").replace(/\D/g, "").slice(0, 15)),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;

@@ -1,0 +1,187 @@
+/**
+ * Opt-outs, the deny list and the opt-out keyword settings of the acting account. Opt-outs need
+ * the /sms/optouts screen of the policy, the deny list /sms/denylist (owner, admin, sales and the
+ * unrestricted roles; agent, developer and billing have neither in their allow-lists). Every
+ * query is scoped by the acting account. Numbers are stored E.164; adding one that is already
+ * there answers the existing entry (adding is idempotent).
+ */
+import { QueryTypes } from "sequelize";
+import { initModels, sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import { formatPhone } from "../contacts/phone";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { can } from "../policy/policy";
+import { DEFAULT_OPTOUT_KEYWORDS, DEFAULT_RESUME_KEYWORDS } from "./keywords";
+import { addDenySchema, addOptoutSchema, listQuerySchema, optoutSettingsSchema } from "./schemas";
+
+export const PAGE_SIZE = 50;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type OptoutSource = "manual" | "keyword" | "api" | "import";
+export type Optout = { id: string; channel: string; recipient: string; recipient_formatted: string; source: string; keyword: string | null; created_at: Date };
+export type DenyEntry = { id: string; recipient: string; recipient_formatted: string; reason: string; created_at: Date };
+export type Page<T> = { data: T[]; page: number; last_page: number; total: number };
+export type OptoutSettings = { keywords: string[]; resume_keywords: string[]; updated_at: Date | null };
+
+function assertOptouts(ctx: SignedInCtx) {
+  if (!can(ctx.actor, "/sms/optouts")) throw new AppError("FORBIDDEN");
+  initModels();
+}
+
+function assertDenyList(ctx: SignedInCtx) {
+  if (!can(ctx.actor, "/sms/denylist")) throw new AppError("FORBIDDEN");
+  initModels();
+}
+
+const optoutOf = (r: Omit<Optout, "recipient_formatted">): Optout => ({ ...r, recipient_formatted: formatPhone(r.recipient) });
+const denyOf = (r: Omit<DenyEntry, "recipient_formatted">): DenyEntry => ({ ...r, recipient_formatted: formatPhone(r.recipient) });
+
+/** One page (newest first) of `table` for the account, optionally filtered by digits of the number. */
+async function page<T extends object>(table: "optouts" | "deny_list", columns: string, accountId: string, input: unknown, extra = ""): Promise<Page<T>> {
+  const f = validate(listQuerySchema, input ?? {});
+  const bind: unknown[] = [accountId];
+  let where = `account_id = $1${extra}`;
+  if (f.q) {
+    bind.push(`%${f.q}%`);
+    where += ` AND recipient LIKE $${bind.length}`;
+  }
+  const db = sequelize();
+  const [[{ n }], rows] = await Promise.all([
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, { bind, type: QueryTypes.SELECT }),
+    db.query<T>(`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${PAGE_SIZE} OFFSET ${(f.page - 1) * PAGE_SIZE}`, {
+      bind,
+      type: QueryTypes.SELECT,
+    }),
+  ]);
+  return { data: rows, page: f.page, last_page: Math.max(1, Math.ceil(n / PAGE_SIZE)), total: n };
+}
+
+// ---- opt-outs ----------------------------------------------------------------------------------
+
+const OPTOUT_COLUMNS = "id, channel, recipient, source, keyword, created_at";
+
+export async function listOptouts(ctx: SignedInCtx, query: unknown = {}): Promise<Page<Optout>> {
+  assertOptouts(ctx);
+  const p = await page<Omit<Optout, "recipient_formatted">>("optouts", OPTOUT_COLUMNS, ctx.actor.accountId, query);
+  return { ...p, data: p.data.map(optoutOf) };
+}
+
+export async function addOptout(
+  ctx: SignedInCtx,
+  input: unknown,
+  opts: { source?: Exclude<OptoutSource, "keyword"> } = {},
+): Promise<{ data: Optout; created: boolean }> {
+  assertOptouts(ctx);
+  const data = validate(addOptoutSchema, input);
+  const source = opts.source ?? "manual";
+  const db = sequelize();
+  return db.transaction(async (transaction) => {
+    const inserted = await db.query<Omit<Optout, "recipient_formatted">>(
+      `INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING ${OPTOUT_COLUMNS}`,
+      { bind: [ctx.actor.accountId, data.channel, data.recipient, source], type: QueryTypes.SELECT, transaction },
+    );
+    if (inserted[0]) {
+      await recordAudit({ ...ctx, transaction }, "optout.added", { meta: { id: inserted[0].id, channel: data.channel, source } });
+      return { data: optoutOf(inserted[0]), created: true };
+    }
+    const [existing] = await db.query<Omit<Optout, "recipient_formatted">>(
+      `SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3`,
+      { bind: [ctx.actor.accountId, data.channel, data.recipient], type: QueryTypes.SELECT, transaction },
+    );
+    return { data: optoutOf(existing), created: false };
+  });
+}
+
+export async function removeOptout(ctx: SignedInCtx, id: string): Promise<{ ok: true }> {
+  assertOptouts(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const db = sequelize();
+  await db.transaction(async (transaction) => {
+    const gone = await db.query<{ id: string; channel: string }>(`DELETE FROM optouts WHERE id = $1 AND account_id = $2 RETURNING id, channel`, {
+      bind: [id, ctx.actor.accountId],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+    if (!gone[0]) throw new AppError("NOT_FOUND");
+    await recordAudit({ ...ctx, transaction }, "optout.removed", { meta: { id, channel: gone[0].channel } });
+  });
+  return { ok: true };
+}
+
+// ---- opt-out keyword settings --------------------------------------------------------------------
+
+export async function getOptoutSettings(ctx: SignedInCtx): Promise<{ data: OptoutSettings }> {
+  assertOptouts(ctx);
+  const [row] = await sequelize().query<OptoutSettings>(
+    `SELECT keywords, resume_keywords, updated_at FROM optout_settings WHERE account_id = $1`,
+    { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
+  );
+  return { data: row ?? { keywords: [...DEFAULT_OPTOUT_KEYWORDS], resume_keywords: [...DEFAULT_RESUME_KEYWORDS], updated_at: null } };
+}
+
+export async function saveOptoutSettings(ctx: SignedInCtx, input: unknown): Promise<{ data: OptoutSettings }> {
+  assertOptouts(ctx);
+  const data = validate(optoutSettingsSchema, input);
+  const db = sequelize();
+  return db.transaction(async (transaction) => {
+    const [row] = await db.query<OptoutSettings>(
+      `INSERT INTO optout_settings (account_id, keywords, resume_keywords, updated_at) VALUES ($1, $2::text[], $3::text[], now())
+       ON CONFLICT (account_id) DO UPDATE SET keywords = EXCLUDED.keywords, resume_keywords = EXCLUDED.resume_keywords, updated_at = now()
+       RETURNING keywords, resume_keywords, updated_at`,
+      { bind: [ctx.actor.accountId, data.keywords, data.resume_keywords], type: QueryTypes.SELECT, transaction },
+    );
+    await recordAudit({ ...ctx, transaction }, "optout.settings_updated", { meta: { keywords: data.keywords, resume_keywords: data.resume_keywords } });
+    return { data: row };
+  });
+}
+
+// ---- deny list -----------------------------------------------------------------------------------
+
+const DENY_COLUMNS = "id, recipient, reason, created_at";
+
+export async function listDenyList(ctx: SignedInCtx, query: unknown = {}): Promise<Page<DenyEntry>> {
+  assertDenyList(ctx);
+  const p = await page<Omit<DenyEntry, "recipient_formatted">>("deny_list", DENY_COLUMNS, ctx.actor.accountId, query);
+  return { ...p, data: p.data.map(denyOf) };
+}
+
+export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ data: DenyEntry; created: boolean }> {
+  assertDenyList(ctx);
+  const data = validate(addDenySchema, input);
+  const db = sequelize();
+  return db.transaction(async (transaction) => {
+    const inserted = await db.query<Omit<DenyEntry, "recipient_formatted">>(
+      `INSERT INTO deny_list (account_id, recipient, reason) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, recipient) DO NOTHING RETURNING ${DENY_COLUMNS}`,
+      { bind: [ctx.actor.accountId, data.recipient, data.reason], type: QueryTypes.SELECT, transaction },
+    );
+    if (inserted[0]) {
+      await recordAudit({ ...ctx, transaction }, "denylist.added", { meta: { id: inserted[0].id } });
+      return { data: denyOf(inserted[0]), created: true };
+    }
+    const [existing] = await db.query<Omit<DenyEntry, "recipient_formatted">>(
+      `SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`,
+      { bind: [ctx.actor.accountId, data.recipient], type: QueryTypes.SELECT, transaction },
+    );
+    return { data: denyOf(existing), created: false };
+  });
+}
+
+export async function removeDenyEntry(ctx: SignedInCtx, id: string): Promise<{ ok: true }> {
+  assertDenyList(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const db = sequelize();
+  await db.transaction(async (transaction) => {
+    const gone = await db.query<{ id: string }>(`DELETE FROM deny_list WHERE id = $1 AND account_id = $2 RETURNING id`, {
+      bind: [id, ctx.actor.accountId],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+    if (!gone[0]) throw new AppError("NOT_FOUND");
+    await recordAudit({ ...ctx, transaction }, "denylist.removed", { meta: { id } });
+  });
+  return { ok: true };
+}
