@@ -21,11 +21,7 @@ export function assertPrivileged(ctx: SignedInCtx, path = "/contacts") {
   if (!isPrivileged(ctx)) throw new AppError("FORBIDDEN");
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids come from URLs: anything that is not a uuid is simply not found. */
-export function assertId(id: string) {
-  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-}
+export { assertId } from "../lib/owned";
 
 /** Display name of a contact: its names, else its e-mail, else its number. */
 export function displayName(c: { first_name?: string | null; last_name?: string | null; email?: string | null }, mobile?: string) {

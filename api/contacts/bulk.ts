@@ -2,6 +2,7 @@
  * Deleting contacts and group membership, one or many at a time. Every statement is scoped by
  * the acting account: ids of another account's contacts are simply not touched.
  */
+import { findOwned } from "../lib/owned";
 import { QueryTypes } from "sequelize";
 import { ContactGroup, initModels, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
@@ -14,12 +15,7 @@ import { bulkSchema, idList } from "./schemas";
 
 const ids1000 = z.object({ ids: idList(1000).refine((l) => l.length > 0, "validation.required") });
 
-async function groupOf(ctx: SignedInCtx, groupId: string) {
-  assertId(groupId);
-  const g = await ContactGroup.findOne({ where: { id: groupId, accountId: ctx.actor.accountId } });
-  if (!g) throw new AppError("NOT_FOUND");
-  return g;
-}
+const groupOf = (ctx: SignedInCtx, groupId: string) => findOwned(ContactGroup, ctx, groupId);
 
 /** Delete the given contacts of the acting account (memberships cascade). Answers how many went. */
 export async function deleteContacts(ctx: SignedInCtx, ids: unknown) {

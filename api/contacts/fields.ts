@@ -5,6 +5,7 @@
  * Changing a field's type keeps stored values as they are (the form asks for a valid one on the
  * next edit); deleting a field removes its key from every contact in one UPDATE.
  */
+import { findOwned } from "../lib/owned";
 import { UniqueConstraintError } from "sequelize";
 import { CustomField, initModels, sequelize } from "../../models";
 import type { CustomFieldType } from "../../models/constants";
@@ -12,7 +13,7 @@ import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { assertCan, assertId, assertPrivileged } from "./access";
+import { assertCan, assertPrivileged } from "./access";
 import { customFieldSchema, customFieldUpdateSchema } from "./schemas";
 
 const FIELDS = "/contacts/fields";
@@ -45,13 +46,7 @@ export async function listCustomFields(ctx: SignedInCtx): Promise<CustomFieldVie
   return rows.map(view);
 }
 
-async function findField(ctx: SignedInCtx, id: string) {
-  assertId(id);
-  initModels();
-  const d = await CustomField.findOne({ where: { id, accountId: ctx.actor.accountId } });
-  if (!d) throw new AppError("NOT_FOUND");
-  return d;
-}
+const findField = (ctx: SignedInCtx, id: string) => findOwned(CustomField, ctx, id);
 
 export async function getCustomField(ctx: SignedInCtx, id: string) {
   assertCan(ctx);

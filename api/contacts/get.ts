@@ -3,12 +3,12 @@
  * Sensitive custom values are masked (value null, masked true) unless the actor is owner or admin.
  * contactActivity: the person's conversations, messages and opt-outs across channels.
  */
+import { findOwned } from "../lib/owned";
 import { QueryTypes } from "sequelize";
-import { Contact, CustomField, initModels, sequelize } from "../../models";
+import { Contact, CustomField, sequelize } from "../../models";
 import type { CustomFieldType } from "../../models/constants";
 import type { SignedInCtx } from "../lib/context";
-import { AppError } from "../lib/errors";
-import { assertCan, assertId, displayName, isPrivileged } from "./access";
+import { assertCan, displayName, isPrivileged } from "./access";
 import { formatPhone } from "./phone";
 
 export type CustomValueView = {
@@ -58,13 +58,7 @@ export type ContactView = {
 };
 
 /** The contact row of the acting account, or NOT_FOUND. */
-export async function findContact(ctx: SignedInCtx, id: string) {
-  assertId(id);
-  initModels();
-  const c = await Contact.findOne({ where: { id, accountId: ctx.actor.accountId } });
-  if (!c) throw new AppError("NOT_FOUND");
-  return c;
-}
+export const findContact = (ctx: SignedInCtx, id: string) => findOwned(Contact, ctx, id);
 
 export async function groupsOfContact(accountId: string, contactId: string) {
   return sequelize().query<{ id: string; name: string; added_at: Date }>(

@@ -1,11 +1,12 @@
 /** Contact groups of an account (many-to-many with contacts). Deleting a group keeps its contacts. */
+import { findOwned } from "../lib/owned";
 import { QueryTypes, UniqueConstraintError } from "sequelize";
 import { ContactGroup, initModels, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { assertCan, assertId } from "./access";
+import { assertCan } from "./access";
 import { listContacts } from "./list";
 import { groupSchema } from "./schemas";
 
@@ -35,13 +36,7 @@ export async function groupOptions(ctx: SignedInCtx) {
   return rows.map((g) => ({ id: g.id, name: g.name }));
 }
 
-async function findGroup(ctx: SignedInCtx, id: string) {
-  assertId(id);
-  initModels();
-  const g = await ContactGroup.findOne({ where: { id, accountId: ctx.actor.accountId } });
-  if (!g) throw new AppError("NOT_FOUND");
-  return g;
-}
+const findGroup = (ctx: SignedInCtx, id: string) => findOwned(ContactGroup, ctx, id);
 
 /** One group with its member count and a keyset page of its contacts (`after`, and the list filters). */
 export async function getGroup(ctx: SignedInCtx, id: string, query: Record<string, unknown> = {}) {

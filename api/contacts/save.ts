@@ -20,9 +20,9 @@ const COLUMNS = [
   ["description", "description"],
 ] as const;
 
-export function assertContactId(id: string) {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new AppError("NOT_FOUND");
-}
+import { assertId as assertContactId } from "../lib/owned";
+
+export { assertContactId };
 
 async function checkGroups(accountId: string, groupIds: string[], transaction: Transaction) {
   if (!groupIds.length) return;

@@ -4,6 +4,7 @@ import { Department, Membership, initModels } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
+import { assertId, findOwned } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { departmentSchema } from "./schemas";
 import { can } from "../policy/policy";
@@ -14,11 +15,6 @@ function assertAllowed(ctx: SignedInCtx, write = false) {
   if (write && !["owner", "admin", "sales"].includes(ctx.actor.role)) throw new AppError("FORBIDDEN");
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids come from URLs: anything that is not a uuid is simply not found (instead of a database error). */
-function assertId(id: string) {
-  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-}
 
 export async function listDepartments(ctx: SignedInCtx, q?: string) {
   assertAllowed(ctx);
@@ -34,10 +30,7 @@ export async function listDepartments(ctx: SignedInCtx, q?: string) {
 
 export async function getDepartment(ctx: SignedInCtx, id: string) {
   assertAllowed(ctx);
-  assertId(id);
-  initModels();
-  const d = await Department.findOne({ where: { id, accountId: ctx.actor.accountId } });
-  if (!d) throw new AppError("NOT_FOUND");
+  const d = await findOwned(Department, ctx, id);
   const members = await Membership.count({ where: { accountId: ctx.actor.accountId, departmentId: d.id } });
   return { id: d.id, name: d.name, description: d.description, status: d.status, members, createdAt: d.createdAt };
 }
@@ -58,11 +51,8 @@ export async function createDepartment(ctx: SignedInCtx, input: unknown) {
 
 export async function updateDepartment(ctx: SignedInCtx, id: string, input: unknown) {
   assertAllowed(ctx, true);
-  assertId(id);
-  initModels();
   const data = validate(departmentSchema, input);
-  const d = await Department.findOne({ where: { id, accountId: ctx.actor.accountId } });
-  if (!d) throw new AppError("NOT_FOUND");
+  const d = await findOwned(Department, ctx, id);
   try {
     await d.update(data);
   } catch (e) {

@@ -11,6 +11,7 @@ import { acceptInvitationSchema } from "../auth/schemas";
 import type { Ctx, SignedInCtx } from "../lib/context";
 import { hashToken, randomToken } from "../lib/crypto";
 import { AppError } from "../lib/errors";
+import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { enqueueMail } from "../mail/enqueue";
 import { can, canManageUsers } from "../policy/policy";
@@ -25,11 +26,6 @@ function assertManager(ctx: SignedInCtx) {
   if (!canManageUsers(ctx.actor.role)) throw new AppError("NO_PERMISSION_EDIT_USERS");
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids come from URLs: anything that is not a uuid is simply not found (instead of a database error). */
-function assertId(id: string) {
-  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-}
 
 /** Departments apply when the account's plan has them (omni + department permission). */
 export function usesDepartments(ctx: SignedInCtx) {

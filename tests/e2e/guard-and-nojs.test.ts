@@ -1,25 +1,18 @@
 /** Browser checks: the guard as a person meets it, forms without JavaScript, the shell in two languages. */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
-import { hasChromium, launch, newPage, screenshotPath } from "../support/browser";
+import { hasChromium, newPage, screenshotPath, requireChromiumInCi, useBrowser } from "../support/browser";
 import { DEMO_PASSWORD } from "../support/web";
 import { registerPerson } from "../support/api";
 import { statSync } from "node:fs";
 
-if (!hasChromium && process.env.CI) throw new Error("Debian chromium is required in CI (apt-get install chromium)");
+requireChromiumInCi();
 
 describe.skipIf(!hasChromium)("in Chromium", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it("a guest opening a protected page lands on the login page, and returns there after signing in", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/users");
     expect(new URL(page.url()).pathname).toBe("/login");
     await page.getByLabel("E-mail").fill("owner@demo.example");
@@ -30,7 +23,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
   });
 
   it("a role without permission is bounced to the Forbidden screen", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/login");
     await page.getByLabel("E-mail").fill("agent@demo.example");
     await page.getByLabel("Senha").fill(DEMO_PASSWORD);
@@ -46,7 +39,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
   });
 
   it("register and log in work with JavaScript disabled", async () => {
-    const page = await newPage(browser, { javaScriptEnabled: false });
+    const page = await newPage(browser(), { javaScriptEnabled: false });
     const email = uniqueEmail("nojs");
     const password = "Sem!Script#2026q";
     await page.goto("/register");
@@ -81,7 +74,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
   });
 
   it("a wrong password with JavaScript disabled shows the translated error", async () => {
-    const page = await newPage(browser, { javaScriptEnabled: false });
+    const page = await newPage(browser(), { javaScriptEnabled: false });
     await page.goto("/login");
     await page.getByLabel("E-mail").fill("manager@demo.example");
     await page.getByLabel("Senha").fill("Errada!Mesmo#99");
@@ -94,7 +87,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     it(`screenshot of the shell in ${lng}`, async () => {
       // a person of our own, so switching their language touches nobody else's tests
       const person = await registerPerson(`shot-${lng}`);
-      const page = await newPage(browser, { locale: lng });
+      const page = await newPage(browser(), { locale: lng });
       await page.goto("/login");
       await page.locator('input[type="email"]').fill(person.email);
       await page.locator('input[type="password"]').fill(person.password);

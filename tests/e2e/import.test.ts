@@ -4,13 +4,12 @@
  * itself, then see the contacts in the group. Once with JavaScript (the page polls without
  * reloading) and once without it (the page's own refresh carries it to the end).
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { registerPerson, type Person } from "../support/api";
-import { hasChromium, launch, newPage, screenshotPath } from "../support/browser";
+import { hasChromium, newPage, screenshotPath, requireChromiumInCi, useBrowser } from "../support/browser";
 import { query } from "../support/db";
 
-if (!hasChromium && process.env.CI) throw new Error("Debian chromium is required in CI (apt-get install chromium)");
+requireChromiumInCi();
 
 /** `n` people "Pessoa 000001 Silva" with mobiles (11) 9xxxx-xxxx; the listed data rows get a number that is no number. */
 function peopleCsv(n: number, invalid: number[]) {
@@ -80,17 +79,11 @@ async function checkResult(page: Page, person: Person, id: string, rows: number,
 }
 
 describe.skipIf(!hasChromium)("importing contacts in Chromium", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it("with JavaScript: the progress page updates itself (no reload) until the import completes", async () => {
     const person = await registerPerson("import-e2e");
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => {
@@ -129,7 +122,7 @@ describe.skipIf(!hasChromium)("importing contacts in Chromium", () => {
 
   it("without JavaScript: the same upload and mapping, and the page's own refresh carries it to completed", async () => {
     const person = await registerPerson("import-nojs");
-    const page = await newPage(browser, { javaScriptEnabled: false });
+    const page = await newPage(browser(), { javaScriptEnabled: false });
     await signInAs(page, person);
     const rows = 20_000;
     const invalid = [5, 1_500];

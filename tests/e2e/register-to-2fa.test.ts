@@ -1,11 +1,10 @@
 /** The whole path a new customer walks, in Chromium with JavaScript on: register, verify, sign in, turn on 2FA, sign in with TOTP. */
 import * as OTPAuth from "otpauth";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launch, newPage, screenshotPath } from "../support/browser";
+import { describe, expect, it } from "vitest";
+import { hasChromium, newPage, screenshotPath, requireChromiumInCi, useBrowser } from "../support/browser";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
 
-if (!hasChromium && process.env.CI) throw new Error("Debian chromium is required in CI (apt-get install chromium)");
+requireChromiumInCi();
 
 /** A code from a time step no earlier code used (the server refuses a replayed step). */
 async function freshCode(totp: OTPAuth.TOTP, after?: string) {
@@ -18,16 +17,10 @@ async function freshCode(totp: OTPAuth.TOTP, after?: string) {
 }
 
 describe.skipIf(!hasChromium)("register -> verify e-mail -> log in -> enable 2FA -> log in with TOTP", () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   it("works end to end", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const email = uniqueEmail("journey");
     const password = "Jornada!Nova#2026k";
 

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium, type Browser, type BrowserContextOptions } from "playwright-core";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM);
@@ -23,4 +23,21 @@ export async function newPage(browser: Browser, opts: BrowserContextOptions = {}
 export function screenshotPath(name: string) {
   mkdirSync(ARTIFACTS, { recursive: true });
   return resolve(ARTIFACTS, `${name}.png`);
+}
+
+/** One Chromium per describe block: launched before its tests, closed after. Call inside describe(). */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => browser!;
+}
+
+/** CI always has Debian's Chromium; a developer machine without it skips the browser tests. */
+export function requireChromiumInCi() {
+  if (!hasChromium && process.env.CI) throw new Error("Debian chromium is required in CI (apt-get install chromium)");
 }
