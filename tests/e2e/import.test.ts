@@ -4,6 +4,7 @@
  * itself, then see the contacts in the group. Once with JavaScript (the page polls without
  * reloading) and once without it (the page's own refresh carries it to the end).
  */
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { registerPerson, type Person } from "../support/api";
 import { hasChromium, newPage, screenshotPath, requireChromiumInCi, useBrowser } from "../support/browser";
