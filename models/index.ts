@@ -318,6 +318,39 @@ export class Message extends Model<InferAttributes<Message>, InferCreationAttrib
   declare deliveredAt: CreationOptional<Date | null>;
   declare readAt: CreationOptional<Date | null>;
   declare failedAt: CreationOptional<Date | null>;
+  declare campaignId: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+/** One send to many recipients; its messages point at it (messages.campaign_id). */
+export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttributes<Campaign>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare channel: string;
+  declare name: CreationOptional<string>;
+  declare status: CreationOptional<"scheduled" | "preparing" | "running" | "paused" | "canceled" | "completed" | "failed">;
+  declare sender: CreationOptional<string>;
+  declare body: CreationOptional<string>;
+  declare route: CreationOptional<string | null>;
+  declare templateId: CreationOptional<string | null>;
+  declare source: CreationOptional<Record<string, unknown>>;
+  declare total: CreationOptional<number>;
+  declare createdBy: CreationOptional<string | null>;
+  declare scheduledAt: CreationOptional<Date | null>;
+  declare startedAt: CreationOptional<Date | null>;
+  declare completedAt: CreationOptional<Date | null>;
+  declare canceledAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
+/** An SMS template: a body with {{variables}}. */
+export class SmsTemplate extends Model<InferAttributes<SmsTemplate>, InferCreationAttributes<SmsTemplate>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare name: string;
+  declare body: string;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 }
@@ -429,8 +462,14 @@ export function initModels() {
     id, accountId: DataTypes.UUID, channel: text, direction: text, sender: text, recipient: text, body: text, segments: DataTypes.INTEGER,
     coding: nText, status: text, provider: nText, route: nText, providerMessageId: nText, errorCode: nText, errorMessage: nText,
     price: DataTypes.BIGINT, currency: DataTypes.CHAR(3), scheduledAt: DataTypes.DATE, queuedAt: DataTypes.DATE, sentAt: DataTypes.DATE,
-    deliveredAt: DataTypes.DATE, readAt: DataTypes.DATE, failedAt: DataTypes.DATE, ...ts,
+    deliveredAt: DataTypes.DATE, readAt: DataTypes.DATE, failedAt: DataTypes.DATE, campaignId: DataTypes.UUID, ...ts,
   });
+  init(Campaign, "campaigns", {
+    id, accountId: DataTypes.UUID, channel: text, name: text, status: text, sender: text, body: text, route: nText, templateId: DataTypes.UUID,
+    source: DataTypes.JSONB, total: DataTypes.INTEGER, createdBy: DataTypes.UUID, scheduledAt: DataTypes.DATE, startedAt: DataTypes.DATE,
+    completedAt: DataTypes.DATE, canceledAt: DataTypes.DATE, ...ts,
+  });
+  init(SmsTemplate, "sms_templates", { id, accountId: DataTypes.UUID, name: text, body: text, ...ts });
   init(MessageEvent, "message_events", {
     id: bigId, messageId: DataTypes.UUID, accountId: DataTypes.UUID, status: text, source: text, providerEventId: nText, payload: DataTypes.JSONB, createdAt: DataTypes.DATE,
   }, { updatedAt: false });
