@@ -1,15 +1,23 @@
 /**
  * Step 3 of the message pipeline: a provider's status receipt, already authenticated by the
- * webhook route, applied to our message. Idempotent and order-proof:
- *  - the message row is locked (SELECT … FOR UPDATE), so receipts of one message apply one at a time;
+ * webhook route (or read off an SMPP deliver_sm), applied to our message. Idempotent and order-proof:
+ *  - the message rows are locked (SELECT … ORDER BY id FOR UPDATE), so receipts of one message
+ *    apply one at a time whichever process holds them, and batches never deadlock;
  *  - the receipt is recorded as a message_event deduplicated on (message, status, 'provider') —
  *    i.e. on (provider, provider message id, status); a repeat changes nothing;
  *  - the forward-only machine (./status) decides whether the status moves;
  *  - after commit, a real change is announced on the account's event stream.
  * There is no actor: the tenant is the message's own account.
+ *
+ * Receipts arrive by the thousand per second when a provider catches up, and each is a few rows:
+ * one transaction per receipt spends the time in round trips and commits. So receipts that arrive
+ * while earlier ones are being written wait and go together: at most FLUSHES transactions run at
+ * once, each applying up to BATCH receipts in four statements. At low load a receipt is written
+ * alone, at once; under load the batches grow and the commit cost is shared (issue 4 bench:
+ * docs/benchmarks.md). A caller still gets its own receipt's outcome only after the commit.
  */
 import { QueryTypes } from "sequelize";
-import { Message, initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { key, redis } from "../lib/redis";
 import { STATUS_TIMESTAMP, isFailure, nextStatus, type MessageStatus } from "./status";
 
@@ -36,64 +44,144 @@ export type ReceiptOutcome =
   | { result: "unchanged"; messageId: string; status: MessageStatus }
   | { result: "applied"; messageId: string; status: MessageStatus; previous: MessageStatus };
 
-export async function applyProviderReceipt(input: ProviderReceipt): Promise<ReceiptOutcome> {
-  initModels();
-  const outcome = await sequelize().transaction(async (transaction): Promise<ReceiptOutcome & { accountId?: string }> => {
-    const message = await Message.findOne({
-      where: { provider: input.provider, providerMessageId: input.providerMessageId },
-      lock: transaction.LOCK.UPDATE,
-      transaction,
+const BATCH = 500;
+const FLUSHES = 4;
+
+type Waiting = { input: ProviderReceipt; resolve: (o: ReceiptOutcome) => void; reject: (e: unknown) => void };
+const waiting: Waiting[] = [];
+let flushing = 0;
+
+export function applyProviderReceipt(input: ProviderReceipt): Promise<ReceiptOutcome> {
+  return new Promise((resolve, reject) => {
+    waiting.push({ input, resolve, reject });
+    pump();
+  });
+}
+
+function pump() {
+  while (flushing < FLUSHES && waiting.length > 0) {
+    const batch = waiting.splice(0, BATCH);
+    flushing++;
+    applyBatch(batch.map((w) => w.input))
+      .then((outcomes) => batch.forEach((w, i) => w.resolve(outcomes[i])), (e) => batch.forEach((w) => w.reject(e)))
+      .finally(() => {
+        flushing--;
+        pump();
+      });
+  }
+}
+
+type Locked = { id: string; account_id: string; status: MessageStatus; provider: string; provider_message_id: string };
+type Change = { status: MessageStatus; at: Partial<Record<"sent_at" | "delivered_at" | "read_at" | "failed_at", Date>>; error?: { code: string | null; message: string | null } };
+const COLUMN = { queuedAt: null, sentAt: "sent_at", deliveredAt: "delivered_at", readAt: "read_at", failedAt: "failed_at" } as const;
+
+/** Applies receipts in one transaction, in their order; answers one outcome per receipt. */
+export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {
+  const db = sequelize();
+  const announced: { accountId: string; messageId: string; status: MessageStatus }[] = [];
+  const outcomes = await db.transaction(async (transaction) => {
+    const messages = await db.query<Locked>(
+      `SELECT m.id, m.account_id, m.status, m.provider, m.provider_message_id FROM messages m
+       JOIN unnest($1::text[], $2::text[]) AS r(provider, pid) ON m.provider = r.provider AND m.provider_message_id = r.pid
+       ORDER BY m.id FOR UPDATE OF m`,
+      { bind: [inputs.map((r) => r.provider), inputs.map((r) => r.providerMessageId)], type: QueryTypes.SELECT, transaction },
+    );
+    if (messages.length === 0) return inputs.map((): ReceiptOutcome => ({ result: "ignored" }));
+    const byProviderId = new Map<string, Locked>();
+    for (const m of messages) byProviderId.set(`${m.provider}\u0000${m.provider_message_id}`, m);
+    // Which provider statuses each message already has (read under the locks: stable).
+    const seen = new Set(
+      (
+        await db.query<{ message_id: string; status: string }>(
+          `SELECT message_id, status FROM message_events WHERE source = 'provider' AND message_id = ANY($1::uuid[])`,
+          { bind: [[...new Set(messages.map((m) => m.id))]], type: QueryTypes.SELECT, transaction },
+        )
+      ).map((e) => `${e.message_id}:${e.status}`),
+    );
+
+    const current = new Map(messages.map((m) => [m.id, m.status]));
+    const changes = new Map<string, Change>();
+    const events: { messageId: string; accountId: string; status: string; eventId: string; payload: string }[] = [];
+    const answers = inputs.map((input): ReceiptOutcome => {
+      const message = byProviderId.get(`${input.provider}\u0000${input.providerMessageId}`);
+      if (!message) return { result: "ignored" };
+      const status = current.get(message.id)!;
+      if (seen.has(`${message.id}:${input.status}`)) return { result: "duplicate", messageId: message.id, status };
+      seen.add(`${message.id}:${input.status}`);
+      const decision = nextStatus(status, input.status);
+      events.push({
+        messageId: message.id,
+        accountId: message.account_id,
+        status: input.status,
+        eventId: input.eventId,
+        payload: JSON.stringify({
+          provider: input.provider,
+          occurred_at: input.occurredAt.toISOString(),
+          error_code: input.errorCode ?? null,
+          error_message: input.errorMessage ?? null,
+          applied: decision.apply,
+          previous: status,
+        }),
+      });
+      if (!decision.apply) return { result: "unchanged", messageId: message.id, status };
+      current.set(message.id, decision.status);
+      const change = changes.get(message.id) ?? { status: decision.status, at: {} };
+      change.status = decision.status;
+      const property = STATUS_TIMESTAMP[decision.status];
+      const column = property ? COLUMN[property] : null;
+      if (column) change.at[column] = input.occurredAt;
+      if (isFailure(decision.status)) change.error = { code: input.errorCode ?? null, message: input.errorMessage ?? null };
+      changes.set(message.id, change);
+      announced.push({ accountId: message.account_id, messageId: message.id, status: decision.status });
+      return { result: "applied", messageId: message.id, status: decision.status, previous: status };
     });
-    if (!message) return { result: "ignored" };
 
-    const current = message.status;
-    const decision = nextStatus(current, input.status);
-    const inserted = await sequelize().query<{ id: number }>(
-      `INSERT INTO message_events (message_id, account_id, status, source, provider_event_id, payload)
-       VALUES ($1, $2, $3, 'provider', $4, $5::jsonb)
-       ON CONFLICT (message_id, status, source) WHERE source = 'provider' DO NOTHING
-       RETURNING id`,
-      {
-        bind: [
-          message.id,
-          message.accountId,
-          input.status,
-          input.eventId,
-          JSON.stringify({
-            provider: input.provider,
-            occurred_at: input.occurredAt.toISOString(),
-            error_code: input.errorCode ?? null,
-            error_message: input.errorMessage ?? null,
-            applied: decision.apply,
-            previous: current,
-          }),
-        ],
-        type: QueryTypes.SELECT,
-        transaction,
-      },
-    );
-    if (inserted.length === 0) return { result: "duplicate", messageId: message.id, status: current };
-    if (!decision.apply) return { result: "unchanged", messageId: message.id, status: current };
-
-    const column = STATUS_TIMESTAMP[decision.status];
-    await message.update(
-      {
-        status: decision.status,
-        ...(column ? { [column]: input.occurredAt } : {}),
-        ...(isFailure(decision.status) ? { errorCode: input.errorCode ?? null, errorMessage: input.errorMessage ?? null } : {}),
-      },
-      { transaction },
-    );
-    return { result: "applied", messageId: message.id, status: decision.status, previous: current, accountId: message.accountId };
+    if (events.length > 0) {
+      await db.query(
+        `INSERT INTO message_events (message_id, account_id, status, source, provider_event_id, payload)
+         SELECT e.message_id, e.account_id, e.status, 'provider', e.event_id, e.payload::jsonb
+         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS e(message_id, account_id, status, event_id, payload, n)
+         ORDER BY e.n
+         ON CONFLICT (message_id, status, source) WHERE source = 'provider' DO NOTHING`,
+        {
+          bind: [events.map((e) => e.messageId), events.map((e) => e.accountId), events.map((e) => e.status), events.map((e) => e.eventId), events.map((e) => e.payload)],
+          transaction,
+        },
+      );
+    }
+    if (changes.size > 0) {
+      const rows = [...changes.entries()];
+      const at = (c: keyof Change["at"]) => rows.map(([, ch]) => ch.at[c]?.toISOString() ?? null);
+      await db.query(
+        `UPDATE messages m SET status = c.status,
+           sent_at = COALESCE(c.sent_at, m.sent_at), delivered_at = COALESCE(c.delivered_at, m.delivered_at),
+           read_at = COALESCE(c.read_at, m.read_at), failed_at = COALESCE(c.failed_at, m.failed_at),
+           error_code = CASE WHEN c.set_error THEN c.error_code ELSE m.error_code END,
+           error_message = CASE WHEN c.set_error THEN c.error_message ELSE m.error_message END,
+           updated_at = now()
+         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::boolean[], $8::text[], $9::text[])
+           AS c(id, status, sent_at, delivered_at, read_at, failed_at, set_error, error_code, error_message)
+         WHERE m.id = c.id`,
+        {
+          bind: [
+            rows.map(([id]) => id), rows.map(([, c]) => c.status), at("sent_at"), at("delivered_at"), at("read_at"), at("failed_at"),
+            rows.map(([, c]) => Boolean(c.error)), rows.map(([, c]) => c.error?.code ?? null), rows.map(([, c]) => c.error?.message ?? null),
+          ],
+          transaction,
+        },
+      );
+    }
+    return answers;
   });
 
-  const { accountId, ...answer } = outcome as ReceiptOutcome & { accountId?: string };
-  if (answer.result === "applied" && accountId) {
+  if (announced.length > 0) {
     // After commit: subscribers never see a status the database does not hold. A lost publish
     // (Redis down) is not retried here; the message row stays the source of truth.
-    await redis()
-      .xadd(accountEventStream(accountId), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", answer.messageId, "status", answer.status)
-      .catch((e) => console.error("message.status_changed publish failed", answer.messageId, e));
+    const pipeline = redis().pipeline();
+    for (const a of announced) {
+      pipeline.xadd(accountEventStream(a.accountId), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", a.messageId, "status", a.status);
+    }
+    await pipeline.exec().catch((e) => console.error("message.status_changed publish failed", e));
   }
-  return answer;
+  return outcomes;
 }

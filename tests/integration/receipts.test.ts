@@ -239,6 +239,28 @@ describe("provider receipts (POST /api/webhooks/providers/:provider)", () => {
       ["failed", false],
     ]);
   });
+
+  it("a burst of receipts for many messages at once (batched together) applies each exactly as one at a time would", async () => {
+    const messages = await Promise.all(Array.from({ length: 40 }, () => insertMessage()));
+    // A burst of delivered receipts (each posted twice), then a burst of late ones (failed after
+    // delivered, sent after delivered) — each burst is written in shared transactions.
+    const delivered = messages.map((m) => receipt(m.providerMessageId, "delivered"));
+    const first = await Promise.all(delivered.flatMap((raw) => [post(raw), post(raw)]));
+    const late = await Promise.all(messages.flatMap((m) => [post(receipt(m.providerMessageId, "failed", { error_code: "X" })), post(receipt(m.providerMessageId, "sent"))]));
+    const answers = [...first, ...late];
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(first.filter((a) => a.body.result === "applied")).toHaveLength(40);
+    expect(first.filter((a) => a.body.result === "duplicate")).toHaveLength(40);
+    expect(late.every((a) => a.body.result === "unchanged" && a.body.status === "delivered")).toBe(true);
+    for (const m of messages) {
+      const row = await messageRow(m.id);
+      expect(row.status).toBe("delivered");
+      expect(row.error_code).toBeNull();
+      const events = await eventsOf(m.id);
+      expect(events.map((e) => `${e.status}:${e.payload.applied}`).sort()).toEqual(["delivered:true", "failed:false", "sent:false"]);
+      expect((await announced(m.id)).map((a) => a.status)).toEqual(["delivered"]);
+    }
+  });
 });
 
 describe("GET /api/docs/json", () => {
