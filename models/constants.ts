@@ -33,3 +33,6 @@ export const MESSAGE_STATUSES = [
   "failed", "unavailable", "rejected", "optout",
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** Carriers a short code can be homologated with (its deliverability). */
+export const CARRIERS = ["Vivo", "Claro", "TIM", "Oi", "Algar", "Sercomtel"] as const;

@@ -104,6 +104,15 @@ export async function seed({ log }: { log: (s: string) => void }) {
       `INSERT INTO sms_prices (account_id, route, price_per_segment, currency) VALUES ($1, 'T1', 7, 'BRL') ON CONFLICT (account_id, route) DO NOTHING`,
       { bind: [demo.id], transaction },
     );
+    // Short codes of the platform: two assigned to the demo tenant, one still unassigned.
+    await sequelize().query(
+      `INSERT INTO short_codes (account_id, number, nickname, deliverability) VALUES
+         ($1, '29094', 'Avisos de pedido', '{Vivo,Claro,TIM,Oi}'),
+         ($1, '28282', 'Promoções', '{Vivo,TIM}'),
+         (NULL, '27000', '', '{Vivo,Claro,TIM}')
+       ON CONFLICT (number) DO NOTHING`,
+      { bind: [demo.id], transaction },
+    );
     const deptOf: Partial<Record<Role, string>> = { agent: dept.Suporte.id, sales: dept.Vendas.id, billing: dept.Financeiro.id };
     for (const role of ROLES) await member(demo, `${role}@demo.example`, role, PEOPLE[role], deptOf[role] ?? null);
 
