@@ -9,6 +9,7 @@ import { env } from "./lib/env";
 import { key, redis } from "./lib/redis";
 import { deliverMail, sweepQueuedMail } from "./mail/deliver";
 import { MAIL_STREAM } from "./mail/enqueue";
+import { sweepIdempotencyKeys } from "./sms/idempotency";
 
 env();
 const consumers = [
@@ -26,12 +27,16 @@ const sweep = setInterval(() => {
 const importSweep = setInterval(() => {
   sweepImports().catch((e) => console.error("import sweep failed", e));
 }, env().IMPORT_SWEEP_SECONDS * 1000);
+const idempotencySweep = setInterval(() => {
+  sweepIdempotencyKeys().catch((e) => console.error("idempotency key sweep failed", e));
+}, env().IDEMPOTENCY_SWEEP_SECONDS * 1000);
 
 console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
 
 async function shutdown() {
   clearInterval(sweep);
   clearInterval(importSweep);
+  clearInterval(idempotencySweep);
   await relay.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);

@@ -49,6 +49,8 @@ const schema = z
     FACEBOOK_USERINFO_URL: z.string().url().default("https://graph.facebook.com/me?fields=id,first_name,last_name,email"),
     /** How often the worker re-announces stuck imports and removes abandoned uploads. */
     IMPORT_SWEEP_SECONDS: z.coerce.number().int().positive().default(60),
+    /** How often the worker removes Idempotency-Keys older than 24 h. */
+    IDEMPOTENCY_SWEEP_SECONDS: z.coerce.number().int().positive().default(3600),
     /** Where uploaded files (CSV imports) and generated reports are kept; shared by web, api and worker. */
     UPLOAD_DIR: z.string().default("var/uploads"),
     /** Largest request body accepted (uploads), in megabytes. */

@@ -108,6 +108,7 @@ export async function setup(project: TestProject) {
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_SWEEP_SECONDS: "2",
     IMPORT_SWEEP_SECONDS: "2",
+    IDEMPOTENCY_SWEEP_SECONDS: "2",
     GOOGLE_CLIENT_ID: OAUTH_CLIENT.id,
     GOOGLE_CLIENT_SECRET: OAUTH_CLIENT.secret,
     GOOGLE_AUTH_URL: `http://127.0.0.1:${oauthPort}/authorize`,
