@@ -10,6 +10,8 @@ import { key, redis } from "./lib/redis";
 import { deliverMail, sweepQueuedMail } from "./mail/deliver";
 import { MAIL_STREAM } from "./mail/enqueue";
 import { sweepIdempotencyKeys } from "./sms/idempotency";
+import { sweepStagedFiles } from "./sms/recipients-file";
+import { releaseDue } from "./sms/release";
 
 env();
 const consumers = [
@@ -31,12 +33,27 @@ const idempotencySweep = setInterval(() => {
   sweepIdempotencyKeys().catch((e) => console.error("idempotency key sweep failed", e));
 }, env().IDEMPOTENCY_SWEEP_SECONDS * 1000);
 
+// Scheduled messages: released when due (one run at a time in this process; other workers are safe by SKIP LOCKED).
+let releasing = false;
+const scheduleSweep = setInterval(() => {
+  if (releasing) return;
+  releasing = true;
+  releaseDue()
+    .catch((e) => console.error("schedule release failed", e))
+    .finally(() => (releasing = false));
+}, env().SCHEDULE_SWEEP_MS);
+const stagedSweep = setInterval(() => {
+  sweepStagedFiles().catch((e) => console.error("staged SMS files sweep failed", e));
+}, 10 * 60_000);
+
 console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
 
 async function shutdown() {
   clearInterval(sweep);
   clearInterval(importSweep);
   clearInterval(idempotencySweep);
+  clearInterval(scheduleSweep);
+  clearInterval(stagedSweep);
   await relay.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);

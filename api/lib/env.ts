@@ -86,6 +86,8 @@ const schema = z
     DISPATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
     /** Dispatch: an entry pending this long (crashed worker, failed attempt) is retried. */
     DISPATCH_RETRY_IDLE_MS: z.coerce.number().int().min(100).default(15_000),
+    /** How often the worker releases due scheduled messages (api/sms/release.ts). */
+    SCHEDULE_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
     /** How often the outbox relay looks for unpublished rows. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(200),
   })

@@ -1,22 +1,28 @@
 /**
- * Step 1 of the message pipeline for SMS: accept a send. Validates (api/sms/schemas.ts), counts
- * the segments, prices it, and in ONE transaction:
+ * Step 1 of the message pipeline for SMS: accept a send. Validates (api/sms/schemas.ts), renders
+ * the body per recipient (template and {{variables}}, api/sms/template-vars.ts), counts the
+ * segments of each rendered body, prices them, and in ONE transaction:
  *   1. locks the account row (SELECT … FOR UPDATE): sends of one account are serialized, so the
  *      balance check and the debit cannot race, and neither can two uses of one Idempotency-Key;
  *   2. with an Idempotency-Key, answers the stored response of the same request (nothing new is
  *      written) or refuses another request under the same key (409 IDEMPOTENCY_CONFLICT);
- *   3. looks the recipients up in the account's opt-outs (channel sms) and deny list: those are
+ *   3. gathers the recipients: a list from the request (rendered here), or — set-based, inside
+ *      PostgreSQL — every contact of a group or every row of an uploaded CSV file staged in
+ *      sms_send_rows (rendered and counted by SQL, sms_segment_info), never row by row in JS;
+ *   4. looks the recipients up in the account's opt-outs (channel sms) and deny list: those are
  *      written as `optout` / `rejected` messages with price 0, error_code `optout` / `deny_list`
  *      and the locale key of the reason as error_message, with no outbox row and no charge;
- *   4. refuses with 402 INSUFFICIENT_BALANCE when balance + credit limit < total of the others;
- *   5. debits the balance, inserts the messages (queued), one outbox row each (topic
- *      `messages:sms`, read by api/dispatch/relay.ts) and a system `queued` event each (the
- *      blocked ones get their own `optout` / `rejected` event);
- *   6. stores the key with the request's hash and the answer, and the audit entry (counts only).
+ *   5. refuses with 402 INSUFFICIENT_BALANCE when balance + credit limit < total of the others;
+ *   6. debits the balance once, creates the campaign of a send to many (group, file, or a list of
+ *      more than one number), inserts the messages — `queued` with one outbox row each (topic
+ *      `messages:sms`), or `scheduled` with none (api/sms/release.ts queues them when due) — and
+ *      a system event each;
+ *   7. stores the key with the request's hash and the answer, and the audit entry (counts only).
  * The caller gets the answer only after the commit; the worker's relay then publishes the outbox.
+ * docs/decisions/008-send-paths.md explains the choices.
  */
 import { createHash } from "node:crypto";
-import { QueryTypes } from "sequelize";
+import { QueryTypes, type Transaction } from "sequelize";
 import { initModels, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { defaultProvider, dispatchStream } from "../channels/registry";
@@ -25,13 +31,15 @@ import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
 import { segmentPrice } from "./pricing";
-import { sendSmsSchema, type SendSmsInput } from "./schemas";
+import { MAX_BODY, MAX_SCHEDULE_DAYS, sendSmsSchema, type SendSmsInput } from "./schemas";
 import { smsSegments, type SmsCoding } from "./segments";
+import { templateForSend } from "./templates";
+import { parseTemplate, renderTemplate, type ParsedTemplate } from "./template-vars";
 
 export type AcceptedSms = {
   id: string;
   to: string;
-  status: "queued" | "optout" | "rejected";
+  status: "queued" | "scheduled" | "optout" | "rejected";
   segments: number;
   coding: SmsCoding;
   price: number;
@@ -39,7 +47,20 @@ export type AcceptedSms = {
   error_code?: string;
   error_message?: string;
 };
-export type AcceptSmsAnswer = { data: AcceptedSms[]; total_price: number; currency: string };
+/** Counts of a send to many (campaign): messages written, how many will be sent, blocked ones by reason, segments charged. */
+export type AcceptSummary = { messages: number; sendable: number; optout: number; rejected: number; segments: number; invalid?: number };
+export type AcceptSmsAnswer = {
+  /** One entry per recipient, in request order — for a list; group and file sends answer `summary` only. */
+  data?: AcceptedSms[];
+  total_price: number;
+  currency: string;
+  campaign_id?: string;
+  scheduled_at?: string;
+  summary?: AcceptSummary;
+};
+
+/** A CSV file of recipients already COPYed into sms_send_rows (api/sms/recipients-file.ts). */
+export type StagedFile = { batchId: string; name: string; rows: number; invalid: number; columns: string[]; hash: string };
 
 const CHANNEL = "sms";
 
@@ -50,31 +71,111 @@ const BLOCKED = {
 } as const;
 type Blocked = keyof typeof BLOCKED;
 
+/** Contact fields a group send's {{variables}} may use besides the custom field keys. */
+const CONTACT_VARIABLES: Record<string, string> = {
+  first_name: "c.first_name",
+  last_name: "c.last_name",
+  name: "NULLIF(concat_ws(' ', c.first_name, c.last_name), '')",
+  email: "c.email::text",
+  mobile: "c.mobile_number",
+  company: "c.company",
+  city: "c.city",
+  state: "c.state",
+};
+
 /** The key as a client sends it: 1..255 visible ASCII characters. */
 function checkKey(key: string) {
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new AppError("VALIDATION", { fields: { idempotency_key: ["validation.invalid"] } });
 }
 
+const fieldError = (field: string, message: string, params?: Record<string, string | number>) => new AppError("VALIDATION", { fields: { [field]: [message] }, params });
+const missingVariable = (name: string, count?: number) =>
+  fieldError(`variables.${name}`, `sms.errors.variableMissing::${name}`, count === undefined ? { variable: name } : { variable: name, count });
+
 /** A stable hash of what is sent (after normalization), so "+55 11 9…" and "11 9…" are one request. */
-function requestHash(data: SendSmsInput) {
-  const canonical = JSON.stringify({ to: data.to, from: data.from, body: data.body, route: data.route });
+function requestHash(data: SendSmsInput, file?: StagedFile) {
+  const { to, messages, group_id, from, body, template_id, variables, route, scheduled_at, campaign_name } = data;
+  // The original four fields keep their place so keys stored before the other paths still match.
+  const canonical = JSON.stringify({
+    to, from, body, route,
+    ...(messages ? { messages } : {}),
+    ...(group_id ? { group_id } : {}),
+    ...(file ? { file: file.hash } : {}),
+    ...(template_id ? { template_id } : {}),
+    ...(Object.keys(variables).length ? { variables } : {}),
+    ...(scheduled_at ? { scheduled_at: scheduled_at.toISOString() } : {}),
+    ...(campaign_name ? { campaign_name } : {}),
+  });
   return createHash("sha256").update(canonical).digest("hex");
 }
 
-export async function acceptSms(ctx: SignedInCtx, input: unknown, opts: { idempotencyKey?: string | null } = {}): Promise<AcceptSmsAnswer> {
+/** São Paulo wall-clock time for a generated campaign name ("2026-11-22 14:05"). */
+function spStamp(d: Date) {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+      .formatToParts(d)
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+}
+
+type Source = { kind: "list"; list: Array<{ to: string; variables: Record<string, string> }> } | { kind: "group"; groupId: string } | { kind: "file"; file: StagedFile };
+
+function sourceOf(data: SendSmsInput, file?: StagedFile): Source {
+  const given = [data.to ? "to" : null, data.messages ? "messages" : null, data.group_id ? "group_id" : null, file ? "file" : null].filter(Boolean);
+  if (given.length === 0) throw fieldError("to", "sms.errors.recipientRequired");
+  if (given.length > 1) throw fieldError(given[1]!, "sms.errors.oneSource");
+  if (data.to) return { kind: "list", list: data.to.map((to) => ({ to, variables: {} })) };
+  if (data.messages) {
+    if (data.messages.length === 0) throw fieldError("messages", "validation.required");
+    return { kind: "list", list: data.messages };
+  }
+  if (data.group_id) return { kind: "group", groupId: data.group_id };
+  return { kind: "file", file: file! };
+}
+
+/**
+ * The SQL expression of a body rendered per row: the template's texts (bind `$texts`) around
+ * each variable's value — the first non-blank of the row's own sources (`rowVar`) and of
+ * `variables` (bind `$globals`). NULL when a variable has no value (then `missingSql` names it).
+ */
+function renderSql(parsed: ParsedTemplate, rowVar: (name: string) => string | null, textsParam: string, globalsParam: string) {
+  const value = (name: string) => {
+    const own = rowVar(name);
+    const global = `NULLIF(btrim((${globalsParam}::jsonb)->>'${name}'), '')`;
+    return own ? `COALESCE(NULLIF(btrim(${own}), ''), ${global})` : global;
+  };
+  const parts = [`(${textsParam}::text[])[1]`];
+  parsed.vars.forEach((name, i) => parts.push(value(name), `(${textsParam}::text[])[${i + 2}]`));
+  const names = [...new Set(parsed.vars)];
+  const missing = names.length ? `CASE ${names.map((n) => `WHEN ${value(n)} IS NULL THEN '${n}'`).join(" ")} END` : "NULL::text";
+  return { body: parts.join(" || "), missing };
+}
+
+export async function acceptSms(
+  ctx: SignedInCtx,
+  input: unknown,
+  opts: { idempotencyKey?: string | null; file?: StagedFile } = {},
+): Promise<AcceptSmsAnswer> {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
   initModels();
   const key = opts.idempotencyKey ?? null;
   if (key !== null) checkKey(key);
   const data = validate(sendSmsSchema, input);
-  const { coding, segments } = smsSegments(data.body);
+  const source = sourceOf(data, opts.file);
+  if (!data.template_id && data.body.trim() === "") throw fieldError("body", "validation.required");
+  const scheduledAt = data.scheduled_at;
+  if (scheduledAt) {
+    if (scheduledAt.getTime() <= Date.now()) throw fieldError("scheduled_at", "sms.errors.schedulePast");
+    if (scheduledAt.getTime() > Date.now() + MAX_SCHEDULE_DAYS * 86_400_000) throw fieldError("scheduled_at", `sms.errors.scheduleTooFar::${MAX_SCHEDULE_DAYS}`);
+  }
   const accountId = ctx.actor.accountId;
   const provider = defaultProvider(CHANNEL);
   if (!provider) throw new AppError("INTERNAL", { message: "no SMS provider is registered" });
-  const hash = requestHash(data);
+  const hash = requestHash(data, opts.file);
   const db = sequelize();
 
-  return db.transaction(async (transaction) => {
+  const answer = await db.transaction(async (transaction) => {
     const [account] = await db.query<{ balance: string; credit_limit: string; currency: string }>(
       `SELECT balance, credit_limit, currency FROM accounts WHERE id = $1 FOR UPDATE`,
       { bind: [accountId], type: QueryTypes.SELECT, transaction },
@@ -94,80 +195,278 @@ export async function acceptSms(ctx: SignedInCtx, input: unknown, opts: { idempo
 
     const currency = account.currency.trim();
     const { pricePerSegment } = await segmentPrice(accountId, currency, data.route, transaction);
-    const price = segments * pricePerSegment;
+    const template = data.template_id ? await templateForSend(ctx, data.template_id, transaction) : null;
+    const text = template ? template.body : data.body;
 
-    // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
-    const blockedRows = await db.query<{ recipient: string; why: Blocked }>(
-      `SELECT DISTINCT ON (recipient) recipient, why FROM (
-         SELECT recipient, 'optout' AS why, 0 AS rank FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = ANY($3::text[])
-         UNION ALL
-         SELECT recipient, 'deny_list', 1 FROM deny_list WHERE account_id = $1 AND recipient = ANY($3::text[])
-       ) b ORDER BY recipient, rank`,
-      { bind: [accountId, CHANNEL, data.to], type: QueryTypes.SELECT, transaction },
-    );
-    const blocked = new Map(blockedRows.map((r) => [r.recipient, r.why]));
-    const sendable = data.to.filter((to) => !blocked.has(to)).length;
-    const total = price * sendable;
-    if (total > 0 && Number(account.balance) + Number(account.credit_limit) < total) throw new AppError("INSUFFICIENT_BALANCE");
-
-    if (total > 0) {
-      await db.query(`UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1`, { bind: [accountId, total], transaction });
-    }
-    // Per recipient, in request order: its status, error code and reason ('' for a queued one).
-    const statuses = data.to.map((to) => (blocked.has(to) ? BLOCKED[blocked.get(to)!].status : "queued"));
-    const errorCodes = data.to.map((to) => (blocked.has(to) ? BLOCKED[blocked.get(to)!].error_code : ""));
-    const errorMessages = data.to.map((to) => (blocked.has(to) ? BLOCKED[blocked.get(to)!].error_message : ""));
-    const rows = await db.query<{ id: string; recipient: string }>(
-      `WITH m AS (
-         INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, price, currency, queued_at, error_code, error_message)
-         SELECT $1, $2, 'outbound', $3, r.recipient, $4, $5, $6, r.status, $7, $8,
-                CASE WHEN r.status = 'queued' THEN $9::bigint ELSE 0 END, $10,
-                CASE WHEN r.status = 'queued' THEN now() END, NULLIF(r.error_code, ''), NULLIF(r.error_message, '')
-         FROM unnest($11::text[], $13::text[], $14::text[], $15::text[]) WITH ORDINALITY AS r(recipient, status, error_code, error_message, n) ORDER BY r.n
-         RETURNING id, recipient, status, error_code
-       ), o AS (
-         INSERT INTO outbox (topic, payload) SELECT $12, jsonb_build_object('message_id', m.id::text) FROM m WHERE m.status = 'queued'
-       ), e AS (
-         INSERT INTO message_events (message_id, account_id, status, source, payload)
-         SELECT m.id, $1, m.status, 'system',
-                CASE WHEN m.status = 'queued' THEN jsonb_build_object('segments', $5::int, 'price', $9::bigint, 'currency', $10::text)
-                     ELSE jsonb_build_object('reason', m.error_code) END
-         FROM m
-       )
-       SELECT id, recipient FROM m`,
-      {
-        bind: [
-          accountId, CHANNEL, data.from, data.body, segments, coding, provider, data.route, price, currency, data.to, dispatchStream(CHANNEL),
-          statuses, errorCodes, errorMessages,
-        ],
-        type: QueryTypes.SELECT,
-        transaction,
-      },
-    );
-    const idOf = new Map(rows.map((r) => [r.recipient, r.id]));
-    const answer: AcceptSmsAnswer = {
-      data: data.to.map((to): AcceptedSms => {
-        const why = blocked.get(to);
-        if (!why) return { id: idOf.get(to)!, to, status: "queued", segments, coding, price };
-        const b = BLOCKED[why];
-        return { id: idOf.get(to)!, to, status: b.status, segments, coding, price: 0, error_code: b.error_code, error_message: b.error_message };
-      }),
-      total_price: total,
-      currency,
-    };
-
+    const run: Run = { ctx, data, transaction, accountId, currency, pricePerSegment, provider, text, scheduledAt };
+    const result = source.kind === "list" ? await acceptList(run, source.list) : await acceptBulk(run, source);
     if (key !== null) {
       await db.query(`INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`, {
-        bind: [accountId, key, hash, JSON.stringify(answer)],
+        bind: [accountId, key, hash, JSON.stringify(result.answer)],
         transaction,
       });
     }
     await recordAudit({ ...ctx, transaction }, "sms.accepted", {
       meta: {
-        messages: rows.length, segments: segments * sendable, total_price: total, currency, route: data.route,
-        optout: blockedRows.filter((r) => r.why === "optout").length, rejected: blockedRows.filter((r) => r.why === "deny_list").length,
+        ...result.audit, total_price: result.answer.total_price, currency, route: data.route, source: source.kind,
+        ...(result.answer.campaign_id ? { campaign_id: result.answer.campaign_id } : {}),
+        ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}),
+        ...(template ? { template_id: template.id } : {}),
       },
     });
-    return answer;
+    return result.answer;
   });
+  return answer;
+}
+
+type Run = {
+  ctx: SignedInCtx;
+  data: SendSmsInput;
+  transaction: Transaction;
+  accountId: string;
+  currency: string;
+  pricePerSegment: number;
+  provider: string;
+  text: string;
+  scheduledAt: Date | null;
+};
+type Result = { answer: AcceptSmsAnswer; audit: { messages: number; segments: number; optout: number; rejected: number } };
+
+async function debit(run: Run, total: number) {
+  const db = sequelize();
+  const [account] = await db.query<{ balance: string; credit_limit: string }>(`SELECT balance, credit_limit FROM accounts WHERE id = $1`, {
+    bind: [run.accountId],
+    type: QueryTypes.SELECT,
+    transaction: run.transaction,
+  });
+  if (total > 0 && Number(account.balance) + Number(account.credit_limit) < total) throw new AppError("INSUFFICIENT_BALANCE");
+  if (total > 0) {
+    await db.query(`UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1`, { bind: [run.accountId, total], transaction: run.transaction });
+  }
+}
+
+/** The campaign of a send to many: running (or scheduled), completed at once when nobody can be sent to. */
+async function createCampaign(run: Run, source: Record<string, unknown>, label: string, total: number, sendable: number): Promise<string> {
+  const name = run.data.campaign_name || `${label} · ${spStamp(new Date())}`.slice(0, 120);
+  const status = run.scheduledAt ? "scheduled" : sendable === 0 ? "completed" : "running";
+  const [row] = await sequelize().query<{ id: string }>(
+    `INSERT INTO campaigns (account_id, channel, name, status, sender, body, route, template_id, source, total, created_by, scheduled_at, started_at, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12,
+             CASE WHEN $4 = 'scheduled' THEN NULL ELSE now() END, CASE WHEN $4 = 'completed' THEN now() END)
+     RETURNING id`,
+    {
+      bind: [
+        run.accountId, CHANNEL, name, status, run.data.from, run.text, run.data.route, run.data.template_id, JSON.stringify(source), total,
+        run.ctx.actor.userId, run.scheduledAt,
+      ],
+      type: QueryTypes.SELECT,
+      transaction: run.transaction,
+    },
+  );
+  return row.id;
+}
+
+/**
+ * The INSERT of the messages (with their outbox rows and events) from `rows`, a relation of
+ * (n, recipient, body, segments, coding, why). Bind $1..$10 are fixed; callers add theirs after.
+ */
+function insertMessagesSql(rows: string, select: string) {
+  return `WITH r AS (${rows}), m AS (
+      INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, price, currency,
+                            scheduled_at, queued_at, error_code, error_message, campaign_id)
+      SELECT $1, $2, 'outbound', $3, r.recipient, r.body, r.segments, r.coding,
+             CASE r.why WHEN 'optout' THEN 'optout' WHEN 'deny_list' THEN 'rejected' ELSE CASE WHEN $8::timestamptz IS NULL THEN 'queued' ELSE 'scheduled' END END,
+             $4, $5, CASE WHEN r.why IS NULL THEN r.segments * $6::bigint ELSE 0 END, $7,
+             $8::timestamptz, CASE WHEN r.why IS NULL AND $8::timestamptz IS NULL THEN now() END,
+             CASE r.why WHEN 'optout' THEN 'optout' WHEN 'deny_list' THEN 'deny_list' END,
+             CASE r.why WHEN 'optout' THEN '${BLOCKED.optout.error_message}' WHEN 'deny_list' THEN '${BLOCKED.deny_list.error_message}' END,
+             $9::uuid
+      FROM r ORDER BY r.n
+      RETURNING id, recipient, status, segments, coding, price, error_code
+    ), o AS (
+      INSERT INTO outbox (topic, payload) SELECT $10, jsonb_build_object('message_id', m.id::text) FROM m WHERE m.status = 'queued'
+    ), e AS (
+      INSERT INTO message_events (message_id, account_id, status, source, payload)
+      SELECT m.id, $1, m.status, 'system',
+             CASE WHEN m.status IN ('queued', 'scheduled') THEN jsonb_build_object('segments', m.segments, 'price', m.price, 'currency', $7::text)
+                  ELSE jsonb_build_object('reason', m.error_code) END
+      FROM m
+    )
+    ${select}`;
+}
+
+function fixedBinds(run: Run, campaignId: string | null) {
+  return [run.accountId, CHANNEL, run.data.from, run.provider, run.data.route, run.pricePerSegment, run.currency, run.scheduledAt, campaignId, dispatchStream(CHANNEL)];
+}
+
+/** A list from the request (at most 1,000): rendered and counted here, inserted from arrays. */
+async function acceptList(run: Run, list: Array<{ to: string; variables: Record<string, string> }>): Promise<Result> {
+  const db = sequelize();
+  const { transaction } = run;
+  const rendered = list.map((m) => {
+    const r = renderTemplate(run.text, m.variables, run.data.variables);
+    if (r.missing !== null) throw missingVariable(r.missing);
+    if ([...r.text].length > MAX_BODY) throw fieldError("body", `validation.maxLength::${MAX_BODY}`);
+    return { to: m.to, body: r.text, ...smsSegments(r.text) };
+  });
+  const recipients = rendered.map((r) => r.to);
+  // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
+  const blockedRows = await db.query<{ recipient: string; why: Blocked }>(
+    `SELECT DISTINCT ON (recipient) recipient, why FROM (
+       SELECT recipient, 'optout' AS why, 0 AS rank FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = ANY($3::text[])
+       UNION ALL
+       SELECT recipient, 'deny_list', 1 FROM deny_list WHERE account_id = $1 AND recipient = ANY($3::text[])
+     ) b ORDER BY recipient, rank`,
+    { bind: [run.accountId, CHANNEL, recipients], type: QueryTypes.SELECT, transaction },
+  );
+  const blocked = new Map(blockedRows.map((r) => [r.recipient, r.why]));
+  const sendable = rendered.filter((r) => !blocked.has(r.to));
+  const segments = sendable.reduce((s, r) => s + r.segments, 0);
+  const total = segments * run.pricePerSegment;
+  await debit(run, total);
+
+  const optout = blockedRows.filter((r) => r.why === "optout").length;
+  const rejected = blockedRows.filter((r) => r.why === "deny_list").length;
+  const campaignId =
+    rendered.length > 1 ? await createCampaign(run, { kind: "list", count: rendered.length }, "SMS", rendered.length, sendable.length) : null;
+  const rows = await db.query<{ id: string; recipient: string }>(
+    insertMessagesSql(
+      `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why
+         FROM unnest($11::text[], $12::text[], $13::int[], $14::text[], $15::text[]) WITH ORDINALITY AS u(recipient, body, segments, coding, why, n)`,
+      `SELECT id, recipient FROM m`,
+    ),
+    {
+      bind: [
+        ...fixedBinds(run, campaignId),
+        recipients, rendered.map((r) => r.body), rendered.map((r) => r.segments), rendered.map((r) => r.coding), rendered.map((r) => blocked.get(r.to) ?? ""),
+      ],
+      type: QueryTypes.SELECT,
+      transaction,
+    },
+  );
+  const idOf = new Map(rows.map((r) => [r.recipient, r.id]));
+  const status = run.scheduledAt ? "scheduled" : "queued";
+  const answer: AcceptSmsAnswer = {
+    data: rendered.map((r): AcceptedSms => {
+      const why = blocked.get(r.to);
+      const base = { id: idOf.get(r.to)!, to: r.to, segments: r.segments, coding: r.coding };
+      if (!why) return { ...base, status, price: r.segments * run.pricePerSegment };
+      const b = BLOCKED[why];
+      return { ...base, status: b.status, price: 0, error_code: b.error_code, error_message: b.error_message };
+    }),
+    total_price: total,
+    currency: run.currency,
+    ...(campaignId ? { campaign_id: campaignId } : {}),
+    ...(run.scheduledAt ? { scheduled_at: run.scheduledAt.toISOString() } : {}),
+    ...(campaignId ? { summary: { messages: rendered.length, sendable: sendable.length, optout, rejected, segments } } : {}),
+  };
+  return { answer, audit: { messages: rows.length, segments, optout, rejected } };
+}
+
+/**
+ * A group or a staged file: the recipients are gathered, rendered and counted by PostgreSQL into
+ * a temporary table (dropped at commit), checked against opt-outs and the deny list with one
+ * UPDATE, and inserted as messages with one INSERT … SELECT.
+ */
+async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "file" }>): Promise<Result> {
+  const db = sequelize();
+  const { transaction, accountId } = run;
+  const q = <T extends object>(sql: string, bind: unknown[]) => db.query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  const exec = (sql: string, bind: unknown[] = []) => db.query(sql, { bind, transaction });
+
+  let label: string;
+  let campaignSource: Record<string, unknown>;
+  const parsed = parseTemplate(run.text);
+  let from: string;
+  let rowVar: (name: string) => string | null;
+  let sourceBind: unknown[];
+  if (source.kind === "group") {
+    const [group] = await q<{ id: string; name: string }>(`SELECT id, name FROM contact_groups WHERE id = $1 AND account_id = $2`, [source.groupId, accountId]);
+    if (!group) throw fieldError("group_id", "validation.option");
+    label = group.name;
+    campaignSource = { kind: "group", group_id: group.id, group_name: group.name };
+    from = `contact_group_members gm JOIN contacts c ON c.id = gm.contact_id AND c.account_id = gm.account_id
+            WHERE gm.group_id = $1 AND gm.account_id = $2 AND c.mobile_number IS NOT NULL`;
+    rowVar = (name) => CONTACT_VARIABLES[name] ?? `(c.custom->>'${name}')`;
+    sourceBind = [group.id, accountId];
+  } else {
+    const f = source.file;
+    label = f.name;
+    campaignSource = { kind: "file", file_name: f.name, rows: f.rows, invalid: f.invalid, columns: f.columns };
+    // A column of the file first, then the contact with that number (if any).
+    // The contacts are joined only when the body has variables ($2 is bound either way).
+    from = `(SELECT DISTINCT ON (recipient) n, recipient, vars FROM sms_send_rows WHERE batch_id = $1 ORDER BY recipient, n) s
+            ${parsed.vars.length ? "LEFT JOIN contacts c ON c.account_id = $2 AND c.mobile_number = s.recipient" : "WHERE $2::uuid IS NOT NULL"}`;
+    rowVar = (name) => {
+      const contact = CONTACT_VARIABLES[name] ?? `(c.custom->>'${name}')`;
+      return name === "mobile" ? `COALESCE(NULLIF(btrim(s.vars->>'mobile'), ''), s.recipient)` : `COALESCE(NULLIF(btrim(s.vars->>'${name}'), ''), ${contact})`;
+    };
+    sourceBind = [f.batchId, accountId];
+  }
+  const recipientCol = source.kind === "group" ? "c.mobile_number" : "s.recipient";
+  const nCol = source.kind === "group" ? "row_number() OVER ()" : "s.n";
+
+  await exec(`CREATE TEMP TABLE sms_accept_rows (n bigint, recipient text, body text, segments int, coding text, missing text, why text) ON COMMIT DROP`);
+  if (parsed.vars.length === 0) {
+    const { segments, coding } = smsSegments(run.text);
+    await exec(`INSERT INTO sms_accept_rows (n, recipient, body, segments, coding) SELECT ${nCol}, ${recipientCol}, $3, $4, $5 FROM ${from}`, [
+      ...sourceBind, run.text, segments, coding,
+    ]);
+  } else {
+    const sql = renderSql(parsed, rowVar, "$3", "$4");
+    await exec(
+      `INSERT INTO sms_accept_rows (n, recipient, body, missing, segments, coding)
+       SELECT x.n, x.recipient, x.body, x.missing, i.segments, i.coding
+         FROM (SELECT ${nCol} AS n, ${recipientCol} AS recipient, ${sql.body} AS body, ${sql.missing} AS missing FROM ${from}) x
+         LEFT JOIN LATERAL sms_segment_info(x.body) i ON true`,
+      [...sourceBind, parsed.texts, JSON.stringify(run.data.variables)],
+    );
+    const [gap] = await q<{ missing: string; count: number }>(
+      `SELECT missing, count(*)::int AS count FROM sms_accept_rows WHERE missing IS NOT NULL GROUP BY missing ORDER BY count(*) DESC, missing LIMIT 1`,
+      [],
+    );
+    if (gap) throw missingVariable(gap.missing, gap.count);
+  }
+  await exec(`ANALYZE sms_accept_rows`);
+
+  // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
+  await exec(`UPDATE sms_accept_rows r SET why = 'deny_list' FROM deny_list d WHERE d.account_id = $1 AND d.recipient = r.recipient`, [accountId]);
+  await exec(`UPDATE sms_accept_rows r SET why = 'optout' FROM optouts o WHERE o.account_id = $1 AND o.channel = $2 AND o.recipient = r.recipient`, [
+    accountId, CHANNEL,
+  ]);
+  const [counts] = await q<{ messages: number; sendable: number; optout: number; rejected: number; segments: string; too_long: number }>(
+    `SELECT count(*)::int AS messages, count(*) FILTER (WHERE why IS NULL)::int AS sendable,
+            count(*) FILTER (WHERE why = 'optout')::int AS optout, count(*) FILTER (WHERE why = 'deny_list')::int AS rejected,
+            COALESCE(sum(segments) FILTER (WHERE why IS NULL), 0)::bigint AS segments,
+            count(*) FILTER (WHERE char_length(body) > $1)::int AS too_long
+       FROM sms_accept_rows`,
+    [MAX_BODY],
+  );
+  if (counts.messages === 0) throw fieldError(source.kind === "group" ? "group_id" : "file", "sms.errors.noRecipients");
+  if (counts.too_long > 0) throw fieldError("body", `validation.maxLength::${MAX_BODY}`);
+  const segments = Number(counts.segments);
+  const total = segments * run.pricePerSegment;
+  await debit(run, total);
+
+  const campaignId = await createCampaign(run, campaignSource, label, counts.messages, counts.sendable);
+  const [inserted] = await q<{ n: number }>(
+    insertMessagesSql(`SELECT n, recipient, body, segments, coding, why FROM sms_accept_rows`, `SELECT count(*)::int AS n FROM m`),
+    fixedBinds(run, campaignId),
+  );
+  if (source.kind === "file") await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [source.file.batchId]);
+
+  const summary: AcceptSummary = {
+    messages: inserted.n, sendable: counts.sendable, optout: counts.optout, rejected: counts.rejected, segments,
+    ...(source.kind === "file" ? { invalid: source.file.invalid } : {}),
+  };
+  return {
+    answer: {
+      total_price: total,
+      currency: run.currency,
+      campaign_id: campaignId,
+      ...(run.scheduledAt ? { scheduled_at: run.scheduledAt.toISOString() } : {}),
+      summary,
+    },
+    audit: { messages: inserted.n, segments, optout: counts.optout, rejected: counts.rejected },
+  };
 }

@@ -5,27 +5,58 @@
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { acceptSms } from "./accept";
+import { getSmsPrice, listSenders, listSmsPrices, listSmsProducts, updateSmsPrice } from "./catalog";
+import { createSmsTemplate, deleteSmsTemplate, deleteSmsTemplates, getSmsTemplate, listSmsTemplates, updateSmsTemplate } from "./templates";
 import { getSmsMessage } from "./get";
 import { listSmsMessages } from "./history";
 
 const bearer = [{ bearer: [] }];
 
-const sendBody = t.Object({
-  to: t.Union([t.String(), t.Array(t.String())], { description: "One number or up to 1,000 (any format; +55 assumed for 10 or 11 digits). Repeated numbers are sent once" }),
-  from: t.Optional(t.Union([t.String({ description: "Sender: up to 11 letters/digits, or a short code" }), t.Null()])),
-  body: t.String({ description: "1 to 1,600 characters; GSM-7 when every character is in GSM 03.38, else UCS-2" }),
-  route: t.Optional(t.Union([t.Literal("T1"), t.Literal("T2"), t.Literal("T4"), t.Literal("T6"), t.Literal(""), t.Null()], { description: "Default T1" })),
-  scheduled_at: t.Optional(t.Union([t.String({ description: "Not accepted yet (422)" }), t.Null()])),
+const variables = t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean(), t.Null()]), {
+  description: "Values of the body's {{variables}} by name (letters, digits, _)",
 });
+const sendBody = t.Object({
+  to: t.Optional(
+    t.Union([t.String(), t.Array(t.String())], { description: "One number or up to 1,000 (any format; +55 assumed for 10 or 11 digits). Repeated numbers are sent once" }),
+  ),
+  messages: t.Optional(
+    t.Array(t.Object({ to: t.String(), variables: t.Optional(variables) }), {
+      description: "Instead of `to`: up to 1,000 recipients each with its own {{variables}} (the first occurrence of a repeated number wins)",
+    }),
+  ),
+  group_id: t.Optional(t.Union([t.String({ description: "Instead of `to`: every contact of this group with a mobile number" }), t.Null()])),
+  from: t.Optional(t.Union([t.String({ description: "Sender: up to 11 letters/digits, or a short code" }), t.Null()])),
+  body: t.Optional(t.Union([t.String({ description: "Up to 1,600 characters after rendering; GSM-7 when every character is in GSM 03.38, else UCS-2. Required without template_id" }), t.Null()])),
+  template_id: t.Optional(t.Union([t.String({ description: "An SMS template of the account: its body is sent (`body` is ignored)" }), t.Null()])),
+  variables: t.Optional(t.Union([variables, t.Null()])),
+  route: t.Optional(t.Union([t.Literal("T1"), t.Literal("T2"), t.Literal("T4"), t.Literal("T6"), t.Literal(""), t.Null()], { description: "Default T1" })),
+  scheduled_at: t.Optional(
+    t.Union([t.String({ description: "ISO 8601 with offset (2026-05-01T09:30:00-03:00), in the future, at most 90 days ahead" }), t.Null()]),
+  ),
+  campaign_name: t.Optional(t.Union([t.String({ description: "Name of the campaign of a send to many (up to 120); generated when absent" }), t.Null()])),
+});
+const templateBody = t.Object({
+  name: t.String({ description: "1 to 80 characters, unique in the account (ignoring case)" }),
+  body: t.String({ description: "1 to 1,600 characters; {{name}} marks a variable (letters, digits, _)" }),
+});
+const idParam = t.Object({ id: t.String() });
 
 export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { security: bearer } })
   .use(authenticated)
   .post("/messages", ({ ctx, body, request }) => acceptSms(ctx, body, { idempotencyKey: request.headers.get("Idempotency-Key") }), {
     body: sendBody,
     detail: {
-      summary:
-        "Send SMS: priced (segments × price per segment × recipients) and debited at once; 402 INSUFFICIENT_BALANCE, 422 per recipient index. " +
-        "Idempotency-Key header: the same key and request answer the first response; another request under the key is 409 IDEMPOTENCY_CONFLICT",
+      summary: "Send SMS to one number, a list, per-recipient variables or a contact group; now or scheduled; with a template and {{variables}}",
+      description:
+        "Recipients: exactly one of `to` (one number or up to 1,000), `messages` ([{to, variables}], up to 1,000) or `group_id` (every contact of the group " +
+        "with a mobile; accepted set-based). The body is `body`, or the template's (`template_id`). Each {{variable}} is filled, per recipient, from its " +
+        "`messages[].variables`, then (group sends) the contact's first_name, last_name, name, email, mobile, company, city, state or custom field keys, " +
+        "then `variables` (the same for all); a variable nobody fills is 422 on `variables.<name>` ('Please fill all parameters'). Segments and price are " +
+        "counted per rendered body and debited once, at acceptance, for every path (402 INSUFFICIENT_BALANCE otherwise). Opted-out and deny-listed " +
+        "recipients are recorded as optout/rejected, never sent or charged. `scheduled_at` holds the messages as `scheduled` until due (debited now). " +
+        "A send to more than one recipient (or to a group) creates a campaign: the answer carries campaign_id and a summary (group sends answer the " +
+        "summary without the per-recipient data). Idempotency-Key header: the same key and request answer the first response; another request under " +
+        "the key is 409 IDEMPOTENCY_CONFLICT",
     },
   })
   .get("/messages", ({ ctx, query }) => listSmsMessages(ctx, query), {
@@ -46,6 +77,29 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
         "SMS history of the account, newest first (created_at, id), 50 a page: data, page, last_page (from a count capped at 10,000 rows; total_capped), next_cursor",
     },
   })
+  .get("/senders", ({ ctx }) => listSenders(ctx), { detail: { summary: "Senders the account used in the last 90 days (alphanumeric or short code)" } })
+  .get("/products", ({ ctx }) => listSmsProducts(ctx), {
+    detail: { summary: "The account's SMS product: the routes offered and their price per segment (own price row, else the platform default), integer centavos" },
+  })
+  .get("/prices", ({ ctx }) => listSmsPrices(ctx), { detail: { summary: "The account's own SMS price rows (route, price per segment in centavos)" } })
+  .get("/prices/:id", ({ ctx, params }) => getSmsPrice(ctx, params.id), {
+    params: idParam,
+    detail: { summary: "One price row of the account (platform staff: of any account); 404 otherwise" },
+  })
+  .put("/prices/:id", ({ ctx, params, body }) => updateSmsPrice(ctx, params.id, body), {
+    params: idParam,
+    body: t.Object({ price_per_segment: t.Union([t.Integer({ minimum: 0 }), t.String()], { description: "Integer centavos per segment" }) }),
+    detail: { summary: "Change a price per segment: platform staff only (403 for anyone else)" },
+  })
+  .get("/templates", ({ ctx }) => listSmsTemplates(ctx), { detail: { summary: "SMS templates of the account by name, each with its {{variables}}" } })
+  .post("/templates", ({ ctx, body }) => createSmsTemplate(ctx, body), { body: templateBody, detail: { summary: "Create an SMS template (name taken: 422 on name)" } })
+  .delete("/templates", ({ ctx, body }) => deleteSmsTemplates(ctx, body), {
+    body: t.Object({ ids: t.Array(t.String(), { description: "Up to 1,000 template ids; unknown ids and other accounts' are ignored" }) }),
+    detail: { summary: "Delete several SMS templates: answers how many were deleted and their ids" },
+  })
+  .get("/templates/:id", ({ ctx, params }) => getSmsTemplate(ctx, params.id), { params: idParam, detail: { summary: "One SMS template of the account" } })
+  .put("/templates/:id", ({ ctx, params, body }) => updateSmsTemplate(ctx, params.id, body), { params: idParam, body: templateBody, detail: { summary: "Change an SMS template" } })
+  .delete("/templates/:id", ({ ctx, params }) => deleteSmsTemplate(ctx, params.id), { params: idParam, detail: { summary: "Delete an SMS template (campaigns that used it keep their text)" } })
   .get("/messages/:id", ({ ctx, params }) => getSmsMessage(ctx, params.id), {
     params: t.Object({ id: t.String() }),
     detail: { summary: "One SMS of the account with its status history (404 for another account's)" },

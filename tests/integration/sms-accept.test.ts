@@ -184,10 +184,13 @@ describe("POST /api/sms/messages (accept)", () => {
     const many = await send(p.token, { to: Array.from({ length: 1001 }, () => nextNumber()), body: "x" });
     expect(many.status).toBe(422);
     expect(Object.keys(many.body.error.fields)).toEqual(["to"]);
-    // Scheduling is refused until the release of due messages exists.
-    const scheduled = await send(p.token, { to: nextNumber(), body: "x", scheduled_at: new Date(Date.now() + 3_600_000).toISOString() });
+    // A schedule in the past (or not ISO 8601 with an offset) is refused (scheduling: tests/integration/sms-send.test.ts).
+    const scheduled = await send(p.token, { to: nextNumber(), body: "x", scheduled_at: new Date(Date.now() - 60_000).toISOString() });
     expect(scheduled.status).toBe(422);
     expect(Object.keys(scheduled.body.error.fields)).toEqual(["scheduled_at"]);
+    const noOffset = await send(p.token, { to: nextNumber(), body: "x", scheduled_at: "2030-01-01T10:00" });
+    expect(noOffset.status).toBe(422);
+    expect(Object.keys(noOffset.body.error.fields)).toEqual(["scheduled_at"]);
     expect(await counts(p.accountId)).toEqual({ messages: 0, outbox: 0, queuedEvents: 0, keys: 0 });
   });
 

@@ -122,6 +122,8 @@ export async function setup(project: TestProject) {
     // Dispatch retries quickly in tests: a failed attempt is redelivered after 1 s, dead after 3.
     DISPATCH_RETRY_IDLE_MS: "1000",
     DISPATCH_MAX_ATTEMPTS: "3",
+    // Scheduled SMS are released within 200 ms of being due.
+    SCHEDULE_SWEEP_MS: "200",
   } as NodeJS.ProcessEnv;
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
     const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });

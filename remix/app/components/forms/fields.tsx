@@ -1,6 +1,7 @@
 /** Form pieces every screen uses: CSRF token, translated field and form errors. */
 import { useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { webNamespaces } from "~/lib/i18n";
 import { cn } from "~/lib/utils";
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { FormField } from "~/components/ui/form-field";
@@ -21,7 +22,7 @@ export function useErrorText() {
   return (raw: string, params?: Record<string, unknown>) => {
     const [k, arg] = raw.split("::");
     const [ns, ...rest] = k.split(".");
-    const known = ["errors", "validation"].includes(ns);
+    const known = (webNamespaces as readonly string[]).includes(ns);
     return (known ? t(`${ns}:${rest.join(".")}`, { 0: arg, ...params }) : t("validation:invalid")) as string;
   };
 }

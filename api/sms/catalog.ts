@@ -1,0 +1,116 @@
+/**
+ * What an account may send SMS with: its senders (GET /api/sms/senders), its SMS product — the
+ * routes it is offered and their price per segment (GET /api/sms/products) — and its price rows
+ * (GET /api/sms/prices, GET/PUT /api/sms/prices/:id; changing a price is for platform staff only).
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { UUID } from "../lib/owned";
+import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
+import { recordAudit } from "../audit/record";
+import { can } from "../policy/policy";
+import { DEFAULT_PRICE_PER_SEGMENT } from "./pricing";
+import { SMS_ROUTES, type SmsRoute } from "./schemas";
+
+/** How far back GET /senders looks for senders used. */
+export const SENDERS_LOOKBACK_DAYS = 90;
+
+function assertSend(ctx: SignedInCtx) {
+  if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
+}
+
+/** Platform staff (owner/admin of the platform account) manage prices (spec section 6). */
+export function isPlatformStaff(ctx: SignedInCtx) {
+  return ctx.actor.accountType === "platform" && (ctx.actor.role === "owner" || ctx.actor.role === "admin");
+}
+
+/** Senders the account used in the last SENDERS_LOOKBACK_DAYS days, most recent first (no short-code table exists yet). */
+export async function listSenders(ctx: SignedInCtx): Promise<{ data: Array<{ sender: string; type: "alphanumeric" | "short_code"; last_used_at: string }> }> {
+  assertSend(ctx);
+  const rows = await sequelize().query<{ sender: string; last: Date }>(
+    `SELECT sender, max(created_at) AS last FROM messages
+      WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound' AND sender <> '' AND created_at > now() - make_interval(days => $2)
+      GROUP BY sender ORDER BY max(created_at) DESC LIMIT 100`,
+    { bind: [ctx.actor.accountId, SENDERS_LOOKBACK_DAYS], type: QueryTypes.SELECT },
+  );
+  return { data: rows.map((r) => ({ sender: r.sender, type: /^\d+$/.test(r.sender) ? "short_code" : "alphanumeric", last_used_at: new Date(r.last).toISOString() })) };
+}
+
+export type RouteOffer = { route: SmsRoute; price_per_segment: number; currency: string; price_id: string | null };
+
+/** The routes the account is offered and their price per segment: its own price rows, else the platform default. */
+export async function smsRouteOffers(accountId: string): Promise<RouteOffer[]> {
+  const [account] = await sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [accountId], type: QueryTypes.SELECT });
+  const currency = (account?.currency ?? "BRL").trim();
+  const rows = await sequelize().query<{ id: string; route: SmsRoute; price_per_segment: string; currency: string }>(
+    `SELECT id, route, price_per_segment, currency FROM sms_prices WHERE account_id = $1`,
+    { bind: [accountId], type: QueryTypes.SELECT },
+  );
+  const own = new Map(rows.map((r) => [r.route, r]));
+  const offers: RouteOffer[] = [];
+  for (const route of SMS_ROUTES) {
+    const row = own.get(route);
+    if (row) {
+      if (row.currency.trim() === currency) offers.push({ route, price_per_segment: Number(row.price_per_segment), currency, price_id: row.id });
+    } else if (DEFAULT_PRICE_PER_SEGMENT[route] !== undefined) {
+      offers.push({ route, price_per_segment: DEFAULT_PRICE_PER_SEGMENT[route]!, currency, price_id: null });
+    }
+  }
+  return offers;
+}
+
+export async function listSmsProducts(ctx: SignedInCtx) {
+  assertSend(ctx);
+  return { data: [{ product: "sms", name: "SMS", routes: await smsRouteOffers(ctx.actor.accountId) }] };
+}
+
+type PriceRow = { id: string; account_id: string; route: string; price_per_segment: string; currency: string; updated_at: Date };
+const priceView = (r: PriceRow) => ({
+  id: r.id, account_id: r.account_id, route: r.route, price_per_segment: Number(r.price_per_segment), currency: r.currency.trim(), updated_at: new Date(r.updated_at).toISOString(),
+});
+
+/** The account's own price rows. */
+export async function listSmsPrices(ctx: SignedInCtx) {
+  assertSend(ctx);
+  const rows = await sequelize().query<PriceRow>(`SELECT * FROM sms_prices WHERE account_id = $1 ORDER BY route`, { bind: [ctx.actor.accountId], type: QueryTypes.SELECT });
+  return { data: rows.map(priceView) };
+}
+
+/** One price row: the account's own; platform staff read any account's. */
+export async function getSmsPrice(ctx: SignedInCtx, id: string) {
+  if (!isPlatformStaff(ctx)) assertSend(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const [row] = await sequelize().query<PriceRow>(
+    `SELECT * FROM sms_prices WHERE id = $1 AND (account_id = $2 OR $3)`,
+    { bind: [id, ctx.actor.accountId, isPlatformStaff(ctx)], type: QueryTypes.SELECT },
+  );
+  if (!row) throw new AppError("NOT_FOUND");
+  return { data: priceView(row) };
+}
+
+const priceSchema = z.object({
+  price_per_segment: z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const n = typeof v === "number" ? v : Number(String(v).trim());
+    if (!Number.isInteger(n)) ctx.addIssue({ code: "custom", message: "validation.integer" });
+    else if (n < 0) ctx.addIssue({ code: "custom", message: "validation.min::0" });
+    else if (n > 100_000) ctx.addIssue({ code: "custom", message: "validation.max::100000" });
+    return n;
+  }),
+});
+
+/** Change a price per segment (integer centavos): platform staff only, any account's row. */
+export async function updateSmsPrice(ctx: SignedInCtx, id: string, input: unknown) {
+  if (!isPlatformStaff(ctx)) throw new AppError("FORBIDDEN");
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const data = validate(priceSchema, input);
+  const [row] = await sequelize().query<PriceRow>(
+    `UPDATE sms_prices SET price_per_segment = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+    { bind: [id, data.price_per_segment], type: QueryTypes.SELECT },
+  );
+  if (!row) throw new AppError("NOT_FOUND");
+  await recordAudit(ctx, "sms.price_updated", { meta: { priceId: id, accountId: row.account_id, route: row.route, price_per_segment: data.price_per_segment } });
+  return { data: priceView(row) };
+}

@@ -1,0 +1,185 @@
+/**
+ * A CSV file of SMS recipients (the send screen's "file" mode), streamed as it is uploaded:
+ * parsed by csv-parse (delimiter , or ; from the first line; UTF-8, or Latin-1 as old Excel
+ * exports write it), the phone column found, each number normalized to E.164 and COPYed with the
+ * row's other columns (as template variables) into the UNLOGGED staging table sms_send_rows.
+ * The accept transaction (api/sms/accept.ts) then expands the batch set-based into messages and
+ * removes it. Nothing is held in memory beyond a few buffers; at most MAX_FILE_ROWS rows.
+ *
+ * The phone column: the first whose header is mobile / celular / telefone / phone / numero (and
+ * a few spellings of those); otherwise the first column whose value in the first data row is a
+ * phone number. A first row whose cells contain a phone number is data, not a header: the
+ * columns are then named col1, col2…
+ */
+import { isUtf8 } from "node:buffer";
+import { createHash, randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { finished } from "node:stream/promises";
+import { CsvError, parse } from "csv-parse";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { sequelize } from "../../models";
+import { normalizePhone } from "../contacts/phone";
+import { detectDelimiter, isCsvName, parserOptions, type Encoding } from "../imports/files";
+import { copyText } from "../imports/rows";
+import type { SignedInCtx } from "../lib/context";
+import { env } from "../lib/env";
+import { AppError } from "../lib/errors";
+import { can } from "../policy/policy";
+import type { StagedFile } from "./accept";
+import { MAX_FILE_ROWS } from "./schemas";
+import { columnVariable } from "./template-vars";
+
+const PHONE_HEADERS = new Set(["mobile", "mobile_number", "celular", "telefone", "phone", "numero", "numero_celular", "telefone_celular", "whatsapp", "fone", "msisdn"]);
+const HEAD_BYTES = 64 * 1024;
+const COPY_CHUNK = 256 * 1024;
+/** Staged batches older than this were left by a crash between the upload and the accept. */
+export const STAGED_BATCH_TTL_MINUTES = 60;
+
+const fileError = (message: string) => new AppError("VALIDATION", { fields: { file: [message] } });
+
+/** Variable names of the columns (blank or repeated names get a position suffix). */
+function variableNames(header: string[] | null, width: number): string[] {
+  const seen = new Set<string>();
+  return Array.from({ length: width }, (_, i) => {
+    let name = header ? columnVariable(header[i] ?? "") : "";
+    if (!name || seen.has(name)) name = `col${i + 1}`;
+    seen.add(name);
+    return name;
+  });
+}
+
+/** Reads the uploaded files (the first one is used) and stages its recipients; the caller accepts the batch or drops it. */
+export async function stageSmsFile(ctx: SignedInCtx, files: AsyncIterable<{ name: string; stream: ReadableStream<Uint8Array> }>): Promise<StagedFile> {
+  if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
+  for await (const file of files) {
+    if (!isCsvName(file.name)) throw fileError("sms.errors.fileNotCsv");
+    return stageStream(file.name, file.stream);
+  }
+  throw fileError("validation.required");
+}
+
+export async function stageStream(name: string, stream: ReadableStream<Uint8Array>): Promise<StagedFile> {
+  const batchId = randomUUID();
+  const hash = createHash("sha256");
+  const reader = stream.getReader();
+  // The head decides the encoding and the delimiter.
+  const head: Buffer[] = [];
+  let headSize = 0;
+  let ended = false;
+  while (headSize < HEAD_BYTES) {
+    const { value, done } = await reader.read();
+    if (done) {
+      ended = true;
+      break;
+    }
+    const b = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    head.push(b);
+    headSize += b.length;
+  }
+  const headBuf = Buffer.concat(head);
+  // A multi-byte character cut at the end of the head is not a reason to call the file Latin-1.
+  let probe = headBuf;
+  if (!ended) for (let cut = 0; cut < 4 && probe.length && !isUtf8(probe); cut++) probe = probe.subarray(0, probe.length - 1);
+  const encoding: Encoding = isUtf8(probe) ? "utf8" : "latin1";
+  const firstLine = headBuf.toString("latin1").split(/\r\n|\n|\r/, 1)[0] ?? "";
+  const parser = parse(parserOptions({ delimiter: detectDelimiter(firstLine), encoding }));
+
+  const client = new pg.Client({ connectionString: env().DATABASE_URL, application_name: "mensageria-sms-file" });
+  await client.connect();
+  let copy: ReturnType<typeof copyFrom> | null = null;
+  const feed = (async () => {
+    try {
+      hash.update(headBuf);
+      if (!parser.write(headBuf)) await once(parser, "drain");
+      while (!ended) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        hash.update(value);
+        if (!parser.write(value)) await once(parser, "drain");
+      }
+      parser.end();
+    } catch (e) {
+      parser.destroy(e as Error);
+    }
+  })();
+
+  let header: string[] | null | undefined;
+  let names: string[] = [];
+  let phoneCol = -1;
+  let rows = 0;
+  let staged = 0;
+  let invalid = 0;
+  let buf = "";
+  try {
+    copy = client.query(copyFrom(`COPY sms_send_rows (batch_id, n, recipient, vars) FROM STDIN`));
+    const stage = async (record: string[]) => {
+      rows++;
+      if (rows > MAX_FILE_ROWS) throw fileError(`sms.errors.fileTooManyRows::${MAX_FILE_ROWS}`);
+      const e164 = normalizePhone(record[phoneCol]);
+      if (!e164) {
+        invalid++;
+        return;
+      }
+      const vars: Record<string, string> = {};
+      for (let i = 0; i < record.length && i < names.length; i++) if (i !== phoneCol && record[i] !== "") vars[names[i]] = record[i].slice(0, 500);
+      buf += `${batchId}\t${++staged}\t${e164}\t${copyText(JSON.stringify(vars))}\n`;
+      if (buf.length > COPY_CHUNK) {
+        const ok = copy!.write(buf);
+        buf = "";
+        if (!ok) await once(copy!, "drain");
+      }
+    };
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (header === undefined) {
+        // A first row holding a phone number is data: the file has no header.
+        header = record.some((c) => /\d{8,}/.test(c.replace(/\D/g, "")) && normalizePhone(c)) ? null : record;
+        names = variableNames(header, record.length);
+        if (header) {
+          phoneCol = names.findIndex((n) => PHONE_HEADERS.has(n));
+          // Without a phone header, the first data row decides (below).
+        } else {
+          phoneCol = record.findIndex((c) => normalizePhone(c));
+          await stage(record);
+        }
+        continue;
+      }
+      if (phoneCol < 0) {
+        phoneCol = record.findIndex((c) => normalizePhone(c));
+        if (phoneCol < 0) throw fileError("sms.errors.fileNoPhoneColumn");
+        names = variableNames(header, Math.max(record.length, names.length));
+      }
+      if (record.length > names.length) names = variableNames(header ?? null, record.length);
+      await stage(record);
+    }
+    await feed;
+    if (header === undefined || phoneCol < 0) throw fileError(header === undefined ? "sms.errors.noRecipients" : "sms.errors.fileNoPhoneColumn");
+    copy.end(buf);
+    await finished(copy);
+    copy = null;
+    return { batchId, name: name.slice(0, 200), rows, invalid, columns: names.filter((_, i) => i !== phoneCol), hash: hash.digest("hex") };
+  } catch (e) {
+    reader.cancel().catch(() => undefined);
+    parser.destroy();
+    if (copy) {
+      copy.destroy(e instanceof Error ? e : new Error(String(e)));
+      await finished(copy).catch(() => undefined);
+    }
+    await client.query(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [batchId]).catch(() => undefined);
+    if (e instanceof CsvError) throw fileError("sms.errors.fileLayout");
+    throw e;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Remove a staged batch that was not accepted (validation error, insufficient balance…). */
+export async function dropStagedFile(file: StagedFile | null | undefined) {
+  if (!file) return;
+  await sequelize().query(`DELETE FROM sms_send_rows WHERE batch_id = $1`, { bind: [file.batchId] });
+}
+
+/** Worker sweep: batches a crash left behind. */
+export async function sweepStagedFiles(): Promise<void> {
+  await sequelize().query(`DELETE FROM sms_send_rows WHERE created_at < now() - make_interval(mins => $1)`, { bind: [STAGED_BATCH_TTL_MINUTES] });
+}
