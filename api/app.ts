@@ -13,6 +13,7 @@ import { planRoutes } from "./plans/routes";
 import { meRoutes, userRoutes } from "./users/routes";
 import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
 import { providerWebhookRoutes } from "./webhooks/routes";
+import { smsReportRoutes } from "./sms/report-routes";
 import { smsRoutes } from "./sms/routes";
 import { optoutRoutes } from "./optouts/routes";
 
@@ -36,6 +37,7 @@ export function createApp() {
     .use(contactRoutes)
     .use(importRoutes)
     .use(providerWebhookRoutes)
+    .use(smsReportRoutes)
     .use(smsRoutes)
     .use(optoutRoutes);
 }

@@ -9,6 +9,8 @@ import { env } from "./lib/env";
 import { key, redis } from "./lib/redis";
 import { deliverMail, sweepQueuedMail } from "./mail/deliver";
 import { MAIL_STREAM } from "./mail/enqueue";
+import { failExport, runExport, sweepExports } from "./sms/export-job";
+import { EXPORT_STREAM } from "./sms/exports";
 
 env();
 const consumers = [
@@ -17,6 +19,8 @@ const consumers = [
   startConsumer({ stream: IMPORT_STREAM, group: "importers", batch: 1, handler: (f, meta) => runImport(f.id, meta.touch) }),
   // Message pipeline step 2: one consumer group per channel stream, fed by the outbox relay.
   ...startDispatchers(),
+  // SMS history exports: one at a time per worker (PostgreSQL streams the CSV; the worker copies bytes).
+  startConsumer({ stream: EXPORT_STREAM, group: "exporters", batch: 1, maxAttempts: 3, handler: (f, meta) => runExport(f.id, meta.touch), onDead: (f, reason) => failExport(f.id, reason) }),
 ];
 const relay = startRelay();
 
@@ -26,12 +30,16 @@ const sweep = setInterval(() => {
 const importSweep = setInterval(() => {
   sweepImports().catch((e) => console.error("import sweep failed", e));
 }, env().IMPORT_SWEEP_SECONDS * 1000);
+const exportSweep = setInterval(() => {
+  sweepExports().catch((e) => console.error("sms export sweep failed", e));
+}, 60_000);
 
 console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
 
 async function shutdown() {
   clearInterval(sweep);
   clearInterval(importSweep);
+  clearInterval(exportSweep);
   await relay.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);

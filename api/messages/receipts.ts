@@ -22,6 +22,8 @@ export type ProviderReceipt = {
   status: MessageStatus;
   errorCode?: string | null;
   errorMessage?: string | null;
+  /** The handset's operator, when the provider names it; kept on the message (first one wins). */
+  carrier?: string | null;
   occurredAt: Date;
   /** The provider's id of this receipt (webhook id or its own event id), kept for tracing. */
   eventId: string;
@@ -73,6 +75,9 @@ export async function applyProviderReceipt(input: ProviderReceipt): Promise<Rece
       },
     );
     if (inserted.length === 0) return { result: "duplicate", messageId: message.id, status: current };
+    if (input.carrier) {
+      await sequelize().query(`UPDATE messages SET carrier = $2 WHERE id = $1 AND carrier IS NULL`, { bind: [message.id, input.carrier.slice(0, 40)], transaction });
+    }
     if (!decision.apply) return { result: "unchanged", messageId: message.id, status: current };
 
     const column = STATUS_TIMESTAMP[decision.status];
