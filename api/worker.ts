@@ -32,7 +32,7 @@ const importSweep = setInterval(() => {
 }, env().IMPORT_SWEEP_SECONDS * 1000);
 const exportSweep = setInterval(() => {
   sweepExports().catch((e) => console.error("sms export sweep failed", e));
-}, 60_000);
+}, 15_000);
 
 console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
 

@@ -115,7 +115,7 @@ export async function failExport(id: string, reason: string) {
 }
 
 /**
- * Every minute: re-announce exports still queued after a minute (the announcement was lost) or
+ * Every 15 s (worker): re-announce exports still queued after a minute (the announcement was lost) or
  * processing without a heartbeat for 5 minutes (their worker died); remove exports older than
  * the retention with their files.
  */

@@ -280,3 +280,11 @@ export async function smsCampaignReport(ctx: SignedInCtx, input: unknown = {}): 
     }),
   };
 }
+
+/** The statistics report: per São Paulo day of a period (default the last 7 days), messages per status, segments and cost. */
+export async function smsStat(ctx: SignedInCtx, input: unknown = {}): Promise<Omit<Charts, "days">> {
+  allow(ctx, "/sms/reports/stat");
+  const raw = (input ?? {}) as { from?: string; to?: string };
+  const { from, to } = validate(rangeSchema("today"), { from: raw.from || (raw.to ? undefined : addDays(saoPauloToday(), -6)), to: raw.to });
+  return perDay(ctx.actor.accountId, from, to);
+}
