@@ -13,6 +13,7 @@ import { planRoutes } from "./plans/routes";
 import { meRoutes, userRoutes } from "./users/routes";
 import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
 import { providerWebhookRoutes } from "./webhooks/routes";
+import { smsReportRoutes } from "./sms/report-routes";
 import { smsRoutes } from "./sms/routes";
 import { optoutRoutes } from "./optouts/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
@@ -37,6 +38,7 @@ export function createApp() {
     .use(contactRoutes)
     .use(importRoutes)
     .use(providerWebhookRoutes)
+    .use(smsReportRoutes)
     .use(smsRoutes)
     .use(optoutRoutes)
     .use(shortCodeRoutes);

@@ -12,6 +12,8 @@ import { MAIL_STREAM } from "./mail/enqueue";
 import { sweepIdempotencyKeys } from "./sms/idempotency";
 import { sweepStagedFiles } from "./sms/recipients-file";
 import { releaseDue } from "./sms/release";
+import { failExport, runExport, sweepExports } from "./sms/export-job";
+import { EXPORT_STREAM } from "./sms/exports";
 
 env();
 const consumers = [
@@ -20,6 +22,8 @@ const consumers = [
   startConsumer({ stream: IMPORT_STREAM, group: "importers", batch: 1, handler: (f, meta) => runImport(f.id, meta.touch) }),
   // Message pipeline step 2: one consumer group per channel stream, fed by the outbox relay.
   ...startDispatchers(),
+  // SMS history exports: one at a time per worker (PostgreSQL streams the CSV; the worker copies bytes).
+  startConsumer({ stream: EXPORT_STREAM, group: "exporters", batch: 1, maxAttempts: 3, handler: (f, meta) => runExport(f.id, meta.touch), onDead: (f, reason) => failExport(f.id, reason) }),
 ];
 const relay = startRelay();
 
@@ -45,6 +49,9 @@ const scheduleSweep = setInterval(() => {
 const stagedSweep = setInterval(() => {
   sweepStagedFiles().catch((e) => console.error("staged SMS files sweep failed", e));
 }, 10 * 60_000);
+const exportSweep = setInterval(() => {
+  sweepExports().catch((e) => console.error("sms export sweep failed", e));
+}, 15_000);
 
 console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
 
@@ -54,6 +61,7 @@ async function shutdown() {
   clearInterval(idempotencySweep);
   clearInterval(scheduleSweep);
   clearInterval(stagedSweep);
+  clearInterval(exportSweep);
   await relay.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);

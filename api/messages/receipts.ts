@@ -30,6 +30,8 @@ export type ProviderReceipt = {
   status: MessageStatus;
   errorCode?: string | null;
   errorMessage?: string | null;
+  /** The handset's operator, when the provider names it; kept on the message (first one wins). */
+  carrier?: string | null;
   occurredAt: Date;
   /** The provider's id of this receipt (webhook id or its own event id), kept for tracing. */
   eventId: string;
@@ -102,12 +104,14 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     const current = new Map(messages.map((m) => [m.id, m.status]));
     const changes = new Map<string, Change>();
     const events: { messageId: string; accountId: string; status: string; eventId: string; payload: string }[] = [];
+    const carriers = new Map<string, string>();
     const answers = inputs.map((input): ReceiptOutcome => {
       const message = byProviderId.get(`${input.provider}\u0000${input.providerMessageId}`);
       if (!message) return { result: "ignored" };
       const status = current.get(message.id)!;
       if (seen.has(`${message.id}:${input.status}`)) return { result: "duplicate", messageId: message.id, status };
       seen.add(`${message.id}:${input.status}`);
+      if (input.carrier && !carriers.has(message.id)) carriers.set(message.id, input.carrier.slice(0, 40));
       const decision = nextStatus(status, input.status);
       events.push({
         messageId: message.id,
@@ -147,6 +151,12 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
           bind: [events.map((e) => e.messageId), events.map((e) => e.accountId), events.map((e) => e.status), events.map((e) => e.eventId), events.map((e) => e.payload)],
           transaction,
         },
+      );
+    }
+    if (carriers.size > 0) {
+      await db.query(
+        `UPDATE messages m SET carrier = c.carrier FROM unnest($1::uuid[], $2::text[]) AS c(id, carrier) WHERE m.id = c.id AND m.carrier IS NULL`,
+        { bind: [[...carriers.keys()], [...carriers.values()]], transaction },
       );
     }
     if (changes.size > 0) {

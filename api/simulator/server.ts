@@ -17,6 +17,7 @@
  * backoff. State is in memory: a restart forgets references (like a provider's retention ending).
  */
 import { randomUUID } from "node:crypto";
+import { simulatedCarrier } from "./carrier";
 import { signWebhook } from "../channels/webhook-signature";
 import { env } from "../lib/env";
 import { parseMix, SIMULATED_ERRORS, simulatedOutcome, type SimulatedOutcome } from "./outcome";
@@ -28,7 +29,7 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 const INVALID_NUMBER = "+15005550001";
 const OUTAGE_NUMBER = "+15005550503";
 
-type Submitted = { id: string; accepted: number; outcome: SimulatedOutcome; receipt: "pending" | "posted" | "gave_up" };
+type Submitted = { id: string; accepted: number; outcome: SimulatedOutcome; receipt: "pending" | "posted" | "gave_up"; carrier: string };
 const byReference = new Map<string, Submitted>();
 const totals = { accepted: 0, unique: 0, refused: 0, receiptsPosted: 0, receiptAttempts: 0, receiptsGivenUp: 0 };
 
@@ -53,6 +54,7 @@ async function postReceipt(reference: string, entry: Submitted) {
     status: entry.outcome,
     error_code: failure?.code ?? null,
     error_message: failure?.message ?? null,
+    carrier: entry.carrier,
     occurred_at: new Date().toISOString(),
   });
   for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
@@ -107,7 +109,7 @@ async function submit(req: Request) {
     known.accepted++;
     return json({ id: known.id, status: "accepted", duplicate: true }, 202);
   }
-  const entry: Submitted = { id: `sim_${randomUUID()}`, accepted: 1, outcome: simulatedOutcome(reference, mix), receipt: "pending" };
+  const entry: Submitted = { id: `sim_${randomUUID()}`, accepted: 1, outcome: simulatedOutcome(reference, mix), receipt: "pending", carrier: simulatedCarrier(to) };
   byReference.set(reference, entry);
   totals.unique++;
   void postReceipt(reference, entry);

@@ -144,6 +144,8 @@ export type SmsHistoryItem = {
   sent_at: Date | null;
   delivered_at: Date | null;
   direction: string;
+  /** 'text' or 'location'. */
+  type: string;
   sender: string;
   recipient: string;
   body: string;
@@ -215,7 +217,7 @@ export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Pr
 
   const [rows, [counted]] = await Promise.all([
     db.query<Row>(
-      `SELECT id, created_at, scheduled_at, sent_at, delivered_at, direction, sender, recipient, body, segments, coding, status, route,
+      `SELECT id, created_at, scheduled_at, sent_at, delivered_at, direction, type, sender, recipient, body, segments, coding, status, route,
               price, currency, error_code, error_message,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position
          FROM messages

@@ -39,6 +39,7 @@ export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers",
       status,
       errorCode: body.error_code ?? null,
       errorMessage: body.error_message ?? null,
+      carrier: body.carrier || null,
       occurredAt: new Date(body.occurred_at),
       eventId: body.event_id ?? verified.id,
     });

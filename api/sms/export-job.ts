@@ -1,0 +1,138 @@
+/**
+ * The export job (worker process, stream "jobs:sms-exports"): PostgreSQL writes the CSV itself —
+ * `COPY (SELECT … ORDER BY created_at DESC, id DESC) TO STDOUT WITH (FORMAT csv, HEADER)` streamed
+ * through pg-copy-streams into `${UPLOAD_DIR}/sms-exports/<account>/<id>.csv.part`, renamed when
+ * complete. Nothing but a socket buffer is in memory, whatever the row count; the rows come from
+ * one snapshot (one statement). COPY takes no bind parameters, so the filter's values (validated
+ * when the export was asked) are quoted with the driver's escapeLiteral.
+ *
+ * Idempotent: a finished export is skipped; a redelivered one (its worker died) is written again
+ * from the start over the same `.part` file. Dates are São Paulo wall-clock times; the price is
+ * in the account's currency (decimal, e.g. 0.08) with its code.
+ */
+import { createWriteStream } from "node:fs";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
+import { QueryTypes } from "sequelize";
+import { initModels, sequelize } from "../../models";
+import { env } from "../lib/env";
+import { HISTORY_TIME_ZONE } from "./history";
+import { EXPORT_RETENTION_DAYS, announceExport, exportRelativePath, type ExportFilter } from "./exports";
+
+/** The CSV's columns, in order (machine names; documented in ADR 009). */
+export const EXPORT_COLUMNS = [
+  "id", "created_at", "sent_at", "delivered_at", "direction", "type", "sender", "recipient", "body", "segments", "coding", "status",
+  "error_code", "error_message", "carrier", "price", "currency",
+] as const;
+
+const TZ = `'${HISTORY_TIME_ZONE}'`;
+const when = (col: string) => `to_char(${col} AT TIME ZONE ${TZ}, 'YYYY-MM-DD HH24:MI:SS')`;
+
+/** The SELECT of an export (values quoted with `lit`, as COPY cannot bind). Exported for the bench and tests. */
+export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string) => string) {
+  const where = [
+    `account_id = ${lit(accountId)}::uuid`,
+    `channel = 'sms'`,
+    `created_at >= (${lit(f.sent_at.from)}::date)::timestamp AT TIME ZONE ${TZ}`,
+    `created_at < (${lit(f.sent_at.to)}::date + 1)::timestamp AT TIME ZONE ${TZ}`,
+  ];
+  if (f.id) where.push(`id = ${lit(f.id)}::uuid`);
+  if (f.status) where.push(`status = ${lit(f.status)}`);
+  if (f.from) where.push(`sender = ${lit(f.from)}`);
+  if (f.to) where.push(`recipient = ${lit(f.to)}`);
+  return `SELECT id, ${when("created_at")} AS created_at, ${when("sent_at")} AS sent_at, ${when("delivered_at")} AS delivered_at,
+                 direction, type, sender, recipient, body, segments, coding, status, error_code, error_message, carrier,
+                 to_char(price / 100.0, 'FM999999999990.00') AS price, trim(currency) AS currency
+            FROM messages
+           WHERE ${where.join(" AND ")}
+           ORDER BY created_at DESC, id DESC`;
+}
+
+type JobRow = { id: string; account_id: string; filter: ExportFilter; status: string };
+
+export async function runExport(id: string, touch?: () => Promise<void>) {
+  initModels();
+  const db = sequelize();
+  const [row] = await db.query<JobRow>(
+    `UPDATE sms_exports SET status = 'processing', started_at = now(), updated_at = now(), error = NULL
+      WHERE id = $1 AND status IN ('queued','processing') RETURNING id, account_id, filter, status`,
+    { bind: [id], type: QueryTypes.SELECT },
+  );
+  if (!row) return; // finished (or removed) already: a repeated announcement does nothing
+  const relative = exportRelativePath(row.account_id, row.id);
+  const path = resolve(env().UPLOAD_DIR, relative);
+  const part = `${path}.part`;
+  await mkdir(dirname(path), { recursive: true });
+
+  const client = new pg.Client({ connectionString: env().DATABASE_URL, application_name: "mensageria-sms-export" });
+  await client.connect();
+  try {
+    const lit = (v: string) => client.escapeLiteral(v);
+    const sql = `COPY (${exportSelect(row.account_id, row.filter, lit)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
+    const source = client.query(copyTo(sql));
+    let last = Date.now();
+    // A UTF-8 byte-order mark first, so spreadsheet programs read the accents right.
+    let first = true;
+    const heartbeat = new Transform({
+      transform(chunk, _enc, done) {
+        if (Date.now() - last > 10_000) {
+          last = Date.now();
+          void touch?.().catch(() => undefined);
+          void db.query(`UPDATE sms_exports SET updated_at = now() WHERE id = $1`, { bind: [row.id] }).catch(() => undefined);
+        }
+        if (first) {
+          first = false;
+          done(null, Buffer.concat([Buffer.from("\uFEFF"), chunk]));
+        } else done(null, chunk);
+      },
+    });
+    await pipeline(source, heartbeat, createWriteStream(part));
+    await rename(part, path);
+    const size = (await stat(path)).size;
+    await db.query(
+      `UPDATE sms_exports SET status = 'done', rows = $2, file_path = $3, file_size = $4, finished_at = now(), updated_at = now() WHERE id = $1`,
+      { bind: [row.id, source.rowCount, relative, size] },
+    );
+  } catch (e) {
+    await rm(part, { force: true }).catch(() => undefined);
+    throw e;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The job gave up (after the runner's attempts): say so on the export. */
+export async function failExport(id: string, reason: string) {
+  initModels();
+  await sequelize().query(
+    `UPDATE sms_exports SET status = 'failed', error = $2, finished_at = now(), updated_at = now() WHERE id = $1 AND status IN ('queued','processing')`,
+    { bind: [id, reason.slice(0, 500)] },
+  );
+}
+
+/**
+ * Every 15 s (worker): re-announce exports still queued after a minute (the announcement was lost) or
+ * processing without a heartbeat for 5 minutes (their worker died); remove exports older than
+ * the retention with their files.
+ */
+export async function sweepExports() {
+  initModels();
+  const db = sequelize();
+  const stale = await db.query<{ id: string }>(
+    `UPDATE sms_exports SET updated_at = now()
+      WHERE (status = 'queued' AND updated_at < now() - interval '1 minute') OR (status = 'processing' AND updated_at < now() - interval '5 minutes')
+      RETURNING id`,
+    { type: QueryTypes.SELECT },
+  );
+  for (const r of stale) await announceExport(r.id);
+  const old = await db.query<{ id: string; file_path: string | null }>(
+    `DELETE FROM sms_exports WHERE created_at < now() - make_interval(days => $1) RETURNING id, file_path`,
+    { bind: [EXPORT_RETENTION_DAYS], type: QueryTypes.SELECT },
+  );
+  for (const r of old) if (r.file_path) await rm(resolve(env().UPLOAD_DIR, r.file_path), { force: true });
+  return stale.length + old.length;
+}

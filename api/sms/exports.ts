@@ -1,0 +1,153 @@
+/**
+ * SMS history exports (POST/GET /api/sms/reports, GET /api/sms/reports/:id/file; screens
+ * /sms/exports and /sms/reports/exports). A request stores the filter — the history's filters,
+ * resolved (default today, recipient in E.164) so a later run exports exactly what was asked —
+ * as an `sms_exports` row in state `queued`; after the commit its id goes on the Redis stream
+ * `jobs:sms-exports`, and the worker (./export-job) writes the CSV. A lost announcement is
+ * re-sent by the sweep. docs/decisions/009-history-exports.md explains the choices.
+ */
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { QueryTypes } from "sequelize";
+import { initModels, sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { env } from "../lib/env";
+import { AppError, isAppError, type FieldErrors } from "../lib/errors";
+import { assertId } from "../lib/owned";
+import { key, redis } from "../lib/redis";
+import { validate } from "../lib/validate";
+import { can } from "../policy/policy";
+import { saoPauloToday, smsHistorySchema } from "./history";
+
+export const EXPORT_STREAM = "jobs:sms-exports";
+export const EXPORT_STATUSES = ["queued", "processing", "done", "failed"] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+/** Exports (and their files) are kept this many days, then the sweep removes them. */
+export const EXPORT_RETENTION_DAYS = 7;
+
+/** The stored filter: the spec's export filter {id, from, to, status, sent_at {from, to}}, resolved. */
+export type ExportFilter = { id: string; from: string; to: string; status: string; sent_at: { from: string; to: string } };
+
+export type ExportView = {
+  id: string;
+  status: ExportStatus;
+  filter: ExportFilter;
+  rows: number;
+  file_size: number | null;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+};
+
+const FIELD_NAMES: Record<string, string> = { "created_at.gte": "sent_at.from", "created_at.lte": "sent_at.to" };
+
+const text = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
+
+/**
+ * Validate an export filter with the history's own rules (same errors, same 31-day limit). The
+ * range may come nested (`sent_at: {from, to}`), flat (`sent_at[from]`) or as the history's
+ * `created_at[gte]`/`created_at[lte]` (the export button of the history screen).
+ */
+export function parseExportFilter(raw: unknown): ExportFilter {
+  const input = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  const sent = (input.sent_at && typeof input.sent_at === "object" ? input.sent_at : {}) as Record<string, unknown>;
+  const created = (input.created_at && typeof input.created_at === "object" ? input.created_at : {}) as Record<string, unknown>;
+  const gte = text(sent.from ?? input["sent_at[from]"] ?? created.gte ?? input["created_at[gte]"]);
+  const lte = text(sent.to ?? input["sent_at[to]"] ?? created.lte ?? input["created_at[lte]"]);
+  let q;
+  try {
+    q = validate(smsHistorySchema, { id: text(input.id), status: text(input.status), from: text(input.from), to: text(input.to), created_at: { gte, lte } });
+  } catch (e) {
+    if (!isAppError(e) || !e.fields) throw e;
+    const fields: FieldErrors = {};
+    for (const [k, v] of Object.entries(e.fields)) fields[FIELD_NAMES[k] ?? k] = v;
+    throw new AppError("VALIDATION", { fields });
+  }
+  const to = q.created_at.lte || saoPauloToday();
+  const from = q.created_at.gte || (q.created_at.lte ? to : saoPauloToday());
+  return { id: q.id, from: q.from, to: q.to, status: q.status, sent_at: { from, to } };
+}
+
+function assertAllowed(ctx: SignedInCtx) {
+  if (!can(ctx.actor, "/sms/exports")) throw new AppError("FORBIDDEN");
+}
+
+type Row = {
+  id: string; status: ExportStatus; filter: ExportFilter; rows: number; file_path: string | null; file_size: string | null; error: string | null;
+  created_at: Date; finished_at: Date | null;
+};
+
+const view = (r: Row): ExportView => ({
+  id: r.id, status: r.status, filter: r.filter, rows: r.rows, file_size: r.file_size === null ? null : Number(r.file_size), error: r.error,
+  created_at: r.created_at, finished_at: r.finished_at,
+});
+
+async function findRow(accountId: string, id: string) {
+  assertId(id);
+  const [row] = await sequelize().query<Row>(`SELECT * FROM sms_exports WHERE id = $1 AND account_id = $2`, { bind: [id, accountId], type: QueryTypes.SELECT });
+  if (!row) throw new AppError("NOT_FOUND");
+  return row;
+}
+
+/** Announce a queued export to the workers (idempotent: the job skips finished exports). */
+export async function announceExport(id: string) {
+  await redis().xadd(key(EXPORT_STREAM), "*", "id", id);
+}
+
+export async function createExport(ctx: SignedInCtx, input: unknown): Promise<ExportView> {
+  assertAllowed(ctx);
+  const filter = parseExportFilter(input);
+  initModels();
+  const row = await sequelize().transaction(async (transaction) => {
+    const [r] = await sequelize().query<Row>(
+      `INSERT INTO sms_exports (account_id, filter, created_by) VALUES ($1, $2::jsonb, $3) RETURNING *`,
+      { bind: [ctx.actor.accountId, JSON.stringify(filter), ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+    );
+    await recordAudit({ ...ctx, transaction }, "sms.export_requested", { meta: { exportId: r.id, filter } });
+    return r;
+  });
+  // After the commit; if Redis is down now the sweep announces it later (the row stays queued).
+  await announceExport(row.id).catch((e) => console.error("sms export announce failed; the sweep will retry", row.id, e));
+  return view(row);
+}
+
+export async function listExports(ctx: SignedInCtx, limit = 50): Promise<ExportView[]> {
+  assertAllowed(ctx);
+  initModels();
+  const rows = await sequelize().query<Row>(
+    `SELECT * FROM sms_exports WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+    { bind: [ctx.actor.accountId, Math.min(Math.max(1, limit), 200)], type: QueryTypes.SELECT },
+  );
+  return rows.map(view);
+}
+
+export async function getExport(ctx: SignedInCtx, id: string): Promise<ExportView> {
+  assertAllowed(ctx);
+  initModels();
+  return view(await findRow(ctx.actor.accountId, id));
+}
+
+export function exportRoot() {
+  return resolve(env().UPLOAD_DIR, "sms-exports");
+}
+/** Where an export's CSV lives, relative to UPLOAD_DIR (stored in sms_exports.file_path). */
+export function exportRelativePath(accountId: string, id: string) {
+  return join("sms-exports", accountId, `${id}.csv`);
+}
+
+export const exportFileName = (e: { id: string; filter: ExportFilter }) => `sms-${e.filter.sent_at.from}_${e.filter.sent_at.to}-${e.id.slice(0, 8)}.csv`;
+
+/** The CSV of a finished export of the acting account: 404 for another's, 409 EXPORT_NOT_READY before it is done. */
+export async function exportFile(ctx: SignedInCtx, id: string): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number }> {
+  assertAllowed(ctx);
+  initModels();
+  const row = await findRow(ctx.actor.accountId, id);
+  if (row.status !== "done" || !row.file_path) throw new AppError("EXPORT_NOT_READY", { params: { status: row.status } });
+  const path = resolve(env().UPLOAD_DIR, row.file_path);
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) throw new AppError("NOT_FOUND");
+  return { stream: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>, name: exportFileName(row), size: info.size };
+}

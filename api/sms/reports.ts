@@ -1,0 +1,290 @@
+/**
+ * SMS figures for the dashboard and the reports (spec sections 2 and 7): per São Paulo day
+ * counts (charts), carriers, insights (totals of a period), usage (messages, segments and cost per
+ * day), the queue (messages waiting) and per-campaign counts. Every figure is counted from the
+ * account's own `messages` rows (channel 'sms'), over São Paulo days: a day is
+ * [00:00:00, 24:00:00) America/Sao_Paulo. Money is integer minor units of the account's currency.
+ */
+import { QueryTypes } from "sequelize";
+import { MESSAGE_STATUSES } from "../../models/constants";
+import { initModels, sequelize } from "../../models";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
+import { can } from "../policy/policy";
+import { HISTORY_MAX_DAYS, HISTORY_TIME_ZONE, saoPauloToday } from "./history";
+
+const TZ = `'${HISTORY_TIME_ZONE}'`;
+export const CHART_DAYS = [7, 30] as const;
+/** Statuses a message waits in before it reaches the provider. */
+export const WAITING_STATUSES = ["scheduled", "pending", "queued", "sending"] as const;
+/** Statuses counted per day and per campaign, in display order. */
+export const REPORT_STATUSES = MESSAGE_STATUSES.filter((s) => s !== "read");
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+function isDay(v: string) {
+  if (!DAY.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const dayDiff = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+/** Every day from `from` to `to`, both included. */
+export const daysOf = (from: string, to: string) => Array.from({ length: dayDiff(from, to) + 1 }, (_, i) => addDays(from, i));
+
+const optionalDay = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((v) => (v ?? "").trim())
+  .superRefine((v, ctx) => {
+    if (v && !isDay(v)) ctx.addIssue({ code: "custom", message: "validation.date" });
+  });
+
+export type RangeDefault = "today" | "month" | "last30";
+
+/** A period of São Paulo days {from, to} (YYYY-MM-DD), at most 31 days; missing ends take the default. */
+export function rangeSchema(fallback: RangeDefault = "today") {
+  return z
+    .object({ from: optionalDay, to: optionalDay })
+    .transform((v) => {
+      const to = v.to || saoPauloToday();
+      const from = v.from || (fallback === "month" ? `${to.slice(0, 8)}01` : fallback === "last30" ? addDays(to, -29) : to);
+      return { from, to };
+    })
+    .superRefine((v, ctx) => {
+      if (!isDay(v.from) || !isDay(v.to)) return;
+      const span = dayDiff(v.from, v.to);
+      if (span < 0) ctx.addIssue({ code: "custom", path: ["to"], message: "validation.invalid" });
+      else if (span + 1 > HISTORY_MAX_DAYS) ctx.addIssue({ code: "custom", path: ["to"], message: `validation.maxRange::${HISTORY_MAX_DAYS}` });
+    });
+}
+
+export const daysSchema = z.object({
+  days: z
+    .union([z.string(), z.number(), z.null()])
+    .optional()
+    .transform((v, ctx) => {
+      const n = v === undefined || v === null || v === "" ? 7 : Number(v);
+      if (!(CHART_DAYS as readonly number[]).includes(n)) ctx.addIssue({ code: "custom", message: "validation.option" });
+      return n as (typeof CHART_DAYS)[number];
+    }),
+});
+
+function allow(ctx: SignedInCtx, path: string) {
+  if (!can(ctx.actor, path)) throw new AppError("FORBIDDEN");
+  initModels();
+}
+
+
+type StatusCounts = Partial<Record<string, number>>;
+export type ChartDay = { day: string; total: number; segments: number; cost: number; statuses: StatusCounts };
+export type Charts = { days: number; from: string; to: string; data: ChartDay[]; totals: Omit<ChartDay, "day"> };
+
+/** Per São Paulo day of the last `days` (7 or 30, today included): messages per status, segments and cost (outbound). */
+export async function smsCharts(ctx: SignedInCtx, query: unknown = {}): Promise<Charts> {
+  allow(ctx, "/sms/dashboard");
+  const { days } = validate(daysSchema, query);
+  const to = saoPauloToday();
+  const from = addDays(to, -(days - 1));
+  return { days, ...(await perDay(ctx.actor.accountId, from, to)) };
+}
+
+async function perDay(accountId: string, from: string, to: string) {
+  const rows = await sequelize().query<{ day: string; status: string; n: string; segments: string; cost: string }>(
+    `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
+       FROM messages
+      WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound'
+        AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
+      GROUP BY 1, 2`,
+    { bind: [accountId, from, to], type: QueryTypes.SELECT },
+  );
+  const byDay = new Map(daysOf(from, to).map((d) => [d, { day: d, total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts }]));
+  const totals = { total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts };
+  for (const r of rows) {
+    const d = byDay.get(r.day);
+    if (!d) continue;
+    for (const t of [d, totals]) {
+      t.total += Number(r.n);
+      t.segments += Number(r.segments);
+      t.cost += Number(r.cost);
+      t.statuses[r.status] = (t.statuses[r.status] ?? 0) + Number(r.n);
+    }
+  }
+  return { from, to, data: [...byDay.values()], totals };
+}
+
+export type CarrierRow = { carrier: string | null; total: number; delivered: number; failed: number; unavailable: number; delivery_rate: number };
+
+/** Outbound messages of the last `days` per carrier (as the provider's receipt named it; null = not known yet). */
+export async function smsCarriers(ctx: SignedInCtx, query: unknown = {}): Promise<{ days: number; from: string; to: string; data: CarrierRow[] }> {
+  allow(ctx, "/sms/dashboard");
+  const { days } = validate(daysSchema, query);
+  const to = saoPauloToday();
+  const from = addDays(to, -(days - 1));
+  return { days, from, to, data: await carriersOf(ctx.actor.accountId, from, to) };
+}
+
+async function carriersOf(accountId: string, from: string, to: string): Promise<CarrierRow[]> {
+  const rows = await sequelize().query<{ carrier: string | null; total: string; delivered: string; failed: string; unavailable: string }>(
+    `SELECT carrier, count(*) AS total,
+            count(*) FILTER (WHERE status IN ('delivered','read')) AS delivered,
+            count(*) FILTER (WHERE status = 'failed') AS failed,
+            count(*) FILTER (WHERE status = 'unavailable') AS unavailable
+       FROM messages
+      WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound'
+        AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
+      GROUP BY carrier
+      ORDER BY count(*) DESC, carrier NULLS LAST`,
+    { bind: [accountId, from, to], type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => {
+    const finals = Number(r.delivered) + Number(r.failed) + Number(r.unavailable);
+    return {
+      carrier: r.carrier, total: Number(r.total), delivered: Number(r.delivered), failed: Number(r.failed), unavailable: Number(r.unavailable),
+      delivery_rate: finals ? Math.round((Number(r.delivered) / finals) * 10_000) / 10_000 : 0,
+    };
+  });
+}
+
+export type Insights = {
+  from: string;
+  to: string;
+  /** Outbound messages created in the period, whatever their status. */
+  messages: number;
+  /** Handed to a provider (sent_at set). */
+  sent: number;
+  delivered: number;
+  failed: number;
+  unavailable: number;
+  /** Refused before sending: rejected or opted out. */
+  rejected: number;
+  /** Still waiting: scheduled, pending, queued or sending. */
+  waiting: number;
+  /** delivered / (delivered + failed + unavailable), 0..1 with 4 decimals; 0 when none is final. */
+  delivery_rate: number;
+  segments: number;
+  cost: number;
+  currency: string;
+  received: number;
+  top_errors: Array<{ error_code: string; count: number }>;
+  carriers: CarrierRow[];
+};
+
+/** POST /api/sms/insights: totals of a period of São Paulo days (default today, at most 31 days). */
+export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promise<Insights> {
+  allow(ctx, "/sms/insights");
+  const { from, to } = validate(rangeSchema("today"), input ?? {});
+  const bind = [ctx.actor.accountId, from, to];
+  const range = `account_id = $1 AND channel = 'sms' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}`;
+  const [[t], errors, [account], carriers] = await Promise.all([
+    sequelize().query<Record<string, string | null>>(
+      `SELECT count(*) FILTER (WHERE direction = 'outbound') AS messages,
+              count(*) FILTER (WHERE direction = 'outbound' AND sent_at IS NOT NULL) AS sent,
+              count(*) FILTER (WHERE direction = 'outbound' AND status IN ('delivered','read')) AS delivered,
+              count(*) FILTER (WHERE direction = 'outbound' AND status = 'failed') AS failed,
+              count(*) FILTER (WHERE direction = 'outbound' AND status = 'unavailable') AS unavailable,
+              count(*) FILTER (WHERE direction = 'outbound' AND status IN ('rejected','optout')) AS rejected,
+              count(*) FILTER (WHERE direction = 'outbound' AND status IN ('scheduled','pending','queued','sending')) AS waiting,
+              coalesce(sum(segments) FILTER (WHERE direction = 'outbound'), 0) AS segments,
+              coalesce(sum(price) FILTER (WHERE direction = 'outbound'), 0) AS cost,
+              count(*) FILTER (WHERE direction = 'inbound') AS received
+         FROM messages WHERE ${range}`,
+      { bind, type: QueryTypes.SELECT },
+    ),
+    sequelize().query<{ error_code: string; n: string }>(
+      `SELECT error_code, count(*) AS n FROM messages WHERE ${range} AND direction = 'outbound' AND error_code IS NOT NULL
+        GROUP BY error_code ORDER BY count(*) DESC, error_code LIMIT 5`,
+      { bind, type: QueryTypes.SELECT },
+    ),
+    sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [ctx.actor.accountId], type: QueryTypes.SELECT }),
+    carriersOf(ctx.actor.accountId, from, to),
+  ]);
+  const n = (k: string) => Number(t[k] ?? 0);
+  const finals = n("delivered") + n("failed") + n("unavailable");
+  return {
+    from, to, messages: n("messages"), sent: n("sent"), delivered: n("delivered"), failed: n("failed"), unavailable: n("unavailable"),
+    rejected: n("rejected"), waiting: n("waiting"), delivery_rate: finals ? Math.round((n("delivered") / finals) * 10_000) / 10_000 : 0,
+    segments: n("segments"), cost: n("cost"), currency: (account?.currency ?? "BRL").trim(), received: n("received"),
+    top_errors: errors.map((e) => ({ error_code: e.error_code, count: Number(e.n) })), carriers,
+  };
+}
+
+export type Usage = { from: string; to: string; currency: string; data: Array<{ day: string; messages: number; segments: number; cost: number }>; totals: { messages: number; segments: number; cost: number } };
+
+/** Per São Paulo day of a period (default: this month so far): outbound messages, segments and cost. */
+export async function smsUsage(ctx: SignedInCtx, input: unknown = {}): Promise<Usage> {
+  allow(ctx, "/sms/usage");
+  const { from, to } = validate(rangeSchema("month"), input ?? {});
+  const [days, [account]] = await Promise.all([
+    perDay(ctx.actor.accountId, from, to),
+    sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [ctx.actor.accountId], type: QueryTypes.SELECT }),
+  ]);
+  return {
+    from, to, currency: (account?.currency ?? "BRL").trim(),
+    data: days.data.map((d) => ({ day: d.day, messages: d.total, segments: d.segments, cost: d.cost })),
+    totals: { messages: days.totals.total, segments: days.totals.segments, cost: days.totals.cost },
+  };
+}
+
+export type QueueView = {
+  counts: Record<(typeof WAITING_STATUSES)[number], number>;
+  oldest: Array<{ id: string; status: string; sender: string; recipient: string; segments: number; created_at: Date; scheduled_at: Date | null; campaign_id: string | null }>;
+};
+
+/** Messages not yet handed to a provider: counts per waiting status and the 20 that wait longest. */
+export async function smsQueue(ctx: SignedInCtx): Promise<QueueView> {
+  allow(ctx, "/sms/queue");
+  const bind = [ctx.actor.accountId, [...WAITING_STATUSES]];
+  const [counts, oldest] = await Promise.all([
+    sequelize().query<{ status: string; n: string }>(
+      `SELECT status, count(*) AS n FROM messages WHERE account_id = $1 AND channel = 'sms' AND status = ANY($2::text[]) GROUP BY status`,
+      { bind, type: QueryTypes.SELECT },
+    ),
+    sequelize().query<QueueView["oldest"][number]>(
+      `SELECT id, status, sender, recipient, segments, created_at, scheduled_at, campaign_id FROM messages
+        WHERE account_id = $1 AND channel = 'sms' AND status = ANY($2::text[])
+        ORDER BY coalesce(scheduled_at, created_at), id LIMIT 20`,
+      { bind, type: QueryTypes.SELECT },
+    ),
+  ]);
+  const c = Object.fromEntries(WAITING_STATUSES.map((s) => [s, 0])) as QueueView["counts"];
+  for (const r of counts) c[r.status as keyof QueueView["counts"]] = Number(r.n);
+  return { counts: c, oldest };
+}
+
+export type CampaignReportRow = { id: string; name: string; status: string; total: number; messages: number; statuses: StatusCounts; cost: number; created_at: Date };
+
+/** Campaigns created in a period (default the last 30 days) with their messages counted per status. */
+export async function smsCampaignReport(ctx: SignedInCtx, input: unknown = {}): Promise<{ from: string; to: string; data: CampaignReportRow[] }> {
+  allow(ctx, "/sms/reports/campaign");
+  const { from, to } = validate(rangeSchema("last30"), input ?? {});
+  const rows = await sequelize().query<{ id: string; name: string; status: string; total: number; created_at: Date; counts: Record<string, number> | null; cost: string | null }>(
+    `SELECT c.id, c.name, c.status, c.total, c.created_at, m.counts, m.cost
+       FROM campaigns c
+       LEFT JOIN LATERAL (
+         SELECT jsonb_object_agg(status, n) AS counts, sum(cost) AS cost
+           FROM (SELECT status, count(*) AS n, sum(price) AS cost FROM messages WHERE campaign_id = c.id AND account_id = $1 GROUP BY status) s
+       ) m ON true
+      WHERE c.account_id = $1 AND c.channel = 'sms'
+        AND c.created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND c.created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
+      ORDER BY c.created_at DESC, c.id DESC
+      LIMIT 200`,
+    { bind: [ctx.actor.accountId, from, to], type: QueryTypes.SELECT },
+  );
+  return {
+    from, to,
+    data: rows.map((r) => {
+      const statuses = r.counts ?? {};
+      return { id: r.id, name: r.name, status: r.status, total: r.total, created_at: r.created_at, statuses, cost: Number(r.cost ?? 0), messages: Object.values(statuses).reduce((a, b) => a + Number(b), 0) };
+    }),
+  };
+}
+
+/** The statistics report: per São Paulo day of a period (default the last 7 days), messages per status, segments and cost. */
+export async function smsStat(ctx: SignedInCtx, input: unknown = {}): Promise<Omit<Charts, "days">> {
+  allow(ctx, "/sms/reports/stat");
+  const raw = (input ?? {}) as { from?: string; to?: string };
+  const { from, to } = validate(rangeSchema("today"), { from: raw.from || (raw.to ? undefined : addDays(saoPauloToday(), -6)), to: raw.to });
+  return perDay(ctx.actor.accountId, from, to);
+}
