@@ -14,6 +14,7 @@ import { meRoutes, userRoutes } from "./users/routes";
 import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
 import { providerWebhookRoutes } from "./webhooks/routes";
 import { smsRoutes } from "./sms/routes";
+import { campaignRoutes } from "./campaigns/routes";
 import { optoutRoutes } from "./optouts/routes";
 
 export function createApp() {
@@ -37,5 +38,6 @@ export function createApp() {
     .use(importRoutes)
     .use(providerWebhookRoutes)
     .use(smsRoutes)
+    .use(campaignRoutes)
     .use(optoutRoutes);
 }

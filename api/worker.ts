@@ -1,5 +1,6 @@
 /** The worker process: Redis Streams consumers for background jobs. */
 import { startDispatchers } from "./dispatch/dispatcher";
+import { startDispatchSweep } from "./dispatch/recovery";
 import { startRelay } from "./dispatch/relay";
 import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
@@ -19,6 +20,8 @@ const consumers = [
   ...startDispatchers(),
 ];
 const relay = startRelay();
+// Lost stream entries (Redis restart) published again; finished campaigns marked completed.
+const dispatchSweep = startDispatchSweep();
 
 const sweep = setInterval(() => {
   sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id)).catch((e) => console.error("mail sweep failed", e));
@@ -32,6 +35,7 @@ console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map
 async function shutdown() {
   clearInterval(sweep);
   clearInterval(importSweep);
+  dispatchSweep.stop();
   await relay.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);

@@ -40,6 +40,7 @@ export const ERROR_STATUS = {
   IMPORT_NOT_READY: 409,
   INSUFFICIENT_BALANCE: 402,
   IDEMPOTENCY_CONFLICT: 409,
+  CAMPAIGN_STATE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
