@@ -15,6 +15,7 @@ import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
 import { providerWebhookRoutes } from "./webhooks/routes";
 import { smsReportRoutes } from "./sms/report-routes";
 import { smsRoutes } from "./sms/routes";
+import { campaignRoutes } from "./campaigns/routes";
 import { optoutRoutes } from "./optouts/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
 
@@ -41,5 +42,6 @@ export function createApp() {
     .use(smsReportRoutes)
     .use(smsRoutes)
     .use(optoutRoutes)
-    .use(shortCodeRoutes);
+    .use(shortCodeRoutes)
+    .use(campaignRoutes);
 }

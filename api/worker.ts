@@ -1,5 +1,6 @@
 /** The worker process: Redis Streams consumers for background jobs. */
 import { startDispatchers } from "./dispatch/dispatcher";
+import { startDispatchSweep } from "./dispatch/recovery";
 import { startRelay } from "./dispatch/relay";
 import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
@@ -26,6 +27,8 @@ const consumers = [
   startConsumer({ stream: EXPORT_STREAM, group: "exporters", batch: 1, maxAttempts: 3, handler: (f, meta) => runExport(f.id, meta.touch), onDead: (f, reason) => failExport(f.id, reason) }),
 ];
 const relay = startRelay();
+// Lost stream entries (Redis restart) published again; finished campaigns marked completed.
+const dispatchSweep = startDispatchSweep();
 
 const sweep = setInterval(() => {
   sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id)).catch((e) => console.error("mail sweep failed", e));
@@ -62,6 +65,7 @@ async function shutdown() {
   clearInterval(scheduleSweep);
   clearInterval(stagedSweep);
   clearInterval(exportSweep);
+  dispatchSweep.stop();
   await relay.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);

@@ -48,6 +48,13 @@ export interface ChannelAdapter {
    * with that reason); any other error is transient and the dispatcher retries it.
    */
   send(message: OutboundMessage, opts: SendOptions): Promise<SendResult>;
+  /**
+   * The provider's record of a submit made under `idempotencyKey`, or null if it never got one.
+   * Asked before a submit is repeated after a crash (the earlier attempt's answer was lost), so a
+   * message reaches the provider once even when the worker died mid-submit. Optional: without it
+   * the dispatcher resubmits and relies on `capabilities.idempotentSubmit`.
+   */
+  lookup?(idempotencyKey: string): Promise<SendResult | null>;
   /** Signed status webhooks (verifyWebhook over the raw body + status vocabulary for parseWebhook). */
   webhooks?: ReceiptProvider;
 }
@@ -60,5 +67,20 @@ export class PermanentSendError extends Error {
   ) {
     super(message);
     this.name = "PermanentSendError";
+  }
+}
+
+/**
+ * The provider refused the submit because we go too fast (HTTP 429, SMPP ESME_RTHROTTLED). Not a
+ * failed attempt: the provider did not take the message, so the dispatcher pauses the route for
+ * `retryAfterMs` and submits again.
+ */
+export class ThrottledError extends Error {
+  constructor(
+    readonly retryAfterMs: number,
+    message = `provider throttled: retry after ${retryAfterMs} ms`,
+  ) {
+    super(message);
+    this.name = "ThrottledError";
   }
 }

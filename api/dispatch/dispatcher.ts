@@ -1,27 +1,42 @@
 /**
  * The dispatcher (pipeline step 2): one consumer group per channel stream (`messages:<channel>`,
- * fed by the outbox relay). For each entry {message_id}:
+ * fed by the outbox relay and by the lost-entry sweep). Entries are read in batches and handled
+ * DISPATCH_CONCURRENCY at a time. For each entry {message_id}:
  *  1. claim the message: a conditional UPDATE to `sending` from pending/queued/due-scheduled
- *     (… WHERE status IN … RETURNING), so of two consumers holding duplicate entries only one sends;
- *  2. call the provider adapter from the registry with idempotencyKey = message id;
+ *     (… WHERE status IN … RETURNING), so of two consumers holding duplicate entries only one
+ *     sends — and not while its campaign is paused or canceled (the entry is acked and the message
+ *     stays `queued`; resuming publishes it again through the outbox);
+ *  2. take a slot of the route's rate limit (./rate-limit, shared by all workers in Redis) and
+ *     call the provider adapter with idempotencyKey = message id. A provider's throttling
+ *     (ThrottledError) pauses the route for its Retry-After and the submit is repeated: the
+ *     provider did not take it, so it is neither a failed attempt nor a duplicate;
  *  3. record `sent`, the provider and its message id (through the status machine) and announce it.
  * A transient adapter error leaves the message `sending` and the entry pending: the runner
- * redelivers it (XAUTOCLAIM after DISPATCH_RETRY_IDLE_MS) and the same idempotency key guards the
- * handset. After DISPATCH_MAX_ATTEMPTS the runner dead-letters the entry and the message becomes
- * `failed` with the reason. A permanent refusal (PermanentSendError) fails the message at once.
- * An entry for a message already past `sending` (a duplicate publish) is acked without a submit.
+ * redelivers it (XAUTOCLAIM after DISPATCH_RETRY_IDLE_MS). A redelivered or recovered entry for
+ * a `sending` message first asks the provider whether the earlier submit arrived (adapter.lookup)
+ * and records that instead of submitting again. After DISPATCH_MAX_ATTEMPTS the runner
+ * dead-letters the entry and the message becomes `failed` with the reason. A permanent refusal
+ * (PermanentSendError) fails the message at once. Failing a message that never reached the
+ * provider refunds its price in the same transaction (`refund` event).
  */
 import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
-import { PermanentSendError, type OutboundMessage } from "../channels/contract";
+import { PermanentSendError, ThrottledError, type ChannelAdapter, type OutboundMessage } from "../channels/contract";
 import { adapterFor, channels, defaultProvider, dispatchStream } from "../channels/registry";
 import { startConsumer } from "../jobs/runner";
-import { env } from "../lib/env";
+import { env, parseRouteRates, type RouteRate } from "../lib/env";
 import { redis } from "../lib/redis";
 import { accountEventStream, STATUS_CHANGED_EVENT } from "../messages/receipts";
 import { nextStatus, type MessageStatus } from "../messages/status";
+import { acquire, bucketFor, pause } from "./rate-limit";
 
 export const DISPATCH_GROUP = "dispatchers";
+/** error_message of a message failed by a campaign's cancel (a locale key, like accept's reasons). */
+export const CANCELED_REASON = "errors.CAMPAIGN_CANCELED";
+/** Statuses before the provider took the message: failing from these refunds the price. */
+export const UNSENT_STATUSES = ["pending", "queued", "scheduled", "sending"] as const;
+/** Throttle answers tolerated in one handling before it counts as a failed attempt. */
+const MAX_THROTTLES = 30;
 
 type Row = {
   id: string;
@@ -36,10 +51,21 @@ type Row = {
   route: string | null;
   status: MessageStatus;
   provider: string | null;
+  campaign_id: string | null;
 };
 
 const db = () => sequelize();
 const CLAIMABLE = `(status IN ('pending','queued') OR (status = 'scheduled' AND (scheduled_at IS NULL OR scheduled_at <= now())))`;
+/** A campaign the account paused or canceled holds its messages back. */
+const HELD = `(campaign_id IS NOT NULL AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = messages.campaign_id AND c.status IN ('paused','canceled')))`;
+
+let rates: Record<string, RouteRate> | undefined;
+/** The configured rate of a channel's route (SMS_ROUTE_RATES), if any. */
+export function routeRate(channel: string, route: string | null): RouteRate | undefined {
+  if (channel !== "sms" || !route) return undefined;
+  rates ??= parseRouteRates(env().SMS_ROUTE_RATES);
+  return rates[route];
+}
 
 async function announce(accountId: string, messageId: string, status: MessageStatus) {
   await redis()
@@ -54,78 +80,40 @@ async function systemEvent(t: Transaction, messageId: string, accountId: string,
   });
 }
 
-/** Moves a message that has not reached the provider to `failed`, with the reason the person will see. */
+/**
+ * Moves a message that has not reached the provider to `failed`, with the reason the person will
+ * see, and returns its price to the account's balance in the same transaction (a `refund` event
+ * with price and currency). The row lock and the status check make both happen at most once.
+ */
 export async function failUnsent(messageId: string, code: string, reason: string): Promise<boolean> {
   const row = await db().transaction(async (t) => {
-    const [m] = await db().query<{ account_id: string; status: MessageStatus }>(
-      `SELECT account_id, status FROM messages WHERE id = $1 FOR UPDATE`,
+    const [m] = await db().query<{ account_id: string; status: MessageStatus; price: string; currency: string }>(
+      `SELECT account_id, status, price, currency FROM messages WHERE id = $1 FOR UPDATE`,
       { bind: [messageId], type: QueryTypes.SELECT, transaction: t },
     );
     // Only before the provider took it: a `sent` message's fate is the provider's receipt.
-    if (!m || !["pending", "queued", "scheduled", "sending"].includes(m.status) || !nextStatus(m.status, "failed").apply) return null;
+    if (!m || !(UNSENT_STATUSES as readonly string[]).includes(m.status) || !nextStatus(m.status, "failed").apply) return null;
     await db().query(
       `UPDATE messages SET status = 'failed', failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1`,
       { bind: [messageId, code.slice(0, 100), reason.slice(0, 1000)], transaction: t },
     );
     await systemEvent(t, messageId, m.account_id, "failed", { error_code: code, error_message: reason, previous: m.status });
+    const price = Number(m.price);
+    if (price > 0) {
+      await db().query(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, { bind: [m.account_id, price], transaction: t });
+      await systemEvent(t, messageId, m.account_id, "refund", { price, currency: m.currency.trim(), reason: code });
+    }
     return m;
   });
   if (row) await announce(row.account_id, messageId, "failed");
   return Boolean(row);
 }
 
-export async function dispatchMessage(messageId: string, meta: { deliveries: number }): Promise<"sent" | "skipped" | "failed"> {
-  if (!/^[0-9a-f-]{36}$/i.test(messageId ?? "")) return "skipped";
-  // 1. Claim.
-  const [claimed] = await db().query<Row>(
-    `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = $1 AND direction = 'outbound' AND ${CLAIMABLE} RETURNING *`,
-    { bind: [messageId], type: QueryTypes.SELECT },
-  );
-  let message: Row | undefined = claimed;
-  if (!message) {
-    const [current] = await db().query<Row>(`SELECT * FROM messages WHERE id = $1`, { bind: [messageId], type: QueryTypes.SELECT });
-    // Gone, inbound, not due, or already past `sending`: nothing to submit (a duplicate publish).
-    if (!current || current.status !== "sending") return "skipped";
-    // `sending` on a first delivery: another entry for this message holds it (a duplicate
-    // publish in flight, or an earlier attempt whose own entry the runner will redeliver).
-    if (meta.deliveries <= 1) return "skipped";
-    message = current; // A redelivery of the entry that claimed it: submit again, same idempotency key.
-  }
-
-  const msg: Row = message;
-  // 2. Submit.
-  const provider = message.provider ?? defaultProvider(message.channel);
-  const adapter = provider ? adapterFor(message.channel, provider) : undefined;
-  if (!adapter) {
-    await failUnsent(message.id, "no_provider", `No provider is configured for channel ${message.channel}${provider ? ` (${provider})` : ""}`);
-    return "failed";
-  }
-  const outbound: OutboundMessage = {
-    id: message.id,
-    accountId: message.account_id,
-    channel: message.channel,
-    sender: message.sender,
-    recipient: message.recipient,
-    body: message.body,
-    segments: message.segments,
-    coding: message.coding,
-    route: message.route,
-  };
-  let providerMessageId: string;
-  try {
-    ({ providerMessageId } = await adapter.send(outbound, { idempotencyKey: msg.id }));
-  } catch (e) {
-    if (e instanceof PermanentSendError) {
-      await failUnsent(message.id, e.code, e.message);
-      return "failed";
-    }
-    throw e; // transient: the runner redelivers, then dead-letters
-  }
-
-  // 3. Record `sent` with the provider's id.
+/** Records `sent` with the provider's id (status machine under the row lock) and announces it. */
+async function recordSent(messageId: string, provider: string, providerMessageId: string) {
   const changed = await db().transaction(async (t) => {
     const [m] = await db().query<{ status: MessageStatus; account_id: string }>(`SELECT status, account_id FROM messages WHERE id = $1 FOR UPDATE`, {
-      bind: [msg.id],
+      bind: [messageId],
       type: QueryTypes.SELECT,
       transaction: t,
     });
@@ -134,29 +122,151 @@ export async function dispatchMessage(messageId: string, meta: { deliveries: num
       `UPDATE messages SET provider = $2, provider_message_id = $3, status = $4,
          sent_at = CASE WHEN $5 THEN now() ELSE sent_at END, updated_at = now()
        WHERE id = $1`,
-      { bind: [msg.id, adapter.provider, providerMessageId, decision.status, decision.apply], transaction: t },
+      { bind: [messageId, provider, providerMessageId, decision.status, decision.apply], transaction: t },
     );
-    if (decision.apply) await systemEvent(t, msg.id, m.account_id, "sent", { provider: adapter.provider, provider_message_id: providerMessageId, previous: m.status });
+    if (decision.apply) await systemEvent(t, messageId, m.account_id, "sent", { provider, provider_message_id: providerMessageId, previous: m.status });
     return decision.apply ? m.account_id : null;
   });
-  if (changed) await announce(changed, msg.id, "sent");
+  if (changed) await announce(changed, messageId, "sent");
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits `ms`, keeping the stream entry ours (touch) so no other consumer reclaims it meanwhile. */
+async function waitKeeping(ms: number, touch?: () => Promise<void>) {
+  const step = Math.max(100, Math.floor(env().DISPATCH_RETRY_IDLE_MS / 3));
+  let left = ms;
+  while (left > 0) {
+    const chunk = Math.min(step, left);
+    await sleep(chunk);
+    left -= chunk;
+    if (left > 0 && touch) await touch().catch(() => undefined);
+  }
+}
+
+function adapterOf(message: Pick<Row, "channel" | "provider">): ChannelAdapter | undefined {
+  const provider = message.provider ?? defaultProvider(message.channel);
+  return provider ? adapterFor(message.channel, provider) : undefined;
+}
+
+export type DispatchMeta = { deliveries: number; recovered?: boolean; touch?: () => Promise<void> };
+export type DispatchResult = "sent" | "skipped" | "held" | "failed";
+
+export async function dispatchMessage(messageId: string, meta: DispatchMeta): Promise<DispatchResult> {
+  if (!/^[0-9a-f-]{36}$/i.test(messageId ?? "")) return "skipped";
+  // 1. Claim (not while its campaign is paused or canceled).
+  const [claimed] = await db().query<Row>(
+    `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = $1 AND direction = 'outbound' AND ${CLAIMABLE} AND NOT ${HELD} RETURNING *`,
+    { bind: [messageId], type: QueryTypes.SELECT },
+  );
+  let message: Row | undefined = claimed;
+  let resubmit = false;
+  if (!message) {
+    const [current] = await db().query<Row & { campaign_status: string | null }>(
+      `SELECT m.*, c.status AS campaign_status FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id WHERE m.id = $1`,
+      { bind: [messageId], type: QueryTypes.SELECT },
+    );
+    if (!current) return "skipped";
+    if (["pending", "queued", "scheduled"].includes(current.status) && current.campaign_status === "canceled") {
+      // Written into a campaign after its cancel: fail and refund it like the cancel did the others.
+      await failUnsent(current.id, "canceled", CANCELED_REASON);
+      return "failed";
+    }
+    // Paused: ack the entry; resuming the campaign publishes its queued messages again.
+    if (current.campaign_status === "paused" && current.status === "queued") return "held";
+    // Gone, inbound, not due, or already past `sending`: nothing to submit (a duplicate publish).
+    if (current.status !== "sending") return "skipped";
+    // `sending` on a first delivery: another entry for this message holds it (a duplicate
+    // publish in flight, or an earlier attempt whose own entry the runner will redeliver).
+    if (meta.deliveries <= 1 && !meta.recovered) return "skipped";
+    message = current; // A redelivery of the entry that claimed it, or a recovered one.
+    resubmit = true;
+  }
+
+  const msg: Row = message;
+  const adapter = adapterOf(msg);
+  if (!adapter) {
+    await failUnsent(msg.id, "no_provider", `No provider is configured for channel ${msg.channel}${msg.provider ? ` (${msg.provider})` : ""}`);
+    return "failed";
+  }
+  // An earlier attempt may have reached the provider before its worker died: ask, don't resubmit.
+  if (resubmit && adapter.lookup) {
+    const known = await adapter.lookup(msg.id);
+    if (known) {
+      await recordSent(msg.id, adapter.provider, known.providerMessageId);
+      return "sent";
+    }
+  }
+
+  // 2. Submit at the route's rate; a provider's throttling pauses the route and the submit repeats.
+  const outbound: OutboundMessage = {
+    id: msg.id,
+    accountId: msg.account_id,
+    channel: msg.channel,
+    sender: msg.sender,
+    recipient: msg.recipient,
+    body: msg.body,
+    segments: msg.segments,
+    coding: msg.coding,
+    route: msg.route,
+  };
+  const bucket = bucketFor(msg.channel, adapter.provider, msg.route);
+  const limit = routeRate(msg.channel, msg.route);
+  let providerMessageId: string | undefined;
+  for (let throttles = 0; providerMessageId === undefined; ) {
+    const wait = await acquire(bucket, limit?.rate ?? 0, limit?.burst ?? 1);
+    if (wait > 0) await waitKeeping(wait, meta.touch);
+    try {
+      ({ providerMessageId } = await adapter.send(outbound, { idempotencyKey: msg.id }));
+    } catch (e) {
+      if (e instanceof ThrottledError && ++throttles <= MAX_THROTTLES) {
+        await pause(bucket, e.retryAfterMs);
+        continue;
+      }
+      if (e instanceof PermanentSendError) {
+        await failUnsent(msg.id, e.code, e.message);
+        return "failed";
+      }
+      throw e; // transient: the runner redelivers, then dead-letters
+    }
+  }
+
+  // 3. Record `sent` with the provider's id.
+  await recordSent(msg.id, adapter.provider, providerMessageId);
   return "sent";
+}
+
+/**
+ * The dead-letter hook: the message fails (and is refunded) unless the provider does have it —
+ * a submit that succeeded but whose `sent` could not be recorded is recorded now instead.
+ */
+export async function deadLetter(messageId: string, reason: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(messageId ?? "")) return;
+  const [m] = await db().query<Row>(`SELECT * FROM messages WHERE id = $1`, { bind: [messageId], type: QueryTypes.SELECT });
+  if (!m) return;
+  const adapter = m.status === "sending" ? adapterOf(m) : undefined;
+  const known = adapter?.lookup ? await adapter.lookup(m.id).catch(() => null) : null;
+  if (adapter && known) await recordSent(m.id, adapter.provider, known.providerMessageId);
+  else await failUnsent(m.id, "dispatch_failed", reason);
 }
 
 /** One consumer per channel that has a provider. */
 export function startDispatchers() {
+  const concurrency = env().DISPATCH_CONCURRENCY;
   return channels().map((channel) =>
     startConsumer({
       stream: dispatchStream(channel),
       group: DISPATCH_GROUP,
-      batch: 50,
+      batch: concurrency,
+      concurrency,
+      deleteAcked: true,
       maxAttempts: env().DISPATCH_MAX_ATTEMPTS,
       reclaimIdleMs: env().DISPATCH_RETRY_IDLE_MS,
       handler: async (fields, meta) => {
-        await dispatchMessage(fields.message_id, meta);
+        await dispatchMessage(fields.message_id, { deliveries: meta.deliveries, recovered: fields.recovered === "1", touch: meta.touch });
       },
       onDead: async (fields, reason) => {
-        if (fields.message_id) await failUnsent(fields.message_id, "dispatch_failed", reason);
+        if (fields.message_id) await deadLetter(fields.message_id, reason);
       },
     }),
   );

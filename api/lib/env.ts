@@ -90,6 +90,28 @@ const schema = z
     SCHEDULE_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
     /** How often the outbox relay looks for unpublished rows. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(200),
+    /**
+     * Per-route submit rates, messages per second, optionally with a burst: "T1:200,T2:100:20".
+     * A route not listed is not limited by us (the provider's throttling still applies).
+     */
+    SMS_ROUTE_RATES: z
+      .string()
+      .default("")
+      .superRefine((v, ctx) => {
+        try {
+          parseRouteRates(v);
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: (e as Error).message });
+        }
+      }),
+    /** Dispatch: stream entries handled at once per worker (claims, submits and records in flight). */
+    DISPATCH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+    /** Dispatch: a message queued/sending this long without a stream entry is published again (lost entries, Redis restart). */
+    DISPATCH_RECOVER_SECONDS: z.coerce.number().int().min(1).default(60),
+    /** How often the worker looks for lost entries and finished campaigns. */
+    DISPATCH_SWEEP_SECONDS: z.coerce.number().int().min(1).default(10),
+    /** Simulator: answer 429 with Retry-After above this many submits per second (0 = never throttle). */
+    SIMULATOR_MAX_RPS: z.coerce.number().int().min(0).default(0),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
@@ -138,6 +160,20 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     SIMULATOR_API_KEY: e.SIMULATOR_API_KEY ?? DEV_SIMULATOR_API_KEY,
     SIMULATOR_WEBHOOK_URL: e.SIMULATOR_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/providers/simulator`,
   };
+}
+
+export type RouteRate = { rate: number; burst: number };
+
+/** "T1:200,T2:100:20" -> {T1: {rate: 200, burst: 10}, T2: {rate: 100, burst: 20}}; default burst = rate / 20 (50 ms worth), at least 1. */
+export function parseRouteRates(text: string): Record<string, RouteRate> {
+  const out: Record<string, RouteRate> = {};
+  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z0-9_-]{1,40})\s*:\s*(\d+(?:\.\d+)?)(?:\s*:\s*(\d+))?$/.exec(part);
+    if (!m || Number(m[2]) <= 0) throw new Error(`"${part}" is not <route>:<messages per second>[:<burst>]`);
+    const rate = Number(m[2]);
+    out[m[1]] = { rate, burst: m[3] ? Math.max(1, Number(m[3])) : Math.max(1, Math.ceil(rate / 20)) };
+  }
+  return out;
 }
 
 let cached: Env | undefined;

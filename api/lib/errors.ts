@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   INSUFFICIENT_BALANCE: 402,
   IDEMPOTENCY_CONFLICT: 409,
   EXPORT_NOT_READY: 409,
+  CAMPAIGN_STATE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -7,7 +7,14 @@
  *        reference answers the same id and reaches the "handset" once. 401 without the key,
  *        400 for a number that is not E.164 and for the magic number +15005550001 (invalid number),
  *        503 always for +15005550503 (a provider outage that never ends, to exercise retries).
- *   GET /v1/stats[?reference=…] -> counts: per reference the submits accepted (repeats included).
+ *   GET /v1/messages?reference=…  -> 200 {id, reference, status} of an earlier submit, 404 if none
+ *     (what a dispatcher asks before repeating a submit whose answer it lost; not a submit).
+ *   GET /v1/stats[?reference=…] -> counts: per reference the submits accepted (repeats included),
+ *     and `throttled` (429 answers).
+ *
+ * SIMULATOR_MAX_RPS > 0: more submits than that within one second are answered
+ * 429 {error, retry_after_ms} with Retry-After (seconds), like a provider's throttling; the
+ * throttled submit is not taken (not counted as accepted).
  *   GET /health
  *
  * SIMULATOR_DELAY_MS after the first submit of a reference it posts one signed receipt
@@ -31,7 +38,21 @@ const OUTAGE_NUMBER = "+15005550503";
 
 type Submitted = { id: string; accepted: number; outcome: SimulatedOutcome; receipt: "pending" | "posted" | "gave_up"; carrier: string };
 const byReference = new Map<string, Submitted>();
-const totals = { accepted: 0, unique: 0, refused: 0, receiptsPosted: 0, receiptAttempts: 0, receiptsGivenUp: 0 };
+const totals = { accepted: 0, unique: 0, refused: 0, throttled: 0, receiptsPosted: 0, receiptAttempts: 0, receiptsGivenUp: 0 };
+
+/** Submits seen in the current one-second window (fixed window, like most providers' TPS limits). */
+const tps = { second: 0, count: 0 };
+function throttled(): number {
+  if (config.SIMULATOR_MAX_RPS <= 0) return 0;
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== tps.second) {
+    tps.second = second;
+    tps.count = 0;
+  }
+  tps.count++;
+  return tps.count > config.SIMULATOR_MAX_RPS ? (second + 1) * 1000 - now : 0;
+}
 
 function json(body: unknown, status = 200) {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
@@ -98,6 +119,14 @@ async function submit(req: Request) {
   const { to, reference } = input;
   if (typeof reference !== "string" || !reference || reference.length > 200) return error(400, "invalid_reference", "reference is required (1-200 characters)");
   if (typeof input.body !== "string") return error(400, "invalid_body", "body is required");
+  const wait = throttled();
+  if (wait > 0) {
+    totals.throttled++;
+    return new Response(JSON.stringify({ error: { code: "throttled", message: `More than ${config.SIMULATOR_MAX_RPS} submits per second` }, retry_after_ms: wait }), {
+      status: 429,
+      headers: { "Content-Type": "application/json", "Retry-After": String(Math.ceil(wait / 1000)) },
+    });
+  }
   if (to === OUTAGE_NUMBER) return error(503, "unavailable", "The simulated provider is unavailable");
   if (typeof to !== "string" || !E164.test(to) || to === INVALID_NUMBER) {
     totals.refused++;
@@ -114,6 +143,13 @@ async function submit(req: Request) {
   totals.unique++;
   void postReceipt(reference, entry);
   return json({ id: entry.id, status: "accepted" }, 202);
+}
+
+function lookup(req: Request) {
+  if (!authorized(req)) return error(401, "unauthorized", "Missing or wrong API key");
+  const reference = new URL(req.url).searchParams.get("reference") ?? "";
+  const e = byReference.get(reference);
+  return e ? json({ id: e.id, reference, status: "accepted" }) : error(404, "not_found", "No submit with this reference");
 }
 
 function stats(req: Request) {
@@ -133,6 +169,7 @@ const server = Bun.serve({
     const { pathname } = new URL(req.url);
     if (req.method === "GET" && pathname === "/health") return json({ ok: true });
     if (req.method === "POST" && pathname === "/v1/messages") return submit(req);
+    if (req.method === "GET" && pathname === "/v1/messages") return lookup(req);
     if (req.method === "GET" && pathname === "/v1/stats") return stats(req);
     return error(404, "not_found", "No such endpoint");
   },

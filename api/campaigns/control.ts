@@ -1,0 +1,234 @@
+/**
+ * Campaigns of the acting account (API /api/sms/campaigns and the /sms/campaigns screens):
+ * list with per-status counts, one campaign, pause / resume / cancel, delete.
+ *
+ * - Reading needs the /sms/campaigns route of the policy; changing a campaign needs /sms/send too
+ *   (who may send may stop or restart a send).
+ * - Pause: the dispatcher stops claiming the campaign's messages (they stay `queued`, their
+ *   entries are acked). Resume: status running and, in the same transaction, one outbox row per
+ *   queued message of the campaign, so the relay publishes them again.
+ * - Cancel: in ONE transaction the campaign becomes canceled, its unsent messages (scheduled,
+ *   pending, queued) become `failed` with error_code `canceled`, each gets a `failed` and a
+ *   `refund` event, and the sum of their prices returns to the balance. Messages being submitted
+ *   at that moment (`sending`) finish normally: the row lock makes each message either canceled
+ *   or submitted, never both.
+ * - Delete: only a finished campaign (completed, canceled, failed); its messages keep their
+ *   history (messages.campaign_id becomes null by the foreign key).
+ * The same PUT twice answers the same campaign (idempotent); an impossible change is 409
+ * CAMPAIGN_STATE.
+ */
+import { QueryTypes, type Transaction } from "sequelize";
+import { initModels, sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import { dispatchStream } from "../channels/registry";
+import { CANCELED_REASON } from "../dispatch/dispatcher";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { assertId } from "../lib/owned";
+import { validate } from "../lib/validate";
+import { can } from "../policy/policy";
+import { CAMPAIGNS_PER_PAGE, controlCampaignSchema, listCampaignsSchema, type CampaignStatus } from "./schemas";
+
+/** Message statuses of a campaign that are not finished yet (the campaign is still running). */
+export const UNFINISHED = ["scheduled", "pending", "queued", "sending"];
+const FINISHED_CAMPAIGN: CampaignStatus[] = ["completed", "canceled", "failed"];
+/** From which campaign statuses each control is possible (the same status again is a no-op). */
+const ALLOWED_FROM: Record<"paused" | "running" | "canceled", CampaignStatus[]> = {
+  paused: ["scheduled", "preparing", "running"],
+  running: ["paused"],
+  canceled: ["scheduled", "preparing", "running", "paused"],
+};
+
+type CampaignRow = {
+  id: string;
+  account_id: string;
+  channel: string;
+  name: string;
+  status: CampaignStatus;
+  sender: string;
+  body: string;
+  route: string | null;
+  total: number;
+  created_by: string | null;
+  scheduled_at: Date | null;
+  started_at: Date | null;
+  completed_at: Date | null;
+  canceled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type CampaignView = {
+  id: string;
+  channel: string;
+  name: string;
+  status: CampaignStatus;
+  sender: string;
+  body: string;
+  route: string | null;
+  total: number;
+  /** Messages per status (only statuses that occur). */
+  counts: Record<string, number>;
+  /** Messages past sending (sent, delivered, failed…): the progress numerator. */
+  done: number;
+  /** 0..100, done / max(total, messages). */
+  progress: number;
+  scheduled_at: Date | null;
+  started_at: Date | null;
+  completed_at: Date | null;
+  canceled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const db = () => sequelize();
+
+function view(c: CampaignRow, counts: Record<string, number>): CampaignView {
+  const messages = Object.values(counts).reduce((s, n) => s + n, 0);
+  const unfinished = UNFINISHED.reduce((s, st) => s + (counts[st] ?? 0), 0);
+  const done = messages - unfinished;
+  const denominator = Math.max(c.total, messages);
+  return {
+    id: c.id, channel: c.channel, name: c.name, status: c.status, sender: c.sender, body: c.body, route: c.route, total: c.total,
+    counts, done, progress: denominator === 0 ? 0 : Math.floor((done * 100) / denominator),
+    scheduled_at: c.scheduled_at, started_at: c.started_at, completed_at: c.completed_at, canceled_at: c.canceled_at,
+    created_at: c.created_at, updated_at: c.updated_at,
+  };
+}
+
+async function countsOf(ids: string[], transaction?: Transaction): Promise<Map<string, Record<string, number>>> {
+  const out = new Map<string, Record<string, number>>(ids.map((id) => [id, {}]));
+  if (ids.length === 0) return out;
+  const rows = await db().query<{ campaign_id: string; status: string; n: string }>(
+    `SELECT campaign_id, status, count(*) AS n FROM messages WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status`,
+    { bind: [ids], type: QueryTypes.SELECT, transaction },
+  );
+  for (const r of rows) out.get(r.campaign_id)![r.status] = Number(r.n);
+  return out;
+}
+
+function canRead(ctx: SignedInCtx) {
+  if (!can(ctx.actor, "/sms/campaigns")) throw new AppError("FORBIDDEN");
+}
+function canControl(ctx: SignedInCtx) {
+  canRead(ctx);
+  if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
+}
+
+/** The account's SMS campaigns, newest first, 20 a page, each with its per-status counts. */
+export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
+  canRead(ctx);
+  const q = validate(listCampaignsSchema, input ?? {});
+  initModels();
+  const accountId = ctx.actor.accountId;
+  const filter = q.status ? `AND status = $3` : "";
+  const bind: unknown[] = [accountId, "sms", ...(q.status ? [q.status] : [])];
+  const [{ n }] = await db().query<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}`, {
+    bind,
+    type: QueryTypes.SELECT,
+  });
+  const rows = await db().query<CampaignRow>(
+    `SELECT * FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}
+     ORDER BY created_at DESC, id DESC LIMIT ${CAMPAIGNS_PER_PAGE} OFFSET ${(q.page - 1) * CAMPAIGNS_PER_PAGE}`,
+    { bind, type: QueryTypes.SELECT },
+  );
+  const counts = await countsOf(rows.map((r) => r.id));
+  const total = Number(n);
+  return {
+    data: rows.map((r) => view(r, counts.get(r.id)!)),
+    page: q.page,
+    per_page: CAMPAIGNS_PER_PAGE,
+    total,
+    last_page: Math.max(1, Math.ceil(total / CAMPAIGNS_PER_PAGE)),
+  };
+}
+
+async function findCampaign(ctx: SignedInCtx, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}) {
+  assertId(id);
+  initModels();
+  const [row] = await db().query<CampaignRow>(
+    // NO KEY UPDATE: messages inserted into the campaign (their foreign key takes KEY SHARE) are not blocked.
+    `SELECT * FROM campaigns WHERE id = $1 AND account_id = $2 AND channel = 'sms' ${opts.lock ? "FOR NO KEY UPDATE" : ""}`,
+    { bind: [id, ctx.actor.accountId], type: QueryTypes.SELECT, transaction: opts.transaction },
+  );
+  if (!row) throw new AppError("NOT_FOUND");
+  return row;
+}
+
+export async function getCampaign(ctx: SignedInCtx, id: string) {
+  canRead(ctx);
+  const row = await findCampaign(ctx, id);
+  const counts = await countsOf([row.id]);
+  return { data: view(row, counts.get(row.id)!) };
+}
+
+/** PUT {status: "paused" | "running" | "canceled"}. */
+export async function controlCampaign(ctx: SignedInCtx, id: string, input: unknown) {
+  canControl(ctx);
+  const { status } = validate(controlCampaignSchema, input);
+  const result = await db().transaction(async (transaction) => {
+    const c = await findCampaign(ctx, id, { transaction, lock: true });
+    if (c.status === status) return { changed: false, refunded: 0, canceled: 0, republished: 0 };
+    if (!ALLOWED_FROM[status].includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
+    let refunded = 0;
+    let canceled = 0;
+    let republished = 0;
+    if (status === "paused") {
+      await db().query(`UPDATE campaigns SET status = 'paused', updated_at = now() WHERE id = $1`, { bind: [c.id], transaction });
+    } else if (status === "running") {
+      await db().query(`UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, {
+        bind: [c.id],
+        transaction,
+      });
+      // Entries of paused messages were acked: publish every queued message again (duplicates are harmless).
+      const rows = await db().query<{ n: string }>(
+        `WITH o AS (
+           INSERT INTO outbox (topic, payload)
+           SELECT $2, jsonb_build_object('message_id', id::text) FROM messages WHERE campaign_id = $1 AND status = 'queued'
+           RETURNING 1
+         ) SELECT count(*) AS n FROM o`,
+        { bind: [c.id, dispatchStream(c.channel)], type: QueryTypes.SELECT, transaction },
+      );
+      republished = Number(rows[0]?.n ?? 0);
+    } else {
+      await db().query(`UPDATE campaigns SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1`, { bind: [c.id], transaction });
+      const [r] = await db().query<{ n: string; refunded: string | null }>(
+        `WITH f AS (
+           UPDATE messages SET status = 'failed', failed_at = now(), error_code = 'canceled', error_message = $3, updated_at = now()
+           WHERE campaign_id = $1 AND account_id = $2 AND status IN ('scheduled','pending','queued')
+           RETURNING id, price, currency
+         ), ev AS (
+           INSERT INTO message_events (message_id, account_id, status, source, payload)
+           SELECT id, $2, 'failed', 'system', jsonb_build_object('error_code', 'canceled', 'error_message', $3::text, 'campaign_id', $1::text) FROM f
+           UNION ALL
+           SELECT id, $2, 'refund', 'system', jsonb_build_object('price', price, 'currency', trim(currency), 'reason', 'canceled') FROM f WHERE price > 0
+         )
+         SELECT count(*) AS n, sum(price) AS refunded FROM f`,
+        { bind: [c.id, ctx.actor.accountId, CANCELED_REASON], type: QueryTypes.SELECT, transaction },
+      );
+      canceled = Number(r.n);
+      refunded = Number(r.refunded ?? 0);
+      if (refunded > 0) {
+        await db().query(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, { bind: [ctx.actor.accountId, refunded], transaction });
+      }
+    }
+    await recordAudit({ ...ctx, transaction }, `campaign.${status === "running" ? "resumed" : status}`, {
+      meta: { campaign_id: c.id, previous: c.status, canceled, refunded, republished },
+    });
+    return { changed: true, refunded, canceled, republished };
+  });
+  const out = await getCampaign(ctx, id);
+  return { ...out, meta: result };
+}
+
+/** DELETE: only a finished campaign; its messages stay (campaign_id set null). */
+export async function deleteCampaign(ctx: SignedInCtx, id: string) {
+  canControl(ctx);
+  await db().transaction(async (transaction) => {
+    const c = await findCampaign(ctx, id, { transaction, lock: true });
+    if (!FINISHED_CAMPAIGN.includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
+    await db().query(`DELETE FROM campaigns WHERE id = $1 AND account_id = $2`, { bind: [c.id, ctx.actor.accountId], transaction });
+    await recordAudit({ ...ctx, transaction }, "campaign.deleted", { meta: { campaign_id: c.id, status: c.status, total: c.total } });
+  });
+  return { ok: true };
+}

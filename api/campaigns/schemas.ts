@@ -1,0 +1,35 @@
+/**
+ * Input of campaign control (API and the /sms/campaigns screens). Messages are locale keys.
+ * No model imports (the browser bundle uses it).
+ */
+import { z } from "../lib/zod";
+
+export const CAMPAIGN_STATUSES = ["scheduled", "preparing", "running", "paused", "canceled", "completed", "failed"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+/** What the account can ask: pause, resume (running) or cancel. */
+export const CONTROL_STATUSES = ["paused", "running", "canceled"] as const;
+export const CAMPAIGNS_PER_PAGE = 20;
+
+export const controlCampaignSchema = z.object({
+  status: z.enum(CONTROL_STATUSES, { message: "validation.option" }),
+});
+export type ControlCampaignInput = z.infer<typeof controlCampaignSchema>;
+
+export const listCampaignsSchema = z.object({
+  page: z
+    .union([z.string(), z.number()])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return 1;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 100_000) {
+        ctx.addIssue({ code: "custom", message: "validation.invalid" });
+        return 1;
+      }
+      return n;
+    }),
+  status: z
+    .union([z.enum(CAMPAIGN_STATUSES), z.literal("")], { message: "validation.option" })
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+});

@@ -1,0 +1,90 @@
+/**
+ * The worker's dispatch sweep (every DISPATCH_SWEEP_SECONDS):
+ *
+ * 1. Lost entries. Redis here keeps nothing on disk: a restart loses the streams, their groups
+ *    and every entry not yet handled, while the messages stay `queued` (or `sending`, for a
+ *    worker that died mid-submit) in PostgreSQL. The dispatcher deletes entries once acked, so a
+ *    channel's stream holds exactly its unfinished work. A message still queued/sending after
+ *    DISPATCH_RECOVER_SECONDS whose id is in no entry of the stream is published again with
+ *    `recovered=1` (held campaigns excepted: resuming republishes them). A duplicate is harmless —
+ *    the dispatcher's conditional claim lets one entry submit, and for a `sending` message it asks
+ *    the provider (adapter.lookup) before submitting again.
+ * 2. Finished campaigns. A running campaign whose messages all exist (count >= total) and none is
+ *    scheduled/pending/queued/sending becomes `completed`.
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import { channels, dispatchStream } from "../channels/registry";
+import { env } from "../lib/env";
+import { key, redis } from "../lib/redis";
+
+const CANDIDATES = 5_000;
+
+/** Message ids that have an entry in the stream (read in pages; the stream holds only unfinished work). */
+async function idsInStream(stream: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let start = "-";
+  for (;;) {
+    const page = (await redis().xrange(stream, start, "+", "COUNT", 2000)) as Array<[string, string[]]>;
+    for (const [, fields] of page) {
+      for (let i = 0; i < fields.length; i += 2) if (fields[i] === "message_id") ids.add(fields[i + 1]);
+    }
+    if (page.length < 2000) return ids;
+    start = `(${page[page.length - 1][0]}`;
+  }
+}
+
+/** Publishes again the messages of `channel` whose entries were lost; returns how many. */
+export async function recoverLostEntries(channel: string, olderThanSeconds = env().DISPATCH_RECOVER_SECONDS): Promise<number> {
+  const candidates = await sequelize().query<{ id: string }>(
+    `SELECT m.id FROM messages m
+     WHERE m.channel = $1 AND m.direction = 'outbound' AND m.status IN ('queued','sending')
+       AND m.updated_at < now() - make_interval(secs => $2)
+       AND NOT (m.campaign_id IS NOT NULL AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = m.campaign_id AND c.status IN ('paused','canceled')))
+     ORDER BY m.updated_at LIMIT ${CANDIDATES}`,
+    { bind: [channel, olderThanSeconds], type: QueryTypes.SELECT },
+  );
+  if (candidates.length === 0) return 0;
+  const stream = key(dispatchStream(channel));
+  const present = await idsInStream(stream);
+  const lost = candidates.filter((c) => !present.has(c.id));
+  if (lost.length === 0) return 0;
+  const pipeline = redis().pipeline();
+  for (const { id } of lost) pipeline.xadd(stream, "*", "message_id", id, "recovered", "1");
+  const results = (await pipeline.exec()) ?? [];
+  const failed = results.find(([err]) => err);
+  if (failed) throw new Error(`recovery XADD failed: ${failed[0]?.message}`);
+  console.warn(`dispatch sweep: ${lost.length} ${channel} message(s) had no stream entry, published again`);
+  return lost.length;
+}
+
+/** Running campaigns with every message written and none left to send become `completed`. */
+export async function completeCampaigns(): Promise<number> {
+  const done = await sequelize().query<{ id: string }>(
+    `UPDATE campaigns c SET status = 'completed', completed_at = now(), updated_at = now()
+     WHERE c.status = 'running'
+       AND (SELECT count(*) FROM messages m WHERE m.campaign_id = c.id) >= c.total
+       AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.campaign_id = c.id AND m.status IN ('scheduled','pending','queued','sending'))
+     RETURNING c.id`,
+    { type: QueryTypes.SELECT },
+  );
+  return done.length;
+}
+
+/** Runs both sweeps every DISPATCH_SWEEP_SECONDS until stopped. */
+export function startDispatchSweep() {
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      for (const channel of channels()) await recoverLostEntries(channel);
+      await completeCampaigns();
+    } catch (e) {
+      console.error("dispatch sweep failed", e);
+    } finally {
+      busy = false;
+    }
+  }, env().DISPATCH_SWEEP_SECONDS * 1000);
+  return { stop: () => clearInterval(timer) };
+}

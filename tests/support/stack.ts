@@ -1,0 +1,218 @@
+/**
+ * A second, private platform for tests that must kill or reconfigure processes (fault tests,
+ * throttling, rate limits): its own PostgreSQL database (migrated and seeded), its own Redis
+ * (a given URL, e.g. a dedicated `redis-server` this helper can start) and prefix, and its own
+ * api, worker(s) and simulator processes on free loopback ports, started with the env you pass.
+ * The run's shared processes are never touched.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+import Redis from "ioredis";
+import pg from "pg";
+
+const root = resolve(__dirname, "..", "..");
+const bun = resolve(root, "node_modules", ".bin", "bun");
+
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => res(port));
+    });
+    s.on("error", rej);
+  });
+}
+
+async function waitFor(url: string, seconds = 60) {
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up in ${seconds}s`);
+}
+
+/** A dedicated redis-server that keeps nothing on disk (like production's here), restartable on the same port. */
+export class RedisServer {
+  private child?: ChildProcess;
+  constructor(readonly port: number) {}
+  get url() {
+    return `redis://127.0.0.1:${this.port}/0`;
+  }
+  static async start() {
+    const s = new RedisServer(await freePort());
+    await s.start();
+    return s;
+  }
+  async start() {
+    this.child = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"], {
+      stdio: "ignore",
+    });
+    const until = Date.now() + 10_000;
+    for (;;) {
+      const c = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      try {
+        await c.connect();
+        await c.ping();
+        c.disconnect();
+        return;
+      } catch {
+        c.disconnect();
+        if (Date.now() > until) throw new Error(`redis-server on ${this.port} did not start`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  }
+  /** kill -9: everything in memory is gone. */
+  async kill() {
+    const c = this.child;
+    if (!c || c.exitCode !== null) return;
+    await new Promise<void>((r) => {
+      c.once("exit", () => r());
+      c.kill("SIGKILL");
+    });
+  }
+}
+
+export type StackOptions = {
+  /** Extra/overriding env for every process (SIMULATOR_MAX_RPS, SMS_ROUTE_RATES…). */
+  env?: Record<string, string>;
+  /** Redis to use (default: the run's shared Redis, with a private prefix). */
+  redisUrl?: string;
+  workers?: number;
+  /** Echo the processes' output (also TEST_SERVER_LOGS=1). */
+  logs?: boolean;
+};
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+export async function startStack(opts: StackOptions = {}) {
+  const admin = process.env.TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const id = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const dbName = `mensageria_stack_${id}`;
+  const redisUrl = opts.redisUrl ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379/0";
+  const redisPrefix = `stack:${id}:`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE "${dbName}"`);
+  await c.end();
+  const dbUrl = new URL(admin);
+  dbUrl.pathname = `/${dbName}`;
+  const databaseUrl = dbUrl.toString();
+  const [apiPort, simulatorPort] = await Promise.all([freePort(), freePort()]);
+  const env = {
+    ...process.env,
+    NODE_ENV: "test",
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: redisPrefix,
+    API_PORT: String(apiPort),
+    WEB_PORT: String(await freePort()),
+    REALTIME_PORT: String(await freePort()),
+    SIMULATOR_PORT: String(simulatorPort),
+    SIMULATOR_URL: `http://127.0.0.1:${simulatorPort}`,
+    SIMULATOR_DELAY_MS: "100",
+    DISPATCH_RETRY_IDLE_MS: "1000",
+    DISPATCH_MAX_ATTEMPTS: "3",
+    DISPATCH_RECOVER_SECONDS: "3",
+    DISPATCH_SWEEP_SECONDS: "1",
+    OUTBOX_POLL_MS: "50",
+    MAIL_SWEEP_SECONDS: "60",
+    IMPORT_SWEEP_SECONDS: "60",
+    LOGIN_MAX_FAILS_PER_IP: "1000",
+    ...opts.env,
+  } as NodeJS.ProcessEnv;
+  for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
+    const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
+  }
+  const logs = opts.logs || Boolean(process.env.TEST_SERVER_LOGS);
+  const spawnProc = (name: string, script: string) => {
+    const child = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout?.on("data", (chunk: Buffer) => logs && process.stdout.write(`[stack ${name}] ${chunk}`));
+    child.stderr?.on("data", (chunk: Buffer) => logs && process.stderr.write(`[stack ${name}] ${chunk}`));
+    return child;
+  };
+  const api = spawnProc("api", "api/server.ts");
+  const simulator = spawnProc("simulator", "api/simulator/server.ts");
+  const workers: ChildProcess[] = [];
+  const startWorker = () => {
+    const w = spawnProc(`worker${workers.length}`, "api/worker.ts");
+    workers.push(w);
+    return w;
+  };
+  for (let i = 0; i < (opts.workers ?? 1); i++) startWorker();
+  await Promise.all([waitFor(`http://127.0.0.1:${apiPort}/api/health`), waitFor(`http://127.0.0.1:${simulatorPort}/health`)]);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
+
+  const kill = (child: ChildProcess, signal: NodeJS.Signals) =>
+    new Promise<void>((r) => {
+      if (child.exitCode !== null || child.signalCode !== null) return r();
+      const force = setTimeout(() => child.kill("SIGKILL"), 5000);
+      child.once("exit", () => {
+        clearTimeout(force);
+        r();
+      });
+      child.kill(signal);
+    });
+
+  return {
+    apiUrl,
+    simulatorUrl,
+    databaseUrl,
+    redisUrl,
+    redisPrefix,
+    env,
+    workers,
+    startWorker,
+    kill,
+    async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []) {
+      return (await pool.query(sql, params)).rows as T[];
+    },
+    /** JSON call to this stack's API. */
+    async api<T = any>(path: string, o: { method?: string; body?: unknown; token?: string } = {}) {
+      const res = await fetch(new URL(path, apiUrl), {
+        method: o.method ?? (o.body === undefined ? "GET" : "POST"),
+        headers: { ...(o.body === undefined ? {} : { "Content-Type": "application/json" }), ...(o.token ? { Authorization: `Bearer ${o.token}` } : {}) },
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      });
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      return { status: res.status, body: body as T };
+    },
+    /** The simulator's GET /v1/stats (or another path) with its key. */
+    async simulator<T = any>(path = "/v1/stats") {
+      const res = await fetch(new URL(path, simulatorUrl), { headers: { Authorization: `Bearer ${env.SIMULATOR_API_KEY ?? "development-only-simulator-api-key"}` } });
+      return (await res.json()) as T;
+    },
+    async stop() {
+      await Promise.all([api, simulator, ...workers].map((p) => kill(p, "SIGTERM")));
+      await pool.end();
+      const a = new pg.Client({ connectionString: admin });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+      await a.end();
+      if (!opts.redisUrl) {
+        const r = new Redis(redisUrl);
+        let cursor = "0";
+        do {
+          const [next, keys] = await r.scan(cursor, "MATCH", `${redisPrefix}*`, "COUNT", 1000);
+          cursor = next;
+          if (keys.length) await r.del(...keys);
+        } while (cursor !== "0");
+        await r.quit();
+      }
+    },
+  };
+}
