@@ -1,6 +1,7 @@
 /** The worker process: Redis Streams consumers for background jobs. */
 import { startDispatchers } from "./dispatch/dispatcher";
 import { startRelay } from "./dispatch/relay";
+import { startConnectionLinks } from "./channels/connections";
 import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
 import { channels, dispatchStream } from "./channels/registry";
@@ -19,6 +20,8 @@ const consumers = [
   ...startDispatchers(),
 ];
 const relay = startRelay();
+// Provider links (SMPP binds) stay open so receipts and inbound SMS flow (ADR 011).
+const providerLinks = startConnectionLinks();
 
 const sweep = setInterval(() => {
   sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id)).catch((e) => console.error("mail sweep failed", e));
@@ -32,6 +35,7 @@ console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map
 async function shutdown() {
   clearInterval(sweep);
   clearInterval(importSweep);
+  providerLinks.stop();
   await relay.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);

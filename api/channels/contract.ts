@@ -50,6 +50,10 @@ export interface ChannelAdapter {
   send(message: OutboundMessage, opts: SendOptions): Promise<SendResult>;
   /** Signed status webhooks (verifyWebhook over the raw body + status vocabulary for parseWebhook). */
   webhooks?: ReceiptProvider;
+  /** Opens a persistent link (an SMPP bind) so receipts and inbound messages flow before the first send. */
+  start?(): void;
+  /** Releases it (the connection was changed or removed). */
+  close?(): void;
 }
 
 /** A provider's refusal that no retry can fix (invalid number, body refused…). */
@@ -60,5 +64,13 @@ export class PermanentSendError extends Error {
   ) {
     super(message);
     this.name = "PermanentSendError";
+  }
+}
+
+/** The provider asked us to slow down (SMPP ESME_RTHROTTLED, HTTP 429): transient, retried later. */
+export class ProviderThrottledError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProviderThrottledError";
   }
 }

@@ -14,6 +14,7 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { PermanentSendError, type OutboundMessage } from "../channels/contract";
+import { adapterForConnection, connectionFor } from "../channels/connections";
 import { adapterFor, channels, defaultProvider, dispatchStream } from "../channels/registry";
 import { startConsumer } from "../jobs/runner";
 import { env } from "../lib/env";
@@ -94,10 +95,12 @@ export async function dispatchMessage(messageId: string, meta: { deliveries: num
 
   const msg: Row = message;
   // 2. Submit.
-  const provider = message.provider ?? defaultProvider(message.channel);
-  const adapter = provider ? adapterFor(message.channel, provider) : undefined;
-  if (!adapter) {
-    await failUnsent(message.id, "no_provider", `No provider is configured for channel ${message.channel}${provider ? ` (${provider})` : ""}`);
+  // The route's provider connection (ADR 011); channels without connections use the registry's default.
+  const connection = await connectionFor(message.channel, message.route);
+  const provider = connection ? connection.name : (message.provider ?? defaultProvider(message.channel));
+  const adapter = connection ? (connection.enabled ? adapterForConnection(connection) : undefined) : provider ? adapterFor(message.channel, provider) : undefined;
+  if (!adapter || !adapter.configured()) {
+    await failUnsent(message.id, "no_provider", `No provider is configured for channel ${message.channel}${provider ? ` (${provider}${connection && !connection.enabled ? ", disabled" : ""})` : ""}`);
     return "failed";
   }
   const outbound: OutboundMessage = {

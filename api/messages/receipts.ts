@@ -25,6 +25,8 @@ export type ProviderReceipt = {
   occurredAt: Date;
   /** The provider's id of this receipt (webhook id or its own event id), kept for tracing. */
   eventId: string;
+  /** Our message id when the caller already resolved it (a concatenated SMS's part receipt, ./parts). */
+  messageId?: string;
 };
 
 export type ReceiptOutcome =
@@ -40,7 +42,7 @@ export async function applyProviderReceipt(input: ProviderReceipt): Promise<Rece
   initModels();
   const outcome = await sequelize().transaction(async (transaction): Promise<ReceiptOutcome & { accountId?: string }> => {
     const message = await Message.findOne({
-      where: { provider: input.provider, providerMessageId: input.providerMessageId },
+      where: input.messageId ? { id: input.messageId } : { provider: input.provider, providerMessageId: input.providerMessageId },
       lock: transaction.LOCK.UPDATE,
       transaction,
     });
