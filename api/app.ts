@@ -15,6 +15,7 @@ import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
 import { providerWebhookRoutes } from "./webhooks/routes";
 import { smsRoutes } from "./sms/routes";
 import { optoutRoutes } from "./optouts/routes";
+import { smppRoutes } from "./smpp/routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -37,5 +38,6 @@ export function createApp() {
     .use(importRoutes)
     .use(providerWebhookRoutes)
     .use(smsRoutes)
-    .use(optoutRoutes);
+    .use(optoutRoutes)
+    .use(smppRoutes);
 }

@@ -84,6 +84,9 @@ const schema = z
     DISPATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
     /** Dispatch: an entry pending this long (crashed worker, failed attempt) is retried. */
     DISPATCH_RETRY_IDLE_MS: z.coerce.number().int().min(100).default(15_000),
+    /** Our SMPP server for the accounts' SMPP users (api/smpp/server.ts). */
+    SMPP_PORT: port.default(2775),
+    SMPP_HOST: z.string().default("0.0.0.0"),
     /** How often the outbox relay looks for unpublished rows. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(200),
   })

@@ -59,6 +59,8 @@ export const up: MigrationFn = async ({ context: q }) => {
       route text NOT NULL DEFAULT 'T1' CHECK (route IN ('T1','T2','T4','T6')),
       tps integer NOT NULL DEFAULT 10 CHECK (tps BETWEEN 1 AND 1000),
       enabled boolean NOT NULL DEFAULT true,
+      -- Submits act with this person's rights in the account (else the account's first owner).
+      created_by uuid REFERENCES users(id) ON DELETE SET NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     );
