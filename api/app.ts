@@ -18,6 +18,7 @@ import { smsRoutes } from "./sms/routes";
 import { campaignRoutes } from "./campaigns/routes";
 import { optoutRoutes } from "./optouts/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
+import { smppRoutes } from "./smpp/routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -43,5 +44,6 @@ export function createApp() {
     .use(smsRoutes)
     .use(optoutRoutes)
     .use(shortCodeRoutes)
-    .use(campaignRoutes);
+    .use(campaignRoutes)
+    .use(smppRoutes);
 }

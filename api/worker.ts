@@ -2,6 +2,7 @@
 import { startDispatchers } from "./dispatch/dispatcher";
 import { startDispatchSweep } from "./dispatch/recovery";
 import { startRelay } from "./dispatch/relay";
+import { startConnectionLinks } from "./channels/connections";
 import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
 import { channels, dispatchStream } from "./channels/registry";
@@ -29,6 +30,8 @@ const consumers = [
 const relay = startRelay();
 // Lost stream entries (Redis restart) published again; finished campaigns marked completed.
 const dispatchSweep = startDispatchSweep();
+// Provider links (SMPP binds) stay open so receipts and inbound SMS flow (ADR 011).
+const providerLinks = startConnectionLinks();
 
 const sweep = setInterval(() => {
   sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id)).catch((e) => console.error("mail sweep failed", e));
@@ -66,6 +69,7 @@ async function shutdown() {
   clearInterval(stagedSweep);
   clearInterval(exportSweep);
   dispatchSweep.stop();
+  providerLinks.stop();
   await relay.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);

@@ -57,6 +57,10 @@ export interface ChannelAdapter {
   lookup?(idempotencyKey: string): Promise<SendResult | null>;
   /** Signed status webhooks (verifyWebhook over the raw body + status vocabulary for parseWebhook). */
   webhooks?: ReceiptProvider;
+  /** Opens a persistent link (an SMPP bind) so receipts and inbound messages flow before the first send. */
+  start?(): void;
+  /** Releases it (the connection was changed or removed). */
+  close?(): void;
 }
 
 /** A provider's refusal that no retry can fix (invalid number, body refused…). */
@@ -82,5 +86,13 @@ export class ThrottledError extends Error {
   ) {
     super(message);
     this.name = "ThrottledError";
+  }
+}
+
+/** The SMPP/HTTP providers' name for it (ESME_RTHROTTLED, HTTP 429 without Retry-After): retried after a second. */
+export class ProviderThrottledError extends ThrottledError {
+  constructor(message: string, retryAfterMs = 1000) {
+    super(retryAfterMs, message);
+    this.name = "ProviderThrottledError";
   }
 }

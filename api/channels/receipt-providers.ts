@@ -13,7 +13,7 @@ export type ReceiptProvider = {
 };
 
 /** Our own words plus the SMPP 3.4 delivery-receipt states (DELIVRD, UNDELIV…), which SMS providers reuse. */
-const SMS_STATUSES: Record<string, MessageStatus> = {
+export const SMS_STATUSES: Record<string, MessageStatus> = {
   queued: "queued",
   sending: "sending",
   accepted: "sent",

@@ -22,6 +22,7 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { PermanentSendError, ThrottledError, type ChannelAdapter, type OutboundMessage } from "../channels/contract";
+import { adapterForConnection, connectionFor } from "../channels/connections";
 import { adapterFor, channels, defaultProvider, dispatchStream } from "../channels/registry";
 import { startConsumer } from "../jobs/runner";
 import { env, parseRouteRates, type RouteRate } from "../lib/env";
@@ -144,9 +145,13 @@ async function waitKeeping(ms: number, touch?: () => Promise<void>) {
   }
 }
 
-function adapterOf(message: Pick<Row, "channel" | "provider">): ChannelAdapter | undefined {
+/** The adapter a message goes out through: its route's provider connection (ADR 011), else the channel's default. */
+async function adapterOf(message: Pick<Row, "channel" | "provider" | "route">): Promise<ChannelAdapter | undefined> {
+  const connection = await connectionFor(message.channel, message.route);
+  if (connection) return connection.enabled ? adapterForConnection(connection) : undefined;
   const provider = message.provider ?? defaultProvider(message.channel);
-  return provider ? adapterFor(message.channel, provider) : undefined;
+  const adapter = provider ? adapterFor(message.channel, provider) : undefined;
+  return adapter?.configured() ? adapter : undefined;
 }
 
 export type DispatchMeta = { deliveries: number; recovered?: boolean; touch?: () => Promise<void> };
@@ -184,7 +189,7 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
   }
 
   const msg: Row = message;
-  const adapter = adapterOf(msg);
+  const adapter = await adapterOf(msg);
   if (!adapter) {
     await failUnsent(msg.id, "no_provider", `No provider is configured for channel ${msg.channel}${msg.provider ? ` (${msg.provider})` : ""}`);
     return "failed";
@@ -244,7 +249,7 @@ export async function deadLetter(messageId: string, reason: string) {
   if (!/^[0-9a-f-]{36}$/i.test(messageId ?? "")) return;
   const [m] = await db().query<Row>(`SELECT * FROM messages WHERE id = $1`, { bind: [messageId], type: QueryTypes.SELECT });
   if (!m) return;
-  const adapter = m.status === "sending" ? adapterOf(m) : undefined;
+  const adapter = m.status === "sending" ? await adapterOf(m) : undefined;
   const known = adapter?.lookup ? await adapter.lookup(m.id).catch(() => null) : null;
   if (adapter && known) await recordSent(m.id, adapter.provider, known.providerMessageId);
   else await failUnsent(m.id, "dispatch_failed", reason);

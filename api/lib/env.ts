@@ -88,6 +88,9 @@ const schema = z
     DISPATCH_RETRY_IDLE_MS: z.coerce.number().int().min(100).default(15_000),
     /** How often the worker releases due scheduled messages (api/sms/release.ts). */
     SCHEDULE_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
+    /** Our SMPP server for the accounts' SMPP users (api/smpp/server.ts). */
+    SMPP_PORT: port.default(2775),
+    SMPP_HOST: z.string().default("0.0.0.0"),
     /** How often the outbox relay looks for unpublished rows. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(200),
     /**

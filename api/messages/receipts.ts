@@ -35,6 +35,8 @@ export type ProviderReceipt = {
   occurredAt: Date;
   /** The provider's id of this receipt (webhook id or its own event id), kept for tracing. */
   eventId: string;
+  /** Our message id when the caller already resolved it (a concatenated SMS's part receipt, ../channels/smpp/parts). */
+  messageId?: string;
 };
 
 export type ReceiptOutcome =
@@ -82,15 +84,22 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
   const db = sequelize();
   const announced: { accountId: string; messageId: string; status: MessageStatus }[] = [];
   const outcomes = await db.transaction(async (transaction) => {
+    const byId = inputs.filter((r) => r.messageId).map((r) => r.messageId!);
+    const byPid = inputs.filter((r) => !r.messageId);
     const messages = await db.query<Locked>(
       `SELECT m.id, m.account_id, m.status, m.provider, m.provider_message_id FROM messages m
-       JOIN unnest($1::text[], $2::text[]) AS r(provider, pid) ON m.provider = r.provider AND m.provider_message_id = r.pid
+       WHERE m.id = ANY($3::uuid[])
+          OR (m.provider, m.provider_message_id) IN (SELECT r.provider, r.pid FROM unnest($1::text[], $2::text[]) AS r(provider, pid))
        ORDER BY m.id FOR UPDATE OF m`,
-      { bind: [inputs.map((r) => r.provider), inputs.map((r) => r.providerMessageId)], type: QueryTypes.SELECT, transaction },
+      { bind: [byPid.map((r) => r.provider), byPid.map((r) => r.providerMessageId), byId], type: QueryTypes.SELECT, transaction },
     );
     if (messages.length === 0) return inputs.map((): ReceiptOutcome => ({ result: "ignored" }));
     const byProviderId = new Map<string, Locked>();
-    for (const m of messages) byProviderId.set(`${m.provider}\u0000${m.provider_message_id}`, m);
+    const byMessageId = new Map<string, Locked>();
+    for (const m of messages) {
+      byMessageId.set(m.id, m);
+      if (m.provider_message_id) byProviderId.set(`${m.provider}\u0000${m.provider_message_id}`, m);
+    }
     // Which provider statuses each message already has (read under the locks: stable).
     const seen = new Set(
       (
@@ -106,7 +115,7 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     const events: { messageId: string; accountId: string; status: string; eventId: string; payload: string }[] = [];
     const carriers = new Map<string, string>();
     const answers = inputs.map((input): ReceiptOutcome => {
-      const message = byProviderId.get(`${input.provider}\u0000${input.providerMessageId}`);
+      const message = input.messageId ? byMessageId.get(input.messageId) : byProviderId.get(`${input.provider}\u0000${input.providerMessageId}`);
       if (!message) return { result: "ignored" };
       const status = current.get(message.id)!;
       if (seen.has(`${message.id}:${input.status}`)) return { result: "duplicate", messageId: message.id, status };

@@ -14,6 +14,8 @@ import {
   removeDenyEntry,
   removeOptout,
   saveOptoutSettings,
+  updateDenyEntry,
+  updateOptout,
 } from "./services";
 
 const bearer = [{ bearer: [] }];
@@ -39,6 +41,14 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
     }),
     detail: { summary: "Opt a number out (source api). Adding one already there answers the existing entry with created: false" },
   })
+  .put("/optouts/:id", ({ ctx, params, body }) => updateOptout(ctx, params.id, body), {
+    params: id,
+    body: t.Object({
+      recipient: t.String({ description: "Any format; stored E.164" }),
+      channel: t.Optional(t.Union([t.Literal("sms"), t.Literal("whatsapp"), t.Literal("rcs"), t.Literal(""), t.Null()], { description: "Default sms" })),
+    }),
+    detail: { summary: "Change an opt-out's number or channel" },
+  })
   .delete("/optouts/:id", ({ ctx, params }) => removeOptout(ctx, params.id), { params: id, detail: { summary: "Remove an opt-out: the number may be sent to again" } })
   .get("/blacklist", ({ ctx, query }) => listDenyList(ctx, query), { query: listQuery, detail: { summary: "Deny list of the account, newest first" } })
   .post("/blacklist", ({ ctx, body }) => addDenyEntry(ctx, body), {
@@ -47,5 +57,13 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
       reason: t.Optional(t.Union([t.String({ description: "Up to 255 characters" }), t.Null()])),
     }),
     detail: { summary: "Deny a number: sends to it end as rejected, not charged. Adding one already there answers the existing entry" },
+  })
+  .put("/blacklist/:id", ({ ctx, params, body }) => updateDenyEntry(ctx, params.id, body), {
+    params: id,
+    body: t.Object({
+      recipient: t.String({ description: "Any format; stored E.164" }),
+      reason: t.Optional(t.Union([t.String({ description: "Up to 255 characters" }), t.Null()])),
+    }),
+    detail: { summary: "Change a deny-list entry's number or reason" },
   })
   .delete("/blacklist/:id", ({ ctx, params }) => removeDenyEntry(ctx, params.id), { params: id, detail: { summary: "Remove a number from the deny list" } });

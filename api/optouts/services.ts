@@ -111,6 +111,29 @@ export async function removeOptout(ctx: SignedInCtx, id: string): Promise<{ ok: 
   return { ok: true };
 }
 
+/** Changes an opt-out's number or channel (another entry already holding them: a field error on recipient). */
+export async function updateOptout(ctx: SignedInCtx, id: string, input: unknown): Promise<{ data: Optout }> {
+  assertOptouts(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const data = validate(addOptoutSchema, input);
+  const db = sequelize();
+  return db.transaction(async (transaction) => {
+    const [clash] = await db.query<{ id: string }>(`SELECT id FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3 AND id <> $4`, {
+      bind: [ctx.actor.accountId, data.channel, data.recipient, id],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+    if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
+    const [row] = await db.query<Omit<Optout, "recipient_formatted">>(
+      `UPDATE optouts SET channel = $3, recipient = $4 WHERE id = $1 AND account_id = $2 RETURNING ${OPTOUT_COLUMNS}`,
+      { bind: [id, ctx.actor.accountId, data.channel, data.recipient], type: QueryTypes.SELECT, transaction },
+    );
+    if (!row) throw new AppError("NOT_FOUND");
+    await recordAudit({ ...ctx, transaction }, "optout.updated", { meta: { id, channel: data.channel } });
+    return { data: optoutOf(row) };
+  });
+}
+
 // ---- opt-out keyword settings --------------------------------------------------------------------
 
 export async function getOptoutSettings(ctx: SignedInCtx): Promise<{ data: OptoutSettings }> {
@@ -167,6 +190,29 @@ export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ 
       { bind: [ctx.actor.accountId, data.recipient], type: QueryTypes.SELECT, transaction },
     );
     return { data: denyOf(existing), created: false };
+  });
+}
+
+/** Changes a deny-list entry's number or reason (another entry already holding the number: a field error on recipient). */
+export async function updateDenyEntry(ctx: SignedInCtx, id: string, input: unknown): Promise<{ data: DenyEntry }> {
+  assertDenyList(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const data = validate(addDenySchema, input);
+  const db = sequelize();
+  return db.transaction(async (transaction) => {
+    const [clash] = await db.query<{ id: string }>(`SELECT id FROM deny_list WHERE account_id = $1 AND recipient = $2 AND id <> $3`, {
+      bind: [ctx.actor.accountId, data.recipient, id],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+    if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
+    const [row] = await db.query<Omit<DenyEntry, "recipient_formatted">>(
+      `UPDATE deny_list SET recipient = $3, reason = $4 WHERE id = $1 AND account_id = $2 RETURNING ${DENY_COLUMNS}`,
+      { bind: [id, ctx.actor.accountId, data.recipient, data.reason], type: QueryTypes.SELECT, transaction },
+    );
+    if (!row) throw new AppError("NOT_FOUND");
+    await recordAudit({ ...ctx, transaction }, "denylist.updated", { meta: { id } });
+    return { data: denyOf(row) };
   });
 }
 

@@ -15,6 +15,8 @@
  * SIMULATOR_MAX_RPS > 0: more submits than that within one second are answered
  * 429 {error, retry_after_ms} with Retry-After (seconds), like a provider's throttling; the
  * throttled submit is not taken (not counted as accepted).
+ *   GET /v1/stats[?reference=…] -> counts: per reference the submits accepted (repeats included).
+ *   POST /v1/inbound {from, to, body} -> posts a signed MO (inbound SMS) webhook to us (see inbound()).
  *   GET /health
  *
  * SIMULATOR_DELAY_MS after the first submit of a reference it posts one signed receipt
@@ -152,6 +154,42 @@ function lookup(req: Request) {
   return e ? json({ id: e.id, reference, status: "accepted" }) : error(404, "not_found", "No submit with this reference");
 }
 
+/**
+ * POST /v1/inbound {from, to, body}: a simulated mobile replies (MO). The simulator posts it to
+ * our webhook like a provider would — signed, {type: "inbound", event_id, from, to, body,
+ * occurred_at} — and answers 202 with our endpoint's status and answer.
+ */
+async function inbound(req: Request) {
+  if (!authorized(req)) return error(401, "unauthorized", "Missing or wrong API key");
+  let input: { from?: unknown; to?: unknown; body?: unknown };
+  try {
+    input = await req.json();
+  } catch {
+    return error(400, "invalid_json", "The body is not JSON");
+  }
+  if (typeof input.from !== "string" || !E164.test(input.from)) return error(400, "invalid_number", "from must be an E.164 number");
+  if (typeof input.to !== "string" || !input.to) return error(400, "invalid_to", "to is required");
+  if (typeof input.body !== "string") return error(400, "invalid_body", "body is required");
+  const eventId = `simmo_${randomUUID()}`;
+  const raw = JSON.stringify({ type: "inbound", event_id: eventId, from: input.from, to: input.to, body: input.body, occurred_at: new Date().toISOString() });
+  try {
+    const res = await fetch(config.SIMULATOR_WEBHOOK_URL, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...signWebhook(config.SIMULATOR_WEBHOOK_SECRET, eventId, raw) },
+      body: raw,
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await res.text();
+    let answer: unknown = text;
+    try {
+      answer = JSON.parse(text);
+    } catch {}
+    return json({ event_id: eventId, webhook_status: res.status, answer }, 202);
+  } catch (e) {
+    return error(502, "webhook_unreachable", (e as Error).message);
+  }
+}
+
 function stats(req: Request) {
   if (!authorized(req)) return error(401, "unauthorized", "Missing or wrong API key");
   const reference = new URL(req.url).searchParams.get("reference");
@@ -171,6 +209,7 @@ const server = Bun.serve({
     if (req.method === "POST" && pathname === "/v1/messages") return submit(req);
     if (req.method === "GET" && pathname === "/v1/messages") return lookup(req);
     if (req.method === "GET" && pathname === "/v1/stats") return stats(req);
+    if (req.method === "POST" && pathname === "/v1/inbound") return inbound(req);
     return error(404, "not_found", "No such endpoint");
   },
 });

@@ -63,3 +63,30 @@ export function smsSegments(text: string): SegmentInfo {
   const characters = sizes.reduce((s, n) => s + n, 0);
   return { coding: "UCS2", characters, segments: characters <= UCS2_SINGLE ? 1 : parts(sizes, UCS2_PART) };
 }
+
+/**
+ * The text of each part as it is sent (the same split smsSegments counts): one part when it fits
+ * a single SMS, else parts of at most 153 septets (GSM-7) or 67 UTF-16 units (UCS-2), never
+ * splitting an escaped character or a surrogate pair. Used by the SMPP client (UDH concatenation).
+ */
+export function smsParts(text: string): { coding: SmsCoding; parts: string[] } {
+  const info = smsSegments(text);
+  if (info.segments === 1) return { coding: info.coding, parts: [text] };
+  const size = info.coding === "GSM7" ? septets : (ch: string) => ch.length;
+  const limit = info.coding === "GSM7" ? GSM7_PART : UCS2_PART;
+  const out: string[] = [];
+  let current = "";
+  let used = 0;
+  for (const ch of text) {
+    const n = size(ch);
+    if (used + n > limit) {
+      out.push(current);
+      current = "";
+      used = 0;
+    }
+    current += ch;
+    used += n;
+  }
+  out.push(current);
+  return { coding: info.coding, parts: out };
+}

@@ -8,7 +8,9 @@ import { verifyWebhook } from "../channels/webhook-signature";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { applyProviderReceipt } from "../messages/receipts";
-import { providerReceiptSchema } from "./schemas";
+import { receiveInbound } from "../messages/inbound";
+import { httpReceiptProvider } from "../channels/http";
+import { providerInboundSchema, providerReceiptSchema } from "./schemas";
 
 /** Receipts are small; anything bigger is not one. */
 const MAX_RECEIPT_BYTES = 64 * 1024;
@@ -16,7 +18,7 @@ const MAX_RECEIPT_BYTES = 64 * 1024;
 export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers", tags: ["webhooks"] }).post(
   "/:provider",
   async ({ params, request }) => {
-    const provider = receiptProvider(params.provider);
+    const provider = receiptProvider(params.provider) ?? (await httpReceiptProvider(params.provider));
     if (!provider) throw new AppError("NOT_FOUND");
     const raw = await request.text();
     if (raw.length > MAX_RECEIPT_BYTES) throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
@@ -28,6 +30,18 @@ export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers",
       json = JSON.parse(raw);
     } catch {
       throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
+    }
+    // An inbound SMS (MO) from the provider rather than a receipt (ADR 011).
+    if (json && typeof json === "object" && (json as { type?: unknown }).type === "inbound") {
+      const mo = validate(providerInboundSchema, json);
+      return receiveInbound({
+        provider: params.provider,
+        providerMessageId: mo.event_id ?? `wh:${verified.id}`,
+        from: mo.from,
+        to: mo.to,
+        body: mo.body,
+        occurredAt: new Date(mo.occurred_at),
+      });
     }
     const body = validate(providerReceiptSchema, json);
     const status = mapProviderStatus(provider, body.status);
@@ -50,7 +64,8 @@ export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers",
     detail: {
       summary:
         "A provider's signed delivery receipt (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature over the raw body). " +
-        "Body {event_id?, message_id, status, error_code?, error_message?, occurred_at}. Answers {result: applied|unchanged|duplicate|ignored}; 401 when the signature is missing, wrong or older than 5 minutes",
+        "Body {event_id?, message_id, status, error_code?, error_message?, occurred_at}. Answers {result: applied|unchanged|duplicate|ignored}; 401 when the signature is missing, wrong or older than 5 minutes. " +
+        "An inbound SMS (MO) is {type: \"inbound\", event_id?, from, to, body, occurred_at}: answers {result: stored|duplicate|unrouted}. :provider is `simulator` or an HTTP provider connection's name",
     },
   },
 );

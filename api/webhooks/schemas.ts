@@ -14,3 +14,23 @@ export const providerReceiptSchema = z.object({
   occurred_at: z.iso.datetime({ offset: true, message: "validation.invalid" }),
 });
 export type ProviderReceiptBody = z.infer<typeof providerReceiptSchema>;
+
+/** An inbound SMS (MO) a provider posts to the same signed endpoint: `type: "inbound"`. */
+export const providerInboundSchema = z.object({
+  type: z.literal("inbound"),
+  event_id: z.string().trim().min(1, "validation.required").max(200, "validation.maxLength::200").optional(),
+  /** The mobile that sent it. */
+  from: z.string().transform((v, ctx) => {
+    const digits = v.trim().replace(/^\+/, "");
+    if (!/^[1-9]\d{7,14}$/.test(digits)) {
+      ctx.addIssue({ code: "custom", message: "validation.phone" });
+      return z.NEVER;
+    }
+    return `+${digits}`;
+  }),
+  /** The number or short code it was sent to. */
+  to: z.string().trim().min(1, "validation.required").max(20, "validation.maxLength::20"),
+  body: z.string().max(1600, "validation.maxLength::1600"),
+  occurred_at: z.iso.datetime({ offset: true, message: "validation.invalid" }),
+});
+export type ProviderInboundBody = z.infer<typeof providerInboundSchema>;

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { resolve } from "node:path";
 import pg from "pg";
 import Redis from "ioredis";
@@ -27,6 +27,7 @@ declare module "vitest" {
     smtpPort: number;
     oauthUrl: string;
     simulatorUrl: string;
+    smppPort: number;
   }
 }
 
@@ -53,6 +54,22 @@ async function waitFor(url: string, seconds = 60) {
   throw new Error(`${url} did not come up in ${seconds}s`);
 }
 
+async function waitForPort(port: number, seconds = 60) {
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    const up = await new Promise<boolean>((res) => {
+      const s = connect(port, "127.0.0.1", () => {
+        s.destroy();
+        res(true);
+      });
+      s.on("error", () => res(false));
+    });
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`port ${port} did not open in ${seconds}s`);
+}
+
 const children: ChildProcess[] = [];
 let cleanup: (() => Promise<void>) | undefined;
 
@@ -71,7 +88,7 @@ export async function setup(project: TestProject) {
   dbUrl.pathname = `/${dbName}`;
   const databaseUrl = dbUrl.toString();
 
-  const [web, api, realtime, smtpPort, oauthPort, simulator] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   // Google sign-in is configured against a loopback authorization server; Facebook stays unconfigured.
   const oauth = await startOAuthPeer(oauthPort);
 
@@ -124,12 +141,15 @@ export async function setup(project: TestProject) {
     DISPATCH_MAX_ATTEMPTS: "3",
     // Scheduled SMS are released within 200 ms of being due.
     SCHEDULE_SWEEP_MS: "200",
+    // Our SMPP server for SMPP users (tests bind to it with a real SMPP client).
+    SMPP_PORT: String(smppPort),
+    SMPP_HOST: "127.0.0.1",
   } as NodeJS.ProcessEnv;
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
     const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
   }
-  const procs: Record<string, string> = { web: "remix/server.ts", api: "api/server.ts", worker: "api/worker.ts", realtime: "realtime/server.ts", simulator: "api/simulator/server.ts" };
+  const procs: Record<string, string> = { web: "remix/server.ts", api: "api/server.ts", worker: "api/worker.ts", realtime: "realtime/server.ts", simulator: "api/simulator/server.ts", smpp: "api/smpp/server.ts" };
   for (const [name, script] of Object.entries(procs)) {
     const child = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     const echo = (chunk: Buffer) => {
@@ -144,6 +164,7 @@ export async function setup(project: TestProject) {
     waitFor(`http://127.0.0.1:${api}/api/health`),
     waitFor(`http://127.0.0.1:${realtime}/realtime/health`),
     waitFor(`http://127.0.0.1:${simulator}/health`),
+    waitForPort(smppPort),
   ]);
 
   project.provide("webUrl", `http://localhost:${web}`);
@@ -155,6 +176,7 @@ export async function setup(project: TestProject) {
   project.provide("smtpPort", smtpPort);
   project.provide("oauthUrl", `http://127.0.0.1:${oauthPort}`);
   project.provide("simulatorUrl", `http://127.0.0.1:${simulator}`);
+  project.provide("smppPort", smppPort);
 
   cleanup = async () => {
     for (const c of children) c.kill("SIGTERM");

@@ -1,0 +1,113 @@
+/**
+ * Provider connections and the SMS routes that point at them (ADR 011). A message's adapter is
+ * the one of its route's connection (`sms_route_connections`), built from the connection's kind:
+ * `simulator` (./simulator), `smpp` (./smpp/adapter), `http` (./http). One adapter module per
+ * kind, all speaking the ChannelAdapter contract. Connections are read from the database at most
+ * once a second per process (a changed route or setting applies within ~1 s).
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import type { ChannelAdapter } from "./contract";
+import { httpAdapter } from "./http";
+import { simulatorAdapter } from "./simulator";
+import { smppAdapter } from "./smpp/adapter";
+
+export const CONNECTION_KINDS = ["smpp", "http", "simulator"] as const;
+export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+
+export type ProviderConnection = {
+  id: string;
+  name: string;
+  channel: string;
+  kind: ConnectionKind;
+  settings: Record<string, unknown>;
+  enabled: boolean;
+  updated_at: Date;
+};
+
+type Snapshot = { at: number; connections: ProviderConnection[]; routes: Map<string, string> };
+const CACHE_MS = 1000;
+let snapshot: Snapshot | undefined;
+let loading: Promise<Snapshot> | undefined;
+
+async function load(): Promise<Snapshot> {
+  const db = sequelize();
+  const [connections, routes] = await Promise.all([
+    db.query<ProviderConnection>(`SELECT id, name, channel, kind, settings, enabled, updated_at FROM provider_connections`, { type: QueryTypes.SELECT }),
+    db.query<{ route: string; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections`, { type: QueryTypes.SELECT }),
+  ]);
+  return { at: Date.now(), connections, routes: new Map(routes.map((r) => [r.route, r.connection_id])) };
+}
+
+export async function connectionsSnapshot(): Promise<Snapshot> {
+  if (snapshot && Date.now() - snapshot.at < CACHE_MS) return snapshot;
+  loading ??= load().finally(() => (loading = undefined));
+  snapshot = await loading;
+  return snapshot;
+}
+
+/** The connection a message of `channel` on `route` goes out through (SMS: its route's; else the channel's simulator). */
+export async function connectionFor(channel: string, route: string | null): Promise<ProviderConnection | undefined> {
+  const s = await connectionsSnapshot();
+  const id = channel === "sms" ? s.routes.get(route ?? "T1") : undefined;
+  const chosen = id ? s.connections.find((c) => c.id === id) : undefined;
+  if (chosen) return chosen;
+  return s.connections.find((c) => c.channel === channel && c.kind === "simulator" && c.enabled);
+}
+
+const adapters = new Map<string, { stamp: number; adapter: ChannelAdapter }>();
+
+/** The adapter of a connection (rebuilt when the connection's row changed). */
+export function adapterForConnection(c: ProviderConnection): ChannelAdapter {
+  const stamp = new Date(c.updated_at).getTime();
+  const cached = adapters.get(c.id);
+  if (cached && cached.stamp === stamp) return cached.adapter;
+  const adapter = c.kind === "smpp" ? smppAdapter(c) : c.kind === "http" ? httpAdapter(c) : simulatorAdapter(c.channel);
+  cached?.adapter.close?.();
+  adapters.set(c.id, { stamp, adapter });
+  return adapter;
+}
+
+/** The connection named `name` (a webhook's :provider), when it is an HTTP provider. */
+export async function httpConnectionNamed(name: string): Promise<ProviderConnection | undefined> {
+  const s = await connectionsSnapshot();
+  return s.connections.find((c) => c.name === name && c.kind === "http");
+}
+
+/** Settings without secrets, for API answers. */
+export function publicSettings(c: Pick<ProviderConnection, "settings">): Record<string, unknown> {
+  const { password: _p, api_key: _k, webhook_secret: _w, ...rest } = c.settings;
+  return rest;
+}
+
+/**
+ * Keeps persistent links (SMPP binds) open for every enabled connection of this process, so
+ * receipts and inbound messages arrive even before the first send; closes removed or disabled
+ * ones. Runs in the worker (where the dispatcher sends).
+ */
+export function startConnectionLinks(everyMs = 2000) {
+  let stopped = false;
+  const tick = async () => {
+    const s = await connectionsSnapshot();
+    for (const c of s.connections) if (c.enabled && c.kind === "smpp") adapterForConnection(c).start?.();
+    for (const [id, { adapter }] of adapters) {
+      const c = s.connections.find((x) => x.id === id);
+      if (!c || !c.enabled) {
+        adapter.close?.();
+        adapters.delete(id);
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    if (!stopped) tick().catch((e) => console.error("provider connections refresh failed", e));
+  }, everyMs);
+  void tick().catch((e) => console.error("provider connections refresh failed", e));
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+      for (const { adapter } of adapters.values()) adapter.close?.();
+      adapters.clear();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Generic HTTP (JSON) SMS provider (ADR 011). Settings of the connection: `url` (base URL),
+ * `api_key`, `webhook_secret`, optional `tps`.
+ *   submit:  POST {url}/messages  Authorization: Bearer {api_key}
+ *            {to, from, body, reference}  -> 2xx {id}
+ *            400/422: refused for good (PermanentSendError); 429 and 5xx: retried later.
+ *   status and inbound (MO): the provider posts to POST /api/webhooks/providers/{connection name},
+ *            signed Standard-Webhooks style with {webhook_secret}: a receipt {event_id, message_id,
+ *            status, error_code?, error_message?, occurred_at}, or an MO {type: "inbound", event_id,
+ *            from, to, body, occurred_at}.
+ * `reference` is our message id: a provider that honours it never delivers a retry twice.
+ */
+import { httpConnectionNamed, type ProviderConnection } from "./connections";
+import { SMS_STATUSES, type ReceiptProvider } from "./receipt-providers";
+import { PermanentSendError, ProviderThrottledError, type ChannelAdapter } from "./contract";
+
+const SUBMIT_TIMEOUT_MS = 10_000;
+
+export type HttpSettings = { url: string; api_key: string; webhook_secret: string; tps?: number };
+
+export function httpSettings(c: Pick<ProviderConnection, "settings">): HttpSettings {
+  const s = c.settings as Partial<HttpSettings>;
+  return { url: String(s.url ?? ""), api_key: String(s.api_key ?? ""), webhook_secret: String(s.webhook_secret ?? ""), tps: s.tps ? Number(s.tps) : undefined };
+}
+
+export function httpAdapter(c: ProviderConnection): ChannelAdapter {
+  const settings = httpSettings(c);
+  return {
+    channel: c.channel,
+    provider: c.name,
+    capabilities: { text: true, media: false, deliveryReceipts: true, idempotentSubmit: true },
+    configured: () => c.enabled && Boolean(settings.url && settings.api_key),
+    async send(message, { idempotencyKey }) {
+      const url = new URL("messages", settings.url.endsWith("/") ? settings.url : `${settings.url}/`);
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${settings.api_key}` },
+          body: JSON.stringify({ to: message.recipient, from: message.sender, body: message.body, reference: idempotencyKey }),
+          signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS),
+        });
+      } catch (e) {
+        throw new Error(`${c.name} unreachable: ${(e as Error).message}`);
+      }
+      const text = await res.text();
+      let json: { id?: unknown; error?: { code?: string; message?: string } } = {};
+      try {
+        json = JSON.parse(text);
+      } catch {}
+      if (res.ok && (typeof json.id === "string" || typeof json.id === "number") && String(json.id)) return { providerMessageId: String(json.id) };
+      const reason = json.error?.message ?? (text.slice(0, 200) || res.statusText);
+      if (res.status === 400 || res.status === 422) throw new PermanentSendError(json.error?.code ?? `http_${res.status}`, reason);
+      if (res.status === 429) throw new ProviderThrottledError(`${c.name} throttled: ${reason}`);
+      throw new Error(`${c.name} answered ${res.status}: ${reason}`);
+    },
+  };
+}
+
+/** The receipt side of an HTTP provider connection named `name` (its webhook secret, the SMS status words). */
+export async function httpReceiptProvider(name: string): Promise<ReceiptProvider | undefined> {
+  const c = await httpConnectionNamed(name);
+  if (!c || !c.enabled) return undefined;
+  const { webhook_secret } = httpSettings(c);
+  if (!webhook_secret) return undefined;
+  return { secrets: () => [webhook_secret], statuses: SMS_STATUSES };
+}

@@ -1,0 +1,125 @@
+/**
+ * Inbound SMS (MO): a mobile's reply reaching us through a provider (SMPP deliver_sm, the HTTP
+ * provider's or the simulator's signed webhook). Stored as a message of direction `inbound`,
+ * status `received` (sender = the mobile, recipient = the number or short code it was sent to).
+ *
+ * Which account it belongs to (ADR 011): the account that last sent to this mobile FROM this
+ * number/short code; else the account that last sent to this mobile at all; else nobody — the
+ * MO is not stored (answered `unrouted`, logged).
+ *
+ * In the same transaction the account's opt-out keywords apply (api/optouts/keywords.ts, the
+ * account's optout_settings or the defaults): an opt-out keyword (SAIR, PARAR, CANCELAR,
+ * DESCADASTRAR, REMOVER, STOP) opts the mobile out of SMS (source `keyword`, the keyword kept);
+ * a resume keyword (VOLTAR, START) removes its SMS opt-out. Dedupe: a provider id seen before
+ * (same provider) stores nothing again.
+ */
+import { QueryTypes } from "sequelize";
+import { initModels, sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import { redis } from "../lib/redis";
+import { DEFAULT_OPTOUT_KEYWORDS, DEFAULT_RESUME_KEYWORDS, matchKeyword } from "../optouts/keywords";
+import { smsSegments } from "../sms/segments";
+import { accountEventStream, STATUS_CHANGED_EVENT } from "./receipts";
+
+export type InboundSms = {
+  provider: string;
+  /** The provider's id of the MO, when it has one (dedupe); SMPP deliver_sm has none. */
+  providerMessageId: string | null;
+  /** E.164 of the mobile. */
+  from: string;
+  /** The number or short code it was sent to, as the provider gives it. */
+  to: string;
+  body: string;
+  occurredAt: Date;
+};
+
+export type InboundOutcome =
+  | { result: "unrouted" }
+  | { result: "duplicate"; messageId: string }
+  | { result: "stored"; messageId: string; accountId: string; keyword: { action: "optout" | "resume"; keyword: string } | null };
+
+/** The account an MO from `from` to `to` belongs to (see the module comment), or null. */
+export async function accountForInbound(from: string, to: string): Promise<string | null> {
+  const toDigits = to.replace(/^\+/, "");
+  const [row] = await sequelize().query<{ account_id: string }>(
+    `(SELECT account_id, 0 AS rank, created_at FROM messages
+        WHERE direction = 'outbound' AND recipient = $1 AND ltrim(sender, '+') = $2 ORDER BY created_at DESC LIMIT 1)
+     UNION ALL
+     (SELECT account_id, 1, created_at FROM messages WHERE direction = 'outbound' AND recipient = $1 ORDER BY created_at DESC LIMIT 1)
+     ORDER BY rank LIMIT 1`,
+    { bind: [from, toDigits], type: QueryTypes.SELECT },
+  );
+  return row?.account_id ?? null;
+}
+
+export async function receiveInbound(input: InboundSms): Promise<InboundOutcome> {
+  initModels();
+  const db = sequelize();
+  if (input.providerMessageId) {
+    const [seen] = await db.query<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, {
+      bind: [input.provider, input.providerMessageId],
+      type: QueryTypes.SELECT,
+    });
+    if (seen) return { result: "duplicate", messageId: seen.id };
+  }
+  const accountId = await accountForInbound(input.from, input.to);
+  if (!accountId) {
+    console.warn(`inbound SMS from ${input.from} to ${input.to} (${input.provider}) matches no account: not stored`);
+    return { result: "unrouted" };
+  }
+  const { coding, segments } = smsSegments(input.body);
+  const outcome = await db.transaction(async (transaction): Promise<InboundOutcome> => {
+    const inserted = await db.query<{ id: string }>(
+      `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, provider_message_id, price, created_at, updated_at)
+       VALUES ($1, 'sms', 'inbound', $2, $3, $4, $5, $6, 'received', $7, $8, 0, $9, now())
+       ON CONFLICT (provider, provider_message_id) WHERE provider_message_id IS NOT NULL DO NOTHING
+       RETURNING id`,
+      { bind: [accountId, input.from, input.to.slice(0, 20), input.body, segments, coding, input.provider, input.providerMessageId, input.occurredAt], type: QueryTypes.SELECT, transaction },
+    );
+    if (!inserted[0]) {
+      const [seen] = await db.query<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, {
+        bind: [input.provider, input.providerMessageId],
+        type: QueryTypes.SELECT,
+        transaction,
+      });
+      return { result: "duplicate", messageId: seen.id };
+    }
+    const messageId = inserted[0].id;
+    await db.query(`INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, 'received', 'provider', $3::jsonb)`, {
+      bind: [messageId, accountId, JSON.stringify({ provider: input.provider, occurred_at: input.occurredAt.toISOString() })],
+      transaction,
+    });
+
+    const [settings] = await db.query<{ keywords: string[]; resume_keywords: string[] }>(
+      `SELECT keywords, resume_keywords FROM optout_settings WHERE account_id = $1`,
+      { bind: [accountId], type: QueryTypes.SELECT, transaction },
+    );
+    const stop = matchKeyword(input.body, settings?.keywords ?? DEFAULT_OPTOUT_KEYWORDS);
+    const resume = stop ? null : matchKeyword(input.body, settings?.resume_keywords ?? DEFAULT_RESUME_KEYWORDS);
+    let keyword: { action: "optout" | "resume"; keyword: string } | null = null;
+    if (stop) {
+      keyword = { action: "optout", keyword: stop };
+      const added = await db.query<{ id: string }>(
+        `INSERT INTO optouts (account_id, channel, recipient, source, keyword) VALUES ($1, 'sms', $2, 'keyword', $3)
+         ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING id`,
+        { bind: [accountId, input.from, stop], type: QueryTypes.SELECT, transaction },
+      );
+      if (added[0]) await recordAudit({ transaction }, "optout.added", { accountId, meta: { id: added[0].id, channel: "sms", source: "keyword", keyword: stop, message_id: messageId } });
+    } else if (resume) {
+      keyword = { action: "resume", keyword: resume };
+      const gone = await db.query<{ id: string }>(`DELETE FROM optouts WHERE account_id = $1 AND channel = 'sms' AND recipient = $2 RETURNING id`, {
+        bind: [accountId, input.from],
+        type: QueryTypes.SELECT,
+        transaction,
+      });
+      if (gone[0]) await recordAudit({ transaction }, "optout.removed", { accountId, meta: { id: gone[0].id, channel: "sms", source: "keyword", keyword: resume, message_id: messageId } });
+    }
+    return { result: "stored", messageId, accountId, keyword };
+  });
+  if (outcome.result === "stored") {
+    await redis()
+      .xadd(accountEventStream(accountId), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", outcome.messageId, "status", "received")
+      .catch((e) => console.error("inbound publish failed", outcome.messageId, e));
+  }
+  return outcome;
+}

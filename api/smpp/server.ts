@@ -1,0 +1,252 @@
+/**
+ * Our SMPP 3.4 server for the accounts' SMPP users (ADR 011), its own process (Procfile `smpp`,
+ * SMPP_PORT, default 2775).
+ *
+ * - bind_transmitter / bind_receiver / bind_transceiver with an smpp_users system_id + password
+ *   (argon2id): unknown system_id -> ESME_RINVSYSID, wrong password -> ESME_RINVPASWD, disabled
+ *   user or unusable account -> ESME_RBINDFAIL, a second bind on one session -> ESME_RALYBND.
+ * - submit_sm before a bind (or on a receiver bind) -> ESME_RINVBNDSTS; over the user's tps
+ *   (a per-second window in Redis, shared by all its sessions) -> ESME_RTHROTTLED.
+ * - submit_sm goes through acceptSms (billing, opt-outs/deny list, the outbox) on the user's
+ *   route, acting as the person who created the SMPP user (else the account's first owner).
+ *   Concatenated parts (UDH IE 00/08) are held until the last one arrives and accepted as ONE
+ *   message; the earlier parts are answered with their own part ids, the last with the message
+ *   id. Insufficient balance -> ESME_RSUBMITFAIL; a bad destination -> ESME_RINVDSTADR; a bad
+ *   source -> ESME_RINVSRCADR; a bad body -> ESME_RINVMSGLEN.
+ * - Delivery receipts: when a message submitted here reaches a final status, a deliver_sm
+ *   (esm_class 0x04, "id:… stat:DELIVRD…", TLVs receipted_message_id and message_state) goes
+ *   to one of the user's bound receiver/transceiver sessions. Owed receipts are kept in
+ *   smpp_messages, so those produced while the user was unbound go out on its next bind.
+ */
+import { randomUUID } from "node:crypto";
+import smpp, { type PDU, type Session } from "smpp";
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import { loadActor } from "../auth/actor";
+import { concatOf, e164, Reassembler, RECEIPT_STAT, receiptText, STATUS, textOf } from "../channels/smpp/protocol";
+import { env } from "../lib/env";
+import { AppError } from "../lib/errors";
+import { key, redis } from "../lib/redis";
+import { acceptSms } from "../sms/accept";
+import type { MessageStatus } from "../messages/status";
+
+const config = env();
+type Mode = "transmitter" | "receiver" | "transceiver";
+type UserRow = { id: string; account_id: string; system_id: string; password_hash: string; route: string; tps: number; enabled: boolean; created_by: string | null };
+type Bound = { session: Session; user: UserRow; mode: Mode };
+
+const db = () => sequelize();
+const bound = new Set<Bound>();
+const parts = new Reassembler();
+const MESSAGE_STATE: Partial<Record<MessageStatus, number>> = { delivered: 2, read: 2, unavailable: 3, failed: 5, rejected: 8, optout: 8 };
+const FINAL = Object.keys(RECEIPT_STAT);
+
+async function findUser(systemId: string): Promise<UserRow | undefined> {
+  const [u] = await db().query<UserRow>(`SELECT id, account_id, system_id, password_hash, route, tps, enabled, created_by FROM smpp_users WHERE system_id = $1`, {
+    bind: [systemId],
+    type: QueryTypes.SELECT,
+  });
+  return u;
+}
+
+/** The person the SMPP user acts as: its creator while still a member, else the account's first owner. */
+async function actorFor(user: UserRow) {
+  const candidates = await db().query<{ user_id: string }>(
+    `SELECT user_id FROM memberships WHERE account_id = $1 AND (user_id = $2 OR role = 'owner') ORDER BY (user_id = $2) DESC, created_at LIMIT 1`,
+    { bind: [user.account_id, user.created_by], type: QueryTypes.SELECT },
+  );
+  if (!candidates[0]) throw new AppError("ACCOUNT_INFO_FAILED");
+  return loadActor(candidates[0].user_id, user.account_id, { strict: true });
+}
+
+async function overTps(user: UserRow): Promise<boolean> {
+  const k = key("smpp", "tps", user.id, String(Math.floor(Date.now() / 1000)));
+  const [[, n]] = (await redis().multi().incr(k).expire(k, 2).exec()) as [[null, number], unknown];
+  return n > user.tps;
+}
+
+function submitStatus(e: unknown): number {
+  if (e instanceof AppError) {
+    if (e.code === "INSUFFICIENT_BALANCE") return STATUS.ESME_RSUBMITFAIL;
+    if (e.code === "VALIDATION") {
+      const f = Object.keys(e.fields ?? {});
+      if (f.some((k) => k === "to" || k.startsWith("to."))) return STATUS.ESME_RINVDSTADR;
+      if (f.includes("from")) return STATUS.ESME_RINVSRCADR;
+      if (f.includes("body")) return STATUS.ESME_RINVMSGLEN;
+      return STATUS.ESME_RSUBMITFAIL;
+    }
+    if (e.code === "FORBIDDEN" || e.code === "CLIENT_INACTIVE" || e.code === "ACCOUNT_INFO_FAILED") return STATUS.ESME_RSUBMITFAIL;
+  }
+  console.error("smpp submit_sm failed", e);
+  return STATUS.ESME_RSYSERR;
+}
+
+async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?: string }> {
+  if (await overTps(b.user)) return { status: STATUS.ESME_RTHROTTLED };
+  const { text, udh } = textOf(pdu);
+  const concat = concatOf(udh);
+  const body = concat ? parts.add(`${b.user.id}|${pdu.source_addr}|${pdu.destination_addr}`, concat, text) : text;
+  if (body === null) return { status: STATUS.ESME_ROK, messageId: `part-${randomUUID()}` };
+  const to = e164(pdu.destination_addr);
+  if (!to) return { status: STATUS.ESME_RINVDSTADR };
+  try {
+    const actor = await actorFor(b.user);
+    const answer = await acceptSms({ actor }, { to, from: String(pdu.source_addr ?? ""), body, route: b.user.route });
+    const id = answer.data![0].id; // a one-number send always answers its message
+    await db().query(`INSERT INTO smpp_messages (message_id, smpp_user_id, registered_delivery) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, {
+      bind: [id, b.user.id, (Number(pdu.registered_delivery ?? 0) & 0x03) !== 0],
+    });
+    return { status: STATUS.ESME_ROK, messageId: id };
+  } catch (e) {
+    return { status: submitStatus(e) };
+  }
+}
+
+function onSession(session: Session) {
+  let me: Bound | null = null;
+  const bind = (mode: Mode) => async (pdu: PDU) => {
+    session.pause();
+    try {
+      if (me) return session.send(pdu.response({ command_status: STATUS.ESME_RALYBND }));
+      const user = await findUser(String(pdu.system_id ?? ""));
+      if (!user) return session.send(pdu.response({ command_status: STATUS.ESME_RINVSYSID }));
+      if (!(await Bun.password.verify(String(pdu.password ?? ""), user.password_hash))) return session.send(pdu.response({ command_status: STATUS.ESME_RINVPASWD }));
+      if (!user.enabled) return session.send(pdu.response({ command_status: STATUS.ESME_RBINDFAIL }));
+      try {
+        await actorFor(user);
+      } catch {
+        return session.send(pdu.response({ command_status: STATUS.ESME_RBINDFAIL }));
+      }
+      me = { session, user, mode };
+      bound.add(me);
+      session.send(pdu.response({ system_id: "MENSAGERIA" }));
+    } catch (e) {
+      console.error("smpp bind failed", e);
+      session.send(pdu.response({ command_status: STATUS.ESME_RSYSERR }));
+    } finally {
+      session.resume();
+    }
+  };
+  session.on("bind_transmitter", bind("transmitter"));
+  session.on("bind_receiver", bind("receiver"));
+  session.on("bind_transceiver", bind("transceiver"));
+  session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
+  session.on("unbind", (pdu: PDU) => {
+    if (me) bound.delete(me);
+    me = null;
+    session.send(pdu.response());
+    session.close();
+  });
+  session.on("submit_sm", async (pdu: PDU) => {
+    if (!me || me.mode === "receiver") return session.send(pdu.response({ command_status: STATUS.ESME_RINVBNDSTS }));
+    // One submit at a time per session: parts are reassembled in the order they came.
+    session.pause();
+    try {
+      const r = await submit(me, pdu);
+      session.send(pdu.response(r.status === STATUS.ESME_ROK ? { message_id: r.messageId } : { command_status: r.status }));
+    } finally {
+      session.resume();
+    }
+  });
+  const gone = () => {
+    if (me) bound.delete(me);
+    me = null;
+  };
+  session.on("close", gone);
+  session.on("error", gone);
+}
+
+/** Sends owed receipts to bound receivers; keeps users' settings fresh (disabled or deleted -> unbound). */
+async function pump() {
+  const receivers = [...bound].filter((b) => b.mode !== "transmitter");
+  const userIds = [...new Set([...bound].map((b) => b.user.id))];
+  if (userIds.length) {
+    const fresh = await db().query<UserRow>(`SELECT id, account_id, system_id, password_hash, route, tps, enabled, created_by FROM smpp_users WHERE id = ANY($1::uuid[])`, {
+      bind: [userIds],
+      type: QueryTypes.SELECT,
+    });
+    const byId = new Map(fresh.map((u) => [u.id, u]));
+    for (const b of bound) {
+      const u = byId.get(b.user.id);
+      if (!u || !u.enabled) {
+        bound.delete(b);
+        b.session.unbind?.({}, () => b.session.close());
+        setTimeout(() => b.session.destroy(), 1000);
+      } else b.user = u;
+    }
+  }
+  const receiverUsers = [...new Set(receivers.filter((b) => bound.has(b)).map((b) => b.user.id))];
+  if (!receiverUsers.length) return;
+  const due = await db().query<{
+    message_id: string; smpp_user_id: string; status: MessageStatus; sender: string; recipient: string; error_code: string | null; body: string; created_at: Date; done_at: Date;
+  }>(
+    `WITH due AS (
+       SELECT sm.message_id FROM smpp_messages sm JOIN messages m ON m.id = sm.message_id
+       WHERE sm.smpp_user_id = ANY($1::uuid[]) AND sm.receipt_sent_at IS NULL AND sm.registered_delivery AND m.status = ANY($2::text[])
+       ORDER BY sm.created_at LIMIT 200 FOR UPDATE OF sm SKIP LOCKED
+     )
+     UPDATE smpp_messages s SET receipt_sent_at = now() FROM due, messages m
+     WHERE s.message_id = due.message_id AND m.id = s.message_id
+     RETURNING s.message_id, s.smpp_user_id, m.status, m.sender, m.recipient, m.error_code, left(m.body, 20) AS body, m.created_at,
+               COALESCE(m.delivered_at, m.failed_at, m.updated_at) AS done_at`,
+    { bind: [receiverUsers, FINAL], type: QueryTypes.SELECT },
+  );
+  const rr = new Map<string, number>();
+  await Promise.all(
+    due.map(async (r) => {
+      const targets = [...bound].filter((b) => b.user.id === r.smpp_user_id && b.mode !== "transmitter");
+      const i = rr.get(r.smpp_user_id) ?? 0;
+      rr.set(r.smpp_user_id, i + 1);
+      const target = targets[i % Math.max(1, targets.length)];
+      const stat = RECEIPT_STAT[r.status] ?? "UNKNOWN";
+      const ok = target
+        ? await new Promise<boolean>((resolve) => {
+            const t = setTimeout(() => resolve(false), 10_000);
+            const sent = target.session.deliver_sm(
+              {
+                source_addr: r.recipient.replace(/^\+/, ""),
+                source_addr_ton: 1,
+                source_addr_npi: 1,
+                destination_addr: r.sender,
+                esm_class: 0x04,
+                short_message: receiptText({ id: r.message_id, stat, err: /^\d{1,3}$/.test(r.error_code ?? "") ? r.error_code! : stat === "DELIVRD" ? "000" : "001", submitted: r.created_at, done: r.done_at, text: r.body }),
+                receipted_message_id: r.message_id,
+                message_state: MESSAGE_STATE[r.status] ?? 5,
+              },
+              (resp: PDU) => {
+                clearTimeout(t);
+                resolve(resp.command_status === STATUS.ESME_ROK);
+              },
+            );
+            if (!sent) {
+              clearTimeout(t);
+              resolve(false);
+            }
+          })
+        : false;
+      // Not acknowledged: owed again (sent on a later pass or the next bind).
+      if (!ok) await db().query(`UPDATE smpp_messages SET receipt_sent_at = NULL WHERE message_id = $1`, { bind: [r.message_id] });
+    }),
+  );
+}
+
+let pumping = false;
+const timer = setInterval(() => {
+  if (pumping) return;
+  pumping = true;
+  pump()
+    .catch((e) => console.error("smpp receipt pump failed", e))
+    .finally(() => (pumping = false));
+}, 250);
+
+const server = smpp.createServer(onSession);
+server.listen(config.SMPP_PORT, config.SMPP_HOST, () => console.log(`smpp server listening on ${config.SMPP_HOST}:${config.SMPP_PORT}`));
+
+function shutdown() {
+  clearInterval(timer);
+  for (const b of bound) b.session.destroy();
+  server.close();
+  process.exit(0);
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);

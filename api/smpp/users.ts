@@ -1,0 +1,122 @@
+/**
+ * SMPP users of the acting account (policy route /sms/smpp): credentials its systems bind to our
+ * SMPP server with. The password is generated (8 characters, the SMPP 3.4 maximum), stored only
+ * as an argon2id hash (Bun.password) and answered once — on create and on a reset. Every query is
+ * scoped by the acting account; system_id is unique on the platform.
+ */
+import { randomInt } from "node:crypto";
+import { QueryTypes } from "sequelize";
+import { initModels, sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { assertId } from "../lib/owned";
+import { validate } from "../lib/validate";
+import { can } from "../policy/policy";
+import { bulkDeleteSchema, createSmppUserSchema, updateSmppUserSchema } from "./schemas";
+
+export type SmppUser = { id: string; system_id: string; route: string; tps: number; enabled: boolean; created_at: Date; updated_at: Date };
+const COLUMNS = "id, system_id, route, tps, enabled, created_at, updated_at";
+const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+
+function assertAllowed(ctx: SignedInCtx) {
+  if (!can(ctx.actor, "/sms/smpp")) throw new AppError("FORBIDDEN");
+  initModels();
+}
+
+export function generateSmppPassword(): string {
+  let s = "";
+  for (let i = 0; i < 8; i++) s += ALPHABET[randomInt(ALPHABET.length)];
+  return s;
+}
+
+export const hashSmppPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
+
+export async function listSmppUsers(ctx: SignedInCtx): Promise<{ data: SmppUser[] }> {
+  assertAllowed(ctx);
+  const data = await sequelize().query<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500`, {
+    bind: [ctx.actor.accountId],
+    type: QueryTypes.SELECT,
+  });
+  return { data };
+}
+
+export async function getSmppUser(ctx: SignedInCtx, id: string): Promise<{ data: SmppUser }> {
+  assertAllowed(ctx);
+  assertId(id);
+  const [row] = await sequelize().query<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE id = $1 AND account_id = $2`, {
+    bind: [id, ctx.actor.accountId],
+    type: QueryTypes.SELECT,
+  });
+  if (!row) throw new AppError("NOT_FOUND");
+  return { data: row };
+}
+
+export async function createSmppUser(ctx: SignedInCtx, input: unknown): Promise<{ data: SmppUser; password: string }> {
+  assertAllowed(ctx);
+  const data = validate(createSmppUserSchema, input);
+  const password = generateSmppPassword();
+  const hash = await hashSmppPassword(password);
+  const db = sequelize();
+  return db.transaction(async (transaction) => {
+    const rows = await db.query<SmppUser>(
+      `INSERT INTO smpp_users (account_id, system_id, password_hash, route, tps, enabled, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (system_id) DO NOTHING RETURNING ${COLUMNS}`,
+      { bind: [ctx.actor.accountId, data.system_id, hash, data.route, data.tps, data.enabled, ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+    );
+    if (!rows[0]) throw new AppError("VALIDATION", { fields: { system_id: ["smpp.errors.systemIdTaken"] } });
+    await recordAudit({ ...ctx, transaction }, "smpp_user.created", { meta: { id: rows[0].id, system_id: data.system_id } });
+    return { data: rows[0], password };
+  });
+}
+
+export async function updateSmppUser(ctx: SignedInCtx, id: string, input: unknown): Promise<{ data: SmppUser; password?: string }> {
+  assertAllowed(ctx);
+  assertId(id);
+  const data = validate(updateSmppUserSchema, input);
+  const password = data.reset_password ? generateSmppPassword() : undefined;
+  const hash = password ? await hashSmppPassword(password) : null;
+  const db = sequelize();
+  return db.transaction(async (transaction) => {
+    const rows = await db.query<SmppUser>(
+      `UPDATE smpp_users SET route = $3, tps = $4, enabled = $5, password_hash = COALESCE($6, password_hash), updated_at = now()
+       WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
+      { bind: [id, ctx.actor.accountId, data.route, data.tps, data.enabled, hash], type: QueryTypes.SELECT, transaction },
+    );
+    if (!rows[0]) throw new AppError("NOT_FOUND");
+    await recordAudit({ ...ctx, transaction }, "smpp_user.updated", { meta: { id, route: data.route, tps: data.tps, enabled: data.enabled, password_reset: Boolean(password) } });
+    return password ? { data: rows[0], password } : { data: rows[0] };
+  });
+}
+
+export async function deleteSmppUser(ctx: SignedInCtx, id: string): Promise<{ ok: true }> {
+  assertAllowed(ctx);
+  assertId(id);
+  const db = sequelize();
+  await db.transaction(async (transaction) => {
+    const gone = await db.query<{ system_id: string }>(`DELETE FROM smpp_users WHERE id = $1 AND account_id = $2 RETURNING system_id`, {
+      bind: [id, ctx.actor.accountId],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+    if (!gone[0]) throw new AppError("NOT_FOUND");
+    await recordAudit({ ...ctx, transaction }, "smpp_user.deleted", { meta: { id, system_id: gone[0].system_id } });
+  });
+  return { ok: true };
+}
+
+/** Deletes the listed users of the account (ids of other accounts are ignored); answers how many. */
+export async function deleteSmppUsers(ctx: SignedInCtx, input: unknown): Promise<{ deleted: number }> {
+  assertAllowed(ctx);
+  const { ids } = validate(bulkDeleteSchema, input);
+  const db = sequelize();
+  return db.transaction(async (transaction) => {
+    const gone = await db.query<{ id: string }>(`DELETE FROM smpp_users WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, {
+      bind: [ctx.actor.accountId, ids],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+    if (gone.length) await recordAudit({ ...ctx, transaction }, "smpp_user.deleted", { meta: { ids: gone.map((g) => g.id) } });
+    return { deleted: gone.length };
+  });
+}

@@ -1,0 +1,189 @@
+/**
+ * Our SMPP server (api/smpp/server.ts) with a real SMPP client over loopback: SMPP users created
+ * through the API bind (or are refused with the proper command status), submit_sm enters the
+ * same accept pipeline (billing, route, concatenated parts as one message), the simulator's
+ * receipt comes back as a deliver_sm receipt — also after a later bind — and the user's tps
+ * answers ESME_RTHROTTLED.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { concatUdh, parseReceiptText, STATUS } from "../../api/channels/smpp/protocol";
+import { simulatedOutcome } from "../../api/simulator/outcome";
+import { api, login, registerPerson } from "../support/api";
+import { query } from "../support/db";
+import { smppClient, type TestClient } from "../support/smpp-client";
+
+const STAT = { delivered: "DELIVRD", failed: "UNDELIV", unavailable: "EXPIRED" } as const;
+let token: string;
+let accountId: string;
+const clients: TestClient[] = [];
+const port = () => inject("smppPort");
+const tag = Date.now().toString(36).slice(-6);
+
+async function client() {
+  const c = await smppClient(port());
+  clients.push(c);
+  return c;
+}
+
+async function createUser(t: string, body: Record<string, unknown>) {
+  const res = await api("/api/smpp/users", { token: t, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { data: { id: string; system_id: string; tps: number; route: string; enabled: boolean }; password: string };
+}
+
+beforeAll(async () => {
+  const p = await registerPerson("smppsrv");
+  accountId = p.accountId;
+  token = (await login(p.email, p.password)).token;
+  await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [accountId]);
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+});
+
+describe("SMPP users API", () => {
+  it("creates a user with a generated password shown once, stored as an argon2id hash; lists, edits, deletes", async () => {
+    const created = await createUser(token, { system_id: `api${tag}`, route: "T1", tps: 5 });
+    expect(created.password).toMatch(/^[A-Za-z0-9]{8}$/);
+    expect(created.data).toMatchObject({ system_id: `api${tag}`, route: "T1", tps: 5, enabled: true });
+    expect(JSON.stringify(created.data)).not.toContain("password");
+    const [row] = await query<{ password_hash: string; account_id: string }>("SELECT password_hash, account_id FROM smpp_users WHERE id = $1", [created.data.id]);
+    expect(row.password_hash.startsWith("$argon2id$")).toBe(true);
+    expect(row.account_id).toBe(accountId);
+
+    const list = await api("/api/smpp/users", { token });
+    expect(list.body.data.map((u: { id: string }) => u.id)).toContain(created.data.id);
+    expect(JSON.stringify(list.body)).not.toMatch(/password/);
+
+    const dup = await api("/api/smpp/users", { token, body: { system_id: `api${tag}` } });
+    expect(dup.status).toBe(422);
+    expect(dup.body.error.fields.system_id).toBeTruthy();
+    const bad = await api("/api/smpp/users", { token, body: { system_id: "a b", tps: 0 } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.error.fields).sort()).toEqual(["system_id", "tps"]);
+
+    const put = await api(`/api/smpp/users/${created.data.id}`, { token, method: "PUT", body: { route: "T2", tps: 7, enabled: false } });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ route: "T2", tps: 7, enabled: false });
+    expect(put.body.password).toBeUndefined();
+
+    // Another account cannot see or change it.
+    const other = await registerPerson("smppother");
+    const otherToken = (await login(other.email, other.password)).token;
+    expect((await api(`/api/smpp/users/${created.data.id}`, { token: otherToken, method: "PUT", body: { route: "T1", tps: 1 } })).status).toBe(404);
+    expect((await api("/api/smpp/users", { token: otherToken, method: "DELETE", body: { ids: [created.data.id] } })).body).toEqual({ deleted: 0 });
+
+    const second = await createUser(token, { system_id: `apb${tag}` });
+    const bulk = await api("/api/smpp/users", { token, method: "DELETE", body: { ids: [created.data.id, second.data.id] } });
+    expect(bulk.body).toEqual({ deleted: 2 });
+    expect(await query("SELECT 1 FROM smpp_users WHERE id = ANY($1::uuid[])", [[created.data.id, second.data.id]])).toHaveLength(0);
+  });
+});
+
+describe("SMPP server", () => {
+  let user: { system_id: string; password: string; id: string };
+
+  beforeAll(async () => {
+    const u = await createUser(token, { system_id: `srv${tag}`, route: "T1", tps: 50 });
+    user = { system_id: u.data.system_id, password: u.password, id: u.data.id };
+  });
+
+  it("binds with the right password; wrong password, unknown system_id, disabled user and submit before bind get their statuses", async () => {
+    const unbound = await client();
+    const early = await unbound.submit({ destination_addr: "5511988887777", short_message: "oi" });
+    expect(early.command_status).toBe(STATUS.ESME_RINVBNDSTS);
+    expect(await unbound.bind("transceiver", user.system_id, "wrongpw1")).toBe(STATUS.ESME_RINVPASWD);
+    const c2 = await client();
+    expect(await c2.bind("transceiver", "nobody-here", "whatever")).toBe(STATUS.ESME_RINVSYSID);
+    const c3 = await client();
+    expect(await c3.bind("transmitter", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
+    expect(await c3.bind("transmitter", user.system_id, user.password)).toBe(STATUS.ESME_RALYBND);
+
+    const off = await createUser(token, { system_id: `off${tag}`, enabled: false });
+    const c4 = await client();
+    expect(await c4.bind("transceiver", off.data.system_id, off.password)).toBe(STATUS.ESME_RBINDFAIL);
+  });
+
+  it("submit_sm is accepted through the pipeline (debit, route) and its receipt comes back as deliver_sm", async () => {
+    const c = await client();
+    expect(await c.bind("transceiver", user.system_id, user.password)).toBe(0);
+    const before = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+    const resp = await c.submit({ source_addr: "29094", destination_addr: "5511988881001", registered_delivery: 1, short_message: "Seu pedido saiu" });
+    expect(resp.command_status).toBe(0);
+    const id = resp.message_id as string;
+    const [m] = await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [id]);
+    expect(m).toMatchObject({ account_id: accountId, recipient: "+5511988881001", sender: "29094", body: "Seu pedido saiu", route: "T1", direction: "outbound" });
+    const after = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+    expect(before - after).toBe(Number(m.price));
+
+    const receipt = await c.waitDeliver((p) => (p.esm_class & 0x04) === 0x04 && String(p.short_message?.message ?? "").includes(`id:${id}`));
+    const parsed = parseReceiptText(receipt.short_message.message);
+    expect(parsed?.stat).toBe(STAT[simulatedOutcome(id)]);
+    expect(receipt.receipted_message_id).toBe(id);
+    expect(receipt.source_addr).toBe("5511988881001");
+    const [owed] = await query<{ receipt_sent_at: Date | null }>("SELECT receipt_sent_at FROM smpp_messages WHERE message_id = $1", [id]);
+    expect(owed.receipt_sent_at).not.toBeNull();
+    await c.close();
+  });
+
+  it("concatenated parts (UDH) are accepted as ONE message with the whole text", async () => {
+    const c = await client();
+    expect(await c.bind("transmitter", user.system_id, user.password)).toBe(0);
+    const a = "Primeira parte da mensagem longa, ".repeat(4); // 136 + 34 characters: two SMS parts
+    const b = "e esta e a segunda parte da msg.";
+    const r1 = await c.submit({ destination_addr: "5511988881002", data_coding: 0, short_message: { udh: concatUdh(42, 2, 1), message: a } });
+    const r2 = await c.submit({ destination_addr: "5511988881002", data_coding: 0, short_message: { udh: concatUdh(42, 2, 2), message: b } });
+    expect(r1.command_status).toBe(0);
+    expect(r2.command_status).toBe(0);
+    const rows = await query<{ id: string; body: string; segments: number }>("SELECT id, body, segments FROM messages WHERE account_id = $1 AND recipient = '+5511988881002'", [accountId]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].id).toBe(r2.message_id);
+    expect(rows[0].body).toBe(a + b);
+    expect(rows[0].segments).toBe(2);
+  });
+
+  it("a receipt produced while the user was unbound goes out on its next bind (receiver)", async () => {
+    const tx = await client();
+    expect(await tx.bind("transmitter", user.system_id, user.password)).toBe(0);
+    const resp = await tx.submit({ destination_addr: "5511988881003", registered_delivery: 1, short_message: "depois" });
+    const id = resp.message_id as string;
+    await tx.close();
+    const until = Date.now() + 15_000;
+    while (!["delivered", "failed", "unavailable"].includes((await query<{ status: string }>("SELECT status FROM messages WHERE id = $1", [id]))[0].status)) {
+      if (Date.now() > until) throw new Error("not final");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const rx = await client();
+    expect(await rx.bind("receiver", user.system_id, user.password)).toBe(0);
+    const receipt = await rx.waitDeliver((p) => p.receipted_message_id === id);
+    expect(parseReceiptText(receipt.short_message.message)?.id).toBe(id);
+    // A receiver bind cannot submit.
+    expect((await rx.submit({ destination_addr: "5511988881004", short_message: "x" })).command_status).toBe(STATUS.ESME_RINVBNDSTS);
+  });
+
+  it("over the user's tps, submit_sm answers ESME_RTHROTTLED", async () => {
+    const slow = await createUser(token, { system_id: `tps${tag}`, tps: 2 });
+    const c = await client();
+    expect(await c.bind("transceiver", slow.data.system_id, slow.password)).toBe(0);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => c.submit({ destination_addr: `55119888820${i}0`, short_message: `t${i}` })));
+    const statuses = answers.map((a) => a.command_status);
+    expect(statuses.filter((s) => s === STATUS.ESME_RTHROTTLED).length).toBeGreaterThanOrEqual(4);
+    expect(statuses.filter((s) => s === 0).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 0 || s === STATUS.ESME_RTHROTTLED)).toBe(true);
+  });
+
+  it("insufficient balance answers ESME_RSUBMITFAIL and writes nothing", async () => {
+    const poor = await registerPerson("smpppoor");
+    const poorToken = (await login(poor.email, poor.password)).token;
+    await query("UPDATE accounts SET balance = 0, credit_limit = 0 WHERE id = $1", [poor.accountId]);
+    const u = await createUser(poorToken, { system_id: `poo${tag}` });
+    const c = await client();
+    expect(await c.bind("transceiver", u.data.system_id, u.password)).toBe(0);
+    const r = await c.submit({ destination_addr: "5511988883000", short_message: "sem saldo" });
+    expect(r.command_status).toBe(STATUS.ESME_RSUBMITFAIL);
+    expect(await query("SELECT 1 FROM messages WHERE account_id = $1", [poor.accountId])).toHaveLength(0);
+    const bad = await c.submit({ destination_addr: "12", short_message: "x" });
+    expect(bad.command_status).toBe(STATUS.ESME_RINVDSTADR);
+  });
+});
