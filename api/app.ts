@@ -12,7 +12,7 @@ import { notificationRoutes } from "./notifications/routes";
 import { planRoutes } from "./plans/routes";
 import { meRoutes, userRoutes } from "./users/routes";
 import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
-import { providerWebhookRoutes } from "./webhooks/routes";
+import { customerWebhookRoutes, providerWebhookRoutes } from "./webhooks/routes";
 import { smsRoutes } from "./sms/routes";
 import { optoutRoutes } from "./optouts/routes";
 
@@ -36,6 +36,7 @@ export function createApp() {
     .use(contactRoutes)
     .use(importRoutes)
     .use(providerWebhookRoutes)
+    .use(customerWebhookRoutes)
     .use(smsRoutes)
     .use(optoutRoutes);
 }

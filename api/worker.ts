@@ -9,6 +9,7 @@ import { env } from "./lib/env";
 import { key, redis } from "./lib/redis";
 import { deliverMail, sweepQueuedMail } from "./mail/deliver";
 import { MAIL_STREAM } from "./mail/enqueue";
+import { startWebhookWorkers } from "./webhooks/worker";
 
 env();
 const consumers = [
@@ -19,6 +20,8 @@ const consumers = [
   ...startDispatchers(),
 ];
 const relay = startRelay();
+// Customer webhooks: fan-out of `webhooks:events` into deliveries, and the signed POSTs with retries.
+const webhooks = startWebhookWorkers();
 
 const sweep = setInterval(() => {
   sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id)).catch((e) => console.error("mail sweep failed", e));
@@ -33,6 +36,7 @@ async function shutdown() {
   clearInterval(sweep);
   clearInterval(importSweep);
   await relay.stop();
+  await webhooks.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);
 }

@@ -121,6 +121,11 @@ export async function setup(project: TestProject) {
     // Dispatch retries quickly in tests: a failed attempt is redelivered after 1 s, dead after 3.
     DISPATCH_RETRY_IDLE_MS: "1000",
     DISPATCH_MAX_ATTEMPTS: "3",
+    // Customer webhooks: the retry schedule shrunk 10,000× (the whole ≥ 24 h schedule in ~10 s), loopback receivers allowed.
+    WEBHOOK_RETRY_SCALE: "0.0001",
+    WEBHOOK_SWEEP_MS: "100",
+    WEBHOOK_TIMEOUT_MS: "3000",
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   } as NodeJS.ProcessEnv;
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
     const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
