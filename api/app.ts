@@ -12,8 +12,8 @@ import { notificationRoutes } from "./notifications/routes";
 import { planRoutes } from "./plans/routes";
 import { meRoutes, userRoutes } from "./users/routes";
 import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
-import { providerWebhookRoutes } from "./webhooks/routes";
 import { smsReportRoutes } from "./sms/report-routes";
+import { customerWebhookRoutes, providerWebhookRoutes } from "./webhooks/routes";
 import { smsRoutes } from "./sms/routes";
 import { campaignRoutes } from "./campaigns/routes";
 import { optoutRoutes } from "./optouts/routes";
@@ -41,6 +41,7 @@ export function createApp() {
     .use(importRoutes)
     .use(providerWebhookRoutes)
     .use(smsReportRoutes)
+    .use(customerWebhookRoutes)
     .use(smsRoutes)
     .use(optoutRoutes)
     .use(shortCodeRoutes)

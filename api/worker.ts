@@ -16,6 +16,7 @@ import { sweepStagedFiles } from "./sms/recipients-file";
 import { releaseDue } from "./sms/release";
 import { failExport, runExport, sweepExports } from "./sms/export-job";
 import { EXPORT_STREAM } from "./sms/exports";
+import { startWebhookWorkers } from "./webhooks/worker";
 
 env();
 const consumers = [
@@ -32,6 +33,8 @@ const relay = startRelay();
 const dispatchSweep = startDispatchSweep();
 // Provider links (SMPP binds) stay open so receipts and inbound SMS flow (ADR 011).
 const providerLinks = startConnectionLinks();
+// Customer webhooks: fan-out of `webhooks:events` into deliveries, and the signed POSTs with retries.
+const webhooks = startWebhookWorkers();
 
 const sweep = setInterval(() => {
   sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id)).catch((e) => console.error("mail sweep failed", e));
@@ -71,6 +74,7 @@ async function shutdown() {
   dispatchSweep.stop();
   providerLinks.stop();
   await relay.stop();
+  await webhooks.stop();
   await Promise.all(consumers.map((c) => c.stop()));
   process.exit(0);
 }

@@ -115,12 +115,21 @@ const schema = z
     DISPATCH_SWEEP_SECONDS: z.coerce.number().int().min(1).default(10),
     /** Simulator: answer 429 with Retry-After above this many submits per second (0 = never throttle). */
     SIMULATOR_MAX_RPS: z.coerce.number().int().min(0).default(0),
+    /** Customer webhooks: may endpoints be private, loopback or link-local addresses? Never in production; default yes elsewhere. */
+    WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).optional(),
+    /** Customer webhooks: multiplies the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); tests use e.g. 0.001. */
+    WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
+    /** Customer webhooks: how often the worker looks for due deliveries. */
+    WEBHOOK_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
+    /** Customer webhooks: a POST not answered within this is a failed attempt. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
       for (const key of ["SESSION_SECRET", "JWT_SECRET", "APP_URL", "SIMULATOR_WEBHOOK_SECRET", "SIMULATOR_API_KEY"] as const) {
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
       }
+      if (env.WEBHOOK_ALLOW_PRIVATE_URLS === "true") ctx.addIssue({ code: "custom", path: ["WEBHOOK_ALLOW_PRIVATE_URLS"], message: "cannot be true in production" });
     }
   });
 

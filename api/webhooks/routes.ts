@@ -10,7 +10,10 @@ import { validate } from "../lib/validate";
 import { applyProviderReceipt } from "../messages/receipts";
 import { receiveInbound } from "../messages/inbound";
 import { httpReceiptProvider } from "../channels/http";
-import { providerInboundSchema, providerReceiptSchema } from "./schemas";
+import { authenticated } from "../http/auth";
+import { listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, revealSecret, rotateSecret, updateEndpoint } from "./endpoints";
+import { providerInboundSchema, providerReceiptSchema, WEBHOOK_EVENT_TYPES } from "./schemas";
 
 /** Receipts are small; anything bigger is not one. */
 const MAX_RECEIPT_BYTES = 64 * 1024;
@@ -69,3 +72,35 @@ export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers",
     },
   },
 );
+
+// ---- customer webhooks (JWT) -------------------------------------------------------------------
+// Static segments (/webhooks/deliveries/…, /webhooks/providers/… above) never collide with /webhooks/:id.
+
+const bearer = [{ bearer: [] }];
+const idParam = t.Object({ id: t.String() });
+const endpointBody = t.Object({
+  url: t.String({ description: "http(s) URL the events are POSTed to (https in production; private addresses are never called in production)" }),
+  description: t.Optional(t.Union([t.String({ description: "Up to 255 characters" }), t.Null()])),
+  events: t.Union([t.Array(t.String()), t.String()], { description: `Event types: ${WEBHOOK_EVENT_TYPES.join(", ")}, or "*" for all` }),
+  enabled: t.Optional(t.Union([t.Boolean(), t.String()], { description: "Default true" })),
+});
+
+export const customerWebhookRoutes = new Elysia({ prefix: "/webhooks", tags: ["webhooks"], detail: { security: bearer } })
+  .use(authenticated)
+  .get("/", ({ ctx }) => listEndpoints(ctx), { detail: { summary: "Webhook endpoints of the account, with pending and failed delivery counts" } })
+  .post("/", ({ ctx, body }) => createEndpoint(ctx, body), {
+    body: endpointBody,
+    detail: { summary: "Register an endpoint. The answer carries its signing secret (whsec_…); every POST has webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks)" },
+  })
+  .post("/deliveries/:id/retry", ({ ctx, params }) => retryDelivery(ctx, params.id), { params: idParam, detail: { summary: "Send a delivery again now" } })
+  .get("/:id", ({ ctx, params }) => getEndpoint(ctx, params.id), { params: idParam, detail: { summary: "One endpoint" } })
+  .put("/:id", ({ ctx, params, body }) => updateEndpoint(ctx, params.id, body), { params: idParam, body: endpointBody, detail: { summary: "Replace an endpoint's URL, description, events and enabled" } })
+  .delete("/:id", ({ ctx, params }) => deleteEndpoint(ctx, params.id), { params: idParam, detail: { summary: "Delete an endpoint with its deliveries" } })
+  .get("/:id/secret", ({ ctx, params }) => revealSecret(ctx, params.id), { params: idParam, detail: { summary: "The endpoint's current signing secret" } })
+  .post("/:id/rotate-secret", ({ ctx, params }) => rotateSecret(ctx, params.id), { params: idParam, detail: { summary: "A new signing secret, used from the next attempt on" } })
+  .get("/:id/deliveries", ({ ctx, params, query }) => listDeliveries(ctx, params.id, query), {
+    params: idParam,
+    query: t.Object({ page: t.Optional(t.String()), status: t.Optional(t.String({ description: "pending, succeeded or failed" })) }),
+    detail: { summary: "Deliveries of the endpoint, newest first (20 a page), each with its attempts (time, status code, duration, error, ≤ 1 KB of the answer)" },
+  })
+  .post("/:id/test", ({ ctx, params }) => sendTestEvent(ctx, params.id), { params: idParam, detail: { summary: "Queue a webhook.test event for the endpoint" } });

@@ -34,3 +34,54 @@ export const providerInboundSchema = z.object({
   occurred_at: z.iso.datetime({ offset: true, message: "validation.invalid" }),
 });
 export type ProviderInboundBody = z.infer<typeof providerInboundSchema>;
+// ---- customer webhook endpoints ----------------------------------------------------------------
+
+/** Event types an endpoint may subscribe to ('*' = every type, including ones added later). */
+export const WEBHOOK_EVENT_TYPES = ["message.status_changed", "message.received"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const TEST_EVENT_TYPE = "webhook.test";
+export const MAX_URL = 2000;
+export const MAX_DESCRIPTION = 255;
+
+/** http(s) URL without credentials; https only in production (checked again, with DNS, before every POST). */
+const webhookUrl = z
+  .string()
+  .trim()
+  .min(1, "validation.required")
+  .max(MAX_URL, `validation.maxLength::${MAX_URL}`)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === "https:" || u.protocol === "http:") && !u.username && !u.password && u.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, "validation.invalid");
+
+/** A list (API: JSON array; form: repeated checkbox values or one value) of event types or '*'. */
+const events = z
+  .union([z.array(z.string()), z.string()])
+  .transform((v) => [...new Set((Array.isArray(v) ? v : [v]).map((s) => s.trim()).filter(Boolean))])
+  .refine((list) => list.length > 0, "validation.required")
+  .refine((list) => list.every((e) => e === "*" || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(e)), "validation.option")
+  .transform((list) => (list.includes("*") ? ["*"] : list));
+
+/** Checkbox ("on"), boolean or "true"/"false"; missing = false on a form, true on create through the API (default below). */
+const flag = z.union([z.boolean(), z.string(), z.null()]).transform((v) => v === true || v === "on" || v === "true" || v === "1");
+
+export const webhookEndpointSchema = z.object({
+  url: webhookUrl,
+  description: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v ?? "").trim())
+    .refine((v) => v.length <= MAX_DESCRIPTION, `validation.maxLength::${MAX_DESCRIPTION}`),
+  events,
+  enabled: flag.optional().default(true),
+});
+export type WebhookEndpointInput = z.infer<typeof webhookEndpointSchema>;
+
+export const deliveriesQuerySchema = z.object({
+  page: z.coerce.number().int("validation.integer").min(1, "validation.min::1").max(100_000, "validation.max::100000").optional().default(1),
+  status: z.union([z.enum(["pending", "succeeded", "failed"], "validation.option"), z.literal("")]).optional().transform((v) => v || undefined),
+});

@@ -1,0 +1,97 @@
+/**
+ * Deliveries of an endpoint with their attempts, a manual retry, and a test event. Same
+ * permission and tenancy as the endpoints (./endpoints).
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { assertId } from "../lib/owned";
+import { validate } from "../lib/validate";
+import { assertWebhooks, ownedEndpoint } from "./endpoints";
+import { createDeliveries, testEvent } from "./events";
+import { deliveriesQuerySchema } from "./schemas";
+
+export const DELIVERIES_PAGE = 20;
+
+export type WebhookAttempt = { id: string; started_at: Date; duration_ms: number; status_code: number | null; error: string | null; response_excerpt: string };
+export type WebhookDelivery = {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  payload: unknown;
+  status: "pending" | "succeeded" | "failed";
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  succeeded_at: Date | null;
+  attempt_log: WebhookAttempt[];
+};
+
+const COLUMNS = "id, endpoint_id, event_id, event_type, payload, status, attempts, next_attempt_at, last_status_code, last_error, created_at, succeeded_at";
+
+async function withAttempts(rows: Omit<WebhookDelivery, "attempt_log">[]): Promise<WebhookDelivery[]> {
+  if (rows.length === 0) return [];
+  const attempts = await sequelize().query<WebhookAttempt & { delivery_id: string }>(
+    `SELECT id::text, delivery_id, started_at, duration_ms, status_code, error, response_excerpt FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY id`,
+    { bind: [rows.map((r) => r.id)], type: QueryTypes.SELECT },
+  );
+  return rows.map((r) => ({ ...r, attempt_log: attempts.filter((a) => a.delivery_id === r.id).map(({ delivery_id: _, ...a }) => a) }));
+}
+
+/** Newest first, 20 a page, optionally one status. */
+export async function listDeliveries(ctx: SignedInCtx, endpointId: string, input: unknown = {}) {
+  assertWebhooks(ctx);
+  await ownedEndpoint(ctx, endpointId);
+  const q = validate(deliveriesQuerySchema, input ?? {});
+  const bind: unknown[] = [endpointId, ctx.actor.accountId];
+  let where = "endpoint_id = $1 AND account_id = $2";
+  if (q.status) {
+    bind.push(q.status);
+    where += ` AND status = $${bind.length}`;
+  }
+  const db = sequelize();
+  const [[{ n }], rows] = await Promise.all([
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${where}`, { bind, type: QueryTypes.SELECT }),
+    db.query<Omit<WebhookDelivery, "attempt_log">>(
+      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${DELIVERIES_PAGE} OFFSET ${(q.page - 1) * DELIVERIES_PAGE}`,
+      { bind, type: QueryTypes.SELECT },
+    ),
+  ]);
+  return { data: await withAttempts(rows), page: q.page, last_page: Math.max(1, Math.ceil(n / DELIVERIES_PAGE)), total: n };
+}
+
+/** Sends the delivery again now (any status); a failed one gets one more attempt, then fails again if refused. */
+export async function retryDelivery(ctx: SignedInCtx, deliveryId: string): Promise<{ data: WebhookDelivery }> {
+  assertWebhooks(ctx);
+  assertId(deliveryId);
+  const db = sequelize();
+  return db.transaction(async (transaction) => {
+    const [row] = await db.query<Omit<WebhookDelivery, "attempt_log">>(
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
+       WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
+      { bind: [deliveryId, ctx.actor.accountId], type: QueryTypes.SELECT, transaction },
+    );
+    if (!row) throw new AppError("NOT_FOUND");
+    await recordAudit({ ...ctx, transaction }, "webhook.delivery_retried", { meta: { id: deliveryId, endpoint_id: row.endpoint_id } });
+    return { data: { ...row, attempt_log: [] } };
+  });
+}
+
+/** Queues a `webhook.test` event for the endpoint (sent by the worker's next sweep). */
+export async function sendTestEvent(ctx: SignedInCtx, endpointId: string): Promise<{ data: { event_id: string; delivery_id: string } }> {
+  assertWebhooks(ctx);
+  await ownedEndpoint(ctx, endpointId);
+  const event = testEvent(endpointId);
+  await createDeliveries(ctx.actor.accountId, [event], endpointId);
+  const [row] = await sequelize().query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2`, {
+    bind: [endpointId, event.id],
+    type: QueryTypes.SELECT,
+  });
+  if (!row) throw new AppError("NOT_FOUND");
+  return { data: { event_id: event.id, delivery_id: row.id } };
+}
