@@ -153,9 +153,13 @@ describe("dispatch: outbox -> stream -> dispatcher -> simulator -> signed receip
     const [row] = await waitUntil("dead letter", () => messages([id]), (r) => r[0]?.status === "failed", 40_000);
     expect(row.error_code).toBe("dispatch_failed");
     expect(row.error_message).toMatch(/simulator answered 503/);
-    const dead = await redis.xrange(`${inject("redisPrefix")}messages:sms:dead`, "-", "+");
-    const entry = dead.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]]))).find((f) => f.message_id === id);
-    expect(entry?.reason).toMatch(/503/);
+    // The runner's hook fails the message first, then moves the entry to the dead-letter stream.
+    const deadEntry = async () =>
+      (await redis.xrange(`${inject("redisPrefix")}messages:sms:dead`, "-", "+"))
+        .map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])))
+        .filter((f) => f.message_id === id);
+    const [entry] = await waitUntil("dead-letter entry", deadEntry, (e) => e.length > 0, 10_000);
+    expect(entry.reason).toMatch(/503/);
     const [event] = await query<{ status: string; source: string; payload: { error_message: string } }>(
       "SELECT status, source, payload FROM message_events WHERE message_id = $1",
       [id],
