@@ -72,14 +72,14 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
     await expect.poll(() => counter.textContent()).toContain("161 caracteres · 2 segmento(s) · GSM-7");
     expect((await page.getByTestId("segment-cost").textContent())?.replace(/\u00a0/g, " ")).toBe("Custo por destinatário: R$ 0,16");
     await body.fill("Olá, sua promoção chegou 😀");
-    await expect.poll(() => counter.textContent()).toContain("28 caracteres · 1 segmento(s) · UCS-2");
+    await expect.poll(() => counter.textContent()).toContain("27 caracteres · 1 segmento(s) · UCS-2");
 
     await page.getByLabel("Número do celular").fill(`(11) 9${seq++}`);
     await page.getByLabel("Remetente").fill("LOJA");
     await page.screenshot({ path: screenshotPath("sms-send-js"), fullPage: true });
     await page.getByRole("button", { name: "Enviar", exact: true }).click();
     const { id, status } = await finalStatus(page);
-    await page.getByRole("heading", { name: "Envio aceito" }).waitFor();
+    await page.getByRole("heading", { name: "Envio aceito", level: 2 }).waitFor();
     expect(await page.locator('[data-row="total"] dd').textContent()).toMatch(/R\$\s0,08/);
     expect(status).toBe(simulatedOutcome(id));
     const [m] = await query<{ body: string; coding: string; sender: string }>("SELECT body, coding, sender FROM messages WHERE id = $1", [id]);
@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
         break;
       }
     }
-    await page.getByRole("heading", { name: "Envio aceito" }).waitFor();
+    await page.getByRole("heading", { name: "Envio aceito", level: 2 }).waitFor();
     await page.screenshot({ path: screenshotPath("sms-send-success-nojs"), fullPage: true });
     await page.context().close();
   });
