@@ -133,7 +133,7 @@ describe("SMS templates API", () => {
     expect(await balanceOf(p.accountId)).toBe(1_000 - 3 * DEFAULT_T1);
     const rows = await query<{ recipient: string; body: string; coding: string }>("SELECT recipient, body, coding FROM messages WHERE account_id = $1 ORDER BY body", [p.accountId]);
     expect(rows).toEqual([
-      { recipient: a, body: bodies[0], coding: "GSM7" },
+      { recipient: a, body: bodies[0], coding: "UCS2" }, // "á" is not in GSM 03.38
       { recipient: b, body: bodies[1], coding: "UCS2" },
     ]);
     const [campaign] = await query<Record<string, unknown>>("SELECT * FROM campaigns WHERE id = $1", [ok.body.campaign_id]);
@@ -322,16 +322,25 @@ describe("sends to many", () => {
   it("accepts a 20,000-contact group set-based (scheduled, so nothing is dispatched)", async () => {
     const p = await person("smsbulk", 1_000_000);
     const group = await groupOf(p, 20_000);
+    const later = () => new Date(Date.now() + 80 * 86_400_000).toISOString();
+    // The cost of one accept round trip right now (HTTP + one transaction), to judge the bulk one on the same, possibly busy, machine.
+    let single = 0;
+    for (let i = 0; i < 10; i++) {
+      const t0 = performance.now();
+      expect((await send(p, { to: nextNumber(), body: "Aviso a todos", scheduled_at: later() })).status).toBe(200);
+      single += (performance.now() - t0) / 10;
+    }
     const started = performance.now();
-    const res = await send(p, { group_id: group.id, body: "Aviso a todos", scheduled_at: new Date(Date.now() + 80 * 86_400_000).toISOString() });
+    const res = await send(p, { group_id: group.id, body: "Aviso a todos", scheduled_at: later() });
     const ms = performance.now() - started;
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.summary).toMatchObject({ messages: 20_000, sendable: 20_000 });
-    console.log(`20,000-contact group accepted in ${ms.toFixed(0)} ms (${Math.round(20_000 / (ms / 1000))} messages/s)`);
-    // Unloaded, this takes a few hundred ms (the INSERT … SELECT of 20,000 rows); row-by-row inserts from JS would take tens of
-    // seconds. The bound leaves room for a busy 2-core test machine while still failing any per-recipient round trip.
-    expect(ms).toBeLessThan(5000);
-    expect(await balanceOf(p.accountId)).toBe(1_000_000 - 20_000 * DEFAULT_T1);
+    console.log(`20,000-contact group accepted in ${ms.toFixed(0)} ms (${Math.round(20_000 / (ms / 1000))} messages/s); one single send: ${single.toFixed(1)} ms`);
+    // Set-based: the whole group costs about as much as a few dozen single accepts (unloaded: well under a second against
+    // ~15 ms). Any per-recipient round trip would cost thousands of them. Timing relative to the same machine's single
+    // accept keeps the check meaningful on a busy 2-core runner.
+    expect(ms).toBeLessThan(Math.max(1000, 100 * single));
+    expect(await balanceOf(p.accountId)).toBe(1_000_000 - 20_010 * DEFAULT_T1);
     expect(await messageCounts(res.body.campaign_id)).toEqual({ scheduled: 20_000 });
   });
 
