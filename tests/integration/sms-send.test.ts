@@ -194,14 +194,14 @@ describe("scheduled sends", () => {
 
   it("a scheduled group campaign is released once although three sweepers race for it", async () => {
     const p = await person("smsrace", 100_000);
-    const group = await groupOf(p, 1500);
+    const group = await groupOf(p, 600);
     const at = new Date(Date.now() + 2000);
     const res = await send(p, { group_id: group.id, body: "Promoção {{first_name}}", scheduled_at: at.toISOString(), campaign_name: "Corrida" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.summary).toMatchObject({ messages: 1500, sendable: 1500 });
+    expect(res.body.summary).toMatchObject({ messages: 600, sendable: 600 });
     const campaignId = res.body.campaign_id;
     expect((await query<{ status: string }>("SELECT status FROM campaigns WHERE id = $1", [campaignId]))[0].status).toBe("scheduled");
-    const debited = 100_000 - 1500 * DEFAULT_T1;
+    const debited = 100_000 - 600 * DEFAULT_T1;
     expect(await balanceOf(p.accountId)).toBe(debited);
 
     // Two more sweepers (separate processes, small batches) race the worker's own from just before the due time.
@@ -227,9 +227,9 @@ describe("scheduled sends", () => {
                                            WHERE m.campaign_id = $1 GROUP BY 1 HAVING count(*) > 1) d) AS dup`,
       [campaignId],
     );
-    expect(rows[0]).toEqual({ outbox: 1500, queued_events: 1500, messages: 1500, dup: 0 });
-    // Both helpers ran and, with the worker, released 1,500 in all (each message by exactly one of them).
-    expect(released.reduce((s, n) => s + n, 0)).toBeLessThanOrEqual(1500);
+    expect(rows[0]).toEqual({ outbox: 600, queued_events: 600, messages: 600, dup: 0 });
+    // Both helpers ran and, with the worker, released 600 in all (each message by exactly one of them).
+    expect(released.reduce((s, n) => s + n, 0)).toBeLessThanOrEqual(600);
     const [c] = await query<{ status: string; started_at: Date | null }>("SELECT status, started_at FROM campaigns WHERE id = $1", [campaignId]);
     expect(c.status).not.toBe("scheduled");
     expect(c.started_at!.getTime()).toBeGreaterThanOrEqual(at.getTime() - 50);
