@@ -55,7 +55,7 @@ describe("/sms/send without JavaScript", () => {
   it("shows the form with every mode, the routes with their price, the counter and the sidebar entry", async () => {
     const { res, html } = await owner.client.page("/sms/send");
     expect(res.status).toBe(200);
-    for (const text of ["Enviar SMS", "Um número", "Lista de números", "Arquivo CSV", "Grupo de contatos", "T1 — R$ 0,08 por segmento", "Agendar para"']) {
+    for (const text of ["Enviar SMS", "Um número", "Lista de números", "Arquivo CSV", "Grupo de contatos", "T1 — R$ 0,08 por segmento", "Agendar para"]) {
       expect(decode(html)).toContain(text);
     }
     expect(html).toMatch(/<form[^>]*id="sms-send"[^>]*enctype="multipart\/form-data"/i);
