@@ -267,10 +267,14 @@ async function createCampaign(run: Run, source: Record<string, unknown>, label: 
 }
 
 /**
- * The INSERT of the messages (with their outbox rows and events) from `rows`, a relation of
- * (n, recipient, body, segments, coding, why). Bind $1..$10 are fixed; callers add theirs after.
+ * The INSERT of the messages (with their outbox rows and, for a list, their first event) from
+ * `rows`, a relation of (n, recipient, body, segments, coding, why). Bind $1..$10 are fixed;
+ * callers add theirs after. A group or file send writes no per-message acceptance event: its
+ * campaign row (and the audit entry) records the acceptance, and each message's events begin
+ * with its release or dispatch — one event row and two foreign-key checks less per recipient
+ * keeps a 20,000-contact accept well under a second (ADR 008).
  */
-function insertMessagesSql(rows: string, select: string) {
+function insertMessagesSql(rows: string, select: string, opts: { events: boolean }) {
   return `WITH r AS (${rows}), m AS (
       INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, price, currency,
                             scheduled_at, queued_at, error_code, error_message, campaign_id)
@@ -285,13 +289,17 @@ function insertMessagesSql(rows: string, select: string) {
       RETURNING id, recipient, status, segments, coding, price, error_code
     ), o AS (
       INSERT INTO outbox (topic, payload) SELECT $10, jsonb_build_object('message_id', m.id::text) FROM m WHERE m.status = 'queued'
-    ), e AS (
+    )${
+      opts.events
+        ? `, e AS (
       INSERT INTO message_events (message_id, account_id, status, source, payload)
       SELECT m.id, $1, m.status, 'system',
              CASE WHEN m.status IN ('queued', 'scheduled') THEN jsonb_build_object('segments', m.segments, 'price', m.price, 'currency', $7::text)
                   ELSE jsonb_build_object('reason', m.error_code) END
       FROM m
-    )
+    )`
+        : ""
+    }
     ${select}`;
 }
 
@@ -334,6 +342,7 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
       `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why
          FROM unnest($11::text[], $12::text[], $13::int[], $14::text[], $15::text[]) WITH ORDINALITY AS u(recipient, body, segments, coding, why, n)`,
       `SELECT id, recipient FROM m`,
+      { events: true },
     ),
     {
       bind: [
@@ -450,7 +459,7 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
 
   const campaignId = await createCampaign(run, campaignSource, label, counts.messages, counts.sendable);
   const [inserted] = await q<{ n: number }>(
-    insertMessagesSql(`SELECT n, recipient, body, segments, coding, why FROM sms_accept_rows`, `SELECT count(*)::int AS n FROM m`),
+    insertMessagesSql(`SELECT n, recipient, body, segments, coding, why FROM sms_accept_rows`, `SELECT count(*)::int AS n FROM m`, { events: false }),
     fixedBinds(run, campaignId),
   );
   if (source.kind === "file") await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [source.file.batchId]);

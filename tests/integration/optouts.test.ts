@@ -176,7 +176,7 @@ describe("accept with opt-outs and the deny list", () => {
       ],
       total_price: DEFAULT_T1,
       currency: "BRL",
-      // A send to several numbers is a campaign, summarised.
+      // A send to several numbers is a campaign (ADR 008): its id and counts come with the answer.
       campaign_id: expect.any(String),
       summary: { messages: 3, sendable: 1, optout: 1, rejected: 1, segments: 1 },
     });
