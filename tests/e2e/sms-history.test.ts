@@ -33,7 +33,7 @@ async function account(tag: string) {
   const seeded = await query<{ id: string; status: string }>(
     `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, price, created_at, error_code)
      SELECT $1, 'sms', 'outbound', 'LOJA', '+551197000' || lpad(g::text, 4, '0'), 'Mensagem ' || g, 1, 'GSM7',
-            CASE WHEN g <= 3 THEN 'failed' ELSE 'delivered' END, 8, now() - g * interval '1 minute', CASE WHEN g <= 3 THEN 'UNDELIV' END
+            CASE WHEN g <= 3 THEN 'failed' ELSE 'delivered' END, 8, now() - g * interval '1 second', CASE WHEN g <= 3 THEN 'UNDELIV' END
        FROM generate_series(1, 5) g
      RETURNING id, status`,
     [person.accountId],
@@ -55,8 +55,8 @@ async function account(tag: string) {
 }
 
 async function downloadCsv(page: Page, shot: string) {
-  const link = page.getByRole("link", { name: "Baixar CSV" }).first();
-  await link.waitFor({ timeout: 30_000 });
+  const link = page.getByRole("link", { name: /^Baixar a exportação de / }).first();
+  await link.waitFor({ timeout: 60_000 });
   await page.screenshot({ path: screenshotPath(`sms-exports-${shot}`), fullPage: true });
   const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
   expect(download.suggestedFilename()).toMatch(/^sms-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.csv$/);
@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)("SMS history and export in Chromium", () => {
     expect(lines.slice(1).every((l) => l.split(",")[11] === "failed")).toBe(true);
     expect(errors).toEqual([]);
     await page.context().close();
-  });
+  }, 150_000);
 
   it("without JavaScript: the GET filter form, the Export form post and the page's own refresh", async () => {
     const { person, failed } = await account("smshist-nojs");
@@ -123,5 +123,5 @@ describe.skipIf(!hasChromium)("SMS history and export in Chromium", () => {
     expect(lines[0]).toBe(HEADER);
     expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(failed);
     await page.context().close();
-  });
+  }, 150_000);
 });
