@@ -16,9 +16,9 @@ import { can } from "../policy/policy";
 import { HISTORY_MAX_DAYS, HISTORY_TIME_ZONE, saoPauloToday } from "./history";
 
 const TZ = `'${HISTORY_TIME_ZONE}'`;
-export const CHART_DAYS = [7, 30] as const;
-/** Statuses a message waits in before it reaches the provider. */
-export const WAITING_STATUSES = ["scheduled", "pending", "queued", "sending"] as const;
+import { CHART_DAYS, WAITING_STATUSES } from "./report-constants";
+
+export { CHART_DAYS, WAITING_STATUSES };
 /** Statuses counted per day and per campaign, in display order. */
 export const REPORT_STATUSES = MESSAGE_STATUSES.filter((s) => s !== "read");
 

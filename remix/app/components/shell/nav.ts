@@ -5,7 +5,21 @@ export type NavGroup = { key: string; items: NavItem[] };
 export const NAV: NavGroup[] = [
   { key: "main", items: [{ key: "home", href: "/", icon: "home" }, { key: "notifications", href: "/notifications", icon: "bell" }] },
   { key: "relationship", items: [{ key: "contacts", href: "/contacts", icon: "contacts" }] },
-  { key: "sms", items: [{ key: "smsSend", href: "/sms/send", icon: "send" }, { key: "smsTemplates", href: "/sms/templates", icon: "template" }, { key: "smsShortCodes", href: "/sms/short-codes", icon: "hash" }] },
+  {
+    key: "sms",
+    items: [
+      { key: "smsDashboard", href: "/sms/dashboard", icon: "chart" },
+      { key: "smsSend", href: "/sms/send", icon: "send" },
+      { key: "smsHistory", href: "/sms/history", icon: "history" },
+      { key: "smsTemplates", href: "/sms/templates", icon: "template" },
+      { key: "smsExports", href: "/sms/exports", icon: "download" },
+      { key: "smsReports", href: "/sms/reports/stat", icon: "report" },
+      { key: "smsInsights", href: "/sms/insights", icon: "insights" },
+      { key: "smsUsage", href: "/sms/usage", icon: "usage" },
+      { key: "smsQueue", href: "/sms/queue", icon: "queue" },
+      { key: "smsShortCodes", href: "/sms/short-codes", icon: "hash" },
+    ],
+  },
   { key: "people", items: [{ key: "users", href: "/users", icon: "users" }, { key: "departments", href: "/departments", icon: "building" }] },
   { key: "account", items: [{ key: "accounts", href: "/accounts", icon: "briefcase" }, { key: "settings", href: "/settings", icon: "settings" }, { key: "profile", href: "/user/settings", icon: "user" }] },
   { key: "platform", items: [{ key: "whitelabel", href: "/admin/whitelabel", icon: "palette" }] },

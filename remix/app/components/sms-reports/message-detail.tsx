@@ -1,0 +1,116 @@
+/**
+ * One SMS (/sms/history/{id} and /sms/reports/history/{id}): id, dates (São Paulo), sender,
+ * recipient, type, cost, content, coding, direction, parts, carrier, the error with its reason,
+ * the status timeline and, for a location message, a map (OpenStreetMap embed and link).
+ */
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { formatDateTime } from "./format";
+import { SmsStatusBadge } from "./status-badge";
+import { PageHeader } from "~/components/shell/page-header";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { formatMoney } from "~/lib/format";
+import type { detailLoader } from "~/lib/sms-reports.server";
+import type { RootData } from "~/root";
+
+/** Error codes with their own explanation; others show the provider's text. */
+export const KNOWN_ERROR_CODES = ["UNDELIV", "EXPIRED", "REJECTD", "DELETED", "UNKNOWN", "optout", "deny_list", "invalid_number", "unavailable"] as const;
+
+function osm(lat: number, lon: number) {
+  const d = 0.005;
+  const bbox = [lon - d, lat - d, lon + d, lat + d].map((v) => v.toFixed(6)).join(",");
+  return {
+    embed: `https://www.openstreetmap.org/export/embed.html?bbox=${bbox}&layer=mapnik&marker=${lat.toFixed(6)},${lon.toFixed(6)}`,
+    link: `https://www.openstreetmap.org/?mlat=${lat.toFixed(6)}&mlon=${lon.toFixed(6)}#map=16/${lat.toFixed(6)}/${lon.toFixed(6)}`,
+  };
+}
+
+export function MessageDetail() {
+  const { message: m } = useLoaderData<typeof detailLoader>();
+  const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
+  const { t } = useTranslation(["smsReports", "errors"]);
+  const reason = (() => {
+    if (!m.error_code && !m.error_message) return "";
+    if (m.error_code && (KNOWN_ERROR_CODES as readonly string[]).includes(m.error_code)) return t(`errorCodes.${m.error_code}`);
+    if (m.error_message?.startsWith("errors.")) return t(`errors:${m.error_message.slice(7)}`, { defaultValue: m.error_message });
+    return m.error_message ?? "";
+  })();
+  const rows: Array<[string, React.ReactNode]> = [
+    ["id", <code key="id" className="text-xs">{m.id}</code>],
+    ["status", <SmsStatusBadge key="s" status={m.status} />],
+    ["createdAt", formatDateTime(m.created_at, lng)],
+    ["scheduledAt", formatDateTime(m.scheduled_at, lng) || "—"],
+    ["sentAt", formatDateTime(m.sent_at, lng) || "—"],
+    ["deliveredAt", formatDateTime(m.delivered_at, lng) || "—"],
+    ["sender", m.from || "—"],
+    ["recipient", m.to],
+    ["type", t(`type.${m.type === "location" ? "location" : "text"}`)],
+    ["direction", t(`direction.${m.direction}`)],
+    ["coding", m.coding ? t(`coding.${m.coding}`) : "—"],
+    ["parts", String(m.segments)],
+    ["cost", formatMoney(m.price, m.currency, lng)],
+    ["route", m.route ?? "—"],
+    ["carrier", m.carrier ?? "—"],
+    ["error", m.error_code || m.error_message ? <span key="e" data-error-code={m.error_code ?? ""}>{[m.error_code, reason].filter(Boolean).join(" — ")}</span> : "—"],
+  ];
+  const map = m.type === "location" && m.latitude !== null && m.longitude !== null ? osm(m.latitude, m.longitude) : null;
+  return (
+    <div className="space-y-6">
+      <PageHeader description={t("detail.description")} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader><CardTitle>{t("detail.fieldsTitle")}</CardTitle></CardHeader>
+          <CardContent>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+              {rows.map(([k, v]) => (
+                <div key={k} className="contents" data-field={k}>
+                  <dt className="text-muted-foreground">{t(`detail.fields.${k}`)}</dt>
+                  <dd>{v}</dd>
+                </div>
+              ))}
+            </dl>
+          </CardContent>
+        </Card>
+        <div className="space-y-6">
+          <Card>
+            <CardHeader><CardTitle>{t("detail.content")}</CardTitle></CardHeader>
+            <CardContent>
+              <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm" data-field="body">{m.body}</p>
+            </CardContent>
+          </Card>
+          {map ? (
+            <Card>
+              <CardHeader><CardTitle>{t("detail.map")}</CardTitle></CardHeader>
+              <CardContent className="space-y-2">
+                <iframe title={t("detail.map")} src={map.embed} className="h-64 w-full rounded-md border" loading="lazy" />
+                <a href={map.link} target="_blank" rel="noreferrer" className="text-sm text-primary hover:underline" data-map-link>
+                  {t("detail.openMap", { lat: m.latitude, lon: m.longitude })}
+                </a>
+              </CardContent>
+            </Card>
+          ) : null}
+          <Card>
+            <CardHeader><CardTitle>{t("detail.timeline")}</CardTitle></CardHeader>
+            <CardContent>
+              {m.events.length === 0 ? (
+                <p className="text-sm text-muted-foreground">{t("detail.noEvents")}</p>
+              ) : (
+                <ol className="space-y-3 border-l pl-4" aria-label={t("detail.timeline")}>
+                  {m.events.map((e, i) => (
+                    <li key={i} className="space-y-1" data-event-status={e.status}>
+                      <div className="flex flex-wrap items-center gap-2">
+                        <SmsStatusBadge status={e.status} />
+                        <time dateTime={String(e.created_at)} className="text-sm">{formatDateTime(e.created_at, lng)}</time>
+                        <span className="text-xs text-muted-foreground">{t(`detail.source.${e.source === "provider" ? "provider" : "system"}`)}</span>
+                      </div>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}

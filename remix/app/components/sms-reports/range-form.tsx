@@ -1,0 +1,23 @@
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { ErrorText } from "~/components/forms/fields";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+
+/** A period of days (at most 31) as a GET form; errors from the use-case under their field. */
+export function RangeForm({ action, values, errors }: { action: string; values: { from: string; to: string }; errors: Record<string, string[]> }) {
+  const { t } = useTranslation("smsReports");
+  return (
+    <Form method="get" action={action} aria-label={t("range.label")} className="flex flex-wrap items-start gap-3">
+      {(["from", "to"] as const).map((k) => (
+        <div key={k} className="grid gap-1.5">
+          <Label htmlFor={`range-${k}`}>{t(`range.${k}`)}</Label>
+          <Input id={`range-${k}`} type="date" name={k} defaultValue={values[k]} aria-invalid={errors[k]?.length ? true : undefined} />
+          <ErrorText errors={errors[k]} />
+        </div>
+      ))}
+      <Button type="submit" variant="secondary" className="mt-6">{t("range.submit")}</Button>
+    </Form>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Loaders and actions shared by the SMS history and report screens (the same screen is reachable
+ * as /sms/history and /sms/reports/history, /sms/exports and /sms/reports/exports, /sms/usage and
+ * /sms/reports/usage): each route file passes its own paths.
+ */
+import { json } from "@remix-run/node";
+import { createExport, listExports } from "../../../api/sms/exports";
+import { getSmsMessage } from "../../../api/sms/get";
+import { listSmsMessages, saoPauloToday, type SmsHistoryPage } from "../../../api/sms/history";
+import { REPORT_STATUSES, smsUsage, type Usage } from "../../../api/sms/reports";
+import { isAppError } from "../../../api/lib/errors";
+import { can } from "../../../api/policy/policy";
+import type { HistoryFilterValues } from "~/components/sms-reports/history-filters";
+import { orHttpError, requireRoute } from "~/lib/auth.server";
+import { handleForm } from "~/lib/forms.server";
+import { redirectWithToast } from "~/lib/toast.server";
+
+const FIELD_OF: Record<string, keyof HistoryFilterValues> = { "created_at.gte": "start", "created_at.lte": "end", id: "id", from: "from", to: "to", status: "status" };
+
+export function historyValues(params: URLSearchParams): HistoryFilterValues {
+  const get = (k: string) => params.get(k)?.trim() ?? "";
+  const today = saoPauloToday();
+  const end = get("end");
+  return { id: get("id"), start: get("start") || end || today, end: end || today, from: get("from"), to: get("to"), status: get("status") };
+}
+
+export async function historyLoader(request: Request) {
+  const ctx = await requireRoute(request);
+  const params = new URL(request.url).searchParams;
+  const values = historyValues(params);
+  let page: SmsHistoryPage | null = null;
+  const errors: Partial<Record<keyof HistoryFilterValues, string[]>> = {};
+  let formErrors: string[] = [];
+  try {
+    page = await listSmsMessages(ctx, {
+      id: values.id, from: values.from, to: values.to, status: values.status, created_at: { gte: values.start, lte: values.end },
+      page: params.get("page") ?? undefined, cursor: params.get("cursor") ?? undefined,
+    });
+  } catch (e) {
+    if (!isAppError(e) || e.code !== "VALIDATION") throw e;
+    for (const [k, v] of Object.entries(e.fields ?? {})) {
+      const name = FIELD_OF[k];
+      if (name) errors[name] = v;
+      else formErrors = [...formErrors, ...v];
+    }
+  }
+  return json(
+    { page, values, errors, formErrors, statuses: REPORT_STATUSES, canExport: can(ctx.actor, "/sms/exports") },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+/** The history's Export button: queue an export with the filters shown, then go to the exports list. */
+export async function historyExportAction(request: Request, exportsPath: string) {
+  const ctx = await requireRoute(request);
+  return handleForm(request, null, async (_, form) => {
+    const v = (k: string) => String(form.get(k) ?? "").trim();
+    await createExport(ctx, { id: v("id"), from: v("from"), to: v("to"), status: v("status"), sent_at: { from: v("start"), to: v("end") } });
+    return redirectWithToast(request, exportsPath, { type: "success", title: "smsReports:exports.requested" });
+  });
+}
+
+export async function detailLoader(request: Request, id: string) {
+  const ctx = await requireRoute(request);
+  const { data } = await orHttpError(getSmsMessage(ctx, id));
+  return json({ message: data }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function exportsLoader(request: Request) {
+  const ctx = await requireRoute(request);
+  const exports = await orHttpError(listExports(ctx));
+  return json({ exports }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function usageLoader(request: Request) {
+  const ctx = await requireRoute(request);
+  const params = new URL(request.url).searchParams;
+  const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
+  let usage: Usage | null = null;
+  let errors: Record<string, string[]> = {};
+  try {
+    usage = await smsUsage(ctx, values);
+  } catch (e) {
+    if (!isAppError(e) || e.code !== "VALIDATION") throw e;
+    errors = e.fields ?? {};
+  }
+  return json({ usage, values, errors });
+}

@@ -1,0 +1,11 @@
+/** /sms/reports/history/{id}: one SMS, as on /sms/history/{id}. */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { MessageDetail } from "~/components/sms-reports/message-detail";
+import { detailLoader } from "~/lib/sms-reports.server";
+
+export const handle = { crumb: "smsReports:crumbs.message" };
+export const loader = ({ request, params }: LoaderFunctionArgs) => detailLoader(request, params.id ?? "");
+
+export default function SmsReportsMessage() {
+  return <MessageDetail />;
+}

@@ -1,0 +1,127 @@
+/**
+ * SMS history in Chromium: filter the history, click Export, wait on /sms/exports until the file
+ * is ready and download the CSV (a real Playwright download), once with JavaScript (the list
+ * revalidates itself) and once without it (GET filter form, POST export form, the page's own meta
+ * refresh). The account is fresh; one message goes through the real pipeline (API → worker →
+ * simulator → receipt) and shows its final status in the history, the others are seeded.
+ */
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { simulatedOutcome } from "../../api/simulator/outcome";
+import { api, login, registerPerson, type Person } from "../support/api";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { query } from "../support/db";
+
+requireChromiumInCi();
+
+const STATUS_PT: Record<string, string> = { delivered: "Entregue", failed: "Falhou", unavailable: "Indisponível" };
+const HEADER = "id,created_at,sent_at,delivered_at,direction,type,sender,recipient,body,segments,coding,status,error_code,error_message,carrier,price,currency";
+
+async function signInAs(page: Page, person: Person) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(person.email);
+  await page.getByLabel("Senha").fill(person.password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/");
+}
+
+/** A fresh account with balance: 3 failed and 2 delivered messages seeded today, and one sent through the pipeline. */
+async function account(tag: string) {
+  const person = await registerPerson(tag);
+  await query("UPDATE accounts SET balance = 10000 WHERE id = $1", [person.accountId]);
+  const seeded = await query<{ id: string; status: string }>(
+    `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, price, created_at, error_code)
+     SELECT $1, 'sms', 'outbound', 'LOJA', '+551197000' || lpad(g::text, 4, '0'), 'Mensagem ' || g, 1, 'GSM7',
+            CASE WHEN g <= 3 THEN 'failed' ELSE 'delivered' END, 8, now() - g * interval '1 second', CASE WHEN g <= 3 THEN 'UNDELIV' END
+       FROM generate_series(1, 5) g
+     RETURNING id, status`,
+    [person.accountId],
+  );
+  const token = (await login(person.email, person.password)).token;
+  const sent = await api("/api/sms/messages", { token, body: { to: "+5511970009999", body: "Pelo pipeline", from: "LOJA" } });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  const id = sent.body.data[0].id as string;
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const [m] = await query<{ status: string }>("SELECT status FROM messages WHERE id = $1", [id]);
+    if (m.status === simulatedOutcome(id)) break;
+    if (Date.now() > until) throw new Error(`message ${id} stuck at ${m.status}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  const failed = seeded.filter((s) => s.status === "failed").map((s) => s.id);
+  if (simulatedOutcome(id) === "failed") failed.unshift(id);
+  return { person, sent: { id, status: simulatedOutcome(id) }, failed };
+}
+
+async function downloadCsv(page: Page, shot: string) {
+  const link = page.getByRole("link", { name: /^Baixar a exportação de / }).first();
+  await link.waitFor({ timeout: 60_000 });
+  await page.screenshot({ path: screenshotPath(`sms-exports-${shot}`), fullPage: true });
+  const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  expect(download.suggestedFilename()).toMatch(/^sms-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.csv$/);
+  const path = await download.path();
+  const bytes = await readFile(path!);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  return bytes.subarray(3).toString("utf8").trim().split("\n");
+}
+
+describe.skipIf(!hasChromium)("SMS history and export in Chromium", () => {
+  const browser = useBrowser();
+
+  it("with JavaScript: filter by status, Export, the exports list updates itself, the CSV downloads", async () => {
+    const { person, sent, failed } = await account("smshist-e2e");
+    const page = await newPage(browser());
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await signInAs(page, person);
+    await page.goto("/sms/history", { waitUntil: "networkidle" });
+    // The message sent through the pipeline shows its final status.
+    await page.locator(`[data-message-id="${sent.id}"]`).getByText(STATUS_PT[sent.status]).waitFor();
+    expect(await page.locator("[data-message-id]").count()).toBe(6);
+
+    await page.getByLabel("Status").selectOption("failed");
+    await page.getByRole("button", { name: "Filtrar" }).click();
+    await page.waitForURL((u) => u.searchParams.get("status") === "failed");
+    await page.locator("[data-message-id]").first().waitFor();
+    expect(await page.locator("[data-message-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-message-id")))).toEqual(failed);
+    await page.screenshot({ path: screenshotPath("sms-history-js"), fullPage: true });
+
+    await page.getByRole("button", { name: "Exportar" }).click();
+    await page.waitForURL((u) => u.pathname === "/sms/exports");
+    await page.getByText("Relatório solicitado").waitFor();
+    await page.evaluate(() => ((window as unknown as { __same: boolean }).__same = true));
+    const lines = await downloadCsv(page, "js");
+    expect(await page.evaluate(() => (window as unknown as { __same?: boolean }).__same)).toBe(true); // no reload: revalidated
+    expect(lines[0]).toBe(HEADER);
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(failed);
+    expect(lines.slice(1).every((l) => l.split(",")[11] === "failed")).toBe(true);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 150_000);
+
+  it("without JavaScript: the GET filter form, the Export form post and the page's own refresh", async () => {
+    const { person, failed } = await account("smshist-nojs");
+    const page = await newPage(browser(), { javaScriptEnabled: false });
+    await signInAs(page, person);
+    await page.goto("/sms/history");
+    await page.getByLabel("Status").selectOption("failed");
+    await page.getByLabel("Remetente").fill("LOJA");
+    await page.getByRole("button", { name: "Filtrar" }).click();
+    await page.waitForURL((u) => u.searchParams.get("status") === "failed" && u.searchParams.get("from") === "LOJA");
+    expect(await page.locator("[data-message-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-message-id")))).toEqual(failed);
+    // A range over 31 days is said next to the field.
+    await page.getByLabel("De", { exact: true }).fill("2026-01-01");
+    await page.getByRole("button", { name: "Filtrar" }).click();
+    await page.getByText("Intervalo máximo de 31 dias").waitFor();
+    await page.goBack();
+    await page.screenshot({ path: screenshotPath("sms-history-nojs"), fullPage: true });
+
+    await page.getByRole("button", { name: "Exportar" }).click();
+    await page.waitForURL((u) => u.pathname === "/sms/exports");
+    const lines = await downloadCsv(page, "nojs");
+    expect(lines[0]).toBe(HEADER);
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(failed);
+    await page.context().close();
+  }, 150_000);
+});

@@ -1,0 +1,273 @@
+/**
+ * The SMS history and report screens driven like a browser with JavaScript off (plain GETs and
+ * form posts with the CSRF field), on a fresh account whose messages are seeded on known São Paulo
+ * days: default today, São Paulo day boundaries, the status filter, the 31-day limit, the detail
+ * (dates, cost, coding, error reason, timeline, map), the Export button → /sms/exports → the CSV,
+ * account scoping, and the dashboard / usage / insights / stat / queue / campaign figures.
+ */
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { query, uniqueEmail } from "../support/db";
+import { DEMO_PASSWORD, location, signIn, type WebClient } from "../support/web";
+
+const spToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const sp = (day: string, h: number, m: number, s = 0, micro = "000000") =>
+  new Date(Date.parse(`${day}T00:00:00-03:00`) + ((h * 60 + m) * 60 + s) * 1000).toISOString().replace(/\.\d{3}Z$/, `.${micro}Z`);
+
+async function freshCustomer(tag: string) {
+  const email = uniqueEmail(tag);
+  const res = await fetch(new URL("/api/auth/register", inject("apiUrl")), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      firstName: "Rita", lastName: "Nova", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD,
+      companyName: `Empresa ${tag} ${Date.now().toString(36)}`, acceptTerms: true, locale: "pt-BR",
+    }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const body = (await res.json()) as { user: { id: string }; account: { id: string } };
+  await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
+  return { email, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };
+}
+
+type Seed = Record<string, unknown> & { key: string; created_at: string; status: string; body: string };
+async function seed(accountId: string, rows: Seed[]) {
+  const ids: Record<string, string> = {};
+  for (const r of rows) {
+    const [row] = await query<{ id: string }>(
+      `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, error_code, error_message, price, created_at,
+                             sent_at, type, latitude, longitude, carrier)
+       VALUES ($1, 'sms', 'outbound', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+      [accountId, r.sender ?? "LOJA", r.recipient ?? "+5511970000001", r.body, r.segments ?? 1, r.coding ?? "GSM7", r.status, r.error_code ?? null,
+        r.error_message ?? null, r.price ?? 8, r.created_at, r.sent_at ?? null, r.type ?? "text", r.latitude ?? null, r.longitude ?? null, r.carrier ?? null],
+    );
+    ids[r.key] = row.id;
+  }
+  return ids;
+}
+
+const visible = (html: string) => {
+  expect(html.includes("\u0000"), "NUL byte in the HTML").toBe(false);
+  return html.replace(/<script[\s\S]*?<\/script>/g, "");
+};
+async function pageOf(client: WebClient, path: string) {
+  const { res, html } = await client.page(path);
+  return { res, html: visible(html) };
+}
+/** The ids of the history rows shown, in order. */
+const rowIds = (html: string) => [...html.matchAll(/data-message-id="([0-9a-f-]{36})"/g)].map((m) => m[1]);
+function rowOf(html: string, attr: string, value: string) {
+  const start = html.indexOf(`${attr}="${value}"`);
+  return start < 0 ? "" : html.slice(start, html.indexOf("</tr>", start));
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+let owner: Awaited<ReturnType<typeof freshCustomer>>;
+let c: WebClient;
+let ids: Record<string, string>;
+let today: string;
+let yesterday: string;
+let before: string;
+
+beforeAll(async () => {
+  owner = await freshCustomer("smshistweb");
+  c = owner.client;
+  today = spToday();
+  yesterday = addDays(today, -1);
+  before = addDays(today, -2);
+  ids = await seed(owner.accountId, [
+    { key: "t1", created_at: sp(today, 0, 0, 1), status: "delivered", body: "Hoje cedo" },
+    { key: "y0", created_at: sp(yesterday, 0, 0), status: "delivered", body: "Ontem primeiro instante", carrier: "Vivo" },
+    { key: "y1", created_at: sp(yesterday, 12, 30, 15), sent_at: sp(yesterday, 12, 30, 17), status: "failed", body: "Promoção de verão com acentuação",
+      segments: 2, coding: "UCS2", price: 16, error_code: "UNDELIV", error_message: "The handset rejected the message (simulated)", recipient: "+5521970000002", carrier: "Claro" },
+    { key: "y2", created_at: sp(yesterday, 23, 59, 59, "999999"), status: "failed", body: "Ontem último instante", error_code: "EXPIRED" },
+    { key: "y3", created_at: sp(yesterday, 14, 0), status: "sent", body: "Estamos aqui", type: "location", latitude: -23.55052, longitude: -46.633308 },
+    { key: "b1", created_at: sp(yesterday, 0, 0).replace("T03:00:00.000000Z", "T02:59:59.999999Z"), status: "failed", body: "Anteontem último instante" },
+  ]);
+  await query(
+    `INSERT INTO message_events (message_id, account_id, status, source, payload, created_at) VALUES
+       ($1, $2, 'queued', 'system', '{}', $3), ($1, $2, 'sent', 'system', '{}', $4), ($1, $2, 'failed', 'provider', '{"error_code":"UNDELIV"}', $5)`,
+    [ids.y1, owner.accountId, sp(yesterday, 12, 30, 15), sp(yesterday, 12, 30, 17), sp(yesterday, 12, 31, 0)],
+  );
+});
+
+describe("SMS history screens (JavaScript off)", () => {
+  it("the sidebar has the SMS group; /sms/history defaults to today in São Paulo", async () => {
+    const { res, html } = await pageOf(c, "/sms/history");
+    expect(res.status).toBe(200);
+    for (const href of ["/sms/dashboard", "/sms/history", "/sms/exports", "/sms/reports/stat", "/sms/insights", "/sms/usage", "/sms/queue"]) {
+      expect(html).toContain(`href="${href}"`);
+    }
+    expect(html).toContain("Histórico de SMS");
+    expect(html).toMatch(new RegExp(`name="start"[^>]*value="${today}"|value="${today}"[^>]*name="start"`));
+    expect(rowIds(html)).toEqual([ids.t1]);
+    expect(html).toContain("Entregue");
+    expect(html).toContain(`action="/sms/history?index"`); // the Export button's form
+  });
+
+  it("days are São Paulo days: yesterday 00:00:00 to 23:59:59.999999, newest first", async () => {
+    const { html } = await pageOf(c, `/sms/history?start=${yesterday}&end=${yesterday}`);
+    expect(rowIds(html)).toEqual([ids.y2, ids.y3, ids.y1, ids.y0]);
+    const two = await pageOf(c, `/sms/history?start=${before}&end=${yesterday}`);
+    expect(rowIds(two.html)).toEqual([ids.y2, ids.y3, ids.y1, ids.y0, ids.b1]);
+    // The table: date (São Paulo), type, sender, recipient, message, parts, status badge.
+    const row = rowOf(html, "data-message-id", ids.y1);
+    expect(row).toContain(`${yesterday.slice(8, 10)}/${yesterday.slice(5, 7)}/${yesterday.slice(2, 4)} 12:30`);
+    expect(row).toContain("Texto");
+    expect(row).toContain("+5521970000002");
+    expect(row).toContain("Promoção de verão com acentuação");
+    expect(row).toContain("Falhou");
+    expect(rowOf(html, "data-message-id", ids.y3)).toContain("Localização");
+  });
+
+  it("filters by status (and by recipient); the 31-day limit is said on the page", async () => {
+    const failed = await pageOf(c, `/sms/history?start=${before}&end=${today}&status=failed`);
+    expect(rowIds(failed.html)).toEqual([ids.y2, ids.y1, ids.b1]);
+    expect(failed.html).toMatch(/<option[^>]*value="failed"[^>]*selected|<option[^>]*selected[^>]*value="failed"/);
+    const to = await pageOf(c, `/sms/history?start=${yesterday}&end=${yesterday}&to=${encodeURIComponent("(21) 97000-0002")}`);
+    expect(rowIds(to.html)).toEqual([ids.y1]);
+    const over = await pageOf(c, `/sms/history?start=${addDays(today, -31)}&end=${today}`);
+    expect(over.res.status).toBe(200);
+    expect(over.html).toContain("Intervalo máximo de 31 dias");
+    expect(rowIds(over.html)).toEqual([]);
+    const badPhone = await pageOf(c, `/sms/history?to=123`);
+    expect(badPhone.html).toContain('aria-invalid="true"');
+  });
+
+  it("the detail shows dates in São Paulo, cost in R$, coding, direction, parts, the error reason and the timeline", async () => {
+    const { res, html } = await pageOf(c, `/sms/history/${ids.y1}`);
+    expect(res.status).toBe(200);
+    const field = (k: string) => {
+      const i = html.indexOf(`data-field="${k}"`);
+      return i < 0 ? "" : html.slice(i, html.indexOf("</div>", i));
+    };
+    expect(field("id")).toContain(ids.y1);
+    expect(field("createdAt")).toContain("12:30:15");
+    expect(field("createdAt")).toContain(`${yesterday.slice(8, 10)}/${yesterday.slice(5, 7)}/${yesterday.slice(0, 4)}`);
+    expect(field("sentAt")).toContain("12:30:17");
+    expect(field("cost")).toMatch(/R\$\s0,16/);
+    expect(field("coding")).toContain("UCS-2 (Unicode)");
+    expect(field("direction")).toContain("Enviada");
+    expect(field("parts")).toContain(">2<");
+    expect(field("type")).toContain("Texto");
+    expect(field("carrier")).toContain("Claro");
+    expect(field("error")).toContain("UNDELIV — O aparelho ou a operadora não aceitou a mensagem");
+    expect(html).toContain("Promoção de verão com acentuação");
+    const timeline = [...html.matchAll(/data-event-status="([a-z]+)"/g)].map((m) => m[1]);
+    expect(timeline).toEqual(["queued", "sent", "failed"]);
+    expect(html).toContain("informado pelo fornecedor");
+    expect(html).not.toContain("openstreetmap.org");
+
+    const loc = await pageOf(c, `/sms/history/${ids.y3}`);
+    expect(loc.html).toContain("https://www.openstreetmap.org/export/embed.html?bbox=");
+    expect(loc.html).toContain("mlat=-23.550520&amp;mlon=-46.633308");
+    expect(loc.html).toContain("Localização");
+    // The same screen under the reports.
+    expect((await pageOf(c, `/sms/reports/history/${ids.y1}`)).html).toContain("UNDELIV — O aparelho");
+
+    const stranger = await freshCustomer("smshistweb2");
+    expect((await stranger.client.get(`/sms/history/${ids.y1}`)).status).toBe(404);
+    expect((await stranger.client.get(`/sms/history/nao-e-um-id`)).status).toBe(404);
+  });
+
+  it("Export (a plain form post) queues the filtered export, goes to /sms/exports, and the CSV downloads; other accounts get 404", async () => {
+    const res = await c.post("/sms/history?index", { start: yesterday, end: yesterday, status: "failed", id: "", from: "", to: "" });
+    expect(res.status, await res.clone().text()).toBe(302);
+    expect(location(res)).toBe("/sms/exports");
+    const [row] = await query<{ id: string; filter: any }>("SELECT id, filter FROM sms_exports WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1", [owner.accountId]);
+    expect(row.filter).toEqual({ id: "", from: "", to: "", status: "failed", sent_at: { from: yesterday, to: yesterday } });
+    await waitFor("export done", async () => (await query<{ status: string }>("SELECT status FROM sms_exports WHERE id = $1", [row.id]))[0].status === "done");
+
+    const list = await pageOf(c, "/sms/exports");
+    expect(list.html).toContain("Relatório solicitado"); // the toast of the redirect
+    const line = rowOf(list.html, "data-export-id", row.id);
+    expect(line).toContain("Pronto");
+    expect(line).toContain(`href="/sms/exports/${row.id}/file"`);
+    expect(line).toContain("Falhou"); // the filter, described
+    expect(list.html).not.toContain('http-equiv="refresh"');
+    expect((await pageOf(c, "/sms/reports/exports")).html).toContain(`data-export-id="${row.id}"`);
+
+    const file = await c.get(`/sms/exports/${row.id}/file`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-disposition")).toContain("attachment");
+    const lines = (await file.text()).trim().split("\n");
+    expect(lines[0]).toBe("id,created_at,sent_at,delivered_at,direction,type,sender,recipient,body,segments,coding,status,error_code,error_message,carrier,price,currency");
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual([ids.y2, ids.y1]);
+    expect(lines[2]).toBe(
+      `${ids.y1},${yesterday} 12:30:15,${yesterday} 12:30:17,,outbound,text,LOJA,+5521970000002,Promoção de verão com acentuação,2,UCS2,failed,UNDELIV,The handset rejected the message (simulated),Claro,0.16,BRL`,
+    );
+
+    const stranger = await freshCustomer("smshistweb3");
+    expect((await stranger.client.get(`/sms/exports/${row.id}/file`)).status).toBe(404);
+    expect((await pageOf(stranger.client, "/sms/exports")).html).not.toContain(row.id);
+    // While one is being prepared, the list refreshes itself (no JavaScript needed).
+    await query(`INSERT INTO sms_exports (account_id, status, filter) VALUES ($1, 'processing', $2::jsonb)`, [
+      stranger.accountId, JSON.stringify({ id: "", from: "", to: "", status: "", sent_at: { from: today, to: today } }),
+    ]);
+    const busy = await stranger.client.page("/sms/exports");
+    expect(busy.html).toMatch(/<meta http-equiv="refresh" content="3"/);
+    expect(busy.html).toContain("Preparando");
+  });
+
+  it("a bad export filter is said on the history page", async () => {
+    const res = await c.post("/sms/history?index", { start: addDays(today, -40), end: today, status: "", id: "", from: "", to: "" });
+    expect(res.status).toBe(422);
+    expect(visible(await res.text())).toContain("Intervalo máximo de 31 dias");
+  });
+
+  it("usage, stat, dashboard, insights, queue and campaign screens show the account's figures", async () => {
+    const usage = await pageOf(c, `/sms/usage?from=${before}&to=${yesterday}`);
+    const y = rowOf(usage.html, "data-day", yesterday);
+    expect(y).toMatch(/data-col="messages">4</);
+    expect(y).toMatch(/data-col="segments">5</);
+    expect(y).toMatch(/data-col="cost">R\$\s0,40</);
+    expect(rowOf(usage.html, "data-day", "total")).toMatch(/R\$\s0,48/);
+    expect((await pageOf(c, `/sms/usage?from=${addDays(today, -40)}&to=${today}`)).html).toContain("Intervalo máximo de 31 dias");
+    expect((await pageOf(c, `/sms/reports/usage?from=${yesterday}&to=${yesterday}`)).html).toMatch(/data-col="messages">4</);
+
+    const stat = await pageOf(c, `/sms/reports/stat?from=${yesterday}&to=${yesterday}`);
+    const s = rowOf(stat.html, "data-day", yesterday);
+    expect(s).toMatch(/data-col="delivered">1</);
+    expect(s).toMatch(/data-col="failed">2</);
+    expect(s).toMatch(/data-col="inFlight">1</);
+    expect(stat.html).toContain('data-chart-days="1"');
+
+    const dash = await pageOf(c, "/sms/dashboard");
+    expect(dash.html).toContain('data-chart-days="7"');
+    expect(dash.html).toContain(`data-bar-day="${yesterday}" data-total="4"`);
+    expect((await pageOf(c, "/sms/dashboard?days=30")).html).toContain('data-chart-days="30"');
+    expect(rowOf(dash.html, "data-carrier", "Claro")).toContain("0,0%");
+
+    const ins = await pageOf(c, `/sms/insights?from=${before}&to=${today}`);
+    const fig = (k: string) => {
+      const i = ins.html.indexOf(`data-figure="${k}"`);
+      return ins.html.slice(i, ins.html.indexOf("</div></div>", i));
+    };
+    expect(fig("messages")).toContain(">6<");
+    expect(fig("failed")).toContain(">3<");
+    expect(fig("deliveryRate")).toContain("40,0%");
+    expect(ins.html).toContain('data-error-code="UNDELIV"');
+
+    const [camp] = await query<{ id: string }>(`INSERT INTO campaigns (account_id, channel, name, total) VALUES ($1, 'sms', 'Natal', 2) RETURNING id`, [owner.accountId]);
+    await query(`UPDATE messages SET campaign_id = $1 WHERE id = ANY($2::uuid[])`, [camp.id, [ids.t1, ids.y1]]);
+    const campaign = await pageOf(c, "/sms/reports/campaign");
+    const cr = rowOf(campaign.html, "data-campaign-id", camp.id);
+    expect(cr).toContain("Natal");
+    expect(cr).toMatch(/data-col="total">2</);
+    expect(cr).toMatch(/data-col="delivered">1</);
+    expect(cr).toMatch(/data-col="failed">1</);
+
+    const queue = await pageOf(c, "/sms/queue");
+    expect(queue.res.status).toBe(200);
+    expect(queue.html).toContain("Nenhuma mensagem aguardando");
+  });
+});
