@@ -13,10 +13,18 @@ import { connect, key, redis } from "../lib/redis";
 /** `touch` resets the entry's idle time: a long job calls it now and then so no other consumer reclaims it while it runs. */
 export type JobHandler = (fields: Record<string, string>, meta: { id: string; deliveries: number; touch: () => Promise<void> }) => Promise<void>;
 
+/** One delivered entry, for batch handlers. */
+export type Entry = { id: string; fields: Record<string, string>; deliveries: number; touch: () => Promise<void> };
+/** Handles a whole batch; answers the entries that failed (by entry id, with the error). Throwing fails them all. */
+export type BatchHandler = (entries: Entry[]) => Promise<Map<string, unknown>>;
+
 export type ConsumerOptions = {
   stream: string;
   group: string;
-  handler: JobHandler;
+  /** One entry at a time (or `concurrency` at once). Give this or batchHandler. */
+  handler?: JobHandler;
+  /** The whole batch in one call (e.g. one claim statement for all its messages). */
+  batchHandler?: BatchHandler;
   maxAttempts?: number;
   /** Entries pending longer than this are reclaimed from dead consumers. */
   reclaimIdleMs?: number;
@@ -55,41 +63,49 @@ export function startConsumer(opts: ConsumerOptions) {
   const reader: Redis = connect();
   let running = true;
 
-  const ack = async (id: string) => {
-    if (opts.deleteAcked) await redis().multi().xack(stream, opts.group, id).xdel(stream, id).exec();
-    else await redis().xack(stream, opts.group, id);
-  };
+  const touchOf = (id: string) => () => redis().xclaim(stream, opts.group, consumer, 0, id, "JUSTID").then(() => undefined);
 
-  /** `fresh`: read with ">" (a first delivery), so no XPENDING round trip is needed for its count. */
-  async function handle(id: string, fields: Record<string, string>, fresh = false) {
-    let count = 1;
-    if (!fresh) {
-      const [[, , , deliveries] = []] = ((await redis().xpending(stream, opts.group, id, id, 1)) as Array<[string, string, number, number]>) ?? [];
-      count = Number(deliveries ?? 1);
-    }
-    try {
-      const touch = () => redis().xclaim(stream, opts.group, consumer, 0, id, "JUSTID").then(() => undefined);
-      await opts.handler(fields, { id, deliveries: count, touch });
-      await ack(id);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      if (count >= maxAttempts) {
-        if (opts.onDead) {
-          try {
-            await opts.onDead(fields, reason, id);
-          } catch (e) {
-            console.error(`job ${opts.stream} ${id} dead-letter hook failed, will retry`, e);
-            return;
-          }
+  /** Acknowledges handled entries in one round trip (and deletes them with deleteAcked). */
+  async function ackAll(ids: string[]) {
+    if (ids.length === 0) return;
+    const m = redis().multi().xack(stream, opts.group, ...ids);
+    if (opts.deleteAcked) m.xdel(stream, ...ids);
+    await m.exec();
+  }
+
+  /** A failed delivery: retried later by reclaim, or dead-lettered after maxAttempts. */
+  async function failed(e: Entry, err: unknown) {
+    const reason = err instanceof Error ? err.message : String(err);
+    if (e.deliveries >= maxAttempts) {
+      if (opts.onDead) {
+        try {
+          await opts.onDead(e.fields, reason, e.id);
+        } catch (hookErr) {
+          console.error(`job ${opts.stream} ${e.id} dead-letter hook failed, will retry`, hookErr);
+          return;
         }
-        const m = redis().multi().xadd(`${stream}:dead`, "*", ...Object.entries(fields).flat(), "reason", reason.slice(0, 500), "source_id", id).xack(stream, opts.group, id);
-        if (opts.deleteAcked) m.xdel(stream, id);
-        await m.exec();
-        console.error(`job ${opts.stream} ${id} dead after ${count} attempts: ${reason}`);
-      } else {
-        console.warn(`job ${opts.stream} ${id} failed (attempt ${count}/${maxAttempts}): ${reason}`);
       }
+      const m = redis().multi().xadd(`${stream}:dead`, "*", ...Object.entries(e.fields).flat(), "reason", reason.slice(0, 500), "source_id", e.id).xack(stream, opts.group, e.id);
+      if (opts.deleteAcked) m.xdel(stream, e.id);
+      await m.exec();
+      console.error(`job ${opts.stream} ${e.id} dead after ${e.deliveries} attempts: ${reason}`);
+    } else {
+      console.warn(`job ${opts.stream} ${e.id} failed (attempt ${e.deliveries}/${maxAttempts}): ${reason}`);
     }
+  }
+
+  /** `fresh`: read with ">" (first deliveries), so no XPENDING round trip is needed for their counts. */
+  async function toEntries(list: Array<[string, string[]]>, fresh: boolean): Promise<Entry[]> {
+    return Promise.all(
+      list.map(async ([id, raw]) => {
+        let deliveries = 1;
+        if (!fresh) {
+          const [[, , , d] = []] = ((await redis().xpending(stream, opts.group, id, id, 1)) as Array<[string, string, number, number]>) ?? [];
+          deliveries = Number(d ?? 1);
+        }
+        return { id, fields: toFields(raw), deliveries, touch: touchOf(id) };
+      }),
+    );
   }
 
   async function reclaim() {
@@ -101,17 +117,39 @@ export function startConsumer(opts: ConsumerOptions) {
     } while (cursor !== "0-0" && running);
   }
 
-  /** Runs a batch with at most `concurrency` handlers at once; handle() never throws. */
-  async function handleAll(entries: Array<[string, string[]]>, fresh: boolean) {
-    const limit = Math.max(1, opts.concurrency ?? 1);
-    let next = 0;
-    const lane = async () => {
-      while (next < entries.length) {
-        const [id, list] = entries[next++];
-        await handle(id, toFields(list), fresh).catch((e) => console.error(`job ${opts.stream} ${id} not handled`, e));
+  /**
+   * Handles a batch: with `batchHandler`, in one call (it answers the entries that failed);
+   * otherwise one handler per entry, at most `concurrency` at once. Successes are acked together.
+   */
+  async function handleAll(list: Array<[string, string[]]>, fresh: boolean) {
+    if (list.length === 0) return;
+    const entries = await toEntries(list, fresh);
+    let failures = new Map<string, unknown>();
+    if (opts.batchHandler) {
+      try {
+        failures = await opts.batchHandler(entries);
+      } catch (err) {
+        failures = new Map(entries.map((e) => [e.id, err]));
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, lane));
+    } else {
+      const limit = Math.max(1, opts.concurrency ?? 1);
+      let next = 0;
+      const lane = async () => {
+        while (next < entries.length) {
+          const e = entries[next++];
+          try {
+            await opts.handler!(e.fields, { id: e.id, deliveries: e.deliveries, touch: e.touch });
+          } catch (err) {
+            failures.set(e.id, err);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, lane));
+    }
+    await ackAll(entries.filter((e) => !failures.has(e.id)).map((e) => e.id)).catch((err) => console.error(`job ${opts.stream}: ack failed`, err));
+    for (const e of entries) {
+      if (failures.has(e.id)) await failed(e, failures.get(e.id)).catch((err) => console.error(`job ${opts.stream} ${e.id} not handled`, err));
+    }
   }
 
   const loop = (async () => {
