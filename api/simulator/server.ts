@@ -64,6 +64,30 @@ function authorized(req: Request) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * At most SIMULATOR_RECEIPT_CONCURRENCY receipt posts in flight, the others wait their turn (in
+ * order), as a provider's webhook sender does: a 20,000-message campaign must not open 20,000
+ * connections to our endpoint at once, time them out, and retry them all together.
+ */
+const posting = (() => {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    acquire: () =>
+      new Promise<void>((resolve) => {
+        if (active < config.SIMULATOR_RECEIPT_CONCURRENCY) {
+          active++;
+          resolve();
+        } else waiting.push(resolve);
+      }),
+    release() {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    },
+  };
+})();
+
 async function postReceipt(reference: string, entry: Submitted) {
   await sleep(config.SIMULATOR_DELAY_MS);
   const failure = entry.outcome === "delivered" ? null : SIMULATED_ERRORS[entry.outcome];
@@ -79,6 +103,7 @@ async function postReceipt(reference: string, entry: Submitted) {
   for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
     if (attempt > 0) await sleep(RETRY_DELAYS_MS[attempt - 1]);
     totals.receiptAttempts++;
+    await posting.acquire();
     try {
       const res = await fetch(config.SIMULATOR_WEBHOOK_URL, {
         method: "POST",
@@ -100,6 +125,8 @@ async function postReceipt(reference: string, entry: Submitted) {
       }
     } catch (e) {
       if (attempt === RETRY_DELAYS_MS.length) console.error(`simulator receipt for ${reference} failed: ${(e as Error).message}`);
+    } finally {
+      posting.release();
     }
   }
   entry.receipt = "gave_up";
