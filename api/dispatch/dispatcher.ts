@@ -349,12 +349,16 @@ export async function deadLetter(messageId: string, reason: string) {
 
 /** One consumer per channel that has a provider. */
 export function startDispatchers() {
-  const batch = env().DISPATCH_CONCURRENCY * 2;
+  const concurrency = env().DISPATCH_CONCURRENCY;
   return channels().map((channel) =>
     startConsumer({
       stream: dispatchStream(channel),
       group: DISPATCH_GROUP,
-      batch,
+      // Batches of DISPATCH_CONCURRENCY, two in flight: the next batch's claim overlaps the
+      // current batch's last submits, so a rate-limited route never idles between batches.
+      batch: concurrency,
+      concurrency: concurrency * 2,
+      pipelined: true,
       deleteAcked: true,
       maxAttempts: env().DISPATCH_MAX_ATTEMPTS,
       reclaimIdleMs: env().DISPATCH_RETRY_IDLE_MS,

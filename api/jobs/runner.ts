@@ -32,6 +32,8 @@ export type ConsumerOptions = {
   batch?: number;
   /** Entries of a batch handled at once (default 1: one after another). */
   concurrency?: number;
+  /** Read the next batch while earlier ones still run, up to `concurrency` entries in flight (batch handlers). */
+  pipelined?: boolean;
   /** Delete an entry once acknowledged (XACK + XDEL): the stream then holds only unfinished work. */
   deleteAcked?: boolean;
   /**
@@ -113,7 +115,8 @@ export function startConsumer(opts: ConsumerOptions) {
     do {
       const [next, entries] = (await redis().xautoclaim(stream, opts.group, consumer, opts.reclaimIdleMs ?? 30_000, cursor, "COUNT", 50)) as [string, Array<[string, string[]] | null>];
       cursor = next;
-      await handleAll(entries.filter((e): e is [string, string[]] => Boolean(e)), false);
+      // Entries this process is handling right now stay with their handler.
+      await handleAll(entries.filter((e): e is [string, string[]] => Boolean(e) && !inflight.has(e![0])), false);
     } while (cursor !== "0-0" && running);
   }
 
@@ -152,19 +155,52 @@ export function startConsumer(opts: ConsumerOptions) {
     }
   }
 
+  // Pipelined mode: batches overlap (the next is read while earlier ones run) up to `concurrency`
+  // entries in flight; entries in flight here are never reclaimed by this process itself.
+  const inflight = new Set<string>();
+  const batches = new Set<Promise<void>>();
+  let wake: (() => void) | undefined;
+  function launch(list: Array<[string, string[]]>, fresh: boolean) {
+    for (const [id] of list) inflight.add(id);
+    const p: Promise<void> = handleAll(list, fresh)
+      .catch((e) => console.error(`consumer ${opts.stream} batch failed`, e))
+      .finally(() => {
+        for (const [id] of list) inflight.delete(id);
+        batches.delete(p);
+        wake?.();
+      });
+    batches.add(p);
+  }
+
   const loop = (async () => {
     await ensureGroup(opts.stream, opts.group).catch((e) => console.error(`consumer ${opts.stream} cannot create its group yet`, e));
     let lastReclaim = 0;
+    const limit = Math.max(1, opts.concurrency ?? 1);
     while (running) {
       try {
         if (Date.now() - lastReclaim > 5_000) {
           lastReclaim = Date.now();
           await reclaim();
         }
-        const res = (await reader.xreadgroup("GROUP", opts.group, consumer, "COUNT", opts.batch ?? 10, "BLOCK", opts.blockMs ?? 2000, "STREAMS", stream, ">")) as
+        let count = opts.batch ?? 10;
+        if (opts.pipelined) {
+          const capacity = limit - inflight.size;
+          if (capacity <= 0) {
+            await new Promise<void>((r) => {
+              wake = r;
+              setTimeout(r, 1000);
+            });
+            continue;
+          }
+          count = Math.min(count, capacity);
+        }
+        const res = (await reader.xreadgroup("GROUP", opts.group, consumer, "COUNT", count, "BLOCK", opts.blockMs ?? 2000, "STREAMS", stream, ">")) as
           | Array<[string, Array<[string, string[]]>]>
           | null;
-        for (const [, entries] of res ?? []) await handleAll(entries, true);
+        for (const [, entries] of res ?? []) {
+          if (opts.pipelined) launch(entries, true);
+          else await handleAll(entries, true);
+        }
       } catch (e) {
         if (!running) break;
         if (String(e).includes("NOGROUP")) {
@@ -179,6 +215,7 @@ export function startConsumer(opts: ConsumerOptions) {
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
+    await Promise.all([...batches]);
   })();
 
   return {
