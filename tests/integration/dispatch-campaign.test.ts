@@ -40,10 +40,20 @@ describe("a 10,000-recipient campaign", () => {
     expect(new Set(ids).size).toBe(N);
     const expected = tally(ids.map((id) => simulatedOutcome(id)));
 
-    const done = await waitUntil(
+    // Completed once nothing is left to send (every message at the provider)…
+    const completed = await waitUntil(
       "campaign completed",
       () => api(`/api/sms/campaigns/${campaignId}`, { token: p.token }),
       (r) => r.body.data?.status === "completed",
+      150_000,
+      1000,
+    );
+    expect(Object.keys(completed.body.data.counts).filter((s) => ["queued", "sending", "pending", "scheduled"].includes(s))).toEqual([]);
+    // …and once every receipt is in, the exact per-status counts of the simulator's mix.
+    const done = await waitUntil(
+      "every receipt applied",
+      () => api(`/api/sms/campaigns/${campaignId}`, { token: p.token }),
+      (r) => !r.body.data?.counts?.sent,
       150_000,
       1000,
     );
@@ -57,5 +67,5 @@ describe("a 10,000-recipient campaign", () => {
     }).then((r) => r.json() as Promise<{ references: Record<string, number> }>);
     expect(tally(ids.map((id) => String(stats.references[id] ?? 0)))).toEqual({ "1": N });
     expect(await balanceOf(p.accountId)).toBe(before - charged);
-  }, 240_000);
+  }, 360_000);
 });
