@@ -24,7 +24,7 @@ import { sequelize } from "../../models";
 import { PermanentSendError, ThrottledError, type ChannelAdapter, type OutboundMessage } from "../channels/contract";
 import { adapterForConnection, connectionFor } from "../channels/connections";
 import { adapterFor, channels, defaultProvider, dispatchStream } from "../channels/registry";
-import { startConsumer } from "../jobs/runner";
+import { startConsumer, type Entry } from "../jobs/runner";
 import { env, parseRouteRates, type RouteRate } from "../lib/env";
 import { redis } from "../lib/redis";
 import { accountEventStream, STATUS_CHANGED_EVENT } from "../messages/receipts";
@@ -112,6 +112,23 @@ export async function failUnsent(messageId: string, code: string, reason: string
 
 /** Records `sent` with the provider's id (status machine under the row lock) and announces it. */
 async function recordSent(messageId: string, provider: string, providerMessageId: string) {
+  // The usual case in one round trip: still `sending` (ours), so `sent` applies.
+  const [fast] = await db().query<{ account_id: string }>(
+    `WITH u AS (
+       UPDATE messages SET provider = $2, provider_message_id = $3, status = 'sent', sent_at = now(), updated_at = now()
+       WHERE id = $1 AND status = 'sending' RETURNING id, account_id
+     ), e AS (
+       INSERT INTO message_events (message_id, account_id, status, source, payload)
+       SELECT id, account_id, 'sent', 'system', jsonb_build_object('provider', $2::text, 'provider_message_id', $3::text, 'previous', 'sending') FROM u
+     )
+     SELECT account_id FROM u`,
+    { bind: [messageId, provider, providerMessageId], type: QueryTypes.SELECT },
+  );
+  if (fast) {
+    await announce(fast.account_id, messageId, "sent");
+    return;
+  }
+  // Anything else (a receipt got there first…): the status machine decides under the row lock.
   const changed = await db().transaction(async (t) => {
     const [m] = await db().query<{ status: MessageStatus; account_id: string }>(`SELECT status, account_id FROM messages WHERE id = $1 FOR UPDATE`, {
       bind: [messageId],
@@ -157,8 +174,10 @@ async function adapterOf(message: Pick<Row, "channel" | "provider" | "route">): 
 export type DispatchMeta = { deliveries: number; recovered?: boolean; touch?: () => Promise<void> };
 export type DispatchResult = "sent" | "skipped" | "held" | "failed";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export async function dispatchMessage(messageId: string, meta: DispatchMeta): Promise<DispatchResult> {
-  if (!/^[0-9a-f-]{36}$/i.test(messageId ?? "")) return "skipped";
+  if (!UUID.test(messageId ?? "")) return "skipped";
   // 1. Claim (not while its campaign is paused or canceled).
   const [claimed] = await db().query<Row>(
     `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = $1 AND direction = 'outbound' AND ${CLAIMABLE} AND NOT ${HELD} RETURNING *`,
@@ -188,7 +207,20 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
     resubmit = true;
   }
 
-  const msg: Row = message;
+  const result = await submit(message, meta, resubmit);
+  if (result === "failed") return "failed";
+  await recordSent(message.id, result.provider, result.providerMessageId);
+  return "sent";
+}
+
+type Submitted = { provider: string; providerMessageId: string };
+
+/**
+ * Steps 2 of a claimed message: the adapter, the provider lookup for a resubmit, the route's rate
+ * slot and the submit (throttling waited out). Answers the provider's id, or "failed" when the
+ * message was failed (and refunded) for good; throws on a transient error.
+ */
+async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<Submitted | "failed"> {
   const adapter = await adapterOf(msg);
   if (!adapter) {
     await failUnsent(msg.id, "no_provider", `No provider is configured for channel ${msg.channel}${msg.provider ? ` (${msg.provider})` : ""}`);
@@ -197,13 +229,8 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
   // An earlier attempt may have reached the provider before its worker died: ask, don't resubmit.
   if (resubmit && adapter.lookup) {
     const known = await adapter.lookup(msg.id);
-    if (known) {
-      await recordSent(msg.id, adapter.provider, known.providerMessageId);
-      return "sent";
-    }
+    if (known) return { provider: adapter.provider, providerMessageId: known.providerMessageId };
   }
-
-  // 2. Submit at the route's rate; a provider's throttling pauses the route and the submit repeats.
   const outbound: OutboundMessage = {
     id: msg.id,
     accountId: msg.account_id,
@@ -217,12 +244,12 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
   };
   const bucket = bucketFor(msg.channel, adapter.provider, msg.route);
   const limit = routeRate(msg.channel, msg.route);
-  let providerMessageId: string | undefined;
-  for (let throttles = 0; providerMessageId === undefined; ) {
+  for (let throttles = 0; ; ) {
     const wait = await acquire(bucket, limit?.rate ?? 0, limit?.burst ?? 1);
     if (wait > 0) await waitKeeping(wait, meta.touch);
     try {
-      ({ providerMessageId } = await adapter.send(outbound, { idempotencyKey: msg.id }));
+      const { providerMessageId } = await adapter.send(outbound, { idempotencyKey: msg.id });
+      return { provider: adapter.provider, providerMessageId };
     } catch (e) {
       if (e instanceof ThrottledError && ++throttles <= MAX_THROTTLES) {
         await pause(bucket, e.retryAfterMs);
@@ -235,10 +262,80 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
       throw e; // transient: the runner redelivers, then dead-letters
     }
   }
+}
 
-  // 3. Record `sent` with the provider's id.
-  await recordSent(msg.id, adapter.provider, providerMessageId);
-  return "sent";
+/** `sent` for many submitted messages in one statement; the ones no longer `sending` go through recordSent. */
+async function recordSentMany(list: Array<{ id: string } & Submitted>) {
+  if (list.length === 0) return;
+  const done = await db().query<{ id: string; account_id: string }>(
+    `WITH v AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) AS v(id, provider, pmid)
+     ), u AS (
+       UPDATE messages m SET provider = v.provider, provider_message_id = v.pmid, status = 'sent', sent_at = now(), updated_at = now()
+       FROM v WHERE m.id = v.id AND m.status = 'sending' RETURNING m.id, m.account_id, v.provider, v.pmid
+     ), e AS (
+       INSERT INTO message_events (message_id, account_id, status, source, payload)
+       SELECT id, account_id, 'sent', 'system', jsonb_build_object('provider', provider, 'provider_message_id', pmid, 'previous', 'sending') FROM u
+     )
+     SELECT id, account_id FROM u`,
+    { bind: [list.map((m) => m.id), list.map((m) => m.provider), list.map((m) => m.providerMessageId)], type: QueryTypes.SELECT },
+  );
+  const recorded = new Set(done.map((d) => d.id));
+  if (done.length > 0) {
+    const p = redis().pipeline();
+    for (const d of done) p.xadd(accountEventStream(d.account_id), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", d.id, "status", "sent");
+    await p.exec().catch((e) => console.error("message.status_changed publish failed", e));
+  }
+  for (const m of list) if (!recorded.has(m.id)) await recordSent(m.id, m.provider, m.providerMessageId);
+}
+
+/**
+ * A batch of entries: one claim statement for all their messages, the submits DISPATCH_CONCURRENCY
+ * at a time, one statement recording them `sent`. Entries whose message was not claimed take the
+ * one-by-one path (held campaign, duplicate, redelivery of a `sending` message…).
+ */
+export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unknown>> {
+  const failures = new Map<string, unknown>();
+  const ids = [...new Set(entries.map((e) => e.fields.message_id).filter((id) => UUID.test(id ?? "")))];
+  const claimed = ids.length
+    ? await db().query<Row>(
+        `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = ANY($1::uuid[]) AND direction = 'outbound' AND ${CLAIMABLE} AND NOT ${HELD} RETURNING *`,
+        { bind: [ids], type: QueryTypes.SELECT },
+      )
+    : [];
+  const mine = new Map(claimed.map((r) => [r.id, r]));
+  const seen = new Set<string>();
+  const sent: Array<{ id: string; entry: string } & Submitted> = [];
+  const limit = Math.max(1, env().DISPATCH_CONCURRENCY);
+  let next = 0;
+  const lane = async () => {
+    while (next < entries.length) {
+      const e = entries[next++];
+      const id = e.fields.message_id;
+      const meta: DispatchMeta = { deliveries: e.deliveries, recovered: e.fields.recovered === "1", touch: e.touch };
+      try {
+        if (!UUID.test(id ?? "") || seen.has(id)) continue; // junk, or the same message twice in one batch
+        seen.add(id);
+        const row = mine.get(id);
+        if (!row) {
+          await dispatchMessage(id, meta);
+          continue;
+        }
+        const result = await submit(row, meta, false);
+        if (result !== "failed") sent.push({ id, entry: e.id, ...result });
+      } catch (err) {
+        failures.set(e.id, err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, lane));
+  try {
+    await recordSentMany(sent);
+  } catch (err) {
+    // Submitted but not recorded: the entries stay pending; their redelivery finds the submit by lookup.
+    for (const s of sent) failures.set(s.entry, err);
+  }
+  return failures;
 }
 
 /**
@@ -246,7 +343,7 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
  * a submit that succeeded but whose `sent` could not be recorded is recorded now instead.
  */
 export async function deadLetter(messageId: string, reason: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(messageId ?? "")) return;
+  if (!UUID.test(messageId ?? "")) return;
   const [m] = await db().query<Row>(`SELECT * FROM messages WHERE id = $1`, { bind: [messageId], type: QueryTypes.SELECT });
   if (!m) return;
   const adapter = m.status === "sending" ? await adapterOf(m) : undefined;
@@ -262,14 +359,15 @@ export function startDispatchers() {
     startConsumer({
       stream: dispatchStream(channel),
       group: DISPATCH_GROUP,
+      // Batches of DISPATCH_CONCURRENCY, two in flight: the next batch's claim overlaps the
+      // current batch's last submits, so a rate-limited route never idles between batches.
       batch: concurrency,
-      concurrency,
+      concurrency: concurrency * 2,
+      pipelined: true,
       deleteAcked: true,
       maxAttempts: env().DISPATCH_MAX_ATTEMPTS,
       reclaimIdleMs: env().DISPATCH_RETRY_IDLE_MS,
-      handler: async (fields, meta) => {
-        await dispatchMessage(fields.message_id, { deliveries: meta.deliveries, recovered: fields.recovered === "1", touch: meta.touch });
-      },
+      batchHandler: dispatchBatch,
       onDead: async (fields, reason) => {
         if (fields.message_id) await deadLetter(fields.message_id, reason);
       },

@@ -13,10 +13,18 @@ import { connect, key, redis } from "../lib/redis";
 /** `touch` resets the entry's idle time: a long job calls it now and then so no other consumer reclaims it while it runs. */
 export type JobHandler = (fields: Record<string, string>, meta: { id: string; deliveries: number; touch: () => Promise<void> }) => Promise<void>;
 
+/** One delivered entry, for batch handlers. */
+export type Entry = { id: string; fields: Record<string, string>; deliveries: number; touch: () => Promise<void> };
+/** Handles a whole batch; answers the entries that failed (by entry id, with the error). Throwing fails them all. */
+export type BatchHandler = (entries: Entry[]) => Promise<Map<string, unknown>>;
+
 export type ConsumerOptions = {
   stream: string;
   group: string;
-  handler: JobHandler;
+  /** One entry at a time (or `concurrency` at once). Give this or batchHandler. */
+  handler?: JobHandler;
+  /** The whole batch in one call (e.g. one claim statement for all its messages). */
+  batchHandler?: BatchHandler;
   maxAttempts?: number;
   /** Entries pending longer than this are reclaimed from dead consumers. */
   reclaimIdleMs?: number;
@@ -24,6 +32,8 @@ export type ConsumerOptions = {
   batch?: number;
   /** Entries of a batch handled at once (default 1: one after another). */
   concurrency?: number;
+  /** Read the next batch while earlier ones still run, up to `concurrency` entries in flight (batch handlers). */
+  pipelined?: boolean;
   /** Delete an entry once acknowledged (XACK + XDEL): the stream then holds only unfinished work. */
   deleteAcked?: boolean;
   /**
@@ -55,41 +65,49 @@ export function startConsumer(opts: ConsumerOptions) {
   const reader: Redis = connect();
   let running = true;
 
-  const ack = async (id: string) => {
-    if (opts.deleteAcked) await redis().multi().xack(stream, opts.group, id).xdel(stream, id).exec();
-    else await redis().xack(stream, opts.group, id);
-  };
+  const touchOf = (id: string) => () => redis().xclaim(stream, opts.group, consumer, 0, id, "JUSTID").then(() => undefined);
 
-  /** `fresh`: read with ">" (a first delivery), so no XPENDING round trip is needed for its count. */
-  async function handle(id: string, fields: Record<string, string>, fresh = false) {
-    let count = 1;
-    if (!fresh) {
-      const [[, , , deliveries] = []] = ((await redis().xpending(stream, opts.group, id, id, 1)) as Array<[string, string, number, number]>) ?? [];
-      count = Number(deliveries ?? 1);
-    }
-    try {
-      const touch = () => redis().xclaim(stream, opts.group, consumer, 0, id, "JUSTID").then(() => undefined);
-      await opts.handler(fields, { id, deliveries: count, touch });
-      await ack(id);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      if (count >= maxAttempts) {
-        if (opts.onDead) {
-          try {
-            await opts.onDead(fields, reason, id);
-          } catch (e) {
-            console.error(`job ${opts.stream} ${id} dead-letter hook failed, will retry`, e);
-            return;
-          }
+  /** Acknowledges handled entries in one round trip (and deletes them with deleteAcked). */
+  async function ackAll(ids: string[]) {
+    if (ids.length === 0) return;
+    const m = redis().multi().xack(stream, opts.group, ...ids);
+    if (opts.deleteAcked) m.xdel(stream, ...ids);
+    await m.exec();
+  }
+
+  /** A failed delivery: retried later by reclaim, or dead-lettered after maxAttempts. */
+  async function failed(e: Entry, err: unknown) {
+    const reason = err instanceof Error ? err.message : String(err);
+    if (e.deliveries >= maxAttempts) {
+      if (opts.onDead) {
+        try {
+          await opts.onDead(e.fields, reason, e.id);
+        } catch (hookErr) {
+          console.error(`job ${opts.stream} ${e.id} dead-letter hook failed, will retry`, hookErr);
+          return;
         }
-        const m = redis().multi().xadd(`${stream}:dead`, "*", ...Object.entries(fields).flat(), "reason", reason.slice(0, 500), "source_id", id).xack(stream, opts.group, id);
-        if (opts.deleteAcked) m.xdel(stream, id);
-        await m.exec();
-        console.error(`job ${opts.stream} ${id} dead after ${count} attempts: ${reason}`);
-      } else {
-        console.warn(`job ${opts.stream} ${id} failed (attempt ${count}/${maxAttempts}): ${reason}`);
       }
+      const m = redis().multi().xadd(`${stream}:dead`, "*", ...Object.entries(e.fields).flat(), "reason", reason.slice(0, 500), "source_id", e.id).xack(stream, opts.group, e.id);
+      if (opts.deleteAcked) m.xdel(stream, e.id);
+      await m.exec();
+      console.error(`job ${opts.stream} ${e.id} dead after ${e.deliveries} attempts: ${reason}`);
+    } else {
+      console.warn(`job ${opts.stream} ${e.id} failed (attempt ${e.deliveries}/${maxAttempts}): ${reason}`);
     }
+  }
+
+  /** `fresh`: read with ">" (first deliveries), so no XPENDING round trip is needed for their counts. */
+  async function toEntries(list: Array<[string, string[]]>, fresh: boolean): Promise<Entry[]> {
+    return Promise.all(
+      list.map(async ([id, raw]) => {
+        let deliveries = 1;
+        if (!fresh) {
+          const [[, , , d] = []] = ((await redis().xpending(stream, opts.group, id, id, 1)) as Array<[string, string, number, number]>) ?? [];
+          deliveries = Number(d ?? 1);
+        }
+        return { id, fields: toFields(raw), deliveries, touch: touchOf(id) };
+      }),
+    );
   }
 
   async function reclaim() {
@@ -97,36 +115,92 @@ export function startConsumer(opts: ConsumerOptions) {
     do {
       const [next, entries] = (await redis().xautoclaim(stream, opts.group, consumer, opts.reclaimIdleMs ?? 30_000, cursor, "COUNT", 50)) as [string, Array<[string, string[]] | null>];
       cursor = next;
-      await handleAll(entries.filter((e): e is [string, string[]] => Boolean(e)), false);
+      // Entries this process is handling right now stay with their handler.
+      await handleAll(entries.filter((e): e is [string, string[]] => Boolean(e) && !inflight.has(e![0])), false);
     } while (cursor !== "0-0" && running);
   }
 
-  /** Runs a batch with at most `concurrency` handlers at once; handle() never throws. */
-  async function handleAll(entries: Array<[string, string[]]>, fresh: boolean) {
-    const limit = Math.max(1, opts.concurrency ?? 1);
-    let next = 0;
-    const lane = async () => {
-      while (next < entries.length) {
-        const [id, list] = entries[next++];
-        await handle(id, toFields(list), fresh).catch((e) => console.error(`job ${opts.stream} ${id} not handled`, e));
+  /**
+   * Handles a batch: with `batchHandler`, in one call (it answers the entries that failed);
+   * otherwise one handler per entry, at most `concurrency` at once. Successes are acked together.
+   */
+  async function handleAll(list: Array<[string, string[]]>, fresh: boolean) {
+    if (list.length === 0) return;
+    const entries = await toEntries(list, fresh);
+    let failures = new Map<string, unknown>();
+    if (opts.batchHandler) {
+      try {
+        failures = await opts.batchHandler(entries);
+      } catch (err) {
+        failures = new Map(entries.map((e) => [e.id, err]));
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, lane));
+    } else {
+      const limit = Math.max(1, opts.concurrency ?? 1);
+      let next = 0;
+      const lane = async () => {
+        while (next < entries.length) {
+          const e = entries[next++];
+          try {
+            await opts.handler!(e.fields, { id: e.id, deliveries: e.deliveries, touch: e.touch });
+          } catch (err) {
+            failures.set(e.id, err);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, lane));
+    }
+    await ackAll(entries.filter((e) => !failures.has(e.id)).map((e) => e.id)).catch((err) => console.error(`job ${opts.stream}: ack failed`, err));
+    for (const e of entries) {
+      if (failures.has(e.id)) await failed(e, failures.get(e.id)).catch((err) => console.error(`job ${opts.stream} ${e.id} not handled`, err));
+    }
+  }
+
+  // Pipelined mode: batches overlap (the next is read while earlier ones run) up to `concurrency`
+  // entries in flight; entries in flight here are never reclaimed by this process itself.
+  const inflight = new Set<string>();
+  const batches = new Set<Promise<void>>();
+  let wake: (() => void) | undefined;
+  function launch(list: Array<[string, string[]]>, fresh: boolean) {
+    for (const [id] of list) inflight.add(id);
+    const p: Promise<void> = handleAll(list, fresh)
+      .catch((e) => console.error(`consumer ${opts.stream} batch failed`, e))
+      .finally(() => {
+        for (const [id] of list) inflight.delete(id);
+        batches.delete(p);
+        wake?.();
+      });
+    batches.add(p);
   }
 
   const loop = (async () => {
     await ensureGroup(opts.stream, opts.group).catch((e) => console.error(`consumer ${opts.stream} cannot create its group yet`, e));
     let lastReclaim = 0;
+    const limit = Math.max(1, opts.concurrency ?? 1);
     while (running) {
       try {
         if (Date.now() - lastReclaim > 5_000) {
           lastReclaim = Date.now();
           await reclaim();
         }
-        const res = (await reader.xreadgroup("GROUP", opts.group, consumer, "COUNT", opts.batch ?? 10, "BLOCK", opts.blockMs ?? 2000, "STREAMS", stream, ">")) as
+        let count = opts.batch ?? 10;
+        if (opts.pipelined) {
+          const capacity = limit - inflight.size;
+          if (capacity <= 0) {
+            await new Promise<void>((r) => {
+              wake = r;
+              setTimeout(r, 1000);
+            });
+            continue;
+          }
+          count = Math.min(count, capacity);
+        }
+        const res = (await reader.xreadgroup("GROUP", opts.group, consumer, "COUNT", count, "BLOCK", opts.blockMs ?? 2000, "STREAMS", stream, ">")) as
           | Array<[string, Array<[string, string[]]>]>
           | null;
-        for (const [, entries] of res ?? []) await handleAll(entries, true);
+        for (const [, entries] of res ?? []) {
+          if (opts.pipelined) launch(entries, true);
+          else await handleAll(entries, true);
+        }
       } catch (e) {
         if (!running) break;
         if (String(e).includes("NOGROUP")) {
@@ -141,6 +215,7 @@ export function startConsumer(opts: ConsumerOptions) {
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
+    await Promise.all([...batches]);
   })();
 
   return {

@@ -10,7 +10,7 @@
  *   GET /v1/messages?reference=…  -> 200 {id, reference, status} of an earlier submit, 404 if none
  *     (what a dispatcher asks before repeating a submit whose answer it lost; not a submit).
  *   GET /v1/stats[?reference=…] -> counts: per reference the submits accepted (repeats included),
- *     and `throttled` (429 answers).
+ *     and `throttled` (429 answers); ?times=1 -> when each reference's first submit arrived.
  *
  * SIMULATOR_MAX_RPS > 0: more submits than that within one second are answered
  * 429 {error, retry_after_ms} with Retry-After (seconds), like a provider's throttling; the
@@ -38,7 +38,7 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 const INVALID_NUMBER = "+15005550001";
 const OUTAGE_NUMBER = "+15005550503";
 
-type Submitted = { id: string; accepted: number; outcome: SimulatedOutcome; receipt: "pending" | "posted" | "gave_up"; carrier: string };
+type Submitted = { id: string; accepted: number; at: number; outcome: SimulatedOutcome; receipt: "pending" | "posted" | "gave_up"; carrier: string };
 const byReference = new Map<string, Submitted>();
 const totals = { accepted: 0, unique: 0, refused: 0, throttled: 0, receiptsPosted: 0, receiptAttempts: 0, receiptsGivenUp: 0 };
 
@@ -67,6 +67,30 @@ function authorized(req: Request) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * At most SIMULATOR_RECEIPT_CONCURRENCY receipt posts in flight, the others wait their turn (in
+ * order), as a provider's webhook sender does: a 20,000-message campaign must not open 20,000
+ * connections to our endpoint at once, time them out, and retry them all together.
+ */
+const posting = (() => {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    acquire: () =>
+      new Promise<void>((resolve) => {
+        if (active < config.SIMULATOR_RECEIPT_CONCURRENCY) {
+          active++;
+          resolve();
+        } else waiting.push(resolve);
+      }),
+    release() {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    },
+  };
+})();
+
 async function postReceipt(reference: string, entry: Submitted) {
   await sleep(config.SIMULATOR_DELAY_MS);
   const failure = entry.outcome === "delivered" ? null : SIMULATED_ERRORS[entry.outcome];
@@ -83,6 +107,7 @@ async function postReceipt(reference: string, entry: Submitted) {
   for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
     if (attempt > 0) await sleep(RETRY_DELAYS_MS[attempt - 1]);
     totals.receiptAttempts++;
+    await posting.acquire();
     try {
       const res = await fetch(config.SIMULATOR_WEBHOOK_URL, {
         method: "POST",
@@ -104,6 +129,8 @@ async function postReceipt(reference: string, entry: Submitted) {
       }
     } catch (e) {
       if (attempt === RETRY_DELAYS_MS.length) console.error(`simulator receipt for ${reference} failed: ${(e as Error).message}`);
+    } finally {
+      posting.release();
     }
   }
   entry.receipt = "gave_up";
@@ -140,7 +167,7 @@ async function submit(req: Request) {
     known.accepted++;
     return json({ id: known.id, status: "accepted", duplicate: true }, 202);
   }
-  const entry: Submitted = { id: `sim_${randomUUID()}`, accepted: 1, outcome: simulatedOutcome(reference, mix), receipt: "pending", carrier: simulatedCarrier(to) };
+  const entry: Submitted = { id: `sim_${randomUUID()}`, accepted: 1, at: Date.now(), outcome: simulatedOutcome(reference, mix), receipt: "pending", carrier: simulatedCarrier(to) };
   byReference.set(reference, entry);
   totals.unique++;
   void postReceipt(reference, entry);
@@ -195,8 +222,10 @@ function stats(req: Request) {
   const reference = new URL(req.url).searchParams.get("reference");
   if (reference !== null) {
     const e = byReference.get(reference);
-    return json({ reference, accepted: e?.accepted ?? 0, id: e?.id ?? null, outcome: e?.outcome ?? null, receipt: e?.receipt ?? null });
+    return json({ reference, accepted: e?.accepted ?? 0, id: e?.id ?? null, outcome: e?.outcome ?? null, receipt: e?.receipt ?? null, submitted_at: e?.at ?? null });
   }
+  // ?times=1: when each reference's first submit arrived (ms since the epoch), to measure rates.
+  if (new URL(req.url).searchParams.get("times") === "1") return json({ times: Object.fromEntries([...byReference].map(([ref, e]) => [ref, e.at])) });
   return json({ ...totals, references: Object.fromEntries([...byReference].map(([ref, e]) => [ref, e.accepted])) });
 }
 

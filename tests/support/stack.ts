@@ -57,6 +57,7 @@ export class RedisServer {
     const until = Date.now() + 10_000;
     for (;;) {
       const c = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      c.on("error", () => undefined);
       try {
         await c.connect();
         await c.ping();

@@ -11,6 +11,7 @@ export const NAV: NavGroup[] = [
       { key: "smsDashboard", href: "/sms/dashboard", icon: "chart" },
       { key: "smsSend", href: "/sms/send", icon: "send" },
       { key: "smsHistory", href: "/sms/history", icon: "history" },
+      { key: "smsCampaigns", href: "/sms/campaigns", icon: "megaphone" },
       { key: "smsTemplates", href: "/sms/templates", icon: "template" },
       { key: "smsExports", href: "/sms/exports", icon: "download" },
       { key: "smsReports", href: "/sms/reports/stat", icon: "report" },

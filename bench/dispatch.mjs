@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+/**
+ * End-to-end SMS dispatch throughput through the simulator, on the real api, worker(s) and
+ * simulator processes of a fresh `mensageria_bench_dispatch` database: accept N messages through
+ * POST /api/sms/messages (1,000 recipients a request, 2 in parallel), then time until every one is
+ * final (delivered / failed / unavailable, i.e. submitted, recorded `sent` and its signed receipt
+ * applied). Once with 1 worker, once with 2. Prints accept msg/s, end-to-end msg/s (from the first
+ * accept to the last final status) and dispatch msg/s (from the first to the last `sent_at`).
+ * Run: `node bench/dispatch.mjs` (PostgreSQL and Redis as for npm start). BENCH_MESSAGES (20000),
+ * BENCH_WORKERS ("1,2"), BENCH_CONCURRENCY (DISPATCH_CONCURRENCY, 32), SIMULATOR_DELAY_MS (50).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bun = join(root, "node_modules", ".bin", "bun");
+const N = Number(process.env.BENCH_MESSAGES ?? 20000);
+const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
+const admin = process.env.TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const dbName = "mensageria_bench_dispatch";
+
+const freePort = () =>
+  new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+    s.on("error", rej);
+  });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function waitFor(url) {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await sleep(100);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+const a = new pg.Client({ connectionString: admin });
+await a.connect();
+await a.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+await a.query(`CREATE DATABASE "${dbName}"`);
+await a.end();
+const url = new URL(admin);
+url.pathname = `/${dbName}`;
+const [apiPort, simPort] = [await freePort(), await freePort()];
+const env = {
+  ...process.env,
+  NODE_ENV: "test",
+  DATABASE_URL: url.toString(),
+  REDIS_PREFIX: `bench:dispatch:${Date.now()}:`,
+  API_PORT: String(apiPort),
+  SIMULATOR_PORT: String(simPort),
+  SIMULATOR_URL: `http://127.0.0.1:${simPort}`,
+  SIMULATOR_DELAY_MS: process.env.SIMULATOR_DELAY_MS ?? "50",
+  DISPATCH_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? "32",
+  OUTBOX_POLL_MS: "50",
+  LOGIN_MAX_FAILS_PER_IP: "1000",
+};
+for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
+  const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
+}
+const procs = [];
+const start = (script) => {
+  const c = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+  procs.push(c);
+  return c;
+};
+start("api/server.ts");
+start("api/simulator/server.ts");
+await Promise.all([waitFor(`http://127.0.0.1:${apiPort}/api/health`), waitFor(`http://127.0.0.1:${simPort}/health`)]);
+const db = new pg.Pool({ connectionString: url.toString(), max: 2 });
+const api = async (path, body, token) => {
+  const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return json;
+};
+const { token } = await api("/api/auth/login", { email: "owner@demo.example", password: "Demo!Mensa#2026" });
+const [{ account_id: accountId }] = (
+  await db.query(`SELECT m.account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`)
+).rows;
+
+let serial = 0;
+const results = [];
+for (const workers of WORKERS) {
+  await db.query("UPDATE accounts SET balance = 1000000000 WHERE id = $1", [accountId]);
+  const ws = Array.from({ length: workers }, () => start("api/worker.ts"));
+  await sleep(1500);
+  const t0 = Date.now();
+  const ids = [];
+  const batches = Array.from({ length: Math.ceil(N / 1000) }, (_, i) => Math.min(1000, N - i * 1000));
+  for (let i = 0; i < batches.length; i += 2) {
+    const answers = await Promise.all(
+      batches.slice(i, i + 2).map((n) =>
+        api("/api/sms/messages", { to: Array.from({ length: n }, () => `+55119${String(10000000 + serial++).padStart(8, "0")}`), body: "Bench de envio", from: "BENCH" }, token),
+      ),
+    );
+    for (const a of answers) for (const m of a.data) ids.push(m.id);
+  }
+  const accepted = Date.now();
+  for (;;) {
+    const { rows } = await db.query(
+      "SELECT count(*) FILTER (WHERE status IN ('delivered','failed','unavailable')) AS final, min(sent_at) AS first, max(sent_at) AS last FROM messages WHERE id = ANY($1::uuid[])",
+      [ids],
+    );
+    if (Number(rows[0].final) === ids.length) {
+      const end = Date.now();
+      const dispatchSeconds = (rows[0].last - rows[0].first) / 1000;
+      results.push({
+        workers,
+        messages: ids.length,
+        acceptPerSec: Math.round(ids.length / ((accepted - t0) / 1000)),
+        endToEndSeconds: (end - t0) / 1000,
+        endToEndPerSec: Math.round(ids.length / ((end - t0) / 1000)),
+        dispatchPerSec: Math.round(ids.length / dispatchSeconds),
+      });
+      break;
+    }
+    if (Date.now() - t0 > 600_000) throw new Error("not finished in 10 minutes");
+    await sleep(250);
+  }
+  for (const w of ws) w.kill("SIGTERM");
+  await sleep(1000);
+}
+
+console.log(`\nSMS dispatch end to end (${N} messages, DISPATCH_CONCURRENCY ${env.DISPATCH_CONCURRENCY}, simulator delay ${env.SIMULATOR_DELAY_MS} ms)\n`);
+console.log("| workers | messages | accept msg/s | end-to-end s | end-to-end msg/s | dispatch msg/s (sent_at) |");
+console.log("|---:|---:|---:|---:|---:|---:|");
+for (const r of results) console.log(`| ${r.workers} | ${r.messages} | ${r.acceptPerSec} | ${r.endToEndSeconds.toFixed(1)} | ${r.endToEndPerSec} | ${r.dispatchPerSec} |`);
+const sim = await (await fetch(`http://127.0.0.1:${simPort}/v1/stats`, { headers: { Authorization: `Bearer ${env.SIMULATOR_API_KEY ?? "development-only-simulator-api-key"}` } })).json();
+console.log(`\nsimulator: ${sim.accepted} submits accepted (${sim.unique} unique), ${sim.throttled} throttled, ${sim.receiptsPosted} receipts posted in ${sim.receiptAttempts} attempts`);
+for (const p of procs) p.kill("SIGTERM");
+await db.end();
+await sleep(500);
+const c = new pg.Client({ connectionString: admin });
+await c.connect();
+await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+await c.end();
+process.exit(0);

@@ -1,0 +1,102 @@
+/**
+ * The campaign screens in Chromium, with JavaScript off (plain POST forms + CSRF, meta refresh)
+ * and on: the list shows status, total, progress and counts; the detail pauses, resumes (the
+ * messages then go out and the campaign completes with the predicted counts) and cancels with a
+ * refund; a finished campaign is deleted from the list.
+ */
+import { describe, expect, it } from "vitest";
+import { simulatedOutcome } from "../../api/simulator/outcome";
+import { registerPerson } from "../support/api";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { balanceOf, createCampaign, enqueueSms, tally, waitUntil } from "../support/campaigns";
+import { query } from "../support/db";
+
+requireChromiumInCi();
+
+async function signedIn(browser: Parameters<typeof newPage>[0], javaScriptEnabled: boolean) {
+  const p = await registerPerson("campaignweb");
+  await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [p.accountId]);
+  const page = await newPage(browser, { javaScriptEnabled });
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(p.email);
+  await page.getByLabel("Senha").fill(p.password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/");
+  return { p, page };
+}
+
+describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
+  const browser = useBrowser();
+
+  it("without JavaScript: list, pause state, resume until completed with exact counts, then delete", async () => {
+    const { p, page } = await signedIn(browser(), false);
+    const id = await createCampaign(p.accountId, { total: 12, status: "paused", name: "Dia das Mães" });
+    const ids = await enqueueSms(p.accountId, { count: 12, campaignId: id });
+
+    await page.goto("/sms/campaigns");
+    const row = page.locator(`tr[data-campaign="${id}"]`);
+    await expect(row.getByRole("link", { name: "Dia das Mães" }).isVisible()).resolves.toBe(true);
+    expect(await row.locator("[data-status]").textContent()).toBe("Pausada");
+    expect(await row.getByText("Na fila 12").count()).toBe(1);
+    await page.screenshot({ path: screenshotPath("sms-campaigns-list"), fullPage: true });
+    // The sidebar entry.
+    expect(await page.getByRole("link", { name: "Campanhas SMS" }).count()).toBeGreaterThan(0);
+
+    await row.getByRole("link", { name: "Dia das Mães" }).click();
+    await page.waitForURL(`**/sms/campaigns/${id}`);
+    expect(await page.locator("[data-action=paused]").count()).toBe(0);
+    await page.locator("[data-action=running]").click();
+    await page.waitForURL(`**/sms/campaigns/${id}`);
+    await expect(page.getByText("Campanha retomada").isVisible()).resolves.toBe(true);
+    // Running: the page refreshes itself (meta refresh) until it completes.
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(1);
+    // (Other tests' campaigns share the worker: allow for a queue ahead of this one.)
+    await waitUntil(
+      "completed on screen with every receipt in",
+      async () => {
+        await page.reload();
+        return { status: await page.locator("[data-status]").first().textContent(), sent: await page.locator("[data-testid=campaign-counts] [data-count=sent]").count() };
+      },
+      (v) => v.status === "Concluída" && v.sent === 0,
+      150_000,
+      1000,
+    );
+    const expected = tally(ids.map((m) => simulatedOutcome(m)));
+    for (const [status, n] of Object.entries(expected)) {
+      expect(await page.locator(`[data-testid=campaign-counts] [data-count=${status}] dd`).textContent()).toBe(String(n));
+    }
+    await expect(page.getByTestId("campaign-progress").textContent()).resolves.toMatch(/^100%/);
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath("sms-campaign-completed"), fullPage: true });
+
+    await page.getByText("Excluir", { exact: true }).click();
+    await page.getByRole("button", { name: "Excluir campanha" }).click();
+    await page.waitForURL((u) => u.pathname === "/sms/campaigns");
+    await expect(page.getByText("Campanha excluída").isVisible()).resolves.toBe(true);
+    expect(await page.locator(`tr[data-campaign="${id}"]`).count()).toBe(0);
+    await page.context().close();
+  }, 240_000);
+
+  it("with JavaScript: pause a running campaign, then cancel it — unsent messages refunded", async () => {
+    const { p, page } = await signedIn(browser(), true);
+    const id = await createCampaign(p.accountId, { total: 5, status: "running", name: "Liquidação" });
+    // Paused before its messages exist, so none goes out before the cancel.
+    await query("UPDATE campaigns SET status = 'paused' WHERE id = $1", [id]);
+    await enqueueSms(p.accountId, { count: 5, campaignId: id, price: 10 });
+    const before = await balanceOf(p.accountId);
+    await query("UPDATE campaigns SET status = 'running' WHERE id = $1", [id]);
+    await page.goto(`/sms/campaigns/${id}`);
+    await page.locator("[data-action=paused]").click();
+    await page.getByText("Campanha pausada").waitFor();
+    expect(await page.locator("[data-status]").first().textContent()).toBe("Pausada");
+    await page.locator("[data-action=canceled]").click();
+    await page.getByText(/Campanha cancelada/).waitFor();
+    expect(await page.locator("[data-status]").first().textContent()).toBe("Cancelada");
+    const [{ status }] = await query<{ status: string }>("SELECT status FROM campaigns WHERE id = $1", [id]);
+    expect(status).toBe("canceled");
+    const refunded = (await balanceOf(p.accountId)) - before;
+    const [{ n }] = await query<{ n: string }>("SELECT count(*) AS n FROM messages WHERE campaign_id = $1 AND error_code = 'canceled'", [id]);
+    expect(refunded).toBe(Number(n) * 10);
+    await page.context().close();
+  }, 60_000);
+});
