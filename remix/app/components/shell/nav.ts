@@ -5,6 +5,7 @@ export type NavGroup = { key: string; items: NavItem[] };
 export const NAV: NavGroup[] = [
   { key: "main", items: [{ key: "home", href: "/", icon: "home" }, { key: "notifications", href: "/notifications", icon: "bell" }] },
   { key: "relationship", items: [{ key: "contacts", href: "/contacts", icon: "contacts" }] },
+  { key: "sms", items: [{ key: "smsOptouts", href: "/sms/optouts", icon: "bell" }, { key: "smsDenylist", href: "/sms/denylist", icon: "settings" }, { key: "smsSmpp", href: "/sms/smpp", icon: "briefcase" }] },
   { key: "people", items: [{ key: "users", href: "/users", icon: "users" }, { key: "departments", href: "/departments", icon: "building" }] },
   { key: "account", items: [{ key: "accounts", href: "/accounts", icon: "briefcase" }, { key: "settings", href: "/settings", icon: "settings" }, { key: "profile", href: "/user/settings", icon: "user" }] },
   { key: "platform", items: [{ key: "whitelabel", href: "/admin/whitelabel", icon: "palette" }] },
