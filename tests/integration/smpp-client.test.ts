@@ -159,6 +159,16 @@ describe("SMPP client provider", () => {
     expect(await partsOf(m.id)).toHaveLength(3);
   });
 
+  it("after the SMSC drops the connection the worker binds again and sends", async () => {
+    const before = smsc.binds;
+    smsc.kick();
+    await until("a new bind", () => smsc.binds > before && smsc.bound(), 20_000);
+    const to = "+5511991110004";
+    const m = await send(to, "De volta");
+    await until("sent after the reconnect", async () => (await messageRow(m.id)).status === "sent");
+    expect(accepted(to)).toHaveLength(1);
+  });
+
   it("deliver_sm MO is stored as an inbound message of the account that sent to that mobile; SAIR opts out, VOLTAR resumes", async () => {
     const mobile = "+5511991110002"; // sent to above
     expect(await smsc.mo(mobile, "29094", "Obrigado!")).toBe(0);

@@ -30,6 +30,8 @@ export type Smsc = {
   bound(): boolean;
   receipt(messageId: string, stat: string, err?: string): Promise<number>;
   mo(from: string, to: string, text: string): Promise<number>;
+  /** Drops every connection (an SMSC restart or a network cut). */
+  kick(): void;
   close(): Promise<void>;
 };
 
@@ -49,6 +51,10 @@ export async function startSmsc(creds: { systemId: string; password: string }): 
         short_message: receiptText({ id: messageId, stat, err, submitted: new Date(), done: new Date() }),
       }),
     mo: (from, to, text) => deliver({ esm_class: 0, source_addr: from.replace(/^\+/, ""), source_addr_ton: 1, destination_addr: to, short_message: text }),
+    kick: () => {
+      for (const s of sessions) s.destroy();
+      sessions.clear();
+    },
     close: () =>
       new Promise<void>((r) => {
         for (const s of sessions) s.destroy();
