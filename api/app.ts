@@ -15,6 +15,7 @@ import { brandRoutes, whitelabelAdminRoutes } from "./whitelabel/routes";
 import { customerWebhookRoutes, providerWebhookRoutes } from "./webhooks/routes";
 import { smsRoutes } from "./sms/routes";
 import { optoutRoutes } from "./optouts/routes";
+import { urlRoutes, wordRoutes } from "./moderation/routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -38,5 +39,7 @@ export function createApp() {
     .use(providerWebhookRoutes)
     .use(customerWebhookRoutes)
     .use(smsRoutes)
-    .use(optoutRoutes);
+    .use(optoutRoutes)
+    .use(wordRoutes)
+    .use(urlRoutes);
 }

@@ -24,6 +24,7 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
+import { holdForReview, markHeld } from "../moderation/hold";
 import { segmentPrice } from "./pricing";
 import { sendSmsSchema, type SendSmsInput } from "./schemas";
 import { smsSegments, type SmsCoding } from "./segments";
@@ -31,7 +32,7 @@ import { smsSegments, type SmsCoding } from "./segments";
 export type AcceptedSms = {
   id: string;
   to: string;
-  status: "queued" | "optout" | "rejected";
+  status: "queued" | "pending" | "optout" | "rejected";
   segments: number;
   coding: SmsCoding;
   price: number;
@@ -144,6 +145,8 @@ export async function acceptSms(ctx: SignedInCtx, input: unknown, opts: { idempo
         transaction,
       },
     );
+    // Moderation (api/moderation/hold.ts): a body with a word or URL under review holds the queued messages for approval.
+    const { held } = await holdForReview({ accountId, body: data.body, messageIds: rows.map((r) => r.id), transaction });
     const idOf = new Map(rows.map((r) => [r.recipient, r.id]));
     const answer: AcceptSmsAnswer = {
       data: data.to.map((to): AcceptedSms => {
@@ -156,6 +159,7 @@ export async function acceptSms(ctx: SignedInCtx, input: unknown, opts: { idempo
       currency,
     };
 
+    markHeld(answer.data, held);
     if (key !== null) {
       await db.query(`INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`, {
         bind: [accountId, key, hash, JSON.stringify(answer)],

@@ -3,7 +3,7 @@
  * Everything here works without JavaScript (plain forms, <details> menus).
  */
 import { Form, Link, NavLink } from "@remix-run/react";
-import { Bell, BookUser, Briefcase, Building2, Home, Mail, Palette, Settings, User, Users, Menu, LogOut, ChevronDown } from "lucide-react";
+import { Bell, BookUser, Briefcase, Building2, Home, Mail, Palette, Settings, User, Users, Menu, LogOut, ChevronDown, ShieldAlert, Webhook } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput } from "~/components/forms/fields";
 import { LiveNotifications } from "~/components/notifications/live-notifications";
@@ -15,6 +15,7 @@ import { cn } from "~/lib/utils";
 
 const ICONS: Record<string, React.ComponentType<{ className?: string }>> = {
   home: Home, bell: Bell, contacts: BookUser, users: Users, building: Building2, briefcase: Briefcase, settings: Settings, user: User, palette: Palette, mail: Mail,
+  webhook: Webhook, shield: ShieldAlert,
 };
 
 export type ShellProps = {
