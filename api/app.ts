@@ -19,6 +19,7 @@ import { campaignRoutes } from "./campaigns/routes";
 import { optoutRoutes } from "./optouts/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
 import { smppRoutes } from "./smpp/routes";
+import { urlRoutes, wordRoutes } from "./moderation/routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -46,5 +47,7 @@ export function createApp() {
     .use(optoutRoutes)
     .use(shortCodeRoutes)
     .use(campaignRoutes)
-    .use(smppRoutes);
+    .use(smppRoutes)
+    .use(wordRoutes)
+    .use(urlRoutes);
 }

@@ -30,6 +30,7 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
+import { holdForReview, markHeld } from "../moderation/hold";
 import { segmentPrice } from "./pricing";
 import { MAX_BODY, MAX_SCHEDULE_DAYS, sendSmsSchema, type SendSmsInput } from "./schemas";
 import { smsSegments, type SmsCoding } from "./segments";
@@ -39,7 +40,8 @@ import { parseTemplate, renderTemplate, type ParsedTemplate } from "./template-v
 export type AcceptedSms = {
   id: string;
   to: string;
-  status: "queued" | "scheduled" | "optout" | "rejected";
+  /** `pending`: held for review (a word or URL under moderation, ADR 012). */
+  status: "queued" | "scheduled" | "pending" | "optout" | "rejected";
   segments: number;
   coding: SmsCoding;
   price: number;
@@ -200,6 +202,14 @@ export async function acceptSms(
 
     const run: Run = { ctx, data, transaction, accountId, currency, pricePerSegment, provider, text, scheduledAt };
     const result = source.kind === "list" ? await acceptList(run, source.list) : await acceptBulk(run, source);
+    // Moderation (api/moderation/hold.ts): a body with a word or URL under review holds the queued messages for approval.
+    const queuedIds = result.answer.data
+      ? result.answer.data.filter((m) => m.status === "queued").map((m) => m.id)
+      : result.answer.campaign_id
+        ? (await db.query<{ id: string }>(`SELECT id FROM messages WHERE campaign_id = $1 AND status = 'queued'`, { bind: [result.answer.campaign_id], type: QueryTypes.SELECT, transaction })).map((r) => r.id)
+        : [];
+    const { held } = await holdForReview({ accountId, body: text, messageIds: queuedIds, transaction });
+    if (result.answer.data) markHeld(result.answer.data, held);
     if (key !== null) {
       await db.query(`INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`, {
         bind: [accountId, key, hash, JSON.stringify(result.answer)],

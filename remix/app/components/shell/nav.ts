@@ -22,10 +22,11 @@ export const NAV: NavGroup[] = [
       { key: "smsOptouts", href: "/sms/optouts", icon: "bell" },
       { key: "smsDenylist", href: "/sms/denylist", icon: "settings" },
       { key: "smsSmpp", href: "/sms/smpp", icon: "briefcase" },
+      { key: "antifraud", href: "/sms/antifraude", icon: "shield" },
     ],
   },
   { key: "people", items: [{ key: "users", href: "/users", icon: "users" }, { key: "departments", href: "/departments", icon: "building" }] },
   { key: "account", items: [{ key: "accounts", href: "/accounts", icon: "briefcase" }, { key: "settings", href: "/settings", icon: "settings" }, { key: "profile", href: "/user/settings", icon: "user" }] },
-  { key: "platform", items: [{ key: "whitelabel", href: "/admin/whitelabel", icon: "palette" }] },
-  { key: "developer", items: [{ key: "mailbox", href: "/dev/mailbox", icon: "mail" }] },
+  { key: "platform", items: [{ key: "whitelabel", href: "/admin/whitelabel", icon: "palette" }, { key: "adminAntifraud", href: "/admin/antifraud", icon: "shield" }] },
+  { key: "developer", items: [{ key: "webhooks", href: "/webhooks", icon: "webhook" }, { key: "mailbox", href: "/dev/mailbox", icon: "mail" }] },
 ];

@@ -1,0 +1,234 @@
+/**
+ * Word and URL approvals (spec section 7: GET/POST/PUT words/approvals, POST …/{id}/approve and
+ * /reject; the same for urls). An approval is the review of one term for one account; the
+ * messages it holds wait for it (./hold).
+ *  - approve (staff): the approval becomes the account's allowance for the term; every message it
+ *    held that no other open review still holds is released — `queued`, an outbox row to its
+ *    channel's stream and a system `queued` event, in one transaction;
+ *  - reject (staff, with a reason): every message it held that is still pending becomes `rejected`
+ *    (error_code moderation_rejected, the reason as error_message, price 0) and its price goes back
+ *    to the balance — in the same transaction as the status change, which happens only once
+ *    (… WHERE status = 'pending'), so the refund happens exactly once.
+ * Deciding twice the same way answers the approval again; the opposite decision is refused.
+ * Locks are taken account → approval → messages, the order of the accept transaction.
+ */
+import { QueryTypes, type Transaction } from "sequelize";
+import { sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import { dispatchStream } from "../channels/registry";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { assertId } from "../lib/owned";
+import { redis } from "../lib/redis";
+import { validate } from "../lib/validate";
+import { accountEventStream, STATUS_CHANGED_EVENT } from "../messages/receipts";
+import { assertAccountSide, assertReader, assertStaff } from "./access";
+import type { TermKind } from "./match";
+import { approvalNoteSchema, approvalRequestSchema, approvalsQuerySchema, rejectSchema } from "./schemas";
+
+export const APPROVALS_PAGE = 20;
+export const REJECTED_ERROR_CODE = "moderation_rejected";
+
+export type Approval = {
+  id: string;
+  account_id: string;
+  account_name: string;
+  kind: TermKind;
+  value: string;
+  status: "pending" | "approved" | "rejected";
+  note: string;
+  reason: string;
+  decided_at: Date | null;
+  created_at: Date;
+  /** Messages still waiting on it, and all it ever held. */
+  held: number;
+  total: number;
+};
+export type HeldMessage = { id: string; recipient: string; sender: string; body: string; price: number; status: string; created_at: Date; hold_state: string };
+
+const SELECT = `SELECT a.id, a.account_id, acc.name AS account_name, a.kind, a.value, a.status, a.note, a.reason, a.decided_at, a.created_at,
+  (SELECT count(*)::int FROM moderation_holds h WHERE h.approval_id = a.id AND h.state = 'held') AS held,
+  (SELECT count(*)::int FROM moderation_holds h WHERE h.approval_id = a.id) AS total
+  FROM moderation_approvals a JOIN accounts acc ON acc.id = a.account_id`;
+
+export async function listApprovals(ctx: SignedInCtx, kind: TermKind, input: unknown = {}) {
+  const { all } = assertReader(ctx);
+  const q = validate(approvalsQuerySchema, input ?? {});
+  const bind: unknown[] = [kind];
+  let where = "a.kind = $1";
+  if (!all) {
+    bind.push(ctx.actor.accountId);
+    where += ` AND a.account_id = $${bind.length}`;
+  }
+  if (q.status) {
+    bind.push(q.status);
+    where += ` AND a.status = $${bind.length}`;
+  }
+  const db = sequelize();
+  const [[{ n }], rows] = await Promise.all([
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation_approvals a WHERE ${where}`, { bind, type: QueryTypes.SELECT }),
+    db.query<Approval>(`${SELECT} WHERE ${where} ORDER BY (a.status = 'pending') DESC, a.created_at DESC, a.id DESC LIMIT ${APPROVALS_PAGE} OFFSET ${(q.page - 1) * APPROVALS_PAGE}`, {
+      bind,
+      type: QueryTypes.SELECT,
+    }),
+  ]);
+  return { data: rows, page: q.page, last_page: Math.max(1, Math.ceil(n / APPROVALS_PAGE)), total: n };
+}
+
+async function visibleApproval(ctx: SignedInCtx, kind: TermKind, id: string, all: boolean): Promise<Approval> {
+  assertId(id);
+  const [row] = await sequelize().query<Approval>(`${SELECT} WHERE a.id = $1 AND a.kind = $2${all ? "" : " AND a.account_id = $3"}`, {
+    bind: all ? [id, kind] : [id, kind, ctx.actor.accountId],
+    type: QueryTypes.SELECT,
+  });
+  if (!row) throw new AppError("NOT_FOUND");
+  return row;
+}
+
+/** One approval with (up to 100 of) the messages it holds or held. */
+export async function getApproval(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ data: Approval & { messages: HeldMessage[] } }> {
+  const { all } = assertReader(ctx);
+  const approval = await visibleApproval(ctx, kind, id, all);
+  const messages = await sequelize().query<HeldMessage>(
+    `SELECT m.id, m.recipient, m.sender, m.body, m.price::int AS price, m.status, m.created_at, h.state AS hold_state
+     FROM moderation_holds h JOIN messages m ON m.id = h.message_id WHERE h.approval_id = $1 ORDER BY m.created_at, m.id LIMIT 100`,
+    { bind: [id], type: QueryTypes.SELECT },
+  );
+  return { data: { ...approval, messages } };
+}
+
+/** The account asks ahead to use a term (or answers its open request). */
+export async function requestApproval(ctx: SignedInCtx, kind: TermKind, input: unknown): Promise<{ data: Approval; created: boolean }> {
+  assertAccountSide(ctx);
+  const data = validate(approvalRequestSchema(kind), input);
+  const db = sequelize();
+  const created = await db.transaction(async (transaction) => {
+    await db.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, { bind: [ctx.actor.accountId], transaction });
+    const [row] = await db.query<{ id: string }>(
+      `INSERT INTO moderation_approvals (account_id, kind, value, note, requested_by) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (account_id, kind, value) WHERE status = 'pending' DO NOTHING RETURNING id`,
+      { bind: [ctx.actor.accountId, kind, data.value, data.note, ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+    );
+    if (row) return { id: row.id, created: true };
+    const [open] = await db.query<{ id: string }>(`SELECT id FROM moderation_approvals WHERE account_id = $1 AND kind = $2 AND value = $3 AND status = 'pending'`, {
+      bind: [ctx.actor.accountId, kind, data.value], type: QueryTypes.SELECT, transaction,
+    });
+    if (data.note) await db.query(`UPDATE moderation_approvals SET note = $2, updated_at = now() WHERE id = $1`, { bind: [open.id, data.note], transaction });
+    return { id: open.id, created: false };
+  });
+  return { data: await visibleApproval(ctx, kind, created.id, false), created: created.created };
+}
+
+/** The account's justification on its pending request. */
+export async function updateApprovalNote(ctx: SignedInCtx, kind: TermKind, id: string, input: unknown): Promise<{ data: Approval }> {
+  assertAccountSide(ctx);
+  assertId(id);
+  const data = validate(approvalNoteSchema, input);
+  const rows = await sequelize().query<{ id: string; status: string }>(
+    `UPDATE moderation_approvals SET note = $4, updated_at = now() WHERE id = $1 AND kind = $2 AND account_id = $3 RETURNING id, status`,
+    { bind: [id, kind, ctx.actor.accountId, data.note], type: QueryTypes.SELECT },
+  );
+  if (rows.length === 0) throw new AppError("NOT_FOUND");
+  return { data: await visibleApproval(ctx, kind, id, false) };
+}
+
+/** Locks the account, then the approval (the accept transaction's order). */
+async function lockApproval(kind: TermKind, id: string, t: Transaction) {
+  assertId(id);
+  const db = sequelize();
+  const [peek] = await db.query<{ account_id: string }>(`SELECT account_id FROM moderation_approvals WHERE id = $1 AND kind = $2`, { bind: [id, kind], type: QueryTypes.SELECT, transaction: t });
+  if (!peek) throw new AppError("NOT_FOUND");
+  await db.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, { bind: [peek.account_id], transaction: t });
+  const [row] = await db.query<{ id: string; account_id: string; status: string; value: string }>(
+    `SELECT id, account_id, status, value FROM moderation_approvals WHERE id = $1 FOR UPDATE`,
+    { bind: [id], type: QueryTypes.SELECT, transaction: t },
+  );
+  return row;
+}
+
+async function announce(accountId: string, changed: Array<{ id: string }>, status: string) {
+  if (changed.length === 0) return;
+  const pipeline = redis().pipeline();
+  for (const m of changed) pipeline.xadd(accountEventStream(accountId), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", m.id, "status", status);
+  await pipeline.exec().catch((e) => console.error("moderation announce failed", e));
+}
+
+export async function approve(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ data: Approval; released: number }> {
+  assertStaff(ctx);
+  const db = sequelize();
+  const out = await db.transaction(async (transaction) => {
+    const a = await lockApproval(kind, id, transaction);
+    if (a.status === "approved") return { accountId: a.account_id, released: [] as Array<{ id: string }> };
+    if (a.status === "rejected") throw new AppError("VALIDATION", { fields: { status: ["validation.option"] } });
+    await db.query(`UPDATE moderation_approvals SET status = 'approved', decided_by = $2, decided_at = now(), updated_at = now() WHERE id = $1`, {
+      bind: [id, ctx.actor.userId], transaction,
+    });
+    await db.query(`UPDATE moderation_holds SET state = 'released', resolved_at = now() WHERE approval_id = $1 AND state = 'held'`, { bind: [id], transaction });
+    // Released: pending messages of this approval that no other review still holds.
+    const released = await db.query<{ id: string; channel: string; account_id: string; segments: number; price: string; currency: string }>(
+      `UPDATE messages m SET status = 'queued', queued_at = now(), error_code = NULL, error_message = NULL, updated_at = now()
+       WHERE m.id IN (SELECT h.message_id FROM moderation_holds h WHERE h.approval_id = $1)
+         AND m.status = 'pending'
+         AND NOT EXISTS (SELECT 1 FROM moderation_holds o WHERE o.message_id = m.id AND o.state = 'held')
+       RETURNING m.id, m.channel, m.account_id, m.segments, m.price, m.currency`,
+      { bind: [id], type: QueryTypes.SELECT, transaction },
+    );
+    if (released.length > 0) {
+      await db.query(`INSERT INTO outbox (topic, payload) SELECT t, jsonb_build_object('message_id', id::text) FROM unnest($1::text[], $2::uuid[]) AS r(t, id)`, {
+        bind: [released.map((m) => dispatchStream(m.channel)), released.map((m) => m.id)],
+        transaction,
+      });
+      await db.query(
+        `INSERT INTO message_events (message_id, account_id, status, source, payload)
+         SELECT m.id, m.account_id, 'queued', 'system', jsonb_build_object('segments', m.segments, 'price', m.price, 'currency', m.currency, 'previous', 'pending', 'approval_id', $2::text)
+         FROM messages m WHERE m.id = ANY($1::uuid[])`,
+        { bind: [released.map((m) => m.id), id], transaction },
+      );
+    }
+    await recordAudit({ ...ctx, transaction }, `moderation.${kind}_approved`, { accountId: a.account_id, meta: { id, value: a.value, released: released.length } });
+    return { accountId: a.account_id, released };
+  });
+  await announce(out.accountId, out.released, "queued");
+  return { data: await visibleApproval(ctx, kind, id, true), released: out.released.length };
+}
+
+export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input: unknown): Promise<{ data: Approval; rejected: number; refunded: number }> {
+  assertStaff(ctx);
+  const { reason } = validate(rejectSchema, input);
+  const db = sequelize();
+  const out = await db.transaction(async (transaction) => {
+    const a = await lockApproval(kind, id, transaction);
+    if (a.status === "rejected") return { accountId: a.account_id, rejected: [] as Array<{ id: string; refunded: string }> };
+    if (a.status === "approved") throw new AppError("VALIDATION", { fields: { status: ["validation.option"] } });
+    await db.query(`UPDATE moderation_approvals SET status = 'rejected', reason = $3, decided_by = $2, decided_at = now(), updated_at = now() WHERE id = $1`, {
+      bind: [id, ctx.actor.userId, reason], transaction,
+    });
+    const ids = (await db.query<{ message_id: string }>(`SELECT message_id FROM moderation_holds WHERE approval_id = $1`, { bind: [id], type: QueryTypes.SELECT, transaction })).map((r) => r.message_id);
+    // A rejected message waits on nothing else: all its holds end here.
+    await db.query(`UPDATE moderation_holds SET state = 'rejected', resolved_at = now() WHERE message_id = ANY($1::uuid[]) AND state = 'held'`, { bind: [ids], transaction });
+    const rejected = await db.query<{ id: string; refunded: string }>(
+      `WITH old AS (SELECT id, price FROM messages WHERE id = ANY($1::uuid[]) AND status = 'pending' FOR UPDATE)
+       UPDATE messages m SET status = 'rejected', failed_at = now(), error_code = $2, error_message = $3, price = 0, updated_at = now()
+       FROM old WHERE m.id = old.id RETURNING m.id, old.price AS refunded`,
+      { bind: [ids, REJECTED_ERROR_CODE, reason], type: QueryTypes.SELECT, transaction },
+    );
+    const refund = rejected.reduce((s, m) => s + Number(m.refunded), 0);
+    if (refund > 0) await db.query(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, { bind: [a.account_id, refund], transaction });
+    if (rejected.length > 0) {
+      await db.query(
+        `INSERT INTO message_events (message_id, account_id, status, source, payload)
+         SELECT r.id, $2, 'rejected', 'system', jsonb_build_object('error_code', $3::text, 'error_message', $4::text, 'refunded', r.refunded, 'previous', 'pending', 'approval_id', $5::text)
+         FROM unnest($1::uuid[], $6::bigint[]) AS r(id, refunded)`,
+        { bind: [rejected.map((m) => m.id), a.account_id, REJECTED_ERROR_CODE, reason, id, rejected.map((m) => m.refunded)], transaction },
+      );
+    }
+    await recordAudit({ ...ctx, transaction }, `moderation.${kind}_rejected`, { accountId: a.account_id, meta: { id, value: a.value, rejected: rejected.length, refunded: refund } });
+    return { accountId: a.account_id, rejected };
+  });
+  await announce(out.accountId, out.rejected, "rejected");
+  return {
+    data: await visibleApproval(ctx, kind, id, true),
+    rejected: out.rejected.length,
+    refunded: out.rejected.reduce((s, m) => s + Number(m.refunded), 0),
+  };
+}

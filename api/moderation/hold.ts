@@ -1,0 +1,77 @@
+/**
+ * The hold-for-approval hook of the accept transaction (spec section 7 moderation; ADR 012).
+ * Called once, inside the accepting transaction, right after the messages (status `queued`, one
+ * outbox row each) are inserted. When the body contains a word or URL domain under review that
+ * the account has no approval for, every just-inserted queued message becomes HELD:
+ *   - status `pending` (queued_at cleared, error_code `moderation`, error_message `moderation.held`),
+ *   - its uncommitted outbox row and `queued` event are removed (they were never visible), and a
+ *     system `pending` event says why,
+ *   - one pending approval per (account, term) is found or opened, and one hold row per
+ *     (approval, message) is written.
+ * The charge stays: a held message is paid for; rejection refunds it (./approvals).
+ * Nothing is written when nothing matches (one small query of the platform list).
+ */
+import { QueryTypes, type Transaction } from "sequelize";
+import { sequelize } from "../../models";
+import { matchingTerms, type Term } from "./match";
+
+export const HELD_ERROR_CODE = "moderation";
+export const HELD_REASON = "moderation.held";
+
+export type HoldResult = { held: Set<string>; terms: Term[] };
+
+export async function holdForReview(opts: { accountId: string; body: string; messageIds: string[]; transaction: Transaction }): Promise<HoldResult> {
+  const none: HoldResult = { held: new Set(), terms: [] };
+  if (opts.messageIds.length === 0) return none;
+  const db = sequelize();
+  const { transaction, accountId } = opts;
+  const terms = await db.query<Term>(`SELECT kind, value FROM moderation_terms`, { type: QueryTypes.SELECT, transaction });
+  const matched = matchingTerms(opts.body, terms);
+  if (matched.length === 0) return none;
+  const allowed = await db.query<Term>(
+    `SELECT kind, value FROM moderation_approvals WHERE account_id = $1 AND status = 'approved' AND (kind || ':' || value) = ANY($2::text[])`,
+    { bind: [accountId, matched.map((t) => `${t.kind}:${t.value}`)], type: QueryTypes.SELECT, transaction },
+  );
+  const review = matched.filter((t) => !allowed.some((a) => a.kind === t.kind && a.value === t.value));
+  if (review.length === 0) return none;
+
+  const held = await db.query<{ id: string }>(
+    `UPDATE messages SET status = 'pending', queued_at = NULL, error_code = $3, error_message = $4, updated_at = now()
+     WHERE id = ANY($2::uuid[]) AND account_id = $1 AND status = 'queued' RETURNING id`,
+    { bind: [accountId, opts.messageIds, HELD_ERROR_CODE, HELD_REASON], type: QueryTypes.SELECT, transaction },
+  );
+  if (held.length === 0) return none;
+  const ids = held.map((h) => h.id);
+  await db.query(`DELETE FROM outbox WHERE published_at IS NULL AND payload->>'message_id' = ANY($1::text[])`, { bind: [ids], transaction });
+  await db.query(`DELETE FROM message_events WHERE message_id = ANY($1::uuid[]) AND status = 'queued' AND source = 'system'`, { bind: [ids], transaction });
+  await db.query(
+    `INSERT INTO message_events (message_id, account_id, status, source, payload)
+     SELECT id, $2, 'pending', 'system', jsonb_build_object('reason', $3::text, 'error_code', $3::text, 'error_message', $4::text, 'terms', $5::jsonb)
+     FROM unnest($1::uuid[]) AS id`,
+    { bind: [ids, accountId, HELD_ERROR_CODE, HELD_REASON, JSON.stringify(review)], transaction },
+  );
+  // The account row is locked by the accept transaction, so no other accept races these upserts.
+  await db.query(
+    `INSERT INTO moderation_approvals (account_id, kind, value) SELECT $1, t.kind, t.value FROM unnest($2::text[], $3::text[]) AS t(kind, value)
+     ON CONFLICT (account_id, kind, value) WHERE status = 'pending' DO NOTHING`,
+    { bind: [accountId, review.map((t) => t.kind), review.map((t) => t.value)], transaction },
+  );
+  await db.query(
+    `INSERT INTO moderation_holds (message_id, approval_id, account_id)
+     SELECT m.id, a.id, $1 FROM unnest($2::uuid[]) AS m(id)
+     CROSS JOIN moderation_approvals a
+     WHERE a.account_id = $1 AND a.status = 'pending' AND (a.kind || ':' || a.value) = ANY($3::text[])`,
+    { bind: [accountId, ids, review.map((t) => `${t.kind}:${t.value}`)], transaction },
+  );
+  return { held: new Set(ids), terms: review };
+}
+
+/** The accept answer's entries of held messages say so (status pending, the reason). */
+export function markHeld<T extends { id: string; status: string; error_code?: string; error_message?: string }>(entries: T[], held: Set<string>): void {
+  for (const e of entries) {
+    if (!held.has(e.id)) continue;
+    (e as { status: string }).status = "pending";
+    e.error_code = HELD_ERROR_CODE;
+    e.error_message = HELD_REASON;
+  }
+}
