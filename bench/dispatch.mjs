@@ -148,4 +148,14 @@ const c = new pg.Client({ connectionString: admin });
 await c.connect();
 await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
 await c.end();
+// The run's Redis keys (streams, rate-limit buckets, event streams).
+const { default: Redis } = await import("ioredis");
+const r = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379/0");
+let cursor = "0";
+do {
+  const [next, keys] = await r.scan(cursor, "MATCH", `${env.REDIS_PREFIX}*`, "COUNT", 1000);
+  cursor = next;
+  if (keys.length) await r.del(...keys);
+} while (cursor !== "0");
+await r.quit();
 process.exit(0);
