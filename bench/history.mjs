@@ -44,7 +44,7 @@ const databaseUrl = await ensureDatabase(services.databaseUrl, DB);
 const env = {
   DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: `bench-history-${Date.now()}:`, NODE_ENV: "production",
   SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc", SIMULATOR_WEBHOOK_SECRET: "bench-simulator-webhook-secret-0123456789",
-  APP_URL: "http://localhost:3000", UPLOAD_DIR: join(work, "uploads"),
+  SIMULATOR_API_KEY: "bench-simulator-api-key-0123456789-0123456789", APP_URL: "http://localhost:3000", UPLOAD_DIR: join(work, "uploads"),
 };
 for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
   const r = spawnSync(bun, [script], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
@@ -73,7 +73,7 @@ if (have !== ROWS || process.env.BENCH_REFILL || (oldest && oldest < new Date(Da
                              created_at, sent_at, delivered_at, error_code, carrier)
        SELECT $1, 'sms', 'outbound',
               (ARRAY['LOJA','AVISO','PROMO','BANCO','SAUDE'])[1 + g % 5],
-              '+55' || (11 + g % 80)::text || '9' || lpad(((g * 7919) % 100000000)::text, 8, '0'),
+              '+55' || (11 + g % 80)::text || '9' || lpad(((g::bigint * 7919) % 100000000)::text, 8, '0'),
               'Mensagem de teste número ' || g, 1 + (g % 7 = 0)::int, 'GSM7',
               CASE WHEN g % 10000 = 3 THEN 'optout' WHEN g % 100 < 85 THEN 'delivered' WHEN g % 100 < 95 THEN 'failed' ELSE 'unavailable' END,
               'T1', 8 * (1 + (g % 7 = 0)::int), 'BRL', t, t + interval '1 second', t + interval '4 seconds',
