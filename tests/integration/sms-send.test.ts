@@ -194,14 +194,14 @@ describe("scheduled sends", () => {
 
   it("a scheduled group campaign is released once although three sweepers race for it", async () => {
     const p = await person("smsrace", 100_000);
-    const group = await groupOf(p, 600);
+    const group = await groupOf(p, 300);
     const at = new Date(Date.now() + 2000);
     const res = await send(p, { group_id: group.id, body: "Promoção {{first_name}}", scheduled_at: at.toISOString(), campaign_name: "Corrida" });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.summary).toMatchObject({ messages: 600, sendable: 600 });
+    expect(res.body.summary).toMatchObject({ messages: 300, sendable: 300 });
     const campaignId = res.body.campaign_id;
     expect((await query<{ status: string }>("SELECT status FROM campaigns WHERE id = $1", [campaignId]))[0].status).toBe("scheduled");
-    const debited = 100_000 - 600 * DEFAULT_T1;
+    const debited = 100_000 - 300 * DEFAULT_T1;
     expect(await balanceOf(p.accountId)).toBe(debited);
 
     // Two more sweepers (separate processes, small batches) race the worker's own from just before the due time.
@@ -209,7 +209,7 @@ describe("scheduled sends", () => {
     const root = resolve(__dirname, "..", "..");
     const sweeper = () =>
       new Promise<number>((done, fail) => {
-        const child = spawn(resolve(root, "node_modules", ".bin", "bun"), ["tests/support/release-run.ts", "50", "3500"], {
+        const child = spawn(resolve(root, "node_modules", ".bin", "bun"), ["tests/support/release-run.ts", "25", "3500"], {
           cwd: root,
           env: { ...process.env, DATABASE_URL: inject("databaseUrl"), NODE_ENV: "test" },
         });
@@ -227,9 +227,9 @@ describe("scheduled sends", () => {
                                            WHERE m.campaign_id = $1 GROUP BY 1 HAVING count(*) > 1) d) AS dup`,
       [campaignId],
     );
-    expect(rows[0]).toEqual({ outbox: 600, queued_events: 600, messages: 600, dup: 0 });
-    // Both helpers ran and, with the worker, released 600 in all (each message by exactly one of them).
-    expect(released.reduce((s, n) => s + n, 0)).toBeLessThanOrEqual(600);
+    expect(rows[0]).toEqual({ outbox: 300, queued_events: 300, messages: 300, dup: 0 });
+    // Both helpers ran and, with the worker, released 300 in all (each message by exactly one of them).
+    expect(released.reduce((s, n) => s + n, 0)).toBeLessThanOrEqual(300);
     const [c] = await query<{ status: string; started_at: Date | null }>("SELECT status, started_at FROM campaigns WHERE id = $1", [campaignId]);
     expect(c.status).not.toBe("scheduled");
     expect(c.started_at!.getTime()).toBeGreaterThanOrEqual(at.getTime() - 50);
