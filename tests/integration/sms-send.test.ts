@@ -323,24 +323,17 @@ describe("sends to many", () => {
     const p = await person("smsbulk", 1_000_000);
     const group = await groupOf(p, 20_000);
     const later = () => new Date(Date.now() + 80 * 86_400_000).toISOString();
-    // The cost of one accept round trip right now (HTTP + one transaction), to judge the bulk one on the same, possibly busy, machine.
-    let single = 0;
-    for (let i = 0; i < 10; i++) {
-      const t0 = performance.now();
-      expect((await send(p, { to: nextNumber(), body: "Aviso a todos", scheduled_at: later() })).status).toBe(200);
-      single += (performance.now() - t0) / 10;
-    }
     const started = performance.now();
     const res = await send(p, { group_id: group.id, body: "Aviso a todos", scheduled_at: later() });
     const ms = performance.now() - started;
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.summary).toMatchObject({ messages: 20_000, sendable: 20_000 });
-    console.log(`20,000-contact group accepted in ${ms.toFixed(0)} ms (${Math.round(20_000 / (ms / 1000))} messages/s); one single send: ${single.toFixed(1)} ms`);
-    // Set-based: the whole group costs about as much as a few dozen single accepts (unloaded: well under a second against
-    // ~15 ms). Any per-recipient round trip would cost thousands of them. Timing relative to the same machine's single
-    // accept keeps the check meaningful on a busy 2-core runner.
-    expect(ms).toBeLessThan(Math.max(1000, 100 * single));
-    expect(await balanceOf(p.accountId)).toBe(1_000_000 - 20_010 * DEFAULT_T1);
+    console.log(`20,000-contact group accepted in ${ms.toFixed(0)} ms (${Math.round(20_000 / (ms / 1000))} messages/s)`);
+    // Set-based, this is well under a second on an idle machine (bench/sms-accept.mjs prints the rate). A per-recipient
+    // version (60,000 statements) needs more than 15 s even idle, so this bound fails it while leaving room for a busy
+    // shared 2-core runner, where timings swing several-fold.
+    expect(ms).toBeLessThan(15_000);
+    expect(await balanceOf(p.accountId)).toBe(1_000_000 - 20_000 * DEFAULT_T1);
     expect(await messageCounts(res.body.campaign_id)).toEqual({ scheduled: 20_000 });
   });
 
