@@ -329,9 +329,9 @@ describe("sends to many", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.summary).toMatchObject({ messages: 20_000, sendable: 20_000 });
     console.log(`20,000-contact group accepted in ${ms.toFixed(0)} ms (${Math.round(20_000 / (ms / 1000))} messages/s)`);
-    // Set-based, this is well under a second on an idle machine (bench/sms-accept.mjs prints the rate). A per-recipient
-    // version (60,000 statements) needs more than 15 s even idle, so this bound fails it while leaving room for a busy
-    // shared 2-core runner, where timings swing several-fold.
+    // Set-based: a handful of INSERT … SELECT / UPDATE statements whatever the size (bench/sms-accept.mjs prints the rate;
+    // 2.5-8 s were seen here on a 2-core runner at load average 15-25). A per-recipient version (60,000 statements) takes
+    // far longer than 15 s, so this bound fails it while leaving room for a busy shared runner.
     expect(ms).toBeLessThan(15_000);
     expect(await balanceOf(p.accountId)).toBe(1_000_000 - 20_000 * DEFAULT_T1);
     expect(await messageCounts(res.body.campaign_id)).toEqual({ scheduled: 20_000 });
