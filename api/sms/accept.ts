@@ -200,7 +200,8 @@ export async function acceptSms(
     const template = data.template_id ? await templateForSend(ctx, data.template_id, transaction) : null;
     const text = template ? template.body : data.body;
 
-    const run: Run = { ctx, data, transaction, accountId, currency, pricePerSegment, provider, text, scheduledAt };
+    const available = Number(account.balance) + Number(account.credit_limit);
+    const run: Run = { ctx, data, transaction, accountId, currency, pricePerSegment, provider, text, scheduledAt, available };
     const result = source.kind === "list" ? await acceptList(run, source.list) : await acceptBulk(run, source);
     // Moderation (api/moderation/hold.ts): a body with a word or URL under review holds the queued messages for approval.
     const queuedIds = result.answer.data
@@ -239,19 +240,16 @@ type Run = {
   provider: string;
   text: string;
   scheduledAt: Date | null;
+  /** Balance + credit limit, read under the account lock. */
+  available: number;
 };
 type Result = { answer: AcceptSmsAnswer; audit: { messages: number; segments: number; optout: number; rejected: number } };
 
+/** The balance check and the one debit (the account row is locked since the start of the transaction). */
 async function debit(run: Run, total: number) {
-  const db = sequelize();
-  const [account] = await db.query<{ balance: string; credit_limit: string }>(`SELECT balance, credit_limit FROM accounts WHERE id = $1`, {
-    bind: [run.accountId],
-    type: QueryTypes.SELECT,
-    transaction: run.transaction,
-  });
-  if (total > 0 && Number(account.balance) + Number(account.credit_limit) < total) throw new AppError("INSUFFICIENT_BALANCE");
+  if (total > 0 && run.available < total) throw new AppError("INSUFFICIENT_BALANCE");
   if (total > 0) {
-    await db.query(`UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1`, { bind: [run.accountId, total], transaction: run.transaction });
+    await sequelize().query(`UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1`, { bind: [run.accountId, total], transaction: run.transaction });
   }
 }
 
