@@ -74,8 +74,9 @@ describe("rate limits and throttling", () => {
     const dead = await redis.xrange(`${stack.redisPrefix}messages:sms:dead`, "-", "+");
     await redis.quit();
     expect(dead.filter(([, f]) => ids.includes(f[1]))).toEqual([]);
-    // Sent at the provider's pace: 300 submits at <= 50/s take at least 5 s.
+    // Sent at the provider's pace: 300 submits at <= 50/s take about 5 s (a second's burst at the
+    // start; sent_at is written after each answer) — never the ~1.5 s the route's own rate allows.
     const times = done.map((m) => m.sent_at!.getTime()).sort((a, b) => a - b);
-    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(4500);
+    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(4000);
   }, 60_000);
 });
