@@ -11,6 +11,7 @@ import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { smppClient, type TestClient } from "../support/smpp-client";
+import { DEMO_PASSWORD } from "../support/web";
 
 const STAT = { delivered: "DELIVRD", failed: "UNDELIV", unavailable: "EXPIRED" } as const;
 let token: string;
@@ -73,6 +74,11 @@ describe("SMPP users API", () => {
     const otherToken = (await login(other.email, other.password)).token;
     expect((await api(`/api/smpp/users/${created.data.id}`, { token: otherToken, method: "PUT", body: { route: "T1", tps: 1 } })).status).toBe(404);
     expect((await api("/api/smpp/users", { token: otherToken, method: "DELETE", body: { ids: [created.data.id] } })).body).toEqual({ deleted: 0 });
+
+    // Roles without /sms/smpp in their allow-list (agent) are refused.
+    const agent = await login("agent@demo.example", DEMO_PASSWORD);
+    expect((await api("/api/smpp/users", { token: agent.token })).status).toBe(403);
+    expect((await api("/api/smpp/users", { token: agent.token, body: { system_id: `agt${tag}` } })).status).toBe(403);
 
     const second = await createUser(token, { system_id: `apb${tag}` });
     const bulk = await api("/api/smpp/users", { token, method: "DELETE", body: { ids: [created.data.id, second.data.id] } });
