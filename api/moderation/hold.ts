@@ -50,7 +50,7 @@ export async function holdForReview(opts: { accountId: string; body: string; mes
      FROM unnest($1::uuid[]) AS id`,
     { bind: [ids, accountId, HELD_ERROR_CODE, HELD_REASON, JSON.stringify(review)], transaction },
   );
-  // The account row is locked by the accept transaction, so no other accept races these upserts.
+  // Concurrent accepts meet on the partial unique index: the later upsert waits for the first and does nothing.
   await db.query(
     `INSERT INTO moderation_approvals (account_id, kind, value) SELECT $1, t.kind, t.value FROM unnest($2::text[], $3::text[]) AS t(kind, value)
      ON CONFLICT (account_id, kind, value) WHERE status = 'pending' DO NOTHING`,

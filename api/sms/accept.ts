@@ -2,8 +2,11 @@
  * Step 1 of the message pipeline for SMS: accept a send. Validates (api/sms/schemas.ts), renders
  * the body per recipient (template and {{variables}}, api/sms/template-vars.ts), counts the
  * segments of each rendered body, prices them, and in ONE transaction:
- *   1. locks the account row (SELECT … FOR UPDATE): sends of one account are serialized, so the
- *      balance check and the debit cannot race, and neither can two uses of one Idempotency-Key;
+ *   1. reads the account (currency, and balance for an early 402) WITHOUT locking it: sends of one
+ *      account run side by side; the debit is the transaction's LAST statement, a conditional
+ *      UPDATE (balance + credit limit ≥ total), so the row is locked only from there to COMMIT and
+ *      two sends can never spend the same balance; two uses of one Idempotency-Key meet on the
+ *      key's primary key — the later one waits, fails, and is answered from the stored key;
  *   2. with an Idempotency-Key, answers the stored response of the same request (nothing new is
  *      written) or refuses another request under the same key (409 IDEMPOTENCY_CONFLICT);
  *   3. gathers the recipients: a list from the request (rendered here), or — set-based, inside
@@ -13,11 +16,13 @@
  *      written as `optout` / `rejected` messages with price 0, error_code `optout` / `deny_list`
  *      and the locale key of the reason as error_message, with no outbox row and no charge;
  *   5. refuses with 402 INSUFFICIENT_BALANCE when balance + credit limit < total of the others;
- *   6. debits the balance once, creates the campaign of a send to many (group, file, or a list of
+ *   6. creates the campaign of a send to many (group, file, or a list of
  *      more than one number), inserts the messages — `queued` with one outbox row each (topic
  *      `messages:sms`), or `scheduled` with none (api/sms/release.ts queues them when due) — and
  *      a system event each;
- *   7. stores the key with the request's hash and the answer, and the audit entry (counts only).
+ *   7. stores the key with the request's hash and the answer, and the audit entry (counts only);
+ *   8. debits the balance once (the conditional UPDATE above; 402 and nothing written if it no
+ *      longer covers the total).
  * The caller gets the answer only after the commit; the worker's relay then publishes the outbox.
  * docs/decisions/008-send-paths.md explains the choices.
  */
@@ -159,6 +164,17 @@ export async function acceptSms(
   input: unknown,
   opts: { idempotencyKey?: string | null; file?: StagedFile } = {},
 ): Promise<AcceptSmsAnswer> {
+  try {
+    return await acceptOnce(ctx, input, opts);
+  } catch (e) {
+    // Two requests under one new key: the later one waited on the key's primary key and lost; the
+    // retry finds the stored key and answers the first response (or 409 for another request).
+    if (opts.idempotencyKey && isIdempotencyRace(e)) return acceptOnce(ctx, input, opts);
+    throw e;
+  }
+}
+
+async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: { idempotencyKey?: string | null; file?: StagedFile }): Promise<AcceptSmsAnswer> {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
   initModels();
   const key = opts.idempotencyKey ?? null;
@@ -179,7 +195,7 @@ export async function acceptSms(
 
   const answer = await db.transaction(async (transaction) => {
     const [account] = await db.query<{ balance: string; credit_limit: string; currency: string }>(
-      `SELECT balance, credit_limit, currency FROM accounts WHERE id = $1 FOR UPDATE`,
+      `SELECT balance, credit_limit, currency FROM accounts WHERE id = $1`,
       { bind: [accountId], type: QueryTypes.SELECT, transaction },
     );
     if (!account) throw new AppError("NOT_FOUND");
@@ -201,7 +217,7 @@ export async function acceptSms(
     const text = template ? template.body : data.body;
 
     const available = Number(account.balance) + Number(account.credit_limit);
-    const run: Run = { ctx, data, transaction, accountId, currency, pricePerSegment, provider, text, scheduledAt, available };
+    const run: Run = { ctx, data, transaction, accountId, currency, pricePerSegment, provider, text, scheduledAt, available, debit: 0 };
     const result = source.kind === "list" ? await acceptList(run, source.list) : await acceptBulk(run, source);
     // Moderation (api/moderation/hold.ts): a body with a word or URL under review holds the queued messages for approval.
     const queuedIds = result.answer.data
@@ -225,9 +241,24 @@ export async function acceptSms(
         ...(template ? { template_id: template.id } : {}),
       },
     });
+    // Last: the debit, only if the balance still covers it. The account row is locked from here to
+    // COMMIT only, so concurrent sends of the account overlap everywhere else.
+    if (run.debit > 0) {
+      const debited = await db.query<{ id: string }>(
+        `UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1 AND balance + credit_limit >= $2 RETURNING id`,
+        { bind: [accountId, run.debit], type: QueryTypes.SELECT, transaction },
+      );
+      if (debited.length === 0) throw new AppError("INSUFFICIENT_BALANCE");
+    }
     return result.answer;
   });
   return answer;
+}
+
+/** The stored key of a concurrent request with the same Idempotency-Key won the race: answer from it. */
+function isIdempotencyRace(e: unknown) {
+  const err = e as { name?: string; parent?: { constraint?: string }; original?: { constraint?: string } };
+  return err?.name === "SequelizeUniqueConstraintError" && (err.parent?.constraint ?? err.original?.constraint) === "idempotency_keys_pkey";
 }
 
 type Run = {
@@ -240,17 +271,18 @@ type Run = {
   provider: string;
   text: string;
   scheduledAt: Date | null;
-  /** Balance + credit limit, read under the account lock. */
+  /** Balance + credit limit as read at the start (unlocked: an early 402; the final debit decides). */
   available: number;
+  /** The total to debit, set by debit() and written as the transaction's last statement. */
+  debit: number;
 };
 type Result = { answer: AcceptSmsAnswer; audit: { messages: number; segments: number; optout: number; rejected: number } };
 
 /** The balance check and the one debit (the account row is locked since the start of the transaction). */
+/** Notes the send's total: refused at once when the balance read at the start cannot cover it; debited last (acceptSms). */
 async function debit(run: Run, total: number) {
   if (total > 0 && run.available < total) throw new AppError("INSUFFICIENT_BALANCE");
-  if (total > 0) {
-    await sequelize().query(`UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1`, { bind: [run.accountId, total], transaction: run.transaction });
-  }
+  run.debit = total;
 }
 
 /** The campaign of a send to many: running (or scheduled), completed at once when nobody can be sent to. */
