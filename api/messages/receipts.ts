@@ -88,8 +88,10 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     const byPid = inputs.filter((r) => !r.messageId);
     const messages = await db.query<Locked>(
       `SELECT m.id, m.account_id, m.status, m.provider, m.provider_message_id FROM messages m
-       WHERE m.id = ANY($3::uuid[])
-          OR (m.provider, m.provider_message_id) IN (SELECT r.provider, r.pid FROM unnest($1::text[], $2::text[]) AS r(provider, pid))
+       WHERE m.id IN (
+         SELECT id FROM messages WHERE id = ANY($3::uuid[])
+         UNION ALL
+         SELECT x.id FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages x ON x.provider = r.provider AND x.provider_message_id = r.pid)
        ORDER BY m.id FOR UPDATE OF m`,
       { bind: [byPid.map((r) => r.provider), byPid.map((r) => r.providerMessageId), byId], type: QueryTypes.SELECT, transaction },
     );
