@@ -86,14 +86,18 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
   const outcomes = await db.transaction(async (transaction) => {
     const byId = inputs.filter((r) => r.messageId).map((r) => r.messageId!);
     const byPid = inputs.filter((r) => !r.messageId);
-    const messages = await db.query<Locked>(
-      `SELECT m.id, m.account_id, m.status, m.provider, m.provider_message_id FROM messages m
-       WHERE m.id IN (
-         SELECT id FROM messages WHERE id = ANY($3::uuid[])
-         UNION ALL
-         SELECT x.id FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages x ON x.provider = r.provider AND x.provider_message_id = r.pid)
-       ORDER BY m.id FOR UPDATE OF m`,
+    // Which messages: found by our id or by the provider's (both indexed, never changed once set),
+    // then locked by id — a plain `id = ANY` keeps PostgreSQL's re-check of a row another batch
+    // just updated exact (a lock through a sub-select on the same table could drop that row).
+    const found = await db.query<{ id: string }>(
+      `SELECT id FROM messages WHERE id = ANY($3::uuid[])
+       UNION
+       SELECT x.id FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages x ON x.provider = r.provider AND x.provider_message_id = r.pid`,
       { bind: [byPid.map((r) => r.provider), byPid.map((r) => r.providerMessageId), byId], type: QueryTypes.SELECT, transaction },
+    );
+    const messages = found.length === 0 ? [] : await db.query<Locked>(
+      `SELECT id, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+      { bind: [found.map((f) => f.id)], type: QueryTypes.SELECT, transaction },
     );
     if (messages.length === 0) return inputs.map((): ReceiptOutcome => ({ result: "ignored" }));
     const byProviderId = new Map<string, Locked>();
