@@ -10,52 +10,23 @@
  * worker is not running, so this measures the accept step alone. The script checks at the end that
  * the balance moved by exactly the price of the messages written. Run: `node bench/accept.mjs`.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { Agent, request } from "undici";
-import { ensureDatabase, ensureServices } from "../api/cli/services.mjs";
+import { benchPlatform, startBun, up } from "./lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bun = join(root, "node_modules", ".bin", "bun");
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const bulkConnections = Number(process.env.BENCH_BULK_CONNECTIONS ?? 4);
 
-const freePort = () => new Promise((res) => { const s = createServer(); s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => res(port)); }); });
-const children = [];
-process.on("exit", () => children.forEach((c) => c.kill()));
-async function up(url) {
-  for (let i = 0; i < 150; i++) {
-    try { await fetch(url); return; } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not start`);
-}
-
-const services = await ensureServices();
-const databaseUrl = await ensureDatabase(services.databaseUrl, "mensageria_bench_accept");
-const apiPort = await freePort();
-const env = {
-  DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: "bench-accept:", NODE_ENV: "production",
-  SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc",
-  SIMULATOR_WEBHOOK_SECRET: "bench-simulator-webhook-secret-0123456789", SIMULATOR_API_KEY: "bench-simulator-api-key-0123456789",
-  APP_URL: "http://localhost:3000", API_PORT: String(apiPort),
-};
-for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
-  const r = spawnSync(bun, [script], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${script}: ${r.stderr}`);
-}
+const { databaseUrl, env } = await benchPlatform("mensageria_bench_accept", "bench-accept:");
+const apiPort = env.API_PORT;
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
 await db.query(`UPDATE accounts SET balance = 10000000000 WHERE name = 'Demo Comércio Ltda'`);
 const before = await db.query(`SELECT a.id, a.balance::bigint AS balance, (SELECT count(*) FROM messages m WHERE m.account_id = a.id)::int AS messages,
   (SELECT coalesce(sum(price), 0) FROM messages m WHERE m.account_id = a.id)::bigint AS spent FROM accounts a WHERE a.name = 'Demo Comércio Ltda'`).then((r) => r.rows[0]);
 
-const api = spawn(bun, ["api/server.ts"], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-children.push(api);
+startBun("api/server.ts", env);
 await up(`http://127.0.0.1:${apiPort}/api/health`);
 const login = await fetch(`http://127.0.0.1:${apiPort}/api/auth/login`, {
   method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "owner@demo.example", password: "Demo!Mensa#2026" }),

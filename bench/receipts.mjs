@@ -8,44 +8,17 @@
  * provider catching up. Every receipt must answer 200 `applied`; a second pass re-posts the same
  * receipts (duplicates: `duplicate`, nothing changes). Run: `node bench/receipts.mjs`.
  */
-import { spawn, spawnSync } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
-import { createServer } from "node:net";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { Agent, request } from "undici";
-import { ensureDatabase, ensureServices } from "../api/cli/services.mjs";
+import { benchPlatform, startBun, up } from "./lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bun = join(root, "node_modules", ".bin", "bun");
 const total = Number(process.env.BENCH_MESSAGES ?? 60_000);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const secret = "bench-simulator-webhook-secret-0123456789";
 
-const freePort = () => new Promise((res) => { const s = createServer(); s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => res(port)); }); });
-const children = [];
-process.on("exit", () => children.forEach((c) => c.kill()));
-async function up(url) {
-  for (let i = 0; i < 150; i++) {
-    try { await fetch(url); return; } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not start`);
-}
-
-const services = await ensureServices();
-const databaseUrl = await ensureDatabase(services.databaseUrl, "mensageria_bench_receipts");
-const apiPort = await freePort();
-const env = {
-  DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: "bench-receipts:", NODE_ENV: "production",
-  SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc",
-  SIMULATOR_WEBHOOK_SECRET: secret, SIMULATOR_API_KEY: "bench-simulator-api-key-0123456789", APP_URL: "http://localhost:3000", API_PORT: String(apiPort),
-};
-for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
-  const r = spawnSync(bun, [script], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${script}: ${r.stderr}`);
-}
+const { databaseUrl, env } = await benchPlatform("mensageria_bench_receipts", "bench-receipts:", { SIMULATOR_WEBHOOK_SECRET: secret });
+const apiPort = env.API_PORT;
 
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
@@ -60,8 +33,7 @@ await db.query(
 );
 await db.query(`ANALYZE messages`);
 
-const api = spawn(bun, ["api/server.ts"], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-children.push(api);
+startBun("api/server.ts", env);
 await up(`http://127.0.0.1:${apiPort}/api/health`);
 
 const target = new URL(`http://127.0.0.1:${apiPort}/api/webhooks/providers/simulator`);
