@@ -32,6 +32,12 @@ export const EXPORT_COLUMNS = [
 const TZ = `'${HISTORY_TIME_ZONE}'`;
 const when = (col: string) => `to_char(${col} AT TIME ZONE ${TZ}, 'YYYY-MM-DD HH24:MI:SS')`;
 
+/**
+ * Free text a spreadsheet would run as a formula (a cell starting with = + - @, tab or CR: "CSV
+ * injection") gets a leading apostrophe, which spreadsheet programs show as text.
+ */
+const safe = (column: string) => `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${column} ELSE ${column} END`;
+
 /** The SELECT of an export (values quoted with `lit`, as COPY cannot bind). Exported for the bench and tests. */
 export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string) => string) {
   const where = [
@@ -45,7 +51,7 @@ export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string
   if (f.from) where.push(`sender = ${lit(f.from)}`);
   if (f.to) where.push(`recipient = ${lit(f.to)}`);
   return `SELECT id, ${when("created_at")} AS created_at, ${when("sent_at")} AS sent_at, ${when("delivered_at")} AS delivered_at,
-                 direction, type, sender, recipient, body, segments, coding, status, error_code, error_message, carrier,
+                 direction, type, sender, recipient, ${safe("body")} AS body, segments, coding, status, error_code, ${safe("error_message")} AS error_message, carrier,
                  to_char(price / 100.0, 'FM999999999990.00') AS price, trim(currency) AS currency
             FROM messages
            WHERE ${where.join(" AND ")}

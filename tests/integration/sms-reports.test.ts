@@ -289,6 +289,26 @@ describe("SMS exports", () => {
     expect(cells.slice(14)).toEqual(["Claro", "0.08", "BRL"]);
   });
 
+  it("a body a spreadsheet would run as a formula is exported as text (leading apostrophe); others untouched", async () => {
+    const recipient = "+5511970009876";
+    for (const body of ["=HYPERLINK(\"http://x.example\";\"Clique\")", "@SUM(A1)", "-10% hoje", "Pedido = entregue"]) {
+      await query(
+        `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, price)
+         VALUES ($1, 'sms', 'outbound', 'LOJA', $2, $3, 1, 'GSM7', 'delivered', 8)`,
+        [owner.accountId, recipient, body],
+      );
+    }
+    const res = await api(`/api/sms/reports`, { token: owner.token, body: { to: recipient } });
+    const done = await exportDone(owner.token, res.body.data.id);
+    expect(done.rows).toBe(4);
+    const csv = (await api(`/api/sms/reports/${done.id}/file`, { token: owner.token })).body as string;
+    expect(csv).toContain(`"'=HYPERLINK(""http://x.example"";""Clique"")"`);
+    expect(csv).toContain(",'@SUM(A1),");
+    expect(csv).toContain(",'-10% hoje,");
+    expect(csv).toContain(",Pedido = entregue,");
+    expect(csv).not.toMatch(/,=HYPERLINK|,@SUM/);
+  });
+
   it("bad filters are 422 naming the field (31 days at most); a file not ready is 409", async () => {
     const over = await api(`/api/sms/reports`, { token: owner.token, body: { sent_at: { from: addDays(today, -31), to: today } } });
     expect(over.status).toBe(422);
