@@ -5,7 +5,8 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
+import { freePort, waitFor } from "../support/net";
 import { resolve } from "node:path";
 import pg from "pg";
 import Redis from "ioredis";
@@ -31,28 +32,7 @@ declare module "vitest" {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-    s.on("error", rej);
-  });
-}
 
-async function waitFor(url: string, seconds = 60) {
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up in ${seconds}s`);
-}
 
 async function waitForPort(port: number, seconds = 60) {
   const until = Date.now() + seconds * 1000;

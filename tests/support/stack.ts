@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
+import { freePort, waitFor } from "./net";
 import { resolve } from "node:path";
 import Redis from "ioredis";
 import pg from "pg";
@@ -15,28 +15,7 @@ import pg from "pg";
 const root = resolve(__dirname, "..", "..");
 const bun = resolve(root, "node_modules", ".bin", "bun");
 
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-    s.on("error", rej);
-  });
-}
 
-async function waitFor(url: string, seconds = 60) {
-  const until = Date.now() + seconds * 1000;
-  while (Date.now() < until) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up in ${seconds}s`);
-}
 
 /** A dedicated redis-server that keeps nothing on disk (like production's here), restartable on the same port. */
 export class RedisServer {
@@ -149,7 +128,7 @@ export async function startStack(opts: StackOptions = {}) {
     return w;
   };
   for (let i = 0; i < (opts.workers ?? 1); i++) startWorker();
-  await Promise.all([waitFor(`http://127.0.0.1:${apiPort}/api/health`), waitFor(`http://127.0.0.1:${simulatorPort}/health`)]);
+  await Promise.all([waitFor(`http://127.0.0.1:${apiPort}/api/health`, 60, 100), waitFor(`http://127.0.0.1:${simulatorPort}/health`, 60, 100)]);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
@@ -217,3 +196,5 @@ export async function startStack(opts: StackOptions = {}) {
     },
   };
 }
+
+export { freePort };
