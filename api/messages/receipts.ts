@@ -16,7 +16,7 @@
  * alone, at once; under load the batches grow and the commit cost is shared (issue 4 bench:
  * docs/benchmarks.md). A caller still gets its own receipt's outcome only after the commit.
  */
-import { QueryTypes } from "sequelize";
+import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { key, redis } from "../lib/redis";
 import { STATUS_TIMESTAMP, isFailure, nextStatus, type MessageStatus } from "./status";
@@ -79,6 +79,14 @@ type Locked = { id: string; account_id: string; status: MessageStatus; provider:
 type Change = { status: MessageStatus; at: Partial<Record<"sent_at" | "delivered_at" | "read_at" | "failed_at", Date>>; error?: { code: string | null; message: string | null } };
 const COLUMN = { queuedAt: null, sentAt: "sent_at", deliveredAt: "delivered_at", readAt: "read_at", failedAt: "failed_at" } as const;
 
+function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return sequelize().query<Locked>(
+    `SELECT id, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+    { bind: [ids], type: QueryTypes.SELECT, transaction },
+  );
+}
+
 /** Applies receipts in one transaction, in their order; answers one outcome per receipt. */
 export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {
   const db = sequelize();
@@ -86,19 +94,31 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
   const outcomes = await db.transaction(async (transaction) => {
     const byId = inputs.filter((r) => r.messageId).map((r) => r.messageId!);
     const byPid = inputs.filter((r) => !r.messageId);
-    // Which messages: found by our id or by the provider's (both indexed, never changed once set),
-    // then locked by id — a plain `id = ANY` keeps PostgreSQL's re-check of a row another batch
-    // just updated exact (a lock through a sub-select on the same table could drop that row).
-    const found = await db.query<{ id: string }>(
-      `SELECT id FROM messages WHERE id = ANY($3::uuid[])
-       UNION
-       SELECT x.id FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages x ON x.provider = r.provider AND x.provider_message_id = r.pid`,
-      { bind: [byPid.map((r) => r.provider), byPid.map((r) => r.providerMessageId), byId], type: QueryTypes.SELECT, transaction },
-    );
-    const messages = found.length === 0 ? [] : await db.query<Locked>(
-      `SELECT id, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-      { bind: [found.map((f) => f.id)], type: QueryTypes.SELECT, transaction },
-    );
+    const pidArrays = [byPid.map((r) => r.provider), byPid.map((r) => r.providerMessageId)];
+    // Which messages, locked in id order. Usually every receipt names the provider's id: one
+    // statement joins the batch (unnest) to messages and locks the rows it finds — PostgreSQL's
+    // re-check of a row another batch just updated re-uses the unnest row and the new message
+    // version, so it stays exact. When some receipts name our id (a concatenated SMS's parts),
+    // the ids are found first and then locked by a plain `id = ANY` (ADR 013).
+    const messages =
+      byId.length === 0
+        ? await db.query<Locked>(
+            `SELECT m.id, m.account_id, m.status, m.provider, m.provider_message_id
+             FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages m ON m.provider = r.provider AND m.provider_message_id = r.pid
+             ORDER BY m.id FOR UPDATE OF m`,
+            { bind: pidArrays, type: QueryTypes.SELECT, transaction },
+          )
+        : await lockByIds(
+            (
+              await db.query<{ id: string }>(
+                `SELECT id FROM messages WHERE id = ANY($3::uuid[])
+                 UNION
+                 SELECT x.id FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages x ON x.provider = r.provider AND x.provider_message_id = r.pid`,
+                { bind: [...pidArrays, byId], type: QueryTypes.SELECT, transaction },
+              )
+            ).map((f) => f.id),
+            transaction,
+          );
     if (messages.length === 0) return inputs.map((): ReceiptOutcome => ({ result: "ignored" }));
     const byProviderId = new Map<string, Locked>();
     const byMessageId = new Map<string, Locked>();
@@ -106,21 +126,16 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
       byMessageId.set(m.id, m);
       if (m.provider_message_id) byProviderId.set(`${m.provider}\u0000${m.provider_message_id}`, m);
     }
-    // Which provider statuses each message already has (read under the locks: stable).
-    const seen = new Set(
-      (
-        await db.query<{ message_id: string; status: string }>(
-          `SELECT message_id, status FROM message_events WHERE source = 'provider' AND message_id = ANY($1::uuid[])`,
-          { bind: [[...new Set(messages.map((m) => m.id))]], type: QueryTypes.SELECT, transaction },
-        )
-      ).map((e) => `${e.message_id}:${e.status}`),
-    );
-
+    // Statuses this batch already reported per message. Those reported by earlier batches are
+    // found by the insert below (ON CONFLICT … RETURNING): a status already reported can never move
+    // the message (it applied then, or the message was already past it, and statuses only move
+    // forward), so deciding first and labelling the repeats `duplicate` afterwards is exact.
+    const seen = new Set<string>();
     const current = new Map(messages.map((m) => [m.id, m.status]));
     const changes = new Map<string, Change>();
-    const events: { messageId: string; accountId: string; status: string; eventId: string; payload: string }[] = [];
+    const events: { index: number; messageId: string; accountId: string; status: string; eventId: string; payload: string }[] = [];
     const carriers = new Map<string, string>();
-    const answers = inputs.map((input): ReceiptOutcome => {
+    const answers = inputs.map((input, index): ReceiptOutcome => {
       const message = input.messageId ? byMessageId.get(input.messageId) : byProviderId.get(`${input.provider}\u0000${input.providerMessageId}`);
       if (!message) return { result: "ignored" };
       const status = current.get(message.id)!;
@@ -129,6 +144,7 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
       if (input.carrier && !carriers.has(message.id)) carriers.set(message.id, input.carrier.slice(0, 40));
       const decision = nextStatus(status, input.status);
       events.push({
+        index,
         messageId: message.id,
         accountId: message.account_id,
         status: input.status,
@@ -156,41 +172,49 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     });
 
     if (events.length > 0) {
-      await db.query(
-        `INSERT INTO message_events (message_id, account_id, status, source, provider_event_id, payload)
-         SELECT e.message_id, e.account_id, e.status, 'provider', e.event_id, e.payload::jsonb
-         FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS e(message_id, account_id, status, event_id, payload, n)
-         ORDER BY e.n
-         ON CONFLICT (message_id, status, source) WHERE source = 'provider' DO NOTHING`,
-        {
-          bind: [events.map((e) => e.messageId), events.map((e) => e.accountId), events.map((e) => e.status), events.map((e) => e.eventId), events.map((e) => e.payload)],
-          transaction,
-        },
+      const inserted = new Set(
+        (
+          await db.query<{ message_id: string; status: string }>(
+            `INSERT INTO message_events (message_id, account_id, status, source, provider_event_id, payload)
+             SELECT e.message_id, e.account_id, e.status, 'provider', e.event_id, e.payload::jsonb
+             FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS e(message_id, account_id, status, event_id, payload, n)
+             ORDER BY e.n
+             ON CONFLICT (message_id, status, source) WHERE source = 'provider' DO NOTHING
+             RETURNING message_id, status`,
+            {
+              bind: [events.map((e) => e.messageId), events.map((e) => e.accountId), events.map((e) => e.status), events.map((e) => e.eventId), events.map((e) => e.payload)],
+              type: QueryTypes.SELECT,
+              transaction,
+            },
+          )
+        ).map((e) => `${e.message_id}:${e.status}`),
       );
+      for (const e of events) {
+        const answer = answers[e.index];
+        if (!inserted.has(`${e.messageId}:${e.status}`) && answer.result === "unchanged") answers[e.index] = { ...answer, result: "duplicate" };
+      }
     }
-    if (carriers.size > 0) {
+    // One UPDATE for the status changes and the first carrier named (a status that did not move
+    // can still name the operator).
+    const ids = [...new Set([...changes.keys(), ...carriers.keys()])];
+    if (ids.length > 0) {
+      const at = (c: keyof Change["at"]) => ids.map((id) => changes.get(id)?.at[c]?.toISOString() ?? null);
       await db.query(
-        `UPDATE messages m SET carrier = c.carrier FROM unnest($1::uuid[], $2::text[]) AS c(id, carrier) WHERE m.id = c.id AND m.carrier IS NULL`,
-        { bind: [[...carriers.keys()], [...carriers.values()]], transaction },
-      );
-    }
-    if (changes.size > 0) {
-      const rows = [...changes.entries()];
-      const at = (c: keyof Change["at"]) => rows.map(([, ch]) => ch.at[c]?.toISOString() ?? null);
-      await db.query(
-        `UPDATE messages m SET status = c.status,
+        `UPDATE messages m SET status = COALESCE(c.status, m.status),
            sent_at = COALESCE(c.sent_at, m.sent_at), delivered_at = COALESCE(c.delivered_at, m.delivered_at),
            read_at = COALESCE(c.read_at, m.read_at), failed_at = COALESCE(c.failed_at, m.failed_at),
            error_code = CASE WHEN c.set_error THEN c.error_code ELSE m.error_code END,
            error_message = CASE WHEN c.set_error THEN c.error_message ELSE m.error_message END,
-           updated_at = now()
-         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::boolean[], $8::text[], $9::text[])
-           AS c(id, status, sent_at, delivered_at, read_at, failed_at, set_error, error_code, error_message)
+           carrier = COALESCE(m.carrier, c.carrier),
+           updated_at = CASE WHEN c.status IS NULL THEN m.updated_at ELSE now() END
+         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::boolean[], $8::text[], $9::text[], $10::text[])
+           AS c(id, status, sent_at, delivered_at, read_at, failed_at, set_error, error_code, error_message, carrier)
          WHERE m.id = c.id`,
         {
           bind: [
-            rows.map(([id]) => id), rows.map(([, c]) => c.status), at("sent_at"), at("delivered_at"), at("read_at"), at("failed_at"),
-            rows.map(([, c]) => Boolean(c.error)), rows.map(([, c]) => c.error?.code ?? null), rows.map(([, c]) => c.error?.message ?? null),
+            ids, ids.map((id) => changes.get(id)?.status ?? null), at("sent_at"), at("delivered_at"), at("read_at"), at("failed_at"),
+            ids.map((id) => Boolean(changes.get(id)?.error)), ids.map((id) => changes.get(id)?.error?.code ?? null), ids.map((id) => changes.get(id)?.error?.message ?? null),
+            ids.map((id) => carriers.get(id) ?? null),
           ],
           transaction,
         },
