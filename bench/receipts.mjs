@@ -6,7 +6,11 @@
  * are written `sent` through SQL (the state the dispatcher leaves them in), then `connections`
  * clients post one Standard-Webhooks-signed `delivered` receipt per message back to back, like a
  * provider catching up. Every receipt must answer 200 `applied`; a second pass re-posts the same
- * receipts (duplicates: `duplicate`, nothing changes). Run: `node bench/receipts.mjs`.
+ * receipts (duplicates: `duplicate`, nothing changes). A third pass posts receipts of another
+ * `BENCH_MESSAGES` messages in batches (a JSON array of `BENCH_BATCH`, default 50, per signed post,
+ * as high-volume providers deliver reports) over `BENCH_BATCH_CONNECTIONS` (default 16) clients.
+ * Bodies are built and signed before the clock starts (signing is the provider's work, and the
+ * generator shares the two cores with the platform). Run: `node bench/receipts.mjs`.
  */
 import { createHmac, randomUUID } from "node:crypto";
 import pg from "pg";
@@ -15,6 +19,8 @@ import { benchPlatform, startBun, up } from "./lib.mjs";
 
 const total = Number(process.env.BENCH_MESSAGES ?? 60_000);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const batchSize = Number(process.env.BENCH_BATCH ?? 50);
+const batchConnections = Number(process.env.BENCH_BATCH_CONNECTIONS ?? 16);
 const secret = "bench-simulator-webhook-secret-0123456789";
 
 const { databaseUrl, env } = await benchPlatform("mensageria_bench_receipts", "bench-receipts:", { SIMULATOR_WEBHOOK_SECRET: secret });
@@ -29,7 +35,7 @@ await db.query(
    SELECT a.id, 'sms', 'outbound', 'BENCH', '+5511' || lpad((900000000 + g)::text, 9, '0'), 'Receipt bench', 1, 'GSM7', 'sent', 'simulator', 'T1',
           'bench_${run}_' || g, 7, now(), now()
    FROM accounts a, generate_series(1, $1) g WHERE a.name = 'Demo Comércio Ltda'`,
-  [total],
+  [total * 2],
 );
 await db.query(`ANALYZE messages`);
 
@@ -39,47 +45,55 @@ await up(`http://127.0.0.1:${apiPort}/api/health`);
 const target = new URL(`http://127.0.0.1:${apiPort}/api/webhooks/providers/simulator`);
 const sign = (id, ts, body) => `v1,${createHmac("sha256", Buffer.from(secret, "utf8")).update(`${id}.${ts}.${body}`).digest("base64")}`;
 
-async function pass(label) {
-  const agent = new Agent({ connections, pipelining: 1, keepAliveTimeout: 10_000 });
+/** Signed posts built ahead: `count` posts, post k carrying receipts for messages from(k). */
+function build(count, from) {
+  return Array.from({ length: count }, (_, k) => {
+    const items = from(k).map((i) => ({ event_id: `bench_ev_${run}_${i}`, message_id: `bench_${run}_${i}`, status: "delivered", occurred_at: new Date().toISOString() }));
+    const body = JSON.stringify(items.length === 1 ? items[0] : items);
+    const id = items.length === 1 ? items[0].event_id : `bench_batch_${run}_${k}`;
+    const ts = Math.floor(Date.now() / 1000);
+    return { body, headers: { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(ts), "webhook-signature": sign(id, ts, body) } };
+  });
+}
+
+async function pass(label, posts, clients, receipts) {
+  const agent = new Agent({ connections: clients, pipelining: 1, keepAliveTimeout: 10_000 });
   const results = new Map();
   const latencies = [];
-  let next = 1;
+  let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, async () => {
-    for (let i = next++; i <= total; i = next++) {
-      const eventId = `bench_ev_${run}_${i}`;
-      const body = JSON.stringify({ event_id: eventId, message_id: `bench_${run}_${i}`, status: "delivered", occurred_at: new Date().toISOString() });
-      const ts = Math.floor(Date.now() / 1000);
+  await Promise.all(Array.from({ length: clients }, async () => {
+    for (let i = next++; i < posts.length; i = next++) {
       const t0 = performance.now();
-      const res = await request(target, {
-        dispatcher: agent, method: "POST", body,
-        headers: { "content-type": "application/json", "webhook-id": eventId, "webhook-timestamp": String(ts), "webhook-signature": sign(eventId, ts, body) },
-      });
+      const res = await request(target, { dispatcher: agent, method: "POST", body: posts[i].body, headers: posts[i].headers });
       const text = await res.body.text();
       latencies.push(performance.now() - t0);
-      const key = res.statusCode === 200 ? JSON.parse(text).result : `http_${res.statusCode}`;
-      results.set(key, (results.get(key) ?? 0) + 1);
+      const answers = res.statusCode === 200 ? ((j) => (j.results ?? [j]).map((r) => r.result))(JSON.parse(text)) : [`http_${res.statusCode}`];
+      for (const key of answers) results.set(key, (results.get(key) ?? 0) + 1);
     }
   }));
   const seconds = (performance.now() - started) / 1000;
   await agent.close();
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
-  return { label, rps: total / seconds, seconds, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), results: Object.fromEntries(results) };
+  return { label, rps: receipts / seconds, seconds, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), results: Object.fromEntries(results) };
 }
 
-const first = await pass("new receipts (sent → delivered)");
-const second = await pass("the same receipts again (duplicates)");
+const singles = build(total, (k) => [k + 1]);
+const first = await pass("one receipt per post: new (sent → delivered)", singles, connections, total);
+const second = await pass("one receipt per post: the same again (duplicates)", singles, connections, total);
+const batches = build(Math.ceil(total / batchSize), (k) => Array.from({ length: Math.min(batchSize, total - k * batchSize) }, (_, j) => total + k * batchSize + j + 1));
+const third = await pass(`${batchSize} receipts per post: new (sent → delivered)`, batches, batchConnections, total);
 const { rows: [check] } = await db.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*)::int AS n FROM messages WHERE provider_message_id LIKE $1`, [`bench_${run}_%`]);
 await db.end();
 
 const f = (x) => Math.round(x).toLocaleString("en-US");
-console.log(`\n${f(total)} receipts per pass, ${connections} connections, loopback, ${new Date().toISOString()}`);
-console.log("| pass | receipts/s | p50 / p95 / p99 ms | answers |");
+console.log(`\n${f(total)} receipts per pass, ${connections} connections (${batchConnections} for batches), loopback, ${new Date().toISOString()}`);
+console.log("| pass | receipts/s | p50 / p95 / p99 ms per post | answers |");
 console.log("|---|---:|---:|---|");
-for (const r of [first, second]) {
+for (const r of [first, second, third]) {
   console.log(`| ${r.label} | ${f(r.rps)} | ${r.p50.toFixed(1)} / ${r.p95.toFixed(1)} / ${r.p99.toFixed(1)} | ${Object.entries(r.results).map(([k, v]) => `${k} ${f(v)}`).join(", ")} |`);
 }
 console.log(`messages delivered afterwards: ${f(check.delivered)} of ${f(check.n)}`);
-if (check.delivered !== total || first.results.applied !== total) process.exitCode = 1;
+if (check.delivered !== 2 * total || first.results.applied !== total || third.results.applied !== total) process.exitCode = 1;
 process.exit();

@@ -115,6 +115,7 @@ const schema = z
     DISPATCH_SWEEP_SECONDS: z.coerce.number().int().min(1).default(10),
     /** Simulator: receipt posts in flight at once (the rest wait their turn). */
     SIMULATOR_RECEIPT_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
+    SIMULATOR_RECEIPT_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
     /** Simulator: answer 429 with Retry-After above this many submits per second (0 = never throttle). */
     SIMULATOR_MAX_RPS: z.coerce.number().int().min(0).default(0),
     /** Customer webhooks: may endpoints be private, loopback or link-local addresses? Never in production; default yes elsewhere. */

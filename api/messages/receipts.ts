@@ -56,10 +56,17 @@ const waiting: Waiting[] = [];
 let flushing = 0;
 
 export function applyProviderReceipt(input: ProviderReceipt): Promise<ReceiptOutcome> {
-  return new Promise((resolve, reject) => {
-    waiting.push({ input, resolve, reject });
-    pump();
-  });
+  return applyProviderReceipts([input]).then(([outcome]) => outcome);
+}
+
+/**
+ * Several receipts posted together (a provider's batch): queued at once, so they are written in
+ * their order in the same transaction (or consecutive ones past BATCH), not raced in parallel.
+ */
+export function applyProviderReceipts(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {
+  const all = inputs.map((input) => new Promise<ReceiptOutcome>((resolve, reject) => waiting.push({ input, resolve, reject })));
+  pump();
+  return Promise.all(all);
 }
 
 function pump() {

@@ -23,7 +23,8 @@
  * (Standard Webhooks, SIMULATOR_WEBHOOK_SECRET) to SIMULATOR_WEBHOOK_URL: `delivered`, `failed`
  * or `unavailable`, chosen from SIMULATOR_MIX by hashing the reference (./outcome). If our
  * endpoint is down or has not yet recorded the provider id (answers `ignored`), it retries with
- * backoff. State is in memory: a restart forgets references (like a provider's retention ending).
+ * backoff. Receipts that wait for a free post go together as one JSON array (see pumpReceipts).
+ * State is in memory: a restart forgets references (like a provider's retention ending).
  */
 import { randomUUID } from "node:crypto";
 import { simulatedCarrier } from "./carrier";
@@ -65,76 +66,102 @@ function authorized(req: Request) {
   return req.headers.get("authorization") === `Bearer ${config.SIMULATOR_API_KEY}`;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type DueReceipt = { reference: string; entry: Submitted; eventId: string; receipt: Record<string, unknown>; attempt: number };
+const due: DueReceipt[] = [];
+let posting = 0;
+
+/** SIMULATOR_DELAY_MS after the submit, the receipt is due: it joins the queue of receipts to post. */
+function postReceipt(reference: string, entry: Submitted) {
+  setTimeout(() => {
+    const failure = entry.outcome === "delivered" ? null : SIMULATED_ERRORS[entry.outcome];
+    const eventId = `simev_${randomUUID()}`;
+    const receipt = {
+      event_id: eventId,
+      message_id: entry.id,
+      status: entry.outcome,
+      error_code: failure?.code ?? null,
+      error_message: failure?.message ?? null,
+      carrier: entry.carrier,
+      occurred_at: new Date().toISOString(),
+    };
+    due.push({ reference, entry, eventId, receipt, attempt: 0 });
+    pumpReceipts();
+  }, config.SIMULATOR_DELAY_MS);
+}
 
 /**
- * At most SIMULATOR_RECEIPT_CONCURRENCY receipt posts in flight, the others wait their turn (in
- * order), as a provider's webhook sender does: a 20,000-message campaign must not open 20,000
- * connections to our endpoint at once, time them out, and retry them all together.
+ * At most SIMULATOR_RECEIPT_CONCURRENCY posts in flight, as a provider's webhook sender does: a
+ * 20,000-message campaign must not open 20,000 connections to our endpoint at once. A receipt that
+ * comes due while all are busy waits, and the waiting ones go together in the next post (a JSON
+ * array of up to SIMULATOR_RECEIPT_BATCH, like the batched delivery reports of high-volume
+ * providers); at low volume every receipt is posted alone, at once.
  */
-const posting = (() => {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return {
-    acquire: () =>
-      new Promise<void>((resolve) => {
-        if (active < config.SIMULATOR_RECEIPT_CONCURRENCY) {
-          active++;
-          resolve();
-        } else waiting.push(resolve);
-      }),
-    release() {
-      const next = waiting.shift();
-      if (next) next();
-      else active--;
-    },
-  };
-})();
-
-async function postReceipt(reference: string, entry: Submitted) {
-  await sleep(config.SIMULATOR_DELAY_MS);
-  const failure = entry.outcome === "delivered" ? null : SIMULATED_ERRORS[entry.outcome];
-  const eventId = `simev_${randomUUID()}`;
-  const raw = JSON.stringify({
-    event_id: eventId,
-    message_id: entry.id,
-    status: entry.outcome,
-    error_code: failure?.code ?? null,
-    error_message: failure?.message ?? null,
-    carrier: entry.carrier,
-    occurred_at: new Date().toISOString(),
-  });
-  for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
-    if (attempt > 0) await sleep(RETRY_DELAYS_MS[attempt - 1]);
-    totals.receiptAttempts++;
-    await posting.acquire();
-    try {
-      const res = await fetch(config.SIMULATOR_WEBHOOK_URL, {
-        method: "POST",
-        // Signed at each attempt: the timestamp must be fresh; the webhook id stays the same.
-        headers: { "Content-Type": "application/json", ...signWebhook(config.SIMULATOR_WEBHOOK_SECRET, eventId, raw) },
-        body: raw,
-        signal: AbortSignal.timeout(10_000),
-      });
-      const text = await res.text();
-      // A receipt can outrun the recording of the submit's answer: `ignored` means "not known yet".
-      if (res.ok && !text.includes('"ignored"')) {
-        entry.receipt = "posted";
-        totals.receiptsPosted++;
-        return;
-      }
-      if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
-        console.error(`simulator receipt for ${reference} refused: ${res.status} ${text.slice(0, 200)}`);
-        break;
-      }
-    } catch (e) {
-      if (attempt === RETRY_DELAYS_MS.length) console.error(`simulator receipt for ${reference} failed: ${(e as Error).message}`);
-    } finally {
-      posting.release();
-    }
+function pumpReceipts() {
+  while (posting < config.SIMULATOR_RECEIPT_CONCURRENCY && due.length > 0) {
+    const batch = due.splice(0, config.SIMULATOR_RECEIPT_BATCH);
+    posting++;
+    void postReceipts(batch).finally(() => {
+      posting--;
+      pumpReceipts();
+    });
   }
-  entry.receipt = "gave_up";
-  totals.receiptsGivenUp++;
+}
+
+function retryLater(item: DueReceipt, why: string) {
+  if (item.attempt >= RETRY_DELAYS_MS.length) {
+    console.error(`simulator receipt for ${item.reference} failed: ${why}`);
+    item.entry.receipt = "gave_up";
+    totals.receiptsGivenUp++;
+    return;
+  }
+  setTimeout(() => {
+    due.push(item);
+    pumpReceipts();
+  }, RETRY_DELAYS_MS[item.attempt++]);
+}
+
+async function postReceipts(batch: DueReceipt[]) {
+  const single = batch.length === 1;
+  // The webhook id is the receipt's own event id for one receipt, a fresh id for a batch.
+  const webhookId = single ? batch[0].eventId : `simbatch_${randomUUID()}`;
+  const raw = JSON.stringify(single ? batch[0].receipt : batch.map((b) => b.receipt));
+  totals.receiptAttempts += batch.length;
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(config.SIMULATOR_WEBHOOK_URL, {
+      method: "POST",
+      // Signed at each attempt: the timestamp must be fresh.
+      headers: { "Content-Type": "application/json", ...signWebhook(config.SIMULATOR_WEBHOOK_SECRET, webhookId, raw) },
+      body: raw,
+      signal: AbortSignal.timeout(10_000),
+    });
+    text = await res.text();
+  } catch (e) {
+    for (const item of batch) retryLater(item, (e as Error).message);
+    return;
+  }
+  if (!res.ok) {
+    if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+      console.error(`simulator receipts refused: ${res.status} ${text.slice(0, 200)}`);
+      for (const item of batch) {
+        item.entry.receipt = "gave_up";
+        totals.receiptsGivenUp++;
+      }
+    } else for (const item of batch) retryLater(item, `HTTP ${res.status}`);
+    return;
+  }
+  let answers: Array<{ result?: string } | undefined> = [];
+  try {
+    const parsed = JSON.parse(text);
+    answers = single ? [parsed] : parsed.results;
+  } catch {}
+  batch.forEach((item, i) => {
+    // A receipt can outrun the recording of the submit's answer: `ignored` means "not known yet".
+    if (!answers?.[i] || answers[i]!.result === "ignored") return retryLater(item, "not known yet");
+    item.entry.receipt = "posted";
+    totals.receiptsPosted++;
+  });
 }
 
 async function submit(req: Request) {

@@ -3,11 +3,12 @@
  * body is not parsed by Elysia (`parse: "none"`); nothing is read or written before it passes.
  */
 import { Elysia, t } from "elysia";
-import { mapProviderStatus, receiptProvider } from "../channels/receipt-providers";
+import { mapProviderStatus, receiptProvider, type ReceiptProvider } from "../channels/receipt-providers";
+import type { z } from "zod";
 import { verifyWebhook } from "../channels/webhook-signature";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { applyProviderReceipt } from "../messages/receipts";
+import { applyProviderReceipt, applyProviderReceipts, type ProviderReceipt } from "../messages/receipts";
 import { receiveInbound } from "../messages/inbound";
 import { httpReceiptProvider } from "../channels/http";
 import { authenticated } from "../http/auth";
@@ -15,8 +16,43 @@ import { listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, revealSecret, rotateSecret, updateEndpoint } from "./endpoints";
 import { providerInboundSchema, providerReceiptSchema, WEBHOOK_EVENT_TYPES } from "./schemas";
 
-/** Receipts are small; anything bigger is not one. */
-const MAX_RECEIPT_BYTES = 64 * 1024;
+/** A receipt is small; a batch holds at most MAX_BATCH of them. Anything bigger is not ours. */
+const MAX_RECEIPT_BYTES = 1024 * 1024;
+const MAX_BATCH = 1000;
+
+/** Checks one item of a provider's post: a receipt to apply, or an inbound SMS to store. */
+function prepare(providerName: string, provider: ReceiptProvider, json: unknown, fallbackId: string, at: string): ProviderReceipt | (() => Promise<unknown>) {
+  const fail = (fields: Record<string, string[]>): never => {
+    throw new AppError("VALIDATION", { fields: Object.fromEntries(Object.entries(fields).map(([k, v]) => [at ? `${at}.${k}` : k, v])) });
+  };
+  const checked = <S extends z.ZodType>(schema: S): z.infer<S> => {
+    try {
+      return validate(schema, json);
+    } catch (e) {
+      if (e instanceof AppError && e.fields) fail(e.fields);
+      throw e;
+    }
+  };
+  // An inbound SMS (MO) from the provider rather than a receipt (ADR 011).
+  if (json && typeof json === "object" && (json as { type?: unknown }).type === "inbound") {
+    const mo = checked(providerInboundSchema);
+    return () =>
+      receiveInbound({ provider: providerName, providerMessageId: mo.event_id ?? `wh:${fallbackId}`, from: mo.from, to: mo.to, body: mo.body, occurredAt: new Date(mo.occurred_at) });
+  }
+  const body = checked(providerReceiptSchema);
+  const status = mapProviderStatus(provider, body.status);
+  if (!status) fail({ status: ["validation.invalid"] });
+  return {
+    provider: providerName,
+    providerMessageId: body.message_id,
+    status: status!,
+    errorCode: body.error_code ?? null,
+    errorMessage: body.error_message ?? null,
+    carrier: body.carrier || null,
+    occurredAt: new Date(body.occurred_at),
+    eventId: body.event_id ?? fallbackId,
+  };
+}
 
 export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers", tags: ["webhooks"] }).post(
   "/:provider",
@@ -34,32 +70,23 @@ export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers",
     } catch {
       throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
     }
-    // An inbound SMS (MO) from the provider rather than a receipt (ADR 011).
-    if (json && typeof json === "object" && (json as { type?: unknown }).type === "inbound") {
-      const mo = validate(providerInboundSchema, json);
-      return receiveInbound({
-        provider: params.provider,
-        providerMessageId: mo.event_id ?? `wh:${verified.id}`,
-        from: mo.from,
-        to: mo.to,
-        body: mo.body,
-        occurredAt: new Date(mo.occurred_at),
-      });
+    if (!Array.isArray(json)) {
+      const item = prepare(params.provider, provider, json, verified.id, "");
+      return typeof item === "function" ? item() : applyProviderReceipt(item);
     }
-    const body = validate(providerReceiptSchema, json);
-    const status = mapProviderStatus(provider, body.status);
-    if (!status) throw new AppError("VALIDATION", { fields: { status: ["validation.invalid"] } });
-
-    return applyProviderReceipt({
-      provider: params.provider,
-      providerMessageId: body.message_id,
-      status,
-      errorCode: body.error_code ?? null,
-      errorMessage: body.error_message ?? null,
-      carrier: body.carrier || null,
-      occurredAt: new Date(body.occurred_at),
-      eventId: body.event_id ?? verified.id,
-    });
+    // A batch of receipts in one post (as high-volume providers send delivery reports): every item
+    // is checked before any is applied; each is then applied like a single one (same batching,
+    // same idempotency), and the answer lists their outcomes in order. A failure answers 5xx for
+    // the post and the provider re-posts it: the items already stored answer `duplicate`.
+    if (json.length === 0 || json.length > MAX_BATCH) throw new AppError("VALIDATION", { fields: { form: [`validation.max::${MAX_BATCH}`] } });
+    const items = json.map((item, i) => prepare(params.provider, provider, item, `${verified.id}:${i}`, String(i)));
+    const receipts = items.filter((i): i is ProviderReceipt => typeof i !== "function");
+    const [applied, inbound] = await Promise.all([
+      applyProviderReceipts(receipts),
+      Promise.all(items.map((i) => (typeof i === "function" ? i() : null))),
+    ]);
+    let next = 0;
+    return { results: items.map((i, n) => (typeof i === "function" ? inbound[n] : applied[next++])) };
   },
   {
     parse: "none",
@@ -67,7 +94,8 @@ export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers",
     detail: {
       summary:
         "A provider's signed delivery receipt (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature over the raw body). " +
-        "Body {event_id?, message_id, status, error_code?, error_message?, occurred_at}. Answers {result: applied|unchanged|duplicate|ignored}; 401 when the signature is missing, wrong or older than 5 minutes. " +
+        "Body {event_id?, message_id, status, error_code?, error_message?, occurred_at}. Answers {result: applied|unchanged|duplicate|ignored}. " +
+        "A JSON array of up to 1,000 such receipts (or inbound SMS) is one batch: all are checked first (422 names the item, e.g. `3.status`), then applied; answers {results: [...]} in order. 401 when the signature is missing, wrong or older than 5 minutes. " +
         "An inbound SMS (MO) is {type: \"inbound\", event_id?, from, to, body, occurred_at}: answers {result: stored|duplicate|unrouted}. :provider is `simulator` or an HTTP provider connection's name",
     },
   },

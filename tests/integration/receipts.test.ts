@@ -263,6 +263,52 @@ describe("provider receipts (POST /api/webhooks/providers/:provider)", () => {
   });
 });
 
+describe("batched receipts (a JSON array in one signed post)", () => {
+  it("applies each item like a single receipt and answers their outcomes in order", async () => {
+    const [a, b, c] = await Promise.all([insertMessage(), insertMessage(), insertMessage()]);
+    await post(receipt(c.providerMessageId, "delivered"));
+    const items = [
+      JSON.parse(receipt(a.providerMessageId, "delivered", { carrier: "Vivo" })),
+      JSON.parse(receipt(b.providerMessageId, "failed", { error_code: "1", error_message: "Absent subscriber" })),
+      JSON.parse(receipt(a.providerMessageId, "delivered")),
+      JSON.parse(receipt(c.providerMessageId, "delivered")),
+      JSON.parse(receipt(`sim-${randomUUID()}`, "delivered")),
+      JSON.parse(receipt(a.providerMessageId, "sent")),
+    ];
+    const res = await post(JSON.stringify(items));
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { result: string }) => r.result)).toEqual(["applied", "applied", "duplicate", "duplicate", "ignored", "unchanged"]);
+    expect(await messageRow(a.id)).toMatchObject({ status: "delivered", carrier: "Vivo" });
+    expect(await messageRow(b.id)).toMatchObject({ status: "failed", error_code: "1", error_message: "Absent subscriber" });
+    expect((await eventsOf(a.id)).map((e) => e.status)).toEqual(["delivered", "sent"]);
+    // The provider re-posts the same batch (its retry): nothing changes, nothing is announced again.
+    const again = await post(JSON.stringify(items));
+    expect(again.body.results.map((r: { result: string }) => r.result)).toEqual(["duplicate", "duplicate", "duplicate", "duplicate", "ignored", "duplicate"]);
+    expect((await announced(a.id)).map((x) => x.status)).toEqual(["delivered"]);
+    expect((await announced(b.id)).map((x) => x.status)).toEqual(["failed"]);
+  });
+
+  it("one invalid item refuses the whole post, naming the item, and nothing is applied", async () => {
+    const m = await insertMessage();
+    const items = [JSON.parse(receipt(m.providerMessageId, "delivered")), JSON.parse(receipt(m.providerMessageId, "teleported"))];
+    const res = await post(JSON.stringify(items));
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(res.body)).toContain("1.status");
+    expect((await messageRow(m.id)).status).toBe("sent");
+    expect(await eventsOf(m.id)).toEqual([]);
+  });
+
+  it("an empty batch or one over 1,000 items is 422; a batch with a wrong signature is 401", async () => {
+    expect((await post("[]")).status).toBe(422);
+    const m = await insertMessage();
+    const many = JSON.stringify(Array.from({ length: 1001 }, () => JSON.parse(receipt(m.providerMessageId, "delivered"))));
+    expect((await post(many)).status).toBe(422);
+    const raw = JSON.stringify([JSON.parse(receipt(m.providerMessageId, "delivered"))]);
+    expect((await post(raw, signWebhook("not-the-secret-0123456789", `wh-${randomUUID()}`, raw))).status).toBe(401);
+    expect((await messageRow(m.id)).status).toBe("sent");
+  });
+});
+
 describe("GET /api/docs/json", () => {
   it("documents the provider receipt webhook", async () => {
     const res = await fetch(new URL("/api/docs/json", inject("apiUrl")));
