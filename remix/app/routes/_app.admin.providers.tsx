@@ -194,7 +194,7 @@ export default function AdminProviders() {
           <CardDescription>{t("providers.routes.description")}</CardDescription>
         </CardHeader>
         <CardContent>
-          <Form method="post" className="flex flex-wrap items-end gap-4" aria-label={t("providers.routes.title")}>
+          <Form key={routes.map((r) => r.connection_id).join()} method="post" className="flex flex-wrap items-end gap-4" aria-label={t("providers.routes.title")}>
             <CsrfInput />
             <input type="hidden" name="intent" value="routes" />
             <FormErrors errors={routesErrors?.[""]} />
