@@ -217,7 +217,7 @@ export default function AdminProviders() {
         </CardContent>
       </Card>
 
-      <div className="grid items-start gap-6 xl:grid-cols-[1fr_22rem]">
+      <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
           <CardContent>
             {list.length === 0 ? (
