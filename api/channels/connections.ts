@@ -3,10 +3,12 @@
  * the one of its route's connection (`sms_route_connections`), built from the connection's kind:
  * `simulator` (./simulator), `smpp` (./smpp/adapter), `http` (./http). One adapter module per
  * kind, all speaking the ChannelAdapter contract. Connections are read from the database at most
- * once a second per process (a changed route or setting applies within ~1 s).
+ * once a second per process; a change made through api/providers also invalidates every
+ * listening process at once (Redis pub/sub, `connectionsChanged`), so the next message uses it.
  */
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
+import { connect, key, redis } from "../lib/redis";
 import type { ChannelAdapter } from "./contract";
 import { httpAdapter } from "./http";
 import { simulatorAdapter } from "./simulator";
@@ -29,21 +31,53 @@ type Snapshot = { at: number; connections: ProviderConnection[]; routes: Map<str
 const CACHE_MS = 1000;
 let snapshot: Snapshot | undefined;
 let loading: Promise<Snapshot> | undefined;
+/** Bumped by every invalidation: a load that started before it is not kept as the snapshot. */
+let generation = 0;
 
 async function load(): Promise<Snapshot> {
   const db = sequelize();
+  const at = Date.now();
   const [connections, routes] = await Promise.all([
     db.query<ProviderConnection>(`SELECT id, name, channel, kind, settings, enabled, updated_at FROM provider_connections`, { type: QueryTypes.SELECT }),
     db.query<{ route: string; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections`, { type: QueryTypes.SELECT }),
   ]);
-  return { at: Date.now(), connections, routes: new Map(routes.map((r) => [r.route, r.connection_id])) };
+  return { at, connections, routes: new Map(routes.map((r) => [r.route, r.connection_id])) };
 }
 
 export async function connectionsSnapshot(): Promise<Snapshot> {
   if (snapshot && Date.now() - snapshot.at < CACHE_MS) return snapshot;
-  loading ??= load().finally(() => (loading = undefined));
-  snapshot = await loading;
-  return snapshot;
+  const gen = generation;
+  if (!loading) {
+    const p = load().finally(() => {
+      if (loading === p) loading = undefined;
+    });
+    loading = p;
+  }
+  const s = await loading;
+  if (gen === generation) snapshot = s;
+  return s;
+}
+
+/** Forgets this process's snapshot: the next message reads connections and routes afresh. */
+export function invalidateConnections() {
+  generation++;
+  snapshot = undefined;
+  loading = undefined;
+}
+
+const changedChannel = () => key("provider-connections", "changed");
+
+/**
+ * After a committed change of a connection or of the route map (api/providers): this process
+ * forgets its snapshot at once and every process listening (`startConnectionLinks`: the
+ * workers, where the dispatcher sends) is told over Redis pub/sub. A lost notice costs at most
+ * the snapshot's 1 s lifetime.
+ */
+export async function connectionsChanged() {
+  invalidateConnections();
+  await redis()
+    .publish(changedChannel(), String(Date.now()))
+    .catch((e) => console.error("provider connections: change notice not published", e));
 }
 
 /** The connection a message of `channel` on `route` goes out through (SMS: its route's; else the channel's simulator). */
@@ -87,6 +121,14 @@ export function publicSettings(c: Pick<ProviderConnection, "settings">): Record<
  */
 export function startConnectionLinks(everyMs = 2000) {
   let stopped = false;
+  // Changes made through /admin/providers apply to the next message, not within the cache's second.
+  const listener = connect();
+  listener.on("error", (e) => console.error("provider connections listener:", e.message));
+  listener.on("message", () => {
+    invalidateConnections();
+    if (!stopped) void tick().catch((e) => console.error("provider connections refresh failed", e));
+  });
+  void listener.subscribe(changedChannel()).catch((e) => console.error("provider connections: subscribe failed", e));
   const tick = async () => {
     const s = await connectionsSnapshot();
     for (const c of s.connections) if (c.enabled && c.kind === "smpp") adapterForConnection(c).start?.();
@@ -106,6 +148,7 @@ export function startConnectionLinks(everyMs = 2000) {
     stop() {
       stopped = true;
       clearInterval(timer);
+      listener.disconnect();
       for (const { adapter } of adapters.values()) adapter.close?.();
       adapters.clear();
     },

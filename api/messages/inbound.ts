@@ -3,9 +3,10 @@
  * provider's or the simulator's signed webhook). Stored as a message of direction `inbound`,
  * status `received` (sender = the mobile, recipient = the number or short code it was sent to).
  *
- * Which account it belongs to (ADR 011): the account that last sent to this mobile FROM this
- * number/short code; else the account that last sent to this mobile at all; else nobody — the
- * MO is not stored (answered `unrouted`, logged).
+ * Which account it belongs to (ADR 011): the account the short code it was sent to is assigned
+ * to (`short_codes`, /admin short codes); else the account that last sent to this mobile FROM
+ * this number/short code; else the account that last sent to this mobile at all; else nobody —
+ * the MO is not stored (answered `unrouted`, logged).
  *
  * In the same transaction the account's opt-out keywords apply (api/optouts/keywords.ts, the
  * account's optout_settings or the defaults): an opt-out keyword (SAIR, PARAR, CANCELAR,
@@ -42,7 +43,9 @@ export type InboundOutcome =
 export async function accountForInbound(from: string, to: string): Promise<string | null> {
   const toDigits = to.replace(/^\+/, "");
   const [row] = await sequelize().query<{ account_id: string }>(
-    `(SELECT account_id, 0 AS rank, created_at FROM messages
+    `(SELECT account_id, -1 AS rank, updated_at AS created_at FROM short_codes WHERE number = $2 AND account_id IS NOT NULL)
+     UNION ALL
+     (SELECT account_id, 0, created_at FROM messages
         WHERE direction = 'outbound' AND recipient = $1 AND ltrim(sender, '+') = $2 ORDER BY created_at DESC LIMIT 1)
      UNION ALL
      (SELECT account_id, 1, created_at FROM messages WHERE direction = 'outbound' AND recipient = $1 ORDER BY created_at DESC LIMIT 1)

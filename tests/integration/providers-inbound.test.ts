@@ -122,21 +122,21 @@ describe("HTTP provider", () => {
   });
 
   it("an MO posted by the HTTP provider is stored inbound; PARAR opts the mobile out with the keyword", async () => {
-    const raw = (body: string) => JSON.stringify({ type: "inbound", event_id: `mo-${randomUUID()}`, from: "5511977770001", to: "29094", body, occurred_at: new Date().toISOString() });
+    const raw = (body: string) => JSON.stringify({ type: "inbound", event_id: `mo-${randomUUID()}`, from: "5511977770001", to: "29123", body, occurred_at: new Date().toISOString() });
     const first = raw("Oi, quando chega?");
     const r = await webhook(first);
     expect(r.status).toBe(200);
     expect(r.body.result).toBe("stored");
     expect((await webhook(first)).body.result).toBe("duplicate");
     const [m] = await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [r.body.messageId]);
-    expect(m).toMatchObject({ account_id: accountId, direction: "inbound", status: "received", sender: "+5511977770001", recipient: "29094", body: "Oi, quando chega?", price: "0" });
+    expect(m).toMatchObject({ account_id: accountId, direction: "inbound", status: "received", sender: "+5511977770001", recipient: "29123", body: "Oi, quando chega?", price: "0" });
 
     const stop = await webhook(raw(" parar "));
     expect(stop.body).toMatchObject({ result: "stored", keyword: { action: "optout", keyword: "PARAR" } });
     const [o] = await query<Record<string, any>>("SELECT * FROM optouts WHERE account_id = $1 AND recipient = '+5511977770001'", [accountId]);
     expect(o).toMatchObject({ source: "keyword", keyword: "PARAR", channel: "sms" });
     // A mobile nobody sent to belongs to no account: not stored.
-    const lost = await webhook(JSON.stringify({ type: "inbound", from: "5599911112222", to: "29094", body: "quem?", occurred_at: new Date().toISOString() }));
+    const lost = await webhook(JSON.stringify({ type: "inbound", from: "5599911112222", to: "29123", body: "quem?", occurred_at: new Date().toISOString() }));
     expect(lost.body.result).toBe("unrouted");
   });
 
@@ -148,7 +148,7 @@ describe("HTTP provider", () => {
       fetch(new URL("/v1/inbound", inject("simulatorUrl")), {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${process.env.SIMULATOR_API_KEY || DEV_SIMULATOR_API_KEY}` },
-        body: JSON.stringify({ from: "+5511977770003", to: "29094", body }),
+        body: JSON.stringify({ from: "+5511977770003", to: "29123", body }),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     const r = await mo("Chega!");
     expect(r.status).toBe(202);

@@ -171,21 +171,21 @@ describe("SMPP client provider", () => {
 
   it("deliver_sm MO is stored as an inbound message of the account that sent to that mobile; SAIR opts out, VOLTAR resumes", async () => {
     const mobile = "+5511991110002"; // sent to above
-    expect(await smsc.mo(mobile, "29094", "Obrigado!")).toBe(0);
+    expect(await smsc.mo(mobile, "29123", "Obrigado!")).toBe(0);
     const inbound = await until("inbound", async () => {
       const rows = await query<Record<string, any>>("SELECT * FROM messages WHERE account_id = $1 AND direction = 'inbound' AND sender = $2 ORDER BY created_at", [accountId, mobile]);
       return rows.length ? rows : null;
     });
-    expect(inbound[0]).toMatchObject({ status: "received", recipient: "29094", body: "Obrigado!", provider: NAME });
+    expect(inbound[0]).toMatchObject({ status: "received", recipient: "29123", body: "Obrigado!", provider: NAME });
 
-    expect(await smsc.mo(mobile, "29094", "  Sáir ")).toBe(0);
+    expect(await smsc.mo(mobile, "29123", "  Sáir ")).toBe(0);
     const [optout] = await until("opt-out", () => query<Record<string, any>>("SELECT * FROM optouts WHERE account_id = $1 AND recipient = $2", [accountId, mobile]).then((r) => r[0] && [r[0]]));
     expect(optout).toMatchObject({ channel: "sms", source: "keyword", keyword: "SAIR" });
     // A send to the opted-out mobile now ends `optout`.
     const blocked = await api("/api/sms/messages", { token, body: { to: mobile, body: "Oi", route: ROUTE } });
     expect(blocked.body.data[0].status).toBe("optout");
 
-    expect(await smsc.mo(mobile, "29094", "voltar")).toBe(0);
+    expect(await smsc.mo(mobile, "29123", "voltar")).toBe(0);
     await until("opt-out removed", async () => (await query("SELECT 1 FROM optouts WHERE account_id = $1 AND recipient = $2", [accountId, mobile])).length === 0);
   });
 });

@@ -1,0 +1,51 @@
+/** Provider connections and the SMS route map (platform staff: policy route /admin/providers). Thin: the use-cases check and validate. */
+import { Elysia, t } from "elysia";
+import { authenticated } from "../http/auth";
+import { createProvider, deleteProvider, getProvider, getRouteMap, listProviders, putRouteMap, updateProvider } from "./services";
+import { testProvider } from "./test-connection";
+
+const bearer = [{ bearer: [] }];
+const id = t.Object({ id: t.String() });
+const num = t.Optional(t.Union([t.Number(), t.String()]));
+const str = (description?: string) => t.Optional(t.String(description ? { description } : {}));
+const settings = {
+  kind: t.Union([t.Literal("simulator"), t.Literal("http"), t.Literal("smpp")]),
+  enabled: t.Optional(t.Union([t.Boolean(), t.String()])),
+  url: str("http: base URL; submits go to POST {url}/messages"),
+  api_key: str("http: bearer key (write-only; answered as a masked hint)"),
+  webhook_secret: str("http: Standard Webhooks secret of its receipts; generated and answered once when omitted"),
+  host: str("smpp: SMSC host"),
+  port: num,
+  system_id: str("smpp: up to 15 characters"),
+  password: str("smpp: up to 8 characters (write-only)"),
+  system_type: str("smpp"),
+  tps: num,
+};
+const route = t.Optional(t.String({ description: "Connection id" }));
+
+export const providerAdminRoutes = new Elysia({ prefix: "/admin", tags: ["admin"], detail: { security: bearer } })
+  .use(authenticated)
+  .get("/providers", ({ ctx }) => listProviders(ctx), { detail: { summary: "Provider connections, with the routes using each; credentials only as masked hints" } })
+  .post("/providers", ({ ctx, body }) => createProvider(ctx, body), {
+    body: t.Object({ name: t.String({ description: "a-z first, then a-z 0-9 _ - (2-41); fixed once created" }), ...settings }),
+    detail: { summary: "Create a connection (simulator, http, smpp)" },
+  })
+  .get("/providers/:id", ({ ctx, params }) => getProvider(ctx, params.id), { params: id, detail: { summary: "One connection" } })
+  .put("/providers/:id", ({ ctx, params, body }) => updateProvider(ctx, params.id, body), {
+    params: id,
+    body: t.Object(settings),
+    detail: { summary: "Change kind, settings, enabled (omitted enabled = disabled, like the form); blank credentials keep the stored ones" },
+  })
+  .delete("/providers/:id", ({ ctx, params }) => deleteProvider(ctx, params.id), {
+    params: id,
+    detail: { summary: "Delete a connection; 409 PROVIDER_IN_USE while a route uses it" },
+  })
+  .post("/providers/:id/test", ({ ctx, params }) => testProvider(ctx, params.id), {
+    params: id,
+    detail: { summary: "Test: http GETs its base URL, smpp binds and unbinds, simulator checks /health; answers {ok, code, message, ms}" },
+  })
+  .get("/sms/routes", ({ ctx }) => getRouteMap(ctx), { detail: { summary: "Route map: T1, T2, T4, T6 -> connection" } })
+  .put("/sms/routes", ({ ctx, body }) => putRouteMap(ctx, body), {
+    body: t.Object({ T1: route, T2: route, T4: route, T6: route }),
+    detail: { summary: "Point routes at enabled connections (routes not given keep theirs); dispatchers use it from the next message" },
+  });
