@@ -135,77 +135,62 @@ export default function Optouts() {
     <div className="space-y-6">
       <PageHeader description={t("optouts.description")} />
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
-        <Card>
-          <CardHeader>
-            <Form method="get" className="flex gap-2" role="search">
-              <label htmlFor="optout-q" className="sr-only">{t("optouts.search")}</label>
-              <Input id="optout-q" name="q" defaultValue={q} placeholder={t("optouts.search")} inputMode="tel" />
-              <Button type="submit" variant="outline">{t("optouts.searchSubmit")}</Button>
-            </Form>
-          </CardHeader>
-          <CardContent className="space-y-4">
-            {list.data.length === 0 ? (
-              <p className="py-8 text-center text-sm text-muted-foreground">{t("optouts.empty")}</p>
-            ) : (
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>{t("optouts.columns.number")}</TableHead>
-                    <TableHead>{t("optouts.columns.channel")}</TableHead>
-                    <TableHead>{t("optouts.columns.source")}</TableHead>
-                    <TableHead>{t("optouts.columns.keyword")}</TableHead>
-                    <TableHead>{t("optouts.columns.createdAt")}</TableHead>
-                    <TableHead className="text-right">{t("optouts.columns.actions")}</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {list.data.map((o) => (
-                    <TableRow key={o.id} data-optout={o.recipient}>
-                      <TableCell className="font-medium">{o.recipient_formatted}</TableCell>
-                      <TableCell>{t(`optouts.channels.${o.channel}`, { defaultValue: o.channel })}</TableCell>
-                      <TableCell>{t(`optouts.sources.${o.source}`)}</TableCell>
-                      <TableCell>{o.keyword ?? "—"}</TableCell>
-                      <TableCell>{formatDate(o.created_at, lng, true)}</TableCell>
-                      <TableCell className="text-right">
-                        <div className="flex justify-end">
-                          <ConfirmDelete
-                            id={o.id}
-                            errors={sent?.intent === "delete" && sent.id === o.id ? last?.result.error?.[""] : undefined}
-                            summary={t("optouts.delete.summary")}
-                            label={t("optouts.delete.label", { number: o.recipient_formatted })}
-                            body={t("optouts.delete.body", { number: o.recipient_formatted })}
-                            confirm={t("optouts.delete.confirm")}
-                          />
-                        </div>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            )}
-            <Pager
-              page={list.page}
-              pageCount={list.last_page}
-              hrefFor={hrefFor}
-              aria-label={t("common:pager.label")}
-              labels={{ previous: t("common:pager.previous"), next: t("common:pager.next"), page: (n) => t("common:pager.page", { n }), more: t("common:pager.more") }}
-            />
-          </CardContent>
-        </Card>
         <div className="space-y-6">
           <Card>
             <CardHeader>
-              <h2 className="leading-none font-semibold">{t("optouts.add.title")}</h2>
-            </CardHeader>
-            <CardContent>
-              <Form method="post" {...getFormProps(addForm)} className="space-y-4">
-                <CsrfInput />
-                <input type="hidden" name="intent" value="add" />
-                <FormErrors errors={addForm.errors} />
-                <TextField field={addFields.recipient} label={t("optouts.fields.number")} type="tel" autoComplete="off" />
-                <SelectField field={addFields.channel} label={t("optouts.fields.channel")} options={OPTOUT_CHANNELS.map((c) => ({ value: c, label: t(`optouts.channels.${c}`) }))} />
-                <Button type="submit" className="w-full" disabled={busy}>{t("optouts.add.submit")}</Button>
+              <Form method="get" className="flex gap-2" role="search">
+                <label htmlFor="optout-q" className="sr-only">{t("optouts.search")}</label>
+                <Input id="optout-q" name="q" defaultValue={q} placeholder={t("optouts.search")} inputMode="tel" />
+                <Button type="submit" variant="outline">{t("optouts.searchSubmit")}</Button>
               </Form>
+            </CardHeader>
+            <CardContent className="space-y-4">
+              {list.data.length === 0 ? (
+                <p className="py-8 text-center text-sm text-muted-foreground">{t("optouts.empty")}</p>
+              ) : (
+                <Table>
+                  <TableHeader>
+                    <TableRow>
+                      <TableHead>{t("optouts.columns.number")}</TableHead>
+                      <TableHead>{t("optouts.columns.channel")}</TableHead>
+                      <TableHead>{t("optouts.columns.source")}</TableHead>
+                      <TableHead>{t("optouts.columns.keyword")}</TableHead>
+                      <TableHead>{t("optouts.columns.createdAt")}</TableHead>
+                      <TableHead className="text-right">{t("optouts.columns.actions")}</TableHead>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {list.data.map((o) => (
+                      <TableRow key={o.id} data-optout={o.recipient}>
+                        <TableCell className="font-medium">{o.recipient_formatted}</TableCell>
+                        <TableCell>{t(`optouts.channels.${o.channel}`, { defaultValue: o.channel })}</TableCell>
+                        <TableCell>{t(`optouts.sources.${o.source}`)}</TableCell>
+                        <TableCell>{o.keyword ?? "—"}</TableCell>
+                        <TableCell>{formatDate(o.created_at, lng, true)}</TableCell>
+                        <TableCell className="text-right">
+                          <div className="flex justify-end">
+                            <ConfirmDelete
+                              id={o.id}
+                              errors={sent?.intent === "delete" && sent.id === o.id ? last?.result.error?.[""] : undefined}
+                              summary={t("optouts.delete.summary")}
+                              label={t("optouts.delete.label", { number: o.recipient_formatted })}
+                              body={t("optouts.delete.body", { number: o.recipient_formatted })}
+                              confirm={t("optouts.delete.confirm")}
+                            />
+                          </div>
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+              <Pager
+                page={list.page}
+                pageCount={list.last_page}
+                hrefFor={hrefFor}
+                aria-label={t("common:pager.label")}
+                labels={{ previous: t("common:pager.previous"), next: t("common:pager.next"), page: (n) => t("common:pager.page", { n }), more: t("common:pager.more") }}
+              />
             </CardContent>
           </Card>
           <Card id="keywords">
@@ -282,7 +267,7 @@ export default function Optouts() {
                 <Button type="submit" variant="outline" size="sm" disabled={busy}>{t("optouts.keywords.bulkSubmit")}</Button>
                 <ErrorText errors={bulkErrors} />
               </Form>
-              <Form method="post" {...getFormProps(kwForm)} className="space-y-4 border-t pt-4">
+              <Form method="post" {...getFormProps(kwForm)} className="max-w-md space-y-4 border-t pt-4">
                 <CsrfInput />
                 <input type="hidden" name="intent" value="keyword-add" />
                 <FormErrors errors={kwForm.errors} />
@@ -292,10 +277,27 @@ export default function Optouts() {
               </Form>
             </CardContent>
           </Card>
+        </div>
+        <div className="space-y-6">
+          <Card>
+            <CardHeader>
+              <h2 className="leading-none font-semibold">{t("optouts.add.title")}</h2>
+            </CardHeader>
+            <CardContent>
+              <Form method="post" {...getFormProps(addForm)} className="space-y-4">
+                <CsrfInput />
+                <input type="hidden" name="intent" value="add" />
+                <FormErrors errors={addForm.errors} />
+                <TextField field={addFields.recipient} label={t("optouts.fields.number")} type="tel" autoComplete="off" />
+                <SelectField field={addFields.channel} label={t("optouts.fields.channel")} options={OPTOUT_CHANNELS.map((c) => ({ value: c, label: t(`optouts.channels.${c}`) }))} />
+                <Button type="submit" className="w-full" disabled={busy}>{t("optouts.add.submit")}</Button>
+              </Form>
+            </CardContent>
+          </Card>
           <Card>
             <CardHeader>
               <h2 className="leading-none font-semibold">{t("optouts.settings.title")}</h2>
-              <CardDescription>{t("optouts.settings.description")}</CardDescription>
+              <CardDescription>{t("optouts.settings.replaceHelp")}</CardDescription>
             </CardHeader>
             <CardContent>
               <Form method="post" {...getFormProps(setForm)} className="space-y-4">
