@@ -25,12 +25,16 @@ export function computeSignature(secret: string, id: string, timestamp: number |
   return createHmac("sha256", secretBytes(secret)).update(`${id}.${timestamp}.${rawBody}`, "utf8").digest("base64");
 }
 
-/** The three headers for a body signed now (or at `timestamp`, unix seconds). */
-export function signWebhook(secret: string, id: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): WebhookHeaders {
+/**
+ * The three headers for a body signed now (or at `timestamp`, unix seconds). Several secrets (a
+ * rotation's overlap) give one "v1,…" signature each, space-separated, in the order given.
+ */
+export function signWebhook(secret: string | readonly string[], id: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): WebhookHeaders {
+  const secrets = typeof secret === "string" ? [secret] : secret;
   return {
     "webhook-id": id,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": `v1,${computeSignature(secret, id, timestamp, rawBody)}`,
+    "webhook-signature": secrets.map((s) => `v1,${computeSignature(s, id, timestamp, rawBody)}`).join(" "),
   };
 }
 

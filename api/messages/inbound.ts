@@ -8,17 +8,19 @@
  * this number/short code; else the account that last sent to this mobile at all; else nobody —
  * the MO is not stored (answered `unrouted`, logged).
  *
- * In the same transaction the account's opt-out keywords apply (api/optouts/keywords.ts, the
- * account's optout_settings or the defaults): an opt-out keyword (SAIR, PARAR, CANCELAR,
- * DESCADASTRAR, REMOVER, STOP) opts the mobile out of SMS (source `keyword`, the keyword kept);
- * a resume keyword (VOLTAR, START) removes its SMS opt-out. Dedupe: a provider id seen before
+ * In the same transaction the account's keywords apply (api/optouts/account-keywords.ts, the
+ * account's optout_keywords rows, seeded with the defaults and edited through the keywords API
+ * or /sms/optouts): an opt-out keyword (SAIR, PARAR, CANCELAR, DESCADASTRAR, REMOVER, STOP by
+ * default) opts the mobile out of SMS (source `keyword`, the keyword kept); a resume keyword
+ * (VOLTAR, START by default) removes its SMS opt-out. Dedupe: a provider id seen before
  * (same provider) stores nothing again.
  */
 import { QueryTypes } from "sequelize";
 import { initModels, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { redis } from "../lib/redis";
-import { DEFAULT_OPTOUT_KEYWORDS, DEFAULT_RESUME_KEYWORDS, matchKeyword } from "../optouts/keywords";
+import { keywordsOf } from "../optouts/account-keywords";
+import { matchKeyword } from "../optouts/keywords";
 import { smsSegments } from "../sms/segments";
 import { accountEventStream, STATUS_CHANGED_EVENT } from "./receipts";
 
@@ -93,12 +95,9 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
       transaction,
     });
 
-    const [settings] = await db.query<{ keywords: string[]; resume_keywords: string[] }>(
-      `SELECT keywords, resume_keywords FROM optout_settings WHERE account_id = $1`,
-      { bind: [accountId], type: QueryTypes.SELECT, transaction },
-    );
-    const stop = matchKeyword(input.body, settings?.keywords ?? DEFAULT_OPTOUT_KEYWORDS);
-    const resume = stop ? null : matchKeyword(input.body, settings?.resume_keywords ?? DEFAULT_RESUME_KEYWORDS);
+    const keywords = await keywordsOf(accountId, transaction);
+    const stop = matchKeyword(input.body, keywords.optout);
+    const resume = stop ? null : matchKeyword(input.body, keywords.resume);
     let keyword: { action: "optout" | "resume"; keyword: string } | null = null;
     if (stop) {
       keyword = { action: "optout", keyword: stop };

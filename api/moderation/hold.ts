@@ -9,6 +9,7 @@
  *   - one pending approval per (account, term) is found or opened, and one hold row per
  *     (approval, message) is written.
  * The charge stays: a held message is paid for; rejection refunds it (./approvals).
+ * holdManyForReview does the same for the scheduled release (many bodies, many accounts).
  * Nothing is written when nothing matches (one small query of the platform list).
  */
 import { QueryTypes, type Transaction } from "sequelize";
@@ -23,24 +24,75 @@ export type HoldResult = { held: Set<string>; terms: Term[] };
 export async function holdForReview(opts: { accountId: string; body: string; messageIds: string[]; transaction: Transaction }): Promise<HoldResult> {
   const none: HoldResult = { held: new Set(), terms: [] };
   if (opts.messageIds.length === 0) return none;
-  const db = sequelize();
-  const { transaction, accountId } = opts;
-  const terms = await db.query<Term>(`SELECT kind, value FROM moderation_terms`, { type: QueryTypes.SELECT, transaction });
+  const terms = await termsUnderReview(opts.transaction);
   const matched = matchingTerms(opts.body, terms);
   if (matched.length === 0) return none;
-  const allowed = await db.query<Term>(
-    `SELECT kind, value FROM moderation_approvals WHERE account_id = $1 AND status = 'approved' AND (kind || ':' || value) = ANY($2::text[])`,
-    { bind: [accountId, matched.map((t) => `${t.kind}:${t.value}`)], type: QueryTypes.SELECT, transaction },
-  );
-  const review = matched.filter((t) => !allowed.some((a) => a.kind === t.kind && a.value === t.value));
+  const review = await notAllowed(opts.accountId, matched, opts.transaction);
   if (review.length === 0) return none;
+  return applyHold(opts.accountId, review, opts.messageIds, opts.transaction);
+}
 
+/**
+ * The same hold for queued messages of different bodies and accounts (the scheduled release,
+ * api/sms/release.ts: a message scheduled before a term went under review is checked again when
+ * it is released). The platform list is read once; the messages are grouped by account and by
+ * the terms that hold them. Answers the ids held.
+ */
+export async function holdManyForReview(messages: { id: string; accountId: string; body: string }[], transaction: Transaction): Promise<Set<string>> {
+  const held = new Set<string>();
+  if (messages.length === 0) return held;
+  const terms = await termsUnderReview(transaction);
+  if (terms.length === 0) return held;
+  const byAccount = new Map<string, { id: string; matched: Term[] }[]>();
+  for (const m of messages) {
+    const matched = matchingTerms(m.body, terms);
+    if (matched.length === 0) continue;
+    const list = byAccount.get(m.accountId) ?? [];
+    list.push({ id: m.id, matched });
+    byAccount.set(m.accountId, list);
+  }
+  for (const [accountId, list] of byAccount) {
+    const all = new Map<string, Term>();
+    for (const m of list) for (const t of m.matched) all.set(termKey(t), t);
+    const review = new Set((await notAllowed(accountId, [...all.values()], transaction)).map(termKey));
+    const groups = new Map<string, { terms: Term[]; ids: string[] }>();
+    for (const m of list) {
+      const mine = m.matched.filter((t) => review.has(termKey(t)));
+      if (mine.length === 0) continue;
+      const key = mine.map(termKey).sort().join("\n");
+      const g = groups.get(key) ?? { terms: mine, ids: [] };
+      g.ids.push(m.id);
+      groups.set(key, g);
+    }
+    for (const g of groups.values()) for (const id of (await applyHold(accountId, g.terms, g.ids, transaction)).held) held.add(id);
+  }
+  return held;
+}
+
+const termKey = (t: Term) => `${t.kind}:${t.value}`;
+
+async function termsUnderReview(transaction: Transaction): Promise<Term[]> {
+  return sequelize().query<Term>(`SELECT kind, value FROM moderation_terms`, { type: QueryTypes.SELECT, transaction });
+}
+
+/** The matched terms the account has no approval for. */
+async function notAllowed(accountId: string, matched: Term[], transaction: Transaction): Promise<Term[]> {
+  const allowed = await sequelize().query<Term>(
+    `SELECT kind, value FROM moderation_approvals WHERE account_id = $1 AND status = 'approved' AND (kind || ':' || value) = ANY($2::text[])`,
+    { bind: [accountId, matched.map(termKey)], type: QueryTypes.SELECT, transaction },
+  );
+  return matched.filter((t) => !allowed.some((a) => a.kind === t.kind && a.value === t.value));
+}
+
+/** Holds the account's queued `messageIds` on the reviews of `review` (opened when missing). */
+async function applyHold(accountId: string, review: Term[], messageIds: string[], transaction: Transaction): Promise<HoldResult> {
+  const db = sequelize();
   const held = await db.query<{ id: string }>(
     `UPDATE messages SET status = 'pending', queued_at = NULL, error_code = $3, error_message = $4, updated_at = now()
      WHERE id = ANY($2::uuid[]) AND account_id = $1 AND status = 'queued' RETURNING id`,
-    { bind: [accountId, opts.messageIds, HELD_ERROR_CODE, HELD_REASON], type: QueryTypes.SELECT, transaction },
+    { bind: [accountId, messageIds, HELD_ERROR_CODE, HELD_REASON], type: QueryTypes.SELECT, transaction },
   );
-  if (held.length === 0) return none;
+  if (held.length === 0) return { held: new Set(), terms: [] };
   const ids = held.map((h) => h.id);
   await db.query(`DELETE FROM outbox WHERE published_at IS NULL AND payload->>'message_id' = ANY($1::text[])`, { bind: [ids], transaction });
   await db.query(`DELETE FROM message_events WHERE message_id = ANY($1::uuid[]) AND status = 'queued' AND source = 'system'`, { bind: [ids], transaction });
@@ -61,7 +113,7 @@ export async function holdForReview(opts: { accountId: string; body: string; mes
      SELECT m.id, a.id, $1 FROM unnest($2::uuid[]) AS m(id)
      CROSS JOIN moderation_approvals a
      WHERE a.account_id = $1 AND a.status = 'pending' AND (a.kind || ':' || a.value) = ANY($3::text[])`,
-    { bind: [accountId, ids, review.map((t) => `${t.kind}:${t.value}`)], transaction },
+    { bind: [accountId, ids, review.map(termKey)], transaction },
   );
   return { held: new Set(ids), terms: review };
 }

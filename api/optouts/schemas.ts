@@ -9,7 +9,12 @@ import { foldKeyword } from "./keywords";
 export const OPTOUT_SOURCES = ["manual", "keyword", "api", "import"] as const;
 /** Phone-number channels (e-mail opt-outs hold addresses and are not built yet). */
 export const OPTOUT_CHANNELS = ["sms", "whatsapp", "rcs"] as const;
+/** At most this many keywords of each action (opt-out, resume) per account. */
 export const MAX_KEYWORDS = 20;
+export const MAX_KEYWORD_LENGTH = 30;
+/** What an inbound keyword does: opt the mobile out (SAIR, PARAR…) or back in (VOLTAR, START). */
+export const KEYWORD_ACTIONS = ["optout", "resume"] as const;
+export type KeywordAction = (typeof KEYWORD_ACTIONS)[number];
 export const MAX_REASON = 255;
 
 /** Any format a person types; E.164 after parsing (+55 assumed for 10 or 11 digits). */
@@ -73,6 +78,39 @@ const keywordList = z
     else if (out.length > MAX_KEYWORDS) ctx.addIssue({ code: "custom", message: `validation.max::${MAX_KEYWORDS}` });
     return out;
   });
+
+/** One keyword (spec "keywords"): one word, trimmed, stored uppercase; unique per account ignoring accents. */
+export const keywordSchema = z.object({
+  keyword: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v, ctx) => {
+      const w = (v ?? "").trim();
+      if (!w) {
+        ctx.addIssue({ code: "custom", message: "validation.required" });
+        return z.NEVER;
+      }
+      if (/\s/u.test(w) || w.length > MAX_KEYWORD_LENGTH || !foldKeyword(w)) {
+        ctx.addIssue({ code: "custom", message: `validation.oneWord::${MAX_KEYWORD_LENGTH}` });
+        return z.NEVER;
+      }
+      return w.toUpperCase();
+    }),
+  action: z.enum(KEYWORD_ACTIONS, "validation.option"),
+});
+export type KeywordInput = z.infer<typeof keywordSchema>;
+
+/** Several keywords by id (DELETE keywords bulk; the screen's checkboxes send `ids` once per box). */
+export const keywordIdsSchema = z.object({
+  ids: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+    .superRefine((list, ctx) => {
+      if (list.length === 0) ctx.addIssue({ code: "custom", message: "validation.required" });
+      if (list.length > 100) ctx.addIssue({ code: "custom", message: "validation.max::100" });
+    }),
+});
 
 export const optoutSettingsSchema = z
   .object({ keywords: keywordList, resume_keywords: keywordList })

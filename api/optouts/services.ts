@@ -1,5 +1,5 @@
 /**
- * Opt-outs, the deny list and the opt-out keyword settings of the acting account. Opt-outs need
+ * Opt-outs and the deny list of the acting account (the keywords: ./account-keywords). Opt-outs need
  * the /sms/optouts screen of the policy, the deny list /sms/denylist (owner, admin, sales and the
  * unrestricted roles; agent, developer and billing have neither in their allow-lists). Every
  * query is scoped by the acting account. Numbers are stored E.164; adding one that is already
@@ -13,8 +13,7 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
-import { DEFAULT_OPTOUT_KEYWORDS, DEFAULT_RESUME_KEYWORDS } from "./keywords";
-import { addDenySchema, addOptoutSchema, listQuerySchema, optoutSettingsSchema } from "./schemas";
+import { addDenySchema, addOptoutSchema, listQuerySchema } from "./schemas";
 
 export const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -23,7 +22,6 @@ export type OptoutSource = "manual" | "keyword" | "api" | "import";
 export type Optout = { id: string; channel: string; recipient: string; recipient_formatted: string; source: string; keyword: string | null; created_at: Date };
 export type DenyEntry = { id: string; recipient: string; recipient_formatted: string; reason: string; created_at: Date };
 export type Page<T> = { data: T[]; page: number; last_page: number; total: number };
-export type OptoutSettings = { keywords: string[]; resume_keywords: string[]; updated_at: Date | null };
 
 function assertOptouts(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/optouts")) throw new AppError("FORBIDDEN");
@@ -134,32 +132,9 @@ export async function updateOptout(ctx: SignedInCtx, id: string, input: unknown)
   });
 }
 
-// ---- opt-out keyword settings --------------------------------------------------------------------
+// ---- opt-out keyword settings: the account's keywords as two lists (./account-keywords) ----------
 
-export async function getOptoutSettings(ctx: SignedInCtx): Promise<{ data: OptoutSettings }> {
-  assertOptouts(ctx);
-  const [row] = await sequelize().query<OptoutSettings>(
-    `SELECT keywords, resume_keywords, updated_at FROM optout_settings WHERE account_id = $1`,
-    { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
-  );
-  return { data: row ?? { keywords: [...DEFAULT_OPTOUT_KEYWORDS], resume_keywords: [...DEFAULT_RESUME_KEYWORDS], updated_at: null } };
-}
-
-export async function saveOptoutSettings(ctx: SignedInCtx, input: unknown): Promise<{ data: OptoutSettings }> {
-  assertOptouts(ctx);
-  const data = validate(optoutSettingsSchema, input);
-  const db = sequelize();
-  return db.transaction(async (transaction) => {
-    const [row] = await db.query<OptoutSettings>(
-      `INSERT INTO optout_settings (account_id, keywords, resume_keywords, updated_at) VALUES ($1, $2::text[], $3::text[], now())
-       ON CONFLICT (account_id) DO UPDATE SET keywords = EXCLUDED.keywords, resume_keywords = EXCLUDED.resume_keywords, updated_at = now()
-       RETURNING keywords, resume_keywords, updated_at`,
-      { bind: [ctx.actor.accountId, data.keywords, data.resume_keywords], type: QueryTypes.SELECT, transaction },
-    );
-    await recordAudit({ ...ctx, transaction }, "optout.settings_updated", { meta: { keywords: data.keywords, resume_keywords: data.resume_keywords } });
-    return { data: row };
-  });
-}
+export { getOptoutSettings, saveOptoutSettings, type OptoutSettings } from "./account-keywords";
 
 // ---- deny list -----------------------------------------------------------------------------------
 

@@ -6,10 +6,16 @@
  * LOCKED and the UPDATE re-checks the status, so two workers sweeping at once release each
  * message once. A campaign still `scheduled` becomes `running` with its first released message;
  * messages of a paused or canceled campaign stay where they are.
+ *
+ * Moderation is checked again here, in the same transaction (api/moderation/hold.ts
+ * holdManyForReview): a message scheduled before a word or URL it contains went under review is
+ * held for approval (status `pending`, its outbox row and `queued` event removed) instead of being
+ * sent — exactly the hold of the accept step.
  */
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { dispatchStream } from "../channels/registry";
+import { holdManyForReview } from "../moderation/hold";
 
 export const RELEASE_BATCH = 5000;
 
@@ -17,7 +23,7 @@ export const RELEASE_BATCH = 5000;
 export async function releaseDueBatch(limit = RELEASE_BATCH): Promise<number> {
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const [row] = await db.query<{ n: number }>(
+    const released = await db.query<{ id: string; account_id: string; body: string }>(
       `WITH due AS (
          SELECT m.id FROM messages m
           WHERE m.status = 'scheduled' AND m.scheduled_at <= now()
@@ -28,7 +34,7 @@ export async function releaseDueBatch(limit = RELEASE_BATCH): Promise<number> {
        ), up AS (
          UPDATE messages m SET status = 'queued', queued_at = now(), updated_at = now()
            FROM due WHERE m.id = due.id AND m.status = 'scheduled'
-         RETURNING m.id, m.account_id, m.campaign_id, m.channel, m.segments, m.price, m.currency
+         RETURNING m.id, m.account_id, m.campaign_id, m.channel, m.segments, m.price, m.currency, m.body
        ), o AS (
          INSERT INTO outbox (topic, payload) SELECT $2 || up.channel, jsonb_build_object('message_id', up.id::text) FROM up
        ), e AS (
@@ -40,10 +46,11 @@ export async function releaseDueBatch(limit = RELEASE_BATCH): Promise<number> {
          UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now()
           WHERE id IN (SELECT DISTINCT campaign_id FROM up WHERE campaign_id IS NOT NULL) AND status = 'scheduled'
        )
-       SELECT count(*)::int AS n FROM up`,
+       SELECT id, account_id, body FROM up`,
       { bind: [limit, dispatchStream("")] /* the topic prefix: "messages:" + channel */, type: QueryTypes.SELECT, transaction },
     );
-    return row.n;
+    await holdManyForReview(released.map((r) => ({ id: r.id, accountId: r.account_id, body: r.body ?? "" })), transaction);
+    return released.length;
   });
 }
 

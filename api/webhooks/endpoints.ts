@@ -128,18 +128,27 @@ export async function revealSecret(ctx: SignedInCtx, id: string): Promise<{ data
   return { data: { id, secret: unseal(row.secret_sealed) } };
 }
 
-/** A new secret from now on: deliveries not yet sent are signed with it. */
-export async function rotateSecret(ctx: SignedInCtx, id: string): Promise<{ data: { id: string; secret: string } }> {
+/** How long the replaced secret keeps signing after a rotation (Standard Webhooks: several signatures). */
+export const SECRET_OVERLAP_HOURS = 24;
+
+/**
+ * A new secret from now on: deliveries not yet sent are signed with it and, for
+ * SECRET_OVERLAP_HOURS, also with the secret it replaces (a receiver still verifying with the old
+ * one keeps passing while it is updated). Rotating again within the window drops the oldest.
+ */
+export async function rotateSecret(ctx: SignedInCtx, id: string): Promise<{ data: { id: string; secret: string; previous_secret_expires_at: Date } }> {
   assertWebhooks(ctx);
   const secret = newSecret();
   const db = sequelize();
   return db.transaction(async (transaction) => {
     await ownedEndpoint(ctx, id, transaction);
-    await db.query(`UPDATE webhook_endpoints SET secret_sealed = $3, updated_at = now() WHERE id = $1 AND account_id = $2`, {
-      bind: [id, ctx.actor.accountId, seal(secret)],
-      transaction,
-    });
-    await recordAudit({ ...ctx, transaction }, "webhook.secret_rotated", { meta: { id } });
-    return { data: { id, secret } };
+    const [row] = await db.query<{ previous_secret_expires_at: Date }>(
+      `UPDATE webhook_endpoints SET previous_secret_sealed = secret_sealed, secret_sealed = $3,
+         previous_secret_expires_at = now() + make_interval(hours => $4), updated_at = now()
+       WHERE id = $1 AND account_id = $2 RETURNING previous_secret_expires_at`,
+      { bind: [id, ctx.actor.accountId, seal(secret), SECRET_OVERLAP_HOURS], type: QueryTypes.SELECT, transaction },
+    );
+    await recordAudit({ ...ctx, transaction }, "webhook.secret_rotated", { meta: { id, previous_valid_until: row.previous_secret_expires_at } });
+    return { data: { id, secret, previous_secret_expires_at: row.previous_secret_expires_at } };
   });
 }

@@ -125,7 +125,7 @@ export const customerWebhookRoutes = new Elysia({ prefix: "/webhooks", tags: ["w
   .put("/:id", ({ ctx, params, body }) => updateEndpoint(ctx, params.id, body), { params: idParam, body: endpointBody, detail: { summary: "Replace an endpoint's URL, description, events and enabled" } })
   .delete("/:id", ({ ctx, params }) => deleteEndpoint(ctx, params.id), { params: idParam, detail: { summary: "Delete an endpoint with its deliveries" } })
   .get("/:id/secret", ({ ctx, params }) => revealSecret(ctx, params.id), { params: idParam, detail: { summary: "The endpoint's current signing secret" } })
-  .post("/:id/rotate-secret", ({ ctx, params }) => rotateSecret(ctx, params.id), { params: idParam, detail: { summary: "A new signing secret, used from the next attempt on" } })
+  .post("/:id/rotate-secret", ({ ctx, params }) => rotateSecret(ctx, params.id), { params: idParam, detail: { summary: "A new signing secret, used from the next attempt on; for 24 h deliveries are also signed with the replaced one (two signatures in webhook-signature)" } })
   .get("/:id/deliveries", ({ ctx, params, query }) => listDeliveries(ctx, params.id, query), {
     params: idParam,
     query: t.Object({ page: t.Optional(t.String()), status: t.Optional(t.String({ description: "pending, succeeded or failed" })) }),

@@ -3,7 +3,8 @@
  * endpoints (`FOR UPDATE SKIP LOCKED`: several workers share them), counts the attempt and leases
  * the row (next_attempt_at pushed past the timeout, so a worker that dies mid-POST leaves it to be
  * retried, never lost), then POSTs the stored payload signed Standard-Webhooks style with the
- * endpoint's current secret. 2xx = succeeded; anything else (status, timeout, refused address,
+ * endpoint's current secret — and, for SECRET_OVERLAP after a rotation, also with the replaced
+ * one (two space-separated signatures; a receiver still on the old secret keeps verifying). 2xx = succeeded; anything else (status, timeout, refused address,
  * redirect) is recorded as an attempt and retried on the schedule of ./backoff, then `failed`.
  * The outcome is written only if the row is still the one we claimed (same attempt count).
  */
@@ -18,7 +19,7 @@ import { assertPublicUrl } from "./ssrf";
 const BATCH = 20;
 export const EXCERPT_BYTES = 1024;
 
-type Claimed = { id: string; event_id: string; payload: unknown; attempts: number; url: string; secret_sealed: string };
+type Claimed = { id: string; event_id: string; payload: unknown; attempts: number; url: string; secret_sealed: string; previous_secret_sealed: string | null };
 
 /** At most `max` bytes of UTF-8 text, cut on a character boundary, without NUL characters. */
 export function excerpt(text: string, max = EXCERPT_BYTES): string {
@@ -50,7 +51,7 @@ async function readExcerpt(res: Response): Promise<string> {
 export type AttemptResult = { statusCode: number | null; error: string | null; excerpt: string; durationMs: number; ok: boolean };
 
 /** One signed POST of `body`; never throws. */
-export async function postWebhook(url: string, secret: string, eventId: string, body: string): Promise<AttemptResult> {
+export async function postWebhook(url: string, secret: string | readonly string[], eventId: string, body: string): Promise<AttemptResult> {
   const started = performance.now();
   const done = (r: Omit<AttemptResult, "durationMs">): AttemptResult => ({ ...r, durationMs: Math.max(0, Math.round(performance.now() - started)) });
   try {
@@ -82,7 +83,8 @@ async function claimDue(): Promise<Claimed[]> {
      )
      UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
      FROM due, webhook_endpoints w WHERE d.id = due.id AND w.id = d.endpoint_id
-     RETURNING d.id, d.event_id, d.payload, d.attempts, w.url, w.secret_sealed`,
+     RETURNING d.id, d.event_id, d.payload, d.attempts, w.url, w.secret_sealed,
+               CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret_sealed END AS previous_secret_sealed`,
     { type: QueryTypes.SELECT },
   );
 }
@@ -90,11 +92,10 @@ async function claimDue(): Promise<Claimed[]> {
 async function attempt(d: Claimed): Promise<void> {
   const startedAt = new Date();
   const body = JSON.stringify(d.payload);
-  let secret: string;
   let result: AttemptResult;
   try {
-    secret = unseal(d.secret_sealed);
-    result = await postWebhook(d.url, secret, d.event_id, body);
+    const secrets = [unseal(d.secret_sealed), ...(d.previous_secret_sealed ? [unseal(d.previous_secret_sealed)] : [])];
+    result = await postWebhook(d.url, secrets, d.event_id, body);
   } catch (e) {
     result = { statusCode: null, ok: false, excerpt: "", error: `cannot sign: ${(e as Error).message}`, durationMs: 0 };
   }

@@ -45,8 +45,8 @@ async function flow(page: Page, person: Person, tag: string) {
   await page.getByLabel("Descadastrar com").fill("SAIR, CHEGA");
   await page.getByRole("button", { name: "Salvar palavras-chave" }).click();
   await page.getByText("Palavras-chave salvas").waitFor();
-  const [s] = await query<{ keywords: string[] }>("SELECT keywords FROM optout_settings WHERE account_id = $1", [person.accountId]);
-  expect(s.keywords).toEqual(["SAIR", "CHEGA"]);
+  const kws = await query<{ keyword: string }>("SELECT keyword FROM optout_keywords WHERE account_id = $1 AND action = 'optout' ORDER BY position", [person.accountId]);
+  expect(kws.map((k) => k.keyword)).toEqual(["SAIR", "CHEGA"]);
   await page.screenshot({ path: screenshotPath(`sms-optouts-${tag}`), fullPage: true });
 
   await page.getByRole("link", { name: "Lista de bloqueio" }).click();

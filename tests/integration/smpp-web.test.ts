@@ -90,8 +90,8 @@ describe("/sms/optouts", () => {
 
     const saved = await client.post("/sms/optouts", { intent: "settings", keywords: "sair, chega", resume_keywords: "voltar" });
     expect(saved.status).toBe(302);
-    const [s] = await query<{ keywords: string[]; resume_keywords: string[] }>("SELECT keywords, resume_keywords FROM optout_settings WHERE account_id = $1", [accountId]);
-    expect(s).toEqual({ keywords: ["SAIR", "CHEGA"], resume_keywords: ["VOLTAR"] });
+    const rows = await query<{ keyword: string; action: string }>("SELECT keyword, action FROM optout_keywords WHERE account_id = $1 ORDER BY action, position", [accountId]);
+    expect(rows).toEqual([{ keyword: "SAIR", action: "optout" }, { keyword: "CHEGA", action: "optout" }, { keyword: "VOLTAR", action: "resume" }]);
     const clash = await client.post("/sms/optouts", { intent: "settings", keywords: "sair", resume_keywords: "sair" });
     expect(clash.status).toBe(422);
 

@@ -203,7 +203,7 @@ describe("customer webhooks", () => {
     expect(await query("SELECT 1 FROM outbox WHERE topic = 'webhooks:events' AND payload->>'account_id' = $1", [a.accountId])).toEqual([]);
   });
 
-  it("only subscribed event types are delivered; a rotated secret signs from then on", async () => {
+  it("only subscribed event types are delivered; a rotated secret signs from then on (with the previous one during the overlap)", async () => {
     const p = await person("whrotate");
     const ep = await createEndpoint(p, "/rotate", { events: ["message.received"] });
     const id = await sendSms(p, nextNumber());
@@ -219,7 +219,8 @@ describe("customer webhooks", () => {
     const { event_id } = (await api(`/api/webhooks/${ep.id}/test`, { token: p.token, method: "POST" })).body.data;
     const hit = await until("test event", async () => hits.find((h) => h.headers["webhook-id"] === event_id));
     expect(verifyWebhook(rotated.body.data.secret, hit.headers as Record<string, string>, hit.raw).ok).toBe(true);
-    expect(verifyWebhook(ep.secret, hit.headers as Record<string, string>, hit.raw)).toEqual({ ok: false, reason: "bad_signature" });
+    // The replaced secret still signs during the overlap window (webhooks-rotation.test.ts covers its end).
+    expect(verifyWebhook(ep.secret, hit.headers as Record<string, string>, hit.raw).ok).toBe(true);
   });
 
   it("inbound messages reach message.received subscribers", async () => {

@@ -9,11 +9,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { addOptoutSchema, OPTOUT_CHANNELS, optoutSettingsSchema } from "../../../api/optouts/schemas";
+import { z } from "../../../api/lib/zod";
+import { addKeyword, listKeywords, removeKeyword, removeKeywords, updateKeyword } from "../../../api/optouts/account-keywords";
+import { addOptoutSchema, KEYWORD_ACTIONS, keywordIdsSchema, keywordSchema, MAX_KEYWORD_LENGTH, OPTOUT_CHANNELS, optoutSettingsSchema } from "../../../api/optouts/schemas";
 import { addOptout, getOptoutSettings, listOptouts, removeOptout, saveOptoutSettings } from "../../../api/optouts/services";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { SelectField, TextareaField } from "~/components/forms/controls";
-import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
+import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
+import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
@@ -28,12 +31,19 @@ import type { RootData } from "~/root";
 
 export const handle = { crumb: "smpp:optouts.title" };
 
+const keywordUpdateSchema = keywordSchema.extend({ id: z.string().min(1, "validation.required") });
+const keywordDeleteSchema = z.object({ id: z.string().min(1, "validation.required") });
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const url = new URL(request.url);
   const query = { page: url.searchParams.get("page") ?? "", q: url.searchParams.get("q") ?? "" };
-  const [list, settings] = await Promise.all([orHttpError(listOptouts(ctx, query)), orHttpError(getOptoutSettings(ctx))]);
-  return json({ list, settings: settings.data, q: query.q });
+  const [list, settings, keywords] = await Promise.all([
+    orHttpError(listOptouts(ctx, query)),
+    orHttpError(getOptoutSettings(ctx)),
+    orHttpError(listKeywords(ctx)),
+  ]);
+  return json({ list, settings: settings.data, keywords: keywords.data, q: query.q });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -43,6 +53,30 @@ export async function action({ request }: ActionFunctionArgs) {
     return handleForm(request, deleteIntentSchema, async ({ id }) => {
       await removeOptout(ctx, id);
       return redirectWithToast(request, "/sms/optouts", { type: "success", title: "smpp:optouts.delete.deleted" });
+    });
+  }
+  if (intent === "keyword-add") {
+    return handleForm(request, keywordSchema, async (value) => {
+      const r = await addKeyword(ctx, value);
+      return redirectWithToast(request, "/sms/optouts", { type: "success", title: "smpp:optouts.keywords.added", params: { keyword: r.data.keyword } });
+    });
+  }
+  if (intent === "keyword-update") {
+    return handleForm(request, keywordUpdateSchema, async ({ id, ...value }) => {
+      const r = await updateKeyword(ctx, id, value);
+      return redirectWithToast(request, "/sms/optouts", { type: "success", title: "smpp:optouts.keywords.updated", params: { keyword: r.data.keyword } });
+    });
+  }
+  if (intent === "keyword-delete") {
+    return handleForm(request, keywordDeleteSchema, async ({ id }) => {
+      await removeKeyword(ctx, id);
+      return redirectWithToast(request, "/sms/optouts", { type: "success", title: "smpp:optouts.keywords.deleted" });
+    });
+  }
+  if (intent === "keyword-bulk") {
+    return handleForm(request, keywordIdsSchema, async (value) => {
+      const r = await removeKeywords(ctx, value);
+      return redirectWithToast(request, "/sms/optouts", { type: "success", title: "smpp:optouts.keywords.bulkDeleted", params: { count: r.deleted } });
     });
   }
   if (intent === "settings") {
@@ -62,7 +96,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Optouts() {
-  const { list, settings, q } = useLoaderData<typeof loader>();
+  const { list, settings, keywords, q } = useLoaderData<typeof loader>();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
@@ -84,68 +118,166 @@ export default function Optouts() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  const [kwForm, kwFields] = useForm({
+    id: "keyword-add",
+    lastResult: sent?.intent === "keyword-add" ? last?.result : undefined,
+    defaultValue: { action: "optout" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: keywordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const rowErrors = (id: string, field: string) =>
+    (sent?.intent === "keyword-update" || sent?.intent === "keyword-delete") && sent.id === id ? last?.result.error?.[field] : undefined;
+  const bulkErrors = sent?.intent === "keyword-bulk" ? [...(last?.result.error?.ids ?? []), ...(last?.result.error?.[""] ?? [])] : undefined;
+  const actionOptions = KEYWORD_ACTIONS.map((a) => ({ value: a, label: t(`optouts.keywords.actions.${a}`) }));
   const hrefFor = (page: number) => `/sms/optouts?${new URLSearchParams({ ...(q ? { q } : {}), page: String(page) })}`;
   return (
     <div className="space-y-6">
       <PageHeader description={t("optouts.description")} />
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
-        <Card>
-          <CardHeader>
-            <Form method="get" className="flex gap-2" role="search">
-              <label htmlFor="optout-q" className="sr-only">{t("optouts.search")}</label>
-              <Input id="optout-q" name="q" defaultValue={q} placeholder={t("optouts.search")} inputMode="tel" />
-              <Button type="submit" variant="outline">{t("optouts.searchSubmit")}</Button>
-            </Form>
-          </CardHeader>
-          <CardContent className="space-y-4">
-            {list.data.length === 0 ? (
-              <p className="py-8 text-center text-sm text-muted-foreground">{t("optouts.empty")}</p>
-            ) : (
+        <div className="space-y-6">
+          <Card>
+            <CardHeader>
+              <Form method="get" className="flex gap-2" role="search">
+                <label htmlFor="optout-q" className="sr-only">{t("optouts.search")}</label>
+                <Input id="optout-q" name="q" defaultValue={q} placeholder={t("optouts.search")} inputMode="tel" />
+                <Button type="submit" variant="outline">{t("optouts.searchSubmit")}</Button>
+              </Form>
+            </CardHeader>
+            <CardContent className="space-y-4">
+              {list.data.length === 0 ? (
+                <p className="py-8 text-center text-sm text-muted-foreground">{t("optouts.empty")}</p>
+              ) : (
+                <Table>
+                  <TableHeader>
+                    <TableRow>
+                      <TableHead>{t("optouts.columns.number")}</TableHead>
+                      <TableHead>{t("optouts.columns.channel")}</TableHead>
+                      <TableHead>{t("optouts.columns.source")}</TableHead>
+                      <TableHead>{t("optouts.columns.keyword")}</TableHead>
+                      <TableHead>{t("optouts.columns.createdAt")}</TableHead>
+                      <TableHead className="text-right">{t("optouts.columns.actions")}</TableHead>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {list.data.map((o) => (
+                      <TableRow key={o.id} data-optout={o.recipient}>
+                        <TableCell className="font-medium">{o.recipient_formatted}</TableCell>
+                        <TableCell>{t(`optouts.channels.${o.channel}`, { defaultValue: o.channel })}</TableCell>
+                        <TableCell>{t(`optouts.sources.${o.source}`)}</TableCell>
+                        <TableCell>{o.keyword ?? "—"}</TableCell>
+                        <TableCell>{formatDate(o.created_at, lng, true)}</TableCell>
+                        <TableCell className="text-right">
+                          <div className="flex justify-end">
+                            <ConfirmDelete
+                              id={o.id}
+                              errors={sent?.intent === "delete" && sent.id === o.id ? last?.result.error?.[""] : undefined}
+                              summary={t("optouts.delete.summary")}
+                              label={t("optouts.delete.label", { number: o.recipient_formatted })}
+                              body={t("optouts.delete.body", { number: o.recipient_formatted })}
+                              confirm={t("optouts.delete.confirm")}
+                            />
+                          </div>
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+              <Pager
+                page={list.page}
+                pageCount={list.last_page}
+                hrefFor={hrefFor}
+                aria-label={t("common:pager.label")}
+                labels={{ previous: t("common:pager.previous"), next: t("common:pager.next"), page: (n) => t("common:pager.page", { n }), more: t("common:pager.more") }}
+              />
+            </CardContent>
+          </Card>
+          <Card id="keywords">
+            <CardHeader>
+              <h2 className="leading-none font-semibold">{t("optouts.keywords.title")}</h2>
+              <CardDescription>{t("optouts.settings.description")}</CardDescription>
+            </CardHeader>
+            <CardContent className="space-y-4">
               <Table>
                 <TableHeader>
                   <TableRow>
-                    <TableHead>{t("optouts.columns.number")}</TableHead>
-                    <TableHead>{t("optouts.columns.channel")}</TableHead>
-                    <TableHead>{t("optouts.columns.source")}</TableHead>
-                    <TableHead>{t("optouts.columns.keyword")}</TableHead>
-                    <TableHead>{t("optouts.columns.createdAt")}</TableHead>
-                    <TableHead className="text-right">{t("optouts.columns.actions")}</TableHead>
+                    <TableHead className="w-8"><span className="sr-only">{t("optouts.keywords.select")}</span></TableHead>
+                    <TableHead>{t("optouts.keywords.keyword")}</TableHead>
+                    <TableHead>{t("optouts.keywords.action")}</TableHead>
+                    <TableHead className="text-right"><span className="sr-only">{t("optouts.columns.actions")}</span></TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
-                  {list.data.map((o) => (
-                    <TableRow key={o.id} data-optout={o.recipient}>
-                      <TableCell className="font-medium">{o.recipient_formatted}</TableCell>
-                      <TableCell>{t(`optouts.channels.${o.channel}`, { defaultValue: o.channel })}</TableCell>
-                      <TableCell>{t(`optouts.sources.${o.source}`)}</TableCell>
-                      <TableCell>{o.keyword ?? "—"}</TableCell>
-                      <TableCell>{formatDate(o.created_at, lng, true)}</TableCell>
-                      <TableCell className="text-right">
-                        <div className="flex justify-end">
-                          <ConfirmDelete
-                            id={o.id}
-                            errors={sent?.intent === "delete" && sent.id === o.id ? last?.result.error?.[""] : undefined}
-                            summary={t("optouts.delete.summary")}
-                            label={t("optouts.delete.label", { number: o.recipient_formatted })}
-                            body={t("optouts.delete.body", { number: o.recipient_formatted })}
-                            confirm={t("optouts.delete.confirm")}
-                          />
-                        </div>
-                      </TableCell>
-                    </TableRow>
-                  ))}
+                  {keywords.map((k) => {
+                    const keywordErrors = rowErrors(k.id, "keyword");
+                    const actionErrors = rowErrors(k.id, "action");
+                    const open = Boolean(keywordErrors?.length || actionErrors?.length);
+                    return (
+                      <TableRow key={k.id} data-keyword={k.keyword}>
+                        <TableCell>
+                          <input type="checkbox" name="ids" value={k.id} form="keyword-bulk" aria-label={t("optouts.keywords.selectOne", { keyword: k.keyword })} className="size-4" />
+                        </TableCell>
+                        <TableCell className="font-medium">{k.keyword}</TableCell>
+                        <TableCell>{t(`optouts.keywords.actions.${k.action}`)}</TableCell>
+                        <TableCell className="text-right">
+                          <div className="flex justify-end gap-2">
+                            <details className="text-left" open={open}>
+                              <summary aria-label={t("optouts.keywords.editLabel", { keyword: k.keyword })} className="inline-flex h-8 cursor-pointer list-none items-center rounded-md border px-3 text-sm font-medium hover:bg-accent">
+                                {t("optouts.keywords.edit")}
+                              </summary>
+                              <Form method="post" className="mt-2 w-56 space-y-2 rounded-md border bg-popover p-3 text-sm shadow-sm">
+                                <CsrfInput />
+                                <input type="hidden" name="intent" value="keyword-update" />
+                                <input type="hidden" name="id" value={k.id} />
+                                <label className="block space-y-1">
+                                  <span>{t("optouts.keywords.keyword")}</span>
+                                  <Input name="keyword" defaultValue={k.keyword} maxLength={MAX_KEYWORD_LENGTH} required aria-invalid={keywordErrors?.length ? true : undefined} />
+                                </label>
+                                <ErrorText errors={keywordErrors} />
+                                <label className="block space-y-1">
+                                  <span>{t("optouts.keywords.action")}</span>
+                                  <NativeSelect name="action" defaultValue={k.action} aria-invalid={actionErrors?.length ? true : undefined}>
+                                    {actionOptions.map((o) => <NativeSelectOption key={o.value} value={o.value}>{o.label}</NativeSelectOption>)}
+                                  </NativeSelect>
+                                </label>
+                                <ErrorText errors={actionErrors} />
+                                <Button type="submit" size="sm" disabled={busy}>{t("optouts.keywords.save")}</Button>
+                              </Form>
+                            </details>
+                            <ConfirmDelete
+                              id={k.id}
+                              intent="keyword-delete"
+                              errors={sent?.intent === "keyword-delete" && sent.id === k.id ? [...(rowErrors(k.id, "id") ?? []), ...(last?.result.error?.[""] ?? [])] : undefined}
+                              summary={t("optouts.delete.summary")}
+                              label={t("optouts.keywords.deleteLabel", { keyword: k.keyword })}
+                              body={t("optouts.keywords.deleteBody", { keyword: k.keyword })}
+                              confirm={t("optouts.delete.confirm")}
+                            />
+                          </div>
+                        </TableCell>
+                      </TableRow>
+                    );
+                  })}
                 </TableBody>
               </Table>
-            )}
-            <Pager
-              page={list.page}
-              pageCount={list.last_page}
-              hrefFor={hrefFor}
-              aria-label={t("common:pager.label")}
-              labels={{ previous: t("common:pager.previous"), next: t("common:pager.next"), page: (n) => t("common:pager.page", { n }), more: t("common:pager.more") }}
-            />
-          </CardContent>
-        </Card>
+              <Form method="post" id="keyword-bulk" className="flex flex-wrap items-center gap-3">
+                <CsrfInput />
+                <input type="hidden" name="intent" value="keyword-bulk" />
+                <Button type="submit" variant="outline" size="sm" disabled={busy}>{t("optouts.keywords.bulkSubmit")}</Button>
+                <ErrorText errors={bulkErrors} />
+              </Form>
+              <Form method="post" {...getFormProps(kwForm)} className="max-w-md space-y-4 border-t pt-4">
+                <CsrfInput />
+                <input type="hidden" name="intent" value="keyword-add" />
+                <FormErrors errors={kwForm.errors} />
+                <TextField field={kwFields.keyword} label={t("optouts.keywords.keyword")} autoComplete="off" />
+                <SelectField field={kwFields.action} label={t("optouts.keywords.action")} options={actionOptions} />
+                <Button type="submit" className="w-full" disabled={busy}>{t("optouts.keywords.add")}</Button>
+              </Form>
+            </CardContent>
+          </Card>
+        </div>
         <div className="space-y-6">
           <Card>
             <CardHeader>
@@ -165,7 +297,7 @@ export default function Optouts() {
           <Card>
             <CardHeader>
               <h2 className="leading-none font-semibold">{t("optouts.settings.title")}</h2>
-              <CardDescription>{t("optouts.settings.description")}</CardDescription>
+              <CardDescription>{t("optouts.settings.replaceHelp")}</CardDescription>
             </CardHeader>
             <CardContent>
               <Form method="post" {...getFormProps(setForm)} className="space-y-4">
