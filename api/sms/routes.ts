@@ -77,7 +77,10 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
         "SMS history of the account, newest first (created_at, id), 50 a page: data, page, last_page (from a count capped at 10,000 rows; total_capped), next_cursor",
     },
   })
-  .get("/senders", ({ ctx }) => listSenders(ctx), { detail: { summary: "Senders the account used in the last 90 days (alphanumeric or short code)" } })
+  .get("/senders", ({ ctx }) => listSenders(ctx), { detail: {
+      summary:
+        "The account's senders: its active short codes (type short_code, nickname, assigned: true; last_used_at null when never used), then the other senders it used in the last 90 days (alphanumeric or short code)",
+    }, })
   .get("/products", ({ ctx }) => listSmsProducts(ctx), {
     detail: { summary: "The account's SMS product: the routes offered and their price per segment (own price row, else the platform default), integer centavos" },
   })
