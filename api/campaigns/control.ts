@@ -155,11 +155,18 @@ async function findCampaign(ctx: SignedInCtx, id: string, opts: { transaction?: 
   return row;
 }
 
+/** One campaign with its counts, and what it cost (its messages' prices, minor units of the account's currency). */
 export async function getCampaign(ctx: SignedInCtx, id: string) {
   canRead(ctx);
   const row = await findCampaign(ctx, id);
-  const counts = await countsOf([row.id]);
-  return { data: view(row, counts.get(row.id)!) };
+  const [counts, [money]] = await Promise.all([
+    countsOf([row.id]),
+    db().query<{ cost: string | null; currency: string }>(
+      `SELECT (SELECT sum(price) FROM messages WHERE campaign_id = $1 AND account_id = $2) AS cost, currency FROM accounts WHERE id = $2`,
+      { bind: [row.id, ctx.actor.accountId], type: QueryTypes.SELECT },
+    ),
+  ]);
+  return { data: { ...view(row, counts.get(row.id)!), cost: Number(money?.cost ?? 0), currency: (money?.currency ?? "BRL").trim() } };
 }
 
 /** PUT {status: "paused" | "running" | "canceled"}. */

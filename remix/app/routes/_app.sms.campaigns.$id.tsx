@@ -20,7 +20,8 @@ import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate, formatMoney } from "~/lib/format";
 import { handleForm, type FormReply } from "~/lib/forms.server";
-import { intlLocale } from "~/lib/i18n";
+import { intlLocale, type Lng } from "~/lib/i18n";
+import { i18next } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
 
@@ -54,14 +55,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const id = params.id ?? "";
-  await orHttpError(getCampaign(ctx, id));
+  const { data: campaign } = await orHttpError(getCampaign(ctx, id));
+  const lng = (await i18next.getLocale(request)) as Lng;
   return handleForm(request, formSchema, async (value) => {
     if (value.intent === "delete") {
       await deleteCampaign(ctx, id);
       return redirectWithToast(request, "/sms/campaigns", { type: "success", title: "smsOps:campaigns.toast.deleted" });
     }
     const out = await controlCampaign(ctx, id, { status: value.status });
-    const refunded = formatMoney(out.meta.refunded, "BRL", "pt-BR");
+    const refunded = formatMoney(out.meta.refunded, campaign.currency, lng);
     return redirectWithToast(request, `/sms/campaigns/${id}`, {
       type: "success",
       title: out.meta.changed ? `smsOps:campaigns.toast.${value.status}` : "smsOps:campaigns.toast.unchanged",
@@ -93,6 +95,7 @@ export default function Campaign() {
   const info: Array<[string, string | null]> = [
     ["sender", c.sender || null],
     ["route", c.route],
+    ["cost", formatMoney(c.cost, c.currency, lng)],
     ["created", formatDate(c.created_at, lng, true)],
     ["scheduled", c.scheduled_at ? formatDate(c.scheduled_at, lng, true) : null],
     ["started", c.started_at ? formatDate(c.started_at, lng, true) : null],
@@ -156,7 +159,7 @@ export default function Campaign() {
               .map(([k, v]) => (
                 <div key={k}>
                   <dt className="text-xs text-muted-foreground">{t(`campaigns.info.${k}`)}</dt>
-                  <dd className="text-sm">{v}</dd>
+                  <dd className="text-sm" data-info={k}>{v}</dd>
                 </div>
               ))}
             {c.body ? (
