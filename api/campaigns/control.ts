@@ -50,6 +50,8 @@ type CampaignRow = {
   route: string | null;
   total: number;
   created_by: string | null;
+  /** Where the recipients came from: {kind: "file", file_name, rows, invalid, columns} for a CSV file. */
+  source: Record<string, unknown> | null;
   scheduled_at: Date | null;
   started_at: Date | null;
   completed_at: Date | null;
@@ -166,7 +168,15 @@ export async function getCampaign(ctx: SignedInCtx, id: string) {
       { bind: [row.id, ctx.actor.accountId], type: QueryTypes.SELECT },
     ),
   ]);
-  return { data: { ...view(row, counts.get(row.id)!), cost: Number(money?.cost ?? 0), currency: (money?.currency ?? "BRL").trim() } };
+  return {
+    data: {
+      ...view(row, counts.get(row.id)!),
+      cost: Number(money?.cost ?? 0),
+      currency: (money?.currency ?? "BRL").trim(),
+      /** Rows of a CSV-file send that had no valid number (GET /sms/campaigns/{id}/invalid_rows lists them). */
+      invalid_rows: Number(row.source?.invalid ?? 0),
+    },
+  };
 }
 
 /** PUT {status: "paused" | "running" | "canceled"}. */

@@ -88,7 +88,7 @@ export default function Campaign() {
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
-  const { t } = useTranslation(["smsOps", "common"]);
+  const { t } = useTranslation(["smsOps", "sms", "common"]);
   const fmt = (v: number) => new Intl.NumberFormat(intlLocale[lng]).format(v);
   const errors = last?.result.error ? Object.values(last.result.error).flat().filter((e): e is string => typeof e === "string") : null;
   const live = LIVE.includes(c.status);
@@ -123,6 +123,14 @@ export default function Campaign() {
             <h3 className="text-sm font-medium">{t("campaigns.countsTitle")}</h3>
             <StatusCounts counts={c.counts} />
           </div>
+          {c.invalid_rows > 0 ? (
+            <p className="text-sm" data-testid="invalid-rows">
+              {t("sms:invalidRows.campaignHint", { count: c.invalid_rows })}{" "}
+              <a className="font-medium text-primary underline-offset-4 hover:underline" href={`/sms/campaigns/${c.id}/invalid-rows`} download data-testid="invalid-rows-link">
+                {t("sms:invalidRows.download")}
+              </a>
+            </p>
+          ) : null}
         </CardContent>
       </Card>
       {canControl ? (

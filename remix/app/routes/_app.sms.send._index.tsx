@@ -139,7 +139,6 @@ export async function action({ request }: ActionFunctionArgs) {
     if (mode === "group" && !input.group_id) return fail(422, { fieldErrors: { group_id: ["sms.errors.recipientRequired"] } });
 
     const answer = await acceptSms(ctx, input, { idempotencyKey: form.idempotency_key || null, file: staged ?? undefined });
-    staged = null; // accepted: the transaction removed the staged rows
     const to = answer.campaign_id ? `/sms/send/success?campaign=${answer.campaign_id}` : `/sms/send/success?message=${answer.data![0].id}`;
     return redirect(to);
   } catch (e) {
@@ -154,6 +153,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return fail(e.status, { fieldErrors }, e.params);
   } finally {
+    // Accepted: the transaction removed the rows (this deletes nothing); refused or answered from the Idempotency-Key: they go now.
     await dropStagedFile(staged).catch(() => undefined);
   }
 }
