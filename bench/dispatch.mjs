@@ -9,74 +9,37 @@
  * Run: `node bench/dispatch.mjs` (PostgreSQL and Redis as for npm start). BENCH_MESSAGES (20000),
  * BENCH_WORKERS ("1,2"), BENCH_CONCURRENCY (DISPATCH_CONCURRENCY, 32), SIMULATOR_DELAY_MS (50).
  */
-import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { benchPlatform, dropDatabase, freePort, sleep, startBun, up } from "./lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bun = join(root, "node_modules", ".bin", "bun");
 const N = Number(process.env.BENCH_MESSAGES ?? 20000);
 const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
-const admin = process.env.TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const dbName = "mensageria_bench_dispatch";
 
-const freePort = () =>
-  new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-    s.on("error", rej);
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function waitFor(url) {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await sleep(100);
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-const a = new pg.Client({ connectionString: admin });
-await a.connect();
-await a.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-await a.query(`CREATE DATABASE "${dbName}"`);
-await a.end();
-const url = new URL(admin);
-url.pathname = `/${dbName}`;
-const [apiPort, simPort] = [await freePort(), await freePort()];
-const env = {
-  ...process.env,
-  NODE_ENV: "test",
-  DATABASE_URL: url.toString(),
-  REDIS_PREFIX: `bench:dispatch:${Date.now()}:`,
-  API_PORT: String(apiPort),
-  SIMULATOR_PORT: String(simPort),
-  SIMULATOR_URL: `http://127.0.0.1:${simPort}`,
-  SIMULATOR_DELAY_MS: process.env.SIMULATOR_DELAY_MS ?? "50",
-  DISPATCH_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? "32",
-  OUTBOX_POLL_MS: "50",
-  LOGIN_MAX_FAILS_PER_IP: "1000",
-};
-for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
-  const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
-}
+const simPort = await freePort();
+const { databaseUrl, apiPort, env } = await benchPlatform(
+  dbName,
+  `bench:dispatch:${Date.now()}:`,
+  {
+    SIMULATOR_PORT: String(simPort),
+    SIMULATOR_URL: `http://127.0.0.1:${simPort}`,
+    SIMULATOR_DELAY_MS: process.env.SIMULATOR_DELAY_MS ?? "50",
+    DISPATCH_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? "32",
+    OUTBOX_POLL_MS: "50",
+    LOGIN_MAX_FAILS_PER_IP: "1000",
+  },
+  { fresh: true },
+);
 const procs = [];
 const start = (script) => {
-  const c = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+  const c = startBun(script, env);
   procs.push(c);
   return c;
 };
 start("api/server.ts");
 start("api/simulator/server.ts");
-await Promise.all([waitFor(`http://127.0.0.1:${apiPort}/api/health`), waitFor(`http://127.0.0.1:${simPort}/health`)]);
-const db = new pg.Pool({ connectionString: url.toString(), max: 2 });
+await Promise.all([up(`http://127.0.0.1:${apiPort}/api/health`), up(`http://127.0.0.1:${simPort}/health`)]);
+const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 const api = async (path, body, token) => {
   const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
     method: "POST",
@@ -144,13 +107,10 @@ console.log(`\nsimulator: ${sim.accepted} submits accepted (${sim.unique} unique
 for (const p of procs) p.kill("SIGTERM");
 await db.end();
 await sleep(500);
-const c = new pg.Client({ connectionString: admin });
-await c.connect();
-await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-await c.end();
+if (!process.env.DATABASE_URL) await dropDatabase(dbName);
 // The run's Redis keys (streams, rate-limit buckets, event streams).
 const { default: Redis } = await import("ioredis");
-const r = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379/0");
+const r = new Redis(env.REDIS_URL);
 let cursor = "0";
 do {
   const [next, keys] = await r.scan(cursor, "MATCH", `${env.REDIS_PREFIX}*`, "COUNT", 1000);

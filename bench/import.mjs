@@ -10,35 +10,18 @@
  * as for npm start). BENCH_ROWS changes the size, BENCH_PASSES=1 skips the second import,
  * BENCH_GROUP=0 imports without a group. Everything runs on loopback and stops by itself.
  */
-import { spawn, spawnSync } from "node:child_process";
 import { openAsBlob, readFileSync, statSync, rmSync, mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import pg from "pg";
-import { ensureDatabase, ensureServices } from "../api/cli/services.mjs";
 import { writeContactsCsv } from "./contacts-csv.mjs";
+import { benchPlatform, onExit, sleep, startBun, up } from "./lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bun = join(root, "node_modules", ".bin", "bun");
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const DB = "mensageria_bench_import";
 
-const freePort = () => new Promise((res) => { const s = createServer(); s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => res(port)); }); });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const children = [];
-function start(script, env) {
-  const child = spawn(bun, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", process.env.BENCH_LOGS ? "inherit" : "ignore", "inherit"] });
-  children.push(child);
-  return child;
-}
 const work = mkdtempSync(join(tmpdir(), "bench-import-"));
-process.on("exit", () => {
-  children.forEach((c) => c.kill());
-  rmSync(work, { recursive: true, force: true });
-});
-process.on("SIGINT", () => process.exit(130));
+onExit(() => rmSync(work, { recursive: true, force: true }));
 
 /** Resident memory of a process: VmRSS now and VmHWM (the peak the kernel saw), in MB. */
 function memory(pid) {
@@ -62,40 +45,17 @@ function cpuSeconds(pid) {
 }
 
 // A fresh database (unless DATABASE_URL names one), migrated and seeded.
-const services = await ensureServices();
-if (!process.env.DATABASE_URL) {
-  const admin = new URL(services.databaseUrl);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`);
-  await c.end();
-}
-const databaseUrl = await ensureDatabase(services.databaseUrl, DB);
-const apiPort = await freePort();
-const env = {
-  DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: `bench-import-${Date.now()}:`, NODE_ENV: "production",
-  SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc", SIMULATOR_WEBHOOK_SECRET: "bench-simulator-webhook-secret-0123456789",
-  APP_URL: "http://localhost:3000", API_PORT: String(apiPort), UPLOAD_DIR: join(work, "uploads"),
-};
-for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
-  const r = spawnSync(bun, [script], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${script}: ${r.stderr}`);
-}
+const { databaseUrl, apiPort, env } = await benchPlatform(DB, `bench-import-${Date.now()}:`, { UPLOAD_DIR: join(work, "uploads") }, { fresh: true });
 
 console.log(`Generating ${rows.toLocaleString("en-US")} rows…`);
 const csv = join(work, "contatos.csv");
 const written = await writeContactsCsv(csv, { rows });
 const size = statSync(csv).size;
 
-const api = start("api/server.ts", env);
-const worker = start("api/worker.ts", env);
+const api = startBun("api/server.ts", env);
+const worker = startBun("api/worker.ts", env);
 const base = `http://127.0.0.1:${apiPort}/api`;
-for (let i = 0; ; i++) {
-  try { if ((await fetch(`${base}/health`)).ok) break; } catch {}
-  if (i > 150) throw new Error("the api did not start");
-  await sleep(200);
-}
+await up(`${base}/health`);
 await sleep(1000); // the worker's consumer groups
 
 // A new company, registered and verified through the API (the verification link is read from the outbox table).

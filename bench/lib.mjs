@@ -1,11 +1,13 @@
 /**
- * What the bench scripts share: free loopback ports, waiting for a process to answer, and a fresh
- * database migrated and seeded with the production-mode environment the api processes need.
+ * What the bench scripts share: free loopback ports, waiting for a process to answer, child
+ * processes killed when the bench exits (their output shown with BENCH_LOGS=1), and a fresh (or
+ * reused) database migrated and seeded with the production-mode environment the processes need.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { ensureDatabase, ensureServices } from "../api/cli/services.mjs";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -20,6 +22,8 @@ export const freePort = () =>
     });
   });
 
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 export async function up(url) {
   for (let i = 0; i < 150; i++) {
     try {
@@ -32,21 +36,45 @@ export async function up(url) {
 }
 
 const children = [];
-process.on("exit", () => children.forEach((c) => c.kill()));
+const exitHooks = [];
+process.on("exit", () => {
+  children.forEach((c) => c.kill());
+  exitHooks.forEach((f) => f());
+});
+process.on("SIGINT", () => process.exit(130));
 
-/** Starts `bun <script>` with `env`, killed when the bench exits. */
-export function startBun(script, env) {
-  const child = spawn(bun, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+/** Runs `f` (synchronous) when the bench exits, after its processes are killed: e.g. removing a temporary directory. */
+export const onExit = (f) => exitHooks.push(f);
+
+/** Starts `cmd args` in the repository with `env`, killed when the bench exits; stdout shown with BENCH_LOGS=1. */
+export function startProcess(cmd, args, env) {
+  const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", process.env.BENCH_LOGS ? "inherit" : "ignore", "inherit"] });
   children.push(child);
   return child;
+}
+
+/** Starts `bun <script>` with `env`, killed when the bench exits. */
+export const startBun = (script, env) => startProcess(bun, [script], env);
+
+/** Drops database `name` on the local (or configured) PostgreSQL, if it exists. */
+export async function dropDatabase(name) {
+  const services = await ensureServices();
+  const admin = new URL(services.databaseUrl);
+  admin.pathname = "/postgres";
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await c.end();
 }
 
 /**
  * A fresh-or-reused database `name` on the local (or configured) PostgreSQL, migrated and seeded,
  * and the production-mode environment for an api process on a free port with its own Redis prefix.
+ * `fresh`: drop the database first (unless DATABASE_URL names one), so the bench starts empty.
  */
-export async function benchPlatform(name, prefix, extra = {}) {
+export async function benchPlatform(name, prefix, extra = {}, { fresh = false } = {}) {
   const services = await ensureServices();
+  if (fresh && !process.env.DATABASE_URL) await dropDatabase(name);
   const databaseUrl = await ensureDatabase(services.databaseUrl, name);
   const apiPort = await freePort();
   const env = {

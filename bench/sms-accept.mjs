@@ -8,54 +8,18 @@
  * accept transaction (lock, price, opt-out/deny check, debit, messages + outbox/events, audit).
  * Run: `node bench/sms-accept.mjs` (PostgreSQL and Redis as for npm start). Stops by itself.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { ensureDatabase, ensureServices } from "../api/cli/services.mjs";
+import { benchPlatform, sleep, startBun, up } from "./lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bun = join(root, "node_modules", ".bin", "bun");
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const groupSize = Number(process.env.BENCH_GROUP ?? 20_000);
 const DB = "mensageria_bench_sms_accept";
 
-const freePort = () => new Promise((res) => { const s = createServer(); s.listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => res(port)); }); });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const children = [];
-process.on("exit", () => children.forEach((c) => c.kill()));
-process.on("SIGINT", () => process.exit(130));
-
-const services = await ensureServices();
-if (!process.env.DATABASE_URL) {
-  const admin = new URL(services.databaseUrl);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`);
-  await c.end();
-}
-const databaseUrl = await ensureDatabase(services.databaseUrl, DB);
-const apiPort = await freePort();
-const env = {
-  DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: `bench-sms-accept-${Date.now()}:`, NODE_ENV: "production",
-  SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc",
-  SIMULATOR_WEBHOOK_SECRET: "bench-simulator-webhook-secret-0123456789", SIMULATOR_API_KEY: "bench-simulator-api-key-0123",
-  APP_URL: "http://localhost:3000", API_PORT: String(apiPort), LOGIN_MAX_FAILS_PER_IP: "100000",
-};
-for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
-  const r = spawnSync(bun, [script], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${script}: ${r.stderr}`);
-}
-children.push(spawn(bun, ["api/server.ts"], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] }));
+const { databaseUrl, apiPort, env } = await benchPlatform(DB, `bench-sms-accept-${Date.now()}:`, { LOGIN_MAX_FAILS_PER_IP: "100000" }, { fresh: true });
+startBun("api/server.ts", env);
 const base = `http://127.0.0.1:${apiPort}/api`;
-for (let i = 0; ; i++) {
-  try { if ((await fetch(`${base}/health`)).ok) break; } catch {}
-  if (i > 150) throw new Error("the api did not start");
-  await sleep(200);
-}
+await up(`${base}/health`);
 
 // A company with a large balance, registered and verified through the API.
 const db = new pg.Client({ connectionString: databaseUrl });

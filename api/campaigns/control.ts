@@ -50,6 +50,8 @@ type CampaignRow = {
   route: string | null;
   total: number;
   created_by: string | null;
+  /** Where the recipients came from: {kind: "file", file_name, rows, invalid, columns} for a CSV file. */
+  source: Record<string, unknown> | null;
   scheduled_at: Date | null;
   started_at: Date | null;
   completed_at: Date | null;
@@ -155,11 +157,26 @@ async function findCampaign(ctx: SignedInCtx, id: string, opts: { transaction?: 
   return row;
 }
 
+/** One campaign with its counts, and what it cost (its messages' prices, minor units of the account's currency). */
 export async function getCampaign(ctx: SignedInCtx, id: string) {
   canRead(ctx);
   const row = await findCampaign(ctx, id);
-  const counts = await countsOf([row.id]);
-  return { data: view(row, counts.get(row.id)!) };
+  const [counts, [money]] = await Promise.all([
+    countsOf([row.id]),
+    db().query<{ cost: string | null; currency: string }>(
+      `SELECT (SELECT sum(price) FROM messages WHERE campaign_id = $1 AND account_id = $2) AS cost, currency FROM accounts WHERE id = $2`,
+      { bind: [row.id, ctx.actor.accountId], type: QueryTypes.SELECT },
+    ),
+  ]);
+  return {
+    data: {
+      ...view(row, counts.get(row.id)!),
+      cost: Number(money?.cost ?? 0),
+      currency: (money?.currency ?? "BRL").trim(),
+      /** Rows of a CSV-file send that had no valid number (GET /sms/campaigns/{id}/invalid_rows lists them). */
+      invalid_rows: Number(row.source?.invalid ?? 0),
+    },
+  };
 }
 
 /** PUT {status: "paused" | "running" | "canceled"}. */

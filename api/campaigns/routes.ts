@@ -1,9 +1,12 @@
 /**
- * SMS campaigns API (JWT): list with per-status counts, one campaign, pause/resume/cancel, delete.
+ * SMS campaigns API (JWT): list with per-status counts, one campaign, pause/resume/cancel, delete,
+ * and the CSV of a file send's invalid rows.
  * Thin: the use-cases (./control) check permission, validate and scope by account.
  */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
+import { fromAcceptLanguage } from "../lib/i18n";
+import { invalidRowsHeaders, invalidRowsReport, reportStream } from "../sms/invalid-rows";
 import { controlCampaign, deleteCampaign, getCampaign, listCampaigns } from "./control";
 
 const bearer = [{ bearer: [] }];
@@ -21,6 +24,21 @@ export const campaignRoutes = new Elysia({ prefix: "/sms/campaigns", tags: ["sms
     params: t.Object({ id: t.String() }),
     detail: { summary: "One campaign with its per-status message counts and progress" },
   })
+  .get(
+    "/:id/invalid_rows",
+    async ({ ctx, params, request }) => {
+      const report = await invalidRowsReport(ctx, params.id, fromAcceptLanguage(request.headers.get("Accept-Language")));
+      return new Response(reportStream(report), { headers: invalidRowsHeaders(report) });
+    },
+    {
+      params: t.Object({ id: t.String() }),
+      detail: {
+        summary:
+          "CSV of the rows of a file send that were not sent for lack of a valid number: line of the file, the phone cell as written, reason " +
+          "(header and reasons in the Accept-Language: pt-BR, en, es or zh). Empty (header only) for a campaign without invalid rows",
+      },
+    },
+  )
   .put("/:id", ({ ctx, params, body }) => controlCampaign(ctx, params.id, body), {
     params: t.Object({ id: t.String() }),
     body: t.Object({ status: t.String({ description: "paused (pause), running (resume) or canceled (cancel: unsent messages fail as `canceled` and are refunded)" }) }),

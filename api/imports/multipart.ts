@@ -6,7 +6,12 @@
  */
 import { AppError } from "../lib/errors";
 
-export type MultipartFile = { field: string; name: string; stream: ReadableStream<Uint8Array> };
+export type MultipartFile = { kind: "file"; field: string; name: string; stream: ReadableStream<Uint8Array> };
+export type MultipartField = { kind: "field"; field: string; value: string };
+export type MultipartPart = MultipartFile | MultipartField;
+
+/** A plain field's text is cut at this size (fields carry a token, a message body, a few words). */
+export const MAX_FIELD_BYTES = 64 * 1024;
 
 const CRLF = Buffer.from("\r\n");
 const HEADER_END = Buffer.from("\r\n\r\n");
@@ -114,8 +119,16 @@ export class MultipartReader {
     }
   }
 
-  /** File parts (those with a filename), in order. */
+  /** File parts (those with a filename), in order; plain fields are skipped. */
   async *files(): AsyncGenerator<MultipartFile> {
+    for await (const part of this.parts({ fields: false })) if (part.kind === "file") yield part;
+  }
+
+  /**
+   * Every part in order: plain fields with their text (UTF-8, cut at MAX_FIELD_BYTES), files as
+   * streams. With `fields: false` plain fields are skipped unread.
+   */
+  async *parts(opts: { fields?: boolean } = {}): AsyncGenerator<MultipartPart> {
     let first = true;
     for (;;) {
       if (this.inPart) await this.skipPart(); // the previous part was not read to its end
@@ -126,7 +139,17 @@ export class MultipartReader {
       const field = dispositionParam(disposition, "name") ?? "";
       const name = dispositionParam(disposition, "filename");
       if (name === null) {
-        await this.skipPart(); // a plain field
+        if (opts.fields === false) {
+          await this.skipPart();
+          continue;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for (let c = await this.partChunk(); c !== null; c = await this.partChunk()) {
+          if (size < MAX_FIELD_BYTES) chunks.push(Buffer.from(c));
+          size += c.length;
+        }
+        yield { kind: "field", field, value: Buffer.concat(chunks).subarray(0, MAX_FIELD_BYTES).toString("utf8") };
         continue;
       }
       const stream = new ReadableStream<Uint8Array>({
@@ -136,7 +159,7 @@ export class MultipartReader {
           else controller.enqueue(chunk);
         },
       }, { highWaterMark: 0 });
-      yield { field, name, stream };
+      yield { kind: "file", field, name, stream };
     }
   }
 

@@ -444,7 +444,7 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
     campaignSource = { kind: "file", file_name: f.name, rows: f.rows, invalid: f.invalid, columns: f.columns };
     // A column of the file first, then the contact with that number (if any).
     // The contacts are joined only when the body has variables ($2 is bound either way).
-    from = `(SELECT DISTINCT ON (recipient) n, recipient, vars FROM sms_send_rows WHERE batch_id = $1 ORDER BY recipient, n) s
+    from = `(SELECT DISTINCT ON (recipient) n, recipient, vars FROM sms_send_rows WHERE batch_id = $1 AND reason IS NULL ORDER BY recipient, n) s
             ${parsed.vars.length ? "LEFT JOIN contacts c ON c.account_id = $2 AND c.mobile_number = s.recipient" : "WHERE $2::uuid IS NOT NULL"}`;
     rowVar = (name) => {
       const contact = CONTACT_VARIABLES[name] ?? `(c.custom->>'${name}')`;
@@ -502,7 +502,17 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
     insertMessagesSql(`SELECT n, recipient, body, segments, coding, why FROM sms_accept_rows`, `SELECT count(*)::int AS n FROM m`, { events: false }),
     fixedBinds(run, campaignId),
   );
-  if (source.kind === "file") await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [source.file.batchId]);
+  if (source.kind === "file") {
+    // The invalid rows stay with the campaign, for its report (api/sms/invalid-rows.ts).
+    if (source.file.invalid > 0) {
+      await exec(
+        `INSERT INTO campaign_invalid_rows (campaign_id, account_id, line, value, reason)
+         SELECT $2, $3, n, recipient, reason FROM sms_send_rows WHERE batch_id = $1 AND reason IS NOT NULL ON CONFLICT DO NOTHING`,
+        [source.file.batchId, campaignId, accountId],
+      );
+    }
+    await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [source.file.batchId]);
+  }
 
   const summary: AcceptSummary = {
     messages: inserted.n, sendable: counts.sendable, optout: counts.optout, rejected: counts.rejected, segments,

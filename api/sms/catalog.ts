@@ -27,16 +27,50 @@ export function isPlatformStaff(ctx: SignedInCtx) {
   return ctx.actor.accountType === "platform" && (ctx.actor.role === "owner" || ctx.actor.role === "admin");
 }
 
-/** Senders the account used in the last SENDERS_LOOKBACK_DAYS days, most recent first (no short-code table exists yet). */
-export async function listSenders(ctx: SignedInCtx): Promise<{ data: Array<{ sender: string; type: "alphanumeric" | "short_code"; last_used_at: string }> }> {
+export type SenderView = {
+  sender: string;
+  type: "alphanumeric" | "short_code";
+  /** The short code's name in the account ("" for other senders). */
+  nickname: string;
+  /** Whether the sender is a short code assigned to the account (GET /api/sms/short_codes). */
+  assigned: boolean;
+  last_used_at: string | null;
+};
+
+/**
+ * The account's senders: the active short codes assigned to it (by number, even never used),
+ * then the other senders it used in the last SENDERS_LOOKBACK_DAYS days, most recent first.
+ */
+export async function listSenders(ctx: SignedInCtx): Promise<{ data: SenderView[] }> {
   assertSend(ctx);
-  const rows = await sequelize().query<{ sender: string; last: Date }>(
-    `SELECT sender, max(created_at) AS last FROM messages
-      WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound' AND sender <> '' AND created_at > now() - make_interval(days => $2)
-      GROUP BY sender ORDER BY max(created_at) DESC LIMIT 100`,
-    { bind: [ctx.actor.accountId, SENDERS_LOOKBACK_DAYS], type: QueryTypes.SELECT },
-  );
-  return { data: rows.map((r) => ({ sender: r.sender, type: /^\d+$/.test(r.sender) ? "short_code" : "alphanumeric", last_used_at: new Date(r.last).toISOString() })) };
+  const [codes, used] = await Promise.all([
+    sequelize().query<{ number: string; nickname: string }>(
+      `SELECT number, nickname FROM short_codes WHERE account_id = $1 AND status = 'active' ORDER BY number`,
+      { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
+    ),
+    sequelize().query<{ sender: string; last: Date }>(
+      `SELECT sender, max(created_at) AS last FROM messages
+        WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound' AND sender <> '' AND created_at > now() - make_interval(days => $2)
+        GROUP BY sender ORDER BY max(created_at) DESC LIMIT 100`,
+      { bind: [ctx.actor.accountId, SENDERS_LOOKBACK_DAYS], type: QueryTypes.SELECT },
+    ),
+  ]);
+  const lastUsed = new Map(used.map((r) => [r.sender, new Date(r.last).toISOString()]));
+  const assigned = new Set(codes.map((c) => c.number));
+  return {
+    data: [
+      ...codes.map((c): SenderView => ({ sender: c.number, type: "short_code", nickname: c.nickname, assigned: true, last_used_at: lastUsed.get(c.number) ?? null })),
+      ...used
+        .filter((r) => !assigned.has(r.sender))
+        .map((r): SenderView => ({
+          sender: r.sender,
+          type: /^\d+$/.test(r.sender) ? "short_code" : "alphanumeric",
+          nickname: "",
+          assigned: false,
+          last_used_at: lastUsed.get(r.sender)!,
+        })),
+    ],
+  };
 }
 
 export type RouteOffer = { route: SmsRoute; price_per_segment: number; currency: string; price_id: string | null };

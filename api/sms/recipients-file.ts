@@ -5,6 +5,9 @@
  * row's other columns (as template variables) into the UNLOGGED staging table sms_send_rows.
  * The accept transaction (api/sms/accept.ts) then expands the batch set-based into messages and
  * removes it. Nothing is held in memory beyond a few buffers; at most MAX_FILE_ROWS rows.
+ * Invalid rows (the phone cell empty or not a phone number) are COPYed too, with their reason and
+ * the cell as written, and become the campaign's report of invalid rows (api/sms/invalid-rows.ts).
+ * `n` is the row's line in the file (the header is line 1), as a spreadsheet numbers it.
  *
  * The phone column: the first whose header is mobile / celular / telefone / phone / numero (and
  * a few spellings of those); otherwise the first column whose value in the first data row is a
@@ -35,6 +38,11 @@ const HEAD_BYTES = 64 * 1024;
 const COPY_CHUNK = 256 * 1024;
 /** Staged batches older than this were left by a crash between the upload and the accept. */
 export const STAGED_BATCH_TTL_MINUTES = 60;
+
+/** Why a row of the file is not sent (campaign_invalid_rows.reason). */
+export type InvalidRowReason = "empty" | "invalid_phone";
+/** The cell of an invalid row is kept up to this many characters. */
+const MAX_INVALID_VALUE = 200;
 
 const fileError = (message: string) => new AppError("VALIDATION", { fields: { file: [message] } });
 
@@ -83,7 +91,7 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
   if (!ended) for (let cut = 0; cut < 4 && probe.length && !isUtf8(probe); cut++) probe = probe.subarray(0, probe.length - 1);
   const encoding: Encoding = isUtf8(probe) ? "utf8" : "latin1";
   const firstLine = headBuf.toString("latin1").split(/\r\n|\n|\r/, 1)[0] ?? "";
-  const parser = parse(parserOptions({ delimiter: detectDelimiter(firstLine), encoding }));
+  const parser = parse({ ...parserOptions({ delimiter: detectDelimiter(firstLine), encoding }), info: true });
 
   const client = new pg.Client({ connectionString: env().DATABASE_URL, application_name: "mensageria-sms-file" });
   await client.connect();
@@ -108,29 +116,32 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
   let names: string[] = [];
   let phoneCol = -1;
   let rows = 0;
-  let staged = 0;
   let invalid = 0;
   let buf = "";
   try {
-    copy = client.query(copyFrom(`COPY sms_send_rows (batch_id, n, recipient, vars) FROM STDIN`));
-    const stage = async (record: string[]) => {
+    copy = client.query(copyFrom(`COPY sms_send_rows (batch_id, n, recipient, vars, reason) FROM STDIN`));
+    const stage = async (record: string[], line: number) => {
       rows++;
       if (rows > MAX_FILE_ROWS) throw fileError(`sms.errors.fileTooManyRows::${MAX_FILE_ROWS}`);
-      const e164 = normalizePhone(record[phoneCol]);
+      const cell = (record[phoneCol] ?? "").replace(/\0/g, "");
+      const e164 = normalizePhone(cell);
       if (!e164) {
         invalid++;
-        return;
+        const reason: InvalidRowReason = cell.trim() === "" ? "empty" : "invalid_phone";
+        buf += `${batchId}\t${line}\t${copyText(cell.slice(0, MAX_INVALID_VALUE))}\t{}\t${reason}\n`;
+      } else {
+        const vars: Record<string, string> = {};
+        for (let i = 0; i < record.length && i < names.length; i++) if (i !== phoneCol && record[i] !== "") vars[names[i]] = record[i].slice(0, 500);
+        buf += `${batchId}\t${line}\t${e164}\t${copyText(JSON.stringify(vars))}\t\\N\n`;
       }
-      const vars: Record<string, string> = {};
-      for (let i = 0; i < record.length && i < names.length; i++) if (i !== phoneCol && record[i] !== "") vars[names[i]] = record[i].slice(0, 500);
-      buf += `${batchId}\t${++staged}\t${e164}\t${copyText(JSON.stringify(vars))}\n`;
       if (buf.length > COPY_CHUNK) {
         const ok = copy!.write(buf);
         buf = "";
         if (!ok) await once(copy!, "drain");
       }
     };
-    for await (const record of parser as AsyncIterable<string[]>) {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const line = info.lines;
       if (header === undefined) {
         // A first row holding a phone number is data: the file has no header.
         header = record.some((c) => /\d{8,}/.test(c.replace(/\D/g, "")) && normalizePhone(c)) ? null : record;
@@ -140,7 +151,7 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
           // Without a phone header, the first data row decides (below).
         } else {
           phoneCol = record.findIndex((c) => normalizePhone(c));
-          await stage(record);
+          await stage(record, line);
         }
         continue;
       }
@@ -150,7 +161,7 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
         names = variableNames(header, Math.max(record.length, names.length));
       }
       if (record.length > names.length) names = variableNames(header ?? null, record.length);
-      await stage(record);
+      await stage(record, line);
     }
     await feed;
     if (header === undefined || phoneCol < 0) throw fileError(header === undefined ? "sms.errors.noRecipients" : "sms.errors.fileNoPhoneColumn");

@@ -79,7 +79,13 @@ function allow(ctx: SignedInCtx, path: string) {
 
 type StatusCounts = Partial<Record<string, number>>;
 export type ChartDay = { day: string; total: number; segments: number; cost: number; statuses: StatusCounts };
-export type Charts = { days: number; from: string; to: string; data: ChartDay[]; totals: Omit<ChartDay, "day"> };
+export type Charts = { days: number; from: string; to: string; currency: string; data: ChartDay[]; totals: Omit<ChartDay, "day"> };
+
+/** The account's currency (ISO 4217): every price and cost of its messages is in its minor units. */
+export async function accountCurrency(accountId: string): Promise<string> {
+  const [account] = await sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [accountId], type: QueryTypes.SELECT });
+  return (account?.currency ?? "BRL").trim();
+}
 
 /** Per São Paulo day of the last `days` (7 or 30, today included): messages per status, segments and cost (outbound). */
 export async function smsCharts(ctx: SignedInCtx, query: unknown = {}): Promise<Charts> {
@@ -91,14 +97,14 @@ export async function smsCharts(ctx: SignedInCtx, query: unknown = {}): Promise<
 }
 
 async function perDay(accountId: string, from: string, to: string) {
-  const rows = await sequelize().query<{ day: string; status: string; n: string; segments: string; cost: string }>(
+  const [currency, rows] = await Promise.all([accountCurrency(accountId), sequelize().query<{ day: string; status: string; n: string; segments: string; cost: string }>(
     `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
        FROM messages
       WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound'
         AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
       GROUP BY 1, 2`,
     { bind: [accountId, from, to], type: QueryTypes.SELECT },
-  );
+  )]);
   const byDay = new Map(daysOf(from, to).map((d) => [d, { day: d, total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts }]));
   const totals = { total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts };
   for (const r of rows) {
@@ -111,7 +117,7 @@ async function perDay(accountId: string, from: string, to: string) {
       t.statuses[r.status] = (t.statuses[r.status] ?? 0) + Number(r.n);
     }
   }
-  return { from, to, data: [...byDay.values()], totals };
+  return { from, to, currency, data: [...byDay.values()], totals };
 }
 
 export type CarrierRow = { carrier: string | null; total: number; delivered: number; failed: number; unavailable: number; delivery_rate: number };
@@ -177,7 +183,7 @@ export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promis
   const { from, to } = validate(rangeSchema("today"), input ?? {});
   const bind = [ctx.actor.accountId, from, to];
   const range = `account_id = $1 AND channel = 'sms' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}`;
-  const [[t], errors, [account], carriers] = await Promise.all([
+  const [[t], errors, currency, carriers] = await Promise.all([
     sequelize().query<Record<string, string | null>>(
       `SELECT count(*) FILTER (WHERE direction = 'outbound') AS messages,
               count(*) FILTER (WHERE direction = 'outbound' AND sent_at IS NOT NULL) AS sent,
@@ -197,7 +203,7 @@ export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promis
         GROUP BY error_code ORDER BY count(*) DESC, error_code LIMIT 5`,
       { bind, type: QueryTypes.SELECT },
     ),
-    sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [ctx.actor.accountId], type: QueryTypes.SELECT }),
+    accountCurrency(ctx.actor.accountId),
     carriersOf(ctx.actor.accountId, from, to),
   ]);
   const n = (k: string) => Number(t[k] ?? 0);
@@ -205,7 +211,7 @@ export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promis
   return {
     from, to, messages: n("messages"), sent: n("sent"), delivered: n("delivered"), failed: n("failed"), unavailable: n("unavailable"),
     rejected: n("rejected"), waiting: n("waiting"), delivery_rate: finals ? Math.round((n("delivered") / finals) * 10_000) / 10_000 : 0,
-    segments: n("segments"), cost: n("cost"), currency: (account?.currency ?? "BRL").trim(), received: n("received"),
+    segments: n("segments"), cost: n("cost"), currency, received: n("received"),
     top_errors: errors.map((e) => ({ error_code: e.error_code, count: Number(e.n) })), carriers,
   };
 }
@@ -216,12 +222,9 @@ export type Usage = { from: string; to: string; currency: string; data: Array<{ 
 export async function smsUsage(ctx: SignedInCtx, input: unknown = {}): Promise<Usage> {
   allow(ctx, "/sms/usage");
   const { from, to } = validate(rangeSchema("month"), input ?? {});
-  const [days, [account]] = await Promise.all([
-    perDay(ctx.actor.accountId, from, to),
-    sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [ctx.actor.accountId], type: QueryTypes.SELECT }),
-  ]);
+  const days = await perDay(ctx.actor.accountId, from, to);
   return {
-    from, to, currency: (account?.currency ?? "BRL").trim(),
+    from, to, currency: days.currency,
     data: days.data.map((d) => ({ day: d.day, messages: d.total, segments: d.segments, cost: d.cost })),
     totals: { messages: days.totals.total, segments: days.totals.segments, cost: days.totals.cost },
   };
@@ -256,7 +259,7 @@ export async function smsQueue(ctx: SignedInCtx): Promise<QueueView> {
 export type CampaignReportRow = { id: string; name: string; status: string; total: number; messages: number; statuses: StatusCounts; cost: number; created_at: Date };
 
 /** Campaigns created in a period (default the last 30 days) with their messages counted per status. */
-export async function smsCampaignReport(ctx: SignedInCtx, input: unknown = {}): Promise<{ from: string; to: string; data: CampaignReportRow[] }> {
+export async function smsCampaignReport(ctx: SignedInCtx, input: unknown = {}): Promise<{ from: string; to: string; currency: string; data: CampaignReportRow[] }> {
   allow(ctx, "/sms/reports/campaign");
   const { from, to } = validate(rangeSchema("last30"), input ?? {});
   const rows = await sequelize().query<{ id: string; name: string; status: string; total: number; created_at: Date; counts: Record<string, number> | null; cost: string | null }>(
@@ -273,7 +276,7 @@ export async function smsCampaignReport(ctx: SignedInCtx, input: unknown = {}): 
     { bind: [ctx.actor.accountId, from, to], type: QueryTypes.SELECT },
   );
   return {
-    from, to,
+    from, to, currency: await accountCurrency(ctx.actor.accountId),
     data: rows.map((r) => {
       const statuses = r.counts ?? {};
       return { id: r.id, name: r.name, status: r.status, total: r.total, created_at: r.created_at, statuses, cost: Number(r.cost ?? 0), messages: Object.values(statuses).reduce((a, b) => a + Number(b), 0) };

@@ -4,7 +4,10 @@
  */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
+import { boundaryOf } from "../imports/multipart";
+import { AppError } from "../lib/errors";
 import { acceptSms } from "./accept";
+import { acceptSmsMultipart } from "./accept-multipart";
 import { getSmsPrice, listSenders, listSmsPrices, listSmsProducts, updateSmsPrice } from "./catalog";
 import { createSmsTemplate, deleteSmsTemplate, deleteSmsTemplates, getSmsTemplate, listSmsTemplates, updateSmsTemplate } from "./templates";
 import { getSmsMessage } from "./get";
@@ -40,25 +43,43 @@ const templateBody = t.Object({
   body: t.String({ description: "1 to 1,600 characters; {{name}} marks a variable (letters, digits, _)" }),
 });
 const idParam = t.Object({ id: t.String() });
+const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get("Content-Type") ?? "");
 
 export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { security: bearer } })
   .use(authenticated)
-  .post("/messages", ({ ctx, body, request }) => acceptSms(ctx, body, { idempotencyKey: request.headers.get("Idempotency-Key") }), {
-    body: sendBody,
-    detail: {
-      summary: "Send SMS to one number, a list, per-recipient variables or a contact group; now or scheduled; with a template and {{variables}}",
-      description:
-        "Recipients: exactly one of `to` (one number or up to 1,000), `messages` ([{to, variables}], up to 1,000) or `group_id` (every contact of the group " +
-        "with a mobile; accepted set-based). The body is `body`, or the template's (`template_id`). Each {{variable}} is filled, per recipient, from its " +
-        "`messages[].variables`, then (group sends) the contact's first_name, last_name, name, email, mobile, company, city, state or custom field keys, " +
-        "then `variables` (the same for all); a variable nobody fills is 422 on `variables.<name>` ('Please fill all parameters'). Segments and price are " +
-        "counted per rendered body and debited once, at acceptance, for every path (402 INSUFFICIENT_BALANCE otherwise). Opted-out and deny-listed " +
-        "recipients are recorded as optout/rejected, never sent or charged. `scheduled_at` holds the messages as `scheduled` until due (debited now). " +
-        "A send to more than one recipient (or to a group) creates a campaign: the answer carries campaign_id and a summary (group sends answer the " +
-        "summary without the per-recipient data). Idempotency-Key header: the same key and request answer the first response; another request under " +
-        "the key is 409 IDEMPOTENCY_CONFLICT",
+  .post(
+    "/messages",
+    ({ ctx, body, request }) => {
+      const idempotencyKey = request.headers.get("Idempotency-Key");
+      if (!isMultipart(request)) return acceptSms(ctx, body, { idempotencyKey });
+      // A CSV file of recipients: streamed from the socket into the staging table (never buffered whole).
+      const boundary = boundaryOf(request.headers.get("Content-Type"));
+      if (!boundary || !request.body) throw new AppError("VALIDATION", { fields: { file: ["validation.required"] } });
+      return acceptSmsMultipart(ctx, request.body, boundary, idempotencyKey);
     },
-  })
+    {
+      // multipart/form-data is left unread here: the handler streams it. Any other body is JSON.
+      parse: ({ request }) => (isMultipart(request) ? {} : undefined),
+      body: sendBody,
+      detail: {
+        summary: "Send SMS to one number, a list, per-recipient variables or a contact group; now or scheduled; with a template and {{variables}}",
+        description:
+          "Recipients: exactly one of `to` (one number or up to 1,000), `messages` ([{to, variables}], up to 1,000) or `group_id` (every contact of the group " +
+          "with a mobile; accepted set-based). The body is `body`, or the template's (`template_id`). Each {{variable}} is filled, per recipient, from its " +
+          "`messages[].variables`, then (group sends) the contact's first_name, last_name, name, email, mobile, company, city, state or custom field keys, " +
+          "then `variables` (the same for all); a variable nobody fills is 422 on `variables.<name>` ('Please fill all parameters'). Segments and price are " +
+          "counted per rendered body and debited once, at acceptance, for every path (402 INSUFFICIENT_BALANCE otherwise). Opted-out and deny-listed " +
+          "recipients are recorded as optout/rejected, never sent or charged. `scheduled_at` holds the messages as `scheduled` until due (debited now). " +
+          "A send to more than one recipient (or to a group) creates a campaign: the answer carries campaign_id and a summary (group sends answer the " +
+          "summary without the per-recipient data). Idempotency-Key header: the same key and request answer the first response; another request under " +
+          "the key is 409 IDEMPOTENCY_CONFLICT. " +
+          "A CSV file of recipients: send multipart/form-data with a `file` part (.csv, `,` or `;`, UTF-8 or Latin-1, up to 1,000,000 rows; the phone " +
+          "column found by its header — mobile, celular, telefone, phone… — or its values; the other columns fill {{variables}} by header name) and " +
+          "the other fields as plain parts (`variables` as a JSON object or `variables[name]` parts). It creates a campaign; summary.invalid counts " +
+          "the rows whose number is empty or invalid, listed by GET /sms/campaigns/{id}/invalid_rows",
+      },
+    },
+  )
   .get("/messages", ({ ctx, query }) => listSmsMessages(ctx, query), {
     query: t.Object({
       id: t.Optional(t.String({ description: "One message id (uuid)" })),
@@ -77,7 +98,10 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
         "SMS history of the account, newest first (created_at, id), 50 a page: data, page, last_page (from a count capped at 10,000 rows; total_capped), next_cursor",
     },
   })
-  .get("/senders", ({ ctx }) => listSenders(ctx), { detail: { summary: "Senders the account used in the last 90 days (alphanumeric or short code)" } })
+  .get("/senders", ({ ctx }) => listSenders(ctx), { detail: {
+      summary:
+        "The account's senders: its active short codes (type short_code, nickname, assigned: true; last_used_at null when never used), then the other senders it used in the last 90 days (alphanumeric or short code)",
+    }, })
   .get("/products", ({ ctx }) => listSmsProducts(ctx), {
     detail: { summary: "The account's SMS product: the routes offered and their price per segment (own price row, else the platform default), integer centavos" },
   })

@@ -1,6 +1,6 @@
 /**
  * What the send screens show: the choices of /sms/send (groups with how many members have a
- * mobile, templates, routes with their price) and the outcome of one accepted send for
+ * mobile, templates, routes with their price, senders: short codes and recent ones) and the outcome of one accepted send for
  * /sms/send/success (a message, or a campaign with counts by status). Account-scoped.
  */
 import { QueryTypes } from "sequelize";
@@ -9,7 +9,7 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
 import { can } from "../policy/policy";
-import { smsRouteOffers } from "./catalog";
+import { listSenders, smsRouteOffers } from "./catalog";
 import { templateView } from "./templates";
 
 function assertSend(ctx: SignedInCtx) {
@@ -20,7 +20,7 @@ export async function sendOptions(ctx: SignedInCtx) {
   assertSend(ctx);
   initModels();
   const accountId = ctx.actor.accountId;
-  const [groups, templates, routes, [account]] = await Promise.all([
+  const [groups, templates, routes, [account], senders] = await Promise.all([
     sequelize().query<{ id: string; name: string; members: number }>(
       `SELECT g.id, g.name,
               (SELECT count(*)::int FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id
@@ -31,8 +31,9 @@ export async function sendOptions(ctx: SignedInCtx) {
     SmsTemplate.findAll({ where: { accountId }, order: [[sequelize().fn("lower", sequelize().col("name")), "ASC"]] }),
     smsRouteOffers(accountId),
     sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [accountId], type: QueryTypes.SELECT }),
+    listSenders(ctx),
   ]);
-  return { groups, templates: templates.map(templateView), routes, currency: (account?.currency ?? "BRL").trim() };
+  return { groups, templates: templates.map(templateView), routes, currency: (account?.currency ?? "BRL").trim(), senders: senders.data };
 }
 
 export type SendOutcome = {

@@ -36,10 +36,10 @@ async function seed(accountId: string, rows: Seed[]) {
   for (const r of rows) {
     const [row] = await query<{ id: string }>(
       `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, error_code, error_message, price, created_at,
-                             sent_at, type, latitude, longitude, carrier)
-       VALUES ($1, 'sms', 'outbound', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+                             sent_at, type, latitude, longitude, carrier, currency)
+       VALUES ($1, 'sms', 'outbound', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
       [accountId, r.sender ?? "LOJA", r.recipient ?? "+5511970000001", r.body, r.segments ?? 1, r.coding ?? "GSM7", r.status, r.error_code ?? null,
-        r.error_message ?? null, r.price ?? 8, r.created_at, r.sent_at ?? null, r.type ?? "text", r.latitude ?? null, r.longitude ?? null, r.carrier ?? null],
+        r.error_message ?? null, r.price ?? 8, r.created_at, r.sent_at ?? null, r.type ?? "text", r.latitude ?? null, r.longitude ?? null, r.carrier ?? null, r.currency ?? "BRL"],
     );
     ids[r.key] = row.id;
   }
@@ -269,5 +269,36 @@ describe("SMS history screens (JavaScript off)", () => {
     const queue = await pageOf(c, "/sms/queue");
     expect(queue.res.status).toBe(200);
     expect(queue.html).toContain("Nenhuma mensagem aguardando");
+  });
+});
+
+describe("money in the account's currency, in the reader's language", () => {
+  it("an account in USD sees US$ (pt-BR) or $ (en) on the dashboard, the campaign report and the campaign page — never R$", async () => {
+    const usd = await freshCustomer("smsusd");
+    await query("UPDATE accounts SET currency = 'USD' WHERE id = $1", [usd.accountId]);
+    const day = spToday();
+    const m = await seed(usd.accountId, [
+      { key: "a", created_at: sp(day, 0, 0, 2), status: "delivered", body: "Hello", price: 150, currency: "USD" },
+      { key: "b", created_at: sp(day, 0, 0, 3), status: "failed", body: "Hello again", price: 25, currency: "USD" },
+    ]);
+    const [camp] = await query<{ id: string }>(`INSERT INTO campaigns (account_id, channel, name, total, status) VALUES ($1, 'sms', 'Spring', 2, 'completed') RETURNING id`, [usd.accountId]);
+    await query(`UPDATE messages SET campaign_id = $1 WHERE id = ANY($2::uuid[])`, [camp.id, [m.a, m.b]]);
+    const figure = (html: string, k: string) => {
+      const i = html.indexOf(`data-figure="${k}"`);
+      return i < 0 ? "" : html.slice(i, html.indexOf("</div></div>", i));
+    };
+    const info = (html: string, k: string) => /<dd[^>]*data-info="([^"]+)"[^>]*>([^<]*)</g.exec(html.slice(html.indexOf(`data-info="${k}"`) - 40))?.[2] ?? "";
+
+    for (const [locale, money] of [["pt-BR", /US\$\s1,75/], ["en", /(?<![A-Z])\$1\.75/]] as const) {
+      await query("UPDATE users SET locale = $2 WHERE id = $1", [usd.userId, locale]);
+      const dash = await pageOf(usd.client, "/sms/dashboard");
+      expect(figure(dash.html, "cost"), locale).toMatch(money);
+      expect(rowOf(dash.html, "data-day", day), locale).toMatch(new RegExp(`data-col="cost">${money.source}<`));
+      const report = await pageOf(usd.client, "/sms/reports/campaign");
+      expect(rowOf(report.html, "data-campaign-id", camp.id), locale).toMatch(new RegExp(`data-col="cost">${money.source}<`));
+      const page = await pageOf(usd.client, `/sms/campaigns/${camp.id}`);
+      expect(info(page.html, "cost"), locale).toMatch(money);
+      for (const html of [dash.html, report.html, page.html]) expect(html, locale).not.toMatch(/R\$/);
+    }
   });
 });

@@ -63,6 +63,15 @@ describe("/sms/send without JavaScript", () => {
     expect(decode(html)).toContain("0 caracteres · 1 segmento(s) · GSM-7");
   });
 
+  it("offers the account's short codes (with their nickname) as senders", async () => {
+    const number = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+    await query("INSERT INTO short_codes (account_id, number, nickname) VALUES ($1, $2, 'Promoções')", [owner.accountId, number]);
+    const { html } = await owner.client.page("/sms/send");
+    const list = /<datalist id="sms-send-senders"[^>]*>(.*?)<\/datalist>/s.exec(html)?.[1] ?? "";
+    expect(decode(list)).toContain(`value="${number}" label="Short code · Promoções"`);
+    expect(html).toMatch(/<input[^>]*list="sms-send-senders"[^>]*name="from"|<input[^>]*name="from"[^>]*list="sms-send-senders"/);
+  });
+
   it("one number: accepted, debited, and the success page tells what was accepted", async () => {
     const to = nextNational();
     const before = await balanceOf(owner.accountId);

@@ -348,6 +348,31 @@ describe("sends to many", () => {
 });
 
 describe("senders, products, prices", () => {
+  it("lists the account's active short codes as senders (used or not, with nickname), then the other senders used; never another account's codes", async () => {
+    const p = await person("smssenders", 1_000);
+    const other = await person("smssenders-other", 0);
+    const code = () => String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+    const [used, unused, inactive, foreign] = [code(), code(), code(), code()];
+    await query(
+      `INSERT INTO short_codes (account_id, number, nickname, status) VALUES ($1, $2, 'Avisos', 'active'), ($1, $3, '', 'active'), ($1, $4, 'Velho', 'inactive'), ($5, $6, 'Deles', 'active')`,
+      [p.accountId, used, unused, inactive, other.accountId, foreign],
+    );
+    expect((await send(p, { to: nextNumber(), body: "x", from: used })).status).toBe(200);
+    expect((await send(p, { to: nextNumber(), body: "y", from: "LOJA" })).status).toBe(200);
+    const res = await api("/api/sms/senders", { token: p.token });
+    expect(res.status).toBe(200);
+    const shortCodes = [used, unused].sort();
+    expect(res.body.data.map((s: { sender: string }) => s.sender)).toEqual([...shortCodes, "LOJA"]);
+    const bySender = Object.fromEntries(res.body.data.map((s: { sender: string }) => [s.sender, s]));
+    expect(bySender[used]).toMatchObject({ type: "short_code", nickname: "Avisos", assigned: true, last_used_at: expect.any(String) });
+    expect(bySender[unused]).toMatchObject({ type: "short_code", nickname: "", assigned: true, last_used_at: null });
+    expect(bySender.LOJA).toMatchObject({ type: "alphanumeric", assigned: false, last_used_at: expect.any(String) });
+    // The other account sees its own code, not these.
+    const theirs = await api("/api/sms/senders", { token: other.token });
+    expect(theirs.body.data.map((s: { sender: string }) => s.sender)).toEqual([foreign]);
+  });
+
+
   it("lists the senders used, the routes with their price, and the account's price rows; only platform staff change a price", async () => {
     const p = await person("smscatalog", 1_000);
     await query("INSERT INTO sms_prices (account_id, route, price_per_segment) VALUES ($1, 'T2', 5)", [p.accountId]);

@@ -2,8 +2,15 @@
 import { formatInTimeZone } from "date-fns-tz";
 import { intlLocale, TIME_ZONE, type Lng } from "./i18n";
 
-export function formatMoney(minor: number, currency = "BRL", lng: Lng = "pt-BR", digits = 2) {
-  return new Intl.NumberFormat(intlLocale[lng] ?? "pt-BR", { style: "currency", currency }).format(minor / 10 ** digits);
+/**
+ * Integer minor units of `currency` (the account's) as money in the reader's language: R$ 1,50 /
+ * US$ 1,50 in pt-BR, $1.50 in en. The minor-unit digits are the currency's own (2 for BRL and USD,
+ * 0 for JPY) unless a finer unit is given.
+ */
+export function formatMoney(minor: number, currency = "BRL", lng: Lng = "pt-BR", digits?: number) {
+  const format = new Intl.NumberFormat(intlLocale[lng] ?? "pt-BR", { style: "currency", currency });
+  const places = digits ?? format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(minor / 10 ** places);
 }
 
 /** dd/mm/yy for pt-BR (spec section 9); each language's own short form otherwise. */

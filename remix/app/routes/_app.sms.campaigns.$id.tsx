@@ -20,7 +20,8 @@ import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate, formatMoney } from "~/lib/format";
 import { handleForm, type FormReply } from "~/lib/forms.server";
-import { intlLocale } from "~/lib/i18n";
+import { intlLocale, type Lng } from "~/lib/i18n";
+import { i18next } from "~/lib/i18n.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
 
@@ -54,14 +55,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const id = params.id ?? "";
-  await orHttpError(getCampaign(ctx, id));
+  const { data: campaign } = await orHttpError(getCampaign(ctx, id));
+  const lng = (await i18next.getLocale(request)) as Lng;
   return handleForm(request, formSchema, async (value) => {
     if (value.intent === "delete") {
       await deleteCampaign(ctx, id);
       return redirectWithToast(request, "/sms/campaigns", { type: "success", title: "smsOps:campaigns.toast.deleted" });
     }
     const out = await controlCampaign(ctx, id, { status: value.status });
-    const refunded = formatMoney(out.meta.refunded, "BRL", "pt-BR");
+    const refunded = formatMoney(out.meta.refunded, campaign.currency, lng);
     return redirectWithToast(request, `/sms/campaigns/${id}`, {
       type: "success",
       title: out.meta.changed ? `smsOps:campaigns.toast.${value.status}` : "smsOps:campaigns.toast.unchanged",
@@ -86,13 +88,14 @@ export default function Campaign() {
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
-  const { t } = useTranslation(["smsOps", "common"]);
+  const { t } = useTranslation(["smsOps", "sms", "common"]);
   const fmt = (v: number) => new Intl.NumberFormat(intlLocale[lng]).format(v);
   const errors = last?.result.error ? Object.values(last.result.error).flat().filter((e): e is string => typeof e === "string") : null;
   const live = LIVE.includes(c.status);
   const info: Array<[string, string | null]> = [
     ["sender", c.sender || null],
     ["route", c.route],
+    ["cost", formatMoney(c.cost, c.currency, lng)],
     ["created", formatDate(c.created_at, lng, true)],
     ["scheduled", c.scheduled_at ? formatDate(c.scheduled_at, lng, true) : null],
     ["started", c.started_at ? formatDate(c.started_at, lng, true) : null],
@@ -120,6 +123,14 @@ export default function Campaign() {
             <h3 className="text-sm font-medium">{t("campaigns.countsTitle")}</h3>
             <StatusCounts counts={c.counts} />
           </div>
+          {c.invalid_rows > 0 ? (
+            <p className="text-sm" data-testid="invalid-rows">
+              {t("sms:invalidRows.campaignHint", { count: c.invalid_rows })}{" "}
+              <a className="font-medium text-primary underline-offset-4 hover:underline" href={`/sms/campaigns/${c.id}/invalid-rows`} download data-testid="invalid-rows-link">
+                {t("sms:invalidRows.download")}
+              </a>
+            </p>
+          ) : null}
         </CardContent>
       </Card>
       {canControl ? (
@@ -156,7 +167,7 @@ export default function Campaign() {
               .map(([k, v]) => (
                 <div key={k}>
                   <dt className="text-xs text-muted-foreground">{t(`campaigns.info.${k}`)}</dt>
-                  <dd className="text-sm">{v}</dd>
+                  <dd className="text-sm" data-info={k}>{v}</dd>
                 </div>
               ))}
             {c.body ? (

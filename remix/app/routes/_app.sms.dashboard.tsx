@@ -55,14 +55,14 @@ export default function SmsDashboard() {
           { key: "messages", label: t("insights.messages"), value: formatCount(charts.totals.total, lng) },
           { key: "delivered", label: t("insights.delivered"), value: formatCount(delivered, lng) },
           { key: "rate", label: t("insights.deliveryRate"), value: finals ? `${((delivered / finals) * 100).toFixed(1)}%` : "—" },
-          { key: "cost", label: t("insights.cost"), value: formatMoney(charts.totals.cost, "BRL", lng) },
+          { key: "cost", label: t("insights.cost"), value: formatMoney(charts.totals.cost, charts.currency, lng) },
         ]}
       />
       <Card>
         <CardHeader><CardTitle>{t("dashboard.chartTitle", { count: charts.days })}</CardTitle></CardHeader>
         <CardContent className="space-y-6">
           <BarChart data={charts.data} lng={lng} label={t("dashboard.chartTitle", { count: charts.days })} />
-          <DayTable rows={charts.data} totals={charts.totals} lng={lng} />
+          <DayTable rows={charts.data} totals={charts.totals} lng={lng} currency={charts.currency} />
         </CardContent>
       </Card>
       <Card>

@@ -13,14 +13,14 @@ import { z } from "../../../api/lib/zod";
 import { addDenySchema } from "../../../api/optouts/schemas";
 import { addDenyEntry, listDenyList, removeDenyEntry, updateDenyEntry } from "../../../api/optouts/services";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { NumberListCard, listQuery } from "~/components/optouts/number-list-card";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { Pager } from "~/components/ui/pager";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { TableCell, TableRow } from "~/components/ui/table";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate } from "~/lib/format";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
@@ -34,8 +34,7 @@ const summaryClass = "inline-flex h-8 cursor-pointer list-none items-center roun
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
-  const url = new URL(request.url);
-  const query = { page: url.searchParams.get("page") ?? "", q: url.searchParams.get("q") ?? "" };
+  const query = listQuery(request);
   return json({ list: await orHttpError(listDenyList(ctx, query)), q: query.q });
 }
 
@@ -78,88 +77,61 @@ export default function DenyList() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const hrefFor = (page: number) => `/sms/denylist?${new URLSearchParams({ ...(q ? { q } : {}), page: String(page) })}`;
   return (
     <div className="space-y-6">
       <PageHeader description={t("denylist.description")} />
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
-        <Card>
-          <CardHeader>
-            <Form method="get" className="flex gap-2" role="search">
-              <label htmlFor="deny-q" className="sr-only">{t("denylist.search")}</label>
-              <Input id="deny-q" name="q" defaultValue={q} placeholder={t("denylist.search")} inputMode="tel" />
-              <Button type="submit" variant="outline">{t("denylist.searchSubmit")}</Button>
-            </Form>
-          </CardHeader>
-          <CardContent className="space-y-4">
-            {list.data.length === 0 ? (
-              <p className="py-8 text-center text-sm text-muted-foreground">{t("denylist.empty")}</p>
-            ) : (
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>{t("denylist.columns.number")}</TableHead>
-                    <TableHead>{t("denylist.columns.reason")}</TableHead>
-                    <TableHead>{t("denylist.columns.createdAt")}</TableHead>
-                    <TableHead className="text-right">{t("denylist.columns.actions")}</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {list.data.map((d) => {
-                    const mine = sent?.id === d.id ? sent.intent : undefined;
-                    const errors = mine ? last?.result.error : undefined;
-                    return (
-                      <TableRow key={d.id} data-deny={d.recipient}>
-                        <TableCell className="font-medium">{d.recipient_formatted}</TableCell>
-                        <TableCell className="max-w-xs truncate" title={d.reason}>{d.reason || "—"}</TableCell>
-                        <TableCell>{formatDate(d.created_at, lng, true)}</TableCell>
-                        <TableCell className="text-right align-top">
-                          <div className="flex flex-wrap items-start justify-end gap-2">
-                            <details className="text-left" open={mine === "edit"}>
-                              <summary className={summaryClass} aria-label={t("denylist.edit.label", { number: d.recipient_formatted })}>{t("denylist.edit.summary")}</summary>
-                              <Form method="post" className="mt-2 w-72 space-y-3 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
-                                <CsrfInput />
-                                <input type="hidden" name="intent" value="edit" />
-                                <input type="hidden" name="id" value={d.id} />
-                                <FormErrors errors={mine === "edit" ? errors?.[""] : undefined} />
-                                <div className="grid gap-1.5">
-                                  <Label htmlFor={`deny-number-${d.id}`}>{t("denylist.fields.number")}</Label>
-                                  <Input id={`deny-number-${d.id}`} name="recipient" type="tel" defaultValue={d.recipient_formatted} required />
-                                  <ErrorText errors={mine === "edit" ? errors?.recipient : undefined} />
-                                </div>
-                                <div className="grid gap-1.5">
-                                  <Label htmlFor={`deny-reason-${d.id}`}>{t("denylist.fields.reason")}</Label>
-                                  <Input id={`deny-reason-${d.id}`} name="reason" defaultValue={d.reason} maxLength={255} />
-                                  <ErrorText errors={mine === "edit" ? errors?.reason : undefined} />
-                                </div>
-                                <Button type="submit" size="sm">{t("denylist.edit.submit")}</Button>
-                              </Form>
-                            </details>
-                            <ConfirmDelete
-                              id={d.id}
-                              errors={mine === "delete" ? errors?.[""] : undefined}
-                              summary={t("denylist.delete.summary")}
-                              label={t("denylist.delete.label", { number: d.recipient_formatted })}
-                              body={t("denylist.delete.body", { number: d.recipient_formatted })}
-                              confirm={t("denylist.delete.confirm")}
-                            />
-                          </div>
-                        </TableCell>
-                      </TableRow>
-                    );
-                  })}
-                </TableBody>
-              </Table>
-            )}
-            <Pager
-              page={list.page}
-              pageCount={list.last_page}
-              hrefFor={hrefFor}
-              aria-label={t("common:pager.label")}
-              labels={{ previous: t("common:pager.previous"), next: t("common:pager.next"), page: (n) => t("common:pager.page", { n }), more: t("common:pager.more") }}
-            />
-          </CardContent>
-        </Card>
+        <NumberListCard
+          path="/sms/denylist"
+          idPrefix="deny"
+          q={q}
+          list={list}
+          texts={{ search: t("denylist.search"), searchSubmit: t("denylist.searchSubmit"), empty: t("denylist.empty") }}
+          columns={[t("denylist.columns.number"), t("denylist.columns.reason"), t("denylist.columns.createdAt"), t("denylist.columns.actions")]}
+          row={(d) => {
+        const mine = sent?.id === d.id ? sent.intent : undefined;
+        const errors = mine ? last?.result.error : undefined;
+        return (
+          <TableRow key={d.id} data-deny={d.recipient}>
+            <TableCell className="font-medium">{d.recipient_formatted}</TableCell>
+            <TableCell className="max-w-xs truncate" title={d.reason}>{d.reason || "—"}</TableCell>
+            <TableCell>{formatDate(d.created_at, lng, true)}</TableCell>
+            <TableCell className="text-right align-top">
+              <div className="flex flex-wrap items-start justify-end gap-2">
+                <details className="text-left" open={mine === "edit"}>
+                  <summary className={summaryClass} aria-label={t("denylist.edit.label", { number: d.recipient_formatted })}>{t("denylist.edit.summary")}</summary>
+                  <Form method="post" className="mt-2 w-72 space-y-3 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
+                    <CsrfInput />
+                    <input type="hidden" name="intent" value="edit" />
+                    <input type="hidden" name="id" value={d.id} />
+                    <FormErrors errors={mine === "edit" ? errors?.[""] : undefined} />
+                    <div className="grid gap-1.5">
+                      <Label htmlFor={`deny-number-${d.id}`}>{t("denylist.fields.number")}</Label>
+                      <Input id={`deny-number-${d.id}`} name="recipient" type="tel" defaultValue={d.recipient_formatted} required />
+                      <ErrorText errors={mine === "edit" ? errors?.recipient : undefined} />
+                    </div>
+                    <div className="grid gap-1.5">
+                      <Label htmlFor={`deny-reason-${d.id}`}>{t("denylist.fields.reason")}</Label>
+                      <Input id={`deny-reason-${d.id}`} name="reason" defaultValue={d.reason} maxLength={255} />
+                      <ErrorText errors={mine === "edit" ? errors?.reason : undefined} />
+                    </div>
+                    <Button type="submit" size="sm">{t("denylist.edit.submit")}</Button>
+                  </Form>
+                </details>
+                <ConfirmDelete
+                  id={d.id}
+                  errors={mine === "delete" ? errors?.[""] : undefined}
+                  summary={t("denylist.delete.summary")}
+                  label={t("denylist.delete.label", { number: d.recipient_formatted })}
+                  body={t("denylist.delete.body", { number: d.recipient_formatted })}
+                  confirm={t("denylist.delete.confirm")}
+                />
+              </div>
+            </TableCell>
+          </TableRow>
+        );
+          }}
+        />
         <Card>
           <CardHeader>
             <h2 className="leading-none font-semibold">{t("denylist.add.title")}</h2>

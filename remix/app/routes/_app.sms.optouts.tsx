@@ -14,6 +14,7 @@ import { addKeyword, listKeywords, removeKeyword, removeKeywords, updateKeyword 
 import { addOptoutSchema, KEYWORD_ACTIONS, keywordIdsSchema, keywordSchema, MAX_KEYWORD_LENGTH, OPTOUT_CHANNELS, optoutSettingsSchema } from "../../../api/optouts/schemas";
 import { addOptout, getOptoutSettings, listOptouts, removeOptout, saveOptoutSettings } from "../../../api/optouts/services";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { NumberListCard, listQuery } from "~/components/optouts/number-list-card";
 import { SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
@@ -21,7 +22,6 @@ import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
-import { Pager } from "~/components/ui/pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate } from "~/lib/format";
@@ -36,8 +36,7 @@ const keywordDeleteSchema = z.object({ id: z.string().min(1, "validation.require
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
-  const url = new URL(request.url);
-  const query = { page: url.searchParams.get("page") ?? "", q: url.searchParams.get("q") ?? "" };
+  const query = listQuery(request);
   const [list, settings, keywords] = await Promise.all([
     orHttpError(listOptouts(ctx, query)),
     orHttpError(getOptoutSettings(ctx)),
@@ -130,69 +129,43 @@ export default function Optouts() {
     (sent?.intent === "keyword-update" || sent?.intent === "keyword-delete") && sent.id === id ? last?.result.error?.[field] : undefined;
   const bulkErrors = sent?.intent === "keyword-bulk" ? [...(last?.result.error?.ids ?? []), ...(last?.result.error?.[""] ?? [])] : undefined;
   const actionOptions = KEYWORD_ACTIONS.map((a) => ({ value: a, label: t(`optouts.keywords.actions.${a}`) }));
-  const hrefFor = (page: number) => `/sms/optouts?${new URLSearchParams({ ...(q ? { q } : {}), page: String(page) })}`;
   return (
     <div className="space-y-6">
       <PageHeader description={t("optouts.description")} />
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
         <div className="space-y-6">
-          <Card>
-            <CardHeader>
-              <Form method="get" className="flex gap-2" role="search">
-                <label htmlFor="optout-q" className="sr-only">{t("optouts.search")}</label>
-                <Input id="optout-q" name="q" defaultValue={q} placeholder={t("optouts.search")} inputMode="tel" />
-                <Button type="submit" variant="outline">{t("optouts.searchSubmit")}</Button>
-              </Form>
-            </CardHeader>
-            <CardContent className="space-y-4">
-              {list.data.length === 0 ? (
-                <p className="py-8 text-center text-sm text-muted-foreground">{t("optouts.empty")}</p>
-              ) : (
-                <Table>
-                  <TableHeader>
-                    <TableRow>
-                      <TableHead>{t("optouts.columns.number")}</TableHead>
-                      <TableHead>{t("optouts.columns.channel")}</TableHead>
-                      <TableHead>{t("optouts.columns.source")}</TableHead>
-                      <TableHead>{t("optouts.columns.keyword")}</TableHead>
-                      <TableHead>{t("optouts.columns.createdAt")}</TableHead>
-                      <TableHead className="text-right">{t("optouts.columns.actions")}</TableHead>
-                    </TableRow>
-                  </TableHeader>
-                  <TableBody>
-                    {list.data.map((o) => (
-                      <TableRow key={o.id} data-optout={o.recipient}>
-                        <TableCell className="font-medium">{o.recipient_formatted}</TableCell>
-                        <TableCell>{t(`optouts.channels.${o.channel}`, { defaultValue: o.channel })}</TableCell>
-                        <TableCell>{t(`optouts.sources.${o.source}`)}</TableCell>
-                        <TableCell>{o.keyword ?? "—"}</TableCell>
-                        <TableCell>{formatDate(o.created_at, lng, true)}</TableCell>
-                        <TableCell className="text-right">
-                          <div className="flex justify-end">
-                            <ConfirmDelete
-                              id={o.id}
-                              errors={sent?.intent === "delete" && sent.id === o.id ? last?.result.error?.[""] : undefined}
-                              summary={t("optouts.delete.summary")}
-                              label={t("optouts.delete.label", { number: o.recipient_formatted })}
-                              body={t("optouts.delete.body", { number: o.recipient_formatted })}
-                              confirm={t("optouts.delete.confirm")}
-                            />
-                          </div>
-                        </TableCell>
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
-              )}
-              <Pager
-                page={list.page}
-                pageCount={list.last_page}
-                hrefFor={hrefFor}
-                aria-label={t("common:pager.label")}
-                labels={{ previous: t("common:pager.previous"), next: t("common:pager.next"), page: (n) => t("common:pager.page", { n }), more: t("common:pager.more") }}
-              />
-            </CardContent>
-          </Card>
+          <NumberListCard
+            path="/sms/optouts"
+            idPrefix="optout"
+            q={q}
+            list={list}
+            texts={{ search: t("optouts.search"), searchSubmit: t("optouts.searchSubmit"), empty: t("optouts.empty") }}
+            columns={[
+              t("optouts.columns.number"), t("optouts.columns.channel"), t("optouts.columns.source"), t("optouts.columns.keyword"),
+              t("optouts.columns.createdAt"), t("optouts.columns.actions"),
+            ]}
+            row={(o) => (
+              <TableRow key={o.id} data-optout={o.recipient}>
+                <TableCell className="font-medium">{o.recipient_formatted}</TableCell>
+                <TableCell>{t(`optouts.channels.${o.channel}`, { defaultValue: o.channel })}</TableCell>
+                <TableCell>{t(`optouts.sources.${o.source}`)}</TableCell>
+                <TableCell>{o.keyword ?? "—"}</TableCell>
+                <TableCell>{formatDate(o.created_at, lng, true)}</TableCell>
+                <TableCell className="text-right">
+                  <div className="flex justify-end">
+                    <ConfirmDelete
+                      id={o.id}
+                      errors={sent?.intent === "delete" && sent.id === o.id ? last?.result.error?.[""] : undefined}
+                      summary={t("optouts.delete.summary")}
+                      label={t("optouts.delete.label", { number: o.recipient_formatted })}
+                      body={t("optouts.delete.body", { number: o.recipient_formatted })}
+                      confirm={t("optouts.delete.confirm")}
+                    />
+                  </div>
+                </TableCell>
+              </TableRow>
+            )}
+          />
           <Card id="keywords">
             <CardHeader>
               <h2 className="leading-none font-semibold">{t("optouts.keywords.title")}</h2>

@@ -67,7 +67,7 @@ export default function SmsReportsCampaign() {
                       {CHART_GROUPS.map((g) => (
                         <TableCell key={g.key} className="text-right tabular-nums" data-col={g.key}>{formatCount(groupCount(c, g.statuses), lng)}</TableCell>
                       ))}
-                      <TableCell className="text-right tabular-nums" data-col="cost">{formatMoney(c.cost, "BRL", lng)}</TableCell>
+                      <TableCell className="text-right tabular-nums" data-col="cost">{formatMoney(c.cost, report.currency, lng)}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

@@ -40,7 +40,7 @@ export default function SmsReportsStat() {
         {stat ? (
           <CardContent className="space-y-6">
             <BarChart data={stat.data} lng={lng} label={t("stat.chart")} />
-            <DayTable rows={stat.data} totals={stat.totals} lng={lng} />
+            <DayTable rows={stat.data} totals={stat.totals} lng={lng} currency={stat.currency} />
           </CardContent>
         ) : null}
       </Card>

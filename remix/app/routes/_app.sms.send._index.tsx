@@ -1,6 +1,6 @@
 /**
  * /sms/send: one number, a list, a CSV file (streamed into the staging table while it uploads)
- * or a contact group; sender, route, template, body with a live GSM-7/UCS-2 segment counter and
+ * or a contact group; sender (the account's short codes offered), route, template, body with a live GSM-7/UCS-2 segment counter and
  * cost (JavaScript), values for {{variables}}, schedule (São Paulo time) and campaign name.
  * The form is always multipart so it works without JavaScript in every mode; the server reads
  * the chosen mode's field. Success goes to /sms/send/success.
@@ -139,7 +139,6 @@ export async function action({ request }: ActionFunctionArgs) {
     if (mode === "group" && !input.group_id) return fail(422, { fieldErrors: { group_id: ["sms.errors.recipientRequired"] } });
 
     const answer = await acceptSms(ctx, input, { idempotencyKey: form.idempotency_key || null, file: staged ?? undefined });
-    staged = null; // accepted: the transaction removed the staged rows
     const to = answer.campaign_id ? `/sms/send/success?campaign=${answer.campaign_id}` : `/sms/send/success?message=${answer.data![0].id}`;
     return redirect(to);
   } catch (e) {
@@ -154,6 +153,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     return fail(e.status, { fieldErrors }, e.params);
   } finally {
+    // Accepted: the transaction removed the rows (this deletes nothing); refused or answered from the Idempotency-Key: they go now.
     await dropStagedFile(staged).catch(() => undefined);
   }
 }
@@ -254,7 +254,15 @@ export default function SmsSend() {
             </fieldset>
 
             <div className="grid gap-4 sm:grid-cols-2">
-              <TextField field={fields.from} label={t("send.from")} description={t("send.fromHint")} autoComplete="off" />
+              <FormField label={t("send.from")} htmlFor={fields.from.id} error={errs("from")} description={t("send.fromHint")}>
+                {/* The account's short codes and recent senders as suggestions (native: no JavaScript needed); any other sender may be typed. */}
+                <Input {...getInputProps(fields.from, { type: "text" })} key={fields.from.key} list="sms-send-senders" autoComplete="off" />
+                <datalist id="sms-send-senders" data-testid="sender-options">
+                  {data.senders.map((s) => (
+                    <option key={s.sender} value={s.sender} label={t(s.type === "short_code" ? "send.senderShortCode" : "send.senderAlphanumeric", { nickname: s.nickname || s.sender })} />
+                  ))}
+                </datalist>
+              </FormField>
               <FormField label={t("send.route")} htmlFor={fields.route.id} error={errs("route")}>
                 <NativeSelect {...getSelectProps(fields.route)} key={fields.route.key} onChange={(e) => setRoute(e.currentTarget.value)}>
                   {data.routes.map((r) => (

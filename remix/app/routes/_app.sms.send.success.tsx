@@ -65,7 +65,19 @@ export default function SmsSendSuccess() {
             <ul className="space-y-1 rounded-md border bg-muted/40 p-3 text-sm" data-testid="blocked-reasons">
               {o.optout > 0 ? <li>{n(o.optout)} — {t("success.optout")}</li> : null}
               {o.rejected > 0 ? <li>{n(o.rejected)} — {t("success.rejected")}</li> : null}
-              {o.invalid > 0 ? <li>{n(o.invalid)} — {t("success.invalid")}</li> : null}
+              {o.invalid > 0 ? (
+                <li>
+                  {n(o.invalid)} — {t("success.invalid")}
+                  {o.campaign ? (
+                    <>
+                      {" "}
+                      <a className="font-medium text-primary underline-offset-4 hover:underline" href={`/sms/campaigns/${o.campaign.id}/invalid-rows`} download data-testid="invalid-rows-link">
+                        {t("invalidRows.download")}
+                      </a>
+                    </>
+                  ) : null}
+                </li>
+              ) : null}
             </ul>
           ) : null}
           <div>

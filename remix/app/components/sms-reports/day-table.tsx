@@ -8,7 +8,7 @@ import type { Lng } from "~/lib/i18n";
 export type DayRow = ChartDayData & { segments: number; cost: number };
 
 /** Per day: messages, the chart's status groups, segments and cost; totals in the footer. */
-export function DayTable({ rows, totals, lng, currency = "BRL" }: { rows: DayRow[]; totals: Omit<DayRow, "day">; lng: Lng; currency?: string }) {
+export function DayTable({ rows, totals, lng, currency }: { rows: DayRow[]; totals: Omit<DayRow, "day">; lng: Lng; currency: string }) {
   const { t } = useTranslation("smsReports");
   const cells = (d: Omit<DayRow, "day">) => (
     <>
