@@ -3,3 +3,12 @@ import { env } from "./lib/env";
 
 const app = createApp().listen({ port: env().API_PORT, hostname: "127.0.0.1", maxRequestBodySize: env().MAX_UPLOAD_MB * 1024 * 1024 });
 console.log(`api listening on http://127.0.0.1:${app.server?.port}/api (docs at /api/docs)`);
+
+// A graceful stop (Procfile managers and the benches send SIGTERM): no new connections, then exit,
+// so Bun's exit hooks (e.g. --cpu-prof output) run.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    void app.stop().finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2000).unref();
+  });
+}

@@ -53,8 +53,11 @@ export function startProcess(cmd, args, env) {
   return child;
 }
 
-/** Starts `bun <script>` with `env`, killed when the bench exits. */
-export const startBun = (script, env) => startProcess(bun, [script], env);
+/**
+ * Starts `bun <script>` with `env`, killed when the bench exits. BENCH_BUN_FLAGS (e.g.
+ * "--cpu-prof-md --cpu-prof-dir=/tmp/prof") is passed to Bun, to profile what a bench measures.
+ */
+export const startBun = (script, env) => startProcess(bun, [...(process.env.BENCH_BUN_FLAGS ?? "").split(" ").filter(Boolean), script], env);
 
 /** Drops database `name` on the local (or configured) PostgreSQL, if it exists. */
 export async function dropDatabase(name) {

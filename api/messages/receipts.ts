@@ -69,17 +69,29 @@ export function applyProviderReceipts(inputs: ProviderReceipt[]): Promise<Receip
   return Promise.all(all);
 }
 
+let scheduled = false;
+
+/**
+ * Starts flushes for what waits. Deferred to the end of the current event-loop turn
+ * (setImmediate, no timer): requests that arrived together are read first and go in one batch,
+ * instead of the first one running alone.
+ */
 function pump() {
-  while (flushing < FLUSHES && waiting.length > 0) {
-    const batch = waiting.splice(0, BATCH);
-    flushing++;
-    applyBatch(batch.map((w) => w.input))
-      .then((outcomes) => batch.forEach((w, i) => w.resolve(outcomes[i])), (e) => batch.forEach((w) => w.reject(e)))
-      .finally(() => {
-        flushing--;
-        pump();
-      });
-  }
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(() => {
+    scheduled = false;
+    while (flushing < FLUSHES && waiting.length > 0) {
+      const batch = waiting.splice(0, BATCH);
+      flushing++;
+      applyBatch(batch.map((w) => w.input))
+        .then((outcomes) => batch.forEach((w, i) => w.resolve(outcomes[i])), (e) => batch.forEach((w) => w.reject(e)))
+        .finally(() => {
+          flushing--;
+          pump();
+        });
+    }
+  });
 }
 
 type Locked = { id: string; account_id: string; status: MessageStatus; provider: string; provider_message_id: string };
