@@ -1,4 +1,5 @@
 /** The API process's application: one Elysia instance per domain under /api, errors mapped once. */
+import { liveRoutes, widgetRoutes } from "./live/routes";
 import { auditRoutes } from "./audit/routes";
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
@@ -49,5 +50,7 @@ export function createApp() {
     .use(campaignRoutes)
     .use(smppRoutes)
     .use(wordRoutes)
-    .use(urlRoutes);
+    .use(urlRoutes)
+    .use(liveRoutes)
+    .use(widgetRoutes);
 }
