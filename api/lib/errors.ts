@@ -42,6 +42,10 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_CONFLICT: 409,
   EXPORT_NOT_READY: 409,
   CAMPAIGN_STATE: 409,
+  /** Live realtime commands (api/live/commands.ts). */
+  UNKNOWN_COMMAND: 400,
+  COMMAND_UNAVAILABLE: 501,
+  ALREADY_CONNECTED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
