@@ -377,3 +377,17 @@ describe("SSE fallback", () => {
     await ws.close();
   });
 });
+
+describe("through the web process", () => {
+  it("relays websocket upgrades on /realtime/* both ways, close codes included", async () => {
+    const web = inject("webUrl");
+    const c = new Client(wsUrl(web, { ticket: await ticketFor(owner), lang: "en" }));
+    await c.welcome();
+    await publishLive([{ accountId: owner.accountId, event: "room_updated", data: { n: "web" } }]);
+    await c.until((x) => x.events().some((f) => f.data.n === "web"), "event through the web process");
+    expect((await c.command("w1", "heart_beat")).ok).toBe(true);
+    await c.close();
+    const refused = new Client(wsUrl(web, { ticket: "nope" }));
+    expect((await refused.closed).code).toBe(4401);
+  });
+});
