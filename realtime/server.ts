@@ -7,7 +7,7 @@
  * No business rule lives here: commands go to api/live/commands.ts, who-sees-what to api/live/presence.ts.
  *
  *   GET /realtime/ws             websocket (frames: realtime/connection.ts)
- *   GET /realtime/sse            the same streams and frames as SSE (`event: <name>`, composite id)
+ *   GET /realtime/sse            the same streams and frames as SSE (unnamed blocks, composite id)
  *   POST /realtime/command       one command frame, answered with its reply (for SSE clients)
  *   GET /realtime/notifications  SSE of the notification stream only (the notification bell)
  *
@@ -92,10 +92,11 @@ function sseResponse(request: Request, identity: Identity, last: Record<string, 
         }
       };
       const transport: Transport = {
-        event: (_feed, _e, frame, name) => write(`id: ${formatCursors(conn!.delivered)}\nevent: ${name}\ndata: ${frame}\n\n`),
+        // Unnamed blocks (EventSource's onmessage gets them all); each is a frame with its `type`.
+        event: (_feed, _e, frame) => write(`id: ${formatCursors(conn!.delivered)}\ndata: ${frame}\n\n`),
         control: (frame) => {
           const c = frame.type === "welcome" ? `id: ${formatCursors(conn!.delivered)}\n` : "";
-          write(`${c}event: ${String(frame.type)}\ndata: ${JSON.stringify(frame)}\n\n`);
+          write(`${c}data: ${JSON.stringify(frame)}\n\n`);
         },
         close: () => {
           if (!open) return;

@@ -93,7 +93,7 @@ async function sse(url: string, lastEventId?: string) {
             const m = line.match(/^(id|event|data): ?(.*)$/);
             if (m) f[m[1]] = m[2];
           }
-          if (f.event) blocks.push({ id: f.id, event: f.event, data: JSON.parse(f.data) });
+          if (f.data) blocks.push({ id: f.id, event: f.event, data: JSON.parse(f.data) });
         }
       }
     } catch {
@@ -356,20 +356,23 @@ describe("SSE fallback", () => {
     await ws.welcome();
     const first = await sse(`${rt[1]}/realtime/sse?${new URLSearchParams({ ticket: await ticketFor(owner) })}`);
     expect(first.res.headers.get("content-type")).toContain("text/event-stream");
-    await first.until(() => first.blocks.some((b) => b.event === "welcome"), "sse welcome");
+    await first.until(() => first.blocks.some((b) => b.data.type === "welcome"), "sse welcome");
     await publishLive([1, 2, 3].map((n) => ({ accountId: owner.accountId, event: "send" as const, data: { n }, to: [agent.userId] })));
     await redis().xadd(notificationStream(owner.accountId), "*", "event", "new-notification", "id", "42", "user", "*");
     await ws.until((c) => c.events().length >= 4, "ws events");
     await first.until(() => first.blocks.filter((b) => b.data.type === "event").length >= 4, "sse events");
+    // The same frames per stream (two streams interleave in whatever order each is read).
     const sseEvents = first.blocks.filter((b) => b.data.type === "event").map((b) => b.data);
-    expect(sseEvents).toEqual(ws.events());
+    for (const stream of ["account", "notifications"]) expect(sseEvents.filter((f) => f.stream === stream)).toEqual(ws.events(stream));
+    expect(sseEvents).toHaveLength(4);
+    const connectionId = first.blocks.find((b) => b.data.type === "welcome")!.data.connection_id;
     const lastId = first.blocks.at(-1)!.id!;
     expect(lastId).toContain("account:");
     expect(lastId).toContain("notifications:");
     await first.close();
 
     await publishLive([{ accountId: owner.accountId, event: "send", data: { n: 4 } }]);
-    const second = await sse(`${rt[0]}/realtime/sse?${new URLSearchParams({ ticket: await ticketFor(owner) })}`, lastId);
+    const second = await sse(`${rt[0]}/realtime/sse?${new URLSearchParams({ ticket: await ticketFor(owner), replacing: connectionId })}`, lastId);
     await second.until(() => second.blocks.filter((b) => b.data.type === "event").length >= 1, "resumed sse");
     await nothingMore();
     expect(second.blocks.filter((b) => b.data.type === "event").map((b) => b.data.data.n)).toEqual([4]);
