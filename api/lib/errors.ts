@@ -47,6 +47,10 @@ export const ERROR_STATUS = {
   LIVE_ROOM_STATE: 409,
   LIVE_ROOM_LOCKED: 409,
   LIVE_QUEUE_EMPTY: 404,
+  /** Live realtime commands (api/live/commands.ts). */
+  UNKNOWN_COMMAND: 400,
+  COMMAND_UNAVAILABLE: 501,
+  ALREADY_CONNECTED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -9,6 +9,7 @@ import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { hmac, randomToken, safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
+import { issueVisitorToken } from "./visitor-tokens";
 import { queuePosition, roomMessages, visitorMessage, visitorRead, visitorView, type Room } from "./rooms";
 
 export const visitorToken = (accountId: string, visitorId: string) => hmac(`visitor:${accountId}:${visitorId}`);
@@ -65,6 +66,8 @@ export async function postVisitorMessage(widgetKey: string, input: VisitorPost, 
     message: result.message,
     position: await queuePosition(accountId, result.room.id),
     duplicate: result.duplicate,
+    /** For the realtime connection (/realtime/ws?visitor=…): this room's events. */
+    realtime_token: await issueVisitorToken(accountId, result.room.id),
   };
 }
 
@@ -76,9 +79,12 @@ export async function visitorConversation(widgetKey: string, visitorId: string, 
     `SELECT * FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 ORDER BY (status <> 'CLOSED') DESC, created_at DESC LIMIT 1`,
     { bind: [accountId, visitorId], type: QueryTypes.SELECT },
   );
-  if (!room) return { room: null, messages: [], more: false, position: null };
+  if (!room) return { room: null, messages: [], more: false, position: null, realtime_token: null };
   const page = await roomMessages(accountId, room.id, { before: before ?? null, limit: 30 });
-  return { room: visitorView(room), messages: page.data, more: page.more, position: await queuePosition(accountId, room.id) };
+  return {
+    room: visitorView(room), messages: page.data, more: page.more, position: await queuePosition(accountId, room.id),
+    realtime_token: room.status === "CLOSED" ? null : await issueVisitorToken(accountId, room.id),
+  };
 }
 
 /** The visitor read the agent's messages. */
