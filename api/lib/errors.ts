@@ -42,6 +42,7 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_CONFLICT: 409,
   EXPORT_NOT_READY: 409,
   CAMPAIGN_STATE: 409,
+  HOLIDAY_REGISTER_FAILED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
