@@ -20,6 +20,7 @@ import { optoutRoutes } from "./optouts/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
 import { smppRoutes } from "./smpp/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
+import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -49,5 +50,9 @@ export function createApp() {
     .use(campaignRoutes)
     .use(smppRoutes)
     .use(wordRoutes)
-    .use(urlRoutes);
+    .use(urlRoutes)
+    .use(omniConfigRoutes)
+    .use(webchatConfigRoutes)
+    .use(macroRoutes)
+    .use(liveConfigRoutes);
 }

@@ -56,3 +56,8 @@ export async function assertDepartments(ctx: SignedInCtx, ids: string[], field: 
   const found = await rows<{ id: string }>(`SELECT id FROM departments WHERE account_id = $1 AND id = ANY($2::uuid[])`, [ctx.actor.accountId, ids], transaction);
   if (found.length !== new Set(ids).size) throw new AppError("VALIDATION", { fields: { [field]: ["validation.option"] } });
 }
+
+/** The account's departments as options for the live configuration forms (id, name). */
+export function departmentOptions(ctx: SignedInCtx): Promise<Array<{ id: string; name: string }>> {
+  return rows<{ id: string; name: string }>(`SELECT id, name FROM departments WHERE account_id = $1 ORDER BY name, id`, [ctx.actor.accountId]);
+}

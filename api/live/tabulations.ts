@@ -82,3 +82,21 @@ export async function deleteTabulation(ctx: SignedInCtx, id: string): Promise<Ta
   await recordAudit(ctx, "live.tabulation_deleted", { meta: { id, name: r.name } });
   return view(r);
 }
+
+/** The API's PUT: a new name and/or active flag, in one call. */
+export async function updateTabulation(ctx: SignedInCtx, id: string, input: unknown): Promise<TabulationView> {
+  const b = (input ?? {}) as Record<string, unknown>;
+  let last: TabulationView | undefined;
+  if (b.name !== undefined || b.active === undefined) last = await renameTabulation(ctx, id, { name: b.name });
+  if (b.active !== undefined) last = await setTabulationActive(ctx, id, { active: b.active });
+  return last!;
+}
+
+/** Tabulations to choose from on a macro: the screen's list when the plan allows it, else the agents' list. */
+export async function tabulationOptions(ctx: SignedInCtx): Promise<Array<{ id: string; name: string }>> {
+  try {
+    return (await listTabulations(ctx)).map((x) => ({ id: x.id, name: x.name }));
+  } catch {
+    return agentTabulations(ctx).catch(() => []);
+  }
+}
