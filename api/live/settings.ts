@@ -160,6 +160,11 @@ export function embedSnippet(widgetKey: string): string {
 
 const widgetView = (r: SettingsRow): WidgetView => ({ widget_key: r.widget_key, settings: widgetSettings(r.widget), snippet: embedSnippet(r.widget_key), updated_at: iso(r.updated_at)! });
 
+/** Whether the actor may change the widget (the screen shows read-only otherwise). */
+export function canEditWidget(ctx: SignedInCtx): boolean {
+  return WIDGET_WRITERS.includes(ctx.actor.role);
+}
+
 function assertWidgetWriter(ctx: SignedInCtx) {
   assertAnyPath(ctx, ...WIDGET_PATHS);
   if (!WIDGET_WRITERS.includes(ctx.actor.role)) throw new AppError("FORBIDDEN");
