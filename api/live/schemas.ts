@@ -50,7 +50,7 @@ export const sampleApiSchema = z.object({
 // ---- macros
 export const macroSchema = z.object({
   name: required(120),
-  message: z.string().trim().max(4000, "validation.maxLength::4000").optional().transform((v) => v || null),
+  message: z.union([z.string().trim().max(4000, "validation.maxLength::4000"), z.null()]).optional().transform((v) => v || null),
   /** Comma-separated on the form, an array in the API. */
   tags: z
     .union([z.string(), z.array(z.string())])
