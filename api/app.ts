@@ -21,6 +21,7 @@ import { optoutRoutes } from "./optouts/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
 import { smppRoutes } from "./smpp/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
+import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -52,5 +53,9 @@ export function createApp() {
     .use(wordRoutes)
     .use(urlRoutes)
     .use(liveRoutes)
-    .use(widgetRoutes);
+    .use(widgetRoutes)
+    .use(omniConfigRoutes)
+    .use(webchatConfigRoutes)
+    .use(macroRoutes)
+    .use(liveConfigRoutes);
 }

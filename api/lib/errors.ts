@@ -51,6 +51,7 @@ export const ERROR_STATUS = {
   UNKNOWN_COMMAND: 400,
   COMMAND_UNAVAILABLE: 501,
   ALREADY_CONNECTED: 409,
+  HOLIDAY_REGISTER_FAILED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
