@@ -23,8 +23,8 @@ import { sequelize } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
-import { randomToken } from "../lib/crypto";
 import { can } from "../policy/policy";
+import { newKey } from "./settings";
 import { publishLive, type LivePublish } from "./streams";
 
 export const AGENT_STATUSES = ["AVAILABLE", "UNAVAILABLE", "SHORT_BREAK", "BREAK", "LONG_BREAK", "OFFLINE"] as const;
@@ -118,7 +118,7 @@ async function one<T extends object>(sql: string, bind: unknown[], opts: Q = {})
 /** The account's live settings, created with defaults (and a fresh widget key) on first use. */
 export async function liveSettings(accountId: string, opts: Q = {}): Promise<Settings> {
   await db().query(`INSERT INTO live_settings (account_id, widget_key) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING`, {
-    bind: [accountId, `wk_${randomToken(18)}`],
+    bind: [accountId, newKey()],
     transaction: opts.transaction,
   });
   return (await one<Settings>(`SELECT * FROM live_settings WHERE account_id = $1`, [accountId], opts))!;

@@ -33,7 +33,8 @@ type SettingsRow = {
 };
 export type SystemSettings = Omit<SettingsRow, "widget" | "widget_key" | "updated_at"> & { updated_at: string };
 
-const newKey = () => randomBytes(18).toString("base64url");
+/** A widget key: public (it sits in the embedding page), unguessable, URL-safe. */
+export const newKey = () => randomBytes(18).toString("base64url");
 
 /** The account's row, created with the defaults and a fresh widget key on first use. */
 export async function settingsRow(accountId: string, transaction?: Transaction): Promise<SettingsRow> {

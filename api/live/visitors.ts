@@ -9,6 +9,7 @@ import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { hmac, randomToken, safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
+import { isOpen } from "./hours";
 import { issueVisitorToken } from "./visitor-tokens";
 import { queuePosition, roomMessages, visitorMessage, visitorRead, visitorView, type Room } from "./rooms";
 
@@ -16,7 +17,7 @@ export const visitorToken = (accountId: string, visitorId: string) => hmac(`visi
 
 /** The account a widget key belongs to (404 for an unknown key). */
 export async function accountForWidgetKey(key: string): Promise<string> {
-  if (!/^wk_[A-Za-z0-9_-]{10,60}$/.test(key)) throw new AppError("NOT_FOUND");
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(key)) throw new AppError("NOT_FOUND");
   const [row] = await sequelize().query<{ account_id: string }>(`SELECT account_id FROM live_settings WHERE widget_key = $1`, { bind: [key], type: QueryTypes.SELECT });
   if (!row) throw new AppError("NOT_FOUND");
   return row.account_id;
@@ -44,8 +45,16 @@ export type VisitorPost = {
 };
 
 /** A visitor's message through the widget: a new visitor gets an id and its token back. */
-export async function postVisitorMessage(widgetKey: string, input: VisitorPost, opts: { open?: boolean } = {}) {
+export async function postVisitorMessage(widgetKey: string, input: VisitorPost) {
   const accountId = await accountForWidgetKey(widgetKey);
+  if (input.department_id) {
+    const [dept] = /^[0-9a-f-]{36}$/i.test(input.department_id)
+      ? await sequelize().query(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, { bind: [input.department_id, accountId], type: QueryTypes.SELECT })
+      : [];
+    if (!dept) throw new AppError("VALIDATION", { fields: { department_id: ["validation.option"] } });
+  }
+  // Outside opening hours (or on a holiday) the message is kept as an offline contact.
+  const open = await isOpen(accountId, new Date(), input.department_id ?? null);
   const visitor = input.visitor_id ? assertVisitor(accountId, input.visitor_id, input.visitor_token) : { accountId, visitorId: `v_${randomToken(16)}` };
   const result = await visitorMessage({
     accountId,
@@ -57,7 +66,7 @@ export async function postVisitorMessage(widgetKey: string, input: VisitorPost, 
     departmentId: input.department_id ?? null,
     body: input.message ?? "",
     clientId: input.client_id ? String(input.client_id).slice(0, 100) : null,
-    open: opts.open,
+    open,
   });
   return {
     visitor_id: visitor.visitorId,
