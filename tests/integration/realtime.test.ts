@@ -272,14 +272,14 @@ describe("already connected elsewhere", () => {
 });
 
 describe("commands", () => {
-  it("answers heart_beat, unknown and unregistered commands with the request's id", async () => {
+  it("answers heart_beat, unknown commands, and runs registered ones (a room use-case's error comes back translated) with the request's id", async () => {
     const c = new Client(wsUrl(rt[0], { ticket: await ticketFor(agent), lang: "en" }));
     await c.welcome();
     const beat = await c.command("b1", "heart_beat");
     expect(beat).toMatchObject({ type: "reply", id: "b1", ok: true, data: { at: expect.any(Number) } });
     expect(await c.command("u1", "fly_away")).toEqual({ type: "reply", id: "u1", ok: false, error: { code: "UNKNOWN_COMMAND", message: "Unknown command: fly_away", params: { command: "fly_away" } } });
     const close = await c.command("x1", "close", { room_id: "r" });
-    expect(close).toMatchObject({ id: "x1", ok: false, error: { code: "COMMAND_UNAVAILABLE" } });
+    expect(close).toMatchObject({ id: "x1", ok: false, error: { code: "NOT_FOUND" } });
     await c.close();
 
     // Over the SSE fallback's POST.
