@@ -1,4 +1,5 @@
 /** The API process's application: one Elysia instance per domain under /api, errors mapped once. */
+import { liveRoutes, widgetRoutes } from "./live/routes";
 import { auditRoutes } from "./audit/routes";
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
@@ -21,6 +22,7 @@ import { shortCodeRoutes } from "./shortcodes/routes";
 import { smppRoutes } from "./smpp/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
+import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
@@ -51,5 +53,11 @@ export function createApp() {
     .use(smppRoutes)
     .use(wordRoutes)
     .use(urlRoutes)
-    .use(providerAdminRoutes);
+    .use(providerAdminRoutes)
+    .use(liveRoutes)
+    .use(widgetRoutes)
+    .use(omniConfigRoutes)
+    .use(webchatConfigRoutes)
+    .use(macroRoutes)
+    .use(liveConfigRoutes);
 }

@@ -1,69 +1,284 @@
 /**
- * The realtime process: fans Redis Streams out to browsers over Server-Sent Events. A client
- * that reconnects sends Last-Event-ID (the last stream id it saw) and misses nothing.
- * No business rule lives here.
+ * The realtime process (ARCHITECTURE.md "Real time", ADR 015): fans the live and notification
+ * Redis Streams out to browsers over websocket, with Server-Sent Events as the fallback for the
+ * same streams. Any number of these processes run behind one Redis: each reads the streams its
+ * own clients follow (realtime/hub.ts), so every client gets every event once wherever it is
+ * connected. A client that reconnects sends the last id it saw per stream and misses nothing.
+ * No business rule lives here: commands go to api/live/commands.ts, who-sees-what to api/live/presence.ts.
+ *
+ *   GET /realtime/ws             websocket (frames: realtime/connection.ts)
+ *   GET /realtime/sse            the same streams and frames as SSE (unnamed blocks, composite id)
+ *   POST /realtime/command       one command frame, answered with its reply (for SSE clients)
+ *   GET /realtime/notifications  SSE of the notification stream only (the notification bell)
+ *
+ * Authentication (query, since browsers cannot set headers on either transport):
+ *   ticket=<stream ticket>  web sessions (api/realtime/tickets.ts, from the Remix app)
+ *   token=<JWT access token> or Authorization: Bearer  integrators (checked as the API checks it;
+ *                                                      optional account=<id> like X-Account-Id)
+ *   visitor=<visitor token> widget visitors (api/live/visitor-tokens.ts), their room only
+ * Refused: websocket closes with 4401, SSE answers 401.
  */
+import type { ServerWebSocket } from "bun";
+import { loadActor } from "../api/auth/actor";
+import { actorFromAccessToken, bearer } from "../api/http/auth";
+import "../api/live/command-handlers";
+import { liveAccess, realtimeControlChannel, type ControlMessage } from "../api/live/presence";
+import { redeemVisitorToken } from "../api/live/visitor-tokens";
 import { env } from "../api/lib/env";
 import { connect } from "../api/lib/redis";
 import { notificationStream } from "../api/notifications/services";
 import { redeemStreamTicket } from "../api/realtime/tickets";
+import { CLOSE, Connection, formatCursors, runCommand, localConnection, localConnections, parseCursors, type Identity, type Transport } from "./connection";
+import { Feed, StreamHub, isStreamId, type Entry } from "./hub";
 
 const e = env();
 const encoder = new TextEncoder();
-const HEARTBEAT_MS = 15_000;
+const PING_MS = 15_000;
+const hub = new StreamHub();
 
-function sse(stream: string, userId: string, from: string, signal: AbortSignal) {
-  const reader = connect();
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let last = from;
-      const send = (s: string) => controller.enqueue(encoder.encode(s));
-      send(`retry: 3000\n: connected\n\n`);
-      const beat = setInterval(() => send(`: heartbeat\n\n`), HEARTBEAT_MS);
-      signal.addEventListener("abort", () => {
-        clearInterval(beat);
-        reader.disconnect();
-        try { controller.close(); } catch {}
-      });
-      while (!signal.aborted) {
-        try {
-          const res = (await reader.xread("COUNT", 100, "BLOCK", 10_000, "STREAMS", stream, last)) as Array<[string, Array<[string, string[]]>]> | null;
-          for (const [, entries] of res ?? []) {
-            for (const [id, list] of entries) {
-              last = id;
-              const fields: Record<string, string> = {};
-              for (let i = 0; i < list.length; i += 2) fields[list[i]] = list[i + 1];
-              if (fields.user && fields.user !== "*" && fields.user !== userId) continue;
-              send(`id: ${id}\nevent: ${fields.event ?? "message"}\ndata: ${JSON.stringify(fields)}\n\n`);
-            }
-          }
-        } catch {
-          if (signal.aborted) break;
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      }
-    },
-  });
+/** Who the request is for; null when nothing it shows is valid. */
+async function identify(request: Request, url: URL): Promise<Identity | null> {
+  const q = url.searchParams;
+  try {
+    const ticket = q.get("ticket");
+    if (ticket) {
+      const who = await redeemStreamTicket(ticket);
+      if (!who) return null;
+      const actor = await loadActor(who.userId, who.accountId, { strict: true });
+      return { kind: "agent", actor, ...liveAccess(actor) };
+    }
+    const token = q.get("token") ?? bearer(request);
+    if (token) {
+      const actor = await actorFromAccessToken(token, q.get("account")?.trim() || null);
+      return { kind: "agent", actor, ...liveAccess(actor) };
+    }
+    const visitor = q.get("visitor");
+    if (visitor) {
+      const v = await redeemVisitorToken(visitor);
+      return v ? { kind: "visitor", visitor: v } : null;
+    }
+  } catch {
+    return null;
+  }
+  return null;
 }
 
-const server = Bun.serve({
+type WsData = { identity: Identity | null; url: URL; locale: string | null; ip: string | null; userAgent: string | null; conn?: Connection };
+
+function wsTransport(ws: ServerWebSocket<WsData>): Transport {
+  const send = (s: string) => {
+    // 0 = dropped (the client is too far behind): it reconnects with its last ids and loses nothing.
+    if (ws.send(s) === 0) ws.close(CLOSE.TRY_AGAIN, "too slow");
+  };
+  return {
+    event: (_feed, _e, frame) => send(frame),
+    control: (frame) => send(JSON.stringify(frame)),
+    close: (code, reason) => ws.close(code, reason),
+  };
+}
+
+/** SSE of a connection's streams; `id:` carries every stream's cursor so Last-Event-ID resumes all. */
+function sseResponse(request: Request, identity: Identity, last: Record<string, string>, meta: { locale: string | null; ip: string | null; userAgent: string | null; takeover: boolean }) {
+  let conn: Connection | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const write = (s: string) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(s));
+        } catch {
+          open = false;
+        }
+      };
+      const transport: Transport = {
+        // Unnamed blocks (EventSource's onmessage gets them all); each is a frame with its `type`.
+        event: (_feed, _e, frame) => write(`id: ${formatCursors(conn!.delivered)}\ndata: ${frame}\n\n`),
+        control: (frame) => {
+          const c = frame.type === "welcome" ? `id: ${formatCursors(conn!.delivered)}\n` : "";
+          write(`${c}data: ${JSON.stringify(frame)}\n\n`);
+        },
+        close: () => {
+          if (!open) return;
+          open = false;
+          try {
+            controller.close();
+          } catch {}
+        },
+      };
+      write(`retry: 3000\n: connected\n\n`);
+      conn = new Connection(hub, identity, transport, { last, takeover: meta.takeover, locale: meta.locale, ip: meta.ip, userAgent: meta.userAgent });
+      request.signal.addEventListener("abort", () => {
+        open = false;
+        conn?.closed();
+      });
+      void conn.openSafely();
+    },
+    cancel() {
+      conn?.closed();
+    },
+  });
+  return new Response(body, { headers: SSE_HEADERS });
+}
+
+const SSE_HEADERS = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" };
+
+/** The notification bell's stream: Last-Event-ID is a plain id; data is the entry's fields. */
+function notificationsSse(request: Request, userId: string, accountId: string, from: string | null) {
+  let feed: Feed | undefined;
+  let beat: ReturnType<typeof setInterval> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const send = (s: string) => {
+        if (open) controller.enqueue(encoder.encode(s));
+      };
+      const stop = () => {
+        if (!open) return;
+        open = false;
+        clearInterval(beat);
+        feed?.close();
+        try {
+          controller.close();
+        } catch {}
+      };
+      request.signal.addEventListener("abort", stop);
+      send(`retry: 3000\n: connected\n\n`);
+      beat = setInterval(() => send(`: heartbeat\n\n`), PING_MS);
+      feed = new Feed(
+        hub,
+        notificationStream(accountId),
+        "notifications",
+        from,
+        (en: Entry) => !en.fields.user || en.fields.user === "*" || en.fields.user === userId,
+        (_f, en) => send(`id: ${en.id}\nevent: ${en.fields.event ?? "message"}\ndata: ${JSON.stringify(en.fields)}\n\n`),
+      );
+      try {
+        await feed.prepare();
+        await feed.run();
+      } catch {
+        stop();
+      }
+    },
+    cancel() {
+      clearInterval(beat);
+      feed?.close();
+    },
+  });
+  return new Response(body, { headers: SSE_HEADERS });
+}
+
+const server = Bun.serve<WsData>({
   port: e.REALTIME_PORT,
   hostname: "127.0.0.1",
   idleTimeout: 0,
-  async fetch(request) {
+  async fetch(request, srv) {
     const url = new URL(request.url);
-    if (url.pathname === "/realtime/health") return new Response("OK");
-    if (url.pathname === "/realtime/notifications") {
-      const who = await redeemStreamTicket(url.searchParams.get("ticket"));
-      if (!who) return new Response("Unauthorized", { status: 401 });
-      const lastId = request.headers.get("Last-Event-ID") ?? url.searchParams.get("last_id");
-      const from = lastId && /^\d+-\d+$/.test(lastId) ? lastId : "$";
-      return new Response(sse(notificationStream(who.accountId), who.userId, from, request.signal), {
-        headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" },
-      });
+    const ip = request.headers.get("X-Forwarded-For")?.split(",").at(-1)?.trim() || srv.requestIP(request)?.address || null;
+    const locale = url.searchParams.get("lang") ?? request.headers.get("Accept-Language");
+    const userAgent = request.headers.get("User-Agent");
+    switch (url.pathname) {
+      case "/realtime/health":
+        return new Response("OK");
+      case "/realtime/stats":
+        return Response.json({ ...hub.stats(), connections: [...localConnections()].length });
+      case "/realtime/ws": {
+        const identity = await identify(request, url);
+        // Refusals are a close code the browser can read (4401), not a failed handshake.
+        if (srv.upgrade(request, { data: { identity, url, locale, ip, userAgent } })) return undefined;
+        return new Response("Expected a websocket upgrade", { status: 426 });
+      }
+      case "/realtime/sse": {
+        const identity = await identify(request, url);
+        if (!identity) return new Response("Unauthorized", { status: 401 });
+        const last = parseCursors(request.headers.get("Last-Event-ID") ?? url.searchParams.get("last"));
+        return sseResponse(request, identity, last, { locale, ip, userAgent, takeover: url.searchParams.get("takeover") === "1" });
+      }
+      case "/realtime/command": {
+        // The SSE fallback's way to send commands: one POST per command frame, same authentication.
+        if (request.method !== "POST") return new Response("Method Not Allowed", { status: 405 });
+        const identity = await identify(request, url);
+        if (!identity) return new Response("Unauthorized", { status: 401 });
+        let frame: Record<string, unknown>;
+        try {
+          frame = (await request.json()) as Record<string, unknown>;
+        } catch {
+          return new Response("Bad Request", { status: 400 });
+        }
+        return Response.json(await runCommand(identity, frame ?? {}, { connectionId: url.searchParams.get("connection_id"), locale, ip, userAgent }));
+      }
+      case "/realtime/notifications": {
+        const who = await redeemStreamTicket(url.searchParams.get("ticket"));
+        if (!who) return new Response("Unauthorized", { status: 401 });
+        const lastId = request.headers.get("Last-Event-ID") ?? url.searchParams.get("last_id");
+        return notificationsSse(request, who.userId, who.accountId, isStreamId(lastId) ? lastId : null);
+      }
     }
     return new Response("Not Found", { status: 404 });
   },
+  websocket: {
+    maxPayloadLength: 256 * 1024,
+    backpressureLimit: 4 * 1024 * 1024,
+    closeOnBackpressureLimit: true,
+    idleTimeout: 60,
+    sendPings: true,
+    open(ws) {
+      const d = ws.data;
+      if (!d.identity) {
+        ws.close(CLOSE.UNAUTHORIZED, "unauthorized");
+        return;
+      }
+      const q = d.url.searchParams;
+      d.conn = new Connection(hub, d.identity, wsTransport(ws), {
+        last: parseCursors(q.get("last")),
+        replacing: q.get("replacing"),
+        takeover: q.get("takeover") === "1",
+        locale: d.locale,
+        ip: d.ip,
+        userAgent: d.userAgent,
+      });
+      void d.conn.openSafely();
+    },
+    message(ws, raw) {
+      let msg: unknown;
+      try {
+        msg = JSON.parse(typeof raw === "string" ? raw : Buffer.from(raw).toString("utf8"));
+      } catch {
+        ws.send(JSON.stringify({ type: "error", error: { code: "VALIDATION", message: "frames are JSON" } }));
+        return;
+      }
+      ws.data.conn?.onMessage(msg);
+    },
+    close(ws) {
+      ws.data.conn?.closed();
+    },
+  },
 });
+
+// Take-overs announced by any realtime process: close our connection if it is the one.
+const control = connect();
+control.subscribe(realtimeControlChannel()).catch((err) => console.error("realtime control channel", err));
+control.on("message", (_channel, raw) => {
+  try {
+    const msg = JSON.parse(raw) as ControlMessage;
+    if (msg.type === "disconnect") localConnection(msg.connectionId)?.disconnect(msg.reason);
+  } catch {}
+});
+
+// Pings every connection (the client's liveness check) and keeps agents' presence holds.
+setInterval(() => {
+  for (const c of localConnections()) {
+    c.ping();
+    void c.heartbeat();
+  }
+}, PING_MS);
+
+for (const sig of ["SIGTERM", "SIGINT"] as const) {
+  process.on(sig, () => {
+    for (const c of [...localConnections()]) c.closed();
+    server.stop(true);
+    process.exit(0);
+  });
+}
 
 console.log(`realtime listening on http://127.0.0.1:${server.port}/realtime`);

@@ -1,7 +1,8 @@
 /**
  * The web process: Remix SSR on Bun. People open this one URL; it also forwards /api/* to the
- * api process and /realtime/* to the realtime process, serves the built assets, and gives every
- * browser its CSRF cookie before Remix sees the request.
+ * api process and /realtime/* to the realtime process (websocket upgrades included: the socket is
+ * relayed frame by frame), serves the built assets, and gives every browser its CSRF cookie
+ * before Remix sees the request.
  */
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { join } from "node:path";
@@ -51,7 +52,15 @@ async function staticFile(pathname: string): Promise<Response | null> {
   return null;
 }
 
-const server = Bun.serve({
+/** A browser's websocket to /realtime/* relayed to the realtime process (frames and close codes as they are). */
+type Relay = { target: string; ip: string | null; upstream?: WebSocket; pending: Array<string | Uint8Array> };
+
+function relayClose(code: number) {
+  // 1005/1006 (no code, abnormal) cannot be sent in a close frame: "going away" instead.
+  return code === 1000 || (code >= 1001 && code <= 1014 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999) ? code : 1001;
+}
+
+const server = Bun.serve<Relay>({
   port: e.WEB_PORT,
   hostname: e.WEB_HOST,
   idleTimeout: 120,
@@ -62,7 +71,14 @@ const server = Bun.serve({
     if (pathname === "/health") return new Response("OK", { headers: { "Content-Type": "text/plain" } });
     const ip = srv.requestIP(request)?.address ?? null;
     if (pathname === "/api" || pathname.startsWith("/api/")) return forward(request, e.API_URL, ip);
-    if (pathname.startsWith("/realtime/")) return forward(request, e.REALTIME_URL, ip);
+    if (pathname.startsWith("/realtime/")) {
+      if (request.headers.get("Upgrade")?.toLowerCase() === "websocket") {
+        const target = e.REALTIME_URL.replace(/^http/, "ws") + pathname + url.search;
+        if (srv.upgrade(request, { data: { target, ip, pending: [] } })) return undefined;
+        return new Response("Upgrade failed", { status: 400 });
+      }
+      return forward(request, e.REALTIME_URL, ip);
+    }
 
     const host = (request.headers.get("Host") ?? "").split(":")[0].toLowerCase();
     const unsubscribeHost = host === e.UNSUBSCRIBE_HOST.toLowerCase();
@@ -94,6 +110,36 @@ const server = Bun.serve({
       response.headers.append("Set-Cookie", `${CSRF_COOKIE}=${setCsrf}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
     }
     return response;
+  },
+  websocket: {
+    maxPayloadLength: 256 * 1024,
+    idleTimeout: 120,
+    open(ws) {
+      const d = ws.data;
+      // Bun's WebSocket client takes headers (the DOM typing does not know them).
+      const up = new WebSocket(d.target, { headers: d.ip ? { "X-Forwarded-For": d.ip } : {} } as unknown as string[]);
+      up.binaryType = "arraybuffer";
+      d.upstream = up;
+      up.onopen = () => {
+        for (const m of d.pending) up.send(m);
+        d.pending = [];
+      };
+      up.onmessage = (ev) => {
+        ws.send(typeof ev.data === "string" ? ev.data : new Uint8Array(ev.data as ArrayBuffer));
+      };
+      up.onclose = (ev) => ws.close(relayClose(ev.code), ev.reason);
+      up.onerror = () => ws.close(1011, "upstream unavailable");
+    },
+    message(ws, message) {
+      const up = ws.data.upstream;
+      if (up && up.readyState === WebSocket.OPEN) up.send(message);
+      else ws.data.pending.push(message);
+    },
+    close(ws, code, reason) {
+      const up = ws.data.upstream;
+      // A client may only close with 1000 or 3000-4999.
+      if (up && (up.readyState === WebSocket.OPEN || up.readyState === WebSocket.CONNECTING)) up.close(code === 1000 || (code >= 3000 && code <= 4999) ? code : 1000, reason);
+    },
   },
   error(err) {
     console.error(err);

@@ -8,7 +8,7 @@ import { Elysia } from "elysia";
 import { Op } from "sequelize";
 import { loadActor } from "../auth/actor";
 import { RefreshToken, initModels } from "../../models";
-import type { SignedInCtx } from "../lib/context";
+import type { Actor, SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 
@@ -78,19 +78,28 @@ export async function revokeRefresh(refreshJwt: { verify: (t?: string) => Promis
 }
 
 /**
+ * The actor of an access token, checked as every authenticated route checks it (the same
+ * @elysiajs/jwt verifier: signature and expiry; an access token, the second factor done). The acting
+ * account is `wanted` (strict: one the person does not belong to is ACCOUNT_INFO_FAILED), else
+ * the token's, else the person's current one. Also used by the realtime service (`?token=`).
+ */
+export async function actorFromAccessToken(raw: string | null | undefined, wanted: string | null = null): Promise<Actor> {
+  const claims = raw ? ((await jwtPlugin.decorator.accessJwt.verify(raw)) as false | AccessClaims) : false;
+  if (!claims || claims.typ !== "access" || typeof claims.sub !== "string") throw new AppError("UNAUTHENTICATED");
+  if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");
+  return loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null });
+}
+
+/**
  * Routes that `.use(authenticated)` get `ctx` (SignedInCtx). The acting account is the
  * X-Account-Id header (strict: an account the person does not belong to answers 403
  * ACCOUNT_INFO_FAILED), else the token's, else the person's current account.
  */
 export const authenticated = new Elysia({ name: "authenticated" })
   .use(jwtPlugin)
-  .resolve({ as: "scoped" }, async ({ request, accessJwt, server }) => {
-    const raw = bearer(request);
-    const claims = raw ? ((await accessJwt.verify(raw)) as false | AccessClaims) : false;
-    if (!claims || claims.typ !== "access") throw new AppError("UNAUTHENTICATED");
-    if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");
+  .resolve({ as: "scoped" }, async ({ request, server }) => {
     const wanted = request.headers.get("X-Account-Id")?.trim() || null;
-    const actor = await loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null });
+    const actor = await actorFromAccessToken(bearer(request), wanted);
     const ctx: SignedInCtx = {
       actor,
       ip: clientIp(request, server?.requestIP(request)?.address),

@@ -1,0 +1,98 @@
+/**
+ * Where live commands meet their use-cases (api/live/commands.ts holds the table). The realtime
+ * process imports this file once at boot. Every command is the same use-case as its HTTP route
+ * (api/live/routes.ts): the payload is checked here only for its shape; rules live in ./rooms.
+ */
+import { z } from "zod";
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { registerLiveCommand, type LiveCaller } from "./commands";
+import {
+  acceptTransfer, closeRoom, getRoom, markDelivered, markRead, messageView, refuseTransfer, returnToQueue, roomMessages, roomSummary, sendAgentMessage,
+  setAgentStatus, takeRoom, transferToAgent, transferToDepartment, visitorMessage, visitorRead, AGENT_STATUSES, type Room,
+} from "./rooms";
+import "./commands";
+
+const roomId = z.object({ room_id: z.string().min(1, "validation.required") });
+const send = z.object({ room_id: z.string().optional(), message: z.string().max(4096, "validation.maxLength::4096").default(""), client_id: z.string().max(100).optional() });
+
+function agent(caller: LiveCaller) {
+  if (caller.kind !== "agent") throw new AppError("FORBIDDEN");
+  return caller.ctx;
+}
+
+/** The visitor's own room (its token is bound to one room). */
+async function visitorRoom(caller: LiveCaller): Promise<Room> {
+  if (caller.kind !== "visitor") throw new AppError("FORBIDDEN");
+  const [room] = await sequelize().query<Room>(`SELECT * FROM live_rooms WHERE id = $1 AND account_id = $2`, {
+    bind: [caller.visitor.roomId, caller.visitor.accountId],
+    type: QueryTypes.SELECT,
+  });
+  if (!room) throw new AppError("NOT_FOUND");
+  return room;
+}
+
+registerLiveCommand("next", async (caller) => roomSummary(await takeRoom(agent(caller), null)));
+registerLiveCommand(
+  "send",
+  async (caller, payload) => {
+    const input = validate(send, payload);
+    if (caller.kind === "agent") {
+      if (!input.room_id) throw new AppError("VALIDATION", { fields: { room_id: ["validation.required"] } });
+      return messageView(await sendAgentMessage(caller.ctx, input.room_id, { body: input.message, clientId: input.client_id ?? null }));
+    }
+    const room = await visitorRoom(caller);
+    const result = await visitorMessage({ accountId: room.account_id, channel: room.channel, externalId: room.external_id, body: input.message, clientId: input.client_id ?? null });
+    return messageView(result.message);
+  },
+  { audience: "both" },
+);
+registerLiveCommand("close", async (caller, payload) => {
+  const input = validate(roomId.extend({ tabulation_id: z.string().optional() }), payload);
+  return roomSummary(await closeRoom(agent(caller), input.room_id, { tabulationId: input.tabulation_id ?? null }));
+});
+registerLiveCommand("return_to_queue", async (caller, payload) => roomSummary(await returnToQueue(agent(caller), validate(roomId, payload).room_id)));
+registerLiveCommand("room_refused", async (caller, payload) => roomSummary(await returnToQueue(agent(caller), validate(roomId, payload).room_id, { refuse: true })));
+registerLiveCommand("transfer_agent", async (caller, payload) => {
+  const input = validate(roomId.extend({ agent_id: z.string().min(1, "validation.required") }), payload);
+  return roomSummary(await transferToAgent(agent(caller), input.room_id, input.agent_id));
+});
+registerLiveCommand("transfer_department", async (caller, payload) => {
+  const input = validate(roomId.extend({ department_id: z.string().min(1, "validation.required") }), payload);
+  return roomSummary(await transferToDepartment(agent(caller), input.room_id, input.department_id));
+});
+registerLiveCommand("transfer_accept", async (caller, payload) => roomSummary(await acceptTransfer(agent(caller), validate(roomId, payload).room_id)));
+registerLiveCommand("transfer_refused", async (caller, payload) => roomSummary(await refuseTransfer(agent(caller), validate(roomId, payload).room_id)));
+registerLiveCommand(
+  "send-historic",
+  async (caller, payload) => {
+    const input = validate(z.object({ room_id: z.string().optional(), before: z.string().optional() }), payload);
+    if (caller.kind === "agent") {
+      if (!input.room_id) throw new AppError("VALIDATION", { fields: { room_id: ["validation.required"] } });
+      await getRoom(caller.ctx, input.room_id);
+      return roomMessages(caller.ctx.actor.accountId, input.room_id, { before: input.before ?? null, limit: 30 });
+    }
+    const room = await visitorRoom(caller);
+    return roomMessages(room.account_id, room.id, { before: input.before ?? null, limit: 30 });
+  },
+  { audience: "both" },
+);
+registerLiveCommand("delivered", async (caller, payload) => {
+  const input = validate(roomId.extend({ ids: z.array(z.string()).max(500) }), payload);
+  return { changed: await markDelivered(agent(caller), input.room_id, input.ids) };
+});
+registerLiveCommand(
+  "read",
+  async (caller, payload) => {
+    if (caller.kind === "agent") return { changed: await markRead(caller.ctx, validate(roomId, payload).room_id) };
+    const room = await visitorRoom(caller);
+    return { changed: await visitorRead(room.account_id, room.id) };
+  },
+  { audience: "both" },
+);
+registerLiveCommand("status", async (caller, payload) => {
+  const input = validate(z.object({ status: z.enum(AGENT_STATUSES, { message: "validation.option" }) }), payload);
+  return setAgentStatus(agent(caller), input.status);
+});

@@ -1,0 +1,93 @@
+/**
+ * Macros (/chat/macros): a name and what applying it does, in order — send a message, add tags,
+ * set a tabulation, close the room. Writers manage them; agents on /live list them to apply.
+ */
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { UUID, assertId } from "../lib/owned";
+import { validate } from "../lib/validate";
+import { assertAnyPath, assertWriter, iso, isUniqueViolation, rows } from "./access";
+import { macroSchema } from "./schemas";
+
+const SCREEN = "/chat/macros";
+export type MacroView = {
+  id: string;
+  name: string;
+  message: string | null;
+  tags: string[];
+  tabulation_id: string | null;
+  tabulation_name: string | null;
+  close: boolean;
+  created_at: string;
+  updated_at: string;
+};
+type Row = Omit<MacroView, "created_at" | "updated_at"> & { created_at: Date; updated_at: Date };
+const SELECT = `SELECT m.id, m.name, m.message, m.tags, m.tabulation_id, t.name AS tabulation_name, m.close, m.created_at, m.updated_at
+                  FROM live_macros m LEFT JOIN live_tabulations t ON t.id = m.tabulation_id`;
+const view = (r: Row): MacroView => ({ ...r, created_at: iso(r.created_at)!, updated_at: iso(r.updated_at)! });
+const taken = () => new AppError("VALIDATION", { fields: { name: ["live.macros.nameTaken"] } });
+
+export async function listMacros(ctx: SignedInCtx): Promise<MacroView[]> {
+  assertAnyPath(ctx, SCREEN, "/live");
+  return (await rows<Row>(`${SELECT} WHERE m.account_id = $1 ORDER BY lower(m.name), m.id`, [ctx.actor.accountId])).map(view);
+}
+
+export async function getMacro(ctx: SignedInCtx, id: string): Promise<MacroView> {
+  assertAnyPath(ctx, SCREEN, "/live");
+  assertId(id);
+  const [r] = await rows<Row>(`${SELECT} WHERE m.id = $1 AND m.account_id = $2`, [id, ctx.actor.accountId]);
+  if (!r) throw new AppError("NOT_FOUND");
+  return view(r);
+}
+
+async function checkTabulation(ctx: SignedInCtx, id: string | null) {
+  if (!id) return;
+  const ok = UUID.test(id) && (await rows(`SELECT 1 FROM live_tabulations WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId])).length > 0;
+  if (!ok) throw new AppError("VALIDATION", { fields: { tabulation_id: ["validation.option"] } });
+}
+
+export async function createMacro(ctx: SignedInCtx, input: unknown): Promise<MacroView> {
+  assertWriter(ctx, SCREEN);
+  const v = validate(macroSchema, input);
+  await checkTabulation(ctx, v.tabulation_id);
+  try {
+    const [{ id }] = await rows<{ id: string }>(
+      `INSERT INTO live_macros (account_id, name, message, tags, tabulation_id, close) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [ctx.actor.accountId, v.name, v.message, v.tags, v.tabulation_id, v.close],
+    );
+    await recordAudit(ctx, "live.macro_created", { meta: { id, name: v.name } });
+    return getMacro(ctx, id);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw taken();
+    throw e;
+  }
+}
+
+export async function updateMacro(ctx: SignedInCtx, id: string, input: unknown): Promise<MacroView> {
+  assertWriter(ctx, SCREEN);
+  assertId(id);
+  const v = validate(macroSchema, input);
+  await checkTabulation(ctx, v.tabulation_id);
+  try {
+    const r = await rows<{ id: string }>(
+      `UPDATE live_macros SET name = $3, message = $4, tags = $5, tabulation_id = $6, close = $7, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING id`,
+      [id, ctx.actor.accountId, v.name, v.message, v.tags, v.tabulation_id, v.close],
+    );
+    if (!r.length) throw new AppError("NOT_FOUND");
+  } catch (e) {
+    if (isUniqueViolation(e)) throw taken();
+    throw e;
+  }
+  await recordAudit(ctx, "live.macro_updated", { meta: { id } });
+  return getMacro(ctx, id);
+}
+
+export async function deleteMacro(ctx: SignedInCtx, id: string): Promise<{ id: string; name: string }> {
+  assertWriter(ctx, SCREEN);
+  assertId(id);
+  const [r] = await rows<{ id: string; name: string }>(`DELETE FROM live_macros WHERE id = $1 AND account_id = $2 RETURNING id, name`, [id, ctx.actor.accountId]);
+  if (!r) throw new AppError("NOT_FOUND");
+  await recordAudit(ctx, "live.macro_deleted", { meta: { id, name: r.name } });
+  return r;
+}

@@ -1,0 +1,148 @@
+/**
+ * Live chat attendance API (JWT; spec section 7 "Omni and chat" and "Live-chat API"). Thin: the
+ * use-cases (./rooms) check permission, validate, lock and publish. The realtime commands call the
+ * same functions.
+ */
+import { Elysia, t } from "elysia";
+import { authenticated } from "../http/auth";
+import { AppError } from "../lib/errors";
+import { postVisitorMessage, visitorConversation, visitorMarkRead } from "./visitors";
+import {
+  acceptTransfer, closeRoom, getRoom, listRooms, markDelivered, markRead, messageView, myLoad, queuePosition, refuseTransfer, resumeIdle, resumeOffline,
+  returnToQueue, roomMessages, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, setTabulation, solveOffline, takeRoom, transferToAgent,
+  transferToDepartment, AGENT_STATUSES, type AgentStatus, type RoomList,
+} from "./rooms";
+
+const bearer = [{ bearer: [] }];
+const id = t.Object({ id: t.String() });
+const LISTS: RoomList[] = ["queue", "me", "closed", "offline", "idle", "all"];
+
+const roomOut = async (p: Promise<Parameters<typeof roomSummary>[0]>) => roomSummary(await p);
+
+export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: bearer } })
+  .use(authenticated)
+  .get(
+    "/omni/rooms",
+    ({ ctx, query }) => {
+      const list = (query.type ?? "me") as RoomList;
+      if (!LISTS.includes(list)) throw new AppError("VALIDATION", { fields: { type: ["validation.option"] } });
+      return listRooms(ctx, list, Number(query.page ?? 1) || 1);
+    },
+    {
+      query: t.Object({ type: t.Optional(t.String({ description: "queue, me, closed, offline, idle or all" })), page: t.Optional(t.String()) }),
+      detail: { summary: "Rooms of a list (page of 20): queue (oldest first), me (my open rooms), closed, offline (contacts to resume or solve), idle; supervisors see every agent's" },
+    },
+  )
+  .get("/omni/rooms/:id", async ({ ctx, params }) => ({ ...roomSummary(await getRoom(ctx, params.id)), position: await queuePosition(ctx.actor.accountId, params.id) }), {
+    params: id,
+    detail: { summary: "One room (yours, queued, or any for a supervisor), with the visitor's place in line when queued" },
+  })
+  .get(
+    "/omni/rooms/:id/messages",
+    async ({ ctx, params, query }) => {
+      await getRoom(ctx, params.id);
+      return roomMessages(ctx.actor.accountId, params.id, { before: query.before ?? null, limit: query.limit ? Number(query.limit) : undefined });
+    },
+    {
+      params: id,
+      query: t.Object({ before: t.Optional(t.String({ description: "a message id: the page before it" })), limit: t.Optional(t.String({ description: "at most 80 (30 for the initial history)" })) }),
+      detail: { summary: "A page of the room's messages (oldest first within the page), and whether older ones exist" },
+    },
+  )
+  .post(
+    "/omni/messages",
+    async ({ ctx, body }) => messageView(await sendAgentMessage(ctx, body.room_id, { body: body.message ?? "", clientId: body.client_id ?? null })),
+    {
+      body: t.Object({ room_id: t.String(), message: t.Optional(t.String()), client_id: t.Optional(t.String({ description: "your id for this message: a retry answers the stored one" })) }),
+      detail: { summary: "The attending agent's message to the visitor (webchat at once; other channels through the worker)" },
+    },
+  )
+  .post("/omni/rooms/next", ({ ctx }) => roomOut(takeRoom(ctx, null)), {
+    detail: { summary: "Take the oldest queued room of my departments (`next`); 409 LIVE_ROOM_LIMIT at capacity, 404 LIVE_QUEUE_EMPTY" },
+  })
+  .post("/omni/rooms/:id/take", ({ ctx, params }) => roomOut(takeRoom(ctx, params.id)), {
+    params: id,
+    detail: { summary: "Take this queued room (manual acceptance); 409 LIVE_ROOM_LIMIT at capacity" },
+  })
+  .post("/omni/rooms/:id/close", ({ ctx, params, body }) => roomOut(closeRoom(ctx, params.id, { tabulationId: body?.tabulation_id ?? null })), {
+    params: id,
+    body: t.Optional(t.Object({ tabulation_id: t.Optional(t.String()) })),
+    detail: { summary: "Close the room; 422 LIVE_TABULATION_REQUIRED when the account requires a tabulation and none is set" },
+  })
+  .post(
+    "/omni/rooms/:id/transfer",
+    ({ ctx, params, body }) => {
+      if (body.agent_id) return roomOut(transferToAgent(ctx, params.id, body.agent_id));
+      if (body.department_id) return roomOut(transferToDepartment(ctx, params.id, body.department_id));
+      throw new AppError("VALIDATION", { fields: { agent_id: ["validation.required"] } });
+    },
+    {
+      params: id,
+      body: t.Object({ agent_id: t.Optional(t.String()), department_id: t.Optional(t.String()) }),
+      detail: { summary: "Transfer to an agent (locked until accepted or refused) or to a department (back to its queue, locked until taken: transfer_finished)" },
+    },
+  )
+  .post("/omni/rooms/:id/transfer/accept", ({ ctx, params }) => roomOut(acceptTransfer(ctx, params.id)), { params: id, detail: { summary: "Accept a transfer offered to me" } })
+  .post("/omni/rooms/:id/transfer/refuse", ({ ctx, params }) => roomOut(refuseTransfer(ctx, params.id)), { params: id, detail: { summary: "Refuse a transfer offered to me: the room returns to the queue" } })
+  .post("/omni/rooms/:id/return", ({ ctx, params }) => roomOut(returnToQueue(ctx, params.id)), { params: id, detail: { summary: "Return the room to the queue" } })
+  .post("/omni/rooms/:id/refuse", ({ ctx, params }) => roomOut(returnToQueue(ctx, params.id, { refuse: true })), {
+    params: id,
+    detail: { summary: "Refuse a room given to me (room_refused): back to the queue, not offered to me again" },
+  })
+  .post("/omni/rooms/:id/read", async ({ ctx, params }) => ({ changed: await markRead(ctx, params.id) }), { params: id, detail: { summary: "I read the room: visitor messages READ, unread 0" } })
+  .post("/omni/rooms/:id/delivered", async ({ ctx, params, body }) => ({ changed: await markDelivered(ctx, params.id, body.ids) }), {
+    params: id,
+    body: t.Object({ ids: t.Array(t.String()) }),
+    detail: { summary: "Visitor messages shown to me: DELIVERED (forward only)" },
+  })
+  .put("/webchat/room-tags/:id", ({ ctx, params, body }) => roomOut(setRoomTags(ctx, params.id, body.tags)), {
+    params: id,
+    body: t.Object({ tags: t.Array(t.String()), originalTags: t.Optional(t.Array(t.String())) }),
+    detail: { summary: "Replace the room's tags" },
+  })
+  .put("/webchat/tabs/:tabId/room", ({ ctx, params, body }) => roomOut(setTabulation(ctx, body.roomId, params.tabId)), {
+    params: t.Object({ tabId: t.String() }),
+    body: t.Object({ roomId: t.String() }),
+    detail: { summary: "Set the room's tabulation" },
+  })
+  .put(
+    "/webchat/status",
+    ({ ctx, body }) => {
+      if (!AGENT_STATUSES.includes(body.status as AgentStatus)) throw new AppError("VALIDATION", { fields: { status: ["validation.option"] } });
+      return setAgentStatus(ctx, body.status as AgentStatus);
+    },
+    { body: t.Object({ status: t.String({ description: AGENT_STATUSES.join(", ") }) }), detail: { summary: "My agent status; AVAILABLE may bring queued rooms at once (automatic acceptance)" } },
+  )
+  .get("/webchat/load", ({ ctx }) => myLoad(ctx), { detail: { summary: "My open rooms, capacity and status" } })
+  .get("/webchat/idle", ({ ctx, query }) => listRooms(ctx, "idle", Number(query.page ?? 1) || 1), {
+    query: t.Object({ page: t.Optional(t.String()), size: t.Optional(t.String()) }),
+    detail: { summary: "Idle contacts (page of 20)" },
+  })
+  .get("/webchat/offlines", ({ ctx, query }) => listRooms(ctx, "offline", Number(query.page ?? 1) || 1), {
+    query: t.Object({ page: t.Optional(t.String()), size: t.Optional(t.String()) }),
+    detail: { summary: "Offline contacts (page of 20)" },
+  })
+  .post("/webchat/solve/:id", ({ ctx, params }) => roomOut(solveOffline(ctx, params.id)), { params: id, detail: { summary: "Mark an offline contact solved" } })
+  .post("/webchat/resume/now/:id", ({ ctx, params }) => roomOut(resumeOffline(ctx, params.id)), { params: id, detail: { summary: "Resume an offline contact: the room opens with me" } })
+  .post("/webchat/resume/idle/:id", ({ ctx, params }) => roomOut(resumeIdle(ctx, params.id)), { params: id, detail: { summary: "Resume an idle contact (clears the idle flag)" } });
+
+/** The widget's public calls (no JWT): the widget key names the account, the visitor token the visitor. */
+export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
+  .post("/:key/messages", ({ params, body }) => postVisitorMessage(params.key, body), {
+    params: t.Object({ key: t.String() }),
+    body: t.Object({
+      visitor_id: t.Optional(t.String()), visitor_token: t.Optional(t.String()), name: t.Optional(t.String()), email: t.Optional(t.String()),
+      phone: t.Optional(t.String()), department_id: t.Optional(t.String()), message: t.String(), client_id: t.Optional(t.String()),
+    }),
+    detail: { summary: "A visitor's message: opens (queue, new protocol) or continues the visitor's conversation. The first answer carries visitor_id and visitor_token for the next calls" },
+  })
+  .get("/:key/conversation", ({ params, query }) => visitorConversation(params.key, query.visitor_id, query.visitor_token, query.before ?? null), {
+    params: t.Object({ key: t.String() }),
+    query: t.Object({ visitor_id: t.String(), visitor_token: t.String(), before: t.Optional(t.String()) }),
+    detail: { summary: "The visitor's current (or last) conversation: room, last 30 messages, place in line" },
+  })
+  .post("/:key/read", ({ params, body }) => visitorMarkRead(params.key, body.visitor_id, body.visitor_token), {
+    params: t.Object({ key: t.String() }),
+    body: t.Object({ visitor_id: t.String(), visitor_token: t.String() }),
+    detail: { summary: "The visitor read the agent's messages (READ)" },
+  });

@@ -1,0 +1,153 @@
+/**
+ * Schemas of live chat's configuration (issue 5): tabulations, canned samples, macros, holidays,
+ * opening hours, system settings, agents' capacity, widget settings and per-user mute/volume.
+ * Used by the use-cases, the API and the forms alike. No model imports (browser bundle).
+ */
+import { z } from "../lib/zod";
+
+const required = (max: number) => z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`);
+/** A checkbox posts "on" or nothing; the API sends a boolean. */
+const flag = z.union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")]).optional().transform((v) => v === true || v === "on" || v === "true");
+/** A select's empty option arrives as undefined (form) or "" / null (API): all mean "none". */
+const optionalId = z.union([z.string().trim(), z.null()]).optional().transform((v) => (v ? v : null));
+const int = (min: number, max: number) =>
+  z.coerce.number({ message: "validation.number" }).int("validation.integer").min(min, `validation.min::${min}`).max(max, `validation.max::${max}`);
+
+// ---- tabulations
+export const tabulationSchema = z.object({ name: required(120) });
+export const tabulationActiveSchema = z.object({ active: flag });
+
+// ---- canned samples (spec section 3: agent_id, department_id, for_all, key, message)
+export const SAMPLE_AUDIENCES = ["all", "me", "department"] as const;
+export type SampleAudience = (typeof SAMPLE_AUDIENCES)[number];
+export const sampleKeySchema = z
+  .string({ message: "validation.required" })
+  .trim()
+  .toLowerCase()
+  .min(1, "validation.required")
+  .max(40, "validation.maxLength::40")
+  .regex(/^[a-z0-9_-]+$/, "live.responses.keyFormat");
+/** The screen's form: an audience and, for "department", which one. */
+export const sampleFormSchema = z
+  .object({
+    audience: z.enum(SAMPLE_AUDIENCES, { message: "validation.option" }),
+    department_id: optionalId,
+    key: sampleKeySchema,
+    message: required(4000),
+  })
+  .superRefine((v, ctx) => {
+    if (v.audience === "department" && !v.department_id) ctx.addIssue({ code: "custom", path: ["department_id"], message: "validation.required" });
+  });
+/** The live-chat API's body (POST webchat/samples/create). */
+export const sampleApiSchema = z.object({
+  agent_id: optionalId,
+  department_id: optionalId,
+  for_all: flag,
+  key: sampleKeySchema,
+  message: required(4000),
+});
+
+// ---- macros
+export const macroSchema = z.object({
+  name: required(120),
+  message: z.union([z.string().trim().max(4000, "validation.maxLength::4000"), z.null()]).optional().transform((v) => v || null),
+  /** Comma-separated on the form, an array in the API. */
+  tags: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => [...new Set((Array.isArray(v) ? v : (v ?? "").split(",")).map((t) => t.trim()).filter(Boolean))])
+    .pipe(z.array(z.string().max(40, "validation.maxLength::40")).max(20, "validation.max::20")),
+  tabulation_id: optionalId,
+  close: flag,
+});
+
+// ---- holidays and opening hours (São Paulo local dates and times)
+export const holidaySchema = z.object({
+  name: required(120),
+  day: z.string({ message: "validation.required" }).regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "validation.date"),
+});
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$|^24:00(:00)?$/;
+const time = z.string({ message: "validation.required" }).trim().regex(TIME, "live.hours.timeFormat").transform((t) => t.slice(0, 5));
+export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
+export const openingHourSchema = z
+  .object({
+    /** One weekday, or several (checkboxes on the form post the field once per box). */
+    weekdays: z
+      .union([z.coerce.number(), z.string(), z.array(z.union([z.string(), z.number()]))])
+      .optional()
+      .transform((v) => [...new Set((Array.isArray(v) ? v : v === undefined || v === "" ? [] : [v]).map(Number))].sort())
+      .pipe(z.array(z.number().int().min(0, "validation.option").max(6, "validation.option")).min(1, "live.hours.weekdaysRequired")),
+    opens: time,
+    closes: time,
+    department_id: optionalId,
+  })
+  .superRefine((v, ctx) => {
+    if (v.closes <= v.opens) ctx.addIssue({ code: "custom", path: ["closes"], message: "live.hours.closesAfterOpens" });
+  });
+
+// ---- system settings (live.queued_enabled, live.acceptance_option) and agents
+export const ACCEPTANCE_OPTIONS = ["automatic", "manual"] as const;
+export const systemSettingsSchema = z.object({
+  queued_enabled: flag,
+  acceptance_option: z.enum(ACCEPTANCE_OPTIONS, { message: "validation.option" }),
+  default_capacity: int(1, 100),
+  tabulation_required: flag,
+  idle_minutes: int(1, 1440),
+});
+export const agentSettingsSchema = z.object({
+  /** Blank = the account's default capacity. */
+  capacity: z.union([z.literal(""), z.null(), int(1, 100)]).optional().transform((v) => (v === "" || v === null || v === undefined ? null : v)),
+  department_ids: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => [...new Set((Array.isArray(v) ? v : v ? [v] : []).filter(Boolean))]),
+});
+
+// ---- widget (spec section 3: titles online/offline, welcome text, position, highlight color, colors)
+export const WIDGET_POSITIONS = ["left", "center", "right"] as const;
+export const WIDGET_COLOR_PARTS = ["header", "launcher", "messageList", "sentMessage", "receivedMessage", "userInput", "userList"] as const;
+export type WidgetColorPart = (typeof WIDGET_COLOR_PARTS)[number];
+const color = z.string({ message: "validation.required" }).trim().regex(/^#[0-9a-fA-F]{6}$/, "validation.color").transform((c) => c.toLowerCase());
+const pair = z.object({ bg: color, text: color });
+export const widgetSettingsSchema = z.object({
+  title_online: required(60),
+  title_offline: required(60),
+  welcome: z.string().trim().max(500, "validation.maxLength::500").default(""),
+  position: z.enum(WIDGET_POSITIONS, { message: "validation.option" }),
+  highlight_color: color,
+  enabled: flag,
+  attachments: flag,
+  emoji: flag,
+  colors: z.object(Object.fromEntries(WIDGET_COLOR_PARTS.map((p) => [p, pair])) as Record<WidgetColorPart, typeof pair>),
+});
+export type WidgetSettings = z.infer<typeof widgetSettingsSchema>;
+
+export const DEFAULT_WIDGET: WidgetSettings = {
+  title_online: "Fale conosco",
+  title_offline: "Deixe sua mensagem",
+  welcome: "",
+  position: "right",
+  highlight_color: "#2563eb",
+  enabled: true,
+  attachments: true,
+  emoji: true,
+  colors: {
+    header: { bg: "#2563eb", text: "#ffffff" },
+    launcher: { bg: "#2563eb", text: "#ffffff" },
+    messageList: { bg: "#ffffff", text: "#111827" },
+    sentMessage: { bg: "#2563eb", text: "#ffffff" },
+    receivedMessage: { bg: "#f3f4f6", text: "#111827" },
+    userInput: { bg: "#ffffff", text: "#111827" },
+    userList: { bg: "#ffffff", text: "#111827" },
+  },
+};
+
+// ---- mute and volume per user (spec sections 4 and 9)
+export const MUTE_OPTIONS = ["disabled", "8h", "1w", "1m", "always"] as const;
+export type MuteOption = (typeof MUTE_OPTIONS)[number];
+/** The spec's names (8_hours, 1_week, 1_month) are accepted too. */
+const MUTE_ALIASES: Record<string, MuteOption> = { "8_hours": "8h", "1_week": "1w", "1_month": "1m" };
+export const preferencesSchema = z.object({
+  mute: z.string({ message: "validation.required" }).transform((v) => MUTE_ALIASES[v] ?? v).pipe(z.enum(MUTE_OPTIONS, { message: "validation.option" })),
+  volume: z.coerce.number({ message: "validation.number" }).min(0, "validation.min::0").max(1, "validation.max::1"),
+});

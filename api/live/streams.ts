@@ -1,0 +1,59 @@
+/**
+ * Live chat's Redis Streams (ARCHITECTURE.md "Real time", ADR 014). The use-cases publish after
+ * their transaction commits; the realtime processes read and push to browsers. Two streams:
+ *
+ *  - `live:account:{accountId}`: everything agents and supervisors see. Each entry has
+ *    `event`, `room_id`, `to` ("*" = every agent of the account, or a comma list of user ids;
+ *    supervisors — ADMINISTRATOR/MANAGER profiles — receive every entry) and `data` (JSON).
+ *  - `live:room:{roomId}`: what the room's visitor (widget, hosted webchat) sees.
+ *
+ * Event names are the spec's (section 7, real time) plus a few of ours for state the screens need.
+ */
+import { key, redis } from "../lib/redis";
+
+export const accountLiveStream = (accountId: string) => key("live", "account", accountId);
+export const roomLiveStream = (roomId: string) => key("live", "room", roomId);
+
+/** Entries kept per stream: enough for a reconnecting client to catch up on several minutes. */
+const MAXLEN = 50_000;
+const ROOM_MAXLEN = 2_000;
+
+export const LIVE_EVENTS = [
+  // spec section 7
+  "next", "heart_beat", "send", "close", "return_to_queue", "transfer_agent", "transfer_department",
+  "transfer_accept", "transfer_refused", "room_refused", "send-historic", "delivered", "read",
+  // ours: a room entered the queue, was assigned, changed (tags, tabulation, lock), a message was
+  // edited or deleted, the visitor's place in line, an agent's status, a transfer finished, and
+  // the "connected elsewhere" take-over.
+  "queued", "assigned", "room_updated", "edited", "deleted", "queue_position", "agent_status",
+  "transfer_finished", "disconnect", "typing",
+] as const;
+export type LiveEvent = (typeof LIVE_EVENTS)[number];
+
+export type LivePublish = {
+  accountId: string;
+  roomId?: string | null;
+  event: LiveEvent;
+  data: Record<string, unknown>;
+  /** Agents who receive it on the account stream: "*" (all) or user ids. Supervisors get all. */
+  to?: "*" | string[];
+  /** Also to the room's visitor. */
+  visitor?: boolean;
+};
+
+/** Publishes live events (call after commit). One round trip for any number of events. */
+export async function publishLive(events: LivePublish[]): Promise<void> {
+  if (events.length === 0) return;
+  const pipeline = redis().pipeline();
+  for (const e of events) {
+    const data = JSON.stringify(e.data);
+    const to = e.to === undefined || e.to === "*" ? "*" : e.to.join(",");
+    pipeline.xadd(accountLiveStream(e.accountId), "MAXLEN", "~", String(MAXLEN), "*", "event", e.event, "room_id", e.roomId ?? "", "to", to, "data", data, "at", String(Date.now()));
+    if (e.visitor && e.roomId) {
+      pipeline.xadd(roomLiveStream(e.roomId), "MAXLEN", "~", String(ROOM_MAXLEN), "*", "event", e.event, "room_id", e.roomId, "data", data, "at", String(Date.now()));
+    }
+  }
+  const results = await pipeline.exec();
+  const failed = results?.find(([err]) => err);
+  if (failed) throw failed[0];
+}

@@ -1,0 +1,108 @@
+/**
+ * Webchat visitors (the widget and the hosted /webchat page): no account, no password. A visitor is
+ * identified by a random visitor id the server hands out with its first message, and proves it on
+ * every later call with a visitor token = HMAC(SESSION_SECRET, "visitor:" account id ":" visitor
+ * id), so nobody can read or write another visitor's conversation by guessing an id. The widget
+ * key (live_settings.widget_key) names the account; it is public (it sits in the page's script tag).
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import { hmac, randomToken, safeEqual } from "../lib/crypto";
+import { AppError } from "../lib/errors";
+import { isOpen } from "./hours";
+import { issueVisitorToken } from "./visitor-tokens";
+import { queuePosition, roomMessages, visitorMessage, visitorRead, visitorView, type Room } from "./rooms";
+
+export const visitorToken = (accountId: string, visitorId: string) => hmac(`visitor:${accountId}:${visitorId}`);
+
+/** The account a widget key belongs to (404 for an unknown key). */
+export async function accountForWidgetKey(key: string): Promise<string> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(key)) throw new AppError("NOT_FOUND");
+  const [row] = await sequelize().query<{ account_id: string }>(`SELECT account_id FROM live_settings WHERE widget_key = $1`, { bind: [key], type: QueryTypes.SELECT });
+  if (!row) throw new AppError("NOT_FOUND");
+  return row.account_id;
+}
+
+export type Visitor = { accountId: string; visitorId: string };
+
+/** Checks a returning visitor's id and token. */
+export function assertVisitor(accountId: string, visitorId: unknown, token: unknown): Visitor {
+  if (typeof visitorId !== "string" || !/^v_[A-Za-z0-9_-]{16,40}$/.test(visitorId) || typeof token !== "string" || !safeEqual(token, visitorToken(accountId, visitorId))) {
+    throw new AppError("UNAUTHENTICATED");
+  }
+  return { accountId, visitorId };
+}
+
+export type VisitorPost = {
+  visitor_id?: string;
+  visitor_token?: string;
+  name?: string;
+  email?: string;
+  phone?: string;
+  department_id?: string;
+  message: string;
+  client_id?: string;
+};
+
+/** A visitor's message through the widget: a new visitor gets an id and its token back. */
+export async function postVisitorMessage(widgetKey: string, input: VisitorPost) {
+  const accountId = await accountForWidgetKey(widgetKey);
+  if (input.department_id) {
+    const [dept] = /^[0-9a-f-]{36}$/i.test(input.department_id)
+      ? await sequelize().query(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, { bind: [input.department_id, accountId], type: QueryTypes.SELECT })
+      : [];
+    if (!dept) throw new AppError("VALIDATION", { fields: { department_id: ["validation.option"] } });
+  }
+  // Outside opening hours (or on a holiday) the message is kept as an offline contact.
+  const open = await isOpen(accountId, new Date(), input.department_id ?? null);
+  const visitor = input.visitor_id ? assertVisitor(accountId, input.visitor_id, input.visitor_token) : { accountId, visitorId: `v_${randomToken(16)}` };
+  const result = await visitorMessage({
+    accountId,
+    channel: "webchat",
+    externalId: visitor.visitorId,
+    username: input.name?.slice(0, 120),
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    departmentId: input.department_id ?? null,
+    body: input.message ?? "",
+    clientId: input.client_id ? String(input.client_id).slice(0, 100) : null,
+    open,
+  });
+  return {
+    visitor_id: visitor.visitorId,
+    visitor_token: visitorToken(accountId, visitor.visitorId),
+    room: visitorView(result.room),
+    message: result.message,
+    position: await queuePosition(accountId, result.room.id),
+    duplicate: result.duplicate,
+    /** For the realtime connection (/realtime/ws?visitor=…): this room's events. */
+    realtime_token: await issueVisitorToken(accountId, result.room.id),
+  };
+}
+
+/** The visitor's current (or last) room and its messages. */
+export async function visitorConversation(widgetKey: string, visitorId: string, token: string, before?: string | null) {
+  const accountId = await accountForWidgetKey(widgetKey);
+  assertVisitor(accountId, visitorId, token);
+  const [room] = await sequelize().query<Room>(
+    `SELECT * FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 ORDER BY (status <> 'CLOSED') DESC, created_at DESC LIMIT 1`,
+    { bind: [accountId, visitorId], type: QueryTypes.SELECT },
+  );
+  if (!room) return { room: null, messages: [], more: false, position: null, realtime_token: null };
+  const page = await roomMessages(accountId, room.id, { before: before ?? null, limit: 30 });
+  return {
+    room: visitorView(room), messages: page.data, more: page.more, position: await queuePosition(accountId, room.id),
+    realtime_token: room.status === "CLOSED" ? null : await issueVisitorToken(accountId, room.id),
+  };
+}
+
+/** The visitor read the agent's messages. */
+export async function visitorMarkRead(widgetKey: string, visitorId: string, token: string) {
+  const accountId = await accountForWidgetKey(widgetKey);
+  assertVisitor(accountId, visitorId, token);
+  const [room] = await sequelize().query<{ id: string }>(
+    `SELECT id FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 AND status <> 'CLOSED'`,
+    { bind: [accountId, visitorId], type: QueryTypes.SELECT },
+  );
+  return { changed: room ? await visitorRead(accountId, room.id) : 0 };
+}

@@ -1,0 +1,135 @@
+/**
+ * /responses: canned (sample) messages with their audience — all agents, only me, or one
+ * department (spec sections 3 and 5). Managers see and delete every one; create and delete
+ * work without JavaScript.
+ */
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { departmentOptions } from "../../../api/live/access";
+import { createSample, deleteSample, listSamples } from "../../../api/live/samples";
+import { SAMPLE_AUDIENCES, sampleFormSchema } from "../../../api/live/schemas";
+import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { SelectField, TextareaField } from "~/components/forms/controls";
+import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
+import { EmptyRow, useReplyFor } from "~/components/live/parts";
+import { PageHeader } from "~/components/shell/page-header";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader } from "~/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { orHttpError, requireRoute } from "~/lib/auth.server";
+import { deleteIntentSchema, handleForm } from "~/lib/forms.server";
+import { redirectWithToast } from "~/lib/toast.server";
+
+export const handle = { crumb: "live:responses.title" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireRoute(request);
+  const samples = await orHttpError(listSamples(ctx));
+  const departments = await departmentOptions(ctx);
+  return json({ samples, departments });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requireRoute(request);
+  const intent = (await request.clone().formData()).get("intent");
+  if (intent === "delete") {
+    return handleForm(request, deleteIntentSchema, async ({ id }) => {
+      const s = await deleteSample(ctx, id);
+      return redirectWithToast(request, "/responses", { type: "success", title: "live:responses.delete.deleted", params: { key: s.key } });
+    });
+  }
+  return handleForm(request, sampleFormSchema, async (v) => {
+    const s = await createSample(ctx, v);
+    return redirectWithToast(request, "/responses", { type: "success", title: "live:responses.create.created", params: { key: s.key } });
+  });
+}
+
+export default function Responses() {
+  const { samples, departments } = useLoaderData<typeof loader>();
+  const { t } = useTranslation(["live", "common"]);
+  const busy = useNavigation().state === "submitting";
+  const reply = useReplyFor();
+  const [form, fields] = useForm({
+    id: "response-create",
+    lastResult: reply.of("create"),
+    defaultValue: { audience: "all" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: sampleFormSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="space-y-6">
+      <PageHeader description={t("responses.description")} />
+      <div className="grid items-start gap-6 lg:grid-cols-[1fr_24rem]">
+        <Card>
+          <CardContent>
+            {samples.length === 0 ? (
+              <EmptyRow>{t("responses.empty")}</EmptyRow>
+            ) : (
+              <Table data-testid="responses">
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>{t("responses.key")}</TableHead>
+                    <TableHead>{t("responses.message")}</TableHead>
+                    <TableHead>{t("responses.audience")}</TableHead>
+                    <TableHead className="text-right">{t("responses.actions")}</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {samples.map((s) => (
+                    <TableRow key={s.id} data-sample-id={s.id}>
+                      <TableCell className="align-top"><code className="rounded bg-muted px-1.5 py-0.5 text-xs">/{s.key}</code></TableCell>
+                      <TableCell className="max-w-sm align-top whitespace-pre-wrap break-words">{s.message}</TableCell>
+                      <TableCell className="align-top">
+                        <Badge variant="secondary">
+                          {s.audience === "department" ? s.department_name : s.audience === "me" ? t("responses.owner", { name: s.agent_name ?? "" }) : t("responses.audiences.all")}
+                        </Badge>
+                      </TableCell>
+                      <TableCell className="text-right align-top">
+                        <ConfirmDelete
+                          id={s.id}
+                          errors={reply.errorsOf("delete", s.id)}
+                          summary={t("responses.delete.summary")}
+                          label={t("responses.delete.label", { key: s.key })}
+                          body={t("responses.delete.body", { key: s.key })}
+                          confirm={t("responses.delete.confirm")}
+                        />
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <h2 className="leading-none font-semibold">{t("responses.create.title")}</h2>
+          </CardHeader>
+          <CardContent>
+            <Form method="post" {...getFormProps(form)} className="space-y-4">
+              <CsrfInput />
+              <input type="hidden" name="intent" value="create" />
+              <FormErrors errors={form.errors} />
+              <TextField field={fields.key} label={t("responses.key")} description={t("responses.keyHint")} autoComplete="off" />
+              <TextareaField field={fields.message} label={t("responses.message")} />
+              <SelectField field={fields.audience} label={t("responses.audience")} options={SAMPLE_AUDIENCES.map((a) => ({ value: a, label: t(`responses.audiences.${a}`) }))} />
+              <SelectField
+                field={fields.department_id}
+                label={t("responses.department")}
+                placeholder={t("responses.chooseDepartment")}
+                options={departments.map((d) => ({ value: d.id, label: d.name }))}
+              />
+              <Button type="submit" className="w-full" disabled={busy}>{t("responses.create.submit")}</Button>
+            </Form>
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+/**
+ * Live chat configuration over the JWT API (spec section 7): GET omni/tabs and webchat/tabs,
+ * GET webchat/system, POST webchat/samples/create and GET webchat/samples/{agentId} (for all +
+ * own + the agent's departments, from the membership and live_agent_departments), chat/macros,
+ * and the /live resources; scoped by account, gated by the omni plan and by role.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
+import { query } from "../support/db";
+import { DEMO_PASSWORD } from "../support/web";
+
+let owner: Person;
+let token: string;
+let otherToken: string;
+
+beforeAll(async () => {
+  owner = await registerPerson("liveapi");
+  await giveOmni(owner.accountId);
+  token = (await login(owner.email, owner.password)).token;
+  const other = await registerPerson("liveapi-other");
+  await giveOmni(other.accountId);
+  otherToken = (await login(other.email, other.password)).token;
+});
+
+describe("live config API", () => {
+  it("without the omni plan: 403 PLAN_REQUIRED", async () => {
+    const p = await registerPerson("liveapi-noplan");
+    const t = (await login(p.email, p.password)).token;
+    const res = await api("/api/webchat/system", { token: t });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("PLAN_REQUIRED");
+  });
+
+  it("tabulations: create, 422 on a duplicate, deactivate; agents' lists hide inactive ones and GENERIC", async () => {
+    const a = await api("/api/live/tabulations", { token, body: { name: "Dúvida" } });
+    expect(a.status).toBe(200);
+    expect((await api("/api/live/tabulations", { token, body: { name: "dúvida" } })).status).toBe(422);
+    const b = await api("/api/live/tabulations", { token, body: { name: "Reclamação" } });
+    await api("/api/live/tabulations", { token, body: { name: "GENERIC" } });
+    const off = await api(`/api/live/tabulations/${b.body.id}`, { token, method: "PUT", body: { active: false } });
+    expect(off.body).toMatchObject({ name: "Reclamação", active: false });
+    for (const path of ["/api/omni/tabs", "/api/webchat/tabs"]) {
+      const res = await api(path, { token });
+      expect(res.body.data.map((x: { name: string }) => x.name), path).toEqual(["Dúvida"]);
+    }
+    expect((await api("/api/live/tabulations", { token })).body.data).toHaveLength(3);
+    expect((await api(`/api/live/tabulations/${a.body.id}`, { token: otherToken, method: "DELETE" })).status).toBe(404);
+    expect((await api("/api/omni/tabs", { token: otherToken })).body.data).toEqual([]);
+  });
+
+  it("webchat/system answers queued_enabled and acceptance_option; PUT live/settings changes them", async () => {
+    expect((await api("/api/webchat/system", { token })).body).toEqual({ queued_enabled: true, acceptance_option: "automatic" });
+    const put = await api("/api/live/settings", { token, method: "PUT", body: { queued_enabled: false, acceptance_option: "manual", default_capacity: 4, tabulation_required: true, idle_minutes: 20 } });
+    expect(put.status).toBe(200);
+    expect((await api("/api/webchat/system", { token })).body).toEqual({ queued_enabled: false, acceptance_option: "manual" });
+    const bad = await api("/api/live/settings", { token, method: "PUT", body: { acceptance_option: "sometimes", default_capacity: 4, idle_minutes: 20 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.fields.acceptance_option).toBeDefined();
+  });
+
+  it("samples: an agent gets for_all + own + their departments' (membership and served ones), not others'", async () => {
+    // Two agents of the owner's account, each in a department; the second also serves a third department.
+    const [d1, d2, d3] = await query<{ id: string }>(
+      "INSERT INTO departments (account_id, name) VALUES ($1, 'A'), ($1, 'B'), ($1, 'C') RETURNING id",
+      [owner.accountId],
+    );
+    const [u1, u2] = await query<{ id: string }>(
+      "INSERT INTO users (email, first_name) VALUES ($1, 'Ana'), ($2, 'Bia') RETURNING id",
+      [`ana.${Date.now()}@test.example`, `bia.${Date.now()}@test.example`],
+    );
+    await query("INSERT INTO memberships (account_id, user_id, role, is_agent, department_id) VALUES ($1, $2, 'agent', true, $3), ($1, $4, 'agent', true, $5)", [owner.accountId, u1.id, d1.id, u2.id, d2.id]);
+    const served = await api(`/api/live/agents/${u2.id}`, { token, method: "PUT", body: { capacity: 2, department_ids: [d3.id] } });
+    expect(served.status).toBe(200);
+    expect(served.body).toMatchObject({ capacity: 2, effective_capacity: 2, department_ids: [d3.id] });
+
+    const make = (body: Record<string, unknown>) => api("/api/webchat/samples/create", { token, body });
+    expect((await make({ for_all: true, key: "oi", message: "Oi!" })).status).toBe(200);
+    expect((await make({ department_id: d1.id, key: "a", message: "Dept A" })).status).toBe(200);
+    expect((await make({ department_id: d2.id, key: "b", message: "Dept B" })).status).toBe(200);
+    expect((await make({ department_id: d3.id, key: "c", message: "Dept C" })).status).toBe(200);
+    expect((await make({ agent_id: u1.id, key: "ana", message: "Só da Ana" })).status).toBe(200);
+    expect((await make({ key: "dono", message: "Do dono" })).status).toBe(200); // no audience: the caller
+    expect((await make({ key: "BAD KEY", message: "x" })).status).toBe(422);
+    expect((await make({ agent_id: "00000000-0000-4000-8000-000000000000", key: "x", message: "x" })).status).toBe(422);
+
+    const keys = async (agent: string) => (await api(`/api/webchat/samples/${agent}`, { token })).body.data.map((s: { key: string }) => s.key).sort();
+    expect(await keys(u1.id)).toEqual(["a", "ana", "oi"]);
+    expect(await keys(u2.id)).toEqual(["b", "c", "oi"]);
+    expect(await keys(owner.userId)).toEqual(["dono", "oi"]);
+    // Another account sees none of them.
+    expect((await api(`/api/webchat/samples/${u1.id}`, { token: otherToken })).body.data).toEqual([]);
+  });
+
+  it("a plain agent creates samples only for themselves and reads only their own list", async () => {
+    const agent = (await login("agent@demo.example", DEMO_PASSWORD)).token;
+    const mine = await api("/api/webchat/samples/create", { token: agent, body: { key: "meu", message: "Meu atalho" } });
+    expect(mine.status).toBe(200);
+    expect(mine.body.audience).toBe("me");
+    expect((await api("/api/webchat/samples/create", { token: agent, body: { for_all: true, key: "todos", message: "x" } })).status).toBe(403);
+    const [owner] = await query<{ id: string }>("SELECT id FROM users WHERE email = 'owner@demo.example'");
+    expect((await api(`/api/webchat/samples/${owner.id}`, { token: agent })).status).toBe(403);
+    expect((await api("/api/live/tabulations", { token: agent, body: { name: "Agente" } })).status).toBe(403);
+    await api(`/api/live/samples/${mine.body.id}`, { token: agent, method: "DELETE" });
+  });
+
+  it("chat/macros: GET, POST, PUT, DELETE; tabulation of another account refused", async () => {
+    const tabs = (await api("/api/live/tabulations", { token })).body.data;
+    const created = await api("/api/chat/macros", { token, body: { name: "Fechar", message: "Tchau", tags: ["fim"], tabulation_id: tabs[0].id, close: true } });
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ name: "Fechar", tags: ["fim"], tabulation_name: tabs[0].name, close: true });
+    const put = await api(`/api/chat/macros/${created.body.id}`, { token, method: "PUT", body: { name: "Fechar já", tags: [] } });
+    expect(put.body).toMatchObject({ name: "Fechar já", message: null, tags: [], tabulation_id: null, close: false });
+    const [foreignTab] = await query<{ id: string }>("INSERT INTO live_tabulations (account_id, name) SELECT account_id, 'Alheia' FROM memberships WHERE user_id <> $1 LIMIT 1 RETURNING id", [owner.userId]);
+    expect((await api("/api/chat/macros", { token, body: { name: "X", tabulation_id: foreignTab.id } })).status).toBe(422);
+    expect((await api("/api/chat/macros", { token })).body.data.map((m: { name: string }) => m.name)).toEqual(["Fechar já"]);
+    expect((await api(`/api/chat/macros/${created.body.id}`, { token: otherToken, method: "DELETE" })).status).toBe(404);
+    expect((await api(`/api/chat/macros/${created.body.id}`, { token, method: "DELETE" })).status).toBe(200);
+  });
+
+  it("holidays (409 HOLIDAY_REGISTER_FAILED twice the same day), opening hours, widget and preferences", async () => {
+    expect((await api("/api/live/holidays", { token, body: { name: "Tiradentes", day: "2027-04-21" } })).status).toBe(200);
+    const dup = await api("/api/live/holidays", { token, body: { name: "De novo", day: "2027-04-21" }, lang: "en" });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error.code).toBe("HOLIDAY_REGISTER_FAILED");
+    const hours = await api("/api/live/opening-hours", { token, body: { weekdays: [1, 5], opens: "09:00", closes: "24:00" } });
+    expect(hours.body).toEqual({ created: 2 });
+    expect((await api("/api/live/opening-hours", { token })).body.data.map((h: { weekday: number; closes: string }) => [h.weekday, h.closes])).toEqual([[1, "24:00"], [5, "24:00"]]);
+
+    const w = await api("/api/live/widget", { token });
+    expect(w.body.snippet).toBe(`<script src="${w.body.snippet.match(/src="([^"]+)\/widget\.js"/)[1]}/widget.js" data-key="${w.body.widget_key}" async></script>`);
+    expect(w.body.settings.position).toBe("right");
+    const bad = await api("/api/live/widget", { token, method: "PUT", body: { ...w.body.settings, highlight_color: "#12345" } });
+    expect(bad.status).toBe(422);
+    const re = await api("/api/live/widget/regenerate-key", { token, method: "POST" });
+    expect(re.body.widget_key).not.toBe(w.body.widget_key);
+
+    const prefs = await api("/api/live/preferences", { token, method: "PUT", body: { mute: "1_week", volume: 0.5 } });
+    expect(prefs.body).toMatchObject({ mute: "1w", muted: true, volume: 0.5 });
+    expect(new Date(prefs.body.mute_until).getTime() - Date.now()).toBeGreaterThan(7 * 86_400_000 - 60_000);
+    expect((await api("/api/live/preferences", { token })).body.mute).toBe("1w");
+  });
+});

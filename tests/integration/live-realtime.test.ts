@@ -1,0 +1,99 @@
+/**
+ * Live chat end to end over the realtime service (issue 5): an agent's websocket (web session
+ * ticket) and a widget visitor's websocket (the realtime token the widget gets) exchange messages
+ * through the live commands, which run the same use-cases as the HTTP API; a visitor outside
+ * opening hours leaves an offline contact.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { api, giveOmni, registerPerson } from "../support/api";
+import { query } from "../support/db";
+import { LiveClient, wsUrl } from "../support/live-client";
+
+process.env.REDIS_URL = inject("redisUrl");
+process.env.REDIS_PREFIX = inject("redisPrefix");
+process.env.DATABASE_URL = inject("databaseUrl");
+const { issueStreamTicket } = await import("../../api/realtime/tickets");
+const { closeRedis } = await import("../../api/lib/redis");
+
+let accountId: string;
+let ownerId: string;
+let widgetKey: string;
+const clients: LiveClient[] = [];
+const connect = (params: Record<string, string>) => {
+  const c = new LiveClient(wsUrl(inject("realtimeUrl"), params));
+  clients.push(c);
+  return c;
+};
+
+beforeAll(async () => {
+  const owner = await registerPerson("live-rt");
+  accountId = owner.accountId;
+  ownerId = owner.userId;
+  await giveOmni(accountId);
+  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
+    `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, md5(random()::text), 'manual') RETURNING widget_key`,
+    [accountId],
+  );
+});
+
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  await closeRedis();
+});
+
+describe("agent and visitor over websockets", () => {
+  it("the visitor's message reaches the agent live; the agent takes the room and replies; the visitor sees it and reads it", async () => {
+    const agent = connect({ ticket: await issueStreamTicket({ userId: ownerId, accountId }) });
+    await agent.welcome();
+    expect((await agent.command("s1", "status", { status: "AVAILABLE" })).ok).toBe(true);
+
+    const first = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Maria Souza", email: "maria@example.com", message: "Boa tarde!" } });
+    expect(first.status).toBe(200);
+    const roomId = first.body.room.id as string;
+    await agent.until((c) => c.events().some((e) => e.event === "send" && e.room_id === roomId), "the visitor's message on the agent's socket");
+
+    const visitor = connect({ visitor: first.body.realtime_token });
+    await visitor.welcome();
+    const next = await agent.command("n1", "next", {});
+    expect(next).toMatchObject({ ok: true, data: { id: roomId, status: "OPEN", agent_id: ownerId } });
+    await visitor.until((c) => c.events().some((e) => e.event === "assigned"), "assigned on the visitor's socket");
+
+    const reply = await agent.command("m1", "send", { room_id: roomId, message: "Olá Maria, em que posso ajudar?", client_id: "rt-1" });
+    expect(reply.ok).toBe(true);
+    await visitor.until((c) => c.events().some((e) => e.event === "send" && e.data?.message?.body === "Olá Maria, em que posso ajudar?"), "the reply on the visitor's socket");
+
+    // The visitor writes back over its socket and reads the reply.
+    const back = await visitor.command("v1", "send", { message: "Meu pedido não chegou", client_id: "v-1" });
+    expect(back).toMatchObject({ ok: true, data: { author: "visitor", body: "Meu pedido não chegou" } });
+    await agent.until((c) => c.events().some((e) => e.event === "send" && e.data?.message?.body === "Meu pedido não chegou"), "the visitor's second message");
+    expect((await visitor.command("v2", "read", {})).data).toEqual({ changed: 1 });
+    await agent.until((c) => c.events().some((e) => e.event === "read" && e.data?.by === "visitor"), "read receipt on the agent's socket");
+
+    // History through the socket: both sides' messages, oldest first.
+    const history = await agent.command("h1", "send-historic", { room_id: roomId });
+    expect(history.data.data.map((m: { body: string }) => m.body)).toEqual(["Boa tarde!", "Olá Maria, em que posso ajudar?", "Meu pedido não chegou"]);
+    // A visitor cannot run an agent's command; an agent's errors come back translated.
+    expect((await visitor.command("v3", "close", { room_id: roomId })).ok).toBe(false);
+    const closed = await agent.command("c1", "close", { room_id: roomId });
+    expect(closed).toMatchObject({ ok: true, data: { status: "CLOSED" } });
+    await visitor.until((c) => c.events().some((e) => e.event === "close"), "close on the visitor's socket");
+    const again = await agent.command("c2", "close", { room_id: roomId });
+    expect(again).toMatchObject({ ok: false, error: { code: "LIVE_ROOM_STATE" } });
+    // The visitor's contact was created from the widget's e-mail.
+    const [room] = await query<{ contact_id: string | null }>(`SELECT contact_id FROM live_rooms WHERE id = $1`, [roomId]);
+    expect(room.contact_id).not.toBeNull();
+  });
+
+  it("outside opening hours the visitor's message is an offline contact, not a queued room", async () => {
+    // Closed every day: hours only on a weekday that can never match (a holiday today).
+    await query(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, 'Feriado', (now() AT TIME ZONE 'America/Sao_Paulo')::date)`, [accountId]);
+    await query(`INSERT INTO live_opening_hours (account_id, weekday, opens, closes) VALUES ($1, 1, '08:00', '18:00')`, [accountId]);
+    const res = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Fora de hora", message: "Alguém aí?" } });
+    expect(res.status).toBe(200);
+    expect(res.body.room.status).toBe("CLOSED");
+    const [room] = await query<{ offline: boolean; status: string }>(`SELECT offline, status FROM live_rooms WHERE id = $1`, [res.body.room.id]);
+    expect(room).toEqual({ offline: true, status: "CLOSED" });
+    const bad = await api(`/api/widget/${widgetKey}/messages`, { body: { message: "x", department_id: "00000000-0000-0000-0000-000000000000" } });
+    expect(bad.status).toBe(422);
+  });
+});

@@ -1,0 +1,302 @@
+/**
+ * Live chat room flow (issue 5, spec section 4) over the real API, PostgreSQL and Redis: visitors
+ * write through the public widget endpoint, agents act through the JWT API, and every transition
+ * is checked in the database and on the live event stream.
+ */
+import Redis from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
+import { query } from "../support/db";
+
+type Agent = { person: Person; token: string; as: (path: string, opts?: Parameters<typeof api>[1]) => Promise<{ status: number; body: any }> };
+
+let owner: Agent;
+let ana: Agent;
+let bruno: Agent;
+let carla: Agent;
+let accountId: string;
+let widgetKey: string;
+let supportDept: string;
+let salesDept: string;
+let redis: Redis;
+
+async function agentOf(person: Person, account: string): Promise<Agent> {
+  const { token } = await login(person.email, person.password);
+  return { person, token, as: (path, opts = {}) => api(path, { ...opts, token, account }) };
+}
+
+async function addAgent(tag: string, departmentId: string | null = null): Promise<Agent> {
+  const person = await registerPerson(tag);
+  await query(`INSERT INTO memberships (account_id, user_id, role, is_agent, department_id) VALUES ($1, $2, 'agent', true, $3)`, [accountId, person.userId, departmentId]);
+  return agentOf(person, accountId);
+}
+
+let visitorSeq = 0;
+/** A new webchat visitor: their first message opens a room. */
+async function visitor(message = "Olá, preciso de ajuda", extra: Record<string, unknown> = {}) {
+  const res = await api(`/api/widget/${widgetKey}/messages`, { body: { name: `Visitante ${++visitorSeq}`, message, ...extra } });
+  expect(res.status).toBe(200);
+  return res.body as { visitor_id: string; visitor_token: string; room: { id: string; protocol: string; status: string }; position: number | null };
+}
+
+const room = async (id: string) => (await query<Record<string, any>>(`SELECT * FROM live_rooms WHERE id = $1`, [id]))[0];
+const settings = (set: string, params: unknown[] = []) => query(`UPDATE live_settings SET ${set} WHERE account_id = $${params.length + 1}`, [...params, accountId]);
+const status = async (a: Agent, s: string) => expect((await a.as("/api/webchat/status", { method: "PUT", body: { status: s } })).status).toBe(200);
+
+/** Live events of the account stream for one room, oldest first. */
+async function events(roomId: string) {
+  const entries = await redis.xrange(`${inject("redisPrefix")}live:account:${accountId}`, "-", "+");
+  return entries
+    .map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])))
+    .filter((e) => e.room_id === roomId);
+}
+
+/** Closes every open room so each test starts with free agents. */
+async function reset() {
+  await query(`UPDATE live_rooms SET status = 'CLOSED', closed_at = now(), locked = false WHERE account_id = $1 AND status <> 'CLOSED'`, [accountId]);
+  await query(`UPDATE live_agents SET status = 'OFFLINE', capacity = NULL WHERE account_id = $1`, [accountId]);
+  await settings(`acceptance_option = 'automatic', tabulation_required = false, default_capacity = 3, queued_enabled = true`);
+}
+
+beforeAll(async () => {
+  redis = new Redis(inject("redisUrl"));
+  const person = await registerPerson("live-owner");
+  accountId = person.accountId;
+  await giveOmni(accountId);
+  owner = await agentOf(person, accountId);
+  [{ id: supportDept }, { id: salesDept }] = await query<{ id: string }>(
+    `INSERT INTO departments (account_id, name) VALUES ($1, 'Suporte'), ($1, 'Vendas') RETURNING id`,
+    [accountId],
+  );
+  ana = await addAgent("live-ana", supportDept);
+  bruno = await addAgent("live-bruno", supportDept);
+  carla = await addAgent("live-carla", salesDept);
+  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
+    `INSERT INTO live_settings (account_id, widget_key) VALUES ($1, 'wk_' || md5(random()::text)) ON CONFLICT (account_id) DO UPDATE SET updated_at = now() RETURNING widget_key`,
+    [accountId],
+  );
+  for (const a of [owner, ana, bruno, carla]) await status(a, "OFFLINE");
+});
+
+afterAll(async () => {
+  await redis?.quit();
+});
+
+describe("queue, protocol and automatic distribution", () => {
+  it("a visitor's first message opens a queued room with a protocol; the next one waits behind it", async () => {
+    await reset();
+    const first = await visitor();
+    const second = await visitor();
+    expect(first.room.status).toBe("QUEUE");
+    expect(first.room.protocol).toMatch(/^\d{8}\d{6}$/);
+    expect(Number(second.room.protocol)).toBe(Number(first.room.protocol) + 1);
+    expect([first.position, second.position]).toEqual([1, 2]);
+    // The same visitor writing again continues the same room.
+    const again = await api(`/api/widget/${widgetKey}/messages`, { body: { visitor_id: first.visitor_id, visitor_token: first.visitor_token, message: "Alô?" } });
+    expect(again.body.room.id).toBe(first.room.id);
+    expect((await room(first.room.id)).unread_count).toBe(2);
+    // A wrong visitor token is refused and writes nothing.
+    const forged = await api(`/api/widget/${widgetKey}/messages`, { body: { visitor_id: first.visitor_id, visitor_token: "x".repeat(43), message: "hijack" } });
+    expect(forged.status).toBe(401);
+    expect((await query(`SELECT 1 FROM live_messages WHERE body = 'hijack'`)).length).toBe(0);
+    expect((await events(first.room.id)).map((e) => e.event)).toEqual(["queued", "send", "send"]);
+  });
+
+  it("an available agent gets queued rooms up to capacity, least-busy first; at capacity taking another is refused", async () => {
+    await reset();
+    await settings(`default_capacity = 1`);
+    const a = await visitor();
+    const b = await visitor();
+    const c = await visitor();
+    await status(ana, "AVAILABLE");
+    expect(await room(a.room.id)).toMatchObject({ status: "OPEN", agent_id: ana.person.userId });
+    expect((await room(b.room.id)).status).toBe("QUEUE");
+    await status(bruno, "AVAILABLE");
+    expect(await room(b.room.id)).toMatchObject({ status: "OPEN", agent_id: bruno.person.userId });
+    const refused = await ana.as(`/api/omni/rooms/${c.room.id}/take`, { method: "POST", lang: "en" });
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body)).toContain("Service limit reached, finish the current one to take the next");
+    expect((await room(c.room.id)).status).toBe("QUEUE");
+    expect((await events(a.room.id)).map((e) => e.event)).toContain("assigned");
+  });
+
+  it("concurrent takes never exceed an agent's capacity", async () => {
+    await reset();
+    await settings(`acceptance_option = 'manual'`);
+    await query(`UPDATE live_agents SET capacity = 2 WHERE account_id = $1 AND user_id = $2`, [accountId, ana.person.userId]);
+    const rooms = await Promise.all(Array.from({ length: 6 }, () => visitor()));
+    const answers = await Promise.all(rooms.map((r) => ana.as(`/api/omni/rooms/${r.room.id}/take`, { method: "POST" })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(4);
+    const [{ n }] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM live_rooms WHERE account_id = $1 AND agent_id = $2 AND status = 'OPEN'`, [accountId, ana.person.userId]);
+    expect(n).toBe(2);
+  });
+
+  it("manual acceptance: nothing is assigned by itself; `next` takes the oldest room of my department", async () => {
+    await reset();
+    await settings(`acceptance_option = 'manual'`);
+    const sales = await visitor("Quero comprar", { department_id: salesDept });
+    const support = await visitor("Meu pedido atrasou", { department_id: supportDept });
+    await status(ana, "AVAILABLE");
+    expect((await room(support.room.id)).status).toBe("QUEUE");
+    const next = await ana.as("/api/omni/rooms/next", { method: "POST" });
+    expect(next.status).toBe(200);
+    expect(next.body.id).toBe(support.room.id);
+    expect((await room(sales.room.id)).status).toBe("QUEUE");
+    const empty = await ana.as("/api/omni/rooms/next", { method: "POST" });
+    expect(empty.status).toBe(404);
+  });
+});
+
+describe("messages both ways, forward-only status", () => {
+  it("agent and visitor exchange messages; delivered and read only move forward", async () => {
+    await reset();
+    const v = await visitor("Oi");
+    await status(ana, "AVAILABLE");
+    const sent = await ana.as("/api/omni/messages", { body: { room_id: v.room.id, message: "Olá! Como posso ajudar?", client_id: "c-1" } });
+    expect(sent.status).toBe(200);
+    // A retried send answers the stored message, not a second one.
+    const retry = await ana.as("/api/omni/messages", { body: { room_id: v.room.id, message: "Olá! Como posso ajudar?", client_id: "c-1" } });
+    expect(retry.body.id).toBe(sent.body.id);
+    const conversation = await api(`/api/widget/${widgetKey}/conversation?visitor_id=${v.visitor_id}&visitor_token=${v.visitor_token}`);
+    expect(conversation.body.messages.map((m: { author: string; body: string }) => `${m.author}:${m.body}`)).toEqual(["visitor:Oi", "agent:Olá! Como posso ajudar?"]);
+    expect((await api(`/api/widget/${widgetKey}/read`, { body: { visitor_id: v.visitor_id, visitor_token: v.visitor_token } })).body.changed).toBe(1);
+    expect((await query<{ status: string }>(`SELECT status FROM live_messages WHERE id = $1`, [sent.body.id]))[0].status).toBe("READ");
+
+    const [{ id: incoming }] = await query<{ id: string }>(`SELECT id FROM live_messages WHERE room_id = $1 AND author = 'visitor'`, [v.room.id]);
+    expect((await ana.as(`/api/omni/rooms/${v.room.id}/delivered`, { body: { ids: [incoming] } })).body.changed).toBe(1);
+    expect((await ana.as(`/api/omni/rooms/${v.room.id}/read`, { method: "POST" })).body.changed).toBe(1);
+    expect((await ana.as(`/api/omni/rooms/${v.room.id}/delivered`, { body: { ids: [incoming] } })).body.changed).toBe(0);
+    expect((await query<{ status: string }>(`SELECT status FROM live_messages WHERE id = $1`, [incoming]))[0].status).toBe("READ");
+    expect((await room(v.room.id)).unread_count).toBe(0);
+    // Someone else's room: another agent cannot write in it.
+    await status(bruno, "AVAILABLE");
+    expect((await bruno.as("/api/omni/messages", { body: { room_id: v.room.id, message: "intruso" } })).status).toBe(403);
+  });
+});
+
+describe("closing, transfers, returning", () => {
+  it("closing without a required tabulation is refused; with one it closes and frees capacity for the next visitor", async () => {
+    await reset();
+    await settings(`tabulation_required = true, default_capacity = 1`);
+    const a = await visitor();
+    const b = await visitor();
+    await status(ana, "AVAILABLE");
+    const refused = await ana.as(`/api/omni/rooms/${a.room.id}/close`, { method: "POST", body: {}, lang: "pt-BR" });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain("Adicione uma tabulação antes de finalizar");
+    expect((await room(a.room.id)).status).toBe("OPEN");
+    const [{ id: tab }] = await query<{ id: string }>(`INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Resolvido ' || md5(random()::text)) RETURNING id`, [accountId]);
+    const closed = await ana.as(`/api/omni/rooms/${a.room.id}/close`, { body: { tabulation_id: tab } });
+    expect(closed.status).toBe(200);
+    expect(await room(a.room.id)).toMatchObject({ status: "CLOSED", tabulation_id: tab });
+    expect(await room(b.room.id)).toMatchObject({ status: "OPEN", agent_id: ana.person.userId });
+    expect((await ana.as(`/api/omni/rooms/${a.room.id}/close`, { body: { tabulation_id: tab } })).status).toBe(409);
+  });
+
+  it("transfer to an agent locks the room until accepted; the new agent gets it", async () => {
+    await reset();
+    const v = await visitor();
+    await status(ana, "AVAILABLE");
+    await status(bruno, "AVAILABLE");
+    const [{ agent_id: first }] = [await room(v.room.id)];
+    const from = first === ana.person.userId ? ana : bruno;
+    const to = first === ana.person.userId ? bruno : ana;
+    expect((await from.as(`/api/omni/rooms/${v.room.id}/transfer`, { body: { agent_id: to.person.userId } })).status).toBe(200);
+    expect(await room(v.room.id)).toMatchObject({ locked: true, transfer_type: "agent", transfer_to_user_id: to.person.userId, agent_id: from.person.userId });
+    expect((await from.as("/api/omni/messages", { body: { room_id: v.room.id, message: "ainda aqui" } })).status).toBe(409);
+    expect((await from.as(`/api/omni/rooms/${v.room.id}/transfer/accept`, { method: "POST" })).status).toBe(409);
+    expect((await to.as(`/api/omni/rooms/${v.room.id}/transfer/accept`, { method: "POST" })).status).toBe(200);
+    expect(await room(v.room.id)).toMatchObject({ locked: false, agent_id: to.person.userId, status: "OPEN" });
+    expect((await to.as("/api/omni/messages", { body: { room_id: v.room.id, message: "Assumi seu atendimento" } })).status).toBe(200);
+    const names = (await events(v.room.id)).map((e) => e.event);
+    expect(names.indexOf("transfer_agent")).toBeLessThan(names.indexOf("transfer_accept"));
+  });
+
+  it("a refused transfer returns the room to the queue", async () => {
+    await reset();
+    await settings(`acceptance_option = 'manual'`);
+    const v = await visitor();
+    await status(ana, "AVAILABLE");
+    await ana.as(`/api/omni/rooms/${v.room.id}/take`, { method: "POST" });
+    await ana.as(`/api/omni/rooms/${v.room.id}/transfer`, { body: { agent_id: bruno.person.userId } });
+    expect((await carla.as(`/api/omni/rooms/${v.room.id}/transfer/refuse`, { method: "POST" })).status).toBe(409);
+    expect((await bruno.as(`/api/omni/rooms/${v.room.id}/transfer/refuse`, { method: "POST" })).status).toBe(200);
+    expect(await room(v.room.id)).toMatchObject({ status: "QUEUE", agent_id: null, locked: false });
+    expect((await events(v.room.id)).map((e) => e.event)).toContain("transfer_refused");
+  });
+
+  it("transfer to a department: queued there and locked until an agent of it takes it (transfer_finished)", async () => {
+    await reset();
+    const v = await visitor("Suporte", { department_id: supportDept });
+    await status(ana, "AVAILABLE");
+    expect((await room(v.room.id)).agent_id).toBe(ana.person.userId);
+    const moved = await ana.as(`/api/omni/rooms/${v.room.id}/transfer`, { body: { department_id: salesDept } });
+    expect(moved.status).toBe(200);
+    // Ana serves only Suporte, so the room waits for Vendas.
+    expect(await room(v.room.id)).toMatchObject({ status: "QUEUE", department_id: salesDept, locked: true, agent_id: null });
+    await status(carla, "AVAILABLE");
+    expect(await room(v.room.id)).toMatchObject({ status: "OPEN", agent_id: carla.person.userId, locked: false });
+    expect((await events(v.room.id)).map((e) => e.event)).toContain("transfer_finished");
+  });
+
+  it("return to queue, and a refused room is not offered to the same agent again", async () => {
+    await reset();
+    const v = await visitor();
+    await status(ana, "AVAILABLE");
+    expect((await room(v.room.id)).agent_id).toBe(ana.person.userId);
+    expect((await ana.as(`/api/omni/rooms/${v.room.id}/refuse`, { method: "POST" })).status).toBe(200);
+    expect(await room(v.room.id)).toMatchObject({ status: "QUEUE", agent_id: null });
+    await status(bruno, "AVAILABLE");
+    expect((await room(v.room.id)).agent_id).toBe(bruno.person.userId);
+    expect((await bruno.as(`/api/omni/rooms/${v.room.id}/return`, { method: "POST" })).status).toBe(200);
+    // Back in the queue: Ana (who refused it) is skipped, Bruno takes it again as the least busy.
+    expect((await room(v.room.id)).agent_id).toBe(bruno.person.userId);
+  });
+});
+
+describe("offline and idle contacts, tags, visibility", () => {
+  it("an offline contact is resumed with the agent or marked solved; idle is resumed", async () => {
+    await reset();
+    const [off] = await query<{ id: string }>(
+      `INSERT INTO live_rooms (account_id, channel, external_id, username, protocol, status, offline, closed_at)
+       VALUES ($1, 'webchat', 'v_offline_' || md5(random()::text), 'Fora do horário', 'OFF' || md5(random()::text), 'CLOSED', true, now()) RETURNING id`,
+      [accountId],
+    );
+    const list = await ana.as("/api/webchat/offlines");
+    expect(list.body.data.map((r: { id: string }) => r.id)).toContain(off.id);
+    expect((await ana.as(`/api/webchat/resume/now/${off.id}`, { method: "POST" })).status).toBe(200);
+    expect(await room(off.id)).toMatchObject({ status: "OPEN", agent_id: ana.person.userId, offline: false });
+
+    const [other] = await query<{ id: string }>(
+      `INSERT INTO live_rooms (account_id, channel, external_id, protocol, status, offline, closed_at)
+       VALUES ($1, 'webchat', 'v_offline_' || md5(random()::text), 'OFF' || md5(random()::text), 'CLOSED', true, now()) RETURNING id`,
+      [accountId],
+    );
+    expect((await ana.as(`/api/webchat/solve/${other.id}`, { method: "POST" })).status).toBe(200);
+    expect((await room(other.id)).solved).toBe(true);
+    expect((await ana.as("/api/webchat/offlines")).body.data.map((r: { id: string }) => r.id)).not.toContain(other.id);
+
+    await query(`UPDATE live_rooms SET idle = true WHERE id = $1`, [off.id]);
+    expect((await ana.as("/api/webchat/idle")).body.data.map((r: { id: string }) => r.id)).toContain(off.id);
+    expect((await ana.as(`/api/webchat/resume/idle/${off.id}`, { method: "POST" })).status).toBe(200);
+    expect((await room(off.id)).idle).toBe(false);
+  });
+
+  it("tags and tabulation are set on the room; other accounts never see it", async () => {
+    await reset();
+    const v = await visitor();
+    await status(ana, "AVAILABLE");
+    const tagged = await ana.as(`/api/webchat/room-tags/${v.room.id}`, { method: "PUT", body: { tags: ["vip", "entrega", "vip"] } });
+    expect(tagged.body.tags).toEqual(["vip", "entrega"]);
+    const stranger = await registerPerson("live-stranger");
+    await giveOmni(stranger.accountId);
+    const s = await agentOf(stranger, stranger.accountId);
+    expect((await s.as(`/api/omni/rooms/${v.room.id}`)).status).toBe(404);
+    expect((await s.as(`/api/omni/rooms/${v.room.id}/close`, { body: {} })).status).toBe(404);
+    // The supervisor (owner) sees every agent's rooms.
+    expect((await owner.as("/api/omni/rooms?type=all")).body.data.map((r: { id: string }) => r.id)).toContain(v.room.id);
+    expect((await bruno.as(`/api/omni/rooms/${v.room.id}`)).status).toBe(403);
+  });
+});
