@@ -47,6 +47,9 @@ export const ERROR_STATUS = {
   LIVE_ROOM_STATE: 409,
   LIVE_ROOM_LOCKED: 409,
   LIVE_QUEUE_EMPTY: 404,
+  LIVE_FILE_TOO_LARGE: 413,
+  LIVE_FILE_TYPE: 415,
+  LIVE_FILE_STICKER: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
