@@ -201,7 +201,7 @@ describe("Telegram", () => {
     const form = new FormData();
     form.set("id_room", room_id);
     form.set("message", "o comprovante");
-    form.set("file", new Blob([JPEG], { type: "image/jpeg" }), "comprovante.jpg");
+    form.set("file", new Blob([new Uint8Array(JPEG)], { type: "image/jpeg" }), "comprovante.jpg");
     const up = await raw("/api/webchat/upload", { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
     expect(up.status, await up.clone().text()).toBe(200);
     const call = await waitFor("sendPhoto", async () => calls.find((c) => c.path.endsWith("/sendPhoto")));
@@ -221,7 +221,7 @@ describe("Messenger and Instagram", () => {
   const event = (channel: string, messaging: Record<string, unknown>) =>
     JSON.stringify({ object: channel === "messenger" ? "page" : "instagram", entry: [{ id: conns[channel].page, time: Date.now(), messaging: [{ recipient: { id: conns[channel].page }, timestamp: Date.now(), ...messaging }] }] });
   const post = (channel: string, body: string | Buffer, signature?: string) =>
-    raw(`/api/channels/${channel}/${conns[channel].id}`, { method: "POST", headers: { "Content-Type": "application/json", ...(signature ? { "X-Hub-Signature-256": signature } : {}) }, body });
+    raw(`/api/channels/${channel}/${conns[channel].id}`, { method: "POST", headers: { "Content-Type": "application/json", ...(signature ? { "X-Hub-Signature-256": signature } : {}) }, body: typeof body === "string" ? body : new Uint8Array(body) });
   const visitorMessages = (channel: string, psid: string) =>
     stack.query<{ id: string; body: string; room_id: string; attachments: any[] }>(
       `SELECT m.id, m.body, m.room_id, m.attachments FROM live_messages m JOIN live_rooms r ON r.id = m.room_id WHERE r.account_id = $1 AND r.channel = $2 AND r.external_id = $3 AND m.author = 'visitor' ORDER BY m.created_at`,

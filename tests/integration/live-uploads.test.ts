@@ -34,7 +34,7 @@ function webp(width: number, height: number, bytes = 200) {
 async function post(path: string, fields: Record<string, string>, file: { bytes: Buffer; name: string; type?: string } | null, opts: { token?: string; lang?: string } = {}) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  if (file) form.set("file", new Blob([file.bytes], { type: file.type ?? "application/octet-stream" }), file.name);
+  if (file) form.set("file", new Blob([new Uint8Array(file.bytes)], { type: file.type ?? "application/octet-stream" }), file.name);
   const res = await fetch(new URL(path, inject("apiUrl")), {
     method: "POST",
     body: form,
