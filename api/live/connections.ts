@@ -15,12 +15,12 @@ import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
-import { z } from "../lib/zod";
+import { connectSchema } from "./channel-schemas";
 import { can } from "../policy/policy";
 import { telegram } from "./adapters";
 
-export const CONNECTABLE = ["telegram", "messenger", "instagram"] as const;
-export type ConnectableChannel = (typeof CONNECTABLE)[number];
+export { CONNECTABLE, connectSchema, type ConnectableChannel, type ConnectInput } from "./channel-schemas";
+import type { ConnectableChannel } from "./channel-schemas";
 
 export type ChannelSecrets = {
   /** Telegram: the bot token; Graph: the page access token. */
@@ -43,22 +43,7 @@ export type Connection = {
 };
 export type ConnectionWithSecrets = Connection & { secrets: ChannelSecrets };
 
-const text = (max: number) => z.string().trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`);
 
-export const telegramConnectSchema = z.object({
-  channel: z.literal("telegram"),
-  bot_token: text(200).regex(/^\d{3,20}:[A-Za-z0-9_-]{20,100}$/, "channels.errors.botToken"),
-});
-const graphFields = {
-  page_id: text(40).regex(/^\d{1,40}$/, "channels.errors.pageId"),
-  access_token: text(1000).min(20, "validation.minLength::20"),
-  app_secret: text(200).min(16, "validation.minLength::16"),
-  verify_token: text(200).min(8, "validation.minLength::8"),
-};
-export const messengerConnectSchema = z.object({ channel: z.literal("messenger"), ...graphFields });
-export const instagramConnectSchema = z.object({ channel: z.literal("instagram"), ...graphFields });
-export const connectSchema = z.discriminatedUnion("channel", [telegramConnectSchema, messengerConnectSchema, instagramConnectSchema]);
-export type ConnectInput = z.infer<typeof connectSchema>;
 
 const COLUMNS = "id, account_id, channel, external_id, name, created_at, updated_at";
 
