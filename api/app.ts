@@ -1,5 +1,7 @@
 /** The API process's application: one Elysia instance per domain under /api, errors mapped once. */
 import { liveRoutes, widgetRoutes } from "./live/routes";
+import { channelWebhookRoutes } from "./live/channel-webhooks";
+import { liveChannelRoutes, liveFileRoutes, widgetUploadRoutes } from "./live/channel-routes";
 import { auditRoutes } from "./audit/routes";
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
@@ -59,5 +61,9 @@ export function createApp() {
     .use(omniConfigRoutes)
     .use(webchatConfigRoutes)
     .use(macroRoutes)
-    .use(liveConfigRoutes);
+    .use(liveConfigRoutes)
+    .use(channelWebhookRoutes)
+    .use(liveFileRoutes)
+    .use(widgetUploadRoutes)
+    .use(liveChannelRoutes);
 }

@@ -17,6 +17,7 @@ import { releaseDue } from "./sms/release";
 import { failExport, runExport, sweepExports } from "./sms/export-job";
 import { EXPORT_STREAM } from "./sms/exports";
 import { startWebhookWorkers } from "./webhooks/worker";
+import { startLiveOutbound } from "./live/outbound";
 
 env();
 const consumers = [
@@ -27,6 +28,8 @@ const consumers = [
   ...startDispatchers(),
   // SMS history exports: one at a time per worker (PostgreSQL streams the CSV; the worker copies bytes).
   startConsumer({ stream: EXPORT_STREAM, group: "exporters", batch: 1, maxAttempts: 3, handler: (f, meta) => runExport(f.id, meta.touch), onDead: (f, reason) => failExport(f.id, reason) }),
+  // Live chat: agents' messages to Telegram, Messenger and Instagram visitors (ADR 017).
+  startLiveOutbound(),
 ];
 const relay = startRelay();
 // Lost stream entries (Redis restart) published again; finished campaigns marked completed.

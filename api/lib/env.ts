@@ -47,6 +47,9 @@ const schema = z
     FACEBOOK_AUTH_URL: z.string().url().default("https://www.facebook.com/v19.0/dialog/oauth"),
     FACEBOOK_TOKEN_URL: z.string().url().default("https://graph.facebook.com/v19.0/oauth/access_token"),
     FACEBOOK_USERINFO_URL: z.string().url().default("https://graph.facebook.com/me?fields=id,first_name,last_name,email"),
+    /** Live chat channels' provider APIs (ADR 017; tests point them at a loopback peer). */
+    TELEGRAM_API_URL: z.string().url().default("https://api.telegram.org"),
+    GRAPH_API_URL: z.string().url().default("https://graph.facebook.com/v19.0"),
     /** How often the worker re-announces stuck imports and removes abandoned uploads. */
     IMPORT_SWEEP_SECONDS: z.coerce.number().int().positive().default(60),
     /** How often the worker removes Idempotency-Keys older than 24 h. */

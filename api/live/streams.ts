@@ -27,6 +27,8 @@ export const LIVE_EVENTS = [
   // the "connected elsewhere" take-over.
   "queued", "assigned", "room_updated", "edited", "deleted", "queue_position", "agent_status",
   "transfer_finished", "disconnect", "typing",
+  // a channel could not deliver the agent's message (status FAIL, with the error)
+  "failed",
 ] as const;
 export type LiveEvent = (typeof LIVE_EVENTS)[number];
 

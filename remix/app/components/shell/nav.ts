@@ -39,7 +39,7 @@ export const NAV: NavGroup[] = [
     ],
   },
   { key: "people", items: [{ key: "users", href: "/users", icon: "users" }, { key: "departments", href: "/departments", icon: "building" }] },
-  { key: "account", items: [{ key: "accounts", href: "/accounts", icon: "briefcase" }, { key: "settings", href: "/settings", icon: "settings" }, { key: "profile", href: "/user/settings", icon: "user" }] },
+  { key: "account", items: [{ key: "accounts", href: "/accounts", icon: "briefcase" }, { key: "settings", href: "/settings", icon: "settings" }, { key: "channels", href: "/channels", icon: "send" }, { key: "profile", href: "/user/settings", icon: "user" }] },
   { key: "platform", items: [{ key: "whitelabel", href: "/admin/whitelabel", icon: "palette" }, { key: "adminAntifraud", href: "/admin/antifraud", icon: "shield" }, { key: "adminProviders", href: "/admin/providers", icon: "send" }] },
   { key: "developer", items: [{ key: "webhooks", href: "/webhooks", icon: "webhook" }, { key: "mailbox", href: "/dev/mailbox", icon: "mail" }] },
 ];

@@ -1,0 +1,135 @@
+/**
+ * Files in live conversations (ADR 017): an agent's upload (POST webchat/upload) becomes an agent
+ * message with the attachment, a widget visitor's upload a visitor message; both go through the
+ * room flow's use-cases (sendAgentMessage, visitorMessage) like any message. And who may download
+ * a stored file: the account's attendants, the room's webchat visitor, or a signed URL's holder.
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import type { Actor, SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { assertId } from "../lib/owned";
+import { assertAttendant, queuePosition, sendAgentMessage, visitorMessage, visitorView, type LiveChannel } from "./rooms";
+import { attachFilesToRoom, dropFile, findFile, maxUploadBytes, storeFile, tooLarge, validSignature, type LiveFile } from "./uploads";
+import { accountForWidgetKey, assertVisitor } from "./visitors";
+
+/** Room for multipart framing and the other fields around the file. */
+const FRAMING_BYTES = 64 * 1024;
+
+/** Refuses a body that cannot fit the channel's limit before reading it. */
+export function assertDeclaredSize(request: Request, channel: LiveChannel) {
+  const declared = Number(request.headers.get("Content-Length") ?? NaN);
+  const limit = maxUploadBytes(channel);
+  if (Number.isFinite(declared) && declared > limit + FRAMING_BYTES) throw tooLarge(limit);
+}
+
+export type UploadedFile = { bytes: Uint8Array; name: string };
+
+/** The `file` part of a multipart form (422 when missing). */
+export async function fileField(form: FormData): Promise<UploadedFile> {
+  const file = form.get("file");
+  if (!file || typeof file === "string") throw new AppError("VALIDATION", { fields: { file: ["validation.required"] } });
+  return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name || "" };
+}
+
+const str = (v: FormDataEntryValue | null) => (typeof v === "string" ? v : "");
+
+/** The attending agent sends a file (with an optional message) to the room's visitor. */
+export async function agentUpload(ctx: SignedInCtx, request: Request) {
+  assertAttendant(ctx);
+  // With id_room also in the query, the channel's limit is checked before the body is read.
+  const roomIdFirst = new URL(request.url).searchParams.get("id_room");
+  if (roomIdFirst) {
+    assertId(roomIdFirst);
+    const [r] = await sequelize().query<{ channel: LiveChannel }>(`SELECT channel FROM live_rooms WHERE id = $1 AND account_id = $2`, {
+      bind: [roomIdFirst, ctx.actor.accountId],
+      type: QueryTypes.SELECT,
+    });
+    if (!r) throw new AppError("NOT_FOUND");
+    assertDeclaredSize(request, r.channel);
+  }
+  const form = await request.formData().catch(() => {
+    throw new AppError("VALIDATION", { fields: { file: ["validation.required"] } });
+  });
+  const roomId = str(form.get("id_room")) || roomIdFirst || "";
+  if (!roomId) throw new AppError("VALIDATION", { fields: { id_room: ["validation.required"] } });
+  assertId(roomId);
+  const [room] = await sequelize().query<{ id: string; channel: LiveChannel; status: string; agent_id: string | null; locked: boolean }>(
+    `SELECT id, channel, status, agent_id, locked FROM live_rooms WHERE id = $1 AND account_id = $2`,
+    { bind: [roomId, ctx.actor.accountId], type: QueryTypes.SELECT },
+  );
+  if (!room) throw new AppError("NOT_FOUND");
+  if (room.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
+  if (room.status !== "OPEN") throw new AppError("LIVE_ROOM_STATE");
+  const file = await fileField(form);
+  const stored = await storeFile({ accountId: ctx.actor.accountId, channel: room.channel, roomId: room.id, bytes: file.bytes, name: file.name });
+  const { id: fileId, ...attachment } = stored;
+  try {
+    return await sendAgentMessage(ctx, room.id, { body: str(form.get("message")), attachments: [attachment], clientId: str(form.get("client_id")) || null });
+  } catch (e) {
+    await dropFile(fileId);
+    throw e;
+  }
+}
+
+/** A widget visitor sends a file (with an optional message): it opens or continues their conversation. */
+export async function visitorUpload(widgetKey: string, request: Request) {
+  const accountId = await accountForWidgetKey(widgetKey);
+  assertDeclaredSize(request, "webchat");
+  const form = await request.formData().catch(() => {
+    throw new AppError("VALIDATION", { fields: { file: ["validation.required"] } });
+  });
+  const visitor = assertVisitor(accountId, str(form.get("visitor_id")), str(form.get("visitor_token")));
+  const file = await fileField(form);
+  const stored = await storeFile({ accountId, channel: "webchat", bytes: file.bytes, name: file.name });
+  const { id: fileId, ...attachment } = stored;
+  let result;
+  try {
+    result = await visitorMessage({
+      accountId,
+      channel: "webchat",
+      externalId: visitor.visitorId,
+      body: str(form.get("message")),
+      attachments: [attachment],
+      clientId: str(form.get("client_id")).slice(0, 100) || null,
+    });
+  } catch (e) {
+    await dropFile(fileId);
+    throw e;
+  }
+  await attachFilesToRoom(accountId, [fileId], result.room.id);
+  return { room: visitorView(result.room), message: result.message, position: await queuePosition(accountId, result.room.id), duplicate: result.duplicate };
+}
+
+export type FileAccess = { actor?: Actor | null; exp?: string | null; sig?: string | null; widgetKey?: string | null; visitorId?: string | null; visitorToken?: string | null };
+
+/**
+ * The file, if the caller may have it: a valid signed URL; an attendant (or supervisor) of the
+ * file's account; or the webchat visitor of the file's room. 401 without any credential, 404
+ * otherwise (a file of another account is not found).
+ */
+export async function fileForDownload(id: string, access: FileAccess): Promise<LiveFile & { path: string }> {
+  const file = await findFile(id);
+  if (access.exp || access.sig) {
+    if (file && validSignature(id, access.exp, access.sig)) return file;
+    throw new AppError("NOT_FOUND");
+  }
+  if (access.actor) {
+    assertAttendant({ actor: access.actor });
+    if (file && file.account_id === access.actor.accountId) return file;
+    throw new AppError("NOT_FOUND");
+  }
+  if (access.widgetKey && access.visitorId && access.visitorToken) {
+    const accountId = await accountForWidgetKey(access.widgetKey);
+    const visitor = assertVisitor(accountId, access.visitorId, access.visitorToken);
+    if (file && file.account_id === accountId && file.room_id) {
+      const [room] = await sequelize().query(`SELECT 1 FROM live_rooms WHERE id = $1 AND account_id = $2 AND channel = 'webchat' AND external_id = $3`, {
+        bind: [file.room_id, accountId, visitor.visitorId],
+        type: QueryTypes.SELECT,
+      });
+      if (room) return file;
+    }
+    throw new AppError("NOT_FOUND");
+  }
+  throw new AppError("UNAUTHENTICATED");
+}

@@ -1,0 +1,210 @@
+/**
+ * What the channels bring in (ADR 017), once their webhook is verified (./channel-webhooks):
+ * visitors' messages become room messages through visitorMessage (idempotent on the provider's
+ * message id, so a webhook delivered twice stores one message), their media is fetched from the
+ * provider and kept in the live file store, and Messenger/Instagram delivery and read receipts
+ * move the agent's messages forward only (SENT -> DELIVERED -> READ).
+ *
+ * A file the channel's limits or the accepted types refuse is left out (the message keeps its
+ * text, or names the file it could not keep); a provider that cannot be reached makes the webhook
+ * answer 5xx, so the provider delivers it again.
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import { isAppError } from "../lib/errors";
+import { download, telegram } from "./adapters";
+import type { ConnectionWithSecrets } from "./connections";
+import { roomSummary, visitorMessage, type Attachment, type LiveChannel, type LiveMessage, type Room } from "./rooms";
+import { publishLive, type LivePublish } from "./streams";
+import { attachFilesToRoom, maxUploadBytes, storeFile } from "./uploads";
+
+type Incoming = { fetch: (maxBytes: number) => Promise<{ bytes: Uint8Array; tooLarge: boolean }>; name: string | null; label: string };
+
+/** Stores the files of an incoming message; those refused are named in `skipped`. */
+async function keepFiles(accountId: string, channel: LiveChannel, files: Incoming[]) {
+  const attachments: Array<Attachment & { id: string }> = [];
+  const skipped: string[] = [];
+  const limit = maxUploadBytes(channel);
+  for (const f of files) {
+    const got = await f.fetch(limit);
+    if (got.tooLarge) {
+      skipped.push(f.name ?? f.label);
+      continue;
+    }
+    try {
+      attachments.push(await storeFile({ accountId, channel, bytes: got.bytes, name: f.name }));
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      skipped.push(f.name ?? f.label);
+    }
+  }
+  return { attachments, skipped };
+}
+
+/** Was this provider message already stored (a redelivered webhook)? Saves fetching its files again. */
+async function seen(accountId: string, channel: LiveChannel, externalId: string, messageId: string): Promise<boolean> {
+  const [row] = await sequelize().query(
+    `SELECT 1 FROM live_messages m JOIN live_rooms r ON r.id = m.room_id
+     WHERE r.account_id = $1 AND r.channel = $2 AND r.external_id = $3 AND m.client_id = $4 LIMIT 1`,
+    { bind: [accountId, channel, externalId, `ext:${messageId}`], type: QueryTypes.SELECT },
+  );
+  return Boolean(row);
+}
+
+async function receive(
+  connection: ConnectionWithSecrets,
+  channel: LiveChannel,
+  m: { externalId: string; messageId: string; username: string; text: string; files: Incoming[] },
+) {
+  if (await seen(connection.account_id, channel, m.externalId, m.messageId)) return { duplicate: true };
+  const { attachments, skipped } = await keepFiles(connection.account_id, channel, m.files);
+  let body = m.text;
+  if (skipped.length) body = [body, ...skipped.map((s) => `[${s}]`)].filter(Boolean).join("\n");
+  if (!body.trim() && attachments.length === 0) return { ignored: true };
+  const result = await visitorMessage({
+    accountId: connection.account_id,
+    channel,
+    externalId: m.externalId,
+    username: m.username,
+    body: body.slice(0, 4096),
+    attachments: attachments.map(({ id: _, ...a }) => a),
+    externalMessageId: m.messageId,
+  });
+  await attachFilesToRoom(connection.account_id, attachments.map((a) => a.id), result.room.id);
+  return { room_id: result.room.id, message_id: result.message.id, duplicate: result.duplicate };
+}
+
+// ---- Telegram ----------------------------------------------------------------------------------
+
+type TgFile = { file_id: string; file_name?: string; file_size?: number };
+type TgMessage = {
+  message_id: number;
+  chat: { id: number; title?: string; first_name?: string; last_name?: string; username?: string };
+  from?: { first_name?: string; last_name?: string; username?: string; is_bot?: boolean };
+  text?: string;
+  caption?: string;
+  photo?: TgFile[];
+  document?: TgFile;
+  voice?: TgFile;
+  audio?: TgFile;
+  video?: TgFile;
+  video_note?: TgFile;
+  animation?: TgFile;
+  sticker?: TgFile & { is_animated?: boolean; is_video?: boolean };
+};
+
+/** One Bot API update (only `message`: what a visitor writes to the bot in a private chat). */
+export async function telegramUpdate(connection: ConnectionWithSecrets, update: { message?: TgMessage }) {
+  const msg = update?.message;
+  if (!msg || !msg.chat || typeof msg.message_id !== "number" || msg.from?.is_bot) return { ignored: true };
+  const token = connection.secrets.token;
+  const files: Incoming[] = [];
+  const add = (f: TgFile | undefined, name: string | null, label: string) => {
+    if (f?.file_id) files.push({ fetch: (max) => telegram.fetchFile(token, f.file_id, max), name, label });
+  };
+  if (msg.photo?.length) add(msg.photo[msg.photo.length - 1], `photo-${msg.message_id}.jpg`, "photo");
+  add(msg.document, msg.document?.file_name ?? null, "document");
+  add(msg.voice, `voice-${msg.message_id}.ogg`, "voice");
+  add(msg.audio, msg.audio?.file_name ?? null, "audio");
+  add(msg.video, msg.video?.file_name ?? `video-${msg.message_id}.mp4`, "video");
+  add(msg.video_note, `video-${msg.message_id}.mp4`, "video");
+  add(msg.animation, msg.animation?.file_name ?? `animation-${msg.message_id}.mp4`, "animation");
+  add(msg.sticker, `sticker-${msg.message_id}.webp`, "sticker");
+  const person = msg.from ?? msg.chat;
+  const username = [person.first_name, person.last_name].filter(Boolean).join(" ") || person.username || msg.chat.title || "";
+  return receive(connection, "telegram", {
+    externalId: String(msg.chat.id),
+    messageId: String(msg.message_id),
+    username,
+    text: msg.text ?? msg.caption ?? "",
+    files,
+  });
+}
+
+// ---- Messenger and Instagram (Graph webhooks) ----------------------------------------------------
+
+type GraphMessaging = {
+  sender?: { id?: string };
+  recipient?: { id?: string };
+  timestamp?: number;
+  message?: { mid?: string; text?: string; is_echo?: boolean; attachments?: Array<{ type?: string; payload?: { url?: string; title?: string } }> };
+  delivery?: { mids?: string[]; watermark?: number };
+  read?: { watermark?: number; mid?: string };
+};
+export type GraphPayload = { object?: string; entry?: Array<{ id?: string; time?: number; messaging?: GraphMessaging[] }> };
+
+const EXT: Record<string, string> = { image: "jpg", audio: "ogg", video: "mp4", file: "bin" };
+
+/** One verified Graph webhook post: messages, delivery and read receipts of its entries. */
+export async function graphWebhook(connection: ConnectionWithSecrets, channel: "messenger" | "instagram", payload: GraphPayload) {
+  const results: unknown[] = [];
+  for (const entry of payload?.entry ?? []) {
+    // Only the page (or Instagram account) this connection is: another one's events are not ours.
+    if (String(entry.id ?? "") !== connection.external_id) continue;
+    for (const ev of entry.messaging ?? []) {
+      const psid = ev.sender?.id ? String(ev.sender.id) : null;
+      if (ev.message && !ev.message.is_echo && psid && ev.message.mid) {
+        const mid = String(ev.message.mid);
+        const files: Incoming[] = (ev.message.attachments ?? [])
+          .filter((a) => a.payload?.url)
+          .map((a, i) => ({
+            fetch: (max: number) => download(a.payload!.url!, max),
+            name: a.payload?.title ?? `${a.type ?? "file"}-${i + 1}.${EXT[a.type ?? "file"] ?? "bin"}`,
+            label: a.type ?? "file",
+          }));
+        results.push(await receive(connection, channel, { externalId: psid, messageId: mid, username: "", text: ev.message.text ?? "", files }));
+      } else if (ev.delivery && psid) {
+        results.push({ delivered: await channelReceipt(connection.account_id, channel, psid, "DELIVERED", ev.delivery) });
+      } else if (ev.read && psid) {
+        results.push({ read: await channelReceipt(connection.account_id, channel, psid, "READ", ev.read) });
+      }
+    }
+  }
+  return results;
+}
+
+/**
+ * A channel's receipt for the agent's messages to one visitor: the listed provider ids (mids), or
+ * every message sent up to the watermark (ms), or up to the named message. Forward only.
+ */
+export async function channelReceipt(
+  accountId: string,
+  channel: LiveChannel,
+  visitorExternalId: string,
+  status: "DELIVERED" | "READ",
+  at: { mids?: string[]; watermark?: number; mid?: string },
+): Promise<number> {
+  const from = status === "DELIVERED" ? ["SENT"] : ["SENT", "DELIVERED"];
+  const mids = Array.isArray(at.mids) ? at.mids.map(String).slice(0, 1000) : null;
+  const watermark = Number.isFinite(Number(at.watermark)) ? new Date(Number(at.watermark)) : null;
+  const upTo = at.mid ? String(at.mid) : null;
+  if (!mids?.length && !watermark && !upTo) return 0;
+  const changed = await sequelize().query<LiveMessage>(
+    `UPDATE live_messages m SET status = $4, delivered_at = COALESCE(m.delivered_at, now()),
+       read_at = CASE WHEN $4 = 'READ' THEN COALESCE(m.read_at, now()) ELSE m.read_at END, updated_at = now()
+     FROM live_rooms r
+     WHERE r.id = m.room_id AND r.account_id = $1 AND r.channel = $2 AND r.external_id = $3
+       AND m.author <> 'visitor' AND m.external_id IS NOT NULL AND m.status = ANY($5::text[])
+       AND (($6::text[] IS NOT NULL AND m.external_id = ANY($6::text[]))
+         OR ($6::text[] IS NULL AND $7::timestamptz IS NOT NULL AND m.created_at <= $7)
+         OR ($6::text[] IS NULL AND $8::text IS NOT NULL AND m.created_at <= (SELECT created_at FROM live_messages x WHERE x.room_id = m.room_id AND x.external_id = $8)))
+     RETURNING m.*`,
+    { bind: [accountId, channel, visitorExternalId, status, from, mids?.length ? mids : null, watermark, upTo], type: QueryTypes.SELECT },
+  );
+  if (changed.length === 0) return 0;
+  const byRoom = new Map<string, string[]>();
+  for (const m of changed) byRoom.set(m.room_id, [...(byRoom.get(m.room_id) ?? []), m.id]);
+  const rooms = await sequelize().query<Room>(`SELECT * FROM live_rooms WHERE id = ANY($1::uuid[])`, { bind: [[...byRoom.keys()]], type: QueryTypes.SELECT });
+  await publishLive(
+    rooms.map(
+      (room): LivePublish => ({
+        accountId,
+        roomId: room.id,
+        event: status === "READ" ? "read" : "delivered",
+        to: room.agent_id ? [room.agent_id] : "*",
+        data: { room: roomSummary(room), ids: byRoom.get(room.id), by: "visitor" },
+      }),
+    ),
+  );
+  return changed.length;
+}

@@ -1,0 +1,111 @@
+/**
+ * Live chat channels and files over HTTP (ADR 017). Thin: the use-cases check permission,
+ * validate and act.
+ *  - JWT: the account's channel connections (GET/POST/DELETE /live/channels), an agent's file
+ *    (POST /webchat/upload, multipart), a signed URL of a file (GET /live/files/{id}/url).
+ *  - Public: a widget visitor's file (POST /widget/{key}/upload, multipart with visitor_id and
+ *    visitor_token), and the file download (GET /live/files/{id}) for whoever may have it.
+ */
+import { Elysia, t } from "elysia";
+import { loadActor } from "../auth/actor";
+import { authenticated, bearer, jwtPlugin, type AccessClaims } from "../http/auth";
+import { AppError } from "../lib/errors";
+import { agentUpload, fileForDownload, visitorUpload } from "./attachments";
+import { connectChannel, disconnectChannel, listConnections } from "./connections";
+import { assertAttendant, messageView } from "./rooms";
+import { signedFileUrl } from "./uploads";
+
+const bearerDoc = [{ bearer: [] }];
+const multipart = (properties: Record<string, { type: "string"; format?: string }>, required: string[]) => ({
+  content: { "multipart/form-data": { schema: { type: "object" as const, properties, required } } },
+});
+
+export const liveChannelRoutes = new Elysia({ tags: ["live"], detail: { security: bearerDoc } })
+  .use(authenticated)
+  .get("/live/channels", ({ ctx }) => listConnections(ctx), { detail: { summary: "The account's live chat channel connections (Telegram, Messenger, Instagram) and their webhook URLs; secrets are never answered" } })
+  .post("/live/channels", ({ ctx, body }) => connectChannel(ctx, body), {
+    body: t.Object({}, { additionalProperties: true }),
+    detail: {
+      summary:
+        "Connect a channel: {channel: telegram, bot_token} (checked with getMe, webhook registered with setWebhook) or {channel: messenger|instagram, page_id, access_token, app_secret, verify_token}. Replaces the account's earlier connection of that channel",
+    },
+  })
+  .delete("/live/channels/:id", ({ ctx, params }) => disconnectChannel(ctx, params.id), { params: t.Object({ id: t.String() }), detail: { summary: "Disconnect a channel (Telegram: its webhook is removed)" } })
+  .post("/webchat/upload", async ({ ctx, request }) => messageView(await agentUpload(ctx, request)), {
+    parse: "none",
+    detail: {
+      summary:
+        "The attending agent sends a file (multipart: id_room, message, file, client_id). Types by content: jpeg, png, ogg, mp4 (H.264), webp sticker (100 KB, 512x512), doc, pdf, zip; limit per channel (google-business 5,000,000 bytes; Messenger and Instagram 23,068,672; others 14,680,064): 413 LIVE_FILE_TOO_LARGE, 415 LIVE_FILE_TYPE",
+      requestBody: multipart({ id_room: { type: "string" }, message: { type: "string" }, client_id: { type: "string" }, file: { type: "string", format: "binary" } }, ["id_room", "file"]),
+    },
+  })
+  .get(
+    "/live/files/:id/url",
+    async ({ ctx, params }) => {
+      await fileForDownload(params.id, { actor: ctx.actor });
+      return { url: signedFileUrl(params.id) };
+    },
+    { params: t.Object({ id: t.String() }), detail: { summary: "A signed URL of a live file, valid for one hour (for <img> tags and players)" } },
+  );
+
+export const liveFileRoutes = new Elysia({ tags: ["live"] })
+  .use(jwtPlugin)
+  .get(
+    "/live/files/:id",
+    async ({ params, query, request, accessJwt }) => {
+      const raw = bearer(request);
+      let actor = null;
+      if (raw) {
+        const claims = (await accessJwt.verify(raw)) as false | AccessClaims;
+        if (!claims || claims.typ !== "access" || claims.tfa !== "ok") throw new AppError("UNAUTHENTICATED");
+        const wanted = request.headers.get("X-Account-Id")?.trim() || null;
+        actor = await loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null });
+        assertAttendant({ actor });
+      }
+      const file = await fileForDownload(params.id, {
+        actor,
+        exp: query.exp ?? null,
+        sig: query.sig ?? null,
+        widgetKey: query.key ?? null,
+        visitorId: query.visitor_id ?? null,
+        visitorToken: query.visitor_token ?? null,
+      });
+      const inline = file.type !== "document";
+      return new Response(Bun.file(file.path), {
+        headers: {
+          "Content-Type": file.media_type,
+          "Content-Length": String(file.size),
+          "Content-Disposition": `${inline ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+          "X-Content-Type-Options": "nosniff",
+          "Content-Security-Policy": "default-src 'none'; sandbox",
+          "Cache-Control": "private, max-age=3600",
+        },
+      });
+    },
+    {
+      params: t.Object({ id: t.String() }),
+      query: t.Object({
+        exp: t.Optional(t.String()), sig: t.Optional(t.String()), key: t.Optional(t.String()), visitor_id: t.Optional(t.String()), visitor_token: t.Optional(t.String()),
+      }),
+      detail: {
+        summary: "A live message's file: to the account's attendants (bearer), the room's webchat visitor (key, visitor_id, visitor_token) or a signed URL (exp, sig)",
+        security: [{ bearer: [] }, {}],
+      },
+    },
+  );
+
+export const widgetUploadRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] }).post(
+  "/:key/upload",
+  async ({ params, request }) => {
+    const r = await visitorUpload(params.key, request);
+    return { ...r, message: messageView(r.message) };
+  },
+  {
+    params: t.Object({ key: t.String() }),
+    parse: "none",
+    detail: {
+      summary: "A widget visitor sends a file (multipart: visitor_id, visitor_token, file, message, client_id); same types as the agent's, up to 14,680,064 bytes",
+      requestBody: multipart({ visitor_id: { type: "string" }, visitor_token: { type: "string" }, message: { type: "string" }, client_id: { type: "string" }, file: { type: "string", format: "binary" } }, ["visitor_id", "visitor_token", "file"]),
+    },
+  },
+);

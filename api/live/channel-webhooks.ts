@@ -1,0 +1,103 @@
+/**
+ * The live chat channels' public webhooks (ADR 017), one URL per connection
+ * (`/api/channels/{channel}/{connectionId}`, shown on /channels). Thin: nothing is read or written
+ * before the post is verified, over the exact bytes received (`parse: "none"`):
+ *
+ *  - Telegram: the X-Telegram-Bot-Api-Secret-Token header must equal the secret we gave setWebhook.
+ *  - Messenger, Instagram: GET is the subscription handshake (hub.mode=subscribe, hub.verify_token
+ *    = the connection's verify token, answered with hub.challenge); POST carries
+ *    X-Hub-Signature-256 = "sha256=" + HMAC-SHA256(app secret, raw body) in hex.
+ *
+ * Comparisons are constant-time. Missing or wrong credentials answer 401 and change nothing.
+ */
+import { createHmac } from "node:crypto";
+import { Elysia, t } from "elysia";
+import { safeEqual } from "../lib/crypto";
+import { AppError } from "../lib/errors";
+import { graphWebhook, telegramUpdate, type GraphPayload } from "./channel-inbound";
+import { connectionById } from "./connections";
+
+/** A webhook post is small JSON (media arrives by URL / file id); anything bigger is not a provider's. */
+const MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+async function rawBody(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("Content-Length") ?? NaN);
+  if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BYTES) throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_WEBHOOK_BYTES) throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
+  return bytes;
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
+  }
+}
+
+/** X-Hub-Signature-256 over the raw bytes with the app secret. */
+export function validHubSignature(appSecret: string, raw: Uint8Array, header: string | null): boolean {
+  if (!header || !header.startsWith("sha256=")) return false;
+  const expected = `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
+  return safeEqual(header.trim().toLowerCase(), expected);
+}
+
+const connectionParams = t.Object({ id: t.String() });
+
+function graphRoutes(channel: "messenger" | "instagram") {
+  return new Elysia()
+    .get(
+      `/${channel}/:id`,
+      async ({ params, query, set }) => {
+        const connection = await connectionById(channel, params.id);
+        if (!connection) throw new AppError("NOT_FOUND");
+        const token = query["hub.verify_token"];
+        const ok = query["hub.mode"] === "subscribe" && typeof token === "string" && safeEqual(token, connection.secrets.verify_token ?? "");
+        if (!ok) throw new AppError("FORBIDDEN");
+        set.headers["Content-Type"] = "text/plain; charset=utf-8";
+        return String(query["hub.challenge"] ?? "");
+      },
+      {
+        params: connectionParams,
+        query: t.Record(t.String(), t.String()),
+        detail: { summary: `${channel} webhook subscription handshake: echoes hub.challenge when hub.verify_token is the connection's verify token` },
+      },
+    )
+    .post(
+      `/${channel}/:id`,
+      async ({ params, request }) => {
+        const connection = await connectionById(channel, params.id);
+        if (!connection) throw new AppError("NOT_FOUND");
+        const raw = await rawBody(request);
+        if (!validHubSignature(connection.secrets.app_secret ?? "", raw, request.headers.get("X-Hub-Signature-256"))) throw new AppError("UNAUTHENTICATED");
+        const results = await graphWebhook(connection, channel, parseJson(raw) as GraphPayload);
+        return { ok: true, results };
+      },
+      {
+        params: connectionParams,
+        parse: "none",
+        detail: { summary: `${channel} webhook (signed with X-Hub-Signature-256): messages open or continue rooms; delivery and read receipts move agent messages forward` },
+      },
+    );
+}
+
+export const channelWebhookRoutes = new Elysia({ prefix: "/channels", tags: ["channels"] })
+  .post(
+    "/telegram/:id",
+    async ({ params, request }) => {
+      const connection = await connectionById("telegram", params.id);
+      if (!connection) throw new AppError("NOT_FOUND");
+      const secret = request.headers.get("X-Telegram-Bot-Api-Secret-Token");
+      if (!secret || !safeEqual(secret, connection.secrets.webhook_secret ?? "")) throw new AppError("UNAUTHENTICATED");
+      const result = await telegramUpdate(connection, parseJson(await rawBody(request)) as Parameters<typeof telegramUpdate>[1]);
+      return { ok: true, result };
+    },
+    {
+      params: connectionParams,
+      parse: "none",
+      detail: { summary: "Telegram Bot API webhook (X-Telegram-Bot-Api-Secret-Token): a visitor's message opens or continues a room" },
+    },
+  )
+  .use(graphRoutes("messenger"))
+  .use(graphRoutes("instagram"));

@@ -1,0 +1,203 @@
+/**
+ * Live chat files (ADR 017): what agents and visitors attach, and the media the channels bring
+ * in. The type is decided by the file's first bytes (magic numbers), never by its name or the
+ * type the client claims; each channel's byte limit (spec section 5, "Live uploads") is checked
+ * before anything is stored. The bytes are kept once on disk under UPLOAD_DIR/live, named by
+ * their SHA-256; a live_files row gives a file its account, room, type and name, and its URI is
+ * `/api/live/files/{id}` — served to the account's attendants (bearer), the room's webchat visitor
+ * (visitor id + token) or anyone holding a signed, expiring URL (`signedFileUrl`).
+ */
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { QueryTypes, type Transaction } from "sequelize";
+import { sequelize } from "../../models";
+import { hmac, randomToken, safeEqual } from "../lib/crypto";
+import { env } from "../lib/env";
+import { AppError } from "../lib/errors";
+import { UUID } from "../lib/owned";
+import type { Attachment, LiveChannel } from "./rooms";
+
+export type FileKind = Attachment["type"];
+
+/** Spec section 5, "Live uploads": bytes per channel (WhatsApp also per kind of file). */
+export const DEFAULT_UPLOAD_LIMIT = 14_680_064;
+export const CHANNEL_UPLOAD_LIMITS: Partial<Record<LiveChannel, number>> = {
+  google_business: 5_000_000,
+  messenger: 23_068_672,
+  instagram: 23_068_672,
+};
+const WHATSAPP_LIMITS: Record<FileKind, number> = { video: 16_777_216, image: 14_680_064, sticker: 14_680_064, audio: 104_857_600, document: 104_857_600 };
+/** A WebP sticker: at most 100 KB and 512x512 (spec section 5 and 9). */
+export const STICKER_MAX_BYTES = 100 * 1024;
+export const STICKER_MAX_SIDE = 512;
+
+/** The largest file a channel takes (of any kind: the first check, before the bytes are read). */
+export function maxUploadBytes(channel: LiveChannel): number {
+  if (channel === "whatsapp") return Math.max(...Object.values(WHATSAPP_LIMITS));
+  return CHANNEL_UPLOAD_LIMITS[channel] ?? DEFAULT_UPLOAD_LIMIT;
+}
+
+/** The limit for one kind of file on a channel. */
+export function uploadLimit(channel: LiveChannel, kind: FileKind): number {
+  if (channel === "whatsapp") return WHATSAPP_LIMITS[kind];
+  return CHANNEL_UPLOAD_LIMITS[channel] ?? DEFAULT_UPLOAD_LIMIT;
+}
+
+export function tooLarge(limit: number): AppError {
+  return new AppError("LIVE_FILE_TOO_LARGE", { params: { limit } });
+}
+
+export type Detected = { type: FileKind; media_type: string; ext: string };
+
+const startsWith = (b: Uint8Array, sig: number[], at = 0) => b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
+const ascii = (b: Uint8Array, at: number, text: string) => startsWith(b, [...text].map((c) => c.charCodeAt(0)), at);
+
+function includesAscii(b: Uint8Array, text: string): boolean {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).includes(text, 0, "latin1");
+}
+
+/** Width and height of a WebP image (lossy VP8, lossless VP8L or extended VP8X), or null when unreadable. */
+export function webpSize(b: Uint8Array): { width: number; height: number } | null {
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (buf.length < 30) return null;
+  const chunk = buf.toString("latin1", 12, 16);
+  if (chunk === "VP8 ") {
+    if (!(buf[23] === 0x9d && buf[24] === 0x01 && buf[25] === 0x2a)) return null;
+    return { width: buf.readUInt16LE(26) & 0x3fff, height: buf.readUInt16LE(28) & 0x3fff };
+  }
+  if (chunk === "VP8L") {
+    if (buf[20] !== 0x2f) return null;
+    const bits = buf.readUInt32LE(21);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+  }
+  if (chunk === "VP8X") return { width: buf.readUIntLE(24, 3) + 1, height: buf.readUIntLE(27, 3) + 1 };
+  return null;
+}
+
+/**
+ * What a file is, from its first bytes (spec: jpeg, png, ogg, mp4 (H.264), webp sticker, doc, pdf,
+ * zip). A Word .docx is a zip with a .docx name. Anything else: LIVE_FILE_TYPE.
+ */
+export function detectFile(b: Uint8Array, name = ""): Detected {
+  if (startsWith(b, [0xff, 0xd8, 0xff])) return { type: "image", media_type: "image/jpeg", ext: "jpg" };
+  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { type: "image", media_type: "image/png", ext: "png" };
+  if (ascii(b, 0, "OggS")) return { type: "audio", media_type: "audio/ogg", ext: "ogg" };
+  if (ascii(b, 4, "ftyp")) {
+    // MP4 with H.264 video: its sample description names the codec (avc1/avc3).
+    if (includesAscii(b, "avc1") || includesAscii(b, "avc3")) return { type: "video", media_type: "video/mp4", ext: "mp4" };
+    throw new AppError("LIVE_FILE_TYPE");
+  }
+  if (ascii(b, 0, "RIFF") && ascii(b, 8, "WEBP")) return { type: "sticker", media_type: "image/webp", ext: "webp" };
+  if (startsWith(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { type: "document", media_type: "application/msword", ext: "doc" };
+  if (ascii(b, 0, "%PDF-")) return { type: "document", media_type: "application/pdf", ext: "pdf" };
+  if (startsWith(b, [0x50, 0x4b, 0x03, 0x04]) || startsWith(b, [0x50, 0x4b, 0x05, 0x06])) {
+    if (/\.docx$/i.test(name) && includesAscii(b, "word/")) {
+      return { type: "document", media_type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", ext: "docx" };
+    }
+    return { type: "document", media_type: "application/zip", ext: "zip" };
+  }
+  throw new AppError("LIVE_FILE_TYPE");
+}
+
+/** A name safe to show and to put in Content-Disposition: no path, no control characters. */
+export function cleanName(name: string | null | undefined, detected: Detected): string {
+  // eslint-disable-next-line no-control-regex
+  const base = basename(String(name ?? "").replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f"]/g, "").trim().slice(-200);
+  return base && base !== "." && base !== ".." ? base : `file.${detected.ext}`;
+}
+
+/** Checks a file for a channel: type by magic bytes, the channel's limit, sticker size and dimensions. */
+export function checkFile(channel: LiveChannel, bytes: Uint8Array, name?: string | null): Detected {
+  if (bytes.byteLength === 0) throw new AppError("LIVE_FILE_TYPE");
+  if (bytes.byteLength > maxUploadBytes(channel)) throw tooLarge(maxUploadBytes(channel));
+  const detected = detectFile(bytes, name ?? "");
+  const limit = uploadLimit(channel, detected.type);
+  if (bytes.byteLength > limit) throw tooLarge(limit);
+  if (detected.type === "sticker") {
+    const size = webpSize(bytes);
+    if (!size || bytes.byteLength > STICKER_MAX_BYTES || size.width > STICKER_MAX_SIDE || size.height > STICKER_MAX_SIDE || size.width < 1 || size.height < 1) {
+      throw new AppError("LIVE_FILE_STICKER");
+    }
+  }
+  return detected;
+}
+
+export const liveFilesDir = () => resolve(env().UPLOAD_DIR, "live");
+const pathOf = (sha: string) => join(liveFilesDir(), sha.slice(0, 2), sha);
+
+/** Writes the bytes under their SHA-256 (once: the same bytes twice are one file on disk). */
+async function putBytes(bytes: Uint8Array): Promise<string> {
+  const sha = createHash("sha256").update(bytes).digest("hex");
+  const path = pathOf(sha);
+  if (!existsSync(path)) {
+    await mkdir(join(liveFilesDir(), sha.slice(0, 2)), { recursive: true });
+    const tmp = `${path}.${randomToken(6)}.part`;
+    await writeFile(tmp, bytes);
+    await rename(tmp, path);
+  }
+  return sha;
+}
+
+export type StoreInput = { accountId: string; channel: LiveChannel; roomId?: string | null; bytes: Uint8Array; name?: string | null };
+
+/** Checks and stores a file; answers the attachment of a live message. */
+export async function storeFile(input: StoreInput, opts: { transaction?: Transaction } = {}): Promise<Attachment & { id: string }> {
+  const detected = checkFile(input.channel, input.bytes, input.name);
+  const name = cleanName(input.name, detected);
+  const sha = await putBytes(input.bytes);
+  const [row] = await sequelize().query<{ id: string }>(
+    `INSERT INTO live_files (account_id, room_id, sha256, type, media_type, name, size) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    { bind: [input.accountId, input.roomId ?? null, sha, detected.type, detected.media_type, name, input.bytes.byteLength], type: QueryTypes.SELECT, transaction: opts.transaction },
+  );
+  return { id: row.id, type: detected.type, uri: fileUri(row.id), media_type: detected.media_type, name, size: input.bytes.byteLength };
+}
+
+export const fileUri = (id: string) => `/api/live/files/${id}`;
+
+/** The file id of one of our attachment URIs (null for anything else). */
+export function fileIdOf(uri: string): string | null {
+  const m = /^\/api\/live\/files\/([0-9a-f-]{36})(?:[?#].*)?$/i.exec(uri);
+  return m && UUID.test(m[1]) ? m[1] : null;
+}
+
+/** Files stored before their room existed (a visitor's first message) are tied to it afterwards. */
+export async function attachFilesToRoom(accountId: string, fileIds: string[], roomId: string) {
+  if (fileIds.length === 0) return;
+  await sequelize().query(`UPDATE live_files SET room_id = $3 WHERE account_id = $1 AND id = ANY($2::uuid[]) AND room_id IS NULL`, { bind: [accountId, fileIds, roomId] });
+}
+
+/** Forgets a file row (its message was refused); the bytes may be shared and stay. */
+export async function dropFile(id: string) {
+  await sequelize().query(`DELETE FROM live_files WHERE id = $1`, { bind: [id] });
+}
+
+export type LiveFile = { id: string; account_id: string; room_id: string | null; sha256: string; type: FileKind; media_type: string; name: string; size: number };
+
+export async function findFile(id: string): Promise<(LiveFile & { path: string }) | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await sequelize().query<LiveFile>(`SELECT * FROM live_files WHERE id = $1`, { bind: [id], type: QueryTypes.SELECT });
+  return row ? { ...row, path: pathOf(row.sha256) } : null;
+}
+
+/** The bytes of a stored file (the outbound adapters upload them to the channel). */
+export async function fileBytes(id: string): Promise<{ file: LiveFile; bytes: Uint8Array } | null> {
+  const file = await findFile(id);
+  if (!file) return null;
+  return { file, bytes: new Uint8Array(await readFile(file.path)) };
+}
+
+const signature = (id: string, exp: number) => hmac(`live-file:${id}:${exp}`);
+
+/** A URL anyone may open until it expires (default one hour): for <img> tags and channel fetches. */
+export function signedFileUrl(id: string, ttlSeconds = 3600, base = ""): string {
+  const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
+  return `${base}${fileUri(id)}?exp=${exp}&sig=${signature(id, exp)}`;
+}
+
+export function validSignature(id: string, exp: unknown, sig: unknown): boolean {
+  const n = Number(exp);
+  if (!Number.isInteger(n) || n < Date.now() / 1000 || typeof sig !== "string") return false;
+  return safeEqual(sig, signature(id, n));
+}

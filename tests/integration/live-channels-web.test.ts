@@ -1,0 +1,41 @@
+/** /channels "Live chat channels" with JavaScript off: connect a page, see its webhook URL, errors translated, disconnect. */
+import { describe, expect, it } from "vitest";
+import { giveOmni, registerPerson } from "../support/api";
+import { query } from "../support/db";
+import { location, signIn } from "../support/web";
+
+const visible = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, "");
+
+describe("/channels without JavaScript", () => {
+  it("connects and disconnects a Messenger page; a bad id is refused with a translated error", async () => {
+    const person = await registerPerson("channels-web");
+    const c = await signIn(person.email, person.password);
+    // Without the omni plan the section explains it instead of failing.
+    const noPlan = await c.page("/channels");
+    expect(noPlan.res.status).toBe(200);
+    expect(visible(noPlan.html)).toContain("plano Omni");
+    await giveOmni(person.accountId);
+    const page = await c.page("/channels");
+    expect(page.res.status).toBe(200);
+    expect(visible(page.html)).toContain("Canais do chat ao vivo");
+    expect(visible(page.html)).toContain("Não conectado");
+
+    const bad = await c.post("/channels", { intent: "connect", channel: "messenger", page_id: "abc", access_token: "EAAB-web-token-0123456789", app_secret: "web-app-secret-0123456789", verify_token: "verify-web" });
+    expect(bad.status).toBe(422);
+    expect(visible(await bad.text())).toContain("Informe apenas os números do ID");
+
+    const pageId = String(Date.now());
+    const ok = await c.post("/channels", { intent: "connect", channel: "messenger", page_id: pageId, access_token: "EAAB-web-token-0123456789", app_secret: "web-app-secret-0123456789", verify_token: "verify-web" });
+    expect(ok.status).toBe(302);
+    expect(location(ok)).toBe("/channels");
+    const [row] = await query<{ id: string; secrets_sealed: string }>(`SELECT id, secrets_sealed FROM live_channel_connections WHERE account_id = $1 AND channel = 'messenger'`, [person.accountId]);
+    expect(row.secrets_sealed).not.toContain("web-app-secret");
+    const after = visible((await c.page("/channels")).html);
+    expect(after).toContain(`/api/channels/messenger/${row.id}`);
+    expect(after).not.toContain("web-app-secret-0123456789");
+
+    const del = await c.post("/channels", { intent: "delete", id: row.id });
+    expect(del.status).toBe(302);
+    expect(await query(`SELECT 1 FROM live_channel_connections WHERE id = $1`, [row.id])).toHaveLength(0);
+  });
+});

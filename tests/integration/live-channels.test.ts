@@ -1,0 +1,351 @@
+/**
+ * Live chat channels (issue 5, ADR 017) on a private stack whose TELEGRAM_API_URL and
+ * GRAPH_API_URL point at a loopback peer that records every call: connecting a bot or a page,
+ * the signed inbound webhooks (good, bad, missing, replayed), media fetched from the provider,
+ * the agents' replies going out through the worker with the provider's payload, receipts moving
+ * agent messages forward only, and a provider that keeps failing turning the message FAIL.
+ */
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import Redis from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, startStack, type Stack } from "../support/stack";
+
+type Call = { method: string; path: string; query: URLSearchParams; headers: IncomingMessage["headers"]; body: Buffer; json: any };
+
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("fake-jpeg-bytes")]);
+const BOT_TOKEN = "123456789:AAFakeTokenForLoopbackPeer_0123456789";
+const BOT_ID = 987654321;
+
+let stack: Stack;
+let peer: Server;
+let calls: Call[] = [];
+let graphFails: number | null = null;
+let nextId = 1000;
+let token: string;
+let accountId: string;
+let redis: Redis;
+
+function startPeer(port: number) {
+  peer = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const url = new URL(req.url!, "http://peer");
+      const body = Buffer.concat(chunks);
+      let json: any = null;
+      try {
+        json = JSON.parse(body.toString("utf8"));
+      } catch {}
+      const call: Call = { method: req.method!, path: url.pathname, query: url.searchParams, headers: req.headers, body, json };
+      calls.push(call);
+      const send = (status: number, payload: unknown) => {
+        res.writeHead(status, { "Content-Type": "application/json" });
+        res.end(JSON.stringify(payload));
+      };
+      const tg = /^\/tg\/bot([^/]+)\/(\w+)$/.exec(url.pathname);
+      if (tg) {
+        if (tg[1] !== BOT_TOKEN) return send(401, { ok: false, error_code: 401, description: "Unauthorized" });
+        const method = tg[2];
+        if (method === "getMe") return send(200, { ok: true, result: { id: BOT_ID, is_bot: true, first_name: "Loja", username: "loja_bot" } });
+        if (method === "setWebhook" || method === "deleteWebhook") return send(200, { ok: true, result: true });
+        if (method === "getFile") return send(200, { ok: true, result: { file_id: json.file_id, file_size: JPEG.length, file_path: `photos/${json.file_id}.jpg` } });
+        if (method.startsWith("send")) return send(200, { ok: true, result: { message_id: ++nextId, chat: { id: 1 } } });
+        return send(404, { ok: false, description: "Not Found" });
+      }
+      if (url.pathname.startsWith(`/tg/file/bot${BOT_TOKEN}/photos/`) || url.pathname.startsWith("/cdn/")) {
+        res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": String(JPEG.length) });
+        return res.end(JPEG);
+      }
+      if (url.pathname === "/graph/v19.0/me/messages") {
+        if (graphFails) return send(graphFails, { error: { message: "Loopback peer failure", code: 2 } });
+        return send(200, { recipient_id: "x", message_id: `m_out_${++nextId}` });
+      }
+      send(404, {});
+    });
+  });
+  return new Promise<void>((r) => peer.listen(port, "127.0.0.1", () => r()));
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const raw = (path: string, init: RequestInit) => fetch(new URL(path, stack.apiUrl), init);
+const as = (path: string, o: { method?: string; body?: unknown } = {}) => stack.api(path, { ...o, token });
+
+async function liveEvents(roomId: string) {
+  const entries = await redis.xrange(`${stack.redisPrefix}live:account:${accountId}`, "-", "+");
+  return entries.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]]))).filter((e) => e.room_id === roomId);
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  await startPeer(port);
+  stack = await startStack({
+    env: { TELEGRAM_API_URL: `http://127.0.0.1:${port}/tg`, GRAPH_API_URL: `http://127.0.0.1:${port}/graph/v19.0`, OUTBOX_POLL_MS: "50" },
+  });
+  redis = new Redis(stack.redisUrl);
+  const login = await stack.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
+  expect(login.status, JSON.stringify(login.body)).toBe(200);
+  token = login.body.token;
+  [{ accountId }] = await stack.query<{ accountId: string }>(
+    `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
+  );
+  await stack.query(
+    `INSERT INTO live_settings (account_id, widget_key, default_capacity) VALUES ($1, 'wk_' || md5(random()::text), 50) ON CONFLICT (account_id) DO UPDATE SET default_capacity = 50`,
+    [accountId],
+  );
+  // The owner attends: every new conversation is given to them at once.
+  expect((await as("/api/webchat/status", { method: "PUT", body: { status: "AVAILABLE" } })).status).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await redis?.quit();
+  await stack?.stop();
+  await new Promise((r) => peer?.close(r));
+});
+
+describe("Telegram", () => {
+  let connectionId: string;
+  let secret: string;
+  const update = (messageId: number, message: Record<string, unknown> = { text: "Olá, quero ajuda" }) => ({
+    update_id: messageId,
+    message: { message_id: messageId, date: 1_700_000_000, chat: { id: 55501, type: "private" }, from: { id: 55501, is_bot: false, first_name: "Maria", last_name: "Silva" }, ...message },
+  });
+  const postUpdate = (body: unknown, headers: Record<string, string>) =>
+    raw(`/api/channels/telegram/${connectionId}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const telegramMessages = () =>
+    stack.query<{ id: string; body: string; attachments: any[]; room_id: string }>(
+      `SELECT m.id, m.body, m.attachments, m.room_id FROM live_messages m JOIN live_rooms r ON r.id = m.room_id WHERE r.account_id = $1 AND r.channel = 'telegram' AND m.author = 'visitor' ORDER BY m.created_at`,
+      [accountId],
+    );
+
+  it("connecting checks the token and registers the webhook with a secret; secrets are sealed and never answered", async () => {
+    const bad = await as("/api/live/channels", { body: { channel: "telegram", bot_token: "not-a-token" } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.error.fields)).toEqual(["bot_token"]);
+    calls = [];
+    const res = await as("/api/live/channels", { body: { channel: "telegram", bot_token: BOT_TOKEN } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    connectionId = res.body.data.id;
+    expect(res.body.data).toMatchObject({ channel: "telegram", external_id: String(BOT_ID), name: "@loja_bot" });
+    expect(res.body.data.webhook_url).toMatch(new RegExp(`/api/channels/telegram/${connectionId}$`));
+    const set = calls.find((c) => c.path.endsWith("/setWebhook"))!;
+    expect(set.json.url).toBe(res.body.data.webhook_url);
+    secret = set.json.secret_token;
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    const [row] = await stack.query<{ secrets_sealed: string }>(`SELECT secrets_sealed FROM live_channel_connections WHERE id = $1`, [connectionId]);
+    expect(row.secrets_sealed).not.toContain(BOT_TOKEN.split(":")[1]);
+    expect(row.secrets_sealed).not.toContain(secret);
+    const list = await as("/api/live/channels");
+    expect(JSON.stringify(list.body)).not.toContain(BOT_TOKEN.split(":")[1]);
+  });
+
+  it("refuses updates with a missing or wrong secret and stores nothing", async () => {
+    expect((await postUpdate(update(1), {})).status).toBe(401);
+    expect((await postUpdate(update(1), { "X-Telegram-Bot-Api-Secret-Token": secret.slice(0, -1) + (secret.endsWith("a") ? "b" : "a") })).status).toBe(401);
+    expect((await raw(`/api/channels/telegram/00000000-0000-0000-0000-000000000000`, { method: "POST", headers: { "X-Telegram-Bot-Api-Secret-Token": secret }, body: "{}" })).status).toBe(404);
+    expect(await telegramMessages()).toHaveLength(0);
+  });
+
+  it("a message opens a room for the chat; the same update delivered twice is one message", async () => {
+    const first = await postUpdate(update(10), { "X-Telegram-Bot-Api-Secret-Token": secret });
+    expect(first.status, await first.clone().text()).toBe(200);
+    expect((await postUpdate(update(10), { "X-Telegram-Bot-Api-Secret-Token": secret })).status).toBe(200);
+    const msgs = await telegramMessages();
+    expect(msgs).toHaveLength(1);
+    expect(msgs[0].body).toBe("Olá, quero ajuda");
+    const [room] = await stack.query<Record<string, any>>(`SELECT * FROM live_rooms WHERE id = $1`, [msgs[0].room_id]);
+    expect(room).toMatchObject({ channel: "telegram", external_id: "55501", username: "Maria Silva", status: "OPEN" });
+  });
+
+  it("a photo is fetched through getFile and kept as an image attachment", async () => {
+    calls = [];
+    const res = await postUpdate(update(11, { caption: "olha isso", photo: [{ file_id: "small", width: 90, height: 90 }, { file_id: "big", width: 800, height: 800 }] }), {
+      "X-Telegram-Bot-Api-Secret-Token": secret,
+    });
+    expect(res.status).toBe(200);
+    expect(calls.find((c) => c.path.endsWith("/getFile"))?.json).toEqual({ file_id: "big" });
+    expect(calls.some((c) => c.path === `/tg/file/bot${BOT_TOKEN}/photos/big.jpg`)).toBe(true);
+    const last = (await telegramMessages()).at(-1)!;
+    expect(last.body).toBe("olha isso");
+    expect(last.attachments[0]).toMatchObject({ type: "image", media_type: "image/jpeg", size: JPEG.length });
+    const file = await raw(last.attachments[0].uri, { headers: { Authorization: `Bearer ${token}` } });
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(JPEG)).toBe(true);
+  });
+
+  it("the agent's reply goes out with sendMessage to the chat, once, and keeps Telegram's message id", async () => {
+    const [{ room_id }] = await telegramMessages();
+    calls = [];
+    const sent = await as("/api/omni/messages", { body: { room_id, message: "Oi Maria, como posso ajudar?" } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const call = await waitFor("sendMessage", async () => calls.find((c) => c.path.endsWith("/sendMessage")));
+    expect(call.json).toEqual({ chat_id: "55501", text: "Oi Maria, como posso ajudar?" });
+    const row = await waitFor("external id", async () => (await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE id = $1`, [sent.body.id]))[0]?.external_id);
+    expect(row).toMatch(/^\d+$/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(calls.filter((c) => c.path.endsWith("/sendMessage"))).toHaveLength(1);
+  });
+
+  it("the agent's file goes out with sendPhoto (multipart, the caption with it)", async () => {
+    const [{ room_id }] = await telegramMessages();
+    calls = [];
+    const form = new FormData();
+    form.set("id_room", room_id);
+    form.set("message", "o comprovante");
+    form.set("file", new Blob([new Uint8Array(JPEG)], { type: "image/jpeg" }), "comprovante.jpg");
+    const up = await raw("/api/webchat/upload", { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
+    expect(up.status, await up.clone().text()).toBe(200);
+    const call = await waitFor("sendPhoto", async () => calls.find((c) => c.path.endsWith("/sendPhoto")));
+    expect(String(call.headers["content-type"])).toMatch(/^multipart\/form-data/);
+    const text = call.body.toString("latin1");
+    expect(text).toContain('name="chat_id"');
+    expect(text).toContain("55501");
+    expect(text).toContain("o comprovante");
+    expect(call.body.includes(JPEG)).toBe(true);
+  });
+});
+
+describe("Messenger and Instagram", () => {
+  const APP_SECRET = "graph-app-secret-0123456789abcdef";
+  const conns: Record<string, { id: string; page: string }> = {};
+  const sign = (body: string | Buffer, secret = APP_SECRET) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+  const event = (channel: string, messaging: Record<string, unknown>) =>
+    JSON.stringify({ object: channel === "messenger" ? "page" : "instagram", entry: [{ id: conns[channel].page, time: Date.now(), messaging: [{ recipient: { id: conns[channel].page }, timestamp: Date.now(), ...messaging }] }] });
+  const post = (channel: string, body: string | Buffer, signature?: string) =>
+    raw(`/api/channels/${channel}/${conns[channel].id}`, { method: "POST", headers: { "Content-Type": "application/json", ...(signature ? { "X-Hub-Signature-256": signature } : {}) }, body: typeof body === "string" ? body : new Uint8Array(body) });
+  const visitorMessages = (channel: string, psid: string) =>
+    stack.query<{ id: string; body: string; room_id: string; attachments: any[] }>(
+      `SELECT m.id, m.body, m.room_id, m.attachments FROM live_messages m JOIN live_rooms r ON r.id = m.room_id WHERE r.account_id = $1 AND r.channel = $2 AND r.external_id = $3 AND m.author = 'visitor' ORDER BY m.created_at`,
+      [accountId, channel, psid],
+    );
+
+  beforeAll(async () => {
+    for (const [channel, page] of [["messenger", "1122334455"], ["instagram", "17841400000000001"]]) {
+      const res = await as("/api/live/channels", { body: { channel, page_id: page, access_token: `EAAB-${channel}-page-token-0123456789`, app_secret: APP_SECRET, verify_token: `verify-${channel}-123` } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      conns[channel] = { id: res.body.data.id, page };
+    }
+  });
+
+  for (const channel of ["messenger", "instagram"]) {
+    it(`${channel}: the verify handshake echoes the challenge only for the right token`, async () => {
+      const ok = await raw(`/api/channels/${channel}/${conns[channel].id}?hub.mode=subscribe&hub.verify_token=verify-${channel}-123&hub.challenge=1158201444`, {});
+      expect(ok.status).toBe(200);
+      expect(await ok.text()).toBe("1158201444");
+      expect((await raw(`/api/channels/${channel}/${conns[channel].id}?hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1`, {})).status).toBe(403);
+      expect((await raw(`/api/channels/${channel}/${conns[channel].id}?hub.challenge=1`, {})).status).toBe(403);
+    });
+
+    it(`${channel}: the signature is checked over the raw body; missing or wrong is 401; a replay is one message`, async () => {
+      const psid = `${channel}-psid-1`;
+      // Spacing and non-ASCII text: only the exact bytes verify.
+      const body = Buffer.from(event(channel, { sender: { id: psid }, message: { mid: `m_${channel}_1`, text: "Olá, ação!" } }).replace(/":/g, '": '), "utf8");
+      expect((await post(channel, body)).status).toBe(401);
+      expect((await post(channel, body, sign(body, "another-secret-0000000000"))).status).toBe(401);
+      expect((await post(channel, body, sign(Buffer.from(JSON.stringify(JSON.parse(body.toString("utf8"))))))).status).toBe(401);
+      expect((await post(channel, body, "sha256=")).status).toBe(401);
+      expect(await visitorMessages(channel, psid)).toHaveLength(0);
+      const good = await post(channel, body, sign(body));
+      expect(good.status, await good.clone().text()).toBe(200);
+      expect((await post(channel, body, sign(body))).status).toBe(200);
+      const msgs = await visitorMessages(channel, psid);
+      expect(msgs).toHaveLength(1);
+      expect(msgs[0].body).toBe("Olá, ação!");
+      const [room] = await stack.query<Record<string, any>>(`SELECT channel, status, agent_id FROM live_rooms WHERE id = $1`, [msgs[0].room_id]);
+      expect(room).toMatchObject({ channel, status: "OPEN" });
+    });
+  }
+
+  it("an attachment by URL is downloaded into the file store; echoes of the page's own messages are ignored", async () => {
+    const psid = "messenger-psid-media";
+    const body = event("messenger", { sender: { id: psid }, message: { mid: "m_media_1", attachments: [{ type: "image", payload: { url: `${stack.env.GRAPH_API_URL!.replace("/graph/v19.0", "")}/cdn/img.jpg` } }] } });
+    expect((await post("messenger", body, sign(body))).status).toBe(200);
+    const [m] = await visitorMessages("messenger", psid);
+    expect(m.attachments[0]).toMatchObject({ type: "image", media_type: "image/jpeg", size: JPEG.length });
+    const echo = event("messenger", { sender: { id: conns.messenger.page }, message: { mid: "m_echo", text: "eco", is_echo: true } });
+    expect((await post("messenger", echo, sign(echo))).status).toBe(200);
+    expect((await stack.query(`SELECT 1 FROM live_messages WHERE client_id = 'ext:m_echo'`)).length).toBe(0);
+  });
+
+  it("the agent's reply goes to /me/messages with the page token; delivery and read receipts move it forward only", async () => {
+    const psid = "messenger-psid-1";
+    const [{ room_id }] = await visitorMessages("messenger", psid);
+    calls = [];
+    const sent = await as("/api/omni/messages", { body: { room_id, message: "Olá! Em que posso ajudar?" } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const call = await waitFor("graph send", async () => calls.find((c) => c.path === "/graph/v19.0/me/messages"));
+    expect(call.query.get("access_token")).toBe("EAAB-messenger-page-token-0123456789");
+    expect(call.json).toEqual({ recipient: { id: psid }, messaging_type: "RESPONSE", message: { text: "Olá! Em que posso ajudar?" } });
+    const mid = await waitFor("external id", async () => (await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE id = $1`, [sent.body.id]))[0]?.external_id);
+    expect(mid).toMatch(/^m_out_\d+$/);
+    const status = async () => (await stack.query<{ status: string }>(`SELECT status FROM live_messages WHERE id = $1`, [sent.body.id]))[0].status;
+
+    const delivered = event("messenger", { sender: { id: psid }, delivery: { mids: [mid], watermark: Date.now() } });
+    expect((await post("messenger", delivered, sign(delivered))).status).toBe(200);
+    expect(await status()).toBe("DELIVERED");
+    const read = event("messenger", { sender: { id: psid }, read: { watermark: Date.now() + 1000 } });
+    expect((await post("messenger", read, sign(read))).status).toBe(200);
+    expect(await status()).toBe("READ");
+    // A late delivery receipt never moves it back.
+    expect((await post("messenger", delivered, sign(delivered))).status).toBe(200);
+    expect(await status()).toBe("READ");
+    const events = (await liveEvents(room_id)).map((e) => e.event);
+    expect(events).toContain("delivered");
+    expect(events).toContain("read");
+  });
+
+  it("a provider that keeps failing: retried, then FAIL with the error, and the agent is told", async () => {
+    const psid = "instagram-psid-1";
+    const [{ room_id }] = await visitorMessages("instagram", psid);
+    graphFails = 500;
+    calls = [];
+    try {
+      const sent = await as("/api/omni/messages", { body: { room_id, message: "Vai falhar" } });
+      expect(sent.status).toBe(200);
+      const row = await waitFor(
+        "FAIL",
+        async () => (await stack.query<{ status: string; error: string | null; external_id: string | null }>(`SELECT status, error, external_id FROM live_messages WHERE id = $1 AND status = 'FAIL'`, [sent.body.id]))[0],
+        60_000,
+      );
+      expect(row.error).toContain("500");
+      expect(row.external_id).toBeNull();
+      // DISPATCH_MAX_ATTEMPTS (3 on the private stack) attempts, no more.
+      expect(calls.filter((c) => c.path === "/graph/v19.0/me/messages").length).toBe(3);
+      const failed = (await liveEvents(room_id)).find((e) => e.event === "failed");
+      expect(JSON.parse(failed!.data).ids).toEqual([sent.body.id]);
+    } finally {
+      graphFails = null;
+    }
+  }, 90_000);
+
+  it("a provider's permanent refusal (4xx) fails the message at once", async () => {
+    const psid = "instagram-psid-1";
+    const [{ room_id }] = await visitorMessages("instagram", psid);
+    graphFails = 400;
+    calls = [];
+    try {
+      const sent = await as("/api/omni/messages", { body: { room_id, message: "Recusada" } });
+      const row = await waitFor("FAIL", async () => (await stack.query<{ error: string }>(`SELECT error FROM live_messages WHERE id = $1 AND status = 'FAIL'`, [sent.body.id]))[0]);
+      expect(row.error).toContain("400");
+      expect(calls.filter((c) => c.path === "/graph/v19.0/me/messages").length).toBe(1);
+    } finally {
+      graphFails = null;
+    }
+  });
+
+  it("disconnecting stops the webhook: the connection is gone", async () => {
+    const del = await as(`/api/live/channels/${conns.instagram.id}`, { method: "DELETE" });
+    expect(del.status).toBe(200);
+    const body = event("instagram", { sender: { id: "x" }, message: { mid: "m_after", text: "oi" } });
+    expect((await post("instagram", body, sign(body))).status).toBe(404);
+  });
+});
