@@ -7,6 +7,8 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { AppError } from "../lib/errors";
 import { postVisitorMessage, visitorConversation, visitorMarkRead } from "./visitors";
+import { visitorDeleteMessage, visitorEditMessage, widgetDepartments, widgetPublicConfig } from "./widget-public";
+import { accountForWidgetKey } from "./visitors";
 import {
   acceptTransfer, closeRoom, getRoom, listRooms, markDelivered, markRead, messageView, myLoad, queuePosition, refuseTransfer, resumeIdle, resumeOffline,
   returnToQueue, roomMessages, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, setTabulation, solveOffline, takeRoom, transferToAgent,
@@ -128,6 +130,36 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
 
 /** The widget's public calls (no JWT): the widget key names the account, the visitor token the visitor. */
 export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
+  // The widget runs on the customers' own sites: any origin may call these (no cookies are used).
+  .onRequest(({ request, set }) => {
+    const path = new URL(request.url).pathname;
+    if (!/^(\/api)?\/widget\//.test(path)) return;
+    set.headers["Access-Control-Allow-Origin"] = "*";
+    if (request.method === "OPTIONS") {
+      return new Response(null, {
+        status: 204,
+        headers: { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE", "Access-Control-Allow-Headers": "Content-Type, Accept-Language", "Access-Control-Max-Age": "86400" },
+      });
+    }
+  })
+  .get("/:key/config", ({ params }) => widgetPublicConfig(params.key), {
+    params: t.Object({ key: t.String() }),
+    detail: { summary: "The widget's public settings (titles online/offline, welcome text, position, colors, options), whether the account attends now (outside opening hours: the offline form), queue on, departments" },
+  })
+  .get("/:key/departments", async ({ params }) => ({ data: await widgetDepartments(await accountForWidgetKey(params.key)) }), {
+    params: t.Object({ key: t.String() }),
+    detail: { summary: "The departments a visitor may choose (GET /webchat/departments of the spec), each with whether it attends now" },
+  })
+  .put("/:key/messages/:id", ({ params, body }) => visitorEditMessage(params.key, body.visitor_id, body.visitor_token, params.id, { message: body.message }), {
+    params: t.Object({ key: t.String(), id: t.String() }),
+    body: t.Object({ visitor_id: t.String(), visitor_token: t.String(), message: t.String() }),
+    detail: { summary: "The visitor edits one of their own messages (non-empty text); agents see `edited`. 404 for anyone else's message" },
+  })
+  .delete("/:key/messages/:id", ({ params, body }) => visitorDeleteMessage(params.key, body.visitor_id, body.visitor_token, params.id), {
+    params: t.Object({ key: t.String(), id: t.String() }),
+    body: t.Object({ visitor_id: t.String(), visitor_token: t.String() }),
+    detail: { summary: "The visitor deletes one of their own messages: it shows as deleted; agents see `deleted`. 404 for anyone else's message" },
+  })
   .post("/:key/messages", ({ params, body }) => postVisitorMessage(params.key, body), {
     params: t.Object({ key: t.String() }),
     body: t.Object({

@@ -88,10 +88,11 @@ export async function visitorConversation(widgetKey: string, visitorId: string, 
     `SELECT * FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 ORDER BY (status <> 'CLOSED') DESC, created_at DESC LIMIT 1`,
     { bind: [accountId, visitorId], type: QueryTypes.SELECT },
   );
-  if (!room) return { room: null, messages: [], more: false, position: null, realtime_token: null };
+  if (!room) return { room: null, messages: [], more: false, position: null, participants: [], realtime_token: null };
   const page = await roomMessages(accountId, room.id, { before: before ?? null, limit: 30 });
   return {
     room: visitorView(room), messages: page.data, more: page.more, position: await queuePosition(accountId, room.id),
+    participants: await roomParticipants(accountId, room.id),
     realtime_token: room.status === "CLOSED" ? null : await issueVisitorToken(accountId, room.id),
   };
 }
@@ -105,4 +106,15 @@ export async function visitorMarkRead(widgetKey: string, visitorId: string, toke
     { bind: [accountId, visitorId], type: QueryTypes.SELECT },
   );
   return { changed: room ? await visitorRead(accountId, room.id) : 0 };
+}
+
+/** The people of a room the visitor sees in the widget's user list: the agents who attend or wrote. */
+export async function roomParticipants(accountId: string, roomId: string): Promise<Array<{ id: string; name: string }>> {
+  return sequelize().query<{ id: string; name: string }>(
+    `SELECT u.id, COALESCE(NULLIF(trim(u.first_name), ''), split_part(u.email::text, '@', 1)) AS name FROM users u
+      WHERE u.id IN (SELECT agent_id FROM live_rooms WHERE id = $1 AND account_id = $2 AND agent_id IS NOT NULL
+                     UNION SELECT user_id FROM live_messages WHERE room_id = $1 AND account_id = $2 AND author = 'agent' AND user_id IS NOT NULL)
+      ORDER BY u.first_name, u.id`,
+    { bind: [roomId, accountId], type: QueryTypes.SELECT },
+  );
 }
