@@ -9,6 +9,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureServices, ensureDatabase } from "./services.mjs";
+import { buildWidget } from "./widget-build.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -37,6 +38,8 @@ function newestMtime(dir) {
  * newest source time seen when the build STARTED, so an edit made during a build triggers the next one.
  */
 export function buildWeb() {
+  // The embeddable widget first: the Remix build copies public/ (and so public/widget.js) into its assets.
+  buildWidget();
   const stamp = join(root, "remix", "build", ".sources-mtime");
   const sources = Math.max(newestMtime(join(root, "remix")), newestMtime(join(root, "api")), newestMtime(join(root, "models")), newestMtime(join(root, "public")));
   const built = existsSync(stamp) && existsSync(join(root, "remix", "build", "server", "index.js")) ? Number(readFileSync(stamp, "utf8")) : 0;

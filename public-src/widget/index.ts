@@ -1,0 +1,696 @@
+/**
+ * The embeddable webchat widget (built to public/widget.js by api/cli/widget-build.mjs):
+ *
+ *   <script src="https://APP/widget.js" data-key="WIDGET_KEY" async></script>
+ *
+ * Plain TypeScript, no framework, rendered in a shadow DOM so the host page's styles neither leak
+ * in nor out. `data-mode="page"` (the hosted /webchat page) fills the page and stays open.
+ *
+ * Talks to the public widget API (api/live/routes.ts `widgetRoutes`, api/live/channel-routes.ts
+ * upload) and to the realtime service over a websocket (/realtime/ws?visitor=<realtime token>,
+ * ADR 015) with resume by last stream id, reconnect after a 10-second countdown, and polling
+ * while the socket is down. Visitor id and token live in localStorage per widget key.
+ */
+import { renderMarkup } from "../../api/live/markup";
+import en from "../../public/locales/en/widget.json";
+import es from "../../public/locales/es/widget.json";
+import ptBR from "../../public/locales/pt-BR/widget.json";
+import zh from "../../public/locales/zh/widget.json";
+import { EMOJI } from "./emoji";
+import { CSS } from "./style";
+
+type Dict = typeof ptBR;
+type Attachment = { type: string; uri: string; name: string; media_type: string };
+type Message = {
+  id: string;
+  author: "visitor" | "agent" | "bot" | "system";
+  user_id: string | null;
+  body: string;
+  attachments: Attachment[];
+  status: string;
+  edited: boolean;
+  client_id: string | null;
+  created_at: string;
+  suggestions?: string[];
+};
+type Room = { id: string; status: "QUEUE" | "OPEN" | "CLOSED"; protocol: string; agent_id: string | null };
+type Participant = { id: string; name: string };
+type Config = {
+  key: string; enabled: boolean; title_online: string; title_offline: string; welcome: string; position: "left" | "center" | "right";
+  highlight_color: string; attachments: boolean; emoji: boolean; open: boolean; queue_enabled: boolean;
+  colors: Record<"header" | "launcher" | "messageList" | "sentMessage" | "receivedMessage" | "userInput" | "userList", { bg: string; text: string }>;
+  departments: Array<{ id: string; name: string; open: boolean }>;
+};
+type Conversation = { room: Room | null; messages: Message[]; position: number | null; participants: Participant[]; realtime_token: string | null };
+
+/** Spec section 9. */
+const AUTO_SCROLL_PX = 600;
+const RECONNECT_SECONDS = 10;
+const POLL_MS = 5000;
+
+const script = document.currentScript as HTMLScriptElement | null;
+
+function pickLang(): Dict {
+  const raw = (script?.dataset.lang || document.documentElement.lang || navigator.language || "pt-BR").toLowerCase();
+  return raw.startsWith("en") ? en : raw.startsWith("es") ? es : raw.startsWith("zh") ? zh : ptBR;
+}
+
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, unknown> = {}, ...children: Array<Node | string | null | false>): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v as EventListener);
+    else if (k === "class") el.className = String(v);
+    else if (k in el && typeof v !== "string") (el as unknown as Record<string, unknown>)[k] = v;
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children) if (c !== null && c !== false) el.append(c);
+  return el;
+}
+
+const fill = (s: string, vars: Record<string, string | number>) => s.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(vars[k] ?? ""));
+const clientId = () => `w_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+
+export class Widget {
+  readonly t: Dict = pickLang();
+  private base: string;
+  private key: string;
+  private page: boolean;
+  private store: string;
+  private root!: ShadowRoot;
+  private config!: Config;
+  private visitor: { visitor_id: string; visitor_token: string } | null = null;
+  private room: Room | null = null;
+  private messages = new Map<string, Message>();
+  private participants: Participant[] = [];
+  private position: number | null = null;
+  private open = false;
+  private showUsers = false;
+  private editing: Message | null = null;
+  private file: File | null = null;
+  private departmentId = "";
+  private offlineSent = false;
+  private error = "";
+  // realtime
+  private ws: WebSocket | null = null;
+  private wsOpen = false;
+  private rtToken: string | null = null;
+  private rtRoom: string | null = null;
+  private last: string | null = null;
+  private countdown = 0;
+  private countdownTimer: ReturnType<typeof setInterval> | undefined;
+  private pollTimer: ReturnType<typeof setInterval> | undefined;
+  private seq = 0;
+  private pending = new Map<string, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  // elements
+  private el!: Record<"launcher" | "win" | "title" | "subtitle" | "status" | "users" | "list" | "suggest" | "editbar" | "input" | "send" | "emojiPanel" | "file" | "fileInfo" | "bottom", HTMLElement>;
+  private textarea!: HTMLTextAreaElement;
+
+  constructor(opts: { base: string; key: string; page?: boolean; host?: HTMLElement }) {
+    this.base = opts.base.replace(/\/+$/, "");
+    this.key = opts.key;
+    this.page = !!opts.page;
+    this.store = `mensageria-widget:${this.key}`;
+    try {
+      const saved = JSON.parse(localStorage.getItem(this.store) || "null");
+      if (saved?.visitor_id && saved?.visitor_token) this.visitor = saved;
+    } catch {
+      /* no storage: a visitor per page load */
+    }
+    const host = opts.host ?? document.body.appendChild(h("div", { id: "mensageria-widget" }));
+    this.root = host.attachShadow({ mode: "open" });
+  }
+
+  // ---- HTTP
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const init: RequestInit = { method, headers: { Accept: "application/json", "Accept-Language": this.t === en ? "en" : this.t === es ? "es" : this.t === zh ? "zh" : "pt-BR" } };
+    if (body instanceof FormData) init.body = body;
+    else if (body !== undefined) {
+      (init.headers as Record<string, string>)["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const res = await fetch(`${this.base}/api/widget/${encodeURIComponent(this.key)}${path}`, init);
+    const json = await res.json().catch(() => ({}));
+    if (!res.ok) throw Object.assign(new Error(json?.error?.message || this.t.sendError), { status: res.status });
+    return json as T;
+  }
+
+  async start() {
+    try {
+      this.config = await this.call<Config>("GET", "/config");
+    } catch {
+      return; // unknown key: nothing to show
+    }
+    if (!this.config.enabled) return;
+    this.build();
+    if (this.visitor) await this.refresh().catch(() => this.forget());
+    if (this.page) this.toggle(true);
+    this.render();
+    addEventListener("focus", () => this.markRead());
+    document.addEventListener("visibilitychange", () => this.markRead());
+  }
+
+  private forget() {
+    this.visitor = null;
+    try {
+      localStorage.removeItem(this.store);
+    } catch {
+      /* ignore */
+    }
+  }
+
+  private remember(v: { visitor_id: string; visitor_token: string }) {
+    this.visitor = { visitor_id: v.visitor_id, visitor_token: v.visitor_token };
+    try {
+      localStorage.setItem(this.store, JSON.stringify(this.visitor));
+    } catch {
+      /* ignore */
+    }
+  }
+
+  /** The visitor's conversation from the server (first load, polling, after a room change). */
+  private async refresh() {
+    if (!this.visitor) return;
+    const q = new URLSearchParams(this.visitor);
+    const c = await this.call<Conversation>("GET", `/conversation?${q}`);
+    this.room = c.room;
+    this.position = c.position;
+    this.participants = c.participants ?? [];
+    if (!c.room || this.rtRoom !== c.room.id) this.messages.clear();
+    for (const m of c.messages) this.messages.set(m.id, m);
+    if (c.realtime_token && c.room && (this.rtRoom !== c.room.id || !this.ws)) this.connect(c.realtime_token, c.room.id);
+    if (c.room?.status === "CLOSED") this.disconnect();
+    this.renderMessages();
+    this.renderStatus();
+  }
+
+  // ---- realtime
+
+  private connect(token: string, roomId: string) {
+    if (this.rtRoom !== roomId) this.last = null;
+    this.rtToken = token;
+    this.rtRoom = roomId;
+    this.openSocket();
+  }
+
+  private openSocket() {
+    this.ws?.close();
+    clearInterval(this.countdownTimer);
+    this.countdown = 0;
+    if (!this.rtToken) return;
+    const params = new URLSearchParams({ visitor: this.rtToken });
+    if (this.last) params.set("last", `room:${this.last}`);
+    const ws = new WebSocket(`${this.base.replace(/^http/, "ws")}/realtime/ws?${params}`);
+    this.ws = ws;
+    ws.onmessage = (ev) => this.frame(JSON.parse(String(ev.data)));
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.wsOpen = false;
+      for (const p of this.pending.values()) p.reject(new Error(this.t.sendError));
+      this.pending.clear();
+      if (!this.rtToken) return;
+      this.startPolling();
+      if (ev.code === 4401 || ev.code === 4403) {
+        // The token expired or the room changed: a fresh one comes with the conversation.
+        this.rtToken = null;
+        this.rtRoom = null;
+        this.refresh().catch(() => undefined);
+        return;
+      }
+      this.scheduleReconnect();
+    };
+    ws.onopen = () => {
+      this.wsOpen = true;
+      this.stopPolling();
+      this.renderStatus();
+      this.markRead();
+    };
+  }
+
+  private scheduleReconnect() {
+    this.countdown = RECONNECT_SECONDS;
+    this.renderStatus();
+    clearInterval(this.countdownTimer);
+    this.countdownTimer = setInterval(() => {
+      this.countdown--;
+      if (this.countdown <= 0) {
+        clearInterval(this.countdownTimer);
+        this.openSocket();
+      }
+      this.renderStatus();
+    }, 1000);
+  }
+
+  private disconnect() {
+    this.rtToken = null;
+    this.rtRoom = null;
+    clearInterval(this.countdownTimer);
+    this.countdown = 0;
+    const ws = this.ws;
+    this.ws = null;
+    this.wsOpen = false;
+    ws?.close();
+    this.stopPolling();
+  }
+
+  private startPolling() {
+    if (this.pollTimer) return;
+    this.pollTimer = setInterval(() => this.refresh().catch(() => undefined), POLL_MS);
+  }
+  private stopPolling() {
+    // Still polled while queued: the place in line has no event of its own.
+    if (this.room?.status === "QUEUE" && this.wsOpen) return;
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  private frame(f: any) {
+    if (f.type === "reply") {
+      const p = this.pending.get(f.id);
+      this.pending.delete(f.id);
+      if (p) f.ok ? p.resolve(f.data) : p.reject(new Error(f.error?.message || this.t.sendError));
+      return;
+    }
+    if (f.type === "welcome") {
+      if (!this.last && f.cursors?.room) this.last = f.cursors.room;
+      return;
+    }
+    if (f.type !== "event") return;
+    if (f.id) this.last = f.id;
+    const d = f.data ?? {};
+    if (d.room) this.room = { ...(this.room ?? ({} as Room)), ...d.room };
+    if (d.message) this.messages.set(d.message.id, d.message);
+    if ((f.event === "read" || f.event === "delivered") && Array.isArray(d.ids)) {
+      for (const id of d.ids) {
+        const m = this.messages.get(id);
+        if (m) m.status = f.event === "read" ? "READ" : m.status === "READ" ? "READ" : "DELIVERED";
+      }
+    }
+    if (f.event === "send" && d.message && d.message.user_id && !this.participants.some((p) => p.id === d.message.user_id)) this.refresh().catch(() => undefined);
+    if (["assigned", "transfer_accept", "transfer_department", "return_to_queue", "room_refused", "transfer_refused"].includes(f.event)) this.refresh().catch(() => undefined);
+    if (this.room?.status === "QUEUE") this.startPolling();
+    if (f.event === "close") this.disconnect();
+    this.renderMessages();
+    this.renderStatus();
+    if (f.event === "send") this.markRead();
+  }
+
+  private command<T>(command: string, payload: unknown): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const id = `c${++this.seq}`;
+      this.pending.set(id, { resolve, reject });
+      this.ws!.send(JSON.stringify({ type: "command", id, command, payload }));
+      setTimeout(() => {
+        if (this.pending.delete(id)) reject(new Error(this.t.sendError));
+      }, 10000);
+    });
+  }
+
+  /** `read` when the window is open and the page focused, and an agent's message is unread. */
+  private markRead() {
+    if (!this.open || !document.hasFocus() || document.visibilityState !== "visible" || !this.visitor || !this.room || this.room.status === "CLOSED") return;
+    const unread = [...this.messages.values()].some((m) => m.author !== "visitor" && (m.status === "SENT" || m.status === "DELIVERED"));
+    if (!unread) return;
+    for (const m of this.messages.values()) if (m.author !== "visitor" && m.status !== "DELETED") m.status = "READ";
+    (this.wsOpen ? this.command("read", {}) : this.call("POST", "/read", this.visitor)).catch(() => undefined);
+  }
+
+  // ---- actions
+
+  /** Sends the input (text, file or both). The input is cleared only when the send succeeded. */
+  async submit() {
+    const text = this.textarea.value;
+    if (this.editing) return this.saveEdit();
+    if (!text.trim() && !this.file) return;
+    this.error = "";
+    this.el.send.setAttribute("disabled", "");
+    try {
+      await this.sendMessage(text, this.file);
+      this.textarea.value = "";
+      this.file = null;
+      this.renderFile();
+    } catch (e) {
+      this.error = (e as Error).message || this.t.sendError;
+    } finally {
+      this.el.send.removeAttribute("disabled");
+      this.renderStatus();
+    }
+  }
+
+  private async sendMessage(text: string, file: File | null, extra: Record<string, string> = {}) {
+    const client_id = clientId();
+    if (file && this.visitor) {
+      const form = new FormData();
+      form.set("visitor_id", this.visitor.visitor_id);
+      form.set("visitor_token", this.visitor.visitor_token);
+      form.set("message", text);
+      form.set("client_id", client_id);
+      form.set("file", file);
+      const r = await this.call<{ room: Room; message: Message; position: number | null }>("POST", "/upload", form);
+      this.accept(r.room, r.message, r.position);
+      if (this.rtRoom !== r.room.id) await this.refresh();
+      return;
+    }
+    if (this.wsOpen && this.room && this.room.status !== "CLOSED" && !file) {
+      const m = await this.command<Message>("send", { message: text, client_id });
+      this.accept(this.room, m, this.position);
+      return;
+    }
+    const r = await this.call<{ visitor_id: string; visitor_token: string; room: Room; message: Message; position: number | null; realtime_token: string }>("POST", "/messages", {
+      ...(this.visitor ?? {}),
+      ...(this.departmentId ? { department_id: this.departmentId } : {}),
+      ...extra,
+      message: text,
+      client_id,
+    });
+    this.remember(r);
+    this.accept(r.room, r.message, r.position);
+    if (r.room.status !== "CLOSED" && r.realtime_token && this.rtRoom !== r.room.id) this.connect(r.realtime_token, r.room.id);
+    if (r.room.status === "QUEUE") this.startPolling();
+  }
+
+  private accept(room: Room, message: Message, position: number | null) {
+    if (this.room?.id !== room.id) this.messages.clear();
+    this.room = { ...(this.room ?? {}), ...room };
+    this.position = position;
+    this.messages.set(message.id, message);
+    this.renderMessages(true);
+  }
+
+  private startEdit(m: Message) {
+    this.editing = m;
+    this.textarea.value = m.body;
+    this.textarea.focus();
+    this.renderMessages();
+    this.renderEdit();
+  }
+
+  private cancelEdit() {
+    if (!this.editing) return;
+    this.editing = null;
+    this.textarea.value = "";
+    this.renderMessages();
+    this.renderEdit();
+  }
+
+  private async saveEdit() {
+    const m = this.editing!;
+    const text = this.textarea.value;
+    if (!text.trim() || !this.visitor) return; // editing only with text
+    try {
+      const updated = await this.call<Message>("PUT", `/messages/${m.id}`, { ...this.visitor, message: text });
+      this.messages.set(updated.id, updated);
+      this.editing = null;
+      this.textarea.value = "";
+      this.error = "";
+    } catch (e) {
+      this.error = (e as Error).message;
+    }
+    this.renderMessages();
+    this.renderEdit();
+    this.renderStatus();
+  }
+
+  private async remove(m: Message) {
+    if (!this.visitor) return;
+    try {
+      const updated = await this.call<Message>("DELETE", `/messages/${m.id}`, this.visitor);
+      this.messages.set(updated.id, updated);
+      if (this.editing?.id === m.id) this.cancelEdit();
+    } catch (e) {
+      this.error = (e as Error).message;
+    }
+    this.renderMessages();
+    this.renderStatus();
+  }
+
+  private async sendOffline(form: HTMLFormElement) {
+    const data = new FormData(form);
+    const name = String(data.get("name") ?? "").trim();
+    const contact = String(data.get("contact") ?? "").trim();
+    const message = String(data.get("message") ?? "").trim();
+    if (!name || !contact || !message) {
+      this.error = this.t.offline.required;
+      return this.renderStatus();
+    }
+    const digits = contact.replace(/\D/g, "");
+    const extra: Record<string, string> = { name };
+    if (contact.includes("@")) extra.email = contact;
+    else extra.phone = digits.length === 10 || digits.length === 11 ? `+55${digits}` : `+${digits}`;
+    try {
+      await this.sendMessage(message, null, extra);
+      this.offlineSent = true;
+      this.error = "";
+    } catch (e) {
+      this.error = (e as Error).message;
+    }
+    this.render();
+  }
+
+  toggle(open = !this.open) {
+    this.open = this.page || open;
+    this.el.win.hidden = !this.open;
+    this.el.launcher.setAttribute("aria-expanded", String(this.open));
+    this.el.launcher.setAttribute("aria-label", this.open ? this.t.close : this.t.open);
+    this.el.launcher.textContent = this.open ? "×" : "💬";
+    if (this.open) {
+      this.scrollToEnd();
+      this.textarea.focus();
+      this.markRead();
+    }
+  }
+
+  // ---- view
+
+  private build() {
+    const c = this.config.colors;
+    const vars = Object.entries(c)
+      .map(([part, v]) => `--${part}-bg:${v.bg};--${part}-text:${v.text};`)
+      .join("");
+    const style = h("style");
+    style.textContent = `:host{${vars}--highlight:${this.config.highlight_color}}${CSS}`;
+    const launcher = h("button", { class: `launcher ${this.config.position}`, type: "button", "aria-expanded": "false", "aria-label": this.t.open, onclick: () => this.toggle() }, "💬");
+    const title = h("button", { class: "title", type: "button", "aria-controls": "users", onclick: () => ((this.showUsers = !this.showUsers), this.renderUsers()) });
+    const subtitle = h("span", { class: "subtitle" });
+    const closeBtn = this.page ? null : h("button", { class: "x", type: "button", "aria-label": this.t.close, onclick: () => this.toggle(false) }, "×");
+    const header = h("header", {}, h("div", { class: "titles" }, title, subtitle), closeBtn);
+    const users = h("ul", { class: "users", id: "users", hidden: true });
+    const list = h("div", { class: "list", role: "log", "aria-live": "polite" });
+    const status = h("div", { class: "status", role: "status" });
+    const suggest = h("div", { class: "suggest" });
+    const editbar = h("div", { class: "editbar", hidden: true });
+    const textarea = h("textarea", { rows: 1, placeholder: this.t.placeholder, "aria-label": this.t.placeholder });
+    textarea.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) {
+        ev.preventDefault();
+        this.submit();
+      } else if (ev.key === "Escape" && this.editing) {
+        ev.preventDefault();
+        this.cancelEdit();
+      }
+    });
+    this.textarea = textarea;
+    const emojiPanel = h("div", { class: "emojis", hidden: true });
+    const fileInput = h("input", { type: "file", hidden: true, onchange: () => ((this.file = fileInput.files?.[0] ?? null), (fileInput.value = ""), this.renderFile()) }) as HTMLInputElement;
+    const fileInfo = h("div", { class: "fileinfo", hidden: true });
+    const emojiBtn = this.config.emoji
+      ? h("button", { class: "icon", type: "button", "aria-label": this.t.emoji, title: this.t.emoji, onclick: () => (emojiPanel.hidden = !emojiPanel.hidden) }, "😊")
+      : null;
+    const attachBtn = this.config.attachments
+      ? h("button", { class: "icon attach", type: "button", "aria-label": this.t.attach, title: this.t.attach, onclick: () => fileInput.click() }, "📎")
+      : null;
+    const send = h("button", { class: "send", type: "button", onclick: () => this.submit() }, this.t.send);
+    const input = h("div", { class: "input" }, emojiBtn, attachBtn, fileInput, textarea, send);
+    const bottom = h("div", { class: "bottom" }, emojiPanel, fileInfo, editbar, input);
+    const win = h("section", { class: `win ${this.page ? "page" : this.config.position}`, hidden: true, "aria-label": this.config.title_online }, header, users, list, status, suggest, bottom);
+    this.root.append(style, this.page ? "" : launcher, win);
+    this.el = { launcher, win, title, subtitle, status, users, list, suggest, editbar, input, send, emojiPanel, file: fileInput, fileInfo, bottom };
+    this.buildEmoji();
+  }
+
+  private buildEmoji() {
+    const panel = this.el.emojiPanel;
+    const grid = h("div", { class: "grid" });
+    const show = (i: number) => {
+      grid.replaceChildren(
+        ...EMOJI[i][1].split(" ").map((e) =>
+          h("button", { type: "button", onclick: () => {
+            const ta = this.textarea;
+            const at = ta.selectionStart ?? ta.value.length;
+            ta.value = ta.value.slice(0, at) + e + ta.value.slice(ta.selectionEnd ?? at);
+            ta.focus();
+            ta.selectionStart = ta.selectionEnd = at + e.length;
+          } }, e),
+        ),
+      );
+      tabs.querySelectorAll("button").forEach((b, j) => b.setAttribute("aria-selected", String(i === j)));
+    };
+    const tabs = h("div", { class: "tabs", role: "tablist" }, ...EMOJI.map(([k, list], i) => h("button", { type: "button", role: "tab", title: this.t.cats[k], "aria-label": this.t.cats[k], onclick: () => show(i) }, list.split(" ")[0])));
+    panel.append(tabs, grid);
+    show(0);
+  }
+
+  private render() {
+    const offline = !this.config.open && (!this.room || this.room.status === "CLOSED");
+    this.el.title.textContent = this.config.open ? this.config.title_online : this.config.title_offline;
+    this.el.win.setAttribute("aria-label", this.el.title.textContent);
+    this.el.list.hidden = false;
+    const form = this.root.querySelector("form.offline");
+    form?.remove();
+    this.el.bottom.hidden = offline;
+    if (offline) {
+      const f = this.offlineSent
+        ? h("div", { class: "offline" }, h("p", {}, this.t.offline.sent))
+        : h(
+            "form",
+            { class: "offline", onsubmit: (ev: Event) => (ev.preventDefault(), this.sendOffline(ev.target as HTMLFormElement)) },
+            h("p", {}, this.t.offline.intro),
+            h("label", {}, this.t.offline.name, h("input", { name: "name", required: true, autocomplete: "name" })),
+            h("label", {}, this.t.offline.contact, h("input", { name: "contact", required: true, autocomplete: "email" })),
+            h("label", {}, this.t.offline.message, h("textarea", { name: "message", required: true, rows: 4 })),
+            h("button", { type: "submit", class: "send" }, this.t.offline.send),
+          );
+      this.el.list.hidden = true;
+      this.el.list.after(f);
+    }
+    this.renderUsers();
+    this.renderMessages(true);
+    this.renderStatus();
+    this.renderDepartments();
+  }
+
+  private renderDepartments() {
+    const old = this.root.querySelector(".dept");
+    old?.remove();
+    const open = this.config.departments.filter((d) => d.open);
+    if (open.length < 2 || (this.room && this.room.status !== "CLOSED")) return;
+    const select = h("select", { "aria-label": this.t.department, onchange: () => (this.departmentId = select.value) }, h("option", { value: "" }, this.t.department), ...open.map((d) => h("option", { value: d.id }, d.name)));
+    select.value = this.departmentId;
+    this.el.input.before(h("label", { class: "dept" }, select));
+  }
+
+  /** The header's people line and user list: 'You', 'You & name', 'You, name & others'. */
+  private renderUsers() {
+    const p = this.participants;
+    this.el.subtitle.textContent = p.length === 0 ? this.t.you : p.length === 1 ? fill(this.t.youAnd, { name: p[0].name }) : fill(this.t.youOthers, { name: p[0].name });
+    this.el.title.setAttribute("aria-expanded", String(this.showUsers));
+    this.el.users.hidden = !this.showUsers;
+    this.el.users.replaceChildren(
+      h("li", { class: "head" }, this.t.participants),
+      h("li", {}, this.t.you),
+      ...(p.length ? p.map((x) => h("li", {}, x.name)) : [h("li", { class: "muted" }, this.t.noParticipants)]),
+    );
+  }
+
+  private renderStatus() {
+    const t = this.t;
+    let s = "";
+    if (this.countdown > 0) s = fill(t.reconnecting, { seconds: this.countdown });
+    else if (this.room?.status === "QUEUE") s = this.position ? fill(t.queue, { position: this.position }) : t.waiting;
+    else if (this.room?.status === "CLOSED" && this.config.open && this.messages.size) s = t.closed;
+    this.el.status.textContent = this.error || s;
+    this.el.status.className = `status${this.error ? " error" : ""}`;
+    this.el.status.hidden = !(this.error || s);
+    if (this.room?.status === "CLOSED" && !this.config.open && !this.el.bottom.hidden) this.render();
+  }
+
+  private renderFile() {
+    const info = this.el.fileInfo;
+    info.hidden = !this.file;
+    info.replaceChildren(...(this.file ? [h("span", {}, `📎 ${this.file.name}`), h("button", { type: "button", class: "link", onclick: () => ((this.file = null), this.renderFile()) }, this.t.removeFile)] : []));
+    // A file needs a visitor id (from a first message); until then the attach button is off.
+    this.root.querySelector<HTMLButtonElement>(".attach")?.toggleAttribute("disabled", !this.visitor);
+  }
+
+  private renderEdit() {
+    const bar = this.el.editbar;
+    bar.hidden = !this.editing;
+    bar.replaceChildren(
+      ...(this.editing
+        ? [
+            h("span", {}, this.t.editing),
+            h("button", { type: "button", class: "link", onclick: () => this.cancelEdit() }, this.t.cancel),
+            h("button", { type: "button", class: "link", onclick: () => this.saveEdit() }, this.t.ok),
+          ]
+        : []),
+    );
+  }
+
+  private scrollToEnd() {
+    const l = this.el.list;
+    l.scrollTop = l.scrollHeight;
+  }
+
+  /** Re-renders the thread; follows the end only when the reader is within 600 px of it (or `force`). */
+  private renderMessages(force = false) {
+    const l = this.el.list;
+    const near = force || l.scrollHeight - l.scrollTop - l.clientHeight <= AUTO_SCROLL_PX;
+    const items: HTMLElement[] = [];
+    if (this.config.welcome) items.push(h("div", { class: "msg system" }, h("div", { class: "bubble" }, this.config.welcome)));
+    const sorted = [...this.messages.values()].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+    for (const m of sorted) items.push(this.messageEl(m));
+    l.replaceChildren(...items);
+    const last = sorted[sorted.length - 1];
+    this.el.suggest.replaceChildren(
+      ...(last && last.author !== "visitor" && last.suggestions?.length
+        ? last.suggestions.map((s) => h("button", { type: "button", class: "chip", onclick: () => this.sendMessage(s, null).catch((e) => ((this.error = e.message), this.renderStatus())) }, s))
+        : []),
+    );
+    this.renderFile();
+    this.renderDepartments();
+    if (near) this.scrollToEnd();
+  }
+
+  private messageEl(m: Message): HTMLElement {
+    const mine = m.author === "visitor";
+    const deleted = m.status === "DELETED";
+    const bubble = h("div", { class: "bubble" });
+    if (deleted) bubble.append(h("em", { class: "deleted" }, this.t.deleted));
+    else {
+      if (m.body) {
+        const text = h("div", { class: "text" });
+        text.innerHTML = renderMarkup(m.body); // escaped, then markup (api/live/markup.ts)
+        bubble.append(text);
+      }
+      for (const a of m.attachments ?? []) bubble.append(this.attachmentEl(a));
+      if (m.edited) bubble.append(h("span", { class: "edited" }, ` (${this.t.edited})`));
+    }
+    const out = h("div", { class: `msg ${mine ? "me" : m.author === "agent" ? "them" : "system"}`, "data-id": m.id }, bubble);
+    if (mine && m.id && !deleted) {
+      out.append(
+        h(
+          "div",
+          { class: "tools" },
+          m.body ? h("button", { type: "button", class: "link", disabled: this.editing?.id === m.id, onclick: () => this.startEdit(m) }, this.t.edit) : null,
+          h("button", { type: "button", class: "link", onclick: () => this.remove(m) }, this.t.delete),
+        ),
+      );
+    }
+    return out;
+  }
+
+  private attachmentEl(a: Attachment): HTMLElement {
+    let url = a.uri.startsWith("/") ? this.base + a.uri : a.uri;
+    if (this.visitor) url += (url.includes("?") ? "&" : "?") + new URLSearchParams({ key: this.key, ...this.visitor });
+    if (a.type === "image" || a.type === "sticker") return h("a", { href: url, target: "_blank", rel: "noopener" }, h("img", { src: url, alt: a.name, class: "img" }));
+    if (a.type === "audio") return h("audio", { src: url, controls: true });
+    if (a.type === "video") return h("video", { src: url, controls: true, class: "img" });
+    return h("a", { href: url, target: "_blank", rel: "noopener", class: "file" }, `📄 ${a.name}`);
+  }
+}
+
+// One widget per page, except inside a given element (data-target: the hosted page, the simulator).
+const w = window as unknown as { __mensageriaWidget?: boolean };
+if (script?.dataset.key && (script.dataset.target || !w.__mensageriaWidget)) {
+  if (!script.dataset.target) w.__mensageriaWidget = true;
+  const boot = () => {
+    const hostId = script.dataset.target;
+    const host = hostId ? document.getElementById(hostId) ?? undefined : undefined;
+    if (hostId && (!host || host.shadowRoot)) return;
+    new Widget({ base: script.dataset.base || new URL(script.src, location.href).origin, key: script.dataset.key!, page: script.dataset.mode === "page", host }).start();
+  };
+  if (document.body) boot();
+  else addEventListener("DOMContentLoaded", boot);
+}
