@@ -181,6 +181,7 @@ export class Widget {
     for (const m of c.messages) this.messages.set(m.id, m);
     if (c.realtime_token && c.room && (this.rtRoom !== c.room.id || !this.ws)) this.connect(c.realtime_token, c.room.id);
     if (c.room?.status === "CLOSED") this.disconnect();
+    this.renderUsers();
     this.renderMessages();
     this.renderStatus();
   }
@@ -291,6 +292,7 @@ export class Widget {
     if (f.event === "send" && d.message && d.message.user_id && !this.participants.some((p) => p.id === d.message.user_id)) this.refresh().catch(() => undefined);
     if (["assigned", "transfer_accept", "transfer_department", "return_to_queue", "room_refused", "transfer_refused"].includes(f.event)) this.refresh().catch(() => undefined);
     if (this.room?.status === "QUEUE") this.startPolling();
+    else this.stopPolling();
     if (f.event === "close") this.disconnect();
     this.renderMessages();
     this.renderStatus();

@@ -1,0 +1,100 @@
+/**
+ * The webchat widget in Chromium (issue 5): a visitor on /live/simulator (logged out, the page
+ * that embeds public/widget.js) opens the widget, writes with Enter (Shift+Enter is a newline),
+ * an agent takes the room and replies through the JWT API, and the reply appears live over the
+ * websocket; the markup renders (bold) and HTML is shown as text. Then the visitor edits (Escape
+ * cancels) and deletes their own message.
+ */
+import { describe, expect, it } from "vitest";
+import { api, giveOmni, login, registerPerson } from "../support/api";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { query } from "../support/db";
+
+requireChromiumInCi();
+
+describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
+  const browser = useBrowser();
+
+  it("visitor and agent exchange messages live; markup renders and HTML is escaped; own messages edit and delete", async () => {
+    const owner = await registerPerson("e2ewidget");
+    await giveOmni(owner.accountId);
+    const { token } = await login(owner.email, owner.password);
+    const as = (path: string, opts: Parameters<typeof api>[1] = {}) => api(path, { ...opts, token, account: owner.accountId });
+    const widget = await as("/api/live/widget");
+    const key = widget.body.widget_key as string;
+
+    const page = await newPage(browser());
+    const sockets: string[] = [];
+    page.on("websocket", (ws) => sockets.push(ws.url()));
+    await page.goto(`/live/simulator?key=${key}`);
+    await page.getByRole("heading", { name: "Simulador do widget" }).waitFor();
+
+    // The launcher opens the window (the widget lives in a shadow root; locators pierce it).
+    await page.getByRole("button", { name: "Abrir o chat" }).click();
+    const input = page.getByRole("textbox", { name: "Escreva uma mensagem…" });
+    await input.waitFor();
+    await page.getByRole("button", { name: "Fale conosco" }).waitFor();
+
+    // Empty text is not sent.
+    await input.press("Enter");
+    expect(await query(`SELECT 1 FROM live_messages WHERE account_id = $1`, [owner.accountId])).toHaveLength(0);
+
+    // Shift+Enter is a newline, Enter sends; the input is cleared once it went through.
+    await input.fill("Olá, quero *ajuda* com <b>pedido</b>");
+    await input.press("Shift+Enter");
+    await input.pressSequentially("linha 2");
+    await input.press("Enter");
+    const mine = page.locator(".msg.me").first();
+    await mine.locator("strong", { hasText: "ajuda" }).waitFor();
+    await expect.poll(() => input.inputValue()).toBe("");
+    expect(await mine.locator(".text").innerText()).toBe("Olá, quero ajuda com <b>pedido</b>\nlinha 2");
+    expect(await mine.locator("b").count()).toBe(0);
+    const [room] = await query<{ id: string; status: string }>(`SELECT id, status FROM live_rooms WHERE account_id = $1`, [owner.accountId]);
+    expect(room.status).toBe("QUEUE");
+    expect(await query(`SELECT body FROM live_messages WHERE room_id = $1`, [room.id])).toEqual([{ body: "Olá, quero *ajuda* com <b>pedido</b>\nlinha 2" }]);
+    // Waiting in line: the place is shown.
+    await page.getByText("Você é o 1º da fila").waitFor();
+    await expect.poll(() => sockets.some((u) => u.includes("/realtime/ws?visitor="))).toBe(true);
+
+    // The agent takes the room and replies: it shows up in the widget without a reload.
+    expect((await as(`/api/omni/rooms/${room.id}/take`, { method: "POST" })).status).toBe(200);
+    const reply = await as("/api/omni/messages", { body: { room_id: room.id, message: "Oi! Sou a *Teste* ~não~ _agora_ https://exemplo.com.br/" + "x".repeat(60) } });
+    expect(reply.status).toBe(200);
+    const theirs = page.locator(".msg.them");
+    await theirs.locator("strong", { hasText: "Teste" }).waitFor({ timeout: 4000 });
+    expect(await theirs.locator("del").innerText()).toBe("não");
+    expect(await theirs.locator("em").innerText()).toBe("agora");
+    const link = theirs.locator("a");
+    expect((await link.innerText()).length).toBe(50);
+    expect(await link.getAttribute("href")).toBe("https://exemplo.com.br/" + "x".repeat(60));
+    // The header's people line names the agent.
+    await page.getByText("Você e Teste").waitFor();
+    // Open and focused: the agent's message is READ.
+    await expect.poll(async () => (await query<{ status: string }>(`SELECT status FROM live_messages WHERE id = $1`, [reply.body.id]))[0].status).toBe("READ");
+    await page.screenshot({ path: screenshotPath("widget-conversation"), fullPage: true });
+
+    // Edit: the input goes into edit mode; Escape cancels and leaves the message as it was.
+    await mine.getByRole("button", { name: "Editar" }).click();
+    await page.getByText("Editando mensagem").waitFor();
+    expect(await mine.getByRole("button", { name: "Editar" }).isDisabled()).toBe(true);
+    await input.press("Escape");
+    await page.getByText("Editando mensagem").waitFor({ state: "hidden" });
+    expect(await input.inputValue()).toBe("");
+    await mine.getByRole("button", { name: "Editar" }).click();
+    await input.fill("Pedido 42, por favor");
+    await input.press("Enter");
+    await mine.getByText("(editada)").waitFor();
+    expect(await query(`SELECT body, edited FROM live_messages WHERE room_id = $1 AND author = 'visitor'`, [room.id])).toEqual([{ body: "Pedido 42, por favor", edited: true }]);
+    // Delete: shown as deleted; the agent's message has no edit/delete.
+    expect(await theirs.getByRole("button", { name: "Excluir" }).count()).toBe(0);
+    await mine.getByRole("button", { name: "Excluir" }).click();
+    await mine.getByText("Mensagem excluída").waitFor();
+    expect(await query(`SELECT status FROM live_messages WHERE room_id = $1 AND author = 'visitor'`, [room.id])).toEqual([{ status: "DELETED" }]);
+
+    // A reload resumes the same conversation (visitor id and token in localStorage).
+    await page.reload();
+    await page.getByRole("button", { name: "Abrir o chat" }).click();
+    await page.locator(".msg.them strong", { hasText: "Teste" }).waitFor();
+    await page.getByText("Mensagem excluída").waitFor();
+  });
+});
