@@ -68,6 +68,16 @@ function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, 
   return el;
 }
 
+const svg = (path: string) => {
+  const el = document.createElement("span");
+  el.className = "svg";
+  el.innerHTML = `<svg viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="${path}"/></svg>`;
+  return el;
+};
+const CHAT = "M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z";
+const CLIP = "m21.4 11.1-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5";
+const CLOSE = "M18 6 6 18M6 6l12 12";
+
 const fill = (s: string, vars: Record<string, string | number>) => s.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(vars[k] ?? ""));
 const clientId = () => `w_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
@@ -456,7 +466,7 @@ export class Widget {
     this.el.win.hidden = !this.open;
     this.el.launcher.setAttribute("aria-expanded", String(this.open));
     this.el.launcher.setAttribute("aria-label", this.open ? this.t.close : this.t.open);
-    this.el.launcher.textContent = this.open ? "×" : "💬";
+    this.el.launcher.replaceChildren(svg(this.open ? CLOSE : CHAT));
     if (this.open) {
       this.scrollToEnd();
       this.textarea.focus();
@@ -473,10 +483,10 @@ export class Widget {
       .join("");
     const style = h("style");
     style.textContent = `:host{${vars}--highlight:${this.config.highlight_color}}${CSS}`;
-    const launcher = h("button", { class: `launcher ${this.config.position}`, type: "button", "aria-expanded": "false", "aria-label": this.t.open, onclick: () => this.toggle() }, "💬");
+    const launcher = h("button", { class: `launcher ${this.config.position}`, type: "button", "aria-expanded": "false", "aria-label": this.t.open, onclick: () => this.toggle() }, svg(CHAT));
     const title = h("button", { class: "title", type: "button", "aria-controls": "users", onclick: () => ((this.showUsers = !this.showUsers), this.renderUsers()) });
     const subtitle = h("span", { class: "subtitle" });
-    const closeBtn = this.page ? null : h("button", { class: "x", type: "button", "aria-label": this.t.close, onclick: () => this.toggle(false) }, "×");
+    const closeBtn = this.page ? null : h("button", { class: "x", type: "button", "aria-label": this.t.close, onclick: () => this.toggle(false) }, svg(CLOSE));
     const header = h("header", {}, h("div", { class: "titles" }, title, subtitle), closeBtn);
     const users = h("ul", { class: "users", id: "users", hidden: true });
     const list = h("div", { class: "list", role: "log", "aria-live": "polite" });
@@ -501,7 +511,7 @@ export class Widget {
       ? h("button", { class: "icon", type: "button", "aria-label": this.t.emoji, title: this.t.emoji, onclick: () => (emojiPanel.hidden = !emojiPanel.hidden) }, "😊")
       : null;
     const attachBtn = this.config.attachments
-      ? h("button", { class: "icon attach", type: "button", "aria-label": this.t.attach, title: this.t.attach, onclick: () => fileInput.click() }, "📎")
+      ? h("button", { class: "icon attach", type: "button", "aria-label": this.t.attach, title: this.t.attach, onclick: () => fileInput.click() }, svg(CLIP))
       : null;
     const send = h("button", { class: "send", type: "button", onclick: () => this.submit() }, this.t.send);
     const input = h("div", { class: "input" }, emojiBtn, attachBtn, fileInput, textarea, send);
@@ -601,7 +611,7 @@ export class Widget {
   private renderFile() {
     const info = this.el.fileInfo;
     info.hidden = !this.file;
-    info.replaceChildren(...(this.file ? [h("span", {}, `📎 ${this.file.name}`), h("button", { type: "button", class: "link", onclick: () => ((this.file = null), this.renderFile()) }, this.t.removeFile)] : []));
+    info.replaceChildren(...(this.file ? [h("span", {}, this.file.name), h("button", { type: "button", class: "link", onclick: () => ((this.file = null), this.renderFile()) }, this.t.removeFile)] : []));
     // A file needs a visitor id (from a first message); until then the attach button is off.
     this.root.querySelector<HTMLButtonElement>(".attach")?.toggleAttribute("disabled", !this.visitor);
   }

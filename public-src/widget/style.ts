@@ -2,8 +2,9 @@
 export const CSS = `
 *{box-sizing:border-box;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:14px}
 [hidden]{display:none!important}
+.svg{display:inline-flex}.launcher .svg,.x .svg{justify-content:center}
 button{cursor:pointer;font:inherit}
-.launcher{position:fixed;bottom:20px;z-index:2147483000;width:56px;height:56px;border-radius:50%;border:0;background:var(--launcher-bg);color:var(--launcher-text);font-size:24px;box-shadow:0 4px 14px rgba(0,0,0,.25)}
+.launcher{position:fixed;display:flex;align-items:center;justify-content:center;bottom:20px;z-index:2147483000;width:56px;height:56px;border-radius:50%;border:0;background:var(--launcher-bg);color:var(--launcher-text);font-size:24px;box-shadow:0 4px 14px rgba(0,0,0,.25)}
 .left{left:20px}.right{right:20px}.center{left:50%;transform:translateX(-50%)}
 .win{position:fixed;bottom:88px;z-index:2147483000;width:370px;max-width:calc(100vw - 24px);height:560px;max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:var(--messageList-bg);color:var(--messageList-text);border-radius:12px;overflow:hidden;box-shadow:0 8px 30px rgba(0,0,0,.25)}
 .win.page{position:static;transform:none;width:100%;max-width:none;height:100vh;max-height:none;border-radius:0;box-shadow:none}
@@ -40,7 +41,7 @@ header{display:flex;align-items:center;gap:8px;padding:10px 12px;background:var(
 .bottom{border-top:1px solid rgba(0,0,0,.08);background:var(--userInput-bg);color:var(--userInput-text)}
 .input{display:flex;align-items:flex-end;gap:4px;padding:8px}
 textarea,input,select{flex:1;resize:none;border:1px solid rgba(0,0,0,.15);border-radius:8px;padding:8px;background:var(--userInput-bg);color:var(--userInput-text);max-height:120px}
-.icon{background:none;border:0;font-size:18px;padding:6px}
+.icon{background:none;border:0;font-size:18px;padding:6px;color:inherit;display:flex}
 .icon[disabled]{opacity:.35;cursor:default}
 .send{border:0;border-radius:8px;padding:8px 12px;background:var(--highlight);color:#fff;font-weight:600}
 .send[disabled]{opacity:.6}

@@ -12,6 +12,9 @@ import { query } from "../support/db";
 
 requireChromiumInCi();
 
+/** A 1x1 PNG. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
 describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
   const browser = useBrowser();
 
@@ -73,6 +76,24 @@ describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
     await expect.poll(async () => (await query<{ status: string }>(`SELECT status FROM live_messages WHERE id = $1`, [reply.body.id]))[0].status).toBe("READ");
     await page.screenshot({ path: screenshotPath("widget-conversation"), fullPage: true });
 
+    // The emoji picker's categories insert at the cursor.
+    await page.getByRole("button", { name: "Emojis" }).click();
+    for (const cat of ["Pessoas", "Natureza", "Objetos", "Lugares", "Símbolos"]) await page.getByRole("tab", { name: cat }).waitFor();
+    await page.getByRole("tab", { name: "Natureza" }).click();
+    await page.getByRole("button", { name: "🐶" }).click();
+    expect(await input.inputValue()).toBe("🐶");
+    await input.fill("");
+    await page.getByRole("button", { name: "Emojis" }).click();
+
+    // A file (text optional): the visitor's upload shows in the thread as an image.
+    await page.locator("input[type=file]").setInputFiles({ name: "foto.png", mimeType: "image/png", buffer: Buffer.from(PNG, "base64") });
+    await page.getByText("foto.png").waitFor();
+    await input.press("Enter");
+    await page.locator(".msg.me img[alt='foto.png']").waitFor();
+    const files = await query<{ attachments: Array<{ type: string; name: string }> }>(`SELECT attachments FROM live_messages WHERE room_id = $1 AND jsonb_array_length(attachments) > 0`, [room.id]);
+    expect(files.map((f) => f.attachments.map((a) => [a.type, a.name]))).toEqual([[["image", "foto.png"]]]);
+    await page.getByText("foto.png", { exact: true }).waitFor({ state: "hidden" });
+
     // Edit: the input goes into edit mode; Escape cancels and leaves the message as it was.
     await mine.getByRole("button", { name: "Editar" }).click();
     await page.getByText("Editando mensagem").waitFor();
@@ -84,17 +105,45 @@ describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
     await input.fill("Pedido 42, por favor");
     await input.press("Enter");
     await mine.getByText("(editada)").waitFor();
-    expect(await query(`SELECT body, edited FROM live_messages WHERE room_id = $1 AND author = 'visitor'`, [room.id])).toEqual([{ body: "Pedido 42, por favor", edited: true }]);
+    expect(await query(`SELECT body, edited FROM live_messages WHERE id = $1`, [await mine.getAttribute("data-id")])).toEqual([{ body: "Pedido 42, por favor", edited: true }]);
     // Delete: shown as deleted; the agent's message has no edit/delete.
     expect(await theirs.getByRole("button", { name: "Excluir" }).count()).toBe(0);
     await mine.getByRole("button", { name: "Excluir" }).click();
     await mine.getByText("Mensagem excluída").waitFor();
-    expect(await query(`SELECT status FROM live_messages WHERE room_id = $1 AND author = 'visitor'`, [room.id])).toEqual([{ status: "DELETED" }]);
+    expect(await query(`SELECT status FROM live_messages WHERE id = $1`, [await mine.getAttribute("data-id")])).toEqual([{ status: "DELETED" }]);
 
     // A reload resumes the same conversation (visitor id and token in localStorage).
     await page.reload();
     await page.getByRole("button", { name: "Abrir o chat" }).click();
     await page.locator(".msg.them strong", { hasText: "Teste" }).waitFor();
     await page.getByText("Mensagem excluída").waitFor();
+  });
+
+  it("outside opening hours (in English) the widget shows the offline form, and the message becomes an offline contact", async () => {
+    const owner = await registerPerson("e2ewidgetoff");
+    await giveOmni(owner.accountId);
+    const { token } = await login(owner.email, owner.password);
+    const key = (await api("/api/live/widget", { token, account: owner.accountId })).body.widget_key as string;
+    await query(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, 'Hoje', (now() AT TIME ZONE 'America/Sao_Paulo')::date)`, [owner.accountId]);
+
+    const page = await newPage(browser(), { locale: "en-US" });
+    // An English browser: the page's lang is en, and so is the widget.
+    await page.goto(`/live/simulator?key=${key}`);
+    expect(await page.locator("html").getAttribute("lang")).toBe("en");
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await page.getByRole("button", { name: "Deixe sua mensagem" }).waitFor();
+    expect(await page.getByRole("textbox", { name: "Write a message…" }).isVisible()).toBe(false);
+    const form = page.locator("form.offline");
+    await form.locator("button[type=submit]").click();
+    expect(await query(`SELECT 1 FROM live_rooms WHERE account_id = $1`, [owner.accountId])).toHaveLength(0);
+    await form.locator("input[name=name]").fill("Maria Souza");
+    await form.locator("input[name=contact]").fill("maria@example.com");
+    await form.locator("textarea[name=message]").fill("Podem me ligar amanhã?");
+    await form.locator("button[type=submit]").click();
+    await page.locator(".offline p").filter({ hasText: "We got your message" }).waitFor();
+    expect(await query(`SELECT username, email, offline, status FROM live_rooms WHERE account_id = $1`, [owner.accountId])).toEqual([
+      { username: "Maria Souza", email: "maria@example.com", offline: true, status: "CLOSED" },
+    ]);
+    await page.screenshot({ path: screenshotPath("widget-offline"), fullPage: true });
   });
 });
