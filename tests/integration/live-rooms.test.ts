@@ -284,6 +284,23 @@ describe("offline and idle contacts, tags, visibility", () => {
     expect((await room(off.id)).idle).toBe(false);
   });
 
+  it("the worker marks a room idle when the visitor has not answered the agent for idle_minutes; the visitor writing clears it", async () => {
+    await reset();
+    await settings(`idle_minutes = 1`);
+    const v = await visitor("Oi");
+    await status(ana, "AVAILABLE");
+    await ana.as("/api/omni/messages", { body: { room_id: v.room.id, message: "Pode me passar o número do pedido?" } });
+    // The agent's question is 2 minutes old and unanswered.
+    await query(`UPDATE live_rooms SET last_message_at = now() - interval '2 minutes' WHERE id = $1`, [v.room.id]);
+    await query(`UPDATE live_messages SET created_at = now() - CASE author WHEN 'agent' THEN interval '2 minutes' ELSE interval '3 minutes' END WHERE room_id = $1`, [v.room.id]);
+    const deadline = Date.now() + 10_000;
+    while (!(await room(v.room.id)).idle && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect((await room(v.room.id)).idle).toBe(true);
+    expect((await ana.as("/api/webchat/idle")).body.data.map((r: { id: string }) => r.id)).toContain(v.room.id);
+    await api(`/api/widget/${widgetKey}/messages`, { body: { visitor_id: v.visitor_id, visitor_token: v.visitor_token, message: "12345" } });
+    expect((await room(v.room.id)).idle).toBe(false);
+  });
+
   it("tags and tabulation are set on the room; other accounts never see it", async () => {
     await reset();
     const v = await visitor();
