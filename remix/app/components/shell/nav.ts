@@ -25,6 +25,15 @@ export const NAV: NavGroup[] = [
       { key: "antifraud", href: "/sms/antifraude", icon: "shield" },
     ],
   },
+  {
+    key: "live",
+    items: [
+      { key: "liveDesk", href: "/live", icon: "chat" },
+      { key: "liveDashboard", href: "/live/dashboard", icon: "chart" },
+      { key: "liveManage", href: "/live/manage", icon: "users" },
+      { key: "liveHistory", href: "/live/history", icon: "history" },
+    ],
+  },
   { key: "people", items: [{ key: "users", href: "/users", icon: "users" }, { key: "departments", href: "/departments", icon: "building" }] },
   { key: "account", items: [{ key: "accounts", href: "/accounts", icon: "briefcase" }, { key: "settings", href: "/settings", icon: "settings" }, { key: "profile", href: "/user/settings", icon: "user" }] },
   { key: "platform", items: [{ key: "whitelabel", href: "/admin/whitelabel", icon: "palette" }, { key: "adminAntifraud", href: "/admin/antifraud", icon: "shield" }] },
