@@ -40,7 +40,8 @@ export async function searchTranscripts(ctx: SignedInCtx, input: TranscriptSearc
   const where = [`r.account_id = $1`];
   const bind: unknown[] = [ctx.actor.accountId, ctx.actor.userId];
   const add = (value: unknown) => `$${bind.push(value)}`;
-  if (!all) where.push(MINE);
+  // $2 (me) is always bound: an owner's query names it without filtering by it.
+  where.push(all ? `$2::uuid IS NOT NULL` : MINE);
   if (q.search) {
     const like = add(`%${escapeLike(q.search)}%`);
     const digits = q.search.replace(/\D/g, "");

@@ -7,7 +7,7 @@
  * The realtime client (live-socket.ts) is plugged in through `LiveConnection`: anything with
  * `onEvent` and `send` will do. Without one, the page refetches its loader every 2 s.
  */
-import type { messageView, roomSummary } from "../../../api/live/rooms";
+import type { AgentStatus, messageView, roomSummary } from "../../../api/live/rooms";
 
 /** Dates arrive as ISO strings once serialized. */
 type Serialized<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
@@ -17,6 +17,22 @@ export type MessageStatus = "PENDING" | "SENT" | "DELIVERED" | "READ" | "FAIL" |
 
 export const DESK_LISTS = ["queue", "me", "closed", "offline", "idle"] as const;
 export type DeskList = (typeof DESK_LISTS)[number];
+
+/** Agent statuses in the spec's order (the same list as api/live/rooms.ts AGENT_STATUSES, kept browser-safe). */
+export const AGENT_STATUS_ORDER = ["AVAILABLE", "UNAVAILABLE", "SHORT_BREAK", "BREAK", "LONG_BREAK", "OFFLINE"] as const satisfies readonly AgentStatus[];
+
+export const parseTab = (v: string | null | undefined): DeskList => ((DESK_LISTS as readonly string[]).includes(v ?? "") ? (v as DeskList) : "me");
+
+/** The workspace URL for a tab, a room, a page of the list and a page of the thread. */
+export function deskHref(p: { tab?: string; room?: string | null; page?: number; before?: string | null }) {
+  const q = new URLSearchParams();
+  if (p.tab) q.set("tab", p.tab);
+  if (p.room) q.set("room", p.room);
+  if (p.page && p.page > 1) q.set("page", String(p.page));
+  if (p.before) q.set("before", p.before);
+  const s = q.toString();
+  return s ? `/live?${s}` : "/live";
+}
 export type DeskCounts = Record<DeskList, number> & { unread: number };
 
 /** One live event as the realtime client hands it over. */

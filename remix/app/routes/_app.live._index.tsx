@@ -6,32 +6,22 @@
  * use-cases. With JavaScript the page is live (use-live-desk.ts).
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { deskOptions, incomingTransfers, roomNames } from "../../../api/live/desk";
-import {
-  acceptTransfer, AGENT_STATUSES, closeRoom, getRoom, isSupervisor, listRooms, markDelivered, markRead, myLoad, queuePosition, refuseTransfer, resumeIdle,
-  resumeOffline, returnToQueue, roomCounts, roomMessages, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, setTabulation, solveOffline, takeRoom,
-  transferToAgent, transferToDepartment, type AgentStatus,
-} from "../../../api/live/rooms";
-import { isAppError } from "../../../api/lib/errors";
-import { z } from "../../../api/lib/zod";
 import { CsrfInput, FormErrors, useCsrf } from "~/components/forms/fields";
 import { RoomPanel } from "~/components/live/room-panel";
 import { Thread } from "~/components/live/thread";
-import { statusKey, useLiveDesk } from "~/components/live/use-live-desk";
+import { useLiveDesk } from "~/components/live/use-live-desk";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import { Pager } from "~/components/ui/pager";
 import { Textarea } from "~/components/ui/textarea";
-import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate } from "~/lib/format";
-import { handleForm, type FormReply } from "~/lib/forms.server";
-import { DESK_LISTS, titleCount, type DeskList, type DeskSnapshot, type LiveConnection, type MessageView, type RoomView } from "~/lib/live-state";
-import { redirectWithToast } from "~/lib/toast.server";
+import type { FormReply } from "~/lib/forms.server";
+import { deskAction, deskLoader } from "~/lib/live-desk.server";
+import { AGENT_STATUS_ORDER, deskHref, DESK_LISTS, titleCount, type DeskSnapshot, type LiveConnection, type MessageView, type RoomView } from "~/lib/live-state";
 import { cn } from "~/lib/utils";
 import type { RootData } from "~/root";
 
@@ -43,137 +33,10 @@ export const handle = {
   },
 };
 
-const parseTab = (v: string | null): DeskList => ((DESK_LISTS as readonly string[]).includes(v ?? "") ? (v as DeskList) : "me");
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function deskHref(p: { tab?: string; room?: string | null; page?: number; before?: string | null }) {
-  const q = new URLSearchParams();
-  if (p.tab) q.set("tab", p.tab);
-  if (p.room) q.set("room", p.room);
-  if (p.page && p.page > 1) q.set("page", String(p.page));
-  if (p.before) q.set("before", p.before);
-  const s = q.toString();
-  return s ? `/live?${s}` : "/live";
-}
 const actionHref = (tab: string, room: string | null) => `/live?index&${new URLSearchParams({ tab, ...(room ? { room } : {}) })}`;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireRoute(request);
-  const url = new URL(request.url);
-  const tab = parseTab(url.searchParams.get("tab"));
-  const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);
-  const roomParam = url.searchParams.get("room");
-  const before = url.searchParams.get("before");
-  const [list, counts, options, incoming, load] = await Promise.all([
-    orHttpError(listRooms(ctx, tab, page)),
-    orHttpError(roomCounts(ctx)),
-    orHttpError(deskOptions(ctx)),
-    orHttpError(incomingTransfers(ctx)),
-    orHttpError(myLoad(ctx)),
-  ]);
-  let room: ReturnType<typeof roomSummary> | null = null;
-  let roomError: string | null = null;
-  let thread: { data: ReturnType<typeof roomMessages> extends Promise<infer P> ? P extends { data: infer D } ? D : never : never; more: boolean } = { data: [], more: false };
-  let names = null;
-  let position: number | null = null;
-  if (roomParam && UUID.test(roomParam)) {
-    try {
-      const r = await getRoom(ctx, roomParam);
-      room = roomSummary(r);
-      const validBefore = before && UUID.test(before) ? before : null;
-      [thread, names, position] = await Promise.all([
-        roomMessages(ctx.actor.accountId, r.id, validBefore ? { before: validBefore } : { limit: 30 }),
-        roomNames(ctx, r),
-        queuePosition(ctx.actor.accountId, r.id),
-      ]);
-    } catch (e) {
-      if (!isAppError(e)) throw e;
-      roomError = `errors.${e.code}`;
-    }
-  } else if (roomParam) roomError = "errors.NOT_FOUND";
-  // Authors' names for the thread (agents of this account).
-  const authors = Object.fromEntries([...options.agents.map((a) => [a.id, a.name || a.email]), [ctx.actor.userId, ""]]);
-  return json({
-    me: ctx.actor.userId,
-    supervisor: isSupervisor(ctx.actor),
-    tab,
-    list,
-    counts,
-    incoming,
-    load,
-    options,
-    room,
-    roomError,
-    names,
-    position,
-    thread,
-    before: before && UUID.test(before) ? before : null,
-    authors,
-  });
-}
-
-const roomId = z.object({ room_id: z.uuid("validation.required") });
-const schemas = {
-  take: roomId,
-  send: roomId.extend({ body: z.string().trim().min(1, "validation.required").max(4096, "validation.maxLength::4096"), client_id: z.string().max(100).optional() }),
-  close: roomId.extend({ tabulation_id: z.union([z.uuid(), z.literal("")]).optional() }),
-  transfer_agent: roomId.extend({ agent_id: z.uuid("validation.required") }),
-  transfer_department: roomId.extend({ department_id: z.uuid("validation.required") }),
-  accept: roomId,
-  refuse: roomId,
-  return: roomId,
-  resume_offline: roomId,
-  solve: roomId,
-  resume_idle: roomId,
-  tags: roomId.extend({ tags: z.string().max(1000).optional() }),
-  tabulation: roomId.extend({ tabulation_id: z.uuid("validation.required") }),
-  delivered: roomId.extend({ ids: z.union([z.array(z.uuid()), z.uuid()]) }),
-  read: roomId,
-  status: z.object({ status: z.enum(AGENT_STATUSES) }),
-} as const;
-type Intent = keyof typeof schemas;
-
-export async function action({ request }: ActionFunctionArgs) {
-  const ctx = await requireRoute(request);
-  const url = new URL(request.url);
-  const form = await request.clone().formData();
-  const intent = String(form.get("intent") ?? "") as Intent;
-  const js = form.get("via") === "js";
-  const tab = parseTab(url.searchParams.get("tab"));
-  const here = url.searchParams.get("room");
-  if (!(intent in schemas)) return json({ result: { status: "error", error: { "": ["validation.invalid"] } }, intent } as FormReply & { intent: string }, { status: 400 });
-
-  const reply = await handleForm(request, schemas[intent] as unknown as z.ZodType<Record<string, any>>, async (value) => {
-    const id = value.room_id as string;
-    let to = deskHref({ tab, room: here });
-    let data: unknown = null;
-    switch (intent) {
-      case "take": await takeRoom(ctx, id); to = deskHref({ tab: "me", room: id }); break;
-      case "send": data = await sendAgentMessage(ctx, id, { body: value.body, clientId: value.client_id ?? null }); to = deskHref({ tab, room: id }); break;
-      case "close": await closeRoom(ctx, id, { tabulationId: value.tabulation_id || null }); to = deskHref({ tab: "closed", room: id }); break;
-      case "transfer_agent": await transferToAgent(ctx, id, value.agent_id); to = deskHref({ tab, room: id }); break;
-      case "transfer_department": await transferToDepartment(ctx, id, value.department_id); to = deskHref({ tab: "me" }); break;
-      case "accept": await acceptTransfer(ctx, id); to = deskHref({ tab: "me", room: id }); break;
-      case "refuse": await refuseTransfer(ctx, id); to = deskHref({ tab: "me" }); break;
-      case "return": await returnToQueue(ctx, id); to = deskHref({ tab: "me" }); break;
-      case "resume_offline": await resumeOffline(ctx, id); to = deskHref({ tab: "me", room: id }); break;
-      case "solve": await solveOffline(ctx, id); to = deskHref({ tab: "offline" }); break;
-      case "resume_idle": await resumeIdle(ctx, id); to = deskHref({ tab: "me", room: id }); break;
-      case "tags": await setRoomTags(ctx, id, String(value.tags ?? "").split(",")); break;
-      case "tabulation": await setTabulation(ctx, id, value.tabulation_id); break;
-      case "delivered": data = { changed: await markDelivered(ctx, id, ([] as string[]).concat(value.ids)) }; break;
-      case "read": data = { changed: await markRead(ctx, id) }; break;
-      case "status": data = await setAgentStatus(ctx, value.status as AgentStatus); break;
-    }
-    if (js) return json({ ok: true, data });
-    return redirectWithToast(request, to, { type: "success", title: `liveDesk:toast.${intent}` });
-  });
-  if (reply instanceof Response && reply.status >= 400) {
-    const body = (await reply.clone().json().catch(() => null)) as FormReply | null;
-    if (body) return json({ ...body, intent }, { status: reply.status });
-  }
-  return reply;
-}
+export const loader = (args: LoaderFunctionArgs) => deskLoader(args);
+export const action = (args: ActionFunctionArgs) => deskAction(args);
 
 function StatusForm({ status, action, onChange }: { status: string | null; action: string; onChange?: (s: string) => void }) {
   const { t } = useTranslation("liveDesk");
@@ -195,7 +58,7 @@ function StatusForm({ status, action, onChange }: { status: string | null; actio
             submit(e.currentTarget.form, { replace: true });
           }}
         >
-          {AGENT_STATUSES.map((s) => <NativeSelectOption key={s} value={s}>{t(`agentStatus.${s}`)}</NativeSelectOption>)}
+          {AGENT_STATUS_ORDER.map((s) => <NativeSelectOption key={s} value={s}>{t(`agentStatus.${s}`)}</NativeSelectOption>)}
         </NativeSelect>
       </div>
       <noscript><Button type="submit" size="sm" variant="outline">{t("status.apply")}</Button></noscript>
@@ -256,7 +119,7 @@ function Composer({ roomId, action, onSend, errors }: { roomId: string; action: 
 }
 
 export default function LiveDesk({ connection = null }: { connection?: LiveConnection | null }) {
-  const data = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof deskLoader>();
   const actionData = useActionData<FormReply & { intent?: string }>();
   const { t } = useTranslation(["liveDesk", "common"]);
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
@@ -279,7 +142,7 @@ export default function LiveDesk({ connection = null }: { connection?: LiveConne
     document.title = n > 0 ? `(${n}) ${base}` : base;
   }, [state.counts.queue, state.counts.unread]);
 
-  const olderFetcher = useFetcher<typeof loader>();
+  const olderFetcher = useFetcher<typeof deskLoader>();
   useEffect(() => {
     const d = olderFetcher.data;
     if (d?.room && d.before) older(d.room.id, { data: d.thread.data as MessageView[], more: d.thread.more });
@@ -415,4 +278,3 @@ export default function LiveDesk({ connection = null }: { connection?: LiveConne
   );
 }
 
-export { statusKey };

@@ -66,7 +66,7 @@ export default function LiveManage() {
                         <ul className="space-y-0.5">
                           {a.rooms.map((r) => (
                             <li key={r.id}>
-                              <Link className="underline" to={`/live?tab=me&room=${r.id}`}>#{r.protocol}</Link> {r.username}
+                              <Link className="underline" to={`/live?tab=me&room=${r.id}`}>{`#${r.protocol}`}</Link> {r.username}
                               {r.unread_count > 0 ? <Badge className="ml-1">{r.unread_count}</Badge> : null}
                               {r.locked ? <Badge variant="outline" className="ml-1">{t("details.locked")}</Badge> : null}
                             </li>
