@@ -111,7 +111,8 @@ export async function deskAction({ request }: ActionFunctionArgs) {
     let data: unknown = null;
     switch (intent) {
       case "take": await takeRoom(ctx, id); to = deskHref({ tab: "me", room: id }); break;
-      case "send": data = await sendAgentMessage(ctx, id, { body: value.body, clientId: value.client_id ?? null }); to = deskHref({ tab, room: id }); break;
+      // Browsers submit a textarea's line breaks as CRLF.
+      case "send": data = await sendAgentMessage(ctx, id, { body: String(value.body).replace(/\r\n?/g, "\n"), clientId: value.client_id ?? null }); to = deskHref({ tab, room: id }); break;
       case "close": await closeRoom(ctx, id, { tabulationId: value.tabulation_id || null }); to = deskHref({ tab: "closed", room: id }); break;
       case "transfer_agent": await transferToAgent(ctx, id, value.agent_id); to = deskHref({ tab, room: id }); break;
       case "transfer_department": await transferToDepartment(ctx, id, value.department_id); to = deskHref({ tab: "me" }); break;
