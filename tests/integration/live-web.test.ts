@@ -47,6 +47,38 @@ beforeAll(async () => {
   ownerWeb = await signIn(owner.email, owner.password);
 });
 
+/** A 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+describe("/live file sending without JavaScript", () => {
+  it("the agent sends an image with a caption from the attach form; a file of another type is refused, translated, and nothing is stored", async () => {
+    const v = await visitor("Pode mandar a foto?");
+    await ana.web.post(`/live?index&tab=queue&room=${v.room.id}`, { intent: "take", room_id: v.room.id });
+    const form = new FormData();
+    form.set("intent", "upload");
+    form.set("room_id", v.room.id);
+    form.set("body", "Segue a foto");
+    form.set("file", new File([PNG], "produto.png", { type: "image/png" }));
+    const sent = await ana.web.postMultipart(`/live?index&tab=me&room=${v.room.id}`, form);
+    expect(sent.status).toBe(302);
+    const conv = await api(`/api/widget/${widgetKey}/conversation?visitor_id=${v.visitor_id}&visitor_token=${v.visitor_token}`);
+    const last = conv.body.messages.at(-1);
+    expect(last).toMatchObject({ author: "agent", body: "Segue a foto" });
+    expect(last.attachments).toEqual([expect.objectContaining({ type: "image", media_type: "image/png", name: "produto.png", size: PNG.length })]);
+    // The thread shows the image.
+    expect(visible((await ana.web.page(`/live?tab=me&room=${v.room.id}`)).html)).toMatch(/<img[^>]+src="\/api\/live\/files\//);
+
+    const bad = new FormData();
+    bad.set("intent", "upload");
+    bad.set("room_id", v.room.id);
+    bad.set("file", new File([Buffer.from("MZ not an accepted file")], "virus.exe", { type: "application/octet-stream" }));
+    const refused = await ana.web.postMultipart(`/live?index&tab=me&room=${v.room.id}`, bad);
+    expect(refused.status).toBe(415);
+    expect(await refused.text()).toContain("errors.LIVE_FILE_TYPE");
+    expect((await query(`SELECT 1 FROM live_messages WHERE room_id = $1`, [v.room.id])).length).toBe(2);
+  });
+});
+
 describe("/live without JavaScript", () => {
   it("shows the queue; the agent takes a room, replies, and the visitor gets the reply", async () => {
     const v = await visitor("Meu pedido não chegou");

@@ -10,6 +10,7 @@ import {
   resumeOffline, returnToQueue, roomCounts, roomMessages, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, setTabulation, solveOffline, takeRoom,
   transferToAgent, transferToDepartment, type AgentStatus,
 } from "../../../api/live/rooms";
+import { agentUpload } from "../../../api/live/attachments";
 import { isAppError } from "../../../api/lib/errors";
 import { z } from "../../../api/lib/zod";
 import { orHttpError, requireRoute } from "./auth.server";
@@ -91,6 +92,7 @@ const schemas = {
   tabulation: roomId.extend({ tabulation_id: z.uuid("validation.required") }),
   delivered: roomId.extend({ ids: z.union([z.array(z.uuid()), z.uuid()]) }),
   read: roomId,
+  upload: roomId.extend({ body: z.string().max(4096, "validation.maxLength::4096").optional() }),
   status: z.object({ status: z.enum(AGENT_STATUSES) }),
 } as const;
 type Intent = keyof typeof schemas;
@@ -105,7 +107,7 @@ export async function deskAction({ request }: ActionFunctionArgs) {
   const here = url.searchParams.get("room");
   if (!(intent in schemas)) return json({ result: { status: "error", error: { "": ["validation.invalid"] } }, intent } as FormReply & { intent: string }, { status: 400 });
 
-  const reply = await handleForm(request, schemas[intent] as unknown as z.ZodType<Record<string, any>>, async (value) => {
+  const reply = await handleForm(request, schemas[intent] as unknown as z.ZodType<Record<string, any>>, async (value, formData) => {
     const id = value.room_id as string;
     let to = deskHref({ tab, room: here });
     let data: unknown = null;
@@ -126,6 +128,17 @@ export async function deskAction({ request }: ActionFunctionArgs) {
       case "tabulation": await setTabulation(ctx, id, value.tabulation_id); break;
       case "delivered": data = { changed: await markDelivered(ctx, id, ([] as string[]).concat(value.ids)) }; break;
       case "read": data = { changed: await markRead(ctx, id) }; break;
+      case "upload": {
+        // The same use-case as POST /api/webchat/upload (types by content, the channel's byte limit).
+        const file = formData.get("file");
+        const upload = new FormData();
+        upload.set("id_room", id);
+        upload.set("message", String(value.body ?? ""));
+        if (file instanceof File && file.size > 0) upload.set("file", file);
+        data = await agentUpload(ctx, new Request(request.url, { method: "POST", body: upload }));
+        to = deskHref({ tab, room: id });
+        break;
+      }
       case "status": data = await setAgentStatus(ctx, value.status as AgentStatus); break;
     }
     if (js) return json({ ok: true, data });

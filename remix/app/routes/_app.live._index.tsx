@@ -119,6 +119,23 @@ function Composer({ roomId, action, onSend, errors }: { roomId: string; action: 
   );
 }
 
+/** Sends a file (with an optional caption) to the visitor: a plain multipart form, with or without JavaScript. */
+function AttachForm({ roomId, action, errors }: { roomId: string; action: string; errors?: string[] | null }) {
+  const { t } = useTranslation("liveDesk");
+  return (
+    <Form method="post" action={action} encType="multipart/form-data" className="flex flex-wrap items-center gap-2 border-t px-3 py-2" data-testid="attach-form">
+      <CsrfInput />
+      <input type="hidden" name="intent" value="upload" />
+      <input type="hidden" name="room_id" value={roomId} />
+      <label htmlFor="attach-file" className="text-xs text-muted-foreground">{t("attach.label")}</label>
+      <input id="attach-file" name="file" type="file" required accept="image/jpeg,image/png,image/webp,audio/ogg,video/mp4,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/zip" className="max-w-56 text-xs" />
+      <input name="body" aria-label={t("attach.caption")} placeholder={t("attach.caption")} maxLength={4096} className="h-8 min-w-0 flex-1 rounded-md border px-2 text-sm" />
+      <Button type="submit" size="sm" variant="outline">{t("attach.send")}</Button>
+      <FormErrors errors={errors} />
+    </Form>
+  );
+}
+
 /**
  * The realtime connection of the workspace (websocket, SSE fallback): created in the browser only,
  * closed when the agent leaves /live. Exposes its state for the banner (reconnect countdown,
@@ -294,7 +311,10 @@ export default function LiveDesk() {
             />
             {data.before ? <p className="px-4 py-1 text-center text-xs"><Link className="underline" to={deskHref({ tab: data.tab, room: room.id })}>{t("thread.newest")}</Link></p> : null}
             {canWrite ? (
-              <Composer roomId={room.id} action={action} onSend={(body) => send(room.id, body)} errors={errorIntent === "send" ? errors : null} />
+              <>
+                <Composer roomId={room.id} action={action} onSend={(body) => send(room.id, body)} errors={errorIntent === "send" ? errors : null} />
+                <AttachForm roomId={room.id} action={action} errors={errorIntent === "upload" ? errors : null} />
+              </>
             ) : (
               <p className="border-t p-3 text-center text-sm text-muted-foreground">
                 {room.status === "QUEUE" ? t("composer.takeFirst") : room.locked ? t("composer.locked") : room.status === "CLOSED" ? t("composer.closed") : t("composer.notYours")}
