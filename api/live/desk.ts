@@ -7,7 +7,7 @@
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
-import { AGENT_STATUSES, assertAttendant, liveSettings, roomSummary, type AgentStatus, type Room } from "./rooms";
+import { AGENT_STATUSES, assertAttendant, isSupervisor, liveSettings, myLoad, roomCounts, roomSummary, type AgentStatus, type Room } from "./rooms";
 
 async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
   return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT });
@@ -70,4 +70,38 @@ export async function roomNames(ctx: SignedInCtx, room: Pick<Room, "department_i
     [ctx.actor.accountId, room.department_id, room.tabulation_id, room.agent_id, room.transfer_to_user_id],
   );
   return row;
+}
+
+/**
+ * GET webchat/sync (the first connect step): who I am as an agent, my load and the counts of my
+ * lists, the account's live settings — what the workspace needs before the socket opens.
+ */
+export async function liveSync(ctx: SignedInCtx) {
+  assertAttendant(ctx);
+  const [options, load, counts] = await Promise.all([deskOptions(ctx), myLoad(ctx), roomCounts(ctx)]);
+  return { user_id: ctx.actor.userId, account_id: ctx.actor.accountId, supervisor: isSupervisor(ctx.actor), status: options.me.status ?? "OFFLINE", load, counts, settings: options.settings };
+}
+
+/** GET webchat/account-tags and /omni/tags: every tag used on the account's rooms, most used first. */
+export async function accountTags(ctx: SignedInCtx) {
+  assertAttendant(ctx);
+  return rows<{ tag: string; rooms: number }>(
+    `SELECT t AS tag, count(*)::int AS rooms FROM live_rooms r, unnest(r.tags) AS t WHERE r.account_id = $1 GROUP BY t ORDER BY count(*) DESC, t LIMIT 500`,
+    [ctx.actor.accountId],
+  );
+}
+
+/** GET webchat/departments/on: active departments with at least one AVAILABLE agent serving them. */
+export async function departmentsOn(ctx: SignedInCtx) {
+  assertAttendant(ctx);
+  return rows<{ id: string; name: string; available: number }>(
+    `SELECT d.id, d.name, count(DISTINCT a.user_id)::int AS available
+     FROM departments d
+     JOIN memberships m ON m.account_id = d.account_id
+     JOIN live_agents a ON a.account_id = m.account_id AND a.user_id = m.user_id AND a.status = 'AVAILABLE'
+     WHERE d.account_id = $1 AND d.status = 'active'
+       AND (m.department_id = d.id OR EXISTS (SELECT 1 FROM live_agent_departments x WHERE x.account_id = d.account_id AND x.user_id = m.user_id AND x.department_id = d.id))
+     GROUP BY d.id, d.name ORDER BY lower(d.name)`,
+    [ctx.actor.accountId],
+  );
 }

@@ -256,6 +256,27 @@ describe("closing, transfers, returning", () => {
   });
 });
 
+describe("the live-chat API's reads (spec section 7)", () => {
+  it("sync, agents, account tags, departments on, transcripts, and disconnect", async () => {
+    await reset();
+    const v = await visitor("Quero trocar o produto", { department_id: supportDept });
+    await status(ana, "AVAILABLE");
+    await ana.as(`/api/webchat/room-tags/${v.room.id}`, { method: "PUT", body: { tags: ["troca"] } });
+    const sync = await ana.as("/api/webchat/sync");
+    expect(sync.body).toMatchObject({ user_id: ana.person.userId, status: "AVAILABLE", load: { open: 1 }, counts: { me: 1 }, settings: { acceptance_option: "automatic" } });
+    expect((await ana.as("/api/webchat/agents")).body.data.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining([bruno.person.userId, carla.person.userId]));
+    expect((await ana.as("/api/webchat/account-tags")).body.data).toContainEqual({ tag: "troca", rooms: 1 });
+    const on = (await ana.as("/api/webchat/departments/on")).body.data;
+    expect(on.map((d: { id: string }) => d.id)).toContain(supportDept);
+    expect(on.map((d: { id: string }) => d.id)).not.toContain(salesDept);
+    const found = await ana.as(`/api/webchat/transcripts?search=${encodeURIComponent(v.room.protocol)}`);
+    expect(found.body.data.map((r: { id: string }) => r.id)).toEqual([v.room.id]);
+    expect((await carla.as(`/api/webchat/transcripts?search=${encodeURIComponent(v.room.protocol)}`)).body.data).toEqual([]);
+    expect((await ana.as("/api/webchat/disconnect", { method: "POST" })).body).toEqual({ status: "OFFLINE" });
+    expect((await ana.as("/api/webchat/departments/on")).body.data.map((d: { id: string }) => d.id)).not.toContain(supportDept);
+  });
+});
+
 describe("offline and idle contacts, tags, visibility", () => {
   it("an offline contact is resumed with the agent or marked solved; idle is resumed", async () => {
     await reset();
