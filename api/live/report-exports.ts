@@ -42,7 +42,7 @@ export function liveRoomsExportSelect(accountId: string, f: LiveExportFilter, li
   if (f.agent_id) where.push(`r.agent_id = ${lit(f.agent_id)}::uuid`);
   const visitor = `NULLIF(concat_ws(' ', NULLIF(r.username, ''), '<' || COALESCE(r.email, r.phone) || '>'), '')`;
   return `SELECT r.protocol, r.channel, ${safe(visitor)} AS visitor, ${safe("trim(u.first_name || ' ' || u.last_name)")} AS agent,
-                 ${safe("d.name")} AS department, ${safe("tab.name")} AS tabulation, ${safe("array_to_string(r.tags, '; ')")} AS tags,
+                 ${safe("d.name")} AS department, ${safe("tab.name")} AS tabulation, ${safe("NULLIF(array_to_string(r.tags, '; '), '')")} AS tags,
                  ${when("r.created_at")} AS created, ${when("ev.assigned")} AS assigned, ${when("ev.closed")} AS closed,
                  round(extract(epoch FROM ev.assigned - ev.queued))::int AS wait_seconds,
                  round(extract(epoch FROM ev.closed - ev.served))::int AS service_seconds,

@@ -6,7 +6,7 @@
  */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
-import { translate } from "../lib/i18n";
+import { fromAcceptLanguage, translate } from "../lib/i18n";
 import { createLiveExport, liveExportFile, listLiveExports } from "./report-exports";
 import { agentStatistic, listLiveAgents, liveReport, liveUsage } from "./reports";
 
@@ -41,7 +41,10 @@ export const liveReportRoutes = new Elysia({ tags: ["live"], detail: { security:
   })
   .post(
     "/chat/reports",
-    async ({ ctx, body }) => ({ data: await createLiveExport(ctx, body ?? {}), message: translate(ctx.locale, "liveReports:exports.queued") }),
+    async ({ ctx, body, request }) => ({
+      data: await createLiveExport(ctx, body ?? {}),
+      message: translate(fromAcceptLanguage(request.headers.get("accept-language")), "liveReports:exports.queued"),
+    }),
     {
       body: t.Optional(t.Object(filters)),
       detail: { summary: "Queue a CSV export of the conversations of a period (one row per room): answers the export in state queued; then see GET /chat/reports" },
