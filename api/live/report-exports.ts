@@ -92,5 +92,5 @@ export const liveExportFileName = (e: { id: string; filter: unknown }) => {
 export async function liveExportFile(ctx: SignedInCtx, id: string) {
   assertAllowed(ctx);
   const row = await findRow(ctx.actor.accountId, id, "live_rooms");
-  return openExportFile(row, liveExportFileName(row));
+  return openExportFile(row, liveExportFileName);
 }

@@ -156,14 +156,14 @@ export const exportFileName = (e: { id: string; filter: ExportFilter }) => `sms-
 export async function exportFile(ctx: SignedInCtx, id: string): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number }> {
   assertAllowed(ctx);
   const row = await findRow(ctx.actor.accountId, id);
-  return openExportFile(row, exportFileName(row));
+  return openExportFile(row, exportFileName);
 }
 
 /** A finished export's CSV as a stream (409 EXPORT_NOT_READY before it is done). */
-export async function openExportFile(row: Row, name: string): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number }> {
+export async function openExportFile(row: Row, nameOf: (row: Row) => string): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number }> {
   if (row.status !== "done" || !row.file_path) throw new AppError("EXPORT_NOT_READY", { params: { status: row.status } });
   const path = resolve(env().UPLOAD_DIR, row.file_path);
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw new AppError("NOT_FOUND");
-  return { stream: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>, name, size: info.size };
+  return { stream: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>, name: nameOf(row), size: info.size };
 }
