@@ -1,5 +1,6 @@
 /** The API process's application: one Elysia instance per domain under /api, errors mapped once. */
 import { liveRoutes, widgetRoutes } from "./live/routes";
+import { liveReportRoutes } from "./live/report-routes";
 import { channelWebhookRoutes } from "./live/channel-webhooks";
 import { liveChannelRoutes, liveFileRoutes, widgetUploadRoutes } from "./live/channel-routes";
 import { auditRoutes } from "./audit/routes";
@@ -57,6 +58,7 @@ export function createApp() {
     .use(urlRoutes)
     .use(providerAdminRoutes)
     .use(liveRoutes)
+    .use(liveReportRoutes)
     .use(widgetRoutes)
     .use(omniConfigRoutes)
     .use(webchatConfigRoutes)

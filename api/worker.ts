@@ -17,6 +17,7 @@ import { releaseDue } from "./sms/release";
 import { failExport, runExport, sweepExports } from "./sms/export-job";
 import { EXPORT_STREAM } from "./sms/exports";
 import { startWebhookWorkers } from "./webhooks/worker";
+import { sweepIdle } from "./live/rooms";
 import { startLiveOutbound } from "./live/outbound";
 
 env();
@@ -61,6 +62,10 @@ const scheduleSweep = setInterval(() => {
 const stagedSweep = setInterval(() => {
   sweepStagedFiles().catch((e) => console.error("staged SMS files sweep failed", e));
 }, 10 * 60_000);
+// Live chat: open rooms whose visitor stopped answering the agent become idle contacts.
+const liveIdleSweep = setInterval(() => {
+  sweepIdle().catch((e) => console.error("live idle sweep failed", e));
+}, env().LIVE_IDLE_SWEEP_MS);
 const exportSweep = setInterval(() => {
   sweepExports().catch((e) => console.error("sms export sweep failed", e));
 }, 15_000);
@@ -69,6 +74,7 @@ console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map
 
 async function shutdown() {
   clearInterval(sweep);
+  clearInterval(liveIdleSweep);
   clearInterval(importSweep);
   clearInterval(idempotencySweep);
   clearInterval(scheduleSweep);

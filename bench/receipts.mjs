@@ -8,7 +8,7 @@
  * provider catching up. Every receipt must answer 200 `applied`; a second pass re-posts the same
  * receipts (duplicates: `duplicate`, nothing changes). A third pass posts receipts of another
  * `BENCH_MESSAGES` messages in batches (a JSON array of `BENCH_BATCH`, default 50, per signed post,
- * as high-volume providers deliver reports) over `BENCH_BATCH_CONNECTIONS` (default 16) clients.
+ * as high-volume providers deliver reports) over `BENCH_BATCH_CONNECTIONS` (default 4) clients.
  * Bodies are built and signed before the clock starts (signing is the provider's work, and the
  * generator shares the two cores with the platform). Run: `node bench/receipts.mjs`.
  */
@@ -21,7 +21,7 @@ import { benchPlatform, startBun, up } from "./lib.mjs";
 const total = Number(process.env.BENCH_MESSAGES ?? 60_000);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const batchSize = Number(process.env.BENCH_BATCH ?? 50);
-const batchConnections = Number(process.env.BENCH_BATCH_CONNECTIONS ?? 16);
+const batchConnections = Number(process.env.BENCH_BATCH_CONNECTIONS ?? 4);
 const secret = "bench-simulator-webhook-secret-0123456789";
 
 const { databaseUrl, env } = await benchPlatform("mensageria_bench_receipts", "bench-receipts:", { SIMULATOR_WEBHOOK_SECRET: secret });

@@ -88,6 +88,8 @@ const schema = z
     /** Dispatch: deliveries of a stream entry before it goes to the dead-letter stream (the message then fails). */
     DISPATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
     /** Dispatch: an entry pending this long (crashed worker, failed attempt) is retried. */
+    /** How often the worker marks live rooms idle (visitor silent for the account's idle_minutes). */
+    LIVE_IDLE_SWEEP_MS: z.coerce.number().int().min(100).default(30_000),
     DISPATCH_RETRY_IDLE_MS: z.coerce.number().int().min(100).default(15_000),
     /** How often the worker releases due scheduled messages (api/sms/release.ts). */
     SCHEDULE_SWEEP_MS: z.coerce.number().int().min(10).default(1000),

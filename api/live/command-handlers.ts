@@ -16,7 +16,10 @@ import {
 import "./commands";
 
 const roomId = z.object({ room_id: z.string().min(1, "validation.required") });
-const send = z.object({ room_id: z.string().optional(), message: z.string().max(4096, "validation.maxLength::4096").default(""), client_id: z.string().max(100).optional() });
+/** `message` (as the HTTP API names it) or `body` (as the message views do). */
+const send = z
+  .object({ room_id: z.string().optional(), message: z.string().max(4096, "validation.maxLength::4096").optional(), body: z.string().max(4096, "validation.maxLength::4096").optional(), client_id: z.string().max(100).optional() })
+  .transform((v) => ({ ...v, message: v.message ?? v.body ?? "" }));
 
 function agent(caller: LiveCaller) {
   if (caller.kind !== "agent") throw new AppError("FORBIDDEN");

@@ -762,19 +762,22 @@ export const ROOMS_PER_PAGE = 20;
 export const MESSAGES_PER_PAGE = 80;
 export type RoomList = "queue" | "me" | "closed" | "offline" | "idle" | "all";
 
+/** Each list's condition (w.uid = the acting user, w.sup = a supervisor). */
+const LIST_WHERE: Record<RoomList, string> = {
+  queue: `r.status = 'QUEUE'`,
+  me: `r.status = 'OPEN' AND r.agent_id = w.uid`,
+  idle: `r.status = 'OPEN' AND r.idle AND (w.sup OR r.agent_id = w.uid)`,
+  closed: `r.status = 'CLOSED' AND NOT r.offline AND (w.sup OR r.agent_id = w.uid)`,
+  offline: `r.status = 'CLOSED' AND r.offline AND NOT r.solved`,
+  all: `w.sup OR r.agent_id = w.uid OR r.status = 'QUEUE'`,
+};
+
 /** Rooms of a list for the acting agent (supervisors see everyone's; page of 20, newest first). */
 export async function listRooms(ctx: SignedInCtx, list: RoomList, page = 1) {
   assertAttendant(ctx);
   const { accountId, userId } = ctx.actor;
   const sup = isSupervisor(ctx.actor);
-  const where: Record<RoomList, string> = {
-    queue: `r.status = 'QUEUE'`,
-    me: `r.status = 'OPEN' AND r.agent_id = w.uid`,
-    idle: `r.status = 'OPEN' AND r.idle AND (w.sup OR r.agent_id = w.uid)`,
-    closed: `r.status = 'CLOSED' AND NOT r.offline AND (w.sup OR r.agent_id = w.uid)`,
-    offline: `r.status = 'CLOSED' AND r.offline AND NOT r.solved`,
-    all: `w.sup OR r.agent_id = w.uid OR r.status = 'QUEUE'`,
-  };
+  const where = LIST_WHERE;
   const order = list === "queue" ? `r.queued_at, r.id` : `COALESCE(r.last_message_at, r.created_at) DESC, r.id DESC`;
   const p = Math.max(1, Math.floor(page));
   const found = await rows<Room & { total: number }>(
@@ -821,4 +824,18 @@ export async function roomMessages(accountId: string, roomId: string, opts: { be
 export async function myLoad(ctx: SignedInCtx) {
   assertAttendant(ctx);
   return db().transaction((t) => agentLoad(ctx.actor.accountId, ctx.actor.userId, t));
+}
+
+/** How many rooms each list holds for the acting agent (the workspace's tab counts) and the unread messages of my open rooms, in one scan. */
+export async function roomCounts(ctx: SignedInCtx): Promise<Record<Exclude<RoomList, "all">, number> & { unread: number }> {
+  assertAttendant(ctx);
+  const lists = ["queue", "me", "closed", "offline", "idle"] as const;
+  const row = await one<Record<(typeof lists)[number] | "unread", number>>(
+    `WITH w AS (SELECT $2::uuid AS uid, $3::boolean AS sup)
+     SELECT ${lists.map((l) => `count(*) FILTER (WHERE ${LIST_WHERE[l]})::int AS ${l}`).join(", ")},
+       COALESCE(sum(r.unread_count) FILTER (WHERE ${LIST_WHERE.me}), 0)::int AS unread
+     FROM live_rooms r, w WHERE r.account_id = $1`,
+    [ctx.actor.accountId, ctx.actor.userId, isSupervisor(ctx.actor)],
+  );
+  return row!;
 }

@@ -6,6 +6,8 @@
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { AppError } from "../lib/errors";
+import { accountTags, departmentsOn, deskOptions, liveSync } from "./desk";
+import { searchTranscripts, transcript } from "./transcripts";
 import { postVisitorMessage, visitorConversation, visitorMarkRead } from "./visitors";
 import { visitorDeleteMessage, visitorEditMessage, widgetDepartments, widgetPublicConfig } from "./widget-public";
 import { accountForWidgetKey } from "./visitors";
@@ -126,6 +128,21 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
   })
   .post("/webchat/solve/:id", ({ ctx, params }) => roomOut(solveOffline(ctx, params.id)), { params: id, detail: { summary: "Mark an offline contact solved" } })
   .post("/webchat/resume/now/:id", ({ ctx, params }) => roomOut(resumeOffline(ctx, params.id)), { params: id, detail: { summary: "Resume an offline contact: the room opens with me" } })
+  .get("/webchat/sync", ({ ctx }) => liveSync(ctx), { detail: { summary: "First connect step: my agent status, load and list counts, and the account's live settings" } })
+  .get("/webchat/account-tags", async ({ ctx }) => ({ data: await accountTags(ctx) }), { detail: { summary: "Tags used on the account's rooms, most used first" } })
+  .get("/omni/tags", async ({ ctx }) => ({ data: await accountTags(ctx) }), { detail: { summary: "Tags used on the account's rooms, most used first" } })
+  .get("/webchat/agents", async ({ ctx }) => ({ data: (await deskOptions(ctx)).agents }), { detail: { summary: "The other agents of the account with their status (for transfers)" } })
+  .get("/webchat/departments/on", async ({ ctx }) => ({ data: await departmentsOn(ctx) }), { detail: { summary: "Departments with at least one available agent" } })
+  .post("/webchat/disconnect", ({ ctx }) => setAgentStatus(ctx, "OFFLINE"), { detail: { summary: "The agent leaves: status OFFLINE (no new rooms are given to them)" } })
+  .get("/webchat/transcripts", ({ ctx, query }) => searchTranscripts(ctx, query), {
+    query: t.Object({ search: t.Optional(t.String()), email: t.Optional(t.String()), phone: t.Optional(t.String()), agent: t.Optional(t.String()), page: t.Optional(t.String()), size: t.Optional(t.String()) }),
+    detail: { summary: "Transcripts (page of 20) by protocol, name, e-mail, phone or agent; non-admins see only their own" },
+  })
+  .get("/webchat/transcripts/:id/messages", ({ ctx, params, query }) => transcript(ctx, params.id, { before: query.before ?? null }), {
+    params: id,
+    query: t.Object({ before: t.Optional(t.String()) }),
+    detail: { summary: "One transcript: the room, its messages and its events" },
+  })
   .post("/webchat/resume/idle/:id", ({ ctx, params }) => roomOut(resumeIdle(ctx, params.id)), { params: id, detail: { summary: "Resume an idle contact (clears the idle flag)" } });
 
 /** The widget's public calls (no JWT): the widget key names the account, the visitor token the visitor. */

@@ -28,6 +28,8 @@ const ROUTE_ROLES: Array<[RegExp, Role[]]> = [
   [/^\/sms\/antifraude$/, ["admin", "sales"]],
   [/^\/numbers\/active$/, ["admin"]],
   [/^\/live\/manage$/, ["admin", "owner", "sales"]],
+  // Live chat reports: management reads reports, the developer analyses them; not the agent (every agent's figures). ADR 019.
+  [/^\/(live\/(reports|usage)|chat\/reports)(\/|$)/, ["owner", "admin", "manager", "analyst", "sales", "developer", "billing"]],
 ];
 
 /** Path allow-lists: a restricted role reaches a product route only if one of its segments is listed. */
@@ -49,7 +51,7 @@ const PLAN_GATES: Array<[RegExp, PlanPermission]> = [
   [/^\/departments(\/|$)/, "department"],
   [/^\/whatsapp\/templates(\/|$)/, "whatsapp"],
 ];
-const OMNI = /(^|\/)(live|departments)(\/|$)/;
+const OMNI = /(^|\/)(live|departments)(\/|$)|^\/chat\/reports(\/|$)/;
 
 /** Platform-staff areas under /admin; resellers manage their customers and their branding. */
 const RESELLER_ADMIN = /^\/admin\/(customers|whitelabel)(\/|$)/;

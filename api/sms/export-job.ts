@@ -1,5 +1,5 @@
 /**
- * The export job (worker process, stream "jobs:sms-exports"): PostgreSQL writes the CSV itself —
+ * The export job (worker process, stream "jobs:sms-exports"; every kind of export, see selectOf): PostgreSQL writes the CSV itself —
  * `COPY (SELECT … ORDER BY created_at DESC, id DESC) TO STDOUT WITH (FORMAT csv, HEADER)` streamed
  * through pg-copy-streams into `${UPLOAD_DIR}/sms-exports/<account>/<id>.csv.part`, renamed when
  * complete. Nothing but a socket buffer is in memory, whatever the row count; the rows come from
@@ -21,7 +21,8 @@ import { QueryTypes } from "sequelize";
 import { initModels, sequelize } from "../../models";
 import { env } from "../lib/env";
 import { HISTORY_TIME_ZONE } from "./history";
-import { EXPORT_RETENTION_DAYS, announceExport, exportRelativePath, type ExportFilter } from "./exports";
+import { liveRoomsExportSelect, type LiveExportFilter } from "../live/report-exports";
+import { EXPORT_RETENTION_DAYS, announceExport, exportRelativePath, type ExportFilter, type ExportKind } from "./exports";
 
 /** The CSV's columns, in order (machine names; documented in ADR 009). */
 export const EXPORT_COLUMNS = [
@@ -58,14 +59,20 @@ export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string
            ORDER BY created_at DESC, id DESC`;
 }
 
-type JobRow = { id: string; account_id: string; filter: ExportFilter; status: string };
+type JobRow = { id: string; account_id: string; kind: ExportKind; filter: ExportFilter; status: string };
+
+/** The SELECT each kind of export runs (migration 0030): the SMS history or live chat conversations. */
+function selectOf(row: JobRow, lit: (v: string) => string) {
+  if (row.kind === "live_rooms") return liveRoomsExportSelect(row.account_id, row.filter as unknown as LiveExportFilter, lit);
+  return exportSelect(row.account_id, row.filter, lit);
+}
 
 export async function runExport(id: string, touch?: () => Promise<void>) {
   initModels();
   const db = sequelize();
   const [row] = await db.query<JobRow>(
     `UPDATE sms_exports SET status = 'processing', started_at = now(), updated_at = now(), error = NULL
-      WHERE id = $1 AND status IN ('queued','processing') RETURNING id, account_id, filter, status`,
+      WHERE id = $1 AND status IN ('queued','processing') RETURNING id, account_id, kind, filter, status`,
     { bind: [id], type: QueryTypes.SELECT },
   );
   if (!row) return; // finished (or removed) already: a repeated announcement does nothing
@@ -78,7 +85,7 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
   await client.connect();
   try {
     const lit = (v: string) => client.escapeLiteral(v);
-    const sql = `COPY (${exportSelect(row.account_id, row.filter, lit)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
+    const sql = `COPY (${selectOf(row, lit)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
     const source = client.query(copyTo(sql));
     let last = Date.now();
     // A UTF-8 byte-order mark first, so spreadsheet programs read the accents right.

@@ -25,6 +25,8 @@ import { saoPauloToday, smsHistorySchema } from "./history";
 export const EXPORT_STREAM = "jobs:sms-exports";
 export const EXPORT_STATUSES = ["queued", "processing", "done", "failed"] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+/** What an export holds (migration 0030): the SMS history, or live chat conversations (api/live/report-exports). */
+export type ExportKind = "sms" | "live_rooms";
 /** Exports (and their files) are kept this many days, then the sweep removes them. */
 export const EXPORT_RETENTION_DAYS = 7;
 
@@ -75,8 +77,8 @@ function assertAllowed(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/exports")) throw new AppError("FORBIDDEN");
 }
 
-type Row = {
-  id: string; status: ExportStatus; filter: ExportFilter; rows: number; file_path: string | null; file_size: string | null; error: string | null;
+export type Row = {
+  id: string; kind: ExportKind; status: ExportStatus; filter: ExportFilter; rows: number; file_path: string | null; file_size: string | null; error: string | null;
   created_at: Date; finished_at: Date | null;
 };
 
@@ -85,9 +87,12 @@ const view = (r: Row): ExportView => ({
   created_at: r.created_at, finished_at: r.finished_at,
 });
 
-async function findRow(accountId: string, id: string) {
+export async function findRow(accountId: string, id: string, kind: ExportKind = "sms") {
   assertId(id);
-  const [row] = await sequelize().query<Row>(`SELECT * FROM sms_exports WHERE id = $1 AND account_id = $2`, { bind: [id, accountId], type: QueryTypes.SELECT });
+  initModels();
+  const [row] = await sequelize().query<Row>(`SELECT * FROM sms_exports WHERE id = $1 AND account_id = $2 AND kind = $3`, {
+    bind: [id, accountId, kind], type: QueryTypes.SELECT,
+  });
   if (!row) throw new AppError("NOT_FOUND");
   return row;
 }
@@ -99,34 +104,41 @@ export async function announceExport(id: string) {
 
 export async function createExport(ctx: SignedInCtx, input: unknown): Promise<ExportView> {
   assertAllowed(ctx);
-  const filter = parseExportFilter(input);
+  return view(await queueExport(ctx, "sms", parseExportFilter(input), "sms.export_requested"));
+}
+
+/** Stores a queued export of `kind` (with its audit entry) and announces it to the workers. Permission and filter are the caller's. */
+export async function queueExport(ctx: SignedInCtx, kind: ExportKind, filter: object, auditAction: string): Promise<Row> {
   initModels();
   const row = await sequelize().transaction(async (transaction) => {
     const [r] = await sequelize().query<Row>(
-      `INSERT INTO sms_exports (account_id, filter, created_by) VALUES ($1, $2::jsonb, $3) RETURNING *`,
-      { bind: [ctx.actor.accountId, JSON.stringify(filter), ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+      `INSERT INTO sms_exports (account_id, kind, filter, created_by) VALUES ($1, $2, $3::jsonb, $4) RETURNING *`,
+      { bind: [ctx.actor.accountId, kind, JSON.stringify(filter), ctx.actor.userId], type: QueryTypes.SELECT, transaction },
     );
-    await recordAudit({ ...ctx, transaction }, "sms.export_requested", { meta: { exportId: r.id, filter } });
+    await recordAudit({ ...ctx, transaction }, auditAction, { meta: { exportId: r.id, filter } });
     return r;
   });
   // After the commit; if Redis is down now the sweep announces it later (the row stays queued).
-  await announceExport(row.id).catch((e) => console.error("sms export announce failed; the sweep will retry", row.id, e));
-  return view(row);
+  await announceExport(row.id).catch((e) => console.error("export announce failed; the sweep will retry", row.id, e));
+  return row;
+}
+
+/** The account's exports of `kind`, newest first. */
+export async function exportRows(accountId: string, kind: ExportKind, limit = 50): Promise<Row[]> {
+  initModels();
+  return sequelize().query<Row>(
+    `SELECT * FROM sms_exports WHERE account_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+    { bind: [accountId, kind, Math.min(Math.max(1, limit), 200)], type: QueryTypes.SELECT },
+  );
 }
 
 export async function listExports(ctx: SignedInCtx, limit = 50): Promise<ExportView[]> {
   assertAllowed(ctx);
-  initModels();
-  const rows = await sequelize().query<Row>(
-    `SELECT * FROM sms_exports WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-    { bind: [ctx.actor.accountId, Math.min(Math.max(1, limit), 200)], type: QueryTypes.SELECT },
-  );
-  return rows.map(view);
+  return (await exportRows(ctx.actor.accountId, "sms", limit)).map(view);
 }
 
 export async function getExport(ctx: SignedInCtx, id: string): Promise<ExportView> {
   assertAllowed(ctx);
-  initModels();
   return view(await findRow(ctx.actor.accountId, id));
 }
 
@@ -143,11 +155,15 @@ export const exportFileName = (e: { id: string; filter: ExportFilter }) => `sms-
 /** The CSV of a finished export of the acting account: 404 for another's, 409 EXPORT_NOT_READY before it is done. */
 export async function exportFile(ctx: SignedInCtx, id: string): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number }> {
   assertAllowed(ctx);
-  initModels();
   const row = await findRow(ctx.actor.accountId, id);
+  return openExportFile(row, exportFileName);
+}
+
+/** A finished export's CSV as a stream (409 EXPORT_NOT_READY before it is done). */
+export async function openExportFile(row: Row, nameOf: (row: Row) => string): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number }> {
   if (row.status !== "done" || !row.file_path) throw new AppError("EXPORT_NOT_READY", { params: { status: row.status } });
   const path = resolve(env().UPLOAD_DIR, row.file_path);
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw new AppError("NOT_FOUND");
-  return { stream: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>, name: exportFileName(row), size: info.size };
+  return { stream: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>, name: nameOf(row), size: info.size };
 }

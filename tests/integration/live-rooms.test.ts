@@ -256,6 +256,27 @@ describe("closing, transfers, returning", () => {
   });
 });
 
+describe("the live-chat API's reads (spec section 7)", () => {
+  it("sync, agents, account tags, departments on, transcripts, and disconnect", async () => {
+    await reset();
+    const v = await visitor("Quero trocar o produto", { department_id: supportDept });
+    await status(ana, "AVAILABLE");
+    await ana.as(`/api/webchat/room-tags/${v.room.id}`, { method: "PUT", body: { tags: ["troca"] } });
+    const sync = await ana.as("/api/webchat/sync");
+    expect(sync.body).toMatchObject({ user_id: ana.person.userId, status: "AVAILABLE", load: { open: 1 }, counts: { me: 1 }, settings: { acceptance_option: "automatic" } });
+    expect((await ana.as("/api/webchat/agents")).body.data.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining([bruno.person.userId, carla.person.userId]));
+    expect((await ana.as("/api/webchat/account-tags")).body.data).toContainEqual({ tag: "troca", rooms: 1 });
+    const on = (await ana.as("/api/webchat/departments/on")).body.data;
+    expect(on.map((d: { id: string }) => d.id)).toContain(supportDept);
+    expect(on.map((d: { id: string }) => d.id)).not.toContain(salesDept);
+    const found = await ana.as(`/api/webchat/transcripts?search=${encodeURIComponent(v.room.protocol)}`);
+    expect(found.body.data.map((r: { id: string }) => r.id)).toEqual([v.room.id]);
+    expect((await carla.as(`/api/webchat/transcripts?search=${encodeURIComponent(v.room.protocol)}`)).body.data).toEqual([]);
+    expect((await ana.as("/api/webchat/disconnect", { method: "POST" })).body).toEqual({ status: "OFFLINE" });
+    expect((await ana.as("/api/webchat/departments/on")).body.data.map((d: { id: string }) => d.id)).not.toContain(supportDept);
+  });
+});
+
 describe("offline and idle contacts, tags, visibility", () => {
   it("an offline contact is resumed with the agent or marked solved; idle is resumed", async () => {
     await reset();
@@ -282,6 +303,23 @@ describe("offline and idle contacts, tags, visibility", () => {
     expect((await ana.as("/api/webchat/idle")).body.data.map((r: { id: string }) => r.id)).toContain(off.id);
     expect((await ana.as(`/api/webchat/resume/idle/${off.id}`, { method: "POST" })).status).toBe(200);
     expect((await room(off.id)).idle).toBe(false);
+  });
+
+  it("the worker marks a room idle when the visitor has not answered the agent for idle_minutes; the visitor writing clears it", async () => {
+    await reset();
+    await settings(`idle_minutes = 1`);
+    const v = await visitor("Oi");
+    await status(ana, "AVAILABLE");
+    await ana.as("/api/omni/messages", { body: { room_id: v.room.id, message: "Pode me passar o número do pedido?" } });
+    // The agent's question is 2 minutes old and unanswered.
+    await query(`UPDATE live_rooms SET last_message_at = now() - interval '2 minutes' WHERE id = $1`, [v.room.id]);
+    await query(`UPDATE live_messages SET created_at = now() - CASE author WHEN 'agent' THEN interval '2 minutes' ELSE interval '3 minutes' END WHERE room_id = $1`, [v.room.id]);
+    const deadline = Date.now() + 10_000;
+    while (!(await room(v.room.id)).idle && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect((await room(v.room.id)).idle).toBe(true);
+    expect((await ana.as("/api/webchat/idle")).body.data.map((r: { id: string }) => r.id)).toContain(v.room.id);
+    await api(`/api/widget/${widgetKey}/messages`, { body: { visitor_id: v.visitor_id, visitor_token: v.visitor_token, message: "12345" } });
+    expect((await room(v.room.id)).idle).toBe(false);
   });
 
   it("tags and tabulation are set on the room; other accounts never see it", async () => {

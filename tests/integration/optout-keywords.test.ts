@@ -29,12 +29,12 @@ const idOf = async (p: P, word: string) => (await keywords(p)).find((k) => k.key
 let seq = Math.floor(Math.random() * 9_000_000);
 const nextMobile = () => `+55119${String(40000000 + seq++)}`;
 
-/** An MO from `from` through the simulator's signed webhook to us; answers our result. */
+/** An MO from `from` through the simulator's signed webhook to us, to an unassigned short code (routed to the account that last sent to `from`); answers our result. */
 async function mo(from: string, body: string) {
   const res = await fetch(new URL("/v1/inbound", inject("simulatorUrl")), {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${process.env.SIMULATOR_API_KEY || DEV_SIMULATOR_API_KEY}` },
-    body: JSON.stringify({ from, to: "29094", body }),
+    body: JSON.stringify({ from, to: "29123", body }),
   });
   expect(res.status).toBe(202);
   const r = (await res.json()) as { answer: { result: string; accountId: string; keyword: { action: string; keyword: string } | null } };

@@ -127,6 +127,7 @@ export async function setup(project: TestProject) {
     // Customer webhooks: the retry schedule shrunk 10,000× (the whole ≥ 24 h schedule in ~10 s), loopback receivers allowed.
     WEBHOOK_RETRY_SCALE: "0.0001",
     WEBHOOK_SWEEP_MS: "100",
+    LIVE_IDLE_SWEEP_MS: "200",
     WEBHOOK_TIMEOUT_MS: "3000",
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
   } as NodeJS.ProcessEnv;

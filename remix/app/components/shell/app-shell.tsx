@@ -3,7 +3,7 @@
  * Everything here works without JavaScript (plain forms, <details> menus).
  */
 import { Form, Link, NavLink } from "@remix-run/react";
-import { Bell, BookUser, Briefcase, Building2, FileText, Hash, Home, Mail, Palette, Send, Settings, User, Users, Menu, LogOut, ChevronDown, BarChart3, Download, FileBarChart, History, Lightbulb, ListOrdered, Receipt, Megaphone, ShieldAlert, Webhook } from "lucide-react";
+import { Bell, BookUser, Briefcase, Building2, FileText, Hash, Home, Mail, Palette, Send, Settings, User, Users, Menu, LogOut, ChevronDown, BarChart3, Download, FileBarChart, History, Lightbulb, ListOrdered, Receipt, Megaphone, ShieldAlert, Webhook, MessagesSquare } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput } from "~/components/forms/fields";
 import { LiveNotifications } from "~/components/notifications/live-notifications";
@@ -16,7 +16,7 @@ import { cn } from "~/lib/utils";
 const ICONS: Record<string, React.ComponentType<{ className?: string }>> = {
   hash: Hash, home: Home, bell: Bell, contacts: BookUser, users: Users, building: Building2, briefcase: Briefcase, settings: Settings,
   user: User, palette: Palette, mail: Mail, send: Send, template: FileText, chart: BarChart3, history: History, download: Download,
-  report: FileBarChart, insights: Lightbulb, usage: Receipt, queue: ListOrdered, megaphone: Megaphone, webhook: Webhook, shield: ShieldAlert,
+  report: FileBarChart, insights: Lightbulb, usage: Receipt, queue: ListOrdered, megaphone: Megaphone, webhook: Webhook, shield: ShieldAlert, chat: MessagesSquare,
 };
 
 export type ShellProps = {

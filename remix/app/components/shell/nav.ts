@@ -28,6 +28,13 @@ export const NAV: NavGroup[] = [
   {
     key: "live",
     items: [
+      { key: "liveDesk", href: "/live", icon: "chat" },
+      { key: "liveDashboard", href: "/live/dashboard", icon: "chart" },
+      { key: "liveManage", href: "/live/manage", icon: "users" },
+      { key: "liveHistory", href: "/live/history", icon: "history" },
+      { key: "liveReports", href: "/live/reports", icon: "report" },
+      { key: "liveUsage", href: "/live/usage", icon: "usage" },
+      { key: "liveExports", href: "/chat/reports", icon: "download" },
       { key: "liveSystem", href: "/live/configs/system", icon: "settings" },
       { key: "liveWidget", href: "/live/configs/widget", icon: "palette" },
       { key: "liveTabulations", href: "/tabulations", icon: "hash" },

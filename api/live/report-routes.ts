@@ -1,0 +1,74 @@
+/**
+ * Live chat reports API (JWT; spec section 7 "Omni and chat"): the report of a period, usage of a
+ * month, the agents with their status, an agent's statistic, and the conversation exports
+ * (POST, GET /chat/reports, the CSV file). Thin: the use-cases (./reports, ./report-exports)
+ * check permission, validate and scope by account.
+ */
+import { Elysia, t } from "elysia";
+import { authenticated } from "../http/auth";
+import { fromAcceptLanguage, translate } from "../lib/i18n";
+import { createLiveExport, liveExportFile, listLiveExports } from "./report-exports";
+import { agentStatistic, listLiveAgents, liveReport, liveUsage } from "./reports";
+
+const bearer = [{ bearer: [] }];
+const opt = (description: string) => t.Optional(t.Union([t.String({ description }), t.Null()]));
+const period = {
+  begin: opt("First day YYYY-MM-DD (São Paulo). Default today (or end)"),
+  end: opt("Last day YYYY-MM-DD; at most 31 days. Default today"),
+};
+const filters = { ...period, department_id: opt("Only rooms of this department"), agent_id: opt("Only rooms of this agent") };
+
+export const liveReportRoutes = new Elysia({ tags: ["live"], detail: { security: bearer } })
+  .use(authenticated)
+  .get("/omni/reports", ({ ctx, query }) => liveReport(ctx, query), {
+    query: t.Object(filters),
+    detail: {
+      summary:
+        "Figures of the rooms created in a period: started, attended, closed, transferred, returned, offline, average wait and service (seconds), per tabulation, channel and agent, messages per day",
+    },
+  })
+  .get("/omni/usage", ({ ctx, query }) => liveUsage(ctx, query), {
+    query: t.Object({ month: opt("YYYY-MM (São Paulo). Default this month") }),
+    detail: { summary: "Conversations and messages per day and per channel of a month, and the account's live (omni) plan" },
+  })
+  .get("/omni/agents", ({ ctx }) => listLiveAgents(ctx).then((data) => ({ data })), {
+    detail: { summary: "The account's agents with status, status_date, active (connected) and active_calls, by status then name" },
+  })
+  .get("/omni/agents/:id/statistic", ({ ctx, params, query }) => agentStatistic(ctx, params.id, query), {
+    params: t.Object({ id: t.String() }),
+    query: t.Object(period),
+    detail: { summary: "An agent's open rooms now (active_calls), and for the period's rooms total_calls and average_service_time (seconds)" },
+  })
+  .post(
+    "/chat/reports",
+    async ({ ctx, body, request }) => ({
+      data: await createLiveExport(ctx, body ?? {}),
+      message: translate(fromAcceptLanguage(request.headers.get("accept-language")), "liveReports:exports.queued"),
+    }),
+    {
+      body: t.Optional(t.Object(filters)),
+      detail: { summary: "Queue a CSV export of the conversations of a period (one row per room): answers the export in state queued; then see GET /chat/reports" },
+    },
+  )
+  .get("/chat/reports", ({ ctx }) => listLiveExports(ctx).then((data) => ({ data })), {
+    detail: { summary: "The account's last 50 conversation exports, newest first: status queued|processing|done|failed, rows, file_size, error" },
+  })
+  .get(
+    "/chat/reports/:id/file",
+    async ({ ctx, params }) => {
+      const file = await liveExportFile(ctx, params.id);
+      return new Response(file.stream, {
+        headers: {
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Length": String(file.size),
+          "Content-Disposition": `attachment; filename="${file.name}"`,
+          "Cache-Control": "private, no-store",
+          "X-Content-Type-Options": "nosniff",
+        },
+      });
+    },
+    {
+      params: t.Object({ id: t.String() }),
+      detail: { summary: "The export's CSV (UTF-8 with BOM). 404 for another account's export; 409 EXPORT_NOT_READY before it is done" },
+    },
+  );

@@ -1,0 +1,119 @@
+/**
+ * Transcripts (/live/history, GET webchat/transcripts): conversations searched by protocol, name,
+ * e-mail, phone and agent, 20 per page, newest first, and one conversation's transcript with its
+ * transitions. Owners and admins see every conversation of the account; anyone else only the
+ * conversations they attended (spec section 6).
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { assertId } from "../lib/owned";
+import { z } from "../lib/zod";
+import { assertAttendant, roomMessages, roomSummary, type Room } from "./rooms";
+
+export const TRANSCRIPTS_PER_PAGE = 20;
+
+export const transcriptSearchSchema = z.object({
+  search: z.string().trim().max(120).optional().default(""),
+  email: z.string().trim().max(200).optional().default(""),
+  phone: z.string().trim().max(30).optional().default(""),
+  agent: z.union([z.uuid(), z.literal("")]).optional().default(""),
+  page: z.coerce.number().int().min(1).max(10_000).optional().default(1),
+});
+export type TranscriptSearch = z.input<typeof transcriptSearchSchema>;
+
+const seesAll = (ctx: SignedInCtx) => ["owner", "admin"].includes(ctx.actor.role);
+
+/** Rooms I attended: mine now, or given to me at some point. */
+const MINE = `(r.agent_id = $2 OR EXISTS (SELECT 1 FROM live_room_events e WHERE e.room_id = r.id
+  AND ((e.type = 'assigned' AND e.payload->>'agent_id' = $2::text) OR (e.type IN ('transfer_accept','resumed','closed') AND e.actor_id = $2))))`;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function searchTranscripts(ctx: SignedInCtx, input: TranscriptSearch) {
+  assertAttendant(ctx);
+  const parsed = transcriptSearchSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("VALIDATION", { fields: { search: ["validation.invalid"] } });
+  const q = parsed.data;
+  const all = seesAll(ctx);
+  const where = [`r.account_id = $1`];
+  const bind: unknown[] = [ctx.actor.accountId, ctx.actor.userId];
+  const add = (value: unknown) => `$${bind.push(value)}`;
+  // $2 (me) is always bound: an owner's query names it without filtering by it.
+  where.push(all ? `$2::uuid IS NOT NULL` : MINE);
+  if (q.search) {
+    const like = add(`%${escapeLike(q.search)}%`);
+    const digits = q.search.replace(/\D/g, "");
+    const parts = [`r.protocol LIKE ${add(`${escapeLike(q.search)}%`)}`, `r.username ILIKE ${like}`, `r.email ILIKE ${like}`];
+    if (digits.length >= 4) parts.push(`regexp_replace(coalesce(r.phone, ''), '\\D', '', 'g') LIKE ${add(`%${digits}%`)}`);
+    where.push(`(${parts.join(" OR ")})`);
+  }
+  if (q.email) where.push(`r.email ILIKE ${add(`%${escapeLike(q.email)}%`)}`);
+  if (q.phone) {
+    const digits = q.phone.replace(/\D/g, "");
+    where.push(digits ? `regexp_replace(coalesce(r.phone, ''), '\\D', '', 'g') LIKE ${add(`%${digits}%`)}` : "false");
+  }
+  if (q.agent && all) where.push(`r.agent_id = ${add(q.agent)}`);
+  const found = await sequelize().query<Room & { agent_name: string | null; total: number }>(
+    `SELECT r.*, trim(u.first_name || ' ' || u.last_name) AS agent_name, count(*) OVER ()::int AS total
+     FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id
+     WHERE ${where.join(" AND ")}
+     ORDER BY r.created_at DESC, r.id DESC LIMIT ${TRANSCRIPTS_PER_PAGE} OFFSET ${(q.page - 1) * TRANSCRIPTS_PER_PAGE}`,
+    { bind, type: QueryTypes.SELECT },
+  );
+  const total = found[0]?.total ?? 0;
+  return {
+    data: found.map((r) => ({ ...roomSummary(r), agent_name: r.agent_name })),
+    page: q.page,
+    last_page: Math.max(1, Math.ceil(total / TRANSCRIPTS_PER_PAGE)),
+    total,
+    all,
+  };
+}
+
+/** One conversation's transcript (80 messages a page, older with `before`) and its transitions. */
+export async function transcript(ctx: SignedInCtx, roomId: string, opts: { before?: string | null } = {}) {
+  assertAttendant(ctx);
+  assertId(roomId);
+  const bind: unknown[] = [ctx.actor.accountId, ctx.actor.userId, roomId];
+  const [room] = await sequelize().query<Room & { agent_name: string | null; department_name: string | null; tabulation_name: string | null }>(
+    `SELECT r.*, trim(u.first_name || ' ' || u.last_name) AS agent_name, d.name AS department_name, t.name AS tabulation_name
+     FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id LEFT JOIN departments d ON d.id = r.department_id
+     LEFT JOIN live_tabulations t ON t.id = r.tabulation_id
+     WHERE r.id = $3 AND r.account_id = $1 ${seesAll(ctx) ? "AND $2::uuid IS NOT NULL" : `AND ${MINE}`}`,
+    { bind, type: QueryTypes.SELECT },
+  );
+  if (!room) throw new AppError("NOT_FOUND");
+  const [messages, events, names] = await Promise.all([
+    roomMessages(ctx.actor.accountId, room.id, { before: opts.before ?? null }),
+    sequelize().query<{ id: string; type: string; actor_name: string | null; payload: Record<string, unknown>; created_at: Date }>(
+      `SELECT e.id::text, e.type, trim(u.first_name || ' ' || u.last_name) AS actor_name, e.payload, e.created_at
+       FROM live_room_events e LEFT JOIN users u ON u.id = e.actor_id WHERE e.room_id = $1 AND e.account_id = $2 ORDER BY e.id`,
+      { bind: [room.id, ctx.actor.accountId], type: QueryTypes.SELECT },
+    ),
+    sequelize().query<{ id: string; name: string }>(
+      `SELECT DISTINCT u.id, trim(u.first_name || ' ' || u.last_name) AS name FROM live_messages m JOIN users u ON u.id = m.user_id
+       WHERE m.room_id = $1 AND m.account_id = $2`,
+      { bind: [room.id, ctx.actor.accountId], type: QueryTypes.SELECT },
+    ),
+  ]);
+  return {
+    room: { ...roomSummary(room), agent_name: room.agent_name, department_name: room.department_name, tabulation_name: room.tabulation_name, close_reason: room.close_reason },
+    messages: messages.data,
+    more: messages.more,
+    events,
+    authors: Object.fromEntries(names.map((n) => [n.id, n.name])),
+  };
+}
+
+/** Agents an admin can filter transcripts by. */
+export async function transcriptAgents(ctx: SignedInCtx) {
+  assertAttendant(ctx);
+  if (!seesAll(ctx)) return [];
+  return sequelize().query<{ id: string; name: string }>(
+    `SELECT u.id, trim(u.first_name || ' ' || u.last_name) AS name FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.account_id = $1 AND (m.is_agent OR m.role IN ('owner','admin','manager')) ORDER BY lower(u.first_name), lower(u.last_name)`,
+    { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
+  );
+}

@@ -1,0 +1,214 @@
+/**
+ * The workspace's live behaviour with JavaScript: the DeskState (live-state.ts) kept from loader
+ * snapshots and live events, commands through the LiveConnection when there is one, otherwise
+ * through the page's own form action (the same use-cases) with the loader refetched every 2 s
+ * (the spec's connection check). Also: auto-DELIVERED after 500 ms, READ while the room is open
+ * and focused, the agent status restored from localStorage at connect, and the new-message sound.
+ */
+import { useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useReducer, useRef } from "react";
+import {
+  addPending, applyLiveEvent, failPending, isAlert, needsRead, prependOlder, syncSnapshot, undeliveredIds,
+  type DeskSnapshot, type DeskState, type LiveConnection, type LiveEventMessage, type MessageView,
+} from "~/lib/live-state";
+
+export const POLL_MS = 2000;
+export const ACK_DELAY_MS = 500;
+const DEBOUNCE_MS = 250;
+export const statusKey = (userId: string) => `live.status.${userId}`;
+
+type Action =
+  | { type: "sync"; snapshot: DeskSnapshot }
+  | { type: "event"; event: LiveEventMessage }
+  | { type: "pending"; clientId: string; body: string; at: string }
+  | { type: "failed"; clientId: string }
+  | { type: "older"; roomId: string; page: { data: MessageView[]; more: boolean } };
+
+function reducer(state: DeskState, a: Action): DeskState {
+  switch (a.type) {
+    case "sync": return syncSnapshot(state, a.snapshot);
+    case "event": return applyLiveEvent(state, a.event);
+    case "pending": return addPending(state, a);
+    case "failed": return failPending(state, a.clientId);
+    case "older": return prependOlder(state, a.roomId, a.page);
+  }
+}
+
+/** A short two-tone chime through Web Audio (no file to load), at the agent's volume. */
+function chime(volume: number) {
+  try {
+    const Ctx = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+    if (!Ctx) return;
+    const ctx = new Ctx();
+    const gain = ctx.createGain();
+    gain.gain.value = Math.max(0, Math.min(1, volume)) * 0.2;
+    gain.connect(ctx.destination);
+    [880, 660].forEach((f, i) => {
+      const o = ctx.createOscillator();
+      o.frequency.value = f;
+      o.connect(gain);
+      o.start(ctx.currentTime + i * 0.12);
+      o.stop(ctx.currentTime + i * 0.12 + 0.1);
+    });
+    setTimeout(() => void ctx.close(), 600);
+  } catch {
+    // No audio: nothing to do.
+  }
+}
+
+export type DeskCommand = (command: string, payload: Record<string, unknown>) => Promise<unknown>;
+
+export function useLiveDesk({
+  snapshot,
+  connection,
+  csrf,
+  actionUrl,
+  sound,
+}: {
+  snapshot: DeskSnapshot;
+  connection?: LiveConnection | null;
+  csrf: string;
+  actionUrl: string;
+  sound: { muted: boolean; volume: number };
+}) {
+  const [state, dispatch] = useReducer(reducer, snapshot, (s) => syncSnapshot(null, s));
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  const revalidating = useRef(revalidator.state);
+  revalidating.current = revalidator.state;
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const soundRef = useRef(sound);
+  soundRef.current = sound;
+
+  useEffect(() => dispatch({ type: "sync", snapshot }), [snapshot]);
+
+  /** Commands: over the live connection, or as a form post to this page's action. */
+  const command = useCallback<DeskCommand>(
+    async (name, payload) => {
+      if (connection) return connection.send(name, payload);
+      const body = new FormData();
+      body.set("csrf", csrf);
+      body.set("via", "js");
+      body.set("intent", name);
+      for (const [k, v] of Object.entries(payload)) {
+        if (Array.isArray(v)) v.forEach((x) => body.append(k, String(x)));
+        else if (v !== undefined && v !== null) body.set(k, String(v));
+      }
+      const res = await fetch(actionUrl, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" } });
+      const data = await res.json().catch(() => null);
+      if (!res.ok) throw Object.assign(new Error("command failed"), { status: res.status, data });
+      return data;
+    },
+    [connection, csrf, actionUrl],
+  );
+
+  // Live events (with a connection) or the 2 s refetch (without).
+  useEffect(() => {
+    if (connection) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const off = connection.onEvent((event) => {
+        if (isAlert(stateRef.current, event) && !soundRef.current.muted) chime(soundRef.current.volume);
+        dispatch({ type: "event", event });
+        // Lists and pages are reconciled with the server shortly after structural changes.
+        if (!["send", "delivered", "read", "typing", "heart_beat"].includes(event.event)) {
+          clearTimeout(timer);
+          timer = setTimeout(() => revalidate.current(), DEBOUNCE_MS);
+        }
+      });
+      return () => {
+        clearTimeout(timer);
+        off();
+      };
+    }
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && revalidating.current === "idle") revalidate.current();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [connection]);
+
+  // Without a connection, the sound follows what a refetch brought: more queued or unread.
+  const seen = useRef({ queue: snapshot.counts.queue, unread: snapshot.counts.unread, incoming: snapshot.incoming.length });
+  useEffect(() => {
+    if (connection) return;
+    const now = { queue: state.counts.queue, unread: state.counts.unread, incoming: state.incoming.length };
+    const before = seen.current;
+    if ((now.queue > before.queue || now.unread > before.unread || now.incoming > before.incoming) && !soundRef.current.muted) chime(soundRef.current.volume);
+    seen.current = now;
+  }, [state.counts.queue, state.counts.unread, state.incoming.length, connection]);
+
+  // Visitor messages on screen: DELIVERED after 500 ms.
+  const undelivered = undeliveredIds(state).join(",");
+  useEffect(() => {
+    if (!undelivered || !state.room) return;
+    const roomId = state.room.id;
+    const timer = setTimeout(() => void command("delivered", { room_id: roomId, ids: undelivered.split(",") }).catch(() => undefined), ACK_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [undelivered, state.room?.id, command]);
+
+  // The open room, while the window has focus: READ (after the same delay).
+  const wantsRead = needsRead(state);
+  useEffect(() => {
+    if (!wantsRead || !state.room) return;
+    const roomId = state.room.id;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const attempt = () => {
+      clearTimeout(timer);
+      if (document.visibilityState !== "visible" || !document.hasFocus()) return;
+      timer = setTimeout(() => void command("read", { room_id: roomId }).catch(() => undefined), ACK_DELAY_MS);
+    };
+    attempt();
+    window.addEventListener("focus", attempt);
+    document.addEventListener("visibilitychange", attempt);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener("focus", attempt);
+      document.removeEventListener("visibilitychange", attempt);
+    };
+  }, [wantsRead, state.room?.id, state.messages.length, command]);
+
+  // At connect: the last status this person chose here (default AVAILABLE) is sent to the server.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current) return;
+    restored.current = true;
+    let wanted = "AVAILABLE";
+    try {
+      wanted = window.localStorage.getItem(statusKey(snapshot.me)) || "AVAILABLE";
+    } catch {
+      // Storage unavailable: the default.
+    }
+    if (wanted !== snapshot.status) {
+      void command("status", { status: wanted }).then(() => revalidate.current()).catch(() => undefined);
+    }
+  }, [command, snapshot.me, snapshot.status]);
+
+  const rememberStatus = useCallback((status: string) => {
+    try {
+      window.localStorage.setItem(statusKey(snapshot.me), status);
+    } catch {
+      // Storage unavailable.
+    }
+  }, [snapshot.me]);
+
+  const send = useCallback(
+    async (roomId: string, body: string) => {
+      const clientId = `c_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
+      dispatch({ type: "pending", clientId, body, at: new Date().toISOString() });
+      try {
+        await command("send", { room_id: roomId, body, client_id: clientId });
+        if (!connection) revalidate.current();
+        return true;
+      } catch {
+        dispatch({ type: "failed", clientId });
+        return false;
+      }
+    },
+    [command, connection],
+  );
+
+  const older = useCallback((roomId: string, page: { data: MessageView[]; more: boolean }) => dispatch({ type: "older", roomId, page }), []);
+
+  return { state, command, send, older, rememberStatus };
+}

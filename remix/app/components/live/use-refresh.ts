@@ -1,0 +1,31 @@
+/**
+ * Real-time screens without their own socket yet (/live/dashboard, /live/manage): refetch the
+ * loader every 2 s (the spec's connection check) while the tab is visible. Without JavaScript the
+ * page shows its last load and a plain refresh link.
+ */
+import { useRevalidator } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+
+export const REFRESH_MS = 2000;
+
+export function useRefresh(ms = REFRESH_MS) {
+  const revalidator = useRevalidator();
+  const ref = useRef(revalidator);
+  ref.current = revalidator;
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && ref.current.state === "idle") ref.current.revalidate();
+    }, ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+}
+
+/** Seconds as m:ss or h:mm:ss. */
+export function duration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "—";
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
