@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const WIDGET_ENTRY = join(root, "public-src", "widget", "index.ts");
 export const WIDGET_OUT = join(root, "public", "widget.js");
-const SOURCES = [join(root, "public-src"), join(root, "api", "live", "markup.ts"), ...["pt-BR", "en", "es", "zh"].map((l) => join(root, "public", "locales", l, "widget.json"))];
+const SOURCES = [join(root, "public-src"), join(root, "remix", "app", "lib", "markup.ts"), ...["pt-BR", "en", "es", "zh"].map((l) => join(root, "public", "locales", l, "widget.json"))];
 
 function newest(p) {
   if (!existsSync(p)) return 0;

@@ -11,7 +11,7 @@
  * ADR 015) with resume by last stream id, reconnect after a 10-second countdown, and polling
  * while the socket is down. Visitor id and token live in localStorage per widget key.
  */
-import { renderMarkup } from "../../api/live/markup";
+import { renderMarkup } from "../../remix/app/lib/markup";
 import en from "../../public/locales/en/widget.json";
 import es from "../../public/locales/es/widget.json";
 import ptBR from "../../public/locales/pt-BR/widget.json";
@@ -663,7 +663,7 @@ export class Widget {
     else {
       if (m.body) {
         const text = h("div", { class: "text" });
-        text.innerHTML = renderMarkup(m.body); // escaped, then markup (api/live/markup.ts)
+        text.innerHTML = renderMarkup(m.body); // escaped, then markup (remix/app/lib/markup.ts, shared with the agents)
         bubble.append(text);
       }
       for (const a of m.attachments ?? []) bubble.append(this.attachmentEl(a));

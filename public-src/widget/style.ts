@@ -27,7 +27,7 @@ header{display:flex;align-items:center;gap:8px;padding:10px 12px;background:var(
 .system .bubble{background:transparent;font-size:13px}
 .bubble a{color:inherit;text-decoration:underline}
 .bubble pre{margin:4px 0;padding:6px;background:rgba(0,0,0,.08);border-radius:6px;white-space:pre-wrap}
-.bubble code{font-family:ui-monospace,monospace;font-size:13px}
+.bubble s{opacity:.85}.bubble code{font-family:ui-monospace,monospace;font-size:13px}
 .img{max-width:220px;max-height:220px;border-radius:8px;display:block;margin-top:4px}
 .edited{font-size:11px;opacity:.75}.deleted{opacity:.7}
 .tools{display:flex;gap:8px}
