@@ -189,7 +189,9 @@ export class Widget {
     this.participants = c.participants ?? [];
     if (!c.room || this.rtRoom !== c.room.id) this.messages.clear();
     for (const m of c.messages) this.messages.set(m.id, m);
-    if (c.realtime_token && c.room && (this.rtRoom !== c.room.id || !this.ws)) this.connect(c.realtime_token, c.room.id);
+    // A new room, or no socket and no countdown running (the countdown reconnects by itself).
+    if (c.realtime_token && c.room && (this.rtRoom !== c.room.id || (!this.ws && this.countdown <= 0))) this.connect(c.realtime_token, c.room.id);
+    else if (c.realtime_token) this.rtToken = c.realtime_token;
     if (c.room?.status === "CLOSED") this.disconnect();
     this.renderUsers();
     this.renderMessages();

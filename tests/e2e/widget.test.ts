@@ -5,6 +5,7 @@
  * websocket; the markup renders (bold) and HTML is shown as text. Then the visitor edits (Escape
  * cancels) and deletes their own message.
  */
+import type { WebSocketRoute } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, giveOmni, login, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
@@ -145,5 +146,55 @@ describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
       { username: "Maria Souza", email: "maria@example.com", offline: true, status: "CLOSED" },
     ]);
     await page.screenshot({ path: screenshotPath("widget-offline"), fullPage: true });
+  });
+
+  it("a dropped connection: a 10-second countdown, polling meanwhile, then a reconnect that resumes from the last id", async () => {
+    const owner = await registerPerson("e2ewidgetrc");
+    await giveOmni(owner.accountId);
+    const { token } = await login(owner.email, owner.password);
+    const as = (path: string, opts: Parameters<typeof api>[1] = {}) => api(path, { ...opts, token, account: owner.accountId });
+    const key = (await as("/api/live/widget")).body.widget_key as string;
+
+    const page = await newPage(browser());
+    // Every widget socket goes through a route the test can drop (messages still flow both ways).
+    const routes: Array<{ page: WebSocketRoute; server: WebSocketRoute; url: string }> = [];
+    await page.routeWebSocket(/\/realtime\/ws/, (ws) => {
+      routes.push({ page: ws, server: ws.connectToServer(), url: ws.url() });
+    });
+    await page.goto(`/live/simulator?key=${key}`);
+    await page.getByRole("button", { name: "Abrir o chat" }).click();
+    const input = page.getByRole("textbox", { name: "Escreva uma mensagem…" });
+    await input.fill("Oi");
+    await input.press("Enter");
+    await expect.poll(() => routes.length).toBe(1);
+    const [room] = await query<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1`, [owner.accountId]);
+    expect((await as(`/api/omni/rooms/${room.id}/take`, { method: "POST" })).status).toBe(200);
+    const first = await as("/api/omni/messages", { body: { room_id: room.id, message: "Primeira resposta" } });
+    await page.locator(".msg.them", { hasText: "Primeira resposta" }).waitFor({ timeout: 4000 });
+
+    // The connection drops: a countdown from 10 s (the close handshake itself may take a second or two).
+    const dropped = Date.now();
+    void routes[0].server.close({ code: 1001 });
+    void routes[0].page.close({ code: 1011 });
+    const status = page.getByText(/Sem conexão\. Reconectando em \d+ s/);
+    await status.waitFor();
+    const seconds = Number((await status.innerText()).match(/(\d+) s/)![1]);
+    expect(seconds).toBeGreaterThanOrEqual(7);
+    expect(seconds).toBeLessThanOrEqual(10);
+    // Meanwhile the agent writes: polling shows it before the socket is back.
+    await as("/api/omni/messages", { body: { room_id: room.id, message: "Enquanto caiu" } });
+    await page.locator(".msg.them", { hasText: "Enquanto caiu" }).waitFor({ timeout: 8000 });
+    expect(routes).toHaveLength(1);
+    // After the countdown a new socket resumes from the last stream id it saw.
+    await expect.poll(() => routes.length, { timeout: 15_000 }).toBe(2);
+    expect(Date.now() - dropped).toBeGreaterThanOrEqual(8_000);
+    const resumed = new URL(routes[1].url);
+    expect(resumed.searchParams.get("last")).toMatch(/^room:\d+-\d+$/);
+    await page.getByText(/Reconectando/).waitFor({ state: "hidden" });
+    await as("/api/omni/messages", { body: { room_id: room.id, message: "De volta ao vivo" } });
+    await page.locator(".msg.them", { hasText: "De volta ao vivo" }).waitFor({ timeout: 4000 });
+    // Nothing twice.
+    expect(await page.locator(".msg.them").allInnerTexts()).toEqual(["Primeira resposta", "Enquanto caiu", "De volta ao vivo"]);
+    expect(first.status).toBe(200);
   });
 });
