@@ -43,6 +43,14 @@ export type LivePublish = {
   visitor?: boolean;
 };
 
+/** What a visitor may see of a room: never the agents' fields (tags, tabulation, transfers, contact). */
+const VISITOR_ROOM_FIELDS = ["id", "protocol", "status", "channel", "agent_id", "closed_at"] as const;
+export function visitorSafe(data: Record<string, unknown>): Record<string, unknown> {
+  const room = data.room as Record<string, unknown> | undefined;
+  if (!room || typeof room !== "object") return data;
+  return { ...data, room: Object.fromEntries(VISITOR_ROOM_FIELDS.map((k) => [k, room[k] ?? null])) };
+}
+
 /** Publishes live events (call after commit). One round trip for any number of events. */
 export async function publishLive(events: LivePublish[]): Promise<void> {
   if (events.length === 0) return;
@@ -52,7 +60,7 @@ export async function publishLive(events: LivePublish[]): Promise<void> {
     const to = e.to === undefined || e.to === "*" ? "*" : e.to.join(",");
     pipeline.xadd(accountLiveStream(e.accountId), "MAXLEN", "~", String(MAXLEN), "*", "event", e.event, "room_id", e.roomId ?? "", "to", to, "data", data, "at", String(Date.now()));
     if (e.visitor && e.roomId) {
-      pipeline.xadd(roomLiveStream(e.roomId), "MAXLEN", "~", String(ROOM_MAXLEN), "*", "event", e.event, "room_id", e.roomId, "data", data, "at", String(Date.now()));
+      pipeline.xadd(roomLiveStream(e.roomId), "MAXLEN", "~", String(ROOM_MAXLEN), "*", "event", e.event, "room_id", e.roomId, "data", JSON.stringify(visitorSafe(e.data)), "at", String(Date.now()));
     }
   }
   const results = await pipeline.exec();

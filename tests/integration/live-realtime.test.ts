@@ -57,6 +57,10 @@ describe("agent and visitor over websockets", () => {
     const next = await agent.command("n1", "next", {});
     expect(next).toMatchObject({ ok: true, data: { id: roomId, status: "OPEN", agent_id: ownerId } });
     await visitor.until((c) => c.events().some((e) => e.event === "assigned"), "assigned on the visitor's socket");
+    // The visitor's stream carries only what a visitor may see of the room (no tags, tabulation, contact).
+    const assigned = visitor.events().find((e) => e.event === "assigned")!;
+    expect(Object.keys(assigned.data.room).sort()).toEqual(["agent_id", "channel", "closed_at", "id", "protocol", "status"]);
+    expect(agent.events().find((e) => e.event === "assigned")!.data.room).toHaveProperty("tags");
 
     const reply = await agent.command("m1", "send", { room_id: roomId, message: "Olá Maria, em que posso ajudar?", client_id: "rt-1" });
     expect(reply.ok).toBe(true);
