@@ -7,6 +7,8 @@
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
+import { listMacros } from "./macros";
+import { samplesForAgent } from "./samples";
 import { AGENT_STATUSES, assertAttendant, isSupervisor, liveSettings, myLoad, roomCounts, roomSummary, type AgentStatus, type Room } from "./rooms";
 
 async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
@@ -37,6 +39,7 @@ export async function deskOptions(ctx: SignedInCtx) {
     ),
   ]);
   const mine = me[0];
+  const [macros, samples] = await Promise.all([listMacros(ctx).catch(() => []), samplesForAgent(ctx, userId).catch(() => [])]);
   // Muted now: "always", or a timed mute that has not run out.
   const muted = mine ? mine.mute === "always" || (mine.mute !== "disabled" && mine.mute_until !== null && new Date(mine.mute_until) > new Date()) : false;
   return {
@@ -44,6 +47,9 @@ export async function deskOptions(ctx: SignedInCtx) {
     tabulations,
     departments,
     agents: agents.filter((a) => a.id !== userId),
+    /** Macros to apply and the canned samples this agent may send (for all, theirs, their departments'). */
+    macros: macros.map((m) => ({ id: m.id, name: m.name })),
+    samples: samples.map((x) => ({ id: x.id, key: x.key, message: x.message })),
     me: { status: (mine?.status ?? null) as AgentStatus | null, muted, volume: mine ? Number(mine.volume) : 1 },
   };
 }

@@ -8,6 +8,7 @@ import { AppError } from "../lib/errors";
 import { UUID, assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { assertAnyPath, assertWriter, iso, isUniqueViolation, rows } from "./access";
+import { closeRoom, getRoom, liveSettings, sendAgentMessage, setRoomTags, setTabulation } from "./rooms";
 import { macroSchema } from "./schemas";
 
 const SCREEN = "/chat/macros";
@@ -90,4 +91,26 @@ export async function deleteMacro(ctx: SignedInCtx, id: string): Promise<{ id: s
   if (!r) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "live.macro_deleted", { meta: { id, name: r.name } });
   return r;
+}
+
+/**
+ * Applies a macro to a room the agent attends, in its order: the message, the tags (added to the
+ * room's), the tabulation, then closing. Checked first (the room is the agent's and writable; a
+ * close needs a tabulation when the account requires one), so a macro that cannot finish does
+ * not start. Each step is the room use-case the agent would run by hand (same events).
+ */
+export async function applyMacro(ctx: SignedInCtx, roomId: string, macroId: string) {
+  const macro = await getMacro(ctx, macroId);
+  const room = await getRoom(ctx, roomId);
+  if (room.status !== "OPEN") throw new AppError("LIVE_ROOM_STATE");
+  if (room.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
+  if (room.locked) throw new AppError("LIVE_ROOM_LOCKED");
+  if (macro.close && !macro.tabulation_id && !room.tabulation_id && (await liveSettings(room.account_id)).tabulation_required) {
+    throw new AppError("LIVE_TABULATION_REQUIRED");
+  }
+  if (macro.message) await sendAgentMessage(ctx, room.id, { body: macro.message, clientId: `macro:${macro.id}:${Date.now()}` });
+  if (macro.tags.length) await setRoomTags(ctx, room.id, [...room.tags, ...macro.tags]);
+  if (macro.tabulation_id) await setTabulation(ctx, room.id, macro.tabulation_id);
+  if (macro.close) await closeRoom(ctx, room.id, {});
+  return { macro: macro.id, room: room.id, closed: macro.close };
 }

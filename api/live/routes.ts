@@ -6,6 +6,8 @@
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { AppError } from "../lib/errors";
+import { applyMacro } from "./macros";
+import { sendSample } from "./samples";
 import { accountTags, departmentsOn, deskOptions, liveSync } from "./desk";
 import { searchTranscripts, transcript } from "./transcripts";
 import { postVisitorMessage, visitorConversation, visitorMarkRead } from "./visitors";
@@ -92,6 +94,16 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
   .post("/omni/rooms/:id/refuse", ({ ctx, params }) => roomOut(returnToQueue(ctx, params.id, { refuse: true })), {
     params: id,
     detail: { summary: "Refuse a room given to me (room_refused): back to the queue, not offered to me again" },
+  })
+  .post("/omni/rooms/:id/macro", ({ ctx, params, body }) => applyMacro(ctx, params.id, body.macro_id), {
+    params: id,
+    body: t.Object({ macro_id: t.String() }),
+    detail: { summary: "Apply a macro to my room: its message, tags, tabulation and close, in that order (refused before any step when it cannot finish)" },
+  })
+  .post("/omni/rooms/:id/sample", async ({ ctx, params, body }) => messageView(await sendSample(ctx, params.id, body.sample_id)), {
+    params: id,
+    body: t.Object({ sample_id: t.String() }),
+    detail: { summary: "Send one of my canned samples (for all, mine, or my departments') to my room" },
   })
   .post("/omni/rooms/:id/read", async ({ ctx, params }) => ({ changed: await markRead(ctx, params.id) }), { params: id, detail: { summary: "I read the room: visitor messages READ, unread 0" } })
   .post("/omni/rooms/:id/delivered", async ({ ctx, params, body }) => ({ changed: await markDelivered(ctx, params.id, body.ids) }), {

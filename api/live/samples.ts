@@ -11,6 +11,7 @@ import { AppError } from "../lib/errors";
 import { UUID, assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { assertAnyPath, assertDepartments, iso, isLiveWriter, rows } from "./access";
+import { sendAgentMessage } from "./rooms";
 import { sampleApiSchema, sampleFormSchema, type SampleAudience } from "./schemas";
 
 export type SampleView = {
@@ -126,4 +127,12 @@ export async function deleteSample(ctx: SignedInCtx, id: string): Promise<{ id: 
   if (!r) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "live.sample_deleted", { meta: { id, key: r.key } });
   return r;
+}
+
+/** Sends one of the agent's canned samples (for all, theirs, or their departments') to a room they attend. */
+export async function sendSample(ctx: SignedInCtx, roomId: string, sampleId: string) {
+  assertId(sampleId);
+  const sample = (await samplesForAgent(ctx, ctx.actor.userId)).find((s) => s.id === sampleId);
+  if (!sample) throw new AppError("VALIDATION", { fields: { sample_id: ["validation.option"] } });
+  return sendAgentMessage(ctx, roomId, { body: sample.message });
 }

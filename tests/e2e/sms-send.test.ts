@@ -56,8 +56,8 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
     await page.waitForURL((u) => u.pathname === "/sms/send");
     await page.waitForLoadState("networkidle"); // hydrated
 
-    // Only the chosen mode's field is shown once JavaScript runs.
-    expect(await page.getByLabel("Números", { exact: true }).isVisible()).toBe(false);
+    // Only the chosen mode's field is shown once JavaScript runs (hydration may finish after networkidle on a busy machine).
+    await expect.poll(() => page.getByLabel("Números", { exact: true }).isVisible(), { timeout: 10_000 }).toBe(false);
     await page.getByLabel("Lista de números").check();
     expect(await page.getByLabel("Números", { exact: true }).isVisible()).toBe(true);
     await page.getByLabel("Um número").check();

@@ -256,16 +256,47 @@ describe("closing, transfers, returning", () => {
   });
 });
 
+describe("macros and canned samples while attending", () => {
+  it("a macro sends its message, adds its tags, sets its tabulation and closes; one that cannot close does nothing", async () => {
+    await reset();
+    const [{ id: tab }] = await query<{ id: string }>(`INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Troca ' || md5(random()::text)) RETURNING id`, [accountId]);
+    const done = await owner.as("/api/chat/macros", { body: { name: `Encerrar troca ${Date.now()}`, message: "Troca registrada. Obrigado!", tags: ["troca"], tabulation_id: tab, close: true } });
+    expect(done.status).toBe(200);
+    const closeOnly = await owner.as("/api/chat/macros", { body: { name: `Só encerrar ${Date.now()}`, close: true } });
+    const sample = await owner.as("/api/webchat/samples/create", { body: { for_all: true, key: `ola${Date.now() % 100000}`, message: "Olá! Em que posso ajudar?" } });
+    expect(sample.status).toBe(200);
+
+    const v = await visitor("Quero trocar");
+    await status(ana, "AVAILABLE");
+    const sent = await ana.as(`/api/omni/rooms/${v.room.id}/sample`, { body: { sample_id: sample.body.id } });
+    expect(sent).toMatchObject({ status: 200, body: { author: "agent", body: "Olá! Em que posso ajudar?" } });
+
+    await settings(`tabulation_required = true`);
+    const refused = await ana.as(`/api/omni/rooms/${v.room.id}/macro`, { body: { macro_id: closeOnly.body.id } });
+    expect(refused.status).toBe(422);
+    expect((await room(v.room.id)).status).toBe("OPEN");
+
+    await ana.as(`/api/webchat/room-tags/${v.room.id}`, { method: "PUT", body: { tags: ["vip"] } });
+    const applied = await ana.as(`/api/omni/rooms/${v.room.id}/macro`, { body: { macro_id: done.body.id } });
+    expect(applied.status).toBe(200);
+    expect(await room(v.room.id)).toMatchObject({ status: "CLOSED", tabulation_id: tab, tags: ["vip", "troca"] });
+    const bodies = (await query<{ body: string }>(`SELECT body FROM live_messages WHERE room_id = $1 AND author = 'agent' ORDER BY created_at`, [v.room.id])).map((m) => m.body);
+    expect(bodies).toEqual(["Olá! Em que posso ajudar?", "Troca registrada. Obrigado!"]);
+    // Not my room any more (closed): nothing more can be applied.
+    expect((await ana.as(`/api/omni/rooms/${v.room.id}/macro`, { body: { macro_id: done.body.id } })).status).toBe(409);
+  });
+});
+
 describe("the live-chat API's reads (spec section 7)", () => {
   it("sync, agents, account tags, departments on, transcripts, and disconnect", async () => {
     await reset();
     const v = await visitor("Quero trocar o produto", { department_id: supportDept });
     await status(ana, "AVAILABLE");
-    await ana.as(`/api/webchat/room-tags/${v.room.id}`, { method: "PUT", body: { tags: ["troca"] } });
+    await ana.as(`/api/webchat/room-tags/${v.room.id}`, { method: "PUT", body: { tags: ["garantia"] } });
     const sync = await ana.as("/api/webchat/sync");
     expect(sync.body).toMatchObject({ user_id: ana.person.userId, status: "AVAILABLE", load: { open: 1 }, counts: { me: 1 }, settings: { acceptance_option: "automatic" } });
     expect((await ana.as("/api/webchat/agents")).body.data.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining([bruno.person.userId, carla.person.userId]));
-    expect((await ana.as("/api/webchat/account-tags")).body.data).toContainEqual({ tag: "troca", rooms: 1 });
+    expect((await ana.as("/api/webchat/account-tags")).body.data).toContainEqual({ tag: "garantia", rooms: 1 });
     const on = (await ana.as("/api/webchat/departments/on")).body.data;
     expect(on.map((d: { id: string }) => d.id)).toContain(supportDept);
     expect(on.map((d: { id: string }) => d.id)).not.toContain(salesDept);

@@ -11,6 +11,8 @@ import {
   transferToAgent, transferToDepartment, type AgentStatus,
 } from "../../../api/live/rooms";
 import { agentUpload } from "../../../api/live/attachments";
+import { applyMacro } from "../../../api/live/macros";
+import { sendSample } from "../../../api/live/samples";
 import { isAppError } from "../../../api/lib/errors";
 import { z } from "../../../api/lib/zod";
 import { orHttpError, requireRoute } from "./auth.server";
@@ -92,6 +94,8 @@ const schemas = {
   tabulation: roomId.extend({ tabulation_id: z.uuid("validation.required") }),
   delivered: roomId.extend({ ids: z.union([z.array(z.uuid()), z.uuid()]) }),
   read: roomId,
+  macro: roomId.extend({ macro_id: z.uuid("validation.required") }),
+  sample: roomId.extend({ sample_id: z.uuid("validation.required") }),
   upload: roomId.extend({ body: z.string().max(4096, "validation.maxLength::4096").optional() }),
   status: z.object({ status: z.enum(AGENT_STATUSES) }),
 } as const;
@@ -128,6 +132,8 @@ export async function deskAction({ request }: ActionFunctionArgs) {
       case "tabulation": await setTabulation(ctx, id, value.tabulation_id); break;
       case "delivered": data = { changed: await markDelivered(ctx, id, ([] as string[]).concat(value.ids)) }; break;
       case "read": data = { changed: await markRead(ctx, id) }; break;
+      case "macro": data = await applyMacro(ctx, id, value.macro_id); to = deskHref({ tab, room: id }); break;
+      case "sample": data = await sendSample(ctx, id, value.sample_id); to = deskHref({ tab, room: id }); break;
       case "upload": {
         // The same use-case as POST /api/webchat/upload (types by content, the channel's byte limit).
         const file = formData.get("file");

@@ -333,7 +333,7 @@ export default function LiveDesk() {
           room={room}
           me={data.me}
           supervisor={data.supervisor}
-          options={{ tabulations: data.options.tabulations, departments: data.options.departments, agents: data.options.agents, tabulationRequired: data.options.settings.tabulation_required }}
+          options={{ tabulations: data.options.tabulations, departments: data.options.departments, agents: data.options.agents, tabulationRequired: data.options.settings.tabulation_required, macros: data.options.macros, samples: data.options.samples }}
           names={data.names}
           action={action}
           lng={lng}

@@ -20,6 +20,8 @@ export type PanelOptions = {
   departments: Array<{ id: string; name: string }>;
   agents: Array<{ id: string; name: string; email: string; status: string }>;
   tabulationRequired: boolean;
+  macros: Array<{ id: string; name: string }>;
+  samples: Array<{ id: string; key: string; message: string }>;
 };
 
 export type PanelNames = { department: string | null; tabulation: string | null; agent: string | null; transfer_to: string | null } | null;
@@ -117,6 +119,30 @@ export function RoomPanel({
                 </NativeSelect>
               </Action>
             </Disclosure>
+            {options.samples.length ? (
+              <Disclosure summary={t("actions.sample")} open={Boolean(err("sample")?.length)}>
+                <Action action={action} intent="sample" roomId={room.id} label={t("actions.sendSample")}>
+                  <FormErrors errors={err("sample")} />
+                  <Label htmlFor="room-sample">{t("actions.sample")}</Label>
+                  <NativeSelect id="room-sample" name="sample_id" required defaultValue="">
+                    <NativeSelectOption value="" disabled>{t("actions.chooseSample")}</NativeSelectOption>
+                    {options.samples.map((x) => <NativeSelectOption key={x.id} value={x.id}>{`/${x.key} · ${x.message.slice(0, 60)}`}</NativeSelectOption>)}
+                  </NativeSelect>
+                </Action>
+              </Disclosure>
+            ) : null}
+            {options.macros.length ? (
+              <Disclosure summary={t("actions.macro")} open={Boolean(err("macro")?.length)}>
+                <Action action={action} intent="macro" roomId={room.id} label={t("actions.applyMacro")}>
+                  <FormErrors errors={err("macro")} />
+                  <Label htmlFor="room-macro">{t("actions.macro")}</Label>
+                  <NativeSelect id="room-macro" name="macro_id" required defaultValue="">
+                    <NativeSelectOption value="" disabled>{t("actions.chooseMacro")}</NativeSelectOption>
+                    {options.macros.map((m) => <NativeSelectOption key={m.id} value={m.id}>{m.name}</NativeSelectOption>)}
+                  </NativeSelect>
+                </Action>
+              </Disclosure>
+            ) : null}
             <Disclosure summary={t("actions.transferAgent")} open={Boolean(err("transfer_agent")?.length)}>
               <Action action={action} intent="transfer_agent" roomId={room.id} label={t("actions.transfer")}>
                 <FormErrors errors={err("transfer_agent")} />
