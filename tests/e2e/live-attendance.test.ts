@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)("live attendance with three browsers", () => {
     await expect.poll(async () => (room = (await query<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1`, [owner.accountId]))[0] ?? { id: "" }).id, { timeout: 10_000 }).not.toBe("");
     const [{ external_id: visitor_id }] = await query<{ external_id: string }>(`SELECT external_id FROM live_rooms WHERE id = $1`, [room.id]);
     const conversation = async () => (await query<{ author: string; body: string }>(`SELECT author, body FROM live_messages WHERE room_id = $1 ORDER BY created_at, id`, [room.id])).map((m) => `${m.author}:${m.body}`);
-    const widgetShows = (text: string) => visitorPage.locator(".msg.them").getByText(text).waitFor({ timeout: 10_000 });
+    const widgetShows = (text: string) => visitorPage.locator(".msg.them").getByText(text).waitFor({ timeout: 20_000 });
 
     await anaPage.locator(`[data-room="${room.id}"]`).click({ timeout: 10_000 });
     await anaPage.getByRole("button", { name: "Assumir atendimento" }).click();
@@ -93,14 +93,14 @@ describe.skipIf(!hasChromium)("live attendance with three browsers", () => {
     const anaComposer = anaPage.getByLabel("Mensagem", { exact: true });
     await anaComposer.fill("Olá Carla, sou a Ana. Vou passar para o Bruno, da logística.");
     await anaComposer.press("Enter");
-    await supPage.getByTestId("thread").getByText("sou a Ana").waitFor({ timeout: 10_000 });
+    await supPage.getByTestId("thread").getByText("sou a Ana").waitFor({ timeout: 20_000 });
     await widgetShows("sou a Ana");
 
     // Ana sends a file: the visitor gets the image in the widget.
     await anaPage.locator("#attach-file").setInputFiles({ name: "etiqueta.png", mimeType: "image/png", buffer: PNG });
     await anaPage.getByRole("button", { name: "Enviar arquivo" }).click();
-    await visitorPage.locator(".msg.them img").first().waitFor({ timeout: 10_000 });
-    await supPage.getByTestId("thread").locator("img").first().waitFor({ timeout: 10_000 });
+    await visitorPage.locator(".msg.them img").first().waitFor({ timeout: 20_000 });
+    await supPage.getByTestId("thread").locator("img").first().waitFor({ timeout: 20_000 });
 
     // Ana transfers to Bruno: the room is locked until he answers.
     await anaPage.getByText("Transferir para agente").click();
@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)("live attendance with three browsers", () => {
 
     // Bruno is offered it live, opens it and accepts.
     const offer = brunoPage.getByTestId("incoming-transfers");
-    await offer.waitFor({ timeout: 10_000 });
+    await offer.waitFor({ timeout: 20_000 });
     await offer.getByRole("link").first().click();
     await brunoPage.getByRole("button", { name: "Aceitar" }).click();
     await expect.poll(async () => await roomRow(room.id), { timeout: 10_000 }).toMatchObject({ status: "OPEN", agent_id: bruno.userId, locked: false });
@@ -119,7 +119,7 @@ describe.skipIf(!hasChromium)("live attendance with three browsers", () => {
     const brunoComposer = brunoPage.getByLabel("Mensagem", { exact: true });
     await brunoComposer.fill("Oi Carla, Bruno aqui. Seu pedido sai hoje.");
     await brunoComposer.press("Enter");
-    await supPage.getByTestId("thread").getByText("Bruno aqui").waitFor({ timeout: 10_000 });
+    await supPage.getByTestId("thread").getByText("Bruno aqui").waitFor({ timeout: 20_000 });
     await widgetShows("Bruno aqui");
     await expect.poll(conversation, { timeout: 10_000 }).toEqual([
       "visitor:Boa tarde, meu pedido 123 atrasou",
@@ -131,18 +131,18 @@ describe.skipIf(!hasChromium)("live attendance with three browsers", () => {
     // Bruno's connection drops. The workspace counts down, and the visitor writes meanwhile.
     await expect.poll(() => brunoSocket !== null).toBe(true);
     brunoSocket!.close({ code: 4000, reason: "test drop" });
-    await brunoPage.getByTestId("live-connection").getByText(/Reconectando em \d+ s/).waitFor({ timeout: 10_000 });
+    await brunoPage.getByTestId("live-connection").getByText(/Reconectando em \d+ s/).waitFor({ timeout: 20_000 });
     await widgetInput.fill("Obrigada! Chega até amanhã?");
     await widgetInput.press("Enter");
     // After the 10-second countdown it reconnects (the banner goes away) and shows what it missed.
     await brunoPage.getByTestId("live-connection").waitFor({ state: "detached", timeout: 25_000 });
-    await brunoPage.getByTestId("thread").getByText("Chega até amanhã?").waitFor({ timeout: 10_000 });
+    await brunoPage.getByTestId("thread").getByText("Chega até amanhã?").waitFor({ timeout: 20_000 });
     // Live again over the socket: a new message arrives without the banner coming back.
     await widgetInput.fill("Perfeito, obrigada");
     await widgetInput.press("Enter");
-    await brunoPage.getByTestId("thread").getByText("Perfeito, obrigada").waitFor({ timeout: 10_000 });
+    await brunoPage.getByTestId("thread").getByText("Perfeito, obrigada").waitFor({ timeout: 20_000 });
     await expect(brunoPage.getByTestId("live-connection").count()).resolves.toBe(0);
-    await supPage.getByTestId("thread").getByText("Chega até amanhã?").waitFor({ timeout: 10_000 });
+    await supPage.getByTestId("thread").getByText("Chega até amanhã?").waitFor({ timeout: 20_000 });
     await brunoPage.screenshot({ path: screenshotPath("live-attendance-bruno"), fullPage: true });
     await visitorPage.screenshot({ path: screenshotPath("live-attendance-visitor"), fullPage: true });
     expect(visitor_id).toMatch(/^v_/);

@@ -75,6 +75,8 @@ export class LiveSocket {
   private timers: Array<ReturnType<typeof setTimeout> | ReturnType<typeof setInterval>> = [];
   private lastFrameAt = 0;
   private eventListeners = new Set<Listener<LiveEventFrame>>();
+  /** Events that arrived while nobody listened (between "open" and the screen subscribing): handed to the next listener. */
+  private unheard: LiveEventFrame[] = [];
   private stateListeners = new Set<Listener<LiveSocketState>>();
 
   constructor(private readonly opts: LiveSocketOptions = {}) {
@@ -84,6 +86,8 @@ export class LiveSocket {
   /** Live events, in stream order, each once. Returns an unsubscribe function. */
   on(listener: Listener<LiveEventFrame>) {
     this.eventListeners.add(listener);
+    const backlog = this.unheard.splice(0);
+    for (const e of backlog) listener(e);
     return () => void this.eventListeners.delete(listener);
   }
 
@@ -250,7 +254,10 @@ export class LiveSocket {
       case "event": {
         const e = f as unknown as LiveEventFrame;
         this.lastIds[e.stream] = e.id;
-        for (const l of this.eventListeners) l(e);
+        if (this.eventListeners.size === 0) {
+          // The resume point already moved past it: keep it for whoever subscribes next.
+          if (this.unheard.push(e) > 1000) this.unheard.shift();
+        } else for (const l of this.eventListeners) l(e);
         return;
       }
       case "reply": {

@@ -124,6 +124,9 @@ export function Thread({
   return <VirtualThread messages={messages} more={more} lng={lng} onLoadOlder={onLoadOlder} loadingOlder={loadingOlder} authorName={authorName} />;
 }
 
+/** Spec section 9: the thread follows new messages when within 600 px of the end. */
+const AUTO_SCROLL_PX = 600;
+
 function VirtualThread({
   messages, more, lng, onLoadOlder, loadingOlder, authorName,
 }: { messages: MessageView[]; more: boolean; lng: Lng; onLoadOlder?: () => void; loadingOlder?: boolean; authorName: (m: MessageView) => string | undefined }) {
@@ -148,7 +151,8 @@ function VirtualThread({
       // An older page arrived on top: keep the message the agent was reading in place.
       const index = messages.findIndex((m) => m.id === prevFirst.current);
       if (index > 0) virtualizer.scrollToIndex(index, { align: "start" });
-    } else if (nearEnd.current && messages.length) {
+    } else if ((nearEnd.current || lastId?.startsWith("pending:")) && messages.length) {
+      // Follow the conversation when the agent was near the end (spec: within 600 px) or just wrote.
       virtualizer.scrollToIndex(messages.length - 1, { align: "end" });
     }
     prevFirst.current = firstId;
@@ -158,7 +162,7 @@ function VirtualThread({
   const onScroll = () => {
     const el = parent.current;
     if (!el) return;
-    nearEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 120;
+    nearEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < AUTO_SCROLL_PX;
     if (el.scrollTop < 80 && more && !loadingOlder) onLoadOlder?.();
   };
 
