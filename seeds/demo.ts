@@ -3,6 +3,7 @@
  * (plan/account name, e-mail, whitelabel host...) inside one transaction, so a re-run creates nothing
  * and never overwrites what people changed (passwords included).
  */
+import { newKey } from "../api/live/settings";
 import type { CreationAttributes, Transaction } from "sequelize";
 import { hashPassword } from "../api/auth/passwords";
 import { randomToken } from "../api/lib/crypto";
@@ -111,6 +112,30 @@ export async function seed({ log }: { log: (s: string) => void }) {
          ($1, '28282', 'Promoções', '{Vivo,TIM}'),
          (NULL, '27000', '', '{Vivo,Claro,TIM}')
        ON CONFLICT (number) DO NOTHING`,
+      { bind: [demo.id], transaction },
+    );
+    // Live chat ready to try: settings (a widget key for /live/simulator), tabulations, a canned
+    // greeting for everyone and a closing macro.
+    await sequelize().query(
+      `INSERT INTO live_settings (account_id, widget_key) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING;`,
+      { bind: [demo.id, newKey()], transaction },
+    );
+    await sequelize().query(
+      `INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Resolvido'), ($1, 'Dúvida'), ($1, 'Reclamação')
+       ON CONFLICT (account_id, lower(name)) DO NOTHING`,
+      { bind: [demo.id], transaction },
+    );
+    await sequelize().query(
+      `INSERT INTO live_samples (account_id, for_all, key, message)
+       SELECT $1, true, 'ola', 'Olá! Sou da equipe Demo Comércio. Em que posso ajudar?'
+       WHERE NOT EXISTS (SELECT 1 FROM live_samples WHERE account_id = $1 AND key = 'ola')`,
+      { bind: [demo.id], transaction },
+    );
+    await sequelize().query(
+      `INSERT INTO live_macros (account_id, name, message, tabulation_id, close)
+       SELECT $1, 'Encerrar como resolvido', 'Que bom que resolvemos! Obrigado pelo contato.', t.id, true
+       FROM live_tabulations t WHERE t.account_id = $1 AND t.name = 'Resolvido'
+       ON CONFLICT (account_id, lower(name)) DO NOTHING`,
       { bind: [demo.id], transaction },
     );
     const deptOf: Partial<Record<Role, string>> = { agent: dept.Suporte.id, sales: dept.Vendas.id, billing: dept.Financeiro.id };
