@@ -10,7 +10,7 @@ import { authenticated } from "../http/auth";
 import { createHoliday, createOpeningHours, deleteHoliday, deleteOpeningHour, listHolidays, listOpeningHours } from "./calendar";
 import { createMacro, deleteMacro, getMacro, listMacros, updateMacro } from "./macros";
 import { getPreferences, setPreferences } from "./preferences";
-import { createSampleFromApi, deleteSample, listSamples, samplesForAgent } from "./samples";
+import { createSampleFromApi, deleteSample, listSamples, samplesForAgent, updateSample } from "./samples";
 import { getSystemSettings, getWidget, listAgentConfigs, liveSystem, regenerateWidgetKey, updateAgentConfig, updateSystemSettings, updateWidget } from "./settings";
 import { agentTabulations, createTabulation, deleteTabulation, listTabulations, updateTabulation } from "./tabulations";
 
@@ -54,6 +54,7 @@ export const liveConfigRoutes = new Elysia({ prefix: "/live", tags: ["live"], de
   })
   .delete("/tabulations/:id", ({ ctx, params }) => deleteTabulation(ctx, params.id), { params: id, detail: { summary: "Delete a tabulation" } })
   .get("/samples", async ({ ctx }) => ({ data: await listSamples(ctx) }), { detail: { summary: "Canned messages (all of them for managers, usable ones for agents)" } })
+  .put("/samples/:id", ({ ctx, params, body }) => updateSample(ctx, params.id, body), { params: id, body: any, detail: { summary: "Edit a canned message: key and message (writers any; agents their own)" } })
   .delete("/samples/:id", ({ ctx, params }) => deleteSample(ctx, params.id), { params: id, detail: { summary: "Delete a canned message" } })
   .get("/holidays", async ({ ctx }) => ({ data: await listHolidays(ctx) }), { detail: { summary: "Holidays (closed all day)" } })
   .post("/holidays", ({ ctx, body }) => createHoliday(ctx, body), { body: any, detail: { summary: "Register a holiday: name, day (YYYY-MM-DD)" } })

@@ -12,7 +12,7 @@ import { UUID, assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { assertAnyPath, assertDepartments, iso, isLiveWriter, rows } from "./access";
 import { sendAgentMessage } from "./rooms";
-import { sampleApiSchema, sampleFormSchema, type SampleAudience } from "./schemas";
+import { sampleApiSchema, sampleEditSchema, sampleFormSchema, type SampleAudience } from "./schemas";
 
 export type SampleView = {
   id: string;
@@ -114,6 +114,21 @@ export async function createSampleFromApi(ctx: SignedInCtx, input: unknown): Pro
   const departmentId = v.for_all ? null : v.department_id;
   const userId = v.for_all || departmentId ? null : (v.agent_id ?? ctx.actor.userId);
   return insert(ctx, { forAll: v.for_all, userId, departmentId }, v.key, v.message);
+}
+
+/** Writers edit any sample of the account (shortcut and text); others only their own. */
+export async function updateSample(ctx: SignedInCtx, id: string, input: unknown): Promise<{ id: string; key: string; message: string }> {
+  assertCan(ctx);
+  assertId(id);
+  const v = validate(sampleEditSchema, input);
+  const [r] = await rows<{ id: string; key: string; message: string }>(
+    `UPDATE live_samples SET key = $5, message = $6, updated_at = now()
+     WHERE id = $1 AND account_id = $2 AND ($3::boolean OR (user_id = $4 AND NOT for_all AND department_id IS NULL)) RETURNING id, key, message`,
+    [id, ctx.actor.accountId, isLiveWriter(ctx), ctx.actor.userId, v.key, v.message],
+  );
+  if (!r) throw new AppError("NOT_FOUND");
+  await recordAudit(ctx, "live.sample_updated", { meta: { id, key: r.key } });
+  return r;
 }
 
 /** Writers delete any sample of the account; others only their own. */

@@ -38,6 +38,8 @@ export const sampleFormSchema = z
   .superRefine((v, ctx) => {
     if (v.audience === "department" && !v.department_id) ctx.addIssue({ code: "custom", path: ["department_id"], message: "validation.required" });
   });
+/** Editing a sample: its shortcut and text (the audience stays). */
+export const sampleEditSchema = z.object({ key: sampleKeySchema, message: required(4000) });
 /** The live-chat API's body (POST webchat/samples/create). */
 export const sampleApiSchema = z.object({
   agent_id: optionalId,

@@ -84,6 +84,12 @@ describe("canned responses", () => {
     const page = await c.page("/responses");
     expect(page.html).toContain("/ola");
     expect(page.html).toContain("Suporte");
+
+    // Edited from its row's form (no JavaScript); a bad shortcut keeps the old one.
+    const ola = (await query<{ id: string }>("SELECT id FROM live_samples WHERE account_id = $1 AND key = 'ola'", [owner.accountId]))[0];
+    expect((await c.post("/responses", { intent: "update", id: ola.id, key: "bem-vindo", message: "Bem-vindo! Em que posso ajudar?" })).status).toBe(302);
+    expect((await c.post("/responses", { intent: "update", id: ola.id, key: "não pode", message: "x" })).status).toBe(422);
+    expect((await query("SELECT key, message FROM live_samples WHERE id = $1", [ola.id]))[0]).toEqual({ key: "bem-vindo", message: "Bem-vindo! Em que posso ajudar?" });
   });
 });
 

@@ -287,6 +287,22 @@ describe("macros and canned samples while attending", () => {
   });
 });
 
+describe("editing canned samples", () => {
+  it("a writer edits any sample; an agent only their own; a bad shortcut is a field error and nothing changes", async () => {
+    const shared = await owner.as("/api/webchat/samples/create", { body: { for_all: true, key: `frete${Date.now() % 100000}`, message: "O frete é grátis." } });
+    const mine = await ana.as("/api/webchat/samples/create", { body: { key: `meu${Date.now() % 100000}`, message: "Já verifico." } });
+    expect([shared.status, mine.status]).toEqual([200, 200]);
+    const edited = await owner.as(`/api/live/samples/${shared.body.id}`, { method: "PUT", body: { key: "frete-gratis", message: "Frete grátis acima de R$ 99." } });
+    expect(edited).toMatchObject({ status: 200, body: { key: "frete-gratis", message: "Frete grátis acima de R$ 99." } });
+    expect((await ana.as(`/api/live/samples/${shared.body.id}`, { method: "PUT", body: { key: "x", message: "y" } })).status).toBe(404);
+    expect((await ana.as(`/api/live/samples/${mine.body.id}`, { method: "PUT", body: { key: "meu-atalho", message: "Um instante, já verifico." } })).body.key).toBe("meu-atalho");
+    const bad = await owner.as(`/api/live/samples/${shared.body.id}`, { method: "PUT", body: { key: "com espaço", message: "z" }, lang: "en" });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body)).toContain("key");
+    expect((await query<{ key: string }>(`SELECT key FROM live_samples WHERE id = $1`, [shared.body.id]))[0].key).toBe("frete-gratis");
+  });
+});
+
 describe("the live-chat API's reads (spec section 7)", () => {
   it("sync, agents, account tags, departments on, transcripts, and disconnect", async () => {
     await reset();

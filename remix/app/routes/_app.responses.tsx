@@ -10,8 +10,9 @@ import { json } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { departmentOptions } from "../../../api/live/access";
-import { createSample, deleteSample, listSamples } from "../../../api/live/samples";
-import { SAMPLE_AUDIENCES, sampleFormSchema } from "../../../api/live/schemas";
+import { createSample, deleteSample, listSamples, updateSample } from "../../../api/live/samples";
+import { SAMPLE_AUDIENCES, sampleEditSchema, sampleFormSchema } from "../../../api/live/schemas";
+import { z } from "../../../api/lib/zod";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -37,6 +38,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const intent = (await request.clone().formData()).get("intent");
+  if (intent === "update") {
+    return handleForm(request, sampleEditSchema.extend({ id: z.string().min(1, "validation.required") }), async ({ id, ...v }) => {
+      const s = await updateSample(ctx, id, v);
+      return redirectWithToast(request, "/responses", { type: "success", title: "live:responses.edit.saved", params: { key: s.key } });
+    });
+  }
   if (intent === "delete") {
     return handleForm(request, deleteIntentSchema, async ({ id }) => {
       const s = await deleteSample(ctx, id);
@@ -90,7 +97,21 @@ export default function Responses() {
                           {s.audience === "department" ? s.department_name : s.audience === "me" ? t("responses.owner", { name: s.agent_name ?? "" }) : t("responses.audiences.all")}
                         </Badge>
                       </TableCell>
-                      <TableCell className="text-right align-top">
+                      <TableCell className="space-y-2 text-right align-top">
+                        <details className="text-left" open={Boolean(reply.errorsOf("update", s.id)?.length)}>
+                          <summary className="cursor-pointer text-sm underline">{t("responses.edit.summary")}</summary>
+                          <Form method="post" className="mt-2 space-y-2">
+                            <CsrfInput />
+                            <input type="hidden" name="intent" value="update" />
+                            <input type="hidden" name="id" value={s.id} />
+                            <FormErrors errors={reply.errorsOf("update", s.id)} />
+                            <label className="block text-xs" htmlFor={`sample-key-${s.id}`}>{t("responses.edit.key")}</label>
+                            <input id={`sample-key-${s.id}`} name="key" defaultValue={s.key} required maxLength={40} className="h-8 w-full rounded-md border px-2 text-sm" />
+                            <label className="block text-xs" htmlFor={`sample-message-${s.id}`}>{t("responses.edit.message")}</label>
+                            <textarea id={`sample-message-${s.id}`} name="message" defaultValue={s.message} required maxLength={4000} rows={3} className="w-full rounded-md border px-2 py-1 text-sm" />
+                            <Button type="submit" size="sm">{t("responses.edit.submit")}</Button>
+                          </Form>
+                        </details>
                         <ConfirmDelete
                           id={s.id}
                           errors={reply.errorsOf("delete", s.id)}
