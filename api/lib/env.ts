@@ -50,6 +50,7 @@ const schema = z
     /** Live chat channels' provider APIs (ADR 017; tests point them at a loopback peer). */
     TELEGRAM_API_URL: z.string().url().default("https://api.telegram.org"),
     GRAPH_API_URL: z.string().url().default("https://graph.facebook.com/v19.0"),
+    GBM_API_URL: z.string().url().default("https://businessmessages.googleapis.com"),
     /** How often the worker re-announces stuck imports and removes abandoned uploads. */
     IMPORT_SWEEP_SECONDS: z.coerce.number().int().positive().default(60),
     /** How often the worker removes Idempotency-Keys older than 24 h. */

@@ -3,14 +3,19 @@
  * (text and attachments) to a visitor and answer the provider's message id. The outbound worker
  * (./outbound) speaks only this contract and picks the adapter from the registry by the room's
  * channel; no other code branches on the channel. Each speaks the provider's real API at a base
- * URL from the environment (TELEGRAM_API_URL, GRAPH_API_URL) so tests use a loopback peer.
+ * URL from the environment (TELEGRAM_API_URL, GRAPH_API_URL, GBM_API_URL; Google's OAuth token
+ * endpoint is the service account key's token_uri) so tests use a loopback peer.
  *
  * Errors: a ProviderError is permanent (4xx other than 408/429: retrying cannot help, the message
  * fails at once) or transient (5xx, 429, network: the worker retries, then fails it).
  */
+import { createHash, sign } from "node:crypto";
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
 import { env } from "../lib/env";
+import type { ServiceAccountKey } from "./channel-schemas";
 import type { Attachment, LiveMessage, Room } from "./rooms";
-import { fileBytes, fileIdOf } from "./uploads";
+import { fileBytes, fileIdOf, signedFileUrl } from "./uploads";
 import type { ConnectionWithSecrets } from "./connections";
 
 const TIMEOUT_MS = 15_000;
@@ -24,10 +29,10 @@ export class ProviderError extends Error {
 
 const permanentStatus = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 
-async function request(url: string, init: RequestInit): Promise<{ status: number; json: any }> {
+async function request(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS): Promise<{ status: number; json: any }> {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (e) {
     throw new ProviderError(`network: ${(e as Error).message}`, false);
   }
@@ -106,16 +111,105 @@ export const telegram = {
 
 // ---- Meta Graph (Messenger, Instagram) -----------------------------------------------------------
 
+const graphBase = () => env().GRAPH_API_URL.replace(/\/+$/, "");
+
+/**
+ * The visitor's name from their Graph profile (Messenger: first_name + last_name of the PSID;
+ * Instagram: name, else username of the IGSID). Best effort: any failure answers "".
+ */
+export async function graphProfileName(token: string, channel: "messenger" | "instagram", userId: string): Promise<string> {
+  const fields = channel === "messenger" ? "first_name,last_name" : "name,username";
+  try {
+    const url = `${graphBase()}/${encodeURIComponent(userId)}?fields=${fields}&access_token=${encodeURIComponent(token)}`;
+    const { status, json } = await request(url, { method: "GET" }, 5_000);
+    if (status < 200 || status >= 300 || !json) return "";
+    const name = channel === "messenger" ? [json.first_name, json.last_name].filter((v) => typeof v === "string" && v.trim()).join(" ") : json.name || json.username;
+    return typeof name === "string" ? name.trim().slice(0, 120) : "";
+  } catch {
+    return "";
+  }
+}
+
 const GRAPH_TYPE: Record<Attachment["type"], string> = { image: "image", sticker: "image", audio: "audio", video: "video", document: "file" };
 
 async function graphSend(token: string, body: Record<string, unknown> | FormData): Promise<string> {
-  const url = `${env().GRAPH_API_URL.replace(/\/+$/, "")}/me/messages?access_token=${encodeURIComponent(token)}`;
+  const url = `${graphBase()}/me/messages?access_token=${encodeURIComponent(token)}`;
   const init: RequestInit =
     body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const { status, json } = await request(url, init);
   if (status >= 200 && status < 300 && json?.message_id) return String(json.message_id);
   const reason = `graph /me/messages: ${status} ${json?.error?.message ?? json?.raw ?? ""}`.trim();
   throw new ProviderError(reason, permanentStatus(status), status);
+}
+
+// ---- Google Business Messages -------------------------------------------------------------------
+
+const GBM_SCOPE = "https://www.googleapis.com/auth/businessmessages";
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+/** Business Messages takes at most 3,072 characters of text per message. */
+const GBM_TEXT_MAX = 3072;
+/** How long the signed URLs we hand Google live: an image is fetched by Google when sent; a link is opened by the visitor later. */
+const GBM_IMAGE_URL_TTL = 24 * 3600;
+const GBM_LINK_TTL = 7 * 24 * 3600;
+/** A cached access token is dropped this long before Google says it expires. */
+const TOKEN_MARGIN_MS = 5 * 60_000;
+
+const b64url = (v: Buffer | string) => Buffer.from(v).toString("base64url");
+
+/** The RS256-signed JWT assertion of the OAuth2 JWT bearer flow (RFC 7523) for a service account. */
+export function serviceAccountAssertion(key: ServiceAccountKey, scope: string, now = Math.floor(Date.now() / 1000)): string {
+  const header = b64url(JSON.stringify({ alg: "RS256", typ: "JWT" }));
+  const claims = b64url(JSON.stringify({ iss: key.client_email, scope, aud: key.token_uri, iat: now, exp: now + 3600 }));
+  return `${header}.${claims}.${b64url(sign("RSA-SHA256", Buffer.from(`${header}.${claims}`), key.private_key))}`;
+}
+
+/** Access tokens per service account (by a hash of its key), kept until shortly before they expire. */
+const accessTokens = new Map<string, { token: string; until: number }>();
+const keyId = (key: ServiceAccountKey) => createHash("sha256").update(`${key.client_email}\n${key.token_uri}\n${key.private_key}`).digest("hex");
+
+async function googleAccessToken(key: ServiceAccountKey): Promise<string> {
+  const id = keyId(key);
+  const cached = accessTokens.get(id);
+  if (cached && cached.until > Date.now()) return cached.token;
+  const body = new URLSearchParams({ grant_type: JWT_BEARER, assertion: serviceAccountAssertion(key, GBM_SCOPE) });
+  const { status, json } = await request(key.token_uri, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+  if (status >= 200 && status < 300 && typeof json?.access_token === "string") {
+    const seconds = Number(json.expires_in) > 0 ? Number(json.expires_in) : 3600;
+    accessTokens.set(id, { token: json.access_token, until: Date.now() + seconds * 1000 - TOKEN_MARGIN_MS });
+    return json.access_token;
+  }
+  const reason = `google token: ${status} ${json?.error_description ?? json?.error ?? json?.raw ?? ""}`.trim();
+  throw new ProviderError(reason, permanentStatus(status), status);
+}
+
+/** The messageId of the n-th Business Messages message one of ours is sent as (the first is our own id). */
+export const gbmMessageId = (messageId: string, part: number) => (part === 0 ? messageId : `${messageId}-${part}`);
+
+/**
+ * conversations.messages.create. Google refuses a messageId it already has with 409
+ * ALREADY_EXISTS: that message went out on an earlier attempt, so it counts as sent (retries are
+ * idempotent). A 401 (token revoked or expired early) gets a new token once.
+ */
+async function gbmCreate(key: ServiceAccountKey, conversationId: string, message: Record<string, unknown>): Promise<void> {
+  const url = `${env().GBM_API_URL.replace(/\/+$/, "")}/v1/conversations/${encodeURIComponent(conversationId)}/messages`;
+  for (let attempt = 0; ; attempt++) {
+    const token = await googleAccessToken(key);
+    const { status, json } = await request(url, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(message) });
+    if (status >= 200 && status < 300) return;
+    if (status === 409 && (json?.error?.status ?? "ALREADY_EXISTS") === "ALREADY_EXISTS") return;
+    if (status === 401 && attempt === 0) {
+      accessTokens.delete(keyId(key));
+      continue;
+    }
+    const reason = `google business messages: ${status} ${json?.error?.message ?? json?.raw ?? ""}`.trim();
+    throw new ProviderError(reason, permanentStatus(status), status);
+  }
+}
+
+async function agentName(userId: string | null): Promise<string> {
+  if (!userId) return "";
+  const [row] = await sequelize().query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, { bind: [userId], type: QueryTypes.SELECT });
+  return row?.name ?? "";
 }
 
 // ---- the contract ----------------------------------------------------------------------------------
@@ -175,9 +269,39 @@ const graphAdapter: LiveChannelAdapter = {
   },
 };
 
+/**
+ * Business Messages: the text, then each attachment — an image by our signed URL (Google fetches
+ * it), any other file as a text with its signed link — each a message of its own, as a HUMAN
+ * representative with the agent's name. The messageIds derive from our message id, so a retry
+ * sends nothing twice.
+ */
+const googleBusinessAdapter: LiveChannelAdapter = {
+  async send(connection, room, message) {
+    const key = connection.secrets.service_account;
+    if (!key) throw new ProviderError("google business messages: the connection has no service account", true);
+    const base = env().APP_URL.replace(/\/+$/, "");
+    const parts: Array<Record<string, unknown>> = [];
+    if (message.body) parts.push({ text: message.body.slice(0, GBM_TEXT_MAX) });
+    for (const a of message.attachments) {
+      const id = fileIdOf(a.uri);
+      if (!id) throw new ProviderError(`attachment ${a.uri} is not stored here`, true);
+      if (a.type === "image") parts.push({ image: { contentInfo: { fileUrl: signedFileUrl(id, GBM_IMAGE_URL_TTL, base), forceRefresh: false } } });
+      else parts.push({ text: `${a.name}: ${signedFileUrl(id, GBM_LINK_TTL, base)}` });
+    }
+    if (parts.length === 0) throw new ProviderError("empty message", true);
+    const displayName = await agentName(message.user_id);
+    const representative = { representativeType: "HUMAN", ...(displayName ? { displayName } : {}) };
+    for (const [i, part] of parts.entries()) {
+      await gbmCreate(key, room.external_id, { messageId: gbmMessageId(message.id, i), representative, ...part });
+    }
+    return { externalId: message.id };
+  },
+};
+
 /** The registry: the room's channel picks the adapter. */
 export const LIVE_ADAPTERS: Partial<Record<Room["channel"], LiveChannelAdapter>> = {
   telegram: telegramAdapter,
   messenger: graphAdapter,
   instagram: graphAdapter,
+  google_business: googleBusinessAdapter,
 };

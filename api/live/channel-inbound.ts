@@ -2,8 +2,9 @@
  * What the channels bring in (ADR 017), once their webhook is verified (./channel-webhooks):
  * visitors' messages become room messages through visitorMessage (idempotent on the provider's
  * message id, so a webhook delivered twice stores one message), their media is fetched from the
- * provider and kept in the live file store, and Messenger/Instagram delivery and read receipts
- * move the agent's messages forward only (SENT -> DELIVERED -> READ).
+ * provider and kept in the live file store, and Messenger/Instagram/Google Business Messages
+ * delivery and read receipts move the agent's messages forward only (SENT -> DELIVERED -> READ).
+ * A Messenger/Instagram visitor's name comes from their Graph profile when their room opens.
  *
  * A file the channel's limits or the accepted types refuse is left out (the message keeps its
  * text, or names the file it could not keep); a provider that cannot be reached makes the webhook
@@ -12,7 +13,7 @@
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { isAppError } from "../lib/errors";
-import { download, telegram } from "./adapters";
+import { download, graphProfileName, telegram } from "./adapters";
 import type { ConnectionWithSecrets } from "./connections";
 import { roomSummary, visitorMessage, type Attachment, type LiveChannel, type LiveMessage, type Room } from "./rooms";
 import { publishLive, type LivePublish } from "./streams";
@@ -51,21 +52,32 @@ async function seen(accountId: string, channel: LiveChannel, externalId: string,
   return Boolean(row);
 }
 
+/** Has this visitor an open (or queued) room on the channel? */
+async function hasOpenRoom(accountId: string, channel: LiveChannel, externalId: string): Promise<boolean> {
+  const [row] = await sequelize().query(`SELECT 1 FROM live_rooms WHERE account_id = $1 AND channel = $2 AND external_id = $3 AND status <> 'CLOSED' LIMIT 1`, {
+    bind: [accountId, channel, externalId],
+    type: QueryTypes.SELECT,
+  });
+  return Boolean(row);
+}
+
 async function receive(
   connection: ConnectionWithSecrets,
   channel: LiveChannel,
-  m: { externalId: string; messageId: string; username: string; text: string; files: Incoming[] },
+  /** username: the visitor's name, or how to look it up (asked only when the message opens a room). */
+  m: { externalId: string; messageId: string; username: string | (() => Promise<string>); text: string; files: Incoming[] },
 ) {
   if (await seen(connection.account_id, channel, m.externalId, m.messageId)) return { duplicate: true };
   const { attachments, skipped } = await keepFiles(connection.account_id, channel, m.files);
   let body = m.text;
   if (skipped.length) body = [body, ...skipped.map((s) => `[${s}]`)].filter(Boolean).join("\n");
   if (!body.trim() && attachments.length === 0) return { ignored: true };
+  const username = typeof m.username === "string" ? m.username : (await hasOpenRoom(connection.account_id, channel, m.externalId)) ? "" : await m.username();
   const result = await visitorMessage({
     accountId: connection.account_id,
     channel,
     externalId: m.externalId,
-    username: m.username,
+    username,
     body: body.slice(0, 4096),
     attachments: attachments.map(({ id: _, ...a }) => a),
     externalMessageId: m.messageId,
@@ -152,7 +164,8 @@ export async function graphWebhook(connection: ConnectionWithSecrets, channel: "
             name: a.payload?.title ?? `${a.type ?? "file"}-${i + 1}.${EXT[a.type ?? "file"] ?? "bin"}`,
             label: a.type ?? "file",
           }));
-        results.push(await receive(connection, channel, { externalId: psid, messageId: mid, username: "", text: ev.message.text ?? "", files }));
+        const username = () => graphProfileName(connection.secrets.token, channel, psid);
+        results.push(await receive(connection, channel, { externalId: psid, messageId: mid, username, text: ev.message.text ?? "", files }));
       } else if (ev.delivery && psid) {
         results.push({ delivered: await channelReceipt(connection.account_id, channel, psid, "DELIVERED", ev.delivery) });
       } else if (ev.read && psid) {
@@ -207,4 +220,54 @@ export async function channelReceipt(
     ),
   );
   return changed.length;
+}
+
+// ---- Google Business Messages --------------------------------------------------------------------
+
+export type GbmPayload = {
+  agent?: string;
+  conversationId?: string;
+  message?: { messageId?: string; name?: string; text?: string; image?: { contentUrl?: string; contentInfo?: { fileUrl?: string } }; createTime?: string };
+  context?: { userInfo?: { displayName?: string } };
+  receipts?: { receipts?: Array<{ message?: string; receiptType?: string }>; createTime?: string };
+  userStatus?: unknown;
+};
+
+/** A receipt names one of our messages: conversations/{c}/messages/{our id}[-{part}] (see gbmMessageId). */
+const GBM_RECEIPT = /^conversations\/([^/]+)\/messages\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:-\d+)?$/i;
+
+/**
+ * One verified Business Messages webhook post: a visitor's message (text, or an image Google
+ * hosts at image.contentUrl) opens or continues the conversation's room, named after
+ * context.userInfo.displayName; DELIVERED/READ receipts move our messages forward. Other events
+ * (userStatus: typing, live agent requested; suggestion responses; surveys) are acknowledged and ignored.
+ */
+export async function googleBusinessWebhook(connection: ConnectionWithSecrets, payload: GbmPayload) {
+  // Another agent's events (a partner-level webhook) are not this connection's.
+  if (payload?.agent && payload.agent !== connection.external_id) return { ignored: true };
+  const conversationId = typeof payload?.conversationId === "string" ? payload.conversationId : "";
+  if (!conversationId) return { ignored: true };
+  const msg = payload.message;
+  if (msg?.messageId) {
+    const url = msg.image?.contentUrl ?? msg.image?.contentInfo?.fileUrl;
+    const files: Incoming[] = url ? [{ fetch: (max) => download(url, max), name: null, label: "image" }] : [];
+    return receive(connection, "google_business", {
+      externalId: conversationId,
+      messageId: String(msg.messageId),
+      username: String(payload.context?.userInfo?.displayName ?? "").trim(),
+      text: typeof msg.text === "string" ? msg.text : "",
+      files,
+    });
+  }
+  if (payload.receipts?.receipts?.length) {
+    const ids: Record<"DELIVERED" | "READ", string[]> = { DELIVERED: [], READ: [] };
+    for (const r of payload.receipts.receipts.slice(0, 1000)) {
+      const m = GBM_RECEIPT.exec(String(r?.message ?? ""));
+      if (m && m[1] === conversationId && (r.receiptType === "DELIVERED" || r.receiptType === "READ")) ids[r.receiptType].push(m[2].toLowerCase());
+    }
+    const delivered = await channelReceipt(connection.account_id, "google_business", conversationId, "DELIVERED", { mids: ids.DELIVERED });
+    const read = await channelReceipt(connection.account_id, "google_business", conversationId, "READ", { mids: ids.READ });
+    return { delivered, read };
+  }
+  return { ignored: true };
 }

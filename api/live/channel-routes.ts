@@ -22,12 +22,12 @@ const multipart = (properties: Record<string, { type: "string"; format?: string 
 
 export const liveChannelRoutes = new Elysia({ tags: ["live"], detail: { security: bearerDoc } })
   .use(authenticated)
-  .get("/live/channels", ({ ctx }) => listConnections(ctx), { detail: { summary: "The account's live chat channel connections (Telegram, Messenger, Instagram) and their webhook URLs; secrets are never answered" } })
+  .get("/live/channels", ({ ctx }) => listConnections(ctx), { detail: { summary: "The account's live chat channel connections (Telegram, Messenger, Instagram, Google Business Messages) and their webhook URLs; secrets are never answered" } })
   .post("/live/channels", ({ ctx, body }) => connectChannel(ctx, body), {
     body: t.Object({}, { additionalProperties: true }),
     detail: {
       summary:
-        "Connect a channel: {channel: telegram, bot_token} (checked with getMe, webhook registered with setWebhook) or {channel: messenger|instagram, page_id, access_token, app_secret, verify_token}. Replaces the account's earlier connection of that channel",
+        "Connect a channel: {channel: telegram, bot_token} (checked with getMe, webhook registered with setWebhook), {channel: messenger|instagram, page_id, access_token, app_secret, verify_token}, or {channel: google_business, agent_id (brands/…/agents/…), client_token (the webhook's, verifies X-Goog-Signature), service_account_key (the JSON key: client_email, private_key, token_uri; replies use its OAuth2 JWT bearer token)}. Secrets are sealed. Replaces the account's earlier connection of that channel",
     },
   })
   .delete("/live/channels/:id", ({ ctx, params }) => disconnectChannel(ctx, params.id), { params: t.Object({ id: t.String() }), detail: { summary: "Disconnect a channel (Telegram: its webhook is removed)" } })
@@ -104,8 +104,15 @@ export const widgetUploadRoutes = new Elysia({ prefix: "/widget", tags: ["widget
     params: t.Object({ key: t.String() }),
     parse: "none",
     detail: {
-      summary: "A widget visitor sends a file (multipart: visitor_id, visitor_token, file, message, client_id); same types as the agent's, up to 14,680,064 bytes",
-      requestBody: multipart({ visitor_id: { type: "string" }, visitor_token: { type: "string" }, message: { type: "string" }, client_id: { type: "string" }, file: { type: "string", format: "binary" } }, ["visitor_id", "visitor_token", "file"]),
+      summary:
+        "A widget visitor sends a file (multipart: file, message, client_id; visitor_id and visitor_token once they have them). Without a visitor id the file starts the conversation like a first message (name, email, phone, department_id) and the answer carries the new visitor_id, visitor_token and realtime_token. Same types as the agent's, up to 14,680,064 bytes",
+      requestBody: multipart(
+        {
+          visitor_id: { type: "string" }, visitor_token: { type: "string" }, name: { type: "string" }, email: { type: "string" }, phone: { type: "string" },
+          department_id: { type: "string" }, message: { type: "string" }, client_id: { type: "string" }, file: { type: "string", format: "binary" },
+        },
+        ["file"],
+      ),
     },
   },
 );

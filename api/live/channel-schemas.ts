@@ -1,7 +1,7 @@
 /** The forms of live chat channel connections (one schema per channel), shared by the use-case, the API and the /channels screen. */
 import { z } from "../lib/zod";
 
-export const CONNECTABLE = ["telegram", "messenger", "instagram"] as const;
+export const CONNECTABLE = ["telegram", "messenger", "instagram", "google_business"] as const;
 export type ConnectableChannel = (typeof CONNECTABLE)[number];
 
 const text = (max: number) => z.string().trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`);
@@ -18,5 +18,42 @@ const graphFields = {
 };
 export const messengerConnectSchema = z.object({ channel: z.literal("messenger"), ...graphFields });
 export const instagramConnectSchema = z.object({ channel: z.literal("instagram"), ...graphFields });
-export const connectSchema = z.discriminatedUnion("channel", [telegramConnectSchema, messengerConnectSchema, instagramConnectSchema]);
+
+/** What we use of a Google service account key (the JSON file the Cloud console downloads). */
+export type ServiceAccountKey = { client_email: string; private_key: string; token_uri: string };
+
+/**
+ * Reads a service account key: the parsed key, or the error naming what is wrong (a locale key,
+ * "channels.errors.keyField::<field>" for a missing or malformed field).
+ */
+export function readServiceAccountKey(raw: string): { key: ServiceAccountKey } | { error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { error: "channels.errors.keyJson" };
+  }
+  if (!json || typeof json !== "object" || Array.isArray(json)) return { error: "channels.errors.keyJson" };
+  const k = json as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+  const key = { client_email: str(k.client_email), private_key: str(k.private_key), token_uri: str(k.token_uri) };
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(key.client_email)) return { error: "channels.errors.keyField::client_email" };
+  if (!/^-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----$/.test(key.private_key)) return { error: "channels.errors.keyField::private_key" };
+  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(key.token_uri)) return { error: "channels.errors.keyField::token_uri" };
+  return { key };
+}
+
+export const googleBusinessConnectSchema = z.object({
+  channel: z.literal("google_business"),
+  /** The Business Messages agent's resource name. */
+  agent_id: text(120).regex(/^brands\/[A-Za-z0-9_-]{1,50}\/agents\/[A-Za-z0-9_-]{1,50}$/, "channels.errors.agentId"),
+  /** The client token of the webhook: Google signs every post with it (X-Goog-Signature). */
+  client_token: text(200).min(8, "validation.minLength::8"),
+  service_account_key: text(20_000).superRefine((raw, ctx) => {
+    const read = readServiceAccountKey(raw);
+    if ("error" in read) ctx.addIssue({ code: "custom", message: read.error });
+  }),
+});
+
+export const connectSchema = z.discriminatedUnion("channel", [telegramConnectSchema, messengerConnectSchema, instagramConnectSchema, googleBusinessConnectSchema]);
 export type ConnectInput = z.infer<typeof connectSchema>;

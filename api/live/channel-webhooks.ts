@@ -7,6 +7,9 @@
  *  - Messenger, Instagram: GET is the subscription handshake (hub.mode=subscribe, hub.verify_token
  *    = the connection's verify token, answered with hub.challenge); POST carries
  *    X-Hub-Signature-256 = "sha256=" + HMAC-SHA256(app secret, raw body) in hex.
+ *  - Google Business Messages: the one-time verification post {secret, clientToken} is answered
+ *    with the secret (text/plain) when clientToken is the connection's (else 403); every other
+ *    post carries X-Goog-Signature = base64(HMAC-SHA512(client token, raw body)).
  *
  * Comparisons are constant-time. Missing or wrong credentials answer 401 and change nothing.
  */
@@ -14,7 +17,7 @@ import { createHmac } from "node:crypto";
 import { Elysia, t } from "elysia";
 import { safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
-import { graphWebhook, telegramUpdate, type GraphPayload } from "./channel-inbound";
+import { googleBusinessWebhook, graphWebhook, telegramUpdate, type GbmPayload, type GraphPayload } from "./channel-inbound";
 import { connectionById } from "./connections";
 
 /** A webhook post is small JSON (media arrives by URL / file id); anything bigger is not a provider's. */
@@ -41,6 +44,23 @@ export function validHubSignature(appSecret: string, raw: Uint8Array, header: st
   if (!header || !header.startsWith("sha256=")) return false;
   const expected = `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`;
   return safeEqual(header.trim().toLowerCase(), expected);
+}
+
+/** X-Goog-Signature over the raw bytes with the webhook's client token. */
+export function validGoogleSignature(clientToken: string, raw: Uint8Array, header: string | null): boolean {
+  if (!header || !clientToken) return false;
+  return safeEqual(header.trim(), createHmac("sha512", clientToken).update(raw).digest("base64"));
+}
+
+/** Business Messages' webhook verification post ({secret, clientToken}), or null for anything else. */
+function googleVerification(raw: Uint8Array): { secret: string; clientToken: string } | null {
+  try {
+    const v = JSON.parse(new TextDecoder().decode(raw));
+    if (v && typeof v.secret === "string" && typeof v.clientToken === "string" && v.conversationId === undefined) return { secret: v.secret, clientToken: v.clientToken };
+  } catch {
+    // not JSON: a signed event is checked (and refused) below
+  }
+  return null;
 }
 
 const connectionParams = t.Object({ id: t.String() });
@@ -77,7 +97,7 @@ function graphRoutes(channel: "messenger" | "instagram") {
       {
         params: connectionParams,
         parse: "none",
-        detail: { summary: `${channel} webhook (signed with X-Hub-Signature-256): messages open or continue rooms; delivery and read receipts move agent messages forward` },
+        detail: { summary: `${channel} webhook (signed with X-Hub-Signature-256): messages open or continue rooms (a new room is named from the visitor's Graph profile, best effort); delivery and read receipts move agent messages forward` },
       },
     );
 }
@@ -100,4 +120,29 @@ export const channelWebhookRoutes = new Elysia({ prefix: "/channels", tags: ["ch
     },
   )
   .use(graphRoutes("messenger"))
-  .use(graphRoutes("instagram"));
+  .use(graphRoutes("instagram"))
+  .post(
+    "/google_business/:id",
+    async ({ params, request, set }) => {
+      const connection = await connectionById("google_business", params.id);
+      if (!connection) throw new AppError("NOT_FOUND");
+      const raw = await rawBody(request);
+      const verification = googleVerification(raw);
+      if (verification) {
+        if (!safeEqual(verification.clientToken, connection.secrets.token)) throw new AppError("FORBIDDEN");
+        set.headers["Content-Type"] = "text/plain; charset=utf-8";
+        return verification.secret;
+      }
+      if (!validGoogleSignature(connection.secrets.token, raw, request.headers.get("X-Goog-Signature"))) throw new AppError("UNAUTHENTICATED");
+      const result = await googleBusinessWebhook(connection, parseJson(raw) as GbmPayload);
+      return { ok: true, result };
+    },
+    {
+      params: connectionParams,
+      parse: "none",
+      detail: {
+        summary:
+          "Google Business Messages webhook: the verification post {secret, clientToken} is answered with the secret; events are signed with X-Goog-Signature (base64 HMAC-SHA512 of the body with the client token). Messages open or continue rooms; DELIVERED/READ receipts move agent messages forward",
+      },
+    },
+  );

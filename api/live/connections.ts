@@ -1,12 +1,13 @@
 /**
  * Live chat channel connections of an account (ADR 017): a Telegram bot, a Messenger page, an
- * Instagram professional account. One per account and channel. Secrets are kept sealed
+ * Instagram professional account, a Google Business Messages agent. One per account and channel. Secrets are kept sealed
  * (AES-256-GCM, api/lib/crypto) and never answered back; the list shows what is connected and the
  * webhook URL to give the provider. Connecting Telegram checks the token (getMe) and registers our
  * webhook with a fresh secret (setWebhook); disconnecting removes it (deleteWebhook, best effort).
  * Permission: the /channels screen of the policy, an omni plan, and an owner or admin (they hold
  * the business's credentials).
  */
+import { createPrivateKey } from "node:crypto";
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
@@ -15,7 +16,7 @@ import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
-import { connectSchema } from "./channel-schemas";
+import { connectSchema, readServiceAccountKey, type ServiceAccountKey } from "./channel-schemas";
 import { can } from "../policy/policy";
 import { telegram } from "./adapters";
 
@@ -23,13 +24,15 @@ export { CONNECTABLE, connectSchema, type ConnectableChannel, type ConnectInput 
 import type { ConnectableChannel } from "./channel-schemas";
 
 export type ChannelSecrets = {
-  /** Telegram: the bot token; Graph: the page access token. */
+  /** Telegram: the bot token; Graph: the page access token; Google: the webhook's client token (X-Goog-Signature). */
   token: string;
   /** Telegram: what we told setWebhook to send in X-Telegram-Bot-Api-Secret-Token. */
   webhook_secret?: string;
   /** Graph: the app secret (X-Hub-Signature-256) and the verify token of the GET handshake. */
   app_secret?: string;
   verify_token?: string;
+  /** Google Business Messages: the service account that sends (OAuth2 JWT bearer flow). */
+  service_account?: ServiceAccountKey;
 };
 
 export type Connection = {
@@ -85,6 +88,9 @@ export async function connectChannel(ctx: SignedInCtx, input: unknown): Promise<
     externalId = String(me.id);
     name = me.username ? `@${me.username}` : me.first_name ?? "";
     secrets = { token: data.bot_token, webhook_secret: randomToken(32) };
+  } else if (data.channel === "google_business") {
+    externalId = data.agent_id;
+    secrets = { token: data.client_token, service_account: serviceAccount(data.service_account_key) };
   } else {
     externalId = data.page_id;
     secrets = { token: data.access_token, app_secret: data.app_secret, verify_token: data.verify_token };
@@ -95,7 +101,7 @@ export async function connectChannel(ctx: SignedInCtx, input: unknown): Promise<
       { bind: [data.channel, externalId], type: QueryTypes.SELECT, transaction },
     );
     if (taken && taken.account_id !== ctx.actor.accountId) {
-      const field = data.channel === "telegram" ? "bot_token" : "page_id";
+      const field = data.channel === "telegram" ? "bot_token" : data.channel === "google_business" ? "agent_id" : "page_id";
       throw new AppError("VALIDATION", { fields: { [field]: ["channels.errors.taken"] } });
     }
     const [saved] = await sequelize().query<Connection>(
@@ -118,6 +124,19 @@ export async function connectChannel(ctx: SignedInCtx, input: unknown): Promise<
     }
   }
   return { data: view(row) };
+}
+
+/** The key of the form, its private key checked to be a usable RSA key (the schema checks only its shape). */
+function serviceAccount(raw: string): ServiceAccountKey {
+  const read = readServiceAccountKey(raw);
+  const bad = (error: string) => new AppError("VALIDATION", { fields: { service_account_key: [error] } });
+  if ("error" in read) throw bad(read.error);
+  try {
+    if (createPrivateKey(read.key.private_key).asymmetricKeyType !== "rsa") throw new Error("not RSA");
+  } catch {
+    throw bad("channels.errors.keyField::private_key");
+  }
+  return read.key;
 }
 
 export async function disconnectChannel(ctx: SignedInCtx, id: string): Promise<{ deleted: boolean }> {

@@ -3,114 +3,75 @@
  * GRAPH_API_URL point at a loopback peer that records every call: connecting a bot or a page,
  * the signed inbound webhooks (good, bad, missing, replayed), media fetched from the provider,
  * the agents' replies going out through the worker with the provider's payload, receipts moving
- * agent messages forward only, and a provider that keeps failing turning the message FAIL.
+ * agent messages forward only, a provider that keeps failing turning the message FAIL, and
+ * Messenger/Instagram rooms named from the visitor's Graph profile (best effort).
  */
 import { createHmac } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startStack, type Stack } from "../support/stack";
-
-type Call = { method: string; path: string; query: URLSearchParams; headers: IncomingMessage["headers"]; body: Buffer; json: any };
+import { roomLiveEvents, startChannelStack, startRecordingPeer, waitUntil as waitFor, type RecordingPeer } from "../support/loopback-peer";
+import type { Stack } from "../support/stack";
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("fake-jpeg-bytes")]);
 const BOT_TOKEN = "123456789:AAFakeTokenForLoopbackPeer_0123456789";
 const BOT_ID = 987654321;
+/** Graph profiles the peer knows (GET /{id}?fields=...); any other id answers 500 (the name stays empty). */
+const PROFILES: Record<string, { fields: string; profile: Record<string, string> }> = {
+  "messenger-psid-1": { fields: "first_name,last_name", profile: { first_name: "Ana", last_name: "Souza" } },
+  "instagram-psid-1": { fields: "name,username", profile: { name: "Bia Lima", username: "bia.lima" } },
+};
 
 let stack: Stack;
-let peer: Server;
-let calls: Call[] = [];
+let peer: RecordingPeer;
 let graphFails: number | null = null;
 let nextId = 1000;
 let token: string;
 let accountId: string;
 let redis: Redis;
 
-function startPeer(port: number) {
-  peer = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const url = new URL(req.url!, "http://peer");
-      const body = Buffer.concat(chunks);
-      let json: any = null;
-      try {
-        json = JSON.parse(body.toString("utf8"));
-      } catch {}
-      const call: Call = { method: req.method!, path: url.pathname, query: url.searchParams, headers: req.headers, body, json };
-      calls.push(call);
-      const send = (status: number, payload: unknown) => {
-        res.writeHead(status, { "Content-Type": "application/json" });
-        res.end(JSON.stringify(payload));
-      };
-      const tg = /^\/tg\/bot([^/]+)\/(\w+)$/.exec(url.pathname);
-      if (tg) {
-        if (tg[1] !== BOT_TOKEN) return send(401, { ok: false, error_code: 401, description: "Unauthorized" });
-        const method = tg[2];
-        if (method === "getMe") return send(200, { ok: true, result: { id: BOT_ID, is_bot: true, first_name: "Loja", username: "loja_bot" } });
-        if (method === "setWebhook" || method === "deleteWebhook") return send(200, { ok: true, result: true });
-        if (method === "getFile") return send(200, { ok: true, result: { file_id: json.file_id, file_size: JPEG.length, file_path: `photos/${json.file_id}.jpg` } });
-        if (method.startsWith("send")) return send(200, { ok: true, result: { message_id: ++nextId, chat: { id: 1 } } });
-        return send(404, { ok: false, description: "Not Found" });
-      }
-      if (url.pathname.startsWith(`/tg/file/bot${BOT_TOKEN}/photos/`) || url.pathname.startsWith("/cdn/")) {
-        res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": String(JPEG.length) });
-        return res.end(JPEG);
-      }
-      if (url.pathname === "/graph/v19.0/me/messages") {
-        if (graphFails) return send(graphFails, { error: { message: "Loopback peer failure", code: 2 } });
-        return send(200, { recipient_id: "x", message_id: `m_out_${++nextId}` });
-      }
-      send(404, {});
-    });
+function startPeer() {
+  return startRecordingPeer((call, { send, res }) => {
+    const { path, json } = call;
+    const tg = /^\/tg\/bot([^/]+)\/(\w+)$/.exec(path);
+    if (tg) {
+      if (tg[1] !== BOT_TOKEN) return send(401, { ok: false, error_code: 401, description: "Unauthorized" });
+      const method = tg[2];
+      if (method === "getMe") return send(200, { ok: true, result: { id: BOT_ID, is_bot: true, first_name: "Loja", username: "loja_bot" } });
+      if (method === "setWebhook" || method === "deleteWebhook") return send(200, { ok: true, result: true });
+      if (method === "getFile") return send(200, { ok: true, result: { file_id: json.file_id, file_size: JPEG.length, file_path: `photos/${json.file_id}.jpg` } });
+      if (method.startsWith("send")) return send(200, { ok: true, result: { message_id: ++nextId, chat: { id: 1 } } });
+      return send(404, { ok: false, description: "Not Found" });
+    }
+    if (path.startsWith(`/tg/file/bot${BOT_TOKEN}/photos/`) || path.startsWith("/cdn/")) {
+      res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": String(JPEG.length) });
+      return res.end(JPEG);
+    }
+    if (path === "/graph/v19.0/me/messages") {
+      if (graphFails) return send(graphFails, { error: { message: "Loopback peer failure", code: 2 } });
+      return send(200, { recipient_id: "x", message_id: `m_out_${++nextId}` });
+    }
+    const profile = call.method === "GET" ? /^\/graph\/v19\.0\/([^/]+)$/.exec(path) : null;
+    if (profile) {
+      const known = PROFILES[decodeURIComponent(profile[1])];
+      if (!call.query.get("access_token")?.startsWith("EAAB-")) return send(401, { error: { message: "Invalid OAuth access token", code: 190 } });
+      if (!known || call.query.get("fields") !== known.fields) return send(500, { error: { message: "Loopback peer: no such profile", code: 2 } });
+      return send(200, { id: profile[1], ...known.profile });
+    }
+    send(404, {});
   });
-  return new Promise<void>((r) => peer.listen(port, "127.0.0.1", () => r()));
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const raw = (path: string, init: RequestInit) => fetch(new URL(path, stack.apiUrl), init);
 const as = (path: string, o: { method?: string; body?: unknown } = {}) => stack.api(path, { ...o, token });
+const liveEvents = (roomId: string) => roomLiveEvents(redis, stack, accountId, roomId);
 
-async function liveEvents(roomId: string) {
-  const entries = await redis.xrange(`${stack.redisPrefix}live:account:${accountId}`, "-", "+");
-  return entries.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]]))).filter((e) => e.room_id === roomId);
-}
-
+let stop: () => Promise<void>;
 beforeAll(async () => {
-  const port = await freePort();
-  await startPeer(port);
-  stack = await startStack({
-    env: { TELEGRAM_API_URL: `http://127.0.0.1:${port}/tg`, GRAPH_API_URL: `http://127.0.0.1:${port}/graph/v19.0`, OUTBOX_POLL_MS: "50" },
-  });
-  redis = new Redis(stack.redisUrl);
-  const login = await stack.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
-  token = login.body.token;
-  [{ accountId }] = await stack.query<{ accountId: string }>(
-    `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
-  );
-  await stack.query(
-    `INSERT INTO live_settings (account_id, widget_key, default_capacity) VALUES ($1, 'wk_' || md5(random()::text), 50) ON CONFLICT (account_id) DO UPDATE SET default_capacity = 50`,
-    [accountId],
-  );
-  // The owner attends: every new conversation is given to them at once.
-  expect((await as("/api/webchat/status", { method: "PUT", body: { status: "AVAILABLE" } })).status).toBe(200);
+  peer = await startPeer();
+  ({ stack, redis, token, accountId, stop } = await startChannelStack(peer, { TELEGRAM_API_URL: `${peer.url}/tg`, GRAPH_API_URL: `${peer.url}/graph/v19.0` }));
 }, 120_000);
 
-afterAll(async () => {
-  await redis?.quit();
-  await stack?.stop();
-  await new Promise((r) => peer?.close(r));
-});
+afterAll(() => stop?.());
 
 describe("Telegram", () => {
   let connectionId: string;
@@ -131,13 +92,13 @@ describe("Telegram", () => {
     const bad = await as("/api/live/channels", { body: { channel: "telegram", bot_token: "not-a-token" } });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.error.fields)).toEqual(["bot_token"]);
-    calls = [];
+    peer.reset();
     const res = await as("/api/live/channels", { body: { channel: "telegram", bot_token: BOT_TOKEN } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     connectionId = res.body.data.id;
     expect(res.body.data).toMatchObject({ channel: "telegram", external_id: String(BOT_ID), name: "@loja_bot" });
     expect(res.body.data.webhook_url).toMatch(new RegExp(`/api/channels/telegram/${connectionId}$`));
-    const set = calls.find((c) => c.path.endsWith("/setWebhook"))!;
+    const set = peer.calls.find((c) => c.path.endsWith("/setWebhook"))!;
     expect(set.json.url).toBe(res.body.data.webhook_url);
     secret = set.json.secret_token;
     expect(secret.length).toBeGreaterThanOrEqual(32);
@@ -167,13 +128,13 @@ describe("Telegram", () => {
   });
 
   it("a photo is fetched through getFile and kept as an image attachment", async () => {
-    calls = [];
+    peer.reset();
     const res = await postUpdate(update(11, { caption: "olha isso", photo: [{ file_id: "small", width: 90, height: 90 }, { file_id: "big", width: 800, height: 800 }] }), {
       "X-Telegram-Bot-Api-Secret-Token": secret,
     });
     expect(res.status).toBe(200);
-    expect(calls.find((c) => c.path.endsWith("/getFile"))?.json).toEqual({ file_id: "big" });
-    expect(calls.some((c) => c.path === `/tg/file/bot${BOT_TOKEN}/photos/big.jpg`)).toBe(true);
+    expect(peer.calls.find((c) => c.path.endsWith("/getFile"))?.json).toEqual({ file_id: "big" });
+    expect(peer.calls.some((c) => c.path === `/tg/file/bot${BOT_TOKEN}/photos/big.jpg`)).toBe(true);
     const last = (await telegramMessages()).at(-1)!;
     expect(last.body).toBe("olha isso");
     expect(last.attachments[0]).toMatchObject({ type: "image", media_type: "image/jpeg", size: JPEG.length });
@@ -184,27 +145,27 @@ describe("Telegram", () => {
 
   it("the agent's reply goes out with sendMessage to the chat, once, and keeps Telegram's message id", async () => {
     const [{ room_id }] = await telegramMessages();
-    calls = [];
+    peer.reset();
     const sent = await as("/api/omni/messages", { body: { room_id, message: "Oi Maria, como posso ajudar?" } });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    const call = await waitFor("sendMessage", async () => calls.find((c) => c.path.endsWith("/sendMessage")));
+    const call = await waitFor("sendMessage", async () => peer.calls.find((c) => c.path.endsWith("/sendMessage")));
     expect(call.json).toEqual({ chat_id: "55501", text: "Oi Maria, como posso ajudar?" });
     const row = await waitFor("external id", async () => (await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE id = $1`, [sent.body.id]))[0]?.external_id);
     expect(row).toMatch(/^\d+$/);
     await new Promise((r) => setTimeout(r, 500));
-    expect(calls.filter((c) => c.path.endsWith("/sendMessage"))).toHaveLength(1);
+    expect(peer.calls.filter((c) => c.path.endsWith("/sendMessage"))).toHaveLength(1);
   });
 
   it("the agent's file goes out with sendPhoto (multipart, the caption with it)", async () => {
     const [{ room_id }] = await telegramMessages();
-    calls = [];
+    peer.reset();
     const form = new FormData();
     form.set("id_room", room_id);
     form.set("message", "o comprovante");
     form.set("file", new Blob([new Uint8Array(JPEG)], { type: "image/jpeg" }), "comprovante.jpg");
     const up = await raw("/api/webchat/upload", { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
     expect(up.status, await up.clone().text()).toBe(200);
-    const call = await waitFor("sendPhoto", async () => calls.find((c) => c.path.endsWith("/sendPhoto")));
+    const call = await waitFor("sendPhoto", async () => peer.calls.find((c) => c.path.endsWith("/sendPhoto")));
     expect(String(call.headers["content-type"])).toMatch(/^multipart\/form-data/);
     const text = call.body.toString("latin1");
     expect(text).toContain('name="chat_id"');
@@ -254,14 +215,24 @@ describe("Messenger and Instagram", () => {
       expect((await post(channel, body, sign(Buffer.from(JSON.stringify(JSON.parse(body.toString("utf8"))))))).status).toBe(401);
       expect((await post(channel, body, "sha256=")).status).toBe(401);
       expect(await visitorMessages(channel, psid)).toHaveLength(0);
+      expect(peer.calls.filter((c) => c.path === `/graph/v19.0/${psid}`)).toHaveLength(0);
       const good = await post(channel, body, sign(body));
       expect(good.status, await good.clone().text()).toBe(200);
       expect((await post(channel, body, sign(body))).status).toBe(200);
       const msgs = await visitorMessages(channel, psid);
       expect(msgs).toHaveLength(1);
       expect(msgs[0].body).toBe("Olá, ação!");
-      const [room] = await stack.query<Record<string, any>>(`SELECT channel, status, agent_id FROM live_rooms WHERE id = $1`, [msgs[0].room_id]);
-      expect(room).toMatchObject({ channel, status: "OPEN" });
+      const [room] = await stack.query<Record<string, any>>(`SELECT channel, status, agent_id, username FROM live_rooms WHERE id = $1`, [msgs[0].room_id]);
+      // The room is named from the visitor's Graph profile, asked once, with the page token.
+      expect(room).toMatchObject({ channel, status: "OPEN", username: channel === "messenger" ? "Ana Souza" : "Bia Lima" });
+      const profileCalls = peer.calls.filter((c) => c.path === `/graph/v19.0/${psid}`);
+      expect(profileCalls).toHaveLength(1);
+      expect(profileCalls[0].query.get("access_token")).toBe(`EAAB-${channel}-page-token-0123456789`);
+      // A second message in the open room does not ask again.
+      const next = event(channel, { sender: { id: psid }, message: { mid: `m_${channel}_2`, text: "mais uma" } });
+      expect((await post(channel, next, sign(next))).status).toBe(200);
+      expect(await visitorMessages(channel, psid)).toHaveLength(2);
+      expect(peer.calls.filter((c) => c.path === `/graph/v19.0/${psid}`)).toHaveLength(1);
     });
   }
 
@@ -271,6 +242,8 @@ describe("Messenger and Instagram", () => {
     expect((await post("messenger", body, sign(body))).status).toBe(200);
     const [m] = await visitorMessages("messenger", psid);
     expect(m.attachments[0]).toMatchObject({ type: "image", media_type: "image/jpeg", size: JPEG.length });
+    // The profile lookup failed (the peer answers 500): the room opens without a name, the webhook still succeeds.
+    expect((await stack.query<{ username: string }>(`SELECT username FROM live_rooms WHERE id = $1`, [m.room_id]))[0].username).toBe("");
     const echo = event("messenger", { sender: { id: conns.messenger.page }, message: { mid: "m_echo", text: "eco", is_echo: true } });
     expect((await post("messenger", echo, sign(echo))).status).toBe(200);
     expect((await stack.query(`SELECT 1 FROM live_messages WHERE client_id = 'ext:m_echo'`)).length).toBe(0);
@@ -279,10 +252,10 @@ describe("Messenger and Instagram", () => {
   it("the agent's reply goes to /me/messages with the page token; delivery and read receipts move it forward only", async () => {
     const psid = "messenger-psid-1";
     const [{ room_id }] = await visitorMessages("messenger", psid);
-    calls = [];
+    peer.reset();
     const sent = await as("/api/omni/messages", { body: { room_id, message: "Olá! Em que posso ajudar?" } });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    const call = await waitFor("graph send", async () => calls.find((c) => c.path === "/graph/v19.0/me/messages"));
+    const call = await waitFor("graph send", async () => peer.calls.find((c) => c.path === "/graph/v19.0/me/messages"));
     expect(call.query.get("access_token")).toBe("EAAB-messenger-page-token-0123456789");
     expect(call.json).toEqual({ recipient: { id: psid }, messaging_type: "RESPONSE", message: { text: "Olá! Em que posso ajudar?" } });
     const mid = await waitFor("external id", async () => (await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE id = $1`, [sent.body.id]))[0]?.external_id);
@@ -307,7 +280,7 @@ describe("Messenger and Instagram", () => {
     const psid = "instagram-psid-1";
     const [{ room_id }] = await visitorMessages("instagram", psid);
     graphFails = 500;
-    calls = [];
+    peer.reset();
     try {
       const sent = await as("/api/omni/messages", { body: { room_id, message: "Vai falhar" } });
       expect(sent.status).toBe(200);
@@ -319,7 +292,7 @@ describe("Messenger and Instagram", () => {
       expect(row.error).toContain("500");
       expect(row.external_id).toBeNull();
       // DISPATCH_MAX_ATTEMPTS (3 on the private stack) attempts, no more.
-      expect(calls.filter((c) => c.path === "/graph/v19.0/me/messages").length).toBe(3);
+      expect(peer.calls.filter((c) => c.path === "/graph/v19.0/me/messages").length).toBe(3);
       const failed = (await liveEvents(room_id)).find((e) => e.event === "failed");
       expect(JSON.parse(failed!.data).ids).toEqual([sent.body.id]);
     } finally {
@@ -331,12 +304,12 @@ describe("Messenger and Instagram", () => {
     const psid = "instagram-psid-1";
     const [{ room_id }] = await visitorMessages("instagram", psid);
     graphFails = 400;
-    calls = [];
+    peer.reset();
     try {
       const sent = await as("/api/omni/messages", { body: { room_id, message: "Recusada" } });
       const row = await waitFor("FAIL", async () => (await stack.query<{ error: string }>(`SELECT error FROM live_messages WHERE id = $1 AND status = 'FAIL'`, [sent.body.id]))[0]);
       expect(row.error).toContain("400");
-      expect(calls.filter((c) => c.path === "/graph/v19.0/me/messages").length).toBe(1);
+      expect(peer.calls.filter((c) => c.path === "/graph/v19.0/me/messages").length).toBe(1);
     } finally {
       graphFails = null;
     }

@@ -111,6 +111,10 @@ export async function setup(project: TestProject) {
     GOOGLE_AUTH_URL: `http://127.0.0.1:${oauthPort}/authorize`,
     GOOGLE_TOKEN_URL: `http://127.0.0.1:${oauthPort}/token`,
     GOOGLE_USERINFO_URL: `http://127.0.0.1:${oauthPort}/userinfo`,
+    // Live channel providers stay on loopback (the OAuth peer answers them 404); the channel tests run their own peers.
+    TELEGRAM_API_URL: `http://127.0.0.1:${oauthPort}/telegram`,
+    GRAPH_API_URL: `http://127.0.0.1:${oauthPort}/graph/v19.0`,
+    GBM_API_URL: `http://127.0.0.1:${oauthPort}/businessmessages`,
     UNSUBSCRIBE_HOST: "unsubscribe.localhost",
     // The provider simulator (its own process); receipts go to this run's API (default URL).
     SIMULATOR_PORT: String(simulator),

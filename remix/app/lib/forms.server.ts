@@ -11,11 +11,16 @@ import { requireCsrf } from "./csrf.server";
 
 export type FormReply = { result: SubmissionResult<string[]> };
 
+const PASSWORD_FIELDS = ["password", "confirmPassword", "currentPassword"];
+
+/** opts.hideFields: more fields (secrets) never sent back to the form on an error. */
 export async function handleForm<S extends z.ZodType, R>(
   request: Request,
   schema: S | null,
   run: (value: z.infer<S>, formData: FormData) => Promise<R>,
+  opts: { hideFields?: string[] } = {},
 ): Promise<R | ReturnType<typeof json<FormReply>>> {
+  const hideFields = [...PASSWORD_FIELDS, ...(opts.hideFields ?? [])];
   const formData = await request.formData();
   const submission = schema ? parseWithZod(formData, { schema }) : null;
   try {
@@ -24,7 +29,7 @@ export async function handleForm<S extends z.ZodType, R>(
     return json({ result: submission ? submission.reply({ formErrors: ["errors.CSRF"] }) : { status: "error", error: { "": ["errors.CSRF"] } } } as FormReply, { status: 403 });
   }
   if (submission && submission.status !== "success") {
-    return json({ result: submission.reply({ hideFields: ["password", "confirmPassword", "currentPassword"] }) } as FormReply, { status: 422 });
+    return json({ result: submission.reply({ hideFields }) } as FormReply, { status: 422 });
   }
   try {
     return await run((submission?.value ?? {}) as z.infer<S>, formData);
@@ -33,7 +38,7 @@ export async function handleForm<S extends z.ZodType, R>(
     if (!isAppError(e)) throw e;
     const formErrors = e.fields ? [] : [`errors.${e.code}`];
     const reply = submission
-      ? submission.reply({ formErrors, fieldErrors: e.fields, hideFields: ["password", "confirmPassword", "currentPassword"] })
+      ? submission.reply({ formErrors, fieldErrors: e.fields, hideFields })
       : ({ status: "error", error: { "": formErrors, ...(e.fields ?? {}) } } as SubmissionResult<string[]>);
     return json({ result: reply, params: e.params } as FormReply, { status: e.status });
   }

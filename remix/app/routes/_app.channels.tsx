@@ -1,8 +1,9 @@
 /**
  * /channels: the account's channels. Its "Live chat channels" section connects a Telegram bot, a
- * Messenger page and an Instagram account to live chat attendance (ADR 017): one form per
- * channel, the webhook URL to give the provider, disconnect behind a confirmation. Secrets are
- * written, never shown. Plain forms: no JavaScript needed.
+ * Messenger page, an Instagram account and a Google Business Messages agent to live chat
+ * attendance (ADR 017): one form per channel, the webhook URL to give the provider, disconnect
+ * behind a confirmation. Secrets are written, never shown (not even back in a refused form).
+ * Plain forms: no JavaScript needed.
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -11,8 +12,17 @@ import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { connectChannel, disconnectChannel, listConnections, type ConnectionView } from "../../../api/live/connections";
-import { connectSchema, instagramConnectSchema, messengerConnectSchema, telegramConnectSchema, type ConnectableChannel } from "../../../api/live/channel-schemas";
+import {
+  CONNECTABLE,
+  connectSchema,
+  googleBusinessConnectSchema,
+  instagramConnectSchema,
+  messengerConnectSchema,
+  telegramConnectSchema,
+  type ConnectableChannel,
+} from "../../../api/live/channel-schemas";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Badge } from "~/components/ui/badge";
@@ -26,7 +36,9 @@ import type { RootData } from "~/root";
 
 export const handle = { crumb: "channels:title" };
 
-const TITLES: Record<ConnectableChannel, string> = { telegram: "Telegram", messenger: "Messenger", instagram: "Instagram" };
+const TITLES: Record<ConnectableChannel, string> = { telegram: "Telegram", messenger: "Messenger", instagram: "Instagram", google_business: "Google Business Messages" };
+/** Secrets of the forms: never echoed back when a form is refused. */
+const SECRET_FIELDS = ["bot_token", "access_token", "app_secret", "client_token", "service_account_key"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -47,13 +59,18 @@ export async function action({ request }: ActionFunctionArgs) {
       return redirectWithToast(request, "/channels", { type: "success", title: "channels:toast.disconnected", params: { channel: channel ? TITLES[channel] : "" } });
     });
   }
-  return handleForm(request, connectSchema, async (value) => {
-    await connectChannel(ctx, value);
-    return redirectWithToast(request, "/channels", { type: "success", title: "channels:toast.connected", params: { channel: TITLES[value.channel] } });
-  });
+  return handleForm(
+    request,
+    connectSchema,
+    async (value) => {
+      await connectChannel(ctx, value);
+      return redirectWithToast(request, "/channels", { type: "success", title: "channels:toast.connected", params: { channel: TITLES[value.channel] } });
+    },
+    { hideFields: SECRET_FIELDS },
+  );
 }
 
-const SCHEMAS = { telegram: telegramConnectSchema, messenger: messengerConnectSchema, instagram: instagramConnectSchema };
+const SCHEMAS = { telegram: telegramConnectSchema, messenger: messengerConnectSchema, instagram: instagramConnectSchema, google_business: googleBusinessConnectSchema };
 
 function ChannelCard({ channel, connection, last }: { channel: ConnectableChannel; connection?: ConnectionView; last?: FormReply }) {
   const { t } = useTranslation(["channels", "common"]);
@@ -107,6 +124,12 @@ function ChannelCard({ channel, connection, last }: { channel: ConnectableChanne
           <FormErrors errors={form.errors} />
           {channel === "telegram" ? (
             <TextField field={f.bot_token} label={t("fields.bot_token")} type="password" autoComplete="off" />
+          ) : channel === "google_business" ? (
+            <>
+              <TextField field={f.agent_id} label={t("fields.agent_id")} autoComplete="off" />
+              <TextField field={f.client_token} label={t("fields.client_token")} type="password" autoComplete="off" />
+              <TextareaField field={f.service_account_key} label={t("fields.service_account_key")} description={t("fields.service_account_key_hint")} />
+            </>
           ) : (
             <>
               <TextField field={f.page_id} label={t(channel === "instagram" ? "fields.ig_id" : "fields.page_id")} autoComplete="off" />
@@ -140,8 +163,8 @@ export default function Channels() {
         {planRequired ? (
           <p className="rounded-md border px-4 py-6 text-center text-sm text-muted-foreground">{t("live.planRequired")}</p>
         ) : (
-          <div className="grid items-start gap-6 lg:grid-cols-3">
-            {(["telegram", "messenger", "instagram"] as const).map((c) => (
+          <div className="grid items-start gap-6 lg:grid-cols-2">
+            {CONNECTABLE.map((c) => (
               <ChannelCard key={c} channel={c} connection={byChannel[c] as ConnectionView | undefined} last={last} />
             ))}
           </div>
