@@ -19,6 +19,7 @@ import { orHttpError, requireRoute } from "./auth.server";
 import { handleForm, type FormReply } from "./forms.server";
 import { deskHref, parseTab } from "./live-state";
 import { redirectWithToast } from "./toast.server";
+import { redisMs } from "./shell.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,6 +30,8 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
   const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);
   const roomParam = url.searchParams.get("room");
   const before = url.searchParams.get("before");
+  // Read before the database: live events from here on may be missing below (the page replays them).
+  const mark = await redisMs();
   const [list, counts, options, incoming, load] = await Promise.all([
     orHttpError(listRooms(ctx, tab, page)),
     orHttpError(roomCounts(ctx)),
@@ -59,6 +62,7 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
   // Authors' names for the thread (agents of this account).
   const authors = Object.fromEntries([...options.agents.map((a) => [a.id, a.name || a.email]), [ctx.actor.userId, ""]]);
   return json({
+    mark,
     me: ctx.actor.userId,
     supervisor: isSupervisor(ctx.actor),
     tab,

@@ -48,6 +48,8 @@ export type LiveSocketOptions = {
   lang?: string;
   /** Force the SSE fallback (e.g. a proxy known to block websockets). */
   sse?: boolean;
+  /** Where to start per stream ("account": a stream id) instead of "now": e.g. from when the page's data was read, so nothing published since is missed. */
+  last?: Record<string, string>;
 };
 
 type Listener<T> = (value: T) => void;
@@ -81,6 +83,7 @@ export class LiveSocket {
 
   constructor(private readonly opts: LiveSocketOptions = {}) {
     this.useSse = Boolean(opts.sse) || typeof WebSocket === "undefined";
+    Object.assign(this.lastIds, opts.last ?? {});
   }
 
   /** Live events, in stream order, each once. Returns an unsubscribe function. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  addPending, applyLiveEvent, failPending, fromSnapshot, isAlert, needsRead, prependOlder, syncSnapshot, titleCount, undeliveredIds,
+  addPending, applyLiveEvent, failPending, fromSnapshot, isAlert, needsRead, prependOlder, syncAndReplay, syncSnapshot, titleCount, undeliveredIds,
   type DeskState, type LiveEventMessage, type MessageView, type RoomView,
 } from "./live-state";
 
@@ -178,5 +178,29 @@ describe("syncSnapshot, older pages and failures", () => {
     expect(s.room?.id).toBe("2");
     expect(s.messages).toEqual([]);
     expect(prependOlder(s, "1", { data: [msg()], more: true })).toBe(s);
+  });
+
+  it("a refetch read before a live message does not take it off the screen: events since its mark are applied again", () => {
+    const first = msg();
+    const base = { me: ME, supervisor: true, tab: "me" as const, rooms: [], counts: { queue: 0, me: 0, closed: 0, offline: 0, idle: 0, unread: 0 }, room: open, more: false, incoming: [], status: "AVAILABLE" };
+    let s = syncSnapshot(null, { ...base, messages: [first] });
+    // The refetch starts (mark 5000), then a visitor message arrives live (stream time 5200)…
+    const late = msg({ body: "escrita durante a recarga" });
+    const arrived = { stream: "account", id: "5200-0", event: "send", room_id: "1", data: { room: { ...open, last_message: late.body }, message: late } };
+    const earlier = { stream: "account", id: "4000-0", event: "send", room_id: "1", data: { room: open, message: first } };
+    s = applyLiveEvent(s, arrived);
+    expect(s.messages.map((m) => m.body)).toContain(late.body);
+    // …and the refetch answers without it.
+    const stale = { ...base, messages: [first], mark: 5000 };
+    expect(syncSnapshot(s, stale).messages.map((m) => m.body)).not.toContain(late.body);
+    const merged = syncAndReplay(s, stale, [earlier, arrived]);
+    expect(merged.messages.map((m) => m.id)).toEqual([first.id, late.id]);
+    expect(merged.room?.last_message).toBe(late.body);
+    // A snapshot read after the event (mark later) is taken as it is; one without a mark too.
+    expect(syncAndReplay(s, { ...stale, mark: 6000 }, [arrived]).messages.map((m) => m.id)).toEqual([first.id]);
+    expect(syncAndReplay(s, { ...base, messages: [first] }, [arrived]).messages.map((m) => m.id)).toEqual([first.id]);
+    // Applying it again over a snapshot that already has it changes nothing.
+    const fresh = syncAndReplay(s, { ...base, messages: [first, late], mark: 5000 }, [arrived]);
+    expect(fresh.messages.map((m) => m.id)).toEqual([first.id, late.id]);
   });
 });

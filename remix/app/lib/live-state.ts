@@ -64,11 +64,18 @@ export type DeskState = {
   lastEventId: string | null;
 };
 
-export type DeskSnapshot = Omit<DeskState, "lastEventId">;
+/**
+ * A loader result. `mark` is the Redis clock (ms) read before the loader queried the database:
+ * any live event whose stream id is at or after it may be missing from the snapshot.
+ */
+export type DeskSnapshot = Omit<DeskState, "lastEventId"> & { mark?: number | null };
 
-export function fromSnapshot(s: DeskSnapshot): DeskState {
+export function fromSnapshot({ mark: _mark, ...s }: DeskSnapshot): DeskState {
   return { ...s, lastEventId: null };
 }
+
+/** The millisecond part of a stream id ("ms-seq"); NaN for anything else. */
+export const streamMs = (id: string | null | undefined) => Number(String(id ?? "").split("-")[0] || Number.NaN);
 
 /** Does the room belong in a list for me (mirrors api/live/rooms.ts LIST_WHERE)? */
 export function belongs(room: RoomView | null, list: DeskList, me: string, supervisor: boolean): boolean {
@@ -206,6 +213,20 @@ export function syncSnapshot(state: DeskState | null, s: DeskSnapshot): DeskStat
   })].sort(byTime);
   const hadOlder = kept.some((m) => m.status !== "PENDING" && m.status !== "FAIL");
   return { ...fromSnapshot(s), messages: merged, more: hadOlder ? state.more : s.more, lastEventId: state.lastEventId };
+}
+
+/**
+ * The next loader result, then the live events that may have happened while it was read (stream
+ * time at or after its `mark`), applied again. A refetch started before a message arrived but
+ * answered after it would otherwise take the message off the screen until the next event.
+ * Applying an event twice is harmless: rooms are replaced, messages upserted by id, statuses only
+ * move forward.
+ */
+export function syncAndReplay(state: DeskState | null, s: DeskSnapshot, recent: readonly LiveEventMessage[]): DeskState {
+  let next = syncSnapshot(state, s);
+  if (s.mark == null) return next;
+  for (const e of recent) if (streamMs(e.id) >= s.mark!) next = applyLiveEvent(next, e);
+  return next;
 }
 
 /** A page of older messages (scrolling up) put before the thread. */

@@ -1,6 +1,8 @@
 import { listAccounts, accountInfo } from "../../../api/accounts/services";
 import { env } from "../../../api/lib/env";
 import { unreadCount } from "../../../api/notifications/services";
+import { isSupervisor } from "../../../api/live/rooms";
+import { redis } from "../../../api/lib/redis";
 import { can } from "../../../api/policy/policy";
 import { getProfile } from "../../../api/users/services";
 import { NAV } from "~/components/shell/nav";
@@ -16,6 +18,7 @@ export async function shellData(request: Request) {
     accountInfo(ctx),
     unreadCount(ctx),
   ]);
+  const live = can(ctx.actor, "/live") && (ctx.actor.isAgent || isSupervisor(ctx.actor));
   const nav = NAV.map((g) => ({
     key: g.key,
     items: g.items.filter((i) => can(ctx.actor, i.href) && !(production && i.href.startsWith("/dev/"))),
@@ -26,5 +29,15 @@ export async function shellData(request: Request) {
     accounts: accounts.map((a) => ({ id: a.id, name: a.name, role: a.role })),
     unread,
     nav,
+    // The live connection starts only for those who attend: omni plan, and an agent or a supervising role (spec section 4).
+    live,
+    // The Redis clock when this page's data was read: the live socket starts from there.
+    liveMark: live ? await redisMs() : null,
   };
+}
+
+/** Redis's clock in milliseconds (stream ids are made from it). */
+export async function redisMs(): Promise<number> {
+  const [sec, usec] = await redis().time();
+  return Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
 }

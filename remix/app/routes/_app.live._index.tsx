@@ -13,7 +13,7 @@ import { CsrfInput, FormErrors, useCsrf } from "~/components/forms/fields";
 import { RoomPanel } from "~/components/live/room-panel";
 import { Thread } from "~/components/live/thread";
 import { useLiveDesk } from "~/components/live/use-live-desk";
-import { connectLiveSocket, type LiveSocket, type LiveSocketState } from "~/lib/live-socket";
+import { useLive } from "~/components/live/live-provider";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
@@ -136,50 +136,6 @@ function AttachForm({ roomId, action, errors }: { roomId: string; action: string
   );
 }
 
-/**
- * The realtime connection of the workspace (websocket, SSE fallback): created in the browser only,
- * closed when the agent leaves /live. Exposes its state for the banner (reconnect countdown,
- * "already connected elsewhere").
- */
-function useLiveSocket(lang: string) {
-  const [socket, setSocket] = useState<LiveSocket | null>(null);
-  const [socketState, setSocketState] = useState<LiveSocketState | null>(null);
-  useEffect(() => {
-    const live = connectLiveSocket({ lang });
-    setSocket(live);
-    const off = live.onState(setSocketState);
-    return () => {
-      off();
-      live.close();
-    };
-  }, [lang]);
-  const connection = useMemo<LiveConnection | null>(
-    () =>
-      socket && socketState?.status === "open"
-        ? { onEvent: (cb) => socket.on((frame) => cb(frame)), send: (command, payload) => socket.send(command, payload) }
-        : null,
-    [socket, socketState?.status],
-  );
-  return { socket, socketState, connection };
-}
-
-function ConnectionBanner({ state, onTakeOver }: { state: LiveSocketState | null; onTakeOver: () => void }) {
-  const { t } = useTranslation("liveDesk");
-  if (!state || state.status === "open" || state.status === "connecting") return null;
-  return (
-    <div role="status" data-testid="live-connection" className="flex items-center gap-3 border-b bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
-      {state.status === "waiting" ? <span>{t("connection.waiting", { seconds: state.secondsLeft })}</span> : null}
-      {state.status === "already_connected" ? (
-        <>
-          <span>{t("connection.elsewhere")}</span>
-          <Button size="sm" variant="outline" onClick={onTakeOver} data-testid="live-takeover">{t("connection.takeOver")}</Button>
-        </>
-      ) : null}
-      {state.status === "disconnected" ? <span>{t(state.reason === "connected_elsewhere" ? "connection.replaced" : "connection.closed")}</span> : null}
-    </div>
-  );
-}
-
 export default function LiveDesk() {
   const data = useLoaderData<typeof deskLoader>();
   const actionData = useActionData<FormReply & { intent?: string }>();
@@ -187,16 +143,17 @@ export default function LiveDesk() {
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const csrf = useCsrf();
   const action = actionHref(data.tab, data.room?.id ?? null);
-  const { socket, socketState, connection } = useLiveSocket(lng);
+  // The app-wide live connection (components/live/live-provider.tsx); null until it is open.
+  const { connection, recent } = useLive();
 
   const snapshot = useMemo<DeskSnapshot>(
     () => ({
       me: data.me, supervisor: data.supervisor, tab: data.tab, rooms: data.list.data as RoomView[], counts: data.counts, room: data.room as RoomView | null,
-      messages: data.thread.data as MessageView[], more: data.thread.more, incoming: data.incoming as RoomView[], status: data.options.me.status,
+      messages: data.thread.data as MessageView[], more: data.thread.more, incoming: data.incoming as RoomView[], status: data.options.me.status, mark: data.mark,
     }),
     [data],
   );
-  const { state, send, older, rememberStatus } = useLiveDesk({ snapshot, connection, csrf, actionUrl: action, sound: { muted: data.options.me.muted, volume: data.options.me.volume } });
+  const { state, send, older, rememberStatus } = useLiveDesk({ snapshot, connection, recent, csrf, actionUrl: action, sound: { muted: data.options.me.muted, volume: data.options.me.volume } });
 
   // The document title follows live counts (queued + unread).
   useEffect(() => {
@@ -225,7 +182,6 @@ export default function LiveDesk() {
   return (
     <div className="-m-4 grid h-[calc(100dvh-4rem)] md:-m-8 grid-cols-1 md:grid-cols-[18rem_1fr] xl:grid-cols-[18rem_1fr_20rem]" data-testid="live-desk">
       <h1 className="sr-only">{t("desk.title")}</h1>
-      <div className="col-span-full empty:hidden"><ConnectionBanner state={socketState} onTakeOver={() => socket?.takeOver()} /></div>
       <nav className="flex min-h-0 flex-col border-r" aria-label={t("list.label")}>
         <div className="space-y-2 border-b p-3">
           <StatusForm status={state.status} action={action} onChange={rememberStatus} />

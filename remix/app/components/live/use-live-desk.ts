@@ -3,12 +3,12 @@
  * snapshots and live events, commands through the LiveConnection when there is one, otherwise
  * through the page's own form action (the same use-cases) with the loader refetched every 2 s
  * (the spec's connection check). Also: auto-DELIVERED after 500 ms, READ while the room is open
- * and focused, the agent status restored from localStorage at connect, and the new-message sound.
+ * and focused, and the new-message sound (the agent status is restored at connect by live-provider.tsx).
  */
 import { useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import {
-  addPending, applyLiveEvent, failPending, isAlert, needsRead, prependOlder, syncSnapshot, undeliveredIds,
+  addPending, applyLiveEvent, failPending, isAlert, needsRead, prependOlder, streamMs, syncAndReplay, syncSnapshot, undeliveredIds,
   type DeskSnapshot, type DeskState, type LiveConnection, type LiveEventMessage, type MessageView,
 } from "~/lib/live-state";
 
@@ -18,7 +18,7 @@ const DEBOUNCE_MS = 250;
 export const statusKey = (userId: string) => `live.status.${userId}`;
 
 type Action =
-  | { type: "sync"; snapshot: DeskSnapshot }
+  | { type: "sync"; snapshot: DeskSnapshot; recent: LiveEventMessage[] }
   | { type: "event"; event: LiveEventMessage }
   | { type: "pending"; clientId: string; body: string; at: string }
   | { type: "failed"; clientId: string }
@@ -26,7 +26,7 @@ type Action =
 
 function reducer(state: DeskState, a: Action): DeskState {
   switch (a.type) {
-    case "sync": return syncSnapshot(state, a.snapshot);
+    case "sync": return syncAndReplay(state, a.snapshot, a.recent);
     case "event": return applyLiveEvent(state, a.event);
     case "pending": return addPending(state, a);
     case "failed": return failPending(state, a.clientId);
@@ -61,12 +61,15 @@ export type DeskCommand = (command: string, payload: Record<string, unknown>) =>
 export function useLiveDesk({
   snapshot,
   connection,
+  recent,
   csrf,
   actionUrl,
   sound,
 }: {
   snapshot: DeskSnapshot;
   connection?: LiveConnection | null;
+  /** Live events heard lately, applied again over each loader result read before them (see syncAndReplay). */
+  recent?: () => LiveEventMessage[];
   csrf: string;
   actionUrl: string;
   sound: { muted: boolean; volume: number };
@@ -82,7 +85,11 @@ export function useLiveDesk({
   const soundRef = useRef(sound);
   soundRef.current = sound;
 
-  useEffect(() => dispatch({ type: "sync", snapshot }), [snapshot]);
+  const recentRef = useRef(recent);
+  recentRef.current = recent;
+  const markRef = useRef(snapshot.mark);
+  markRef.current = snapshot.mark;
+  useEffect(() => dispatch({ type: "sync", snapshot, recent: recentRef.current?.() ?? [] }), [snapshot]);
 
   /** Commands: over the live connection, or as a form post to this page's action. */
   const command = useCallback<DeskCommand>(
@@ -108,6 +115,10 @@ export function useLiveDesk({
   useEffect(() => {
     if (connection) {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      // What the connection heard before this screen listened (e.g. its catch-up right after
+      // connecting), from when this screen's data was read.
+      const mark = markRef.current;
+      if (mark != null) for (const event of recentRef.current?.() ?? []) if (streamMs(event.id) >= mark) dispatch({ type: "event", event });
       const off = connection.onEvent((event) => {
         if (isAlert(stateRef.current, event) && !soundRef.current.muted) chime(soundRef.current.volume);
         dispatch({ type: "event", event });
@@ -167,22 +178,6 @@ export function useLiveDesk({
       document.removeEventListener("visibilitychange", attempt);
     };
   }, [wantsRead, state.room?.id, state.messages.length, command]);
-
-  // At connect: the last status this person chose here (default AVAILABLE) is sent to the server.
-  const restored = useRef(false);
-  useEffect(() => {
-    if (restored.current) return;
-    restored.current = true;
-    let wanted = "AVAILABLE";
-    try {
-      wanted = window.localStorage.getItem(statusKey(snapshot.me)) || "AVAILABLE";
-    } catch {
-      // Storage unavailable: the default.
-    }
-    if (wanted !== snapshot.status) {
-      void command("status", { status: wanted }).then(() => revalidate.current()).catch(() => undefined);
-    }
-  }, [command, snapshot.me, snapshot.status]);
 
   const rememberStatus = useCallback((status: string) => {
     try {

@@ -6,6 +6,7 @@ import { Form, Link, NavLink } from "@remix-run/react";
 import { Bell, BookUser, Briefcase, Building2, FileText, Hash, Home, Mail, Palette, Send, Settings, User, Users, Menu, LogOut, ChevronDown, BarChart3, Download, FileBarChart, History, Lightbulb, ListOrdered, Receipt, Megaphone, ShieldAlert, Webhook, MessagesSquare } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput } from "~/components/forms/fields";
+import { LiveConnectionBanner, LiveHeaderStatus, LiveProvider } from "~/components/live/live-provider";
 import { LiveNotifications } from "~/components/notifications/live-notifications";
 import { Button } from "~/components/ui/button";
 import { NativeSelect } from "~/components/ui/native-select";
@@ -25,6 +26,10 @@ export type ShellProps = {
   accounts: Array<{ id: string; name: string; role: string }>;
   unread: number;
   nav: Array<{ key: string; items: Array<{ key: string; href: string; icon: string }> }>;
+  /** The live connection runs for this person in this account (omni plan, agent or supervisor). */
+  live?: boolean;
+  /** Redis clock (ms) when the shell's data was read: where the live socket starts. */
+  liveMark?: number | null;
   brandName?: string;
   lng: Lng;
   children: React.ReactNode;
@@ -67,84 +72,88 @@ function Sidebar({ nav, unread }: Pick<ShellProps, "nav" | "unread">) {
   );
 }
 
-export function AppShell({ user, account, accounts, unread, nav, brandName, lng, children }: ShellProps) {
+export function AppShell({ user, account, accounts, unread, nav, live = false, liveMark = null, brandName, lng, children }: ShellProps) {
   const { t } = useTranslation();
   const brand = brandName ?? t("appName");
   return (
-    <div className="min-h-screen md:grid md:grid-cols-[16rem_1fr]">
-      <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:p-2">{t("shell.skipToContent")}</a>
-      <aside className="hidden border-r bg-sidebar p-4 md:block">
-        <Link to="/" className="mb-6 flex items-center gap-2 px-3 text-lg font-semibold text-primary">
-          <span className="inline-block size-6 rounded bg-primary" aria-hidden /> {brand}
-        </Link>
-        <Sidebar nav={nav} unread={unread} />
-      </aside>
-      <div className="flex min-w-0 flex-col">
-        <header className="flex flex-wrap items-center gap-3 border-b px-4 py-3">
-          <details className="relative md:hidden">
-            <summary className="flex cursor-pointer list-none items-center gap-2 rounded-md border px-3 py-2 text-sm" aria-label={t("actions.openMenu")}>
-              <Menu className="size-4" /> {brand}
-            </summary>
-            <div className="absolute left-0 z-20 mt-2 w-64 rounded-md border bg-popover p-3 shadow-lg">
-              <Sidebar nav={nav} unread={unread} />
-            </div>
-          </details>
-
-          <Form method="post" action="/accounts/switch" className="flex items-center gap-2" aria-label={t("shell.accountSwitcher")}>
-            <CsrfInput />
-            <label htmlFor="switch-account" className="sr-only">{t("shell.currentAccount")}</label>
-            <NativeSelect id="switch-account" name="accountId" defaultValue={account.id} className="h-9 max-w-56"
-              onChange={(e) => e.currentTarget.form?.requestSubmit()}>
-              {accounts.map((a) => (
-                <option key={a.id} value={a.id}>{a.name}</option>
-              ))}
-            </NativeSelect>
-            <noscript><Button type="submit" size="sm" variant="outline">{t("actions.switch")}</Button></noscript>
-          </Form>
-
-          <span className="hidden text-sm text-muted-foreground sm:inline">
-            {t("shell.balance")}: <strong className="text-foreground" data-testid="balance">{formatMoney(account.balance, account.currency, lng)}</strong>
-          </span>
-
-          <div className="ml-auto flex items-center gap-2">
-            <Link to="/notifications" className="relative rounded-md p-2 hover:bg-accent" aria-label={t("nav.notifications")}>
-              <Bell className="size-5" />
-              {unread > 0 ? <span className="absolute -right-0.5 -top-0.5 rounded-full bg-destructive px-1.5 text-[10px] text-white">{unread}</span> : null}
-            </Link>
-            <details className="relative" data-testid="user-menu">
-              <summary className="flex cursor-pointer list-none items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent" aria-label={t("shell.userMenu")}>
-                <span className="flex size-8 items-center justify-center rounded-full bg-primary text-primary-foreground">{user.name.slice(0, 1).toUpperCase()}</span>
-                <span className="hidden text-left sm:block">
-                  <span className="block font-medium leading-tight">{user.name}</span>
-                  <span className="block text-xs text-muted-foreground">{t(`roles.${account.role}`)}</span>
-                </span>
-                <ChevronDown className="size-4" />
+    <LiveProvider enabled={live} mark={liveMark} accountId={account.id} lang={lng}>
+      <div className="min-h-screen md:grid md:grid-cols-[16rem_1fr]">
+        <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:p-2">{t("shell.skipToContent")}</a>
+        <aside className="hidden border-r bg-sidebar p-4 md:block">
+          <Link to="/" className="mb-6 flex items-center gap-2 px-3 text-lg font-semibold text-primary">
+            <span className="inline-block size-6 rounded bg-primary" aria-hidden /> {brand}
+          </Link>
+          <Sidebar nav={nav} unread={unread} />
+        </aside>
+        <div className="flex min-w-0 flex-col">
+          <header className="flex flex-wrap items-center gap-3 border-b px-4 py-3">
+            <details className="relative md:hidden">
+              <summary className="flex cursor-pointer list-none items-center gap-2 rounded-md border px-3 py-2 text-sm" aria-label={t("actions.openMenu")}>
+                <Menu className="size-4" /> {brand}
               </summary>
-              <div className="absolute right-0 z-20 mt-2 w-64 space-y-3 rounded-md border bg-popover p-3 shadow-lg">
-                <p className="truncate text-sm text-muted-foreground">{user.email}</p>
-                <Link to="/user/settings" className="block rounded px-2 py-1 text-sm hover:bg-accent">{t("nav.profile")}</Link>
-                <Form method="post" action="/locale" className="flex items-center gap-2">
-                  <CsrfInput />
-                  <label htmlFor="shell-locale" className="text-sm">{t("shell.language")}</label>
-                  <NativeSelect id="shell-locale" name="locale" defaultValue={lng} className="h-8" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
-                    {supportedLngs.map((l) => (
-                      <option key={l} value={l}>{t(`languages.${l}`)}</option>
-                    ))}
-                  </NativeSelect>
-                  <noscript><Button type="submit" size="sm" variant="outline">{t("actions.save")}</Button></noscript>
-                </Form>
-                <Form method="post" action="/logout">
-                  <CsrfInput />
-                  <Button type="submit" variant="ghost" size="sm" className="w-full justify-start"><LogOut className="size-4" /> {t("actions.logout")}</Button>
-                </Form>
+              <div className="absolute left-0 z-20 mt-2 w-64 rounded-md border bg-popover p-3 shadow-lg">
+                <Sidebar nav={nav} unread={unread} />
               </div>
             </details>
-          </div>
-        </header>
-        <main id="content" className="flex-1 p-4 md:p-8">{children}</main>
-        {/* With JavaScript: new notifications refresh the badge and lists live (one stream per account). */}
-        <LiveNotifications key={account.id} />
+
+            <Form method="post" action="/accounts/switch" className="flex items-center gap-2" aria-label={t("shell.accountSwitcher")}>
+              <CsrfInput />
+              <label htmlFor="switch-account" className="sr-only">{t("shell.currentAccount")}</label>
+              <NativeSelect id="switch-account" name="accountId" defaultValue={account.id} className="h-9 max-w-56"
+                onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+                {accounts.map((a) => (
+                  <option key={a.id} value={a.id}>{a.name}</option>
+                ))}
+              </NativeSelect>
+              <noscript><Button type="submit" size="sm" variant="outline">{t("actions.switch")}</Button></noscript>
+            </Form>
+
+            <span className="hidden text-sm text-muted-foreground sm:inline">
+              {t("shell.balance")}: <strong className="text-foreground" data-testid="balance">{formatMoney(account.balance, account.currency, lng)}</strong>
+            </span>
+
+            <div className="ml-auto flex items-center gap-2">
+              <LiveHeaderStatus />
+              <Link to="/notifications" className="relative rounded-md p-2 hover:bg-accent" aria-label={t("nav.notifications")}>
+                <Bell className="size-5" />
+                {unread > 0 ? <span className="absolute -right-0.5 -top-0.5 rounded-full bg-destructive px-1.5 text-[10px] text-white">{unread}</span> : null}
+              </Link>
+              <details className="relative" data-testid="user-menu">
+                <summary className="flex cursor-pointer list-none items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent" aria-label={t("shell.userMenu")}>
+                  <span className="flex size-8 items-center justify-center rounded-full bg-primary text-primary-foreground">{user.name.slice(0, 1).toUpperCase()}</span>
+                  <span className="hidden text-left sm:block">
+                    <span className="block font-medium leading-tight">{user.name}</span>
+                    <span className="block text-xs text-muted-foreground">{t(`roles.${account.role}`)}</span>
+                  </span>
+                  <ChevronDown className="size-4" />
+                </summary>
+                <div className="absolute right-0 z-20 mt-2 w-64 space-y-3 rounded-md border bg-popover p-3 shadow-lg">
+                  <p className="truncate text-sm text-muted-foreground">{user.email}</p>
+                  <Link to="/user/settings" className="block rounded px-2 py-1 text-sm hover:bg-accent">{t("nav.profile")}</Link>
+                  <Form method="post" action="/locale" className="flex items-center gap-2">
+                    <CsrfInput />
+                    <label htmlFor="shell-locale" className="text-sm">{t("shell.language")}</label>
+                    <NativeSelect id="shell-locale" name="locale" defaultValue={lng} className="h-8" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+                      {supportedLngs.map((l) => (
+                        <option key={l} value={l}>{t(`languages.${l}`)}</option>
+                      ))}
+                    </NativeSelect>
+                    <noscript><Button type="submit" size="sm" variant="outline">{t("actions.save")}</Button></noscript>
+                  </Form>
+                  <Form method="post" action="/logout">
+                    <CsrfInput />
+                    <Button type="submit" variant="ghost" size="sm" className="w-full justify-start"><LogOut className="size-4" /> {t("actions.logout")}</Button>
+                  </Form>
+                </div>
+              </details>
+            </div>
+          </header>
+          <LiveConnectionBanner />
+          <main id="content" className="flex-1 p-4 md:p-8">{children}</main>
+          {/* With JavaScript: new notifications refresh the badge and lists live (one stream per account). */}
+          <LiveNotifications key={account.id} />
+        </div>
       </div>
-    </div>
+    </LiveProvider>
   );
 }

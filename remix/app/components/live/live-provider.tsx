@@ -1,0 +1,220 @@
+/**
+ * The signed-in app's live connection (spec section 4 "Live connection"). It starts only for those
+ * who attend (omni plan, and an agent or a supervising role: `enabled`), in steps spaced 200 ms:
+ * sync (my status, load, list counts), system config, account tags, tabs, then the live socket
+ * (live-socket.ts: websocket with SSE fallback, resume, 10-second countdown). It is one per tab,
+ * kept while the person moves around the app, dropped when they leave it (sign-out, /login) and
+ * made again when the account changes.
+ *
+ * Everything that follows live data reads it from here (`useLive`): the /live workspace uses the
+ * socket for its events and commands; the header shows the agent's status and queued + unread
+ * count on every page, and so does the document title. Structural events refetch the sync step,
+ * throttled to once every 2 s (spec section 9). Without JavaScript none of this runs: the pages
+ * show their loaders' data.
+ */
+import { Link, useLocation } from "@remix-run/react";
+import { createContext, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Button } from "~/components/ui/button";
+import { statusKey } from "~/components/live/use-live-desk";
+import { connectLiveSocket, type LiveSocket, type LiveSocketState } from "~/lib/live-socket";
+import type { LiveConnection, LiveEventMessage } from "~/lib/live-state";
+
+export const CONNECT_STEPS = ["sync", "system", "tags", "tabs"] as const;
+export type ConnectStep = (typeof CONNECT_STEPS)[number];
+/** Spec section 9: connect steps 200 ms apart; next-conversation refetch throttled 2 s. */
+export const STEP_MS = 200;
+const SYNC_THROTTLE_MS = 2000;
+/** Live events kept for screens that load a snapshot and must apply again what came after it. */
+const RECENT_KEEP = 300;
+/** Events that change lists or counts (a new sync is read after them). */
+const STRUCTURAL = new Set(["queued", "assigned", "close", "return_to_queue", "room_refused", "transfer_agent", "transfer_department", "transfer_accept", "transfer_refused", "send", "read", "agent_status"]);
+
+export type LiveSync = {
+  user_id: string;
+  supervisor: boolean;
+  status: string;
+  counts: { queue: number; me: number; unread: number } & Record<string, number>;
+  load: unknown;
+  settings: unknown;
+};
+export type LiveData = {
+  sync: LiveSync | null;
+  system: { queued_enabled: boolean; acceptance_option: "automatic" | "manual" } | null;
+  tags: Array<{ tag: string; rooms: number }>;
+  tabs: Array<{ id: string; name: string }>;
+};
+
+export type LiveSession = LiveData & {
+  enabled: boolean;
+  socket: LiveSocket | null;
+  socketState: LiveSocketState | null;
+  /** The open connection for screens (events and commands), or null while there is none. */
+  connection: LiveConnection | null;
+  /** The live events heard lately, oldest first (see syncAndReplay in live-state.ts). */
+  recent: () => LiveEventMessage[];
+};
+
+const EMPTY: LiveData = { sync: null, system: null, tags: [], tabs: [] };
+const LiveContext = createContext<LiveSession>({ ...EMPTY, enabled: false, socket: null, socketState: null, connection: null, recent: () => [] });
+
+export const useLive = () => useContext(LiveContext);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function readStep(step: ConnectStep, signal: AbortSignal): Promise<unknown> {
+  const res = await fetch(`/live/connect/${step}`, { headers: { Accept: "application/json" }, credentials: "same-origin", signal, redirect: "manual" });
+  if (!res.ok || !(res.headers.get("content-type") ?? "").includes("json")) throw new Error(`${step}: ${res.status}`);
+  return res.json();
+}
+
+/** The page title's prefix: "(n) " with n = queued + unread (spec section 9). */
+export function withCount(title: string, n: number) {
+  const base = title.replace(/^\(\d+\)\s*/, "");
+  return n > 0 ? `(${n}) ${base}` : base;
+}
+
+export function LiveProvider({ enabled, mark, accountId, lang, children }: { enabled: boolean; mark: number | null; accountId: string; lang: string; children: React.ReactNode }) {
+  const markRef = useRef(mark);
+  markRef.current = mark;
+  const [data, setData] = useState<LiveData>(EMPTY);
+  const [socket, setSocket] = useState<LiveSocket | null>(null);
+  const [socketState, setSocketState] = useState<LiveSocketState | null>(null);
+  const recent = useRef<LiveEventMessage[]>([]);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const abort = new AbortController();
+    let live: LiveSocket | null = null;
+    let offState: (() => void) | undefined;
+    let offEvents: (() => void) | undefined;
+    let lastSync = 0;
+    let restored = false;
+    let me: LiveSync | null = null;
+    let syncTimer: ReturnType<typeof setTimeout> | undefined;
+    const put = (step: ConnectStep, value: unknown) =>
+      setData((d) => {
+        switch (step) {
+          case "sync": return { ...d, sync: value as LiveSync };
+          case "system": return { ...d, system: value as LiveData["system"] };
+          case "tags": return { ...d, tags: (value as { data: LiveData["tags"] }).data };
+          case "tabs": return { ...d, tabs: (value as { data: LiveData["tabs"] }).data };
+        }
+      });
+    const resync = () => {
+      if (syncTimer) return;
+      const wait = Math.max(0, lastSync + SYNC_THROTTLE_MS - Date.now());
+      syncTimer = setTimeout(() => {
+        syncTimer = undefined;
+        lastSync = Date.now();
+        readStep("sync", abort.signal).then((v) => put("sync", v), () => undefined);
+      }, wait);
+    };
+    void (async () => {
+      for (const step of CONNECT_STEPS) {
+        if (abort.signal.aborted) return;
+        try {
+          const value = await readStep(step, abort.signal);
+          put(step, value);
+          if (step === "sync") {
+            lastSync = Date.now();
+            me = value as LiveSync;
+          }
+        } catch {
+          // A step that fails leaves its part empty; the socket still connects.
+        }
+        await sleep(STEP_MS);
+      }
+      if (abort.signal.aborted) return;
+      // From when the page's data was read (not from "now"): what was published while the steps ran is delivered too.
+      const from = markRef.current;
+      live = connectLiveSocket({ lang, last: from ? { account: `${from - 1}-0` } : undefined });
+      offEvents = live.on((e) => {
+        recent.current = [...recent.current.slice(-(RECENT_KEEP - 1)), e as LiveEventMessage];
+        if (e.event === "agent_status") {
+          const d = e.data as { user_id?: string; status?: string };
+          setData((x) => (x.sync && d.user_id === x.sync.user_id && d.status ? { ...x, sync: { ...x.sync, status: d.status } } : x));
+        }
+        if (STRUCTURAL.has(e.event)) resync();
+      });
+      offState = live.onState((state) => {
+        setSocketState(state);
+        // At the first connect: the status this person last chose in this browser (default AVAILABLE).
+        if (state.status !== "open" || restored || !me || !live) return;
+        restored = true;
+        let wanted = "AVAILABLE";
+        try {
+          wanted = window.localStorage.getItem(statusKey(me.user_id)) || "AVAILABLE";
+        } catch {
+          // Storage unavailable: the default.
+        }
+        if (wanted !== me.status) live.send("status", { status: wanted }).then(resync, () => undefined);
+      });
+      setSocket(live);
+    })();
+    return () => {
+      abort.abort();
+      clearTimeout(syncTimer);
+      offEvents?.();
+      offState?.();
+      live?.close();
+      recent.current = [];
+      setSocket(null);
+      setSocketState(null);
+      setData(EMPTY);
+    };
+  }, [enabled, accountId, lang]);
+
+  const open = socketState?.status === "open";
+  const value = useMemo<LiveSession>(() => {
+    const connection: LiveConnection | null =
+      socket && open ? { onEvent: (cb) => socket.on((frame) => cb(frame as LiveEventMessage)), send: (command, payload) => socket.send(command, payload) } : null;
+    return { ...data, enabled, socket, socketState, connection, recent: () => recent.current };
+  }, [data, enabled, socket, socketState, open]);
+
+  return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
+}
+
+/** The connection's trouble, on every page: the reconnect countdown, "already connected elsewhere" with the take-over, a closed session. */
+export function LiveConnectionBanner() {
+  const { t } = useTranslation("liveDesk");
+  const { socket, socketState: state } = useLive();
+  if (!state || state.status === "open" || state.status === "connecting") return null;
+  return (
+    <div role="status" data-testid="live-connection" className="flex items-center gap-3 border-b bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+      {state.status === "waiting" ? <span>{t("connection.waiting", { seconds: state.secondsLeft })}</span> : null}
+      {state.status === "already_connected" ? (
+        <>
+          <span>{t("connection.elsewhere")}</span>
+          <Button size="sm" variant="outline" onClick={() => socket?.takeOver()} data-testid="live-takeover">{t("connection.takeOver")}</Button>
+        </>
+      ) : null}
+      {state.status === "disconnected" ? <span>{t(state.reason === "connected_elsewhere" ? "connection.replaced" : "connection.closed")}</span> : null}
+    </div>
+  );
+}
+
+/**
+ * In the header: my agent status and the queued + unread count, linking to the workspace; and the
+ * same count in the document title. On /live the workspace keeps the title itself (its counts are
+ * per event, not per sync).
+ */
+export function LiveHeaderStatus() {
+  const { t } = useTranslation("liveDesk");
+  const { enabled, sync } = useLive();
+  const location = useLocation();
+  const n = sync ? sync.counts.queue + sync.counts.unread : 0;
+  useEffect(() => {
+    if (!enabled || location.pathname === "/live") return;
+    document.title = withCount(document.title, n);
+  }, [enabled, n, location.pathname, location.key]);
+  if (!enabled || !sync) return null;
+  const dot = sync.status === "AVAILABLE" ? "bg-emerald-500" : sync.status === "OFFLINE" ? "bg-muted-foreground" : "bg-amber-500";
+  return (
+    <Link to="/live" className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent" data-testid="live-header-status" aria-label={t("header.label", { status: t(`agentStatus.${sync.status}`), count: n })}>
+      <span className={`size-2.5 rounded-full ${dot}`} aria-hidden />
+      <span className="hidden md:inline">{t(`agentStatus.${sync.status}`)}</span>
+      {n > 0 ? <span className="rounded-full bg-destructive px-1.5 text-[10px] text-white" data-testid="live-header-count">{n}</span> : null}
+    </Link>
+  );
+}

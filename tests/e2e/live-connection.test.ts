@@ -1,0 +1,98 @@
+/**
+ * The app-wide live connection in Chromium (spec section 4 "Live connection", issue 5): for an
+ * attendant of an omni account it starts on any page in steps 200 ms apart (sync, system config,
+ * account tags, tabs, then the live socket); the header and the page title follow the queue live
+ * away from /live; a second session of the same person is offered to take over, and the first one
+ * is told it was disconnected. Someone without the omni plan never connects.
+ */
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, giveOmni, registerPerson, type Person } from "../support/api";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { query } from "../support/db";
+
+requireChromiumInCi();
+
+let owner: Person;
+let plain: Person;
+let widgetKey: string;
+
+beforeAll(async () => {
+  owner = await registerPerson("liveconn-owner");
+  await giveOmni(owner.accountId);
+  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
+    `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, 'wk_' || md5(random()::text), 'manual')
+     ON CONFLICT (account_id) DO UPDATE SET acceptance_option = 'manual' RETURNING widget_key`,
+    [owner.accountId],
+  );
+  plain = await registerPerson("liveconn-plain");
+});
+
+async function signIn(page: Page, person: Person) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(person.email);
+  await page.getByLabel("Senha").fill(person.password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/");
+}
+
+/** Every live connect step and socket the page opens, with the time it started. */
+function recordSteps(page: Page) {
+  const seen: Array<{ what: string; at: number }> = [];
+  page.on("request", (r) => {
+    const m = /\/live\/connect\/(\w+)/.exec(r.url());
+    if (m) seen.push({ what: m[1], at: Date.now() });
+  });
+  page.on("websocket", (ws) => {
+    if (ws.url().includes("/realtime/ws")) seen.push({ what: "socket", at: Date.now() });
+  });
+  return seen;
+}
+
+describe.skipIf(!hasChromium)("the live connection", () => {
+  const browser = useBrowser();
+
+  it("connects in spaced steps on any page, follows the queue in the header and title, and offers to take over a second session", async () => {
+    const page = await newPage(browser());
+    const steps = recordSteps(page);
+    await signIn(page, owner);
+    // Home connects first; then a full page load connects again from the start.
+    await expect.poll(() => steps.some((s) => s.what === "socket"), { timeout: 15_000 }).toBe(true);
+    steps.length = 0;
+    await page.goto("/contacts");
+    await expect.poll(() => steps.map((s) => s.what), { timeout: 15_000 }).toEqual(["sync", "system", "tags", "tabs", "socket"]);
+    // Each step starts after the previous one answered and 200 ms passed.
+    for (let i = 1; i < steps.length; i++) expect(steps[i].at - steps[i - 1].at).toBeGreaterThanOrEqual(195);
+    const status = page.getByTestId("live-header-status");
+    await expect(status.textContent()).resolves.toContain("Disponível");
+    await expect(page.getByTestId("live-header-count").count()).resolves.toBe(0);
+
+    // A visitor writes: away from /live, the header and the title count the queued conversation.
+    const first = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Lia", message: "Olá, alguém aí?" } });
+    expect(first.status).toBe(200);
+    await expect.poll(() => page.getByTestId("live-header-count").textContent().catch(() => null), { timeout: 15_000 }).toBe("1");
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toMatch(/^\(1\) /);
+    await page.screenshot({ path: screenshotPath("live-connection-header"), fullPage: false });
+
+    // The same person signs in elsewhere: that session is offered to take over, and doing so
+    // disconnects this one, which says so.
+    const other = await newPage(browser());
+    await signIn(other, owner);
+    await other.getByTestId("live-takeover").click({ timeout: 15_000 });
+    await page.getByTestId("live-connection").getByText("Esta sessão foi desconectada").waitFor({ timeout: 15_000 });
+    await expect.poll(() => other.getByTestId("live-connection").count(), { timeout: 15_000 }).toBe(0);
+    await expect(other.getByTestId("live-header-status").textContent()).resolves.toContain("Disponível");
+    for (const p of [page, other]) await p.context().close();
+  }, 90_000);
+
+  it("does not connect without the omni plan", async () => {
+    const page = await newPage(browser());
+    await signIn(page, plain);
+    const steps = recordSteps(page);
+    await page.goto("/contacts");
+    await page.waitForTimeout(1500);
+    expect(steps).toEqual([]);
+    await expect(page.getByTestId("live-header-status").count()).resolves.toBe(0);
+    await page.context().close();
+  });
+});
