@@ -34,7 +34,8 @@ const ROUTE_ROLES: Array<[RegExp, Role[]]> = [
 
 /** Path allow-lists: a restricted role reaches a product route only if one of its segments is listed. */
 const ALLOW: Partial<Record<Role, string[]>> = {
-  agent: ["dashboard", "send", "success", "templates", "history", "contacts", "live"],
+  // "responses": managing one's own canned messages is a live-chat screen (spec sections 2 and 7: non-managers only for themselves).
+  agent: ["dashboard", "send", "success", "templates", "history", "contacts", "live", "responses"],
   developer: ["insights", "campaigns", "history", "domains", "contacts", "widget", "webhooks", "live"],
   billing: ["insights", "campaigns", "history", "contacts", "widget", "webhooks", "live", "invoices", "invoice", "new-invoice", "billing", "usage"],
 };

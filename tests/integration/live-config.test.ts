@@ -93,6 +93,38 @@ describe("canned responses", () => {
   });
 });
 
+describe("canned responses for an agent", () => {
+  it("an agent opens /responses, sees the shared and own samples, creates and edits only their own", async () => {
+    const agent = await registerPerson("liveconf-agent");
+    await query(`INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true)`, [owner.accountId, agent.userId]);
+    await query(`UPDATE users SET current_account_id = $2 WHERE id = $1`, [agent.userId, owner.accountId]);
+    const [shared] = await query<{ id: string }>(`INSERT INTO live_samples (account_id, for_all, key, message) VALUES ($1, true, 'geral', 'Para todos') RETURNING id`, [owner.accountId]);
+    const a = await signIn(agent.email, agent.password);
+
+    const page = await a.page("/responses");
+    expect(page.res.status).toBe(200);
+    expect(page.html).toMatch(/\/(<!-- -->)?geral</);
+    // Only "me" is offered, and no department; the shared one has no edit or delete form.
+    expect(page.html).not.toContain('value="all"');
+    expect(page.html).not.toContain('name="department_id"');
+    expect(page.html).not.toContain(`name="id" value="${shared.id}"`);
+
+    expect((await a.post("/responses", { intent: "create", key: "meu-oi", message: "Oi, aqui é do suporte", audience: "me" })).status).toBe(302);
+    const [mine] = await query<{ id: string; user_id: string; for_all: boolean }>(`SELECT id, user_id, for_all FROM live_samples WHERE account_id = $1 AND key = 'meu-oi'`, [owner.accountId]);
+    expect(mine).toMatchObject({ user_id: agent.userId, for_all: false });
+    expect((await a.page("/responses")).html).toContain(`name="id" value="${mine.id}"`);
+    expect((await a.post("/responses", { intent: "update", id: mine.id, key: "meu-ola", message: "Olá!" })).status).toBe(302);
+
+    // For everyone, or someone else's: refused, nothing changed.
+    expect((await a.post("/responses", { intent: "create", key: "todos", message: "x", audience: "all" })).status).toBe(403);
+    expect((await a.post("/responses", { intent: "update", id: shared.id, key: "geral", message: "mudado" })).status).toBe(404);
+    expect((await a.post("/responses", { intent: "delete", id: shared.id })).status).toBe(404);
+    expect((await query("SELECT key, message FROM live_samples WHERE id = $1", [shared.id]))[0]).toEqual({ key: "geral", message: "Para todos" });
+    expect((await a.post("/responses", { intent: "delete", id: mine.id })).status).toBe(302);
+    expect(await query("SELECT 1 FROM live_samples WHERE id = $1", [mine.id])).toHaveLength(0);
+  });
+});
+
 describe("macros", () => {
   it("create with tags, a tabulation and close; edit; another account's is 404", async () => {
     const [tab] = await query<{ id: string }>("INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Resolvido') RETURNING id", [owner.accountId]);

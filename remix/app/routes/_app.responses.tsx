@@ -9,7 +9,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { departmentOptions } from "../../../api/live/access";
+import { departmentOptions, isLiveWriter } from "../../../api/live/access";
 import { createSample, deleteSample, listSamples, updateSample } from "../../../api/live/samples";
 import { SAMPLE_AUDIENCES, sampleEditSchema, sampleFormSchema } from "../../../api/live/schemas";
 import { z } from "../../../api/lib/zod";
@@ -31,8 +31,10 @@ export const handle = { crumb: "live:responses.title" };
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const samples = await orHttpError(listSamples(ctx));
-  const departments = await departmentOptions(ctx);
-  return json({ samples, departments });
+  const writer = isLiveWriter(ctx);
+  // Agents manage their own canned messages ("me"); writers every one, for all or a department.
+  const departments = writer ? await departmentOptions(ctx) : [];
+  return json({ samples, departments, writer, me: ctx.actor.userId });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -57,14 +59,15 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Responses() {
-  const { samples, departments } = useLoaderData<typeof loader>();
+  const { samples, departments, writer, me } = useLoaderData<typeof loader>();
+  const audiences = writer ? SAMPLE_AUDIENCES : SAMPLE_AUDIENCES.filter((a) => a === "me");
   const { t } = useTranslation(["live", "common"]);
   const busy = useNavigation().state === "submitting";
   const reply = useReplyFor();
   const [form, fields] = useForm({
     id: "response-create",
     lastResult: reply.of("create"),
-    defaultValue: { audience: "all" },
+    defaultValue: { audience: writer ? "all" : "me" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: sampleFormSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -98,28 +101,32 @@ export default function Responses() {
                         </Badge>
                       </TableCell>
                       <TableCell className="space-y-2 text-right align-top">
-                        <details className="text-left" open={Boolean(reply.errorsOf("update", s.id)?.length)}>
-                          <summary className="cursor-pointer text-sm underline">{t("responses.edit.summary")}</summary>
-                          <Form method="post" className="mt-2 space-y-2">
-                            <CsrfInput />
-                            <input type="hidden" name="intent" value="update" />
-                            <input type="hidden" name="id" value={s.id} />
-                            <FormErrors errors={reply.errorsOf("update", s.id)} />
-                            <label className="block text-xs" htmlFor={`sample-key-${s.id}`}>{t("responses.edit.key")}</label>
-                            <input id={`sample-key-${s.id}`} name="key" defaultValue={s.key} required maxLength={40} className="h-8 w-full rounded-md border px-2 text-sm" />
-                            <label className="block text-xs" htmlFor={`sample-message-${s.id}`}>{t("responses.edit.message")}</label>
-                            <textarea id={`sample-message-${s.id}`} name="message" defaultValue={s.message} required maxLength={4000} rows={3} className="w-full rounded-md border px-2 py-1 text-sm" />
-                            <Button type="submit" size="sm">{t("responses.edit.submit")}</Button>
-                          </Form>
-                        </details>
-                        <ConfirmDelete
-                          id={s.id}
-                          errors={reply.errorsOf("delete", s.id)}
-                          summary={t("responses.delete.summary")}
-                          label={t("responses.delete.label", { key: s.key })}
-                          body={t("responses.delete.body", { key: s.key })}
-                          confirm={t("responses.delete.confirm")}
-                        />
+                        {writer || (s.audience === "me" && s.agent_id === me) ? (
+                          <>
+                            <details className="text-left" open={Boolean(reply.errorsOf("update", s.id)?.length)}>
+                              <summary className="cursor-pointer text-sm underline">{t("responses.edit.summary")}</summary>
+                              <Form method="post" className="mt-2 space-y-2">
+                                <CsrfInput />
+                                <input type="hidden" name="intent" value="update" />
+                                <input type="hidden" name="id" value={s.id} />
+                                <FormErrors errors={reply.errorsOf("update", s.id)} />
+                                <label className="block text-xs" htmlFor={`sample-key-${s.id}`}>{t("responses.edit.key")}</label>
+                                <input id={`sample-key-${s.id}`} name="key" defaultValue={s.key} required maxLength={40} className="h-8 w-full rounded-md border px-2 text-sm" />
+                                <label className="block text-xs" htmlFor={`sample-message-${s.id}`}>{t("responses.edit.message")}</label>
+                                <textarea id={`sample-message-${s.id}`} name="message" defaultValue={s.message} required maxLength={4000} rows={3} className="w-full rounded-md border px-2 py-1 text-sm" />
+                                <Button type="submit" size="sm">{t("responses.edit.submit")}</Button>
+                              </Form>
+                            </details>
+                            <ConfirmDelete
+                              id={s.id}
+                              errors={reply.errorsOf("delete", s.id)}
+                              summary={t("responses.delete.summary")}
+                              label={t("responses.delete.label", { key: s.key })}
+                              body={t("responses.delete.body", { key: s.key })}
+                              confirm={t("responses.delete.confirm")}
+                            />
+                          </>
+                        ) : null}
                       </TableCell>
                     </TableRow>
                   ))}
@@ -139,13 +146,15 @@ export default function Responses() {
               <FormErrors errors={form.errors} />
               <TextField field={fields.key} label={t("responses.key")} description={t("responses.keyHint")} autoComplete="off" />
               <TextareaField field={fields.message} label={t("responses.message")} />
-              <SelectField field={fields.audience} label={t("responses.audience")} options={SAMPLE_AUDIENCES.map((a) => ({ value: a, label: t(`responses.audiences.${a}`) }))} />
-              <SelectField
-                field={fields.department_id}
-                label={t("responses.department")}
-                placeholder={t("responses.chooseDepartment")}
-                options={departments.map((d) => ({ value: d.id, label: d.name }))}
-              />
+              <SelectField field={fields.audience} label={t("responses.audience")} options={audiences.map((a) => ({ value: a, label: t(`responses.audiences.${a}`) }))} />
+              {writer ? (
+                <SelectField
+                  field={fields.department_id}
+                  label={t("responses.department")}
+                  placeholder={t("responses.chooseDepartment")}
+                  options={departments.map((d) => ({ value: d.id, label: d.name }))}
+                />
+              ) : null}
               <Button type="submit" className="w-full" disabled={busy}>{t("responses.create.submit")}</Button>
             </Form>
           </CardContent>
