@@ -4,7 +4,7 @@
  * live_messages; ADR 019 records what each figure counts.
  *
  * The rooms of a period are the rooms CREATED in it (São Paulo days begin..end, at most 31, default
- * today), optionally of one department and/or one agent (the room's current agent). What happened
+ * today), optionally of one department and/or one agent (rooms that agent attended at some point). What happened
  * to each of them is read from its transition log:
  *  - started: every room; offline: the room began as an offline contact (event `offline`);
  *  - attended: an agent took it at some point (`assigned`, `resumed` or `transfer_accept`);
@@ -85,6 +85,13 @@ export async function assertFilterOwned(accountId: string, p: ReportPeriod) {
   }
 }
 
+/** Who attended a room at some point: who took it (`assigned`: payload agent_id), accepted it by transfer or resumed it. */
+const HANDLER = `CASE WHEN he.type = 'assigned' THEN (he.payload->>'agent_id')::uuid ELSE he.actor_id END`;
+const HANDLED = `he.type IN ('assigned','resumed','transfer_accept')`;
+/** The room (alias) was attended by the agent (SQL expression) at some point, not only by its current agent. */
+const handledBy = (room: string, agent: string) =>
+  `EXISTS (SELECT 1 FROM live_room_events he WHERE he.room_id = ${room}.id AND ${HANDLED} AND ${HANDLER} = ${agent})`;
+
 /**
  * The rooms of the period ($1 account, $2 begin, $3 end, $4 department, $5 agent) with what their
  * log says (`t`), and the period's bounds (`p`).
@@ -94,7 +101,7 @@ const PERIOD_ROOMS = `
   r AS (
     SELECT lr.id, lr.agent_id, lr.channel, lr.tabulation_id, lr.department_id FROM live_rooms lr, p
      WHERE lr.account_id = $1 AND lr.created_at >= p.t0 AND lr.created_at < p.t1
-       AND ($4::uuid IS NULL OR lr.department_id = $4::uuid) AND ($5::uuid IS NULL OR lr.agent_id = $5::uuid)),
+       AND ($4::uuid IS NULL OR lr.department_id = $4::uuid) AND ($5::uuid IS NULL OR ${handledBy("lr", "$5::uuid")})),
   t AS (
     SELECT r.id, r.agent_id, r.channel, r.tabulation_id,
            COALESCE(bool_or(e.type = 'offline'), false) AS offline,
@@ -156,7 +163,9 @@ export async function liveReport(ctx: SignedInCtx, input: unknown): Promise<Live
   );
   const agents = await rows<LiveReport["agents"][number]>(
     `WITH ${PERIOD_ROOMS},
-     a AS (SELECT agent_id, count(*)::int AS rooms, ${avg("service")} AS average_service_seconds FROM t WHERE agent_id IS NOT NULL GROUP BY agent_id),
+     h AS (SELECT DISTINCT he.room_id, ${HANDLER} AS agent_id FROM live_room_events he JOIN t ON t.id = he.room_id WHERE ${HANDLED}),
+     a AS (SELECT h.agent_id, count(*)::int AS rooms, ${avg("t.service")} AS average_service_seconds FROM h JOIN t ON t.id = h.room_id
+            WHERE h.agent_id IS NOT NULL AND ($5::uuid IS NULL OR h.agent_id = $5::uuid) GROUP BY h.agent_id),
      m AS (SELECT m.user_id, count(*)::int AS n FROM live_messages m JOIN live_rooms lr ON lr.id = m.room_id, p
             WHERE m.account_id = $1 AND m.author = 'agent' AND m.created_at >= p.t0 AND m.created_at < p.t1
               AND ($4::uuid IS NULL OR lr.department_id = $4::uuid) AND ($5::uuid IS NULL OR m.user_id = $5::uuid)
@@ -178,7 +187,7 @@ async function messagesPerDay(accountId: string, p: ReportPeriod) {
     `WITH p AS (SELECT ($2::date)::timestamp AT TIME ZONE ${TZ} AS t0, ($3::date + 1)::timestamp AT TIME ZONE ${TZ} AS t1),
      m AS (SELECT (m.created_at AT TIME ZONE ${TZ})::date AS day, m.author FROM live_messages m JOIN live_rooms lr ON lr.id = m.room_id, p
             WHERE m.account_id = $1 AND m.created_at >= p.t0 AND m.created_at < p.t1
-              AND ($4::uuid IS NULL OR lr.department_id = $4::uuid) AND ($5::uuid IS NULL OR lr.agent_id = $5::uuid))
+              AND ($4::uuid IS NULL OR lr.department_id = $4::uuid) AND ($5::uuid IS NULL OR ${handledBy("lr", "$5::uuid")}))
      SELECT to_char(d, 'YYYY-MM-DD') AS day, count(m.author) FILTER (WHERE m.author = 'visitor')::int AS visitor,
             count(m.author) FILTER (WHERE m.author = 'agent')::int AS agent, count(m.author)::int AS total
        FROM generate_series($2::date, $3::date, interval '1 day') d LEFT JOIN m ON m.day = d::date
@@ -270,7 +279,7 @@ export type AgentStatistic = { agent_id: string; begin: string; end: string; act
 
 /**
  * GET /omni/agents/{id}/statistic?begin&end (default today): the agent's open rooms now
- * (active_calls), the period's rooms whose agent they are (total_calls) and their average service
+ * (active_calls), the period's rooms they attended at some point (total_calls) and their average service
  * time in seconds — the same figures as the agent's line of the report. An agent reads their own;
  * reports readers anyone's.
  */

@@ -129,7 +129,8 @@ describe("GET /api/omni/reports", () => {
     expect(r.tabulations).toEqual([{ tabulation_id: resolved, name: "Resolvido", rooms: 2 }, { tabulation_id: null, name: null, rooms: 1 }]);
     expect(r.channels).toEqual([{ channel: "webchat", rooms: 5 }]);
     const agents = Object.fromEntries(r.agents.map((a: any) => [a.agent_id, [a.rooms, a.average_service_seconds, a.messages_sent]]));
-    expect(agents).toEqual({ [ana.person.userId]: [1, 300, 2], [bruno.person.userId]: [1, 600, 1], [carla.person.userId]: [1, 300, 1] });
+    // Per agent, every room they attended: Ana took A and B (B before transferring it to Bruno).
+    expect(agents).toEqual({ [ana.person.userId]: [2, 450, 2], [bruno.person.userId]: [1, 600, 1], [carla.person.userId]: [1, 300, 1] });
     expect(r.days).toEqual([{ day, visitor: 5, agent: 4, total: 9 }]);
   });
 
@@ -141,6 +142,10 @@ describe("GET /api/omni/reports", () => {
     expect(vendas.days[0]).toMatchObject({ visitor: 1, agent: 1, total: 2 });
     const byBruno = await ok(manager.as(`/api/omni/reports?agent_id=${bruno.person.userId}`));
     expect(byBruno.totals).toMatchObject({ started: 1, transferred: 1, closed: 1, average_wait_seconds: 120, average_service_seconds: 600 });
+    // Ana's filter keeps the room she transferred away, and only her row.
+    const byAna = await ok(manager.as(`/api/omni/reports?agent_id=${ana.person.userId}`));
+    expect(byAna.totals).toMatchObject({ started: 2, attended: 2, transferred: 1, closed: 2 });
+    expect(byAna.agents.map((a: any) => [a.agent_id, a.rooms])).toEqual([[ana.person.userId, 2]]);
   });
 
   it("refuses periods over 31 days, reversed ones, other accounts' departments, agents and accounts without the omni plan", async () => {
@@ -181,6 +186,7 @@ describe("agents", () => {
     expect(stat).toEqual({ agent_id: bruno.person.userId, begin: day, end: day, active_calls: 0, total_calls: 1, average_service_time: 600 });
     // An agent reads their own statistic, not a colleague's; another account's agent is unknown.
     expect((await ok(carla.as(`/api/omni/agents/${carla.person.userId}/statistic`))).total_calls).toBe(1);
+    expect(await ok(owner.as(`/api/omni/agents/${ana.person.userId}/statistic`))).toMatchObject({ total_calls: 2, average_service_time: 450 });
     expect((await carla.as(`/api/omni/agents/${bruno.person.userId}/statistic`)).status).toBe(403);
     expect((await stranger.as(`/api/omni/agents/${bruno.person.userId}/statistic`)).status).toBe(404);
   });
