@@ -6,7 +6,8 @@
  * clock). Prints p50/p95/p99 latency and deliveries per second for 500 and 2,000 clients, then a
  * burst (events as fast as Redis takes them) for the throughput ceiling.
  * Run: `node bench/realtime.mjs` (PostgreSQL and Redis as for npm start). BENCH_CLIENTS=500,2000
- * BENCH_RATE=20 (events/s) BENCH_SECONDS=10 BENCH_BURST=500 override the defaults.
+ * BENCH_RATE=20 (events/s) BENCH_SECONDS=10 BENCH_BURST=500 override the defaults; BENCH_PROCESSES=2
+ * spreads the clients over two realtime processes behind the same Redis (the horizontal setup).
  */
 import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
@@ -18,12 +19,17 @@ const sizes = (process.env.BENCH_CLIENTS ?? "500,2000").split(",").map(Number);
 const rate = Number(process.env.BENCH_RATE ?? 20);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const burst = Number(process.env.BENCH_BURST ?? 500);
+const processes = Math.max(1, Number(process.env.BENCH_PROCESSES ?? 1));
 const prefix = `bench-rt:${Date.now().toString(36)}:`;
 
 const { env } = await benchPlatform("mensageria_bench", prefix);
-const port = await freePort();
-startBun("realtime/server.ts", { ...env, REALTIME_PORT: String(port) });
-await up(`http://127.0.0.1:${port}/realtime/health`);
+const ports = [];
+for (let i = 0; i < processes; i++) {
+  const port = await freePort();
+  startBun("realtime/server.ts", { ...env, REALTIME_PORT: String(port) });
+  await up(`http://127.0.0.1:${port}/realtime/health`);
+  ports.push(port);
+}
 
 const db = new pg.Client({ connectionString: env.DATABASE_URL });
 await db.connect();
@@ -56,7 +62,8 @@ async function connectAll(n) {
   const clients = [];
   for (let i = 0; i < n; i += 100) {
     const batch = await Promise.all(
-      agents.slice(i, Math.min(n, i + 100)).map(async (userId) => {
+      agents.slice(i, Math.min(n, i + 100)).map(async (userId, j) => {
+        const port = ports[(i + j) % ports.length];
         const ws = new WebSocket(`ws://127.0.0.1:${port}/realtime/ws?ticket=${await ticket(userId)}`);
         const c = { ws, received: 0, latencies: [] };
         await new Promise((res, rej) => {
@@ -128,7 +135,7 @@ for (const n of sizes) {
 }
 
 const f = (x) => x.toFixed(1);
-console.log(`\nLive fan-out: one realtime process, agents of one account on websockets (${rate} events/s for ${seconds} s, then a burst of ${burst})\n`);
+console.log(`\nLive fan-out: ${processes === 1 ? "one realtime process" : `${processes} realtime processes (clients spread evenly)`}, agents of one account on websockets (${rate} events/s for ${seconds} s, then a burst of ${burst})\n`);
 console.log("| clients | events | deliveries (expected) | p50 ms | p95 ms | p99 ms | max ms | deliveries/s steady | deliveries/s burst |");
 console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
