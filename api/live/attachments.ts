@@ -9,9 +9,9 @@ import { sequelize } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
-import { assertAttendant, queuePosition, sendAgentMessage, visitorMessage, visitorView, type LiveChannel } from "./rooms";
+import { assertAttendant, sendAgentMessage, type LiveChannel } from "./rooms";
 import { attachFilesToRoom, dropFile, findFile, maxUploadBytes, storeFile, tooLarge, validSignature, type LiveFile } from "./uploads";
-import { accountForWidgetKey, assertVisitor } from "./visitors";
+import { accountForWidgetKey, assertVisitor, webchatMessage } from "./visitors";
 
 /** Room for multipart framing and the other fields around the file. */
 const FRAMING_BYTES = 64 * 1024;
@@ -72,33 +72,39 @@ export async function agentUpload(ctx: SignedInCtx, request: Request) {
   }
 }
 
-/** A widget visitor sends a file (with an optional message): it opens or continues their conversation. */
+/**
+ * A widget visitor sends a file (with an optional message, and the first message's fields when it
+ * has no visitor id yet): it opens or continues their conversation exactly as a text does.
+ */
 export async function visitorUpload(widgetKey: string, request: Request) {
   const accountId = await accountForWidgetKey(widgetKey);
   assertDeclaredSize(request, "webchat");
   const form = await request.formData().catch(() => {
     throw new AppError("VALIDATION", { fields: { file: ["validation.required"] } });
   });
-  const visitor = assertVisitor(accountId, str(form.get("visitor_id")), str(form.get("visitor_token")));
+  const field = (name: string) => str(form.get(name)) || undefined;
+  const visitorId = field("visitor_id");
+  // A returning visitor proves who they are before anything is stored.
+  if (visitorId) assertVisitor(accountId, visitorId, field("visitor_token"));
   const file = await fileField(form);
   const stored = await storeFile({ accountId, channel: "webchat", bytes: file.bytes, name: file.name });
   const { id: fileId, ...attachment } = stored;
   let result;
   try {
-    result = await visitorMessage({
+    result = await webchatMessage(
       accountId,
-      channel: "webchat",
-      externalId: visitor.visitorId,
-      body: str(form.get("message")),
-      attachments: [attachment],
-      clientId: str(form.get("client_id")).slice(0, 100) || null,
-    });
+      {
+        visitor_id: visitorId, visitor_token: field("visitor_token"), name: field("name"), email: field("email"), phone: field("phone"),
+        department_id: field("department_id"), message: str(form.get("message")), client_id: field("client_id"),
+      },
+      [attachment],
+    );
   } catch (e) {
     await dropFile(fileId);
     throw e;
   }
   await attachFilesToRoom(accountId, [fileId], result.room.id);
-  return { room: visitorView(result.room), message: result.message, position: await queuePosition(accountId, result.room.id), duplicate: result.duplicate };
+  return result;
 }
 
 export type FileAccess = { actor?: Actor | null; exp?: string | null; sig?: string | null; widgetKey?: string | null; visitorId?: string | null; visitorToken?: string | null };

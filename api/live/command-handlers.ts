@@ -14,6 +14,7 @@ import {
   setAgentStatus, takeRoom, transferToAgent, transferToDepartment, visitorMessage, visitorRead, AGENT_STATUSES, type Room,
 } from "./rooms";
 import "./commands";
+import { deleteOwnMessage, editOwnMessage } from "./widget-public";
 
 const roomId = z.object({ room_id: z.string().min(1, "validation.required") });
 /** `message` (as the HTTP API names it) or `body` (as the message views do). */
@@ -99,3 +100,13 @@ registerLiveCommand("status", async (caller, payload) => {
   const input = validate(z.object({ status: z.enum(AGENT_STATUSES, { message: "validation.option" }) }), payload);
   return setAgentStatus(agent(caller), input.status);
 });
+
+/** The widget visitor edits or deletes one of their own messages (the same use-cases as PUT/DELETE /widget/{key}/messages/{id}). */
+const ownMessageId = z.object({ id: z.string().min(1, "validation.required") });
+async function visitorOf(caller: LiveCaller) {
+  const room = await visitorRoom(caller);
+  if (room.channel !== "webchat") throw new AppError("FORBIDDEN");
+  return { accountId: room.account_id, visitorId: room.external_id };
+}
+registerLiveCommand("edit", async (caller, payload) => editOwnMessage(await visitorOf(caller), validate(ownMessageId, payload).id, payload), { audience: "visitor" });
+registerLiveCommand("delete", async (caller, payload) => deleteOwnMessage(await visitorOf(caller), validate(ownMessageId, payload).id), { audience: "visitor" });

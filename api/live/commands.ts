@@ -22,6 +22,8 @@ import type { VisitorIdentity } from "./visitor-tokens";
 export const LIVE_COMMANDS = [
   "next", "send", "close", "return_to_queue", "transfer_agent", "transfer_department", "transfer_accept",
   "transfer_refused", "room_refused", "send-historic", "delivered", "read", "heart_beat", "status",
+  // The widget visitor's own messages (PUT/DELETE /widget/{key}/messages/{id} over the socket).
+  "edit", "delete",
 ] as const;
 export type LiveCommandName = (typeof LIVE_COMMANDS)[number];
 

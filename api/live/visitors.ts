@@ -11,7 +11,7 @@ import { hmac, randomToken, safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { isOpen } from "./hours";
 import { issueVisitorToken } from "./visitor-tokens";
-import { queuePosition, roomMessages, visitorMessage, visitorRead, visitorView, type Room } from "./rooms";
+import { queuePosition, roomMessages, visitorMessage, visitorRead, visitorView, type Attachment, type Room } from "./rooms";
 
 export const visitorToken = (accountId: string, visitorId: string) => hmac(`visitor:${accountId}:${visitorId}`);
 
@@ -46,7 +46,15 @@ export type VisitorPost = {
 
 /** A visitor's message through the widget: a new visitor gets an id and its token back. */
 export async function postVisitorMessage(widgetKey: string, input: VisitorPost) {
-  const accountId = await accountForWidgetKey(widgetKey);
+  return webchatMessage(await accountForWidgetKey(widgetKey), input);
+}
+
+/**
+ * A widget visitor's text and/or files: the first one (no visitor id yet) starts the conversation
+ * — a new visitor id and token, the department chosen, queued or, outside opening hours, an offline
+ * contact — whether it is a text or a file; later ones continue it.
+ */
+export async function webchatMessage(accountId: string, input: VisitorPost, attachments: Attachment[] = []) {
   if (input.department_id) {
     const [dept] = /^[0-9a-f-]{36}$/i.test(input.department_id)
       ? await sequelize().query(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, { bind: [input.department_id, accountId], type: QueryTypes.SELECT })
@@ -65,6 +73,7 @@ export async function postVisitorMessage(widgetKey: string, input: VisitorPost) 
     phone: input.phone ?? null,
     departmentId: input.department_id ?? null,
     body: input.message ?? "",
+    attachments,
     clientId: input.client_id ? String(input.client_id).slice(0, 100) : null,
     open,
   });

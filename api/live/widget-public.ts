@@ -15,7 +15,7 @@ import { isOpen } from "./hours";
 import { messageView, roomSummary, type LiveMessage, type Room } from "./rooms";
 import { widgetConfigByKey } from "./settings";
 import { publishLive, type LivePublish } from "./streams";
-import { accountForWidgetKey, assertVisitor } from "./visitors";
+import { accountForWidgetKey, assertVisitor, type Visitor } from "./visitors";
 
 export type WidgetDepartment = { id: string; name: string; open: boolean };
 
@@ -88,33 +88,37 @@ const event = (room: Room, name: "edited" | "deleted", message: LiveMessage): Li
   data: { room: roomSummary(room), message: messageView(message) },
 });
 
-/** Edits the visitor's own message (non-empty text only); agents and the visitor see `edited`. */
+/** Edits the visitor's own message (non-empty text only); agents and the visitor see `edited`. HTTP: by widget key, visitor id and token. */
 export async function visitorEditMessage(widgetKey: string, visitorId: unknown, token: unknown, messageId: string, input: unknown) {
   const accountId = await accountForWidgetKey(widgetKey);
-  const visitor = assertVisitor(accountId, visitorId, token);
-  const v = validate(visitorEditSchema, input);
-  const out: LivePublish[] = [];
-  const updated = await sequelize().transaction(async (transaction) => {
-    const { message, room } = await ownMessage(accountId, visitor.visitorId, messageId, transaction);
-    const [m] = await rows<LiveMessage>(`UPDATE live_messages SET body = $2, edited = true, updated_at = now() WHERE id = $1 RETURNING *`, [message.id, v.message], transaction);
-    out.push(event(room, "edited", m));
-    return m;
-  });
-  await publishLive(out);
-  return messageView(updated);
+  return editOwnMessage(assertVisitor(accountId, visitorId, token), messageId, input);
 }
 
 /** Removes the visitor's own message: it stays in the thread as deleted (no text, no file); `deleted` is published. */
 export async function visitorDeleteMessage(widgetKey: string, visitorId: unknown, token: unknown, messageId: string) {
   const accountId = await accountForWidgetKey(widgetKey);
-  const visitor = assertVisitor(accountId, visitorId, token);
+  return deleteOwnMessage(assertVisitor(accountId, visitorId, token), messageId);
+}
+
+/** The edit itself, for a visitor already identified (HTTP above, or the `edit` command of the visitor's live socket). */
+export async function editOwnMessage(visitor: Visitor, messageId: string, input: unknown) {
+  const v = validate(visitorEditSchema, input);
+  return changeOwnMessage(visitor, messageId, "edited", `body = $2, edited = true`, [v.message]);
+}
+
+/** The removal itself, for a visitor already identified (HTTP, or the `delete` command). */
+export async function deleteOwnMessage(visitor: Visitor, messageId: string) {
+  return changeOwnMessage(visitor, messageId, "deleted", `status = 'DELETED'`, []);
+}
+
+async function changeOwnMessage(visitor: Visitor, messageId: string, name: "edited" | "deleted", set: string, bind: unknown[]) {
   const out: LivePublish[] = [];
-  const deleted = await sequelize().transaction(async (transaction) => {
-    const { message, room } = await ownMessage(accountId, visitor.visitorId, messageId, transaction);
-    const [m] = await rows<LiveMessage>(`UPDATE live_messages SET status = 'DELETED', updated_at = now() WHERE id = $1 RETURNING *`, [message.id], transaction);
-    out.push(event(room, "deleted", m));
+  const changed = await sequelize().transaction(async (transaction) => {
+    const { message, room } = await ownMessage(visitor.accountId, visitor.visitorId, messageId, transaction);
+    const [m] = await rows<LiveMessage>(`UPDATE live_messages SET ${set}, updated_at = now() WHERE id = $1 RETURNING *`, [message.id, ...bind], transaction);
+    out.push(event(room, name, m));
     return m;
   });
   await publishLive(out);
-  return messageView(deleted);
+  return messageView(changed);
 }

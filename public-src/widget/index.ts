@@ -355,30 +355,20 @@ export class Widget {
 
   private async sendMessage(text: string, file: File | null, extra: Record<string, string> = {}) {
     const client_id = clientId();
-    if (file && this.visitor) {
-      const form = new FormData();
-      form.set("visitor_id", this.visitor.visitor_id);
-      form.set("visitor_token", this.visitor.visitor_token);
-      form.set("message", text);
-      form.set("client_id", client_id);
-      form.set("file", file);
-      const r = await this.call<{ room: Room; message: Message; position: number | null }>("POST", "/upload", form);
-      this.accept(r.room, r.message, r.position);
-      if (this.rtRoom !== r.room.id) await this.refresh();
-      return;
-    }
     if (this.wsOpen && this.room && this.room.status !== "CLOSED" && !file) {
       const m = await this.command<Message>("send", { message: text, client_id });
       this.accept(this.room, m, this.position);
       return;
     }
-    const r = await this.call<{ visitor_id: string; visitor_token: string; room: Room; message: Message; position: number | null; realtime_token: string }>("POST", "/messages", {
-      ...(this.visitor ?? {}),
-      ...(this.departmentId ? { department_id: this.departmentId } : {}),
-      ...extra,
-      message: text,
-      client_id,
-    });
+    // A text or a file: the first one starts the conversation (and gives this visitor an id), later ones continue it.
+    const fields: Record<string, string> = { ...(this.visitor ?? {}), ...(this.departmentId ? { department_id: this.departmentId } : {}), ...extra, message: text, client_id };
+    let body: FormData | Record<string, string> = fields;
+    if (file) {
+      body = new FormData();
+      for (const [k, v] of Object.entries(fields)) body.set(k, v);
+      body.set("file", file);
+    }
+    const r = await this.call<{ visitor_id: string; visitor_token: string; room: Room; message: Message; position: number | null; realtime_token: string }>("POST", file ? "/upload" : "/messages", body);
     this.remember(r);
     this.accept(r.room, r.message, r.position);
     if (r.room.status !== "CLOSED" && r.realtime_token && this.rtRoom !== r.room.id) this.connect(r.realtime_token, r.room.id);
@@ -414,7 +404,8 @@ export class Widget {
     const text = this.textarea.value;
     if (!text.trim() || !this.visitor) return; // editing only with text
     try {
-      const updated = await this.call<Message>("PUT", `/messages/${m.id}`, { ...this.visitor, message: text });
+      // Over the live socket when it is open, otherwise over HTTP (the same use-case).
+      const updated = this.wsOpen ? await this.command<Message>("edit", { id: m.id, message: text }) : await this.call<Message>("PUT", `/messages/${m.id}`, { ...this.visitor, message: text });
       this.messages.set(updated.id, updated);
       this.editing = null;
       this.textarea.value = "";
@@ -430,7 +421,7 @@ export class Widget {
   private async remove(m: Message) {
     if (!this.visitor) return;
     try {
-      const updated = await this.call<Message>("DELETE", `/messages/${m.id}`, this.visitor);
+      const updated = this.wsOpen ? await this.command<Message>("delete", { id: m.id }) : await this.call<Message>("DELETE", `/messages/${m.id}`, this.visitor);
       this.messages.set(updated.id, updated);
       if (this.editing?.id === m.id) this.cancelEdit();
     } catch (e) {
@@ -614,8 +605,6 @@ export class Widget {
     const info = this.el.fileInfo;
     info.hidden = !this.file;
     info.replaceChildren(...(this.file ? [h("span", {}, this.file.name), h("button", { type: "button", class: "link", onclick: () => ((this.file = null), this.renderFile()) }, this.t.removeFile)] : []));
-    // A file needs a visitor id (from a first message); until then the attach button is off.
-    this.root.querySelector<HTMLButtonElement>(".attach")?.toggleAttribute("disabled", !this.visitor);
   }
 
   private renderEdit() {

@@ -19,6 +19,33 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwA
 describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
   const browser = useBrowser();
 
+  it("a file can be the visitor's first message: it starts the conversation and the widget goes on live", async () => {
+    const owner = await registerPerson("e2ewidget-file");
+    await giveOmni(owner.accountId);
+    const { token } = await login(owner.email, owner.password);
+    const as = (path: string, opts: Parameters<typeof api>[1] = {}) => api(path, { ...opts, token, account: owner.accountId });
+    const key = (await as("/api/live/widget")).body.widget_key as string;
+    const page = await newPage(browser());
+    await page.goto(`/live/simulator?key=${key}`);
+    await page.getByRole("button", { name: "Abrir o chat" }).click();
+    const input = page.getByRole("textbox", { name: "Escreva uma mensagem…" });
+    await input.waitFor();
+    // Nothing written yet: the attach button is usable.
+    await expect(page.getByRole("button", { name: "Anexar arquivo" }).isEnabled()).resolves.toBe(true);
+    await page.locator("input[type=file]").setInputFiles({ name: "comprovante.png", mimeType: "image/png", buffer: Buffer.from(PNG, "base64") });
+    await input.press("Enter");
+    await page.locator(".msg.me img[alt='comprovante.png']").waitFor();
+    await page.getByText("Você é o 1º da fila").waitFor();
+    const [room] = await query<{ id: string; status: string; external_id: string }>(`SELECT id, status, external_id FROM live_rooms WHERE account_id = $1`, [owner.accountId]);
+    expect(room).toMatchObject({ status: "QUEUE" });
+    expect(room.external_id).toMatch(/^v_/);
+    // The agent takes it and replies: the reply arrives live (the widget connected after the file).
+    await as(`/api/omni/rooms/${room.id}/take`, { method: "POST" });
+    await as(`/api/omni/messages`, { body: { room_id: room.id, message: "Recebi o comprovante, obrigado!" } });
+    await page.locator(".msg.them").getByText("Recebi o comprovante").waitFor({ timeout: 15_000 });
+    await page.context().close();
+  });
+
   it("visitor and agent exchange messages live; markup renders and HTML is escaped; own messages edit and delete", async () => {
     const owner = await registerPerson("e2ewidget");
     await giveOmni(owner.accountId);

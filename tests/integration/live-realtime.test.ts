@@ -76,6 +76,19 @@ describe("agent and visitor over websockets", () => {
     // History through the socket: both sides' messages, oldest first.
     const history = await agent.command("h1", "send-historic", { room_id: roomId });
     expect(history.data.data.map((m: { body: string }) => m.body)).toEqual(["Boa tarde!", "Olá Maria, em que posso ajudar?", "Meu pedido não chegou"]);
+    // The visitor edits and deletes their own message over the socket; the agent sees both live.
+    const edited = await visitor.command("e1", "edit", { id: back.data.id, message: "Meu pedido chegou, obrigada" });
+    expect(edited).toMatchObject({ ok: true, data: { id: back.data.id, body: "Meu pedido chegou, obrigada", edited: true } });
+    await agent.until((c) => c.events().some((e) => e.event === "edited" && e.data?.message?.body === "Meu pedido chegou, obrigada"), "edited on the agent's socket");
+    expect((await visitor.command("e2", "edit", { id: back.data.id, message: "   " }))).toMatchObject({ ok: false, error: { code: "VALIDATION" } });
+    // Someone else's message (the agent's reply) is not theirs: not found, unchanged.
+    const agentMessage = history.data.data.find((m: { author: string }) => m.author === "agent");
+    expect((await visitor.command("e3", "delete", { id: agentMessage.id }))).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    expect((await query<{ status: string }>(`SELECT status FROM live_messages WHERE id = $1`, [agentMessage.id]))[0].status).not.toBe("DELETED");
+    expect((await visitor.command("e4", "delete", { id: back.data.id }))).toMatchObject({ ok: true, data: { status: "DELETED" } });
+    await agent.until((c) => c.events().some((e) => e.event === "deleted" && e.data?.message?.id === back.data.id), "deleted on the agent's socket");
+    // Agents have no such command.
+    expect((await agent.command("e5", "delete", { id: back.data.id })).ok).toBe(false);
     // A visitor cannot run an agent's command; an agent's errors come back translated.
     expect((await visitor.command("v3", "close", { room_id: roomId })).ok).toBe(false);
     const closed = await agent.command("c1", "close", { room_id: roomId });

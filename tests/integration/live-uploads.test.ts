@@ -70,6 +70,32 @@ beforeAll(async () => {
   visitor = first.body;
 });
 
+describe("a file as the first message", () => {
+  it("without a visitor id, a file starts the conversation like a first text: new visitor, queued room, the file in it", async () => {
+    const res = await post(`/api/widget/${widgetKey}/upload`, { name: "Rita Arquivo", email: "rita@example.com", message: "" }, { bytes: pdf(), name: "pedido.pdf" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.visitor_id).toMatch(/^v_/);
+    expect(res.body.visitor_token).toBeTruthy();
+    expect(res.body.realtime_token).toBeTruthy();
+    expect(res.body.room).toMatchObject({ status: "QUEUE" });
+    expect(res.body.message.attachments[0]).toMatchObject({ type: "document", name: "pedido.pdf" });
+    const [room] = await query<{ external_id: string; username: string; email: string; status: string }>(`SELECT external_id, username, email, status FROM live_rooms WHERE id = $1`, [res.body.room.id]);
+    expect(room).toEqual({ external_id: res.body.visitor_id, username: "Rita Arquivo", email: "rita@example.com", status: "QUEUE" });
+    const files = await query<{ room_id: string }>(`SELECT room_id FROM live_files WHERE account_id = $1 AND name = 'pedido.pdf'`, [accountId]);
+    expect(files).toEqual([{ room_id: res.body.room.id }]);
+    // The same visitor goes on with the id and token they were given: the same room.
+    const next = await post(`/api/widget/${widgetKey}/upload`, { visitor_id: res.body.visitor_id, visitor_token: res.body.visitor_token }, { bytes: PNG, name: "foto.png" });
+    expect(next.body.room.id).toBe(res.body.room.id);
+  });
+
+  it("a wrong visitor token is refused before anything is stored", async () => {
+    const before = (await query<{ n: number }>(`SELECT count(*)::int AS n FROM live_files WHERE account_id = $1`, [accountId]))[0].n;
+    const res = await post(`/api/widget/${widgetKey}/upload`, { visitor_id: visitor.visitor_id, visitor_token: "x".repeat(43) }, { bytes: PNG, name: "foto.png" });
+    expect(res.status).toBe(401);
+    expect((await query<{ n: number }>(`SELECT count(*)::int AS n FROM live_files WHERE account_id = $1`, [accountId]))[0].n).toBe(before);
+  });
+});
+
 describe("types by magic bytes", () => {
   it("a visitor's PNG becomes an image attachment of a visitor message, whatever the name says", async () => {
     const res = await visitorUpload({ bytes: PNG, name: "foto.pdf", type: "application/pdf" }, "en", "segue a foto");
