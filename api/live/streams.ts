@@ -14,6 +14,17 @@ import { key, redis } from "../lib/redis";
 export const accountLiveStream = (accountId: string) => key("live", "account", accountId);
 export const roomLiveStream = (roomId: string) => key("live", "room", roomId);
 
+/**
+ * Redis's clock in ms. Stream ids start with the ms of the write, so an id made from a mark read
+ * before a query (`streamMark`) is a resume point that loses nothing written after that query began.
+ */
+export async function redisMs(): Promise<number> {
+  const [sec, usec] = await redis().time();
+  return Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
+}
+/** A resume point just before now: every entry written from now on comes after it. */
+export const streamMark = async () => `${(await redisMs()) - 1}-0`;
+
 /** Entries kept per stream: enough for a reconnecting client to catch up on several minutes. */
 const MAXLEN = 50_000;
 const ROOM_MAXLEN = 2_000;

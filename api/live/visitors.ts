@@ -10,6 +10,7 @@ import { sequelize } from "../../models";
 import { hmac, randomToken, safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { isOpen } from "./hours";
+import { streamMark } from "./streams";
 import { issueVisitorToken } from "./visitor-tokens";
 import { queuePosition, roomMessages, visitorMessage, visitorRead, visitorView, type Attachment, type Room } from "./rooms";
 
@@ -64,6 +65,7 @@ export async function webchatMessage(accountId: string, input: VisitorPost, atta
   // Outside opening hours (or on a holiday) the message is kept as an offline contact.
   const open = await isOpen(accountId, new Date(), input.department_id ?? null);
   const visitor = input.visitor_id ? assertVisitor(accountId, input.visitor_id, input.visitor_token) : { accountId, visitorId: `v_${randomToken(16)}` };
+  const resumeFrom = await streamMark();
   const result = await visitorMessage({
     accountId,
     channel: "webchat",
@@ -84,8 +86,9 @@ export async function webchatMessage(accountId: string, input: VisitorPost, atta
     message: result.message,
     position: await queuePosition(accountId, result.room.id),
     duplicate: result.duplicate,
-    /** For the realtime connection (/realtime/ws?visitor=…): this room's events. */
+    /** For the realtime connection (/realtime/ws?visitor=…&last=room:<resume_from>): this room's events from before this message. */
     realtime_token: await issueVisitorToken(accountId, result.room.id),
+    resume_from: resumeFrom,
   };
 }
 
@@ -93,16 +96,19 @@ export async function webchatMessage(accountId: string, input: VisitorPost, atta
 export async function visitorConversation(widgetKey: string, visitorId: string, token: string, before?: string | null) {
   const accountId = await accountForWidgetKey(widgetKey);
   assertVisitor(accountId, visitorId, token);
+  // Read before the room: a socket opened from here misses nothing written while this reply is built.
+  const resumeFrom = await streamMark();
   const [room] = await sequelize().query<Room>(
     `SELECT * FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 ORDER BY (status <> 'CLOSED') DESC, created_at DESC LIMIT 1`,
     { bind: [accountId, visitorId], type: QueryTypes.SELECT },
   );
-  if (!room) return { room: null, messages: [], more: false, position: null, participants: [], realtime_token: null };
+  if (!room) return { room: null, messages: [], more: false, position: null, participants: [], realtime_token: null, resume_from: null };
   const page = await roomMessages(accountId, room.id, { before: before ?? null, limit: 30 });
   return {
     room: visitorView(room), messages: page.data, more: page.more, position: await queuePosition(accountId, room.id),
     participants: await roomParticipants(accountId, room.id),
     realtime_token: room.status === "CLOSED" ? null : await issueVisitorToken(accountId, room.id),
+    resume_from: resumeFrom,
   };
 }
 

@@ -41,7 +41,7 @@ type Config = {
   colors: Record<"header" | "launcher" | "messageList" | "sentMessage" | "receivedMessage" | "userInput" | "userList", { bg: string; text: string }>;
   departments: Array<{ id: string; name: string; open: boolean }>;
 };
-type Conversation = { room: Room | null; messages: Message[]; position: number | null; participants: Participant[]; realtime_token: string | null };
+type Conversation = { room: Room | null; messages: Message[]; position: number | null; participants: Participant[]; realtime_token: string | null; resume_from?: string | null };
 
 /** Spec section 9. */
 const AUTO_SCROLL_PX = 600;
@@ -190,7 +190,7 @@ export class Widget {
     if (!c.room || this.rtRoom !== c.room.id) this.messages.clear();
     for (const m of c.messages) this.messages.set(m.id, m);
     // A new room, or no socket and no countdown running (the countdown reconnects by itself).
-    if (c.realtime_token && c.room && (this.rtRoom !== c.room.id || (!this.ws && this.countdown <= 0))) this.connect(c.realtime_token, c.room.id);
+    if (c.realtime_token && c.room && (this.rtRoom !== c.room.id || (!this.ws && this.countdown <= 0))) this.connect(c.realtime_token, c.room.id, c.resume_from);
     else if (c.realtime_token) this.rtToken = c.realtime_token;
     if (c.room?.status === "CLOSED") this.disconnect();
     this.renderUsers();
@@ -200,8 +200,10 @@ export class Widget {
 
   // ---- realtime
 
-  private connect(token: string, roomId: string) {
+  /** `from`: the server's stream mark taken before the data just shown, so the socket misses nothing written since. */
+  private connect(token: string, roomId: string, from?: string | null) {
     if (this.rtRoom !== roomId) this.last = null;
+    if (!this.last && from) this.last = from;
     this.rtToken = token;
     this.rtRoom = roomId;
     this.openSocket();
@@ -368,10 +370,10 @@ export class Widget {
       for (const [k, v] of Object.entries(fields)) body.set(k, v);
       body.set("file", file);
     }
-    const r = await this.call<{ visitor_id: string; visitor_token: string; room: Room; message: Message; position: number | null; realtime_token: string }>("POST", file ? "/upload" : "/messages", body);
+    const r = await this.call<{ visitor_id: string; visitor_token: string; room: Room; message: Message; position: number | null; realtime_token: string; resume_from?: string }>("POST", file ? "/upload" : "/messages", body);
     this.remember(r);
     this.accept(r.room, r.message, r.position);
-    if (r.room.status !== "CLOSED" && r.realtime_token && this.rtRoom !== r.room.id) this.connect(r.realtime_token, r.room.id);
+    if (r.room.status !== "CLOSED" && r.realtime_token && this.rtRoom !== r.room.id) this.connect(r.realtime_token, r.room.id, r.resume_from);
     if (r.room.status === "QUEUE") this.startPolling();
   }
 

@@ -101,6 +101,39 @@ describe("agent and visitor over websockets", () => {
     expect(room.contact_id).not.toBeNull();
   });
 
+  it("a visitor's socket opened late from the reply's resume_from misses nothing written in between (first message and conversation)", async () => {
+    const first = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Lenta", message: "Oi" } });
+    expect(first.body.resume_from).toMatch(/^\d+-\d+$/);
+    const roomId = first.body.room.id as string;
+    // The agent takes the room and answers before the widget's socket is up.
+    const agent = connect({ ticket: await issueStreamTicket({ userId: ownerId, accountId }) });
+    // (The first test's agent socket may still hold the presence: take over.)
+    await agent.until((c) => c.frames.some((f) => f.type === "welcome" || f.type === "already_connected"), "welcome or already connected");
+    if (!agent.frames.some((f) => f.type === "welcome")) agent.send({ type: "takeover" });
+    await agent.welcome();
+    expect((await agent.command("l1", "next", {})).ok).toBe(true);
+    expect((await agent.command("l2", "send", { room_id: roomId, message: "Resposta rápida", client_id: "late-1" })).ok).toBe(true);
+    const late = connect({ visitor: first.body.realtime_token, last: `room:${first.body.resume_from}` });
+    await late.until((c) => c.events().some((e) => e.event === "send" && e.data?.message?.body === "Resposta rápida"), "the reply written before the socket");
+    expect(late.events().some((e) => e.event === "assigned")).toBe(true);
+    // Without a resume point the same socket starts at its own connection and sees none of it.
+    const fresh = connect({ visitor: first.body.realtime_token });
+    await fresh.welcome();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fresh.events()).toEqual([]);
+
+    // The conversation (a reloaded widget) hands out its own resume point, read before its data.
+    const q = new URLSearchParams({ visitor_id: first.body.visitor_id, visitor_token: first.body.visitor_token });
+    const conv = await api(`/api/widget/${widgetKey}/conversation?${q}`);
+    expect(conv.status).toBe(200);
+    expect(conv.body.resume_from).toMatch(/^\d+-\d+$/);
+    expect((await agent.command("l3", "send", { room_id: roomId, message: "Depois da conversa", client_id: "late-2" })).ok).toBe(true);
+    const reloaded = connect({ visitor: conv.body.realtime_token, last: `room:${conv.body.resume_from}` });
+    await reloaded.until((c) => c.events().some((e) => e.data?.message?.body === "Depois da conversa"), "the message after the conversation's read");
+    expect(reloaded.events().some((e) => e.data?.message?.body === "Resposta rápida")).toBe(false);
+    expect((await agent.command("l4", "close", { room_id: roomId })).ok).toBe(true);
+  });
+
   it("outside opening hours the visitor's message is an offline contact, not a queued room", async () => {
     // Closed every day: hours only on a weekday that can never match (a holiday today).
     await query(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, 'Feriado', (now() AT TIME ZONE 'America/Sao_Paulo')::date)`, [accountId]);

@@ -19,7 +19,7 @@ import { orHttpError, requireRoute } from "./auth.server";
 import { handleForm, type FormReply } from "./forms.server";
 import { deskHref, parseTab } from "./live-state";
 import { redirectWithToast } from "./toast.server";
-import { redisMs } from "./shell.server";
+import { redisMs } from "../../../api/live/streams";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -2,7 +2,7 @@ import { listAccounts, accountInfo } from "../../../api/accounts/services";
 import { env } from "../../../api/lib/env";
 import { unreadCount } from "../../../api/notifications/services";
 import { isSupervisor } from "../../../api/live/rooms";
-import { redis } from "../../../api/lib/redis";
+import { redisMs } from "../../../api/live/streams";
 import { can } from "../../../api/policy/policy";
 import { getProfile } from "../../../api/users/services";
 import { NAV } from "~/components/shell/nav";
@@ -36,8 +36,3 @@ export async function shellData(request: Request) {
   };
 }
 
-/** Redis's clock in milliseconds (stream ids are made from it). */
-export async function redisMs(): Promise<number> {
-  const [sec, usec] = await redis().time();
-  return Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
-}
