@@ -86,6 +86,8 @@ describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
     const before = await balanceOf(p.accountId);
     await query("UPDATE campaigns SET status = 'running' WHERE id = $1", [id]);
     await page.goto(`/sms/campaigns/${id}`);
+    // With scripts on, the running campaign refetches itself instead of a meta refresh that could reload the page mid-pause.
+    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
     await page.locator("[data-action=paused]").click();
     await page.getByText("Campanha pausada").waitFor();
     expect(await page.locator("[data-status]").first().textContent()).toBe("Pausada");

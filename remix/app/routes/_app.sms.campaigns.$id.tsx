@@ -1,9 +1,10 @@
 /**
  * /sms/campaigns/{id}: one campaign's progress bar, per-status counts and details, with pause /
  * resume / cancel (plain POST forms with CSRF) and delete once finished. While it runs the page
- * refreshes itself (meta refresh: no JavaScript needed).
+ * refetches itself every 5 s; without JavaScript a <noscript> meta refresh reloads it (a meta refresh
+ * with scripts on could reload the page in the middle of a pause or cancel and lose its notice).
  */
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -13,6 +14,7 @@ import { z } from "../../../api/lib/zod";
 import { can } from "../../../api/policy/policy";
 import { CampaignStatusBadge, ProgressBar, StatusCounts } from "~/components/campaigns/campaign-parts";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { useRefresh } from "~/components/live/use-refresh";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
@@ -34,11 +36,6 @@ export const handle = {
     const c = (data as { campaign?: { name: string } } | undefined)?.campaign;
     return c?.name ? { key: "smsOps:campaigns.detailTitle", params: { name: c.name } } : "smsOps:campaigns.detailFallback";
   },
-};
-
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
-  const parent = matches.flatMap((m) => (m.meta ?? []) as Array<Record<string, string>>).filter((m) => !("httpEquiv" in m));
-  return data && LIVE.includes(data.campaign.status) ? [...parent, { httpEquiv: "refresh", content: String(REFRESH_SECONDS) }] : parent;
 };
 
 const formSchema = z.object({
@@ -92,6 +89,7 @@ export default function Campaign() {
   const fmt = (v: number) => new Intl.NumberFormat(intlLocale[lng]).format(v);
   const errors = last?.result.error ? Object.values(last.result.error).flat().filter((e): e is string => typeof e === "string") : null;
   const live = LIVE.includes(c.status);
+  useRefresh(REFRESH_SECONDS * 1000, live && !busy);
   const info: Array<[string, string | null]> = [
     ["sender", c.sender || null],
     ["route", c.route],
@@ -107,6 +105,11 @@ export default function Campaign() {
   const canCancel = ["scheduled", "preparing", "running", "paused"].includes(c.status);
   return (
     <div className="space-y-6">
+      {live ? (
+        <noscript>
+          <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} />
+        </noscript>
+      ) : null}
       <PageHeader
         description={<CampaignStatusBadge status={c.status} />}
         actions={<Button asChild variant="ghost"><Link to="/sms/campaigns">{t("campaigns.actions.back")}</Link></Button>}

@@ -1,23 +1,25 @@
 /**
- * Real-time screens without their own socket yet (/live/dashboard, /live/manage): refetch the
- * loader every 2 s (the spec's connection check) while the tab is visible. Without JavaScript the
- * page shows its last load and a plain refresh link.
+ * Screens that follow work in progress without a socket (/live/dashboard, /live/manage, a running
+ * campaign): refetch the loader every `ms` (2 s by default, the spec's connection check) while
+ * `enabled` and the tab is visible. Without JavaScript such a page shows its last load and a plain
+ * refresh link or a <noscript> meta refresh.
  */
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 
 export const REFRESH_MS = 2000;
 
-export function useRefresh(ms = REFRESH_MS) {
+export function useRefresh(ms = REFRESH_MS, enabled = true) {
   const revalidator = useRevalidator();
   const ref = useRef(revalidator);
   ref.current = revalidator;
   useEffect(() => {
+    if (!enabled) return;
     const timer = setInterval(() => {
       if (document.visibilityState === "visible" && ref.current.state === "idle") ref.current.revalidate();
     }, ms);
     return () => clearInterval(timer);
-  }, [ms]);
+  }, [ms, enabled]);
 }
 
 /** Seconds as m:ss or h:mm:ss. */
