@@ -221,12 +221,38 @@ export interface LiveChannelAdapter {
   send(connection: ConnectionWithSecrets, room: Room, message: LiveMessage): Promise<SentResult>;
 }
 
+/** Telegram ReplyKeyboardMarkup for the suggestion buttons: two per row, hidden after a tap. */
+export function telegramKeyboard(suggestions: readonly string[] | undefined) {
+  if (!suggestions?.length) return null;
+  const rows: Array<Array<{ text: string }>> = [];
+  for (let i = 0; i < suggestions.length; i += 2) rows.push(suggestions.slice(i, i + 2).map((text) => ({ text })));
+  return { keyboard: rows, one_time_keyboard: true, resize_keyboard: true };
+}
+
+/**
+ * Messenger/Instagram quick replies for the suggestion buttons. Their titles stop at 20 characters;
+ * the payload keeps the whole suggestion, and the inbound webhook takes it as the visitor's text.
+ */
+export function graphQuickReplies(suggestions: readonly string[] | undefined) {
+  if (!suggestions?.length) return undefined;
+  return suggestions.map((s) => ({ content_type: "text", title: [...s].slice(0, GRAPH_QUICK_REPLY_TITLE).join(""), payload: s }));
+}
+const GRAPH_QUICK_REPLY_TITLE = 20;
+
+/** Business Messages suggested replies (25 characters each, as ours). */
+export function gbmSuggestions(suggestions: readonly string[] | undefined) {
+  if (!suggestions?.length) return undefined;
+  return suggestions.map((text) => ({ reply: { text, postbackData: text } }));
+}
+
 const telegramAdapter: LiveChannelAdapter = {
   async send(connection, room, message) {
     const token = connection.secrets.token;
     const ids: string[] = [];
     let caption: string | undefined = message.body || undefined;
-    for (const a of message.attachments) {
+    // Suggestion buttons: a one-time reply keyboard on the last call (a tap sends its text back).
+    const keyboard = telegramKeyboard(message.suggestions);
+    for (const [i, a] of message.attachments.entries()) {
       const [method, field] = TG_SEND[a.type];
       const { blob, name } = await attachmentBlob(a);
       const form = new FormData();
@@ -237,11 +263,12 @@ const telegramAdapter: LiveChannelAdapter = {
         form.set("caption", caption.slice(0, 1024));
         caption = caption.length > 1024 ? caption.slice(1024) : undefined;
       }
+      if (keyboard && !caption && i === message.attachments.length - 1) form.set("reply_markup", JSON.stringify(keyboard));
       const sent = await tgCall<{ message_id: number }>(token, method, form);
       ids.push(String(sent.message_id));
     }
     if (caption) {
-      const sent = await tgCall<{ message_id: number }>(token, "sendMessage", { chat_id: room.external_id, text: caption });
+      const sent = await tgCall<{ message_id: number }>(token, "sendMessage", { chat_id: room.external_id, text: caption, ...(keyboard ? { reply_markup: keyboard } : {}) });
       ids.push(String(sent.message_id));
     }
     return { externalId: ids[0] };
@@ -252,15 +279,19 @@ const graphAdapter: LiveChannelAdapter = {
   async send(connection, room, message) {
     const token = connection.secrets.token;
     const ids: string[] = [];
+    // Suggestion buttons ride on the last message sent (quick replies show under the newest one).
+    const quick = graphQuickReplies(message.suggestions);
+    const last = message.attachments.length - 1;
     if (message.body) {
-      ids.push(await graphSend(token, { recipient: { id: room.external_id }, messaging_type: "RESPONSE", message: { text: message.body.slice(0, 2000) } }));
+      const text = { text: message.body.slice(0, 2000), ...(quick && last < 0 ? { quick_replies: quick } : {}) };
+      ids.push(await graphSend(token, { recipient: { id: room.external_id }, messaging_type: "RESPONSE", message: text }));
     }
-    for (const a of message.attachments) {
+    for (const [i, a] of message.attachments.entries()) {
       const { blob, name } = await attachmentBlob(a);
       const form = new FormData();
       form.set("recipient", JSON.stringify({ id: room.external_id }));
       form.set("messaging_type", "RESPONSE");
-      form.set("message", JSON.stringify({ attachment: { type: GRAPH_TYPE[a.type], payload: { is_reusable: true } } }));
+      form.set("message", JSON.stringify({ attachment: { type: GRAPH_TYPE[a.type], payload: { is_reusable: true } }, ...(quick && i === last ? { quick_replies: quick } : {}) }));
       form.set("filedata", blob, name);
       ids.push(await graphSend(token, form));
     }
@@ -291,8 +322,10 @@ const googleBusinessAdapter: LiveChannelAdapter = {
     if (parts.length === 0) throw new ProviderError("empty message", true);
     const displayName = await agentName(message.user_id);
     const representative = { representativeType: "HUMAN", ...(displayName ? { displayName } : {}) };
+    const suggestions = gbmSuggestions(message.suggestions);
     for (const [i, part] of parts.entries()) {
-      await gbmCreate(key, room.external_id, { messageId: gbmMessageId(message.id, i), representative, ...part });
+      const offer = suggestions && i === parts.length - 1 ? { suggestions } : {};
+      await gbmCreate(key, room.external_id, { messageId: gbmMessageId(message.id, i), representative, ...part, ...offer });
     }
     return { externalId: message.id };
   },

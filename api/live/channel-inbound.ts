@@ -139,7 +139,7 @@ type GraphMessaging = {
   sender?: { id?: string };
   recipient?: { id?: string };
   timestamp?: number;
-  message?: { mid?: string; text?: string; is_echo?: boolean; attachments?: Array<{ type?: string; payload?: { url?: string; title?: string } }> };
+  message?: { mid?: string; text?: string; is_echo?: boolean; quick_reply?: { payload?: string }; attachments?: Array<{ type?: string; payload?: { url?: string; title?: string } }> };
   delivery?: { mids?: string[]; watermark?: number };
   read?: { watermark?: number; mid?: string };
 };
@@ -165,7 +165,10 @@ export async function graphWebhook(connection: ConnectionWithSecrets, channel: "
             label: a.type ?? "file",
           }));
         const username = () => graphProfileName(connection.secrets.token, channel, psid);
-        results.push(await receive(connection, channel, { externalId: psid, messageId: mid, username, text: ev.message.text ?? "", files }));
+        // A tapped quick reply: its title may be cut at 20 characters, its payload is our whole suggestion.
+        const quick = ev.message.quick_reply?.payload;
+        const text = typeof quick === "string" && quick.trim() ? quick : (ev.message.text ?? "");
+        results.push(await receive(connection, channel, { externalId: psid, messageId: mid, username, text, files }));
       } else if (ev.delivery && psid) {
         results.push({ delivered: await channelReceipt(connection.account_id, channel, psid, "DELIVERED", ev.delivery) });
       } else if (ev.read && psid) {
@@ -230,6 +233,9 @@ export type GbmPayload = {
   message?: { messageId?: string; name?: string; text?: string; image?: { contentUrl?: string; contentInfo?: { fileUrl?: string } }; createTime?: string };
   context?: { userInfo?: { displayName?: string } };
   receipts?: { receipts?: Array<{ message?: string; receiptType?: string }>; createTime?: string };
+  /** The visitor tapped one of our suggested replies: `message` is the name of their message. */
+  suggestionResponse?: { message?: string; postbackData?: string; text?: string; suggestionType?: string };
+  requestId?: string;
   userStatus?: unknown;
 };
 
@@ -239,8 +245,9 @@ const GBM_RECEIPT = /^conversations\/([^/]+)\/messages\/([0-9a-f]{8}-[0-9a-f]{4}
 /**
  * One verified Business Messages webhook post: a visitor's message (text, or an image Google
  * hosts at image.contentUrl) opens or continues the conversation's room, named after
- * context.userInfo.displayName; DELIVERED/READ receipts move our messages forward. Other events
- * (userStatus: typing, live agent requested; suggestion responses; surveys) are acknowledged and ignored.
+ * context.userInfo.displayName; a tapped suggested reply is the visitor's message with its text;
+ * DELIVERED/READ receipts move our messages forward. Other events (userStatus: typing, live agent
+ * requested; action suggestions; surveys) are acknowledged and ignored.
  */
 export async function googleBusinessWebhook(connection: ConnectionWithSecrets, payload: GbmPayload) {
   // Another agent's events (a partner-level webhook) are not this connection's.
@@ -257,6 +264,19 @@ export async function googleBusinessWebhook(connection: ConnectionWithSecrets, p
       username: String(payload.context?.userInfo?.displayName ?? "").trim(),
       text: typeof msg.text === "string" ? msg.text : "",
       files,
+    });
+  }
+  const reply = payload.suggestionResponse;
+  if (reply && reply.suggestionType !== "ACTION") {
+    const text = typeof reply.postbackData === "string" && reply.postbackData.trim() ? reply.postbackData : typeof reply.text === "string" ? reply.text : "";
+    const messageId = String(reply.message ?? "").split("/").pop() || String(payload.requestId ?? "");
+    if (!text.trim() || !messageId) return { ignored: true };
+    return receive(connection, "google_business", {
+      externalId: conversationId,
+      messageId,
+      username: String(payload.context?.userInfo?.displayName ?? "").trim(),
+      text,
+      files: [],
     });
   }
   if (payload.receipts?.receipts?.length) {

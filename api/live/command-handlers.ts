@@ -19,7 +19,13 @@ import { deleteOwnMessage, editOwnMessage } from "./widget-public";
 const roomId = z.object({ room_id: z.string().min(1, "validation.required") });
 /** `message` (as the HTTP API names it) or `body` (as the message views do). */
 const send = z
-  .object({ room_id: z.string().optional(), message: z.string().max(4096, "validation.maxLength::4096").optional(), body: z.string().max(4096, "validation.maxLength::4096").optional(), client_id: z.string().max(100).optional() })
+  .object({
+    room_id: z.string().optional(),
+    message: z.string().max(4096, "validation.maxLength::4096").optional(),
+    body: z.string().max(4096, "validation.maxLength::4096").optional(),
+    client_id: z.string().max(100).optional(),
+    suggestions: z.array(z.string(), { message: "validation.invalid" }).optional(),
+  })
   .transform((v) => ({ ...v, message: v.message ?? v.body ?? "" }));
 
 function agent(caller: LiveCaller) {
@@ -45,7 +51,7 @@ registerLiveCommand(
     const input = validate(send, payload);
     if (caller.kind === "agent") {
       if (!input.room_id) throw new AppError("VALIDATION", { fields: { room_id: ["validation.required"] } });
-      return messageView(await sendAgentMessage(caller.ctx, input.room_id, { body: input.message, clientId: input.client_id ?? null }));
+      return messageView(await sendAgentMessage(caller.ctx, input.room_id, { body: input.message, clientId: input.client_id ?? null, suggestions: input.suggestions ?? null }));
     }
     const room = await visitorRoom(caller);
     const result = await visitorMessage({ accountId: room.account_id, channel: room.channel, externalId: room.external_id, body: input.message, clientId: input.client_id ?? null });

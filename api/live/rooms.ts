@@ -25,6 +25,7 @@ import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { can } from "../policy/policy";
 import { newKey } from "./settings";
+import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "./limits";
 import { publishLive, type LivePublish } from "./streams";
 
 export const AGENT_STATUSES = ["AVAILABLE", "UNAVAILABLE", "SHORT_BREAK", "BREAK", "LONG_BREAK", "OFFLINE"] as const;
@@ -89,6 +90,8 @@ export type LiveMessage = {
   client_id: string | null;
   external_id: string | null;
   error: string | null;
+  /** Quick replies the agent offers under this message (0–11, each 1–25 characters). */
+  suggestions: string[];
   created_at: Date;
   delivered_at: Date | null;
   read_at: Date | null;
@@ -213,6 +216,7 @@ export function messageView(m: LiveMessage) {
     id: m.id, room_id: m.room_id, author: m.author, user_id: m.user_id, body: m.status === "DELETED" ? "" : m.body,
     attachments: m.status === "DELETED" ? [] : m.attachments, status: m.status, edited: m.edited, client_id: m.client_id,
     created_at: m.created_at, delivered_at: m.delivered_at, read_at: m.read_at, error: m.error,
+    suggestions: m.status === "DELETED" ? [] : (m.suggestions ?? []),
   };
 }
 
@@ -474,7 +478,16 @@ function assertMine(ctx: SignedInCtx, room: Room) {
   if (room.agent_id !== ctx.actor.userId && !isSupervisor(ctx.actor)) throw new AppError("FORBIDDEN");
 }
 
-export type AgentMessageInput = { body: string; attachments?: Attachment[]; clientId?: string | null };
+export type AgentMessageInput = { body: string; attachments?: Attachment[]; clientId?: string | null; suggestions?: readonly string[] | null };
+
+
+/** The suggestion buttons as given (trimmed, blanks and repeats dropped), or a validation error on `suggestions`. */
+export function cleanSuggestions(list: readonly unknown[] | null | undefined): string[] {
+  const out = [...new Set((list ?? []).map((s) => (typeof s === "string" ? s.replace(/\s+/g, " ").trim() : "")).filter(Boolean))];
+  if (out.length > SUGGESTIONS_MAX) throw new AppError("VALIDATION", { fields: { suggestions: [`validation.maxItems::${SUGGESTIONS_MAX}`] } });
+  if (out.some((s) => [...s].length > SUGGESTION_MAX_LENGTH)) throw new AppError("VALIDATION", { fields: { suggestions: [`validation.eachMaxLength::${SUGGESTION_MAX_LENGTH}`] } });
+  return out;
+}
 
 /** The agent's message to the visitor: stored, shown to the visitor, sent out through the channel. */
 export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: AgentMessageInput) {
@@ -482,6 +495,7 @@ export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: 
   const body = (input.body ?? "").trim();
   if (!body && !(input.attachments?.length)) throw new AppError("VALIDATION", { fields: { body: ["validation.required"] } });
   if (body.length > 4096) throw new AppError("VALIDATION", { fields: { body: ["validation.maxLength::4096"] } });
+  const suggestions = cleanSuggestions(input.suggestions);
   return transition(async (transaction, out) => {
     const room = await lockRoom(ctx.actor.accountId, roomId, transaction);
     if (room.status !== "OPEN") throw new AppError("LIVE_ROOM_STATE");
@@ -489,9 +503,9 @@ export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: 
     if (room.locked) throw new AppError("LIVE_ROOM_LOCKED");
     const clientId = input.clientId ? String(input.clientId).slice(0, 100) : null;
     const message = await one<LiveMessage>(
-      `INSERT INTO live_messages (account_id, room_id, author, user_id, body, attachments, client_id)
-       VALUES ($1, $2, 'agent', $3, $4, $5::jsonb, $6) ON CONFLICT (room_id, client_id) WHERE client_id IS NOT NULL DO NOTHING RETURNING *`,
-      [room.account_id, room.id, ctx.actor.userId, body, JSON.stringify(input.attachments ?? []), clientId],
+      `INSERT INTO live_messages (account_id, room_id, author, user_id, body, attachments, client_id, suggestions)
+       VALUES ($1, $2, 'agent', $3, $4, $5::jsonb, $6, $7::jsonb) ON CONFLICT (room_id, client_id) WHERE client_id IS NOT NULL DO NOTHING RETURNING *`,
+      [room.account_id, room.id, ctx.actor.userId, body, JSON.stringify(input.attachments ?? []), clientId, JSON.stringify(suggestions)],
       { transaction },
     );
     if (!message) return (await one<LiveMessage>(`SELECT * FROM live_messages WHERE room_id = $1 AND client_id = $2`, [room.id, clientId], { transaction }))!;

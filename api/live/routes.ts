@@ -57,9 +57,14 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
   )
   .post(
     "/omni/messages",
-    async ({ ctx, body }) => messageView(await sendAgentMessage(ctx, body.room_id, { body: body.message ?? "", clientId: body.client_id ?? null })),
+    async ({ ctx, body }) => messageView(await sendAgentMessage(ctx, body.room_id, { body: body.message ?? "", clientId: body.client_id ?? null, suggestions: body.suggestions ?? null })),
     {
-      body: t.Object({ room_id: t.String(), message: t.Optional(t.String()), client_id: t.Optional(t.String({ description: "your id for this message: a retry answers the stored one" })) }),
+      body: t.Object({
+        room_id: t.String(),
+        message: t.Optional(t.String()),
+        client_id: t.Optional(t.String({ description: "your id for this message: a retry answers the stored one" })),
+        suggestions: t.Optional(t.Array(t.String(), { description: "up to 11 quick-reply buttons of up to 25 characters under this message (widget buttons, Telegram reply keyboard, Messenger/Instagram quick replies, Business Messages suggested replies)" })),
+      }),
       detail: { summary: "The attending agent's message to the visitor (webchat at once; other channels through the worker)" },
     },
   )

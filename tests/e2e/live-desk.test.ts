@@ -1,7 +1,8 @@
 /**
  * /live in Chromium with JavaScript: a visitor writes through the public widget API, the agent's
  * open workspace shows the room without a reload, the agent takes it and replies with Enter, and
- * the reply reaches the visitor's conversation.
+ * the reply reaches the visitor's conversation. Suggestion buttons: the agent offers them from the
+ * composer (with JavaScript, and with a plain form post without it), the visitor taps one in the widget.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, registerPerson, type Person } from "../support/api";
@@ -88,5 +89,82 @@ describe.skipIf(!hasChromium)("/live in Chromium", () => {
     await page.getByTestId("thread").getByText("Obrigada!").waitFor({ timeout: 10_000 });
     await page.screenshot({ path: screenshotPath("live-desk"), fullPage: true });
     await page.context().close();
+  });
+
+  it("suggestion buttons: offered from the composer, shown in the thread, tapped by the visitor in the widget (and posted without JavaScript)", async () => {
+    const owner = await registerPerson("livedesk-sug");
+    await giveOmni(owner.accountId);
+    const [{ widget_key: key }] = await query<{ widget_key: string }>(
+      `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, 'wk_' || md5(random()::text), 'manual')
+       ON CONFLICT (account_id) DO UPDATE SET acceptance_option = 'manual' RETURNING widget_key`,
+      [owner.accountId],
+    );
+    // The visitor starts on the widget.
+    const visitor = await newPage(browser());
+    await visitor.goto(`/live/simulator?key=${key}`);
+    await visitor.getByRole("button", { name: "Abrir o chat" }).click();
+    const input = visitor.getByRole("textbox", { name: "Escreva uma mensagem…" });
+    await input.fill("Meu pedido atrasou");
+    await input.press("Enter");
+    await expect.poll(async () => (await query(`SELECT 1 FROM live_rooms WHERE account_id = $1`, [owner.accountId])).length).toBe(1);
+    const [room] = await query<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1`, [owner.accountId]);
+
+    for (const js of [true, false]) {
+      const page = await newPage(browser(), { javaScriptEnabled: js });
+      await page.goto("/login");
+      await page.getByLabel("E-mail").fill(owner.email);
+      await page.getByLabel("Senha").fill(owner.password);
+      await page.getByRole("button", { name: "Entrar", exact: true }).click();
+      await page.waitForURL((u) => u.pathname === "/");
+      if (js) {
+        await page.goto(`/live?tab=queue&room=${room.id}`);
+        await page.getByRole("button", { name: "Assumir atendimento" }).click();
+        await page.waitForURL((u) => u.searchParams.get("tab") === "me" && u.searchParams.get("room") === room.id);
+      } else {
+        await page.goto(`/live?tab=me&room=${room.id}`);
+      }
+      await page.getByText("Botões de sugestão").click();
+      const field = page.getByLabel("Sugestões (uma por linha)");
+      const composer = page.getByLabel("Mensagem", { exact: true });
+      if (js) {
+        // Twelve is one too many: the agent is told before anything leaves.
+        await field.fill(Array.from({ length: 12 }, (_, i) => `Opção ${i + 1}`).join("\n"));
+        await composer.fill("Escolha uma opção");
+        await composer.press("Enter");
+        await page.getByText("No máximo 11 itens").waitFor();
+        expect(await query(`SELECT 1 FROM live_messages WHERE room_id = $1 AND author = 'agent'`, [room.id])).toHaveLength(0);
+        await field.fill("Reembolso\nNova entrega\n\nFalar com gerente");
+        await composer.fill("Como prefere resolver?");
+        await composer.press("Enter");
+        await expect.poll(async () => composer.inputValue(), { timeout: 10_000 }).toBe("");
+        const offered = page.getByTestId("thread").locator("[data-suggestions]").last();
+        await offered.waitFor();
+        expect(await offered.locator("li").allInnerTexts()).toEqual(["Reembolso", "Nova entrega", "Falar com gerente"]);
+        await page.screenshot({ path: screenshotPath("live-desk-suggestions"), fullPage: true });
+
+        // The widget shows them as buttons under the agent's message; a tap answers with its text.
+        const chip = visitor.getByRole("button", { name: "Nova entrega", exact: true });
+        await chip.waitFor({ timeout: 10_000 });
+        await visitor.screenshot({ path: screenshotPath("widget-suggestions"), fullPage: true });
+        await chip.click();
+        await visitor.locator(".msg.me", { hasText: "Nova entrega" }).waitFor();
+        await chip.waitFor({ state: "detached" });
+        await page.getByTestId("thread").locator('[data-author="visitor"]', { hasText: "Nova entrega" }).waitFor({ timeout: 10_000 });
+      } else {
+        // Without JavaScript the same fields post as a plain form.
+        await field.fill("Sim\nNão");
+        await composer.fill("Posso encerrar?");
+        await page.getByRole("button", { name: "Enviar", exact: true }).click();
+        await page.getByTestId("thread").getByText("Posso encerrar?").waitFor();
+        const [last] = await query<{ body: string; suggestions: string[] }>(
+          `SELECT body, suggestions FROM live_messages WHERE room_id = $1 AND author = 'agent' ORDER BY created_at DESC LIMIT 1`,
+          [room.id],
+        );
+        expect(last).toEqual({ body: "Posso encerrar?", suggestions: ["Sim", "Não"] });
+        await visitor.getByRole("button", { name: "Sim", exact: true }).waitFor({ timeout: 10_000 });
+      }
+      await page.context().close();
+    }
+    await visitor.context().close();
   });
 });

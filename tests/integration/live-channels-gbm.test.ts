@@ -255,6 +255,30 @@ describe("Google Business Messages", () => {
     expect(peer.calls.filter((c) => c.path === "/token")).toHaveLength(1);
   });
 
+  it("suggestion buttons go out as suggested replies; a tapped one (suggestionResponse) is the visitor's next message, once", async () => {
+    const [{ room_id }] = await visitorMessages("conv-carla");
+    peer.reset();
+    const sent = await as("/api/omni/messages", { body: { room_id, message: "Quer agendar?", suggestions: ["Sim, amanhã", "Não, obrigada"] } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const call = await waitUntil("messages.create", async () => creates("conv-carla").find((c) => c.json?.messageId === sent.body.id));
+    expect(call.json.suggestions).toEqual([
+      { reply: { text: "Sim, amanhã", postbackData: "Sim, amanhã" } },
+      { reply: { text: "Não, obrigada", postbackData: "Não, obrigada" } },
+    ]);
+    const tap = {
+      agent: AGENT,
+      conversationId: "conv-carla",
+      requestId: "req-tap-1",
+      context: { userInfo: { displayName: "Carla Dias" } },
+      suggestionResponse: { message: "conversations/conv-carla/messages/tap-1", postbackData: "Sim, amanhã", text: "Sim, amanhã", suggestionType: "REPLY" },
+    };
+    expect((await signedPost(tap)).status).toBe(200);
+    expect((await signedPost(tap)).status).toBe(200);
+    const mine = (await visitorMessages("conv-carla")).filter((m) => m.body === "Sim, amanhã");
+    expect(mine).toHaveLength(1);
+    expect(mine[0].room_id).toBe(room_id);
+  });
+
   it("the agent's image goes out by a signed URL Google can fetch; the text first, each a message of its own", async () => {
     const [{ room_id }] = await visitorMessages("conv-carla");
     peer.reset();

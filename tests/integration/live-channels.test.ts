@@ -156,6 +156,22 @@ describe("Telegram", () => {
     expect(peer.calls.filter((c) => c.path.endsWith("/sendMessage"))).toHaveLength(1);
   });
 
+  it("suggestion buttons go out as a one-time reply keyboard (two per row); a tap comes back as the visitor's text", async () => {
+    const [{ room_id }] = await telegramMessages();
+    peer.reset();
+    const sent = await as("/api/omni/messages", { body: { room_id, message: "Posso ajudar em algo mais?", suggestions: ["Sim", "Não", "Falar com atendente"] } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.suggestions).toEqual(["Sim", "Não", "Falar com atendente"]);
+    const call = await waitFor("sendMessage", async () => peer.calls.find((c) => c.path.endsWith("/sendMessage")));
+    expect(call.json).toEqual({
+      chat_id: "55501",
+      text: "Posso ajudar em algo mais?",
+      reply_markup: { keyboard: [[{ text: "Sim" }, { text: "Não" }], [{ text: "Falar com atendente" }]], one_time_keyboard: true, resize_keyboard: true },
+    });
+    expect((await postUpdate(update(40, { text: "Falar com atendente" }), { "X-Telegram-Bot-Api-Secret-Token": secret })).status).toBe(200);
+    expect((await telegramMessages()).at(-1)).toMatchObject({ room_id, body: "Falar com atendente" });
+  });
+
   it("the agent's file goes out with sendPhoto (multipart, the caption with it)", async () => {
     const [{ room_id }] = await telegramMessages();
     peer.reset();
@@ -274,6 +290,25 @@ describe("Messenger and Instagram", () => {
     const events = (await liveEvents(room_id)).map((e) => e.event);
     expect(events).toContain("delivered");
     expect(events).toContain("read");
+  });
+
+  it("suggestion buttons go out as quick replies (titles cut at 20, payload whole); a tapped one arrives as the whole suggestion", async () => {
+    const psid = "messenger-psid-1";
+    const [{ room_id }] = await visitorMessages("messenger", psid);
+    peer.reset();
+    const sent = await as("/api/omni/messages", { body: { room_id, message: "Qual horário prefere?", suggestions: ["Manhã", "Tarde, depois das 14h ok"] } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const call = await waitFor("graph send", async () => peer.calls.find((c) => c.path === "/graph/v19.0/me/messages"));
+    expect(call.json.message).toEqual({
+      text: "Qual horário prefere?",
+      quick_replies: [
+        { content_type: "text", title: "Manhã", payload: "Manhã" },
+        { content_type: "text", title: "Tarde, depois das 14", payload: "Tarde, depois das 14h ok" },
+      ],
+    });
+    const tap = event("messenger", { sender: { id: psid }, message: { mid: "m_quick_1", text: "Tarde, depois das 14", quick_reply: { payload: "Tarde, depois das 14h ok" } } });
+    expect((await post("messenger", tap, sign(tap))).status).toBe(200);
+    expect((await visitorMessages("messenger", psid)).at(-1)).toMatchObject({ body: "Tarde, depois das 14h ok" });
   });
 
   it("a provider that keeps failing: retried, then FAIL with the error, and the agent is told", async () => {

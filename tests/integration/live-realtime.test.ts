@@ -134,6 +134,39 @@ describe("agent and visitor over websockets", () => {
     expect((await agent.command("l4", "close", { room_id: roomId })).ok).toBe(true);
   });
 
+  it("suggestion buttons: the agent offers up to 11 of up to 25 characters; the visitor gets them with the message; a tap is their answer", async () => {
+    const first = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Botões", message: "Quero trocar um produto" } });
+    const roomId = first.body.room.id as string;
+    const agent = connect({ ticket: await issueStreamTicket({ userId: ownerId, accountId }) });
+    await agent.until((c) => c.frames.some((f) => f.type === "welcome" || f.type === "already_connected"), "welcome or already connected");
+    if (!agent.frames.some((f) => f.type === "welcome")) agent.send({ type: "takeover" });
+    await agent.welcome();
+    expect((await agent.command("b0", "next", {})).ok).toBe(true);
+    const visitor = connect({ visitor: first.body.realtime_token, last: `room:${first.body.resume_from}` });
+    await visitor.welcome();
+
+    // Too many, too long, or not a list: refused naming the field, translated, and nothing stored.
+    const many = await agent.command("b1", "send", { room_id: roomId, message: "Escolha", suggestions: Array.from({ length: 12 }, (_, i) => `Opção ${i + 1}`) });
+    expect(many).toMatchObject({ ok: false, error: { code: "VALIDATION", fields: { suggestions: ["No máximo 11 itens"] } } });
+    const tooLong = await agent.command("b2", "send", { room_id: roomId, message: "Escolha", suggestions: ["x".repeat(26)] });
+    expect(tooLong).toMatchObject({ ok: false, error: { code: "VALIDATION", fields: { suggestions: ["Cada item com até 25 caracteres"] } } });
+    expect(await query(`SELECT 1 FROM live_messages WHERE room_id = $1 AND author = 'agent'`, [roomId])).toHaveLength(0);
+
+    // Eleven of exactly 25 characters (blanks and repeats dropped) are fine.
+    const eleven = Array.from({ length: 11 }, (_, i) => `Opção número ${String(i + 1).padStart(2, "0")} ok ok ok`.slice(0, 25));
+    const sent = await agent.command("b3", "send", { room_id: roomId, message: "Qual destas?", suggestions: [...eleven, " ", eleven[0]], client_id: "sug-1" });
+    expect(sent).toMatchObject({ ok: true, data: { suggestions: eleven } });
+    await visitor.until((c) => c.events().some((e) => e.event === "send" && e.data?.message?.suggestions?.length === 11), "the suggestions on the visitor's socket");
+    const q = new URLSearchParams({ visitor_id: first.body.visitor_id, visitor_token: first.body.visitor_token });
+    const conv = await api(`/api/widget/${widgetKey}/conversation?${q}`);
+    expect(conv.body.messages.at(-1)).toMatchObject({ author: "agent", suggestions: eleven });
+    // The tap is the visitor's next message, with the suggestion's text.
+    const tap = await visitor.command("b4", "send", { message: eleven[3], client_id: "tap-1" });
+    expect(tap).toMatchObject({ ok: true, data: { author: "visitor", body: eleven[3], suggestions: [] } });
+    await agent.until((c) => c.events().some((e) => e.event === "send" && e.data?.message?.body === eleven[3]), "the tapped suggestion on the agent's socket");
+    expect((await agent.command("b5", "close", { room_id: roomId })).ok).toBe(true);
+  });
+
   it("outside opening hours the visitor's message is an offline contact, not a queued room", async () => {
     // Closed every day: hours only on a weekday that can never match (a holiday today).
     await query(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, 'Feriado', (now() AT TIME ZONE 'America/Sao_Paulo')::date)`, [accountId]);

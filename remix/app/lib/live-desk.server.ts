@@ -84,7 +84,12 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
 const roomId = z.object({ room_id: z.uuid("validation.required") });
 const schemas = {
   take: roomId,
-  send: roomId.extend({ body: z.string().trim().min(1, "validation.required").max(4096, "validation.maxLength::4096"), client_id: z.string().max(100).optional() }),
+  send: roomId.extend({
+    body: z.string().trim().min(1, "validation.required").max(4096, "validation.maxLength::4096"),
+    client_id: z.string().max(100).optional(),
+    // The composer's suggestion buttons: one per line (plain form), or one field each (the screen's command without a socket).
+    suggestions: z.union([z.string().max(2000, "validation.maxLength::2000"), z.array(z.string().max(200, "validation.maxLength::200")).max(50)]).optional(),
+  }),
   close: roomId.extend({ tabulation_id: z.union([z.uuid(), z.literal("")]).optional() }),
   transfer_agent: roomId.extend({ agent_id: z.uuid("validation.required") }),
   transfer_department: roomId.extend({ department_id: z.uuid("validation.required") }),
@@ -122,7 +127,7 @@ export async function deskAction({ request }: ActionFunctionArgs) {
     switch (intent) {
       case "take": await takeRoom(ctx, id); to = deskHref({ tab: "me", room: id }); break;
       // Browsers submit a textarea's line breaks as CRLF.
-      case "send": data = await sendAgentMessage(ctx, id, { body: String(value.body).replace(/\r\n?/g, "\n"), clientId: value.client_id ?? null }); to = deskHref({ tab, room: id }); break;
+      case "send": data = await sendAgentMessage(ctx, id, { body: String(value.body).replace(/\r\n?/g, "\n"), clientId: value.client_id ?? null, suggestions: Array.isArray(value.suggestions) ? value.suggestions : String(value.suggestions ?? "").split(/\r?\n/) }); to = deskHref({ tab, room: id }); break;
       case "close": await closeRoom(ctx, id, { tabulationId: value.tabulation_id || null }); to = deskHref({ tab: "closed", room: id }); break;
       case "transfer_agent": await transferToAgent(ctx, id, value.agent_id); to = deskHref({ tab, room: id }); break;
       case "transfer_department": await transferToDepartment(ctx, id, value.department_id); to = deskHref({ tab: "me" }); break;

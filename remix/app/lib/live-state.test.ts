@@ -22,7 +22,7 @@ function msg(over: Partial<MessageView> = {}): MessageView {
   seq++;
   return {
     id: `m${String(seq).padStart(4, "0")}`, room_id: "1", author: "visitor", user_id: null, body: `msg ${seq}`, attachments: [], status: "SENT", edited: false,
-    client_id: null, created_at: new Date(Date.UTC(2026, 0, 1, 10, 0, seq)).toISOString(), delivered_at: null, read_at: null, error: null, ...over,
+    client_id: null, created_at: new Date(Date.UTC(2026, 0, 1, 10, 0, seq)).toISOString(), delivered_at: null, read_at: null, error: null, suggestions: [], ...over,
   };
 }
 

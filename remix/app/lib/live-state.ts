@@ -238,11 +238,11 @@ export function prependOlder(state: DeskState, roomId: string, page: { data: Mes
 }
 
 /** My message shown at once, before the server answers. */
-export function addPending(state: DeskState, m: { clientId: string; body: string; at: string }): DeskState {
+export function addPending(state: DeskState, m: { clientId: string; body: string; at: string; suggestions?: string[] }): DeskState {
   if (!state.room) return state;
   const pending: MessageView = {
     id: `pending:${m.clientId}`, room_id: state.room.id, author: "agent", user_id: state.me, body: m.body, attachments: [], status: "PENDING",
-    edited: false, client_id: m.clientId, created_at: m.at, delivered_at: null, read_at: null, error: null,
+    edited: false, client_id: m.clientId, created_at: m.at, delivered_at: null, read_at: null, error: null, suggestions: m.suggestions ?? [],
   };
   return { ...state, messages: [...state.messages, pending] };
 }

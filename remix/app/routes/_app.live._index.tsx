@@ -6,12 +6,13 @@
  * use-cases. With JavaScript the page is live (use-live-desk.ts).
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "../../../api/live/limits";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput, FormErrors, useCsrf } from "~/components/forms/fields";
 import { RoomPanel } from "~/components/live/room-panel";
-import { Thread } from "~/components/live/thread";
+import { SuggestionChips, Thread } from "~/components/live/thread";
 import { useLiveDesk } from "~/components/live/use-live-desk";
 import { useLive } from "~/components/live/live-provider";
 import { Badge } from "~/components/ui/badge";
@@ -67,10 +68,16 @@ function StatusForm({ status, action, onChange }: { status: string | null; actio
   );
 }
 
-function Composer({ roomId, action, onSend, errors }: { roomId: string; action: string; onSend?: (body: string) => Promise<boolean>; errors?: string[] | null }) {
+/** The composer's suggestion buttons field: one per line, blanks ignored. */
+const suggestionLines = (raw: string) => raw.split(/\r?\n/).map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean);
+
+function Composer({ roomId, action, onSend, errors }: { roomId: string; action: string; onSend?: (body: string, suggestions: string[]) => Promise<boolean>; errors?: string[] | null }) {
   const { t } = useTranslation("liveDesk");
   const [busy, setBusy] = useState(false);
+  const [local, setLocal] = useState<string | null>(null);
+  const [chips, setChips] = useState<string[]>([]);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const suggestionsRef = useRef<HTMLTextAreaElement>(null);
   return (
     <Form
       method="post"
@@ -81,10 +88,19 @@ function Composer({ roomId, action, onSend, errors }: { roomId: string; action: 
         e.preventDefault();
         const body = ref.current?.value.trim() ?? "";
         if (!body || busy) return;
+        const suggestions = suggestionLines(suggestionsRef.current?.value ?? "");
+        // The server checks the same rules (spec section 9); here the agent learns it before the message leaves.
+        if (suggestions.length > SUGGESTIONS_MAX) return setLocal(`validation.maxItems::${SUGGESTIONS_MAX}`);
+        if (suggestions.some((s) => [...s].length > SUGGESTION_MAX_LENGTH)) return setLocal(`validation.eachMaxLength::${SUGGESTION_MAX_LENGTH}`);
+        setLocal(null);
         setBusy(true);
-        void onSend(body).then((ok) => {
+        void onSend(body, suggestions).then((ok) => {
           setBusy(false);
           if (ok && ref.current) ref.current.value = "";
+          if (ok && suggestionsRef.current) {
+            suggestionsRef.current.value = "";
+            setChips([]);
+          }
           ref.current?.focus();
         });
       }}
@@ -92,7 +108,7 @@ function Composer({ roomId, action, onSend, errors }: { roomId: string; action: 
       <CsrfInput />
       <input type="hidden" name="intent" value="send" />
       <input type="hidden" name="room_id" value={roomId} />
-      <FormErrors errors={errors} />
+      <FormErrors errors={local ? [local] : errors} />
       <div className="flex items-end gap-2">
         <label htmlFor="composer" className="sr-only">{t("composer.label")}</label>
         <Textarea
@@ -114,6 +130,25 @@ function Composer({ roomId, action, onSend, errors }: { roomId: string; action: 
         />
         <Button type="submit" disabled={busy}>{t("composer.send")}</Button>
       </div>
+      <details className="text-sm" data-testid="composer-suggestions">
+        <summary className="cursor-pointer text-xs text-muted-foreground">{t("composer.suggestions.summary")}{chips.length ? ` (${chips.length})` : ""}</summary>
+        <div className="mt-2 space-y-1">
+          <label htmlFor="composer-suggestions" className="text-xs font-medium">{t("composer.suggestions.label")}</label>
+          <Textarea
+            id="composer-suggestions"
+            ref={suggestionsRef}
+            name="suggestions"
+            rows={3}
+            maxLength={2000}
+            aria-describedby="composer-suggestions-help"
+            placeholder={t("composer.suggestions.placeholder")}
+            className="min-h-16 resize-y"
+            onChange={(e) => setChips(suggestionLines(e.currentTarget.value))}
+          />
+          <p id="composer-suggestions-help" className="text-xs text-muted-foreground">{t("composer.suggestions.help", { max: SUGGESTIONS_MAX, length: SUGGESTION_MAX_LENGTH })}</p>
+          {chips.length ? <SuggestionChips items={chips} /> : null}
+        </div>
+      </details>
       <p className="text-xs text-muted-foreground">{t("composer.help")}</p>
     </Form>
   );
@@ -268,7 +303,7 @@ export default function LiveDesk() {
             {data.before ? <p className="px-4 py-1 text-center text-xs"><Link className="underline" to={deskHref({ tab: data.tab, room: room.id })}>{t("thread.newest")}</Link></p> : null}
             {canWrite ? (
               <>
-                <Composer roomId={room.id} action={action} onSend={(body) => send(room.id, body)} errors={errorIntent === "send" ? errors : null} />
+                <Composer roomId={room.id} action={action} onSend={(body, suggestions) => send(room.id, body, suggestions)} errors={errorIntent === "send" ? errors : null} />
                 <AttachForm roomId={room.id} action={action} errors={errorIntent === "upload" ? errors : null} />
               </>
             ) : (

@@ -63,6 +63,18 @@ function Attachments({ items }: { items: MessageView["attachments"] }) {
   );
 }
 
+/** Suggestion buttons as the visitor sees them (in the thread and the composer's preview: not clickable here). */
+export function SuggestionChips({ items }: { items: readonly string[] }) {
+  const { t } = useTranslation("liveDesk");
+  return (
+    <ul className="mt-1 flex flex-wrap gap-1" aria-label={t("composer.suggestions.summary")} data-suggestions>
+      {items.map((s) => (
+        <li key={s} className="rounded-full border border-primary/40 px-2 py-0.5 text-xs text-primary">{s}</li>
+      ))}
+    </ul>
+  );
+}
+
 export function MessageBubble({ m, lng, authorName }: { m: MessageView; lng: Lng; authorName?: string }) {
   const { t } = useTranslation("liveDesk");
   const mine = m.author === "agent" || m.author === "bot";
@@ -79,6 +91,7 @@ export function MessageBubble({ m, lng, authorName }: { m: MessageView; lng: Lng
           <div className="break-words [&_a]:underline [&_code]:rounded [&_code]:bg-background/60 [&_code]:px-1 [&_pre]:overflow-x-auto" dangerouslySetInnerHTML={{ __html: renderMarkup(m.body) }} />
         )}
         <Attachments items={m.attachments} />
+        {m.suggestions?.length ? <SuggestionChips items={m.suggestions} /> : null}
         <p className="mt-1 flex items-center justify-end gap-1 text-[0.7rem] text-muted-foreground">
           {m.edited ? <span>{t("thread.edited")}</span> : null}
           <time dateTime={m.created_at}>{formatDate(m.created_at, lng, true)}</time>

@@ -20,7 +20,7 @@ export const statusKey = (userId: string) => `live.status.${userId}`;
 type Action =
   | { type: "sync"; snapshot: DeskSnapshot; recent: LiveEventMessage[] }
   | { type: "event"; event: LiveEventMessage }
-  | { type: "pending"; clientId: string; body: string; at: string }
+  | { type: "pending"; clientId: string; body: string; at: string; suggestions?: string[] }
   | { type: "failed"; clientId: string }
   | { type: "older"; roomId: string; page: { data: MessageView[]; more: boolean } };
 
@@ -188,11 +188,11 @@ export function useLiveDesk({
   }, [snapshot.me]);
 
   const send = useCallback(
-    async (roomId: string, body: string) => {
+    async (roomId: string, body: string, suggestions: string[] = []) => {
       const clientId = `c_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
-      dispatch({ type: "pending", clientId, body, at: new Date().toISOString() });
+      dispatch({ type: "pending", clientId, body, suggestions, at: new Date().toISOString() });
       try {
-        await command("send", { room_id: roomId, body, client_id: clientId });
+        await command("send", { room_id: roomId, body, client_id: clientId, suggestions });
         if (!connection) revalidate.current();
         return true;
       } catch {
