@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { balanceOf, createCampaign, enqueueSms, tally, waitUntil } from "../support/campaigns";
 import { query } from "../support/db";
 
@@ -17,11 +17,7 @@ async function signedIn(browser: Parameters<typeof newPage>[0], javaScriptEnable
   const p = await registerPerson("campaignweb");
   await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [p.accountId]);
   const page = await newPage(browser, { javaScriptEnabled });
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(p.email);
-  await page.getByLabel("Senha").fill(p.password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === "/");
+  await signIn(page, p);
   return { p, page };
 }
 

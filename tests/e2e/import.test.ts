@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { registerPerson, type Person } from "../support/api";
-import { hasChromium, newPage, screenshotPath, requireChromiumInCi, useBrowser } from "../support/browser";
+import { hasChromium, newPage, screenshotPath, requireChromiumInCi, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
@@ -23,13 +23,6 @@ function peopleCsv(n: number, invalid: number[]) {
   return lines.join("\r\n") + "\r\n";
 }
 
-async function signInAs(page: Page, person: Person) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(person.email);
-  await page.getByLabel("Senha").fill(person.password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === "/");
-}
 
 /** Upload, keep the suggestions, choose a new group, start: answers the import id (the page then shows the progress). */
 async function uploadAndStart(page: Page, rows: number, invalid: number[], group: string, shot: string) {
@@ -90,7 +83,7 @@ describe.skipIf(!hasChromium)("importing contacts in Chromium", () => {
     page.on("console", (m) => {
       if (m.type() === "error") errors.push(m.text());
     });
-    await signInAs(page, person);
+    await signIn(page, person);
     const rows = 30_000;
     const invalid = [2, 17, 1_999];
     const group = "Clientes importados (JS)";
@@ -124,7 +117,7 @@ describe.skipIf(!hasChromium)("importing contacts in Chromium", () => {
   it("without JavaScript: the same upload and mapping, and the page's own refresh carries it to completed", async () => {
     const person = await registerPerson("import-nojs");
     const page = await newPage(browser(), { javaScriptEnabled: false });
-    await signInAs(page, person);
+    await signIn(page, person);
     const rows = 20_000;
     const invalid = [5, 1_500];
     const group = "Clientes importados (sem JS)";

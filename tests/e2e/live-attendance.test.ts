@@ -6,10 +6,10 @@
  * connection drops, the workspace counts down and reconnects, and shows the message the visitor
  * wrote meanwhile.
  */
-import type { Page, WebSocketRoute } from "playwright-core";
+import type { WebSocketRoute } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, registerPerson, type Person } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
@@ -26,13 +26,6 @@ async function addAgent(tag: string, firstName: string) {
   return person;
 }
 
-async function signIn(page: Page, person: Person) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(person.email);
-  await page.getByLabel("Senha").fill(person.password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === "/");
-}
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");

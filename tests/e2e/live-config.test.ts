@@ -3,21 +3,13 @@
  * tabulation on /tabulations and a holiday on /holidays/create; registering the same day again
  * shows the translated 'error registering holidays'.
  */
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { giveOmni, registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
 
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Senha").fill(password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === "/");
-}
 
 describe.skipIf(!hasChromium)("live chat configuration in Chromium", () => {
   const browser = useBrowser();
@@ -26,7 +18,7 @@ describe.skipIf(!hasChromium)("live chat configuration in Chromium", () => {
     const person = await registerPerson("e2eliveconf");
     await giveOmni(person.accountId);
     const page = await newPage(browser(), { javaScriptEnabled: false });
-    await signIn(page, person.email, person.password);
+    await signIn(page, { email: person.email, password: person.password });
 
     await page.getByRole("link", { name: "Tabulações" }).click();
     await page.waitForURL((u) => u.pathname === "/tabulations");

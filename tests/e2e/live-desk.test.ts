@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, registerPerson, type Person } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
@@ -30,11 +30,7 @@ describe.skipIf(!hasChromium)("/live in Chromium", () => {
 
   it("a visitor writes, the agent sees the room live, takes it and replies; the visitor gets the reply", async () => {
     const page = await newPage(browser());
-    await page.goto("/login");
-    await page.getByLabel("E-mail").fill(agent.email);
-    await page.getByLabel("Senha").fill(agent.password);
-    await page.getByRole("button", { name: "Entrar", exact: true }).click();
-    await page.waitForURL((u) => u.pathname === "/");
+    await signIn(page, agent);
     await page.goto("/live?tab=queue");
     await expect(page.getByTestId("room-list").textContent()).resolves.toContain("Ninguém aguardando na fila");
     // At connect the status is restored (default AVAILABLE) and kept in localStorage per user.
@@ -111,11 +107,7 @@ describe.skipIf(!hasChromium)("/live in Chromium", () => {
 
     for (const js of [true, false]) {
       const page = await newPage(browser(), { javaScriptEnabled: js });
-      await page.goto("/login");
-      await page.getByLabel("E-mail").fill(owner.email);
-      await page.getByLabel("Senha").fill(owner.password);
-      await page.getByRole("button", { name: "Entrar", exact: true }).click();
-      await page.waitForURL((u) => u.pathname === "/");
+      await signIn(page, owner);
       if (js) {
         await page.goto(`/live?tab=queue&room=${room.id}`);
         await page.getByRole("button", { name: "Assumir atendimento" }).click();

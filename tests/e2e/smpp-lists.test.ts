@@ -6,21 +6,14 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { registerPerson, type Person } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
 
-async function signInAs(page: Page, person: Person) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(person.email);
-  await page.getByLabel("Senha").fill(person.password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === "/");
-}
 
 async function flow(page: Page, person: Person, tag: string) {
-  await signInAs(page, person);
+  await signIn(page, person);
   await page.getByRole("link", { name: "Usuários SMPP" }).click();
   await page.waitForURL((u) => u.pathname === "/sms/smpp");
   const systemId = `e2e${tag}${Date.now().toString(36).slice(-6)}`;

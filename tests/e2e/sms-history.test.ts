@@ -9,8 +9,8 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
-import { api, login, registerPerson, type Person } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { api, login, registerPerson } from "../support/api";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
@@ -18,13 +18,6 @@ requireChromiumInCi();
 const STATUS_PT: Record<string, string> = { delivered: "Entregue", failed: "Falhou", unavailable: "Indisponível" };
 const HEADER = "id,created_at,sent_at,delivered_at,direction,type,sender,recipient,body,segments,coding,status,error_code,error_message,carrier,price,currency";
 
-async function signInAs(page: Page, person: Person) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(person.email);
-  await page.getByLabel("Senha").fill(person.password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === "/");
-}
 
 /** A fresh account with balance: 3 failed and 2 delivered messages seeded today, and one sent through the pipeline. */
 async function account(tag: string) {
@@ -74,7 +67,7 @@ describe.skipIf(!hasChromium)("SMS history and export in Chromium", () => {
     const page = await newPage(browser());
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await signInAs(page, person);
+    await signIn(page, person);
     await page.goto("/sms/history", { waitUntil: "networkidle" });
     // The message sent through the pipeline shows its final status.
     await page.locator(`[data-message-id="${sent.id}"]`).getByText(STATUS_PT[sent.status]).waitFor();
@@ -103,7 +96,7 @@ describe.skipIf(!hasChromium)("SMS history and export in Chromium", () => {
   it("without JavaScript: the GET filter form, the Export form post and the page's own refresh", async () => {
     const { person, failed } = await account("smshist-nojs");
     const page = await newPage(browser(), { javaScriptEnabled: false });
-    await signInAs(page, person);
+    await signIn(page, person);
     await page.goto("/sms/history");
     await page.getByLabel("Status").selectOption("failed");
     await page.getByLabel("Remetente").fill("LOJA");

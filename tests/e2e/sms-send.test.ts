@@ -8,19 +8,12 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
-import { registerPerson, type Person } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { registerPerson } from "../support/api";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
 
-async function signInAs(page: Page, person: Person) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(person.email);
-  await page.getByLabel("Senha").fill(person.password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === "/");
-}
 
 async function customer(tag: string) {
   const person = await registerPerson(tag);
@@ -51,7 +44,7 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
     const page = await newPage(browser());
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await signInAs(page, person);
+    await signIn(page, person);
     await page.getByRole("link", { name: "Enviar SMS" }).click();
     await page.waitForURL((u) => u.pathname === "/sms/send");
     await page.waitForLoadState("networkidle"); // hydrated
@@ -92,7 +85,7 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
   it("without JavaScript: the plain form posts, shows a translated field error, then sends and the message is delivered", async () => {
     const person = await customer("smssend-nojs");
     const page = await newPage(browser(), { javaScriptEnabled: false });
-    await signInAs(page, person);
+    await signIn(page, person);
     await page.goto("/sms/send");
     // Every mode's field is there without JavaScript; the server reads the chosen one.
     expect(await page.getByLabel("Números", { exact: true }).isVisible()).toBe(true);

@@ -25,6 +25,15 @@ const connect = (params: Record<string, string>) => {
   return c;
 };
 
+/** The owner's agent socket, taking over one an earlier test left holding the presence. */
+async function agentSocket() {
+  const agent = connect({ ticket: await issueStreamTicket({ userId: ownerId, accountId }) });
+  await agent.until((c) => c.frames.some((f) => f.type === "welcome" || f.type === "already_connected"), "welcome or already connected");
+  if (!agent.frames.some((f) => f.type === "welcome")) agent.send({ type: "takeover" });
+  await agent.welcome();
+  return agent;
+}
+
 beforeAll(async () => {
   const owner = await registerPerson("live-rt");
   accountId = owner.accountId;
@@ -106,11 +115,7 @@ describe("agent and visitor over websockets", () => {
     expect(first.body.resume_from).toMatch(/^\d+-\d+$/);
     const roomId = first.body.room.id as string;
     // The agent takes the room and answers before the widget's socket is up.
-    const agent = connect({ ticket: await issueStreamTicket({ userId: ownerId, accountId }) });
-    // (The first test's agent socket may still hold the presence: take over.)
-    await agent.until((c) => c.frames.some((f) => f.type === "welcome" || f.type === "already_connected"), "welcome or already connected");
-    if (!agent.frames.some((f) => f.type === "welcome")) agent.send({ type: "takeover" });
-    await agent.welcome();
+    const agent = await agentSocket();
     expect((await agent.command("l1", "next", {})).ok).toBe(true);
     expect((await agent.command("l2", "send", { room_id: roomId, message: "Resposta rápida", client_id: "late-1" })).ok).toBe(true);
     const late = connect({ visitor: first.body.realtime_token, last: `room:${first.body.resume_from}` });
@@ -137,10 +142,7 @@ describe("agent and visitor over websockets", () => {
   it("suggestion buttons: the agent offers up to 11 of up to 25 characters; the visitor gets them with the message; a tap is their answer", async () => {
     const first = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Botões", message: "Quero trocar um produto" } });
     const roomId = first.body.room.id as string;
-    const agent = connect({ ticket: await issueStreamTicket({ userId: ownerId, accountId }) });
-    await agent.until((c) => c.frames.some((f) => f.type === "welcome" || f.type === "already_connected"), "welcome or already connected");
-    if (!agent.frames.some((f) => f.type === "welcome")) agent.send({ type: "takeover" });
-    await agent.welcome();
+    const agent = await agentSocket();
     expect((await agent.command("b0", "next", {})).ok).toBe(true);
     const visitor = connect({ visitor: first.body.realtime_token, last: `room:${first.body.resume_from}` });
     await visitor.welcome();

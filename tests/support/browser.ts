@@ -1,7 +1,7 @@
 /** Debian's Chromium driven by playwright-core (never a downloaded browser). */
 import { existsSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { chromium, type Browser, type BrowserContextOptions } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -40,4 +40,13 @@ export function useBrowser(): () => Browser {
 /** CI always has Debian's Chromium; a developer machine without it skips the browser tests. */
 export function requireChromiumInCi() {
   if (!hasChromium && process.env.CI) throw new Error("Debian chromium is required in CI (apt-get install chromium)");
+}
+
+/** Signs in through the login form (Portuguese, the default) and waits for the home page. */
+export async function signIn(page: Page, person: { email: string; password: string }) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(person.email);
+  await page.getByLabel("Senha").fill(person.password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === "/");
 }
