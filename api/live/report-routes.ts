@@ -7,6 +7,7 @@
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
+import { csvDownload } from "../sms/exports";
 import { createLiveExport, liveExportFile, listLiveExports } from "./report-exports";
 import { agentStatistic, listLiveAgents, liveReport, liveUsage } from "./reports";
 
@@ -57,15 +58,7 @@ export const liveReportRoutes = new Elysia({ tags: ["live"], detail: { security:
     "/chat/reports/:id/file",
     async ({ ctx, params }) => {
       const file = await liveExportFile(ctx, params.id);
-      return new Response(file.stream, {
-        headers: {
-          "Content-Type": "text/csv; charset=utf-8",
-          "Content-Length": String(file.size),
-          "Content-Disposition": `attachment; filename="${file.name}"`,
-          "Cache-Control": "private, no-store",
-          "X-Content-Type-Options": "nosniff",
-        },
-      });
+      return csvDownload(file);
     },
     {
       params: t.Object({ id: t.String() }),

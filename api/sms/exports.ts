@@ -153,14 +153,29 @@ export function exportRelativePath(accountId: string, id: string) {
 export const exportFileName = (e: { id: string; filter: ExportFilter }) => `sms-${e.filter.sent_at.from}_${e.filter.sent_at.to}-${e.id.slice(0, 8)}.csv`;
 
 /** The CSV of a finished export of the acting account: 404 for another's, 409 EXPORT_NOT_READY before it is done. */
-export async function exportFile(ctx: SignedInCtx, id: string): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number }> {
+export async function exportFile(ctx: SignedInCtx, id: string): Promise<ExportFile> {
   assertAllowed(ctx);
   const row = await findRow(ctx.actor.accountId, id);
   return openExportFile(row, exportFileName);
 }
 
+export type ExportFile = { stream: ReadableStream<Uint8Array>; name: string; size: number };
+
+/** An export's CSV as the download response (the API's and the web's file routes, SMS and conversations). */
+export function csvDownload(file: ExportFile): Response {
+  return new Response(file.stream, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Length": String(file.size),
+      "Content-Disposition": `attachment; filename="${file.name}"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}
+
 /** A finished export's CSV as a stream (409 EXPORT_NOT_READY before it is done). */
-export async function openExportFile(row: Row, nameOf: (row: Row) => string): Promise<{ stream: ReadableStream<Uint8Array>; name: string; size: number }> {
+export async function openExportFile(row: Row, nameOf: (row: Row) => string): Promise<ExportFile> {
   if (row.status !== "done" || !row.file_path) throw new AppError("EXPORT_NOT_READY", { params: { status: row.status } });
   const path = resolve(env().UPLOAD_DIR, row.file_path);
   const info = await stat(path).catch(() => null);

@@ -6,7 +6,7 @@
  */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
-import { createExport, exportFile, getExport, listExports } from "./exports";
+import { createExport, csvDownload, exportFile, getExport, listExports } from "./exports";
 import { smsCampaignReport, smsCarriers, smsCharts, smsInsights, smsQueue, smsUsage } from "./reports";
 
 const bearer = [{ bearer: [] }];
@@ -41,15 +41,7 @@ export const smsReportRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detai
     "/reports/:id/file",
     async ({ ctx, params }) => {
       const file = await exportFile(ctx, params.id);
-      return new Response(file.stream, {
-        headers: {
-          "Content-Type": "text/csv; charset=utf-8",
-          "Content-Length": String(file.size),
-          "Content-Disposition": `attachment; filename="${file.name}"`,
-          "Cache-Control": "private, no-store",
-          "X-Content-Type-Options": "nosniff",
-        },
-      });
+      return csvDownload(file);
     },
     {
       params: t.Object({ id: t.String() }),

@@ -1,18 +1,11 @@
 /** /chat/reports/{id}/file: a conversation export's CSV as a download (another account's: 404; not finished: 409). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { liveExportFile } from "../../../api/live/report-exports";
+import { csvDownload } from "../../../api/sms/exports";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const file = await orHttpError(liveExportFile(ctx, params.id ?? ""));
-  return new Response(file.stream, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Length": String(file.size),
-      "Content-Disposition": `attachment; filename="${file.name}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return csvDownload(file);
 }
