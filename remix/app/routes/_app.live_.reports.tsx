@@ -7,7 +7,8 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { liveReport, reportFilterOptions } from "../../../api/live/reports";
-import { DayBars, ShareList } from "~/components/live-reports/day-bars";
+import { DayBars, ShareList } from "~/components/charts/day-bars";
+import { FiguresTable } from "~/components/charts/figures-table";
 import { formatDuration, PeriodFilters } from "~/components/live-reports/period-filters";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount, formatDay } from "~/components/sms-reports/format";
@@ -72,26 +73,18 @@ export default function LiveReports() {
                   { key: "agent", label: t("reports.columns.agent"), className: "fill-success" },
                 ]}
               />
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>{t("reports.columns.day")}</TableHead>
-                    <TableHead className="text-right">{t("reports.columns.visitor")}</TableHead>
-                    <TableHead className="text-right">{t("reports.columns.agent")}</TableHead>
-                    <TableHead className="text-right">{t("reports.columns.total")}</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {report.days.map((d) => (
-                    <TableRow key={d.day} data-day={d.day}>
-                      <TableCell>{formatDay(d.day, lng, true)}</TableCell>
-                      <TableCell className="text-right tabular-nums">{n(d.visitor)}</TableCell>
-                      <TableCell className="text-right tabular-nums">{n(d.agent)}</TableCell>
-                      <TableCell className="text-right tabular-nums">{n(d.total)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              <FiguresTable
+                head={t("reports.columns.day")}
+                rows={report.days}
+                rowKey={(d) => d.day}
+                rowLabel={(d) => formatDay(d.day, lng, true)}
+                rowAttr="day"
+                columns={[
+                  { key: "visitor", label: t("reports.columns.visitor"), value: (d) => n(d.visitor) },
+                  { key: "agent", label: t("reports.columns.agent"), value: (d) => n(d.agent) },
+                  { key: "total", label: t("reports.columns.total"), value: (d) => n(d.total) },
+                ]}
+              />
             </CardContent>
           </Card>
           <div className="grid gap-6 lg:grid-cols-2">

@@ -6,7 +6,8 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { liveUsage, saoPauloDay } from "../../../api/live/reports";
-import { DayBars } from "~/components/live-reports/day-bars";
+import { DayBars } from "~/components/charts/day-bars";
+import { FiguresTable } from "~/components/charts/figures-table";
 import { ErrorText } from "~/components/forms/fields";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount, formatDay } from "~/components/sms-reports/format";
@@ -15,7 +16,6 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { requireRoute } from "~/lib/auth.server";
 import { formatDate, formatMoney } from "~/lib/format";
 import { withFieldErrors } from "~/lib/live-reports.server";
@@ -64,24 +64,17 @@ export default function LiveUsage() {
                 barTitle={(count) => `${n(count)} ${t("usage.rooms")}`}
                 series={[{ key: "rooms", label: t("usage.rooms"), className: "fill-primary" }]}
               />
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>{t("reports.columns.day")}</TableHead>
-                    <TableHead className="text-right">{t("usage.rooms")}</TableHead>
-                    <TableHead className="text-right">{t("usage.messages")}</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {usage.days.map((d) => (
-                    <TableRow key={d.day} data-day={d.day}>
-                      <TableCell>{formatDay(d.day, lng, true)}</TableCell>
-                      <TableCell className="text-right tabular-nums">{n(d.rooms)}</TableCell>
-                      <TableCell className="text-right tabular-nums">{n(d.messages)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              <FiguresTable
+                head={t("reports.columns.day")}
+                rows={usage.days}
+                rowKey={(d) => d.day}
+                rowLabel={(d) => formatDay(d.day, lng, true)}
+                rowAttr="day"
+                columns={[
+                  { key: "rooms", label: t("usage.rooms"), value: (d) => n(d.rooms) },
+                  { key: "messages", label: t("usage.messages"), value: (d) => n(d.messages) },
+                ]}
+              />
             </CardContent>
           </Card>
           <div className="grid gap-6 lg:grid-cols-2">
@@ -91,24 +84,17 @@ export default function LiveUsage() {
                 {usage.channels.length === 0 ? (
                   <p className="py-4 text-sm text-muted-foreground">{t("reports.empty")}</p>
                 ) : (
-                  <Table>
-                    <TableHeader>
-                      <TableRow>
-                        <TableHead>{t("reports.columns.channel")}</TableHead>
-                        <TableHead className="text-right">{t("usage.rooms")}</TableHead>
-                        <TableHead className="text-right">{t("usage.messages")}</TableHead>
-                      </TableRow>
-                    </TableHeader>
-                    <TableBody>
-                      {usage.channels.map((c) => (
-                        <TableRow key={c.channel} data-channel={c.channel}>
-                          <TableCell>{t(`channels.${c.channel}`)}</TableCell>
-                          <TableCell className="text-right tabular-nums">{n(c.rooms)}</TableCell>
-                          <TableCell className="text-right tabular-nums">{n(c.messages)}</TableCell>
-                        </TableRow>
-                      ))}
-                    </TableBody>
-                  </Table>
+                  <FiguresTable
+                    head={t("reports.columns.channel")}
+                    rows={usage.channels}
+                    rowKey={(c) => c.channel}
+                    rowLabel={(c) => t(`channels.${c.channel}`)}
+                    rowAttr="channel"
+                    columns={[
+                      { key: "rooms", label: t("usage.rooms"), value: (c) => n(c.rooms) },
+                      { key: "messages", label: t("usage.messages"), value: (c) => n(c.messages) },
+                    ]}
+                  />
                 )}
               </CardContent>
             </Card>

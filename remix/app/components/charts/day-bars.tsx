@@ -1,20 +1,26 @@
 /**
- * Per-day stacked bars drawn on the server as SVG (no JavaScript), in the style of the SMS
- * dashboard's chart: each series a band, a <title> per bar, a legend; the same figures are in
- * the table beside it.
+ * Per-day stacked bars drawn on the server as SVG (no JavaScript): each series a band, a <title>
+ * per bar, a legend; the same figures are in the table beside it. The SMS dashboard (statuses) and
+ * the live reports and usage (conversations, messages) draw with it.
  */
 import { formatCount, formatDay } from "~/components/sms-reports/format";
 import type { Lng } from "~/lib/i18n";
 
 export type Series = { key: string; label: string; className: string };
 
-export function DayBars({ data, series, lng, label, barTitle }: {
-  data: Array<{ day: string } & Record<string, number | string>>; series: Series[]; lng: Lng; label: string; barTitle: (total: number) => string;
+export function DayBars({ data, series, lng, label, barTitle, totalOf }: {
+  data: Array<{ day: string } & Record<string, number | string>>;
+  series: readonly Series[];
+  lng: Lng;
+  label: string;
+  barTitle: (total: number) => string;
+  /** A day's total (default: the sum of its series). */
+  totalOf?: (d: { day: string } & Record<string, number | string>) => number;
 }) {
   const W = 720;
   const H = 220;
   const pad = { top: 10, right: 8, bottom: 28, left: 40 };
-  const total = (d: Record<string, number | string>) => series.reduce((s, x) => s + Number(d[x.key] ?? 0), 0);
+  const total = totalOf ?? ((d: Record<string, number | string>) => series.reduce((s, x) => s + Number(d[x.key] ?? 0), 0));
   const max = Math.max(1, ...data.map(total));
   const innerW = W - pad.left - pad.right;
   const innerH = H - pad.top - pad.bottom;

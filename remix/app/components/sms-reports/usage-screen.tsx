@@ -6,7 +6,7 @@ import { formatCount, formatDay } from "./format";
 import { RangeForm } from "./range-form";
 import { PageHeader } from "~/components/shell/page-header";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
-import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { FiguresTable } from "~/components/charts/figures-table";
 import { formatMoney } from "~/lib/format";
 import type { usageLoader } from "~/lib/sms-reports.server";
 import type { RootData } from "~/root";
@@ -34,34 +34,19 @@ export function UsageScreen({ action }: { action: string }) {
           />
           <Card>
             <CardContent className="pt-6">
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>{t("days.day")}</TableHead>
-                    <TableHead className="text-right">{t("usage.messages")}</TableHead>
-                    <TableHead className="text-right">{t("usage.segments")}</TableHead>
-                    <TableHead className="text-right">{t("usage.cost")}</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {usage.data.map((d) => (
-                    <TableRow key={d.day} data-day={d.day}>
-                      <TableCell>{formatDay(d.day, lng, true)}</TableCell>
-                      <TableCell className="text-right tabular-nums" data-col="messages">{formatCount(d.messages, lng)}</TableCell>
-                      <TableCell className="text-right tabular-nums" data-col="segments">{formatCount(d.segments, lng)}</TableCell>
-                      <TableCell className="text-right tabular-nums" data-col="cost">{formatMoney(d.cost, usage.currency, lng)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-                <TableFooter>
-                  <TableRow data-day="total">
-                    <TableCell>{t("days.totals")}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatCount(usage.totals.messages, lng)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatCount(usage.totals.segments, lng)}</TableCell>
-                    <TableCell className="text-right tabular-nums">{formatMoney(usage.totals.cost, usage.currency, lng)}</TableCell>
-                  </TableRow>
-                </TableFooter>
-              </Table>
+              <FiguresTable
+                head={t("days.day")}
+                rows={usage.data}
+                rowKey={(d) => d.day}
+                rowLabel={(d) => formatDay(d.day, lng, true)}
+                rowAttr="day"
+                columns={[
+                  { key: "messages", label: t("usage.messages"), value: (d) => formatCount(d.messages, lng) },
+                  { key: "segments", label: t("usage.segments"), value: (d) => formatCount(d.segments, lng) },
+                  { key: "cost", label: t("usage.cost"), value: (d) => formatMoney(d.cost, usage.currency, lng) },
+                ]}
+                totals={{ label: t("days.totals"), row: { day: "total", ...usage.totals } }}
+              />
             </CardContent>
           </Card>
         </>
