@@ -7,7 +7,7 @@ import { isLiveWriter } from "../../../api/live/access";
 import { createMacro, deleteMacro, listMacros } from "../../../api/live/macros";
 import { macroSchema } from "../../../api/live/schemas";
 import { tabulationOptions } from "../../../api/live/tabulations";
-import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { ConfirmDeleteRow } from "~/components/forms/confirm-delete";
 import { MacroForm } from "~/components/live/macro-form";
 import { EmptyRow, useReplyFor } from "~/components/live/parts";
 import { PageHeader } from "~/components/shell/page-header";
@@ -81,14 +81,7 @@ export default function Macros() {
                             <Button asChild size="sm" variant="outline">
                               <Link to={`/chat/macros/${m.id}/edit`} aria-label={t("macros.edit.label", { name: m.name })}>{t("macros.edit.link")}</Link>
                             </Button>
-                            <ConfirmDelete
-                              id={m.id}
-                              errors={reply.errorsOf("delete", m.id)}
-                              summary={t("macros.delete.summary")}
-                              label={t("macros.delete.label", { name: m.name })}
-                              body={t("macros.delete.body", { name: m.name })}
-                              confirm={t("macros.delete.confirm")}
-                            />
+                            <ConfirmDeleteRow t={t} prefix="macros" params={{ name: m.name }} id={m.id} errors={reply.errorsOf("delete", m.id)} />
                           </div>
                         </TableCell>
                       ) : null}

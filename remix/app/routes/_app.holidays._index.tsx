@@ -5,7 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { isLiveWriter } from "../../../api/live/access";
 import { deleteHoliday, listHolidays } from "../../../api/live/calendar";
-import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { ConfirmDeleteRow } from "~/components/forms/confirm-delete";
 import { EmptyRow, useReplyFor } from "~/components/live/parts";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
@@ -65,14 +65,7 @@ export default function Holidays() {
                     <TableCell className="font-medium">{h.name}</TableCell>
                     {canEdit ? (
                       <TableCell className="text-right">
-                        <ConfirmDelete
-                          id={h.id}
-                          errors={reply.errorsOf("delete", h.id)}
-                          summary={t("holidays.delete.summary")}
-                          label={t("holidays.delete.label", { name: h.name })}
-                          body={t("holidays.delete.body", { name: h.name })}
-                          confirm={t("holidays.delete.confirm")}
-                        />
+                        <ConfirmDeleteRow t={t} prefix="holidays" params={{ name: h.name }} id={h.id} errors={reply.errorsOf("delete", h.id)} />
                       </TableCell>
                     ) : null}
                   </TableRow>

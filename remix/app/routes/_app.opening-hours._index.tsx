@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { isLiveWriter } from "../../../api/live/access";
 import { deleteOpeningHour, listOpeningHours } from "../../../api/live/calendar";
 import { isOpen } from "../../../api/live/hours";
-import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { ConfirmDeleteRow } from "~/components/forms/confirm-delete";
 import { EmptyRow, useReplyFor } from "~/components/live/parts";
 import { PageHeader } from "~/components/shell/page-header";
 import { Badge } from "~/components/ui/badge";
@@ -72,14 +72,7 @@ export default function OpeningHours() {
                       <TableCell>{h.closes}</TableCell>
                       {canEdit ? (
                         <TableCell className="text-right">
-                          <ConfirmDelete
-                            id={h.id}
-                            errors={reply.errorsOf("delete", h.id)}
-                            summary={t("hours.delete.summary")}
-                            label={t("hours.delete.label", { day, opens: h.opens, closes: h.closes })}
-                            body={t("hours.delete.body", { day, opens: h.opens, closes: h.closes })}
-                            confirm={t("hours.delete.confirm")}
-                          />
+                          <ConfirmDeleteRow t={t} prefix="hours" params={{ day, opens: h.opens, closes: h.closes }} id={h.id} errors={reply.errorsOf("delete", h.id)} />
                         </TableCell>
                       ) : null}
                     </TableRow>

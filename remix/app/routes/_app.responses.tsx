@@ -7,15 +7,16 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { departmentOptions, isLiveWriter } from "../../../api/live/access";
 import { createSample, deleteSample, listSamples, updateSample } from "../../../api/live/samples";
 import { SAMPLE_AUDIENCES, sampleEditSchema, sampleFormSchema } from "../../../api/live/schemas";
 import { z } from "../../../api/lib/zod";
-import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { ConfirmDeleteRow } from "~/components/forms/confirm-delete";
+import { IntentForm } from "~/components/forms/intent-form";
 import { SelectField, TextareaField } from "~/components/forms/controls";
-import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
+import { FormErrors, TextField } from "~/components/forms/fields";
 import { EmptyRow, useReplyFor } from "~/components/live/parts";
 import { PageHeader } from "~/components/shell/page-header";
 import { Badge } from "~/components/ui/badge";
@@ -105,26 +106,16 @@ export default function Responses() {
                           <>
                             <details className="text-left" open={Boolean(reply.errorsOf("update", s.id)?.length)}>
                               <summary className="cursor-pointer text-sm underline">{t("responses.edit.summary")}</summary>
-                              <Form method="post" className="mt-2 space-y-2">
-                                <CsrfInput />
-                                <input type="hidden" name="intent" value="update" />
-                                <input type="hidden" name="id" value={s.id} />
+                              <IntentForm intent="update" rowId={s.id} className="mt-2 space-y-2">
                                 <FormErrors errors={reply.errorsOf("update", s.id)} />
                                 <label className="block text-xs" htmlFor={`sample-key-${s.id}`}>{t("responses.edit.key")}</label>
                                 <input id={`sample-key-${s.id}`} name="key" defaultValue={s.key} required maxLength={40} className="h-8 w-full rounded-md border px-2 text-sm" />
                                 <label className="block text-xs" htmlFor={`sample-message-${s.id}`}>{t("responses.edit.message")}</label>
                                 <textarea id={`sample-message-${s.id}`} name="message" defaultValue={s.message} required maxLength={4000} rows={3} className="w-full rounded-md border px-2 py-1 text-sm" />
                                 <Button type="submit" size="sm">{t("responses.edit.submit")}</Button>
-                              </Form>
+                              </IntentForm>
                             </details>
-                            <ConfirmDelete
-                              id={s.id}
-                              errors={reply.errorsOf("delete", s.id)}
-                              summary={t("responses.delete.summary")}
-                              label={t("responses.delete.label", { key: s.key })}
-                              body={t("responses.delete.body", { key: s.key })}
-                              confirm={t("responses.delete.confirm")}
-                            />
+                            <ConfirmDeleteRow t={t} prefix="responses" params={{ key: s.key }} id={s.id} errors={reply.errorsOf("delete", s.id)} />
                           </>
                         ) : null}
                       </TableCell>
@@ -140,9 +131,7 @@ export default function Responses() {
             <h2 className="leading-none font-semibold">{t("responses.create.title")}</h2>
           </CardHeader>
           <CardContent>
-            <Form method="post" {...getFormProps(form)} className="space-y-4">
-              <CsrfInput />
-              <input type="hidden" name="intent" value="create" />
+            <IntentForm intent="create" {...getFormProps(form)} className="space-y-4">
               <FormErrors errors={form.errors} />
               <TextField field={fields.key} label={t("responses.key")} description={t("responses.keyHint")} autoComplete="off" />
               <TextareaField field={fields.message} label={t("responses.message")} />
@@ -156,7 +145,7 @@ export default function Responses() {
                 />
               ) : null}
               <Button type="submit" className="w-full" disabled={busy}>{t("responses.create.submit")}</Button>
-            </Form>
+            </IntentForm>
           </CardContent>
         </Card>
       </div>

@@ -6,14 +6,15 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useLoaderData, useNavigation } from "@remix-run/react";
+import { useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "../../../api/lib/zod";
 import { isLiveWriter } from "../../../api/live/access";
 import { tabulationSchema } from "../../../api/live/schemas";
 import { createTabulation, deleteTabulation, listTabulations, renameTabulation, setTabulationActive } from "../../../api/live/tabulations";
-import { ConfirmDelete } from "~/components/forms/confirm-delete";
-import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
+import { ConfirmDeleteRow } from "~/components/forms/confirm-delete";
+import { IntentForm } from "~/components/forms/intent-form";
+import { ErrorText, FormErrors, TextField } from "~/components/forms/fields";
 import { EmptyRow, useReplyFor } from "~/components/live/parts";
 import { PageHeader } from "~/components/shell/page-header";
 import { Badge } from "~/components/ui/badge";
@@ -85,14 +86,11 @@ export default function Tabulations() {
                     <TableRow key={tab.id} data-tabulation-id={tab.id}>
                       <TableCell className="align-top font-medium">
                         {canEdit ? (
-                          <Form method="post" className="flex flex-wrap items-start gap-2">
-                            <CsrfInput />
-                            <input type="hidden" name="intent" value="rename" />
-                            <input type="hidden" name="id" value={tab.id} />
+                          <IntentForm intent="rename" rowId={tab.id} className="flex flex-wrap items-start gap-2">
                             <Input name="name" defaultValue={tab.name} aria-label={t("tabulations.rename.label", { name: tab.name })} className="h-8 max-w-56" required maxLength={120} />
                             <Button type="submit" size="sm" variant="outline" disabled={busy}>{t("tabulations.rename.submit")}</Button>
                             <ErrorText errors={reply.errorsOf("rename", tab.id)} className="basis-full" />
-                          </Form>
+                          </IntentForm>
                         ) : (
                           tab.name
                         )}
@@ -103,11 +101,7 @@ export default function Tabulations() {
                       {canEdit ? (
                         <TableCell className="text-right align-top">
                           <div className="flex flex-wrap items-start justify-end gap-2">
-                            <Form method="post">
-                              <CsrfInput />
-                              <input type="hidden" name="intent" value="toggle" />
-                              <input type="hidden" name="id" value={tab.id} />
-                              <input type="hidden" name="active" value={tab.active ? "false" : "true"} />
+                            <IntentForm intent="toggle" rowId={tab.id} values={{ active: tab.active ? "false" : "true" }}>
                               <Button
                                 type="submit"
                                 size="sm"
@@ -117,15 +111,8 @@ export default function Tabulations() {
                               >
                                 {tab.active ? t("tabulations.toggle.deactivate") : t("tabulations.toggle.activate")}
                               </Button>
-                            </Form>
-                            <ConfirmDelete
-                              id={tab.id}
-                              errors={reply.errorsOf("delete", tab.id)}
-                              summary={t("tabulations.delete.summary")}
-                              label={t("tabulations.delete.label", { name: tab.name })}
-                              body={t("tabulations.delete.body", { name: tab.name })}
-                              confirm={t("tabulations.delete.confirm")}
-                            />
+                            </IntentForm>
+                            <ConfirmDeleteRow t={t} prefix="tabulations" params={{ name: tab.name }} id={tab.id} errors={reply.errorsOf("delete", tab.id)} />
                           </div>
                         </TableCell>
                       ) : null}
@@ -142,13 +129,11 @@ export default function Tabulations() {
               <h2 className="leading-none font-semibold">{t("tabulations.create.title")}</h2>
             </CardHeader>
             <CardContent>
-              <Form method="post" {...getFormProps(form)} className="space-y-4">
-                <CsrfInput />
-                <input type="hidden" name="intent" value="create" />
+              <IntentForm intent="create" {...getFormProps(form)} className="space-y-4">
                 <FormErrors errors={form.errors} />
                 <TextField field={fields.name} label={t("tabulations.name")} autoComplete="off" />
                 <Button type="submit" className="w-full" disabled={busy}>{t("tabulations.create.submit")}</Button>
-              </Form>
+              </IntentForm>
             </CardContent>
           </Card>
         ) : null}

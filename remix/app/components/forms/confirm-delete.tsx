@@ -1,6 +1,6 @@
-import { Form } from "@remix-run/react";
 import { Button } from "~/components/ui/button";
-import { CsrfInput, FormErrors } from "./fields";
+import { FormErrors } from "./fields";
+import { IntentForm } from "./intent-form";
 
 /**
  * A destructive action behind a <details> disclosure: works without JavaScript, asks once,
@@ -36,13 +36,33 @@ export function ConfirmDelete({
       <div className="mt-2 max-w-64 space-y-2 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
         <FormErrors errors={errors} />
         <p>{body}</p>
-        <Form method="post" action={action}>
-          <CsrfInput />
-          <input type="hidden" name="intent" value={intent} />
-          <input type="hidden" name="id" value={id} />
+        <IntentForm action={action} intent={intent} rowId={id}>
           <Button type="submit" variant="destructive" size="sm">{confirm}</Button>
-        </Form>
+        </IntentForm>
       </div>
     </details>
+  );
+}
+
+/**
+ * ConfirmDelete for a row of a list whose texts follow `{prefix}.delete.summary|label|body|confirm`
+ * (label and body interpolate `params`, e.g. the row's name).
+ */
+export function ConfirmDeleteRow({ t, prefix, params, id, errors }: {
+  t: (key: string, params?: Record<string, unknown>) => string;
+  prefix: string;
+  params: Record<string, unknown>;
+  id: string;
+  errors?: string[] | null;
+}) {
+  return (
+    <ConfirmDelete
+      id={id}
+      errors={errors}
+      summary={t(`${prefix}.delete.summary`)}
+      label={t(`${prefix}.delete.label`, params)}
+      body={t(`${prefix}.delete.body`, params)}
+      confirm={t(`${prefix}.delete.confirm`)}
+    />
   );
 }
