@@ -23,6 +23,7 @@ import { sequelize } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { normalizePhone } from "../contacts/phone";
 import { can } from "../policy/policy";
 import { newKey } from "./settings";
 import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "./limits";
@@ -575,6 +576,75 @@ export async function setRoomTags(ctx: SignedInCtx, roomId: string, tags: string
     assertMine(ctx, room);
     const updated = await updateRoom(transaction, room.id, { tags: clean });
     await logEvent(transaction, updated, "tags", ctx.actor.userId, { tags: clean });
+    out.push(roomEvent(updated, "room_updated", room.agent_id ? [room.agent_id] : "*"));
+    return updated;
+  });
+}
+
+export const ROOM_CONTACT_FIELDS = ["username", "email", "phone"] as const;
+export type RoomContactPatch = Partial<Record<(typeof ROOM_CONTACT_FIELDS)[number], string | null>>;
+
+/** A room's contact field as the agent typed it: trimmed; e-mail lower-cased and checked; phone in E.164 (spec section 5). */
+function cleanContactField(field: (typeof ROOM_CONTACT_FIELDS)[number], raw: string | null | undefined): string | null {
+  const value = (raw ?? "").replace(/\s+/g, " ").trim();
+  if (!value) return null;
+  if (field === "username") {
+    if (value.length > 120) throw new AppError("VALIDATION", { fields: { username: ["validation.maxLength::120"] } });
+    return value;
+  }
+  if (field === "email") {
+    if (value.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new AppError("VALIDATION", { fields: { email: ["validation.email"] } });
+    return value.toLowerCase();
+  }
+  const phone = normalizePhone(value);
+  if (!phone) throw new AppError("VALIDATION", { fields: { phone: ["validation.phone"] } });
+  return phone;
+}
+
+/**
+ * The attending agent (or a supervisor) corrects the visitor's name, e-mail or phone on the room
+ * (PUT webchat/contact/{id}). A room without a contact is linked to the account's contact with
+ * that e-mail or mobile (created when there is none); a linked contact only gets its empty fields
+ * filled, never overwritten (the contact's own screen edits it).
+ */
+export async function updateRoomContact(ctx: SignedInCtx, roomId: string, patch: RoomContactPatch) {
+  assertAttendant(ctx);
+  const set: Partial<Record<keyof Room, unknown>> = {};
+  for (const field of ROOM_CONTACT_FIELDS) if (field in patch) set[field] = cleanContactField(field, patch[field]);
+  if (Object.keys(set).length === 0) throw new AppError("VALIDATION", { fields: { field: ["validation.required"] } });
+  if ("username" in set && !set.username) set.username = "";
+  return transition(async (transaction, out) => {
+    const room = await lockRoom(ctx.actor.accountId, roomId, transaction);
+    assertMine(ctx, room);
+    let updated = await updateRoom(transaction, room.id, set);
+    if (!updated.contact_id) {
+      const contactId = await contactFor(
+        { accountId: updated.account_id, channel: updated.channel, externalId: updated.external_id, body: "", username: updated.username, email: updated.email, phone: updated.phone },
+        transaction,
+      );
+      if (contactId) updated = await updateRoom(transaction, room.id, { contact_id: contactId });
+    } else {
+      const space = (updated.username ?? "").indexOf(" ");
+      await db().query(
+        `UPDATE contacts SET
+           first_name = COALESCE(NULLIF(first_name, ''), $3),
+           last_name = COALESCE(NULLIF(last_name, ''), $4),
+           email = COALESCE(NULLIF(email, ''), $5),
+           mobile_number = COALESCE(mobile_number, CASE WHEN NOT EXISTS (SELECT 1 FROM contacts o WHERE o.account_id = $2 AND o.mobile_number = $6) THEN $6 END),
+           updated_at = now()
+         WHERE id = $1 AND account_id = $2`,
+        {
+          bind: [
+            updated.contact_id, updated.account_id,
+            updated.username ? (space > 0 ? updated.username.slice(0, space) : updated.username) : null,
+            updated.username && space > 0 ? updated.username.slice(space + 1) : null,
+            updated.email, updated.phone,
+          ],
+          transaction,
+        },
+      );
+    }
+    await logEvent(transaction, updated, "contact", ctx.actor.userId, set);
     out.push(roomEvent(updated, "room_updated", room.agent_id ? [room.agent_id] : "*"));
     return updated;
   });

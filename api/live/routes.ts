@@ -16,7 +16,7 @@ import { accountForWidgetKey } from "./visitors";
 import {
   acceptTransfer, closeRoom, getRoom, listRooms, markDelivered, markRead, messageView, myLoad, queuePosition, refuseTransfer, resumeIdle, resumeOffline,
   returnToQueue, roomMessages, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, setTabulation, solveOffline, takeRoom, transferToAgent,
-  transferToDepartment, AGENT_STATUSES, type AgentStatus, type RoomList,
+  transferToDepartment, updateRoomContact, AGENT_STATUSES, ROOM_CONTACT_FIELDS, type AgentStatus, type RoomList,
 } from "./rooms";
 
 const bearer = [{ bearer: [] }];
@@ -121,6 +121,18 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
     body: t.Object({ tags: t.Array(t.String()), originalTags: t.Optional(t.Array(t.String())) }),
     detail: { summary: "Replace the room's tags" },
   })
+  .put(
+    "/webchat/contact/:id",
+    ({ ctx, params, body }) => {
+      if (!(ROOM_CONTACT_FIELDS as readonly string[]).includes(body.field)) throw new AppError("VALIDATION", { fields: { field: ["validation.option"] } });
+      return roomOut(updateRoomContact(ctx, params.id, { [body.field]: body.value ?? null }));
+    },
+    {
+      params: id,
+      body: t.Object({ field: t.String({ description: "username, email or phone" }), value: t.Union([t.String(), t.Null()], { description: "empty or null clears it; phone in any format (stored E.164)" }) }),
+      detail: { summary: "Correct the room's visitor name, e-mail or phone (the attending agent or a supervisor); links the room to the account's contact with that e-mail or mobile" },
+    },
+  )
   .put("/webchat/tabs/:tabId/room", ({ ctx, params, body }) => roomOut(setTabulation(ctx, body.roomId, params.tabId)), {
     params: t.Object({ tabId: t.String() }),
     body: t.Object({ roomId: t.String() }),

@@ -384,4 +384,50 @@ describe("offline and idle contacts, tags, visibility", () => {
     expect((await owner.as("/api/omni/rooms?type=all")).body.data.map((r: { id: string }) => r.id)).toContain(v.room.id);
     expect((await bruno.as(`/api/omni/rooms/${v.room.id}`)).status).toBe(403);
   });
+
+  it("the attending agent corrects the visitor's name, e-mail and phone: validated per field, linked to the account's contact, others refused", async () => {
+    await reset();
+    const v = await visitor("Oi, sem dados ainda");
+    await status(ana, "AVAILABLE");
+    expect((await room(v.room.id)).agent_id).toBe(ana.person.userId);
+    expect((await room(v.room.id)).contact_id).toBeNull();
+    const put = (a: Agent, field: string, value: string | null) => a.as(`/api/webchat/contact/${v.room.id}`, { method: "PUT", body: { field, value } });
+
+    // Bad values name their field (translated) and change nothing.
+    const badEmail = await put(ana, "email", "maria@");
+    expect(badEmail.status).toBe(422);
+    expect(badEmail.body.error.fields).toEqual({ email: ["E-mail inválido"] });
+    expect((await put(ana, "phone", "123")).body.error.fields).toEqual({ phone: ["Número de telefone inválido"] });
+    expect((await put(ana, "tags", "x")).body.error.fields).toEqual({ field: ["Escolha uma das opções"] });
+    expect((await room(v.room.id)).email).toBeNull();
+
+    // Another agent (not attending, not supervising) cannot; another account does not even see it.
+    expect((await put(bruno, "username", "Intruso")).status).toBe(403);
+
+    // The name, then a Brazilian mobile typed with a mask: stored E.164 and the room gets a new contact.
+    const named = await put(ana, "username", "  Maria   Souza ");
+    expect(named.status).toBe(200);
+    expect(named.body.username).toBe("Maria Souza");
+    const phoned = await put(ana, "phone", "(11) 98888-7766");
+    expect(phoned.body).toMatchObject({ phone: "+5511988887766" });
+    const linked = await room(v.room.id);
+    expect(linked.contact_id).not.toBeNull();
+    const [contact] = await query<Record<string, any>>(`SELECT first_name, last_name, mobile_number, email FROM contacts WHERE id = $1`, [linked.contact_id]);
+    expect(contact).toEqual({ first_name: "Maria", last_name: "Souza", mobile_number: "+5511988887766", email: null });
+    // Later fields fill the contact's empty ones only.
+    expect((await put(ana, "email", "Maria@Example.com")).body.email).toBe("maria@example.com");
+    expect((await query(`SELECT email FROM contacts WHERE id = $1`, [linked.contact_id]))[0]).toEqual({ email: "maria@example.com" });
+    expect((await put(ana, "username", "Maria S.")).status).toBe(200);
+    expect((await query(`SELECT first_name, last_name FROM contacts WHERE id = $1`, [linked.contact_id]))[0]).toEqual({ first_name: "Maria", last_name: "Souza" });
+    // The agents' stream carries the change; the transition log keeps who did it.
+    expect((await events(v.room.id)).some((e) => e.event === "room_updated" && JSON.parse(e.data).room.email === "maria@example.com")).toBe(true);
+    expect(await query(`SELECT actor_id FROM live_room_events WHERE room_id = $1 AND type = 'contact'`, [v.room.id])).toHaveLength(4);
+
+    // A second visitor with that same mobile is linked to the same contact, not a new one.
+    const w = await visitor("Sou eu de novo");
+    await status(ana, "AVAILABLE");
+    const again = await ana.as(`/api/webchat/contact/${w.room.id}`, { method: "PUT", body: { field: "phone", value: "+55 11 98888-7766" } });
+    expect(again.status).toBe(200);
+    expect((await room(w.room.id)).contact_id).toBe(linked.contact_id);
+  });
 });

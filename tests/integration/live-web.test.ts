@@ -139,6 +139,25 @@ describe("/live without JavaScript", () => {
     await query(`UPDATE live_settings SET tabulation_required = false WHERE account_id = $1`, [accountId]);
   });
 
+  it("the room panel's contact form (no JavaScript) saves the visitor's name, e-mail and phone; a bad e-mail is shown translated and nothing changes", async () => {
+    const v = await visitor("Podem me ligar?");
+    await ana.web.post(`/live?index&tab=queue&room=${v.room.id}`, { intent: "take", room_id: v.room.id });
+    const form = visible((await ana.web.page(`/live?tab=me&room=${v.room.id}`)).html);
+    expect(form).toContain("Editar contato");
+    const bad = await ana.web.post(`/live?index&tab=me&room=${v.room.id}`, { intent: "contact", room_id: v.room.id, username: "João Lima", email: "joao@", phone: "" });
+    expect(bad.status).toBe(422);
+    expect(visible(await bad.text())).toContain("E-mail inválido");
+    const before = await room(v.room.id);
+    expect(before.username).not.toBe("João Lima");
+    const ok = await ana.web.post(`/live?index&tab=me&room=${v.room.id}`, { intent: "contact", room_id: v.room.id, username: "João Lima", email: "joao@example.com", phone: "21 99876-5432" });
+    expect(ok.status).toBe(302);
+    expect(await room(v.room.id)).toMatchObject({ username: "João Lima", email: "joao@example.com", phone: "+5521998765432" });
+    const page = visible((await ana.web.page(`/live?tab=me&room=${v.room.id}`)).html);
+    expect(page).toContain("joao@example.com");
+    expect(page).toContain("Contato atualizado");
+    expect((await ana.web.post(`/live?index&tab=me&room=${v.room.id}`, { intent: "close", room_id: v.room.id, tabulation_id: "" })).status).toBe(302);
+  });
+
   it("a transfer to another agent is offered to them; they accept from the prompt and attend", async () => {
     const v = await visitor("Preciso falar com o financeiro");
     await ana.web.post(`/live?index&tab=queue&room=${v.room.id}`, { intent: "take", room_id: v.room.id });

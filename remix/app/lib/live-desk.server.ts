@@ -7,7 +7,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { deskOptions, incomingTransfers, roomNames } from "../../../api/live/desk";
 import {
   acceptTransfer, AGENT_STATUSES, closeRoom, getRoom, isSupervisor, listRooms, markDelivered, markRead, myLoad, queuePosition, refuseTransfer, resumeIdle,
-  resumeOffline, returnToQueue, roomCounts, roomMessages, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, setTabulation, solveOffline, takeRoom,
+  resumeOffline, returnToQueue, roomCounts, roomMessages, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, updateRoomContact, setTabulation, solveOffline, takeRoom,
   transferToAgent, transferToDepartment, type AgentStatus,
 } from "../../../api/live/rooms";
 import { agentUpload } from "../../../api/live/attachments";
@@ -100,6 +100,7 @@ const schemas = {
   solve: roomId,
   resume_idle: roomId,
   tags: roomId.extend({ tags: z.string().max(1000).optional() }),
+  contact: roomId.extend({ username: z.string().max(500).optional(), email: z.string().max(500).optional(), phone: z.string().max(100).optional() }),
   tabulation: roomId.extend({ tabulation_id: z.uuid("validation.required") }),
   delivered: roomId.extend({ ids: z.union([z.array(z.uuid()), z.uuid()]) }),
   read: roomId,
@@ -138,6 +139,7 @@ export async function deskAction({ request }: ActionFunctionArgs) {
       case "solve": await solveOffline(ctx, id); to = deskHref({ tab: "offline" }); break;
       case "resume_idle": await resumeIdle(ctx, id); to = deskHref({ tab: "me", room: id }); break;
       case "tags": await setRoomTags(ctx, id, String(value.tags ?? "").split(",")); break;
+      case "contact": await updateRoomContact(ctx, id, { username: value.username ?? "", email: value.email ?? "", phone: value.phone ?? "" }); break;
       case "tabulation": await setTabulation(ctx, id, value.tabulation_id); break;
       case "delivered": data = { changed: await markDelivered(ctx, id, ([] as string[]).concat(value.ids)) }; break;
       case "read": data = { changed: await markRead(ctx, id) }; break;

@@ -85,6 +85,20 @@ export function RoomPanel({
           {room.closed_at ? <><dt className="text-muted-foreground">{t("details.closedAt")}</dt><dd>{formatDate(room.closed_at, lng, true)}</dd></> : null}
           {room.locked && room.transfer_type === "agent" ? <><dt className="text-muted-foreground">{t("details.transferTo")}</dt><dd>{names?.transfer_to ?? "—"}</dd></> : null}
         </dl>
+        {mine ? (
+          <Disclosure summary={t("contactEdit.summary")} open={Boolean(err("contact"))}>
+            <Action action={action} intent="contact" roomId={room.id} label={t("contactEdit.save")}>
+              <FormErrors errors={err("contact")} />
+              <Label htmlFor="room-username">{t("contactEdit.name")}</Label>
+              <Input id="room-username" name="username" defaultValue={room.username ?? ""} key={`u${room.username}`} maxLength={120} autoComplete="off" />
+              <Label htmlFor="room-email">{t("details.email")}</Label>
+              <Input id="room-email" name="email" type="email" defaultValue={room.email ?? ""} key={`e${room.email}`} autoComplete="off" />
+              <Label htmlFor="room-phone">{t("details.phone")}</Label>
+              <Input id="room-phone" name="phone" type="tel" defaultValue={room.phone ?? ""} key={`p${room.phone}`} autoComplete="off" />
+              <p className="text-xs text-muted-foreground">{t("contactEdit.help")}</p>
+            </Action>
+          </Disclosure>
+        ) : null}
       </section>
 
       {offeredToMe ? (
