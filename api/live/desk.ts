@@ -50,7 +50,8 @@ export async function deskOptions(ctx: SignedInCtx) {
     /** Macros to apply and the canned samples this agent may send (for all, theirs, their departments'). */
     macros: macros.map((m) => ({ id: m.id, name: m.name })),
     samples: samples.map((x) => ({ id: x.id, key: x.key, message: x.message })),
-    me: { status: (mine?.status ?? null) as AgentStatus | null, muted, volume: mine ? Number(mine.volume) : 1 },
+    /** mute_until: when a timed mute ends (the screen stops muting then without a reload). */
+    me: { status: (mine?.status ?? null) as AgentStatus | null, muted, mute_until: muted && mine?.mute_until ? new Date(mine.mute_until).toISOString() : null, volume: mine ? Number(mine.volume) : 1 },
   };
 }
 

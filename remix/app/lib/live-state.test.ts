@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  addPending, applyLiveEvent, failPending, fromSnapshot, isAlert, needsRead, prependOlder, syncAndReplay, syncSnapshot, titleCount, undeliveredIds,
+  addPending, applyLiveEvent, failPending, fromSnapshot, isAlert, mutedAt, needsRead, prependOlder, syncAndReplay, syncSnapshot, titleCount, undeliveredIds,
   type DeskState, type LiveEventMessage, type MessageView, type RoomView,
 } from "./live-state";
 
@@ -202,5 +202,18 @@ describe("syncSnapshot, older pages and failures", () => {
     // Applying it again over a snapshot that already has it changes nothing.
     const fresh = syncAndReplay(s, { ...base, messages: [first, late], mark: 5000 }, [arrived]);
     expect(fresh.messages.map((m) => m.id)).toEqual([first.id, late.id]);
+  });
+});
+
+describe("mutedAt", () => {
+  const now = Date.parse("2026-11-25T12:00:00.000Z");
+  it("a timed mute mutes until it runs out, then no longer (without a reload)", () => {
+    const sound = { muted: true, muteUntil: "2026-11-25T12:00:30.000Z" };
+    expect(mutedAt(sound, now)).toBe(true);
+    expect(mutedAt(sound, now + 30_000)).toBe(false);
+  });
+  it("'always' has no end; not muted is never muted", () => {
+    expect(mutedAt({ muted: true, muteUntil: null }, now + 1e12)).toBe(true);
+    expect(mutedAt({ muted: false, muteUntil: "2026-11-25T13:00:00.000Z" }, now)).toBe(false);
   });
 });

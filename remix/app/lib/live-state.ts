@@ -276,3 +276,8 @@ export function isAlert(state: DeskState, e: LiveEventMessage): boolean {
   if (e.event === "transfer_agent") return e.data?.room?.transfer_to_user_id === state.me;
   return false;
 }
+
+/** Whether the agent's sound is muted at `now`: a timed mute that ran out while the screen was open no longer mutes. */
+export function mutedAt(sound: { muted: boolean; muteUntil?: string | null }, now = Date.now()): boolean {
+  return sound.muted && (!sound.muteUntil || now < Date.parse(sound.muteUntil));
+}

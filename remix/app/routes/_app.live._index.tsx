@@ -188,7 +188,7 @@ export default function LiveDesk() {
     }),
     [data],
   );
-  const { state, send, older, rememberStatus } = useLiveDesk({ snapshot, connection, recent, csrf, actionUrl: action, sound: { muted: data.options.me.muted, volume: data.options.me.volume } });
+  const { state, send, older, rememberStatus } = useLiveDesk({ snapshot, connection, recent, csrf, actionUrl: action, sound: { muted: data.options.me.muted, muteUntil: data.options.me.mute_until, volume: data.options.me.volume } });
 
   // The document title follows live counts (queued + unread).
   useEffect(() => {

@@ -8,7 +8,7 @@
 import { useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import {
-  addPending, applyLiveEvent, failPending, isAlert, needsRead, prependOlder, streamMs, syncAndReplay, syncSnapshot, undeliveredIds,
+  addPending, applyLiveEvent, failPending, isAlert, mutedAt, needsRead, prependOlder, streamMs, syncAndReplay, syncSnapshot, undeliveredIds,
   type DeskSnapshot, type DeskState, type LiveConnection, type LiveEventMessage, type MessageView,
 } from "~/lib/live-state";
 
@@ -72,7 +72,7 @@ export function useLiveDesk({
   recent?: () => LiveEventMessage[];
   csrf: string;
   actionUrl: string;
-  sound: { muted: boolean; volume: number };
+  sound: { muted: boolean; muteUntil?: string | null; volume: number };
 }) {
   const [state, dispatch] = useReducer(reducer, snapshot, (s) => syncSnapshot(null, s));
   const revalidator = useRevalidator();
@@ -84,6 +84,7 @@ export function useLiveDesk({
   stateRef.current = state;
   const soundRef = useRef(sound);
   soundRef.current = sound;
+  const isMuted = () => mutedAt(soundRef.current);
 
   const recentRef = useRef(recent);
   recentRef.current = recent;
@@ -120,7 +121,7 @@ export function useLiveDesk({
       const mark = markRef.current;
       if (mark != null) for (const event of recentRef.current?.() ?? []) if (streamMs(event.id) >= mark) dispatch({ type: "event", event });
       const off = connection.onEvent((event) => {
-        if (isAlert(stateRef.current, event) && !soundRef.current.muted) chime(soundRef.current.volume);
+        if (isAlert(stateRef.current, event) && !isMuted()) chime(soundRef.current.volume);
         dispatch({ type: "event", event });
         // Lists and pages are reconciled with the server shortly after structural changes.
         if (!["send", "delivered", "read", "typing", "heart_beat"].includes(event.event)) {
@@ -145,7 +146,7 @@ export function useLiveDesk({
     if (connection) return;
     const now = { queue: state.counts.queue, unread: state.counts.unread, incoming: state.incoming.length };
     const before = seen.current;
-    if ((now.queue > before.queue || now.unread > before.unread || now.incoming > before.incoming) && !soundRef.current.muted) chime(soundRef.current.volume);
+    if ((now.queue > before.queue || now.unread > before.unread || now.incoming > before.incoming) && !isMuted()) chime(soundRef.current.volume);
     seen.current = now;
   }, [state.counts.queue, state.counts.unread, state.incoming.length, connection]);
 
