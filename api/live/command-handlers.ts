@@ -14,6 +14,7 @@ import {
   setAgentStatus, takeRoom, transferToAgent, transferToDepartment, visitorMessage, visitorRead, AGENT_STATUSES, type Room,
 } from "./rooms";
 import "./commands";
+import { agentTyping, visitorTyping } from "./typing";
 import { deleteOwnMessage, editOwnMessage } from "./widget-public";
 
 const roomId = z.object({ room_id: z.string().min(1, "validation.required") });
@@ -116,3 +117,10 @@ async function visitorOf(caller: LiveCaller) {
 }
 registerLiveCommand("edit", async (caller, payload) => editOwnMessage(await visitorOf(caller), validate(ownMessageId, payload).id, payload), { audience: "visitor" });
 registerLiveCommand("delete", async (caller, payload) => deleteOwnMessage(await visitorOf(caller), validate(ownMessageId, payload).id), { audience: "visitor" });
+
+/** "Typing…": the agent names the room; the visitor's token already does. */
+registerLiveCommand(
+  "typing",
+  async (caller, payload) => (caller.kind === "agent" ? agentTyping(caller.ctx, validate(roomId, payload).room_id) : visitorTyping(await visitorRoom(caller))),
+  { audience: "both" },
+);

@@ -24,6 +24,8 @@ export const LIVE_COMMANDS = [
   "transfer_refused", "room_refused", "send-historic", "delivered", "read", "heart_beat", "status",
   // The widget visitor's own messages (PUT/DELETE /widget/{key}/messages/{id} over the socket).
   "edit", "delete",
+  // "Typing…" to the other side (api/live/typing.ts): nothing stored.
+  "typing",
 ] as const;
 export type LiveCommandName = (typeof LIVE_COMMANDS)[number];
 

@@ -52,6 +52,8 @@ export type LivePublish = {
   to?: "*" | string[];
   /** Also to the room's visitor. */
   visitor?: boolean;
+  /** False: only to the room's visitor (nothing on the account stream). */
+  agents?: boolean;
 };
 
 /** What a visitor may see of a room: never the agents' fields (tags, tabulation, transfers, contact). */
@@ -69,7 +71,7 @@ export async function publishLive(events: LivePublish[]): Promise<void> {
   for (const e of events) {
     const data = JSON.stringify(e.data);
     const to = e.to === undefined || e.to === "*" ? "*" : e.to.join(",");
-    pipeline.xadd(accountLiveStream(e.accountId), "MAXLEN", "~", String(MAXLEN), "*", "event", e.event, "room_id", e.roomId ?? "", "to", to, "data", data, "at", String(Date.now()));
+    if (e.agents !== false) pipeline.xadd(accountLiveStream(e.accountId), "MAXLEN", "~", String(MAXLEN), "*", "event", e.event, "room_id", e.roomId ?? "", "to", to, "data", data, "at", String(Date.now()));
     if (e.visitor && e.roomId) {
       pipeline.xadd(roomLiveStream(e.roomId), "MAXLEN", "~", String(ROOM_MAXLEN), "*", "event", e.event, "room_id", e.roomId, "data", JSON.stringify(visitorSafe(e.data)), "at", String(Date.now()));
     }

@@ -11,6 +11,7 @@
  * ADR 015) with resume by last stream id, reconnect after a 10-second countdown, and polling
  * while the socket is down. Visitor id and token live in localStorage per widget key.
  */
+import { TYPING_EVERY_MS, TYPING_SHOW_MS } from "../../api/live/limits";
 import { renderMarkup } from "../../remix/app/lib/markup";
 import en from "../../public/locales/en/widget.json";
 import es from "../../public/locales/es/widget.json";
@@ -47,6 +48,7 @@ type Conversation = { room: Room | null; messages: Message[]; position: number |
 const AUTO_SCROLL_PX = 600;
 const RECONNECT_SECONDS = 10;
 const POLL_MS = 5000;
+
 
 const script = document.currentScript as HTMLScriptElement | null;
 
@@ -101,6 +103,11 @@ export class Widget {
   private departmentId = "";
   private offlineSent = false;
   private error = "";
+  /** "Name is typing…" until this time (ms); when this visitor last said they type. */
+  private typingUntil = 0;
+  private typingName = "";
+  private typingTimer: ReturnType<typeof setTimeout> | undefined;
+  private typingSentAt = 0;
   // realtime
   private ws: WebSocket | null = null;
   private wsOpen = false;
@@ -113,7 +120,7 @@ export class Widget {
   private seq = 0;
   private pending = new Map<string, { resolve: (v: any) => void; reject: (e: Error) => void }>();
   // elements
-  private el!: Record<"launcher" | "win" | "title" | "subtitle" | "status" | "users" | "list" | "suggest" | "editbar" | "input" | "send" | "emojiPanel" | "file" | "fileInfo" | "bottom", HTMLElement>;
+  private el!: Record<"launcher" | "win" | "title" | "subtitle" | "status" | "typing" | "users" | "list" | "suggest" | "editbar" | "input" | "send" | "emojiPanel" | "file" | "fileInfo" | "bottom", HTMLElement>;
   private textarea!: HTMLTextAreaElement;
 
   constructor(opts: { base: string; key: string; page?: boolean; host?: HTMLElement }) {
@@ -295,6 +302,11 @@ export class Widget {
     if (f.type !== "event") return;
     if (f.id) this.last = f.id;
     const d = f.data ?? {};
+    if (f.event === "typing") {
+      if (d.by === "agent") this.showTyping(String(d.name ?? ""));
+      return;
+    }
+    if (d.message?.author === "agent") this.showTyping(null);
     if (d.room) this.room = { ...(this.room ?? ({} as Room)), ...d.room };
     if (d.message) this.messages.set(d.message.id, d.message);
     if ((f.event === "read" || f.event === "delivered") && Array.isArray(d.ids)) {
@@ -486,6 +498,7 @@ export class Widget {
     const users = h("ul", { class: "users", id: "users", hidden: true });
     const list = h("div", { class: "list", role: "log", "aria-live": "polite" });
     const status = h("div", { class: "status", role: "status" });
+    const typing = h("div", { class: "typing", "aria-live": "polite", hidden: true });
     const suggest = h("div", { class: "suggest" });
     const editbar = h("div", { class: "editbar", hidden: true });
     const textarea = h("textarea", { rows: 1, placeholder: this.t.placeholder, "aria-label": this.t.placeholder });
@@ -498,6 +511,7 @@ export class Widget {
         this.cancelEdit();
       }
     });
+    textarea.addEventListener("input", () => this.signalTyping());
     this.textarea = textarea;
     const emojiPanel = h("div", { class: "emojis", hidden: true });
     const fileInput = h("input", { type: "file", hidden: true, onchange: () => ((this.file = fileInput.files?.[0] ?? null), (fileInput.value = ""), this.renderFile()) }) as HTMLInputElement;
@@ -511,9 +525,9 @@ export class Widget {
     const send = h("button", { class: "send", type: "button", onclick: () => this.submit() }, this.t.send);
     const input = h("div", { class: "input" }, emojiBtn, attachBtn, fileInput, textarea, send);
     const bottom = h("div", { class: "bottom" }, emojiPanel, fileInfo, editbar, input);
-    const win = h("section", { class: `win ${this.page ? "page" : this.config.position}`, hidden: true, "aria-label": this.config.title_online }, header, users, list, status, suggest, bottom);
+    const win = h("section", { class: `win ${this.page ? "page" : this.config.position}`, hidden: true, "aria-label": this.config.title_online }, header, users, list, typing, status, suggest, bottom);
     this.root.append(style, this.page ? "" : launcher, win);
-    this.el = { launcher, win, title, subtitle, status, users, list, suggest, editbar, input, send, emojiPanel, file: fileInput, fileInfo, bottom };
+    this.el = { launcher, win, title, subtitle, status, typing, users, list, suggest, editbar, input, send, emojiPanel, file: fileInput, fileInfo, bottom };
     this.buildEmoji();
   }
 
@@ -589,6 +603,25 @@ export class Widget {
       h("li", {}, this.t.you),
       ...(p.length ? p.map((x) => h("li", {}, x.name)) : [h("li", { class: "muted" }, this.t.noParticipants)]),
     );
+  }
+
+  /** Tells the agent this visitor is typing: over the socket only, at most every 2.5 s, never while editing. */
+  private signalTyping() {
+    if (!this.wsOpen || !this.room || this.room.status === "CLOSED" || this.editing || !this.textarea.value.trim()) return;
+    if (Date.now() - this.typingSentAt < TYPING_EVERY_MS) return;
+    this.typingSentAt = Date.now();
+    this.command("typing", {}).catch(() => undefined);
+  }
+
+  /** The agent types (a name), or stopped (null: their message arrived). Shown for 6 s at most. */
+  private showTyping(name: string | null) {
+    clearTimeout(this.typingTimer);
+    this.typingUntil = name === null ? 0 : Date.now() + TYPING_SHOW_MS;
+    this.typingName = name ?? "";
+    if (name !== null) this.typingTimer = setTimeout(() => this.showTyping(null), TYPING_SHOW_MS);
+    const el = this.el.typing;
+    el.hidden = this.typingUntil === 0;
+    el.textContent = el.hidden ? "" : this.typingName ? fill(this.t.typing, { name: this.typingName }) : this.t.typingAnon;
   }
 
   private renderStatus() {

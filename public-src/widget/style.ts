@@ -34,6 +34,7 @@ header{display:flex;align-items:center;gap:8px;padding:10px 12px;background:var(
 .link{background:none;border:0;padding:2px;color:var(--highlight);font-size:12px}
 .link[disabled]{opacity:.4;cursor:default}
 .status{padding:6px 12px;font-size:12px;background:rgba(0,0,0,.04)}
+.typing{padding:2px 12px 6px;font-size:12px;font-style:italic;opacity:.75}
 .status.error{color:#b91c1c}
 .suggest{display:flex;flex-wrap:wrap;gap:6px;padding:0 12px}
 .suggest:empty{display:none}

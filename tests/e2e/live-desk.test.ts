@@ -119,6 +119,14 @@ describe.skipIf(!hasChromium)("/live in Chromium", () => {
       const field = page.getByLabel("Sugestões (uma por linha)");
       const composer = page.getByLabel("Mensagem", { exact: true });
       if (js) {
+        // "Typing…" both ways: the visitor types in the widget, the agent sees it under the thread; and back.
+        await input.fill("Estou escrevendo");
+        await page.getByTestId("typing").getByText(/está digitando…/).waitFor({ timeout: 10_000 });
+        await page.getByLabel("Mensagem", { exact: true }).pressSequentially("Um momento", { delay: 20 });
+        const [{ first_name }] = await query<{ first_name: string }>(`SELECT first_name FROM users WHERE id = $1`, [owner.userId]);
+        await visitor.getByText(`${first_name} está digitando…`).waitFor({ timeout: 10_000 });
+        await page.getByLabel("Mensagem", { exact: true }).fill("");
+        await input.fill("");
         // Twelve is one too many: the agent is told before anything leaves.
         await field.fill(Array.from({ length: 12 }, (_, i) => `Opção ${i + 1}`).join("\n"));
         await composer.fill("Escolha uma opção");

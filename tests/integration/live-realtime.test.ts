@@ -169,6 +169,34 @@ describe("agent and visitor over websockets", () => {
     expect((await agent.command("b5", "close", { room_id: roomId })).ok).toBe(true);
   });
 
+  it("typing goes to the other side only, once per 2.5 s per side, and is never stored", async () => {
+    const first = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Digita", message: "Oi" } });
+    const roomId = first.body.room.id as string;
+    const agent = await agentSocket();
+    expect((await agent.command("t0", "next", {})).ok).toBe(true);
+    const visitor = connect({ visitor: first.body.realtime_token, last: `room:${first.body.resume_from}` });
+    await visitor.welcome();
+
+    expect(await visitor.command("t1", "typing", {})).toMatchObject({ ok: true, data: { sent: true } });
+    await agent.until((c) => c.events().some((e) => e.event === "typing" && e.room_id === roomId && e.data.by === "visitor"), "the visitor typing on the agent's socket");
+    // Again at once: held back (the server keeps one per 2.5 s).
+    expect(await visitor.command("t2", "typing", {})).toMatchObject({ ok: true, data: { sent: false } });
+
+    expect(await agent.command("t3", "typing", { room_id: roomId })).toMatchObject({ ok: true, data: { sent: true } });
+    await visitor.until((c) => c.events().some((e) => e.event === "typing" && e.data.by === "agent"), "the agent typing on the visitor's socket");
+    const [{ first_name }] = await query<{ first_name: string }>(`SELECT first_name FROM users WHERE id = $1`, [ownerId]);
+    expect(visitor.events().find((e) => e.event === "typing")!.data).toEqual({ room_id: roomId, by: "agent", name: first_name });
+    // Neither side hears its own typing; nothing is stored.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(agent.events().filter((e) => e.event === "typing" && e.room_id === roomId).map((e) => e.data.by)).toEqual(["visitor"]);
+    expect(visitor.events().filter((e) => e.event === "typing").map((e) => e.data.by)).toEqual(["agent"]);
+    expect(await query(`SELECT 1 FROM live_messages WHERE room_id = $1`, [roomId])).toHaveLength(1);
+    // Another account's room, or no room id: refused.
+    expect((await agent.command("t4", "typing", { room_id: "00000000-0000-0000-0000-000000000000" })).error.code).toBe("NOT_FOUND");
+    expect((await agent.command("t5", "typing", {})).error.code).toBe("VALIDATION");
+    expect((await agent.command("t6", "close", { room_id: roomId })).ok).toBe(true);
+  });
+
   it("outside opening hours the visitor's message is an offline contact, not a queued room", async () => {
     // Closed every day: hours only on a weekday that can never match (a holiday today).
     await query(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, 'Feriado', (now() AT TIME ZONE 'America/Sao_Paulo')::date)`, [accountId]);

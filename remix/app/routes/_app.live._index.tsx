@@ -71,7 +71,7 @@ function StatusForm({ status, action, onChange }: { status: string | null; actio
 /** The composer's suggestion buttons field: one per line, blanks ignored. */
 const suggestionLines = (raw: string) => raw.split(/\r?\n/).map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean);
 
-function Composer({ roomId, action, onSend, errors }: { roomId: string; action: string; onSend?: (body: string, suggestions: string[]) => Promise<boolean>; errors?: string[] | null }) {
+function Composer({ roomId, action, onSend, onTyping, errors }: { roomId: string; action: string; onSend?: (body: string, suggestions: string[]) => Promise<boolean>; onTyping?: () => void; errors?: string[] | null }) {
   const { t } = useTranslation("liveDesk");
   const [busy, setBusy] = useState(false);
   const [local, setLocal] = useState<string | null>(null);
@@ -120,6 +120,7 @@ function Composer({ roomId, action, onSend, errors }: { roomId: string; action: 
           maxLength={4096}
           placeholder={t("composer.placeholder")}
           className="min-h-12 flex-1 resize-none"
+          onInput={(e) => e.currentTarget.value.trim() && onTyping?.()}
           onKeyDown={(e) => {
             // Enter sends, Shift+Enter is a new line.
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -188,7 +189,7 @@ export default function LiveDesk() {
     }),
     [data],
   );
-  const { state, send, older, rememberStatus } = useLiveDesk({ snapshot, connection, recent, csrf, actionUrl: action, sound: { muted: data.options.me.muted, muteUntil: data.options.me.mute_until, volume: data.options.me.volume } });
+  const { state, send, older, rememberStatus, typingRoom, signalTyping } = useLiveDesk({ snapshot, connection, recent, csrf, actionUrl: action, sound: { muted: data.options.me.muted, muteUntil: data.options.me.mute_until, volume: data.options.me.volume } });
 
   // The document title follows live counts (queued + unread).
   useEffect(() => {
@@ -300,10 +301,13 @@ export default function LiveDesk() {
               loadingOlder={olderFetcher.state !== "idle"}
               names={data.authors}
             />
+            <p className="h-5 px-4 text-xs italic text-muted-foreground" aria-live="polite" data-testid="typing">
+              {typingRoom === room.id ? t("thread.typing", { name: room.username || t("list.anonymous") }) : ""}
+            </p>
             {data.before ? <p className="px-4 py-1 text-center text-xs"><Link className="underline" to={deskHref({ tab: data.tab, room: room.id })}>{t("thread.newest")}</Link></p> : null}
             {canWrite ? (
               <>
-                <Composer roomId={room.id} action={action} onSend={(body, suggestions) => send(room.id, body, suggestions)} errors={errorIntent === "send" ? errors : null} />
+                <Composer roomId={room.id} action={action} onSend={(body, suggestions) => send(room.id, body, suggestions)} onTyping={() => signalTyping(room.id)} errors={errorIntent === "send" ? errors : null} />
                 <AttachForm roomId={room.id} action={action} errors={errorIntent === "upload" ? errors : null} />
               </>
             ) : (

@@ -6,7 +6,8 @@
  * and focused, and the new-message sound (the agent status is restored at connect by live-provider.tsx).
  */
 import { useRevalidator } from "@remix-run/react";
-import { useCallback, useEffect, useReducer, useRef } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { TYPING_EVERY_MS, TYPING_SHOW_MS } from "../../../../api/live/limits";
 import {
   addPending, applyLiveEvent, failPending, isAlert, mutedAt, needsRead, prependOlder, streamMs, syncAndReplay, syncSnapshot, undeliveredIds,
   type DeskSnapshot, type DeskState, type LiveConnection, type LiveEventMessage, type MessageView,
@@ -112,6 +113,28 @@ export function useLiveDesk({
     [connection, csrf, actionUrl],
   );
 
+  // "Typing…": which room's visitor types now (for TYPING_SHOW_MS, or until their message).
+  const [typingRoom, setTypingRoom] = useState<string | null>(null);
+  const typingRef = useRef<string | null>(null);
+  const typingTimer = useRef<ReturnType<typeof setTimeout>>();
+  const showTyping = (roomId: string | null) => {
+    clearTimeout(typingTimer.current);
+    typingRef.current = roomId;
+    setTypingRoom(roomId);
+    if (roomId) typingTimer.current = setTimeout(() => showTyping(null), TYPING_SHOW_MS);
+  };
+  useEffect(() => () => clearTimeout(typingTimer.current), []);
+  /** Tells the room's visitor this agent types: over the socket only, at most every 2.5 s. */
+  const typingSent = useRef(0);
+  const signalTyping = useCallback(
+    (roomId: string) => {
+      if (!connection || Date.now() - typingSent.current < TYPING_EVERY_MS) return;
+      typingSent.current = Date.now();
+      connection.send("typing", { room_id: roomId }).catch(() => undefined);
+    },
+    [connection],
+  );
+
   // Live events (with a connection) or the 2 s refetch (without).
   useEffect(() => {
     if (connection) {
@@ -121,6 +144,11 @@ export function useLiveDesk({
       const mark = markRef.current;
       if (mark != null) for (const event of recentRef.current?.() ?? []) if (streamMs(event.id) >= mark) dispatch({ type: "event", event });
       const off = connection.onEvent((event) => {
+        if (event.event === "typing") {
+          if (event.data?.by === "visitor" && event.room_id) showTyping(event.room_id);
+          return;
+        }
+        if (event.event === "send" && event.data?.message?.author === "visitor" && event.room_id === typingRef.current) showTyping(null);
         if (isAlert(stateRef.current, event) && !isMuted()) chime(soundRef.current.volume);
         dispatch({ type: "event", event });
         // Lists and pages are reconciled with the server shortly after structural changes.
@@ -206,5 +234,5 @@ export function useLiveDesk({
 
   const older = useCallback((roomId: string, page: { data: MessageView[]; more: boolean }) => dispatch({ type: "older", roomId, page }), []);
 
-  return { state, command, send, older, rememberStatus };
+  return { state, command, send, older, rememberStatus, typingRoom, signalTyping };
 }

@@ -1,0 +1,46 @@
+/**
+ * "Typing…" both ways (spec section 3: the widget message type `typing`). Nothing is stored: a
+ * `typing` event goes to the other side only — the visitor's to the attending agent (every agent
+ * while the room waits in the queue), the agent's to the room's visitor with the agent's first
+ * name. A client sends one while its user types, at most every TYPING_EVERY_MS; the server keeps
+ * one per room and side per TYPING_EVERY_MS (a Redis key with a TTL), so a client that sends on
+ * every keystroke cannot flood the streams. Screens show it for TYPING_SHOW_MS, or until a message.
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { assertId } from "../lib/owned";
+import { key, redis } from "../lib/redis";
+import { TYPING_EVERY_MS } from "./limits";
+import { publishLive } from "./streams";
+import type { Room } from "./rooms";
+
+
+/** True for the first signal of a room and side in TYPING_EVERY_MS. */
+async function firstInWindow(roomId: string, side: "visitor" | "agent"): Promise<boolean> {
+  return (await redis().set(key("live", "typing", roomId, side), "1", "PX", TYPING_EVERY_MS, "NX")) === "OK";
+}
+
+/** The visitor is typing in their room (its token names it). */
+export async function visitorTyping(room: Pick<Room, "id" | "account_id" | "agent_id" | "status">): Promise<{ sent: boolean }> {
+  if (room.status === "CLOSED") return { sent: false };
+  if (!(await firstInWindow(room.id, "visitor"))) return { sent: false };
+  await publishLive([{ accountId: room.account_id, roomId: room.id, event: "typing", data: { room_id: room.id, by: "visitor" }, to: room.agent_id ? [room.agent_id] : "*" }]);
+  return { sent: true };
+}
+
+/** The attending agent is typing in an open room: the visitor sees their first name. */
+export async function agentTyping(ctx: SignedInCtx, roomId: string): Promise<{ sent: boolean }> {
+  assertId(roomId);
+  const [row] = await sequelize().query<{ id: string; account_id: string; agent_id: string | null; status: string; first_name: string | null }>(
+    `SELECT r.id, r.account_id, r.agent_id, r.status, u.first_name FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id WHERE r.id = $1 AND r.account_id = $2`,
+    { bind: [roomId, ctx.actor.accountId], type: QueryTypes.SELECT },
+  );
+  if (!row) throw new AppError("NOT_FOUND");
+  if (row.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
+  if (row.status !== "OPEN") return { sent: false };
+  if (!(await firstInWindow(row.id, "agent"))) return { sent: false };
+  await publishLive([{ accountId: row.account_id, roomId: row.id, event: "typing", data: { room_id: row.id, by: "agent", name: row.first_name ?? "" }, visitor: true, agents: false }]);
+  return { sent: true };
+}
