@@ -4,6 +4,7 @@
  * the reply reaches the visitor's conversation. Suggestion buttons: the agent offers them from the
  * composer (with JavaScript, and with a plain form post without it), the visitor taps one in the widget.
  */
+import type { Locator } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, registerPerson, type Person } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
@@ -24,6 +25,19 @@ beforeAll(async () => {
     [agent.accountId],
   );
 });
+
+/** Types a few characters at a time, as a person would, until `shown` appears (about 15 s at most). */
+async function typeUntilShown(field: Locator, shown: Locator) {
+  for (let round = 0; ; round++) {
+    await field.pressSequentially("abc ", { delay: 40 });
+    try {
+      await shown.waitFor({ timeout: 3000 });
+      return;
+    } catch (e) {
+      if (round >= 4) throw e;
+    }
+  }
+}
 
 describe.skipIf(!hasChromium)("/live in Chromium", () => {
   const browser = useBrowser();
@@ -120,11 +134,10 @@ describe.skipIf(!hasChromium)("/live in Chromium", () => {
       const composer = page.getByLabel("Mensagem", { exact: true });
       if (js) {
         // "Typing…" both ways: the visitor types in the widget, the agent sees it under the thread; and back.
-        await input.fill("Estou escrevendo");
-        await page.getByTestId("typing").getByText(/está digitando…/).waitFor({ timeout: 10_000 });
-        await page.getByLabel("Mensagem", { exact: true }).pressSequentially("Um momento", { delay: 20 });
+        // (A person keeps typing: each side signals at most every 2.5 s while its input changes.)
+        await typeUntilShown(input, page.getByTestId("typing").getByText(/está digitando…/));
         const [{ first_name }] = await query<{ first_name: string }>(`SELECT first_name FROM users WHERE id = $1`, [owner.userId]);
-        await visitor.getByText(`${first_name} está digitando…`).waitFor({ timeout: 10_000 });
+        await typeUntilShown(page.getByLabel("Mensagem", { exact: true }), visitor.getByText(`${first_name} está digitando…`));
         await page.getByLabel("Mensagem", { exact: true }).fill("");
         await input.fill("");
         // Twelve is one too many: the agent is told before anything leaves.
