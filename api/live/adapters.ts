@@ -9,7 +9,7 @@
  * Errors: a ProviderError is permanent (4xx other than 408/429: retrying cannot help, the message
  * fails at once) or transient (5xx, 429, network: the worker retries, then fails it).
  */
-import { createHash, sign } from "node:crypto";
+import { createHash, randomUUID, sign } from "node:crypto";
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { env } from "../lib/env";
@@ -142,6 +142,17 @@ async function graphSend(token: string, body: Record<string, unknown> | FormData
   throw new ProviderError(reason, permanentStatus(status), status);
 }
 
+/** A sender action (typing_on, mark_seen): Graph answers only the recipient. */
+async function graphAction(token: string, recipient: string, action: "typing_on" | "mark_seen"): Promise<void> {
+  const url = `${graphBase()}/me/messages?access_token=${encodeURIComponent(token)}`;
+  const { status, json } = await request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ recipient: { id: recipient }, sender_action: action }) }, TYPING_TIMEOUT_MS);
+  if (status >= 200 && status < 300) return;
+  throw new ProviderError(`graph sender_action: ${status} ${json?.error?.message ?? json?.raw ?? ""}`.trim(), permanentStatus(status), status);
+}
+
+/** "Typing…" is worth nothing late: a short timeout, and no retry. */
+const TYPING_TIMEOUT_MS = 3000;
+
 // ---- Google Business Messages -------------------------------------------------------------------
 
 const GBM_SCOPE = "https://www.googleapis.com/auth/businessmessages";
@@ -219,6 +230,8 @@ export type SentResult = { externalId: string };
 export interface LiveChannelAdapter {
   /** Sends the agent's message to the room's visitor; answers the provider's message id (the first one when it took several calls). */
   send(connection: ConnectionWithSecrets, room: Room, message: LiveMessage): Promise<SentResult>;
+  /** Shows the visitor that the agent is typing, where the channel has it (best effort). */
+  typing?(connection: ConnectionWithSecrets, room: Pick<Room, "external_id">): Promise<void>;
 }
 
 /** Telegram ReplyKeyboardMarkup for the suggestion buttons: two per row, hidden after a tap. */
@@ -273,6 +286,9 @@ const telegramAdapter: LiveChannelAdapter = {
     }
     return { externalId: ids[0] };
   },
+  async typing(connection, room) {
+    await tgCall(connection.secrets.token, "sendChatAction", { chat_id: room.external_id, action: "typing" });
+  },
 };
 
 const graphAdapter: LiveChannelAdapter = {
@@ -297,6 +313,9 @@ const graphAdapter: LiveChannelAdapter = {
     }
     if (ids.length === 0) throw new ProviderError("empty message", true);
     return { externalId: ids[0] };
+  },
+  async typing(connection, room) {
+    await graphAction(connection.secrets.token, room.external_id, "typing_on");
   },
 };
 
@@ -328,6 +347,16 @@ const googleBusinessAdapter: LiveChannelAdapter = {
       await gbmCreate(key, room.external_id, { messageId: gbmMessageId(message.id, i), representative, ...part, ...offer });
     }
     return { externalId: message.id };
+  },
+  /** conversations/{id}/events TYPING_STARTED (each event with an id of its own). */
+  async typing(connection, room) {
+    const key = connection.secrets.service_account;
+    if (!key) return;
+    const url = `${env().GBM_API_URL.replace(/\/+$/, "")}/v1/conversations/${encodeURIComponent(room.external_id)}/events?eventId=${randomUUID()}`;
+    const token = await googleAccessToken(key);
+    const body = JSON.stringify({ eventType: "TYPING_STARTED", representative: { representativeType: "HUMAN" } });
+    const { status, json } = await request(url, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body }, TYPING_TIMEOUT_MS);
+    if (status < 200 || status >= 300) throw new ProviderError(`google business messages events: ${status} ${json?.error?.message ?? ""}`.trim(), permanentStatus(status), status);
   },
 };
 

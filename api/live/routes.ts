@@ -7,6 +7,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { AppError } from "../lib/errors";
 import { applyMacro } from "./macros";
+import { agentTyping } from "./typing";
 import { sendSample } from "./samples";
 import { accountTags, departmentsOn, deskOptions, liveSync } from "./desk";
 import { searchTranscripts, transcript } from "./transcripts";
@@ -109,6 +110,10 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
     params: id,
     body: t.Object({ sample_id: t.String() }),
     detail: { summary: "Send one of my canned samples (for all, mine, or my departments') to my room" },
+  })
+  .post("/omni/rooms/:id/typing", ({ ctx, params }) => agentTyping(ctx, params.id), {
+    params: id,
+    detail: { summary: "The attending agent is typing: the visitor sees it (widget, Telegram, Messenger/Instagram, Business Messages); at most one per 2.5 s goes out (sent: false otherwise)" },
   })
   .post("/omni/rooms/:id/read", async ({ ctx, params }) => ({ changed: await markRead(ctx, params.id) }), { params: id, detail: { summary: "I read the room: visitor messages READ, unread 0" } })
   .post("/omni/rooms/:id/delivered", async ({ ctx, params, body }) => ({ changed: await markDelivered(ctx, params.id, body.ids) }), {

@@ -2,7 +2,8 @@
  * "Typing…" both ways (spec section 3: the widget message type `typing`). Nothing is stored: a
  * `typing` event goes to the other side only — the visitor's to the attending agent (every agent
  * while the room waits in the queue), the agent's to the room's visitor with the agent's first
- * name. A client sends one while its user types, at most every TYPING_EVERY_MS; the server keeps
+ * name (on Telegram, Messenger/Instagram and Business Messages, the channel's own typing action).
+ * A client sends one while its user types, at most every TYPING_EVERY_MS; the server keeps
  * one per room and side per TYPING_EVERY_MS (a Redis key with a TTL), so a client that sends on
  * every keystroke cannot flood the streams. Screens show it for TYPING_SHOW_MS, or until a message.
  */
@@ -12,6 +13,8 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { key, redis } from "../lib/redis";
+import { LIVE_ADAPTERS } from "./adapters";
+import { connectionOf } from "./connections";
 import { TYPING_EVERY_MS } from "./limits";
 import { publishLive } from "./streams";
 import type { Room } from "./rooms";
@@ -33,14 +36,29 @@ export async function visitorTyping(room: Pick<Room, "id" | "account_id" | "agen
 /** The attending agent is typing in an open room: the visitor sees their first name. */
 export async function agentTyping(ctx: SignedInCtx, roomId: string): Promise<{ sent: boolean }> {
   assertId(roomId);
-  const [row] = await sequelize().query<{ id: string; account_id: string; agent_id: string | null; status: string; first_name: string | null }>(
-    `SELECT r.id, r.account_id, r.agent_id, r.status, u.first_name FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id WHERE r.id = $1 AND r.account_id = $2`,
+  const [row] = await sequelize().query<{ id: string; account_id: string; agent_id: string | null; status: string; channel: string; external_id: string; first_name: string | null }>(
+    `SELECT r.id, r.account_id, r.agent_id, r.status, r.channel, r.external_id, u.first_name FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id WHERE r.id = $1 AND r.account_id = $2`,
     { bind: [roomId, ctx.actor.accountId], type: QueryTypes.SELECT },
   );
   if (!row) throw new AppError("NOT_FOUND");
   if (row.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
   if (row.status !== "OPEN") return { sent: false };
   if (!(await firstInWindow(row.id, "agent"))) return { sent: false };
-  await publishLive([{ accountId: row.account_id, roomId: row.id, event: "typing", data: { room_id: row.id, by: "agent", name: row.first_name ?? "" }, visitor: true, agents: false }]);
+  if (row.channel === "webchat") {
+    await publishLive([{ accountId: row.account_id, roomId: row.id, event: "typing", data: { room_id: row.id, by: "agent", name: row.first_name ?? "" }, visitor: true, agents: false }]);
+  } else {
+    // Telegram, Messenger/Instagram and Business Messages have their own "typing…": best effort, not awaited.
+    void channelTyping(row.account_id, row.channel, row.external_id);
+  }
   return { sent: true };
+}
+
+async function channelTyping(accountId: string, channel: string, externalId: string): Promise<void> {
+  try {
+    const adapter = LIVE_ADAPTERS[channel as keyof typeof LIVE_ADAPTERS];
+    const connection = adapter?.typing ? await connectionOf(accountId, channel) : null;
+    if (adapter?.typing && connection) await adapter.typing(connection, { external_id: externalId });
+  } catch {
+    // A lost "typing…" is not worth an error or a retry.
+  }
 }

@@ -72,6 +72,14 @@ function startGoogle() {
       if (mode === "acceptThenFail") return send(500, { error: { code: 500, message: "Internal error", status: "INTERNAL" } });
       return send(200, { name: `conversations/${create[1]}/messages/${id}`, ...call.json });
     }
+    // conversations.events.create (typing): needs a bearer token and an eventId of its own.
+    const events = /^\/v1\/conversations\/([^/]+)\/events$/.exec(call.path);
+    if (events && call.method === "POST") {
+      const bearer = String(call.headers.authorization ?? "").replace(/^Bearer /, "");
+      if (!issued.has(bearer)) return send(401, { error: { code: 401, status: "UNAUTHENTICATED" } });
+      if (!call.query.get("eventId")) return send(400, { error: { code: 400, message: "eventId is required", status: "INVALID_ARGUMENT" } });
+      return send(200, { name: `conversations/${events[1]}/events/${call.query.get("eventId")}`, ...call.json });
+    }
     if (call.path === "/media/photo.jpg") {
       res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": String(JPEG.length) });
       return res.end(JPEG);
@@ -277,6 +285,18 @@ describe("Google Business Messages", () => {
     const mine = (await visitorMessages("conv-carla")).filter((m) => m.body === "Sim, amanhã");
     expect(mine).toHaveLength(1);
     expect(mine[0].room_id).toBe(room_id);
+  });
+
+  it("the agent typing shows as a TYPING_STARTED event (at most one per 2.5 s)", async () => {
+    const [{ room_id }] = await visitorMessages("conv-carla");
+    peer.reset();
+    expect((await as(`/api/omni/rooms/${room_id}/typing`, { method: "POST" })).body).toEqual({ sent: true });
+    expect((await as(`/api/omni/rooms/${room_id}/typing`, { method: "POST" })).body).toEqual({ sent: false });
+    const call = await waitUntil("events.create", async () => peer.calls.find((c) => c.path === "/v1/conversations/conv-carla/events"));
+    expect(call.json).toEqual({ eventType: "TYPING_STARTED", representative: { representativeType: "HUMAN" } });
+    expect(call.query.get("eventId")).toMatch(/^[0-9a-f-]{36}$/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(peer.calls.filter((c) => c.path.endsWith("/events"))).toHaveLength(1);
   });
 
   it("the agent's image goes out by a signed URL Google can fetch; the text first, each a message of its own", async () => {

@@ -172,6 +172,17 @@ describe("Telegram", () => {
     expect((await telegramMessages()).at(-1)).toMatchObject({ room_id, body: "Falar com atendente" });
   });
 
+  it("the agent typing shows as sendChatAction typing (at most one per 2.5 s)", async () => {
+    const [{ room_id }] = await telegramMessages();
+    peer.reset();
+    expect((await as(`/api/omni/rooms/${room_id}/typing`, { method: "POST" })).body).toEqual({ sent: true });
+    expect((await as(`/api/omni/rooms/${room_id}/typing`, { method: "POST" })).body).toEqual({ sent: false });
+    const call = await waitFor("sendChatAction", async () => peer.calls.find((c) => c.path.endsWith("/sendChatAction")));
+    expect(call.json).toEqual({ chat_id: "55501", action: "typing" });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(peer.calls.filter((c) => c.path.endsWith("/sendChatAction"))).toHaveLength(1);
+  });
+
   it("the agent's file goes out with sendPhoto (multipart, the caption with it)", async () => {
     const [{ room_id }] = await telegramMessages();
     peer.reset();
@@ -309,6 +320,15 @@ describe("Messenger and Instagram", () => {
     const tap = event("messenger", { sender: { id: psid }, message: { mid: "m_quick_1", text: "Tarde, depois das 14", quick_reply: { payload: "Tarde, depois das 14h ok" } } });
     expect((await post("messenger", tap, sign(tap))).status).toBe(200);
     expect((await visitorMessages("messenger", psid)).at(-1)).toMatchObject({ body: "Tarde, depois das 14h ok" });
+  });
+
+  it("the agent typing shows as the typing_on sender action", async () => {
+    const [{ room_id }] = await visitorMessages("messenger", "messenger-psid-1");
+    peer.reset();
+    expect((await as(`/api/omni/rooms/${room_id}/typing`, { method: "POST" })).body).toEqual({ sent: true });
+    const call = await waitFor("sender action", async () => peer.calls.find((c) => c.path === "/graph/v19.0/me/messages" && c.json?.sender_action));
+    expect(call.json).toEqual({ recipient: { id: "messenger-psid-1" }, sender_action: "typing_on" });
+    expect(call.query.get("access_token")).toBe("EAAB-messenger-page-token-0123456789");
   });
 
   it("a provider that keeps failing: retried, then FAIL with the error, and the agent is told", async () => {
