@@ -150,7 +150,7 @@ async function graphAction(token: string, recipient: string, action: "typing_on"
   throw new ProviderError(`graph sender_action: ${status} ${json?.error?.message ?? json?.raw ?? ""}`.trim(), permanentStatus(status), status);
 }
 
-/** "Typing…" is worth nothing late: a short timeout, and no retry. */
+/** "Typing…" and "seen" are worth nothing late: a short timeout, and no retry. */
 const TYPING_TIMEOUT_MS = 3000;
 
 // ---- Google Business Messages -------------------------------------------------------------------
@@ -232,6 +232,8 @@ export interface LiveChannelAdapter {
   send(connection: ConnectionWithSecrets, room: Room, message: LiveMessage): Promise<SentResult>;
   /** Shows the visitor that the agent is typing, where the channel has it (best effort). */
   typing?(connection: ConnectionWithSecrets, room: Pick<Room, "external_id">): Promise<void>;
+  /** Tells the visitor the agent read their messages up to `lastMessageId`, where the channel has it (best effort). */
+  seen?(connection: ConnectionWithSecrets, room: Pick<Room, "external_id">, lastMessageId: string | null): Promise<void>;
 }
 
 /** Telegram ReplyKeyboardMarkup for the suggestion buttons: two per row, hidden after a tap. */
@@ -317,6 +319,9 @@ const graphAdapter: LiveChannelAdapter = {
   async typing(connection, room) {
     await graphAction(connection.secrets.token, room.external_id, "typing_on");
   },
+  async seen(connection, room) {
+    await graphAction(connection.secrets.token, room.external_id, "mark_seen");
+  },
 };
 
 /**
@@ -347,6 +352,15 @@ const googleBusinessAdapter: LiveChannelAdapter = {
       await gbmCreate(key, room.external_id, { messageId: gbmMessageId(message.id, i), representative, ...part, ...offer });
     }
     return { externalId: message.id };
+  },
+  /** conversations.messages.updateReceipt: READ on the newest message read. */
+  async seen(connection, room, lastMessageId) {
+    const key = connection.secrets.service_account;
+    if (!key || !lastMessageId) return;
+    const url = `${env().GBM_API_URL.replace(/\/+$/, "")}/v1/conversations/${encodeURIComponent(room.external_id)}/messages/${encodeURIComponent(lastMessageId)}/receipt`;
+    const token = await googleAccessToken(key);
+    const { status, json } = await request(url, { method: "PATCH", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify({ receiptType: "READ" }) }, TYPING_TIMEOUT_MS);
+    if (status < 200 || status >= 300) throw new ProviderError(`google business messages receipt: ${status} ${json?.error?.message ?? ""}`.trim(), permanentStatus(status), status);
   },
   /** conversations/{id}/events TYPING_STARTED (each event with an id of its own). */
   async typing(connection, room) {

@@ -26,6 +26,7 @@ import { assertId } from "../lib/owned";
 import { normalizePhone } from "../contacts/phone";
 import { can } from "../policy/policy";
 import { newKey } from "./settings";
+import { channelSeen } from "./channel-signals";
 import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "./limits";
 import { publishLive, type LivePublish } from "./streams";
 
@@ -822,7 +823,8 @@ export async function markRead(ctx: SignedInCtx, roomId: string) {
 async function markVisitorMessages(ctx: SignedInCtx, roomId: string, status: "DELIVERED" | "READ", ids: string[] | null) {
   assertAttendant(ctx);
   if (ids) ids.forEach(assertId);
-  return transition(async (transaction, out) => {
+  let seen: (() => void) | null = null;
+  const n = await transition(async (transaction, out) => {
     const room = await lockRoom(ctx.actor.accountId, roomId, transaction);
     assertMine(ctx, room);
     // Forward only: SENT -> DELIVERED -> READ; never back, nothing after READ (or FAIL/DELETED).
@@ -836,8 +838,16 @@ async function markVisitorMessages(ctx: SignedInCtx, roomId: string, status: "DE
     let updated = room;
     if (status === "READ" && room.unread_count !== 0) updated = await updateRoom(transaction, room.id, { unread_count: 0 });
     if (changed.length > 0) out.push(roomEvent(updated, status === "READ" ? "read" : "delivered", room.agent_id ? [room.agent_id] : "*", { ids: changed.map((m) => m.id), by: "agent" }, true));
+    // Channels with read receipts of their own (Messenger/Instagram mark_seen, Business Messages READ) hear it too.
+    if (status === "READ" && changed.length > 0 && room.channel !== "webchat") {
+      const newest = changed.filter((m) => m.external_id).sort((a, b) => +new Date(b.created_at) - +new Date(a.created_at))[0];
+      seen = () => channelSeen(room.account_id, room.channel, room.external_id, newest?.external_id ?? null);
+    }
     return changed.length;
   });
+  // After the commit, and never awaited.
+  (seen as (() => void) | null)?.();
+  return n;
 }
 
 // ---- reading ----------------------------------------------------------------------------------------

@@ -13,8 +13,7 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { key, redis } from "../lib/redis";
-import { LIVE_ADAPTERS } from "./adapters";
-import { connectionOf } from "./connections";
+import { channelTyping } from "./channel-signals";
 import { TYPING_EVERY_MS } from "./limits";
 import { publishLive } from "./streams";
 import type { Room } from "./rooms";
@@ -48,17 +47,7 @@ export async function agentTyping(ctx: SignedInCtx, roomId: string): Promise<{ s
     await publishLive([{ accountId: row.account_id, roomId: row.id, event: "typing", data: { room_id: row.id, by: "agent", name: row.first_name ?? "" }, visitor: true, agents: false }]);
   } else {
     // Telegram, Messenger/Instagram and Business Messages have their own "typing…": best effort, not awaited.
-    void channelTyping(row.account_id, row.channel, row.external_id);
+    channelTyping(row.account_id, row.channel, row.external_id);
   }
   return { sent: true };
-}
-
-async function channelTyping(accountId: string, channel: string, externalId: string): Promise<void> {
-  try {
-    const adapter = LIVE_ADAPTERS[channel as keyof typeof LIVE_ADAPTERS];
-    const connection = adapter?.typing ? await connectionOf(accountId, channel) : null;
-    if (adapter?.typing && connection) await adapter.typing(connection, { external_id: externalId });
-  } catch {
-    // A lost "typing…" is not worth an error or a retry.
-  }
 }

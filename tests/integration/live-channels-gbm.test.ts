@@ -80,6 +80,12 @@ function startGoogle() {
       if (!call.query.get("eventId")) return send(400, { error: { code: 400, message: "eventId is required", status: "INVALID_ARGUMENT" } });
       return send(200, { name: `conversations/${events[1]}/events/${call.query.get("eventId")}`, ...call.json });
     }
+    // conversations.messages.updateReceipt (the agent read the user's message).
+    const receipt = /^\/v1\/conversations\/([^/]+)\/messages\/([^/]+)\/receipt$/.exec(call.path);
+    if (receipt && call.method === "PATCH") {
+      if (!issued.has(String(call.headers.authorization ?? "").replace(/^Bearer /, ""))) return send(401, { error: { code: 401, status: "UNAUTHENTICATED" } });
+      return send(200, { name: `conversations/${receipt[1]}/messages/${receipt[2]}/receipt`, receiptType: call.json?.receiptType });
+    }
     if (call.path === "/media/photo.jpg") {
       res.writeHead(200, { "Content-Type": "image/jpeg", "Content-Length": String(JPEG.length) });
       return res.end(JPEG);
@@ -287,7 +293,7 @@ describe("Google Business Messages", () => {
     expect(mine[0].room_id).toBe(room_id);
   });
 
-  it("the agent typing shows as a TYPING_STARTED event (at most one per 2.5 s)", async () => {
+  it("the agent typing shows as a TYPING_STARTED event (at most one per 2.5 s); reading sends a READ receipt", async () => {
     const [{ room_id }] = await visitorMessages("conv-carla");
     peer.reset();
     expect((await as(`/api/omni/rooms/${room_id}/typing`, { method: "POST" })).body).toEqual({ sent: true });
@@ -297,6 +303,16 @@ describe("Google Business Messages", () => {
     expect(call.query.get("eventId")).toMatch(/^[0-9a-f-]{36}$/);
     await new Promise((r) => setTimeout(r, 300));
     expect(peer.calls.filter((c) => c.path.endsWith("/events"))).toHaveLength(1);
+
+    // Reading the room sends Google a READ receipt for the newest message read (the tapped suggestion, tap-1).
+    expect((await as(`/api/omni/rooms/${room_id}/read`, { method: "POST" })).body.changed).toBeGreaterThan(0);
+    const read = await waitUntil("updateReceipt", async () => peer.calls.find((c) => c.method === "PATCH" && c.path.endsWith("/receipt")));
+    expect(read.path).toBe("/v1/conversations/conv-carla/messages/tap-1/receipt");
+    expect(read.json).toEqual({ receiptType: "READ" });
+    // Nothing new to read: nothing more is sent.
+    expect((await as(`/api/omni/rooms/${room_id}/read`, { method: "POST" })).body.changed).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(peer.calls.filter((c) => c.method === "PATCH")).toHaveLength(1);
   });
 
   it("the agent's image goes out by a signed URL Google can fetch; the text first, each a message of its own", async () => {

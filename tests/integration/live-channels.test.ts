@@ -322,13 +322,17 @@ describe("Messenger and Instagram", () => {
     expect((await visitorMessages("messenger", psid)).at(-1)).toMatchObject({ body: "Tarde, depois das 14h ok" });
   });
 
-  it("the agent typing shows as the typing_on sender action", async () => {
+  it("the agent typing shows as the typing_on sender action; reading the room sends mark_seen", async () => {
     const [{ room_id }] = await visitorMessages("messenger", "messenger-psid-1");
     peer.reset();
     expect((await as(`/api/omni/rooms/${room_id}/typing`, { method: "POST" })).body).toEqual({ sent: true });
     const call = await waitFor("sender action", async () => peer.calls.find((c) => c.path === "/graph/v19.0/me/messages" && c.json?.sender_action));
     expect(call.json).toEqual({ recipient: { id: "messenger-psid-1" }, sender_action: "typing_on" });
     expect(call.query.get("access_token")).toBe("EAAB-messenger-page-token-0123456789");
+    // Reading the room's new messages marks them seen on Messenger too.
+    expect((await as(`/api/omni/rooms/${room_id}/read`, { method: "POST" })).body.changed).toBeGreaterThan(0);
+    const seen = await waitFor("mark_seen", async () => peer.calls.find((c) => c.json?.sender_action === "mark_seen"));
+    expect(seen.json).toEqual({ recipient: { id: "messenger-psid-1" }, sender_action: "mark_seen" });
   });
 
   it("a provider that keeps failing: retried, then FAIL with the error, and the agent is told", async () => {
