@@ -165,6 +165,8 @@ const GBM_LINK_TTL = 7 * 24 * 3600;
 /** A cached access token is dropped this long before Google says it expires. */
 const TOKEN_MARGIN_MS = 5 * 60_000;
 
+const gbmBase = () => env().GBM_API_URL.replace(/\/+$/, "");
+
 const b64url = (v: Buffer | string) => Buffer.from(v).toString("base64url");
 
 /** The RS256-signed JWT assertion of the OAuth2 JWT bearer flow (RFC 7523) for a service account. */
@@ -202,7 +204,7 @@ export const gbmMessageId = (messageId: string, part: number) => (part === 0 ? m
  * idempotent). A 401 (token revoked or expired early) gets a new token once.
  */
 async function gbmCreate(key: ServiceAccountKey, conversationId: string, message: Record<string, unknown>): Promise<void> {
-  const url = `${env().GBM_API_URL.replace(/\/+$/, "")}/v1/conversations/${encodeURIComponent(conversationId)}/messages`;
+  const url = `${gbmBase()}/v1/conversations/${encodeURIComponent(conversationId)}/messages`;
   for (let attempt = 0; ; attempt++) {
     const token = await googleAccessToken(key);
     const { status, json } = await request(url, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(message) });
@@ -215,6 +217,13 @@ async function gbmCreate(key: ServiceAccountKey, conversationId: string, message
     const reason = `google business messages: ${status} ${json?.error?.message ?? json?.raw ?? ""}`.trim();
     throw new ProviderError(reason, permanentStatus(status), status);
   }
+}
+
+/** A best-effort Business Messages call (typing, read receipt): short timeout, no retry. */
+async function gbmSignal(key: ServiceAccountKey, method: "POST" | "PATCH", path: string, body: Record<string, unknown>): Promise<void> {
+  const token = await googleAccessToken(key);
+  const { status, json } = await request(`${gbmBase()}${path}`, { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) }, TYPING_TIMEOUT_MS);
+  if (status < 200 || status >= 300) throw new ProviderError(`google business messages ${path.split("?")[0]}: ${status} ${json?.error?.message ?? ""}`.trim(), permanentStatus(status), status);
 }
 
 async function agentName(userId: string | null): Promise<string> {
@@ -357,20 +366,13 @@ const googleBusinessAdapter: LiveChannelAdapter = {
   async seen(connection, room, lastMessageId) {
     const key = connection.secrets.service_account;
     if (!key || !lastMessageId) return;
-    const url = `${env().GBM_API_URL.replace(/\/+$/, "")}/v1/conversations/${encodeURIComponent(room.external_id)}/messages/${encodeURIComponent(lastMessageId)}/receipt`;
-    const token = await googleAccessToken(key);
-    const { status, json } = await request(url, { method: "PATCH", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify({ receiptType: "READ" }) }, TYPING_TIMEOUT_MS);
-    if (status < 200 || status >= 300) throw new ProviderError(`google business messages receipt: ${status} ${json?.error?.message ?? ""}`.trim(), permanentStatus(status), status);
+    await gbmSignal(key, "PATCH", `/v1/conversations/${encodeURIComponent(room.external_id)}/messages/${encodeURIComponent(lastMessageId)}/receipt`, { receiptType: "READ" });
   },
   /** conversations/{id}/events TYPING_STARTED (each event with an id of its own). */
   async typing(connection, room) {
     const key = connection.secrets.service_account;
     if (!key) return;
-    const url = `${env().GBM_API_URL.replace(/\/+$/, "")}/v1/conversations/${encodeURIComponent(room.external_id)}/events?eventId=${randomUUID()}`;
-    const token = await googleAccessToken(key);
-    const body = JSON.stringify({ eventType: "TYPING_STARTED", representative: { representativeType: "HUMAN" } });
-    const { status, json } = await request(url, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body }, TYPING_TIMEOUT_MS);
-    if (status < 200 || status >= 300) throw new ProviderError(`google business messages events: ${status} ${json?.error?.message ?? ""}`.trim(), permanentStatus(status), status);
+    await gbmSignal(key, "POST", `/v1/conversations/${encodeURIComponent(room.external_id)}/events?eventId=${randomUUID()}`, { eventType: "TYPING_STARTED", representative: { representativeType: "HUMAN" } });
   },
 };
 

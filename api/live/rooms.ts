@@ -23,6 +23,7 @@ import { sequelize } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { email as emailSchema } from "../auth/schemas";
 import { normalizePhone } from "../contacts/phone";
 import { can } from "../policy/policy";
 import { newKey } from "./settings";
@@ -482,7 +483,6 @@ function assertMine(ctx: SignedInCtx, room: Room) {
 
 export type AgentMessageInput = { body: string; attachments?: Attachment[]; clientId?: string | null; suggestions?: readonly string[] | null };
 
-
 /** The suggestion buttons as given (trimmed, blanks and repeats dropped), or a validation error on `suggestions`. */
 export function cleanSuggestions(list: readonly unknown[] | null | undefined): string[] {
   const out = [...new Set((list ?? []).map((s) => (typeof s === "string" ? s.replace(/\s+/g, " ").trim() : "")).filter(Boolean))];
@@ -585,7 +585,7 @@ export async function setRoomTags(ctx: SignedInCtx, roomId: string, tags: string
 export const ROOM_CONTACT_FIELDS = ["username", "email", "phone"] as const;
 export type RoomContactPatch = Partial<Record<(typeof ROOM_CONTACT_FIELDS)[number], string | null>>;
 
-/** A room's contact field as the agent typed it: trimmed; e-mail lower-cased and checked; phone in E.164 (spec section 5). */
+/** A room's contact field as the agent typed it: trimmed; e-mail checked and lower-cased (the sign-up's rule); phone in E.164 (spec section 5). */
 function cleanContactField(field: (typeof ROOM_CONTACT_FIELDS)[number], raw: string | null | undefined): string | null {
   const value = (raw ?? "").replace(/\s+/g, " ").trim();
   if (!value) return null;
@@ -594,8 +594,9 @@ function cleanContactField(field: (typeof ROOM_CONTACT_FIELDS)[number], raw: str
     return value;
   }
   if (field === "email") {
-    if (value.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new AppError("VALIDATION", { fields: { email: ["validation.email"] } });
-    return value.toLowerCase();
+    const parsed = emailSchema.safeParse(value);
+    if (!parsed.success) throw new AppError("VALIDATION", { fields: { email: [parsed.error.issues[0]?.message ?? "validation.email"] } });
+    return parsed.data;
   }
   const phone = normalizePhone(value);
   if (!phone) throw new AppError("VALIDATION", { fields: { phone: ["validation.phone"] } });

@@ -18,7 +18,6 @@ import { TYPING_EVERY_MS } from "./limits";
 import { publishLive } from "./streams";
 import type { Room } from "./rooms";
 
-
 /** True for the first signal of a room and side in TYPING_EVERY_MS. */
 async function firstInWindow(roomId: string, side: "visitor" | "agent"): Promise<boolean> {
   return (await redis().set(key("live", "typing", roomId, side), "1", "PX", TYPING_EVERY_MS, "NX")) === "OK";

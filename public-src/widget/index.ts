@@ -103,9 +103,7 @@ export class Widget {
   private departmentId = "";
   private offlineSent = false;
   private error = "";
-  /** "Name is typing…" until this time (ms); when this visitor last said they type. */
-  private typingUntil = 0;
-  private typingName = "";
+  /** Hides the agent's "typing…"; when this visitor last told the agent they type. */
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private typingSentAt = 0;
   // realtime
@@ -616,12 +614,10 @@ export class Widget {
   /** The agent types (a name), or stopped (null: their message arrived). Shown for 6 s at most. */
   private showTyping(name: string | null) {
     clearTimeout(this.typingTimer);
-    this.typingUntil = name === null ? 0 : Date.now() + TYPING_SHOW_MS;
-    this.typingName = name ?? "";
     if (name !== null) this.typingTimer = setTimeout(() => this.showTyping(null), TYPING_SHOW_MS);
     const el = this.el.typing;
-    el.hidden = this.typingUntil === 0;
-    el.textContent = el.hidden ? "" : this.typingName ? fill(this.t.typing, { name: this.typingName }) : this.t.typingAnon;
+    el.hidden = name === null;
+    el.textContent = name === null ? "" : name ? fill(this.t.typing, { name }) : this.t.typingAnon;
   }
 
   private renderStatus() {
