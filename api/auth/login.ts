@@ -21,10 +21,11 @@ export async function login(ctx: Ctx, input: unknown) {
     await recordAudit(ctx, "auth.login_failed", { userId: user?.id ?? null, accountId: user?.currentAccountId ?? null, meta: { email } });
     throw new AppError("INVALID_CREDENTIALS");
   }
+  // The password was right: this pair starts afresh, even if the e-mail still needs verifying.
+  await clearLoginFailures(email, ctx.ip);
   if (!user!.emailVerifiedAt) {
     throw new AppError("EMAIL_NOT_VERIFIED", { params: { email } });
   }
-  await clearLoginFailures(email, ctx.ip);
   await user!.update({ lastLoginAt: new Date() });
   const twoFactorRequired = Boolean(user!.totpEnabledAt);
   await recordAudit(ctx, twoFactorRequired ? "auth.login_password_ok" : "auth.login", { userId: user!.id, accountId: user!.currentAccountId });
