@@ -6,12 +6,12 @@ import { Op, type WhereOptions } from "sequelize";
 import { AuditLog, User, initModels } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { z } from "../lib/zod";
-import { validate } from "../lib/validate";
+import { idParam, validate } from "../lib/validate";
 
 export const AUDIT_PAGE = 50;
 
 export const auditQuerySchema = z.object({
-  before: z.coerce.number().int().positive().optional(),
+  before: idParam(),
   action: z.string().trim().max(60).regex(/^[a-z0-9_.]*$/, "validation.invalid").optional(),
 });
 

@@ -1,27 +1,59 @@
+import { randomUUID } from "node:crypto";
+import { UniqueConstraintError } from "sequelize";
 import { Account, AccountPlan, Membership, Plan, User, initModels, sequelize, type Locale } from "../../models";
 import { recordAudit } from "../audit/record";
 import { notify } from "../notifications/services";
 import type { Ctx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
-import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { hashPassword } from "./passwords";
+import { mayNoticeExisting, registerAttempt } from "./rate-limit";
 import { registerSchema } from "./schemas";
 import { issueUserToken } from "./user-tokens";
 import { enqueueMail } from "../mail/enqueue";
+import type { z } from "../lib/zod";
+
+type RegisterData = z.infer<typeof registerSchema>;
 
 export const TRIAL_DAYS = 30;
 
+/** What a sign-up answers: the same shape whether or not the address was free. */
+export type Registered = { user: { id: string; email: string }; account: { id: string; name: string } };
+
 /**
  * Register a person and their company: user + account (owner) in one transaction, then the
- * verification e-mail. `trial` also attaches the 30-day experience plan.
+ * verification e-mail. `trial` also attaches the 30-day experience plan. Limited per IP.
+ *
+ * An address that already has a user gets the same answer (random ids that name nothing) and the
+ * same work (a password hash, one e-mail), so a sign-up never tells whether someone is a customer;
+ * the e-mail goes to the owner of the address, who can sign in or reset the password.
  */
-export async function register(ctx: Ctx, input: unknown, opts: { trial?: boolean; whitelabelId?: string | null } = {}) {
+export async function register(ctx: Ctx, input: unknown, opts: { trial?: boolean; whitelabelId?: string | null } = {}): Promise<Registered> {
   initModels();
   const data = validate(registerSchema, input);
+  await registerAttempt(ctx.ip);
+  try {
+    return await createOrNotify(ctx, data, opts);
+  } catch (e) {
+    // Two sign-ups of one new address at once: the loser answers like any taken address.
+    if (e instanceof UniqueConstraintError) return decoy(data);
+    throw e;
+  }
+}
+
+const decoy = (data: RegisterData): Registered => ({ user: { id: randomUUID(), email: data.email }, account: { id: randomUUID(), name: data.companyName } });
+
+async function createOrNotify(ctx: Ctx, data: RegisterData, opts: { trial?: boolean; whitelabelId?: string | null }): Promise<Registered> {
   return sequelize().transaction(async (transaction) => {
-    if (await User.findOne({ where: { email: data.email }, transaction })) {
-      throw new AppError("EMAIL_TAKEN", { fields: { email: ["errors.EMAIL_TAKEN"] } });
+    const existing = await User.findOne({ where: { email: data.email }, transaction });
+    if (existing) {
+      const tctx: Ctx = { ...ctx, transaction, actor: undefined };
+      await hashPassword(data.password);
+      if (await mayNoticeExisting(existing.email)) {
+        await enqueueMail(tctx, existing.email, existing.locale, "registerExisting", { name: existing.firstName, path: "/login" });
+      }
+      await recordAudit(tctx, "auth.register_existing", { userId: existing.id, accountId: existing.currentAccountId });
+      return decoy(data);
     }
     const user = await User.create(
       {

@@ -9,7 +9,7 @@ import { AppError } from "../lib/errors";
 import { key, redis } from "../lib/redis";
 import { validate } from "../lib/validate";
 import { verifyPassword } from "./passwords";
-import { assertLoginAllowed, recordLoginFailure } from "./rate-limit";
+import { assertLoginAllowed, assertPasswordCheckAllowed, clearLoginFailures, clearPasswordChecks, recordLoginFailure } from "./rate-limit";
 import { totpCodeSchema } from "./schemas";
 
 const ISSUER = "Mensageria";
@@ -73,17 +73,20 @@ export async function verifyTotp(ctx: Ctx, userId: string, input: unknown) {
     await recordAudit(ctx, "auth.2fa_failed", { userId, accountId: user.currentAccountId });
     throw new AppError("INVALID_TOTP", { fields: { code: ["errors.INVALID_TOTP"] } });
   }
+  await clearLoginFailures(user.email, ctx.ip);
   await recordAudit(ctx, "auth.login", { userId, accountId: user.currentAccountId, meta: { second_factor: "totp" } });
   return user;
 }
 
-/** Turn 2FA off: needs the current password. */
+/** Turn 2FA off: needs the current password (wrong ones are limited per person). */
 export async function disableTotp(ctx: Ctx, userId: string, password: string) {
   const user = await User.findByPk(userId);
   if (!user) throw new AppError("UNAUTHENTICATED");
+  await assertPasswordCheckAllowed(user.id);
   if (!(await verifyPassword(password, user.passwordHash))) {
     throw new AppError("INVALID_PASSWORD", { fields: { currentPassword: ["errors.INVALID_PASSWORD"] } });
   }
+  await clearPasswordChecks(user.id);
   await user.update({ totpSecret: null, totpEnabledAt: null });
   await recordAudit(ctx, "auth.2fa_disabled", { userId });
 }

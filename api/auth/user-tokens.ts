@@ -7,6 +7,7 @@ import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { enqueueMail } from "../mail/enqueue";
 import { hashPassword } from "./passwords";
+import { resendVerificationAttempt, resetRequestAttempt, resetSubmitAttempt } from "./rate-limit";
 import { emailOnlySchema, resetPasswordSchema } from "./schemas";
 
 const TTL = { email_verify: 48 * 3600_000, password_reset: 3600_000 } as const;
@@ -43,9 +44,10 @@ export async function verifyEmail(ctx: Ctx, token: string) {
   });
 }
 
-/** Neutral: answers the same whether or not the e-mail belongs to an unverified account. */
+/** Neutral: answers the same whether or not the e-mail belongs to an unverified account. Limited per e-mail and per IP. */
 export async function resendVerification(ctx: Ctx, input: unknown) {
   const { email } = validate(emailOnlySchema, input);
+  await resendVerificationAttempt(email, ctx.ip);
   await sequelize().transaction(async (transaction) => {
     const user = await User.findOne({ where: { email }, transaction });
     if (!user || user.emailVerifiedAt) return;
@@ -54,9 +56,10 @@ export async function resendVerification(ctx: Ctx, input: unknown) {
   });
 }
 
-/** Neutral: the answer never says whether the account exists. */
+/** Neutral: the answer never says whether the account exists. Limited per e-mail and per IP. */
 export async function requestPasswordReset(ctx: Ctx, input: unknown) {
   const { email } = validate(emailOnlySchema, input);
+  await resetRequestAttempt(email, ctx.ip);
   await sequelize().transaction(async (transaction) => {
     const user = await User.findOne({ where: { email }, transaction });
     if (!user) return;
@@ -72,8 +75,10 @@ export async function checkResetToken(token: string) {
   return { valid: true, expiresAt: row.expiresAt };
 }
 
+/** Set a new password with a reset link; submissions are limited per IP (guessing tokens, burning hashes). */
 export async function resetPassword(ctx: Ctx, input: unknown) {
   const data = validate(resetPasswordSchema, input);
+  await resetSubmitAttempt(ctx.ip);
   return sequelize().transaction(async (transaction) => {
     const row = await findValid(data.token, "password_reset", transaction);
     await row.update({ usedAt: new Date() }, { transaction });

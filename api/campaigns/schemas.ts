@@ -2,6 +2,7 @@
  * Input of campaign control (API and the /sms/campaigns screens). Messages are locale keys.
  * No model imports (the browser bundle uses it).
  */
+import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
 
 export const CAMPAIGN_STATUSES = ["scheduled", "preparing", "running", "paused", "canceled", "completed", "failed"] as const;
@@ -16,18 +17,7 @@ export const controlCampaignSchema = z.object({
 export type ControlCampaignInput = z.infer<typeof controlCampaignSchema>;
 
 export const listCampaignsSchema = z.object({
-  page: z
-    .union([z.string(), z.number()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === "") return 1;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 100_000) {
-        ctx.addIssue({ code: "custom", message: "validation.invalid" });
-        return 1;
-      }
-      return n;
-    }),
+  page: pageParam(),
   status: z
     .union([z.enum(CAMPAIGN_STATUSES), z.literal("")], { message: "validation.option" })
     .optional()

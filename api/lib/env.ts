@@ -61,9 +61,23 @@ const schema = z
     MAX_UPLOAD_MB: z.coerce.number().int().positive().default(2048),
     /** Host name that serves only the unsubscribe page at /. */
     UNSUBSCRIBE_HOST: z.string().default("unsubscribe.localhost"),
+    /** Sign-in failures (password or 2FA code) that lock one e-mail from one IP for the window; an e-mail alone is only slowed down. */
     LOGIN_MAX_FAILS_PER_EMAIL: z.coerce.number().int().positive().default(5),
     LOGIN_MAX_FAILS_PER_IP: z.coerce.number().int().positive().default(30),
     LOGIN_FAIL_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+    /** Longest wait added to a sign-in for an e-mail with LOGIN_MAX_FAILS_PER_EMAIL failures or more (from any IP). */
+    LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
+    /** Wrong current passwords (password change, turning 2FA off) per person in PASSWORD_CHECK_WINDOW_SECONDS. */
+    PASSWORD_CHECK_MAX_PER_USER: z.coerce.number().int().positive().default(5),
+    PASSWORD_CHECK_WINDOW_SECONDS: z.coerce.number().int().positive().default(900),
+    /** Anonymous requests per AUTH_REQUEST_WINDOW_SECONDS: sign-ups per IP, reset links per e-mail and per IP, reset submissions per IP, verification re-sends per e-mail and per IP. */
+    REGISTER_MAX_PER_IP: z.coerce.number().int().positive().default(10),
+    RESET_MAX_PER_EMAIL: z.coerce.number().int().positive().default(5),
+    RESET_MAX_PER_IP: z.coerce.number().int().positive().default(20),
+    RESET_SUBMIT_MAX_PER_IP: z.coerce.number().int().positive().default(20),
+    RESEND_VERIFICATION_MAX_PER_EMAIL: z.coerce.number().int().positive().default(5),
+    RESEND_VERIFICATION_MAX_PER_IP: z.coerce.number().int().positive().default(20),
+    AUTH_REQUEST_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
     /** Shared secret of the built-in SMS simulator's signed delivery receipts (Standard Webhooks; "whsec_<base64>" or plain text). */
     SIMULATOR_WEBHOOK_SECRET: z.string().min(24).optional(),
     /** The simulator process (a provider-like HTTP peer, the default provider without credentials). */

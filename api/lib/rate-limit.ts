@@ -42,3 +42,8 @@ export async function count(rule: Rule, subject: string): Promise<number> {
 export async function reset(rule: Rule, subject: string): Promise<void> {
   await redis().del(counterKey(rule, subject));
 }
+
+/** How many attempts the subject's window holds (counts nothing, throws nothing). */
+export async function current(rule: Rule, subject: string): Promise<number> {
+  return Number((await redis().get(counterKey(rule, subject))) ?? 0);
+}

@@ -23,6 +23,8 @@ import { sequelize } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { intParam, pageParam, validate } from "../lib/validate";
+import { z } from "../lib/zod";
 import { email as emailSchema } from "../auth/schemas";
 import { normalizePhone } from "../contacts/phone";
 import { can } from "../policy/policy";
@@ -867,14 +869,17 @@ const LIST_WHERE: Record<RoomList, string> = {
   all: `w.sup OR r.agent_id = w.uid OR r.status = 'QUEUE'`,
 };
 
-/** Rooms of a list for the acting agent (supervisors see everyone's; page of 20, newest first). */
-export async function listRooms(ctx: SignedInCtx, list: RoomList, page = 1) {
+const roomsQuerySchema = z.object({ page: pageParam() });
+const messagesQuerySchema = z.object({ limit: intParam(1, MESSAGES_PER_PAGE, MESSAGES_PER_PAGE) });
+
+/** Rooms of a list for the acting agent (supervisors see everyone's; page of 20, newest first). `page` as the query string has it. */
+export async function listRooms(ctx: SignedInCtx, list: RoomList, page: unknown = 1) {
   assertAttendant(ctx);
   const { accountId, userId } = ctx.actor;
   const sup = isSupervisor(ctx.actor);
   const where = LIST_WHERE;
   const order = list === "queue" ? `r.queued_at, r.id` : `COALESCE(r.last_message_at, r.created_at) DESC, r.id DESC`;
-  const p = Math.max(1, Math.floor(page));
+  const { page: p } = validate(roomsQuerySchema, { page });
   const found = await rows<Room & { total: number }>(
     `WITH w AS (SELECT $2::uuid AS uid, $3::boolean AS sup)
      SELECT r.*, count(*) OVER ()::int AS total FROM live_rooms r, w WHERE r.account_id = $1 AND (${where[list]})
@@ -901,9 +906,9 @@ export async function getRoom(ctx: SignedInCtx, roomId: string) {
  * A page of a room's messages, oldest first within the page: the newest `limit` (80; 30 for the
  * initial history) before `before` (a message id), so the thread loads upwards.
  */
-export async function roomMessages(accountId: string, roomId: string, opts: { before?: string | null; limit?: number } = {}) {
+export async function roomMessages(accountId: string, roomId: string, opts: { before?: string | null; limit?: unknown } = {}) {
   assertId(roomId);
-  const limit = Math.min(Math.max(1, opts.limit ?? MESSAGES_PER_PAGE), MESSAGES_PER_PAGE);
+  const { limit } = validate(messagesQuerySchema, { limit: opts.limit });
   if (opts.before) assertId(opts.before);
   const found = await rows<LiveMessage>(
     `SELECT m.* FROM live_messages m WHERE m.room_id = $1 AND m.account_id = $2

@@ -33,7 +33,7 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
     ({ ctx, query }) => {
       const list = (query.type ?? "me") as RoomList;
       if (!LISTS.includes(list)) throw new AppError("VALIDATION", { fields: { type: ["validation.option"] } });
-      return listRooms(ctx, list, Number(query.page ?? 1) || 1);
+      return listRooms(ctx, list, query.page);
     },
     {
       query: t.Object({ type: t.Optional(t.String({ description: "queue, me, closed, offline, idle or all" })), page: t.Optional(t.String()) }),
@@ -48,7 +48,7 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
     "/omni/rooms/:id/messages",
     async ({ ctx, params, query }) => {
       await getRoom(ctx, params.id);
-      return roomMessages(ctx.actor.accountId, params.id, { before: query.before ?? null, limit: query.limit ? Number(query.limit) : undefined });
+      return roomMessages(ctx.actor.accountId, params.id, { before: query.before ?? null, limit: query.limit });
     },
     {
       params: id,
@@ -152,11 +152,11 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
     { body: t.Object({ status: t.String({ description: AGENT_STATUSES.join(", ") }) }), detail: { summary: "My agent status; AVAILABLE may bring queued rooms at once (automatic acceptance)" } },
   )
   .get("/webchat/load", ({ ctx }) => myLoad(ctx), { detail: { summary: "My open rooms, capacity and status" } })
-  .get("/webchat/idle", ({ ctx, query }) => listRooms(ctx, "idle", Number(query.page ?? 1) || 1), {
+  .get("/webchat/idle", ({ ctx, query }) => listRooms(ctx, "idle", query.page), {
     query: t.Object({ page: t.Optional(t.String()), size: t.Optional(t.String()) }),
     detail: { summary: "Idle contacts (page of 20)" },
   })
-  .get("/webchat/offlines", ({ ctx, query }) => listRooms(ctx, "offline", Number(query.page ?? 1) || 1), {
+  .get("/webchat/offlines", ({ ctx, query }) => listRooms(ctx, "offline", query.page), {
     query: t.Object({ page: t.Optional(t.String()), size: t.Optional(t.String()) }),
     detail: { summary: "Offline contacts (page of 20)" },
   })

@@ -9,6 +9,7 @@ import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { intParam, validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { assertAttendant, roomMessages, roomSummary, type Room } from "./rooms";
 
@@ -19,7 +20,7 @@ export const transcriptSearchSchema = z.object({
   email: z.string().trim().max(200).optional().default(""),
   phone: z.string().trim().max(30).optional().default(""),
   agent: z.union([z.uuid(), z.literal("")]).optional().default(""),
-  page: z.coerce.number().int().min(1).max(10_000).optional().default(1),
+  page: intParam(1, 10_000, 1),
 });
 export type TranscriptSearch = z.input<typeof transcriptSearchSchema>;
 
@@ -33,9 +34,7 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function searchTranscripts(ctx: SignedInCtx, input: TranscriptSearch) {
   assertAttendant(ctx);
-  const parsed = transcriptSearchSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("VALIDATION", { fields: { search: ["validation.invalid"] } });
-  const q = parsed.data;
+  const q = validate(transcriptSearchSchema, input);
   const all = seesAll(ctx);
   const where = [`r.account_id = $1`];
   const bind: unknown[] = [ctx.actor.accountId, ctx.actor.userId];

@@ -11,7 +11,7 @@ import { key, redis } from "../lib/redis";
 
 export const MAIL_STREAM = "jobs:mail";
 
-export type MailTemplate = "verifyEmail" | "resetPassword" | "invitation" | "welcomeTrial";
+export type MailTemplate = "verifyEmail" | "resetPassword" | "registerExisting" | "invitation" | "welcomeTrial";
 
 function escapeHtml(s: string) {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);

@@ -1,4 +1,5 @@
 /** Inputs of the moderation words/URLs and their approvals. Messages are locale keys; no model imports. */
+import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
 import { normalizeDomain, normalizeWord } from "./match";
 
@@ -40,6 +41,6 @@ export const rejectSchema = z.object({
 });
 
 export const approvalsQuerySchema = z.object({
-  page: z.coerce.number().int("validation.integer").min(1, "validation.min::1").max(100_000, "validation.max::100000").optional().default(1),
+  page: pageParam(),
   status: z.union([z.enum(APPROVAL_STATUSES, "validation.option"), z.literal("")]).optional().transform((v) => v || undefined),
 });

@@ -7,7 +7,7 @@ export const notificationRoutes = new Elysia({ prefix: "/notifications", tags: [
   .use(authenticated)
   .get("", ({ ctx, query }) => listNotifications(ctx, { before: query.before, unreadOnly: query.unread === true }), {
     query: t.Object({
-      before: t.Optional(t.Numeric({ minimum: 1, description: "Keyset: the `next` of the previous page" })),
+      before: t.Optional(t.String({ description: "Keyset: the `next` of the previous page" })),
       unread: t.Optional(t.BooleanString()),
     }),
     detail: { summary: "Newest first, 20 a page; answers {data, next, unread}" },

@@ -1,8 +1,12 @@
+import { idParam } from "../lib/validate";
 import { z } from "../lib/zod";
 
-/** The list's query string: keyset cursor (`before` = last id seen) and the all/unread filter. */
+/** The API's ?before= (a bad value is a 422 naming it). */
+export const listQuerySchema = z.object({ before: idParam() });
+
+/** The screen's query string (a bad value falls back to the first page): keyset cursor (`before` = last id seen) and the all/unread filter. */
 export const notificationsQuerySchema = z.object({
-  before: z.coerce.number().int().positive().optional().catch(undefined),
+  before: idParam().catch(undefined),
   filter: z.enum(["all", "unread"]).catch("all"),
 });
 

@@ -6,6 +6,8 @@ import { Op } from "sequelize";
 import { Notification, initModels } from "../../models";
 import type { Ctx, SignedInCtx } from "../lib/context";
 import { key, redis } from "../lib/redis";
+import { validate } from "../lib/validate";
+import { listQuerySchema } from "./schemas";
 
 export const NOTIFICATIONS_PAGE = 20;
 export const notificationStream = (accountId: string) => key("account", accountId, "notifications");
@@ -30,10 +32,11 @@ function visible(ctx: SignedInCtx) {
 }
 
 /** Keyset pagination: `before` is the last id seen. */
-export async function listNotifications(ctx: SignedInCtx, opts: { before?: number; unreadOnly?: boolean } = {}) {
+export async function listNotifications(ctx: SignedInCtx, opts: { before?: unknown; unreadOnly?: boolean } = {}) {
   initModels();
+  const { before } = validate(listQuerySchema, { before: opts.before });
   const rows = await Notification.findAll({
-    where: { ...visible(ctx), ...(opts.before ? { id: { [Op.lt]: opts.before } } : {}), ...(opts.unreadOnly ? { readAt: null } : {}) },
+    where: { ...visible(ctx), ...(before ? { id: { [Op.lt]: before } } : {}), ...(opts.unreadOnly ? { readAt: null } : {}) },
     order: [["id", "DESC"]],
     limit: NOTIFICATIONS_PAGE + 1,
   });

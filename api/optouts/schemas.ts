@@ -3,6 +3,7 @@
  * no model imports (the screens' forms use these too).
  */
 import { normalizePhone } from "../contacts/phone";
+import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
 import { foldKeyword } from "./keywords";
 
@@ -122,18 +123,7 @@ export const optoutSettingsSchema = z
 export type OptoutSettingsInput = z.infer<typeof optoutSettingsSchema>;
 
 export const listQuerySchema = z.object({
-  page: z
-    .union([z.string(), z.number(), z.null()])
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === null || v === "") return 1;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 100_000) {
-        ctx.addIssue({ code: "custom", message: "validation.invalid" });
-        return 1;
-      }
-      return n;
-    }),
+  page: pageParam(),
   q: z
     .union([z.string(), z.null()])
     .optional()

@@ -18,7 +18,7 @@ import { initModels, sequelize } from "../../models";
 import { normalizePhone } from "../contacts/phone";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
-import { validate } from "../lib/validate";
+import { pageParam, validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
 
@@ -108,15 +108,7 @@ export const smsHistorySchema = z.preprocess(
       order: optionalText.superRefine((v, ctx) => {
         if (v && v !== "desc" && v !== "asc") ctx.addIssue({ code: "custom", message: "validation.option" });
       }),
-      page: z
-        .union([z.string(), z.number(), z.null()])
-        .optional()
-        .transform((v, ctx) => {
-          if (v === undefined || v === null || v === "") return 1;
-          const n = Number(v);
-          if (!Number.isInteger(n) || n < 1) ctx.addIssue({ code: "custom", message: "validation.min::1" });
-          return n;
-        }),
+      page: pageParam(),
       cursor: optionalText.transform((v, ctx) => {
         if (!v) return null;
         const c = decodeCursor(v);

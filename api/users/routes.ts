@@ -30,7 +30,7 @@ export const userRoutes = new Elysia({ prefix: "/users", tags: ["users"], detail
       return { ...page, last_page: lastPage };
     },
     {
-      query: t.Object({ page: t.Optional(t.Numeric({ minimum: 1 })), q: t.Optional(t.String({ maxLength: 100 })) }),
+      query: t.Object({ page: t.Optional(t.String({ description: "1-based page" })), q: t.Optional(t.String({ maxLength: 100 })) }),
       detail: { summary: "People of the acting account (20 a page) and its open invitations; answers {data, page, last_page, total, invitations}" },
     },
   )

@@ -1,3 +1,4 @@
+import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
 import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models/constants";
 import { email } from "../auth/schemas";
@@ -32,7 +33,7 @@ export const profileSchema = z.object({
 export const localeSchema = z.object({ locale: z.enum(LOCALES, { message: "validation.required" }) });
 
 export const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: pageParam(),
   q: z.string().trim().max(100).optional(),
 });
 

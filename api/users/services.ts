@@ -18,6 +18,7 @@ import { can, canManageUsers } from "../policy/policy";
 import { inviteSchema, listQuerySchema, profileSchema, updateUserSchema, localeSchema } from "./schemas";
 import { changePasswordSchema } from "../auth/schemas";
 import { verifyPassword } from "../auth/passwords";
+import { assertPasswordCheckAllowed, clearPasswordChecks } from "../auth/rate-limit";
 
 export const PAGE_SIZE = 20;
 const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -267,9 +268,11 @@ export async function changePassword(ctx: SignedInCtx, input: unknown) {
   const data = validate(changePasswordSchema, input);
   initModels();
   const user = await User.findByPk(ctx.actor.userId);
+  await assertPasswordCheckAllowed(ctx.actor.userId);
   if (!user || !(await verifyPassword(data.currentPassword, user.passwordHash))) {
     throw new AppError("INVALID_PASSWORD", { fields: { currentPassword: ["errors.INVALID_PASSWORD"] } });
   }
+  await clearPasswordChecks(user.id);
   await user.update({ passwordHash: await hashPassword(data.password) });
   await recordAudit(ctx, "profile.password_changed");
 }

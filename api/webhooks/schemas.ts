@@ -1,3 +1,4 @@
+import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
 
 /** The JSON body of a provider's status receipt (after its signature is verified over the raw bytes). */
@@ -82,6 +83,6 @@ export const webhookEndpointSchema = z.object({
 export type WebhookEndpointInput = z.infer<typeof webhookEndpointSchema>;
 
 export const deliveriesQuerySchema = z.object({
-  page: z.coerce.number().int("validation.integer").min(1, "validation.min::1").max(100_000, "validation.max::100000").optional().default(1),
+  page: pageParam(),
   status: z.union([z.enum(["pending", "succeeded", "failed"], "validation.option"), z.literal("")]).optional().transform((v) => v || undefined),
 });

@@ -101,7 +101,13 @@ export async function setup(project: TestProject) {
     REALTIME_PORT: String(realtime),
     WEB_HOST: "127.0.0.1",
     APP_URL: `http://localhost:${web}`,
+    // Every test reaches the web from 127.0.0.1: the per-IP limits are out of the way here; tests of
+    // them send their own X-Forwarded-For to the API or run a private stack (tests/support/stack.ts).
     LOGIN_MAX_FAILS_PER_IP: "1000",
+    REGISTER_MAX_PER_IP: "1000",
+    RESET_MAX_PER_IP: "1000",
+    RESET_SUBMIT_MAX_PER_IP: "1000",
+    RESEND_VERIFICATION_MAX_PER_IP: "1000",
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_SWEEP_SECONDS: "2",
     IMPORT_SWEEP_SECONDS: "2",

@@ -27,7 +27,7 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const url = new URL(request.url);
   const tab = parseTab(url.searchParams.get("tab"));
-  const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);
+  const page = url.searchParams.get("page");
   const roomParam = url.searchParams.get("room");
   const before = url.searchParams.get("before");
   // Read before the database: live events from here on may be missing below (the page replays them).

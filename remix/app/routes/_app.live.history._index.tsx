@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const url = new URL(request.url);
   const q = Object.fromEntries(FIELDS.map((f) => [f, url.searchParams.get(f) ?? ""])) as Record<(typeof FIELDS)[number], string>;
-  const page = Number(url.searchParams.get("page") ?? 1) || 1;
+  const page = url.searchParams.get("page");
   const [result, agents] = await Promise.all([orHttpError(searchTranscripts(ctx, { ...q, page })), orHttpError(transcriptAgents(ctx))]);
   return json({ result, agents, q });
 }
