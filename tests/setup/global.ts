@@ -102,6 +102,10 @@ export async function setup(project: TestProject) {
     WEB_HOST: "127.0.0.1",
     APP_URL: `http://localhost:${web}`,
     LOGIN_MAX_FAILS_PER_IP: "1000",
+    // Every test calls the widget from loopback: the widget limits are tested on a private stack (security-widget-limits).
+    WIDGET_CALLS_PER_IP_PER_MINUTE: "100000",
+    WIDGET_CALLS_PER_KEY_PER_MINUTE: "100000",
+    WIDGET_STARTS_PER_IP_PER_HOUR: "100000",
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_SWEEP_SECONDS: "2",
     IMPORT_SWEEP_SECONDS: "2",
