@@ -47,7 +47,7 @@ export function hasBody(request: Request): boolean {
  * The whole body of a request that is not an upload, read up to the small limit: BODY_TOO_LARGE
  * from a declared Content-Length above it (nothing read), or as soon as a chunked body passes it.
  */
-export async function readLimitedBody(request: Request): Promise<Uint8Array> {
+export async function readLimitedBody(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   const limit = jsonBodyLimit();
   const declared = Number(request.headers.get("Content-Length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw bodyTooLarge();
