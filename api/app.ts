@@ -11,6 +11,7 @@ import { contactRoutes } from "./contacts/routes";
 import { authRoutes, twoFactorManageRoutes, twoFactorRoutes } from "./auth/routes";
 import { departmentRoutes } from "./departments/routes";
 import { errors } from "./http/errors";
+import { bodyLimit } from "./http/body-limit";
 import { importRoutes } from "./imports/routes";
 import { notificationRoutes } from "./notifications/routes";
 import { planRoutes } from "./plans/routes";
@@ -30,7 +31,9 @@ import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } 
 export function createApp() {
   return new Elysia({ prefix: "/api" })
     .use(errors)
-    .use(openapi({ path: "/docs", documentation: { info: { title: "Mensageria API", version: "1.0.0", description: "JWT bearer API for integrators. Sign in at POST /api/auth/login." }, components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } } } }))
+    // Before every route: bodies other than uploads are at most JSON_BODY_LIMIT_KB.
+    .use(bodyLimit)
+    .use(openapi({ path: "/docs", documentation: { info: { title: "Mensageria API", version: "1.0.0", description: "JWT bearer API for integrators. Sign in at POST /api/auth/login. Request bodies are at most 1 MB (JSON_BODY_LIMIT_KB) except files sent as multipart/form-data to the upload routes (CSV imports, SMS recipient files, live chat files); a larger body is answered 413 BODY_TOO_LARGE." }, components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } } } }))
     .get("/health", () => "OK", { detail: { summary: "Liveness" } })
     .use(authRoutes)
     .use(twoFactorRoutes)

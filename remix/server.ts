@@ -7,6 +7,9 @@
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { join } from "node:path";
 import { env } from "../api/lib/env";
+import { hasBody, isUpload, readLimitedBody } from "../api/lib/body-limit";
+import { isAppError } from "../api/lib/errors";
+import { errorBody } from "../api/http/errors";
 import { CSRF_COOKIE, newCsrfCookieValue, readCookie } from "./app/lib/csrf.server";
 
 const e = env();
@@ -18,7 +21,24 @@ const secure = e.NODE_ENV === "production";
 
 const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"];
 
+/**
+ * The body to pass on (api/lib/body-limit.ts): an upload streams through (MAX_UPLOAD_MB, Bun's own
+ * limit); any other body is read here up to JSON_BODY_LIMIT_KB, or answered 413 (translated).
+ */
+async function limitedBody(request: Request): Promise<{ body: BodyInit | null } | { refused: Response }> {
+  if (!hasBody(request)) return { body: null };
+  if (isUpload(request)) return { body: request.body };
+  try {
+    return { body: await readLimitedBody(request) };
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+    return { refused: Response.json(errorBody(e, request.headers.get("Accept-Language")), { status: e.status }) };
+  }
+}
+
 async function forward(request: Request, target: string, ip: string | null): Promise<Response> {
+  const body = await limitedBody(request);
+  if ("refused" in body) return body.refused;
   const url = new URL(request.url);
   const headers = new Headers(request.headers);
   for (const h of HOP) headers.delete(h);
@@ -29,7 +49,7 @@ async function forward(request: Request, target: string, ip: string | null): Pro
     const res = await fetch(target + url.pathname + url.search, {
       method: request.method,
       headers,
-      body: request.method === "GET" || request.method === "HEAD" ? undefined : request.body,
+      body: body.body,
       redirect: "manual",
       duplex: "half",
       decompress: false,
@@ -104,7 +124,9 @@ const server = Bun.serve<Relay>({
       if (headers === request.headers) headers = new Headers(request.headers);
       headers.set("X-Real-IP", ip);
     }
-    const remixRequest = new Request(url, { method: request.method, headers, body: request.body, signal: request.signal, redirect: request.redirect });
+    const body = await limitedBody(request);
+    if ("refused" in body) return body.refused;
+    const remixRequest = new Request(url, { method: request.method, headers, body: body.body, signal: request.signal, redirect: request.redirect });
     const response = await handle(remixRequest);
     if (setCsrf) {
       response.headers.append("Set-Cookie", `${CSRF_COOKIE}=${setCsrf}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);

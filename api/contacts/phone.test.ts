@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cleanEmail, formatPhone, normalizePhone, splitName } from "./phone";
+import { cleanEmail, cleanWebsite, formatPhone, normalizePhone, splitName } from "./phone";
 
 describe("phone numbers", () => {
   it("assumes +55 for 10 or 11 digits and stores E.164", () => {
@@ -29,5 +29,19 @@ describe("phone numbers", () => {
   it("uses an e-mail only when it contains @", () => {
     expect(cleanEmail(" Ana@Exemplo.com ")).toBe("ana@exemplo.com");
     expect(cleanEmail("sem-arroba")).toBeNull();
+  });
+});
+
+describe("websites", () => {
+  it("keeps http(s) addresses and reads a bare host as https", () => {
+    expect(cleanWebsite("https://loja.example/a?b=1")).toBe("https://loja.example/a?b=1");
+    expect(cleanWebsite(" http://loja.example ")).toBe("http://loja.example");
+    expect(cleanWebsite("www.loja.com.br")).toBe("https://www.loja.com.br");
+  });
+
+  it("refuses every other scheme and what is not an address", () => {
+    for (const bad of ["javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>", "ftp://loja.example", "vbscript:x", "file:///etc/passwd", "loja", "https://"]) {
+      expect(cleanWebsite(bad), bad).toBeNull();
+    }
   });
 });

@@ -40,3 +40,21 @@ export function cleanEmail(raw: string | null | undefined): string | null {
   const s = (raw ?? "").trim().toLowerCase();
   return s.includes("@") ? s : null;
 }
+
+/**
+ * A contact's website as an http(s) URL, or null when it is not one. A bare host ("loja.com.br")
+ * reads as https; any other scheme (javascript:, data:, ftp:…) is refused: the value ends up as a link.
+ */
+export function cleanWebsite(raw: string | null | undefined): string | null {
+  const s = (raw ?? "").trim();
+  if (!s) return null;
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(s) ? s : `https://${s}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return null;
+  }
+  const http = url.protocol === "http:" || url.protocol === "https:";
+  return http && (url.hostname.includes(".") || url.hostname === "localhost") ? withScheme : null;
+}

@@ -1,6 +1,6 @@
 import { CUSTOM_FIELD_TYPES, GENDERS } from "../../models/constants";
 import { z } from "../lib/zod";
-import { cleanEmail, normalizePhone, splitName } from "./phone";
+import { cleanEmail, cleanWebsite, normalizePhone, splitName } from "./phone";
 
 const text = (max: number) =>
   z.union([z.string(), z.null()]).optional().transform((v, ctx) => {
@@ -76,9 +76,11 @@ export const contactSchema = z
     const email = cleanEmail(v.email);
     if (v.email && email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) ctx.addIssue({ code: "custom", path: ["email"], message: "validation.email" });
     if (!mobile && !phone && !email && !v.mobile_number) ctx.addIssue({ code: "custom", path: ["mobile_number"], message: "validation.contactReachable" });
+    const website = cleanWebsite(v.website);
+    if (v.website && !website) ctx.addIssue({ code: "custom", path: ["website"], message: "validation.httpUrl" });
     return {
       firstName: names.firstName, lastName: names.lastName, mobileNumber: mobile, phone, email,
-      birthDate: v.birth_date, gender: v.gender, company: v.company, website: v.website, address: v.address, number: v.number,
+      birthDate: v.birth_date, gender: v.gender, company: v.company, website, address: v.address, number: v.number,
       complement: v.complement, district: v.district, zip: v.zip, city: v.city, state: v.state, country: v.country,
       description: v.description, tags: v.tags, custom: v.custom, groupIds: v.group_ids,
     };

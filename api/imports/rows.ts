@@ -8,7 +8,7 @@
  * This runs a million times per import: plain loops, no per-row schema objects.
  */
 import type { CustomFieldType } from "../../models/constants";
-import { cleanEmail, normalizePhone, splitName } from "../contacts/phone";
+import { cleanEmail, cleanWebsite, normalizePhone, splitName } from "../contacts/phone";
 
 /** Staging columns filled from the mapping, in COPY order (after import_id and line). */
 export const STAGING_COLUMNS = [
@@ -192,7 +192,9 @@ export class RowBuilder {
     for (const [i, col] of this.texts) {
       if (v[col]) continue;
       const t = (rec[i] ?? "").trim();
-      v[col] = t ? t.slice(0, MAX[col] ?? 200) : null;
+      // A website that is not http(s) (javascript:, data:…) is left empty like any unreadable value.
+      const value = col === "website" ? cleanWebsite(t) : t;
+      v[col] = value ? value.slice(0, MAX[col] ?? 200) : null;
     }
     if (this.tags.length) {
       const all: string[] = [];

@@ -59,8 +59,16 @@ const schema = z
     UPLOAD_DIR: z.string().default("var/uploads"),
     /** Largest request body accepted (uploads), in megabytes. */
     MAX_UPLOAD_MB: z.coerce.number().int().positive().default(2048),
+    /** Largest JSON, urlencoded or text body accepted on any route but the upload routes, in kilobytes (api/lib/body-limit.ts). */
+    JSON_BODY_LIMIT_KB: z.coerce.number().int().positive().max(1024 * 1024).default(1024),
     /** Host name that serves only the unsubscribe page at /. */
     UNSUBSCRIBE_HOST: z.string().default("unsubscribe.localhost"),
+    /** Host name of the link shortener (when it has one of its own): reserved like the others (platformHosts). */
+    SHORTENER_HOST: optionalText,
+    /** Public widget calls (api/live/widget-limits.ts): per client IP per minute, per widget key per minute, new conversations per IP per hour. */
+    WIDGET_CALLS_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(120),
+    WIDGET_CALLS_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+    WIDGET_STARTS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(30),
     /** Sign-in failures (password or 2FA code) that lock one e-mail from one IP for the window; an e-mail alone is only slowed down. */
     LOGIN_MAX_FAILS_PER_EMAIL: z.coerce.number().int().positive().default(5),
     LOGIN_MAX_FAILS_PER_IP: z.coerce.number().int().positive().default(30),
@@ -222,6 +230,16 @@ export function env(): Env {
     }
   }
   return cached;
+}
+
+/**
+ * The platform's own host names, lower-case: the app's (APP_URL), the unsubscribe page's and the
+ * link shortener's. A reseller can never claim one as its whitelabel host, nor be served on one.
+ */
+export function platformHosts(): string[] {
+  const e = env();
+  const hosts = [new URL(e.APP_URL).hostname, e.UNSUBSCRIBE_HOST, e.SHORTENER_HOST];
+  return [...new Set(hosts.filter((h): h is string => Boolean(h)).map((h) => h.trim().toLowerCase().replace(/\.$/, "")))];
 }
 
 export function publicEnv() {

@@ -56,6 +56,8 @@ export const ERROR_STATUS = {
   LIVE_FILE_TOO_LARGE: 413,
   LIVE_FILE_TYPE: 415,
   LIVE_FILE_STICKER: 422,
+  /** A request body above JSON_BODY_LIMIT_KB (api/lib/body-limit.ts). */
+  BODY_TOO_LARGE: 413,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

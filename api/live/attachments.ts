@@ -9,9 +9,9 @@ import { sequelize } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
-import { assertAttendant, sendAgentMessage, type LiveChannel } from "./rooms";
+import { assertAttendant, getRoom, sendAgentMessage, type LiveChannel } from "./rooms";
 import { attachFilesToRoom, dropFile, findFile, maxUploadBytes, storeFile, tooLarge, validSignature, type LiveFile } from "./uploads";
-import { accountForWidgetKey, assertVisitor, webchatMessage } from "./visitors";
+import { accountForWidgetKey, admitVisitorPost, assertVisitor, webchatMessage, type WidgetCaller } from "./visitors";
 
 /** Room for multipart framing and the other fields around the file. */
 const FRAMING_BYTES = 64 * 1024;
@@ -76,29 +76,28 @@ export async function agentUpload(ctx: SignedInCtx, request: Request) {
  * A widget visitor sends a file (with an optional message, and the first message's fields when it
  * has no visitor id yet): it opens or continues their conversation exactly as a text does.
  */
-export async function visitorUpload(widgetKey: string, request: Request) {
+export async function visitorUpload(widgetKey: string, request: Request, caller: WidgetCaller) {
   const accountId = await accountForWidgetKey(widgetKey);
   assertDeclaredSize(request, "webchat");
   const form = await request.formData().catch(() => {
     throw new AppError("VALIDATION", { fields: { file: ["validation.required"] } });
   });
   const field = (name: string) => str(form.get(name)) || undefined;
-  const visitorId = field("visitor_id");
-  // A returning visitor proves who they are before anything is stored.
-  if (visitorId) assertVisitor(accountId, visitorId, field("visitor_token"));
+  // The visitor's fields, token and allowance are checked before anything is stored.
+  const post = await admitVisitorPost(
+    accountId,
+    {
+      visitor_id: field("visitor_id"), visitor_token: field("visitor_token"), name: field("name"), email: field("email"), phone: field("phone"),
+      department_id: field("department_id"), message: str(form.get("message")), client_id: field("client_id"),
+    },
+    caller,
+  );
   const file = await fileField(form);
   const stored = await storeFile({ accountId, channel: "webchat", bytes: file.bytes, name: file.name });
   const { id: fileId, ...attachment } = stored;
   let result;
   try {
-    result = await webchatMessage(
-      accountId,
-      {
-        visitor_id: visitorId, visitor_token: field("visitor_token"), name: field("name"), email: field("email"), phone: field("phone"),
-        department_id: field("department_id"), message: str(form.get("message")), client_id: field("client_id"),
-      },
-      [attachment],
-    );
+    result = await webchatMessage(post, [attachment]);
   } catch (e) {
     await dropFile(fileId);
     throw e;
@@ -111,8 +110,9 @@ export type FileAccess = { actor?: Actor | null; exp?: string | null; sig?: stri
 
 /**
  * The file, if the caller may have it: a valid signed URL; an attendant (or supervisor) of the
- * file's account; or the webchat visitor of the file's room. 401 without any credential, 404
- * otherwise (a file of another account is not found).
+ * file's account who may open its room (the room's own rule, getRoom: 403 otherwise); or the
+ * webchat visitor of the file's room. 401 without any credential, 404 otherwise (a file of
+ * another account is not found).
  */
 export async function fileForDownload(id: string, access: FileAccess): Promise<LiveFile & { path: string }> {
   const file = await findFile(id);
@@ -122,8 +122,11 @@ export async function fileForDownload(id: string, access: FileAccess): Promise<L
   }
   if (access.actor) {
     assertAttendant({ actor: access.actor });
-    if (file && file.account_id === access.actor.accountId) return file;
-    throw new AppError("NOT_FOUND");
+    if (!file || file.account_id !== access.actor.accountId) throw new AppError("NOT_FOUND");
+    // The file follows its room's rules (getRoom: 403 for a room the agent may not open). A file
+    // without a room yet (stored a moment before its first message's room exists) has none to follow.
+    if (file.room_id) await getRoom({ actor: access.actor }, file.room_id);
+    return file;
   }
   if (access.widgetKey && access.visitorId && access.visitorToken) {
     const accountId = await accountForWidgetKey(access.widgetKey);

@@ -14,6 +14,7 @@ import { agentUpload, fileForDownload, visitorUpload } from "./attachments";
 import { connectChannel, disconnectChannel, listConnections } from "./connections";
 import { assertAttendant, messageView } from "./rooms";
 import { signedFileUrl } from "./uploads";
+import { widgetCaller, widgetLimits } from "./widget-limits";
 
 const bearerDoc = [{ bearer: [] }];
 const multipart = (properties: Record<string, { type: "string"; format?: string }>, required: string[]) => ({
@@ -94,10 +95,10 @@ export const liveFileRoutes = new Elysia({ tags: ["live"] })
     },
   );
 
-export const widgetUploadRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] }).post(
+export const widgetUploadRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] }).use(widgetLimits).post(
   "/:key/upload",
-  async ({ params, request }) => {
-    const r = await visitorUpload(params.key, request);
+  async ({ params, request, server }) => {
+    const r = await visitorUpload(params.key, request, widgetCaller(request, server));
     return { ...r, message: messageView(r.message) };
   },
   {

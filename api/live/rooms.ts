@@ -587,22 +587,45 @@ export async function setRoomTags(ctx: SignedInCtx, roomId: string, tags: string
 export const ROOM_CONTACT_FIELDS = ["username", "email", "phone"] as const;
 export type RoomContactPatch = Partial<Record<(typeof ROOM_CONTACT_FIELDS)[number], string | null>>;
 
-/** A room's contact field as the agent typed it: trimmed; e-mail checked and lower-cased (the sign-up's rule); phone in E.164 (spec section 5). */
-function cleanContactField(field: (typeof ROOM_CONTACT_FIELDS)[number], raw: string | null | undefined): string | null {
+type ContactField = (typeof ROOM_CONTACT_FIELDS)[number];
+
+/** Control characters and the invisible direction marks (LRM/RLM/ALM, embeddings U+202A–U+202E, isolates U+2066–U+2069) that make a name read other than it is. */
+// eslint-disable-next-line no-control-regex
+const HIDDEN_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** One contact field as a person typed it: trimmed; e-mail checked and lower-cased (the sign-up's rule); phone in E.164 (spec section 5); a name of plain text up to 120. Answers the value or a locale key. */
+function cleanContactField(field: ContactField, raw: string | null | undefined): { value: string | null } | { error: string } {
   const value = (raw ?? "").replace(/\s+/g, " ").trim();
-  if (!value) return null;
+  if (!value) return { value: null };
   if (field === "username") {
-    if (value.length > 120) throw new AppError("VALIDATION", { fields: { username: ["validation.maxLength::120"] } });
-    return value;
+    if (value.length > 120) return { error: "validation.maxLength::120" };
+    if (HIDDEN_CHARACTERS.test(value)) return { error: "validation.plainText" };
+    return { value };
   }
   if (field === "email") {
     const parsed = emailSchema.safeParse(value);
-    if (!parsed.success) throw new AppError("VALIDATION", { fields: { email: [parsed.error.issues[0]?.message ?? "validation.email"] } });
-    return parsed.data;
+    return parsed.success ? { value: parsed.data } : { error: parsed.error.issues[0]?.message ?? "validation.email" };
   }
   const phone = normalizePhone(value);
-  if (!phone) throw new AppError("VALIDATION", { fields: { phone: ["validation.phone"] } });
-  return phone;
+  return phone ? { value: phone } : { error: "validation.phone" };
+}
+
+/**
+ * A room's contact fields (name, e-mail, phone) as an agent or a widget visitor typed them, cleaned
+ * by one rule; every bad one is named in one 422, under the caller's own field names (the widget
+ * posts `name`, the agents' API `username`). Fields not given stay absent.
+ */
+export function cleanRoomContact(patch: RoomContactPatch, names: Partial<Record<ContactField, string>> = {}): Partial<Record<ContactField, string | null>> {
+  const out: Partial<Record<ContactField, string | null>> = {};
+  const fields: Record<string, string[]> = {};
+  for (const field of ROOM_CONTACT_FIELDS) {
+    if (!(field in patch)) continue;
+    const r = cleanContactField(field, patch[field]);
+    if ("error" in r) fields[names[field] ?? field] = [r.error];
+    else out[field] = r.value;
+  }
+  if (Object.keys(fields).length > 0) throw new AppError("VALIDATION", { fields });
+  return out;
 }
 
 /**
@@ -613,8 +636,7 @@ function cleanContactField(field: (typeof ROOM_CONTACT_FIELDS)[number], raw: str
  */
 export async function updateRoomContact(ctx: SignedInCtx, roomId: string, patch: RoomContactPatch) {
   assertAttendant(ctx);
-  const set: Partial<Record<keyof Room, unknown>> = {};
-  for (const field of ROOM_CONTACT_FIELDS) if (field in patch) set[field] = cleanContactField(field, patch[field]);
+  const set: Partial<Record<keyof Room, unknown>> = cleanRoomContact(patch);
   if (Object.keys(set).length === 0) throw new AppError("VALIDATION", { fields: { field: ["validation.required"] } });
   if ("username" in set && !set.username) set.username = "";
   return transition(async (transaction, out) => {

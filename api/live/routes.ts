@@ -14,6 +14,7 @@ import { searchTranscripts, transcript } from "./transcripts";
 import { postVisitorMessage, visitorConversation, visitorMarkRead } from "./visitors";
 import { visitorDeleteMessage, visitorEditMessage, widgetDepartments, widgetPublicConfig } from "./widget-public";
 import { accountForWidgetKey } from "./visitors";
+import { widgetCaller, widgetLimits } from "./widget-limits";
 import {
   acceptTransfer, closeRoom, getRoom, listRooms, markDelivered, markRead, messageView, myLoad, queuePosition, refuseTransfer, resumeIdle, resumeOffline,
   returnToQueue, roomMessages, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, setTabulation, solveOffline, takeRoom, transferToAgent,
@@ -193,6 +194,8 @@ export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
       });
     }
   })
+  // After the CORS headers: a 429 reaches the widget's page readable.
+  .use(widgetLimits)
   .get("/:key/config", ({ params }) => widgetPublicConfig(params.key), {
     params: t.Object({ key: t.String() }),
     detail: { summary: "The widget's public settings (titles online/offline, welcome text, position, colors, options), whether the account attends now (outside opening hours: the offline form), queue on, departments" },
@@ -211,7 +214,7 @@ export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
     body: t.Object({ visitor_id: t.String(), visitor_token: t.String() }),
     detail: { summary: "The visitor deletes one of their own messages: it shows as deleted; agents see `deleted`. 404 for anyone else's message" },
   })
-  .post("/:key/messages", ({ params, body }) => postVisitorMessage(params.key, body), {
+  .post("/:key/messages", ({ params, body, request, server }) => postVisitorMessage(params.key, body, widgetCaller(request, server)), {
     params: t.Object({ key: t.String() }),
     body: t.Object({
       visitor_id: t.Optional(t.String()), visitor_token: t.Optional(t.String()), name: t.Optional(t.String()), email: t.Optional(t.String()),

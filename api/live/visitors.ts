@@ -12,7 +12,8 @@ import { AppError } from "../lib/errors";
 import { isOpen } from "./hours";
 import { streamMark } from "./streams";
 import { issueVisitorToken } from "./visitor-tokens";
-import { queuePosition, roomMessages, visitorMessage, visitorRead, visitorView, type Attachment, type Room } from "./rooms";
+import { cleanRoomContact, queuePosition, roomMessages, visitorMessage, visitorRead, visitorView, type Attachment, type Room } from "./rooms";
+import { limitConversationStart } from "./widget-limits";
 
 export const visitorToken = (accountId: string, visitorId: string) => hmac(`visitor:${accountId}:${visitorId}`);
 
@@ -45,9 +46,45 @@ export type VisitorPost = {
   client_id?: string;
 };
 
+/** Who calls the widget's public API: the client's IP (api/live/widget-limits.ts). */
+export type WidgetCaller = { ip: string | null };
+
 /** A visitor's message through the widget: a new visitor gets an id and its token back. */
-export async function postVisitorMessage(widgetKey: string, input: VisitorPost) {
-  return webchatMessage(await accountForWidgetKey(widgetKey), input);
+export async function postVisitorMessage(widgetKey: string, input: VisitorPost, caller: WidgetCaller) {
+  return webchatMessage(await admitVisitorPost(await accountForWidgetKey(widgetKey), input, caller));
+}
+
+/** A widget visitor's post that passed admitVisitorPost (the only way to make one). */
+export type AdmittedPost = Omit<VisitorPost, "name" | "email" | "phone"> & {
+  accountId: string;
+  visitor: Visitor;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  readonly __admitted: true;
+};
+
+/**
+ * Everything checked before a widget visitor's text or file is stored: the name, e-mail and phone
+ * by the rooms' contact rule (cleanRoomContact: plain-text name up to 120, the sign-up's e-mail
+ * rule, E.164 phone; a 422 names each bad field as the widget posts it), the department, a
+ * returning visitor's token, and for a new conversation the client IP's hourly allowance.
+ */
+export async function admitVisitorPost(accountId: string, input: VisitorPost, caller: WidgetCaller): Promise<AdmittedPost> {
+  const contact = cleanRoomContact({ username: input.name, email: input.email, phone: input.phone }, { username: "name" });
+  if (input.department_id) {
+    const [dept] = /^[0-9a-f-]{36}$/i.test(input.department_id)
+      ? await sequelize().query(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, { bind: [input.department_id, accountId], type: QueryTypes.SELECT })
+      : [];
+    if (!dept) throw new AppError("VALIDATION", { fields: { department_id: ["validation.option"] } });
+  }
+  let visitor: Visitor;
+  if (input.visitor_id) visitor = assertVisitor(accountId, input.visitor_id, input.visitor_token);
+  else {
+    await limitConversationStart(caller.ip);
+    visitor = { accountId, visitorId: `v_${randomToken(16)}` };
+  }
+  return { ...input, accountId, visitor, name: contact.username ?? null, email: contact.email ?? null, phone: contact.phone ?? null } as AdmittedPost;
 }
 
 /**
@@ -55,24 +92,18 @@ export async function postVisitorMessage(widgetKey: string, input: VisitorPost) 
  * — a new visitor id and token, the department chosen, queued or, outside opening hours, an offline
  * contact — whether it is a text or a file; later ones continue it.
  */
-export async function webchatMessage(accountId: string, input: VisitorPost, attachments: Attachment[] = []) {
-  if (input.department_id) {
-    const [dept] = /^[0-9a-f-]{36}$/i.test(input.department_id)
-      ? await sequelize().query(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, { bind: [input.department_id, accountId], type: QueryTypes.SELECT })
-      : [];
-    if (!dept) throw new AppError("VALIDATION", { fields: { department_id: ["validation.option"] } });
-  }
+export async function webchatMessage(input: AdmittedPost, attachments: Attachment[] = []) {
+  const { accountId, visitor } = input;
   // Outside opening hours (or on a holiday) the message is kept as an offline contact.
   const open = await isOpen(accountId, new Date(), input.department_id ?? null);
-  const visitor = input.visitor_id ? assertVisitor(accountId, input.visitor_id, input.visitor_token) : { accountId, visitorId: `v_${randomToken(16)}` };
   const resumeFrom = await streamMark();
   const result = await visitorMessage({
     accountId,
     channel: "webchat",
     externalId: visitor.visitorId,
-    username: input.name?.slice(0, 120),
-    email: input.email ?? null,
-    phone: input.phone ?? null,
+    username: input.name ?? undefined,
+    email: input.email,
+    phone: input.phone,
     departmentId: input.department_id ?? null,
     body: input.message ?? "",
     attachments,

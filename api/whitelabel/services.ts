@@ -1,21 +1,24 @@
 /** Reseller branding per host: name and color on the login page and the shell. */
 import { UniqueConstraintError } from "sequelize";
-import { Account, Whitelabel, initModels } from "../../models";
+import { Account, Whitelabel, initModels, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
+import { platformHosts } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { whitelabelSchema } from "./schemas";
 import { can } from "../policy/policy";
 
-
 export type Brand = { name: string; color: string } | null;
 
 const cache = new Map<string, { brand: Brand; at: number }>();
-/** Branding for a request's host (cached 30 s per process). */
+/** The platform's own hosts (app, unsubscribe page, shortener) belong to no reseller. */
+const isPlatformHost = (host: string) => platformHosts().includes(host);
+
+/** Branding for a request's host (cached 30 s per process); never on a platform host, even if a row claims it. */
 export async function brandForHost(host: string | null | undefined): Promise<Brand> {
-  const h = (host ?? "").split(":")[0].toLowerCase();
-  if (!h) return null;
+  const h = (host ?? "").split(":")[0].toLowerCase().replace(/\.$/, "");
+  if (!h || isPlatformHost(h)) return null;
   const hit = cache.get(h);
   if (hit && Date.now() - hit.at < 30_000) return hit.brand;
   initModels();
@@ -38,14 +41,22 @@ export async function getWhitelabel(ctx: SignedInCtx) {
   return { own, all };
 }
 
+/**
+ * Creates or updates the reseller's whitelabel. A host is claimed once (whitelabels.host is citext
+ * UNIQUE: "Marca.example" and "marca.example" are the same claim) and never a platform host.
+ */
 export async function saveWhitelabel(ctx: SignedInCtx, input: unknown) {
   assertAllowed(ctx);
   const data = validate(whitelabelSchema, input);
+  if (isPlatformHost(data.host)) throw new AppError("VALIDATION", { fields: { host: ["validation.hostReserved"] } });
   initModels();
   try {
-    const existing = await Whitelabel.findOne({ where: { accountId: ctx.actor.accountId } });
-    const w = existing ? await existing.update(data) : await Whitelabel.create({ ...data, accountId: ctx.actor.accountId });
-    await Account.update({ whitelabelId: w.id }, { where: { id: ctx.actor.accountId } });
+    const w = await sequelize().transaction(async (transaction) => {
+      const existing = await Whitelabel.findOne({ where: { accountId: ctx.actor.accountId }, transaction });
+      const saved = existing ? await existing.update(data, { transaction }) : await Whitelabel.create({ ...data, accountId: ctx.actor.accountId }, { transaction });
+      await Account.update({ whitelabelId: saved.id }, { where: { id: ctx.actor.accountId }, transaction });
+      return saved;
+    });
     cache.clear();
     await recordAudit(ctx, "whitelabel.saved", { meta: data });
     return w;

@@ -108,6 +108,10 @@ export async function setup(project: TestProject) {
     RESET_MAX_PER_IP: "1000",
     RESET_SUBMIT_MAX_PER_IP: "1000",
     RESEND_VERIFICATION_MAX_PER_IP: "1000",
+    // Every test calls the widget from loopback: the widget limits are tested on a private stack (security-widget-limits).
+    WIDGET_CALLS_PER_IP_PER_MINUTE: "100000",
+    WIDGET_CALLS_PER_KEY_PER_MINUTE: "100000",
+    WIDGET_STARTS_PER_IP_PER_HOUR: "100000",
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     MAIL_SWEEP_SECONDS: "2",
     IMPORT_SWEEP_SECONDS: "2",
