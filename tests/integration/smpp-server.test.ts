@@ -141,7 +141,8 @@ describe("SMPP server", () => {
     const other = await registerPerson("smppsrc-other");
     const theirs = await giveShortCode(other.accountId);
     const c = await client();
-    expect(await c.bind("transceiver", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
+    // A transmitter: it takes none of the receipts the later tests wait for.
+    expect(await c.bind("transmitter", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
     const before = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
     for (const source_addr of ["40404", theirs, "BANCO"]) {
       const r = await c.submit({ source_addr, destination_addr: "5511988881101", short_message: "Seu codigo e 1234" });
@@ -154,7 +155,6 @@ describe("SMPP server", () => {
     // Its own short code, and no source (the route's default), are accepted.
     expect((await c.submit({ source_addr: code, destination_addr: "5511988881101", short_message: "ok" })).command_status).toBe(STATUS.ESME_ROK);
     expect((await c.submit({ destination_addr: "5511988881101", short_message: "ok" })).command_status).toBe(STATUS.ESME_ROK);
-    // Unbound again: a transceiver left bound would take receipts meant for the later tests' receivers.
     await c.close();
   });
 
@@ -221,7 +221,8 @@ describe("SMPP server", () => {
 
 describe("SMPP bind against guessing (issue 11)", () => {
   let user: { system_id: string; password: string };
-  const refused = async (c: TestClient, systemId: string, password: string) => expect(await c.bind("transceiver", systemId, password)).toBe(STATUS.ESME_RBINDFAIL);
+  /** A refused bind (which status is the first test's business: here only that it failed). */
+  const refused = async (c: TestClient, systemId: string, password: string) => expect(await c.bind("transceiver", systemId, password)).not.toBe(STATUS.ESME_ROK);
   /** Whether the server closed the connection within a few seconds. */
   const closedSoon = (c: TestClient) => Promise.race([c.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
 
