@@ -15,6 +15,8 @@ import { Agent, request } from "undici";
 import { benchPlatform, startBun, up } from "./lib.mjs";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+/** The demo tenant's seeded short code (seeds/demo.ts): a send may only use the account's own senders (api/sms/senders.ts). */
+const DEMO_SHORT_CODE = "29094";
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const bulkConnections = Number(process.env.BENCH_BULK_CONNECTIONS ?? 4);
 
@@ -46,7 +48,7 @@ async function pass(label, clients, perRequest) {
   await Promise.all(Array.from({ length: clients }, async () => {
     while (Date.now() < until) {
       const to = Array.from({ length: perRequest }, number);
-      const body = JSON.stringify({ to: perRequest === 1 ? to[0] : to, body: "Bench: seu pedido 1234 saiu para entrega.", from: "BENCH" });
+      const body = JSON.stringify({ to: perRequest === 1 ? to[0] : to, body: "Bench: seu pedido 1234 saiu para entrega.", from: DEMO_SHORT_CODE });
       const t0 = performance.now();
       const res = await request(target, { dispatcher: agent, method: "POST", headers, body });
       const text = await res.body.text();

@@ -56,6 +56,8 @@ const [{ account_id: accountId }] = (
 ).rows;
 
 let serial = 0;
+/** The demo tenant's seeded short code (seeds/demo.ts): a send may only use the account's own senders (api/sms/senders.ts). */
+const DEMO_SHORT_CODE = "29094";
 const results = [];
 for (const workers of WORKERS) {
   await db.query("UPDATE accounts SET balance = 1000000000 WHERE id = $1", [accountId]);
@@ -67,7 +69,7 @@ for (const workers of WORKERS) {
   for (let i = 0; i < batches.length; i += 2) {
     const answers = await Promise.all(
       batches.slice(i, i + 2).map((n) =>
-        api("/api/sms/messages", { to: Array.from({ length: n }, () => `+55119${String(10000000 + serial++).padStart(8, "0")}`), body: "Bench de envio", from: "BENCH" }, token),
+        api("/api/sms/messages", { to: Array.from({ length: n }, () => `+55119${String(10000000 + serial++).padStart(8, "0")}`), body: "Bench de envio", from: DEMO_SHORT_CODE }, token),
       ),
     );
     for (const a of answers) for (const m of a.data) ids.push(m.id);

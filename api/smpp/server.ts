@@ -3,8 +3,13 @@
  * SMPP_PORT, default 2775).
  *
  * - bind_transmitter / bind_receiver / bind_transceiver with an smpp_users system_id + password
- *   (argon2id): unknown system_id -> ESME_RINVSYSID, wrong password -> ESME_RINVPASWD, disabled
- *   user or unusable account -> ESME_RBINDFAIL, a second bind on one session -> ESME_RALYBND.
+ *   (argon2id). Every refusal — unknown system_id, wrong password, disabled user, unusable
+ *   account — is the same ESME_RBINDFAIL, and an unknown system_id costs the same argon2 check
+ *   (against a dummy hash), so neither the answer nor its time tells which system_ids exist.
+ *   A second bind on a bound session -> ESME_RALYBND. A session is closed after
+ *   MAX_FAILED_BINDS refused binds; failed credentials count per client IP (api/lib/rate-limit.ts,
+ *   rule smpp-bind-ip): past the limit every bind from the IP is refused, without a password
+ *   check, and its session closed, until the window ends.
  * - submit_sm before a bind (or on a receiver bind) -> ESME_RINVBNDSTS; over the user's tps
  *   (a per-second window in Redis, shared by all its sessions) -> ESME_RTHROTTLED.
  * - submit_sm goes through acceptSms (billing, opt-outs/deny list, the outbox) on the user's
@@ -12,7 +17,8 @@
  *   Concatenated parts (UDH IE 00/08) are held until the last one arrives and accepted as ONE
  *   message; the earlier parts are answered with their own part ids, the last with the message
  *   id. Insufficient balance -> ESME_RSUBMITFAIL; a bad destination -> ESME_RINVDSTADR; a bad
- *   source -> ESME_RINVSRCADR; a bad body -> ESME_RINVMSGLEN.
+ *   source or one the account may not send from (api/sms/senders.ts, checked by acceptSms and,
+ *   for concatenated parts, already on the first part) -> ESME_RINVSRCADR; a bad body -> ESME_RINVMSGLEN.
  * - Delivery receipts: when a message submitted here reaches a final status, a deliver_sm
  *   (esm_class 0x04, "id:… stat:DELIVRD…", TLVs receipted_message_id and message_state) goes
  *   to one of the user's bound receiver/transceiver sessions. Owed receipts are kept in
@@ -26,9 +32,13 @@ import { loadActor } from "../auth/actor";
 import { concatOf, e164, Reassembler, RECEIPT_STAT, receiptText, STATUS, textOf } from "../channels/smpp/protocol";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
+import { hit, peek } from "../lib/rate-limit";
 import { key, redis } from "../lib/redis";
 import { acceptSms } from "../sms/accept";
+import { isOwnSender } from "../sms/senders";
 import type { MessageStatus } from "../messages/status";
+import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "./limits";
+import { hashSmppPassword } from "./users";
 
 const config = env();
 type Mode = "transmitter" | "receiver" | "transceiver";
@@ -40,6 +50,8 @@ const bound = new Set<Bound>();
 const parts = new Reassembler();
 const MESSAGE_STATE: Partial<Record<MessageStatus, number>> = { delivered: 2, read: 2, unavailable: 3, failed: 5, rejected: 8, optout: 8 };
 const FINAL = Object.keys(RECEIPT_STAT);
+/** What an unknown system_id's password is checked against: a hash like the real ones, of nothing anyone knows. */
+const dummyHash = hashSmppPassword(randomUUID());
 
 async function findUser(systemId: string): Promise<UserRow | undefined> {
   const [u] = await db().query<UserRow>(`SELECT id, account_id, system_id, password_hash, route, tps, enabled, created_by FROM smpp_users WHERE system_id = $1`, {
@@ -85,13 +97,16 @@ async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?:
   if (await overTps(b.user)) return { status: STATUS.ESME_RTHROTTLED };
   const { text, udh } = textOf(pdu);
   const concat = concatOf(udh);
+  const from = String(pdu.source_addr ?? "").trim();
+  // A part is answered before the message is accepted: its sender is checked now, not at the last part.
+  if (concat && !(await isOwnSender(b.user.account_id, from))) return { status: STATUS.ESME_RINVSRCADR };
   const body = concat ? parts.add(`${b.user.id}|${pdu.source_addr}|${pdu.destination_addr}`, concat, text) : text;
   if (body === null) return { status: STATUS.ESME_ROK, messageId: `part-${randomUUID()}` };
   const to = e164(pdu.destination_addr);
   if (!to) return { status: STATUS.ESME_RINVDSTADR };
   try {
     const actor = await actorFor(b.user);
-    const answer = await acceptSms({ actor }, { to, from: String(pdu.source_addr ?? ""), body, route: b.user.route });
+    const answer = await acceptSms({ actor }, { to, from, body, route: b.user.route });
     const id = answer.data![0].id; // a one-number send always answers its message
     await db().query(`INSERT INTO smpp_messages (message_id, smpp_user_id, registered_delivery) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, {
       bind: [id, b.user.id, (Number(pdu.registered_delivery ?? 0) & 0x03) !== 0],
@@ -102,29 +117,72 @@ async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?:
   }
 }
 
+const isTooMany = (e: unknown) => e instanceof AppError && e.code === "TOO_MANY_ATTEMPTS";
+
+/** The client's IP as one subject for every form Node gives it ("::ffff:10.0.0.1" is 10.0.0.1). */
+function clientIp(session: Session): string {
+  return (session.socket.remoteAddress ?? "unknown").replace(/^::ffff:/i, "");
+}
+
+type Authenticated = { user: UserRow } | { refused: true; limited: boolean };
+
+/**
+ * The SMPP user a bind may act as, or a refusal. An IP over its limit is refused before any
+ * lookup. Unknown system_id and wrong password run the same argon2 check and count against the
+ * IP; a disabled user or an unusable account is refused too (the right password: not counted).
+ */
+async function authenticate(ip: string, systemId: string, password: string): Promise<Authenticated> {
+  try {
+    await peek(BIND_FAILURES_PER_IP, ip);
+  } catch (e) {
+    if (isTooMany(e)) return { refused: true, limited: true };
+    throw e;
+  }
+  const user = await findUser(systemId);
+  const ok = await Bun.password.verify(password, user?.password_hash ?? (await dummyHash));
+  if (!user || !ok) {
+    const limited = await hit(BIND_FAILURES_PER_IP, ip).then(() => false, (e) => (isTooMany(e) ? true : Promise.reject(e)));
+    return { refused: true, limited };
+  }
+  if (!user.enabled) return { refused: true, limited: false };
+  try {
+    await actorFor(user);
+  } catch {
+    return { refused: true, limited: false };
+  }
+  return { user };
+}
+
 function onSession(session: Session) {
   let me: Bound | null = null;
+  let failedBinds = 0;
+  const ip = clientIp(session);
   const bind = (mode: Mode) => async (pdu: PDU) => {
     session.pause();
+    let closing = false;
     try {
       if (me) return session.send(pdu.response({ command_status: STATUS.ESME_RALYBND }));
-      const user = await findUser(String(pdu.system_id ?? ""));
-      if (!user) return session.send(pdu.response({ command_status: STATUS.ESME_RINVSYSID }));
-      if (!(await Bun.password.verify(String(pdu.password ?? ""), user.password_hash))) return session.send(pdu.response({ command_status: STATUS.ESME_RINVPASWD }));
-      if (!user.enabled) return session.send(pdu.response({ command_status: STATUS.ESME_RBINDFAIL }));
-      try {
-        await actorFor(user);
-      } catch {
-        return session.send(pdu.response({ command_status: STATUS.ESME_RBINDFAIL }));
+      const auth = await authenticate(ip, String(pdu.system_id ?? ""), String(pdu.password ?? ""));
+      if ("refused" in auth) {
+        failedBinds++;
+        session.send(pdu.response({ command_status: STATUS.ESME_RBINDFAIL }));
+        if (auth.limited || failedBinds >= MAX_FAILED_BINDS) {
+          // The answer is flushed before the FIN; a peer that keeps its half open is cut a second later.
+          closing = true;
+          session.close();
+          setTimeout(() => session.destroy(), 1000);
+        }
+        return;
       }
-      me = { session, user, mode };
+      me = { session, user: auth.user, mode };
       bound.add(me);
       session.send(pdu.response({ system_id: "MENSAGERIA" }));
     } catch (e) {
       console.error("smpp bind failed", e);
       session.send(pdu.response({ command_status: STATUS.ESME_RSYSERR }));
     } finally {
-      session.resume();
+      // A closing session reads nothing more: binds queued behind this one get no answer.
+      if (!closing) session.resume();
     }
   };
   session.on("bind_transmitter", bind("transmitter"));

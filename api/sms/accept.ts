@@ -9,6 +9,8 @@
  *      key's primary key — the later one waits, fails, and is answered from the stored key;
  *   2. with an Idempotency-Key, answers the stored response of the same request (nothing new is
  *      written) or refuses another request under the same key (409 IDEMPOTENCY_CONFLICT);
+ *      then refuses a sender the account may not send from (422 on `from`, api/sms/senders.ts) —
+ *      here, so every path (API, send screen, campaigns, file sends, SMPP) meets the one rule;
  *   3. gathers the recipients: a list from the request (rendered here), or — set-based, inside
  *      PostgreSQL — every contact of a group or every row of an uploaded CSV file staged in
  *      sms_send_rows (rendered and counted by SQL, sms_segment_info), never row by row in JS;
@@ -37,6 +39,7 @@ import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
 import { holdForReview, markHeld } from "../moderation/hold";
 import { segmentPrice } from "./pricing";
+import { assertOwnSender } from "./senders";
 import { MAX_BODY, MAX_SCHEDULE_DAYS, sendSmsSchema, type SendSmsInput } from "./schemas";
 import { smsSegments, type SmsCoding } from "./segments";
 import { templateForSend } from "./templates";
@@ -210,6 +213,7 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: { idempotencyK
         return stored.response;
       }
     }
+    await assertOwnSender(accountId, data.from, transaction);
 
     const currency = account.currency.trim();
     const { pricePerSegment } = await segmentPrice(accountId, currency, data.route, transaction);

@@ -1,5 +1,5 @@
 /**
- * What an account may send SMS with: its senders (GET /api/sms/senders), its SMS product — the
+ * What an account may send SMS with: its senders (GET /api/sms/senders, the ones api/sms/senders.ts allows), its SMS product — the
  * routes it is offered and their price per segment (GET /api/sms/products) — and its price rows
  * (GET /api/sms/prices, GET/PUT /api/sms/prices/:id; changing a price is for platform staff only).
  */
@@ -14,6 +14,7 @@ import { recordAudit } from "../audit/record";
 import { can } from "../policy/policy";
 import { DEFAULT_PRICE_PER_SEGMENT } from "./pricing";
 import { SMS_ROUTES, type SmsRoute } from "./schemas";
+import { ownSenders } from "./senders";
 
 /** How far back GET /senders looks for senders used. */
 export const SENDERS_LOOKBACK_DAYS = 90;
@@ -29,47 +30,35 @@ export function isPlatformStaff(ctx: SignedInCtx) {
 
 export type SenderView = {
   sender: string;
+  /** Always `short_code` since senders are checked (api/sms/senders.ts); the field stays for API clients. */
   type: "alphanumeric" | "short_code";
-  /** The short code's name in the account ("" for other senders). */
+  /** The short code's name in the account. */
   nickname: string;
-  /** Whether the sender is a short code assigned to the account (GET /api/sms/short_codes). */
+  /** Whether the sender is a short code assigned to the account (GET /api/sms/short_codes): always true. */
   assigned: boolean;
   last_used_at: string | null;
 };
 
 /**
- * The account's senders: the active short codes assigned to it (by number, even never used),
- * then the other senders it used in the last SENDERS_LOOKBACK_DAYS days, most recent first.
+ * The senders the account may send from (api/sms/senders.ts: its active short codes, by number,
+ * even never used) with when each was last used in the last SENDERS_LOOKBACK_DAYS days. Other
+ * senders found in the history (sent before senders were checked) are not offered: a send from
+ * them is refused.
  */
 export async function listSenders(ctx: SignedInCtx): Promise<{ data: SenderView[] }> {
   assertSend(ctx);
-  const [codes, used] = await Promise.all([
-    sequelize().query<{ number: string; nickname: string }>(
-      `SELECT number, nickname FROM short_codes WHERE account_id = $1 AND status = 'active' ORDER BY number`,
-      { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
-    ),
-    sequelize().query<{ sender: string; last: Date }>(
-      `SELECT sender, max(created_at) AS last FROM messages
-        WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound' AND sender <> '' AND created_at > now() - make_interval(days => $2)
-        GROUP BY sender ORDER BY max(created_at) DESC LIMIT 100`,
-      { bind: [ctx.actor.accountId, SENDERS_LOOKBACK_DAYS], type: QueryTypes.SELECT },
-    ),
-  ]);
+  const codes = await ownSenders(ctx.actor.accountId);
+  const used = codes.length
+    ? await sequelize().query<{ sender: string; last: Date }>(
+        `SELECT sender, max(created_at) AS last FROM messages
+          WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound' AND sender = ANY($3::text[]) AND created_at > now() - make_interval(days => $2)
+          GROUP BY sender`,
+        { bind: [ctx.actor.accountId, SENDERS_LOOKBACK_DAYS, codes.map((c) => c.number)], type: QueryTypes.SELECT },
+      )
+    : [];
   const lastUsed = new Map(used.map((r) => [r.sender, new Date(r.last).toISOString()]));
-  const assigned = new Set(codes.map((c) => c.number));
   return {
-    data: [
-      ...codes.map((c): SenderView => ({ sender: c.number, type: "short_code", nickname: c.nickname, assigned: true, last_used_at: lastUsed.get(c.number) ?? null })),
-      ...used
-        .filter((r) => !assigned.has(r.sender))
-        .map((r): SenderView => ({
-          sender: r.sender,
-          type: /^\d+$/.test(r.sender) ? "short_code" : "alphanumeric",
-          nickname: "",
-          assigned: false,
-          last_used_at: lastUsed.get(r.sender)!,
-        })),
-    ],
+    data: codes.map((c): SenderView => ({ sender: c.number, type: "short_code", nickname: c.nickname, assigned: true, last_used_at: lastUsed.get(c.number) ?? null })),
   };
 }
 

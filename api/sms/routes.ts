@@ -28,7 +28,7 @@ const sendBody = t.Object({
     }),
   ),
   group_id: t.Optional(t.Union([t.String({ description: "Instead of `to`: every contact of this group with a mobile number" }), t.Null()])),
-  from: t.Optional(t.Union([t.String({ description: "Sender: up to 11 letters/digits, or a short code" }), t.Null()])),
+  from: t.Optional(t.Union([t.String({ description: "Sender: one of the account's active short codes (GET /api/sms/senders), else 422 on from; blank or absent uses the route's default" }), t.Null()])),
   body: t.Optional(t.Union([t.String({ description: "Up to 1,600 characters after rendering; GSM-7 when every character is in GSM 03.38, else UCS-2. Required without template_id" }), t.Null()])),
   template_id: t.Optional(t.Union([t.String({ description: "An SMS template of the account: its body is sent (`body` is ignored)" }), t.Null()])),
   variables: t.Optional(t.Union([variables, t.Null()])),
@@ -100,7 +100,7 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
   })
   .get("/senders", ({ ctx }) => listSenders(ctx), { detail: {
       summary:
-        "The account's senders: its active short codes (type short_code, nickname, assigned: true; last_used_at null when never used), then the other senders it used in the last 90 days (alphanumeric or short code)",
+        "The senders the account may send from: its active short codes (type short_code, nickname, assigned: true; last_used_at null when not used in the last 90 days). A send with another sender is refused (422 on from); a blank sender uses the route's default",
     }, })
   .get("/products", ({ ctx }) => listSmsProducts(ctx), {
     detail: { summary: "The account's SMS product: the routes offered and their price per segment (own price row, else the platform default), integer centavos" },

@@ -1,6 +1,6 @@
 /**
  * What the send screens show: the choices of /sms/send (groups with how many members have a
- * mobile, templates, routes with their price, senders: short codes and recent ones) and the outcome of one accepted send for
+ * mobile, templates, routes with their price, senders: the short codes it may send from) and the outcome of one accepted send for
  * /sms/send/success (a message, or a campaign with counts by status). Account-scoped.
  */
 import { QueryTypes } from "sequelize";

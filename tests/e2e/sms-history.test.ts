@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
-import { api, login, registerPerson } from "../support/api";
+import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
@@ -19,20 +19,21 @@ const STATUS_PT: Record<string, string> = { delivered: "Entregue", failed: "Falh
 const HEADER = "id,created_at,sent_at,delivered_at,direction,type,sender,recipient,body,segments,coding,status,error_code,error_message,carrier,price,currency";
 
 
-/** A fresh account with balance: 3 failed and 2 delivered messages seeded today, and one sent through the pipeline. */
+/** A fresh account with balance and a short code: 3 failed and 2 delivered messages from it seeded today, and one sent through the pipeline. */
 async function account(tag: string) {
   const person = await registerPerson(tag);
   await query("UPDATE accounts SET balance = 10000 WHERE id = $1", [person.accountId]);
+  const code = await giveShortCode(person.accountId);
   const seeded = await query<{ id: string; status: string }>(
     `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, price, created_at, error_code)
-     SELECT $1, 'sms', 'outbound', 'LOJA', '+551197000' || lpad(g::text, 4, '0'), 'Mensagem ' || g, 1, 'GSM7',
+     SELECT $1, 'sms', 'outbound', $2, '+551197000' || lpad(g::text, 4, '0'), 'Mensagem ' || g, 1, 'GSM7',
             CASE WHEN g <= 3 THEN 'failed' ELSE 'delivered' END, 8, now() - g * interval '1 second', CASE WHEN g <= 3 THEN 'UNDELIV' END
        FROM generate_series(1, 5) g
      RETURNING id, status`,
-    [person.accountId],
+    [person.accountId, code],
   );
   const token = (await login(person.email, person.password)).token;
-  const sent = await api("/api/sms/messages", { token, body: { to: "+5511970009999", body: "Pelo pipeline", from: "LOJA" } });
+  const sent = await api("/api/sms/messages", { token, body: { to: "+5511970009999", body: "Pelo pipeline", from: code } });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
   const id = sent.body.data[0].id as string;
   const until = Date.now() + 20_000;
@@ -44,7 +45,7 @@ async function account(tag: string) {
   }
   const failed = seeded.filter((s) => s.status === "failed").map((s) => s.id);
   if (simulatedOutcome(id) === "failed") failed.unshift(id);
-  return { person, sent: { id, status: simulatedOutcome(id) }, failed };
+  return { person, code, sent: { id, status: simulatedOutcome(id) }, failed };
 }
 
 async function downloadCsv(page: Page, shot: string) {
@@ -94,14 +95,14 @@ describe.skipIf(!hasChromium)("SMS history and export in Chromium", () => {
   }, 150_000);
 
   it("without JavaScript: the GET filter form, the Export form post and the page's own refresh", async () => {
-    const { person, failed } = await account("smshist-nojs");
+    const { person, code, failed } = await account("smshist-nojs");
     const page = await newPage(browser(), { javaScriptEnabled: false });
     await signIn(page, person);
     await page.goto("/sms/history");
     await page.getByLabel("Status").selectOption("failed");
-    await page.getByLabel("Remetente").fill("LOJA");
+    await page.getByLabel("Remetente").fill(code);
     await page.getByRole("button", { name: "Filtrar" }).click();
-    await page.waitForURL((u) => u.searchParams.get("status") === "failed" && u.searchParams.get("from") === "LOJA");
+    await page.waitForURL((u) => u.searchParams.get("status") === "failed" && u.searchParams.get("from") === code);
     expect(await page.locator("[data-message-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-message-id")))).toEqual(failed);
     // A range over 31 days is said next to the field.
     await page.getByLabel("De", { exact: true }).fill("2026-01-01");

@@ -8,7 +8,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
-import { registerPerson } from "../support/api";
+import { giveShortCode, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
@@ -68,7 +68,12 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
     await expect.poll(() => counter.textContent()).toContain("27 caracteres · 1 segmento(s) · UCS-2");
 
     await page.getByLabel("Número do celular").fill(`(11) 9${seq++}`);
-    await page.getByLabel("Remetente").fill("LOJA");
+    // A sender that is not the account's is refused on its field; its own short code is sent from.
+    await page.getByLabel("Remetente").fill("40404");
+    await page.getByRole("button", { name: "Enviar", exact: true }).click();
+    await page.getByText("Este remetente não é um dos remetentes da sua conta").waitFor();
+    const code = await giveShortCode(person.accountId);
+    await page.getByLabel("Remetente").fill(code);
     await page.screenshot({ path: screenshotPath("sms-send-js"), fullPage: true });
     await page.getByRole("button", { name: "Enviar", exact: true }).click();
     const { id, status } = await finalStatus(page);
@@ -76,7 +81,7 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
     expect(await page.locator('[data-row="total"] dd').textContent()).toMatch(/R\$\s0,08/);
     expect(status).toBe(simulatedOutcome(id));
     const [m] = await query<{ body: string; coding: string; sender: string }>("SELECT body, coding, sender FROM messages WHERE id = $1", [id]);
-    expect(m).toEqual({ body: "Olá, sua promoção chegou 😀", coding: "UCS2", sender: "LOJA" });
+    expect(m).toEqual({ body: "Olá, sua promoção chegou 😀", coding: "UCS2", sender: code });
     await page.screenshot({ path: screenshotPath("sms-send-success-js"), fullPage: true });
     expect(errors).toEqual([]);
     await page.context().close();

@@ -44,7 +44,7 @@ describe("a 10,000-recipient campaign", () => {
       [accountId, group.id, N],
     );
     const before = await balance();
-    const res = await stack.api("/api/sms/messages", { token, body: { group_id: group.id, body: "Ofertas de hoje: até 50% off", from: "LOJA", campaign_name: "Black Friday 10k" } });
+    const res = await stack.api("/api/sms/messages", { token, body: { group_id: group.id, body: "Ofertas de hoje: até 50% off", campaign_name: "Black Friday 10k" } });
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
     const campaignId = res.body.campaign_id as string;
     expect(res.body.summary).toMatchObject({ messages: N, sendable: N });

@@ -52,7 +52,7 @@ async function campaign(n: number) {
   let charged = 0;
   for (let done = 0; done < n; done += 1000) {
     const to = Array.from({ length: Math.min(1000, n - done) }, () => `+55219${String(10000000 + serial++).padStart(8, "0")}`);
-    const res = await stack.api("/api/sms/messages", { token, body: { to, body: "Promoção relâmpago", from: "LOJA" } });
+    const res = await stack.api("/api/sms/messages", { token, body: { to, body: "Promoção relâmpago" } });
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
     const batch = res.body.data.map((m: { id: string }) => m.id);
     await stack.query("UPDATE messages SET campaign_id = $1 WHERE id = ANY($2::uuid[])", [id, batch]);

@@ -172,11 +172,15 @@ describe("inbound SMS routing by short code", () => {
     const free = String(600000 + ((Number(code) - 600000 + 1) % 399999));
     await query("INSERT INTO short_codes (account_id, number) VALUES ($1, $2)", [owner.accountId, code]);
     const mobile = `+55119${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
-    // The other account sent to this mobile from the owner's code and from a code nobody owns.
+    // The other account may not send from the owner's code nor from a code nobody owns (api/sms/senders.ts)…
     for (const from of [code, free]) {
-      const sent = await api("/api/sms/messages", { token: senderToken, body: { to: mobile, from, body: "Oferta" } });
-      expect(sent.status).toBe(200);
+      expect((await api("/api/sms/messages", { token: senderToken, body: { to: mobile, from, body: "Oferta" } })).status).toBe(422);
     }
+    // …but it sent to this mobile (from its route's default) and, before senders were checked, from the owner's code.
+    expect((await api("/api/sms/messages", { token: senderToken, body: { to: mobile, body: "Oferta" } })).status).toBe(200);
+    await query(`INSERT INTO messages (account_id, channel, direction, sender, recipient, body, status) VALUES ($1, 'sms', 'outbound', $2, $3, 'Oferta', 'delivered')`, [
+      sender.accountId, code, mobile,
+    ]);
 
     const r = await mo(mobile, code, "Quero saber mais");
     expect(r.answer).toMatchObject({ result: "stored", accountId: owner.accountId });

@@ -10,7 +10,7 @@ import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signWebhook } from "../../api/channels/webhook-signature";
 import { DEV_SIMULATOR_API_KEY } from "../../api/lib/env";
-import { api, login, registerPerson } from "../support/api";
+import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 
 const ROUTE = "T4";
@@ -23,6 +23,8 @@ let tooMany = new Set<string>();
 let peer: Server;
 let token: string;
 let accountId: string;
+/** The account's own short code: the sender its sends use. */
+let code: string;
 let connectionId: string;
 let previous: string;
 
@@ -70,6 +72,7 @@ beforeAll(async () => {
   accountId = p.accountId;
   token = (await login(p.email, p.password)).token;
   await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [accountId]);
+  code = await giveShortCode(accountId);
   await query("INSERT INTO sms_prices (account_id, route, price_per_segment) VALUES ($1, $2, 6)", [accountId, ROUTE]);
   const [c] = await query<{ id: string }>(`INSERT INTO provider_connections (name, channel, kind, settings) VALUES ($1, 'sms', 'http', $2::jsonb) RETURNING id`, [
     NAME,
@@ -89,13 +92,13 @@ afterAll(async () => {
 
 describe("HTTP provider", () => {
   it("submits with the API key and our message id as reference; a signed receipt delivers; unsigned gets 401", async () => {
-    const res = await api("/api/sms/messages", { token, body: { to: "+5511977770001", from: "29094", body: "Pedido confirmado", route: ROUTE } });
+    const res = await api("/api/sms/messages", { token, body: { to: "+5511977770001", from: code, body: "Pedido confirmado", route: ROUTE } });
     expect(res.status).toBe(200);
     const id = res.body.data[0].id;
     await until("sent", async () => (await statusOf(id)) === "sent");
     const mine = submits.filter((s) => s.body.reference === id);
     expect(mine).toHaveLength(1);
-    expect(mine[0].body).toMatchObject({ to: "+5511977770001", from: "29094", body: "Pedido confirmado" });
+    expect(mine[0].body).toMatchObject({ to: "+5511977770001", from: code, body: "Pedido confirmado" });
     const [m] = await query<{ provider: string; provider_message_id: string }>("SELECT provider, provider_message_id FROM messages WHERE id = $1", [id]);
     expect(m).toEqual({ provider: NAME, provider_message_id: mine[0].id });
 

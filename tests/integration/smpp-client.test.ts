@@ -7,7 +7,7 @@
  */
 import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, login, registerPerson } from "../support/api";
+import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { startSmsc, type Smsc } from "../support/smsc";
 
@@ -15,6 +15,8 @@ const ROUTE = "T6";
 let smsc: Smsc;
 let token: string;
 let accountId: string;
+/** The account's own short code: the sender its sends use. */
+let code: string;
 let connectionId: string;
 let previousConnection: string;
 const NAME = `smsc_${Date.now().toString(36)}`;
@@ -29,7 +31,7 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
   }
 }
 
-async function send(to: string, body: string, from = "29094") {
+async function send(to: string, body: string, from = code) {
   const res = await api("/api/sms/messages", { token, body: { to, from, body, route: ROUTE } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data[0] as { id: string; segments: number; coding: string };
@@ -45,6 +47,7 @@ beforeAll(async () => {
   accountId = p.accountId;
   token = (await login(p.email, p.password)).token;
   await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [accountId]);
+  code = await giveShortCode(accountId);
   await query("INSERT INTO sms_prices (account_id, route, price_per_segment) VALUES ($1, $2, 5)", [accountId, ROUTE]);
   const [c] = await query<{ id: string }>(
     `INSERT INTO provider_connections (name, channel, kind, settings) VALUES ($1, 'sms', 'smpp', $2::jsonb) RETURNING id`,

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { concatUdh, parseReceiptText, STATUS } from "../../api/channels/smpp/protocol";
 import { simulatedOutcome } from "../../api/simulator/outcome";
-import { api, login, registerPerson } from "../support/api";
+import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "../../api/smpp/limits";
+import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { smppClient, type TestClient } from "../support/smpp-client";
 import { DEMO_PASSWORD } from "../support/web";
@@ -16,12 +17,14 @@ import { DEMO_PASSWORD } from "../support/web";
 const STAT = { delivered: "DELIVRD", failed: "UNDELIV", unavailable: "EXPIRED" } as const;
 let token: string;
 let accountId: string;
+/** The account's own short code: the source_addr its submits use. */
+let code: string;
 const clients: TestClient[] = [];
 const port = () => inject("smppPort");
 const tag = Date.now().toString(36).slice(-6);
 
-async function client() {
-  const c = await smppClient(port());
+async function client(localAddress?: string) {
+  const c = await smppClient(port(), { localAddress });
   clients.push(c);
   return c;
 }
@@ -37,6 +40,7 @@ beforeAll(async () => {
   accountId = p.accountId;
   token = (await login(p.email, p.password)).token;
   await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [accountId]);
+  code = await giveShortCode(accountId);
 });
 
 afterAll(async () => {
@@ -99,9 +103,9 @@ describe("SMPP server", () => {
     const unbound = await client();
     const early = await unbound.submit({ destination_addr: "5511988887777", short_message: "oi" });
     expect(early.command_status).toBe(STATUS.ESME_RINVBNDSTS);
-    expect(await unbound.bind("transceiver", user.system_id, "wrongpw1")).toBe(STATUS.ESME_RINVPASWD);
+    expect(await unbound.bind("transceiver", user.system_id, "wrongpw1")).toBe(STATUS.ESME_RBINDFAIL);
     const c2 = await client();
-    expect(await c2.bind("transceiver", "nobody-here", "whatever")).toBe(STATUS.ESME_RINVSYSID);
+    expect(await c2.bind("transceiver", "nobody-here", "whatever")).toBe(STATUS.ESME_RBINDFAIL);
     const c3 = await client();
     expect(await c3.bind("transmitter", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
     expect(await c3.bind("transmitter", user.system_id, user.password)).toBe(STATUS.ESME_RALYBND);
@@ -115,11 +119,11 @@ describe("SMPP server", () => {
     const c = await client();
     expect(await c.bind("transceiver", user.system_id, user.password)).toBe(0);
     const before = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
-    const resp = await c.submit({ source_addr: "29094", destination_addr: "5511988881001", registered_delivery: 1, short_message: "Seu pedido saiu" });
+    const resp = await c.submit({ source_addr: code, destination_addr: "5511988881001", registered_delivery: 1, short_message: "Seu pedido saiu" });
     expect(resp.command_status).toBe(0);
     const id = resp.message_id as string;
     const [m] = await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [id]);
-    expect(m).toMatchObject({ account_id: accountId, recipient: "+5511988881001", sender: "29094", body: "Seu pedido saiu", route: "T1", direction: "outbound" });
+    expect(m).toMatchObject({ account_id: accountId, recipient: "+5511988881001", sender: code, body: "Seu pedido saiu", route: "T1", direction: "outbound" });
     const after = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
     expect(before - after).toBe(Number(m.price));
 
@@ -130,6 +134,27 @@ describe("SMPP server", () => {
     expect(receipt.source_addr).toBe("5511988881001");
     const [owed] = await query<{ receipt_sent_at: Date | null }>("SELECT receipt_sent_at FROM smpp_messages WHERE message_id = $1", [id]);
     expect(owed.receipt_sent_at).not.toBeNull();
+    await c.close();
+  });
+
+  it("submit_sm from a source_addr the account does not own answers ESME_RINVSRCADR and writes nothing; a concatenated message already on its first part", async () => {
+    const other = await registerPerson("smppsrc-other");
+    const theirs = await giveShortCode(other.accountId);
+    const c = await client();
+    // A transmitter: it takes none of the receipts the later tests wait for.
+    expect(await c.bind("transmitter", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
+    const before = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+    for (const source_addr of ["40404", theirs, "BANCO"]) {
+      const r = await c.submit({ source_addr, destination_addr: "5511988881101", short_message: "Seu codigo e 1234" });
+      expect(r.command_status, source_addr).toBe(STATUS.ESME_RINVSRCADR);
+    }
+    const part = await c.submit({ source_addr: "40404", destination_addr: "5511988881101", data_coding: 0, short_message: { udh: concatUdh(77, 2, 1), message: "a".repeat(150) } });
+    expect(part.command_status).toBe(STATUS.ESME_RINVSRCADR);
+    expect(await query("SELECT 1 FROM messages WHERE account_id = $1 AND recipient = '+5511988881101'", [accountId])).toHaveLength(0);
+    expect(Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance)).toBe(before);
+    // Its own short code, and no source (the route's default), are accepted.
+    expect((await c.submit({ source_addr: code, destination_addr: "5511988881101", short_message: "ok" })).command_status).toBe(STATUS.ESME_ROK);
+    expect((await c.submit({ destination_addr: "5511988881101", short_message: "ok" })).command_status).toBe(STATUS.ESME_ROK);
     await c.close();
   });
 
@@ -192,4 +217,59 @@ describe("SMPP server", () => {
     const bad = await c.submit({ destination_addr: "12", short_message: "x" });
     expect(bad.command_status).toBe(STATUS.ESME_RINVDSTADR);
   });
+});
+
+describe("SMPP bind against guessing (issue 11)", () => {
+  let user: { system_id: string; password: string };
+  /** A refused bind (which status is the first test's business: here only that it failed). */
+  const refused = async (c: TestClient, systemId: string, password: string) => expect(await c.bind("transceiver", systemId, password)).not.toBe(STATUS.ESME_ROK);
+  /** Whether the server closed the connection within a few seconds. */
+  const closedSoon = (c: TestClient) => Promise.race([c.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
+
+  beforeAll(async () => {
+    const u = await createUser(token, { system_id: `grd${tag}`, route: "T1", tps: 50 });
+    user = { system_id: u.data.system_id, password: u.password };
+  });
+
+  it("an unknown system_id and a wrong password get the same answer, ESME_RBINDFAIL", async () => {
+    const [a, b] = [await client(), await client()];
+    const unknown = await a.bind("transceiver", `nobody${tag}`, "whatever");
+    const wrong = await b.bind("transceiver", user.system_id, "wrongpw1");
+    expect(unknown).toBe(wrong);
+    expect(wrong).toBe(STATUS.ESME_RBINDFAIL);
+  });
+
+  it("a second bind on a bound session is ESME_RALYBND and the first bind stays", async () => {
+    const c = await client();
+    expect(await c.bind("transmitter", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
+    expect(await c.bind("transceiver", user.system_id, user.password)).toBe(STATUS.ESME_RALYBND);
+    expect(await c.bind("transmitter", `nobody${tag}`, "whatever")).toBe(STATUS.ESME_RALYBND);
+    expect((await c.submit({ destination_addr: "5511988884001", short_message: "ainda ligado" })).command_status).toBe(STATUS.ESME_ROK);
+  });
+
+  it(`after ${MAX_FAILED_BINDS} refused binds the session is closed; fewer leave it open for the right password`, async () => {
+    const c = await client();
+    for (let i = 0; i < MAX_FAILED_BINDS; i++) await refused(c, i % 2 ? user.system_id : `nobody${tag}`, `wrong${i}xx`);
+    expect(await closedSoon(c)).toBe(true);
+
+    const d = await client();
+    for (let i = 0; i < MAX_FAILED_BINDS - 1; i++) await refused(d, user.system_id, `wrong${i}xx`);
+    expect(await d.bind("transceiver", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
+  });
+
+  it(`past ${BIND_FAILURES_PER_IP.limit} failed binds from one IP, every bind from it is refused (even the right password) and closed; other IPs still bind`, async () => {
+    // A loopback address of its own (127.0.0.0/8 all reaches the server), so this IP's counter is this test's alone.
+    const ip = `127.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${2 + Math.floor(Math.random() * 250)}`;
+    let failures = 0;
+    while (failures < BIND_FAILURES_PER_IP.limit) {
+      const c = await client(ip);
+      for (let i = 0; i < MAX_FAILED_BINDS && failures < BIND_FAILURES_PER_IP.limit; i++, failures++) await refused(c, `guess${failures}`, "whatever");
+      await c.close();
+    }
+    const blocked = await client(ip);
+    await refused(blocked, user.system_id, user.password);
+    expect(await closedSoon(blocked)).toBe(true);
+    const elsewhere = await client();
+    expect(await elsewhere.bind("transceiver", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
+  }, 180_000); // each refused bind runs a full argon2id check (about a second on a busy machine)
 });

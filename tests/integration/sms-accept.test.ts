@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
-import { api, login, registerPerson, type Person } from "../support/api";
+import { api, giveShortCode, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
 
@@ -63,6 +63,8 @@ async function waitFinal(token: string, id: string, ms = 20_000) {
 }
 
 let rich: Person & { token: string };
+/** rich's own short code: the sender its sends use. */
+let richCode: string;
 const number = (n: number) => `11 9${String(70000000 + n)}`;
 let seq = Math.floor(Math.random() * 9_000_000);
 const nextNumber = () => number(seq++);
@@ -70,13 +72,14 @@ const e164 = (national: string) => `+55${national.replace(/\D/g, "")}`;
 
 beforeAll(async () => {
   rich = await person("smsaccept", 100_000);
+  richCode = await giveShortCode(rich.accountId);
 });
 
 describe("POST /api/sms/messages (accept)", () => {
   it("debits segments × price, writes message + outbox + queued event, and reaches the simulator's outcome", async () => {
     const to = nextNumber();
     const before = await balanceOf(rich.accountId);
-    const res = await send(rich.token, { to, body: "Seu pedido 4821 é entregue às 18h", from: "LOJA" });
+    const res = await send(rich.token, { to, body: "Seu pedido 4821 é entregue às 18h", from: richCode });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
       data: [{ id: expect.any(String), to: e164(to), status: "queued", segments: 1, coding: "GSM7", price: DEFAULT_T1 }],
@@ -88,7 +91,7 @@ describe("POST /api/sms/messages (accept)", () => {
     const id = res.body.data[0].id;
     const [row] = await query<Record<string, unknown>>("SELECT * FROM messages WHERE id = $1", [id]);
     expect(row).toMatchObject({
-      account_id: rich.accountId, channel: "sms", direction: "outbound", sender: "LOJA", recipient: e164(to), body: "Seu pedido 4821 é entregue às 18h",
+      account_id: rich.accountId, channel: "sms", direction: "outbound", sender: richCode, recipient: e164(to), body: "Seu pedido 4821 é entregue às 18h",
       segments: 1, coding: "GSM7", route: "T1", price: String(DEFAULT_T1), currency: "BRL", provider: "simulator",
     });
     expect(row.queued_at).toBeInstanceOf(Date);
@@ -102,7 +105,7 @@ describe("POST /api/sms/messages (accept)", () => {
       ["system", "sent"],
       ["provider", simulatedOutcome(id)],
     ]);
-    expect(final).toMatchObject({ id, to: e164(to), from: "LOJA", coding: "GSM7", segments: 1, price: DEFAULT_T1, currency: "BRL", route: "T1" });
+    expect(final).toMatchObject({ id, to: e164(to), from: richCode, coding: "GSM7", segments: 1, price: DEFAULT_T1, currency: "BRL", route: "T1" });
 
     const [audit] = await query<{ meta: Record<string, unknown> }>(
       "SELECT meta FROM audit_logs WHERE account_id = $1 AND action = 'sms.accepted' ORDER BY id DESC LIMIT 1",
@@ -192,6 +195,33 @@ describe("POST /api/sms/messages (accept)", () => {
     expect(noOffset.status).toBe(422);
     expect(Object.keys(noOffset.body.error.fields)).toEqual(["scheduled_at"]);
     expect(await counts(p.accountId)).toEqual({ messages: 0, outbox: 0, queuedEvents: 0, keys: 0 });
+  });
+
+  it("a sender the account does not own is a translated 422 on from; nothing is stored or charged; its own active short code and no sender are accepted", async () => {
+    const p = await person("smssender", 1_000);
+    const other = await registerPerson("smssender-other");
+    const theirs = await giveShortCode(other.accountId);
+    const retired = await giveShortCode(p.accountId, { status: "inactive" });
+    // "40404": the issue's case, a short code that is not the account's; then another account's code, its own inactive code, a brand name.
+    for (const from of ["40404", theirs, retired, "LOJA"]) {
+      const res = await send(p.token, { to: nextNumber(), body: "Seu código é 1234", from }, { key: `k-${randomUUID()}`, lang: "en" });
+      expect(res.status, from).toBe(422);
+      expect(res.body.error).toMatchObject({ code: "VALIDATION", fields: { from: ["This sender is not one of your account's senders"] } });
+    }
+    const pt = await send(p.token, { to: [nextNumber(), nextNumber()], body: "Oi", from: "40404" });
+    expect(pt.body.error.fields).toEqual({ from: ["Este remetente não é um dos remetentes da sua conta"] });
+    expect(await balanceOf(p.accountId)).toBe(1_000);
+    expect(await counts(p.accountId)).toEqual({ messages: 0, outbox: 0, queuedEvents: 0, keys: 0 });
+    expect(await query("SELECT id FROM campaigns WHERE account_id = $1", [p.accountId])).toEqual([]);
+
+    const own = await giveShortCode(p.accountId);
+    const ok = await send(p.token, { to: nextNumber(), body: "Seu código é 1234", from: own });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const blank = await send(p.token, { to: nextNumber(), body: "Seu código é 1234" });
+    expect(blank.status, JSON.stringify(blank.body)).toBe(200);
+    const rows = await query<{ id: string; sender: string }>("SELECT id, sender FROM messages WHERE account_id = $1", [p.accountId]);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.sender]))).toEqual({ [ok.body.data[0].id]: own, [blank.body.data[0].id]: "" });
+    expect(await balanceOf(p.accountId)).toBe(1_000 - 2 * DEFAULT_T1);
   });
 
   it("insufficient balance is 402 with the translated message and writes nothing; the credit limit counts", async () => {

@@ -6,7 +6,7 @@
  * Effects are checked in the database.
  */
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { login, registerPerson, api, type Person } from "../support/api";
+import { giveShortCode, login, registerPerson, api, type Person } from "../support/api";
 import { query } from "../support/db";
 import { signIn } from "../support/web";
 
@@ -53,8 +53,11 @@ async function getReport(who: Who, campaignId: string, lang: string) {
 }
 
 let owner: Who;
+/** owner's own short code: the sender its sends use. */
+let ownerCode: string;
 beforeAll(async () => {
   owner = await person("smsfileapi", 100_000);
+  ownerCode = await giveShortCode(owner.accountId);
 });
 
 describe("POST /api/sms/messages with a CSV file (multipart/form-data)", () => {
@@ -65,7 +68,7 @@ describe("POST /api/sms/messages with a CSV file (multipart/form-data)", () => {
     const res = await postFile(owner, [
       ["file", { name: "clientes.csv", text: csv }],
       ["body", "Oi {{nome}}, seu código {{codigo}} {{loja}}"],
-      ["from", "LOJA"],
+      ["from", ownerCode],
       ["route", "T1"],
       ["variables[loja]", "Centro"],
       ["campaign_name", "Arquivo via API"],
@@ -77,7 +80,7 @@ describe("POST /api/sms/messages with a CSV file (multipart/form-data)", () => {
     const [c] = await query<{ name: string; source: { kind: string; file_name: string } }>("SELECT name, source FROM campaigns WHERE id = $1", [res.body.campaign_id]);
     expect(c).toMatchObject({ name: "Arquivo via API", source: { kind: "file", file_name: "clientes.csv" } });
     const [m] = await query<{ body: string; sender: string }>("SELECT body, sender FROM messages WHERE campaign_id = $1 AND recipient = $2", [res.body.campaign_id, e164(rows[3][1])]);
-    expect(m).toEqual({ body: "Oi Ana 3, seu código C3 Centro", sender: "LOJA" });
+    expect(m).toEqual({ body: "Oi Ana 3, seu código C3 Centro", sender: ownerCode });
     expect(await stagedOf(rows.map((r) => e164(r[1])))).toBe(0);
   });
 
@@ -118,6 +121,20 @@ describe("POST /api/sms/messages with a CSV file (multipart/form-data)", () => {
     expect(badVars.body.error.fields.variables).toBeDefined();
     expect(await balanceOf(owner.accountId)).toBe(before);
     expect(await campaigns()).toBe(n0);
+  });
+
+  it("a file send from a sender the account does not own is refused whole (422 on from): no campaign, no message, no debit, no staged rows", async () => {
+    const before = await balanceOf(owner.accountId);
+    const campaigns = async () => (await query<{ n: number }>("SELECT count(*)::int AS n FROM campaigns WHERE account_id = $1", [owner.accountId]))[0].n;
+    const n0 = await campaigns();
+    const numbers = [nextNational(), nextNational(), nextNational()];
+    const res = await postFile(owner, [["from", "40404"], ["body", "Promoção"], ["file", { name: "lista.csv", text: ["telefone", ...numbers].join("\n") }]], { lang: "en", key: `file-${Math.random().toString(36).slice(2)}` });
+    expect(res.status).toBe(422);
+    expect(res.body.error.fields).toEqual({ from: ["This sender is not one of your account's senders"] });
+    expect(await campaigns()).toBe(n0);
+    expect(await balanceOf(owner.accountId)).toBe(before);
+    expect((await query<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE recipient = ANY($1)", [numbers.map(e164)]))[0].n).toBe(0);
+    expect(await stagedOf(numbers.map(e164))).toBe(0);
   });
 
   it("the JSON body still works on the same route", async () => {

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { simulatedCarrier } from "../../api/simulator/carrier";
 import { simulatedOutcome } from "../../api/simulator/outcome";
-import { api, login, registerPerson, type Person } from "../support/api";
+import { api, giveShortCode, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 
 const spToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
@@ -63,6 +63,8 @@ let seeded: Seed[];
 let ids: Record<string, string>;
 /** Sent through the API today: id, recipient, predicted outcome and carrier. */
 let sent: Array<{ id: string; to: string; outcome: string; carrier: string }>;
+/** owner's own short code: the sender of the messages sent through the API. */
+let ownerCode: string;
 
 beforeAll(async () => {
   owner = await person("smsreports", 10_000);
@@ -97,8 +99,9 @@ beforeAll(async () => {
 
   // Three messages through the real pipeline today, to numbers ending in 0, 1 and 2 (Vivo, Claro, TIM).
   sent = [];
+  ownerCode = await giveShortCode(owner.accountId);
   for (const to of ["+5511970001230", "+5511970001231", "+5511970001232"]) {
-    const res = await api("/api/sms/messages", { token: owner.token, body: { to, body: "Pedido enviado", from: "LOJA" } });
+    const res = await api("/api/sms/messages", { token: owner.token, body: { to, body: "Pedido enviado", from: ownerCode } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const id = res.body.data[0].id as string;
     sent.push({ id, to, outcome: simulatedOutcome(id), carrier: simulatedCarrier(to) });
@@ -285,7 +288,7 @@ describe("SMS exports", () => {
     const [, row] = csv.trim().split("\n");
     const cells = row.split(",");
     expect(cells[0]).toBe(sent[1].id);
-    expect(cells.slice(4, 12)).toEqual(["outbound", "text", "LOJA", "+5511970001231", "Pedido enviado", "1", "GSM7", sent[1].outcome]);
+    expect(cells.slice(4, 12)).toEqual(["outbound", "text", ownerCode, "+5511970001231", "Pedido enviado", "1", "GSM7", sent[1].outcome]);
     expect(cells.slice(14)).toEqual(["Claro", "0.08", "BRL"]);
   });
 

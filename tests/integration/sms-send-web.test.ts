@@ -5,6 +5,7 @@
  * and template create / edit / delete / bulk delete. Effects are checked in the database.
  */
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { giveShortCode } from "../support/api";
 import { query, uniqueEmail } from "../support/db";
 import { DEMO_PASSWORD, WebClient, location, signIn } from "../support/web";
 
@@ -46,9 +47,21 @@ function sendForm(fields: Record<string, string>, file?: { name: string; text: s
 
 const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/\u00a0/g, " ");
 
+/** The error FormField shows under the control named `name` (its id + "-error"), decoded. */
+function fieldError(html: string, name: string) {
+  const input = new RegExp(`<(?:input|select|textarea)[^>]*name="${name}"[^>]*>`).exec(html)?.[0] ?? "";
+  const id = /id="([^"]+)"/.exec(input)?.[1];
+  if (!id) return "";
+  const esc = id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return decode(new RegExp(`<div[^>]*id="${esc}-error"[^>]*>(.*?)</div>`, "s").exec(html)?.[1] ?? "");
+}
+
 let owner: Customer;
+/** owner's own short code: the sender its sends use. */
+let ownerCode: string;
 beforeAll(async () => {
   owner = await freshCustomer("smsweb", 100_000);
+  ownerCode = await giveShortCode(owner.accountId);
 });
 
 describe("/sms/send without JavaScript", () => {
@@ -75,13 +88,13 @@ describe("/sms/send without JavaScript", () => {
   it("one number: accepted, debited, and the success page tells what was accepted", async () => {
     const to = nextNational();
     const before = await balanceOf(owner.accountId);
-    const res = await owner.client.postMultipart("/sms/send?index", sendForm({ mode: "single", to, from: "LOJA", route: "T1", body: "Seu pedido saiu para entrega" }));
+    const res = await owner.client.postMultipart("/sms/send?index", sendForm({ mode: "single", to, from: ownerCode, route: "T1", body: "Seu pedido saiu para entrega" }));
     expect(res.status, await res.clone().text()).toBe(302);
     const where = location(res)!;
     expect(where).toMatch(/^\/sms\/send\/success\?message=[0-9a-f-]{36}$/);
     const id = where.split("=")[1];
     const [m] = await query<{ recipient: string; sender: string; status: string; price: string }>("SELECT recipient, sender, status, price FROM messages WHERE id = $1", [id]);
-    expect(m).toMatchObject({ recipient: e164(to), sender: "LOJA", price: String(DEFAULT_T1) });
+    expect(m).toMatchObject({ recipient: e164(to), sender: ownerCode, price: String(DEFAULT_T1) });
     expect(await balanceOf(owner.accountId)).toBe(before - DEFAULT_T1);
     const { html } = await owner.client.page(where);
     const text = decode(html);
@@ -200,6 +213,26 @@ describe("/sms/send without JavaScript", () => {
     expect(noCsrf.status).toBe(403);
     expect(await count("SELECT count(*)::int AS n FROM messages WHERE account_id = $1", [p.accountId])).toBe(before);
     expect(await balanceOf(p.accountId)).toBe(5);
+  });
+
+  it("a sender the account does not own: the translated error shows on the sender field; nothing is sent, also for a CSV file", async () => {
+    const p = await freshCustomer("smswebsender", 10_000);
+    const other = await freshCustomer("smswebsender-other", 0);
+    const theirs = await giveShortCode(other.accountId);
+    for (const from of ["40404", theirs]) {
+      const res = await p.client.postMultipart("/sms/send?index", sendForm({ mode: "single", to: nextNational(), from, route: "T1", body: "Seu código é 1234" }));
+      expect(res.status, from).toBe(422);
+      const html = await res.text();
+      expect(fieldError(html, "from")).toContain("Este remetente não é um dos remetentes da sua conta");
+      expect(html).toMatch(new RegExp(`<input[^>]*name="from"[^>]*value="${from}"|<input[^>]*value="${from}"[^>]*name="from"`));
+    }
+    const csv = ["Nome;Celular", `Ana;${nextNational()}`, `Bia;${nextNational()}`].join("\n");
+    const file = await p.client.postMultipart("/sms/send?index", sendForm({ mode: "file", from: "40404", route: "T1", body: "Oi {{nome}}" }, { name: "lista.csv", text: csv }));
+    expect(file.status).toBe(422);
+    expect(fieldError(await file.text(), "from")).toContain("Este remetente não é um dos remetentes da sua conta");
+    expect(await count("SELECT count(*)::int AS n FROM messages WHERE account_id = $1", [p.accountId])).toBe(0);
+    expect(await count("SELECT count(*)::int AS n FROM campaigns WHERE account_id = $1", [p.accountId])).toBe(0);
+    expect(await balanceOf(p.accountId)).toBe(10_000);
   });
 
   it("is closed to a developer (no send) and the success page only shows the account's own sends", async () => {

@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { smsSegments } from "../../api/sms/segments";
-import { api, login, registerPerson, type Person } from "../support/api";
+import { api, giveShortCode, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 
 const DEFAULT_T1 = 8;
@@ -348,7 +348,7 @@ describe("sends to many", () => {
 });
 
 describe("senders, products, prices", () => {
-  it("lists the account's active short codes as senders (used or not, with nickname), then the other senders used; never another account's codes", async () => {
+  it("lists the senders the account may send from: its active short codes (used or not, with nickname); not senders found only in its history, never another account's codes", async () => {
     const p = await person("smssenders", 1_000);
     const other = await person("smssenders-other", 0);
     const code = () => String(10_000_000 + Math.floor(Math.random() * 89_999_999));
@@ -358,31 +358,51 @@ describe("senders, products, prices", () => {
       [p.accountId, used, unused, inactive, other.accountId, foreign],
     );
     expect((await send(p, { to: nextNumber(), body: "x", from: used })).status).toBe(200);
-    expect((await send(p, { to: nextNumber(), body: "y", from: "LOJA" })).status).toBe(200);
+    // A sender in the history from before senders were checked: a send from it is refused now, so it is not offered.
+    await query(`INSERT INTO messages (account_id, channel, direction, sender, recipient, body, status) VALUES ($1, 'sms', 'outbound', 'LOJA', $2, 'antiga', 'delivered')`, [
+      p.accountId, nextNumber(),
+    ]);
     const res = await api("/api/sms/senders", { token: p.token });
     expect(res.status).toBe(200);
-    const shortCodes = [used, unused].sort();
-    expect(res.body.data.map((s: { sender: string }) => s.sender)).toEqual([...shortCodes, "LOJA"]);
+    expect(res.body.data.map((s: { sender: string }) => s.sender)).toEqual([used, unused].sort());
     const bySender = Object.fromEntries(res.body.data.map((s: { sender: string }) => [s.sender, s]));
     expect(bySender[used]).toMatchObject({ type: "short_code", nickname: "Avisos", assigned: true, last_used_at: expect.any(String) });
     expect(bySender[unused]).toMatchObject({ type: "short_code", nickname: "", assigned: true, last_used_at: null });
-    expect(bySender.LOJA).toMatchObject({ type: "alphanumeric", assigned: false, last_used_at: expect.any(String) });
     // The other account sees its own code, not these.
     const theirs = await api("/api/sms/senders", { token: other.token });
     expect(theirs.body.data.map((s: { sender: string }) => s.sender)).toEqual([foreign]);
   });
 
+  it("a group campaign from a sender the account does not own is refused whole: 422 on from, no campaign, no message, no debit", async () => {
+    const p = await person("smsgroupsender", 10_000);
+    const other = await person("smsgroupsender-other", 0);
+    const theirs = await giveShortCode(other.accountId);
+    const group = await groupOf(p, 5);
+    for (const from of ["40404", theirs, "LOJA"]) {
+      const res = await api("/api/sms/messages", { token: p.token, body: { group_id: group.id, body: "Ofertas", from, campaign_name: "Falsa" }, lang: "en" });
+      expect(res.status, from).toBe(422);
+      expect(res.body.error.fields).toEqual({ from: ["This sender is not one of your account's senders"] });
+    }
+    expect(await query("SELECT id FROM campaigns WHERE account_id = $1", [p.accountId])).toEqual([]);
+    expect(await query("SELECT id FROM messages WHERE account_id = $1", [p.accountId])).toEqual([]);
+    expect(await balanceOf(p.accountId)).toBe(10_000);
+    // Its own short code: the campaign is created.
+    const own = await giveShortCode(p.accountId);
+    const ok = await send(p, { group_id: group.id, body: "Ofertas", from: own });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect((await query<{ sender: string }>("SELECT sender FROM campaigns WHERE id = $1", [ok.body.campaign_id]))[0].sender).toBe(own);
+  });
 
   it("lists the senders used, the routes with their price, and the account's price rows; only platform staff change a price", async () => {
     const p = await person("smscatalog", 1_000);
     await query("INSERT INTO sms_prices (account_id, route, price_per_segment) VALUES ($1, 'T2', 5)", [p.accountId]);
-    expect((await send(p, { to: nextNumber(), body: "x", from: "LOJA" })).status).toBe(200);
-    expect((await send(p, { to: nextNumber(), body: "y", from: "29000" })).status).toBe(200);
+    const [a, b] = [await giveShortCode(p.accountId), await giveShortCode(p.accountId)];
+    expect((await send(p, { to: nextNumber(), body: "x", from: a })).status).toBe(200);
+    expect((await send(p, { to: nextNumber(), body: "y", from: b })).status).toBe(200);
     const senders = await api("/api/sms/senders", { token: p.token });
-    expect(senders.body.data.map((s: { sender: string; type: string }) => [s.sender, s.type]).sort()).toEqual([
-      ["29000", "short_code"],
-      ["LOJA", "alphanumeric"],
-    ]);
+    expect(senders.body.data.map((s: { sender: string; type: string; last_used_at: string | null }) => [s.sender, s.type, typeof s.last_used_at])).toEqual(
+      [a, b].sort().map((n) => [n, "short_code", "string"]),
+    );
     const products = await api("/api/sms/products", { token: p.token });
     expect(products.body.data[0].routes.map((r: { route: string; price_per_segment: number }) => [r.route, r.price_per_segment])).toEqual([
       ["T1", 8],

@@ -73,3 +73,20 @@ export async function giveOmni(accountId: string) {
     [accountId],
   );
 }
+
+/**
+ * Assign the account a new short code (8 random digits, unique on the platform) and answer its
+ * number: the sender a test sends from, since a send may only use the account's own short codes
+ * (api/sms/senders.ts).
+ */
+export async function giveShortCode(accountId: string, opts: { nickname?: string; status?: "active" | "inactive" } = {}): Promise<string> {
+  for (;;) {
+    const number = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
+    const rows = await query<{ number: string }>(
+      `INSERT INTO short_codes (account_id, number, nickname, deliverability, status) VALUES ($1, $2, $3, '{Vivo,Claro,TIM}', $4)
+       ON CONFLICT (number) DO NOTHING RETURNING number`,
+      [accountId, number, opts.nickname ?? "", opts.status ?? "active"],
+    );
+    if (rows[0]) return rows[0].number;
+  }
+}

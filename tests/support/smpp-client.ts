@@ -8,11 +8,15 @@ export type TestClient = {
   submit(params: Record<string, unknown>): Promise<PDU>;
   waitDeliver(match: (pdu: PDU) => boolean, ms?: number): Promise<PDU>;
   close(): Promise<void>;
+  /** Settles when the connection is closed (by either side). */
+  closed: Promise<void>;
 };
 
-export function smppClient(port: number): Promise<TestClient> {
+/** `localAddress`: the loopback address to connect from (127.x.y.z), for tests that count per client IP. */
+export function smppClient(port: number, opts: { localAddress?: string } = {}): Promise<TestClient> {
   return new Promise((resolve, reject) => {
-    const session = smpp.connect({ url: `smpp://127.0.0.1:${port}` });
+    const session = smpp.connect({ url: `smpp://127.0.0.1:${port}`, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) });
+    const closed = new Promise<void>((res) => session.on("close", () => res()));
     const delivered: PDU[] = [];
     const listeners: Array<() => void> = [];
     session.on("deliver_sm", (pdu: PDU) => {
@@ -26,6 +30,7 @@ export function smppClient(port: number): Promise<TestClient> {
       resolve({
         session,
         delivered,
+        closed,
         bind: (mode, systemId, password) =>
           new Promise((res) => session[`bind_${mode}`]({ system_id: systemId, password }, (pdu: PDU) => res(pdu.command_status))),
         submit: (params) => new Promise((res) => session.submit_sm(params, (pdu: PDU) => res(pdu))),

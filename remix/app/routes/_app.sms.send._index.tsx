@@ -255,7 +255,7 @@ export default function SmsSend() {
 
             <div className="grid gap-4 sm:grid-cols-2">
               <FormField label={t("send.from")} htmlFor={fields.from.id} error={errs("from")} description={t("send.fromHint")}>
-                {/* The account's short codes and recent senders as suggestions (native: no JavaScript needed); any other sender may be typed. */}
+                {/* The account's short codes as suggestions (native: no JavaScript needed); the send refuses any other sender on this field (api/sms/senders.ts). */}
                 <Input {...getInputProps(fields.from, { type: "text" })} key={fields.from.key} list="sms-send-senders" autoComplete="off" />
                 <datalist id="sms-send-senders" data-testid="sender-options">
                   {data.senders.map((s) => (

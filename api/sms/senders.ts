@@ -1,0 +1,42 @@
+/**
+ * Which senders an account may send SMS from — the one rule (issue 11, item 7). The accept
+ * use-case (api/sms/accept.ts) checks it for every send path: the API, the /sms/send screen,
+ * campaigns (group, list and CSV file sends, one sender per send) and SMPP submit_sm; the send
+ * screen and GET /api/sms/senders offer the same list (api/sms/catalog.ts).
+ *
+ * An account may send from:
+ *   - no sender (blank): the route's default, set by the platform's provider;
+ *   - one of its own short codes that is active (short_codes, assigned by the platform).
+ * Neither the spec nor the data model has approved alphanumeric sender IDs, so a name such as
+ * "LOJA" is not allowed: nothing would stop an account from posing as another brand or bank.
+ */
+import { QueryTypes, type Transaction } from "sequelize";
+import { sequelize } from "../../models";
+import { AppError } from "../lib/errors";
+
+export type OwnSender = { number: string; nickname: string };
+
+/** The account's active short codes, by number. */
+export async function ownSenders(accountId: string, transaction?: Transaction): Promise<OwnSender[]> {
+  return sequelize().query<OwnSender>(`SELECT number, nickname FROM short_codes WHERE account_id = $1 AND status = 'active' ORDER BY number`, {
+    bind: [accountId],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+}
+
+/** Whether the account may send from `sender` (already trimmed; blank is the route's default). */
+export async function isOwnSender(accountId: string, sender: string, transaction?: Transaction): Promise<boolean> {
+  if (sender === "") return true;
+  const rows = await sequelize().query(`SELECT 1 FROM short_codes WHERE account_id = $1 AND number = $2 AND status = 'active'`, {
+    bind: [accountId, sender],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  return rows.length > 0;
+}
+
+/** Refuses (422, field `from`) a sender the account may not send from. */
+export async function assertOwnSender(accountId: string, sender: string, transaction?: Transaction): Promise<void> {
+  if (!(await isOwnSender(accountId, sender, transaction))) throw new AppError("VALIDATION", { fields: { from: ["sms.errors.senderNotOwned"] } });
+}
