@@ -239,6 +239,8 @@ export type OutboundInit = {
   body?: BodyInit | null;
   timeoutMs: number;
   maxBytes: number;
+  /** Keep the first maxBytes of a longer answer instead of failing with too_large (an excerpt). */
+  truncate?: boolean;
   /** How many redirects to follow, each hop checked again (default 0: a 3xx is a failure). */
   redirects?: number;
   /** "platform": the URL itself is operator-chosen (may be private); default "tenant". */
@@ -258,7 +260,8 @@ async function encodeBody(body: BodyInit | null | undefined): Promise<{ bytes?: 
 type Hop = { status: number; headers: Headers; body: Uint8Array };
 
 /** One request to the checked address; reads at most maxBytes of the answer (a 3xx is answered unread). */
-function exchange(url: URL, address: string, method: string, headers: Record<string, string>, body: Uint8Array | undefined, maxBytes: number, signal: AbortSignal): Promise<Hop> {
+function exchange(url: URL, address: string, method: string, headers: Record<string, string>, body: Uint8Array | undefined, limit: { maxBytes: number; truncate?: boolean }, signal: AbortSignal): Promise<Hop> {
+  const { maxBytes, truncate } = limit;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const options: RequestOptions & { servername?: string } = {
     host: address,
@@ -280,7 +283,7 @@ function exchange(url: URL, address: string, method: string, headers: Record<str
         return resolve({ status, headers: answer, body: new Uint8Array() });
       }
       const declared = Number(answer.get("content-length") ?? NaN);
-      if (Number.isFinite(declared) && declared > maxBytes) {
+      if (Number.isFinite(declared) && declared > maxBytes && !truncate) {
         res.destroy();
         return reject(new OutboundError("too_large", `declared ${declared} bytes`, status));
       }
@@ -288,6 +291,12 @@ function exchange(url: URL, address: string, method: string, headers: Record<str
       let size = 0;
       res.on("data", (c: Buffer) => {
         size += c.byteLength;
+        if (size > maxBytes && truncate) {
+          chunks.push(c.subarray(0, c.byteLength - (size - maxBytes)));
+          res.destroy();
+          resolve({ status, headers: answer, body: new Uint8Array(Buffer.concat(chunks)) });
+          return;
+        }
         if (size > maxBytes) {
           res.destroy();
           reject(new OutboundError("too_large", `more than ${maxBytes} bytes`, status));
@@ -327,7 +336,7 @@ export async function outboundFetch(raw: string | URL, init: OutboundInit): Prom
     // Only the first hop may be vouched for by the caller; a hop elsewhere is judged on its own.
     const { url, trusted } = checkUrl(target, hop === 0 ? init.trust : "tenant");
     const address = await resolveChecked(url, trusted);
-    const got = await exchange(url, address, method, headers, body, init.maxBytes, signal);
+    const got = await exchange(url, address, method, headers, body, init, signal);
     if (got.status < 300 || got.status >= 400) {
       const answer = { ...got, url: url.href };
       return { ...answer, text: () => Buffer.from(answer.body).toString("utf8"), json: () => JSON.parse(Buffer.from(answer.body).toString("utf8")) };
