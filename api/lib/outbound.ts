@@ -272,34 +272,36 @@ function exchange(url: URL, address: string, method: string, headers: Record<str
     // TLS: the certificate is checked against the host name, and SNI names it (an IP literal sends no SNI).
     ...(url.protocol === "https:" && !isIP(host) ? { servername: host } : {}),
   };
-  return new Promise<Hop>((resolve, reject) => {
+  return new Promise<Hop>((resolveOnce, rejectOnce) => {
+    // Settle first, then destroy: Bun emits "aborted" synchronously from destroy().
+    let settled = false;
+    const resolve = (hop: Hop) => void (settled || ((settled = true), resolveOnce(hop)));
+    const reject = (e: OutboundError) => void (settled || ((settled = true), rejectOnce(e)));
     if (signal.aborted) return reject(new OutboundError("timeout", "timed out before connecting"));
     const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(options, (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
       const answer = new Headers();
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) answer.set(k, Array.isArray(v) ? v.join(", ") : v);
       if (status >= 300 && status < 400) {
-        res.destroy();
-        return resolve({ status, headers: answer, body: new Uint8Array() });
+        resolve({ status, headers: answer, body: new Uint8Array() });
+        return res.destroy();
       }
       const declared = Number(answer.get("content-length") ?? NaN);
       if (Number.isFinite(declared) && declared > maxBytes && !truncate) {
-        res.destroy();
-        return reject(new OutboundError("too_large", `declared ${declared} bytes`, status));
+        reject(new OutboundError("too_large", `declared ${declared} bytes`, status));
+        return res.destroy();
       }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (c: Buffer) => {
+        if (settled) return;
         size += c.byteLength;
-        if (size > maxBytes && truncate) {
-          chunks.push(c.subarray(0, c.byteLength - (size - maxBytes)));
-          res.destroy();
-          resolve({ status, headers: answer, body: new Uint8Array(Buffer.concat(chunks)) });
-          return;
-        }
         if (size > maxBytes) {
+          if (truncate) {
+            chunks.push(c.subarray(0, c.byteLength - (size - maxBytes)));
+            resolve({ status, headers: answer, body: new Uint8Array(Buffer.concat(chunks)) });
+          } else reject(new OutboundError("too_large", `more than ${maxBytes} bytes`, status));
           res.destroy();
-          reject(new OutboundError("too_large", `more than ${maxBytes} bytes`, status));
           return;
         }
         chunks.push(c);
@@ -309,8 +311,8 @@ function exchange(url: URL, address: string, method: string, headers: Record<str
       res.on("aborted", () => reject(new OutboundError("unreachable", "answer cut short", status)));
     });
     const onAbort = () => {
-      req.destroy();
       reject(new OutboundError("timeout", "timed out"));
+      req.destroy();
     };
     signal.addEventListener("abort", onAbort, { once: true });
     req.on("close", () => signal.removeEventListener("abort", onAbort));

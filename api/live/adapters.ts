@@ -39,7 +39,9 @@ const MAX_API_BYTES = 1_000_000;
  * platform's (env), never a tenant's. A failure's reason keeps the status code, never the answer's
  * body: it ends up on the tenant's room (the body goes to our log).
  */
-async function request(url: string, init: Pick<OutboundInit, "method" | "headers" | "body">, timeoutMs = TIMEOUT_MS): Promise<{ status: number; json: any }> {
+type Call = Pick<OutboundInit, "method" | "headers" | "body">;
+
+async function request(url: string, init: Call, timeoutMs = TIMEOUT_MS): Promise<{ status: number; json: any }> {
   let res: OutboundResponse;
   try {
     res = await outboundFetch(url, { ...init, timeoutMs, maxBytes: MAX_API_BYTES, trust: "platform" });
@@ -93,7 +95,7 @@ async function attachmentBlob(a: Attachment): Promise<{ blob: Blob; name: string
 const tgUrl = (token: string, method: string) => `${env().TELEGRAM_API_URL.replace(/\/+$/, "")}/bot${token}/${method}`;
 
 async function tgCall<T = any>(token: string, method: string, body: Record<string, unknown> | FormData): Promise<T> {
-  const init: OutboundInit =
+  const init: Call =
     body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const { status, json } = await request(tgUrl(token, method), init);
   if (status >= 200 && status < 300 && json?.ok) return json.result as T;
@@ -148,7 +150,7 @@ const GRAPH_TYPE: Record<Attachment["type"], string> = { image: "image", sticker
 
 async function graphSend(token: string, body: Record<string, unknown> | FormData): Promise<string> {
   const url = `${graphBase()}/me/messages?access_token=${encodeURIComponent(token)}`;
-  const init: OutboundInit =
+  const init: Call =
     body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const { status, json } = await request(url, init);
   if (status >= 200 && status < 300 && json?.message_id) return String(json.message_id);

@@ -364,7 +364,8 @@ describe("Google Business Messages", () => {
       const row = await waitUntil("FAIL", async () => ((await messageRow(sent.body.id)).status === "FAIL" ? messageRow(sent.body.id) : null));
       expect(row.error).toContain("400");
       expect(creates("conv-carla")).toHaveLength(1);
-      const failed = (await roomLiveEvents(redis, stack, accountId, room_id)).find((e) => e.event === "failed" && JSON.parse(e.data).ids.includes(sent.body.id));
+      // Published right after the FAIL is committed: wait for it.
+      const failed = await waitUntil("failed event", async () => (await roomLiveEvents(redis, stack, accountId, room_id)).find((e) => e.event === "failed" && JSON.parse(e.data).ids.includes(sent.body.id)));
       expect(failed).toBeDefined();
     } finally {
       mode = "ok";
