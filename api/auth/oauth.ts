@@ -9,6 +9,7 @@ import type { Ctx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
+import { outboundFetch } from "../lib/outbound";
 
 export type OAuthProvider = "google" | "facebook";
 export type OAuthProfile = { id: string; email?: string | null; emailVerified?: boolean; firstName?: string | null; lastName?: string | null };
@@ -52,9 +53,21 @@ export async function oauthSignIn(ctx: Ctx, provider: OAuthProvider, profile: OA
 /** Who the provider says the access token belongs to (OpenID userinfo / Graph /me). */
 export async function profileOf(provider: OAuthProvider, accessToken: string): Promise<OAuthProfile> {
   const e = env();
-  const res = await fetch(provider === "google" ? e.GOOGLE_USERINFO_URL : e.FACEBOOK_USERINFO_URL, { headers: { Authorization: `Bearer ${accessToken}` } });
-  if (!res.ok) throw new AppError("INVALID_CREDENTIALS");
-  const p = (await res.json()) as Record<string, unknown>;
+  // The guarded client (ADR 021); the userinfo URL is the platform's (env).
+  const res = await outboundFetch(provider === "google" ? e.GOOGLE_USERINFO_URL : e.FACEBOOK_USERINFO_URL, {
+    headers: { Authorization: `Bearer ${accessToken}` },
+    timeoutMs: 10_000,
+    maxBytes: 64 * 1024,
+    trust: "platform",
+  });
+  if (res.status < 200 || res.status >= 300) throw new AppError("INVALID_CREDENTIALS");
+  const p = ((): Record<string, unknown> => {
+    try {
+      return res.json() ?? {};
+    } catch {
+      return {};
+    }
+  })();
   return provider === "google"
     ? { id: String(p.sub ?? ""), email: p.email as string, emailVerified: p.email_verified !== false, firstName: p.given_name as string, lastName: p.family_name as string }
     : { id: String(p.id ?? ""), email: p.email as string, emailVerified: true, firstName: p.first_name as string, lastName: p.last_name as string };

@@ -13,8 +13,11 @@
 import { httpConnectionNamed, type ProviderConnection } from "./connections";
 import { SMS_STATUSES, type ReceiptProvider } from "./receipt-providers";
 import { PermanentSendError, ProviderThrottledError, type ChannelAdapter } from "./contract";
+import { outboundFetch, type OutboundResponse } from "../lib/outbound";
 
 const SUBMIT_TIMEOUT_MS = 10_000;
+/** A submit's answer is a small JSON object. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 export type HttpSettings = { url: string; api_key: string; webhook_secret: string; tps?: number };
 
@@ -32,24 +35,28 @@ export function httpAdapter(c: ProviderConnection): ChannelAdapter {
     configured: () => c.enabled && Boolean(settings.url && settings.api_key),
     async send(message, { idempotencyKey }) {
       const url = new URL("messages", settings.url.endsWith("/") ? settings.url : `${settings.url}/`);
-      let res: Response;
+      let res: OutboundResponse;
       try {
-        res = await fetch(url, {
+        // Through the guarded client (ADR 021): the URL is staff-configured (operator-chosen, so it may be private), time and size capped, no redirect.
+        res = await outboundFetch(url, {
           method: "POST",
           headers: { "Content-Type": "application/json", Authorization: `Bearer ${settings.api_key}` },
           body: JSON.stringify({ to: message.recipient, from: message.sender, body: message.body, reference: idempotencyKey }),
-          signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS),
+          timeoutMs: SUBMIT_TIMEOUT_MS,
+          maxBytes: MAX_ANSWER_BYTES,
+          trust: "platform",
         });
       } catch (e) {
         throw new Error(`${c.name} unreachable: ${(e as Error).message}`);
       }
-      const text = await res.text();
       let json: { id?: unknown; error?: { code?: string; message?: string } } = {};
       try {
-        json = JSON.parse(text);
+        json = res.json();
       } catch {}
-      if (res.ok && (typeof json.id === "string" || typeof json.id === "number") && String(json.id)) return { providerMessageId: String(json.id) };
-      const reason = json.error?.message ?? (text.slice(0, 200) || res.statusText);
+      const ok = res.status >= 200 && res.status < 300;
+      if (ok && (typeof json.id === "string" || typeof json.id === "number") && String(json.id)) return { providerMessageId: String(json.id) };
+      // The provider's documented error message, never its raw answer.
+      const reason = (typeof json.error?.message === "string" && json.error.message.slice(0, 200)) || `HTTP ${res.status}`;
       if (res.status === 400 || res.status === 422) throw new PermanentSendError(json.error?.code ?? `http_${res.status}`, reason);
       if (res.status === 429) throw new ProviderThrottledError(`${c.name} throttled: ${reason}`);
       throw new Error(`${c.name} answered ${res.status}: ${reason}`);

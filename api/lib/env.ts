@@ -51,6 +51,8 @@ const schema = z
     TELEGRAM_API_URL: z.string().url().default("https://api.telegram.org"),
     GRAPH_API_URL: z.string().url().default("https://graph.facebook.com/v19.0"),
     GBM_API_URL: z.string().url().default("https://businessmessages.googleapis.com"),
+    /** Google's OAuth token endpoint for Business Messages service accounts (the key's own token_uri is ignored: ADR 021). */
+    GBM_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
     /** How often the worker re-announces stuck imports and removes abandoned uploads. */
     IMPORT_SWEEP_SECONDS: z.coerce.number().int().positive().default(60),
     /** How often the worker removes Idempotency-Keys older than 24 h. */
@@ -146,7 +148,12 @@ const schema = z
     SIMULATOR_RECEIPT_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
     /** Simulator: answer 429 with Retry-After above this many submits per second (0 = never throttle). */
     SIMULATOR_MAX_RPS: z.coerce.number().int().min(0).default(0),
-    /** Customer webhooks: may endpoints be private, loopback or link-local addresses? Never in production; default yes elsewhere. */
+    /**
+     * Outbound requests (api/lib/outbound.ts, ADR 021): may URLs that are not the platform's own
+     * reach private, loopback or link-local addresses, and use plain http? Never in production; default yes elsewhere.
+     */
+    OUTBOUND_ALLOW_PRIVATE: z.enum(["true", "false"]).optional(),
+    /** Deprecated alias of OUTBOUND_ALLOW_PRIVATE (read when that is not set). */
     WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).optional(),
     /** Customer webhooks: multiplies the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); tests use e.g. 0.001. */
     WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
@@ -160,7 +167,9 @@ const schema = z
       for (const key of ["SESSION_SECRET", "JWT_SECRET", "APP_URL", "SIMULATOR_WEBHOOK_SECRET", "SIMULATOR_API_KEY"] as const) {
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
       }
-      if (env.WEBHOOK_ALLOW_PRIVATE_URLS === "true") ctx.addIssue({ code: "custom", path: ["WEBHOOK_ALLOW_PRIVATE_URLS"], message: "cannot be true in production" });
+      for (const key of ["OUTBOUND_ALLOW_PRIVATE", "WEBHOOK_ALLOW_PRIVATE_URLS"] as const) {
+        if (env[key] === "true") ctx.addIssue({ code: "custom", path: [key], message: "cannot be true in production" });
+      }
     }
   });
 

@@ -3,8 +3,9 @@
  * (text and attachments) to a visitor and answer the provider's message id. The outbound worker
  * (./outbound) speaks only this contract and picks the adapter from the registry by the room's
  * channel; no other code branches on the channel. Each speaks the provider's real API at a base
- * URL from the environment (TELEGRAM_API_URL, GRAPH_API_URL, GBM_API_URL; Google's OAuth token
- * endpoint is the service account key's token_uri) so tests use a loopback peer.
+ * URL from the environment (TELEGRAM_API_URL, GRAPH_API_URL, GBM_API_URL, GBM_TOKEN_URL — never a
+ * URL a tenant chose, ADR 021) through the guarded client (api/lib/outbound), so tests use a
+ * loopback peer.
  *
  * Errors: a ProviderError is permanent (4xx other than 408/429: retrying cannot help, the message
  * fails at once) or transient (5xx, 429, network: the worker retries, then fails it).
@@ -13,6 +14,7 @@ import { createHash, randomUUID, sign } from "node:crypto";
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { env } from "../lib/env";
+import { isOutboundError, outboundFetch, type OutboundInit, type OutboundResponse } from "../lib/outbound";
 import type { ServiceAccountKey } from "./channel-schemas";
 import type { Attachment, LiveMessage, Room } from "./rooms";
 import { fileBytes, fileIdOf, signedFileUrl } from "./uploads";
@@ -29,40 +31,55 @@ export class ProviderError extends Error {
 
 const permanentStatus = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 
-async function request(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS): Promise<{ status: number; json: any }> {
-  let res: Response;
+/** The largest answer of a provider's API we read (JSON; files go through download). */
+const MAX_API_BYTES = 1_000_000;
+
+/**
+ * One call of a provider's API through the guarded client (api/lib/outbound). Its base URL is the
+ * platform's (env), never a tenant's. A failure's reason keeps the status code, never the answer's
+ * body: it ends up on the tenant's room (the body goes to our log).
+ */
+type Call = Pick<OutboundInit, "method" | "headers" | "body">;
+
+async function request(url: string, init: Call, timeoutMs = TIMEOUT_MS): Promise<{ status: number; json: any }> {
+  let res: OutboundResponse;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    res = await outboundFetch(url, { ...init, timeoutMs, maxBytes: MAX_API_BYTES, trust: "platform" });
   } catch (e) {
     throw new ProviderError(`network: ${(e as Error).message}`, false);
   }
-  const text = await res.text();
   let json: any = null;
   try {
-    json = JSON.parse(text);
+    json = res.json();
   } catch {
     json = null;
   }
-  return { status: res.status, json: json ?? { raw: text.slice(0, 300) } };
+  if (res.status >= 300) console.warn(`provider ${new URL(url).pathname.replace(/\/bot[^/]+/, "/bot…")} answered ${res.status}: ${res.text().slice(0, 300)}`);
+  return { status: res.status, json };
 }
 
-/** Downloads a file the provider hosts, refusing more than `maxBytes` (read no further than that). */
-export async function download(url: string, maxBytes: number): Promise<{ bytes: Uint8Array; tooLarge: boolean }> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS * 2) });
-  if (!res.ok || !res.body) throw new ProviderError(`download answered ${res.status}`, permanentStatus(res.status), res.status);
-  const declared = Number(res.headers.get("Content-Length") ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body.cancel();
-    return { bytes: new Uint8Array(), tooLarge: true };
+/** A failed call's reason for the room: what was called and the status code. */
+const failed = (what: string, status: number) => new ProviderError(`${what}: HTTP ${status}`, permanentStatus(status), status);
+
+/** How many redirects a media download follows (CDNs redirect), each hop checked again by the guard. */
+const DOWNLOAD_REDIRECTS = 3;
+
+/**
+ * Downloads a file a webhook names (a provider's CDN, or whatever URL the payload carries: it is
+ * checked like any tenant URL unless its origin is a configured platform one), refusing more than
+ * `maxBytes`. Any failure answers `unavailable` — a refused address and a dead server look alike —
+ * and the message is kept without the file.
+ */
+export async function download(url: string, maxBytes: number): Promise<{ bytes: Uint8Array; tooLarge: boolean; unavailable?: boolean }> {
+  try {
+    const res = await outboundFetch(url, { timeoutMs: TIMEOUT_MS * 2, maxBytes, redirects: DOWNLOAD_REDIRECTS });
+    if (res.status >= 200 && res.status < 300) return { bytes: res.body, tooLarge: false };
+    console.warn(`download of a channel file answered ${res.status}`);
+  } catch (e) {
+    if (isOutboundError(e) && e.reason === "too_large") return { bytes: new Uint8Array(), tooLarge: true };
+    console.warn(`download of a channel file failed: ${isOutboundError(e) ? e.detail : (e as Error).message}`);
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) return { bytes: new Uint8Array(), tooLarge: true };
-    chunks.push(chunk);
-  }
-  return { bytes: new Uint8Array(Buffer.concat(chunks)), tooLarge: false };
+  return { bytes: new Uint8Array(), tooLarge: false, unavailable: true };
 }
 
 /** The bytes of one of our attachments, as a Blob for a multipart upload. */
@@ -78,12 +95,11 @@ async function attachmentBlob(a: Attachment): Promise<{ blob: Blob; name: string
 const tgUrl = (token: string, method: string) => `${env().TELEGRAM_API_URL.replace(/\/+$/, "")}/bot${token}/${method}`;
 
 async function tgCall<T = any>(token: string, method: string, body: Record<string, unknown> | FormData): Promise<T> {
-  const init: RequestInit =
+  const init: Call =
     body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const { status, json } = await request(tgUrl(token, method), init);
   if (status >= 200 && status < 300 && json?.ok) return json.result as T;
-  const reason = `telegram ${method}: ${status} ${json?.description ?? json?.raw ?? ""}`.trim();
-  throw new ProviderError(reason, permanentStatus(status), status);
+  throw failed(`telegram ${method}`, status);
 }
 
 /** Which Bot API method sends which kind of attachment, and under which field. */
@@ -134,20 +150,19 @@ const GRAPH_TYPE: Record<Attachment["type"], string> = { image: "image", sticker
 
 async function graphSend(token: string, body: Record<string, unknown> | FormData): Promise<string> {
   const url = `${graphBase()}/me/messages?access_token=${encodeURIComponent(token)}`;
-  const init: RequestInit =
+  const init: Call =
     body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const { status, json } = await request(url, init);
   if (status >= 200 && status < 300 && json?.message_id) return String(json.message_id);
-  const reason = `graph /me/messages: ${status} ${json?.error?.message ?? json?.raw ?? ""}`.trim();
-  throw new ProviderError(reason, permanentStatus(status), status);
+  throw failed("graph /me/messages", status);
 }
 
 /** A sender action (typing_on, mark_seen): Graph answers only the recipient. */
 async function graphAction(token: string, recipient: string, action: "typing_on" | "mark_seen"): Promise<void> {
   const url = `${graphBase()}/me/messages?access_token=${encodeURIComponent(token)}`;
-  const { status, json } = await request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ recipient: { id: recipient }, sender_action: action }) }, TYPING_TIMEOUT_MS);
+  const { status } = await request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ recipient: { id: recipient }, sender_action: action }) }, TYPING_TIMEOUT_MS);
   if (status >= 200 && status < 300) return;
-  throw new ProviderError(`graph sender_action: ${status} ${json?.error?.message ?? json?.raw ?? ""}`.trim(), permanentStatus(status), status);
+  throw failed("graph sender_action", status);
 }
 
 /** "Typing…" and "seen" are worth nothing late: a short timeout, and no retry. */
@@ -172,27 +187,27 @@ const b64url = (v: Buffer | string) => Buffer.from(v).toString("base64url");
 /** The RS256-signed JWT assertion of the OAuth2 JWT bearer flow (RFC 7523) for a service account. */
 export function serviceAccountAssertion(key: ServiceAccountKey, scope: string, now = Math.floor(Date.now() / 1000)): string {
   const header = b64url(JSON.stringify({ alg: "RS256", typ: "JWT" }));
-  const claims = b64url(JSON.stringify({ iss: key.client_email, scope, aud: key.token_uri, iat: now, exp: now + 3600 }));
+  const claims = b64url(JSON.stringify({ iss: key.client_email, scope, aud: env().GBM_TOKEN_URL, iat: now, exp: now + 3600 }));
   return `${header}.${claims}.${b64url(sign("RSA-SHA256", Buffer.from(`${header}.${claims}`), key.private_key))}`;
 }
 
 /** Access tokens per service account (by a hash of its key), kept until shortly before they expire. */
 const accessTokens = new Map<string, { token: string; until: number }>();
-const keyId = (key: ServiceAccountKey) => createHash("sha256").update(`${key.client_email}\n${key.token_uri}\n${key.private_key}`).digest("hex");
+const keyId = (key: ServiceAccountKey) => createHash("sha256").update(`${key.client_email}\n${key.private_key}`).digest("hex");
 
 async function googleAccessToken(key: ServiceAccountKey): Promise<string> {
   const id = keyId(key);
   const cached = accessTokens.get(id);
   if (cached && cached.until > Date.now()) return cached.token;
   const body = new URLSearchParams({ grant_type: JWT_BEARER, assertion: serviceAccountAssertion(key, GBM_SCOPE) });
-  const { status, json } = await request(key.token_uri, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+  // The platform's token endpoint, never the key's token_uri: a tenant could point that anywhere.
+  const { status, json } = await request(env().GBM_TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
   if (status >= 200 && status < 300 && typeof json?.access_token === "string") {
     const seconds = Number(json.expires_in) > 0 ? Number(json.expires_in) : 3600;
     accessTokens.set(id, { token: json.access_token, until: Date.now() + seconds * 1000 - TOKEN_MARGIN_MS });
     return json.access_token;
   }
-  const reason = `google token: ${status} ${json?.error_description ?? json?.error ?? json?.raw ?? ""}`.trim();
-  throw new ProviderError(reason, permanentStatus(status), status);
+  throw failed("google token", status);
 }
 
 /** The messageId of the n-th Business Messages message one of ours is sent as (the first is our own id). */
@@ -214,16 +229,15 @@ async function gbmCreate(key: ServiceAccountKey, conversationId: string, message
       accessTokens.delete(keyId(key));
       continue;
     }
-    const reason = `google business messages: ${status} ${json?.error?.message ?? json?.raw ?? ""}`.trim();
-    throw new ProviderError(reason, permanentStatus(status), status);
+    throw failed("google business messages", status);
   }
 }
 
 /** A best-effort Business Messages call (typing, read receipt): short timeout, no retry. */
 async function gbmSignal(key: ServiceAccountKey, method: "POST" | "PATCH", path: string, body: Record<string, unknown>): Promise<void> {
   const token = await googleAccessToken(key);
-  const { status, json } = await request(`${gbmBase()}${path}`, { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) }, TYPING_TIMEOUT_MS);
-  if (status < 200 || status >= 300) throw new ProviderError(`google business messages ${path.split("?")[0]}: ${status} ${json?.error?.message ?? ""}`.trim(), permanentStatus(status), status);
+  const { status } = await request(`${gbmBase()}${path}`, { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) }, TYPING_TIMEOUT_MS);
+  if (status < 200 || status >= 300) throw failed(`google business messages ${path.split("?")[0]}`, status);
 }
 
 async function agentName(userId: string | null): Promise<string> {

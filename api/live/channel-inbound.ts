@@ -6,9 +6,10 @@
  * delivery and read receipts move the agent's messages forward only (SENT -> DELIVERED -> READ).
  * A Messenger/Instagram visitor's name comes from their Graph profile when their room opens.
  *
- * A file the channel's limits or the accepted types refuse is left out (the message keeps its
- * text, or names the file it could not keep); a provider that cannot be reached makes the webhook
- * answer 5xx, so the provider delivers it again.
+ * A file the channel's limits or the accepted types refuse, or whose URL could not be fetched
+ * (refused by the outbound guard, unreachable, an error status: all alike, ADR 021), is left out
+ * (the message keeps its text, or names the file it could not keep); a provider's API that cannot
+ * be reached (Telegram getFile) makes the webhook answer 5xx, so the provider delivers it again.
  */
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
@@ -19,7 +20,7 @@ import { roomSummary, visitorMessage, type Attachment, type LiveChannel, type Li
 import { publishLive, type LivePublish } from "./streams";
 import { attachFilesToRoom, maxUploadBytes, storeFile } from "./uploads";
 
-type Incoming = { fetch: (maxBytes: number) => Promise<{ bytes: Uint8Array; tooLarge: boolean }>; name: string | null; label: string };
+type Incoming = { fetch: (maxBytes: number) => Promise<{ bytes: Uint8Array; tooLarge: boolean; unavailable?: boolean }>; name: string | null; label: string };
 
 /** Stores the files of an incoming message; those refused are named in `skipped`. */
 async function keepFiles(accountId: string, channel: LiveChannel, files: Incoming[]) {
@@ -28,7 +29,7 @@ async function keepFiles(accountId: string, channel: LiveChannel, files: Incomin
   const limit = maxUploadBytes(channel);
   for (const f of files) {
     const got = await f.fetch(limit);
-    if (got.tooLarge) {
+    if (got.tooLarge || got.unavailable) {
       skipped.push(f.name ?? f.label);
       continue;
     }

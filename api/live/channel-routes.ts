@@ -28,7 +28,7 @@ export const liveChannelRoutes = new Elysia({ tags: ["live"], detail: { security
     body: t.Object({}, { additionalProperties: true }),
     detail: {
       summary:
-        "Connect a channel: {channel: telegram, bot_token} (checked with getMe, webhook registered with setWebhook), {channel: messenger|instagram, page_id, access_token, app_secret, verify_token}, or {channel: google_business, agent_id (brands/…/agents/…), client_token (the webhook's, verifies X-Goog-Signature), service_account_key (the JSON key: client_email, private_key, token_uri; replies use its OAuth2 JWT bearer token)}. Secrets are sealed. Replaces the account's earlier connection of that channel",
+        "Connect a channel: {channel: telegram, bot_token} (checked with getMe, webhook registered with setWebhook), {channel: messenger|instagram, page_id, access_token, app_secret, verify_token}, or {channel: google_business, agent_id (brands/…/agents/…), client_token (the webhook's, verifies X-Goog-Signature), service_account_key (the JSON key: client_email, private_key; replies use its OAuth2 JWT bearer token from the platform's token endpoint, GBM_TOKEN_URL; the key's token_uri is ignored)}. Secrets are sealed. Replaces the account's earlier connection of that channel",
     },
   })
   .delete("/live/channels/:id", ({ ctx, params }) => disconnectChannel(ctx, params.id), { params: t.Object({ id: t.String() }), detail: { summary: "Disconnect a channel (Telegram: its webhook is removed)" } })

@@ -19,8 +19,12 @@ const graphFields = {
 export const messengerConnectSchema = z.object({ channel: z.literal("messenger"), ...graphFields });
 export const instagramConnectSchema = z.object({ channel: z.literal("instagram"), ...graphFields });
 
-/** What we use of a Google service account key (the JSON file the Cloud console downloads). */
-export type ServiceAccountKey = { client_email: string; private_key: string; token_uri: string };
+/**
+ * What we use of a Google service account key (the JSON file the Cloud console downloads). Its
+ * token_uri is not among it: the token endpoint is the platform's (GBM_TOKEN_URL, ADR 021), since a
+ * tenant could point the key's anywhere.
+ */
+export type ServiceAccountKey = { client_email: string; private_key: string };
 
 /**
  * Reads a service account key: the parsed key, or the error naming what is wrong (a locale key,
@@ -36,10 +40,9 @@ export function readServiceAccountKey(raw: string): { key: ServiceAccountKey } |
   if (!json || typeof json !== "object" || Array.isArray(json)) return { error: "channels.errors.keyJson" };
   const k = json as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-  const key = { client_email: str(k.client_email), private_key: str(k.private_key), token_uri: str(k.token_uri) };
+  const key = { client_email: str(k.client_email), private_key: str(k.private_key) };
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(key.client_email)) return { error: "channels.errors.keyField::client_email" };
   if (!/^-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----$/.test(key.private_key)) return { error: "channels.errors.keyField::private_key" };
-  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(key.token_uri)) return { error: "channels.errors.keyField::token_uri" };
   return { key };
 }
 

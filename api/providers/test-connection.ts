@@ -16,6 +16,7 @@ import type { ProviderConnection } from "../channels/connections";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
+import { isOutboundError, outboundFetch } from "../lib/outbound";
 import { assertStaff, loadProvider } from "./services";
 
 export type TestResult = {
@@ -35,16 +36,17 @@ function result(started: number, ok: boolean, code: TestResult["code"], message:
 
 async function getOnce(url: URL, headers: Record<string, string>, started: number, okCode: "httpOk" | "simulatorOk"): Promise<TestResult> {
   try {
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: "manual" });
-    await res.body?.cancel().catch(() => undefined);
+    // The guarded client (ADR 021) with platform trust: the URL is staff-configured; time and size capped, no redirect followed.
+    const res = await outboundFetch(url, { headers, timeoutMs: TIMEOUT_MS, maxBytes: 1024, truncate: true, trust: "platform" });
     const status = res.status;
     if (status === 401 || status === 403) return result(started, false, "httpRefused", `credentials refused (HTTP ${status})`, { status });
     if (status >= 500) return result(started, false, "httpError", `server error (HTTP ${status})`, { status });
     return result(started, true, okCode, `reachable (HTTP ${status})`, { status });
   } catch (e) {
-    const err = e as Error & { cause?: { code?: string; message?: string } };
-    if (err.name === "TimeoutError" || err.name === "AbortError") return result(started, false, "timeout", `no answer in ${TIMEOUT_MS} ms`, { ms: TIMEOUT_MS });
-    const reason = err.cause?.code ?? err.cause?.message ?? err.message;
+    if (isOutboundError(e) && e.reason === "redirect") return result(started, true, okCode, `reachable (HTTP ${e.status})`, { status: e.status ?? 0 });
+    if (isOutboundError(e) && e.reason === "timeout") return result(started, false, "timeout", `no answer in ${TIMEOUT_MS} ms`, { ms: TIMEOUT_MS });
+    // Staff only: the cause (system error code) helps them fix the settings.
+    const reason = isOutboundError(e) ? e.detail.replace(/^[^:]*: /, "") : (e as Error).message;
     return result(started, false, "unreachable", `unreachable: ${reason}`, { reason });
   }
 }

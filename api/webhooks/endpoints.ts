@@ -13,6 +13,7 @@ import type { SignedInCtx } from "../lib/context";
 import { seal, unseal } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { checkUrl, isOutboundError } from "../lib/outbound";
 import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
 import { webhookEndpointSchema } from "./schemas";
@@ -72,10 +73,25 @@ export async function getEndpoint(ctx: SignedInCtx, id: string): Promise<{ data:
   return { data: row };
 }
 
+/**
+ * The checks of the guarded client that need no DNS (api/lib/outbound): https while the guard is on,
+ * an address written in the URL must be public in every notation. The name's addresses are checked
+ * before every POST (and look, to the tenant, like any failed connection).
+ */
+function assertCallableUrl(url: string) {
+  try {
+    checkUrl(url);
+  } catch (e) {
+    if (isOutboundError(e)) throw new AppError("VALIDATION", { fields: { url: ["webhooks.errors.urlNotPublic"] } });
+    throw e;
+  }
+}
+
 /** Creates an endpoint; the answer carries its secret (also readable later with revealSecret). */
 export async function createEndpoint(ctx: SignedInCtx, input: unknown): Promise<{ data: WebhookEndpoint & { secret: string } }> {
   assertWebhooks(ctx);
   const data = validate(webhookEndpointSchema, input);
+  assertCallableUrl(data.url);
   const secret = newSecret();
   const db = sequelize();
   return db.transaction(async (transaction) => {
@@ -97,6 +113,7 @@ export async function createEndpoint(ctx: SignedInCtx, input: unknown): Promise<
 export async function updateEndpoint(ctx: SignedInCtx, id: string, input: unknown): Promise<{ data: WebhookEndpoint }> {
   assertWebhooks(ctx);
   const data = validate(webhookEndpointSchema, input);
+  assertCallableUrl(data.url);
   const db = sequelize();
   return db.transaction(async (transaction) => {
     await ownedEndpoint(ctx, id, transaction);

@@ -44,7 +44,7 @@ export const TEST_EVENT_TYPE = "webhook.test";
 export const MAX_URL = 2000;
 export const MAX_DESCRIPTION = 255;
 
-/** http(s) URL without credentials; https only in production (checked again, with DNS, before every POST). */
+/** http(s) URL without credentials; the outbound guard (api/lib/outbound, ADR 021) adds https and a public address when the endpoint is saved, and again, with DNS, before every POST. */
 const webhookUrl = z
   .string()
   .trim()

@@ -5,7 +5,7 @@
  * retried, never lost), then POSTs the stored payload signed Standard-Webhooks style with the
  * endpoint's current secret — and, for SECRET_OVERLAP after a rotation, also with the replaced
  * one (two space-separated signatures; a receiver still on the old secret keeps verifying). 2xx = succeeded; anything else (status, timeout, refused address,
- * redirect) is recorded as an attempt and retried on the schedule of ./backoff, then `failed`.
+ * redirect: the guarded client of api/lib/outbound decides where we may POST) is recorded as an attempt and retried on the schedule of ./backoff, then `failed`.
  * The outcome is written only if the row is still the one we claimed (same attempt count).
  */
 import { QueryTypes } from "sequelize";
@@ -14,7 +14,7 @@ import { signWebhook } from "../channels/webhook-signature";
 import { unseal } from "../lib/crypto";
 import { env } from "../lib/env";
 import { retryDelayMs } from "./backoff";
-import { assertPublicUrl } from "./ssrf";
+import { isOutboundError, outboundFetch } from "../lib/outbound";
 
 const BATCH = 20;
 export const EXCERPT_BYTES = 1024;
@@ -30,46 +30,33 @@ export function excerpt(text: string, max = EXCERPT_BYTES): string {
   return s;
 }
 
-async function readExcerpt(res: Response): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < EXCERPT_BYTES + 4) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return excerpt(Buffer.concat(chunks).toString("utf8"));
-}
-
 export type AttemptResult = { statusCode: number | null; error: string | null; excerpt: string; durationMs: number; ok: boolean };
 
-/** One signed POST of `body`; never throws. */
+/**
+ * One signed POST of `body` through the guarded client (api/lib/outbound, ADR 021: public https
+ * addresses only while the guard is on, resolved and pinned, no redirect followed, time and size
+ * capped); never throws. The excerpt is the first KB of the customer's own endpoint's answer; a
+ * failure to connect reads "could not connect" whatever the cause (refused address or dead host).
+ */
 export async function postWebhook(url: string, secret: string | readonly string[], eventId: string, body: string): Promise<AttemptResult> {
   const started = performance.now();
   const done = (r: Omit<AttemptResult, "durationMs">): AttemptResult => ({ ...r, durationMs: Math.max(0, Math.round(performance.now() - started)) });
   try {
-    await assertPublicUrl(url);
-    const res = await fetch(url, {
+    const res = await outboundFetch(url, {
       method: "POST",
-      redirect: "manual",
-      signal: AbortSignal.timeout(env().WEBHOOK_TIMEOUT_MS),
+      timeoutMs: env().WEBHOOK_TIMEOUT_MS,
+      maxBytes: EXCERPT_BYTES + 4,
+      truncate: true,
       headers: { "Content-Type": "application/json", "User-Agent": "Mensageria-Webhooks/1.0", ...signWebhook(secret, eventId, body) },
       body,
     });
-    const text = await readExcerpt(res);
     const ok = res.status >= 200 && res.status < 300;
-    return done({ statusCode: res.status, ok, excerpt: text, error: ok ? null : res.status >= 300 && res.status < 400 ? `redirect not followed (HTTP ${res.status})` : `HTTP ${res.status}` });
+    return done({ statusCode: res.status, ok, excerpt: excerpt(res.text()), error: ok ? null : `HTTP ${res.status}` });
   } catch (e) {
-    const err = e as Error;
-    const message = err.name === "TimeoutError" || err.name === "AbortError" ? `timeout after ${env().WEBHOOK_TIMEOUT_MS} ms` : err.message || String(e);
-    return done({ statusCode: null, ok: false, excerpt: "", error: message.slice(0, 500) });
+    if (!isOutboundError(e)) return done({ statusCode: null, ok: false, excerpt: "", error: "could not send" });
+    if (e.reason === "refused" || e.reason === "unreachable") console.warn(`webhook ${eventId}: ${e.detail}`);
+    const message = e.reason === "timeout" ? `timeout after ${env().WEBHOOK_TIMEOUT_MS} ms` : e.message;
+    return done({ statusCode: e.status ?? null, ok: false, excerpt: "", error: message });
   }
 }
 

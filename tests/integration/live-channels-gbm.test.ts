@@ -1,6 +1,6 @@
 /**
  * Google Business Messages as a live chat channel (issue 5, ADR 017) on a private stack whose
- * GBM_API_URL, and the service account key's token_uri, point at a loopback peer standing in for
+ * GBM_API_URL and GBM_TOKEN_URL point at a loopback peer standing in for
  * Google: it issues OAuth2 tokens only for a JWT assertion signed with the key generated here
  * (checked with its public key), answers conversations.messages.create (409 ALREADY_EXISTS for a
  * messageId it already has, as Google does) and hosts the visitors' images. Covered: connecting,
@@ -107,7 +107,8 @@ const serviceAccountKey = (over: Record<string, unknown> = {}) =>
     private_key_id: "0123456789abcdef",
     private_key: privateKey,
     client_email: CLIENT_EMAIL,
-    token_uri: `${peer.url}/token`,
+    // As Google writes it; ignored: the token endpoint is the platform's (GBM_TOKEN_URL, the peer).
+    token_uri: "https://oauth2.googleapis.com/token",
     ...over,
   });
 const raw = (path: string, init: RequestInit) => fetch(new URL(path, stack.apiUrl), init);
@@ -152,7 +153,7 @@ const messageRow = async (id: string) =>
 let stop: () => Promise<void>;
 beforeAll(async () => {
   peer = await startGoogle();
-  ({ stack, redis, token, accountId, stop } = await startChannelStack(peer, { GBM_API_URL: peer.url, APP_URL: "https://app.loja.test" }));
+  ({ stack, redis, token, accountId, stop } = await startChannelStack(peer, { GBM_API_URL: peer.url, GBM_TOKEN_URL: `${peer.url}/token`, APP_URL: "https://app.loja.test" }));
 }, 120_000);
 
 afterAll(() => stop?.());
@@ -168,7 +169,6 @@ describe("Google Business Messages", () => {
     expect(await bad({ agent_id: "agent-0001" })).toEqual({ agent_id: ["Use o formato brands/ID_DA_MARCA/agents/ID_DO_AGENTE"] });
     expect(await bad({ service_account_key: "{not json" })).toEqual({ service_account_key: [expect.stringContaining("não é um JSON válido")] });
     expect(await bad({ service_account_key: serviceAccountKey({ client_email: undefined }) })).toEqual({ service_account_key: ["A chave da conta de serviço não tem um campo client_email válido"] });
-    expect(await bad({ service_account_key: serviceAccountKey({ token_uri: "not a url" }) })).toEqual({ service_account_key: ["A chave da conta de serviço não tem um campo token_uri válido"] });
     // The right shape, but not a key: refused by the server's key parser.
     const fake = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----";
     expect(await bad({ service_account_key: serviceAccountKey({ private_key: fake }) })).toEqual({ service_account_key: ["A chave da conta de serviço não tem um campo private_key válido"] });
@@ -364,7 +364,8 @@ describe("Google Business Messages", () => {
       const row = await waitUntil("FAIL", async () => ((await messageRow(sent.body.id)).status === "FAIL" ? messageRow(sent.body.id) : null));
       expect(row.error).toContain("400");
       expect(creates("conv-carla")).toHaveLength(1);
-      const failed = (await roomLiveEvents(redis, stack, accountId, room_id)).find((e) => e.event === "failed" && JSON.parse(e.data).ids.includes(sent.body.id));
+      // Published right after the FAIL is committed: wait for it.
+      const failed = await waitUntil("failed event", async () => (await roomLiveEvents(redis, stack, accountId, room_id)).find((e) => e.event === "failed" && JSON.parse(e.data).ids.includes(sent.body.id)));
       expect(failed).toBeDefined();
     } finally {
       mode = "ok";

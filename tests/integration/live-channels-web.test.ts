@@ -54,10 +54,10 @@ describe("/channels without JavaScript", () => {
       client_token: "web-gbm-client-token-0123",
       service_account_key: JSON.stringify({ type: "service_account", private_key: privateKey, client_email: "bm@web-demo.iam.gserviceaccount.com", token_uri: "https://oauth2.googleapis.com/token", ...key }),
     });
-    const bad = await c.post("/channels", form({ token_uri: undefined }));
+    const bad = await c.post("/channels", form({ client_email: undefined }));
     expect(bad.status).toBe(422);
     const badHtml = visible(await bad.text());
-    expect(badHtml).toContain("A chave da conta de serviço não tem um campo token_uri válido");
+    expect(badHtml).toContain("A chave da conta de serviço não tem um campo client_email válido");
     expect(badHtml).not.toContain("web-gbm-client-token-0123");
     expect(badHtml).not.toContain(privateKey.split("\n")[3]);
 

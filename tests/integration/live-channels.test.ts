@@ -352,8 +352,9 @@ describe("Messenger and Instagram", () => {
       expect(row.external_id).toBeNull();
       // DISPATCH_MAX_ATTEMPTS (3 on the private stack) attempts, no more.
       expect(peer.calls.filter((c) => c.path === "/graph/v19.0/me/messages").length).toBe(3);
-      const failed = (await liveEvents(room_id)).find((e) => e.event === "failed");
-      expect(JSON.parse(failed!.data).ids).toEqual([sent.body.id]);
+      // Published right after the FAIL is committed: wait for it.
+      const failed = await waitFor("failed event", async () => (await liveEvents(room_id)).find((e) => e.event === "failed"));
+      expect(JSON.parse(failed.data).ids).toEqual([sent.body.id]);
     } finally {
       graphFails = null;
     }

@@ -138,12 +138,12 @@ export async function setup(project: TestProject) {
     // Our SMPP server for SMPP users (tests bind to it with a real SMPP client).
     SMPP_PORT: String(smppPort),
     SMPP_HOST: "127.0.0.1",
-    // Customer webhooks: the retry schedule shrunk 10,000× (the whole ≥ 24 h schedule in ~10 s), loopback receivers allowed.
+    // Customer webhooks: the retry schedule shrunk 10,000× (the whole ≥ 24 h schedule in ~10 s); outbound requests may reach loopback receivers (ADR 021).
     WEBHOOK_RETRY_SCALE: "0.0001",
     WEBHOOK_SWEEP_MS: "100",
     LIVE_IDLE_SWEEP_MS: "200",
     WEBHOOK_TIMEOUT_MS: "3000",
-    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    OUTBOUND_ALLOW_PRIVATE: "true",
   } as NodeJS.ProcessEnv;
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
     const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
