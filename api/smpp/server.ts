@@ -24,13 +24,14 @@ import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { loadActor } from "../auth/actor";
 import { concatOf, e164, Reassembler, RECEIPT_STAT, receiptText, STATUS, textOf } from "../channels/smpp/protocol";
-import { env } from "../lib/env";
+import { assertBindable, env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { key, redis } from "../lib/redis";
 import { acceptSms } from "../sms/accept";
 import type { MessageStatus } from "../messages/status";
 
 const config = env();
+assertBindable(config.SMPP_HOST, "SMPP_HOST");
 type Mode = "transmitter" | "receiver" | "transceiver";
 type UserRow = { id: string; account_id: string; system_id: string; password_hash: string; route: string; tps: number; enabled: boolean; created_by: string | null };
 type Bound = { session: Session; user: UserRow; mode: Mode };
