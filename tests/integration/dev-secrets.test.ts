@@ -17,7 +17,7 @@ const root = resolve(__dirname, "..", "..");
 const bun = resolve(root, "node_modules", ".bin", "bun");
 
 /** The run's env without any secret: a development start on a fresh checkout (its own secrets file). */
-function developmentEnv(extra: Record<string, string>) {
+function developmentEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "development", DEV_SECRETS_FILE: join(mkdtempSync(join(tmpdir(), "mensageria-checkout-")), ".secrets.dev.env") };
   for (const name of SECRET_NAMES) delete env[name];
   // Its own Redis prefix: these short-lived processes never consume the run's streams.
