@@ -1,12 +1,19 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { bindRefusal, isLoopbackHost, parseEnv, SECRET_NAMES } from "./env";
 
 const root = resolve(__dirname, "..", "..");
-const checkout = () => mkdtempSync(join(tmpdir(), "mensageria-checkout-"));
+const checkouts: string[] = [];
+const checkout = () => {
+  checkouts.push(mkdtempSync(join(tmpdir(), "mensageria-checkout-")));
+  return checkouts.at(-1)!;
+};
+afterAll(() => {
+  for (const dir of checkouts) rmSync(dir, { recursive: true, force: true });
+});
 const devEnv = (dir: string) => parseEnv({ NODE_ENV: "development", DEV_SECRETS_FILE: join(dir, ".secrets.dev.env") });
 const secretsOf = (e: Record<string, unknown>) => Object.fromEntries(SECRET_NAMES.map((n) => [n, e[n]]));
 

@@ -4,10 +4,10 @@
  */
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { SECRET_NAMES } from "../../api/lib/env";
 import { api, login, registerPerson } from "../support/api";
 import { freePort } from "../support/net";
@@ -16,9 +16,15 @@ import { randomSecrets } from "../support/secrets";
 const root = resolve(__dirname, "..", "..");
 const bun = resolve(root, "node_modules", ".bin", "bun");
 
+const checkouts: string[] = [];
+afterAll(() => {
+  for (const dir of checkouts) rmSync(dir, { recursive: true, force: true });
+});
+
 /** The run's env without any secret: a development start on a fresh checkout (its own secrets file). */
 function developmentEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "development", DEV_SECRETS_FILE: join(mkdtempSync(join(tmpdir(), "mensageria-checkout-")), ".secrets.dev.env") };
+  checkouts.push(mkdtempSync(join(tmpdir(), "mensageria-checkout-")));
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "development", DEV_SECRETS_FILE: join(checkouts.at(-1)!, ".secrets.dev.env") };
   for (const name of SECRET_NAMES) delete env[name];
   // Its own Redis prefix: these short-lived processes never consume the run's streams.
   return { ...env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl"), REDIS_PREFIX: `${inject("redisPrefix")}dev-secrets:`, ...extra };
