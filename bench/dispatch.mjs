@@ -104,7 +104,7 @@ console.log(`\nSMS dispatch end to end (${N} messages, DISPATCH_CONCURRENCY ${en
 console.log("| workers | messages | accept msg/s | end-to-end s | end-to-end msg/s | dispatch msg/s (sent_at) |");
 console.log("|---:|---:|---:|---:|---:|---:|");
 for (const r of results) console.log(`| ${r.workers} | ${r.messages} | ${r.acceptPerSec} | ${r.endToEndSeconds.toFixed(1)} | ${r.endToEndPerSec} | ${r.dispatchPerSec} |`);
-const sim = await (await fetch(`http://127.0.0.1:${simPort}/v1/stats`, { headers: { Authorization: `Bearer ${env.SIMULATOR_API_KEY ?? "development-only-simulator-api-key"}` } })).json();
+const sim = await (await fetch(`http://127.0.0.1:${simPort}/v1/stats`, { headers: { Authorization: `Bearer ${env.SIMULATOR_API_KEY}` } })).json();
 console.log(`\nsimulator: ${sim.accepted} submits accepted (${sim.unique} unique), ${sim.throttled} throttled, ${sim.receiptsPosted} receipts posted in ${sim.receiptAttempts} attempts`);
 for (const p of procs) p.kill("SIGTERM");
 await db.end();

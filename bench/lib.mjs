@@ -4,6 +4,7 @@
  * reused) database migrated and seeded with the production-mode environment the processes need.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,8 +83,8 @@ export async function benchPlatform(name, prefix, extra = {}, { fresh = false } 
   const apiPort = await freePort();
   const env = {
     DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: prefix, NODE_ENV: "production",
-    SESSION_SECRET: "bench-secret-0123456789-0123456789-abcdef", JWT_SECRET: "bench-jwt-secret-0123456789-0123456789-abc",
-    SIMULATOR_WEBHOOK_SECRET: "bench-simulator-webhook-secret-0123456789", SIMULATOR_API_KEY: "bench-simulator-api-key-0123456789",
+    // Production mode needs real secrets: random ones per bench run, none written in the source.
+    ...Object.fromEntries(["SESSION_SECRET", "JWT_SECRET", "SIMULATOR_WEBHOOK_SECRET", "SIMULATOR_API_KEY"].map((k) => [k, randomBytes(32).toString("base64url")])),
     APP_URL: "http://localhost:3000", API_PORT: String(apiPort), ...extra,
   };
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {

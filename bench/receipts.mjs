@@ -22,9 +22,8 @@ const total = Number(process.env.BENCH_MESSAGES ?? 60_000);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const batchSize = Number(process.env.BENCH_BATCH ?? 50);
 const batchConnections = Number(process.env.BENCH_BATCH_CONNECTIONS ?? 4);
-const secret = "bench-simulator-webhook-secret-0123456789";
-
-const { databaseUrl, env } = await benchPlatform("mensageria_bench_receipts", "bench-receipts:", { SIMULATOR_WEBHOOK_SECRET: secret });
+const { databaseUrl, env } = await benchPlatform("mensageria_bench_receipts", "bench-receipts:");
+const secret = env.SIMULATOR_WEBHOOK_SECRET;
 const apiPort = env.API_PORT;
 
 const db = new pg.Client({ connectionString: databaseUrl });

@@ -6,13 +6,14 @@
  */
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { join } from "node:path";
-import { env } from "../api/lib/env";
+import { assertBindable, env } from "../api/lib/env";
 import { hasBody, isUpload, readLimitedBody } from "../api/lib/body-limit";
 import { isAppError } from "../api/lib/errors";
 import { errorBody } from "../api/http/errors";
 import { CSRF_COOKIE, newCsrfCookieValue, readCookie } from "./app/lib/csrf.server";
 
 const e = env();
+assertBindable(e.WEB_HOST, "WEB_HOST");
 const root = import.meta.dir;
 const clientDir = join(root, "build", "client");
 const build = (await import(join(root, "build", "server", "index.js"))) as ServerBuild;

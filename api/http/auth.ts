@@ -18,6 +18,20 @@ export const jwtPlugin = new Elysia({ name: "jwt-plugin" })
   .use(jwt({ name: "accessJwt", secret: env().JWT_SECRET, exp: `${env().JWT_ACCESS_TTL}s` }))
   .use(jwt({ name: "refreshJwt", secret: env().JWT_SECRET + ":refresh", exp: `${env().JWT_REFRESH_TTL}s` }));
 
+/**
+ * How every token we read is verified: our algorithm only, and it must expire. Every token we
+ * issue carries `exp`; one without it (signed by whoever holds the secret) would be good forever.
+ */
+type VerifyOptions = NonNullable<Parameters<typeof jwtPlugin.decorator.accessJwt.verify>[1]>;
+const MUST_EXPIRE: VerifyOptions = { algorithms: ["HS256"], requiredClaims: ["exp"] };
+type Verifier = { verify: (t?: string, options?: VerifyOptions) => Promise<false | Record<string, unknown>> };
+
+/** The claims of a valid access token (signature, expiry, `typ`), else false. The one check of every access token. */
+export async function accessClaims(raw: string | null | undefined): Promise<AccessClaims | false> {
+  const claims = raw ? await jwtPlugin.decorator.accessJwt.verify(raw, MUST_EXPIRE) : false;
+  return claims && claims.typ === "access" && typeof claims.sub === "string" ? (claims as unknown as AccessClaims) : false;
+}
+
 /** The caller's IP: the socket, or the last X-Forwarded-For hop when the socket is our own proxy. */
 export function clientIp(request: Request, socketIp: string | null | undefined) {
   const loopback = !socketIp || socketIp === "127.0.0.1" || socketIp === "::1" || socketIp === "::ffff:127.0.0.1";
@@ -52,9 +66,9 @@ export async function issueTokens(accessJwt: Signer, refreshJwt: Signer, userId:
 }
 
 /** Use a refresh token once: it is revoked and a new pair is issued; a reused one revokes them all. */
-export async function rotateRefresh(refreshJwt: { verify: (t?: string) => Promise<false | Record<string, unknown>> }, raw: string | null) {
+export async function rotateRefresh(refreshJwt: Verifier, raw: string | null) {
   initModels();
-  const claims = raw ? await refreshJwt.verify(raw) : false;
+  const claims = raw ? await refreshJwt.verify(raw, MUST_EXPIRE) : false;
   if (!claims || claims.typ !== "refresh" || typeof claims.jti !== "string" || typeof claims.sub !== "string") throw new AppError("INVALID_TOKEN");
   const [n] = await RefreshToken.update(
     { revokedAt: new Date() },
@@ -68,9 +82,9 @@ export async function rotateRefresh(refreshJwt: { verify: (t?: string) => Promis
 }
 
 /** Logout: revoke the given refresh token, or every refresh token of its person with `all`. */
-export async function revokeRefresh(refreshJwt: { verify: (t?: string) => Promise<false | Record<string, unknown>> }, raw: string | null, all = false) {
+export async function revokeRefresh(refreshJwt: Verifier, raw: string | null, all = false) {
   initModels();
-  const claims = raw ? await refreshJwt.verify(raw) : false;
+  const claims = raw ? await refreshJwt.verify(raw, MUST_EXPIRE) : false;
   if (!claims || claims.typ !== "refresh" || typeof claims.jti !== "string" || typeof claims.sub !== "string") throw new AppError("INVALID_TOKEN");
   const where = all ? { userId: claims.sub, revokedAt: null } : { id: claims.jti, userId: claims.sub, revokedAt: null };
   const [n] = await RefreshToken.update({ revokedAt: new Date() }, { where });
@@ -79,13 +93,13 @@ export async function revokeRefresh(refreshJwt: { verify: (t?: string) => Promis
 
 /**
  * The actor of an access token, checked as every authenticated route checks it (the same
- * @elysiajs/jwt verifier: signature and expiry; an access token, the second factor done). The acting
+ * accessClaims: signature and a required expiry; an access token, the second factor done). The acting
  * account is `wanted` (strict: one the person does not belong to is ACCOUNT_INFO_FAILED), else
  * the token's, else the person's current one. Also used by the realtime service (`?token=`).
  */
 export async function actorFromAccessToken(raw: string | null | undefined, wanted: string | null = null): Promise<Actor> {
-  const claims = raw ? ((await jwtPlugin.decorator.accessJwt.verify(raw)) as false | AccessClaims) : false;
-  if (!claims || claims.typ !== "access" || typeof claims.sub !== "string") throw new AppError("UNAUTHENTICATED");
+  const claims = await accessClaims(raw);
+  if (!claims) throw new AppError("UNAUTHENTICATED");
   if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");
   return loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null });
 }
@@ -111,9 +125,8 @@ export const authenticated = new Elysia({ name: "authenticated" })
 /** Only the token check, for the second-factor step (a pending token is enough there). */
 export const pendingAuth = new Elysia({ name: "pending-auth" })
   .use(jwtPlugin)
-  .resolve({ as: "scoped" }, async ({ request, accessJwt }) => {
-    const raw = bearer(request);
-    const claims = raw ? ((await accessJwt.verify(raw)) as false | AccessClaims) : false;
-    if (!claims || claims.typ !== "access") throw new AppError("UNAUTHENTICATED");
+  .resolve({ as: "scoped" }, async ({ request }) => {
+    const claims = await accessClaims(bearer(request));
+    if (!claims) throw new AppError("UNAUTHENTICATED");
     return { claims };
   });

@@ -2,6 +2,10 @@
  * The one place that reads process.env. Validated once at boot: a bad or missing variable
  * stops the process with a sentence naming it. Only `publicEnv` may reach the browser.
  */
+import { randomBytes } from "node:crypto";
+import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { resolve } from "node:path";
 import { z } from "zod";
 import { DEFAULT_SIMULATOR_MIX, parseMix } from "../simulator/outcome";
 
@@ -22,11 +26,14 @@ const schema = z
     WEB_PORT: port.default(3000),
     API_PORT: port.default(3001),
     REALTIME_PORT: port.default(3002),
-    WEB_HOST: z.string().default("0.0.0.0"),
+    /** The web process's address; anything but loopback needs real secrets (assertBindable). */
+    WEB_HOST: z.string().trim().default("127.0.0.1"),
     API_URL: z.string().url().optional(),
     REALTIME_URL: z.string().url().optional(),
     /** Public URL people open; used in e-mail links. */
     APP_URL: z.string().url().optional(),
+    /** Outside production, the secrets not set come from this checkout's own random file (devSecrets). */
+    DEV_SECRETS_FILE: z.string().trim().min(1).default(".secrets.dev.env"),
     SESSION_SECRET: z.string().min(32).optional(),
     JWT_SECRET: z.string().min(32).optional(),
     JWT_ACCESS_TTL: z.coerce.number().int().positive().default(900),
@@ -93,7 +100,7 @@ const schema = z
     /** The simulator process (a provider-like HTTP peer, the default provider without credentials). */
     SIMULATOR_PORT: port.default(3003),
     SIMULATOR_URL: z.string().url().optional(),
-    /** Bearer key the simulator requires on its API (dev default; required in production). */
+    /** Bearer key the simulator requires on its API (required in production). */
     SIMULATOR_API_KEY: z.string().min(16).optional(),
     /** Where the simulator posts its signed receipts (default: our API's provider webhook). */
     SIMULATOR_WEBHOOK_URL: z.string().url().optional(),
@@ -120,7 +127,8 @@ const schema = z
     SCHEDULE_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
     /** Our SMPP server for the accounts' SMPP users (api/smpp/server.ts). */
     SMPP_PORT: port.default(2775),
-    SMPP_HOST: z.string().default("0.0.0.0"),
+    /** Loopback unless told otherwise; anything but loopback needs real secrets (assertBindable). */
+    SMPP_HOST: z.string().trim().default("127.0.0.1"),
     /** How often the outbox relay looks for unpublished rows. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(200),
     /**
@@ -183,12 +191,13 @@ export type Env = z.infer<typeof schema> & {
   SIMULATOR_URL: string;
   SIMULATOR_API_KEY: string;
   SIMULATOR_WEBHOOK_URL: string;
+  /** True when any secret came from DEV_SECRETS_FILE: then every listener stays on loopback. */
+  DEV_SECRETS: boolean;
 };
 
-/** Development/test value of SIMULATOR_WEBHOOK_SECRET (production requires a real one). */
-export const DEV_SIMULATOR_WEBHOOK_SECRET = "development-only-simulator-webhook-secret";
-/** Development/test value of SIMULATOR_API_KEY (production requires a real one). */
-export const DEV_SIMULATOR_API_KEY = "development-only-simulator-api-key";
+/** The secrets production requires and development draws from DEV_SECRETS_FILE. */
+export const SECRET_NAMES = ["SESSION_SECRET", "JWT_SECRET", "SIMULATOR_WEBHOOK_SECRET", "SIMULATOR_API_KEY"] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
@@ -197,21 +206,92 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid configuration — fix these environment variables:\n  ${lines.join("\n  ")}`);
   }
   const e = result.data;
-  // Development and test defaults: fixed, clearly non-secret values (production requires real ones).
-  const devSecret = "development-only-secret-do-not-use-in-production";
+  // Outside production (where the schema requires them all) a secret not set is this checkout's
+  // own random one: no secret is written in the source, and no two checkouts share one.
+  const unset = SECRET_NAMES.filter((name) => !e[name]);
+  const dev = unset.length ? devSecrets(e.DEV_SECRETS_FILE) : undefined;
   const apiUrl = e.API_URL ?? `http://127.0.0.1:${e.API_PORT}`;
   return {
     ...e,
-    SESSION_SECRET: e.SESSION_SECRET ?? devSecret,
-    JWT_SECRET: e.JWT_SECRET ?? devSecret + "-jwt",
+    SESSION_SECRET: e.SESSION_SECRET ?? dev!.SESSION_SECRET,
+    JWT_SECRET: e.JWT_SECRET ?? dev!.JWT_SECRET,
     APP_URL: e.APP_URL ?? `http://localhost:${e.WEB_PORT}`,
     API_URL: apiUrl,
     REALTIME_URL: e.REALTIME_URL ?? `http://127.0.0.1:${e.REALTIME_PORT}`,
-    SIMULATOR_WEBHOOK_SECRET: e.SIMULATOR_WEBHOOK_SECRET ?? DEV_SIMULATOR_WEBHOOK_SECRET,
+    SIMULATOR_WEBHOOK_SECRET: e.SIMULATOR_WEBHOOK_SECRET ?? dev!.SIMULATOR_WEBHOOK_SECRET,
     SIMULATOR_URL: e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`,
-    SIMULATOR_API_KEY: e.SIMULATOR_API_KEY ?? DEV_SIMULATOR_API_KEY,
+    SIMULATOR_API_KEY: e.SIMULATOR_API_KEY ?? dev!.SIMULATOR_API_KEY,
     SIMULATOR_WEBHOOK_URL: e.SIMULATOR_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/providers/simulator`,
+    DEV_SECRETS: dev !== undefined,
   };
+}
+
+/**
+ * The development secrets of a checkout: `file` (relative to the working directory, where every
+ * process of `npm start` runs), created with random values by whichever process needs it first.
+ * The file is written in full under a temporary name and then hard-linked into place, which fails
+ * when it already exists: processes starting together all end up reading the one that won.
+ */
+export function devSecrets(file: string): Record<SecretName, string> {
+  const path = resolve(file);
+  if (!existsSync(path)) {
+    const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    const lines = [
+      "# Development secrets of this checkout, generated once at random by api/lib/env.ts; never commit them.",
+      "# Production takes real ones from the environment. Delete this file to get new ones.",
+      ...SECRET_NAMES.map((name) => `${name}=${randomBytes(32).toString("base64url")}`),
+    ];
+    writeFileSync(tmp, lines.join("\n") + "\n", { mode: 0o600, flag: "wx" });
+    try {
+      linkSync(tmp, path);
+      console.error(`Generated this checkout's development secrets in ${path}.`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    } finally {
+      unlinkSync(tmp);
+    }
+  }
+  const values = new Map<string, string>();
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    const i = line.indexOf("=");
+    if (i > 0 && !line.trimStart().startsWith("#")) values.set(line.slice(0, i).trim(), line.slice(i + 1).trim());
+  }
+  const secrets = {} as Record<SecretName, string>;
+  for (const name of SECRET_NAMES) {
+    const value = values.get(name) ?? "";
+    if (value.length < 32) throw new Error(`${path} has no ${name} of 32 or more characters: delete the file to generate new development secrets.`);
+    secrets[name] = value;
+  }
+  return secrets;
+}
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  if (h === "localhost") return true;
+  if (isIP(h) === 4) return h.startsWith("127.");
+  if (isIP(h) === 6) return /^(0{0,4}:){1,7}0{0,3}1$/.test(h) || /^::ffff:127\./.test(h);
+  return false;
+}
+
+/**
+ * Why a listener must not bind `host` (from `variable`), or null: with development secrets, which
+ * sit in a file on this machine, only loopback, so nobody else can sign a staff token with them.
+ */
+export function bindRefusal(e: Pick<Env, "DEV_SECRETS" | "DEV_SECRETS_FILE">, host: string, variable: string): string | null {
+  if (!e.DEV_SECRETS || isLoopbackHost(host)) return null;
+  return (
+    `${variable}=${host} refused: this process runs with the development secrets of ${e.DEV_SECRETS_FILE}, which must not be reachable from other machines. ` +
+    `Set ${SECRET_NAMES.join(", ")} to real random values to listen on ${host}, or leave ${variable} unset (127.0.0.1).`
+  );
+}
+
+/** Every server calls this before it listens: stops the process with bindRefusal's sentence. */
+export function assertBindable(host: string, variable: string): void {
+  const refusal = bindRefusal(env(), host, variable);
+  if (!refusal) return;
+  console.error(refusal);
+  process.exit(1);
 }
 
 export type RouteRate = { rate: number; burst: number };

@@ -8,7 +8,7 @@
  */
 import { Elysia, t } from "elysia";
 import { loadActor } from "../auth/actor";
-import { authenticated, bearer, jwtPlugin, type AccessClaims } from "../http/auth";
+import { accessClaims, authenticated, bearer } from "../http/auth";
 import { AppError } from "../lib/errors";
 import { agentUpload, fileForDownload, visitorUpload } from "./attachments";
 import { connectChannel, disconnectChannel, listConnections } from "./connections";
@@ -50,15 +50,14 @@ export const liveChannelRoutes = new Elysia({ tags: ["live"], detail: { security
   );
 
 export const liveFileRoutes = new Elysia({ tags: ["live"] })
-  .use(jwtPlugin)
   .get(
     "/live/files/:id",
-    async ({ params, query, request, accessJwt }) => {
+    async ({ params, query, request }) => {
       const raw = bearer(request);
       let actor = null;
       if (raw) {
-        const claims = (await accessJwt.verify(raw)) as false | AccessClaims;
-        if (!claims || claims.typ !== "access" || claims.tfa !== "ok") throw new AppError("UNAUTHENTICATED");
+        const claims = await accessClaims(raw);
+        if (!claims || claims.tfa !== "ok") throw new AppError("UNAUTHENTICATED");
         const wanted = request.headers.get("X-Account-Id")?.trim() || null;
         actor = await loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null });
         assertAttendant({ actor });

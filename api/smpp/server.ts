@@ -30,7 +30,7 @@ import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { loadActor } from "../auth/actor";
 import { concatOf, e164, Reassembler, RECEIPT_STAT, receiptText, STATUS, textOf } from "../channels/smpp/protocol";
-import { env } from "../lib/env";
+import { assertBindable, env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { hit, peek } from "../lib/rate-limit";
 import { key, redis } from "../lib/redis";
@@ -41,6 +41,7 @@ import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "./limits";
 import { hashSmppPassword } from "./users";
 
 const config = env();
+assertBindable(config.SMPP_HOST, "SMPP_HOST");
 type Mode = "transmitter" | "receiver" | "transceiver";
 type UserRow = { id: string; account_id: string; system_id: string; password_hash: string; route: string; tps: number; enabled: boolean; created_by: string | null };
 type Bound = { session: Session; user: UserRow; mode: Mode };

@@ -18,7 +18,7 @@ http
     try {
       if (req.url !== "/api/accounts/info") throw Object.assign(new Error("not found"), { status: 404 });
       const raw = (req.headers.authorization ?? "").replace(/^Bearer\s+/, "");
-      const { payload } = await jwtVerify(raw, secret);
+      const { payload } = await jwtVerify(raw, secret, { algorithms: ["HS256"], requiredClaims: ["exp"] });
       if (payload.typ !== "access" || payload.tfa !== "ok") throw Object.assign(new Error("unauthenticated"), { status: 401 });
       const actor = await loadActor(String(payload.sub), (req.headers["x-account-id"] as string) ?? (payload.acc as string));
       const body = JSON.stringify(await accountInfo({ actor }));

@@ -6,7 +6,7 @@
  *   them, cancel fails the unsent ones as `canceled` (translated reason) and refunds them, delete
  *   only when finished (messages keep their history), tenancy, validation and permission.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { balanceOf, createCampaign, enqueueSms, tally, waitUntil } from "../support/campaigns";
@@ -84,8 +84,8 @@ describe("/api/sms/campaigns", () => {
     expect(resumed.body.meta).toMatchObject({ changed: true, republished: 60 });
     const rows = await allFinal(ids);
     expect(tally(rows.map((r) => r.status))).toEqual(tally(ids.map((m) => simulatedOutcome(m))));
-    const stats = await fetch(new URL("/v1/stats", (await import("vitest")).inject("simulatorUrl")), {
-      headers: { Authorization: `Bearer ${process.env.SIMULATOR_API_KEY || "development-only-simulator-api-key"}` },
+    const stats = await fetch(new URL("/v1/stats", inject("simulatorUrl")), {
+      headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` },
     }).then((r) => r.json() as Promise<{ references: Record<string, number> }>);
     expect(ids.map((m) => stats.references[m])).toEqual(ids.map(() => 1));
 

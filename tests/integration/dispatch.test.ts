@@ -7,12 +7,11 @@
 import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { DEV_SIMULATOR_API_KEY } from "../../api/lib/env";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { registerPerson } from "../support/api";
 import { query } from "../support/db";
 
-const API_KEY = process.env.SIMULATOR_API_KEY || DEV_SIMULATOR_API_KEY;
+const API_KEY = inject("simulatorApiKey");
 const FINAL = ["delivered", "failed", "unavailable", "rejected", "optout", "read"];
 let accountId: string;
 let redis: Redis;

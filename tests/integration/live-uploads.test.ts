@@ -231,7 +231,7 @@ describe("who may download a file", () => {
     expect((await download(signed.body.url)).status).toBe(200);
     expect((await download(signed.body.url.replace(/sig=[^&]+/, "sig=forged"))).status).toBe(404);
     const exp = Math.floor(Date.now() / 1000) - 10;
-    const sig = createHmac("sha256", "development-only-secret-do-not-use-in-production").update(`live-file:${id}:${exp}`).digest("base64url");
+    const sig = createHmac("sha256", inject("sessionSecret")).update(`live-file:${id}:${exp}`).digest("base64url");
     expect((await download(`${uri}?exp=${exp}&sig=${sig}`)).status).toBe(404);
     expect((await api(`/api/live/files/${id}/url`, { token: strangerToken })).status).toBe(404);
   });

@@ -7,7 +7,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { DEV_SIMULATOR_API_KEY } from "../../api/lib/env";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
@@ -25,7 +24,7 @@ async function person(tag: string, role?: string): Promise<P> {
 const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
 const row = async (id: string) => (await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [id]))[0];
 const submits = async (id: string) => {
-  const res = await fetch(new URL(`/v1/stats?reference=${id}`, inject("simulatorUrl")), { headers: { Authorization: `Bearer ${process.env.SIMULATOR_API_KEY || DEV_SIMULATOR_API_KEY}` } });
+  const res = await fetch(new URL(`/v1/stats?reference=${id}`, inject("simulatorUrl")), { headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` } });
   return ((await res.json()) as { accepted: number }).accepted;
 };
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {

@@ -6,7 +6,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { DEV_SIMULATOR_API_KEY } from "../../api/lib/env";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
@@ -26,7 +25,7 @@ async function person(tag: string, balance = 1_000): Promise<P> {
 const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
 const messageRow = async (id: string) => (await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [id]))[0];
 const submits = async (id: string) => {
-  const res = await fetch(new URL(`/v1/stats?reference=${id}`, inject("simulatorUrl")), { headers: { Authorization: `Bearer ${process.env.SIMULATOR_API_KEY || DEV_SIMULATOR_API_KEY}` } });
+  const res = await fetch(new URL(`/v1/stats?reference=${id}`, inject("simulatorUrl")), { headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` } });
   return ((await res.json()) as { accepted: number }).accepted;
 };
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {

@@ -6,7 +6,6 @@
  * follow exactly the account's rows. The /sms/optouts screen edits them with plain form posts.
  */
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { DEV_SIMULATOR_API_KEY } from "../../api/lib/env";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { signIn, type WebClient } from "../support/web";
@@ -33,7 +32,7 @@ const nextMobile = () => `+55119${String(40000000 + seq++)}`;
 async function mo(from: string, body: string) {
   const res = await fetch(new URL("/v1/inbound", inject("simulatorUrl")), {
     method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${process.env.SIMULATOR_API_KEY || DEV_SIMULATOR_API_KEY}` },
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${inject("simulatorApiKey")}` },
     body: JSON.stringify({ from, to: "29123", body }),
   });
   expect(res.status).toBe(202);

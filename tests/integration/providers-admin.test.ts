@@ -8,7 +8,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEV_SIMULATOR_API_KEY } from "../../api/lib/env";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { freePort } from "../support/net";
@@ -159,7 +158,7 @@ describe("inbound SMS routing by short code", () => {
   const mo = (from: string, to: string, body: string) =>
     fetch(new URL("/v1/inbound", inject("simulatorUrl")), {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${process.env.SIMULATOR_API_KEY || DEV_SIMULATOR_API_KEY}` },
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${inject("simulatorApiKey")}` },
       body: JSON.stringify({ from, to, body }),
     }).then(async (r) => (await r.json()) as { answer: { result: string; messageId?: string; accountId?: string } });
 

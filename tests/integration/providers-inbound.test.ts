@@ -9,7 +9,6 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signWebhook } from "../../api/channels/webhook-signature";
-import { DEV_SIMULATOR_API_KEY } from "../../api/lib/env";
 import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 
@@ -150,7 +149,7 @@ describe("HTTP provider", () => {
     const mo = (body: string) =>
       fetch(new URL("/v1/inbound", inject("simulatorUrl")), {
         method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${process.env.SIMULATOR_API_KEY || DEV_SIMULATOR_API_KEY}` },
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${inject("simulatorApiKey")}` },
         body: JSON.stringify({ from: "+5511977770003", to: "29123", body }),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     const r = await mo("Chega!");

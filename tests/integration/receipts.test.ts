@@ -8,11 +8,10 @@ import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { signWebhook } from "../../api/channels/webhook-signature";
-import { DEV_SIMULATOR_WEBHOOK_SECRET } from "../../api/lib/env";
 import { registerPerson } from "../support/api";
 import { query } from "../support/db";
 
-const SECRET = process.env.SIMULATOR_WEBHOOK_SECRET || DEV_SIMULATOR_WEBHOOK_SECRET;
+const SECRET = inject("simulatorWebhookSecret");
 let accountId: string;
 let redis: Redis;
 

@@ -12,6 +12,7 @@ import pg from "pg";
 import Redis from "ioredis";
 import { SMTPServer } from "smtp-server";
 import { OAUTH_CLIENT, startOAuthPeer } from "./oauth-peer";
+import { randomSecrets } from "../support/secrets";
 import type { TestProject } from "vitest/node";
 
 const root = resolve(__dirname, "..", "..");
@@ -29,6 +30,11 @@ declare module "vitest" {
     oauthUrl: string;
     simulatorUrl: string;
     smppPort: number;
+    /** This run's secrets (random per run), for tests that sign what the processes verify. */
+    sessionSecret: string;
+    jwtSecret: string;
+    simulatorWebhookSecret: string;
+    simulatorApiKey: string;
   }
 }
 
@@ -90,8 +96,13 @@ export async function setup(project: TestProject) {
     },
   });
   await new Promise<void>((r) => smtp.listen(smtpPort, "127.0.0.1", () => r()));
+  // This run's own random secrets, for every process it starts; in process.env too, so the test
+  // workers (which inherit it) and the processes tests spawn with it agree with them.
+  const secrets = randomSecrets();
+  Object.assign(process.env, secrets);
   const env = {
     ...process.env,
+    ...secrets,
     NODE_ENV: "test",
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
@@ -177,6 +188,10 @@ export async function setup(project: TestProject) {
   project.provide("oauthUrl", `http://127.0.0.1:${oauthPort}`);
   project.provide("simulatorUrl", `http://127.0.0.1:${simulator}`);
   project.provide("smppPort", smppPort);
+  project.provide("sessionSecret", secrets.SESSION_SECRET);
+  project.provide("jwtSecret", secrets.JWT_SECRET);
+  project.provide("simulatorWebhookSecret", secrets.SIMULATOR_WEBHOOK_SECRET);
+  project.provide("simulatorApiKey", secrets.SIMULATOR_API_KEY);
 
   cleanup = async () => {
     for (const c of children) c.kill("SIGTERM");

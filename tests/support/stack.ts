@@ -8,6 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { freePort, waitFor } from "./net";
+import { randomSecrets } from "./secrets";
 import { resolve } from "node:path";
 import Redis from "ioredis";
 import pg from "pg";
@@ -88,6 +89,8 @@ export async function startStack(opts: StackOptions = {}) {
   const [apiPort, simulatorPort] = await Promise.all([freePort(), freePort()]);
   const env = {
     ...process.env,
+    // Its own random secrets (never the run's, never the checkout's file); opts.env may set others.
+    ...randomSecrets(),
     NODE_ENV: "test",
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
@@ -176,7 +179,7 @@ export async function startStack(opts: StackOptions = {}) {
     },
     /** The simulator's GET /v1/stats (or another path) with its key. */
     async simulator<T = any>(path = "/v1/stats") {
-      const res = await fetch(new URL(path, simulatorUrl), { headers: { Authorization: `Bearer ${env.SIMULATOR_API_KEY ?? "development-only-simulator-api-key"}` } });
+      const res = await fetch(new URL(path, simulatorUrl), { headers: { Authorization: `Bearer ${env.SIMULATOR_API_KEY}` } });
       return (await res.json()) as T;
     },
     async stop() {
