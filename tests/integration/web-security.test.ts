@@ -6,8 +6,10 @@
 import * as OTPAuth from "otpauth";
 import { describe, expect, inject, it } from "vitest";
 import { seal } from "../../api/lib/crypto";
+import { api, giveOmni, login, registerPerson } from "../support/api";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
-import { WebClient } from "../support/web";
+import { APP_ROUTES, GUEST_ROUTES } from "../support/spec-routes";
+import { WebClient, signIn } from "../support/web";
 
 const PASSWORD = "Forte!Chave#2026x";
 const webUrl = inject("webUrl");
@@ -86,5 +88,108 @@ describe("redirect targets after sign-in, 2FA and a language switch stay on our 
     });
     expect(target(viaReferer).origin).toBe(new URL(webUrl).origin);
     expect((await c.post("/locale", { locale: "en", redirectTo: LEGIT })).headers.get("Location")).toBe(LEGIT);
+  });
+});
+
+describe("a CSRF token is bound to its session", () => {
+  const switchLanguage = (c: WebClient, csrf: string) => c.post("/locale", { locale: "pt-BR", redirectTo: "/" }, { csrf });
+
+  it("a token of session A is refused with session B's cookie, even beside A's browser cookie; B's own token works", async () => {
+    const [a, b] = [new WebClient(), new WebClient()];
+    for (const [c, email] of [[a, await verifiedUser()], [b, await verifiedUser()]] as const) {
+      await c.get("/login");
+      expect((await c.post("/login", { email, password: PASSWORD })).status).toBe(302);
+    }
+    // The page renders the token the client computes (tests/support/web.ts).
+    expect((await b.page("/user/settings")).html).toContain(`name="csrf" value="${b.csrf}"`);
+    expect((await switchLanguage(b, a.csrf)).status).toBe(403);
+    // A browser of session B into which A's __csrf cookie was planted, posting A's token.
+    const planted = new WebClient();
+    planted.cookies.set("__session", b.cookies.get("__session")!);
+    planted.cookies.set("__csrf", a.cookies.get("__csrf")!);
+    expect((await switchLanguage(planted, a.csrf)).status).toBe(403);
+    expect((await switchLanguage(b, b.csrf)).status).toBe(302);
+  });
+
+  it("signing in retires the token of the signed-out page (a pre-session token protects the login form)", async () => {
+    const email = await verifiedUser();
+    const c = new WebClient();
+    const login = await c.page("/login");
+    const before = c.csrf;
+    expect(login.html).toContain(`name="csrf" value="${before}"`);
+    const other = new WebClient();
+    await other.get("/login");
+    expect((await c.post("/login", { email, password: PASSWORD }, { csrf: other.csrf })).status).toBe(403);
+    expect((await c.post("/login", { email, password: PASSWORD })).status).toBe(302);
+    expect(c.csrf).not.toBe(before);
+    expect((await switchLanguage(c, before)).status).toBe(403);
+    expect((await switchLanguage(c, c.csrf)).status).toBe(302);
+  });
+});
+
+/** This answer's script nonce, after checking that it is fresh and in a strict script-src. */
+function pageNonce(res: Response, path: string) {
+  const csp = res.headers.get("Content-Security-Policy");
+  expect(csp, path).toBeTruthy();
+  const script = csp!.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src "));
+  const m = script?.match(/^script-src 'self' 'nonce-([A-Za-z0-9+/=]{16,})'$/);
+  expect(m, `${path}: ${script}`).toBeTruthy();
+  expect(csp, path).toContain("object-src 'none'");
+  expect(csp, path).toContain("base-uri 'self'");
+  return m![1];
+}
+
+/** GET each path; every HTML answer has a CSP whose nonce is on every <script> of the body. */
+async function checkPages(c: WebClient, paths: string[]) {
+  const seen = new Set<string>();
+  let pages = 0;
+  for (let i = 0; i < paths.length; i += 6) {
+    await Promise.all(
+      paths.slice(i, i + 6).map(async (path) => {
+        const res = await c.get(path);
+        if (!(res.headers.get("Content-Type") ?? "").startsWith("text/html")) return;
+        pages++;
+        const nonce = pageNonce(res, path);
+        expect(seen.has(nonce), `${path}: a nonce is never reused`).toBe(false);
+        seen.add(nonce);
+        const scripts = (await res.text()).match(/<script\b[^>]*>/g) ?? [];
+        expect(scripts.length, path).toBeGreaterThan(0);
+        for (const tag of scripts) expect(tag, path).toContain(` nonce="${nonce}"`);
+        expect(res.headers.get("Strict-Transport-Security"), "no HSTS outside production").toBeNull();
+      }),
+    );
+  }
+  return pages;
+}
+
+describe("security headers of HTML pages", () => {
+  it("every page of the spec, signed out and signed in, has a CSP with this response's nonce on each of its scripts", async () => {
+    expect(await checkPages(new WebClient(), GUEST_ROUTES)).toBeGreaterThan(5);
+    const owner = await signIn("owner@demo.example");
+    const extra = ["/live", "/live/simulator", "/sms/send", "/sms/dashboard", "/contacts", "/contacts/new", "/user/settings", "/no-such-page"];
+    expect(await checkPages(owner, [...APP_ROUTES, ...extra])).toBeGreaterThan(50);
+    const page = await owner.get("/user/settings");
+    expect(page.headers.get("X-Frame-Options")).toBe("SAMEORIGIN");
+    expect(page.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'self'");
+    expect(page.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(page.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("the widget's hosted pages: /webchat may be framed by any site, /live/simulator only by us; both load the widget under their policy", async () => {
+    const owner = await registerPerson("csp-widget");
+    await giveOmni(owner.accountId);
+    const { token } = await login(owner.email, owner.password);
+    const key = (await api("/api/live/widget", { token, account: owner.accountId })).body.widget_key as string;
+    const c = new WebClient();
+    const webchat = await c.get(`/webchat?key=${key}`);
+    expect(webchat.status).toBe(200);
+    const csp = webchat.headers.get("Content-Security-Policy")!;
+    expect(csp).toContain("frame-ancestors *");
+    expect(csp).toMatch(/connect-src 'self' ws:\/\/[^ ]+ wss:\/\/[^ ;]+/);
+    expect(webchat.headers.get("X-Frame-Options")).toBeNull();
+    expect(await checkPages(c, [`/webchat?key=${key}`, `/live/simulator?key=${key}`])).toBe(2);
+    const simulator = await c.get(`/live/simulator?key=${key}`);
+    expect(simulator.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'self'");
+    expect(simulator.headers.get("X-Frame-Options")).toBe("SAMEORIGIN");
   });
 });
