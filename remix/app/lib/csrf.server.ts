@@ -30,10 +30,11 @@ export function newCsrfCookieValue() {
 
 /**
  * The form token of a browser cookie and a session cookie (both as the browser sends them;
- * tests compute it the same way). Empty without a browser cookie: nothing can match it.
+ * tests compute it the same way, passing the secret). Empty without a browser cookie: nothing
+ * can match it.
  */
-export function csrfTokenFor(browserToken: string | null, sessionCookie: string | null): string {
-  return browserToken ? hmac(`csrf:${browserToken}:${sessionCookie ?? ""}`) : "";
+export function csrfTokenFor(browserToken: string | null, sessionCookie: string | null, secret?: string): string {
+  return browserToken ? hmac(`csrf:${browserToken}:${sessionCookie ?? ""}`, secret) : "";
 }
 
 export function csrfToken(request: Request): string {
