@@ -5,12 +5,14 @@
  * before Remix sees the request.
  */
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import type { Server } from "bun";
 import { join } from "node:path";
 import { assertBindable, env } from "../api/lib/env";
 import { hasBody, isUpload, readLimitedBody } from "../api/lib/body-limit";
 import { isAppError } from "../api/lib/errors";
 import { errorBody } from "../api/http/errors";
 import { CSRF_COOKIE, newCsrfCookieValue, readCookie } from "./app/lib/csrf.server";
+import { transportSecurityHeaders } from "./app/lib/security-headers.server";
 
 const e = env();
 assertBindable(e.WEB_HOST, "WEB_HOST");
@@ -19,6 +21,7 @@ const clientDir = join(root, "build", "client");
 const build = (await import(join(root, "build", "server", "index.js"))) as ServerBuild;
 const handle = createRequestHandler(build, e.NODE_ENV === "production" ? "production" : "development");
 const secure = e.NODE_ENV === "production";
+const transport = Object.entries(transportSecurityHeaders(e.NODE_ENV));
 
 const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"];
 
@@ -81,57 +84,65 @@ function relayClose(code: number) {
   return code === 1000 || (code >= 1001 && code <= 1014 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999) ? code : 1001;
 }
 
+/** Everything but the websocket relay: /health, the proxied API and realtime, assets, Remix. */
+async function answer(request: Request, srv: Server<Relay>): Promise<Response | undefined> {
+  const url = new URL(request.url);
+  const { pathname } = url;
+  if (pathname === "/health") return new Response("OK", { headers: { "Content-Type": "text/plain" } });
+  const ip = srv.requestIP(request)?.address ?? null;
+  if (pathname === "/api" || pathname.startsWith("/api/")) return forward(request, e.API_URL, ip);
+  if (pathname.startsWith("/realtime/")) {
+    if (request.headers.get("Upgrade")?.toLowerCase() === "websocket") {
+      const target = e.REALTIME_URL.replace(/^http/, "ws") + pathname + url.search;
+      if (srv.upgrade(request, { data: { target, ip, pending: [] } })) return undefined;
+      return new Response("Upgrade failed", { status: 400 });
+    }
+    return forward(request, e.REALTIME_URL, ip);
+  }
+
+  const host = (request.headers.get("Host") ?? "").split(":")[0].toLowerCase();
+  const unsubscribeHost = host === e.UNSUBSCRIBE_HOST.toLowerCase();
+  if (request.method === "GET" || request.method === "HEAD") {
+    const file = await staticFile(pathname);
+    if (file) return file;
+  }
+  // The unsubscribe host serves only its page at /.
+  if (unsubscribeHost) {
+    if (pathname !== "/") return new Response("Not Found", { status: 404 });
+    url.pathname = "/unsubscribe";
+  }
+
+  // Every browser gets a CSRF cookie; Remix reads it from the request like any other cookie.
+  let setCsrf: string | null = null;
+  let headers = request.headers;
+  if (!readCookie(request, CSRF_COOKIE)) {
+    setCsrf = newCsrfCookieValue();
+    headers = new Headers(request.headers);
+    headers.set("Cookie", [request.headers.get("Cookie"), `${CSRF_COOKIE}=${setCsrf}`].filter(Boolean).join("; "));
+  }
+  if (ip) {
+    if (headers === request.headers) headers = new Headers(request.headers);
+    headers.set("X-Real-IP", ip);
+  }
+  const body = await limitedBody(request);
+  if ("refused" in body) return body.refused;
+  const remixRequest = new Request(url, { method: request.method, headers, body: body.body, signal: request.signal, redirect: request.redirect });
+  const response = await handle(remixRequest);
+  if (setCsrf) {
+    response.headers.append("Set-Cookie", `${CSRF_COOKIE}=${setCsrf}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
+  }
+  return response;
+}
+
 const server = Bun.serve<Relay>({
   port: e.WEB_PORT,
   hostname: e.WEB_HOST,
   idleTimeout: 120,
   maxRequestBodySize: e.MAX_UPLOAD_MB * 1024 * 1024,
   async fetch(request, srv) {
-    const url = new URL(request.url);
-    const { pathname } = url;
-    if (pathname === "/health") return new Response("OK", { headers: { "Content-Type": "text/plain" } });
-    const ip = srv.requestIP(request)?.address ?? null;
-    if (pathname === "/api" || pathname.startsWith("/api/")) return forward(request, e.API_URL, ip);
-    if (pathname.startsWith("/realtime/")) {
-      if (request.headers.get("Upgrade")?.toLowerCase() === "websocket") {
-        const target = e.REALTIME_URL.replace(/^http/, "ws") + pathname + url.search;
-        if (srv.upgrade(request, { data: { target, ip, pending: [] } })) return undefined;
-        return new Response("Upgrade failed", { status: 400 });
-      }
-      return forward(request, e.REALTIME_URL, ip);
-    }
-
-    const host = (request.headers.get("Host") ?? "").split(":")[0].toLowerCase();
-    const unsubscribeHost = host === e.UNSUBSCRIBE_HOST.toLowerCase();
-    if (request.method === "GET" || request.method === "HEAD") {
-      const file = await staticFile(pathname);
-      if (file) return file;
-    }
-    // The unsubscribe host serves only its page at /.
-    if (unsubscribeHost) {
-      if (pathname !== "/") return new Response("Not Found", { status: 404 });
-      url.pathname = "/unsubscribe";
-    }
-
-    // Every browser gets a CSRF cookie; Remix reads it from the request like any other cookie.
-    let setCsrf: string | null = null;
-    let headers = request.headers;
-    if (!readCookie(request, CSRF_COOKIE)) {
-      setCsrf = newCsrfCookieValue();
-      headers = new Headers(request.headers);
-      headers.set("Cookie", [request.headers.get("Cookie"), `${CSRF_COOKIE}=${setCsrf}`].filter(Boolean).join("; "));
-    }
-    if (ip) {
-      if (headers === request.headers) headers = new Headers(request.headers);
-      headers.set("X-Real-IP", ip);
-    }
-    const body = await limitedBody(request);
-    if ("refused" in body) return body.refused;
-    const remixRequest = new Request(url, { method: request.method, headers, body: body.body, signal: request.signal, redirect: request.redirect });
-    const response = await handle(remixRequest);
-    if (setCsrf) {
-      response.headers.append("Set-Cookie", `${CSRF_COOKIE}=${setCsrf}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
-    }
+    const response = await answer(request, srv);
+    // HSTS (production only) on everything we answer: pages, assets, the proxied API.
+    if (response) for (const [name, value] of transport) response.headers.set(name, value);
     return response;
   },
   websocket: {

@@ -6,8 +6,11 @@ import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
+import { oauthSignInOrigins } from "./lib/authenticator.server";
 import { i18nConfig, type Lng } from "./lib/i18n";
 import { allResources, i18next } from "./lib/i18n.server";
+import { NonceProvider } from "./lib/nonce";
+import { htmlSecurityHeaders, newNonce } from "./lib/security-headers.server";
 
 const ABORT_DELAY = 10_000;
 
@@ -30,20 +33,24 @@ export default async function handleRequest(request: Request, status: number, he
   const instance = createInstance();
   await instance.use(initReactI18next).init({ ...i18nConfig, lng, resources: allResources(), initImmediate: false });
   const waitFor = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+  const nonce = newNonce();
+  // A route says `handle = { embeddable: true }` when customers may frame it (the hosted webchat).
+  const embeddable = context.staticHandlerContext.matches.some((m) => (context.routeModules[m.route.id]?.handle as { embeddable?: boolean } | undefined)?.embeddable === true);
 
   return new Promise<Response>((resolve, reject) => {
     let failed = false;
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={instance}>
-        <RemixServer context={context} url={request.url} abortDelay={ABORT_DELAY} />
-      </I18nextProvider>,
+      <NonceProvider value={nonce}>
+        <I18nextProvider i18n={instance}>
+          <RemixServer context={context} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </I18nextProvider>
+      </NonceProvider>,
       {
+        nonce,
         [waitFor]() {
           const body = withoutNulPadding();
           headers.set("Content-Type", "text/html; charset=utf-8");
-          headers.set("X-Content-Type-Options", "nosniff");
-          headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-          headers.set("X-Frame-Options", "SAMEORIGIN");
+          for (const [name, value] of Object.entries(htmlSecurityHeaders(request, { nonce, embeddable, formTargets: oauthSignInOrigins() }))) headers.set(name, value);
           resolve(new Response(createReadableStreamFromReadable(body), { headers, status: failed ? 500 : status }));
           pipe(body);
         },

@@ -1,3 +1,4 @@
+import "~/lib/zod-jitless";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
@@ -12,6 +13,7 @@ import { guard } from "~/lib/auth.server";
 import { csrfToken } from "~/lib/csrf.server";
 import type { Lng } from "~/lib/i18n";
 import { clientResources, i18next } from "~/lib/i18n.server";
+import { useNonce } from "~/lib/nonce";
 import { commitSession, getSession } from "~/lib/session.server";
 import styles from "~/styles/app.css?url";
 
@@ -48,6 +50,7 @@ function Title({ brand }: { brand?: string }) {
 }
 
 function Document({ children, lng, brandColor, brandName }: { children: React.ReactNode; lng: string; brandColor?: string; brandName?: string }) {
+  const nonce = useNonce();
   return (
     <html lang={lng} style={brandColor ? ({ "--primary": brandColor, "--primary-foreground": "#ffffff" } as React.CSSProperties) : undefined}>
       <head>
@@ -58,8 +61,8 @@ function Document({ children, lng, brandColor, brandName }: { children: React.Re
       </head>
       <body className="min-h-screen bg-background text-foreground antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -1,6 +1,12 @@
 /** A browser-like HTTP client for the web process: cookie jar, CSRF field, manual redirects. */
 import http from "node:http";
 import { inject } from "vitest";
+import { parseEnv } from "../../api/lib/env";
+import { CSRF_COOKIE, SESSION_COOKIE, csrfTokenFor } from "../../remix/app/lib/csrf.server";
+
+/** The web's session secret, read without env(): that caches process.env, which some tests set later. */
+let sessionSecret: string | undefined;
+const secret = () => (sessionSecret ??= parseEnv(process.env).SESSION_SECRET);
 
 /** fetch() cannot set Host; this does (for whitelabel and unsubscribe hosts). */
 function rawRequest(url: URL, init: { method?: string; headers: Record<string, string>; body?: string }): Promise<Response> {
@@ -63,8 +69,10 @@ export class WebClient {
     return { res, html: await res.text() };
   }
 
+  /** The form token the server renders for this jar's browser and session cookies (remix/app/lib/csrf.server.ts). */
   get csrf() {
-    return decodeURIComponent(this.cookies.get("__csrf") ?? "");
+    const cookie = (name: string) => (this.cookies.has(name) ? decodeURIComponent(this.cookies.get(name)!) : null);
+    return csrfTokenFor(cookie(CSRF_COOKIE), cookie(SESSION_COOKIE), secret());
   }
 
   /** POST a form like a browser with JavaScript off (CSRF field included unless given). */

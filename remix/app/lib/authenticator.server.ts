@@ -20,6 +20,13 @@ let instance: Authenticator<SignIn> | undefined;
 
 export const oauthEnabled = oauthConfigured;
 
+/** Origins of the enabled providers' sign-in pages: POST /auth/{provider} redirects there (CSP form-action). */
+export function oauthSignInOrigins(): string[] {
+  const e = env();
+  const urls = [oauthEnabled("google") ? e.GOOGLE_AUTH_URL : null, oauthEnabled("facebook") ? e.FACEBOOK_AUTH_URL : null];
+  return [...new Set(urls.filter((u): u is string => u !== null).map((u) => new URL(u).origin))];
+}
+
 export function authenticator() {
   if (instance) return instance;
   const e = env();

@@ -1,13 +1,19 @@
 /**
- * CSRF for every cookie-authenticated POST: a per-browser random token in an httpOnly SameSite
- * cookie (set by remix/server.ts before Remix sees the request), echoed by a hidden form field.
- * Cross-site posts are refused outright when the browser says so (Sec-Fetch-Site).
+ * CSRF for every cookie-authenticated POST. Each browser gets a random token in an httpOnly
+ * SameSite cookie (set by remix/server.ts before Remix sees the request); forms carry an HMAC of
+ * that token AND of the session cookie (the signed session id, none before sign-in). So a token is
+ * good only for the session it was rendered for: one taken from another session, or planted
+ * together with a chosen __csrf cookie, is refused, and signing in, the 2FA step or signing out
+ * (each a new session id) retire the tokens of the pages before. Cross-site posts are refused
+ * outright when the browser says so (Sec-Fetch-Site).
  */
 import { AppError } from "../../../api/lib/errors";
 import { hmac, randomToken, safeEqual } from "../../../api/lib/crypto";
 
 export const CSRF_COOKIE = "__csrf";
 export const CSRF_FIELD = "csrf";
+/** The session cookie (session.server.ts) the token is bound to. */
+export const SESSION_COOKIE = "__session";
 
 export function readCookie(request: Request, name: string): string | null {
   const header = request.headers.get("Cookie") ?? "";
@@ -18,25 +24,26 @@ export function readCookie(request: Request, name: string): string | null {
   return null;
 }
 
-/** The cookie value is `token.signature`; the form carries the same string. */
 export function newCsrfCookieValue() {
-  const token = randomToken(18);
-  return `${token}.${hmac("csrf:" + token)}`;
+  return randomToken(18);
+}
+
+/**
+ * The form token of a browser cookie and a session cookie (both as the browser sends them;
+ * tests compute it the same way, passing the secret). Empty without a browser cookie: nothing
+ * can match it.
+ */
+export function csrfTokenFor(browserToken: string | null, sessionCookie: string | null, secret?: string): string {
+  return browserToken ? hmac(`csrf:${browserToken}:${sessionCookie ?? ""}`, secret) : "";
 }
 
 export function csrfToken(request: Request): string {
-  const value = readCookie(request, CSRF_COOKIE);
-  return value && isSigned(value) ? value : "";
-}
-
-function isSigned(value: string) {
-  const [token, sig] = value.split(".");
-  return Boolean(token && sig && safeEqual(sig, hmac("csrf:" + token)));
+  return csrfTokenFor(readCookie(request, CSRF_COOKIE), readCookie(request, SESSION_COOKIE));
 }
 
 export async function requireCsrf(request: Request, form: FormData) {
   if (request.headers.get("Sec-Fetch-Site") === "cross-site") throw new AppError("CSRF");
-  const cookie = readCookie(request, CSRF_COOKIE);
+  const expected = csrfToken(request);
   const field = form.get(CSRF_FIELD);
-  if (!cookie || typeof field !== "string" || !isSigned(cookie) || !safeEqual(cookie, field)) throw new AppError("CSRF");
+  if (!expected || typeof field !== "string" || !safeEqual(expected, field)) throw new AppError("CSRF");
 }

@@ -2,9 +2,12 @@ import { redirect } from "@remix-run/node";
 import type { User } from "../../../models";
 import { commitSession, getSession, rotateSession } from "./session.server";
 import { localeCookie } from "./i18n.server";
+import { safeRedirectPath } from "./safe-redirect";
 
-export function safeRedirectTo(value: unknown, fallback = "/") {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/login") ? value : fallback;
+/** Where a finished sign-in goes: a path on our origin (never back to /login), else "/". */
+export function afterSignInPath(request: Request, value: unknown) {
+  const path = safeRedirectPath(value, new URL(request.url).origin);
+  return path.startsWith("/login") ? "/" : path;
 }
 
 /**
@@ -22,5 +25,5 @@ export async function startSession(request: Request, user: User, opts: { twoFact
   const headers = new Headers();
   headers.append("Set-Cookie", await commitSession(session));
   headers.append("Set-Cookie", await localeCookie.serialize(user.locale));
-  return redirect(opts.twoFactorRequired ? "/2fa" : safeRedirectTo(opts.redirectTo), { headers });
+  return redirect(opts.twoFactorRequired ? "/2fa" : afterSignInPath(request, opts.redirectTo), { headers });
 }

@@ -6,6 +6,7 @@ import { createCookie, createSessionStorage, type Session } from "@remix-run/nod
 import { env } from "../../../api/lib/env";
 import { randomToken } from "../../../api/lib/crypto";
 import { key, redis } from "../../../api/lib/redis";
+import { SESSION_COOKIE } from "./csrf.server";
 import type { ToastInput } from "./toast";
 
 export type SessionData = {
@@ -22,7 +23,7 @@ export type AppSession = Session<SessionData, SessionFlash>;
 
 const MAX_AGE = 60 * 60 * 24 * 14;
 
-const sessionCookie = createCookie("__session", {
+const sessionCookie = createCookie(SESSION_COOKIE, {
   httpOnly: true,
   sameSite: "lax",
   path: "/",

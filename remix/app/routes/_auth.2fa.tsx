@@ -11,7 +11,7 @@ import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import { requestCtx } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
-import { safeRedirectTo } from "~/lib/login.server";
+import { afterSignInPath } from "~/lib/login.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 
 export const handle = { crumb: "auth:twoFactor.title" };
@@ -31,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const user = await verifyTotp(requestCtx(request), userId, value);
     // A fresh session id once the second factor is done.
     const fresh = await rotateSession(session, { userId: user.id, accountId: session.get("accountId"), tfa: "ok" });
-    return redirect(safeRedirectTo(session.get("redirectTo")), { headers: { "Set-Cookie": await commitSession(fresh) } });
+    return redirect(afterSignInPath(request, session.get("redirectTo")), { headers: { "Set-Cookie": await commitSession(fresh) } });
   });
 }
 

@@ -6,9 +6,14 @@ import { requireCsrf } from "~/lib/csrf.server";
 import { localeCookie } from "~/lib/i18n.server";
 import { optionalUserId } from "~/lib/auth.server";
 import { supportedLngs } from "~/lib/i18n";
+import { safeRedirectPath } from "~/lib/safe-redirect";
 
-function safeRedirect(to: FormDataEntryValue | null, fallback: string) {
-  return typeof to === "string" && to.startsWith("/") && !to.startsWith("//") ? to : fallback;
+/** Back to the form's redirectTo, else the page the form was on (Referer), else "/": our origin only. */
+function backTo(request: Request, redirectTo: FormDataEntryValue | null) {
+  const origin = new URL(request.url).origin;
+  const referer = URL.canParse(request.headers.get("Referer") ?? "") ? new URL(request.headers.get("Referer")!) : null;
+  const fromReferer = referer ? safeRedirectPath(referer.pathname + referer.search, origin) : "/";
+  return safeRedirectPath(redirectTo, origin, fromReferer);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -20,8 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!(supportedLngs as readonly string[]).includes(locale)) throw new Response("Bad Request", { status: 400 });
   const userId = await optionalUserId(request);
   if (userId) await setLocale(userId, { locale });
-  const back = safeRedirect(form.get("redirectTo"), request.headers.get("Referer") ? new URL(request.headers.get("Referer")!).pathname : "/");
-  return redirect(back, { headers: { "Set-Cookie": await localeCookie.serialize(locale) } });
+  return redirect(backTo(request, form.get("redirectTo")), { headers: { "Set-Cookie": await localeCookie.serialize(locale) } });
 }
 
 export async function loader() {

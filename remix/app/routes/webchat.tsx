@@ -8,6 +8,9 @@ import { widgetConfigByKey } from "../../../api/live/settings";
 import { WidgetEmbed } from "~/components/live/widget-embed";
 import { i18next } from "~/lib/i18n.server";
 
+/** Customers may frame this page on their own sites (its Content-Security-Policy allows any ancestor). */
+export const handle = { embeddable: true };
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const key = new URL(request.url).searchParams.get("key") ?? "";
   const widget = await widgetConfigByKey(key);

@@ -10,20 +10,12 @@ import { SmsStatusBadge } from "./status-badge";
 import { PageHeader } from "~/components/shell/page-header";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatMoney } from "~/lib/format";
+import { osm } from "~/lib/map";
 import type { detailLoader } from "~/lib/sms-reports.server";
 import type { RootData } from "~/root";
 
 /** Error codes with their own explanation; others show the provider's text. */
 export const KNOWN_ERROR_CODES = ["UNDELIV", "EXPIRED", "REJECTD", "DELETED", "UNKNOWN", "optout", "deny_list", "invalid_number", "unavailable"] as const;
-
-function osm(lat: number, lon: number) {
-  const d = 0.005;
-  const bbox = [lon - d, lat - d, lon + d, lat + d].map((v) => v.toFixed(6)).join(",");
-  return {
-    embed: `https://www.openstreetmap.org/export/embed.html?bbox=${bbox}&layer=mapnik&marker=${lat.toFixed(6)},${lon.toFixed(6)}`,
-    link: `https://www.openstreetmap.org/?mlat=${lat.toFixed(6)}&mlon=${lon.toFixed(6)}#map=16/${lat.toFixed(6)}/${lon.toFixed(6)}`,
-  };
-}
 
 export function MessageDetail() {
   const { message: m } = useLoaderData<typeof detailLoader>();
