@@ -7,6 +7,7 @@ import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { enqueueMail } from "../mail/enqueue";
 import { hashPassword } from "./passwords";
+import { revokeUserSessions } from "./revocation";
 import { emailOnlySchema, resetPasswordSchema } from "./schemas";
 
 const TTL = { email_verify: 48 * 3600_000, password_reset: 3600_000 } as const;
@@ -74,7 +75,7 @@ export async function checkResetToken(token: string) {
 
 export async function resetPassword(ctx: Ctx, input: unknown) {
   const data = validate(resetPasswordSchema, input);
-  return sequelize().transaction(async (transaction) => {
+  const user = await sequelize().transaction(async (transaction) => {
     const row = await findValid(data.token, "password_reset", transaction);
     await row.update({ usedAt: new Date() }, { transaction });
     const user = await User.findByPk(row.userId, { transaction });
@@ -84,4 +85,7 @@ export async function resetPassword(ctx: Ctx, input: unknown) {
     await recordAudit({ ...ctx, transaction }, "auth.password_reset", { userId: user.id, accountId: user.currentAccountId });
     return user;
   });
+  // A reset says the old password may be known to someone else: every session and token ends.
+  await revokeUserSessions(user.id, { reason: "password_reset" });
+  return user;
 }
