@@ -8,6 +8,7 @@
  *    {type:"reply", id, ok, data | error:{code, message}}
  *    {type:"already_connected"}          an agent connection of this person is open elsewhere
  *    {type:"disconnect", reason}         taken over elsewhere; the socket closes (4409)
+    (revoked: logout, password/2FA change, removal, role change, suspension: closes with 4401, no frame)
  *    {type:"ping", at}
  *  client -> server
  *    {type:"command", id, command, payload}    (api/live/commands.ts)
@@ -25,9 +26,14 @@ import { notificationStream } from "../api/notifications/services";
 import type { Actor } from "../api/lib/context";
 import { randomToken } from "../api/lib/crypto";
 import { Feed, isStreamId, type Entry, type StreamHub } from "./hub";
+import { holdRevocable } from "./revocation";
 
+/**
+ * An agent's `sessionId` is the web session of its ticket or the token family of its access
+ * token (`tokenIssuedAt` set): what revocations match it by (realtime/revocation.ts).
+ */
 export type Identity =
-  | { kind: "agent"; actor: Actor; live: boolean; supervisor: boolean }
+  | { kind: "agent"; actor: Actor; live: boolean; supervisor: boolean; sessionId: string | null; tokenIssuedAt: number | null }
   | { kind: "visitor"; visitor: VisitorIdentity };
 
 export interface Transport {
@@ -108,6 +114,7 @@ export class Connection {
   private queue: Promise<unknown> = Promise.resolve();
   /** The last id delivered per stream (SSE ids carry them all). */
   readonly delivered: Record<string, string> = {};
+  private release?: () => void;
 
   constructor(
     private readonly hub: StreamHub,
@@ -117,6 +124,7 @@ export class Connection {
   ) {
     local.set(this.id, this);
     Object.assign(this.delivered, opts.last);
+    if (identity.kind === "agent") this.release = holdRevocable(identity, (reason) => this.revoke(reason));
   }
 
   /** Agents holding a live connection are limited to one per person and account. */
@@ -227,6 +235,13 @@ export class Connection {
     this.closed();
   }
 
+  /** No longer allowed (realtime/revocation.ts): close; a client that may still connect gets a new ticket. */
+  revoke(reason: string) {
+    if (this.state === "closed") return;
+    this.transport.close(CLOSE.UNAUTHORIZED, reason);
+    this.closed();
+  }
+
   ping() {
     if (this.state === "live" || this.state === "waiting") this.transport.control({ type: "ping", at: Date.now() });
   }
@@ -242,6 +257,7 @@ export class Connection {
     if (this.state === "closed") return;
     this.state = "closed";
     local.delete(this.id);
+    this.release?.();
     this.stopFeeds();
     if (this.holdsPresence) {
       const { actor } = this.identity as Extract<Identity, { kind: "agent" }>;

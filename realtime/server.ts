@@ -10,26 +10,31 @@
  *   GET /realtime/sse            the same streams and frames as SSE (unnamed blocks, composite id)
  *   POST /realtime/command       one command frame, answered with its reply (for SSE clients)
  *   GET /realtime/notifications  SSE of the notification stream only (the notification bell)
+ *   GET /realtime/stats          streams, subscribers, connections of this process (platform staff only)
  *
  * Authentication (query, since browsers cannot set headers on either transport):
  *   ticket=<stream ticket>  web sessions (api/realtime/tickets.ts, from the Remix app)
  *   token=<JWT access token> or Authorization: Bearer  integrators (checked as the API checks it;
  *                                                      optional account=<id> like X-Account-Id)
  *   visitor=<visitor token> widget visitors (api/live/visitor-tokens.ts), their room only
- * Refused: websocket closes with 4401, SSE answers 401.
+ * Refused: websocket closes with 4401, SSE answers 401. Tickets are single-use; an open connection
+ * closes (4401 / end of stream) when its person is signed out, removed, changes role or their
+ * account is suspended (realtime/revocation.ts).
  */
 import type { ServerWebSocket } from "bun";
 import { loadActor } from "../api/auth/actor";
-import { actorFromAccessToken, bearer } from "../api/http/auth";
+import { accessTokenIdentity, bearer } from "../api/http/auth";
 import "../api/live/command-handlers";
 import { liveAccess, realtimeControlChannel, type ControlMessage } from "../api/live/presence";
 import { redeemVisitorToken } from "../api/live/visitor-tokens";
 import { env } from "../api/lib/env";
 import { connect } from "../api/lib/redis";
 import { notificationStream } from "../api/notifications/services";
+import { can } from "../api/policy/policy";
 import { redeemStreamTicket } from "../api/realtime/tickets";
 import { CLOSE, Connection, formatCursors, runCommand, localConnection, localConnections, parseCursors, type Identity, type Transport } from "./connection";
 import { Feed, StreamHub, isStreamId, type Entry } from "./hub";
+import { holdRevocable, listenForRevocations } from "./revocation";
 
 const e = env();
 const encoder = new TextEncoder();
@@ -45,12 +50,12 @@ async function identify(request: Request, url: URL): Promise<Identity | null> {
       const who = await redeemStreamTicket(ticket);
       if (!who) return null;
       const actor = await loadActor(who.userId, who.accountId, { strict: true });
-      return { kind: "agent", actor, ...liveAccess(actor) };
+      return { kind: "agent", actor, ...liveAccess(actor), sessionId: who.sessionId, tokenIssuedAt: null };
     }
     const token = q.get("token") ?? bearer(request);
     if (token) {
-      const actor = await actorFromAccessToken(token, q.get("account")?.trim() || null);
-      return { kind: "agent", actor, ...liveAccess(actor) };
+      const { actor, issuedAt, family } = await accessTokenIdentity(token, q.get("account")?.trim() || null);
+      return { kind: "agent", actor, ...liveAccess(actor), sessionId: family, tokenIssuedAt: issuedAt };
     }
     const visitor = q.get("visitor");
     if (visitor) {
@@ -121,12 +126,19 @@ function sseResponse(request: Request, identity: Identity, last: Record<string, 
   return new Response(body, { headers: SSE_HEADERS });
 }
 
+type AgentIdentity = Extract<Identity, { kind: "agent" }>;
+
+/** Platform staff (owners and admins of the platform account: the /admin area). */
+const isStaff = (actor: AgentIdentity["actor"]) => actor.accountType === "platform" && can(actor, "/admin");
+
 const SSE_HEADERS = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" };
 
 /** The notification bell's stream: Last-Event-ID is a plain id; data is the entry's fields. */
-function notificationsSse(request: Request, userId: string, accountId: string, from: string | null) {
+function notificationsSse(request: Request, identity: AgentIdentity, from: string | null) {
+  const { userId, accountId } = identity.actor;
   let feed: Feed | undefined;
   let beat: ReturnType<typeof setInterval> | undefined;
+  let release: (() => void) | undefined;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       let open = true;
@@ -137,12 +149,14 @@ function notificationsSse(request: Request, userId: string, accountId: string, f
         if (!open) return;
         open = false;
         clearInterval(beat);
+        release?.();
         feed?.close();
         try {
           controller.close();
         } catch {}
       };
       request.signal.addEventListener("abort", stop);
+      release = holdRevocable(identity, stop);
       send(`retry: 3000\n: connected\n\n`);
       beat = setInterval(() => send(`: heartbeat\n\n`), PING_MS);
       feed = new Feed(
@@ -162,6 +176,7 @@ function notificationsSse(request: Request, userId: string, accountId: string, f
     },
     cancel() {
       clearInterval(beat);
+      release?.();
       feed?.close();
     },
   });
@@ -180,8 +195,13 @@ const server = Bun.serve<WsData>({
     switch (url.pathname) {
       case "/realtime/health":
         return new Response("OK");
-      case "/realtime/stats":
+      case "/realtime/stats": {
+        // How many streams and people are connected is the platform's business only.
+        const identity = await identify(request, url);
+        if (!identity) return new Response("Unauthorized", { status: 401 });
+        if (identity.kind !== "agent" || !isStaff(identity.actor)) return new Response("Forbidden", { status: 403 });
         return Response.json({ ...hub.stats(), connections: [...localConnections()].length });
+      }
       case "/realtime/ws": {
         const identity = await identify(request, url);
         // Refusals are a close code the browser can read (4401), not a failed handshake.
@@ -208,10 +228,10 @@ const server = Bun.serve<WsData>({
         return Response.json(await runCommand(identity, frame ?? {}, { connectionId: url.searchParams.get("connection_id"), locale, ip, userAgent }));
       }
       case "/realtime/notifications": {
-        const who = await redeemStreamTicket(url.searchParams.get("ticket"));
-        if (!who) return new Response("Unauthorized", { status: 401 });
+        const identity = url.searchParams.get("ticket") ? await identify(request, url) : null;
+        if (!identity || identity.kind !== "agent") return new Response("Unauthorized", { status: 401 });
         const lastId = request.headers.get("Last-Event-ID") ?? url.searchParams.get("last_id");
-        return notificationsSse(request, who.userId, who.accountId, isStreamId(lastId) ? lastId : null);
+        return notificationsSse(request, identity, isStreamId(lastId) ? lastId : null);
       }
     }
     return new Response("Not Found", { status: 404 });
@@ -264,6 +284,8 @@ control.on("message", (_channel, raw) => {
     if (msg.type === "disconnect") localConnection(msg.connectionId)?.disconnect(msg.reason);
   } catch {}
 });
+
+listenForRevocations();
 
 // Pings every connection (the client's liveness check) and keeps agents' presence holds.
 setInterval(() => {

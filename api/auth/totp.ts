@@ -10,6 +10,7 @@ import { key, redis } from "../lib/redis";
 import { validate } from "../lib/validate";
 import { verifyPassword } from "./passwords";
 import { assertLoginAllowed, assertPasswordCheckAllowed, clearLoginFailures, clearPasswordChecks, recordLoginFailure } from "./rate-limit";
+import { revokeUserSessions } from "./revocation";
 import { totpCodeSchema } from "./schemas";
 
 const ISSUER = "Mensageria";
@@ -60,6 +61,8 @@ export async function confirmTotpEnrolment(ctx: Ctx, userId: string, secret: str
   }
   await user.update({ totpSecret: seal(secret), totpEnabledAt: new Date() });
   await recordAudit(ctx, "auth.2fa_enabled", { userId });
+  // Sessions signed in without the second factor end; the one that enrolled stays.
+  await revokeUserSessions(userId, { except: ctx.sessionId, reason: "2fa_enabled" });
 }
 
 /** Verify a sign-in's second factor. Failures count toward the sign-in rate limit. */
@@ -89,6 +92,7 @@ export async function disableTotp(ctx: Ctx, userId: string, password: string) {
   await clearPasswordChecks(user.id);
   await user.update({ totpSecret: null, totpEnabledAt: null });
   await recordAudit(ctx, "auth.2fa_disabled", { userId });
+  await revokeUserSessions(userId, { except: ctx.sessionId, reason: "2fa_disabled" });
 }
 
 export async function preferredTfa(userId: string) {

@@ -8,6 +8,7 @@ import { validate } from "../lib/validate";
 import { enqueueMail } from "../mail/enqueue";
 import { hashPassword } from "./passwords";
 import { resendVerificationAttempt, resetRequestAttempt, resetSubmitAttempt } from "./rate-limit";
+import { revokeUserSessions } from "./revocation";
 import { emailOnlySchema, resetPasswordSchema } from "./schemas";
 
 const TTL = { email_verify: 48 * 3600_000, password_reset: 3600_000 } as const;
@@ -79,7 +80,7 @@ export async function checkResetToken(token: string) {
 export async function resetPassword(ctx: Ctx, input: unknown) {
   const data = validate(resetPasswordSchema, input);
   await resetSubmitAttempt(ctx.ip);
-  return sequelize().transaction(async (transaction) => {
+  const user = await sequelize().transaction(async (transaction) => {
     const row = await findValid(data.token, "password_reset", transaction);
     await row.update({ usedAt: new Date() }, { transaction });
     const user = await User.findByPk(row.userId, { transaction });
@@ -89,4 +90,7 @@ export async function resetPassword(ctx: Ctx, input: unknown) {
     await recordAudit({ ...ctx, transaction }, "auth.password_reset", { userId: user.id, accountId: user.currentAccountId });
     return user;
   });
+  // A reset says the old password may be known to someone else: every session and token ends.
+  await revokeUserSessions(user.id, { reason: "password_reset" });
+  return user;
 }

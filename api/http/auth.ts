@@ -7,12 +7,14 @@ import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import { Op } from "sequelize";
 import { loadActor } from "../auth/actor";
+import { assertTokenIssuedAfterRevocation } from "../auth/revocation";
 import { RefreshToken, initModels } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 
-export type AccessClaims = { sub: string; acc?: string; tfa: "pending" | "ok"; typ: "access" };
+/** `at`: issued at, in milliseconds (revocation compares it with the person's last revocation). */
+export type AccessClaims = { sub: string; acc?: string; tfa: "pending" | "ok"; typ: "access"; at?: number; iat?: number; sid?: string };
 
 export const jwtPlugin = new Elysia({ name: "jwt-plugin" })
   .use(jwt({ name: "accessJwt", secret: env().JWT_SECRET, exp: `${env().JWT_ACCESS_TTL}s` }))
@@ -58,9 +60,11 @@ type Signer = { sign: (p: Record<string, string | number>) => Promise<string> };
 /** Issue an access + refresh pair. */
 export async function issueTokens(accessJwt: Signer, refreshJwt: Signer, userId: string, accountId: string | null | undefined, tfa: "pending" | "ok") {
   initModels();
-  const token = await accessJwt.sign({ sub: userId, ...(accountId ? { acc: accountId } : {}), tfa, typ: "access" });
-  if (tfa === "pending") return { token, refresh_token: null as string | null };
+  const claims = { sub: userId, ...(accountId ? { acc: accountId } : {}), tfa, typ: "access", at: Date.now() };
+  if (tfa === "pending") return { token: await accessJwt.sign(claims), refresh_token: null as string | null };
   const row = await RefreshToken.create({ userId, expiresAt: new Date(Date.now() + env().JWT_REFRESH_TTL * 1000) });
+  // `sid`: the token family (its refresh row), spared by revocations this pair itself causes.
+  const token = await accessJwt.sign({ ...claims, sid: row.id });
   const refresh_token = await refreshJwt.sign({ sub: userId, jti: row.id, typ: "refresh", ...(accountId ? { acc: accountId } : {}) });
   return { token, refresh_token };
 }
@@ -98,10 +102,34 @@ export async function revokeRefresh(refreshJwt: Verifier, raw: string | null, al
  * the token's, else the person's current one. Also used by the realtime service (`?token=`).
  */
 export async function actorFromAccessToken(raw: string | null | undefined, wanted: string | null = null): Promise<Actor> {
+  return (await accessTokenIdentity(raw, wanted)).actor;
+}
+
+/**
+ * actorFromAccessToken plus when the token was issued (ms), which the realtime service keeps to
+ * re-check the token against later revocations. A token issued before the person's last
+ * revocation (password change, reset, 2FA change, removal: api/auth/revocation.ts) is refused.
+ */
+export async function accessTokenIdentity(
+  raw: string | null | undefined,
+  wanted: string | null = null,
+): Promise<{ actor: Actor; issuedAt: number; family: string | null }> {
   const claims = await accessClaims(raw);
   if (!claims) throw new AppError("UNAUTHENTICATED");
   if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");
-  return loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null });
+  const issuedAt = tokenIssuedAt(claims);
+  const family = tokenFamily(claims);
+  await assertTokenIssuedAfterRevocation(claims.sub, issuedAt, family);
+  return { actor: await loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null }), issuedAt, family };
+}
+
+/** The token family: the refresh row issued with the token (none for a pending token). */
+const tokenFamily = (claims: AccessClaims) => (typeof claims.sid === "string" ? claims.sid : null);
+
+/** `at` (ms, ours) is exact; older tokens only have the JWT's `iat` (whole seconds). */
+function tokenIssuedAt(claims: AccessClaims): number {
+  if (typeof claims.at === "number") return claims.at;
+  return typeof claims.iat === "number" ? claims.iat * 1000 : 0;
 }
 
 /**
@@ -113,9 +141,10 @@ export const authenticated = new Elysia({ name: "authenticated" })
   .use(jwtPlugin)
   .resolve({ as: "scoped" }, async ({ request, server }) => {
     const wanted = request.headers.get("X-Account-Id")?.trim() || null;
-    const actor = await actorFromAccessToken(bearer(request), wanted);
+    const { actor, family } = await accessTokenIdentity(bearer(request), wanted);
     const ctx: SignedInCtx = {
       actor,
+      ...(family ? { sessionId: family } : {}),
       ip: clientIp(request, server?.requestIP(request)?.address),
       userAgent: request.headers.get("User-Agent"),
     };
@@ -128,5 +157,6 @@ export const pendingAuth = new Elysia({ name: "pending-auth" })
   .resolve({ as: "scoped" }, async ({ request }) => {
     const claims = await accessClaims(bearer(request));
     if (!claims) throw new AppError("UNAUTHENTICATED");
+    await assertTokenIssuedAfterRevocation(claims.sub, tokenIssuedAt(claims), tokenFamily(claims));
     return { claims };
   });

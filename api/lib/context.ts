@@ -20,6 +20,11 @@ export type Ctx = {
   userAgent?: string | null;
   locale?: Locale;
   transaction?: Transaction;
+  /**
+   * The web session the request came with, or an API caller's token family (the refresh row
+   * its access token names): the one a password or 2FA change keeps signed in.
+   */
+  sessionId?: string;
 };
 
 export type SignedInCtx = Ctx & { actor: Actor };

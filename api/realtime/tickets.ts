@@ -1,21 +1,31 @@
 /**
  * Stream tickets: a browser's EventSource cannot send headers, so the web app hands it a
- * short-lived ticket bound to the person and account; the realtime service redeems it.
+ * ticket bound to the person, the account and the web session; the realtime service redeems it.
+ * A ticket is single-use (GETDEL) and lives a minute: every connect and reconnect asks the web
+ * app for a new one, which it gives only to a live session. A ticket of a session that has since
+ * ended (logout, revocation) is refused even within its minute.
  */
+import { webSessionAlive } from "../auth/revocation";
 import type { Actor } from "../lib/context";
 import { randomToken } from "../lib/crypto";
 import { key, redis } from "../lib/redis";
 
-const TTL_SECONDS = 3600;
+export const TICKET_TTL_SECONDS = 60;
 
-export async function issueStreamTicket(actor: Pick<Actor, "userId" | "accountId">) {
+export type StreamTicket = { userId: string; accountId: string; sessionId: string | null };
+
+export async function issueStreamTicket(actor: Pick<Actor, "userId" | "accountId">, sessionId?: string | null) {
   const ticket = randomToken(24);
-  await redis().set(key("rt-ticket", ticket), JSON.stringify({ userId: actor.userId, accountId: actor.accountId }), "EX", TTL_SECONDS);
+  const value: StreamTicket = { userId: actor.userId, accountId: actor.accountId, sessionId: sessionId ?? null };
+  await redis().set(key("rt-ticket", ticket), JSON.stringify(value), "EX", TICKET_TTL_SECONDS);
   return ticket;
 }
 
-export async function redeemStreamTicket(ticket: string | null): Promise<{ userId: string; accountId: string } | null> {
+export async function redeemStreamTicket(ticket: string | null): Promise<StreamTicket | null> {
   if (!ticket || ticket.length > 64) return null;
-  const raw = await redis().get(key("rt-ticket", ticket));
-  return raw ? JSON.parse(raw) : null;
+  const raw = await redis().getdel(key("rt-ticket", ticket));
+  if (!raw) return null;
+  const who = JSON.parse(raw) as StreamTicket;
+  if (who.sessionId && !(await webSessionAlive(who.sessionId, who.userId))) return null;
+  return { userId: who.userId, accountId: who.accountId, sessionId: who.sessionId ?? null };
 }

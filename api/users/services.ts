@@ -19,6 +19,7 @@ import { inviteSchema, listQuerySchema, profileSchema, updateUserSchema, localeS
 import { changePasswordSchema } from "../auth/schemas";
 import { verifyPassword } from "../auth/passwords";
 import { assertPasswordCheckAllowed, clearPasswordChecks } from "../auth/rate-limit";
+import { revokeMembershipConnections, revokeUserSessions } from "../auth/revocation";
 
 export const PAGE_SIZE = 20;
 const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -193,7 +194,7 @@ export async function updateUser(ctx: SignedInCtx, userId: string, input: unknow
   assertId(userId);
   initModels();
   const data = validate(updateUserSchema, input);
-  return sequelize().transaction(async (transaction) => {
+  const { row, roleChanged } = await sequelize().transaction(async (transaction) => {
     const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, include: [{ model: User, as: "user" }], transaction });
     if (!m?.user) throw new AppError("NOT_FOUND");
     if (data.role && data.role !== m.role) {
@@ -212,11 +213,16 @@ export async function updateUser(ctx: SignedInCtx, userId: string, input: unknow
       }
     }
     const previousRole = m.role;
+    const wasAgent = m.isAgent;
     await m.user.update({ firstName: data.firstName, lastName: data.lastName, mobile: data.mobile }, { transaction });
     await m.update({ role: data.role ?? m.role, isAgent: data.isAgent, departmentId }, { transaction });
     await recordAudit({ ...ctx, transaction }, "users.updated", { meta: { userId, role: m.role, previousRole } });
-    return toRow(m);
+    return { row: toRow(m), roleChanged: m.role !== previousRole || m.isAgent !== wasAgent };
   });
+  // Requests re-read the role each time; open realtime connections chose their streams by the
+  // old role (and agent flag): they close and reconnect under the new one.
+  if (roleChanged) await revokeMembershipConnections(userId, ctx.actor.accountId, "role_changed");
+  return row;
 }
 
 export async function removeUser(ctx: SignedInCtx, userId: string) {
@@ -234,6 +240,8 @@ export async function removeUser(ctx: SignedInCtx, userId: string) {
     await User.update({ currentAccountId: null }, { where: { id: userId, currentAccountId: ctx.actor.accountId }, transaction });
     await recordAudit({ ...ctx, transaction }, "users.removed", { meta: { userId } });
   });
+  // Removed: signed out everywhere (sessions, tokens, open streams), not only in this account.
+  await revokeUserSessions(userId, { reason: "removed" });
 }
 
 /** The signed-in person's own profile. */
@@ -275,6 +283,8 @@ export async function changePassword(ctx: SignedInCtx, input: unknown) {
   await clearPasswordChecks(user.id);
   await user.update({ passwordHash: await hashPassword(data.password) });
   await recordAudit(ctx, "profile.password_changed");
+  // Whoever else holds a session or token may hold it because of the old password.
+  await revokeUserSessions(user.id, { except: ctx.sessionId, reason: "password_changed" });
 }
 
 export const SIGN_IN_EVENTS = 20;

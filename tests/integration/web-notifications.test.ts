@@ -211,7 +211,8 @@ describe("live notifications (SSE through the web process)", () => {
     const id2 = await redis.xadd(stream(), "*", "event", "new-notification", "id", "102", "user", me.userId);
     // Someone else's personal notification is never delivered to this person.
     await redis.xadd(stream(), "*", "event", "new-notification", "id", "103", "user", "00000000-0000-0000-0000-000000000000");
-    const second = await openStream(ticket, id1!);
+    // A reconnect takes a new ticket: tickets are single-use.
+    const second = await openStream(await ticketOf(me.c), id1!);
     await second.ready();
     const id4 = await redis.xadd(stream(), "*", "event", "new-notification", "id", "104", "user", "*");
     await second.waitFor(() => second.events.length >= 2);

@@ -25,6 +25,7 @@ function loginRedirect(request: Request) {
 }
 
 const cache = new WeakMap<Request, Promise<Actor>>();
+const sessionIds = new WeakMap<Request, string>();
 
 /** The signed-in actor of this request, or a redirect thrown per the navigation guard. */
 export function requireActor(request: Request): Promise<Actor> {
@@ -40,6 +41,7 @@ async function resolveActor(request: Request): Promise<Actor> {
   const session = await getSession(request);
   const userId = session.get("userId");
   if (!userId) throw loginRedirect(request);
+  sessionIds.set(request, session.id);
   if (session.get("tfa") === "pending") throw redirect("/2fa");
   try {
     return await loadActor(userId, session.get("accountId"));
@@ -59,7 +61,7 @@ async function resolveActor(request: Request): Promise<Actor> {
 export async function requireRoute(request: Request, path = new URL(request.url).pathname): Promise<SignedInCtx> {
   const actor = await requireActor(request);
   if (!decide(actor, path).allowed) throw redirect("/403");
-  return { ...requestCtx(request), actor };
+  return { ...requestCtx(request), actor, sessionId: sessionIds.get(request) };
 }
 
 /** Who is signed in, if anyone (guest pages use it to show "go to the app"). */

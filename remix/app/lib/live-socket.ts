@@ -67,7 +67,6 @@ export class LiveSocket {
 
   private ws: WebSocket | null = null;
   private es: EventSource | null = null;
-  private auth: Record<string, string> = {};
   private connectionId: string | null = null;
   private stopped = false;
   private useSse: boolean;
@@ -125,11 +124,15 @@ export class LiveSocket {
     const frame = { type: "command", id, command, payload };
     if (this.state.status !== "open") return Promise.reject(new LiveCommandError("DISCONNECTED", "not connected"));
     if (this.useSse) {
-      return fetch(this.url("/realtime/command", { ...this.auth, ...(this.connectionId ? { connection_id: this.connectionId } : {}) }), {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(frame),
-      })
+      // Tickets are single-use: each command POST carries a new one (visitors reuse their token).
+      return this.freshAuth()
+        .then((auth) =>
+          fetch(this.url("/realtime/command", { ...auth, ...(this.connectionId ? { connection_id: this.connectionId } : {}) }), {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify(frame),
+          }),
+        )
         .then((r) => r.json() as Promise<LiveReplyFrame>)
         .then((reply) => this.settle(reply) as T);
     }
@@ -167,6 +170,11 @@ export class LiveSocket {
     for (const l of this.stateListeners) l(s);
   }
 
+  /** Credentials for one request: the visitor's token, or a new single-use stream ticket. */
+  private async freshAuth(): Promise<Record<string, string>> {
+    return this.opts.visitorToken ? { visitor: this.opts.visitorToken } : { ticket: await (this.opts.getTicket ?? defaultTicket)() };
+  }
+
   private url(path: string, params: Record<string, string>) {
     const base = this.opts.baseUrl ?? (typeof location !== "undefined" ? location.origin : "");
     return `${base}${path}?${new URLSearchParams(params)}`;
@@ -183,13 +191,14 @@ export class LiveSocket {
     this.clearTimers();
     const transport = this.useSse ? "sse" : "websocket";
     this.setState({ status: "connecting", transport });
+    let auth: Record<string, string>;
     try {
-      this.auth = this.opts.visitorToken ? { visitor: this.opts.visitorToken } : { ticket: await (this.opts.getTicket ?? defaultTicket)() };
+      auth = await this.freshAuth();
     } catch {
       return this.retry("ticket");
     }
     if (this.stopped) return;
-    const params: Record<string, string> = { ...this.auth };
+    const params: Record<string, string> = { ...auth };
     const last = this.cursorParam();
     if (last) params.last = last;
     if (this.opts.lang) params.lang = this.opts.lang;

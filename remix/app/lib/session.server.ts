@@ -5,8 +5,9 @@
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
 import { env } from "../../../api/lib/env";
 import { randomToken } from "../../../api/lib/crypto";
-import { key, redis } from "../../../api/lib/redis";
+import { redis } from "../../../api/lib/redis";
 import { SESSION_COOKIE } from "./csrf.server";
+import { sessionKey, userSessionsKey } from "../../../api/auth/revocation";
 import type { ToastInput } from "./toast";
 
 export type SessionData = {
@@ -32,24 +33,40 @@ const sessionCookie = createCookie(SESSION_COOKIE, {
   maxAge: MAX_AGE,
 });
 
-const dataKey = (id: string) => key("session", id);
+/**
+ * Each signed-in session's id is also in its person's set (api/auth/revocation.ts), so a password
+ * change or a removal can end all of them. The set lives as long as its newest session; ids of
+ * sessions that expired on their own stay in it until then (deleting them again is harmless).
+ */
+async function writeData(id: string, data: Partial<SessionData>, mode?: "XX") {
+  const value = JSON.stringify(data);
+  const tx = mode ? redis().multi().set(sessionKey(id), value, "EX", MAX_AGE, mode) : redis().multi().set(sessionKey(id), value, "EX", MAX_AGE);
+  if (data.userId) tx.sadd(userSessionsKey(data.userId), id).expire(userSessionsKey(data.userId), MAX_AGE);
+  await tx.exec();
+}
 
 export const sessionStorage = createSessionStorage<SessionData, SessionFlash>({
   cookie: sessionCookie,
   async createData(data) {
     const id = randomToken(24);
-    await redis().set(dataKey(id), JSON.stringify(data), "EX", MAX_AGE);
+    await writeData(id, data);
     return id;
   },
   async readData(id) {
-    const raw = await redis().get(dataKey(id));
+    const raw = await redis().get(sessionKey(id));
     return raw ? JSON.parse(raw) : null;
   },
   async updateData(id, data) {
-    await redis().set(dataKey(id), JSON.stringify(data), "EX", MAX_AGE);
+    // A signed-in session is only ever updated, never recreated: a request still in flight when
+    // its session was revoked must not bring it back (login and 2FA start fresh ids: rotateSession).
+    await writeData(id, data, data.userId ? "XX" : undefined);
   },
   async deleteData(id) {
-    await redis().del(dataKey(id));
+    const raw = await redis().get(sessionKey(id));
+    const userId = raw ? (JSON.parse(raw) as SessionData).userId : undefined;
+    const tx = redis().multi().del(sessionKey(id));
+    if (userId) tx.srem(userSessionsKey(userId), id);
+    await tx.exec();
   },
 });
 

@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { before, filter } = notificationsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const [list, streamTicket] = await Promise.all([
     listNotifications(ctx, { before, unreadOnly: filter === "unread" }),
-    issueStreamTicket(ctx.actor),
+    issueStreamTicket(ctx.actor, ctx.sessionId),
   ]);
   return json({ ...list, filter, before: before ?? null, streamTicket }, { headers: { "Cache-Control": "no-store" } });
 }

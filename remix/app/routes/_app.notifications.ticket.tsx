@@ -10,5 +10,5 @@ import { requireRoute } from "~/lib/auth.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   // Same permission as the notifications screen itself.
   const ctx = await requireRoute(request, "/notifications");
-  return json({ ticket: await issueStreamTicket(ctx.actor) }, { headers: { "Cache-Control": "no-store" } });
+  return json({ ticket: await issueStreamTicket(ctx.actor, ctx.sessionId) }, { headers: { "Cache-Control": "no-store" } });
 }
