@@ -18,6 +18,7 @@ import { loadActor } from "./actor";
 export const sessionKey = (sessionId: string) => key("session", sessionId);
 export const userSessionsKey = (userId: string) => key("user-sessions", userId);
 const validAfterKey = (userId: string) => key("tokens-valid-after", userId);
+const familyRevokedKey = (family: string) => key("token-family-revoked", family);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -78,6 +79,19 @@ export async function revokeUserSessions(userId: string, opts: { except?: string
   await publishRevocation({ userId, exceptSessionId: except, reason: opts.reason });
 }
 
+/**
+ * API logout: the refresh rows `families` were revoked. The access tokens of those families die
+ * with them (a mark kept as long as an access token lives) and so do the realtime connections
+ * opened with them.
+ */
+export async function revokeTokenFamilies(userId: string, families: readonly string[], reason = "logout") {
+  if (!families.length) return;
+  const multi = redis().multi();
+  for (const family of families) multi.set(familyRevokedKey(family), "1", "EX", env().JWT_ACCESS_TTL + 60);
+  await multi.exec();
+  for (const family of families) await publishRevocation({ userId, sessionId: family, reason });
+}
+
 /** The web session ended (logout): close the realtime connections opened from it. */
 export const revokeSessionConnections = (sessionId: string, reason = "logout") => publishRevocation({ sessionId, reason });
 
@@ -91,10 +105,12 @@ type ValidAfter = { at: number; except: string | null };
 
 /**
  * An access token issued (ms) before the person's last revocation is refused, unless it belongs
- * to the token family (`family`: its refresh row) that made the change.
+ * to the token family (`family`: its refresh row) that made the change; so is one whose family
+ * was signed out (API logout).
  */
 export async function assertTokenIssuedAfterRevocation(userId: string, issuedAtMs: number, family: string | null) {
-  const raw = await redis().get(validAfterKey(userId));
+  const [raw, familyRevoked] = family ? await redis().mget(validAfterKey(userId), familyRevokedKey(family)) : [await redis().get(validAfterKey(userId)), null];
+  if (familyRevoked) throw new AppError("UNAUTHENTICATED");
   if (!raw) return;
   const mark = JSON.parse(raw) as ValidAfter;
   if (issuedAtMs <= mark.at && !(family && family === mark.except)) throw new AppError("UNAUTHENTICATED");

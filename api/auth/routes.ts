@@ -53,7 +53,7 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
     async ({ body, refreshJwt }) => revokeRefresh(refreshJwt, body.refresh_token, body.all === true),
     {
       body: t.Object({ refresh_token: t.String(), all: t.Optional(t.Boolean()) }),
-      detail: { summary: "Sign out: revoke this refresh token (or all of the person's with all=true); access tokens expire on their own within minutes" },
+      detail: { summary: "Sign out: revoke this refresh token (or all of the person's with all=true), the access tokens issued with it and the realtime connections opened with them" },
     },
   )
   .post("/register", async ({ body, request, server }) => {

@@ -7,7 +7,7 @@ import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import { Op } from "sequelize";
 import { loadActor } from "../auth/actor";
-import { assertTokenIssuedAfterRevocation } from "../auth/revocation";
+import { assertTokenIssuedAfterRevocation, revokeTokenFamilies } from "../auth/revocation";
 import { RefreshToken, initModels } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
@@ -91,7 +91,9 @@ export async function revokeRefresh(refreshJwt: Verifier, raw: string | null, al
   const claims = raw ? await refreshJwt.verify(raw, MUST_EXPIRE) : false;
   if (!claims || claims.typ !== "refresh" || typeof claims.jti !== "string" || typeof claims.sub !== "string") throw new AppError("INVALID_TOKEN");
   const where = all ? { userId: claims.sub, revokedAt: null } : { id: claims.jti, userId: claims.sub, revokedAt: null };
-  const [n] = await RefreshToken.update({ revokedAt: new Date() }, { where });
+  const [n, rows] = await RefreshToken.update({ revokedAt: new Date() }, { where, returning: true });
+  // Their access tokens and the realtime connections opened with them end too (issue 11 item 6).
+  await revokeTokenFamilies(claims.sub, rows.map((r) => r.id));
   return { revoked: n };
 }
 

@@ -35,7 +35,9 @@ export type AttemptResult = { statusCode: number | null; error: string | null; e
 /**
  * One signed POST of `body` through the guarded client (api/lib/outbound, ADR 021: public https
  * addresses only while the guard is on, resolved and pinned, no redirect followed, time and size
- * capped); never throws. The excerpt is the first KB of the customer's own endpoint's answer; a
+ * capped); never throws. The excerpt is the first KB of a 2xx answer of the customer's endpoint;
+ * the body of a failure is never kept (issue 11: no response body of a failure goes back to the
+ * tenant: an address that is public yet trusts our server must not become a reading window). A
  * failure to connect reads "could not connect" whatever the cause (refused address or dead host).
  */
 export async function postWebhook(url: string, secret: string | readonly string[], eventId: string, body: string): Promise<AttemptResult> {
@@ -51,7 +53,7 @@ export async function postWebhook(url: string, secret: string | readonly string[
       body,
     });
     const ok = res.status >= 200 && res.status < 300;
-    return done({ statusCode: res.status, ok, excerpt: excerpt(res.text()), error: ok ? null : `HTTP ${res.status}` });
+    return done({ statusCode: res.status, ok, excerpt: ok ? excerpt(res.text()) : "", error: ok ? null : `HTTP ${res.status}` });
   } catch (e) {
     if (!isOutboundError(e)) return done({ statusCode: null, ok: false, excerpt: "", error: "could not send" });
     if (e.reason === "refused" || e.reason === "unreachable") console.warn(`webhook ${eventId}: ${e.detail}`);

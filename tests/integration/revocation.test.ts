@@ -263,6 +263,19 @@ describe("open websockets and SSE streams close when their person loses access",
     await other.close();
   });
 
+  it("an API logout ends the access token of that sign-in and closes the websocket opened with it, and only those", async () => {
+    const { p } = await agentOf();
+    const [mine, other] = [await login(p.email, p.password), await login(p.email, p.password)];
+    const ws = new LiveClient(wsUrl(rt(), { token: mine.token }));
+    expect((await ws.welcome()).kind).toBe("agent");
+    let code: number | null = null;
+    void ws.closed.then((c) => (code = c.code));
+    expect((await api("/api/auth/logout", { method: "POST", body: { refresh_token: mine.refresh_token } })).status).toBe(200);
+    await expect.poll(() => code, { timeout: 5000 }).toBe(4401);
+    expect(await accessWorks(mine.token)).toBe(false);
+    expect(await accessWorks(other.token)).toBe(true);
+  });
+
   it("the account's suspension closes its people's connections", async () => {
     const { web } = await agentOf();
     const s = await streamsOf(web, "sse");

@@ -28,6 +28,7 @@ beforeAll(async () => {
       const path = (req.url ?? "/").split("?")[0];
       hits.push({ path, headers: req.headers, raw, at: Date.now() });
       if (path === "/down") return res.writeHead(503).end("maintenance " + "x".repeat(3000));
+      if (path === "/long") return res.writeHead(200).end("received " + "y".repeat(3000));
       if (path === "/flaky") {
         const id = String(req.headers["webhook-id"]);
         const left = failuresLeft.has(id) ? failuresLeft.get(id)! : 2;
@@ -127,6 +128,19 @@ describe("customer webhooks", () => {
     }
   });
 
+  it("keeps the first KB of a successful answer", async () => {
+    const p = await person("whlong");
+    const ep = await createEndpoint(p, "/long");
+    const { delivery_id } = (await api(`/api/webhooks/${ep.id}/test`, { token: p.token, method: "POST" })).body.data;
+    const [attempt] = await until("answered attempt", async () => {
+      const rows = await query<{ status_code: number; response_excerpt: string }>("SELECT status_code, response_excerpt FROM webhook_attempts WHERE delivery_id = $1", [delivery_id]);
+      return rows.length ? rows : undefined;
+    });
+    expect(attempt.status_code).toBe(200);
+    expect(attempt.response_excerpt.startsWith("received yyy")).toBe(true);
+    expect(Buffer.byteLength(attempt.response_excerpt)).toBe(1024); // the answer is cut to 1 KB
+  });
+
   it("a receiver failing twice then answering 200 shows 3 attempts of the same signed event", async () => {
     const p = await person("whflaky");
     const ep = await createEndpoint(p, "/flaky");
@@ -143,8 +157,9 @@ describe("customer webhooks", () => {
       [delivery_id],
     );
     expect(attempts).toEqual([
-      { status_code: 500, error: "HTTP 500", response_excerpt: "try later" },
-      { status_code: 500, error: "HTTP 500", response_excerpt: "try later" },
+      // The body of a failed attempt is never kept (issue 11): only its status.
+      { status_code: 500, error: "HTTP 500", response_excerpt: "" },
+      { status_code: 500, error: "HTTP 500", response_excerpt: "" },
       { status_code: 200, error: null, response_excerpt: "ok" },
     ]);
     const got = hits.filter((h) => h.headers["webhook-id"] === event_id);
@@ -172,7 +187,7 @@ describe("customer webhooks", () => {
     expect(failed).toMatchObject({ attempts: MAX_ATTEMPTS, next_attempt_at: null, last_status_code: 503 });
     const attempts = await query<{ response_excerpt: string; started_at: Date }>("SELECT response_excerpt, started_at FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id", [delivery_id]);
     expect(attempts).toHaveLength(MAX_ATTEMPTS);
-    expect(Buffer.byteLength(attempts[0].response_excerpt)).toBe(1024); // the answer is cut to 1 KB
+    expect(attempts.every((a) => a.response_excerpt === "")).toBe(true); // a failure's body is never kept
     // Gaps grow (the schedule, scaled 10,000× down in tests: 0.5 ms, 30 ms, 180 ms, 720 ms, 1.8 s, 3.6 s, 3.6 s).
     const gaps = attempts.slice(1).map((a, i) => a.started_at.getTime() - attempts[i].started_at.getTime());
     expect(gaps[4]).toBeGreaterThan(1500);
