@@ -244,13 +244,18 @@ async function run() {
 
   // ---- the webhook receiver: what it acknowledged, per webhook-id ----
   const acked = new Map();
+  const firstAck = new Map();
+  const repeatGaps = [];
   let doubledWebhooks = 0;
   receiver = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
       const id = req.headers["webhook-id"];
       if (typeof id === "string") {
-        if (acked.has(id)) doubledWebhooks++;
+        if (acked.has(id)) {
+          doubledWebhooks++;
+          repeatGaps.push(Date.now() - firstAck.get(id));
+        } else firstAck.set(id, Date.now());
         acked.set(id, (acked.get(id) ?? 0) + 1);
       }
       res.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true}');
@@ -515,7 +520,8 @@ async function run() {
   line("events created", events.length);
   line("delivered (distinct ids received)", events.length - eventsLost.length);
   line("**lost** (created, never received)", eventsLost.length, eventsLost.length ? `(${lostNoDelivery} never fanned out into a delivery, ${JSON.stringify(tally(eventsLost.filter((id) => deliveries.has(id)).map((id) => deliveries.get(id))))} of the others)` : "");
-  line("**doubled** (received again after a 2xx)", doubledWebhooks);
+  const gaps = repeatGaps.sort((a, b) => a - b).map((g) => (g / 1000).toFixed(1));
+  line("**doubled** (received again after a 2xx)", doubledWebhooks, gaps.length ? `(again after ${gaps[0]}–${gaps.at(-1)} s)` : "");
   console.log("\n| Realtime | count |");
   console.log("|---|---:|");
   line("clients", clients.length);
