@@ -11,6 +11,7 @@ import { env } from "./lib/env";
 import { key, redis } from "./lib/redis";
 import { deliverMail, sweepQueuedMail } from "./mail/deliver";
 import { MAIL_STREAM } from "./mail/enqueue";
+import { reconcileSent } from "./messages/reconcile";
 import { sweepIdempotencyKeys } from "./sms/idempotency";
 import { sweepStagedFiles } from "./sms/recipients-file";
 import { releaseDue } from "./sms/release";
@@ -59,6 +60,15 @@ const scheduleSweep = setInterval(() => {
     .catch((e) => console.error("schedule release failed", e))
     .finally(() => (releasing = false));
 }, env().SCHEDULE_SWEEP_MS);
+// Messages left `sent` (receipt lost or late): asked at their provider, expired after their validity.
+let reconciling = false;
+const reconcileSweep = setInterval(() => {
+  if (reconciling) return;
+  reconciling = true;
+  reconcileSent()
+    .catch((e) => console.error("reconciliation sweep failed", e))
+    .finally(() => (reconciling = false));
+}, env().RECONCILE_SWEEP_SECONDS * 1000);
 const stagedSweep = setInterval(() => {
   sweepStagedFiles().catch((e) => console.error("staged SMS files sweep failed", e));
 }, 10 * 60_000);
@@ -79,6 +89,7 @@ async function shutdown() {
   clearInterval(idempotencySweep);
   clearInterval(scheduleSweep);
   clearInterval(stagedSweep);
+  clearInterval(reconcileSweep);
   clearInterval(exportSweep);
   dispatchSweep.stop();
   providerLinks.stop();

@@ -11,6 +11,7 @@ import { sequelize } from "../../models";
 import { connect, key, redis } from "../lib/redis";
 import type { ChannelAdapter } from "./contract";
 import { httpAdapter } from "./http";
+import { adapterFor } from "./registry";
 import { simulatorAdapter } from "./simulator";
 import { smppAdapter } from "./smpp/adapter";
 
@@ -100,6 +101,17 @@ export function adapterForConnection(c: ProviderConnection): ChannelAdapter {
   cached?.adapter.close?.();
   adapters.set(c.id, { stamp, adapter });
   return adapter;
+}
+
+/**
+ * The adapter of the provider a message went out through (`messages.provider`: a connection's
+ * name, or a registry provider such as the built-in simulator), whatever its route points at now.
+ */
+export async function adapterForProvider(channel: string, provider: string): Promise<ChannelAdapter | undefined> {
+  const s = await connectionsSnapshot();
+  const c = s.connections.find((x) => x.name === provider && x.channel === channel);
+  if (c) return c.enabled ? adapterForConnection(c) : undefined;
+  return adapterFor(channel, provider);
 }
 
 /** The connection named `name` (a webhook's :provider), when it is an HTTP provider. */

@@ -4,6 +4,7 @@
  * provider's signed status webhooks (`webhooks`, the receipt side in ./receipt-providers).
  * The dispatcher, the webhook route and the registry only ever speak this contract.
  */
+import type { MessageStatus } from "../messages/status";
 import type { ReceiptProvider } from "./receipt-providers";
 
 /** What the dispatcher hands a provider: the message as stored (E.164 recipient for phone channels). */
@@ -25,6 +26,19 @@ export type SendOptions = {
 };
 
 export type SendResult = { providerMessageId: string };
+
+/** Which message a status look-up asks about: the provider's id and our reference (the idempotency key). */
+export type StatusQuery = { providerMessageId: string; idempotencyKey: string };
+
+/** A provider's answer to a status look-up, in our words (like a receipt's). */
+export type ProviderStatus = {
+  status: MessageStatus;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  carrier?: string | null;
+  /** When the provider reached that status, if it says. */
+  occurredAt?: Date | null;
+};
 
 export type Capabilities = {
   /** Free text bodies. */
@@ -55,6 +69,13 @@ export interface ChannelAdapter {
    * the dispatcher resubmits and relies on `capabilities.idempotentSubmit`.
    */
   lookup?(idempotencyKey: string): Promise<SendResult | null>;
+  /**
+   * The provider's current status of a message it accepted, or null if it does not know it.
+   * Asked by the reconciliation sweep about a message left `sent` (its receipt lost or late,
+   * api/messages/reconcile.ts); a final answer is applied exactly like a receipt. Optional:
+   * without it a message whose receipt never comes ends `unavailable` (EXPIRED) after its validity.
+   */
+  status?(query: StatusQuery): Promise<ProviderStatus | null>;
   /** Signed status webhooks (verifyWebhook over the raw body + status vocabulary for parseWebhook). */
   webhooks?: ReceiptProvider;
   /** Opens a persistent link (an SMPP bind) so receipts and inbound messages flow before the first send. */

@@ -8,10 +8,14 @@
  *            signed Standard-Webhooks style with {webhook_secret}: a receipt {event_id, message_id,
  *            status, error_code?, error_message?, occurred_at}, or an MO {type: "inbound", event_id,
  *            from, to, body, occurred_at}.
+ *   status look-up (reconciliation of a message whose receipt never came, api/messages/reconcile.ts):
+ *            GET {url}/messages/{provider message id}  Authorization: Bearer {api_key}
+ *            -> 200 {status, error_code?, error_message?, carrier?, occurred_at?} (the receipt's
+ *            words); 404: the provider does not know it (the message then expires).
  * `reference` is our message id: a provider that honours it never delivers a retry twice.
  */
 import { httpConnectionNamed, type ProviderConnection } from "./connections";
-import { SMS_STATUSES, type ReceiptProvider } from "./receipt-providers";
+import { providerStatus, SMS_STATUSES, type ReceiptProvider } from "./receipt-providers";
 import { PermanentSendError, ProviderThrottledError, type ChannelAdapter } from "./contract";
 import { outboundFetch, type OutboundResponse } from "../lib/outbound";
 
@@ -60,6 +64,24 @@ export function httpAdapter(c: ProviderConnection): ChannelAdapter {
       if (res.status === 400 || res.status === 422) throw new PermanentSendError(json.error?.code ?? `http_${res.status}`, reason);
       if (res.status === 429) throw new ProviderThrottledError(`${c.name} throttled: ${reason}`);
       throw new Error(`${c.name} answered ${res.status}: ${reason}`);
+    },
+    async status({ providerMessageId }) {
+      const url = new URL(`messages/${encodeURIComponent(providerMessageId)}`, settings.url.endsWith("/") ? settings.url : `${settings.url}/`);
+      let res: OutboundResponse;
+      try {
+        res = await outboundFetch(url, {
+          method: "GET",
+          headers: { Authorization: `Bearer ${settings.api_key}` },
+          timeoutMs: SUBMIT_TIMEOUT_MS,
+          maxBytes: MAX_ANSWER_BYTES,
+          trust: "platform",
+        });
+      } catch (e) {
+        throw new Error(`${c.name} unreachable: ${(e as Error).message}`);
+      }
+      if (res.status === 404) return null;
+      if (res.status < 200 || res.status >= 300) throw new Error(`${c.name} status look-up answered ${res.status}`);
+      return providerStatus(res.json() as Record<string, unknown>);
     },
   };
 }

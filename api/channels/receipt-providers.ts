@@ -4,6 +4,7 @@
  */
 import { env } from "../lib/env";
 import type { MessageStatus } from "../messages/status";
+import type { ProviderStatus } from "./contract";
 
 export type ReceiptProvider = {
   /** Secrets accepted for the signature (several during a key rotation). */
@@ -46,4 +47,23 @@ export function mapProviderStatus(provider: ReceiptProvider, word: unknown): Mes
   if (typeof word !== "string") return undefined;
   const w = word.trim().toLowerCase();
   return Object.hasOwn(provider.statuses, w) ? provider.statuses[w] : undefined;
+}
+
+/**
+ * A provider's answer to a status look-up, {status, error_code?, error_message?, carrier?,
+ * occurred_at?} (a receipt's fields, SMS status words), in our words. An unknown word is an error,
+ * as for a receipt.
+ */
+export function providerStatus(json: Record<string, unknown>, statuses = SMS_STATUSES): ProviderStatus {
+  const status = mapProviderStatus({ secrets: () => [], statuses }, json.status);
+  if (!status) throw new Error(`unknown provider status ${JSON.stringify(json.status)}`);
+  const text = (v: unknown) => (typeof v === "string" && v ? v.slice(0, 200) : null);
+  const at = typeof json.occurred_at === "string" ? new Date(json.occurred_at) : null;
+  return {
+    status,
+    errorCode: text(json.error_code),
+    errorMessage: text(json.error_message),
+    carrier: text(json.carrier)?.slice(0, 40) ?? null,
+    occurredAt: at && !Number.isNaN(at.getTime()) ? at : null,
+  };
 }

@@ -4,7 +4,7 @@
  */
 import { env } from "../lib/env";
 import { PermanentSendError, ThrottledError, type ChannelAdapter } from "./contract";
-import { receiptProvider } from "./receipt-providers";
+import { providerStatus, receiptProvider } from "./receipt-providers";
 
 const SUBMIT_TIMEOUT_MS = 10_000;
 
@@ -64,5 +64,19 @@ export function simulatorAdapter(channel: string): ChannelAdapter {
       if (res.ok && typeof json.id === "string") return { providerMessageId: json.id };
       throw new Error(`simulator lookup answered ${res.status}`);
     },
+    async status({ providerMessageId }) {
+      const url = new URL(`/v1/messages/${encodeURIComponent(providerMessageId)}`, env().SIMULATOR_URL);
+      let res: Response;
+      try {
+        res = await fetch(url, { headers: headers(), signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS) });
+      } catch (e) {
+        throw new Error(`simulator unreachable: ${(e as Error).message}`);
+      }
+      if (res.status === 404) return null;
+      const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+      if (!res.ok) throw new Error(`simulator status answered ${res.status}`);
+      return providerStatus(json);
+    },
   };
 }
+

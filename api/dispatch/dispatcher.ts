@@ -10,7 +10,7 @@
  *     call the provider adapter with idempotencyKey = message id. A provider's throttling
  *     (ThrottledError) pauses the route for its Retry-After and the submit is repeated: the
  *     provider did not take it, so it is neither a failed attempt nor a duplicate;
- *  3. record `sent`, the provider and its message id (through the status machine) and announce it.
+ *  3. record `sent`, the provider and its message id (through the status machine).
  * A transient adapter error leaves the message `sending` and the entry pending: the runner
  * redelivers it (XAUTOCLAIM after DISPATCH_RETRY_IDLE_MS). A redelivered or recovered entry for
  * a `sending` message first asks the provider whether the earlier submit arrived (adapter.lookup)
@@ -26,8 +26,6 @@ import { adapterForConnection, connectionFor } from "../channels/connections";
 import { adapterFor, channels, defaultProvider, dispatchStream } from "../channels/registry";
 import { startConsumer, type Entry } from "../jobs/runner";
 import { env, parseRouteRates, type RouteRate } from "../lib/env";
-import { redis } from "../lib/redis";
-import { accountEventStream, STATUS_CHANGED_EVENT } from "../messages/receipts";
 import { nextStatus, type MessageStatus } from "../messages/status";
 import { acquire, bucketFor, pause } from "./rate-limit";
 
@@ -68,12 +66,6 @@ export function routeRate(channel: string, route: string | null): RouteRate | un
   return rates[route];
 }
 
-async function announce(accountId: string, messageId: string, status: MessageStatus) {
-  await redis()
-    .xadd(accountEventStream(accountId), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", messageId, "status", status)
-    .catch((e) => console.error("message.status_changed publish failed", messageId, e));
-}
-
 async function systemEvent(t: Transaction, messageId: string, accountId: string, status: string, payload: Record<string, unknown>) {
   await db().query(`INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, $3, 'system', $4::jsonb)`, {
     bind: [messageId, accountId, status, JSON.stringify(payload)],
@@ -106,11 +98,10 @@ export async function failUnsent(messageId: string, code: string, reason: string
     }
     return m;
   });
-  if (row) await announce(row.account_id, messageId, "failed");
   return Boolean(row);
 }
 
-/** Records `sent` with the provider's id (status machine under the row lock) and announces it. */
+/** Records `sent` with the provider's id (status machine under the row lock). */
 async function recordSent(messageId: string, provider: string, providerMessageId: string) {
   // The usual case in one round trip: still `sending` (ours), so `sent` applies.
   const [fast] = await db().query<{ account_id: string }>(
@@ -124,12 +115,9 @@ async function recordSent(messageId: string, provider: string, providerMessageId
      SELECT account_id FROM u`,
     { bind: [messageId, provider, providerMessageId], type: QueryTypes.SELECT },
   );
-  if (fast) {
-    await announce(fast.account_id, messageId, "sent");
-    return;
-  }
+  if (fast) return;
   // Anything else (a receipt got there first…): the status machine decides under the row lock.
-  const changed = await db().transaction(async (t) => {
+  await db().transaction(async (t) => {
     const [m] = await db().query<{ status: MessageStatus; account_id: string }>(`SELECT status, account_id FROM messages WHERE id = $1 FOR UPDATE`, {
       bind: [messageId],
       type: QueryTypes.SELECT,
@@ -143,9 +131,7 @@ async function recordSent(messageId: string, provider: string, providerMessageId
       { bind: [messageId, provider, providerMessageId, decision.status, decision.apply], transaction: t },
     );
     if (decision.apply) await systemEvent(t, messageId, m.account_id, "sent", { provider, provider_message_id: providerMessageId, previous: m.status });
-    return decision.apply ? m.account_id : null;
   });
-  if (changed) await announce(changed, messageId, "sent");
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -281,11 +267,6 @@ async function recordSentMany(list: Array<{ id: string } & Submitted>) {
     { bind: [list.map((m) => m.id), list.map((m) => m.provider), list.map((m) => m.providerMessageId)], type: QueryTypes.SELECT },
   );
   const recorded = new Set(done.map((d) => d.id));
-  if (done.length > 0) {
-    const p = redis().pipeline();
-    for (const d of done) p.xadd(accountEventStream(d.account_id), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", d.id, "status", "sent");
-    await p.exec().catch((e) => console.error("message.status_changed publish failed", e));
-  }
   for (const m of list) if (!recorded.has(m.id)) await recordSent(m.id, m.provider, m.providerMessageId);
 }
 

@@ -158,6 +158,15 @@ const schema = z
     SIMULATOR_RECEIPT_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
     /** Simulator: answer 429 with Retry-After above this many submits per second (0 = never throttle). */
     SIMULATOR_MAX_RPS: z.coerce.number().int().min(0).default(0),
+    /** Simulator: multiplies its receipt retry schedule (0.5 s … 1 h, for 24 h: api/simulator/server.ts); tests use e.g. 0.002. */
+    SIMULATOR_RECEIPT_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
+    /** Reconciliation: a message still `sent` this long after its submit is looked up at its provider (then again at this interval). */
+    RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(1).default(3600),
+    /** Reconciliation: a message with no final status this long after its submit ends `unavailable` (EXPIRED), like an SMS's validity period. */
+    SMS_VALIDITY_SECONDS: z.coerce.number().int().min(1).default(72 * 3600),
+    /** Reconciliation: how often the worker looks, and how many messages one look takes at most. */
+    RECONCILE_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60),
+    RECONCILE_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
     /**
      * Outbound requests (api/lib/outbound.ts, ADR 021): may URLs that are not the platform's own
      * reach private, loopback or link-local addresses, and use plain http? Never in production; default yes elsewhere.

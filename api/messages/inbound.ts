@@ -18,11 +18,9 @@
 import { QueryTypes } from "sequelize";
 import { initModels, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
-import { redis } from "../lib/redis";
 import { keywordsOf } from "../optouts/account-keywords";
 import { matchKeyword } from "../optouts/keywords";
 import { smsSegments } from "../sms/segments";
-import { accountEventStream, STATUS_CHANGED_EVENT } from "./receipts";
 
 export type InboundSms = {
   provider: string;
@@ -118,10 +116,5 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
     }
     return { result: "stored", messageId, accountId, keyword };
   });
-  if (outcome.result === "stored") {
-    await redis()
-      .xadd(accountEventStream(accountId), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", outcome.messageId, "status", "received")
-      .catch((e) => console.error("inbound publish failed", outcome.messageId, e));
-  }
   return outcome;
 }

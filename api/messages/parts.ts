@@ -7,7 +7,7 @@
  *  - anything else (some parts delivered, others not yet reported) leaves the message as it is.
  * A single-part message is the same rule with one part. Per part, statuses only move forward
  * (the same machine), so a repeated or late part receipt changes nothing. The message-level
- * change goes through applyProviderReceipt (dedupe, status machine, account event).
+ * change goes through applyProviderReceipt (dedupe, status machine, message event).
  */
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";

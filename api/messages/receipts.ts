@@ -5,8 +5,10 @@
  *    apply one at a time whichever process holds them, and batches never deadlock;
  *  - the receipt is recorded as a message_event deduplicated on (message, status, 'provider') —
  *    i.e. on (provider, provider message id, status); a repeat changes nothing;
- *  - the forward-only machine (./status) decides whether the status moves;
- *  - after commit, a real change is announced on the account's event stream.
+ *  - the forward-only machine (./status) decides whether the status moves.
+ * The message_events row is the announcement: its insert feeds the customer webhooks' outbox
+ * (migration 0019's trigger) in the same transaction, so listeners never see a status the
+ * database does not hold, and nothing is lost if Redis is down at that moment.
  * There is no actor: the tenant is the message's own account.
  *
  * Receipts arrive by the thousand per second when a provider catches up, and each is a few rows:
@@ -18,11 +20,7 @@
  */
 import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
-import { key, redis } from "../lib/redis";
 import { STATUS_TIMESTAMP, isFailure, nextStatus, type MessageStatus } from "./status";
-
-export const accountEventStream = (accountId: string) => key("account", accountId, "events");
-export const STATUS_CHANGED_EVENT = "message.status_changed";
 
 export type ProviderReceipt = {
   provider: string;
@@ -37,6 +35,12 @@ export type ProviderReceipt = {
   eventId: string;
   /** Our message id when the caller already resolved it (a concatenated SMS's part receipt, ../channels/smpp/parts). */
   messageId?: string;
+  /**
+   * How we learned it when it was not the provider's receipt: `lookup` (the reconciliation
+   * sweep asked the provider) or `expiry` (no final status within the validity period,
+   * ./reconcile). Kept in the event's payload; everything else is exactly a receipt's.
+   */
+  via?: "lookup" | "expiry";
 };
 
 export type ReceiptOutcome =
@@ -109,8 +113,7 @@ function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
 /** Applies receipts in one transaction, in their order; answers one outcome per receipt. */
 export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {
   const db = sequelize();
-  const announced: { accountId: string; messageId: string; status: MessageStatus }[] = [];
-  const outcomes = await db.transaction(async (transaction) => {
+  return db.transaction(async (transaction) => {
     const byId = inputs.filter((r) => r.messageId).map((r) => r.messageId!);
     const byPid = inputs.filter((r) => !r.messageId);
     const pidArrays = [byPid.map((r) => r.provider), byPid.map((r) => r.providerMessageId)];
@@ -175,6 +178,7 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
           error_message: input.errorMessage ?? null,
           applied: decision.apply,
           previous: status,
+          ...(input.via ? { via: input.via } : {}),
         }),
       });
       if (!decision.apply) return { result: "unchanged", messageId: message.id, status };
@@ -186,7 +190,6 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
       if (column) change.at[column] = input.occurredAt;
       if (isFailure(decision.status)) change.error = { code: input.errorCode ?? null, message: input.errorMessage ?? null };
       changes.set(message.id, change);
-      announced.push({ accountId: message.account_id, messageId: message.id, status: decision.status });
       return { result: "applied", messageId: message.id, status: decision.status, previous: status };
     });
 
@@ -241,15 +244,4 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     }
     return answers;
   });
-
-  if (announced.length > 0) {
-    // After commit: subscribers never see a status the database does not hold. A lost publish
-    // (Redis down) is not retried here; the message row stays the source of truth.
-    const pipeline = redis().pipeline();
-    for (const a of announced) {
-      pipeline.xadd(accountEventStream(a.accountId), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", a.messageId, "status", a.status);
-    }
-    await pipeline.exec().catch((e) => console.error("message.status_changed publish failed", e));
-  }
-  return outcomes;
 }

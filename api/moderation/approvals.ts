@@ -19,9 +19,7 @@ import { dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
-import { redis } from "../lib/redis";
 import { validate } from "../lib/validate";
-import { accountEventStream, STATUS_CHANGED_EVENT } from "../messages/receipts";
 import { assertAccountSide, assertReader, assertStaff } from "./access";
 import type { TermKind } from "./match";
 import { approvalNoteSchema, approvalRequestSchema, approvalsQuerySchema, rejectSchema } from "./schemas";
@@ -146,13 +144,6 @@ async function lockApproval(kind: TermKind, id: string, t: Transaction) {
   return row;
 }
 
-async function announce(accountId: string, changed: Array<{ id: string }>, status: string) {
-  if (changed.length === 0) return;
-  const pipeline = redis().pipeline();
-  for (const m of changed) pipeline.xadd(accountEventStream(accountId), "MAXLEN", "~", "100000", "*", "event", STATUS_CHANGED_EVENT, "message_id", m.id, "status", status);
-  await pipeline.exec().catch((e) => console.error("moderation announce failed", e));
-}
-
 export async function approve(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ data: Approval; released: number }> {
   assertStaff(ctx);
   const db = sequelize();
@@ -188,7 +179,6 @@ export async function approve(ctx: SignedInCtx, kind: TermKind, id: string): Pro
     await recordAudit({ ...ctx, transaction }, `moderation.${kind}_approved`, { accountId: a.account_id, meta: { id, value: a.value, released: released.length } });
     return { accountId: a.account_id, released };
   });
-  await announce(out.accountId, out.released, "queued");
   return { data: await visibleApproval(ctx, kind, id, true), released: out.released.length };
 }
 
@@ -225,7 +215,6 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
     await recordAudit({ ...ctx, transaction }, `moderation.${kind}_rejected`, { accountId: a.account_id, meta: { id, value: a.value, rejected: rejected.length, refunded: refund } });
     return { accountId: a.account_id, rejected };
   });
-  await announce(out.accountId, out.rejected, "rejected");
   return {
     data: await visibleApproval(ctx, kind, id, true),
     rejected: out.rejected.length,

@@ -9,6 +9,13 @@
  *        503 always for +15005550503 (a provider outage that never ends, to exercise retries).
  *   GET /v1/messages?reference=…  -> 200 {id, reference, status} of an earlier submit, 404 if none
  *     (what a dispatcher asks before repeating a submit whose answer it lost; not a submit).
+ *   GET /v1/messages/{id}  -> 200 {id, reference, status, error_code, error_message, carrier,
+ *     occurred_at}: the message's status as the simulator decided it — `enroute` until its receipt
+ *     is due, then its final outcome — whether or not the receipt reached us; 404 for an unknown id
+ *     (what the reconciliation sweep asks about a message left `sent`, api/messages/reconcile.ts).
+ *   Test numbers: +15005550404 — the receipt is lost (never posted; the status look-up answers
+ *     the outcome); +15005550408 — the provider never learns a final status (no receipt, the
+ *     look-up answers `enroute` for ever: the message can only expire).
  *   GET /v1/stats[?reference=…] -> counts: per reference the submits accepted (repeats included),
  *     and `throttled` (429 answers); ?times=1 -> when each reference's first submit arrived.
  *
@@ -22,8 +29,9 @@
  * SIMULATOR_DELAY_MS after the first submit of a reference it posts one signed receipt
  * (Standard Webhooks, SIMULATOR_WEBHOOK_SECRET) to SIMULATOR_WEBHOOK_URL: `delivered`, `failed`
  * or `unavailable`, chosen from SIMULATOR_MIX by hashing the reference (./outcome). If our
- * endpoint is down or has not yet recorded the provider id (answers `ignored`), it retries with
- * backoff. Receipts that wait for a free post go together as one JSON array (see pumpReceipts).
+ * endpoint is down or has not yet recorded the provider id (answers `ignored`), it retries like a
+ * real provider, for hours (RECEIPT_RETRY_SCHEDULE_S, scaled by SIMULATOR_RECEIPT_RETRY_SCALE).
+ * Receipts that wait for a free post go together as one JSON array (see pumpReceipts).
  * State is in memory: a restart forgets references (like a provider's retention ending).
  */
 import { randomUUID } from "node:crypto";
@@ -34,13 +42,37 @@ import { parseMix, SIMULATED_ERRORS, simulatedOutcome, type SimulatedOutcome } f
 
 const config = env();
 const mix = parseMix(config.SIMULATOR_MIX);
-const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 16000];
+/**
+ * The receipt retry schedule, in seconds, like real providers' webhook senders: quick retries for a
+ * blip (and for a receipt that outran the recording of its submit), then spaced out to one an hour,
+ * for up to RECEIPT_RETRY_FOR_S after the first attempt — an API down for hours still gets every
+ * receipt. SIMULATOR_RECEIPT_RETRY_SCALE multiplies every figure (tests use e.g. 0.002: 24 h -> 173 s).
+ */
+const RECEIPT_RETRY_SCHEDULE_S = [0.5, 1, 2, 4, 8, 16, 30, 60, 120, 300, 600, 1200, 1800, 3600];
+const RECEIPT_RETRY_FOR_S = 24 * 3600;
 const E164 = /^\+[1-9]\d{7,14}$/;
 const INVALID_NUMBER = "+15005550001";
 const OUTAGE_NUMBER = "+15005550503";
+/** The receipt is lost: never posted (the status look-up still answers the outcome). */
+const LOST_RECEIPT_NUMBER = "+15005550404";
+/** No final status ever: no receipt, and the look-up answers `enroute` for ever. */
+const NO_ANSWER_NUMBER = "+15005550408";
 
-type Submitted = { id: string; accepted: number; at: number; outcome: SimulatedOutcome; receipt: "pending" | "posted" | "gave_up"; carrier: string };
+type Submitted = {
+  id: string;
+  reference: string;
+  accepted: number;
+  at: number;
+  outcome: SimulatedOutcome;
+  receipt: "pending" | "posted" | "gave_up" | "lost";
+  carrier: string;
+  /** What the handset's fate is known as: `enroute` until the receipt is due (or for ever, NO_ANSWER_NUMBER). */
+  final: boolean;
+  /** Posts of its receipt tried so far. */
+  receiptAttempts: number;
+};
 const byReference = new Map<string, Submitted>();
+const byId = new Map<string, Submitted>();
 const totals = { accepted: 0, unique: 0, refused: 0, throttled: 0, receiptsPosted: 0, receiptAttempts: 0, receiptsGivenUp: 0 };
 
 /** Submits seen in the current one-second window (fixed window, like most providers' TPS limits). */
@@ -66,13 +98,19 @@ function authorized(req: Request) {
   return req.headers.get("authorization") === `Bearer ${config.SIMULATOR_API_KEY}`;
 }
 
-type DueReceipt = { reference: string; entry: Submitted; eventId: string; receipt: Record<string, unknown>; attempt: number };
+type DueReceipt = { reference: string; entry: Submitted; eventId: string; receipt: Record<string, unknown>; attempt: number; firstAt: number };
 const due: DueReceipt[] = [];
 let posting = 0;
 
 /** SIMULATOR_DELAY_MS after the submit, the receipt is due: it joins the queue of receipts to post. */
-function postReceipt(reference: string, entry: Submitted) {
+function postReceipt(reference: string, entry: Submitted, to: string) {
   setTimeout(() => {
+    if (to === NO_ANSWER_NUMBER) return;
+    entry.final = true;
+    if (to === LOST_RECEIPT_NUMBER) {
+      entry.receipt = "lost";
+      return;
+    }
     const failure = entry.outcome === "delivered" ? null : SIMULATED_ERRORS[entry.outcome];
     const eventId = `simev_${randomUUID()}`;
     const receipt = {
@@ -84,7 +122,7 @@ function postReceipt(reference: string, entry: Submitted) {
       carrier: entry.carrier,
       occurred_at: new Date().toISOString(),
     };
-    due.push({ reference, entry, eventId, receipt, attempt: 0 });
+    due.push({ reference, entry, eventId, receipt, attempt: 0, firstAt: Date.now() });
     pumpReceipts();
   }, config.SIMULATOR_DELAY_MS);
 }
@@ -107,9 +145,15 @@ function pumpReceipts() {
   }
 }
 
+/** The wait before retry number `attempt` (0-based), scaled; the last step repeats. */
+function receiptRetryDelayMs(attempt: number, scale = config.SIMULATOR_RECEIPT_RETRY_SCALE) {
+  return RECEIPT_RETRY_SCHEDULE_S[Math.min(attempt, RECEIPT_RETRY_SCHEDULE_S.length - 1)] * 1000 * scale;
+}
+
 function retryLater(item: DueReceipt, why: string) {
-  if (item.attempt >= RETRY_DELAYS_MS.length) {
-    console.error(`simulator receipt for ${item.reference} failed: ${why}`);
+  const wait = receiptRetryDelayMs(item.attempt++);
+  if (Date.now() + wait - item.firstAt > RECEIPT_RETRY_FOR_S * 1000 * config.SIMULATOR_RECEIPT_RETRY_SCALE) {
+    console.error(`simulator receipt for ${item.reference} given up after ${item.attempt} attempts: ${why}`);
     item.entry.receipt = "gave_up";
     totals.receiptsGivenUp++;
     return;
@@ -117,7 +161,7 @@ function retryLater(item: DueReceipt, why: string) {
   setTimeout(() => {
     due.push(item);
     pumpReceipts();
-  }, RETRY_DELAYS_MS[item.attempt++]);
+  }, wait);
 }
 
 async function postReceipts(batch: DueReceipt[]) {
@@ -126,6 +170,7 @@ async function postReceipts(batch: DueReceipt[]) {
   const webhookId = single ? batch[0].eventId : `simbatch_${randomUUID()}`;
   const raw = JSON.stringify(single ? batch[0].receipt : batch.map((b) => b.receipt));
   totals.receiptAttempts += batch.length;
+  for (const item of batch) item.entry.receiptAttempts++;
   let res: Response;
   let text: string;
   try {
@@ -194,10 +239,21 @@ async function submit(req: Request) {
     known.accepted++;
     return json({ id: known.id, status: "accepted", duplicate: true }, 202);
   }
-  const entry: Submitted = { id: `sim_${randomUUID()}`, accepted: 1, at: Date.now(), outcome: simulatedOutcome(reference, mix), receipt: "pending", carrier: simulatedCarrier(to) };
+  const entry: Submitted = {
+    id: `sim_${randomUUID()}`,
+    reference,
+    accepted: 1,
+    at: Date.now(),
+    outcome: simulatedOutcome(reference, mix),
+    receipt: "pending",
+    carrier: simulatedCarrier(to),
+    final: false,
+    receiptAttempts: 0,
+  };
   byReference.set(reference, entry);
+  byId.set(entry.id, entry);
   totals.unique++;
-  void postReceipt(reference, entry);
+  void postReceipt(reference, entry, to);
   return json({ id: entry.id, status: "accepted" }, 202);
 }
 
@@ -206,6 +262,23 @@ function lookup(req: Request) {
   const reference = new URL(req.url).searchParams.get("reference") ?? "";
   const e = byReference.get(reference);
   return e ? json({ id: e.id, reference, status: "accepted" }) : error(404, "not_found", "No submit with this reference");
+}
+
+/** GET /v1/messages/{id}: the status the simulator decided for the message, receipt or not. */
+function status(req: Request, id: string) {
+  if (!authorized(req)) return error(401, "unauthorized", "Missing or wrong API key");
+  const e = byId.get(id);
+  if (!e) return error(404, "not_found", "No message with this id");
+  const failure = e.final && e.outcome !== "delivered" ? SIMULATED_ERRORS[e.outcome] : null;
+  return json({
+    id: e.id,
+    reference: e.reference,
+    status: e.final ? e.outcome : "enroute",
+    error_code: failure?.code ?? null,
+    error_message: failure?.message ?? null,
+    carrier: e.carrier,
+    occurred_at: e.final ? new Date(e.at + config.SIMULATOR_DELAY_MS).toISOString() : null,
+  });
 }
 
 /**
@@ -249,7 +322,7 @@ function stats(req: Request) {
   const reference = new URL(req.url).searchParams.get("reference");
   if (reference !== null) {
     const e = byReference.get(reference);
-    return json({ reference, accepted: e?.accepted ?? 0, id: e?.id ?? null, outcome: e?.outcome ?? null, receipt: e?.receipt ?? null, submitted_at: e?.at ?? null });
+    return json({ reference, accepted: e?.accepted ?? 0, id: e?.id ?? null, outcome: e?.outcome ?? null, receipt: e?.receipt ?? null, receipt_attempts: e?.receiptAttempts ?? 0, submitted_at: e?.at ?? null });
   }
   // ?times=1: when each reference's first submit arrived (ms since the epoch), to measure rates.
   if (new URL(req.url).searchParams.get("times") === "1") return json({ times: Object.fromEntries([...byReference].map(([ref, e]) => [ref, e.at])) });
@@ -264,6 +337,7 @@ const server = Bun.serve({
     if (req.method === "GET" && pathname === "/health") return json({ ok: true });
     if (req.method === "POST" && pathname === "/v1/messages") return submit(req);
     if (req.method === "GET" && pathname === "/v1/messages") return lookup(req);
+    if (req.method === "GET" && pathname.startsWith("/v1/messages/")) return status(req, decodeURIComponent(pathname.slice("/v1/messages/".length)));
     if (req.method === "GET" && pathname === "/v1/stats") return stats(req);
     if (req.method === "POST" && pathname === "/v1/inbound") return inbound(req);
     return error(404, "not_found", "No such endpoint");

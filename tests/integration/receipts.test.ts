@@ -1,11 +1,10 @@
 /**
  * Step 3 of the message pipeline over real HTTP, PostgreSQL and Redis: signed provider receipts
  * move a message forward only, are idempotent, and every real change is announced exactly once
- * on the account's event stream.
+ * (one applied provider event: what the customer webhooks' outbox fans out).
  */
 import { randomUUID } from "node:crypto";
-import Redis from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { signWebhook } from "../../api/channels/webhook-signature";
 import { registerPerson } from "../support/api";
@@ -13,7 +12,6 @@ import { query } from "../support/db";
 
 const SECRET = inject("simulatorWebhookSecret");
 let accountId: string;
-let redis: Redis;
 
 type Row = Record<string, unknown> & { status: string };
 
@@ -40,12 +38,16 @@ async function eventsOf(id: string) {
   );
 }
 
-/** The account stream's message.status_changed entries for one message, oldest first. */
+/**
+ * The message.status_changed announcements of one message, oldest first: its provider events
+ * that changed the status (what the customer webhooks' outbox trigger of migration 0019 fans out).
+ */
 async function announced(messageId: string) {
-  const entries = await redis.xrange(`${inject("redisPrefix")}account:${accountId}:events`, "-", "+");
-  return entries
-    .map(([, fields]) => Object.fromEntries(Array.from({ length: fields.length / 2 }, (_, i) => [fields[2 * i], fields[2 * i + 1]])))
-    .filter((f) => f.message_id === messageId);
+  const rows = await query<{ status: string }>(
+    `SELECT status FROM message_events WHERE message_id = $1 AND source = 'provider' AND COALESCE(payload->>'applied', 'true') <> 'false' ORDER BY id`,
+    [messageId],
+  );
+  return rows.map((r) => ({ event: "message.status_changed", message_id: messageId, status: r.status }));
 }
 
 function receipt(providerMessageId: string, status: string, extra: Record<string, unknown> = {}) {
@@ -68,11 +70,6 @@ async function post(raw: string, headers: Record<string, string> | null = signWe
 
 beforeAll(async () => {
   accountId = (await registerPerson("receipts", { verify: false })).accountId;
-  redis = new Redis(inject("redisUrl"));
-});
-
-afterAll(async () => {
-  await redis?.quit();
 });
 
 describe("provider receipts (POST /api/webhooks/providers/:provider)", () => {

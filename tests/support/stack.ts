@@ -122,7 +122,7 @@ export async function startStack(opts: StackOptions = {}) {
     child.stderr?.on("data", (chunk: Buffer) => logs && process.stderr.write(`[stack ${name}] ${chunk}`));
     return child;
   };
-  const api = spawnProc("api", "api/server.ts");
+  let api = spawnProc("api", "api/server.ts");
   const simulator = spawnProc("simulator", "api/simulator/server.ts");
   const workers: ChildProcess[] = [];
   const startWorker = () => {
@@ -160,6 +160,15 @@ export async function startStack(opts: StackOptions = {}) {
     workers,
     startWorker,
     kill,
+    /** Stops the API process (SIGTERM): its port refuses connections until startApi(). */
+    async stopApi() {
+      await kill(api, "SIGTERM");
+    },
+    /** Starts the API process again on the same port and waits until it answers. */
+    async startApi() {
+      api = spawnProc("api", "api/server.ts");
+      await waitFor(`${apiUrl}/api/health`, 60, 100);
+    },
     async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []) {
       return (await pool.query(sql, params)).rows as T[];
     },

@@ -10,8 +10,13 @@
  * not yet recorded, so no part reaches the handset twice. The message's provider id is part 1's.
  *
  * deliver_sm: with esm_class 0x04 a delivery receipt ("id:… stat:…") -> api/messages/parts.ts
- * (the same status machine, dedupe and account event as webhook receipts); otherwise an inbound
+ * (the same status machine, dedupe and message event as webhook receipts); otherwise an inbound
  * SMS (MO) -> api/messages/inbound.ts, concatenated parts reassembled first.
+ *
+ * No status look-up (ChannelAdapter.status): SMPP's query_sm asks about one part, over a bind
+ * whose peers often refuse it, and a concatenated message's parts would each need one. A message
+ * whose receipt never comes therefore ends `unavailable` (EXPIRED) after SMS_VALIDITY_SECONDS
+ * (api/messages/reconcile.ts) — the same end the SMSC itself reports when validity passes.
  */
 import smpp, { type PDU, type Session } from "smpp";
 import { QueryTypes } from "sequelize";
