@@ -442,19 +442,24 @@ async function assign(transaction: Transaction, room: Room, userId: string, acto
 }
 
 /**
- * A room "in waiting" for its agent: OPEN with them, not in a transfer, and the agent has written
- * nothing in it since it became theirs — given to them, but not yet attended. (r = the room.)
+ * A room "in waiting" for its agent: OPEN with them, not in a transfer, given to them by the
+ * distribution (its latest assignment event has no actor: not a take, an accepted transfer or a
+ * resume, which are the agent's own doing), and the agent has written nothing in it since —
+ * given, but not yet attended. (r = the room.)
  */
 const WAITING_FOR_AGENT = `r.status = 'OPEN' AND NOT r.locked AND r.agent_id IS NOT NULL
+  AND COALESCE((SELECT e.actor_id IS NULL FROM live_room_events e WHERE e.room_id = r.id AND e.type IN ('assigned', 'transfer_accept', 'resumed')
+                ORDER BY e.id DESC LIMIT 1), false)
   AND NOT EXISTS (SELECT 1 FROM live_messages m WHERE m.room_id = r.id AND m.author = 'agent' AND m.user_id = r.agent_id AND m.created_at >= r.assigned_at)`;
 
 /**
  * Agents who left (worker sweep, issue 12 item 8): the waiting rooms of an agent without a live
  * connection for `graceMs` go back to the queue — keeping their place (queued_at is not reset:
  * the visitor has been waiting all along) — and are distributed again. Rooms the agent already
- * answered stay theirs: the visitor is in a conversation with that person, who finds it again on
- * reconnecting (and the idle sweep or a supervisor deal with one abandoned). A reconnect within the
- * grace keeps everything. Returns how many rooms went back.
+ * answered, or chose (took, accepted in a transfer, resumed), stay theirs: the visitor is in a
+ * conversation with that person, who finds it again on reconnecting (the idle sweep or a
+ * supervisor deal with one abandoned). A reconnect within the grace keeps everything. Returns how
+ * many rooms went back.
  */
 export async function releaseAbsentAgents(graceMs: number): Promise<number> {
   const held = await rows<{ account_id: string; agent_ids: string[] }>(
