@@ -18,7 +18,7 @@ import { releaseDue } from "./sms/release";
 import { failExport, runExport, sweepExports } from "./sms/export-job";
 import { EXPORT_STREAM } from "./sms/exports";
 import { startWebhookWorkers } from "./webhooks/worker";
-import { sweepIdle } from "./live/rooms";
+import { releaseAbsentAgents, sweepIdle } from "./live/rooms";
 import { startLiveOutbound } from "./live/outbound";
 
 env();
@@ -76,6 +76,17 @@ const stagedSweep = setInterval(() => {
 const liveIdleSweep = setInterval(() => {
   sweepIdle().catch((e) => console.error("live idle sweep failed", e));
 }, env().LIVE_IDLE_SWEEP_MS);
+// Live chat: rooms waiting for an agent who has had no live connection for the grace time go back to
+// the queue. Checked four times per grace (between 0.25 s and 5 s) so the delay stays near the grace.
+const graceMs = env().LIVE_DISCONNECT_GRACE_SECONDS * 1000;
+let releasingAbsent = false;
+const liveAbsentSweep = setInterval(() => {
+  if (releasingAbsent) return;
+  releasingAbsent = true;
+  releaseAbsentAgents(graceMs)
+    .catch((e) => console.error("live absent-agent sweep failed", e))
+    .finally(() => (releasingAbsent = false));
+}, Math.min(5_000, Math.max(250, graceMs / 4)));
 const exportSweep = setInterval(() => {
   sweepExports().catch((e) => console.error("sms export sweep failed", e));
 }, 15_000);
@@ -85,6 +96,7 @@ console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map
 async function shutdown() {
   clearInterval(sweep);
   clearInterval(liveIdleSweep);
+  clearInterval(liveAbsentSweep);
   clearInterval(importSweep);
   clearInterval(idempotencySweep);
   clearInterval(scheduleSweep);

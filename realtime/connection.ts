@@ -20,6 +20,7 @@
 import { loadActor } from "../api/auth/actor";
 import { dispatchLiveCommand, type LiveCaller } from "../api/live/commands";
 import { claimPresence, liveEntryFor, refreshPresence, releasePresence, takeOverPresence } from "../api/live/presence";
+import { distribute } from "../api/live/rooms";
 import { accountLiveStream, roomLiveStream } from "../api/live/streams";
 import type { VisitorIdentity } from "../api/live/visitor-tokens";
 import { notificationStream } from "../api/notifications/services";
@@ -145,9 +146,16 @@ export class Connection {
           return;
         }
       }
-      this.holdsPresence = true;
+      this.online();
     }
     await this.start();
+  }
+
+  /** The hold is ours: the agent is online, so queued rooms may come to them now. */
+  private online() {
+    this.holdsPresence = true;
+    const { actor } = this.identity as Extract<Identity, { kind: "agent" }>;
+    void distribute(actor.accountId).catch((err) => console.error("live distribution failed", err));
   }
 
   private async start() {
@@ -194,7 +202,7 @@ export class Connection {
       this.state = "new";
       void takeOverPresence(actor.accountId, actor.userId, this.id)
         .then(() => {
-          this.holdsPresence = true;
+          this.online();
           return this.start();
         })
         .catch((err) => this.fail(err));

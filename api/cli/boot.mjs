@@ -2,14 +2,16 @@
 /**
  * `npm start` and `npm test` land here. Plain Node (the only prerequisite): it makes sure
  * PostgreSQL and Redis are there, prepares the database, builds the web app, then either runs
- * the four Procfile processes with prefixed logs (start) or the whole test suite (test).
+ * the Procfile processes with prefixed logs, restarting any that crashes (start, ./supervisor.mjs),
+ * or the whole test suite (test).
  */
-import { spawn, spawnSync, execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureServices, ensureDatabase } from "./services.mjs";
 import { buildWidget } from "./widget-build.mjs";
+import { parseProcfile, supervise } from "./supervisor.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -49,48 +51,10 @@ export function buildWeb() {
   writeFileSync(stamp, String(sources));
 }
 
-function procfile() {
-  return readFileSync(join(root, "Procfile"), "utf8")
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith("#"))
-    .map((l) => {
-      const i = l.indexOf(":");
-      return { name: l.slice(0, i).trim(), command: l.slice(i + 1).trim() };
-    });
-}
-
-const colors = [36, 35, 33, 32, 34, 31];
+/** The Procfile's processes, supervised (a crashed one restarts with back-off; Ctrl-C stops all). */
 function runAll(env) {
-  const procs = procfile();
-  const width = Math.max(...procs.map((p) => p.name.length));
-  const children = procs.map((p, i) => {
-    const [cmd, ...args] = p.command.split(/\s+/);
-    const child = spawn(cmd === "bun" ? bin("bun") : cmd, args, { cwd: root, env: { ...process.env, ...env } });
-    const prefix = `\x1b[${colors[i % colors.length]}m${p.name.padEnd(width)} |\x1b[0m `;
-    for (const stream of [child.stdout, child.stderr]) {
-      let buffer = "";
-      stream.on("data", (chunk) => {
-        buffer += chunk;
-        const lines = buffer.split("\n");
-        buffer = lines.pop();
-        for (const line of lines) process.stdout.write(prefix + line + "\n");
-      });
-    }
-    child.on("exit", (code, signal) => {
-      process.stdout.write(`${prefix}exited (${code ?? signal})\n`);
-      if (!stopping) stop(code ?? 1);
-    });
-    return child;
-  });
-  let stopping = false;
-  function stop(code) {
-    stopping = true;
-    for (const c of children) c.kill("SIGTERM");
-    setTimeout(() => process.exit(code), 1500).unref();
-  }
-  process.on("SIGINT", () => stop(0));
-  process.on("SIGTERM", () => stop(0));
+  const procs = parseProcfile(readFileSync(join(root, "Procfile"), "utf8"));
+  supervise(procs, { cwd: root, env: { ...process.env, ...env }, resolve: (cmd) => (cmd === "bun" ? bin("bun") : cmd) });
 }
 
 const services = await ensureServices();

@@ -122,6 +122,8 @@ const schema = z
     /** Dispatch: an entry pending this long (crashed worker, failed attempt) is retried. */
     /** How often the worker marks live rooms idle (visitor silent for the account's idle_minutes). */
     LIVE_IDLE_SWEEP_MS: z.coerce.number().int().min(100).default(30_000),
+    // An agent without a live connection this long loses the rooms waiting for them (back to the queue).
+    LIVE_DISCONNECT_GRACE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
     /** How often each realtime connection re-checks its person is still allowed (the backstop of revocation events). */
     REALTIME_REVALIDATE_SECONDS: z.coerce.number().int().positive().default(30),
     DISPATCH_RETRY_IDLE_MS: z.coerce.number().int().min(100).default(15_000),

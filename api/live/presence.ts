@@ -8,6 +8,14 @@
  * connection and announces the old one's id on the realtime control channel: whichever process
  * holds it sends `disconnect` and closes it (and a holder that finds the key no longer its own
  * on its next refresh closes itself, should that announcement be missed). Visitors are not limited.
+ *
+ * Whether an agent is online (issue 12 item 8): every write of the hold also writes, in the same
+ * script, the agent's score in the account's sorted set `live-seen:{accountId}` = the time (ms)
+ * the hold ends — now + PRESENCE_TTL_MS while held, the moment of release when the last
+ * connection closes. Score in the future = online (a live connection exists in some realtime
+ * process); in the past = offline since then, also when the holding process died (its hold's
+ * expiry is its score). Automatic distribution gives rooms only to online agents; the worker
+ * returns an absent agent's waiting rooms to the queue after the grace time (api/live/rooms.ts).
  */
 import type { Actor } from "../lib/context";
 import { key, redis } from "../lib/redis";
@@ -18,6 +26,7 @@ export const PRESENCE_TTL_MS = 45_000;
 export const SUPERVISOR_ROLES = ["owner", "admin", "manager"] as const;
 
 const presenceKey = (accountId: string, userId: string) => key("live-presence", accountId, userId);
+const seenKey = (accountId: string) => key("live-seen", accountId);
 /** Pub/sub channel every realtime process listens to for connection control (take-overs). */
 export const realtimeControlChannel = () => key("realtime", "control");
 
@@ -48,6 +57,7 @@ const CLAIM = `
 local cur = redis.call('GET', KEYS[1])
 if (not cur) or cur == ARGV[1] or (ARGV[3] ~= '' and cur == ARGV[3]) then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[4] + ARGV[2], ARGV[5])
   return {1, cur or ''}
 end
 return {0, cur}`;
@@ -57,12 +67,24 @@ const REFRESH = `
 local cur = redis.call('GET', KEYS[1])
 if (not cur) or cur == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('ZADD', KEYS[2], ARGV[3] + ARGV[2], ARGV[4])
   return 1
 end
 return 0`;
 
+// Take the hold whoever has it; answers the previous holder.
+const TAKE_OVER = `
+local prev = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3] + ARGV[2], ARGV[4])
+return prev or ''`;
+
+// The last connection let go: offline from now (unless another connection holds it already).
 const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  return redis.call('DEL', KEYS[1])
+end
 return 0`;
 
 /**
@@ -70,7 +92,7 @@ return 0`;
  * connection, if it had one: that one is taken over silently.
  */
 export async function claimPresence(accountId: string, userId: string, connectionId: string, replacing?: string | null): Promise<{ ok: true } | { ok: false; holder: string }> {
-  const [ok, cur] = (await redis().eval(CLAIM, 1, presenceKey(accountId, userId), connectionId, String(PRESENCE_TTL_MS), replacing ?? "")) as [number, string];
+  const [ok, cur] = (await redis().eval(CLAIM, 2, presenceKey(accountId, userId), seenKey(accountId), connectionId, String(PRESENCE_TTL_MS), replacing ?? "", Date.now(), userId)) as [number, string];
   if (ok === 1) {
     if (cur && cur !== connectionId) await announceDisconnect(cur);
     return { ok: true };
@@ -80,18 +102,34 @@ export async function claimPresence(accountId: string, userId: string, connectio
 
 /** "Disconnect the other session and connect here": the new connection holds it from now on. */
 export async function takeOverPresence(accountId: string, userId: string, connectionId: string): Promise<void> {
-  const prev = (await redis().call("SET", presenceKey(accountId, userId), connectionId, "PX", String(PRESENCE_TTL_MS), "GET")) as string | null;
+  const prev = (await redis().eval(TAKE_OVER, 2, presenceKey(accountId, userId), seenKey(accountId), connectionId, String(PRESENCE_TTL_MS), Date.now(), userId)) as string;
   if (prev && prev !== connectionId) await announceDisconnect(prev);
 }
 
 /** Heartbeat of the holding connection; false when another connection holds it now. */
 export async function refreshPresence(accountId: string, userId: string, connectionId: string): Promise<boolean> {
-  return (await redis().eval(REFRESH, 1, presenceKey(accountId, userId), connectionId, String(PRESENCE_TTL_MS))) === 1;
+  return (await redis().eval(REFRESH, 2, presenceKey(accountId, userId), seenKey(accountId), connectionId, String(PRESENCE_TTL_MS), Date.now(), userId)) === 1;
 }
 
 /** The connection closed: let go, unless someone else holds it already. */
 export async function releasePresence(accountId: string, userId: string, connectionId: string): Promise<void> {
-  await redis().eval(RELEASE, 1, presenceKey(accountId, userId), connectionId);
+  await redis().eval(RELEASE, 2, presenceKey(accountId, userId), seenKey(accountId), connectionId, Date.now(), userId);
+}
+
+/** The account's agents with a live connection now (any realtime process). */
+export async function onlineAgents(accountId: string): Promise<string[]> {
+  return redis().zrangebyscore(seenKey(accountId), `(${Date.now()}`, "+inf");
+}
+
+/**
+ * Of these agents, those without a live connection for at least `graceMs`: offline since before
+ * now - grace, or never seen online (a room given to them some other way).
+ */
+export async function absentAgents(accountId: string, userIds: string[], graceMs: number): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const scores = await redis().zmscore(seenKey(accountId), ...userIds);
+  const before = Date.now() - graceMs;
+  return userIds.filter((_, i) => scores[i] === null || Number(scores[i]) <= before);
 }
 
 async function announceDisconnect(connectionId: string) {

@@ -32,6 +32,7 @@ import { newKey } from "./settings";
 import { channelSeen } from "./channel-signals";
 import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "./limits";
 import { publishLive, type LivePublish } from "./streams";
+import { absentAgents, onlineAgents } from "./presence";
 
 export const AGENT_STATUSES = ["AVAILABLE", "UNAVAILABLE", "SHORT_BREAK", "BREAK", "LONG_BREAK", "OFFLINE"] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
@@ -379,13 +380,17 @@ export async function queuePosition(accountId: string, roomId: string): Promise<
 
 /**
  * Automatic distribution (live.acceptance_option = automatic): while a queued room and an
- * available agent with room to spare exist, the oldest queued room goes to the least-busy such
- * agent serving its department (any agent for a room without department). Rooms are taken with
- * SKIP LOCKED so several processes distribute side by side.
+ * online, available agent with room to spare exist, the oldest queued room goes to the least-busy
+ * such agent serving its department (any agent for a room without department). Online = a live
+ * connection is open in some realtime process (./presence): an agent whose status says AVAILABLE
+ * but who has closed the app gets nothing. Rooms are taken with SKIP LOCKED so several processes
+ * distribute side by side.
  */
 export async function distribute(accountId: string): Promise<number> {
   const settings = await liveSettings(accountId);
   if (settings.acceptance_option !== "automatic") return 0;
+  const online = await onlineAgents(accountId);
+  if (online.length === 0) return 0;
   let assigned = 0;
   for (let i = 0; i < 1000; i++) {
     const out: LivePublish[] = [];
@@ -399,14 +404,14 @@ export async function distribute(accountId: string): Promise<number> {
       const agent = await one<{ user_id: string }>(
         `SELECT a.user_id FROM live_agents a
          JOIN memberships m ON m.account_id = a.account_id AND m.user_id = a.user_id
-         WHERE a.account_id = $1 AND a.status = 'AVAILABLE' AND (m.is_agent OR m.role IN ('owner','admin','manager'))
+         WHERE a.account_id = $1 AND a.status = 'AVAILABLE' AND a.user_id = ANY($5::uuid[]) AND (m.is_agent OR m.role IN ('owner','admin','manager'))
            AND ($2::uuid IS NULL OR m.department_id = $2 OR EXISTS (
                  SELECT 1 FROM live_agent_departments d WHERE d.account_id = a.account_id AND d.user_id = a.user_id AND d.department_id = $2))
            AND (SELECT count(*) FROM live_rooms r WHERE r.account_id = a.account_id AND r.agent_id = a.user_id AND r.status = 'OPEN') < COALESCE(a.capacity, $3)
            AND NOT EXISTS (SELECT 1 FROM live_room_events e WHERE e.room_id = $4 AND e.type = 'refused' AND e.actor_id = a.user_id)
          ORDER BY (SELECT count(*) FROM live_rooms r WHERE r.account_id = a.account_id AND r.agent_id = a.user_id AND r.status = 'OPEN'), a.status_at, a.user_id
          LIMIT 1 FOR UPDATE OF a SKIP LOCKED`,
-        [accountId, room.department_id, settings.default_capacity, room.id],
+        [accountId, room.department_id, settings.default_capacity, room.id, online],
         { transaction },
       );
       if (!agent) return true;
@@ -434,6 +439,54 @@ async function assign(transaction: Transaction, room: Room, userId: string, acto
     out.push(roomEvent(updated, "transfer_finished", "*"));
   }
   return out;
+}
+
+/**
+ * A room "in waiting" for its agent: OPEN with them, not in a transfer, given to them by the
+ * distribution (its latest assignment event has no actor: not a take, an accepted transfer or a
+ * resume, which are the agent's own doing), and the agent has written nothing in it since —
+ * given, but not yet attended. (r = the room.)
+ */
+const WAITING_FOR_AGENT = `r.status = 'OPEN' AND NOT r.locked AND r.agent_id IS NOT NULL
+  AND COALESCE((SELECT e.actor_id IS NULL FROM live_room_events e WHERE e.room_id = r.id AND e.type IN ('assigned', 'transfer_accept', 'resumed')
+                ORDER BY e.id DESC LIMIT 1), false)
+  AND NOT EXISTS (SELECT 1 FROM live_messages m WHERE m.room_id = r.id AND m.author = 'agent' AND m.user_id = r.agent_id AND m.created_at >= r.assigned_at)`;
+
+/**
+ * Agents who left (worker sweep, issue 12 item 8): the waiting rooms of an agent without a live
+ * connection for `graceMs` go back to the queue — keeping their place (queued_at is not reset:
+ * the visitor has been waiting all along) — and are distributed again. Rooms the agent already
+ * answered, or chose (took, accepted in a transfer, resumed), stay theirs: the visitor is in a
+ * conversation with that person, who finds it again on reconnecting (the idle sweep or a
+ * supervisor deal with one abandoned). A reconnect within the grace keeps everything. Returns how
+ * many rooms went back.
+ */
+export async function releaseAbsentAgents(graceMs: number): Promise<number> {
+  const held = await rows<{ account_id: string; agent_ids: string[] }>(
+    `SELECT r.account_id, array_agg(DISTINCT r.agent_id) AS agent_ids FROM live_rooms r WHERE ${WAITING_FOR_AGENT} GROUP BY r.account_id`,
+    [],
+  );
+  let released = 0;
+  for (const { account_id: accountId, agent_ids } of held) {
+    const absent = await absentAgents(accountId, agent_ids, graceMs);
+    if (absent.length === 0) continue;
+    released += await transition(async (transaction, out, after) => {
+      // Checked again under the room locks: a message written meanwhile keeps the room.
+      const rooms = await rows<Room>(
+        `SELECT r.* FROM live_rooms r WHERE r.account_id = $1 AND r.agent_id = ANY($2::uuid[]) AND ${WAITING_FOR_AGENT} FOR UPDATE OF r SKIP LOCKED`,
+        [accountId, absent],
+        { transaction },
+      );
+      for (const room of rooms) {
+        const updated = await updateRoom(transaction, room.id, { status: "QUEUE", agent_id: null });
+        await logEvent(transaction, updated, "agent_absent", null, { from: room.agent_id });
+        out.push(roomEvent(updated, "return_to_queue", "*", { from: room.agent_id, reason: "agent_absent" }, true));
+      }
+      if (rooms.length > 0) after.add(accountId);
+      return rooms.length;
+    });
+  }
+  return released;
 }
 
 // ---- agents ---------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { connectAgent, type LiveClient } from "../support/live-client";
 
 type Agent = { person: Person; token: string; as: (path: string, opts?: Parameters<typeof api>[1]) => Promise<{ status: number; body: any }> };
 
@@ -20,6 +21,7 @@ let widgetKey: string;
 let supportDept: string;
 let salesDept: string;
 let redis: Redis;
+const sockets: LiveClient[] = [];
 
 async function agentOf(person: Person, account: string): Promise<Agent> {
   const { token } = await login(person.email, person.password);
@@ -77,9 +79,12 @@ beforeAll(async () => {
     [accountId],
   );
   for (const a of [owner, ana, bruno, carla]) await status(a, "OFFLINE");
+  // Everyone online (a live connection open), as at their desks: distribution then follows their status.
+  for (const a of [owner, ana, bruno, carla]) sockets.push(await connectAgent(inject("realtimeUrl"), a.token, accountId));
 });
 
 afterAll(async () => {
+  for (const s of sockets) await s.close().catch(() => undefined);
   await redis?.quit();
 });
 

@@ -5,14 +5,16 @@
  * the account's attendants, the room's visitor, or a signed URL's holder.
  */
 import { createHmac } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { api, giveOmni, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
+import { connectAgent, type LiveClient } from "../support/live-client";
 
 let token: string;
 let accountId: string;
 let widgetKey: string;
+let socket: LiveClient | undefined;
 let visitor: { visitor_id: string; visitor_token: string; room: { id: string } };
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("IHDR-fake-png-body")]);
@@ -151,6 +153,10 @@ describe("types by magic bytes", () => {
   });
 });
 
+afterAll(async () => {
+  await socket?.close();
+});
+
 describe("byte limits per channel", () => {
   it("webchat: 14,680,064 bytes pass, one more is refused with the limit in the message", async () => {
     const max = await visitorUpload({ bytes: pdf(14_680_064), name: "max.pdf" });
@@ -164,6 +170,8 @@ describe("byte limits per channel", () => {
   });
 
   it("an agent's file to a Messenger room may reach 23,068,672 bytes; to a webchat room only 14,680,064", async () => {
+    // Online (a live connection) and available: automatic distribution gives the agent the rooms.
+    socket = await connectAgent(inject("realtimeUrl"), token, accountId);
     await api("/api/webchat/status", { method: "PUT", body: { status: "AVAILABLE" }, token, account: accountId });
     // A Messenger conversation, as the Graph webhook opens one.
     const appSecret = "files-app-secret-0123456789";

@@ -43,3 +43,15 @@ export class LiveClient {
   }
 }
 
+
+/**
+ * An agent's live connection (JWT access token), taking over one an earlier test left open: with
+ * it the agent is online, so automatic distribution may give them rooms. Close it when done.
+ */
+export async function connectAgent(realtimeUrl: string, token: string, accountId: string) {
+  const c = new LiveClient(wsUrl(realtimeUrl, { token, account: accountId }));
+  await c.until((x) => x.frames.some((f) => f.type === "welcome" || f.type === "already_connected"), "welcome or already connected");
+  if (!c.frames.some((f) => f.type === "welcome")) c.send({ type: "takeover" });
+  await c.welcome();
+  return c;
+}

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import Redis from "ioredis";
+import { connectAgent, type LiveClient } from "./live-client";
 import { freePort } from "./net";
 import { startStack, type Stack } from "./stack";
 
@@ -65,8 +66,12 @@ export async function waitUntil<T>(what: string, probe: () => Promise<T | undefi
   }
 }
 
-/** Signs in the demo owner, gives the account live chat settings, and makes the owner available: every new conversation goes to them. */
-export async function liveOwner(stack: Stack): Promise<{ token: string; accountId: string }> {
+/**
+ * Signs in the demo owner, gives the account live chat settings, and makes the owner online (a
+ * live connection on the stack's realtime process; close `socket` when done) and available: every
+ * new conversation goes to them.
+ */
+export async function liveOwner(stack: Stack): Promise<{ token: string; accountId: string; socket: LiveClient }> {
   const login = await stack.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
   if (login.status !== 200) throw new Error(`login: ${JSON.stringify(login.body)}`);
   const token = login.body.token as string;
@@ -77,9 +82,10 @@ export async function liveOwner(stack: Stack): Promise<{ token: string; accountI
     `INSERT INTO live_settings (account_id, widget_key, default_capacity) VALUES ($1, 'wk_' || md5(random()::text), 50) ON CONFLICT (account_id) DO UPDATE SET default_capacity = 50`,
     [accountId],
   );
+  const socket = await connectAgent(stack.realtimeUrl, token, accountId);
   const status = await stack.api("/api/webchat/status", { method: "PUT", body: { status: "AVAILABLE" }, token });
   if (status.status !== 200) throw new Error(`status: ${JSON.stringify(status.body)}`);
-  return { token, accountId };
+  return { token, accountId, socket };
 }
 
 /** The live events of one room, from the account's Redis stream. */
@@ -93,15 +99,16 @@ export async function roomLiveEvents(redis: Redis, stack: Stack, accountId: stri
  * a Redis client to read live events; stop() ends all three.
  */
 export async function startChannelStack(peer: RecordingPeer, env: Record<string, string>) {
-  const stack = await startStack({ env: { OUTBOX_POLL_MS: "50", ...env } });
+  const stack = await startStack({ realtime: true, env: { OUTBOX_POLL_MS: "50", ...env } });
   const redis = new Redis(stack.redisUrl);
-  const { token, accountId } = await liveOwner(stack);
+  const { token, accountId, socket } = await liveOwner(stack);
   return {
     stack,
     redis,
     token,
     accountId,
     async stop() {
+      await socket.close().catch(() => undefined);
       await redis.quit();
       await stack.stop();
       await peer.close();

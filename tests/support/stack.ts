@@ -67,6 +67,8 @@ export type StackOptions = {
   /** Redis to use (default: the run's shared Redis, with a private prefix). */
   redisUrl?: string;
   workers?: number;
+  /** Also start a realtime process (websockets; `realtimeUrl`). */
+  realtime?: boolean;
   /** Echo the processes' output (also TEST_SERVER_LOGS=1). */
   logs?: boolean;
 };
@@ -86,7 +88,7 @@ export async function startStack(opts: StackOptions = {}) {
   const dbUrl = new URL(admin);
   dbUrl.pathname = `/${dbName}`;
   const databaseUrl = dbUrl.toString();
-  const [apiPort, simulatorPort] = await Promise.all([freePort(), freePort()]);
+  const [apiPort, simulatorPort, realtimePort] = await Promise.all([freePort(), freePort(), freePort()]);
   const env = {
     ...process.env,
     // Its own random secrets (never the run's, never the checkout's file); opts.env may set others.
@@ -97,7 +99,7 @@ export async function startStack(opts: StackOptions = {}) {
     REDIS_PREFIX: redisPrefix,
     API_PORT: String(apiPort),
     WEB_PORT: String(await freePort()),
-    REALTIME_PORT: String(await freePort()),
+    REALTIME_PORT: String(realtimePort),
     SIMULATOR_PORT: String(simulatorPort),
     SIMULATOR_URL: `http://127.0.0.1:${simulatorPort}`,
     SIMULATOR_DELAY_MS: "100",
@@ -124,6 +126,7 @@ export async function startStack(opts: StackOptions = {}) {
   };
   let api = spawnProc("api", "api/server.ts");
   const simulator = spawnProc("simulator", "api/simulator/server.ts");
+  const realtime = opts.realtime ? spawnProc("realtime", "realtime/server.ts") : null;
   const workers: ChildProcess[] = [];
   const startWorker = () => {
     const w = spawnProc(`worker${workers.length}`, "api/worker.ts");
@@ -131,7 +134,11 @@ export async function startStack(opts: StackOptions = {}) {
     return w;
   };
   for (let i = 0; i < (opts.workers ?? 1); i++) startWorker();
-  await Promise.all([waitFor(`http://127.0.0.1:${apiPort}/api/health`, 60, 100), waitFor(`http://127.0.0.1:${simulatorPort}/health`, 60, 100)]);
+  await Promise.all([
+    waitFor(`http://127.0.0.1:${apiPort}/api/health`, 60, 100),
+    waitFor(`http://127.0.0.1:${simulatorPort}/health`, 60, 100),
+    realtime ? waitFor(`http://127.0.0.1:${realtimePort}/realtime/health`, 60, 100) : null,
+  ]);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   // stop() drops the database WITH (FORCE): a pooled connection still closing then gets
   // "terminating connection due to administrator command", expected, not a test failure.
@@ -153,6 +160,7 @@ export async function startStack(opts: StackOptions = {}) {
   return {
     apiUrl,
     simulatorUrl,
+    realtimeUrl: `http://127.0.0.1:${realtimePort}`,
     databaseUrl,
     redisUrl,
     redisPrefix,
@@ -192,7 +200,7 @@ export async function startStack(opts: StackOptions = {}) {
       return (await res.json()) as T;
     },
     async stop() {
-      await Promise.all([api, simulator, ...workers].map((p) => kill(p, "SIGTERM")));
+      await Promise.all([api, simulator, ...(realtime ? [realtime] : []), ...workers].map((p) => kill(p, "SIGTERM")));
       await pool.end();
       const a = new pg.Client({ connectionString: admin });
       await a.connect();
