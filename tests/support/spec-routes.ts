@@ -81,17 +81,18 @@ const ALLOW: Partial<Record<SpecRole, string[]>> = {
 };
 /** "WhatsApp meta templates hidden for user and billing." */
 const HIDDEN: Array<[RegExp, SpecRole[]]> = [[/^\/whatsapp\/templates(\/.*)?$/, ["agent", "billing"]]];
-/** "Every level can be a chat agent": a chat agent of any role attends; the manager (supervisor) too and watches the department dashboard. */
-const ATTENDANCE = /^\/(live|live\/history(\/[^/]+)?|responses)$/;
-const SUPERVISION = /^\/live\/dashboard$/;
+/** The attendance screens (the desk, its history, the department dashboard): for who attends (`specAttends`), whatever the role. */
+const DESK = /^\/(live|live\/history(\/[^/]+)?|live\/dashboard)$/;
+/** Canned messages: "non-managers only for themselves" — every chat agent and the manager keep theirs. */
+const RESPONSES = /^\/responses$/;
 /** Staff areas: platform staff (owner, admin); the platform's information security reviews anti-fraud. */
 const STAFF: Array<[RegExp, SpecRole[]]> = [[/^\/admin\/antifraud$/, ["owner", "admin", "security"]], [/^\/admin(\/.*)?$/, ["owner", "admin"]]];
 
 export function specAllows(p: SpecPerson, path: string): boolean {
   if (UNTAGGED.some((r) => r.test(path))) return true;
   if (path.startsWith("/admin")) return !!p.staff && STAFF.find(([r]) => r.test(path))![1].includes(p.role);
-  if (ATTENDANCE.test(path) && (p.isAgent || p.role === "manager")) return true;
-  if (SUPERVISION.test(path) && p.role === "manager") return true;
+  if (DESK.test(path)) return specAttends(p);
+  if (RESPONSES.test(path) && (p.isAgent || p.role === "manager")) return true;
   const tag = TAGS.find(([r]) => r.test(path));
   if (tag) return tag[1].includes(p.role);
   if (!PRODUCT.includes(p.role)) return false;
@@ -100,7 +101,10 @@ export function specAllows(p: SpecPerson, path: string): boolean {
   return !allow || path.split("/").some((s) => allow.includes(s));
 }
 
-/** "Live chat connects only for admin, owner or agent with omni plan"; every level can be an agent; the manager supervises. */
+/**
+ * "Live chat connects only for admin, owner or agent with omni plan"; "Every level can be a chat
+ * agent" (the membership's flag); "Supervisor view needs profiles ADMINISTRATOR or MANAGER".
+ */
 export function specAttends(p: SpecPerson): boolean {
-  return p.isAgent || ["owner", "admin", "manager"].includes(p.role);
+  return p.isAgent || ["owner", "admin", "agent", "manager"].includes(p.role);
 }
