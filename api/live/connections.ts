@@ -53,7 +53,6 @@ const COLUMNS = "id, account_id, channel, external_id, name, created_at, updated
 export function assertChannelsAdmin(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/channels")) throw new AppError("FORBIDDEN");
   if (!ctx.actor.services.includes("omni")) throw new AppError("PLAN_REQUIRED");
-  if (!["owner", "admin"].includes(ctx.actor.role)) throw new AppError("FORBIDDEN");
 }
 
 /** The public URL a provider posts to for this connection (through the web process's /api proxy). */

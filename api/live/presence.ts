@@ -18,12 +18,10 @@
  * returns an absent agent's waiting rooms to the queue after the grace time (api/live/rooms.ts).
  */
 import type { Actor } from "../lib/context";
+import { attends, SUPERVISOR_ROLES } from "../policy/policy";
 import { key, redis } from "../lib/redis";
 
 export const PRESENCE_TTL_MS = 45_000;
-
-/** Roles that see every live entry of their account (the supervisor view). */
-export const SUPERVISOR_ROLES = ["owner", "admin", "manager"] as const;
 
 const presenceKey = (accountId: string, userId: string) => key("live-presence", accountId, userId);
 const seenKey = (accountId: string) => key("live-seen", accountId);
@@ -34,14 +32,14 @@ export type ControlMessage = { type: "disconnect"; connectionId: string; reason:
 
 /**
  * What a signed-in person's realtime connection may read: the live account stream needs the
- * omni plan and an agent, owner or admin (spec: "starts only when the account has an omni plan
- * and the role is admin or owner, or the user is an agent"); supervisors (owner, admin,
- * manager) receive every entry of it, others only entries addressed to all or to them.
+ * omni plan and someone who attends (the policy's `attends`: spec "starts only when the account
+ * has an omni plan and the role is admin or owner, or the user is an agent"); supervisors (owner,
+ * admin, manager) receive every entry of it, others only entries addressed to all or to them.
  */
 export function liveAccess(actor: Pick<Actor, "role" | "isAgent" | "services">): { live: boolean; supervisor: boolean } {
   const omni = actor.services.includes("omni");
-  const supervisor = (SUPERVISOR_ROLES as readonly string[]).includes(actor.role);
-  const live = omni && (supervisor || actor.isAgent || actor.role === "agent");
+  const supervisor = SUPERVISOR_ROLES.includes(actor.role);
+  const live = omni && attends(actor);
   return { live, supervisor: live && supervisor };
 }
 

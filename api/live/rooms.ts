@@ -27,7 +27,7 @@ import { intParam, pageParam, validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { email as emailSchema } from "../auth/schemas";
 import { normalizePhone } from "../contacts/phone";
-import { can } from "../policy/policy";
+import { can, SUPERVISOR_ROLES } from "../policy/policy";
 import { newKey } from "./settings";
 import { channelSeen } from "./channel-signals";
 import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "./limits";
@@ -42,8 +42,7 @@ export type RoomStatus = "QUEUE" | "OPEN" | "CLOSED";
 export type MessageStatus = "SENT" | "DELIVERED" | "READ" | "FAIL" | "DELETED";
 
 /** Roles that supervise (spec: profiles ADMINISTRATOR or MANAGER; the owner too). */
-const SUPERVISORS = ["owner", "admin", "manager"];
-export const isSupervisor = (actor: Actor) => SUPERVISORS.includes(actor.role);
+export const isSupervisor = (actor: Actor) => SUPERVISOR_ROLES.includes(actor.role);
 
 export type Room = {
   id: string;
@@ -133,10 +132,9 @@ export async function liveSettings(accountId: string, opts: Q = {}): Promise<Set
   return (await one<Settings>(`SELECT * FROM live_settings WHERE account_id = $1`, [accountId], opts))!;
 }
 
-/** Who may attend: the omni plan's /live route, and an agent, an owner or an admin (spec section 6). */
+/** Who may attend: the policy's /live (the omni plan, and an agent of any role or a supervisor: spec section 6). */
 export function assertAttendant(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/live")) throw new AppError("FORBIDDEN");
-  if (!ctx.actor.isAgent && !isSupervisor(ctx.actor)) throw new AppError("FORBIDDEN");
 }
 
 /** The next protocol number of the account: YYYYMMDD (São Paulo day) + 6-digit sequence of that day. */

@@ -11,7 +11,7 @@ import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { can } from "../policy/policy";
-import { AGENT_STATUSES, isSupervisor, liveSettings, type AgentStatus } from "./rooms";
+import { AGENT_STATUSES, liveSettings, type AgentStatus } from "./rooms";
 
 async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
   return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT });
@@ -39,7 +39,8 @@ export type ManagedAgent = {
 
 /** The agent-manager view (spec: profiles ADMINISTRATOR or MANAGER; plan 'spie'). */
 export async function agentsOverview(ctx: SignedInCtx): Promise<ManagedAgent[]> {
-  if (!isSupervisor(ctx.actor) || !can(ctx.actor, "/live/manage")) throw new AppError("FORBIDDEN");
+  // The policy tags /live/manage with the supervisors (owner, admin, manager) and gates the 'spie' plan permission.
+  if (!can(ctx.actor, "/live/manage")) throw new AppError("FORBIDDEN");
   const { accountId } = ctx.actor;
   const settings = await liveSettings(accountId);
   const [agents, open] = await Promise.all([
@@ -89,7 +90,8 @@ export type DepartmentFigures = {
 
 /** Per department, now: waiting, attended, available agents, the longest wait, closed today. */
 export async function departmentDashboard(ctx: SignedInCtx): Promise<DepartmentFigures[]> {
-  if (!can(ctx.actor, "/live/dashboard") || !(ctx.actor.isAgent || isSupervisor(ctx.actor))) throw new AppError("FORBIDDEN");
+  // The policy opens /live/dashboard to who attends (an agent or a supervisor) with the 'dashboard' plan permission.
+  if (!can(ctx.actor, "/live/dashboard")) throw new AppError("FORBIDDEN");
   const { accountId } = ctx.actor;
   // One row per active department, plus "no department" (rooms that did not pick one).
   return rows<DepartmentFigures>(

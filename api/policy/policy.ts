@@ -12,6 +12,8 @@ export type Subject = {
   /** Services with an active plan (e.g. "omni"), and the union of their permissions. */
   services: string[];
   permissions: Partial<Record<PlanPermission, boolean>>;
+  /** A chat agent of the account (the membership's flag): "every level can be a chat agent". */
+  isAgent?: boolean;
 };
 export type Decision = { allowed: true } | { allowed: false; reason: "role" | "path" | "plan" | "staff" };
 
@@ -25,12 +27,33 @@ const UNTAGGED = [/^\/$/, /^\/notifications$/, /^\/user\/settings$/, /^\/account
 const ROUTE_ROLES: Array<[RegExp, Role[]]> = [
   [/^\/whatsapp\/(request|send|templates\/new)$/, ["admin", "agent", "owner", "sales"]],
   [/^\/whatsapp\/jv\/numbers(\/new)?$/, ["admin", "agent", "owner", "sales"]],
-  [/^\/sms\/antifraude$/, ["admin", "sales"]],
+  // Anti-fraud review of messages, URLs and words is information security's work (an invitable role with no other screen). ADR 002.
+  [/^\/sms\/antifraude$/, ["admin", "sales", "security"]],
   [/^\/numbers\/active$/, ["admin"]],
-  [/^\/live\/manage$/, ["admin", "owner", "sales"]],
+  // Tagged admin, owner, sales, and "Supervisor view needs profiles ADMINISTRATOR or MANAGER": the supervisors. ADR 002.
+  [/^\/live\/manage$/, ["admin", "owner", "manager"]],
   // Live chat reports: management reads reports, the developer analyses them; not the agent (every agent's figures). ADR 019.
   [/^\/(live\/(reports|usage)|chat\/reports)(\/|$)/, ["owner", "admin", "manager", "analyst", "sales", "developer", "billing"]],
 ];
+
+/** Who supervises live chat: the spec's profiles ADMINISTRATOR and MANAGER (our admin and manager), and the owner. */
+export const SUPERVISOR_ROLES: Role[] = ["owner", "admin", "manager"];
+
+/**
+ * Who attends live chat (spec section 6): "Live chat connects only for admin, owner or agent" and
+ * "Every level can be a chat agent" (the membership's flag); the supervisors watch it too.
+ */
+export function attends(subject: Pick<Subject, "role" | "isAgent">): boolean {
+  return subject.isAgent === true || subject.role === "agent" || SUPERVISOR_ROLES.includes(subject.role);
+}
+
+/**
+ * The attendance screens (the desk, its history, the department dashboard) are for those who
+ * attend, whatever their role's product routes; a chat agent of any role and the manager also
+ * keep their canned messages (/responses). Plan gates still apply. ADR 002.
+ */
+const DESK = /^\/(live|live\/history(\/[^/]+)?|live\/dashboard)$/;
+const RESPONSES = /^\/responses$/;
 
 /** Path allow-lists: a restricted role reaches a product route only if one of its segments is listed. */
 const ALLOW: Partial<Record<Role, string[]>> = {
@@ -57,6 +80,8 @@ const OMNI = /(^|\/)(live|departments)(\/|$)|^\/chat\/reports(\/|$)/;
 /** Platform-staff areas under /admin; resellers manage their customers and their branding. */
 const RESELLER_ADMIN = /^\/admin\/(customers|whitelabel)(\/|$)/;
 const STAFF_ROLES: Role[] = ["owner", "admin"];
+/** Staff areas open to more staff roles: the platform's information security does the anti-fraud review. */
+const STAFF_AREA_ROLES: Array<[RegExp, Role[]]> = [[/^\/admin\/antifraud$/, ["owner", "admin", "security"]]];
 
 const GUEST = [
   /^\/experience$/, /^\/obrigado$/, /^\/login$/, /^\/register$/, /^\/success$/, /^\/email-verify(\/[^/]+)?$/,
@@ -83,9 +108,12 @@ export function decide(subject: Subject, rawPath: string): Decision {
   if (path === "/admin" || path.startsWith("/admin/")) {
     const staff = subject.accountType === "platform" || (subject.accountType === "reseller" && RESELLER_ADMIN.test(path));
     if (!staff) return { allowed: false, reason: "staff" };
-    return STAFF_ROLES.includes(subject.role) ? { allowed: true } : { allowed: false, reason: "role" };
+    const roles = STAFF_AREA_ROLES.find(([r]) => r.test(path))?.[1] ?? STAFF_ROLES;
+    return roles.includes(subject.role) ? { allowed: true } : { allowed: false, reason: "role" };
   }
 
+  if (DESK.test(path)) return attends(subject) ? planGate(subject, path) : { allowed: false, reason: "role" };
+  if (RESPONSES.test(path) && (subject.isAgent || subject.role === "manager")) return planGate(subject, path);
   const tagged = ROUTE_ROLES.find(([r]) => r.test(path));
   const roles = tagged ? tagged[1] : PRODUCT_ROLES;
   if (!roles.includes(subject.role)) return { allowed: false, reason: "role" };
@@ -98,6 +126,10 @@ export function decide(subject: Subject, rawPath: string): Decision {
     if (!segments.some((s) => allow.includes(s))) return { allowed: false, reason: "path" };
   }
 
+  return planGate(subject, path);
+}
+
+function planGate(subject: Subject, path: string): Decision {
   if (OMNI.test(path) && !subject.services.includes("omni")) return { allowed: false, reason: "plan" };
   const gate = PLAN_GATES.find(([r]) => r.test(path));
   if (gate && !subject.permissions[gate[1]]) return { allowed: false, reason: "plan" };

@@ -1,5 +1,5 @@
 /** Every route of spec section 2, with sample values for its parameters. */
-const ID = "00000000-0000-4000-8000-000000000001";
+export const ID = "00000000-0000-4000-8000-000000000001";
 
 export const GUEST_ROUTES = [
   "/experience", "/obrigado", "/login", "/register", "/success", `/email-verify/${ID}`, "/reset-password", `/reset-verification/${ID}`,
@@ -47,3 +47,64 @@ export const APP_ROUTES = [
   "/flows", "/flows/create", "/flows/templates", `/flows/${ID}`, `/flows/${ID}/stream/${ID}`, "/flows/reports",
   "/pipelines", `/pipelines/${ID}`, `/pipelines/${ID}/deals/${ID}`, "/pipelines/reports", "/shortener/links", "/shortener/reports/stat",
 ];
+
+/**
+ * Spec section 6 as one table: who may open each route of section 2. Written from the spec's
+ * sentences (quoted beside each rule) and the readings of docs/decisions/002-permissions.md, not
+ * from the policy code: tests/integration/roles-walk.test.ts checks api/policy/policy.ts against
+ * it and walks the seeded people through the web and the API with it. For a customer account with
+ * the full omni plan (plan gates are tested in policy.test.ts); `staff` is the platform account.
+ */
+export type SpecRole = "owner" | "admin" | "manager" | "agent" | "analyst" | "sales" | "security" | "developer" | "billing" | "carrier";
+export type SpecPerson = { role: SpecRole; isAgent: boolean; staff?: boolean };
+
+const PRODUCT: SpecRole[] = ["admin", "agent", "owner", "billing", "developer", "sales"]; // "most product routes"
+/** Not product routes: every signed-in person. */
+const UNTAGGED = [/^\/$/, /^\/notifications$/, /^\/user\/settings$/, /^\/accounts(\/create)?$/, /^\/support(\/.*)?$/];
+/** "Route roles: ... whatsapp request/send/templates/new and jv numbers admin, user, owner, sales; /sms/antifraude admin and sales; /numbers/active admin". */
+const TAGS: Array<[RegExp, SpecRole[]]> = [
+  [/^\/whatsapp\/(request|send|templates\/new)$/, ["admin", "agent", "owner", "sales"]],
+  [/^\/whatsapp\/jv\/numbers(\/new)?$/, ["admin", "agent", "owner", "sales"]],
+  // Anti-fraud review is information security's work ("Anti-fraud review of messages, URLs and words"; an invitable role).
+  [/^\/sms\/antifraude$/, ["admin", "sales", "security"]],
+  [/^\/numbers\/active$/, ["admin"]],
+  // "live/manage admin, owner, sales" and "Supervisor view needs profiles ADMINISTRATOR or MANAGER": the supervisors.
+  [/^\/live\/manage$/, ["admin", "owner", "manager"]],
+  // Management and analysts read live chat's reports (ADR 019).
+  [/^\/(live\/(reports|usage)|chat\/reports)$/, ["owner", "admin", "manager", "analyst", "sales", "developer", "billing"]],
+];
+/** "Path allow-lists": a segment of the path must be listed. */
+const ALLOW: Partial<Record<SpecRole, string[]>> = {
+  agent: ["dashboard", "send", "success", "templates", "history", "contacts", "live", "responses"],
+  developer: ["insights", "campaigns", "history", "domains", "contacts", "widget", "webhooks", "live"],
+  billing: ["insights", "campaigns", "history", "contacts", "widget", "webhooks", "live", "invoices", "invoice", "new-invoice", "billing", "usage"],
+};
+/** "WhatsApp meta templates hidden for user and billing." */
+const HIDDEN: Array<[RegExp, SpecRole[]]> = [[/^\/whatsapp\/templates(\/.*)?$/, ["agent", "billing"]]];
+/** The attendance screens (the desk, its history, the department dashboard): for who attends (`specAttends`), whatever the role. */
+const DESK = /^\/(live|live\/history(\/[^/]+)?|live\/dashboard)$/;
+/** Canned messages: "non-managers only for themselves" — every chat agent and the manager keep theirs. */
+const RESPONSES = /^\/responses$/;
+/** Staff areas: platform staff (owner, admin); the platform's information security reviews anti-fraud. */
+const STAFF: Array<[RegExp, SpecRole[]]> = [[/^\/admin\/antifraud$/, ["owner", "admin", "security"]], [/^\/admin(\/.*)?$/, ["owner", "admin"]]];
+
+export function specAllows(p: SpecPerson, path: string): boolean {
+  if (UNTAGGED.some((r) => r.test(path))) return true;
+  if (path.startsWith("/admin")) return !!p.staff && STAFF.find(([r]) => r.test(path))![1].includes(p.role);
+  if (DESK.test(path)) return specAttends(p);
+  if (RESPONSES.test(path) && (p.isAgent || p.role === "manager")) return true;
+  const tag = TAGS.find(([r]) => r.test(path));
+  if (tag) return tag[1].includes(p.role);
+  if (!PRODUCT.includes(p.role)) return false;
+  if (HIDDEN.some(([r, roles]) => r.test(path) && roles.includes(p.role))) return false;
+  const allow = ALLOW[p.role];
+  return !allow || path.split("/").some((s) => allow.includes(s));
+}
+
+/**
+ * "Live chat connects only for admin, owner or agent with omni plan"; "Every level can be a chat
+ * agent" (the membership's flag); "Supervisor view needs profiles ADMINISTRATOR or MANAGER".
+ */
+export function specAttends(p: SpecPerson): boolean {
+  return p.isAgent || ["owner", "admin", "agent", "manager"].includes(p.role);
+}

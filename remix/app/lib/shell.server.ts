@@ -1,7 +1,6 @@
 import { listAccounts, accountInfo } from "../../../api/accounts/services";
 import { env } from "../../../api/lib/env";
 import { unreadCount } from "../../../api/notifications/services";
-import { isSupervisor } from "../../../api/live/rooms";
 import { redisMs } from "../../../api/live/streams";
 import { can } from "../../../api/policy/policy";
 import { getProfile } from "../../../api/users/services";
@@ -18,7 +17,8 @@ export async function shellData(request: Request) {
     accountInfo(ctx),
     unreadCount(ctx),
   ]);
-  const live = can(ctx.actor, "/live") && (ctx.actor.isAgent || isSupervisor(ctx.actor));
+  // The policy's /live is who attends (an agent of any role, or a supervisor) with the omni plan.
+  const live = can(ctx.actor, "/live");
   const nav = NAV.map((g) => ({
     key: g.key,
     items: g.items.filter((i) => can(ctx.actor, i.href) && !(production && i.href.startsWith("/dev/"))),
