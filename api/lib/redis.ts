@@ -20,36 +20,35 @@ export function connect(name = "client"): Redis {
   return client;
 }
 
-/** At most one line per client in this many ms (a flapping link); the lines left out are counted in the next one. */
+/** A client whose link flaps logs its "lost" line at most once in this many ms; the flaps left out are counted in the next one. */
 export const STATE_LOG_INTERVAL_MS = 10_000;
 
 /**
  * One 'error' listener per client (without one, ioredis prints a stack per failed retry: a Redis
- * outage flooded the logs) that logs one line per state change — down (with the first error's
- * cause), back up — and no more than one line per STATE_LOG_INTERVAL_MS.
+ * outage flooded the logs) that logs one line per state change: lost (with the first error's
+ * cause) and back. Rate limit: a "lost" line at most once per STATE_LOG_INTERVAL_MS, and a "back"
+ * line only after a logged "lost" line, so a flapping link writes at most two lines per interval.
  */
 export function watchState(client: Redis, name: string, log: (line: string) => void = (l) => console.warn(l)) {
   let down = false;
+  let logged = false;
   let errors = 0;
-  let lastLine = -Infinity;
-  let skipped = 0;
-  const say = (line: string) => {
-    const now = Date.now();
-    if (now - lastLine < STATE_LOG_INTERVAL_MS) return void skipped++;
-    lastLine = now;
-    log(skipped ? `${line} (${skipped} state change(s) not logged)` : line);
-    skipped = 0;
-  };
+  let lastLost = -Infinity;
+  let flaps = 0;
   client.on("error", (e: Error & { code?: string }) => {
     errors++;
     if (down) return;
     down = true;
-    say(`redis ${name}: connection lost (${e.code ?? e.message}); retrying quietly`);
+    logged = Date.now() - lastLost >= STATE_LOG_INTERVAL_MS;
+    if (!logged) return void flaps++;
+    lastLost = Date.now();
+    log(`redis ${name}: connection lost (${e.code ?? e.message}); retrying quietly${flaps ? ` (${flaps} earlier loss(es) not logged)` : ""}`);
+    flaps = 0;
   });
   client.on("ready", () => {
     if (!down) return;
     down = false;
-    say(`redis ${name}: connected again after ${errors} error(s)`);
+    if (logged) log(`redis ${name}: connected again after ${errors} error(s)`);
     errors = 0;
   });
 }
