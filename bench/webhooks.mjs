@@ -67,9 +67,13 @@ const api = async (path, body, token) => {
   return json;
 };
 const { token } = await api("/api/auth/login", { email: "owner@demo.example", password: "Demo!Mensa#2026" });
-const endpoint = async (url) => (await api("/api/webhooks", { url, events: ["message.status_changed"], description: "bench" }, token)).data.id;
-const live = [];
-for (let i = 0; i < 100; i++) live.push(await endpoint(`http://127.0.0.1:${receiverPort}/e/${i}`));
+// One endpoint through the API (its secret sealed as usual); the others are copies of its row
+// with their own URLs (the API allows 20 per account; the sender does not care whose they are).
+const first = (await api("/api/webhooks", { url: `http://127.0.0.1:${receiverPort}/e/0`, events: ["message.status_changed"], description: "bench" }, token)).data.id;
+const endpoint = async (url) =>
+  (await db.query(`INSERT INTO webhook_endpoints (account_id, url, description, events, secret_sealed) SELECT account_id, $2, description, events, secret_sealed FROM webhook_endpoints WHERE id = $1 RETURNING id`, [first, url])).rows[0].id;
+const live = [first];
+for (let i = 1; i < 100; i++) live.push(await endpoint(`http://127.0.0.1:${receiverPort}/e/${i}`));
 const deadId = await endpoint(`http://127.0.0.1:${deadPort}/dead`);
 // Only the endpoints a scenario names get deliveries; the dead one is disabled until its scenario.
 await db.query("UPDATE webhook_endpoints SET enabled = false WHERE id = $1", [deadId]);

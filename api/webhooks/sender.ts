@@ -69,12 +69,13 @@ const CLAIM_MAX = 200;
 const CLAIM_WINDOW = 5_000;
 
 /**
- * Claims up to `limit` due deliveries of enabled endpoints, at most `free(endpoint)` of each
- * (its per-endpoint limit minus what this process has in flight there), oldest due first.
+ * Claims up to `limit` due deliveries of enabled endpoints, at most `perEndpoint` minus what this
+ * process already holds of each (`busy`), oldest due first.
  * Counts the attempt and leases the row (next_attempt_at pushed past the timeout).
  */
 async function claimDue(limit: number, perEndpoint: number, busy: Map<string, number>): Promise<Claimed[]> {
-  const leaseSeconds = Math.ceil(env().WEBHOOK_TIMEOUT_MS / 1000) + 30;
+  // A claimed delivery may wait for one round of its endpoint's POSTs before its own: two timeouts, and a margin.
+  const leaseSeconds = 2 * Math.ceil(env().WEBHOOK_TIMEOUT_MS / 1000) + 30;
   return sequelize().query<Claimed>(
     `WITH due AS (
        SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
@@ -155,17 +156,23 @@ const RECORD_EVERY_MS = 20;
 const RECORD_BATCH = 200;
 
 /**
- * Runs the sender until stopped. Deliveries are sent concurrently: up to WEBHOOK_CONCURRENCY in
- * flight in this process, at most WEBHOOK_ENDPOINT_CONCURRENCY per endpoint (over kept-alive
- * connections), so a slow or dead endpoint holds only its own slots while the others go on. A
- * claim runs whenever slots are free and due deliveries exist: at once when a POST ends or on
- * wake() (the fan-out made deliveries), else every WEBHOOK_SWEEP_MS. Outcomes are written in
- * small batches.
+ * Runs the sender until stopped. Deliveries are sent concurrently, at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY in flight per endpoint (over kept-alive connections), so a slow or
+ * dead endpoint holds only its own slots while the others go on. The process holds (claims) up to
+ * twice that per endpoint — the second half waits for a slot of its endpoint and starts the moment
+ * one frees, so a fast endpoint never idles while the next claim runs — and up to
+ * WEBHOOK_CONCURRENCY deliveries in all. A claim runs whenever there is room: at once when a POST
+ * ends or on wake() (the fan-out made deliveries), else every WEBHOOK_SWEEP_MS. Outcomes are
+ * written in small batches.
  */
 export function startWebhookSender() {
   const total = env().WEBHOOK_CONCURRENCY;
   const perEndpoint = env().WEBHOOK_ENDPOINT_CONCURRENCY;
-  const busy = new Map<string, number>();
+  /** Deliveries held per endpoint (in flight + waiting), those in flight, and the waiting ones. */
+  const held = new Map<string, number>();
+  const sending = new Map<string, number>();
+  const waiting = new Map<string, Claimed[]>();
+  let holding = 0;
   let inflight = 0;
   let running = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -194,17 +201,32 @@ export function startWebhookSender() {
     if (pending.length >= RECORD_BATCH) void flush();
     else flushTimer ??= setTimeout(flush, RECORD_EVERY_MS);
   };
+  const add = (m: Map<string, number>, id: string, n: number) => {
+    const v = (m.get(id) ?? 0) + n;
+    if (v > 0) m.set(id, v);
+    else m.delete(id);
+  };
 
-  const start = (d: Claimed) => {
+  /** Sends now if the endpoint has a free slot, else queues behind its POSTs in flight. */
+  const take = (d: Claimed) => {
+    holding++;
+    add(held, d.endpoint_id, 1);
+    if ((sending.get(d.endpoint_id) ?? 0) < perEndpoint) send(d);
+    else waiting.set(d.endpoint_id, [...(waiting.get(d.endpoint_id) ?? []), d]);
+  };
+  const send = (d: Claimed) => {
     inflight++;
-    busy.set(d.endpoint_id, (busy.get(d.endpoint_id) ?? 0) + 1);
+    add(sending, d.endpoint_id, 1);
     void attempt(d)
       .then(done)
       .finally(() => {
         inflight--;
-        const left = busy.get(d.endpoint_id)! - 1;
-        if (left > 0) busy.set(d.endpoint_id, left);
-        else busy.delete(d.endpoint_id);
+        holding--;
+        add(sending, d.endpoint_id, -1);
+        add(held, d.endpoint_id, -1);
+        const next = waiting.get(d.endpoint_id)?.shift();
+        if (waiting.get(d.endpoint_id)?.length === 0) waiting.delete(d.endpoint_id);
+        if (next) send(next);
         wake();
       });
   };
@@ -213,17 +235,17 @@ export function startWebhookSender() {
     while (running) {
       signalled = false;
       let claimed: Claimed[] = [];
-      const free = Math.min(CLAIM_MAX, total - inflight);
+      const free = Math.min(CLAIM_MAX, total - holding);
       if (free > 0) {
         try {
-          claimed = await claimDue(free, perEndpoint, busy);
+          claimed = await claimDue(free, 2 * perEndpoint, held);
         } catch (e) {
           console.error("webhook claim failed", e);
         }
-        for (const d of claimed) start(d);
+        for (const d of claimed) take(d);
       }
       // A full claim: there may be more due at once; otherwise wait for a free slot, a wake() or the sweep.
-      if (running && !signalled && (claimed.length < free || inflight >= total)) {
+      if (running && !signalled && (claimed.length < free || holding >= total)) {
         await new Promise<void>((r) => {
           wakeUp = r;
           timer = setTimeout(r, env().WEBHOOK_SWEEP_MS);
