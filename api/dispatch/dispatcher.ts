@@ -28,6 +28,7 @@ import { startConsumer, type Entry } from "../jobs/runner";
 import { env, parseRouteRates, type RouteRate } from "../lib/env";
 import { nextStatus, type MessageStatus } from "../messages/status";
 import { acquire, bucketFor, pause } from "./rate-limit";
+import { recoverLostEntries } from "./recovery";
 
 export const DISPATCH_GROUP = "dispatchers";
 /** error_message of a message failed by a campaign's cancel (a locale key, like accept's reasons). */
@@ -352,6 +353,8 @@ export function startDispatchers() {
       onDead: async (fields, reason) => {
         if (fields.message_id) await deadLetter(fields.message_id, reason);
       },
+      // Redis lost the stream: every queued/sending message without an entry is lost work, whatever its age.
+      onLost: () => recoverLostEntries(channel, 0),
     }),
   );
 }

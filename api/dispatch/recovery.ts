@@ -20,14 +20,14 @@ import { key, redis } from "../lib/redis";
 
 const CANDIDATES = 5_000;
 
-/** Message ids that have an entry in the stream (read in pages; the stream holds only unfinished work). */
-async function idsInStream(stream: string): Promise<Set<string>> {
+/** The values of `field` over the stream's entries (read in pages; such a stream holds only unfinished work). */
+export async function idsInStream(stream: string, field = "message_id"): Promise<Set<string>> {
   const ids = new Set<string>();
   let start = "-";
   for (;;) {
     const page = (await redis().xrange(stream, start, "+", "COUNT", 2000)) as Array<[string, string[]]>;
     for (const [, fields] of page) {
-      for (let i = 0; i < fields.length; i += 2) if (fields[i] === "message_id") ids.add(fields[i + 1]);
+      for (let i = 0; i < fields.length; i += 2) if (fields[i] === field) ids.add(fields[i + 1]);
     }
     if (page.length < 2000) return ids;
     start = `(${page[page.length - 1][0]}`;

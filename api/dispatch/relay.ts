@@ -13,6 +13,12 @@ import { key, redis } from "../lib/redis";
 
 const BATCH = 500;
 
+/** An outbox row as stream entry fields: its payload (strings as they are, the rest as JSON) and `outbox_id`. */
+export function entryFields(payload: Record<string, unknown> | null, outboxId: string): string[] {
+  const fields = Object.entries(payload ?? {}).flatMap(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
+  return [...fields, "outbox_id", String(outboxId)];
+}
+
 /** Publishes one batch; returns how many rows were published. */
 export async function relayOnce(): Promise<number> {
   return sequelize().transaction(async (transaction) => {
@@ -22,10 +28,7 @@ export async function relayOnce(): Promise<number> {
     );
     if (rows.length === 0) return 0;
     const pipeline = redis().pipeline();
-    for (const row of rows) {
-      const fields = Object.entries(row.payload ?? {}).flatMap(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
-      pipeline.xadd(key(row.topic), "*", ...fields, "outbox_id", String(row.id));
-    }
+    for (const row of rows) pipeline.xadd(key(row.topic), "*", ...entryFields(row.payload, row.id));
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([err]) => err);
     if (failed || results.length !== rows.length) throw new Error(`outbox XADD failed: ${failed?.[0]?.message ?? "no answer"}`);

@@ -4,7 +4,8 @@
  * `<stream>:dead` with the reason after `maxAttempts` deliveries. Handlers must be idempotent.
  * A batch's entries run concurrently (up to `concurrency`); the next read or reclaim waits for the
  * whole batch, so a process never reclaims an entry it is still handling. After a Redis restart
- * (streams and groups gone) the group is created again on the first NOGROUP answer.
+ * (streams and groups gone) the group is created again on the first NOGROUP answer, and `onLost`
+ * republishes at once what the lost stream held (no waiting for the periodic sweep).
  */
 import { hostname } from "node:os";
 import type Redis from "ioredis";
@@ -42,6 +43,12 @@ export type ConsumerOptions = {
    * pending and is retried on the next reclaim.
    */
   onDead?: (fields: Record<string, string>, reason: string, id: string) => Promise<void>;
+  /**
+   * Called when Redis lost the stream and its group (NOGROUP: a restart without persistence, a
+   * flush), right after the group was created again: republishes from the database what the
+   * lost entries announced (the same work the periodic lost-entry sweep does, without its delay).
+   */
+  onLost?: () => Promise<unknown>;
 };
 
 function toFields(list: string[]): Record<string, string> {
@@ -50,11 +57,14 @@ function toFields(list: string[]): Record<string, string> {
   return o;
 }
 
-export async function ensureGroup(stream: string, group: string) {
+/** Creates the group (and the stream) unless it exists; answers whether it was created. */
+export async function ensureGroup(stream: string, group: string): Promise<boolean> {
   try {
     await redis().xgroup("CREATE", key(stream), group, "0", "MKSTREAM");
+    return true;
   } catch (e) {
     if (!String(e).includes("BUSYGROUP")) throw e;
+    return false;
   }
 }
 
@@ -175,6 +185,8 @@ export function startConsumer(opts: ConsumerOptions) {
   const loop = (async () => {
     await ensureGroup(opts.stream, opts.group).catch((e) => console.error(`consumer ${opts.stream} cannot create its group yet`, e));
     let lastReclaim = 0;
+    // While Redis is down every pass fails: one line when that starts and one when it ends, not one a second.
+    let failing = false;
     const limit = Math.max(1, opts.concurrency ?? 1);
     while (running) {
       try {
@@ -197,6 +209,8 @@ export function startConsumer(opts: ConsumerOptions) {
         const res = (await reader.xreadgroup("GROUP", opts.group, consumer, "COUNT", count, "BLOCK", opts.blockMs ?? 2000, "STREAMS", stream, ">")) as
           | Array<[string, Array<[string, string[]]>]>
           | null;
+        if (failing) console.warn(`consumer ${opts.stream}: reading again`);
+        failing = false;
         for (const [, entries] of res ?? []) {
           if (opts.pipelined) launch(entries, true);
           else await handleAll(entries, true);
@@ -207,11 +221,14 @@ export function startConsumer(opts: ConsumerOptions) {
           // Redis lost the stream and its group (a restart without persistence): create them again.
           // Entries added since (the lost-entry sweep republishes) are read from the start ("0").
           console.warn(`consumer ${opts.stream}: group ${opts.group} missing, creating it again`);
-          await ensureGroup(opts.stream, opts.group).catch((err) => console.error(`consumer ${opts.stream} cannot create its group`, err));
+          const created = await ensureGroup(opts.stream, opts.group).catch((err) => void console.error(`consumer ${opts.stream} cannot create its group`, err));
+          // Only the consumer that recreated the group recovers (several workers see NOGROUP at once).
+          if (created && opts.onLost) await opts.onLost().catch((err) => console.error(`consumer ${opts.stream}: recovery after lost stream failed (the periodic sweep will retry)`, err));
           lastReclaim = 0;
           continue;
         }
-        console.error(`consumer ${opts.stream} error`, e);
+        if (!failing) console.error(`consumer ${opts.stream} cannot read (quiet until it can again): ${e instanceof Error ? e.message : String(e)}`);
+        failing = true;
         await new Promise((r) => setTimeout(r, 1000));
       }
     }

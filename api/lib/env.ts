@@ -178,6 +178,9 @@ const schema = z
     WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(["true", "false"]).optional(),
     /** Customer webhooks: multiplies the retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); tests use e.g. 0.001. */
     WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
+    /** Customer webhooks per worker process: deliveries held at once (in flight or next in line), and POSTs in flight per endpoint (ADR 012: a slow endpoint holds only its own slots). */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(256),
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
     /** Customer webhooks: how often the worker looks for due deliveries. */
     WEBHOOK_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
     /** Customer webhooks: a POST not answered within this is a failed attempt. */

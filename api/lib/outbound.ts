@@ -13,6 +13,10 @@
  *  - Redirects: none by default (a 3xx is a failure); a caller may allow a few, each hop checked
  *    again as above.
  *  - Time and size capped: the whole exchange within `timeoutMs`, at most `maxBytes` read.
+ *  - Connection reuse (`keepAlive`, customer webhooks): a pool of kept-alive sockets per (origin,
+ *    pinned address), so a socket only ever carries requests to the host and address it was opened
+ *    for. A host's resolution may be reused for DNS_CACHE_MS, but every request checks its
+ *    addresses again: a cached address is used only while it is still a checked one.
  *
  * Trust: origins the operator configures in env (TELEGRAM_API_URL, GRAPH_API_URL, GBM_API_URL,
  * GBM_TOKEN_URL, the sign-in providers, SIMULATOR_URL) may be private (a loopback peer in tests, a
@@ -25,8 +29,8 @@
  * what a tenant sees is no oracle of our network (the exact cause goes to our log).
  */
 import { lookup } from "node:dns/promises";
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { env } from "./env";
 
@@ -208,18 +212,31 @@ export function checkUrl(raw: string | URL, trust: Trust = "tenant"): { url: URL
   return { url, trusted };
 }
 
-/** The address to connect to: every address of the host must be public unless trusted; IPv4 first. */
+/** A host's resolution is reused this long (many webhooks to one endpoint); the checks still run on every request. */
+export const DNS_CACHE_MS = 30_000;
+const DNS_CACHE_MAX = 1000;
+const resolved = new Map<string, { addresses: string[]; until: number }>();
+
+/** The host's addresses, IPv4 first: from the brief cache, else from the resolver. */
+async function addressesOf(host: string): Promise<string[]> {
+  if (isIP(host)) return [host];
+  const hit = resolved.get(host);
+  if (hit && hit.until > Date.now()) return hit.addresses;
+  let addresses: string[];
+  try {
+    addresses = (await lookup(host, { all: true })).sort((a, b) => a.family - b.family).map((a) => a.address);
+  } catch (e) {
+    throw new OutboundError("unreachable", `${host} does not resolve: ${(e as Error).message}`);
+  }
+  if (resolved.size >= DNS_CACHE_MAX) resolved.delete(resolved.keys().next().value!);
+  resolved.set(host, { addresses, until: Date.now() + DNS_CACHE_MS });
+  return addresses;
+}
+
+/** The address to connect to: every address of the host must be public unless trusted (checked on every request, cached or not); IPv4 first. */
 async function resolveChecked(url: URL, trusted: boolean): Promise<string> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = (await lookup(host, { all: true })).sort((a, b) => a.family - b.family).map((a) => a.address);
-    } catch (e) {
-      throw new OutboundError("unreachable", `${host} does not resolve: ${(e as Error).message}`);
-    }
-  }
+  const addresses = await addressesOf(host);
   if (addresses.length === 0) throw new OutboundError("unreachable", `${host} does not resolve`);
   if (!trusted) {
     for (const a of addresses) {
@@ -228,6 +245,32 @@ async function resolveChecked(url: URL, trusted: boolean): Promise<string> {
     }
   }
   return addresses[0];
+}
+
+// ---- connection reuse ----------------------------------------------------------------------------
+
+const AGENTS_MAX = 500;
+/** Free sockets are closed after this idle time: under common servers' keep-alive timeouts (Node's 5 s), so we rarely write to a socket the server is closing. */
+const IDLE_SOCKET_MS = 4_000;
+const agents = new Map<string, HttpAgent>();
+
+/**
+ * The kept-alive pool of one (origin, pinned address): its sockets were opened to that address
+ * for that host (and, over TLS, verified for that host), so reusing one can never reach another
+ * host or address. Least recently used pools beyond AGENTS_MAX are closed.
+ */
+function agentFor(url: URL, address: string): HttpAgent {
+  const id = `${url.origin} ${address}`;
+  let agent = agents.get(id);
+  if (agent) agents.delete(id);
+  else agent = new (url.protocol === "https:" ? HttpsAgent : HttpAgent)({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: IDLE_SOCKET_MS });
+  agents.set(id, agent);
+  if (agents.size > AGENTS_MAX) {
+    const [oldest, pool] = agents.entries().next().value!;
+    agents.delete(oldest);
+    pool.destroy();
+  }
+  return agent;
 }
 
 // ---- the client ----------------------------------------------------------------------------------
@@ -245,6 +288,8 @@ export type OutboundInit = {
   redirects?: number;
   /** "platform": the URL itself is operator-chosen (may be private); default "tenant". */
   trust?: Trust;
+  /** Reuse connections to the same (origin, pinned address) (many requests to one endpoint). */
+  keepAlive?: boolean;
 };
 
 export type OutboundResponse = { status: number; headers: Headers; body: Uint8Array; url: string; text(): string; json(): any };
@@ -260,7 +305,7 @@ async function encodeBody(body: BodyInit | null | undefined): Promise<{ bytes?: 
 type Hop = { status: number; headers: Headers; body: Uint8Array };
 
 /** One request to the checked address; reads at most maxBytes of the answer (a 3xx is answered unread). */
-function exchange(url: URL, address: string, method: string, headers: Record<string, string>, body: Uint8Array | undefined, limit: { maxBytes: number; truncate?: boolean }, signal: AbortSignal): Promise<Hop> {
+function exchange(url: URL, address: string, method: string, headers: Record<string, string>, body: Uint8Array | undefined, limit: { maxBytes: number; truncate?: boolean; keepAlive?: boolean }, signal: AbortSignal): Promise<Hop> {
   const { maxBytes, truncate } = limit;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const options: RequestOptions & { servername?: string } = {
@@ -271,6 +316,7 @@ function exchange(url: URL, address: string, method: string, headers: Record<str
     headers: { ...headers, Host: url.host, ...(body ? { "Content-Length": String(body.byteLength) } : {}) },
     // TLS: the certificate is checked against the host name, and SNI names it (an IP literal sends no SNI).
     ...(url.protocol === "https:" && !isIP(host) ? { servername: host } : {}),
+    ...(limit.keepAlive ? { agent: agentFor(url, address) } : {}),
   };
   return new Promise<Hop>((resolveOnce, rejectOnce) => {
     // Settle first, then destroy: Bun emits "aborted" synchronously from destroy().

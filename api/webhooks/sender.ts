@@ -1,6 +1,7 @@
 /**
- * Sends customer webhook deliveries (worker). A sweep claims due pending deliveries of enabled
- * endpoints (`FOR UPDATE SKIP LOCKED`: several workers share them), counts the attempt and leases
+ * Sends customer webhook deliveries (worker). A claim takes due pending deliveries of enabled
+ * endpoints (`FOR UPDATE SKIP LOCKED`: several workers share them) up to the free slots of each
+ * endpoint (see startWebhookSender: concurrent, per-endpoint limits), counts the attempt and leases
  * the row (next_attempt_at pushed past the timeout, so a worker that dies mid-POST leaves it to be
  * retried, never lost), then POSTs the stored payload signed Standard-Webhooks style with the
  * endpoint's current secret — and, for SECRET_OVERLAP after a rotation, also with the replaced
@@ -16,10 +17,9 @@ import { env } from "../lib/env";
 import { retryDelayMs } from "./backoff";
 import { isOutboundError, outboundFetch } from "../lib/outbound";
 
-const BATCH = 20;
 export const EXCERPT_BYTES = 1024;
 
-type Claimed = { id: string; event_id: string; payload: unknown; attempts: number; url: string; secret_sealed: string; previous_secret_sealed: string | null };
+type Claimed = { id: string; endpoint_id: string; event_id: string; payload: unknown; attempts: number; url: string; secret_sealed: string; previous_secret_sealed: string | null };
 
 /** At most `max` bytes of UTF-8 text, cut on a character boundary, without NUL characters. */
 export function excerpt(text: string, max = EXCERPT_BYTES): string {
@@ -49,6 +49,7 @@ export async function postWebhook(url: string, secret: string | readonly string[
       timeoutMs: env().WEBHOOK_TIMEOUT_MS,
       maxBytes: EXCERPT_BYTES + 4,
       truncate: true,
+      keepAlive: true,
       headers: { "Content-Type": "application/json", "User-Agent": "Mensageria-Webhooks/1.0", ...signWebhook(secret, eventId, body) },
       body,
     });
@@ -62,23 +63,44 @@ export async function postWebhook(url: string, secret: string | readonly string[
   }
 }
 
-async function claimDue(): Promise<Claimed[]> {
-  const leaseSeconds = Math.ceil(env().WEBHOOK_TIMEOUT_MS / 1000) + 30;
+/** Deliveries claimed in one statement at most. */
+const CLAIM_MAX = 200;
+/** How deep the claim looks into the due rows for fairness between endpoints. */
+const CLAIM_WINDOW = 5_000;
+
+/**
+ * Claims up to `limit` due deliveries of enabled endpoints, at most `perEndpoint` minus what this
+ * process already holds of each (`busy`), oldest due first.
+ * Counts the attempt and leases the row (next_attempt_at pushed past the timeout).
+ */
+async function claimDue(limit: number, perEndpoint: number, busy: Map<string, number>): Promise<Claimed[]> {
+  // A claimed delivery may wait for one round of its endpoint's POSTs before its own: two timeouts, and a margin.
+  const leaseSeconds = 2 * Math.ceil(env().WEBHOOK_TIMEOUT_MS / 1000) + 30;
   return sequelize().query<Claimed>(
     `WITH due AS (
-       SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
+       SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-       ORDER BY d.next_attempt_at LIMIT ${BATCH} FOR UPDATE OF d SKIP LOCKED
+         AND d.endpoint_id NOT IN (SELECT b.id FROM unnest($1::uuid[], $2::int[]) AS b(id, used) WHERE b.used >= $3)
+       ORDER BY d.next_attempt_at LIMIT ${CLAIM_WINDOW}
+     ), fair AS (
+       SELECT r.id FROM (
+         SELECT due.id, due.next_attempt_at, row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at) AS rn, COALESCE(b.used, 0) AS used
+         FROM due LEFT JOIN unnest($1::uuid[], $2::int[]) AS b(id, used) ON b.id = due.endpoint_id
+       ) r WHERE r.rn <= $3 - r.used ORDER BY r.next_attempt_at LIMIT $4
+     ), claimed AS (
+       SELECT d.id FROM webhook_deliveries d WHERE d.id IN (SELECT id FROM fair) AND d.status = 'pending' AND d.next_attempt_at <= now()
+       FOR UPDATE SKIP LOCKED
      )
      UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
-     FROM due, webhook_endpoints w WHERE d.id = due.id AND w.id = d.endpoint_id
-     RETURNING d.id, d.event_id, d.payload, d.attempts, w.url, w.secret_sealed,
+     FROM claimed, webhook_endpoints w WHERE d.id = claimed.id AND w.id = d.endpoint_id
+     RETURNING d.id, d.endpoint_id, d.event_id, d.payload, d.attempts, w.url, w.secret_sealed,
                CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret_sealed END AS previous_secret_sealed`,
-    { type: QueryTypes.SELECT },
+    { bind: [[...busy.keys()], [...busy.values()], perEndpoint, limit], type: QueryTypes.SELECT },
   );
 }
 
-async function attempt(d: Claimed): Promise<void> {
+/** One POST of a claimed delivery; never throws. */
+async function attempt(d: Claimed): Promise<Outcome> {
   const startedAt = new Date();
   const body = JSON.stringify(d.payload);
   let result: AttemptResult;
@@ -90,44 +112,140 @@ async function attempt(d: Claimed): Promise<void> {
   }
   const delay = result.ok ? null : retryDelayMs(d.attempts, { scale: env().WEBHOOK_RETRY_SCALE, random: Math.random() });
   const status = result.ok ? "succeeded" : delay === null ? "failed" : "pending";
+  return { d, startedAt, result, status, delay: delay ?? 0 };
+}
+
+type Outcome = { d: Claimed; startedAt: Date; result: AttemptResult; status: "succeeded" | "failed" | "pending"; delay: number };
+
+/**
+ * Writes outcomes in one transaction: each delivery's new state — only if the row is still the one
+ * we claimed (same attempt count, still pending) — and every attempt, recorded even when another
+ * worker took the row over meanwhile (the POST did happen).
+ */
+async function record(outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const col = <T>(f: (o: Outcome) => T) => outcomes.map(f);
   await sequelize().transaction(async (transaction) => {
-    const [still] = await sequelize().query(
-      `UPDATE webhook_deliveries SET status = $3, last_status_code = $4, last_error = $5, updated_at = now(),
-         next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + make_interval(secs => $6::double precision / 1000) END,
-         succeeded_at = CASE WHEN $3 = 'succeeded' THEN now() ELSE succeeded_at END
-       WHERE id = $1 AND attempts = $2 AND status = 'pending' RETURNING id`,
-      { bind: [d.id, d.attempts, status, result.statusCode, result.error, delay ?? 0], type: QueryTypes.SELECT, transaction },
-    );
-    // Recorded even when another worker took the row over meanwhile: the POST did happen.
     await sequelize().query(
-      `INSERT INTO webhook_attempts (delivery_id, started_at, duration_ms, status_code, error, response_excerpt) VALUES ($1, $2, $3, $4, $5, $6)`,
-      { bind: [d.id, startedAt, result.durationMs, result.statusCode, result.error, result.excerpt], transaction },
+      `UPDATE webhook_deliveries d SET status = u.status, last_status_code = u.code, last_error = u.error, updated_at = now(),
+         next_attempt_at = CASE WHEN u.status = 'pending' THEN now() + make_interval(secs => u.delay_ms / 1000) END,
+         succeeded_at = CASE WHEN u.status = 'succeeded' THEN now() ELSE d.succeeded_at END
+       FROM unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::double precision[]) AS u(id, attempts, status, code, error, delay_ms)
+       WHERE d.id = u.id AND d.attempts = u.attempts AND d.status = 'pending'`,
+      {
+        bind: [col((o) => o.d.id), col((o) => o.d.attempts), col((o) => o.status), col((o) => o.result.statusCode), col((o) => o.result.error), col((o) => o.delay)],
+        type: QueryTypes.UPDATE,
+        transaction,
+      },
     );
-    return still;
+    await sequelize().query(
+      // A delivery deleted meanwhile (its endpoint was) has no attempt to keep; locking the others keeps them until commit.
+      `INSERT INTO webhook_attempts (delivery_id, started_at, duration_ms, status_code, error, response_excerpt)
+       SELECT u.* FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[]) AS u(id, started_at, duration_ms, status_code, error, excerpt)
+       JOIN webhook_deliveries d ON d.id = u.id FOR KEY SHARE OF d`,
+      {
+        bind: [col((o) => o.d.id), col((o) => o.startedAt), col((o) => o.result.durationMs), col((o) => o.result.statusCode), col((o) => o.result.error), col((o) => o.result.excerpt)],
+        transaction,
+      },
+    );
   });
 }
 
-/** One sweep: claims and sends up to BATCH due deliveries in parallel; returns how many. */
-export async function sendDueOnce(): Promise<number> {
-  const claimed = await claimDue();
-  await Promise.all(claimed.map((d) => attempt(d).catch((e) => console.error("webhook attempt failed to record", d.id, e))));
-  return claimed.length;
-}
+/** Outcomes wait at most this long (or until RECORD_BATCH of them) to be written together. */
+const RECORD_EVERY_MS = 20;
+const RECORD_BATCH = 200;
 
-/** Runs the sweep until stopped: again at once after a full batch, else every WEBHOOK_SWEEP_MS or on wake(). */
+/**
+ * Runs the sender until stopped. Deliveries are sent concurrently, at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY in flight per endpoint (over kept-alive connections), so a slow or
+ * dead endpoint holds only its own slots while the others go on. The process holds (claims) up to
+ * twice that per endpoint — the second half waits for a slot of its endpoint and starts the moment
+ * one frees, so a fast endpoint never idles while the next claim runs — and up to
+ * WEBHOOK_CONCURRENCY deliveries in all. A claim runs whenever there is room: at once when a POST
+ * ends or on wake() (the fan-out made deliveries), else every WEBHOOK_SWEEP_MS. Outcomes are
+ * written in small batches.
+ */
 export function startWebhookSender() {
+  const total = env().WEBHOOK_CONCURRENCY;
+  const perEndpoint = env().WEBHOOK_ENDPOINT_CONCURRENCY;
+  /** Deliveries held per endpoint (in flight + waiting), those in flight, and the waiting ones. */
+  const held = new Map<string, number>();
+  const sending = new Map<string, number>();
+  const waiting = new Map<string, Claimed[]>();
+  let holding = 0;
+  let inflight = 0;
   let running = true;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wakeUp: (() => void) | undefined;
+  // Set by wake(): a slot freed or deliveries appeared while a claim ran, so claim again before waiting.
+  let signalled = false;
+  const wake = () => {
+    signalled = true;
+    clearTimeout(timer);
+    wakeUp?.();
+  };
+
+  let pending: Outcome[] = [];
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  let writes = Promise.resolve();
+  const flush = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = pending;
+    pending = [];
+    writes = writes.then(() => record(batch)).catch((e) => console.error(`webhook outcomes not recorded (${batch.length}; their leases expire and they are sent again)`, e));
+    return writes;
+  };
+  const done = (o: Outcome) => {
+    pending.push(o);
+    if (pending.length >= RECORD_BATCH) void flush();
+    else flushTimer ??= setTimeout(flush, RECORD_EVERY_MS);
+  };
+  const add = (m: Map<string, number>, id: string, n: number) => {
+    const v = (m.get(id) ?? 0) + n;
+    if (v > 0) m.set(id, v);
+    else m.delete(id);
+  };
+
+  /** Sends now if the endpoint has a free slot, else queues behind its POSTs in flight. */
+  const take = (d: Claimed) => {
+    holding++;
+    add(held, d.endpoint_id, 1);
+    if ((sending.get(d.endpoint_id) ?? 0) < perEndpoint) send(d);
+    else waiting.set(d.endpoint_id, [...(waiting.get(d.endpoint_id) ?? []), d]);
+  };
+  const send = (d: Claimed) => {
+    inflight++;
+    add(sending, d.endpoint_id, 1);
+    void attempt(d)
+      .then(done)
+      .finally(() => {
+        inflight--;
+        holding--;
+        add(sending, d.endpoint_id, -1);
+        add(held, d.endpoint_id, -1);
+        const next = waiting.get(d.endpoint_id)?.shift();
+        if (waiting.get(d.endpoint_id)?.length === 0) waiting.delete(d.endpoint_id);
+        if (next) send(next);
+        wake();
+      });
+  };
+
   const loop = (async () => {
     while (running) {
-      let n = 0;
-      try {
-        n = await sendDueOnce();
-      } catch (e) {
-        console.error("webhook sweep failed", e);
+      signalled = false;
+      let claimed: Claimed[] = [];
+      const free = Math.min(CLAIM_MAX, total - holding);
+      if (free > 0) {
+        try {
+          claimed = await claimDue(free, 2 * perEndpoint, held);
+        } catch (e) {
+          console.error("webhook claim failed", e);
+        }
+        for (const d of claimed) take(d);
       }
-      if (n < BATCH && running) {
+      // A full claim: there may be more due at once; otherwise wait for a free slot, a wake() or the sweep.
+      if (running && !signalled && (claimed.length < free || holding >= total)) {
         await new Promise<void>((r) => {
           wakeUp = r;
           timer = setTimeout(r, env().WEBHOOK_SWEEP_MS);
@@ -136,15 +254,13 @@ export function startWebhookSender() {
     }
   })();
   return {
-    wake() {
-      clearTimeout(timer);
-      wakeUp?.();
-    },
+    wake,
     async stop() {
       running = false;
-      clearTimeout(timer);
-      wakeUp?.();
+      wake();
       await loop;
+      while (inflight > 0) await new Promise((r) => setTimeout(r, 20));
+      await flush();
     },
   };
 }

@@ -1,6 +1,11 @@
-/** The worker's part of customer webhooks: the fan-out consumer and the delivery sweep. */
+/**
+ * The worker's part of customer webhooks: the fan-out consumer, the sweep of event batches Redis
+ * lost (./recovery), and the delivery sender.
+ */
 import { startConsumer } from "../jobs/runner";
+import { env } from "../lib/env";
 import { fanOut, WEBHOOK_EVENTS_STREAM } from "./events";
+import { markHandled, recoverLostEvents } from "./recovery";
 import { startWebhookSender } from "./sender";
 
 export function startWebhookWorkers() {
@@ -9,12 +14,27 @@ export function startWebhookWorkers() {
     stream: WEBHOOK_EVENTS_STREAM,
     group: "webhook-fanout",
     batch: 50,
+    // The stream then holds only unfinished work: what is in none of its entries and not handled was lost.
+    deleteAcked: true,
     handler: async (fields) => {
-      if ((await fanOut(fields)) > 0) sender.wake();
+      const created = await fanOut(fields);
+      await markHandled(fields.outbox_id);
+      if (created > 0) sender.wake();
     },
+    // Redis lost the stream: every published, unhandled batch is announced again at once, whatever its age.
+    onLost: () => recoverLostEvents(0),
   });
+  let busy = false;
+  const sweep = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    await recoverLostEvents()
+      .catch((e) => console.error("webhook events sweep failed", e))
+      .finally(() => (busy = false));
+  }, env().DISPATCH_SWEEP_SECONDS * 1000);
   return {
     async stop() {
+      clearInterval(sweep);
       await Promise.all([consumer.stop(), sender.stop()]);
     },
   };

@@ -1,0 +1,50 @@
+/**
+ * Customer webhook events are at least once from the database (ADR 012): the outbox row of an
+ * event batch stays `handled_at IS NULL` until the fan-out made its deliveries (./events), and the
+ * fan-out consumer deletes its entries once acked, so `webhooks:events` holds exactly the
+ * unfinished work. A row published (the relay put it on the stream) but neither handled nor on
+ * the stream was lost with Redis's memory (a restart without persistence, a flush): it is
+ * announced again, as the SMS dispatch sweep does for messages (api/dispatch/recovery). A
+ * duplicate is harmless: deliveries are unique per (endpoint, event id), and the receiver's
+ * idempotency key is the event id (the `webhook-id` header).
+ */
+import { QueryTypes } from "sequelize";
+import { sequelize } from "../../models";
+import { idsInStream } from "../dispatch/recovery";
+import { entryFields } from "../dispatch/relay";
+import { env } from "../lib/env";
+import { key, redis } from "../lib/redis";
+import { WEBHOOK_EVENTS_STREAM } from "./events";
+
+const CANDIDATES = 5_000;
+
+/** Announces again the published, unhandled event rows older than `olderThanSeconds` that have no entry; returns how many. */
+export async function recoverLostEvents(olderThanSeconds = env().DISPATCH_RECOVER_SECONDS): Promise<number> {
+  const candidates = await sequelize().query<{ id: string; payload: Record<string, unknown> }>(
+    `SELECT id::text, payload FROM outbox
+     WHERE topic = $1 AND handled_at IS NULL AND published_at < now() - make_interval(secs => $2)
+     ORDER BY published_at LIMIT ${CANDIDATES}`,
+    { bind: [WEBHOOK_EVENTS_STREAM, olderThanSeconds], type: QueryTypes.SELECT },
+  );
+  if (candidates.length === 0) return 0;
+  const stream = key(WEBHOOK_EVENTS_STREAM);
+  const present = await idsInStream(stream, "outbox_id");
+  const lost = candidates.filter((c) => !present.has(c.id));
+  if (lost.length === 0) return 0;
+  const pipeline = redis().pipeline();
+  for (const row of lost) pipeline.xadd(stream, "*", ...entryFields(row.payload, row.id), "recovered", "1");
+  const results = (await pipeline.exec()) ?? [];
+  const failed = results.find(([err]) => err);
+  if (failed) throw new Error(`webhook events recovery XADD failed: ${failed[0]?.message}`);
+  console.warn(`webhook sweep: ${lost.length} event batch(es) had no stream entry, announced again`);
+  return lost.length;
+}
+
+/** Marks an event batch's outbox row handled (its deliveries exist); a row of another topic is left alone. */
+export async function markHandled(outboxId: string | undefined) {
+  if (!/^\d{1,19}$/.test(outboxId ?? "")) return;
+  await sequelize().query(`UPDATE outbox SET handled_at = now() WHERE id = $1 AND topic = $2 AND handled_at IS NULL`, {
+    bind: [outboxId, WEBHOOK_EVENTS_STREAM],
+    type: QueryTypes.UPDATE,
+  });
+}
