@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { authenticated, clientIp, issueTokens, jwtPlugin, pendingAuth, revokeRefresh, rotateRefresh } from "../http/auth";
+import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import type { Ctx } from "../lib/context";
 import { login } from "./login";
@@ -14,6 +15,23 @@ function reqCtx(request: Request, server: { requestIP(r: Request): { address: st
 
 const neutral = { ok: true };
 
+/** The body of an OAuth 2.0 refresh (RFC 6749 section 6); another grant_type is a field error. */
+const RefreshGrantBody = t.Object({ grant_type: t.Literal("refresh_token"), refresh_token: t.String({ minLength: 1 }) });
+
+type Jwts = Pick<typeof jwtPlugin.decorator, "accessJwt" | "refreshJwt">;
+
+/**
+ * The one refresh, whichever way the token came (bearer of GET, body of POST): rotate it, answer
+ * the new pair as RFC 6749 section 5.1 says (never cached) plus `token`, the original field name.
+ */
+async function refreshGrant(raw: string | null, accessJwt: Jwts["accessJwt"], refreshJwt: Jwts["refreshJwt"], set: { headers: Record<string, string | number> }) {
+  const { userId, accountId } = await rotateRefresh(refreshJwt, raw);
+  const tokens = await issueTokens(accessJwt, refreshJwt, userId, accountId, "ok");
+  set.headers["Cache-Control"] = "no-store";
+  set.headers["Pragma"] = "no-cache";
+  return { access_token: tokens.token, token_type: "Bearer" as const, expires_in: env().JWT_ACCESS_TTL, refresh_token: tokens.refresh_token, token: tokens.token };
+}
+
 export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
   .use(jwtPlugin)
   .post(
@@ -27,12 +45,18 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
   )
   .get(
     "/token",
-    async ({ request, accessJwt, refreshJwt }) => {
-      const raw = request.headers.get("Authorization")?.replace(/^Bearer\s+/, "") ?? null;
-      const { userId, accountId } = await rotateRefresh(refreshJwt, raw);
-      return issueTokens(accessJwt, refreshJwt, userId, accountId, "ok");
+    async ({ request, set, accessJwt, refreshJwt }) => refreshGrant(request.headers.get("Authorization")?.replace(/^Bearer\s+/, "") ?? null, accessJwt, refreshJwt, set),
+    { detail: { summary: "Refresh (original form): send the refresh token as bearer; answers the same as POST /api/auth/token" } },
+  )
+  .post(
+    "/token",
+    async ({ body, set, accessJwt, refreshJwt }) => refreshGrant(body.refresh_token, accessJwt, refreshJwt, set),
+    {
+      body: RefreshGrantBody,
+      detail: {
+        summary: "Refresh as OAuth 2.0 clients do (RFC 6749 section 6): a JSON or form-urlencoded body {grant_type: refresh_token, refresh_token}; answers {access_token, token_type, expires_in, refresh_token} plus the original {token}",
+      },
     },
-    { detail: { summary: "Refresh: send the refresh token as bearer; answers a new {token, refresh_token}" } },
   )
   .post(
     "/login/:provider",
