@@ -91,12 +91,14 @@ describe("GET /api/docs/json (the OpenAPI document)", () => {
     expect(history.ids).toContain(sent.id);
 
     // The documented answers are the real ones: each raw answer passes its schema of the document.
-    const documented: Array<[string, TSchema]> = [
-      [`/api/sms/messages/${sent.id}`, SmsMessage],
-      [`/api/sms/messages?to=${encodeURIComponent(status.to)}`, SmsHistoryPage],
-      ["/api/sms/senders", SmsSenders],
+    const documented: Array<[string, string, TSchema]> = [
+      [`/api/sms/messages/${sent.id}`, "/api/sms/messages/{id}", SmsMessage],
+      [`/api/sms/messages?to=${encodeURIComponent(status.to)}`, "/api/sms/messages", SmsHistoryPage],
+      ["/api/sms/senders", "/api/sms/senders", SmsSenders],
     ];
-    for (const [path, schema] of documented) {
+    await expectDocumented("POST", "/api/sms/messages", SmsAccepted);
+    for (const [path, template, schema] of documented) {
+      await expectDocumented("GET", template, schema);
       const res = await api(path, { token });
       expect(res.status, path).toBe(200);
       expect(mismatches(schema, res.body), path).toEqual([]);
@@ -110,6 +112,13 @@ const web = (path: string) => new URL(path, inject("webUrl"));
 
 /** The schema errors of an answer (empty when it is what the document says). */
 const mismatches = (schema: TSchema, body: unknown) => [...Value.Errors(schema, body)].map((e) => `${e.path}: ${e.message}`);
+
+/** The live document declares `schema` as the 200 answer of the operation. */
+async function expectDocumented(method: string, template: string, schema: TSchema) {
+  const doc = await fetch(new URL("/api/docs/json", inject("apiUrl"))).then((r) => r.json());
+  const declared = doc.paths[template]?.[method.toLowerCase()]?.responses?.["200"]?.content?.["application/json"]?.schema;
+  expect(declared, `${method} ${template}`).toEqual(JSON.parse(JSON.stringify(schema)));
+}
 
 describe("the documented answers of the customer webhook routes", () => {
   it("are the real ones", async () => {
@@ -126,19 +135,25 @@ describe("the documented answers of the customer webhook routes", () => {
       const test = await api(`/api/webhooks/${id}/test`, { token, method: "POST" });
       expect(mismatches(W.WebhookTestQueued, test.body)).toEqual([]);
       await expect.poll(async () => (await api(`/api/webhooks/${id}/deliveries`, { token })).body.data?.[0]?.status, { timeout: 20_000 }).toBe("succeeded");
-      const checks: Array<[string, TSchema, string?]> = [
-        ["/api/webhooks", W.WebhookEndpointList],
-        [`/api/webhooks/${id}`, W.WebhookEndpoint],
-        [`/api/webhooks/${id}/secret`, W.WebhookSecret],
-        [`/api/webhooks/${id}/deliveries`, W.WebhookDeliveryPage],
-        [`/api/webhooks/${id}/rotate-secret`, W.WebhookSecretRotated, "POST"],
-        [`/api/webhooks/deliveries/${test.body.data.delivery_id}/retry`, W.WebhookDelivery, "POST"],
-        [`/api/webhooks/${id}`, W.WebhookDeleted, "DELETE"],
+      const checks: Array<[string, string, TSchema]> = [
+        ["POST", "/api/webhooks", W.WebhookEndpointCreated],
+        ["POST", "/api/webhooks/{id}/test", W.WebhookTestQueued],
+        ["GET", "/api/webhooks", W.WebhookEndpointList],
+        ["GET", "/api/webhooks/{id}", W.WebhookEndpoint],
+        ["GET", "/api/webhooks/{id}/secret", W.WebhookSecret],
+        ["GET", "/api/webhooks/{id}/deliveries", W.WebhookDeliveryPage],
+        ["POST", "/api/webhooks/{id}/rotate-secret", W.WebhookSecretRotated],
+        ["POST", "/api/webhooks/deliveries/{id}/retry", W.WebhookDelivery],
+        ["DELETE", "/api/webhooks/{id}", W.WebhookDeleted],
       ];
-      for (const [path, schema, method] of checks) {
+      for (const [method, template, schema] of checks) {
+        await expectDocumented(method, template, schema);
+        if (method === "POST" && !template.includes("{id}")) continue; // created above
+        if (template.endsWith("/test")) continue; // queued above
+        const path = template.replace("deliveries/{id}", `deliveries/${test.body.data.delivery_id}`).replace("{id}", id);
         const res = await api(path, { token, method });
-        expect(res.status, `${method ?? "GET"} ${path}`).toBe(200);
-        expect(mismatches(schema, res.body), `${method ?? "GET"} ${path}`).toEqual([]);
+        expect(res.status, `${method} ${path}`).toBe(200);
+        expect(mismatches(schema, res.body), `${method} ${path}`).toEqual([]);
       }
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
@@ -155,16 +170,19 @@ describe("the documented answers of the contact routes", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(mismatches(C.ContactSaved, created.body)).toEqual([]);
     const id = created.body.id as string;
-    const checks: Array<[string, TSchema, string?, unknown?]> = [
-      ["/api/contacts", C.ContactPage],
-      [`/api/contacts/${id}`, C.Contact],
-      [`/api/contacts/${id}`, C.Contact, "PUT", { name: "Ana Souza Lima", mobile_number: mobile }],
-      [`/api/contacts/${id}`, C.Ok, "DELETE"],
+    await expectDocumented("POST", "/api/contacts", C.ContactSaved);
+    const checks: Array<[string, string, TSchema, unknown?]> = [
+      ["GET", "/api/contacts", C.ContactPage],
+      ["GET", "/api/contacts/{id}", C.Contact],
+      ["PUT", "/api/contacts/{id}", C.Contact, { name: "Ana Souza Lima", mobile_number: mobile }],
+      ["DELETE", "/api/contacts/{id}", C.Ok],
     ];
-    for (const [path, schema, method, body] of checks) {
+    for (const [method, template, schema, body] of checks) {
+      await expectDocumented(method, template, schema);
+      const path = template.replace("{id}", id);
       const res = await api(path, { token, method, body });
-      expect(res.status, `${method ?? "GET"} ${path}`).toBe(200);
-      expect(mismatches(schema, res.body), `${method ?? "GET"} ${path}`).toEqual([]);
+      expect(res.status, `${method} ${path}`).toBe(200);
+      expect(mismatches(schema, res.body), `${method} ${path}`).toEqual([]);
     }
   });
 });
