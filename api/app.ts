@@ -4,7 +4,6 @@ import { liveReportRoutes } from "./live/report-routes";
 import { channelWebhookRoutes } from "./live/channel-webhooks";
 import { liveChannelRoutes, liveFileRoutes, widgetUploadRoutes } from "./live/channel-routes";
 import { auditRoutes } from "./audit/routes";
-import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { accountRoutes } from "./accounts/routes";
 import { contactRoutes } from "./contacts/routes";
@@ -12,6 +11,8 @@ import { authRoutes, twoFactorManageRoutes, twoFactorRoutes } from "./auth/route
 import { departmentRoutes } from "./departments/routes";
 import { errors } from "./http/errors";
 import { bodyLimit } from "./http/body-limit";
+import { DOCS_JSON_PATH, docsRoutes } from "./http/docs";
+import { apiDocument } from "./http/openapi";
 import { importRoutes } from "./imports/routes";
 import { notificationRoutes } from "./notifications/routes";
 import { planRoutes } from "./plans/routes";
@@ -29,11 +30,11 @@ import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
 export function createApp() {
-  return new Elysia({ prefix: "/api" })
+  const app = new Elysia({ prefix: "/api" })
     .use(errors)
     // Before every route: bodies other than uploads are at most JSON_BODY_LIMIT_KB.
     .use(bodyLimit)
-    .use(openapi({ path: "/docs", documentation: { info: { title: "Mensageria API", version: "1.0.0", description: "JWT bearer API for integrators. Sign in at POST /api/auth/login. Request bodies are at most 1 MB (JSON_BODY_LIMIT_KB) except files sent as multipart/form-data to the upload routes (CSV imports, SMS recipient files, live chat files); a larger body is answered 413 BODY_TOO_LARGE." }, components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } } } }))
+    .use(docsRoutes)
     .get("/health", () => "OK", { detail: { summary: "Liveness" } })
     .use(authRoutes)
     .use(twoFactorRoutes)
@@ -71,4 +72,6 @@ export function createApp() {
     .use(liveFileRoutes)
     .use(widgetUploadRoutes)
     .use(liveChannelRoutes);
+  // The OpenAPI document of every route above (./http/openapi); the page at /api/docs shows it.
+  return app.get(DOCS_JSON_PATH, () => apiDocument(app), { detail: { hide: true } });
 }

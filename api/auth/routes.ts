@@ -1,6 +1,9 @@
 import { Elysia, t } from "elysia";
 import { authenticated, clientIp, issueTokens, jwtPlugin, pendingAuth, revokeRefresh, rotateRefresh } from "../http/auth";
+import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
+import { errorResponses, successResponse, zodBody } from "../http/openapi";
+import { registerSchema } from "./schemas";
 import type { Ctx } from "../lib/context";
 import { login } from "./login";
 import { oauthSignInWithToken } from "./oauth";
@@ -14,6 +17,36 @@ function reqCtx(request: Request, server: { requestIP(r: Request): { address: st
 
 const neutral = { ok: true };
 
+const Tokens = t.Object({
+  token: t.String({ description: "Access token (JWT); send it as bearer" }),
+  refresh_token: t.Union([t.String(), t.Null()], { description: "Null while the second factor is pending" }),
+  preferred_tfa: t.Union([t.Literal("totp"), t.Null()], { description: "totp: confirm with POST /api/2fa/verify before the token is full" }),
+});
+const RefreshedTokens = t.Object({
+  access_token: t.String(),
+  token_type: t.Literal("Bearer"),
+  expires_in: t.Integer({ description: "Seconds the access token lives" }),
+  refresh_token: t.String({ description: "The next refresh token (this one is spent)" }),
+  token: t.String({ description: "The same access token, under its original name" }),
+});
+
+/** The body of an OAuth 2.0 refresh (RFC 6749 section 6); another grant_type is a field error. */
+const RefreshGrantBody = t.Object({ grant_type: t.Literal("refresh_token"), refresh_token: t.String({ minLength: 1 }) });
+
+type Jwts = Pick<typeof jwtPlugin.decorator, "accessJwt" | "refreshJwt">;
+
+/**
+ * The one refresh, whichever way the token came (bearer of GET, body of POST): rotate it, answer
+ * the new pair as RFC 6749 section 5.1 says (never cached) plus `token`, the original field name.
+ */
+async function refreshGrant(raw: string | null, accessJwt: Jwts["accessJwt"], refreshJwt: Jwts["refreshJwt"], set: { headers: Record<string, string | number> }) {
+  const { userId, accountId } = await rotateRefresh(refreshJwt, raw);
+  const tokens = await issueTokens(accessJwt, refreshJwt, userId, accountId, "ok");
+  set.headers["Cache-Control"] = "no-store";
+  set.headers["Pragma"] = "no-cache";
+  return { access_token: tokens.token, token_type: "Bearer" as const, expires_in: env().JWT_ACCESS_TTL, refresh_token: tokens.refresh_token, token: tokens.token };
+}
+
 export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
   .use(jwtPlugin)
   .post(
@@ -23,16 +56,32 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
       const tokens = await issueTokens(accessJwt, refreshJwt, user.id, user.currentAccountId, twoFactorRequired ? "pending" : "ok");
       return { ...tokens, preferred_tfa: twoFactorRequired ? "totp" : null };
     },
-    { body: t.Object({ email: t.String(), password: t.String() }), detail: { summary: "Sign in with e-mail and password; answers {token, refresh_token}" } },
+    {
+      body: t.Object({ email: t.String(), password: t.String() }),
+      detail: { summary: "Sign in with e-mail and password; answers {token, refresh_token}", responses: { ...successResponse(Tokens), ...errorResponses(401, 403, 429) } },
+    },
   )
   .get(
     "/token",
-    async ({ request, accessJwt, refreshJwt }) => {
-      const raw = request.headers.get("Authorization")?.replace(/^Bearer\s+/, "") ?? null;
-      const { userId, accountId } = await rotateRefresh(refreshJwt, raw);
-      return issueTokens(accessJwt, refreshJwt, userId, accountId, "ok");
+    async ({ request, set, accessJwt, refreshJwt }) => refreshGrant(request.headers.get("Authorization")?.replace(/^Bearer\s+/, "") ?? null, accessJwt, refreshJwt, set),
+    {
+      detail: {
+        summary: "Refresh (original form): send the refresh token as bearer; answers the same as POST /api/auth/token",
+        security: [{ bearer: [] }],
+        responses: { ...successResponse(RefreshedTokens), ...errorResponses(401) },
+      },
     },
-    { detail: { summary: "Refresh: send the refresh token as bearer; answers a new {token, refresh_token}" } },
+  )
+  .post(
+    "/token",
+    async ({ body, set, accessJwt, refreshJwt }) => refreshGrant(body.refresh_token, accessJwt, refreshJwt, set),
+    {
+      body: RefreshGrantBody,
+      detail: {
+        responses: { ...successResponse(RefreshedTokens), ...errorResponses(401) },
+        summary: "Refresh as OAuth 2.0 clients do (RFC 6749 section 6): a JSON or form-urlencoded body {grant_type: refresh_token, refresh_token}; answers {access_token, token_type, expires_in, refresh_token} plus the original {token}",
+      },
+    },
   )
   .post(
     "/login/:provider",
@@ -59,32 +108,32 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
   .post("/register", async ({ body, request, server }) => {
     const { user, account } = await register(reqCtx(request, server), body);
     return { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } };
-  }, { body: t.Record(t.String(), t.Any()), detail: { summary: "Register a person and company (sends the verification e-mail)" } })
+  }, { body: t.Record(t.String(), t.Any()), detail: { requestBody: zodBody(registerSchema), summary: "Register a person and company (sends the verification e-mail)" } })
   .post("/register/trial", async ({ body, request, server }) => {
     const { user, account } = await register(reqCtx(request, server), body, { trial: true });
     return { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } };
-  }, { body: t.Record(t.String(), t.Any()), detail: { summary: "Register with the 30-day experience plan" } })
+  }, { body: t.Record(t.String(), t.Any()), detail: { requestBody: zodBody(registerSchema), summary: "Register with the 30-day experience plan" } })
   .post("/verify-email/:token", async ({ params, request, server }) => {
     await verifyEmail(reqCtx(request, server), params.token);
     return neutral;
-  })
+  }, { detail: { summary: "Confirm the e-mail address with the token of the verification link" } })
   .post("/resend-verification", async ({ body, request, server }) => {
     await resendVerification(reqCtx(request, server), body);
     return neutral;
-  }, { body: t.Object({ email: t.String() }) })
+  }, { body: t.Object({ email: t.String() }), detail: { summary: "Send the verification e-mail again; the answer is the same whether or not the account exists" } })
   .post("/reset-password", async ({ body, request, server }) => {
     await requestPasswordReset(reqCtx(request, server), body);
     return neutral;
   }, { body: t.Object({ email: t.String() }), detail: { summary: "Request a reset link; the answer is the same whether or not the account exists" } })
-  .get("/reset/:token", async ({ params }) => checkResetToken(params.token))
+  .get("/reset/:token", async ({ params }) => checkResetToken(params.token), { detail: { summary: "Check a password reset token before showing the new-password form" } })
   .post("/reset-verification", async ({ body, request, server }) => {
     await resetPassword(reqCtx(request, server), body);
     return neutral;
-  }, { body: t.Object({ token: t.String(), password: t.String(), confirmPassword: t.String() }) });
+  }, { body: t.Object({ token: t.String(), password: t.String(), confirmPassword: t.String() }), detail: { summary: "Set a new password with the reset token" } });
 
 export const twoFactorRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"] })
   .use(pendingAuth)
-  .get("/preferred", ({ claims }) => preferredTfa(claims.sub))
+  .get("/preferred", ({ claims }) => preferredTfa(claims.sub), { detail: { summary: "The second factor the person uses (totp), for the step after sign-in" } })
   .post(
     "/verify",
     async ({ claims, body, request, server, accessJwt, refreshJwt }) => {

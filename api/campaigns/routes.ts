@@ -13,7 +13,7 @@ const bearer = [{ bearer: [] }];
 
 export const campaignRoutes = new Elysia({ prefix: "/sms/campaigns", tags: ["sms"], detail: { security: bearer } })
   .use(authenticated)
-  .get("/", ({ ctx, query }) => listCampaigns(ctx, query), {
+  .get("", ({ ctx, query }) => listCampaigns(ctx, query), {
     query: t.Object({
       page: t.Optional(t.String({ description: "1-based page of 20" })),
       status: t.Optional(t.String({ description: "scheduled, preparing, running, paused, canceled, completed or failed" })),

@@ -4,6 +4,8 @@
  * and enforce permission and account scoping. /groups, /fields and /bulk come before /:id.
  */
 import { Elysia, t } from "elysia";
+import { errorResponses, successResponse } from "../http/openapi";
+import * as R from "./responses";
 import { BULK_ACTIONS } from "./schemas";
 import { CUSTOM_FIELD_TYPES, GENDERS } from "../../models/constants";
 import { authenticated } from "../http/auth";
@@ -103,7 +105,7 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
   })
   .get("", ({ ctx, query }) => listContacts(ctx, query), {
     query: listQuery,
-    detail: { summary: "Contacts, newest first, 50 a page by keyset (`after`); total is exact up to 10,000 (total_capped beyond)" },
+    detail: { responses: successResponse(R.ContactPage), summary: "Contacts, newest first, 50 a page by keyset (`after`); total is exact up to 10,000 (total_capped beyond)" },
   })
   .post(
     "",
@@ -111,7 +113,7 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
       const { id: contactId, inserted } = await saveContact(ctx, body);
       return { ...(await getContact(ctx, contactId)), inserted };
     },
-    { body: contactBody, detail: { summary: "Create a contact, or merge into the one with the same mobile number (inserted: false)" } },
+    { body: contactBody, detail: { responses: successResponse(R.ContactSaved), summary: "Create a contact, or merge into the one with the same mobile number (inserted: false)" } },
   )
   .post("/bulk", ({ ctx, body }) => bulkContacts(ctx, body), {
     body: t.Object({ action: oneOf(BULK_ACTIONS), ids: t.Array(t.String(), { maxItems: 1000 }), group_id: t.Optional(t.String()) }),
@@ -119,7 +121,7 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
   })
   .get("/:id", ({ ctx, params }) => getContact(ctx, params.id), {
     params: id,
-    detail: { summary: "One contact with groups and custom values (sensitive values masked unless owner or admin)" },
+    detail: { responses: successResponse(R.Contact), summary: "One contact with groups and custom values (sensitive values masked unless owner or admin)" },
   })
   .put(
     "/:id",
@@ -127,7 +129,7 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
       await updateContact(ctx, params.id, body);
       return getContact(ctx, params.id);
     },
-    { params: id, body: contactBody, detail: { summary: "Replace a contact's fields (409 NUMBER_ALREADY_REGISTERED when the mobile is another contact's)" } },
+    { params: id, body: contactBody, detail: { responses: { ...successResponse(R.Contact), ...errorResponses(409) }, summary: "Replace a contact's fields (409 NUMBER_ALREADY_REGISTERED when the mobile is another contact's)" } },
   )
   .delete(
     "/:id",
@@ -135,7 +137,7 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
       await deleteContact(ctx, params.id);
       return { ok: true };
     },
-    { params: id, detail: { summary: "Delete a contact" } },
+    { params: id, detail: { responses: successResponse(R.Ok), summary: "Delete a contact" } },
   )
   .get("/:id/activity", ({ ctx, params }) => contactActivity(ctx, params.id), {
     params: id,

@@ -134,31 +134,34 @@ function tokenIssuedAt(claims: AccessClaims): number {
   return typeof claims.iat === "number" ? claims.iat * 1000 : 0;
 }
 
+type Socket = { requestIP(r: Request): { address: string } | null } | null;
+
 /**
  * Routes that `.use(authenticated)` get `ctx` (SignedInCtx). The acting account is the
  * X-Account-Id header (strict: an account the person does not belong to answers 403
- * ACCOUNT_INFO_FAILED), else the token's, else the person's current account.
+ * ACCOUNT_INFO_FAILED), else the token's, else the person's current account. Named: the OpenAPI
+ * document (./openapi.ts) recognises the routes that run it.
  */
-export const authenticated = new Elysia({ name: "authenticated" })
-  .use(jwtPlugin)
-  .resolve({ as: "scoped" }, async ({ request, server }) => {
-    const wanted = request.headers.get("X-Account-Id")?.trim() || null;
-    const { actor, family } = await accessTokenIdentity(bearer(request), wanted);
-    const ctx: SignedInCtx = {
-      actor,
-      ...(family ? { sessionId: family } : {}),
-      ip: clientIp(request, server?.requestIP(request)?.address),
-      userAgent: request.headers.get("User-Agent"),
-    };
-    return { ctx };
-  });
+export async function resolveSignedIn({ request, server }: { request: Request; server: Socket }) {
+  const wanted = request.headers.get("X-Account-Id")?.trim() || null;
+  const { actor, family } = await accessTokenIdentity(bearer(request), wanted);
+  const ctx: SignedInCtx = {
+    actor,
+    ...(family ? { sessionId: family } : {}),
+    ip: clientIp(request, server?.requestIP(request)?.address),
+    userAgent: request.headers.get("User-Agent"),
+  };
+  return { ctx };
+}
+
+export const authenticated = new Elysia({ name: "authenticated" }).use(jwtPlugin).resolve({ as: "scoped" }, resolveSignedIn);
 
 /** Only the token check, for the second-factor step (a pending token is enough there). */
-export const pendingAuth = new Elysia({ name: "pending-auth" })
-  .use(jwtPlugin)
-  .resolve({ as: "scoped" }, async ({ request }) => {
-    const claims = await accessClaims(bearer(request));
-    if (!claims) throw new AppError("UNAUTHENTICATED");
-    await assertTokenIssuedAfterRevocation(claims.sub, tokenIssuedAt(claims), tokenFamily(claims));
-    return { claims };
-  });
+export async function resolvePending({ request }: { request: Request }) {
+  const claims = await accessClaims(bearer(request));
+  if (!claims) throw new AppError("UNAUTHENTICATED");
+  await assertTokenIssuedAfterRevocation(claims.sub, tokenIssuedAt(claims), tokenFamily(claims));
+  return { claims };
+}
+
+export const pendingAuth = new Elysia({ name: "pending-auth" }).use(jwtPlugin).resolve({ as: "scoped" }, resolvePending);

@@ -51,8 +51,8 @@ export const importRoutes = new Elysia({ prefix: "/contacts/imports", tags: ["co
       params: id,
       body: t.Object({
         mapping: t.Record(t.String(), t.String(), { description: 'CSV header -> contact field (first_name, mobile_number, email…), "name", "custom:<key>" or "" to ignore' }),
-        group_id: t.Optional(t.Nullable(t.String())),
-        new_group_name: t.Optional(t.Nullable(t.String())),
+        group_id: t.Optional(t.Union([t.String(), t.Null()])),
+        new_group_name: t.Optional(t.Union([t.String(), t.Null()])),
       }),
       detail: { summary: "Start an uploaded import with its column mapping; optionally add the contacts to a group (existing id or a new name)" },
     },

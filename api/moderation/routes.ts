@@ -39,8 +39,8 @@ function kindRoutes(kind: TermKind, plural: "words" | "urls") {
       body: t.Object({ reason: t.String({ description: "Shown on each rejected message" }) }),
       detail: { summary: "Platform staff: reject — held messages become rejected with the reason and are refunded" },
     })
-    .get("/", ({ ctx }) => listTerms(ctx, kind), { detail: { summary: `Platform staff: the ${plural} under review` } })
-    .post("/", ({ ctx, body }) => addTerm(ctx, kind, body), { body: termBody, detail: { summary: `Platform staff: put a ${kind} under review` } })
+    .get("", ({ ctx }) => listTerms(ctx, kind), { detail: { summary: `Platform staff: the ${plural} under review` } })
+    .post("", ({ ctx, body }) => addTerm(ctx, kind, body), { body: termBody, detail: { summary: `Platform staff: put a ${kind} under review` } })
     .put("/:id", ({ ctx, params, body }) => updateTerm(ctx, kind, params.id, body), { params: id, body: termBody, detail: { summary: `Platform staff: change a ${kind}` } })
     .delete("/:id", ({ ctx, params }) => removeTerm(ctx, kind, params.id), { params: id, detail: { summary: `Platform staff: stop reviewing a ${kind}` } });
 }

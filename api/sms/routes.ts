@@ -12,6 +12,8 @@ import { getSmsPrice, listSenders, listSmsPrices, listSmsProducts, updateSmsPric
 import { createSmsTemplate, deleteSmsTemplate, deleteSmsTemplates, getSmsTemplate, listSmsTemplates, updateSmsTemplate } from "./templates";
 import { getSmsMessage } from "./get";
 import { listSmsMessages } from "./history";
+import { errorResponses, requestBody, successResponse } from "../http/openapi";
+import { SmsAccepted, SmsHistoryPage, SmsMessage, SmsSenders } from "./responses";
 
 const bearer = [{ bearer: [] }];
 
@@ -61,7 +63,16 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
       // multipart/form-data is left unread here: the handler streams it. Any other body is JSON.
       parse: ({ request }) => (isMultipart(request) ? {} : undefined),
       body: sendBody,
+      headers: t.Object({
+        "idempotency-key": t.Optional(t.String({ description: "The same key and request answer the first response; another request under the key is 409 IDEMPOTENCY_CONFLICT" })),
+      }),
       detail: {
+        // The custom parser hides the body's media types from the generator: the same schema, stated.
+        requestBody: requestBody({
+          "application/json": sendBody,
+          "multipart/form-data": t.Object({ file: t.String({ format: "binary", description: "CSV of recipients" }) }, { additionalProperties: true }),
+        }),
+        responses: { ...successResponse(SmsAccepted, "Accepted: one entry per recipient (or a campaign summary)"), ...errorResponses(402, 409) },
         summary: "Send SMS to one number, a list, per-recipient variables or a contact group; now or scheduled; with a template and {{variables}}",
         description:
           "Recipients: exactly one of `to` (one number or up to 1,000), `messages` ([{to, variables}], up to 1,000) or `group_id` (every contact of the group " +
@@ -94,11 +105,13 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
       cursor: t.Optional(t.String({ description: "next_cursor of the previous answer (keyset: fast at any depth); send the same filters" })),
     }),
     detail: {
+      responses: successResponse(SmsHistoryPage),
       summary:
         "SMS history of the account, newest first (created_at, id), 50 a page: data, page, last_page (from a count capped at 10,000 rows; total_capped), next_cursor",
     },
   })
   .get("/senders", ({ ctx }) => listSenders(ctx), { detail: {
+      responses: successResponse(SmsSenders),
       summary:
         "The senders the account may send from: its active short codes (type short_code, nickname, assigned: true; last_used_at null when not used in the last 90 days). A send with another sender is refused (422 on from); a blank sender uses the route's default",
     }, })
@@ -126,5 +139,5 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
   .delete("/templates/:id", ({ ctx, params }) => deleteSmsTemplate(ctx, params.id), { params: idParam, detail: { summary: "Delete an SMS template (campaigns that used it keep their text)" } })
   .get("/messages/:id", ({ ctx, params }) => getSmsMessage(ctx, params.id), {
     params: t.Object({ id: t.String() }),
-    detail: { summary: "One SMS of the account with its status history (404 for another account's)" },
+    detail: { summary: "One SMS of the account with its status history (404 for another account's)", responses: successResponse(SmsMessage) },
   });

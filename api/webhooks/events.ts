@@ -16,6 +16,7 @@ export type WebhookEvent = { id: string; type: string; payload: { type: string; 
 
 type EventRow = {
   id: string;
+  public_id: string;
   message_id: string;
   status: string;
   source: string;
@@ -35,7 +36,7 @@ const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 /** message.status_changed events of outbound messages, from their message_events rows. */
 async function statusEvents(accountId: string, ids: string[]): Promise<WebhookEvent[]> {
   const rows = await sequelize().query<EventRow>(
-    `SELECT e.id::text, e.message_id, e.status, e.source, e.payload, e.created_at, m.channel, m.direction, m.sender, m.recipient, m.campaign_id
+    `SELECT e.id::text, e.public_id, e.message_id, e.status, e.source, e.payload, e.created_at, m.channel, m.direction, m.sender, m.recipient, m.campaign_id
      FROM message_events e JOIN messages m ON m.id = e.message_id
      WHERE e.account_id = $1 AND e.id = ANY($2::bigint[]) AND m.direction = 'outbound' ORDER BY e.id`,
     { bind: [accountId, ids], type: QueryTypes.SELECT },
@@ -43,7 +44,8 @@ async function statusEvents(accountId: string, ids: string[]): Promise<WebhookEv
   return rows.map((r) => {
     const p = r.payload ?? {};
     return {
-      id: `evt_ms_${r.id}`,
+      // The row's random public id, never the serial (a counter shared by every account: issue 12 item 16).
+      id: `evt_ms_${r.public_id}`,
       type: "message.status_changed",
       payload: {
         type: "message.status_changed",

@@ -14,6 +14,8 @@ import { httpReceiptProvider } from "../channels/http";
 import { authenticated } from "../http/auth";
 import { listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, revealSecret, rotateSecret, updateEndpoint } from "./endpoints";
+import { successResponse } from "../http/openapi";
+import * as R from "./responses";
 import { providerInboundSchema, providerReceiptSchema, WEBHOOK_EVENT_TYPES } from "./schemas";
 
 /** A receipt is small; a batch holds at most MAX_BATCH of them. Anything bigger is not ours. */
@@ -115,20 +117,20 @@ const endpointBody = t.Object({
 
 export const customerWebhookRoutes = new Elysia({ prefix: "/webhooks", tags: ["webhooks"], detail: { security: bearer } })
   .use(authenticated)
-  .get("/", ({ ctx }) => listEndpoints(ctx), { detail: { summary: "Webhook endpoints of the account, with pending and failed delivery counts" } })
-  .post("/", ({ ctx, body }) => createEndpoint(ctx, body), {
+  .get("", ({ ctx }) => listEndpoints(ctx), { detail: { responses: successResponse(R.WebhookEndpointList), summary: "Webhook endpoints of the account, with pending and failed delivery counts" } })
+  .post("", ({ ctx, body }) => createEndpoint(ctx, body), {
     body: endpointBody,
-    detail: { summary: "Register an endpoint. The answer carries its signing secret (whsec_…); every POST has webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks)" },
+    detail: { responses: successResponse(R.WebhookEndpointCreated), summary: "Register an endpoint. The answer carries its signing secret (whsec_…); every POST has webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks)" },
   })
-  .post("/deliveries/:id/retry", ({ ctx, params }) => retryDelivery(ctx, params.id), { params: idParam, detail: { summary: "Send a delivery again now" } })
-  .get("/:id", ({ ctx, params }) => getEndpoint(ctx, params.id), { params: idParam, detail: { summary: "One endpoint" } })
-  .put("/:id", ({ ctx, params, body }) => updateEndpoint(ctx, params.id, body), { params: idParam, body: endpointBody, detail: { summary: "Replace an endpoint's URL, description, events and enabled" } })
-  .delete("/:id", ({ ctx, params }) => deleteEndpoint(ctx, params.id), { params: idParam, detail: { summary: "Delete an endpoint with its deliveries" } })
-  .get("/:id/secret", ({ ctx, params }) => revealSecret(ctx, params.id), { params: idParam, detail: { summary: "The endpoint's current signing secret" } })
-  .post("/:id/rotate-secret", ({ ctx, params }) => rotateSecret(ctx, params.id), { params: idParam, detail: { summary: "A new signing secret, used from the next attempt on; for 24 h deliveries are also signed with the replaced one (two signatures in webhook-signature)" } })
+  .post("/deliveries/:id/retry", ({ ctx, params }) => retryDelivery(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookDelivery), summary: "Send a delivery again now" } })
+  .get("/:id", ({ ctx, params }) => getEndpoint(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookEndpoint), summary: "One endpoint" } })
+  .put("/:id", ({ ctx, params, body }) => updateEndpoint(ctx, params.id, body), { params: idParam, body: endpointBody, detail: { responses: successResponse(R.WebhookEndpoint), summary: "Replace an endpoint's URL, description, events and enabled" } })
+  .delete("/:id", ({ ctx, params }) => deleteEndpoint(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookDeleted), summary: "Delete an endpoint with its deliveries" } })
+  .get("/:id/secret", ({ ctx, params }) => revealSecret(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookSecret), summary: "The endpoint's current signing secret" } })
+  .post("/:id/rotate-secret", ({ ctx, params }) => rotateSecret(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookSecretRotated), summary: "A new signing secret, used from the next attempt on; for 24 h deliveries are also signed with the replaced one (two signatures in webhook-signature)" } })
   .get("/:id/deliveries", ({ ctx, params, query }) => listDeliveries(ctx, params.id, query), {
     params: idParam,
     query: t.Object({ page: t.Optional(t.String()), status: t.Optional(t.String({ description: "pending, succeeded or failed" })) }),
-    detail: { summary: "Deliveries of the endpoint, newest first (20 a page), each with its attempts (time, status code, duration, error, ≤ 1 KB of the answer)" },
+    detail: { responses: successResponse(R.WebhookDeliveryPage), summary: "Deliveries of the endpoint, newest first (20 a page), each with its attempts (time, status code, duration, error, ≤ 1 KB of the answer)" },
   })
-  .post("/:id/test", ({ ctx, params }) => sendTestEvent(ctx, params.id), { params: idParam, detail: { summary: "Queue a webhook.test event for the endpoint" } });
+  .post("/:id/test", ({ ctx, params }) => sendTestEvent(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookTestQueued), summary: "Queue a webhook.test event for the endpoint" } });

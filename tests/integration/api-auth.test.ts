@@ -102,6 +102,47 @@ describe("GET /api/auth/token (refresh rotation)", () => {
   });
 });
 
+describe("POST /api/auth/token (OAuth 2.0 refresh, RFC 6749 section 6)", () => {
+  const grant = (body: Record<string, string>, form: boolean) =>
+    fetch(new URL("/api/auth/token", inject("apiUrl")), {
+      method: "POST",
+      headers: { "Content-Type": form ? "application/x-www-form-urlencoded" : "application/json", "Accept-Language": "en" },
+      body: form ? new URLSearchParams(body).toString() : JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, headers: r.headers, body: await r.json() }));
+
+  it("takes the refresh token in a JSON or a form body and answers the RFC fields plus the original ones", async () => {
+    const p = await registerPerson("oauthrefresh");
+    const first = await login(p.email, p.password);
+    for (const [form, from] of [[false, first.refresh_token!], [true, ""]] as const) {
+      const raw = from || (await login(p.email, p.password)).refresh_token!;
+      const res = await grant({ grant_type: "refresh_token", refresh_token: raw }, form);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ token_type: "Bearer", expires_in: expect.any(Number), access_token: expect.stringMatching(/^ey/), refresh_token: expect.stringMatching(/^ey/) });
+      expect(res.body.token).toBe(res.body.access_token);
+      expect(res.body.refresh_token).not.toBe(raw);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect((await api("/api/me", { token: res.body.access_token })).status).toBe(200);
+      // Rotated: the same refresh token a second time is refused.
+      expect((await grant({ grant_type: "refresh_token", refresh_token: raw }, form)).status).toBe(401);
+    }
+  });
+
+  it("names the field when grant_type or refresh_token is wrong or missing, and the GET with bearer still works", async () => {
+    const p = await registerPerson("oauthbadgrant");
+    const pair = await login(p.email, p.password);
+    const wrongGrant = await grant({ grant_type: "password", refresh_token: pair.refresh_token! }, true);
+    expect(wrongGrant.status).toBe(422);
+    expect(Object.keys(wrongGrant.body.error.fields)).toEqual(["grant_type"]);
+    const missing = await grant({ grant_type: "refresh_token" }, false);
+    expect(missing.status).toBe(422);
+    expect(missing.body.error.fields.refresh_token).toEqual(["Required field"]);
+    // Neither attempt spent the token; the original form answers the same fields.
+    const old = await api("/api/auth/token", { token: pair.refresh_token });
+    expect(old.status).toBe(200);
+    expect(old.body).toMatchObject({ token_type: "Bearer", access_token: old.body.token, refresh_token: expect.stringMatching(/^ey/) });
+  });
+});
+
 describe("two-factor authentication", () => {
   it("enrols, then requires the code at sign-in; a code works once", async () => {
     const p = await registerPerson("totp");

@@ -86,14 +86,17 @@ let seq = Math.floor(Math.random() * 9_000_000);
 const nextNumber = () => `11 9${String(60000000 + seq++)}`;
 
 describe("customer webhooks", () => {
-  it("delivers every recorded status change of a sent message, signed over the raw body, exactly as recorded", async () => {
+  it("delivers every recorded status change of a sent message, signed over the raw body, exactly as recorded, under random event ids", async () => {
     const p = await person("whsend");
     const ep = await createEndpoint(p, "/ok");
     expect(ep.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const id = await sendSms(p, nextNumber());
     const final = await finalStatus(p, id);
 
-    const events = await query<{ id: string; status: string; source: string }>("SELECT id::text, status, source FROM message_events WHERE message_id = $1 ORDER BY id", [id]);
+    const events = await query<{ id: string; public_id: string; status: string; source: string }>(
+      "SELECT id::text, public_id::text, status, source FROM message_events WHERE message_id = $1 ORDER BY id",
+      [id],
+    );
     expect(events.map((e) => e.status)).toEqual(["queued", "sent", final]);
     const mine = () => hits.filter((h) => h.path === "/ok" && JSON.parse(h.raw).data?.message_id === id);
     await until("3 webhooks", async () => mine().length >= 3);
@@ -110,12 +113,17 @@ describe("customer webhooks", () => {
       expect(h.headers["content-type"]).toBe("application/json");
     }
     const byId = new Map(got.map((h) => [String(h.headers["webhook-id"]), JSON.parse(h.raw)]));
+    // Event ids reveal no counter: random uuids, not the serial of consecutive events (n, n+1, ...).
+    const ids = got.map((h) => String(h.headers["webhook-id"]));
+    for (const eventId of ids) expect(eventId).toMatch(/^evt_ms_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ids.filter((eventId) => events.some((e) => eventId.endsWith(`_${e.id}`)))).toEqual([]);
+    expect(new Set(ids).size).toBe(3);
     for (const e of events) {
-      const body = byId.get(`evt_ms_${e.id}`);
+      const body = byId.get(`evt_ms_${e.public_id}`);
       expect(body, `event ${e.id}`).toBeDefined();
       expect(body).toMatchObject({ type: "message.status_changed", data: { message_id: id, status: e.status, source: e.source, channel: "sms", to: expect.stringMatching(/^\+55/) } });
     }
-    expect(byId.get(`evt_ms_${events[1].id}`).data.previous_status).toBe("sending");
+    expect(byId.get(`evt_ms_${events[1].public_id}`).data.previous_status).toBe("sending");
 
     // The deliveries API shows them, each succeeded with one 200 attempt.
     const list = await api(`/api/webhooks/${ep.id}/deliveries`, { token: p.token });
