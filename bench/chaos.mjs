@@ -418,7 +418,7 @@ async function run() {
       [accountId, like, FINAL_STATUSES],
     );
     const { rows: [w] } = await db.query(
-      `SELECT array_agg('evt_ms_' || e.id) AS ids FROM message_events e WHERE e.account_id = $1 AND e.message_id IN (${ours}) AND COALESCE(e.payload->>'applied', 'true') <> 'false'`,
+      `SELECT array_agg('evt_ms_' || e.public_id) AS ids FROM message_events e WHERE e.account_id = $1 AND e.message_id IN (${ours}) AND COALESCE(e.payload->>'applied', 'true') <> 'false'`,
       [accountId, like],
     );
     const events = w.ids ?? [];

@@ -71,7 +71,7 @@ async function sendSms(n: number): Promise<string[]> {
 const eventIds = async (ids: string[]) =>
   (
     await stack.query<{ id: string }>(
-      `SELECT 'evt_ms_' || id AS id FROM message_events WHERE message_id = ANY($1::uuid[]) AND COALESCE(payload->>'applied', 'true') <> 'false'`,
+      `SELECT 'evt_ms_' || public_id AS id FROM message_events WHERE message_id = ANY($1::uuid[]) AND COALESCE(payload->>'applied', 'true') <> 'false'`,
       [ids],
     )
   ).map((r) => r.id);
