@@ -129,7 +129,8 @@ concatenation = true
   });
 
   it("a UCS-2 text (coding=2) keeps ç and its receipt, too long for short_message, reaches Kannel in message_payload", async () => {
-    const text = "Promoção: ação já, ç";
+    // Curly quotes are not Latin-1: the receipt (its first 20 characters) must be UCS-2, 296 octets.
+    const text = "Promoção “ação” já: ç";
     const tag = await send("5511988890002", text, { coding: "2" });
     const dlr = await dlrOf(tag);
     const id = dlr.query.get("id")!;

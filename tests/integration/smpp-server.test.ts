@@ -353,7 +353,7 @@ describe("SMPP server interoperability (issue 12)", () => {
     await c.close();
   });
 
-  it("data codings: 1 (IA5, Latin-1 octets as Kannel sends them) keeps ç, 0 reads GSM 03.38, 3 and 8 decode; binary and unknown codings answer ESME_RINVDCS", async () => {
+  it("data codings: 1 (IA5, read as Latin-1 octets) keeps ç, 0 reads GSM 03.38, 3 and 8 decode; binary and unknown codings answer ESME_RINVDCS", async () => {
     const c = await transceiver();
     const cases: Array<[number, Buffer | string, string]> = [
       [1, Buffer.from("Promoção: ç", "latin1"), "Promoção: ç"],

@@ -108,8 +108,8 @@ const decoder = (label: string) => {
  * other value is refused (ESME_RINVDCS): 2 and 4 (8-bit binary — a text body cannot carry it and
  * our providers would send text, not those octets), 5 and 13 (JIS X 0208 / X 0212 octets without
  * a defined encoding form), 9 (pictograms), the reserved values and the message-waiting groups.
- * 1 (IA5) reads each octet as ISO-8859-1: ASCII is its lower half, and Kannel (alt-charset
- * ISO-8859-1) sends Latin-1 octets with data_coding 1.
+ * 1 (IA5) reads each octet as ISO-8859-1: ASCII is its lower half, and ESMEs that send accented
+ * Latin-1 text as IA5 keep it. (Kannel sends GSM 03.38 as data_coding 0: ADR 011, issue 12.)
  */
 const DATA_CODINGS: Record<number, (octets: Buffer) => string | null> = {
   0x00: decodeGsm7, // SMSC default: GSM 03.38
