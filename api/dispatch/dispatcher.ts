@@ -78,15 +78,23 @@ async function systemEvent(t: Transaction, messageId: string, accountId: string,
  * Moves a message that has not reached the provider to `failed`, with the reason the person will
  * see, and returns its price to the account's balance in the same transaction (a `refund` event
  * with price and currency). The row lock and the status check make both happen at most once.
+ * `opts`: only a message of this account, only from these statuses (default: any unsent one),
+ * and more to write in the same transaction (an audit entry) when it failed.
  */
-export async function failUnsent(messageId: string, code: string, reason: string): Promise<boolean> {
+export async function failUnsent(
+  messageId: string,
+  code: string,
+  reason: string,
+  opts: { accountId?: string; from?: readonly MessageStatus[]; also?: (t: Transaction) => Promise<void> } = {},
+): Promise<boolean> {
+  const from: readonly string[] = opts.from ?? UNSENT_STATUSES;
   const row = await db().transaction(async (t) => {
     const [m] = await db().query<{ account_id: string; status: MessageStatus; price: string; currency: string }>(
-      `SELECT account_id, status, price, currency FROM messages WHERE id = $1 FOR UPDATE`,
-      { bind: [messageId], type: QueryTypes.SELECT, transaction: t },
+      `SELECT account_id, status, price, currency FROM messages WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2::uuid) FOR UPDATE`,
+      { bind: [messageId, opts.accountId ?? null], type: QueryTypes.SELECT, transaction: t },
     );
     // Only before the provider took it: a `sent` message's fate is the provider's receipt.
-    if (!m || !(UNSENT_STATUSES as readonly string[]).includes(m.status) || !nextStatus(m.status, "failed").apply) return null;
+    if (!m || !(UNSENT_STATUSES as readonly string[]).includes(m.status) || !from.includes(m.status) || !nextStatus(m.status, "failed").apply) return null;
     await db().query(
       `UPDATE messages SET status = 'failed', failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1`,
       { bind: [messageId, code.slice(0, 100), reason.slice(0, 1000)], transaction: t },
@@ -97,6 +105,7 @@ export async function failUnsent(messageId: string, code: string, reason: string
       await db().query(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, { bind: [m.account_id, price], transaction: t });
       await systemEvent(t, messageId, m.account_id, "refund", { price, currency: m.currency.trim(), reason: code });
     }
+    await opts.also?.(t);
     return m;
   });
   return Boolean(row);

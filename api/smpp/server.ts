@@ -12,16 +12,29 @@
  *   check, and its session closed, until the window ends.
  * - submit_sm before a bind (or on a receiver bind) -> ESME_RINVBNDSTS; over the user's tps
  *   (a per-second window in Redis, shared by all its sessions) -> ESME_RTHROTTLED.
- * - submit_sm goes through acceptSms (billing, opt-outs/deny list, the outbox) on the user's
- *   route, acting as the person who created the SMPP user (else the account's first owner).
- *   Concatenated parts (UDH IE 00/08) are held until the last one arrives and accepted as ONE
- *   message; the earlier parts are answered with their own part ids, the last with the message
- *   id. Insufficient balance -> ESME_RSUBMITFAIL; a bad destination -> ESME_RINVDSTADR; a bad
- *   source or one the account may not send from (api/sms/senders.ts, checked by acceptSms and,
- *   for concatenated parts, already on the first part) -> ESME_RINVSRCADR; a bad body -> ESME_RINVMSGLEN.
+ * - submit_sm and data_sm (answered data_sm_resp) go through the same submit(): acceptSms
+ *   (billing, opt-outs/deny list, the outbox) on the user's route, acting as the person who
+ *   created the SMPP user (else the account's first owner). The text is decoded by its
+ *   data_coding (decodeText in api/channels/smpp/protocol.ts: the codings of SMPP 3.4 5.2.19 we
+ *   accept); any other coding -> ESME_RINVDCS. Concatenated parts (UDH IE 00/08) are held until
+ *   the last one arrives and accepted as ONE message, under the id every part was answered with
+ *   (made when the first part arrived): the id its receipt carries. Whether a receipt is owed, and
+ *   the coding replace_sm later uses, come from part 1. Insufficient balance -> ESME_RSUBMITFAIL;
+ *   a bad destination -> ESME_RINVDSTADR; a bad source or one the account may not send from
+ *   (api/sms/senders.ts, checked by acceptSms and, for concatenated parts, already on every
+ *   part) -> ESME_RINVSRCADR; a bad body -> ESME_RINVMSGLEN. schedule_delivery_time schedules
+ *   the message (acceptSms scheduled_at; in the past or too far -> ESME_RINVSCHED).
+ * - query_sm answers a message of the user's account: its state (messageState, ADR 005 -> SMPP
+ *   5.2.28), final date and error code; an unknown id -> ESME_RQUERYFAIL. cancel_sm cancels a
+ *   scheduled message (api/sms/cancel-scheduled.ts), else ESME_RCANCELFAIL; replace_sm replaces
+ *   a scheduled message's text (api/sms/replace-scheduled.ts), else ESME_RREPLACEFAIL. A
+ *   malformed message_id -> ESME_RINVMSGID. Any other request (unknown command id, submit_multi,
+ *   broadcast_sm…) -> generic_nack ESME_RINVCMDID.
  * - Delivery receipts: when a message submitted here reaches a final status, a deliver_sm
  *   (esm_class 0x04, "id:… stat:DELIVRD…", TLVs receipted_message_id and message_state) goes
- *   to one of the user's bound receiver/transceiver sessions. Owed receipts are kept in
+ *   to one of the user's bound receiver/transceiver sessions: GSM 7-bit when it can carry the
+ *   text, else UCS-2, in short_message when it fits in 254 octets, else in message_payload. A
+ *   receipt that could not be sent (or acknowledged) is owed again. Owed receipts are kept in
  *   smpp_messages, so those produced while the user was unbound go out on its next bind.
  */
 import { randomUUID } from "node:crypto";
@@ -29,12 +42,16 @@ import smpp, { type PDU, type Session } from "smpp";
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { loadActor } from "../auth/actor";
-import { concatOf, e164, Reassembler, RECEIPT_STAT, receiptText, STATUS, textOf } from "../channels/smpp/protocol";
+import {
+  concatOf, decodeText, e164, keepMessagesRaw, messageOf, messageState, Reassembler, RECEIPT_STAT, receiptStat, receiptText, STATUS, userData,
+} from "../channels/smpp/protocol";
 import { assertBindable, env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { hit, peek } from "../lib/rate-limit";
 import { key, redis } from "../lib/redis";
 import { acceptSms } from "../sms/accept";
+import { cancelScheduledSms } from "../sms/cancel-scheduled";
+import { replaceScheduledSms } from "../sms/replace-scheduled";
 import { isOwnSender } from "../sms/senders";
 import type { MessageStatus } from "../messages/status";
 import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "./limits";
@@ -48,9 +65,14 @@ type Bound = { session: Session; user: UserRow; mode: Mode };
 
 const db = () => sequelize();
 const bound = new Set<Bound>();
-const parts = new Reassembler();
-const MESSAGE_STATE: Partial<Record<MessageStatus, number>> = { delivered: 2, read: 2, unavailable: 3, failed: 5, rejected: 8, optout: 8 };
+/** A part of a concatenated message: its text, and what part 1 decides for the whole message. */
+type Part = { text: string; receipt: boolean; dataCoding: number };
+const parts = new Reassembler<Part>();
 const FINAL = Object.keys(RECEIPT_STAT);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Requests an ESME may send that we answer; any other gets generic_nack ESME_RINVCMDID. */
+const ANSWERED = new Set(["bind_transmitter", "bind_receiver", "bind_transceiver", "enquire_link", "unbind", "submit_sm", "data_sm", "query_sm", "cancel_sm", "replace_sm"]);
+keepMessagesRaw(smpp.filters); // octets reach decodeText undecoded (the package reads data_coding 1 as GSM 03.38)
 /** What an unknown system_id's password is checked against: a hash like the real ones, of nothing anyone knows. */
 const dummyHash = hashSmppPassword(randomUUID());
 
@@ -85,6 +107,7 @@ function submitStatus(e: unknown): number {
       const f = Object.keys(e.fields ?? {});
       if (f.some((k) => k === "to" || k.startsWith("to."))) return STATUS.ESME_RINVDSTADR;
       if (f.includes("from")) return STATUS.ESME_RINVSRCADR;
+      if (f.includes("scheduled_at")) return STATUS.ESME_RINVSCHED;
       if (f.includes("body")) return STATUS.ESME_RINVMSGLEN;
       return STATUS.ESME_RSUBMITFAIL;
     }
@@ -94,27 +117,99 @@ function submitStatus(e: unknown): number {
   return STATUS.ESME_RSYSERR;
 }
 
+/** Whether the ESME asked for a delivery receipt (registered_delivery bits 0–1: on any outcome, or on failure). */
+const wantsReceipt = (pdu: PDU) => (Number(pdu.registered_delivery ?? 0) & 0x03) !== 0;
+
+/** submit_sm and data_sm: one message (or one part of it) into the accept pipeline. */
 async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?: string }> {
   if (await overTps(b.user)) return { status: STATUS.ESME_RTHROTTLED };
-  const { text, udh } = textOf(pdu);
+  const { text, udh } = messageOf(pdu);
+  if (text === null) return { status: STATUS.ESME_RINVDCS };
   const concat = concatOf(udh);
   const from = String(pdu.source_addr ?? "").trim();
-  // A part is answered before the message is accepted: its sender is checked now, not at the last part.
-  if (concat && !(await isOwnSender(b.user.account_id, from))) return { status: STATUS.ESME_RINVSRCADR };
-  const body = concat ? parts.add(`${b.user.id}|${pdu.source_addr}|${pdu.destination_addr}`, concat, text) : text;
-  if (body === null) return { status: STATUS.ESME_ROK, messageId: `part-${randomUUID()}` };
   const to = e164(pdu.destination_addr);
   if (!to) return { status: STATUS.ESME_RINVDSTADR };
+  // A part is answered before the message is accepted: its sender is checked now, not at the last part.
+  if (concat && !(await isOwnSender(b.user.account_id, from))) return { status: STATUS.ESME_RINVSRCADR };
+  let whole: Part = { text, receipt: wantsReceipt(pdu), dataCoding: Number(pdu.data_coding ?? 0) };
+  let messageId: string | undefined;
+  if (concat) {
+    const held = parts.add(`${b.user.id}|${pdu.source_addr}|${pdu.destination_addr}`, concat, whole);
+    if (!held.parts) return { status: STATUS.ESME_ROK, messageId: held.id };
+    messageId = held.id;
+    whole = { ...held.parts[0], text: held.parts.map((p) => p.text).join("") };
+  }
   try {
     const actor = await actorFor(b.user);
-    const answer = await acceptSms({ actor }, { to, from, body, route: b.user.route });
+    const answer = await acceptSms({ actor }, { to, from, body: whole.text, route: b.user.route, scheduled_at: scheduledAt(pdu) }, { messageId });
     const id = answer.data![0].id; // a one-number send always answers its message
-    await db().query(`INSERT INTO smpp_messages (message_id, smpp_user_id, registered_delivery) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, {
-      bind: [id, b.user.id, (Number(pdu.registered_delivery ?? 0) & 0x03) !== 0],
+    await db().query(`INSERT INTO smpp_messages (message_id, smpp_user_id, registered_delivery, data_coding) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, {
+      bind: [id, b.user.id, whole.receipt, whole.dataCoding & 0xff],
     });
     return { status: STATUS.ESME_ROK, messageId: id };
   } catch (e) {
     return { status: submitStatus(e) };
+  }
+}
+
+/** schedule_delivery_time (absolute or relative, decoded by the codec) as acceptSms's scheduled_at (an unreadable one fails its check); null: at once. */
+function scheduledAt(pdu: PDU): string | null {
+  const at = pdu.schedule_delivery_time;
+  if (!(at instanceof Date)) return null;
+  return Number.isNaN(at.getTime()) ? "invalid" : at.toISOString();
+}
+
+type Answer = Record<string, unknown>;
+
+/** The message_id of a query/cancel/replace as ours, or null when it cannot be one of our ids. */
+const messageIdOf = (pdu: PDU): string | null => {
+  const id = String(pdu.message_id ?? "").trim();
+  return UUID.test(id) ? id.toLowerCase() : null;
+};
+
+/** query_sm: a message of the user's account (and of source_addr, when given). */
+async function query(b: Bound, pdu: PDU): Promise<Answer> {
+  const id = messageIdOf(pdu);
+  if (!id) return { command_status: STATUS.ESME_RINVMSGID };
+  const source = String(pdu.source_addr ?? "").trim();
+  const [m] = await db().query<{ status: MessageStatus; error_code: string | null; done_at: Date | null }>(
+    `SELECT status, error_code, CASE WHEN status IN ('delivered','read','failed','unavailable','rejected','optout') THEN COALESCE(delivered_at, failed_at, updated_at) END AS done_at
+     FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms' AND direction = 'outbound' AND ($3 = '' OR sender = $3)`,
+    { bind: [id, b.user.account_id, source], type: QueryTypes.SELECT },
+  );
+  if (!m) return { command_status: STATUS.ESME_RQUERYFAIL };
+  const err = /^\d{1,3}$/.test(m.error_code ?? "") ? Math.min(255, Number(m.error_code)) : 0;
+  return { message_id: id, final_date: m.done_at ?? "", message_state: messageState(m.status, m.error_code), error_code: err };
+}
+
+/** cancel_sm: one scheduled message of the user's account (the "every message to a destination" form is not offered). */
+async function cancel(b: Bound, pdu: PDU): Promise<Answer> {
+  const id = messageIdOf(pdu);
+  if (!id) return { command_status: STATUS.ESME_RINVMSGID };
+  return (await cancelScheduledSms({ actor: await actorFor(b.user) }, id)) ? {} : { command_status: STATUS.ESME_RCANCELFAIL };
+}
+
+/** replace_sm: the text of a scheduled message, in the data_coding it was submitted with (replace_sm carries none). */
+async function replace(b: Bound, pdu: PDU): Promise<Answer> {
+  const id = messageIdOf(pdu);
+  if (!id) return { command_status: STATUS.ESME_RINVMSGID };
+  const [sm] = await db().query<{ data_coding: number }>(
+    `SELECT sm.data_coding FROM smpp_messages sm JOIN smpp_users u ON u.id = sm.smpp_user_id WHERE sm.message_id = $1 AND u.account_id = $2`,
+    { bind: [id, b.user.account_id], type: QueryTypes.SELECT },
+  );
+  const raw = (pdu.short_message as { message?: unknown } | undefined)?.message;
+  const text = Buffer.isBuffer(raw) ? decodeText(sm?.data_coding ?? 0, raw) : null;
+  if (text === null) return { command_status: sm ? STATUS.ESME_RINVDCS : STATUS.ESME_RREPLACEFAIL };
+  try {
+    // registered_delivery of replace_sm replaces the submit's.
+    const replaced = await replaceScheduledSms({ actor: await actorFor(b.user) }, id, text, {
+      also: (transaction) => db().query(`UPDATE smpp_messages SET registered_delivery = $2 WHERE message_id = $1`, { bind: [id, wantsReceipt(pdu)], transaction }).then(() => undefined),
+    });
+    return replaced ? {} : { command_status: STATUS.ESME_RREPLACEFAIL };
+  } catch (e) {
+    if (e instanceof AppError && e.code === "VALIDATION") return { command_status: STATUS.ESME_RINVMSGLEN };
+    if (e instanceof AppError) return { command_status: STATUS.ESME_RREPLACEFAIL };
+    throw e;
   }
 }
 
@@ -196,16 +291,33 @@ function onSession(session: Session) {
     session.send(pdu.response());
     session.close();
   });
-  session.on("submit_sm", async (pdu: PDU) => {
+  /** A request of a bound transmitter/transceiver, handled one at a time per session: parts are reassembled in the order they came. */
+  const transmit = (handle: (b: Bound, pdu: PDU) => Promise<Answer>) => async (pdu: PDU) => {
     if (!me || me.mode === "receiver") return session.send(pdu.response({ command_status: STATUS.ESME_RINVBNDSTS }));
-    // One submit at a time per session: parts are reassembled in the order they came.
     session.pause();
     try {
-      const r = await submit(me, pdu);
-      session.send(pdu.response(r.status === STATUS.ESME_ROK ? { message_id: r.messageId } : { command_status: r.status }));
+      session.send(pdu.response(await handle(me, pdu)));
+    } catch (e) {
+      console.error(`smpp ${pdu.command} failed`, e);
+      session.send(pdu.response({ command_status: STATUS.ESME_RSYSERR }));
     } finally {
       session.resume();
     }
+  };
+  const submitted = async (b: Bound, pdu: PDU): Promise<Answer> => {
+    const r = await submit(b, pdu);
+    return r.status === STATUS.ESME_ROK ? { message_id: r.messageId } : { command_status: r.status };
+  };
+  session.on("submit_sm", transmit(submitted));
+  session.on("data_sm", transmit(submitted));
+  session.on("query_sm", transmit(query));
+  session.on("cancel_sm", transmit(cancel));
+  session.on("replace_sm", transmit(replace));
+  session.on("pdu", (pdu: PDU) => {
+    if (pdu.isResponse() || ANSWERED.has(pdu.command)) return;
+    // An unknown command id parses as "unknown" (its response() is already generic_nack).
+    const nack = pdu.command === "unknown" ? pdu.response() : new smpp.PDU("generic_nack", { command_status: STATUS.ESME_RINVCMDID, sequence_number: pdu.sequence_number });
+    session.send(nack);
   });
   const gone = () => {
     if (me) bound.delete(me);
@@ -257,29 +369,34 @@ async function pump() {
       const i = rr.get(r.smpp_user_id) ?? 0;
       rr.set(r.smpp_user_id, i + 1);
       const target = targets[i % Math.max(1, targets.length)];
-      const stat = RECEIPT_STAT[r.status] ?? "UNKNOWN";
+      const stat = receiptStat(r.status, r.error_code);
       const ok = target
         ? await new Promise<boolean>((resolve) => {
             const t = setTimeout(() => resolve(false), 10_000);
-            const sent = target.session.deliver_sm(
-              {
-                source_addr: r.recipient.replace(/^\+/, ""),
-                source_addr_ton: 1,
-                source_addr_npi: 1,
-                destination_addr: r.sender,
-                esm_class: 0x04,
-                short_message: receiptText({ id: r.message_id, stat, err: /^\d{1,3}$/.test(r.error_code ?? "") ? r.error_code! : stat === "DELIVRD" ? "000" : "001", submitted: r.created_at, done: r.done_at, text: r.body }),
-                receipted_message_id: r.message_id,
-                message_state: MESSAGE_STATE[r.status] ?? 5,
-              },
-              (resp: PDU) => {
-                clearTimeout(t);
-                resolve(resp.command_status === STATUS.ESME_ROK);
-              },
-            );
-            if (!sent) {
+            const fields = {
+              source_addr: r.recipient.replace(/^\+/, ""),
+              source_addr_ton: 1,
+              source_addr_npi: 1,
+              destination_addr: r.sender,
+              esm_class: 0x04,
+              ...userData(receiptText({ id: r.message_id, stat, err: /^\d{1,3}$/.test(r.error_code ?? "") ? r.error_code! : stat === "DELIVRD" ? "000" : "001", submitted: r.created_at, done: r.done_at, text: r.body })),
+              receipted_message_id: r.message_id,
+              message_state: messageState(r.status, r.error_code),
+            };
+            const fail = (e?: unknown) => {
+              if (e) console.error("smpp receipt not sent", r.message_id, e);
               clearTimeout(t);
               resolve(false);
+            };
+            try {
+              // The PDU is encoded here: an encoding error throws now, and the receipt stays owed.
+              const sent = target.session.deliver_sm(fields, (resp: PDU) => {
+                clearTimeout(t);
+                resolve(resp.command_status === STATUS.ESME_ROK);
+              });
+              if (!sent) fail();
+            } catch (e) {
+              fail(e);
             }
           })
         : false;

@@ -162,11 +162,10 @@ function renderSql(parsed: ParsedTemplate, rowVar: (name: string) => string | nu
   return { body: parts.join(" || "), missing };
 }
 
-export async function acceptSms(
-  ctx: SignedInCtx,
-  input: unknown,
-  opts: { idempotencyKey?: string | null; file?: StagedFile } = {},
-): Promise<AcceptSmsAnswer> {
+/** `messageId`: the id the one message of a one-number send gets — our SMPP server answers it before the message exists (concatenated parts). */
+type AcceptOptions = { idempotencyKey?: string | null; file?: StagedFile; messageId?: string };
+
+export async function acceptSms(ctx: SignedInCtx, input: unknown, opts: AcceptOptions = {}): Promise<AcceptSmsAnswer> {
   try {
     return await acceptOnce(ctx, input, opts);
   } catch (e) {
@@ -177,13 +176,14 @@ export async function acceptSms(
   }
 }
 
-async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: { idempotencyKey?: string | null; file?: StagedFile }): Promise<AcceptSmsAnswer> {
+async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions): Promise<AcceptSmsAnswer> {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
   initModels();
   const key = opts.idempotencyKey ?? null;
   if (key !== null) checkKey(key);
   const data = validate(sendSmsSchema, input);
   const source = sourceOf(data, opts.file);
+  if (opts.messageId && (source.kind !== "list" || source.list.length !== 1)) throw new AppError("INTERNAL", { message: "a message id is given for a one-number send only" });
   if (!data.template_id && data.body.trim() === "") throw fieldError("body", "validation.required");
   const scheduledAt = data.scheduled_at;
   if (scheduledAt) {
@@ -221,7 +221,7 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: { idempotencyK
     const text = template ? template.body : data.body;
 
     const available = Number(account.balance) + Number(account.credit_limit);
-    const run: Run = { ctx, data, transaction, accountId, currency, pricePerSegment, provider, text, scheduledAt, available, debit: 0 };
+    const run: Run = { ctx, data, transaction, accountId, currency, pricePerSegment, provider, text, scheduledAt, available, debit: 0, messageId: opts.messageId ?? null };
     const result = source.kind === "list" ? await acceptList(run, source.list) : await acceptBulk(run, source);
     // Moderation (api/moderation/hold.ts): a body with a word or URL under review holds the queued messages for approval.
     const queuedIds = result.answer.data
@@ -279,6 +279,8 @@ type Run = {
   available: number;
   /** The total to debit, set by debit() and written as the transaction's last statement. */
   debit: number;
+  /** The id of a one-number send's message when the caller chose it (AcceptOptions), else null. */
+  messageId: string | null;
 };
 type Result = { answer: AcceptSmsAnswer; audit: { messages: number; segments: number; optout: number; rejected: number } };
 
@@ -318,11 +320,11 @@ async function createCampaign(run: Run, source: Record<string, unknown>, label: 
  * with its release or dispatch — one event row and two foreign-key checks less per recipient
  * keeps a 20,000-contact accept well under a second (ADR 008).
  */
-function insertMessagesSql(rows: string, select: string, opts: { events: boolean }) {
+function insertMessagesSql(rows: string, select: string, opts: { events: boolean; ids?: boolean }) {
   return `WITH r AS (${rows}), m AS (
-      INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, price, currency,
+      INSERT INTO messages (${opts.ids ? "id, " : ""}account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, price, currency,
                             scheduled_at, queued_at, error_code, error_message, campaign_id)
-      SELECT $1, $2, 'outbound', $3, r.recipient, r.body, r.segments, r.coding,
+      SELECT ${opts.ids ? "COALESCE(r.id, gen_random_uuid()), " : ""}$1, $2, 'outbound', $3, r.recipient, r.body, r.segments, r.coding,
              CASE r.why WHEN 'optout' THEN 'optout' WHEN 'deny_list' THEN 'rejected' ELSE CASE WHEN $8::timestamptz IS NULL THEN 'queued' ELSE 'scheduled' END END,
              $4, $5, CASE WHEN r.why IS NULL THEN r.segments * $6::bigint ELSE 0 END, $7,
              $8::timestamptz, CASE WHEN r.why IS NULL AND $8::timestamptz IS NULL THEN now() END,
@@ -383,15 +385,16 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
     rendered.length > 1 ? await createCampaign(run, { kind: "list", count: rendered.length }, "SMS", rendered.length, sendable.length) : null;
   const rows = await db.query<{ id: string; recipient: string }>(
     insertMessagesSql(
-      `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why
-         FROM unnest($11::text[], $12::text[], $13::int[], $14::text[], $15::text[]) WITH ORDINALITY AS u(recipient, body, segments, coding, why, n)`,
+      `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why, id
+         FROM unnest($11::text[], $12::text[], $13::int[], $14::text[], $15::text[], $16::uuid[]) WITH ORDINALITY AS u(recipient, body, segments, coding, why, id, n)`,
       `SELECT id, recipient FROM m`,
-      { events: true },
+      { events: true, ids: true },
     ),
     {
       bind: [
         ...fixedBinds(run, campaignId),
         recipients, rendered.map((r) => r.body), rendered.map((r) => r.segments), rendered.map((r) => r.coding), rendered.map((r) => blocked.get(r.to) ?? ""),
+        rendered.map(() => run.messageId),
       ],
       type: QueryTypes.SELECT,
       transaction,

@@ -14,7 +14,8 @@
 export type SmsCoding = "GSM7" | "UCS2";
 export type SegmentInfo = { coding: SmsCoding; characters: number; segments: number };
 
-const GSM_BASIC =
+/** The default alphabet in code order, without the escape (0x1B). */
+export const GSM_BASIC =
   "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
 const GSM_EXTENSION = "\f^{}\\[~]|€";
 

@@ -6,6 +6,7 @@
  * answers ESME_RTHROTTLED.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import smpp from "smpp";
 import { concatUdh, parseReceiptText, STATUS } from "../../api/channels/smpp/protocol";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "../../api/smpp/limits";
@@ -272,4 +273,217 @@ describe("SMPP bind against guessing (issue 11)", () => {
     const elsewhere = await client();
     expect(await elsewhere.bind("transceiver", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
   }, 180_000); // each refused bind runs a full argon2id check (about a second on a busy machine)
+});
+
+describe("SMPP server interoperability (issue 12)", () => {
+  /** An account of its own for the tests that count money: nothing else moves its balance. */
+  let money: { accountId: string; code: string; user: { system_id: string; password: string } };
+  const FINAL = ["delivered", "failed", "unavailable"];
+  /** SMPP 3.4 5.2.28 message_state of the simulator's outcome. */
+  const STATE = { delivered: 2, failed: 5, unavailable: 3 } as const;
+  const row = async (id: string) => (await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [id]))[0];
+  const byRecipient = (to: string) => query<Record<string, any>>("SELECT * FROM messages WHERE account_id = $1 AND recipient = $2", [accountId, to]);
+  const balance = async () => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [money.accountId]))[0].balance);
+  const untilFinal = (id: string) => expect.poll(async () => (await row(id)).status, { timeout: 20_000, interval: 200 }).toSatisfy((s: string) => FINAL.includes(s));
+  const inAnHour = () => new Date(Date.now() + 3_600_000);
+  let users = 0;
+  /** A transceiver bound as `as`, by default as a new user of the account: receipts go to the one session waiting for them. */
+  async function transceiver(as?: { system_id: string; password: string }) {
+    if (!as) {
+      const u = await createUser(token, { system_id: `iop${tag}${++users}`, route: "T1", tps: 50 });
+      as = { system_id: u.data.system_id, password: u.password };
+    }
+    const c = await client();
+    expect(await c.bind("transceiver", as.system_id, as.password)).toBe(STATUS.ESME_ROK);
+    return c;
+  }
+
+  beforeAll(async () => {
+    const p = await registerPerson("smppmoney");
+    const t = (await login(p.email, p.password)).token;
+    await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [p.accountId]);
+    const m = await createUser(t, { system_id: `mny${tag}`, route: "T1", tps: 50 });
+    money = { accountId: p.accountId, code: await giveShortCode(p.accountId), user: { system_id: m.data.system_id, password: m.password } };
+  });
+
+  it("a UCS-2 receipt longer than 254 octets arrives in message_payload (TLV 0x0424) and is not lost", async () => {
+    const c = await transceiver();
+    const body = "Olá 你好, seu pedido saiu hoje";
+    const resp = await c.submit({ source_addr: code, destination_addr: "5511988885001", registered_delivery: 1, data_coding: 8, short_message: body });
+    expect(resp.command_status).toBe(STATUS.ESME_ROK);
+    const id = resp.message_id as string;
+    expect((await row(id)).body).toBe(body);
+    const receipt = await c.waitDeliver((p) => p.receipted_message_id === id);
+    expect(receipt.esm_class & 0x04).toBe(0x04);
+    expect(receipt.data_coding).toBe(8);
+    expect(receipt.short_message.message).toBe("");
+    const text = receipt.message_payload.message as string;
+    expect(Buffer.byteLength(text, "utf16le")).toBeGreaterThan(254);
+    expect(parseReceiptText(text)).toMatchObject({ id, stat: STAT[simulatedOutcome(id)] });
+    expect(text).toContain(`text:${[...body].slice(0, 20).join("")}`);
+    const [owed] = await query<{ receipt_sent_at: Date | null }>("SELECT receipt_sent_at FROM smpp_messages WHERE message_id = $1", [id]);
+    expect(owed.receipt_sent_at).not.toBeNull();
+    await c.close();
+  });
+
+  it("a concatenated submit answers every part with the message id; the receipt follows part 1's registered_delivery and carries that id", async () => {
+    const c = await transceiver();
+    const texts = ["Parte um da mensagem. ".padEnd(153, "a"), "Parte dois da mensagem ".padEnd(153, "b"), "e o fim."];
+    const answers = [];
+    for (const [i, t] of texts.entries()) {
+      answers.push(await c.submit({ source_addr: code, destination_addr: "5511988885002", data_coding: 0, registered_delivery: i === 0 ? 1 : 0, short_message: { udh: concatUdh(91, 3, i + 1), message: t } }));
+    }
+    expect(answers.map((a) => a.command_status)).toEqual([0, 0, 0]);
+    const id = answers[0].message_id as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answers.map((a) => a.message_id)).toEqual([id, id, id]);
+    const m = await row(id);
+    expect(m.body).toBe(texts.join(""));
+    expect(m.segments).toBe(3);
+    const receipt = await c.waitDeliver((p) => p.receipted_message_id === id);
+    expect(parseReceiptText(receipt.short_message.message)?.id).toBe(id);
+
+    // Part 1 without a receipt: none is owed, whatever the later parts ask.
+    const quiet = [];
+    for (const [i, t] of texts.entries()) {
+      quiet.push(await c.submit({ source_addr: code, destination_addr: "5511988885003", data_coding: 0, registered_delivery: i === 0 ? 0 : 1, short_message: { udh: concatUdh(92, 3, i + 1), message: t } }));
+    }
+    const [owed] = await query<{ registered_delivery: boolean }>("SELECT registered_delivery FROM smpp_messages WHERE message_id = $1", [quiet[2].message_id]);
+    expect(owed.registered_delivery).toBe(false);
+    await c.close();
+  });
+
+  it("data codings: 1 (IA5, read as Latin-1 octets) keeps ç, 0 reads GSM 03.38, 3 and 8 decode; binary and unknown codings answer ESME_RINVDCS", async () => {
+    const c = await transceiver();
+    const cases: Array<[number, Buffer | string, string]> = [
+      [1, Buffer.from("Promoção: ç", "latin1"), "Promoção: ç"],
+      [0, smpp.gsmCoder.encode("Ça va {ok} €", 0), "Ça va {ok} €"], // 0x09 is Ç (3GPP TS 23.038)
+      [3, Buffer.from("Ação é já", "latin1"), "Ação é já"],
+      [8, "你好 😀 ç", "你好 😀 ç"],
+    ];
+    for (const [i, [data_coding, short_message, stored]] of cases.entries()) {
+      const r = await c.submit({ source_addr: code, destination_addr: `55119888860${i}0`, data_coding, short_message });
+      expect(r.command_status, `data_coding ${data_coding}`).toBe(STATUS.ESME_ROK);
+      expect((await row(r.message_id)).body, `data_coding ${data_coding}`).toBe(stored);
+    }
+    for (const data_coding of [2, 4, 9, 0x0b, 0xf4]) {
+      const r = await c.submit({ source_addr: code, destination_addr: "5511988886100", data_coding, short_message: Buffer.from("abc") });
+      expect(r.command_status, `data_coding ${data_coding}`).toBe(STATUS.ESME_RINVDCS);
+    }
+    // GSM 03.38 has no octet above 0x7F.
+    expect((await c.submit({ source_addr: code, destination_addr: "5511988886100", data_coding: 0, short_message: Buffer.from([0x61, 0xe7]) })).command_status).toBe(STATUS.ESME_RINVDCS);
+    expect(await byRecipient("+5511988886100")).toHaveLength(0);
+    await c.close();
+  });
+
+  it("query_sm answers the state of a message of the account; an unknown id ESME_RQUERYFAIL, a malformed one ESME_RINVMSGID", async () => {
+    const c = await transceiver();
+    const resp = await c.submit({ source_addr: code, destination_addr: "5511988887001", short_message: "consulta" });
+    const id = resp.message_id as string;
+    await untilFinal(id);
+    const q = await c.request("query_sm", { message_id: id, source_addr: code });
+    expect(q.command).toBe("query_sm_resp");
+    expect(q.command_status).toBe(STATUS.ESME_ROK);
+    expect(q.message_id).toBe(id);
+    expect(q.message_state).toBe(STATE[simulatedOutcome(id)]);
+    expect(q.final_date).toBeInstanceOf(Date);
+
+    const scheduled = await c.submit({ source_addr: code, destination_addr: "5511988887002", schedule_delivery_time: inAnHour(), short_message: "depois" });
+    expect((await row(scheduled.message_id)).status).toBe("scheduled");
+    const enroute = await c.request("query_sm", { message_id: scheduled.message_id });
+    expect(enroute.message_state).toBe(1); // ENROUTE
+    expect(enroute.final_date).toBe("");
+
+    expect((await c.request("query_sm", { message_id: "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0" })).command_status).toBe(STATUS.ESME_RQUERYFAIL);
+    expect((await c.request("query_sm", { message_id: "part-1" })).command_status).toBe(STATUS.ESME_RINVMSGID);
+    // Another account's message is not found.
+    const other = await registerPerson("smppquery-other");
+    const otherToken = (await login(other.email, other.password)).token;
+    await query("UPDATE accounts SET balance = 1000 WHERE id = $1", [other.accountId]);
+    const theirs = await api("/api/sms/messages", { token: otherToken, body: { to: "+5511988887003", body: "deles" } });
+    expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
+    expect((await c.request("query_sm", { message_id: theirs.body.data[0].id })).command_status).toBe(STATUS.ESME_RQUERYFAIL);
+    await c.close();
+  });
+
+  it("cancel_sm cancels a scheduled message (refunded, receipt stat DELETED); a sent one or a second cancel answers ESME_RCANCELFAIL", async () => {
+    const c = await transceiver(money.user);
+    const before = await balance();
+    const r = await c.submit({ source_addr: money.code, destination_addr: "5511988888001", registered_delivery: 1, schedule_delivery_time: inAnHour(), short_message: "cancelar" });
+    expect(r.command_status).toBe(STATUS.ESME_ROK);
+    const id = r.message_id as string;
+    expect((await row(id)).status).toBe("scheduled");
+    expect(await balance()).toBeLessThan(before);
+
+    const cancel = await c.request("cancel_sm", { message_id: id, source_addr: money.code, destination_addr: "5511988888001" });
+    expect(cancel.command).toBe("cancel_sm_resp");
+    expect(cancel.command_status).toBe(STATUS.ESME_ROK);
+    expect(await row(id)).toMatchObject({ status: "failed", error_code: "canceled", error_message: "errors.MESSAGE_CANCELED" });
+    expect(await balance()).toBe(before);
+    expect((await c.request("query_sm", { message_id: id })).message_state).toBe(4); // DELETED
+    const receipt = await c.waitDeliver((p) => p.receipted_message_id === id);
+    expect(parseReceiptText(receipt.short_message.message)?.stat).toBe("DELETED");
+    expect((await c.request("cancel_sm", { message_id: id })).command_status).toBe(STATUS.ESME_RCANCELFAIL);
+
+    const sent = await c.submit({ source_addr: money.code, destination_addr: "5511988888002", short_message: "ja foi" });
+    await untilFinal(sent.message_id);
+    const status = (await row(sent.message_id)).status;
+    expect((await c.request("cancel_sm", { message_id: sent.message_id })).command_status).toBe(STATUS.ESME_RCANCELFAIL);
+    expect((await row(sent.message_id)).status).toBe(status);
+    await c.close();
+  });
+
+  it("replace_sm replaces a scheduled message's text, read in its submit's data_coding, and its price; one no longer scheduled answers ESME_RREPLACEFAIL", async () => {
+    const c = await transceiver(money.user);
+    const r = await c.submit({ source_addr: money.code, destination_addr: "5511988889001", data_coding: 3, schedule_delivery_time: inAnHour(), short_message: Buffer.from("Oi", "latin1") });
+    const id = r.message_id as string;
+    const first = await row(id);
+    const perSegment = Number(first.price) / first.segments;
+    const before = await balance();
+    const text = "Nova versão, ação já! ".repeat(7); // not GSM-7: UCS-2, 154 units -> 3 parts
+    const rep = await c.request("replace_sm", { message_id: id, source_addr: money.code, registered_delivery: 0, short_message: Buffer.from(text, "latin1") });
+    expect(rep.command).toBe("replace_sm_resp");
+    expect(rep.command_status).toBe(STATUS.ESME_ROK);
+    const after = await row(id);
+    expect(after).toMatchObject({ body: text, segments: 3, coding: "UCS2", status: "scheduled" });
+    expect(Number(after.price)).toBe(3 * perSegment);
+    expect(before - (await balance())).toBe(2 * perSegment);
+
+    expect((await c.request("cancel_sm", { message_id: id })).command_status).toBe(STATUS.ESME_ROK);
+    expect((await c.request("replace_sm", { message_id: id, short_message: Buffer.from("tarde", "latin1") })).command_status).toBe(STATUS.ESME_RREPLACEFAIL);
+    expect((await row(id)).body).toBe(text);
+    await c.close();
+  });
+
+  it("data_sm is accepted like submit_sm (data_sm_resp with the message id) and its receipt comes back", async () => {
+    const c = await transceiver();
+    const resp = await c.request("data_sm", { source_addr: code, destination_addr: "5511988889101", registered_delivery: 1, data_coding: 3, message_payload: Buffer.from("Olá via data_sm", "latin1") });
+    expect(resp.command).toBe("data_sm_resp");
+    expect(resp.command_status).toBe(STATUS.ESME_ROK);
+    const id = resp.message_id as string;
+    expect(await row(id)).toMatchObject({ body: "Olá via data_sm", sender: code, recipient: "+5511988889101", account_id: accountId });
+    const receipt = await c.waitDeliver((p) => p.receipted_message_id === id);
+    // "Olá…" is not GSM-7: a UCS-2 receipt, in message_payload.
+    expect(parseReceiptText(receipt.message_payload.message)?.stat).toBe(STAT[simulatedOutcome(id)]);
+    await c.close();
+  });
+
+  it("an unknown command id and an unsupported request are answered generic_nack ESME_RINVCMDID; the session goes on", async () => {
+    const c = await transceiver();
+    const unknown = Buffer.alloc(16);
+    unknown.writeUInt32BE(16, 0);
+    unknown.writeUInt32BE(0x00000999, 4);
+    unknown.writeUInt32BE(0, 8);
+    unknown.writeUInt32BE(0x7ff00001, 12);
+    c.write(unknown);
+    const nack = await c.waitPdu((p) => p.sequence_number === 0x7ff00001);
+    expect(nack.command).toBe("generic_nack");
+    expect(nack.command_status).toBe(STATUS.ESME_RINVCMDID);
+
+    const multi = await c.request("submit_multi", { source_addr: code, dest_address: [{ dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: "5511988889201" }], short_message: "multi" });
+    expect(multi.command).toBe("generic_nack");
+    expect(multi.command_status).toBe(STATUS.ESME_RINVCMDID);
+    expect((await c.request("enquire_link", {})).command_status).toBe(STATUS.ESME_ROK);
+    await c.close();
+  });
 });

@@ -6,6 +6,14 @@ export type TestClient = {
   delivered: PDU[];
   bind(mode: "transceiver" | "transmitter" | "receiver", systemId: string, password: string): Promise<number>;
   submit(params: Record<string, unknown>): Promise<PDU>;
+  /** Any request (query_sm, data_sm…); rejects when no answer comes within `ms`. */
+  request(command: string, params: Record<string, unknown>, ms?: number): Promise<PDU>;
+  /** Writes raw octets (a PDU the library cannot build, e.g. an unknown command id). */
+  write(octets: Buffer): void;
+  /** Every PDU received, in order. */
+  received: PDU[];
+  /** The first received PDU matching, waiting up to `ms`. */
+  waitPdu(match: (pdu: PDU) => boolean, ms?: number): Promise<PDU>;
   waitDeliver(match: (pdu: PDU) => boolean, ms?: number): Promise<PDU>;
   close(): Promise<void>;
   /** Settles when the connection is closed (by either side). */
@@ -18,7 +26,27 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
     const session = smpp.connect({ url: `smpp://127.0.0.1:${port}`, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) });
     const closed = new Promise<void>((res) => session.on("close", () => res()));
     const delivered: PDU[] = [];
+    const received: PDU[] = [];
     const listeners: Array<() => void> = [];
+    /** Resolves with the first item of `list` matching, as items arrive, or rejects after `ms`. */
+    const waitIn = (list: PDU[], what: string, match: (pdu: PDU) => boolean, ms: number) =>
+      new Promise<PDU>((res, rej) => {
+        const check = () => {
+          const found = list.find(match);
+          if (found) {
+            clearTimeout(t);
+            res(found);
+            return true;
+          }
+          return false;
+        };
+        const t = setTimeout(() => rej(new Error(`no matching ${what} in ${ms} ms; got ${list.length}`)), ms);
+        if (!check()) listeners.push(() => void check());
+      });
+    session.on("pdu", (pdu: PDU) => {
+      received.push(pdu);
+      for (const l of listeners) l();
+    });
     session.on("deliver_sm", (pdu: PDU) => {
       delivered.push(pdu);
       session.send(pdu.response());
@@ -34,20 +62,18 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
         bind: (mode, systemId, password) =>
           new Promise((res) => session[`bind_${mode}`]({ system_id: systemId, password }, (pdu: PDU) => res(pdu.command_status))),
         submit: (params) => new Promise((res) => session.submit_sm(params, (pdu: PDU) => res(pdu))),
-        waitDeliver: (match, ms = 20_000) =>
+        request: (command, params, ms = 10_000) =>
           new Promise((res, rej) => {
-            const check = () => {
-              const found = delivered.find(match);
-              if (found) {
-                clearTimeout(t);
-                res(found);
-                return true;
-              }
-              return false;
-            };
-            const t = setTimeout(() => rej(new Error(`no matching deliver_sm in ${ms} ms; got ${delivered.length}`)), ms);
-            if (!check()) listeners.push(() => void check());
+            const t = setTimeout(() => rej(new Error(`no answer to ${command} in ${ms} ms`)), ms);
+            session[command](params, (pdu: PDU) => {
+              clearTimeout(t);
+              res(pdu);
+            });
           }),
+        write: (octets) => void session.socket.write(octets),
+        received,
+        waitPdu: (match, ms = 10_000) => waitIn(received, "PDU", match, ms),
+        waitDeliver: (match, ms = 20_000) => waitIn(delivered, "deliver_sm", match, ms),
         close: () =>
           new Promise<void>((res) => {
             if (session.socket.destroyed) return res();

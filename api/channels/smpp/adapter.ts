@@ -196,7 +196,7 @@ export class SmppLink {
     const from = e164(pdu.source_addr);
     if (!from) return STATUS.ESME_ROK;
     const concat = concatOf(udh);
-    const body = concat ? this.mo.add(`${pdu.source_addr}|${pdu.destination_addr}`, concat, text) : text;
+    const body = concat ? (this.mo.add(`${pdu.source_addr}|${pdu.destination_addr}`, concat, text).parts?.join("") ?? null) : text;
     if (body === null) return STATUS.ESME_ROK;
     await receiveInbound({ provider: this.connection.name, providerMessageId: null, from, to: String(pdu.destination_addr ?? ""), body, occurredAt: new Date() });
     return STATUS.ESME_ROK;

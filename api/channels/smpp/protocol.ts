@@ -4,22 +4,32 @@
  * delivery-receipt text ("id:… sub:… dlvrd:… submit date:… done date:… stat:… err:… text:…")
  * and the reassembly of concatenated parts. No I/O.
  */
+import { randomUUID } from "node:crypto";
 import type { MessageStatus } from "../../messages/status";
+import { GSM_BASIC, isGsm7 } from "../../sms/segments";
 
 export const STATUS = {
   ESME_ROK: 0x00,
   ESME_RINVMSGLEN: 0x01,
+  ESME_RINVCMDLEN: 0x02,
+  ESME_RINVCMDID: 0x03,
   ESME_RINVBNDSTS: 0x04,
   ESME_RALYBND: 0x05,
   ESME_RSYSERR: 0x08,
   ESME_RINVSRCADR: 0x0a,
   ESME_RINVDSTADR: 0x0b,
+  ESME_RINVMSGID: 0x0c,
   ESME_RBINDFAIL: 0x0d,
   ESME_RINVPASWD: 0x0e,
   ESME_RINVSYSID: 0x0f,
+  ESME_RCANCELFAIL: 0x11,
+  ESME_RREPLACEFAIL: 0x13,
   ESME_RMSGQFUL: 0x14,
   ESME_RSUBMITFAIL: 0x45,
   ESME_RTHROTTLED: 0x58,
+  ESME_RINVSCHED: 0x61,
+  ESME_RQUERYFAIL: 0x67,
+  ESME_RINVDCS: 0x104,
   ESME_RX_T_APPN: 0x64,
 } as const;
 
@@ -50,18 +60,137 @@ export function concatOf(udh: Buffer[] | undefined): Concat | null {
   return null;
 }
 
-/** The text of a received short_message / message_payload as the codec decoded it. */
-export function textOf(pdu: { [field: string]: unknown }): { text: string; udh?: Buffer[] } {
+/**
+ * GSM 03.38 default alphabet by code (3GPP TS 23.038 6.2.1): the characters of api/sms/segments.ts
+ * in code order, with the escape to the extension table at 0x1B. 0x09 is "Ç" (capital) as in the
+ * standard and in Unicode's GSM0338 mapping: a lowercase "ç" has no code in the default alphabet.
+ */
+const GSM_CODES = [...GSM_BASIC.slice(0, 0x1b), "\x1b", ...GSM_BASIC.slice(0x1b)];
+/** The extension table's characters (after 0x1B) by code. */
+const GSM_EXTENSION_CODES: Record<string, number> = { "\f": 0x0a, "^": 0x14, "{": 0x28, "}": 0x29, "\\": 0x2f, "[": 0x3c, "~": 0x3d, "]": 0x3e, "|": 0x40, "€": 0x65 };
+const GSM_INDEX = new Map(GSM_CODES.map((ch, code) => [ch, code]));
+const GSM_EXTENSION_BY_CODE = new Map(Object.entries(GSM_EXTENSION_CODES).map(([ch, code]) => [code, ch]));
+
+/** Unpacked GSM 7-bit (one septet per octet, as SMPP carries it); null when an octet is no septet. */
+export function decodeGsm7(octets: Buffer): string | null {
+  let out = "";
+  for (let i = 0; i < octets.length; i++) {
+    const c = octets[i];
+    if (c > 0x7f) return null;
+    if (c === 0x1b && i + 1 < octets.length) {
+      // An unknown extension code reads as its default-alphabet character (TS 23.038 6.2.1.1).
+      const next = octets[++i];
+      out += GSM_EXTENSION_BY_CODE.get(next) ?? GSM_CODES[next & 0x7f];
+    } else out += c === 0x1b ? " " : GSM_CODES[c];
+  }
+  return out;
+}
+
+/** GSM 7-bit octets of a text isGsm7() accepts (anything else becomes "?"). */
+export function encodeGsm7(text: string): Buffer {
+  const out: number[] = [];
+  for (const ch of text) {
+    const ext = GSM_EXTENSION_CODES[ch];
+    if (ext !== undefined) out.push(0x1b, ext);
+    else out.push(GSM_INDEX.get(ch) ?? 0x3f);
+  }
+  return Buffer.from(out);
+}
+
+const latin1 = (octets: Buffer) => octets.toString("latin1"); // byte n is U+00nn (TextDecoder's "latin1" is windows-1252)
+const decoder = (label: string) => {
+  const d = new TextDecoder(label);
+  return (octets: Buffer) => d.decode(octets);
+};
+
+/**
+ * The data_coding values of SMPP 3.4 section 5.2.19 we accept, with how their octets read. Every
+ * other value is refused (ESME_RINVDCS): 2 and 4 (8-bit binary — a text body cannot carry it and
+ * our providers would send text, not those octets), 5 and 13 (JIS X 0208 / X 0212 octets without
+ * a defined encoding form), 9 (pictograms), the reserved values and the message-waiting groups.
+ * 1 (IA5) reads each octet as ISO-8859-1: ASCII is its lower half, and ESMEs that send accented
+ * Latin-1 text as IA5 keep it. (Kannel sends GSM 03.38 as data_coding 0: ADR 011, issue 12.)
+ */
+const DATA_CODINGS: Record<number, (octets: Buffer) => string | null> = {
+  0x00: decodeGsm7, // SMSC default: GSM 03.38
+  0x01: latin1,
+  0x03: latin1,
+  0x06: decoder("iso-8859-5"),
+  0x07: decoder("iso-8859-8"),
+  0x08: decoder("utf-16be"),
+  0x0a: decoder("iso-2022-jp"),
+  0x0e: decoder("euc-kr"), // KS C 5601
+};
+
+/** The text of `octets` in `dataCoding`, or null when we do not accept that coding (or the octets are not in it). */
+export function decodeText(dataCoding: number, octets: Buffer): string | null {
+  // 0xF0–0xF3: the GSM default alphabet with a message class (bit 2 clear); 0xF4–0xF7 are 8-bit data.
+  const decode = (dataCoding & 0xfc) === 0xf0 ? decodeGsm7 : DATA_CODINGS[dataCoding];
+  return decode ? decode(octets) : null;
+}
+
+/** The UDH information elements (each without the UDHL byte) and the rest of a user data with UDHI set. */
+export function splitUdh(octets: Buffer): { udh: Buffer[]; message: Buffer } {
+  const end = 1 + octets[0];
+  const udh: Buffer[] = [];
+  for (let i = 1; i + 1 < end; i += 2 + octets[i + 1]) udh.push(octets.subarray(i, Math.min(end, i + 2 + octets[i + 1])));
+  return { udh, message: octets.subarray(end) };
+}
+
+/**
+ * Makes the `smpp` package leave received short_message / message_payload octets undecoded
+ * ({udh?, message: Buffer}): it reads data_coding 1 as GSM 03.38 and decodes only a few codings,
+ * so the SMPP server decodes them itself (decodeText). Encoding (what we send) is unchanged.
+ */
+export function keepMessagesRaw(filters: { message: { decode: (this: { esm_class?: number }, value: unknown, skipUdh?: boolean) => unknown } }) {
+  filters.message.decode = function (value, skipUdh) {
+    if (!Buffer.isBuffer(value)) return value;
+    if (!skipUdh && value.length && (Number(this.esm_class ?? 0) & ESM_CLASS_UDHI)) return splitUdh(value);
+    return { message: value };
+  };
+}
+
+/**
+ * The text of a received short_message / message_payload (message_payload when present), its UDH,
+ * and whether its data_coding is one we accept (`text` null when not). Octets the codec left
+ * undecoded are decoded here by data_coding; a string the codec decoded is taken as it is.
+ */
+export function messageOf(pdu: { [field: string]: unknown }): { text: string | null; udh?: Buffer[] } {
   const sm = (pdu.message_payload && (pdu.message_payload as { message?: unknown }).message !== undefined ? pdu.message_payload : pdu.short_message) as
     | { message?: string | Buffer; udh?: Buffer[] }
     | string
     | Buffer
     | undefined;
-  if (!sm) return { text: "" };
-  if (typeof sm === "string") return { text: sm };
-  if (Buffer.isBuffer(sm)) return { text: sm.toString("latin1") };
-  const m = sm.message;
-  return { text: typeof m === "string" ? m : m ? m.toString("latin1") : "", udh: sm.udh };
+  const coding = Number(pdu.data_coding ?? 0);
+  const read = (m: string | Buffer | undefined) => (typeof m === "string" ? m : decodeText(coding, m ?? Buffer.alloc(0)));
+  if (!sm || typeof sm === "string" || Buffer.isBuffer(sm)) return { text: read(sm) };
+  return { text: read(sm.message), udh: sm.udh };
+}
+
+/** messageOf for a peer we take anything from (our SMSC's deliver_sm): an unaccepted coding reads as Latin-1. */
+export function textOf(pdu: { [field: string]: unknown }): { text: string; udh?: Buffer[] } {
+  const m = messageOf(pdu);
+  if (m.text !== null) return m as { text: string; udh?: Buffer[] };
+  const sm = (pdu.message_payload ?? pdu.short_message) as { message?: Buffer } | Buffer | undefined;
+  const octets = Buffer.isBuffer(sm) ? sm : sm?.message;
+  return { text: Buffer.isBuffer(octets) ? latin1(octets) : "", udh: m.udh };
+}
+
+/** A text as SMPP user data: GSM 7-bit (data_coding 0) when GSM-7 carries it, else UCS-2 (8). */
+export function encodeText(text: string): { dataCoding: number; octets: Buffer } {
+  if (isGsm7(text)) return { dataCoding: DATA_CODING.GSM7, octets: encodeGsm7(text) };
+  return { dataCoding: DATA_CODING.UCS2, octets: Buffer.from(text, "utf16le").swap16() };
+}
+
+/** The most octets short_message holds (SMPP 3.4 5.2.21: sm_length 0–254); longer goes in message_payload. */
+export const SHORT_MESSAGE_MAX = 254;
+
+/** The fields of a text as a deliver_sm's user data: short_message when it fits, else the message_payload TLV (0x0424). */
+export function userData(text: string): { data_coding: number; short_message: Buffer; message_payload?: Buffer } {
+  const { dataCoding, octets } = encodeText(text);
+  return octets.length <= SHORT_MESSAGE_MAX
+    ? { data_coding: dataCoding, short_message: octets }
+    : { data_coding: dataCoding, short_message: Buffer.alloc(0), message_payload: octets };
 }
 
 /** Our final status -> the receipt's stat word. */
@@ -73,6 +202,39 @@ export const RECEIPT_STAT: Partial<Record<MessageStatus, string>> = {
   rejected: "REJECTD",
   optout: "REJECTD",
 };
+
+/** SMPP 3.4 section 5.2.28 message_state values. */
+export const MESSAGE_STATE = { ENROUTE: 1, DELIVERED: 2, EXPIRED: 3, DELETED: 4, UNDELIVERABLE: 5, ACCEPTED: 6, UNKNOWN: 7, REJECTED: 8 } as const;
+
+/** `error_code` of a message canceled before its release (api/sms/cancel-scheduled.ts, campaign cancel). */
+const CANCELED = "canceled";
+
+/**
+ * Our status (ADR 005) as an SMPP message_state (query_sm_resp, the receipt's message_state TLV):
+ * not yet final -> ENROUTE; delivered/read -> DELIVERED; unavailable -> EXPIRED (its receipt says
+ * EXPIRED); failed -> DELETED when canceled, else UNDELIVERABLE; rejected/optout -> REJECTED.
+ */
+export function messageState(status: MessageStatus, errorCode?: string | null): number {
+  switch (status) {
+    case "pending": case "scheduled": case "queued": case "sending": case "sent":
+      return MESSAGE_STATE.ENROUTE;
+    case "delivered": case "read":
+      return MESSAGE_STATE.DELIVERED;
+    case "unavailable":
+      return MESSAGE_STATE.EXPIRED;
+    case "failed":
+      return errorCode === CANCELED ? MESSAGE_STATE.DELETED : MESSAGE_STATE.UNDELIVERABLE;
+    case "rejected": case "optout":
+      return MESSAGE_STATE.REJECTED;
+    default:
+      return MESSAGE_STATE.UNKNOWN;
+  }
+}
+
+/** The receipt's stat word for a final status (a canceled message: DELETED). */
+export function receiptStat(status: MessageStatus, errorCode?: string | null): string {
+  return status === "failed" && errorCode === CANCELED ? "DELETED" : (RECEIPT_STAT[status] ?? "UNKNOWN");
+}
 
 /** The receipt's stat word -> ours (ENROUTE/ACCEPTD are not final and move nothing past `sent`). */
 export const STAT_STATUS: Record<string, MessageStatus> = {
@@ -109,28 +271,29 @@ export function parseReceiptText(text: string): ParsedReceipt | null {
 
 /**
  * Holds the parts of concatenated messages until all arrived (per sender key + reference), then
- * gives the whole text once. Parts older than `ttlMs` are dropped (an incomplete message is lost,
- * as on a handset).
+ * gives them once, in order. Each message gets an id when its first part arrives, the same for
+ * all its parts (our SMPP server answers every part with it). Parts older than `ttlMs` are
+ * dropped (an incomplete message is lost, as on a handset).
  */
-export class Reassembler {
-  private pending = new Map<string, { at: number; total: number; parts: Map<number, string> }>();
+export class Reassembler<P = string> {
+  private pending = new Map<string, { at: number; id: string; total: number; parts: Map<number, P> }>();
   constructor(private ttlMs = 10 * 60_000) {}
 
-  /** The full text when `part` completed its message, else null. */
-  add(key: string, c: Concat, text: string): string | null {
+  /** The message's id, and its parts in order when `part` completed it (else null). */
+  add(key: string, c: Concat, part: P): { id: string; parts: P[] | null } {
     this.sweep();
     const k = `${key}|${c.ref}|${c.total}`;
     let entry = this.pending.get(k);
     if (!entry) {
-      entry = { at: Date.now(), total: c.total, parts: new Map() };
+      entry = { at: Date.now(), id: randomUUID(), total: c.total, parts: new Map() };
       this.pending.set(k, entry);
     }
-    entry.parts.set(c.seq, text);
-    if (entry.parts.size < entry.total) return null;
+    entry.parts.set(c.seq, part);
+    if (entry.parts.size < entry.total) return { id: entry.id, parts: null };
     this.pending.delete(k);
-    let whole = "";
-    for (let i = 1; i <= entry.total; i++) whole += entry.parts.get(i) ?? "";
-    return whole;
+    const parts: P[] = [];
+    for (let i = 1; i <= entry.total; i++) if (entry.parts.has(i)) parts.push(entry.parts.get(i)!);
+    return { id: entry.id, parts };
   }
 
   private sweep() {

@@ -1,0 +1,66 @@
+/**
+ * Replaces the text of one scheduled SMS of the acting account before its release (our SMPP
+ * server's replace_sm). In ONE transaction, under the message's row lock: the new body, its
+ * segments and coding, its price at the same price per segment — the difference debited (only if
+ * balance + credit limit cover it, else INSUFFICIENT_BALANCE and nothing changes) or refunded —,
+ * a `replaced` system event and the audit entry. The release checks moderation on the body it
+ * sends (api/sms/release.ts), so a replaced text meets the same review. Needs /sms/send.
+ */
+import { QueryTypes, type Transaction } from "sequelize";
+import { initModels, sequelize } from "../../models";
+import { recordAudit } from "../audit/record";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { can } from "../policy/policy";
+import { MAX_BODY } from "./schemas";
+import { smsSegments } from "./segments";
+
+const bodyError = (message: string) => new AppError("VALIDATION", { fields: { body: [message] } });
+
+/**
+ * True when replaced; false when the account has no such message or it is no longer scheduled.
+ * `also`: more to write in the same transaction when it was replaced.
+ */
+export async function replaceScheduledSms(
+  ctx: SignedInCtx,
+  messageId: string,
+  body: string,
+  opts: { also?: (t: Transaction) => Promise<void> } = {},
+): Promise<boolean> {
+  if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
+  if (body.trim() === "") throw bodyError("validation.required");
+  if ([...body].length > MAX_BODY) throw bodyError(`validation.maxLength::${MAX_BODY}`);
+  initModels();
+  const db = sequelize();
+  const accountId = ctx.actor.accountId;
+  return db.transaction(async (transaction) => {
+    const [m] = await db.query<{ status: string; segments: number; price: string }>(
+      `SELECT status, segments, price FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms' AND direction = 'outbound' FOR UPDATE`,
+      { bind: [messageId, accountId], type: QueryTypes.SELECT, transaction },
+    );
+    if (!m || m.status !== "scheduled") return false;
+    const { segments, coding } = smsSegments(body);
+    const perSegment = m.segments > 0 ? Number(m.price) / m.segments : 0;
+    const price = Math.round(segments * perSegment);
+    const difference = price - Number(m.price);
+    await db.query(`UPDATE messages SET body = $2, segments = $3, coding = $4, price = $5, updated_at = now() WHERE id = $1`, {
+      bind: [messageId, body, segments, coding, price],
+      transaction,
+    });
+    await db.query(`INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, 'replaced', 'system', $3::jsonb)`, {
+      bind: [messageId, accountId, JSON.stringify({ segments, price, previous_price: Number(m.price) })],
+      transaction,
+    });
+    await recordAudit({ ...ctx, transaction }, "sms.replaced", { meta: { message_id: messageId, segments, price } });
+    await opts.also?.(transaction);
+    // Last, like acceptSms: the account row is locked only from here to COMMIT.
+    if (difference !== 0) {
+      const changed = await db.query<{ id: string }>(
+        `UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1 AND ($2 <= 0 OR balance + credit_limit >= $2) RETURNING id`,
+        { bind: [accountId, difference], type: QueryTypes.SELECT, transaction },
+      );
+      if (changed.length === 0) throw new AppError("INSUFFICIENT_BALANCE");
+    }
+    return true;
+  });
+}
