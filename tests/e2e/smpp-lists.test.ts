@@ -32,6 +32,7 @@ async function flow(page: Page, person: Person, tag: string) {
 
   await page.getByRole("link", { name: "Descadastros" }).click();
   await page.waitForURL((u) => u.pathname === "/sms/optouts");
+  await page.getByLabel("Descadastrar com").waitFor();
   await page.getByLabel("Número", { exact: true }).fill("(11) 97777-1234");
   await page.getByRole("button", { name: "Adicionar" }).click();
   await page.getByRole("cell", { name: "(11) 97777-1234" }).waitFor();
@@ -44,6 +45,9 @@ async function flow(page: Page, person: Person, tag: string) {
 
   await page.getByRole("link", { name: "Lista de bloqueio" }).click();
   await page.waitForURL((u) => u.pathname === "/sms/denylist");
+  // The opt-out page also has a "Número" field: fill only once the deny list's own form is there,
+  // or a client-side navigation still rendering the previous page takes the number (seen under load).
+  await page.getByLabel("Motivo (opcional)").waitFor();
   await page.getByLabel("Número", { exact: true }).fill("11 96666-4321");
   await page.getByLabel("Motivo (opcional)").fill("fraude");
   await page.getByRole("button", { name: "Bloquear" }).click();
