@@ -10,7 +10,7 @@
  * BENCH_WORKERS ("1,2"), BENCH_CONCURRENCY (DISPATCH_CONCURRENCY, 32), SIMULATOR_DELAY_MS (50).
  */
 import pg from "pg";
-import { benchPlatform, dropDatabase, freePort, sleep, startBun, up } from "./lib.mjs";
+import { benchPlatform, dropDatabase, dropRedisPrefix, freePort, sleep, startBun, up } from "./lib.mjs";
 
 const N = Number(process.env.BENCH_MESSAGES ?? 20000);
 const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
@@ -110,14 +110,5 @@ for (const p of procs) p.kill("SIGTERM");
 await db.end();
 await sleep(500);
 if (!process.env.DATABASE_URL) await dropDatabase(dbName);
-// The run's Redis keys (streams, rate-limit buckets, event streams).
-const { default: Redis } = await import("ioredis");
-const r = new Redis(env.REDIS_URL);
-let cursor = "0";
-do {
-  const [next, keys] = await r.scan(cursor, "MATCH", `${env.REDIS_PREFIX}*`, "COUNT", 1000);
-  cursor = next;
-  if (keys.length) await r.del(...keys);
-} while (cursor !== "0");
-await r.quit();
+await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
 process.exit(0);

@@ -71,6 +71,19 @@ export async function dropDatabase(name) {
   await c.end();
 }
 
+/** Deletes a run's Redis keys (streams, rate-limit buckets…): everything under `prefix`. */
+export async function dropRedisPrefix(url, prefix) {
+  const { default: Redis } = await import("ioredis");
+  const r = new Redis(url);
+  let cursor = "0";
+  do {
+    const [next, keys] = await r.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+    cursor = next;
+    if (keys.length) await r.del(...keys);
+  } while (cursor !== "0");
+  await r.quit();
+}
+
 /**
  * A fresh-or-reused database `name` on the local (or configured) PostgreSQL, migrated and seeded,
  * and the production-mode environment for an api process on a free port with its own Redis prefix.

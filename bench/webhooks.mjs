@@ -17,7 +17,7 @@
 import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
 import pg from "pg";
-import { benchPlatform, dropDatabase, freePort, sleep, startBun, up } from "./lib.mjs";
+import { benchPlatform, dropDatabase, dropRedisPrefix, freePort, sleep, startBun, up } from "./lib.mjs";
 
 const N = Number(process.env.BENCH_DELIVERIES ?? 20000);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
@@ -166,13 +166,5 @@ receiver.closeAllConnections?.();
 await db.end();
 await sleep(1000);
 if (!process.env.DATABASE_URL) await dropDatabase(dbName);
-const { default: Redis } = await import("ioredis");
-const r = new Redis(env.REDIS_URL);
-let cursor = "0";
-do {
-  const [next, keys] = await r.scan(cursor, "MATCH", `${env.REDIS_PREFIX}*`, "COUNT", 1000);
-  cursor = next;
-  if (keys.length) await r.del(...keys);
-} while (cursor !== "0");
-await r.quit();
+await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
 process.exit(0);
