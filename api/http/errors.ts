@@ -39,11 +39,21 @@ function schemaFields(error: Readonly<ValidationError>): FieldErrors | undefined
   return Object.keys(fields).length ? fields : undefined;
 }
 
+/**
+ * Every 401 says how to authenticate (RFC 9110 §11.6.1, RFC 6750 §3): a bearer token; when one was
+ * presented and refused, error="invalid_token" (expired, revoked, forged, or the wrong kind).
+ */
+export function wwwAuthenticate(request: Request): string {
+  const presented = (request.headers.get("Authorization") ?? "").startsWith("Bearer ");
+  return `Bearer realm="mensageria"${presented ? ', error="invalid_token"' : ""}`;
+}
+
 export const errors = new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code, request, set }) => {
   const lang = request.headers.get("Accept-Language");
   if (isAppError(error)) {
     set.status = error.status;
     if (error.code === "TOO_MANY_ATTEMPTS" && error.params?.minutes) set.headers["Retry-After"] = String(Number(error.params.minutes) * 60);
+    if (error.status === 401) set.headers["WWW-Authenticate"] = wwwAuthenticate(request);
     return errorBody(error, lang);
   }
   if (code === "VALIDATION") {

@@ -12,6 +12,17 @@ afterAll(async () => {
   await redis.quit();
 });
 
+describe("401 answers", () => {
+  it("say how to authenticate: WWW-Authenticate Bearer, with error=invalid_token when a token was refused", async () => {
+    const none = await api("/api/accounts/info");
+    expect(none.status).toBe(401);
+    expect(none.headers.get("WWW-Authenticate")).toBe('Bearer realm="mensageria"');
+    const forged = await api("/api/accounts/info", { token: "not.a.token" });
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get("WWW-Authenticate")).toBe('Bearer realm="mensageria", error="invalid_token"');
+  });
+});
+
 describe("POST /api/auth/login", () => {
   it("answers an access and a refresh token that work", async () => {
     const res = await api("/api/auth/login", { body: { email: "owner@demo.example", password: DEMO_PASSWORD }, ip: randomIp() });
