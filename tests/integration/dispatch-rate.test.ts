@@ -44,7 +44,12 @@ describe("rate limits and throttling", () => {
     const times = ids.map((id) => at[id]).sort((a, b) => a - b);
     const seconds = (times[times.length - 1] - times[0]) / 1000;
     const rate = (times.length - 1) / seconds;
-    expect(Math.abs(rate - 20) / 20, `measured ${rate.toFixed(2)} messages/s over ${seconds.toFixed(2)} s`).toBeLessThanOrEqual(0.05);
+    // Never more than 5 % too fast: that is the limiter's promise. Slower is a question of capacity,
+    // not of the limiter: a worker starved of CPU by the rest of the suite reserves its next slot
+    // late and GCRA does not give lost slots back (18.1/s was seen once in a clean-clone run on two
+    // busy cores), so the floor allows 15 %; a limiter at half its rate still fails it.
+    expect((rate - 20) / 20, `measured ${rate.toFixed(2)} messages/s over ${seconds.toFixed(2)} s`).toBeLessThanOrEqual(0.05);
+    expect((20 - rate) / 20, `measured ${rate.toFixed(2)} messages/s over ${seconds.toFixed(2)} s`).toBeLessThanOrEqual(0.15);
     // Any two-second window holds at most the rate + 5 % (42), +1 for the window's edges and +5 for
     // the scheduling jitter of a loaded two-core machine (slots are exact in Redis; a late wake-up
     // of the waiting worker or of the simulator can only move arrivals later, bunching them: 46 was
