@@ -159,7 +159,8 @@ describe("dispatch: outbox -> stream -> dispatcher -> simulator -> signed receip
     const [entry] = await waitUntil("dead-letter entry", deadEntry, (e) => e.length > 0, 10_000);
     expect(entry.reason).toMatch(/503/);
     const [event] = await query<{ status: string; source: string; payload: { error_message: string } }>(
-      "SELECT status, source, payload FROM message_events WHERE message_id = $1",
+      // Its refund is an event of its own now: read the failure's (rows have no order without ORDER BY).
+      "SELECT status, source, payload FROM message_events WHERE message_id = $1 AND status = 'failed'",
       [id],
     );
     expect(event).toMatchObject({ status: "failed", source: "system" });
