@@ -4,7 +4,7 @@ import { liveReportRoutes } from "./live/report-routes";
 import { channelWebhookRoutes } from "./live/channel-webhooks";
 import { liveChannelRoutes, liveFileRoutes, widgetUploadRoutes } from "./live/channel-routes";
 import { auditRoutes } from "./audit/routes";
-import { Elysia } from "elysia";
+import { Elysia, type AnyElysia } from "elysia";
 import { accountRoutes } from "./accounts/routes";
 import { contactRoutes } from "./contacts/routes";
 import { authRoutes, twoFactorManageRoutes, twoFactorRoutes } from "./auth/routes";
@@ -13,6 +13,7 @@ import { errors } from "./http/errors";
 import { bodyLimit } from "./http/body-limit";
 import { DOCS_JSON_PATH, docsRoutes } from "./http/docs";
 import { apiDocument } from "./http/openapi";
+import { responseCheck } from "./http/response-check";
 import { importRoutes } from "./imports/routes";
 import { notificationRoutes } from "./notifications/routes";
 import { planRoutes } from "./plans/routes";
@@ -30,8 +31,11 @@ import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
 export function createApp() {
+  let self: AnyElysia | undefined;
   const app = new Elysia({ prefix: "/api" })
     .use(errors)
+    // In tests: every JSON success answer is what its route documents (./http/response-check).
+    .use(responseCheck(() => self as AnyElysia))
     // Before every route: bodies other than uploads are at most JSON_BODY_LIMIT_KB.
     .use(bodyLimit)
     .use(docsRoutes)
@@ -73,5 +77,6 @@ export function createApp() {
     .use(widgetUploadRoutes)
     .use(liveChannelRoutes);
   // The OpenAPI document of every route above (./http/openapi); the page at /api/docs shows it.
+  self = app;
   return app.get(DOCS_JSON_PATH, () => apiDocument(app), { detail: { hide: true } });
 }

@@ -70,9 +70,28 @@ export function zodBody(schema: z.ZodType): OpenAPIV3.RequestBodyObject {
   return requestBody({ "application/json": json });
 }
 
-/** For a route's `detail.responses`: its success answer (a TypeBox schema, documentation only). */
+/**
+ * For a route's `detail.responses`: its success answer (a TypeBox schema). In tests the answer is
+ * checked against it (./response-check), so what the document says is what the route returns.
+ */
 export function successResponse(schema: TSchema, description = "OK", status = 200) {
   return { [String(status)]: { description, content: { "application/json": { schema } } } };
+}
+
+/** For a create route: 201 with the new resource's URL in Location (./created) and its body. */
+export function createdResponse(schema: TSchema, description = "Created") {
+  return {
+    "201": {
+      description,
+      headers: { Location: { description: "The URL of the new resource", schema: { type: "string" } } },
+      content: { "application/json": { schema } },
+    },
+  };
+}
+
+/** For a route whose success answer is not JSON (a file, a page, a stream): its media types. */
+export function fileResponse(types: Record<string, string>, description = "The file") {
+  return { "200": { description, content: Object.fromEntries(Object.entries(types).map(([type, desc]) => [type, { schema: { type: "string", description: desc } }])) } };
 }
 
 type Operation = {

@@ -5,6 +5,8 @@
 export const ERROR_STATUS = {
   UNKNOWN: 500,
   INTERNAL: 500,
+  /** Only with API_RESPONSE_CHECK (tests): an answer that is not what the OpenAPI document says. */
+  RESPONSE_SCHEMA: 500,
   VALIDATION: 422,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
