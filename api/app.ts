@@ -12,7 +12,7 @@ import { departmentRoutes } from "./departments/routes";
 import { errors } from "./http/errors";
 import { bodyLimit } from "./http/body-limit";
 import { DOCS_JSON_PATH, docsRoutes } from "./http/docs";
-import { apiDocument } from "./http/openapi";
+import { apiDocument, fileResponse } from "./http/openapi";
 import { responseCheck } from "./http/response-check";
 import { importRoutes } from "./imports/routes";
 import { notificationRoutes } from "./notifications/routes";
@@ -39,7 +39,7 @@ export function createApp() {
     // Before every route: bodies other than uploads are at most JSON_BODY_LIMIT_KB.
     .use(bodyLimit)
     .use(docsRoutes)
-    .get("/health", () => "OK", { detail: { summary: "Liveness" } })
+    .get("/health", () => "OK", { detail: { summary: "Liveness", responses: fileResponse({ "text/plain": "OK" }, "The API is up") } })
     .use(authRoutes)
     .use(twoFactorRoutes)
     .use(twoFactorManageRoutes)

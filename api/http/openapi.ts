@@ -83,15 +83,15 @@ export function createdResponse(schema: TSchema, description = "Created") {
   return {
     "201": {
       description,
-      headers: { Location: { description: "The URL of the new resource", schema: { type: "string" } } },
+      headers: { Location: { description: "The URL of the new resource", schema: { type: "string" as const } } },
       content: { "application/json": { schema } },
     },
   };
 }
 
 /** For a route whose success answer is not JSON (a file, a page, a stream): its media types. */
-export function fileResponse(types: Record<string, string>, description = "The file") {
-  return { "200": { description, content: Object.fromEntries(Object.entries(types).map(([type, desc]) => [type, { schema: { type: "string", description: desc } }])) } };
+export function fileResponse(types: Record<string, string>, description = "The file"): Record<string, OpenAPIV3.ResponseObject> {
+  return { "200": { description, content: Object.fromEntries(Object.entries(types).map(([type, desc]) => [type, { schema: { type: "string" as const, description: desc } }])) } };
 }
 
 type Operation = {

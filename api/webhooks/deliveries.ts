@@ -8,6 +8,7 @@ import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { DEFAULT_LIMIT, decodeCursor, keyset } from "../lib/page";
 import { validate } from "../lib/validate";
 import { assertWebhooks, ownedEndpoint } from "./endpoints";
 import { createDeliveries, testEvent } from "./events";
@@ -43,7 +44,11 @@ async function withAttempts(rows: Omit<WebhookDelivery, "attempt_log">[]): Promi
   return rows.map((r) => ({ ...r, attempt_log: attempts.filter((a) => a.delivery_id === r.id).map(({ delivery_id: _, ...a }) => a) }));
 }
 
-/** Newest first, 20 a page, optionally one status. */
+/**
+ * Newest first, optionally one status. Paged by keyset (`cursor` = the previous answer's
+ * next_cursor, `limit` rows, 20 by default here); the web screen's numbered `page` (without a
+ * cursor) still works and also answers page, last_page and total.
+ */
 export async function listDeliveries(ctx: SignedInCtx, endpointId: string, input: unknown = {}) {
   assertWebhooks(ctx);
   await ownedEndpoint(ctx, endpointId);
@@ -55,14 +60,24 @@ export async function listDeliveries(ctx: SignedInCtx, endpointId: string, input
     where += ` AND status = $${bind.length}`;
   }
   const db = sequelize();
+  const size = q.limit === DEFAULT_LIMIT && !q.cursor ? DELIVERIES_PAGE : q.limit;
+  const after = decodeCursor(q.cursor, ["string", "string"]);
+  let offset = 0;
+  let keyed = where;
+  if (after) {
+    bind.push(after[0], after[1]);
+    keyed += ` AND (created_at, id) < ($${bind.length - 1}::timestamptz, $${bind.length}::uuid)`;
+  } else offset = (q.page - 1) * size;
   const [[{ n }], rows] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${where}`, { bind, type: QueryTypes.SELECT }),
-    db.query<Omit<WebhookDelivery, "attempt_log">>(
-      `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${DELIVERIES_PAGE} OFFSET ${(q.page - 1) * DELIVERIES_PAGE}`,
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${where}`, { bind: bind.slice(0, after ? -2 : undefined), type: QueryTypes.SELECT }),
+    db.query<Omit<WebhookDelivery, "attempt_log"> & { key_at: string }>(
+      `SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS key_at
+         FROM webhook_deliveries WHERE ${keyed} ORDER BY created_at DESC, id DESC LIMIT ${size + 1} OFFSET ${offset}`,
       { bind, type: QueryTypes.SELECT },
     ),
   ]);
-  return { data: await withAttempts(rows), page: q.page, last_page: Math.max(1, Math.ceil(n / DELIVERIES_PAGE)), total: n };
+  const page = keyset(rows, size, (r) => [r.key_at, r.id], ({ key_at: _, ...r }) => r);
+  return { data: await withAttempts(page.data), next_cursor: page.next_cursor, page: q.page, last_page: Math.max(1, Math.ceil(n / size)), total: n };
 }
 
 /** Sends the delivery again now (any status); a failed one gets one more attempt, then fails again if refused. */

@@ -5,6 +5,7 @@
  * another account is simply not found. Secrets are "whsec_<base64 of 24 random bytes>" (the
  * Standard Webhooks format), kept sealed (AES-GCM) because we sign with them.
  */
+import { onePage } from "../lib/page";
 import { randomBytes } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { initModels, sequelize } from "../../models";
@@ -64,7 +65,7 @@ export async function listEndpoints(ctx: SignedInCtx): Promise<{ data: WebhookEn
      FROM webhook_endpoints e WHERE e.account_id = $1 ORDER BY e.created_at, e.id`,
     { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
   );
-  return { data: rows };
+  return onePage(rows);
 }
 
 export async function getEndpoint(ctx: SignedInCtx, id: string): Promise<{ data: WebhookEndpoint }> {

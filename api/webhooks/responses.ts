@@ -4,6 +4,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
+import { Page } from "../lib/page";
 
 const int = Type.Integer;
 const date = (description?: string) => t.String({ format: "date-time", ...(description ? { description } : {}) });
@@ -22,7 +23,7 @@ const Endpoint = t.Object({
 });
 
 export const WebhookEndpoint = t.Object({ data: Endpoint });
-export const WebhookEndpointList = t.Object({ data: t.Array(Endpoint) });
+export const WebhookEndpointList = Page(Endpoint, "All of the account's endpoints (at most 20): one page");
 export const WebhookEndpointCreated = t.Object({ data: t.Composite([Endpoint, t.Object({ secret: t.String({ description: "whsec_…: verify the webhook-signature with it" }) })]) });
 export const WebhookSecret = t.Object({ data: t.Object({ id: t.String({ format: "uuid" }), secret: t.String() }) });
 export const WebhookSecretRotated = t.Object({
@@ -56,5 +57,12 @@ const Delivery = t.Object({
 });
 
 export const WebhookDelivery = t.Object({ data: Delivery });
-export const WebhookDeliveryPage = t.Object({ data: t.Array(Delivery), page: int(), last_page: int(), total: int() });
+export const WebhookDeliveryPage = t.Composite([
+  Page(Delivery),
+  t.Object({
+    page: int({ description: "Deprecated: the numbered page (without cursor)" }),
+    last_page: int({ description: "Deprecated: with `page`" }),
+    total: int({ description: "Deliveries matching the filter" }),
+  }),
+]);
 export const WebhookTestQueued = t.Object({ data: t.Object({ event_id: t.String(), delivery_id: t.String({ format: "uuid" }) }) });

@@ -14,7 +14,9 @@ import { httpReceiptProvider } from "../channels/http";
 import { authenticated } from "../http/auth";
 import { listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, revealSecret, rotateSecret, updateEndpoint } from "./endpoints";
-import { successResponse } from "../http/openapi";
+import { createdResponse, successResponse } from "../http/openapi";
+import { created } from "../http/created";
+import { pageQuery } from "../lib/page";
 import * as R from "./responses";
 import { providerInboundSchema, providerReceiptSchema, WEBHOOK_EVENT_TYPES } from "./schemas";
 
@@ -118,9 +120,12 @@ const endpointBody = t.Object({
 export const customerWebhookRoutes = new Elysia({ prefix: "/webhooks", tags: ["webhooks"], detail: { security: bearer } })
   .use(authenticated)
   .get("", ({ ctx }) => listEndpoints(ctx), { detail: { responses: successResponse(R.WebhookEndpointList), summary: "Webhook endpoints of the account, with pending and failed delivery counts" } })
-  .post("", ({ ctx, body }) => createEndpoint(ctx, body), {
+  .post("", async ({ ctx, body, set }) => {
+    const made = await createEndpoint(ctx, body);
+    return created(set, `/api/webhooks/${made.data.id}`, made);
+  }, {
     body: endpointBody,
-    detail: { responses: successResponse(R.WebhookEndpointCreated), summary: "Register an endpoint. The answer carries its signing secret (whsec_…); every POST has webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks)" },
+    detail: { responses: createdResponse(R.WebhookEndpointCreated), summary: "Register an endpoint. The answer carries its signing secret (whsec_…); every POST has webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks)" },
   })
   .post("/deliveries/:id/retry", ({ ctx, params }) => retryDelivery(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookDelivery), summary: "Send a delivery again now" } })
   .get("/:id", ({ ctx, params }) => getEndpoint(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookEndpoint), summary: "One endpoint" } })
@@ -130,7 +135,7 @@ export const customerWebhookRoutes = new Elysia({ prefix: "/webhooks", tags: ["w
   .post("/:id/rotate-secret", ({ ctx, params }) => rotateSecret(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookSecretRotated), summary: "A new signing secret, used from the next attempt on; for 24 h deliveries are also signed with the replaced one (two signatures in webhook-signature)" } })
   .get("/:id/deliveries", ({ ctx, params, query }) => listDeliveries(ctx, params.id, query), {
     params: idParam,
-    query: t.Object({ page: t.Optional(t.String()), status: t.Optional(t.String({ description: "pending, succeeded or failed" })) }),
-    detail: { responses: successResponse(R.WebhookDeliveryPage), summary: "Deliveries of the endpoint, newest first (20 a page), each with its attempts (time, status code, duration, error, ≤ 1 KB of the answer)" },
+    query: t.Object({ ...pageQuery, page: t.Optional(t.String({ description: "Deprecated: a numbered page (use cursor)" })), status: t.Optional(t.String({ description: "pending, succeeded or failed" })) }),
+    detail: { responses: successResponse(R.WebhookDeliveryPage), summary: "Deliveries of the endpoint, newest first, keyset paged (cursor, limit; 20 by default), each with its attempts (time, status code, duration, error, ≤ 1 KB of the answer)" },
   })
   .post("/:id/test", ({ ctx, params }) => sendTestEvent(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookTestQueued), summary: "Queue a webhook.test event for the endpoint" } });

@@ -1,3 +1,4 @@
+import { pageInput } from "../lib/page";
 import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
 
@@ -83,6 +84,8 @@ export const webhookEndpointSchema = z.object({
 export type WebhookEndpointInput = z.infer<typeof webhookEndpointSchema>;
 
 export const deliveriesQuerySchema = z.object({
+  /** Deprecated (the web screen's numbered pages): `cursor` and `limit` are the API's paging. */
   page: pageParam(),
+  ...pageInput,
   status: z.union([z.enum(["pending", "succeeded", "failed"], "validation.option"), z.literal("")]).optional().transform((v) => v || undefined),
 });

@@ -116,7 +116,8 @@ const mismatches = (schema: TSchema, body: unknown) => [...Value.Errors(schema, 
 /** The live document declares `schema` as the 200 answer of the operation. */
 async function expectDocumented(method: string, template: string, schema: TSchema) {
   const doc = await fetch(new URL("/api/docs/json", inject("apiUrl"))).then((r) => r.json());
-  const declared = doc.paths[template]?.[method.toLowerCase()]?.responses?.["200"]?.content?.["application/json"]?.schema;
+  const responses = doc.paths[template]?.[method.toLowerCase()]?.responses;
+  const declared = (responses?.["200"] ?? responses?.["201"])?.content?.["application/json"]?.schema;
   expect(declared, `${method} ${template}`).toEqual(JSON.parse(JSON.stringify(schema)));
 }
 
@@ -129,12 +130,40 @@ describe("the documented answers of the customer webhook routes", () => {
       const { token } = await login(p.email, p.password);
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
       const created = await api("/api/webhooks", { token, body: { url, events: ["*"] } });
-      expect(created.status).toBe(200);
+      expect(created.status).toBe(201);
       expect(mismatches(W.WebhookEndpointCreated, created.body)).toEqual([]);
       const id = created.body.data.id as string;
+      // 201 + Location: the new endpoint's own URL.
+      expect(created.headers.get("location")).toBe(`/api/webhooks/${id}`);
+      expect((await api(created.headers.get("location") as string, { token })).body.data.id).toBe(id);
       const test = await api(`/api/webhooks/${id}/test`, { token, method: "POST" });
       expect(mismatches(W.WebhookTestQueued, test.body)).toEqual([]);
       await expect.poll(async () => (await api(`/api/webhooks/${id}/deliveries`, { token })).body.data?.[0]?.status, { timeout: 20_000 }).toBe("succeeded");
+
+      // Keyset pages of `limit` rows: every delivery once, next_cursor null at the end; a forged cursor is a 422 on `cursor`.
+      for (let i = 0; i < 4; i++) expect((await api(`/api/webhooks/${id}/test`, { token, method: "POST" })).status).toBe(200);
+      const all = (await api(`/api/webhooks/${id}/deliveries?limit=200`, { token })).body;
+      expect(all.data).toHaveLength(5);
+      expect(all.next_cursor).toBeNull();
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res: { status: number; body: { data: Array<{ id: string }>; next_cursor: string | null } } = await api(`/api/webhooks/${id}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { token });
+        expect(res.status).toBe(200);
+        expect(res.body.data.length).toBeLessThanOrEqual(2);
+        seen.push(...res.body.data.map((d: { id: string }) => d.id));
+        cursor = res.body.next_cursor;
+        pages++;
+      } while (cursor && pages < 10);
+      expect(pages).toBe(3);
+      expect(seen).toEqual(all.data.map((d: { id: string }) => d.id));
+      for (const bad of ["nope", Buffer.from('["x"]').toString("base64url"), Buffer.from("[1,2]").toString("base64url")]) {
+        const res = await api(`/api/webhooks/${id}/deliveries?cursor=${bad}`, { token, lang: "en" });
+        expect(res.status, bad).toBe(422);
+        expect(Object.keys(res.body.error.fields)).toEqual(["cursor"]);
+      }
+      expect((await api(`/api/webhooks/${id}/deliveries?limit=201`, { token })).status).toBe(422);
       const checks: Array<[string, string, TSchema]> = [
         ["POST", "/api/webhooks", W.WebhookEndpointCreated],
         ["POST", "/api/webhooks/{id}/test", W.WebhookTestQueued],

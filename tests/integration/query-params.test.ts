@@ -34,7 +34,7 @@ beforeAll(async () => {
   expect(visitor.status, JSON.stringify(visitor.body)).toBe(200);
   roomId = visitor.body.room.id;
   const hook = await api("/api/webhooks", { token, body: { url: "https://hooks.example.com/q", events: ["message.status_changed"] } });
-  expect(hook.status, JSON.stringify(hook.body)).toBe(200);
+  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
   webhookId = hook.body.id ?? hook.body.data?.id;
   expect(webhookId).toBeTruthy();
 });

@@ -92,7 +92,7 @@ describe("reconciliation of messages left `sent`", () => {
     token = login.body.token;
     // A customer webhook endpoint: its deliveries show what the account is told of each change.
     const endpoint = await stack.api("/api/webhooks", { token, body: { url: "http://127.0.0.1:9/hook", events: ["message.status_changed"] } });
-    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(200);
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
   }, 120_000);
 
   afterAll(async () => {

@@ -44,7 +44,7 @@ beforeAll(async () => {
   );
   await stack.query("UPDATE accounts SET balance = 100000000 WHERE id = $1", [accountId]);
   const ep = await stack.api("/api/webhooks", { token, body: { url: receiverUrl, events: ["*"], description: "faults" } });
-  expect(ep.status, JSON.stringify(ep.body)).toBe(200);
+  expect(ep.status, JSON.stringify(ep.body)).toBe(201);
 }, 180_000);
 
 afterAll(async () => {

@@ -46,7 +46,7 @@ describe("webhook secret rotation", () => {
     const p = await registerPerson("whoverlap");
     const token = (await login(p.email, p.password)).token;
     const created = await api("/api/webhooks", { token, body: { url: `${base}/hook`, events: ["message.received"], description: "overlap" } });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.data.id as string;
     const first = created.body.data.secret as string;
 

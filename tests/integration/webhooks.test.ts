@@ -54,7 +54,7 @@ type P = Person & { token: string };
 
 async function createEndpoint(p: P, path: string, extra: Record<string, unknown> = {}) {
   const res = await api("/api/webhooks", { token: p.token, body: { url: `${base}${path}`, events: ["message.status_changed"], description: path, ...extra } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: string; secret: string; url: string; events: string[]; enabled: boolean };
 }
 
