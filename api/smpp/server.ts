@@ -26,16 +26,21 @@
  *   the message (acceptSms scheduled_at; in the past or too far -> ESME_RINVSCHED).
  * - query_sm answers a message of the user's account: its state (messageState, ADR 005 -> SMPP
  *   5.2.28), final date and error code; an unknown id -> ESME_RQUERYFAIL. cancel_sm cancels a
- *   scheduled message (api/sms/cancel-scheduled.ts), else ESME_RCANCELFAIL; replace_sm replaces
- *   a scheduled message's text (api/sms/replace-scheduled.ts), else ESME_RREPLACEFAIL. A
+ *   scheduled message (api/sms/cancel-scheduled.ts), or with no message_id every scheduled one
+ *   of the user from source_addr to destination_addr, else ESME_RCANCELFAIL; replace_sm replaces
+ *   a scheduled message's text and, with schedule_delivery_time, its time
+ *   (api/sms/replace-scheduled.ts; a bad time -> ESME_RINVSCHED), else ESME_RREPLACEFAIL.
+ *   validity_period is not per message: a message without a final status ends `unavailable`
+ *   after SMS_VALIDITY_SECONDS (api/messages/reconcile.ts). A
  *   malformed message_id -> ESME_RINVMSGID. Any other request (unknown command id, submit_multi,
  *   broadcast_sm…) -> generic_nack ESME_RINVCMDID.
  * - Delivery receipts: when a message submitted here reaches a final status, a deliver_sm
  *   (esm_class 0x04, "id:… stat:DELIVRD…", TLVs receipted_message_id and message_state) goes
- *   to one of the user's bound receiver/transceiver sessions: GSM 7-bit when it can carry the
+ *   to one of the user's bound receiver/transceiver sessions, in turn: GSM 7-bit when it can carry the
  *   text, else UCS-2, in short_message when it fits in 254 octets, else in message_payload. A
  *   receipt that could not be sent (or acknowledged) is owed again. Owed receipts are kept in
- *   smpp_messages, so those produced while the user was unbound go out on its next bind.
+ *   smpp_messages (written in the submit's own transaction), so those produced while the user
+ *   was unbound go out on its next bind.
  */
 import { randomUUID } from "node:crypto";
 import smpp, { type PDU, type Session } from "smpp";
@@ -52,6 +57,7 @@ import { key, redis } from "../lib/redis";
 import { acceptSms } from "../sms/accept";
 import { cancelScheduledSms } from "../sms/cancel-scheduled";
 import { replaceScheduledSms } from "../sms/replace-scheduled";
+import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
 import { isOwnSender } from "../sms/senders";
 import type { MessageStatus } from "../messages/status";
 import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "./limits";
@@ -141,12 +147,21 @@ async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?:
   }
   try {
     const actor = await actorFor(b.user);
-    const answer = await acceptSms({ actor }, { to, from, body: whole.text, route: b.user.route, scheduled_at: scheduledAt(pdu) }, { messageId });
-    const id = answer.data![0].id; // a one-number send always answers its message
-    await db().query(`INSERT INTO smpp_messages (message_id, smpp_user_id, registered_delivery, data_coding) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, {
-      bind: [id, b.user.id, whole.receipt, whole.dataCoding & 0xff],
-    });
-    return { status: STATUS.ESME_ROK, messageId: id };
+    // The ESME's receipt request is written in the send's own transaction: no message without it.
+    const answer = await acceptSms(
+      { actor },
+      { to, from, body: whole.text, route: b.user.route, scheduled_at: scheduledAt(pdu) },
+      {
+        messageId,
+        also: async (accepted, transaction) => {
+          await db().query(`INSERT INTO smpp_messages (message_id, smpp_user_id, registered_delivery, data_coding) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, {
+            bind: [accepted.data![0].id, b.user.id, whole.receipt, whole.dataCoding & 0xff],
+            transaction,
+          });
+        },
+      },
+    );
+    return { status: STATUS.ESME_ROK, messageId: answer.data![0].id }; // a one-number send always answers its message
   } catch (e) {
     return { status: submitStatus(e) };
   }
@@ -182,12 +197,37 @@ async function query(b: Bound, pdu: PDU): Promise<Answer> {
   return { message_id: id, final_date: m.done_at ?? "", message_state: messageState(m.status, m.error_code), error_code: err };
 }
 
-/** cancel_sm: one scheduled message of the user's account (the "every message to a destination" form is not offered). */
+/**
+ * cancel_sm: one scheduled message of the user's account by message_id; or, with no message_id,
+ * every scheduled message this SMPP user submitted from source_addr to destination_addr (SMPP 3.4
+ * §4.9: "all outstanding undelivered messages" of the pair). Messages already handed to the
+ * provider cannot be recalled: none cancelled answers ESME_RCANCELFAIL.
+ */
 async function cancel(b: Bound, pdu: PDU): Promise<Answer> {
+  const ctx = { actor: await actorFor(b.user) };
+  if (String(pdu.message_id ?? "").trim() === "") {
+    const to = e164(pdu.destination_addr);
+    if (!to) return { command_status: STATUS.ESME_RINVDSTADR };
+    const ids = await db().query<{ id: string }>(
+      `SELECT m.id FROM smpp_messages sm JOIN messages m ON m.id = sm.message_id
+       WHERE sm.smpp_user_id = $1 AND m.account_id = $2 AND m.status = 'scheduled' AND m.recipient = $3 AND m.sender = $4
+       ORDER BY m.created_at LIMIT 10000`,
+      { bind: [b.user.id, b.user.account_id, to, String(pdu.source_addr ?? "").trim()], type: QueryTypes.SELECT },
+    );
+    let canceled = 0;
+    for (const { id } of ids) if (await cancelScheduledSms(ctx, id)) canceled++;
+    return canceled > 0 ? {} : { command_status: STATUS.ESME_RCANCELFAIL };
+  }
   const id = messageIdOf(pdu);
   if (!id) return { command_status: STATUS.ESME_RINVMSGID };
-  return (await cancelScheduledSms({ actor: await actorFor(b.user) }, id)) ? {} : { command_status: STATUS.ESME_RCANCELFAIL };
+  return (await cancelScheduledSms(ctx, id)) ? {} : { command_status: STATUS.ESME_RCANCELFAIL };
 }
+
+/** A new schedule for replace_sm: in the future and within MAX_SCHEDULE_DAYS, as a submit's. */
+const validSchedule = (at: string) => {
+  const t = new Date(at).getTime();
+  return Number.isFinite(t) && t > Date.now() && t <= Date.now() + MAX_SCHEDULE_DAYS * 86_400_000;
+};
 
 /** replace_sm: the text of a scheduled message, in the data_coding it was submitted with (replace_sm carries none). */
 async function replace(b: Bound, pdu: PDU): Promise<Answer> {
@@ -201,8 +241,12 @@ async function replace(b: Bound, pdu: PDU): Promise<Answer> {
   const text = Buffer.isBuffer(raw) ? decodeText(sm?.data_coding ?? 0, raw) : null;
   if (text === null) return { command_status: sm ? STATUS.ESME_RINVDCS : STATUS.ESME_RREPLACEFAIL };
   try {
-    // registered_delivery of replace_sm replaces the submit's.
+    // schedule_delivery_time of replace_sm moves the message (absent: it keeps its time);
+    // registered_delivery replaces the submit's.
+    const at = scheduledAt(pdu);
+    if (at !== null && !validSchedule(at)) return { command_status: STATUS.ESME_RINVSCHED };
     const replaced = await replaceScheduledSms({ actor: await actorFor(b.user) }, id, text, {
+      scheduledAt: at === null ? undefined : new Date(at),
       also: (transaction) => db().query(`UPDATE smpp_messages SET registered_delivery = $2 WHERE message_id = $1`, { bind: [id, wantsReceipt(pdu)], transaction }).then(() => undefined),
     });
     return replaced ? {} : { command_status: STATUS.ESME_RREPLACEFAIL };
@@ -327,6 +371,13 @@ function onSession(session: Session) {
   session.on("error", gone);
 }
 
+/**
+ * Where each user's next receipt goes among its receiver/transceiver sessions: round robin that
+ * carries over between passes (a pass often holds one receipt, which would otherwise always go to
+ * the first session).
+ */
+const nextReceiver = new Map<string, number>();
+
 /** Sends owed receipts to bound receivers; keeps users' settings fresh (disabled or deleted -> unbound). */
 async function pump() {
   const receivers = [...bound].filter((b) => b.mode !== "transmitter");
@@ -362,12 +413,11 @@ async function pump() {
                COALESCE(m.delivered_at, m.failed_at, m.updated_at) AS done_at`,
     { bind: [receiverUsers, FINAL], type: QueryTypes.SELECT },
   );
-  const rr = new Map<string, number>();
   await Promise.all(
     due.map(async (r) => {
       const targets = [...bound].filter((b) => b.user.id === r.smpp_user_id && b.mode !== "transmitter");
-      const i = rr.get(r.smpp_user_id) ?? 0;
-      rr.set(r.smpp_user_id, i + 1);
+      const i = nextReceiver.get(r.smpp_user_id) ?? 0;
+      nextReceiver.set(r.smpp_user_id, (i + 1) % 1_000_000);
       const target = targets[i % Math.max(1, targets.length)];
       const stat = receiptStat(r.status, r.error_code);
       const ok = target

@@ -163,7 +163,17 @@ function renderSql(parsed: ParsedTemplate, rowVar: (name: string) => string | nu
 }
 
 /** `messageId`: the id the one message of a one-number send gets — our SMPP server answers it before the message exists (concatenated parts). */
-type AcceptOptions = { idempotencyKey?: string | null; file?: StagedFile; messageId?: string };
+/**
+ * `also`: more to write in the send's own transaction, once its messages exist (our SMPP server
+ * records the ESME's receipt request there, so a message never exists without it). Not called
+ * when an Idempotency-Key replays a stored answer.
+ */
+type AcceptOptions = {
+  idempotencyKey?: string | null;
+  file?: StagedFile;
+  messageId?: string;
+  also?: (answer: AcceptSmsAnswer, transaction: Transaction) => Promise<void>;
+};
 
 export async function acceptSms(ctx: SignedInCtx, input: unknown, opts: AcceptOptions = {}): Promise<AcceptSmsAnswer> {
   try {
@@ -231,6 +241,7 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
         : [];
     const { held } = await holdForReview({ accountId, body: text, messageIds: queuedIds, transaction });
     if (result.answer.data) markHeld(result.answer.data, held);
+    await opts.also?.(result.answer, transaction);
     if (key !== null) {
       await db.query(`INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`, {
         bind: [accountId, key, hash, JSON.stringify(result.answer)],

@@ -19,13 +19,14 @@ const bodyError = (message: string) => new AppError("VALIDATION", { fields: { bo
 
 /**
  * True when replaced; false when the account has no such message or it is no longer scheduled.
- * `also`: more to write in the same transaction when it was replaced.
+ * `scheduledAt`: a new time for it (the caller checked it is in the future and within range);
+ * absent, it keeps its time. `also`: more to write in the same transaction when it was replaced.
  */
 export async function replaceScheduledSms(
   ctx: SignedInCtx,
   messageId: string,
   body: string,
-  opts: { also?: (t: Transaction) => Promise<void> } = {},
+  opts: { scheduledAt?: Date; also?: (t: Transaction) => Promise<void> } = {},
 ): Promise<boolean> {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
   if (body.trim() === "") throw bodyError("validation.required");
@@ -43,15 +44,16 @@ export async function replaceScheduledSms(
     const perSegment = m.segments > 0 ? Number(m.price) / m.segments : 0;
     const price = Math.round(segments * perSegment);
     const difference = price - Number(m.price);
-    await db.query(`UPDATE messages SET body = $2, segments = $3, coding = $4, price = $5, updated_at = now() WHERE id = $1`, {
-      bind: [messageId, body, segments, coding, price],
-      transaction,
-    });
+    const at = opts.scheduledAt?.toISOString() ?? null;
+    await db.query(
+      `UPDATE messages SET body = $2, segments = $3, coding = $4, price = $5, scheduled_at = COALESCE($6::timestamptz, scheduled_at), updated_at = now() WHERE id = $1`,
+      { bind: [messageId, body, segments, coding, price, at], transaction },
+    );
     await db.query(`INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, 'replaced', 'system', $3::jsonb)`, {
-      bind: [messageId, accountId, JSON.stringify({ segments, price, previous_price: Number(m.price) })],
+      bind: [messageId, accountId, JSON.stringify({ segments, price, previous_price: Number(m.price), ...(at ? { scheduled_at: at } : {}) })],
       transaction,
     });
-    await recordAudit({ ...ctx, transaction }, "sms.replaced", { meta: { message_id: messageId, segments, price } });
+    await recordAudit({ ...ctx, transaction }, "sms.replaced", { meta: { message_id: messageId, segments, price, ...(at ? { scheduled_at: at } : {}) } });
     await opts.also?.(transaction);
     // Last, like acceptSms: the account row is locked only from here to COMMIT.
     if (difference !== 0) {

@@ -455,6 +455,89 @@ describe("SMPP server interoperability (issue 12)", () => {
     await c.close();
   });
 
+  it("cancel_sm without message_id cancels every scheduled message of the user from source_addr to destination_addr, and only those", async () => {
+    const c = await transceiver(money.user);
+    const before = await balance();
+    const sched = (dest: string, text: string) => c.submit({ source_addr: money.code, destination_addr: dest, schedule_delivery_time: inAnHour(), short_message: text });
+    const pair = [await sched("5511988888101", "um"), await sched("5511988888101", "dois")].map((r) => r.message_id as string);
+    const other = (await sched("5511988888102", "outro")).message_id as string;
+    expect(await balance()).toBeLessThan(before);
+
+    const cancel = await c.request("cancel_sm", { message_id: "", source_addr: money.code, destination_addr: "5511988888101" });
+    expect(cancel.command_status).toBe(STATUS.ESME_ROK);
+    for (const id of pair) expect(await row(id)).toMatchObject({ status: "failed", error_code: "canceled" });
+    expect((await row(other)).status).toBe("scheduled");
+    // Nothing left to cancel for the pair; the other destination is untouched.
+    expect((await c.request("cancel_sm", { message_id: "", source_addr: money.code, destination_addr: "5511988888101" })).command_status).toBe(STATUS.ESME_RCANCELFAIL);
+    expect((await c.request("cancel_sm", { message_id: other })).command_status).toBe(STATUS.ESME_ROK);
+    expect(await balance()).toBe(before);
+    await c.close();
+  });
+
+  it("replace_sm with schedule_delivery_time moves the scheduled message; a time in the past answers ESME_RINVSCHED and changes nothing", async () => {
+    const c = await transceiver(money.user);
+    const r = await c.submit({ source_addr: money.code, destination_addr: "5511988889101", schedule_delivery_time: inAnHour(), short_message: "primeiro" });
+    const id = r.message_id as string;
+    const first = await row(id);
+    const later = new Date(Date.now() + 3 * 3_600_000);
+    const moved = await c.request("replace_sm", { message_id: id, source_addr: money.code, schedule_delivery_time: later, short_message: Buffer.from("segundo", "latin1") });
+    expect(moved.command_status).toBe(STATUS.ESME_ROK);
+    const after = await row(id);
+    expect(after.body).toBe("segundo");
+    expect(Math.abs(new Date(after.scheduled_at).getTime() - later.getTime())).toBeLessThan(1000);
+    expect(new Date(after.scheduled_at).getTime()).toBeGreaterThan(new Date(first.scheduled_at).getTime());
+
+    const past = await c.request("replace_sm", { message_id: id, source_addr: money.code, schedule_delivery_time: new Date(Date.now() - 3_600_000), short_message: Buffer.from("terceiro", "latin1") });
+    expect(past.command_status).toBe(STATUS.ESME_RINVSCHED);
+    expect(await row(id)).toMatchObject({ body: "segundo", status: "scheduled" });
+    // Without a time it keeps the one it has.
+    expect((await c.request("replace_sm", { message_id: id, short_message: Buffer.from("quarto", "latin1") })).command_status).toBe(STATUS.ESME_ROK);
+    expect(new Date((await row(id)).scheduled_at).getTime()).toBe(new Date(after.scheduled_at).getTime());
+    expect((await c.request("cancel_sm", { message_id: id })).command_status).toBe(STATUS.ESME_ROK);
+    await c.close();
+  });
+
+  it("receipts are shared in turn among the user's receiver sessions, not all sent to the first", async () => {
+    const u = await createUser(token, { system_id: `rr${tag}`, route: "T1", tps: 50 });
+    const first = await transceiver({ system_id: u.data.system_id, password: u.password });
+    const second = await transceiver({ system_id: u.data.system_id, password: u.password });
+    // One receipt at a time (each its own pass of the pump): they still alternate between the sessions.
+    const ids: string[] = [];
+    const got = () => [first, second].map((c) => c.delivered.filter((p) => ids.includes(p.receipted_message_id)).length);
+    for (let i = 0; i < 4; i++) {
+      const r = await first.submit({ source_addr: code, destination_addr: `551198888${String(7100 + i)}`, registered_delivery: 1, short_message: `recibo ${i}` });
+      expect(r.command_status).toBe(STATUS.ESME_ROK);
+      ids.push(r.message_id);
+      await expect.poll(() => got().reduce((a, b) => a + b, 0), { timeout: 20_000, interval: 100 }).toBe(ids.length);
+    }
+    expect(got()).toEqual([2, 2]);
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it("a submit whose receipt request cannot be recorded is refused whole: no message, no charge", async () => {
+    const u = await createUser(token, { system_id: `tx${tag}`, route: "T1", tps: 50 });
+    const c = await transceiver({ system_id: u.data.system_id, password: u.password });
+    const before = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+    // Fault injection in the database: smpp_messages refuses this user's rows (and only this user's).
+    const fn = `fail_smpp_${tag}`;
+    await query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.smpp_user_id = '${u.data.id}' THEN RAISE EXCEPTION 'injected'; END IF; RETURN NEW; END $$`);
+    await query(`CREATE TRIGGER ${fn} BEFORE INSERT ON smpp_messages FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    try {
+      const r = await c.submit({ source_addr: code, destination_addr: "5511988887200", registered_delivery: 1, short_message: "nada escrito" });
+      expect(r.command_status).toBe(STATUS.ESME_RSYSERR);
+      expect(await byRecipient("+5511988887200")).toEqual([]);
+      expect(Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance)).toBe(before);
+    } finally {
+      await query(`DROP TRIGGER ${fn} ON smpp_messages`);
+      await query(`DROP FUNCTION ${fn}()`);
+    }
+    // The same submit once the fault is gone: one message with its receipt request.
+    const ok = await c.submit({ source_addr: code, destination_addr: "5511988887200", registered_delivery: 1, short_message: "agora sim" });
+    expect(ok.command_status).toBe(STATUS.ESME_ROK);
+    expect(await query("SELECT registered_delivery FROM smpp_messages WHERE message_id = $1", [ok.message_id])).toEqual([{ registered_delivery: true }]);
+    await c.close();
+  });
+
   it("data_sm is accepted like submit_sm (data_sm_resp with the message id) and its receipt comes back", async () => {
     const c = await transceiver();
     const resp = await c.request("data_sm", { source_addr: code, destination_addr: "5511988889101", registered_delivery: 1, data_coding: 3, message_payload: Buffer.from("Olá via data_sm", "latin1") });
