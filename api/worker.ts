@@ -6,6 +6,7 @@ import { startConnectionLinks } from "./channels/connections";
 import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
 import { channels, dispatchStream } from "./channels/registry";
+import { every } from "./jobs/every";
 import { startConsumer } from "./jobs/runner";
 import { env } from "./lib/env";
 import { key, redis } from "./lib/redis";
@@ -41,69 +42,31 @@ const providerLinks = startConnectionLinks();
 // Customer webhooks: fan-out of `webhooks:events` into deliveries, and the signed POSTs with retries.
 const webhooks = startWebhookWorkers();
 
-const sweep = setInterval(() => {
-  sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id)).catch((e) => console.error("mail sweep failed", e));
-}, env().MAIL_SWEEP_SECONDS * 1000);
-const importSweep = setInterval(() => {
-  sweepImports().catch((e) => console.error("import sweep failed", e));
-}, env().IMPORT_SWEEP_SECONDS * 1000);
-const idempotencySweep = setInterval(() => {
-  sweepIdempotencyKeys().catch((e) => console.error("idempotency key sweep failed", e));
-}, env().IDEMPOTENCY_SWEEP_SECONDS * 1000);
-
-// Scheduled messages: released when due (one run at a time in this process; other workers are safe by SKIP LOCKED).
-let releasing = false;
-const scheduleSweep = setInterval(() => {
-  if (releasing) return;
-  releasing = true;
-  releaseDue()
-    .catch((e) => console.error("schedule release failed", e))
-    .finally(() => (releasing = false));
-}, env().SCHEDULE_SWEEP_MS);
-// Messages left `sent` (receipt lost or late): asked at their provider, expired after their validity.
-let reconciling = false;
-const reconcileSweep = setInterval(() => {
-  if (reconciling) return;
-  reconciling = true;
-  reconcileSent()
-    .catch((e) => console.error("reconciliation sweep failed", e))
-    .finally(() => (reconciling = false));
-}, env().RECONCILE_SWEEP_SECONDS * 1000);
-const stagedSweep = setInterval(() => {
-  sweepStagedFiles().catch((e) => console.error("staged SMS files sweep failed", e));
-}, 10 * 60_000);
-// Live chat: open rooms whose visitor stopped answering the agent become idle contacts.
-const liveIdleSweep = setInterval(() => {
-  sweepIdle().catch((e) => console.error("live idle sweep failed", e));
-}, env().LIVE_IDLE_SWEEP_MS);
-// Live chat: rooms waiting for an agent who has had no live connection for the grace time go back to
-// the queue. Checked four times per grace (between 0.25 s and 5 s) so the delay stays near the grace.
+// Periodic sweeps (./jobs/every: one run at a time per process, failures logged by name; other
+// workers are safe by SKIP LOCKED or idempotent writes).
 const graceMs = env().LIVE_DISCONNECT_GRACE_SECONDS * 1000;
-let releasingAbsent = false;
-const liveAbsentSweep = setInterval(() => {
-  if (releasingAbsent) return;
-  releasingAbsent = true;
-  releaseAbsentAgents(graceMs)
-    .catch((e) => console.error("live absent-agent sweep failed", e))
-    .finally(() => (releasingAbsent = false));
-}, Math.min(5_000, Math.max(250, graceMs / 4)));
-const exportSweep = setInterval(() => {
-  sweepExports().catch((e) => console.error("sms export sweep failed", e));
-}, 15_000);
+const sweeps = [
+  every("mail sweep", env().MAIL_SWEEP_SECONDS * 1000, () => sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id))),
+  every("import sweep", env().IMPORT_SWEEP_SECONDS * 1000, sweepImports),
+  every("idempotency key sweep", env().IDEMPOTENCY_SWEEP_SECONDS * 1000, sweepIdempotencyKeys),
+  // Scheduled messages: released when due.
+  every("schedule release", env().SCHEDULE_SWEEP_MS, releaseDue),
+  // Messages left `sent` (receipt lost or late): asked at their provider, expired after their validity.
+  every("reconciliation sweep", env().RECONCILE_SWEEP_SECONDS * 1000, reconcileSent),
+  every("staged SMS files sweep", 10 * 60_000, sweepStagedFiles),
+  // Live chat: open rooms whose visitor stopped answering the agent become idle contacts.
+  every("live idle sweep", env().LIVE_IDLE_SWEEP_MS, sweepIdle),
+  // Live chat: rooms waiting for an agent who has had no live connection for the grace time go back to
+  // the queue. Checked four times per grace (between 0.25 s and 5 s) so the delay stays near the grace.
+  every("live absent-agent sweep", Math.min(5_000, Math.max(250, graceMs / 4)), () => releaseAbsentAgents(graceMs)),
+  every("sms export sweep", 15_000, sweepExports),
+];
 
 console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
 
 async function shutdown() {
-  clearInterval(sweep);
-  clearInterval(liveIdleSweep);
-  clearInterval(liveAbsentSweep);
-  clearInterval(importSweep);
-  clearInterval(idempotencySweep);
-  clearInterval(scheduleSweep);
-  clearInterval(stagedSweep);
-  clearInterval(reconcileSweep);
-  clearInterval(exportSweep);
-  dispatchSweep.stop();
+  await Promise.all(sweeps.map((s) => s.stop()));
+  await dispatchSweep.stop();
   providerLinks.stop();
   await relay.stop();
   await webhooks.stop();

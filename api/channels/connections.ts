@@ -6,6 +6,7 @@
  * once a second per process; a change made through api/providers also invalidates every
  * listening process at once (Redis pub/sub, `connectionsChanged`), so the next message uses it.
  */
+import { every } from "../jobs/every";
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { connect, key, redis } from "../lib/redis";
@@ -152,14 +153,12 @@ export function startConnectionLinks(everyMs = 2000) {
       }
     }
   };
-  const timer = setInterval(() => {
-    if (!stopped) tick().catch((e) => console.error("provider connections refresh failed", e));
-  }, everyMs);
-  void tick().catch((e) => console.error("provider connections refresh failed", e));
+  const refresh = every("provider connections refresh", everyMs, () => (stopped ? undefined : tick()));
+  void refresh.kick();
   return {
     stop() {
       stopped = true;
-      clearInterval(timer);
+      void refresh.stop();
       listener.disconnect();
       for (const { adapter } of adapters.values()) adapter.close?.();
       adapters.clear();

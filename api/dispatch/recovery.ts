@@ -12,6 +12,7 @@
  * 2. Finished campaigns. A running campaign whose messages all exist (count >= total) and none is
  *    scheduled/pending/queued/sending becomes `completed`.
  */
+import { every } from "../jobs/every";
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { channels, dispatchStream } from "../channels/registry";
@@ -73,18 +74,8 @@ export async function completeCampaigns(): Promise<number> {
 
 /** Runs both sweeps every DISPATCH_SWEEP_SECONDS until stopped. */
 export function startDispatchSweep() {
-  let busy = false;
-  const timer = setInterval(async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      for (const channel of channels()) await recoverLostEntries(channel);
-      await completeCampaigns();
-    } catch (e) {
-      console.error("dispatch sweep failed", e);
-    } finally {
-      busy = false;
-    }
-  }, env().DISPATCH_SWEEP_SECONDS * 1000);
-  return { stop: () => clearInterval(timer) };
+  return every("dispatch sweep", env().DISPATCH_SWEEP_SECONDS * 1000, async () => {
+    for (const channel of channels()) await recoverLostEntries(channel);
+    await completeCampaigns();
+  });
 }

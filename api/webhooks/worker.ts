@@ -2,6 +2,7 @@
  * The worker's part of customer webhooks: the fan-out consumer, the sweep of event batches Redis
  * lost (./recovery), and the delivery sender.
  */
+import { every } from "../jobs/every";
 import { startConsumer } from "../jobs/runner";
 import { env } from "../lib/env";
 import { fanOut, WEBHOOK_EVENTS_STREAM } from "./events";
@@ -24,17 +25,10 @@ export function startWebhookWorkers() {
     // Redis lost the stream: every published, unhandled batch is announced again at once, whatever its age.
     onLost: () => recoverLostEvents(0),
   });
-  let busy = false;
-  const sweep = setInterval(async () => {
-    if (busy) return;
-    busy = true;
-    await recoverLostEvents()
-      .catch((e) => console.error("webhook events sweep failed", e))
-      .finally(() => (busy = false));
-  }, env().DISPATCH_SWEEP_SECONDS * 1000);
+  const sweep = every("webhook events sweep", env().DISPATCH_SWEEP_SECONDS * 1000, () => recoverLostEvents());
   return {
     async stop() {
-      clearInterval(sweep);
+      await sweep.stop();
       await Promise.all([consumer.stop(), sender.stop()]);
     },
   };
