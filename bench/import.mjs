@@ -66,7 +66,7 @@ const password = "Rv8#Tq2!Lm5@Wx";
 const json = (r) => r.json();
 const post = (path, body, token) => fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
 const reg = await post("/auth/register", { firstName: "Bench", lastName: "Import", email, password, confirmPassword: password, companyName: "Bench Importações Ltda", acceptTerms: true });
-if (reg.status !== 200) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+if (!reg.ok) throw new Error(`register: ${reg.status} ${await reg.text()}`);
 const { rows: mails } = await db.query("SELECT text_body FROM outbound_emails WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1", [email]);
 const token = /\/email-verify\/([^\s]+)/.exec(mails[0].text_body)[1];
 await post(`/auth/verify-email/${token}`, {});
@@ -100,7 +100,7 @@ async function importOnce(pass) {
   form.append("files", await openAsBlob(csv), "contatos.csv");
   const up = await fetch(`${base}/contacts/imports`, { method: "POST", headers: auth, body: form });
   const created = await up.json();
-  if (up.status !== 201) throw new Error(`upload: ${up.status} ${JSON.stringify(created)}`);
+  if (!up.ok) throw new Error(`upload: ${up.status} ${JSON.stringify(created)}`);
   const t1 = performance.now();
   const started = await post(`/contacts/imports/${created.id}/start`, { mapping: created.suggestedMapping, ...(withGroup ? { new_group_name: "Bench" } : {}) }, jwt);
   if (started.status !== 200) throw new Error(`start: ${started.status} ${await started.text()}`);

@@ -28,7 +28,7 @@ const email = `bench.${Date.now().toString(36)}@bench.example`;
 const password = "Rv8#Tq2!Lm5@Wx";
 const post = (path, body, token) => fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
 const reg = await post("/auth/register", { firstName: "Bench", lastName: "Envio", email, password, confirmPassword: password, companyName: "Bench Envios Ltda", acceptTerms: true });
-if (reg.status !== 200) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+if (!reg.ok) throw new Error(`register: ${reg.status} ${await reg.text()}`);
 const accountId = (await reg.clone().json()).account.id;
 const { rows: mails } = await db.query("SELECT text_body FROM outbound_emails WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1", [email]);
 await post(`/auth/verify-email/${/\/email-verify\/([^\s]+)/.exec(mails[0].text_body)[1]}`, {});

@@ -21,7 +21,8 @@ export const MAX_LIMIT = 200;
 /** The query parameters of a paged list, for a route's TypeBox `query` (documentation and coercion-free strings). */
 export const pageQuery = {
   cursor: t.Optional(t.String({ description: "The `next_cursor` of the previous answer (send the same filters)" })),
-  limit: t.Optional(t.String({ pattern: "^[0-9]+$", description: `Page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` })),
+  // Checked by pageInput's intParam (a translated "must be an integer / at most 200" on `limit`).
+  limit: t.Optional(t.String({ description: `Page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` })),
 };
 
 /** The same parameters for a use-case's zod schema: `limit` an integer in range, `cursor` a string. */
