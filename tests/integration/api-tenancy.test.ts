@@ -220,7 +220,7 @@ describe("users, profile, notifications and plans", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await api(`/api/users?limit=3${cursor ? `&cursor=${cursor}` : ""}`, { token });
+      const res: { status: number; body: any } = await api(`/api/users?limit=3${cursor ? `&cursor=${cursor}` : ""}`, { token });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.total).toBe(8);
       expect(res.body.data.length).toBeLessThanOrEqual(3);
@@ -395,7 +395,7 @@ describe("GET /api/logs (audit trail)", () => {
     const ids: number[] = [];
     let cursor: string | null = null;
     do {
-      const page = await api(`/api/logs?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { token: tokenA });
+      const page: { body: any } = await api(`/api/logs?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { token: tokenA });
       ids.push(...page.body.data.map((r: { id: number }) => r.id));
       cursor = page.body.next_cursor;
     } while (cursor && ids.length < 400);
