@@ -3,6 +3,7 @@
  * document (api/http/openapi.ts successResponse). In tests every answer is checked against them.
  */
 import { t } from "elysia";
+import { Page } from "../lib/page";
 
 const color = t.String({ pattern: "^#[0-9a-f]{6}$", description: "#rrggbb, lower case" });
 
@@ -18,7 +19,7 @@ export const Whitelabel = t.Object({
   account_id: t.Union([t.String({ format: "uuid" }), t.Null()], { description: "The reseller account that owns it" }),
 });
 
-export const WhitelabelAdmin = t.Object({
-  own: t.Union([Whitelabel, t.Null()], { description: "The acting (reseller) account's own whitelabel; null before it saves one" }),
-  all: t.Array(Whitelabel, { description: "Platform staff: every whitelabel by name; a reseller: its own (or none)" }),
-});
+export const WhitelabelAdmin = t.Composite([
+  t.Object({ own: t.Union([Whitelabel, t.Null()], { description: "The acting (reseller) account's own whitelabel; null before it saves one" }) }),
+  Page(Whitelabel, "Platform staff: every whitelabel by name; a reseller: its own (or none). One page: one whitelabel per reseller"),
+]);

@@ -2,6 +2,7 @@
 import { Elysia, t } from "elysia";
 import { authenticated, clientHost } from "../http/auth";
 import { successResponse } from "../http/openapi";
+import { onePage } from "../lib/page";
 import * as R from "./responses";
 import { brandForHost, getWhitelabel, saveWhitelabel } from "./services";
 
@@ -22,9 +23,14 @@ export const whitelabelAdminRoutes = new Elysia({ prefix: "/admin/whitelabel", t
     "",
     async ({ ctx }) => {
       const { own, all } = await getWhitelabel(ctx);
-      return { own: own ? view(own) : null, all: all.map(view) };
+      return { own: own ? view(own) : null, ...onePage(all.map(view)) };
     },
-    { detail: { responses: successResponse(R.WhitelabelAdmin), summary: "The reseller's own whitelabel (platform staff also get every one)" } },
+    {
+      detail: {
+        responses: successResponse(R.WhitelabelAdmin),
+        summary: "The reseller's own whitelabel and, as one page, the whitelabels the caller may see: platform staff every one (one per reseller), a reseller its own",
+      },
+    },
   )
   .put("", async ({ ctx, body }) => view(await saveWhitelabel(ctx, body)), {
     body: t.Object({ name: t.String(), color: t.String({ description: "#RRGGBB" }), host: t.String() }),

@@ -330,6 +330,8 @@ describe("permissions mirror the policy", () => {
     const ok = await api("/api/admin/whitelabel", { token: reseller.token });
     expect(ok.status).toBe(200);
     expect(ok.body.own).toMatchObject({ name: "Revenda Azul", host: "revenda.localhost", color: "#1d4ed8" });
+    expect(ok.body.data.map((w: { id: string }) => w.id)).toEqual([ok.body.own.id]);
+    expect(ok.body.next_cursor).toBeNull();
     const bad = await api("/api/admin/whitelabel", { method: "PUT", token: reseller.token, body: { name: "Revenda Azul", color: "blue", host: "revenda.localhost" }, lang: "en" });
     expect(bad.status).toBe(422);
     expect(bad.body.error.fields.color).toEqual(["Use a color in the #RRGGBB format"]);
