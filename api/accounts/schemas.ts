@@ -1,3 +1,4 @@
+import { pageInput } from "../lib/page";
 import { z } from "../lib/zod";
 
 /** Empty -> null. Accepts null too, so a value parsed once (by the form) validates again in the use-case. */
@@ -9,3 +10,6 @@ export const accountSchema = z.object({
   street: text(200), number: text(20), complement: text(100), district: text(100), city: text(100),
   province: text(50), postalCode: text(20).refine((v) => v === null || /^\d{5}-?\d{3}$|^[A-Za-z0-9 -]{3,10}$/.test(v), "validation.postalCode"),
 });
+
+/** GET /accounts: a keyset page. */
+export const accountPageSchema = z.object({ ...pageInput });

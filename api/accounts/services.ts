@@ -1,4 +1,5 @@
 /** Accounts a person belongs to; the current account; creating and editing an account. */
+import { Op, Sequelize } from "sequelize";
 import { Account, Currency, Membership, User, initModels, sequelize } from "../../models";
 import { accountPlans, loadActor } from "../auth/actor";
 import { recordAudit } from "../audit/record";
@@ -6,7 +7,8 @@ import type { SignedInCtx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { accountSchema } from "./schemas";
+import { decodeCursor, keyset } from "../lib/page";
+import { accountPageSchema, accountSchema } from "./schemas";
 
 
 function view(a: Account, role: string, isAgent: boolean) {
@@ -17,6 +19,32 @@ function view(a: Account, role: string, isAgent: boolean) {
   };
 }
 
+/**
+ * accounts (API): the person's accounts by name (then id), `limit` a page by keyset after `cursor`.
+ * (A reseller owns every account it creates, so the list grows with its customers.)
+ */
+export async function listAccountsPage(userId: string, query: unknown) {
+  initModels();
+  const { cursor, limit } = validate(accountPageSchema, query ?? {});
+  const after = decodeCursor(cursor, ["string", "string"]);
+  const ms = await Membership.findAll({
+    where: after
+      ? {
+          userId,
+          [Op.or]: [
+            Sequelize.where(Sequelize.col("account.name"), Op.gt, after[0]),
+            { [Op.and]: [Sequelize.where(Sequelize.col("account.name"), Op.eq, after[0]), Sequelize.where(Sequelize.col("account.id"), Op.gt, after[1])] },
+          ],
+        }
+      : { userId },
+    include: [{ model: Account, as: "account", required: true }],
+    order: [[{ model: Account, as: "account" }, "name", "ASC"], [{ model: Account, as: "account" }, "id", "ASC"]],
+    limit: limit + 1,
+  });
+  return keyset(ms, limit, (m) => [m.account!.name, m.account!.id], (m) => view(m.account!, m.role, m.isAgent));
+}
+
+/** The person's accounts, all of them (the screens' account switcher and list). */
 export async function listAccounts(userId: string) {
   initModels();
   const ms = await Membership.findAll({ where: { userId }, include: [{ model: Account, as: "account" }], order: [[{ model: Account, as: "account" }, "name", "ASC"]] });

@@ -2,7 +2,9 @@ import { Elysia, t } from "elysia";
 import { authenticated, clientIp, issueTokens, jwtPlugin, pendingAuth, revokeRefresh, rotateRefresh } from "../http/auth";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
-import { errorResponses, successResponse, zodBody } from "../http/openapi";
+import { created } from "../http/created";
+import { createdResponse as createdDoc, errorResponses, successResponse, zodBody } from "../http/openapi";
+import { FullTokens, Ok, PreferredTfa, Registered, RefreshedTokens, ResetTokenValid, Revoked, Tokens, TotpEnrolment } from "./responses";
 import { registerSchema } from "./schemas";
 import type { Ctx } from "../lib/context";
 import { login } from "./login";
@@ -11,24 +13,14 @@ import { register } from "./register";
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTotp, preferredTfa, verifyTotp } from "./totp";
 import { checkResetToken, requestPasswordReset, resetPassword, resendVerification, verifyEmail } from "./user-tokens";
 
+/** createdResponse, typed as a response object (its Location header's schema type is a plain string in api/http/openapi.ts). */
+const createdResponse201 = (...a: Parameters<typeof createdDoc>) => createdDoc(...a) as unknown as ReturnType<typeof successResponse>;
+
 function reqCtx(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): Ctx {
   return { ip: clientIp(request, server?.requestIP(request)?.address), userAgent: request.headers.get("User-Agent") };
 }
 
-const neutral = { ok: true };
-
-const Tokens = t.Object({
-  token: t.String({ description: "Access token (JWT); send it as bearer" }),
-  refresh_token: t.Union([t.String(), t.Null()], { description: "Null while the second factor is pending" }),
-  preferred_tfa: t.Union([t.Literal("totp"), t.Null()], { description: "totp: confirm with POST /api/2fa/verify before the token is full" }),
-});
-const RefreshedTokens = t.Object({
-  access_token: t.String(),
-  token_type: t.Literal("Bearer"),
-  expires_in: t.Integer({ description: "Seconds the access token lives" }),
-  refresh_token: t.String({ description: "The next refresh token (this one is spent)" }),
-  token: t.String({ description: "The same access token, under its original name" }),
-});
+const neutral = { ok: true as const };
 
 /** The body of an OAuth 2.0 refresh (RFC 6749 section 6); another grant_type is a field error. */
 const RefreshGrantBody = t.Object({ grant_type: t.Literal("refresh_token"), refresh_token: t.String({ minLength: 1 }) });
@@ -94,7 +86,10 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
     {
       params: t.Object({ provider: t.String() }),
       body: t.Object({ access_token: t.String() }),
-      detail: { summary: "Sign in with a Google or Facebook access token (404 when that provider is not configured); answers {token, refresh_token}" },
+      detail: {
+        summary: "Sign in with a Google or Facebook access token (404 when that provider is not configured); answers {token, refresh_token}",
+        responses: { ...successResponse(Tokens), ...errorResponses(401, 403, 429) },
+      },
     },
   )
   .post(
@@ -102,38 +97,72 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
     async ({ body, refreshJwt }) => revokeRefresh(refreshJwt, body.refresh_token, body.all === true),
     {
       body: t.Object({ refresh_token: t.String(), all: t.Optional(t.Boolean()) }),
-      detail: { summary: "Sign out: revoke this refresh token (or all of the person's with all=true), the access tokens issued with it and the realtime connections opened with them" },
+      detail: {
+        summary: "Sign out: revoke this refresh token (or all of the person's with all=true), the access tokens issued with it and the realtime connections opened with them",
+        responses: { ...successResponse(Revoked), ...errorResponses(401) },
+      },
     },
   )
-  .post("/register", async ({ body, request, server }) => {
+  .post("/register", async ({ body, request, server, set }) => {
     const { user, account } = await register(reqCtx(request, server), body);
-    return { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } };
-  }, { body: t.Record(t.String(), t.Any()), detail: { requestBody: zodBody(registerSchema), summary: "Register a person and company (sends the verification e-mail)" } })
-  .post("/register/trial", async ({ body, request, server }) => {
+    return created(set, `/api/accounts/${account.id}`, { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } });
+  }, {
+    body: t.Record(t.String(), t.Any()),
+    detail: {
+      requestBody: zodBody(registerSchema),
+      responses: { ...createdResponse201(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
+      summary: "Register a person and company (sends the verification e-mail)",
+    },
+  })
+  .post("/register/trial", async ({ body, request, server, set }) => {
     const { user, account } = await register(reqCtx(request, server), body, { trial: true });
-    return { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } };
-  }, { body: t.Record(t.String(), t.Any()), detail: { requestBody: zodBody(registerSchema), summary: "Register with the 30-day experience plan" } })
+    return created(set, `/api/accounts/${account.id}`, { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } });
+  }, {
+    body: t.Record(t.String(), t.Any()),
+    detail: {
+      requestBody: zodBody(registerSchema),
+      responses: { ...createdResponse201(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
+      summary: "Register with the 30-day experience plan",
+    },
+  })
   .post("/verify-email/:token", async ({ params, request, server }) => {
     await verifyEmail(reqCtx(request, server), params.token);
     return neutral;
-  }, { detail: { summary: "Confirm the e-mail address with the token of the verification link" } })
+  }, {
+    params: t.Object({ token: t.String() }),
+    detail: { responses: { ...successResponse(Ok), ...errorResponses(401) }, summary: "Confirm the e-mail address with the token of the verification link (401 INVALID_TOKEN when used or expired)" },
+  })
   .post("/resend-verification", async ({ body, request, server }) => {
     await resendVerification(reqCtx(request, server), body);
     return neutral;
-  }, { body: t.Object({ email: t.String() }), detail: { summary: "Send the verification e-mail again; the answer is the same whether or not the account exists" } })
+  }, {
+    body: t.Object({ email: t.String() }),
+    detail: { responses: { ...successResponse(Ok), ...errorResponses(429) }, summary: "Send the verification e-mail again; the answer is the same whether or not the account exists" },
+  })
   .post("/reset-password", async ({ body, request, server }) => {
     await requestPasswordReset(reqCtx(request, server), body);
     return neutral;
-  }, { body: t.Object({ email: t.String() }), detail: { summary: "Request a reset link; the answer is the same whether or not the account exists" } })
-  .get("/reset/:token", async ({ params }) => checkResetToken(params.token), { detail: { summary: "Check a password reset token before showing the new-password form" } })
+  }, {
+    body: t.Object({ email: t.String() }),
+    detail: { responses: { ...successResponse(Ok), ...errorResponses(429) }, summary: "Request a reset link; the answer is the same whether or not the account exists" },
+  })
+  .get("/reset/:token", async ({ params }) => checkResetToken(params.token), {
+    params: t.Object({ token: t.String() }),
+    detail: { responses: { ...successResponse(ResetTokenValid), ...errorResponses(401) }, summary: "Check a password reset token before showing the new-password form (401 INVALID_TOKEN when used or expired)" },
+  })
   .post("/reset-verification", async ({ body, request, server }) => {
     await resetPassword(reqCtx(request, server), body);
     return neutral;
-  }, { body: t.Object({ token: t.String(), password: t.String(), confirmPassword: t.String() }), detail: { summary: "Set a new password with the reset token" } });
+  }, {
+    body: t.Object({ token: t.String(), password: t.String(), confirmPassword: t.String() }),
+    detail: { responses: { ...successResponse(Ok), ...errorResponses(401, 429) }, summary: "Set a new password with the reset token; every session and token of the person ends" },
+  });
 
 export const twoFactorRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"] })
   .use(pendingAuth)
-  .get("/preferred", ({ claims }) => preferredTfa(claims.sub), { detail: { summary: "The second factor the person uses (totp), for the step after sign-in" } })
+  .get("/preferred", ({ claims }) => preferredTfa(claims.sub), {
+    detail: { responses: successResponse(PreferredTfa), summary: "The second factor the person uses (totp), for the step after sign-in" },
+  })
   .post(
     "/verify",
     async ({ claims, body, request, server, accessJwt, refreshJwt }) => {
@@ -141,7 +170,10 @@ export const twoFactorRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"] })
       const user = await verifyTotp(reqCtx(request, server), claims.sub, body);
       return issueTokens(accessJwt, refreshJwt, user.id, claims.acc ?? user.currentAccountId, "ok");
     },
-    { body: t.Object({ code: t.String() }), detail: { summary: "Second factor: a pending token plus the TOTP code answers full tokens" } },
+    {
+      body: t.Object({ code: t.String() }),
+      detail: { responses: { ...successResponse(FullTokens), ...errorResponses(401, 429) }, summary: "Second factor: a pending token plus the TOTP code answers full tokens (401 INVALID_TOTP for a wrong code)" },
+    },
   );
 
 
@@ -149,7 +181,10 @@ export const twoFactorRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"] })
 export const twoFactorManageRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"], detail: { security: [{ bearer: [] }] } })
   .use(authenticated)
   .post("/enrol", ({ ctx }) => beginTotpEnrolment(ctx.actor.userId), {
-    detail: { summary: "Start TOTP enrolment: answers {secret, uri (otpauth://), qr (PNG data URL)}; nothing changes until confirmed" },
+    detail: {
+      responses: { ...successResponse(TotpEnrolment), ...errorResponses(409) },
+      summary: "Start TOTP enrolment: answers {secret, uri (otpauth://), qr (PNG data URL)}; nothing changes until confirmed (409 TOTP_ALREADY_ENABLED)",
+    },
   })
   .post(
     "/enrol/confirm",
@@ -157,7 +192,10 @@ export const twoFactorManageRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"]
       await confirmTotpEnrolment(ctx, ctx.actor.userId, body.secret, body);
       return neutral;
     },
-    { body: t.Object({ secret: t.String(), code: t.String() }), detail: { summary: "Confirm enrolment with the secret and a first code from the app; switches 2FA on" } },
+    {
+      body: t.Object({ secret: t.String(), code: t.String() }),
+      detail: { responses: { ...successResponse(Ok), ...errorResponses(401, 409) }, summary: "Confirm enrolment with the secret and a first code from the app; switches 2FA on (401 INVALID_TOTP for a wrong code)" },
+    },
   )
   .post(
     "/disable",
@@ -165,5 +203,8 @@ export const twoFactorManageRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"]
       await disableTotp(ctx, ctx.actor.userId, body.password);
       return neutral;
     },
-    { body: t.Object({ password: t.String() }), detail: { summary: "Switch 2FA off (needs the current password)" } },
+    {
+      body: t.Object({ password: t.String() }),
+      detail: { responses: { ...successResponse(Ok), ...errorResponses(401, 429) }, summary: "Switch 2FA off (needs the current password: 401 INVALID_PASSWORD otherwise)" },
+    },
   );

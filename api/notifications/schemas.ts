@@ -1,8 +1,9 @@
+import { pageInput } from "../lib/page";
 import { idParam } from "../lib/validate";
 import { z } from "../lib/zod";
 
-/** The API's ?before= (a bad value is a 422 naming it). */
-export const listQuerySchema = z.object({ before: idParam() });
+/** The API's ?cursor= and ?limit= (and the deprecated ?before=, the last id seen); a bad value is a 422 naming it. */
+export const listQuerySchema = z.object({ before: idParam(), ...pageInput });
 
 /** The screen's query string (a bad value falls back to the first page): keyset cursor (`before` = last id seen) and the all/unread filter. */
 export const notificationsQuerySchema = z.object({

@@ -5,6 +5,8 @@
 import { Op } from "sequelize";
 import { Notification, initModels } from "../../models";
 import type { Ctx, SignedInCtx } from "../lib/context";
+import { translate } from "../lib/i18n";
+import { decodeCursor, keyset } from "../lib/page";
 import { key, redis } from "../lib/redis";
 import { validate } from "../lib/validate";
 import { listQuerySchema } from "./schemas";
@@ -31,21 +33,28 @@ function visible(ctx: SignedInCtx) {
   return { accountId: ctx.actor.accountId, [Op.or]: [{ userId: ctx.actor.userId }, { userId: null }] };
 }
 
-/** Keyset pagination: `before` is the last id seen. */
-export async function listNotifications(ctx: SignedInCtx, opts: { before?: unknown; unreadOnly?: boolean } = {}) {
+/**
+ * Newest first (id DESC), `limit` a page by keyset: after `cursor` (the `next_cursor` of the
+ * previous page), or after `before` (the last id seen: the screen's, a deprecated alias in the API).
+ */
+export async function listNotifications(ctx: SignedInCtx, opts: { before?: unknown; cursor?: unknown; limit?: unknown; unreadOnly?: boolean } = {}) {
   initModels();
-  const { before } = validate(listQuerySchema, { before: opts.before });
+  const { before, cursor, limit } = validate(listQuerySchema, { before: opts.before, cursor: opts.cursor, limit: opts.limit ?? NOTIFICATIONS_PAGE });
+  const after = decodeCursor(cursor, ["number"]);
+  const below = after ? Number(after[0]) : before;
   const rows = await Notification.findAll({
-    where: { ...visible(ctx), ...(before ? { id: { [Op.lt]: before } } : {}), ...(opts.unreadOnly ? { readAt: null } : {}) },
+    where: { ...visible(ctx), ...(below ? { id: { [Op.lt]: below } } : {}), ...(opts.unreadOnly ? { readAt: null } : {}) },
     order: [["id", "DESC"]],
-    limit: NOTIFICATIONS_PAGE + 1,
+    limit: limit + 1,
   });
   const unread = await Notification.count({ where: { ...visible(ctx), readAt: null } });
-  return {
-    data: rows.slice(0, NOTIFICATIONS_PAGE).map((n) => ({ id: n.id, kind: n.kind, params: n.params, link: n.link, readAt: n.readAt, createdAt: n.createdAt })),
-    next: rows.length > NOTIFICATIONS_PAGE ? rows[NOTIFICATIONS_PAGE - 1].id : null,
-    unread,
-  };
+  const page = keyset(rows, limit, (n) => [n.id], (n) => ({ id: n.id, kind: n.kind, params: n.params, link: n.link, readAt: n.readAt, createdAt: n.createdAt }));
+  return { ...page, next: rows.length > limit ? rows[limit - 1].id : null, unread };
+}
+
+/** What a person reads for a notification, in `locale` (the screen's text for its kind). */
+export function notificationMessage(locale: string, n: { kind: string; params: Record<string, string | number> }) {
+  return translate(locale, `common:notifications.types.${n.kind}`, { ...n.params, defaultValue: translate(locale, "settings:notifications.generic") });
 }
 
 export async function unreadCount(ctx: SignedInCtx) {

@@ -2,6 +2,10 @@
 import { Elysia, t } from "elysia";
 import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models/constants";
 import { authenticated } from "../http/auth";
+import { created } from "../http/created";
+import { createdResponse as createdDoc, errorResponses, successResponse } from "../http/openapi";
+import { Page, onePage, pageQuery } from "../lib/page";
+import * as R from "./responses";
 import {
   changePassword,
   getProfile,
@@ -16,6 +20,9 @@ import {
   updateUser,
 } from "./services";
 
+/** createdResponse, typed as a response object (its Location header's schema type is a plain string in api/http/openapi.ts). */
+const createdResponse201 = (...a: Parameters<typeof createdDoc>) => createdDoc(...a) as unknown as ReturnType<typeof successResponse>;
+
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String({ format: "uuid" }) });
 /** A union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value (a missing role became "owner"). */
@@ -26,24 +33,39 @@ export const userRoutes = new Elysia({ prefix: "/users", tags: ["users"], detail
   .get(
     "",
     async ({ ctx, query }) => {
-      const { lastPage, ...page } = await listUsers(ctx, query);
-      return { ...page, last_page: lastPage };
+      const { data, next_cursor, page, lastPage, total, invitations } = await listUsers(ctx, query);
+      return { data, next_cursor, total, invitations, ...(query.page !== undefined && page !== null ? { page, last_page: lastPage } : {}) };
     },
     {
-      query: t.Object({ page: t.Optional(t.String({ description: "1-based page" })), q: t.Optional(t.String({ maxLength: 100 })) }),
-      detail: { summary: "People of the acting account (20 a page) and its open invitations; answers {data, page, last_page, total, invitations}" },
+      query: t.Object({
+        ...pageQuery,
+        page: t.Optional(t.String({ deprecated: true, description: "Deprecated: 1-based page of `limit` (OFFSET); use `cursor`. Adds page and last_page to the answer" })),
+        q: t.Optional(t.String({ maxLength: 100, description: "Search in the e-mail and the full name" })),
+      }),
+      detail: {
+        responses: successResponse(R.UserPage),
+        summary: "People of the acting account by first name, `limit` a page by keyset (`cursor`), with the total matching `q` and the account's open invitations",
+      },
     },
   )
-  .get("/sessions", ({ ctx }) => listSignInEvents(ctx), { detail: { summary: "The signed-in person's latest 20 sign-in events with IP, user agent and date" } })
+  .get("/sessions", async ({ ctx }) => onePage(await listSignInEvents(ctx)), {
+    detail: {
+      responses: successResponse(Page(R.SignInEvent)),
+      summary: "The signed-in person's latest 20 sign-in events with IP, user agent and date, newest first (one page: at most 20)",
+    },
+  })
   .post(
     "/invite",
-    async ({ ctx, body }) => {
+    async ({ ctx, body, set }) => {
       const { invitation } = await inviteUser(ctx, body);
-      return { id: invitation.id, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt };
+      return created(set, `/api/users/invitations/${invitation.id}`, { id: invitation.id, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt });
     },
     {
       body: t.Object({ email: t.String(), role: oneOf(INVITE_ROLES) }),
-      detail: { summary: "Invite a person by e-mail with a role (owner or admin only; otherwise 403 NO_PERMISSION_EDIT_USERS)" },
+      detail: {
+        responses: { ...createdResponse201(R.Invitation, "Invited: the e-mail with the link is queued; Location is the invitation (DELETE it to revoke)"), ...errorResponses(409) },
+        summary: "Invite a person by e-mail with a role (owner or admin only; otherwise 403 NO_PERMISSION_EDIT_USERS; 409 ALREADY_MEMBER)",
+      },
     },
   )
   .delete(
@@ -52,9 +74,12 @@ export const userRoutes = new Elysia({ prefix: "/users", tags: ["users"], detail
       await revokeInvitation(ctx, params.id);
       return { ok: true };
     },
-    { params: id, detail: { summary: "Revoke an open invitation of the acting account" } },
+    { params: id, detail: { responses: successResponse(R.Ok), summary: "Revoke an open invitation of the acting account" } },
   )
-  .get("/:id", ({ ctx, params }) => getUser(ctx, params.id), { params: id, detail: { summary: "One person of the acting account (404 otherwise)" } })
+  .get("/:id", ({ ctx, params }) => getUser(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(R.User), summary: "One person of the acting account (404 otherwise)" },
+  })
   .put("/:id", ({ ctx, params, body }) => updateUser(ctx, params.id, body), {
     params: id,
     body: t.Object({
@@ -65,7 +90,10 @@ export const userRoutes = new Elysia({ prefix: "/users", tags: ["users"], detail
       isAgent: t.Optional(t.Boolean()),
       departmentId: t.Optional(t.String()),
     }),
-    detail: { summary: "Edit a person's name, mobile, role, agent flag and department (owner or admin)" },
+    detail: {
+      responses: { ...successResponse(R.User), ...errorResponses(409) },
+      summary: "Edit a person's name, mobile, role, agent flag and department (owner or admin; 409 LAST_OWNER when the last owner would lose the role)",
+    },
   })
   .delete(
     "/:id",
@@ -73,12 +101,15 @@ export const userRoutes = new Elysia({ prefix: "/users", tags: ["users"], detail
       await removeUser(ctx, params.id);
       return { ok: true };
     },
-    { params: id, detail: { summary: "Remove a person from the acting account (owner or admin; the last owner stays)" } },
+    {
+      params: id,
+      detail: { responses: { ...successResponse(R.Ok), ...errorResponses(409) }, summary: "Remove a person from the acting account (owner or admin; the last owner stays: 409 LAST_OWNER)" },
+    },
   );
 
 export const meRoutes = new Elysia({ prefix: "/me", tags: ["profile"], detail: { security: bearer } })
   .use(authenticated)
-  .get("", ({ ctx }) => getProfile(ctx.actor.userId), { detail: { summary: "The signed-in person's profile" } })
+  .get("", ({ ctx }) => getProfile(ctx.actor.userId), { detail: { responses: successResponse(R.Profile), summary: "The signed-in person's profile" } })
   .put(
     "",
     async ({ ctx, body }) => {
@@ -93,7 +124,7 @@ export const meRoutes = new Elysia({ prefix: "/me", tags: ["profile"], detail: {
         gender: t.Optional(t.Union([oneOf(GENDERS), t.Literal("")])),
         birthDate: t.Optional(t.String({ description: "YYYY-MM-DD" })),
       }),
-      detail: { summary: "Update the signed-in person's profile" },
+      detail: { responses: successResponse(R.Profile), summary: "Update the signed-in person's profile; answers the profile" },
     },
   )
   .put(
@@ -104,10 +135,13 @@ export const meRoutes = new Elysia({ prefix: "/me", tags: ["profile"], detail: {
     },
     {
       body: t.Object({ currentPassword: t.String(), password: t.String(), confirmPassword: t.String() }),
-      detail: { summary: "Change the password (needs the current one)" },
+      detail: {
+        responses: { ...successResponse(R.Ok), ...errorResponses(429) },
+        summary: "Change the password (needs the current one: 401 INVALID_PASSWORD otherwise); the person's other sessions end",
+      },
     },
   )
   .put("/locale", async ({ ctx, body }) => ({ locale: await setLocale(ctx.actor.userId, body) }), {
     body: t.Object({ locale: oneOf(LOCALES) }),
-    detail: { summary: "Set the person's language (pt-BR, en, es, zh)" },
+    detail: { responses: successResponse(R.LocaleSet), summary: "Set the person's language (pt-BR, en, es, zh)" },
   });

@@ -1,3 +1,4 @@
+import { pageInput } from "../lib/page";
 import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
 import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models/constants";
@@ -35,6 +36,7 @@ export const localeSchema = z.object({ locale: z.enum(LOCALES, { message: "valid
 export const listQuerySchema = z.object({
   page: pageParam(),
   q: z.string().trim().max(100).optional(),
+  ...pageInput,
 });
 
 /** Turning the second factor off asks for the current password. */

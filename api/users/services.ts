@@ -12,6 +12,7 @@ import type { Ctx, SignedInCtx } from "../lib/context";
 import { hashToken, randomToken } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { decodeCursor, keyset } from "../lib/page";
 import { validate } from "../lib/validate";
 import { enqueueMail } from "../mail/enqueue";
 import { can, canManageUsers } from "../policy/policy";
@@ -58,10 +59,16 @@ function assertCanSeeUsers(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/users")) throw new AppError("FORBIDDEN");
 }
 
+/**
+ * People of the account by first name (then membership id), `limit` a page: by keyset after
+ * `cursor` (the `next_cursor` of the previous page), or — the screen's pager, deprecated in the
+ * API — by 1-based `page`. Also the total matching `q` and the open invitations.
+ */
 export async function listUsers(ctx: SignedInCtx, query: unknown) {
   assertCanSeeUsers(ctx);
   initModels();
-  const { page, q } = validate(listQuerySchema, query ?? {});
+  const { page, q, cursor, limit } = validate(listQuerySchema, query ?? {});
+  const after = decodeCursor(cursor, ["string", "string"]);
   // Matches the e-mail or the full name ("Ana Souza"), case-insensitively.
   const userWhere = q
     ? {
@@ -71,22 +78,38 @@ export async function listUsers(ctx: SignedInCtx, query: unknown) {
         ],
       }
     : undefined;
-  const { rows, count } = await Membership.findAndCountAll({
-    where: { accountId: ctx.actor.accountId },
-    include: [{ model: User, as: "user", where: userWhere, required: true }],
-    order: [[{ model: User, as: "user" }, "firstName", "ASC"], ["id", "ASC"]],
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
-  });
+  const where = { accountId: ctx.actor.accountId };
+  // (first_name, membership id) > the cursor's: the same order as the ORDER BY, so no row is seen twice.
+  const keyWhere = after
+    ? {
+        ...where,
+        [Op.or]: [
+          Sequelize.where(Sequelize.col("user.first_name"), Op.gt, after[0]),
+          { [Op.and]: [Sequelize.where(Sequelize.col("user.first_name"), Op.eq, after[0]), { id: { [Op.gt]: after[1] } }] },
+        ],
+      }
+    : where;
+  const [rows, count] = await Promise.all([
+    Membership.findAll({
+      where: keyWhere,
+      include: [{ model: User, as: "user", where: userWhere, required: true }],
+      order: [[{ model: User, as: "user" }, "firstName", "ASC"], ["id", "ASC"]],
+      limit: limit + 1,
+      offset: after ? 0 : (page - 1) * limit,
+    }),
+    Membership.count({ where, include: [{ model: User, as: "user", where: userWhere, required: true }] }),
+  ]);
   const pending = await Invitation.findAll({
     where: { accountId: ctx.actor.accountId, acceptedAt: null, expiresAt: { [Op.gt]: new Date() } },
     order: [["createdAt", "DESC"]],
     limit: 50,
   });
+  const { data, next_cursor } = keyset(rows, limit, (m) => [m.user!.firstName, m.id], toRow);
   return {
-    data: rows.map(toRow),
-    page,
-    lastPage: Math.max(1, Math.ceil(count / PAGE_SIZE)),
+    data,
+    next_cursor,
+    page: after ? null : page,
+    lastPage: Math.max(1, Math.ceil(count / limit)),
     total: count,
     invitations: pending.map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt, createdAt: i.createdAt })),
   };

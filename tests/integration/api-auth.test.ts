@@ -221,10 +221,11 @@ describe("two-factor authentication", () => {
 
     const events = await api("/api/users/sessions", { token: plain.token });
     expect(events.status).toBe(200);
-    const actions = events.body.map((e: { action: string }) => e.action);
+    const actions = events.body.data.map((e: { action: string }) => e.action);
     expect(actions).toEqual(expect.arrayContaining(["auth.2fa_enabled", "auth.2fa_failed", "auth.2fa_disabled", "auth.login", "auth.login_password_ok"]));
-    expect(events.body[0].ip).toBeTruthy();
-    expect(events.body.length).toBeLessThanOrEqual(20);
+    expect(events.body.data[0].ip).toBeTruthy();
+    expect(events.body.data.length).toBeLessThanOrEqual(20);
+    expect(events.body.next_cursor).toBeNull();
   });
 });
 

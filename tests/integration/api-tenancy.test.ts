@@ -26,10 +26,16 @@ describe("tenant scoping through the API", () => {
     [aToken, bToken] = await Promise.all([login(a.email, a.password).then((t) => t.token), login(b.email, b.password).then((t) => t.token)]);
 
     const dept = await api("/api/departments", { token: bToken, body: { name: "Atendimento B", description: "fila do B" } });
-    expect(dept.status).toBe(200);
+    expect(dept.status).toBe(201);
     deptId = dept.body.id;
+    // 201 + Location: the new department, which GET answers
+    expect(dept.headers.get("location")).toBe(`/api/departments/${deptId}`);
+    const read = await api(dept.headers.get("location")!, { token: bToken });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: deptId, name: "Atendimento B", description: "fila do B", status: "active", members: 0 });
     const inv = await api("/api/users/invite", { token: bToken, body: { email: uniqueEmail("invitedB"), role: "agent" } });
-    expect(inv.status).toBe(200);
+    expect(inv.status).toBe(201);
+    expect(inv.headers.get("location")).toBe(`/api/users/invitations/${inv.body.id}`);
     expect(inv.body.token).toBeUndefined(); // the link's secret only travels by e-mail
     invitationId = inv.body.id;
     before = await snapshotB(b, deptId, invitationId);
@@ -38,11 +44,13 @@ describe("tenant scoping through the API", () => {
   it("B sees its own resources", async () => {
     const users = await api("/api/users", { token: bToken });
     expect(users.status).toBe(200);
-    expect(users.body).toMatchObject({ page: 1, last_page: 1, total: 1 });
+    expect(users.body).toMatchObject({ total: 1, next_cursor: null });
+    expect(users.body).not.toHaveProperty("page");
     expect(users.body.data[0].id).toBe(b.userId);
     expect(users.body.invitations.map((i: { id: string }) => i.id)).toContain(invitationId);
     const depts = await api("/api/departments", { token: bToken });
-    expect(depts.body.map((d: { id: string }) => d.id)).toEqual([deptId]);
+    expect(depts.body.data.map((d: { id: string }) => d.id)).toEqual([deptId]);
+    expect(depts.body.next_cursor).toBeNull();
     expect((await api(`/api/users/${b.userId}`, { token: bToken })).status).toBe(200);
   });
 
@@ -80,7 +88,8 @@ describe("tenant scoping through the API", () => {
     expect(put.status).toBe(404);
     const del = await api(`/api/departments/${deptId}`, { method: "DELETE", token });
     expect(del.status).toBe(404);
-    expect((await api("/api/departments", { token })).body).toEqual([]);
+    expect((await api("/api/departments", { token })).body).toEqual({ data: [], next_cursor: null });
+    expect((await api(`/api/departments/${deptId}`, { token })).status).toBe(404);
     expect(await snapshotB(b, deptId, invitationId)).toEqual(before);
   });
 
@@ -120,12 +129,17 @@ describe("accounts API", () => {
     expect(bad.body.error.fields.name).toEqual(["Required field"]);
 
     const created = await api("/api/accounts", { token, body: { name: "Filial Sul", city: "Porto Alegre", province: "RS", postalCode: "90010-000" } });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "Filial Sul", role: "owner", address: { city: "Porto Alegre", postal_code: "90010-000" } });
+    // Location names the new account, and GET there answers the same resource
+    expect(created.headers.get("location")).toBe(`/api/accounts/${created.body.id}`);
+    const located = await api(created.headers.get("location")!, { token });
+    expect(located.status).toBe(200);
+    expect(located.body).toEqual(created.body);
 
     const list = await api("/api/accounts", { token });
-    expect(list.body.map((x: { name: string }) => x.name).sort()).toEqual(["Filial Sul", p.company].sort());
-    expect((await api(`/api/accounts/${created.body.id}`, { token })).body.name).toBe("Filial Sul");
+    expect(list.body.data.map((x: { name: string }) => x.name).sort()).toEqual(["Filial Sul", p.company].sort());
+    expect(list.body.next_cursor).toBeNull();
 
     const sw = await api(`/api/accounts/summary/${created.body.id}`, { method: "POST", token });
     expect(sw.status).toBe(200);
@@ -154,7 +168,7 @@ describe("users, profile, notifications and plans", () => {
     const { token } = await login(p.email, p.password);
     const email = uniqueEmail("invitee");
     const inv = await api("/api/users/invite", { token, body: { email, role: "manager" } });
-    expect(inv.status).toBe(200);
+    expect(inv.status).toBe(201);
     expect(inv.body).toMatchObject({ email, role: "manager" });
     const [mail] = await query("SELECT 1 FROM outbound_emails WHERE to_address = $1", [email]);
     expect(mail).toBeTruthy();
@@ -170,7 +184,9 @@ describe("users, profile, notifications and plans", () => {
     expect(m).toEqual({ first_name: "Dona", last_name: "Pessoa", role: "owner", is_agent: false });
     const found = await api("/api/users?q=pessoa", { token });
     expect(found.body.data.map((u: { id: string }) => u.id)).toEqual([p.userId]);
-    expect((await api("/api/users?q=zzzz-nobody", { token })).body).toMatchObject({ data: [], total: 0, last_page: 1 });
+    expect((await api("/api/users?q=zzzz-nobody", { token })).body).toMatchObject({ data: [], next_cursor: null, total: 0 });
+    // the deprecated page parameter still answers page and last_page
+    expect((await api("/api/users?q=zzzz-nobody&page=1", { token })).body).toMatchObject({ data: [], total: 0, page: 1, last_page: 1 });
 
     const last = await api(`/api/users/${p.userId}`, { method: "DELETE", token });
     expect(last.status).toBe(409);
@@ -191,6 +207,45 @@ describe("users, profile, notifications and plans", () => {
     expect((await login(p.email, "Nv4$Hk8@Qz3!Ty")).token).toBeTruthy();
   });
 
+  it("pages the people by keyset: `limit` a page, no one twice or missed (ties on the first name too), next_cursor null at the end, a bad cursor is 422 on cursor", async () => {
+    const p = await registerPerson("keyset");
+    const { token } = await login(p.email, p.password);
+    // five people who share one first name (the order's tie-break is the membership id), two others
+    const names = ["Mesmo", "Mesmo", "Mesmo", "Mesmo", "Mesmo", "Aline", "Zeca"];
+    for (const name of names) {
+      const [{ id }] = await query<{ id: string }>("INSERT INTO users (email, first_name, last_name) VALUES ($1, $2, 'Keyset') RETURNING id", [uniqueEmail("keyset"), name]);
+      await query("INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'agent')", [p.accountId, id]);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: { status: number; body: any } = await api(`/api/users?limit=3${cursor ? `&cursor=${cursor}` : ""}`, { token });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.total).toBe(8);
+      expect(res.body.data.length).toBeLessThanOrEqual(3);
+      seen.push(...res.body.data.map((u: { id: string }) => u.id));
+      cursor = res.body.next_cursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(new Set(seen).size).toBe(8);
+    const ids = await query<{ id: string }>("SELECT user_id AS id FROM memberships WHERE account_id = $1", [p.accountId]);
+    expect([...seen].sort()).toEqual(ids.map((r) => r.id).sort());
+    // by first name: Aline first, Zeca last
+    const firsts = await query<{ id: string; first_name: string }>("SELECT id, first_name FROM users WHERE id = ANY($1)", [seen]);
+    const byId = new Map(firsts.map((r) => [r.id, r.first_name]));
+    expect(byId.get(seen[0])).toBe("Aline");
+    expect(byId.get(seen[7])).toBe("Zeca");
+
+    for (const bad of ["not-a-cursor", Buffer.from(JSON.stringify([1, 2])).toString("base64url")]) {
+      const res = await api(`/api/users?cursor=${bad}`, { token, lang: "en" });
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.error.fields)).toEqual(["cursor"]);
+    }
+    expect((await api("/api/users?limit=0", { token })).status).toBe(422);
+  });
+
   it("lists notifications with keyset paging and marks them read", async () => {
     const p = await registerPerson("notes");
     const { token } = await login(p.email, p.password);
@@ -200,14 +255,22 @@ describe("users, profile, notifications and plans", () => {
     for (let i = 0; i < 25; i++) {
       await query("INSERT INTO notifications (account_id, user_id, kind, params) VALUES ($1, $2, 'test.note', $3)", [p.accountId, i % 2 ? p.userId : null, { n: i }]);
     }
-    const page1 = await api("/api/notifications", { token });
+    const page1 = await api("/api/notifications?limit=20", { token, lang: "en" });
     expect(page1.status).toBe(200);
     expect(page1.body.data).toHaveLength(20);
     expect(page1.body.unread).toBe(25);
     expect(page1.body.data[0].params.n).toBe(24);
-    const page2 = await api(`/api/notifications?before=${page1.body.next}`, { token });
+    // a kind without its own text reads as the generic one, in the caller's language
+    expect(page1.body.data[0].message).toBe("You have a new notification");
+    const page2 = await api(`/api/notifications?limit=20&cursor=${page1.body.next_cursor}`, { token });
     expect(page2.body.data.map((n: { params: { n: number } }) => n.params.n)).toEqual([4, 3, 2, 1, 0]);
-    expect(page2.body.next).toBeNull();
+    expect(page2.body.next_cursor).toBeNull();
+    // the deprecated ?before= (the last id seen) still pages the same way
+    const before = await api(`/api/notifications?limit=20&before=${page1.body.data[19].id}`, { token });
+    expect(before.body.data.map((n: { params: { n: number } }) => n.params.n)).toEqual([4, 3, 2, 1, 0]);
+    const bad = await api("/api/notifications?cursor=not-a-cursor", { token, lang: "en" });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.error.fields)).toEqual(["cursor"]);
 
     const some = await api("/api/notifications/read", { token, body: { ids: [page1.body.data[0].id, page1.body.data[1].id] } });
     expect(some.body).toEqual({ updated: 2 });
@@ -228,7 +291,8 @@ describe("users, profile, notifications and plans", () => {
     const { token } = await login("owner@demo.example", DEMO_PASSWORD);
     const plans = await api("/api/plans", { token });
     expect(plans.status).toBe(200);
-    const omni = plans.body.find((x: { name: string }) => x.name === "Omni");
+    expect(plans.body.next_cursor).toBeNull();
+    const omni = plans.body.data.find((x: { name: string }) => x.name === "Omni");
     expect(omni).toMatchObject({ service: "omni", price: 29900, currency: "BRL", billing_cycle: "monthly" });
     expect((await api(`/api/plans/${omni.id}`, { token })).body.name).toBe("Omni");
     expect((await api("/api/plans/00000000-0000-4000-8000-000000000000", { token })).status).toBe(404);
@@ -266,6 +330,8 @@ describe("permissions mirror the policy", () => {
     const ok = await api("/api/admin/whitelabel", { token: reseller.token });
     expect(ok.status).toBe(200);
     expect(ok.body.own).toMatchObject({ name: "Revenda Azul", host: "revenda.localhost", color: "#1d4ed8" });
+    expect(ok.body.data.map((w: { id: string }) => w.id)).toEqual([ok.body.own.id]);
+    expect(ok.body.next_cursor).toBeNull();
     const bad = await api("/api/admin/whitelabel", { method: "PUT", token: reseller.token, body: { name: "Revenda Azul", color: "blue", host: "revenda.localhost" }, lang: "en" });
     expect(bad.status).toBe(422);
     expect(bad.body.error.fields.color).toEqual(["Use a color in the #RRGGBB format"]);
@@ -322,5 +388,21 @@ describe("GET /api/logs (audit trail)", () => {
     const [{ id: agentId }] = await query<{ id: string }>("SELECT id FROM users WHERE email = 'agent@demo.example'");
     expect(own.body.data.every((r: { user_id: string }) => r.user_id === agentId)).toBe(true);
     expect((await api("/api/logs?action=DROP TABLE", { token: tokenA })).status).toBe(422);
+    // the action reads in the caller's language
+    const en = await api("/api/logs?action=auth.login_failed", { token: tokenA, lang: "en" });
+    expect(en.body.data[0]).toMatchObject({ action: "auth.login_failed", description: "Failed sign-in" });
+
+    // keyset pages of one: no event twice, the same events as one big page, next_cursor null at the end
+    const all = await api("/api/logs?limit=200", { token: tokenA });
+    const ids: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: any } = await api(`/api/logs?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { token: tokenA });
+      ids.push(...page.body.data.map((r: { id: number }) => r.id));
+      cursor = page.body.next_cursor;
+    } while (cursor && ids.length < 400);
+    expect(ids).toEqual(all.body.data.map((r: { id: number }) => r.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await api("/api/logs?cursor=WyJ4Il0", { token: tokenA })).status).toBe(422);
   });
 });

@@ -120,7 +120,9 @@ describe("sign-up with an address that is taken", () => {
     const fresh = await api("/api/auth/register", { body: signUp(uniqueEmail("free")), ip: randomIp() });
     const taken = await api("/api/auth/register", { body: signUp(owner.email.toUpperCase()), ip: randomIp() });
     expect(taken.status).toBe(fresh.status);
-    expect(taken.status).toBe(200);
+    expect(taken.status).toBe(201);
+    expect(taken.headers.get("location")).toBe(`/api/accounts/${taken.body.account.id}`);
+    expect(fresh.headers.get("location")).toBe(`/api/accounts/${fresh.body.account.id}`);
     const shape = (b: any) => ({ user: Object.keys(b.user).sort(), account: Object.keys(b.account).sort(), keys: Object.keys(b).sort() });
     expect(shape(taken.body)).toEqual(shape(fresh.body));
     expect(taken.body.user.email).toBe(owner.email);
@@ -167,13 +169,13 @@ describe("per-IP limits (private stack with small limits)", () => {
 
   it("sign-ups from one IP: 3 pass, the 4th answers 429 and creates nothing; another IP still signs up", async () => {
     const ip = randomIp();
-    for (let i = 0; i < 3; i++) expect((await post("/api/auth/register", signUp(uniqueEmail(`ipreg${i}`)), ip)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await post("/api/auth/register", signUp(uniqueEmail(`ipreg${i}`)), ip)).status).toBe(201);
     const email = uniqueEmail("ipreg4");
     const fourth = await post("/api/auth/register", signUp(email), ip);
     expect(fourth.status).toBe(429);
     expect(fourth.body.error.code).toBe("TOO_MANY_ATTEMPTS");
     expect((await stack.query("SELECT 1 FROM users WHERE email = $1", [email])).length).toBe(0);
-    expect((await post("/api/auth/register", signUp(email), randomIp())).status).toBe(200);
+    expect((await post("/api/auth/register", signUp(email), randomIp())).status).toBe(201);
   });
 
   it("reset links, reset submissions and verification re-sends from one IP over many addresses: the 4th answers 429", async () => {

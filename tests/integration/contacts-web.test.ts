@@ -35,7 +35,7 @@ async function freshCustomer(tag: string) {
       companyName: `Empresa ${tag} ${Date.now().toString(36)}`, acceptTerms: true, locale: "pt-BR",
     }),
   });
-  expect(res.status, await res.clone().text()).toBe(200);
+  expect(res.status, await res.clone().text()).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
   await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
   return { email, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };

@@ -18,7 +18,7 @@ beforeAll(async () => {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ firstName: "Rita", lastName: "Smpp", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD, companyName: `Smpp ${Date.now().toString(36)}`, acceptTerms: true, locale: "pt-BR" }),
   });
-  expect(res.status).toBe(200);
+  expect(res.status).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
   accountId = body.account.id;
   await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);

@@ -27,7 +27,7 @@ async function freshCustomer() {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ firstName: "Otávio", lastName: "Contas", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD, companyName: company, acceptTerms: true, locale: "pt-BR" }),
   });
-  expect(res.status, await res.clone().text()).toBe(200);
+  expect(res.status, await res.clone().text()).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
   await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
   return { email, company, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };

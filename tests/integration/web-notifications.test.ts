@@ -18,7 +18,7 @@ async function freshOwner(tag: string) {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ firstName: "Nina", lastName: "Alves", email, password: PASSWORD, confirmPassword: PASSWORD, companyName: `Empresa ${tag}`, acceptTerms: true }),
   });
-  expect(res.status).toBe(200);
+  expect(res.status).toBe(201);
   const [user] = await query<{ id: string; current_account_id: string }>("UPDATE users SET email_verified_at = now() WHERE email = $1 RETURNING id, current_account_id", [email]);
   return { c: await signIn(email, PASSWORD), email, userId: user.id, accountId: user.current_account_id };
 }

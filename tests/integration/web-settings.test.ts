@@ -21,7 +21,7 @@ async function freshOwner(tag: string, password = PASSWORD) {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ firstName: "Ana", lastName: "Teste", email, password, confirmPassword: password, companyName: `Empresa ${tag}`, acceptTerms: true, locale: "pt-BR" }),
   });
-  expect(res.status, await res.clone().text()).toBe(200);
+  expect(res.status, await res.clone().text()).toBe(201);
   const [user] = await query<{ id: string; current_account_id: string }>("UPDATE users SET email_verified_at = now() WHERE email = $1 RETURNING id, current_account_id", [email]);
   const c = await signIn(email, password);
   return { c, email, userId: user.id, accountId: user.current_account_id };

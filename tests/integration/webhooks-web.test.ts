@@ -35,7 +35,7 @@ async function freshCustomer(tag: string, role = "owner") {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ firstName: "Rita", lastName: "Nova", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD, companyName: `Empresa ${tag} ${Date.now().toString(36)}`, acceptTerms: true, locale: "pt-BR" }),
   });
-  expect(res.status).toBe(200);
+  expect(res.status).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
   await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
   if (role !== "owner") await query("UPDATE memberships SET role = $3 WHERE user_id = $1 AND account_id = $2", [body.user.id, body.account.id, role]);

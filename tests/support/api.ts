@@ -50,7 +50,7 @@ export async function registerPerson(tag: string, opts: { verify?: boolean } = {
   const res = await api("/api/auth/register", {
     body: { firstName: "Teste", lastName: tag, email, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, companyName: company, acceptTerms: true },
   });
-  if (res.status !== 200) throw new Error(`register ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201) throw new Error(`register ${email}: ${res.status} ${JSON.stringify(res.body)}`);
   if (opts.verify !== false) {
     const path = linkIn(await lastMailTo(email), "/email-verify/");
     const token = path.split("/").pop()!;

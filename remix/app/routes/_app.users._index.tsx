@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@r
 import { useTranslation } from "react-i18next";
 import { z } from "../../../api/lib/zod";
 import { canManageUsers } from "../../../api/policy/policy";
-import { listUsers, revokeInvitation } from "../../../api/users/services";
+import { PAGE_SIZE, listUsers, revokeInvitation } from "../../../api/users/services";
 import { FormErrors } from "~/components/forms/fields";
 import { InvitationsTable } from "~/components/users/invitations-table";
 import { UsersTable } from "~/components/users/users-table";
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const q = url.searchParams.get("q")?.trim() || undefined;
   const page = url.searchParams.get("page") ?? undefined;
-  const list = await orHttpError(listUsers(ctx, { q, page }));
+  const list = await orHttpError(listUsers(ctx, { q, page, limit: PAGE_SIZE }));
   return json({ ...list, q: q ?? "", canManage: canManageUsers(ctx.actor.role), meId: ctx.actor.userId });
 }
 
@@ -80,7 +80,7 @@ export default function Users() {
             <UsersTable rows={data} lng={lng} canManage={canManage} meId={meId} />
           )}
           <Pager
-            page={page}
+            page={page ?? 1}
             pageCount={lastPage}
             hrefFor={hrefFor}
             aria-label={t("common:pager.label")}

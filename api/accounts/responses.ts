@@ -1,0 +1,80 @@
+/**
+ * The success answers of the accounts routes (routes.ts), as TypeBox schemas for the OpenAPI
+ * document (api/http/openapi.ts successResponse). In tests every answer is checked against them
+ * (api/http/response-check.ts).
+ */
+import { Type } from "@sinclair/typebox";
+import { t } from "elysia";
+import { ACCOUNT_TYPES, ENTITY_STATUSES, PLAN_PERMISSIONS, ROLES } from "../../models/constants";
+import { Page } from "../lib/page";
+
+const int = Type.Integer;
+const nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
+const oneOf = (values: readonly string[], description?: string) => t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});
+const text = () => nullable(t.String());
+
+export const Account = t.Object({
+  id: t.String({ format: "uuid" }),
+  name: t.String(),
+  type: oneOf(ACCOUNT_TYPES),
+  status: oneOf(ENTITY_STATUSES),
+  currency: t.String({ description: "ISO 4217" }),
+  balance: int({ description: "Prepaid balance in minor units (centavos)" }),
+  limit: int({ description: "Credit limit in minor units (centavos): how far below zero the balance may go" }),
+  role: oneOf(ROLES, "The person's role in this account"),
+  is_agent: t.Boolean({ description: "The person attends live chat in this account" }),
+  whitelabel_id: nullable(t.String({ format: "uuid" })),
+  timezone: t.String({ description: "IANA time zone, e.g. America/Sao_Paulo" }),
+  address: t.Object({ street: text(), number: text(), complement: text(), district: text(), city: text(), province: text(), postal_code: text() }),
+});
+
+export const AccountPage = Page(Account, "The person's accounts by name");
+
+const Permissions = t.Partial(t.Object(Object.fromEntries(PLAN_PERMISSIONS.map((p) => [p, t.Boolean()]))), {
+  description: "Plan features switched on (opening_hour, dashboard, spie, tab, department, whatsapp): the union of the active plans'",
+});
+
+const PlanOfService = t.Object({
+  id: t.String({ format: "uuid" }),
+  name: t.Optional(t.String()),
+  ends_at: nullable(t.String({ format: "date-time" })),
+  trial: t.Boolean(),
+});
+
+export const AccountInfo = t.Composite([
+  Account,
+  t.Object({
+    plans: t.Record(t.String(), PlanOfService, { description: "The active plan of each service (sms, omni…), keyed by service" }),
+    permissions: Permissions,
+    auth_token: t.Optional(t.String({ description: "The account's API token: owner and admin only" })),
+  }),
+]);
+
+export const HomeSummary = t.Object({
+  account: t.Object({
+    name: t.String(),
+    balance: int({ description: "Centavos" }),
+    limit: int({ description: "Centavos" }),
+    currency: t.String(),
+    role: oneOf(ROLES),
+    plans: t.Record(t.String(), PlanOfService),
+  }),
+  members: int({ description: "People in the account" }),
+  unread: int({ description: "The person's unread notifications" }),
+  recent: t.Array(
+    t.Object({
+      id: int(),
+      action: t.String({ description: "Audit action code, e.g. auth.login" }),
+      description: t.String({ description: "The action in the caller's language (Accept-Language)" }),
+      at: t.String({ format: "date-time" }),
+    }),
+    { description: "Latest 8 audit events (everyone's for owner and admin, else the person's own)" },
+  ),
+});
+
+export const AccountSwitched = t.Object({
+  id: t.String({ format: "uuid", description: "The account now current" }),
+  token: t.String({ description: "Access token bound to it" }),
+  refresh_token: t.String(),
+  summary: HomeSummary,
+});
