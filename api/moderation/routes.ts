@@ -15,7 +15,12 @@ import { addTerm, getTerm, listTerms, removeTerm, updateTerm } from "./terms";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });
-const listQuery = t.Object({ ...pageQuery, status: t.Optional(t.String({ description: "pending, approved or rejected (default: all)" })) });
+/**
+ * pageQuery with `limit` checked by the use-case only: pageQuery's pattern would answer a bad limit
+ * with TypeBox's generic "Invalid value" instead of intParam's "Must be an integer" / "Minimum value 1".
+ */
+const page = { ...pageQuery, limit: t.Optional(t.String({ description: pageQuery.limit.description })) };
+const listQuery = t.Object({ ...page, status: t.Optional(t.String({ description: "pending, approved or rejected (default: all)" })) });
 const termBody = t.Object({ value: t.String({ description: "A word or phrase (stored lowercase without accents) / a domain (bit.ly)" }), note: t.Optional(t.Union([t.String(), t.Null()])) });
 
 function kindRoutes(kind: TermKind, plural: "words" | "urls") {
@@ -67,7 +72,7 @@ function kindRoutes(kind: TermKind, plural: "words" | "urls") {
       },
     })
     .get("", ({ ctx, query }) => listTerms(ctx, kind, query), {
-      query: t.Object(pageQuery),
+      query: t.Object(page),
       detail: { responses: successResponse(R.TermPage), summary: `Platform staff: the ${plural} under review, by value, by keyset (cursor, limit)` },
     })
     .post(

@@ -51,6 +51,7 @@ const lists = (): Array<[string, string, string?]> => [
   ["/api/users", "page"],
   ["/api/words/approvals", "limit", staff],
   ["/api/urls/approvals", "limit", staff],
+  ["/api/words", "limit", staff],
   [`/api/webhooks/${webhookId}/deliveries`, "page"],
   ["/api/optouts", "page"],
   ["/api/blacklist", "page"],
