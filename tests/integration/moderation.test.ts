@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
-import { DEMO_PASSWORD } from "../support/web";
+import { DEMO_PASSWORD, signIn } from "../support/web";
 
 const PRICE = 8; // T1, one segment (api/sms/pricing.ts)
 type P = Person & { token: string };
@@ -109,6 +109,26 @@ describe("moderation: words and URLs under review", () => {
     const zero = await api("/api/words/approvals?limit=0", { token: p.token, lang: "en" });
     expect(zero.status).toBe(422);
     expect(Object.keys(zero.body.error.fields)).toEqual(["limit"]);
+  });
+
+  it("the /sms/antifraude screen pages the reviews by cursor: 20 a page, then the next", async () => {
+    const p = await person("modscreen");
+    await query("UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    const tag = randomUUID().slice(0, 6);
+    for (let i = 1; i <= 21; i++) {
+      expect((await api("/api/words/approvals", { token: p.token, body: { value: `tela${i}x${tag}` } })).status).toBe(201);
+    }
+    const web = await signIn(p.email, p.password);
+    const first = (await web.page("/sms/antifraude?status=pending")).html;
+    for (let i = 2; i <= 21; i++) expect(first).toContain(`tela${i}x${tag}`);
+    expect(first).not.toContain(`tela1x${tag}`);
+    const next = first.match(/href="(\?[^"]*word_cursor=[^"]*)"/)?.[1]?.replaceAll("&amp;", "&");
+    expect(next).toMatch(/^\?status=pending&word_cursor=/);
+    const second = (await web.page(`/sms/antifraude${next}`)).html;
+    expect(second).toContain(`tela1x${tag}`);
+    expect(second).not.toContain(`tela2x${tag}`);
+    expect(second).not.toMatch(/href="[^"]*word_cursor=/); // no next page
+    expect(second).toContain('href="?status=pending"');
   });
 
   it("holds a message with a word under review (not sent, charged), and approval sends it", async () => {

@@ -57,9 +57,17 @@ function Pager({ groups, kind, status }: { groups: ReviewGroup[]; kind: ReviewGr
     return `?${q}`;
   };
   return (
-    <nav aria-label={t("pager.label")} className="flex gap-3 text-sm">
-      {g.cursor ? <a className="underline" href={href(null)}>{t("pager.first")}</a> : null}
-      {g.nextCursor ? <a className="underline" href={href(g.nextCursor)}>{t("pager.next")}</a> : null}
+    <nav aria-label={t("pager.label")} className="flex flex-wrap justify-end gap-2">
+      {g.cursor ? (
+        <Button asChild variant="outline" size="sm">
+          <a href={href(null)}>{t("pager.first")}</a>
+        </Button>
+      ) : null}
+      {g.nextCursor ? (
+        <Button asChild variant="outline" size="sm">
+          <a href={href(g.nextCursor)} rel="next">{t("pager.next")}</a>
+        </Button>
+      ) : null}
     </nav>
   );
 }
