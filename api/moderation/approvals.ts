@@ -19,12 +19,12 @@ import { dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { decodeCursor, keyset } from "../lib/page";
 import { validate } from "../lib/validate";
 import { assertAccountSide, assertReader, assertStaff } from "./access";
 import type { TermKind } from "./match";
 import { approvalNoteSchema, approvalRequestSchema, approvalsQuerySchema, rejectSchema } from "./schemas";
 
-export const APPROVALS_PAGE = 20;
 export const REJECTED_ERROR_CODE = "moderation_rejected";
 
 export type Approval = {
@@ -42,16 +42,22 @@ export type Approval = {
   held: number;
   total: number;
 };
-export type HeldMessage = { id: string; recipient: string; sender: string; body: string; price: number; status: string; created_at: Date; hold_state: string };
+/** `from`/`to` are the spec's names; `sender`/`recipient` stay as deprecated aliases. */
+export type HeldMessage = { id: string; from: string; to: string; recipient: string; sender: string; body: string; price: number; status: string; created_at: Date; hold_state: string };
 
 const SELECT = `SELECT a.id, a.account_id, acc.name AS account_name, a.kind, a.value, a.status, a.note, a.reason, a.decided_at, a.created_at,
   (SELECT count(*)::int FROM moderation_holds h WHERE h.approval_id = a.id AND h.state = 'held') AS held,
   (SELECT count(*)::int FROM moderation_holds h WHERE h.approval_id = a.id) AS total
   FROM moderation_approvals a JOIN accounts acc ON acc.id = a.account_id`;
 
-export async function listApprovals(ctx: SignedInCtx, kind: TermKind, input: unknown = {}) {
+/**
+ * A keyset page of the reviews: pending first, then newest first — the order (pending, created_at,
+ * id) DESC, whose last row's key is the cursor. Staff see every account's, an account its own.
+ */
+export async function listApprovals(ctx: SignedInCtx, kind: TermKind, input: unknown = {}): Promise<{ data: Approval[]; next_cursor: string | null }> {
   const { all } = assertReader(ctx);
   const q = validate(approvalsQuerySchema, input ?? {});
+  const after = decodeCursor(q.cursor, ["number", "string", "string"]);
   const bind: unknown[] = [kind];
   let where = "a.kind = $1";
   if (!all) {
@@ -62,15 +68,25 @@ export async function listApprovals(ctx: SignedInCtx, kind: TermKind, input: unk
     bind.push(q.status);
     where += ` AND a.status = $${bind.length}`;
   }
-  const db = sequelize();
-  const [[{ n }], rows] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM moderation_approvals a WHERE ${where}`, { bind, type: QueryTypes.SELECT }),
-    db.query<Approval>(`${SELECT} WHERE ${where} ORDER BY (a.status = 'pending') DESC, a.created_at DESC, a.id DESC LIMIT ${APPROVALS_PAGE} OFFSET ${(q.page - 1) * APPROVALS_PAGE}`, {
-      bind,
-      type: QueryTypes.SELECT,
-    }),
-  ]);
-  return { data: rows, page: q.page, last_page: Math.max(1, Math.ceil(n / APPROVALS_PAGE)), total: n };
+  if (after) {
+    if (!/^[0-9a-f-]{36}$/i.test(String(after[2])) || Number.isNaN(Date.parse(String(after[1])))) {
+      throw new AppError("VALIDATION", { fields: { cursor: ["validation.invalid"] } });
+    }
+    bind.push(after[0] ? 1 : 0, after[1], after[2]);
+    where += ` AND ((a.status = 'pending')::int, a.created_at, a.id) < ($${bind.length - 2}::int, $${bind.length - 1}::timestamptz, $${bind.length}::uuid)`;
+  }
+  const rows = await sequelize().query<Approval & { cursor_ts: string }>(
+    // The cursor keeps created_at to the microsecond (a JS Date would cut it to the millisecond).
+    `${SELECT.replace("SELECT ", `SELECT to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_ts, `)} WHERE ${where}
+     ORDER BY (a.status = 'pending') DESC, a.created_at DESC, a.id DESC LIMIT ${q.limit + 1}`,
+    { bind, type: QueryTypes.SELECT },
+  );
+  return keyset(
+    rows,
+    q.limit,
+    (r) => [r.status === "pending" ? 1 : 0, r.cursor_ts, r.id],
+    ({ cursor_ts: _c, ...r }) => r,
+  );
 }
 
 async function visibleApproval(ctx: SignedInCtx, kind: TermKind, id: string, all: boolean): Promise<Approval> {
@@ -88,7 +104,7 @@ export async function getApproval(ctx: SignedInCtx, kind: TermKind, id: string):
   const { all } = assertReader(ctx);
   const approval = await visibleApproval(ctx, kind, id, all);
   const messages = await sequelize().query<HeldMessage>(
-    `SELECT m.id, m.recipient, m.sender, m.body, m.price::int AS price, m.status, m.created_at, h.state AS hold_state
+    `SELECT m.id, m.sender AS "from", m.recipient AS "to", m.recipient, m.sender, m.body, m.price::int AS price, m.status, m.created_at, h.state AS hold_state
      FROM moderation_holds h JOIN messages m ON m.id = h.message_id WHERE h.approval_id = $1 ORDER BY m.created_at, m.id LIMIT 100`,
     { bind: [id], type: QueryTypes.SELECT },
   );

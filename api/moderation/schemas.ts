@@ -1,5 +1,5 @@
 /** Inputs of the moderation words/URLs and their approvals. Messages are locale keys; no model imports. */
-import { pageParam } from "../lib/validate";
+import { pageInput } from "../lib/page";
 import { z } from "../lib/zod";
 import { normalizeDomain, normalizeWord } from "./match";
 
@@ -40,7 +40,9 @@ export const rejectSchema = z.object({
   reason: z.string().trim().min(1, "validation.required").max(MAX_NOTE, `validation.maxLength::${MAX_NOTE}`),
 });
 
+export const termsQuerySchema = z.object(pageInput);
+
 export const approvalsQuerySchema = z.object({
-  page: pageParam(),
+  ...pageInput,
   status: z.union([z.enum(APPROVAL_STATUSES, "validation.option"), z.literal("")]).optional().transform((v) => v || undefined),
 });

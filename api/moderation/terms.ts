@@ -5,18 +5,35 @@ import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { decodeCursor, keyset } from "../lib/page";
 import { validate } from "../lib/validate";
 import { assertStaff } from "./access";
 import type { TermKind } from "./match";
-import { termSchema } from "./schemas";
+import { termSchema, termsQuerySchema } from "./schemas";
 
 export type ModerationTerm = { id: string; kind: TermKind; value: string; note: string; created_at: Date; updated_at: Date };
 const COLUMNS = "id, kind, value, note, created_at, updated_at";
 
-export async function listTerms(ctx: SignedInCtx, kind: TermKind): Promise<{ data: ModerationTerm[] }> {
+/** A keyset page of the terms by value (unique per kind: the cursor is the last value). */
+export async function listTerms(ctx: SignedInCtx, kind: TermKind, input: unknown = {}): Promise<{ data: ModerationTerm[]; next_cursor: string | null }> {
   assertStaff(ctx);
-  const rows = await sequelize().query<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1 ORDER BY value`, { bind: [kind], type: QueryTypes.SELECT });
-  return { data: rows };
+  const q = validate(termsQuerySchema, input ?? {});
+  const after = decodeCursor(q.cursor, ["string"]);
+  const bind: unknown[] = [kind];
+  if (after) bind.push(after[0]);
+  const rows = await sequelize().query<ModerationTerm>(
+    `SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1${after ? " AND value > $2" : ""} ORDER BY value LIMIT ${q.limit + 1}`,
+    { bind, type: QueryTypes.SELECT },
+  );
+  return keyset(rows, q.limit, (r) => [r.value]);
+}
+
+export async function getTerm(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ data: ModerationTerm }> {
+  assertStaff(ctx);
+  assertId(id);
+  const [row] = await sequelize().query<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE id = $1 AND kind = $2`, { bind: [id, kind], type: QueryTypes.SELECT });
+  if (!row) throw new AppError("NOT_FOUND");
+  return { data: row };
 }
 
 /** Adds a term; adding one already listed answers it with created: false. */

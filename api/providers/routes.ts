@@ -1,6 +1,10 @@
 /** Provider connections and the SMS route map (platform staff: policy route /admin/providers). Thin: the use-cases check and validate. */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
+import { created } from "../http/created";
+import { errorResponses, successResponse } from "../http/openapi";
+import { fromAcceptLanguage, translate } from "../lib/i18n";
+import * as R from "./responses";
 import { createProvider, deleteProvider, getProvider, getRouteMap, listProviders, putRouteMap, updateProvider } from "./services";
 import { testProvider } from "./test-connection";
 
@@ -25,27 +29,59 @@ const route = t.Optional(t.String({ description: "Connection id" }));
 
 export const providerAdminRoutes = new Elysia({ prefix: "/admin", tags: ["admin"], detail: { security: bearer } })
   .use(authenticated)
-  .get("/providers", ({ ctx }) => listProviders(ctx), { detail: { summary: "Provider connections, with the routes using each; credentials only as masked hints" } })
-  .post("/providers", ({ ctx, body }) => createProvider(ctx, body), {
-    body: t.Object({ name: t.String({ description: "a-z first, then a-z 0-9 _ - (2-41); fixed once created" }), ...settings }),
-    detail: { summary: "Create a connection (simulator, http, smpp)" },
+  .get("/providers", ({ ctx }) => listProviders(ctx), {
+    detail: {
+      responses: successResponse(R.ProviderPage),
+      summary: "Provider connections (platform configuration, a handful: one page), with the routes using each; credentials only as masked hints",
+    },
   })
-  .get("/providers/:id", ({ ctx, params }) => getProvider(ctx, params.id), { params: id, detail: { summary: "One connection" } })
+  .post(
+    "/providers",
+    async ({ ctx, body, set }) => {
+      const r = await createProvider(ctx, body);
+      return created(set, `/api/admin/providers/${r.data.id}`, r);
+    },
+    {
+      body: t.Object({ name: t.String({ description: "a-z first, then a-z 0-9 _ - (2-41); fixed once created" }), ...settings }),
+      detail: {
+        responses: R.created201(R.ProviderSaved, "Created; Location is its URL"),
+        summary: "Create a connection (simulator, http, smpp); a name taken is 422 on name",
+      },
+    },
+  )
+  .get("/providers/:id", ({ ctx, params }) => getProvider(ctx, params.id), { params: id, detail: { responses: successResponse(R.ProviderOne), summary: "One connection" } })
   .put("/providers/:id", ({ ctx, params, body }) => updateProvider(ctx, params.id, body), {
     params: id,
     body: t.Object(settings),
-    detail: { summary: "Change kind, settings, enabled (omitted enabled = disabled, like the form); blank credentials keep the stored ones" },
+    detail: {
+      responses: successResponse(R.ProviderSaved),
+      summary: "Change kind, settings, enabled (omitted enabled = disabled, like the form); blank credentials keep the stored ones",
+    },
   })
   .delete("/providers/:id", ({ ctx, params }) => deleteProvider(ctx, params.id), {
     params: id,
-    detail: { summary: "Delete a connection; 409 PROVIDER_IN_USE while a route uses it" },
+    detail: { responses: { ...successResponse(R.ProviderDeleted), ...errorResponses(409) }, summary: "Delete a connection; 409 PROVIDER_IN_USE while a route uses it" },
   })
-  .post("/providers/:id/test", ({ ctx, params }) => testProvider(ctx, params.id), {
-    params: id,
-    detail: { summary: "Test: http GETs its base URL, smpp binds and unbinds, simulator checks /health; answers {ok, code, message, ms}" },
-  })
-  .get("/sms/routes", ({ ctx }) => getRouteMap(ctx), { detail: { summary: "Route map: T1, T2, T4, T6 -> connection" } })
+  .post(
+    "/providers/:id/test",
+    async ({ ctx, params, request }) => {
+      const r = await testProvider(ctx, params.id);
+      // The outcome for a person: in the caller's language (the screen translates `code` itself).
+      return { ...r, message: translate(fromAcceptLanguage(request.headers.get("accept-language")), `admin:providers.test.codes.${r.code}`, r.params) };
+    },
+    {
+      params: id,
+      detail: {
+        responses: successResponse(R.ProviderTest),
+        summary: "Test: http GETs its base URL, smpp binds and unbinds, simulator checks /health; answers {ok, code, params, message, ms} (a provider's failure is ok: false, never an error)",
+      },
+    },
+  )
+  .get("/sms/routes", ({ ctx }) => getRouteMap(ctx), { detail: { responses: successResponse(R.RouteMap), summary: "Route map: T1, T2, T4, T6 -> connection (the four routes: one page)" } })
   .put("/sms/routes", ({ ctx, body }) => putRouteMap(ctx, body), {
     body: t.Object({ T1: route, T2: route, T4: route, T6: route }),
-    detail: { summary: "Point routes at enabled connections (routes not given keep theirs); dispatchers use it from the next message" },
+    detail: {
+      responses: successResponse(R.RouteMap, "The whole route map after the change"),
+      summary: "Point routes at enabled connections (routes not given keep theirs); dispatchers use it from the next message",
+    },
   });

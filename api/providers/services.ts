@@ -15,6 +15,7 @@ import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { onePage } from "../lib/page";
 import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
 import { SMS_ROUTES, type SmsRoute } from "../sms/schemas";
@@ -94,13 +95,14 @@ export async function loadProvider(id: string, transaction?: Transaction, lock =
   return row;
 }
 
-export async function listProviders(ctx: SignedInCtx): Promise<{ data: ProviderView[] }> {
+/** Every connection: platform configuration (a handful), one page. */
+export async function listProviders(ctx: SignedInCtx): Promise<{ data: ProviderView[]; next_cursor: string | null }> {
   assertStaff(ctx);
   const [rows, routes] = await Promise.all([
     sequelize().query<ProviderRow>(`SELECT ${COLUMNS} FROM provider_connections ORDER BY channel, name`, { type: QueryTypes.SELECT }),
     routesByConnection(),
   ]);
-  return { data: rows.map((r) => view(r, routes)) };
+  return onePage(rows.map((r) => view(r, routes)));
 }
 
 export async function getProvider(ctx: SignedInCtx, id: string): Promise<{ data: ProviderView }> {
@@ -193,21 +195,22 @@ export async function deleteProvider(ctx: SignedInCtx, id: string): Promise<{ ok
   return { ok: true };
 }
 
-export async function getRouteMap(ctx: SignedInCtx): Promise<{ data: RouteMapEntry[] }> {
+/** The four SMS routes (one page) and the connection of each. */
+export async function getRouteMap(ctx: SignedInCtx): Promise<{ data: RouteMapEntry[]; next_cursor: string | null }> {
   assertStaff(ctx);
   const rows = await sequelize().query<{ route: SmsRoute; connection_id: string; connection_name: string }>(
     `SELECT r.route, r.connection_id, c.name AS connection_name FROM sms_route_connections r JOIN provider_connections c ON c.id = r.connection_id`,
     { type: QueryTypes.SELECT },
   );
   const by = new Map(rows.map((r) => [r.route, r]));
-  return { data: SMS_ROUTES.map((route) => ({ route, connection_id: by.get(route)?.connection_id ?? null, connection_name: by.get(route)?.connection_name ?? null })) };
+  return onePage(SMS_ROUTES.map((route) => ({ route, connection_id: by.get(route)?.connection_id ?? null, connection_name: by.get(route)?.connection_name ?? null })));
 }
 
 /**
  * Points routes at connections (the routes not given keep theirs). Each must be an SMS
  * connection that is enabled: a route on a disabled one would fail every message `no_provider`.
  */
-export async function putRouteMap(ctx: SignedInCtx, input: unknown): Promise<{ data: RouteMapEntry[] }> {
+export async function putRouteMap(ctx: SignedInCtx, input: unknown): Promise<{ data: RouteMapEntry[]; next_cursor: string | null }> {
   assertStaff(ctx);
   const data = validate(routeMapSchema, input);
   const wanted = SMS_ROUTES.filter((r) => data[r]).map((r) => [r, data[r]!] as const);

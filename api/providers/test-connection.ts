@@ -6,7 +6,7 @@
  *  - smpp: connect, bind_transceiver with the connection's credentials, unbind, close.
  *  - simulator: GET /health of the built-in simulator.
  * Answers { ok, code, params, ms }: `code` is a locale key under admin:providers.test (the screen
- * translates it), `message` the same in English for API users. Never throws for a provider's failure.
+ * translates it), `message` the same in English (the API route answers it in the caller's language). Never throws for a provider's failure.
  */
 import smpp, { type PDU } from "smpp";
 import { STATUS } from "../channels/smpp/protocol";

@@ -65,9 +65,9 @@ describe("scheduled messages are checked by moderation when released", () => {
 
     // Then the word goes under review; the second account asks ahead and is approved.
     const w = await api("/api/words", { token: staff, body: { value: word, note: "golpe do brinde" } });
-    expect(w.status, JSON.stringify(w.body)).toBe(200);
+    expect(w.status, JSON.stringify(w.body)).toBe(201);
     const ask = await api("/api/words/approvals", { token: allowed.token, body: { value: word, note: "brinde real" } });
-    expect(ask.status, JSON.stringify(ask.body)).toBe(200);
+    expect(ask.status, JSON.stringify(ask.body)).toBe(201);
     expect((await api(`/api/words/approvals/${ask.body.data.id}/approve`, { token: staff, method: "POST" })).status).toBe(200);
 
     // Their time comes: the worker's release sweep takes all three in one batch.

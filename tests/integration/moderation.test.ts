@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
-import { DEMO_PASSWORD } from "../support/web";
+import { DEMO_PASSWORD, signIn } from "../support/web";
 
 const PRICE = 8; // T1, one segment (api/sms/pricing.ts)
 type P = Person & { token: string };
@@ -52,10 +52,10 @@ beforeAll(async () => {
   word = `premiox${tag}`;
   domain = `golpe-${tag}.example.com`;
   const w = await api("/api/words", { token: staff, body: { value: `Prêmiox${tag}`.replace("ê", "e"), note: "sorteio falso" } });
-  expect(w.status, JSON.stringify(w.body)).toBe(200);
+  expect(w.status, JSON.stringify(w.body)).toBe(201);
   expect(w.body.data).toMatchObject({ kind: "word", value: word });
   const u = await api("/api/urls", { token: staff, body: { value: `https://www.${domain}/promo` } });
-  expect(u.status, JSON.stringify(u.body)).toBe(200);
+  expect(u.status, JSON.stringify(u.body)).toBe(201);
   expect(u.body.data.value).toBe(domain);
 });
 
@@ -66,6 +66,71 @@ async function approvalFor(p: P, kind: "words" | "urls", value: string) {
 }
 
 describe("moderation: words and URLs under review", () => {
+  it("the account's reviews page by keyset (pending first, newest first) and a request is 201 + Location", async () => {
+    const p = await person("modpages");
+    await query("UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    const tag = randomUUID().slice(0, 6);
+    const asked: string[] = [];
+    for (const i of [1, 2, 3]) {
+      const r = await api("/api/words/approvals", { token: p.token, body: { value: `pedido${i}x${tag}`, note: "campanha real" } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      expect(r.body).toMatchObject({ created: true, data: { status: "pending", value: `pedido${i}x${tag}`, note: "campanha real" } });
+      expect(r.headers.get("location")).toBe(`/api/words/approvals/${r.body.data.id}`);
+      const got = await api(r.headers.get("location")!, { token: p.token });
+      expect(got.status).toBe(200);
+      expect(got.body.data).toMatchObject({ ...r.body.data, messages: [] });
+      asked.push(r.body.data.id);
+    }
+    // Asking again for an open request answers it (200, no Location) with the new note.
+    const again = await api("/api/words/approvals", { token: p.token, body: { value: `pedido1x${tag}`, note: "nota nova" } });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ created: false, data: { id: asked[0], note: "nota nova" } });
+    expect(again.headers.get("location")).toBeNull();
+    // One decided review goes after the pending ones.
+    await query("UPDATE moderation_approvals SET status = 'rejected', reason = 'x', decided_at = now() WHERE id = $1", [asked[2]]);
+    const first = await api("/api/words/approvals?limit=2", { token: p.token });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data.map((a: { id: string }) => a.id)).toEqual([asked[1], asked[0]]);
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const second = await api(`/api/words/approvals?limit=2&cursor=${first.body.next_cursor}`, { token: p.token });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body.data.map((a: { id: string }) => a.id)).toEqual([asked[2]]);
+    expect(second.body.next_cursor).toBeNull();
+    // The status filter pages the same way; a bad cursor or limit is a 422 on that field.
+    const pending = await api("/api/words/approvals?status=pending&limit=1", { token: p.token });
+    expect(pending.body.data.map((a: { id: string }) => a.id)).toEqual([asked[1]]);
+    const rest = await api(`/api/words/approvals?status=pending&limit=5&cursor=${pending.body.next_cursor}`, { token: p.token });
+    expect(rest.body).toMatchObject({ data: [{ id: asked[0] }], next_cursor: null });
+    for (const bad of ["cursor=bm9wZQ", `cursor=${Buffer.from(JSON.stringify([1, "x", "y"])).toString("base64url")}`]) {
+      const res = await api(`/api/words/approvals?${bad}`, { token: p.token, lang: "en" });
+      expect(res.status, bad).toBe(422);
+      expect(Object.keys(res.body.error.fields)).toEqual(["cursor"]);
+    }
+    const zero = await api("/api/words/approvals?limit=0", { token: p.token, lang: "en" });
+    expect(zero.status).toBe(422);
+    expect(Object.keys(zero.body.error.fields)).toEqual(["limit"]);
+  });
+
+  it("the /sms/antifraude screen pages the reviews by cursor: 20 a page, then the next", async () => {
+    const p = await person("modscreen");
+    await query("UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    const tag = randomUUID().slice(0, 6);
+    for (let i = 1; i <= 21; i++) {
+      expect((await api("/api/words/approvals", { token: p.token, body: { value: `tela${i}x${tag}` } })).status).toBe(201);
+    }
+    const web = await signIn(p.email, p.password);
+    const first = (await web.page("/sms/antifraude?status=pending")).html;
+    for (let i = 2; i <= 21; i++) expect(first).toContain(`tela${i}x${tag}`);
+    expect(first).not.toContain(`tela1x${tag}`);
+    const next = first.match(/href="(\?[^"]*word_cursor=[^"]*)"/)?.[1]?.replaceAll("&amp;", "&");
+    expect(next).toMatch(/^\?status=pending&word_cursor=/);
+    const second = (await web.page(`/sms/antifraude${next}`)).html;
+    expect(second).toContain(`tela1x${tag}`);
+    expect(second).not.toContain(`tela2x${tag}`);
+    expect(second).not.toMatch(/href="[^"]*word_cursor=/); // no next page
+    expect(second).toContain('href="?status=pending"');
+  });
+
   it("holds a message with a word under review (not sent, charged), and approval sends it", async () => {
     const p = await person("modapprove");
     const clean = await send(p, "Seu pedido saiu para entrega");
@@ -98,6 +163,7 @@ describe("moderation: words and URLs under review", () => {
     const own = await api("/api/words/approvals", { token: p.token });
     expect(own.status).toBe(200);
     expect(own.body.data.map((a: { id: string }) => a.id)).toEqual([approval.id]);
+    expect(own.body.next_cursor).toBeNull();
     expect((await api(`/api/words/approvals/${approval.id}/approve`, { token: p.token, method: "POST" })).status).toBe(403);
     expect((await api("/api/words", { token: p.token })).status).toBe(403);
     const note = await api(`/api/words/approvals/${approval.id}`, { token: p.token, method: "PUT", body: { note: "Campanha de fidelidade real" } });
@@ -109,6 +175,11 @@ describe("moderation: words and URLs under review", () => {
 
     const detail = await api(`/api/words/approvals/${approval.id}`, { token: staff });
     expect(detail.body.data.messages.map((m: { id: string }) => m.id).sort()).toEqual(held.data.map((d) => d.id).sort());
+    // The spec's from/to, with sender/recipient kept as deprecated aliases.
+    for (const m of detail.body.data.messages) {
+      const row = await messageRow(m.id);
+      expect(m).toMatchObject({ from: row.sender, to: row.recipient, sender: row.sender, recipient: row.recipient });
+    }
 
     const ok = await api(`/api/words/approvals/${approval.id}/approve`, { token: staff, method: "POST" });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
@@ -183,10 +254,34 @@ describe("moderation: words and URLs under review", () => {
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.error.fields)).toEqual(["value"]);
     const dup = await api("/api/words", { token: staff, body: { value: word.toUpperCase() } });
+    expect(dup.status).toBe(200);
     expect(dup.body.created).toBe(false);
+    expect(dup.headers.get("location")).toBeNull();
+    // A create is 201 with Location: the URL answers the same term.
     const tmp = await api("/api/words", { token: staff, body: { value: `tmp${randomUUID().slice(0, 8)}` } });
-    const list = await api("/api/words", { token: staff });
-    expect(list.body.data.map((t: { id: string }) => t.id)).toContain(tmp.body.data.id);
+    expect(tmp.status, JSON.stringify(tmp.body)).toBe(201);
+    expect(tmp.body.created).toBe(true);
+    expect(tmp.headers.get("location")).toBe(`/api/words/${tmp.body.data.id}`);
+    const got = await api(tmp.headers.get("location")!, { token: staff });
+    expect(got.status).toBe(200);
+    expect(got.body.data).toEqual(tmp.body.data);
+    expect((await api(`/api/urls/${tmp.body.data.id}`, { token: staff })).status).toBe(404);
+    // The list pages by keyset (by value): walk it to the new term, each term once.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; body: { data: Array<{ id: string; value: string }>; next_cursor: string | null } } = await api(
+        `/api/words?limit=5${cursor ? `&cursor=${cursor}` : ""}`,
+        { token: staff },
+      );
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      expect(page.body.data.length).toBeLessThanOrEqual(5);
+      seen.push(...page.body.data.map((t) => t.id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    expect(seen).toContain(tmp.body.data.id);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect((await api("/api/words?cursor=bm90LWEta2V5", { token: staff, lang: "en" })).body.error.fields).toHaveProperty("cursor");
     expect((await api(`/api/words/${tmp.body.data.id}`, { token: staff, method: "DELETE" })).status).toBe(200);
     expect((await api(`/api/words/${tmp.body.data.id}`, { token: staff, method: "DELETE" })).status).toBe(404);
   });

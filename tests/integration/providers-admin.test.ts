@@ -53,8 +53,13 @@ describe("provider connections API", () => {
   it("creates an HTTP connection: the key is stored as the adapter reads it, answered only as a hint; a generated webhook secret is shown once", async () => {
     const name = `peer_${tag}`;
     const res = await api("/api/admin/providers", { token: staff, body: { name, kind: "http", url: peerUrl, api_key: KEY, tps: "50" } });
-    expect(res.status).toBe(200);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.data.id;
+    // 201 + Location: the URL answers the same connection (without the once-only generated secret).
+    expect(res.headers.get("location")).toBe(`/api/admin/providers/${id}`);
+    const got = await api(res.headers.get("location")!, { token: staff });
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({ data: res.body.data });
     expect(res.body.data).toMatchObject({ name, kind: "http", channel: "sms", enabled: true, settings: { url: peerUrl, tps: 50 }, secrets: { api_key: "••••6789" }, routes: [] });
     expect(res.body.generated.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(JSON.stringify(res.body.data)).not.toContain(KEY);
@@ -62,6 +67,7 @@ describe("provider connections API", () => {
     expect(row.settings).toEqual({ url: peerUrl, api_key: KEY, webhook_secret: res.body.generated.webhook_secret, tps: 50 });
 
     const list = await api("/api/admin/providers", { token: staff });
+    expect(list.body.next_cursor).toBeNull(); // one page: the platform's connections
     const mine = list.body.data.find((c: { id: string }) => c.id === id);
     expect(mine.secrets).toEqual({ api_key: "••••6789", webhook_secret: expect.stringMatching(/^••••.{4}$/) });
     expect(JSON.stringify(list.body)).not.toContain(KEY);
@@ -91,12 +97,15 @@ describe("provider connections API", () => {
 
     // Test: the peer answered with our key (a 404 of the base URL is still "reachable").
     const hits = peerHits.length;
-    const ok = await api(`/api/admin/providers/${id}/test`, { token: staff, method: "POST" });
-    expect(ok.body).toMatchObject({ ok: true, code: "httpOk", params: { status: 404 } });
+    const ok = await api(`/api/admin/providers/${id}/test`, { token: staff, method: "POST", lang: "en" });
+    expect(ok.body).toMatchObject({ ok: true, code: "httpOk", params: { status: 404 }, message: "The provider answered (HTTP 404)." });
     expect(peerHits.slice(hits)).toEqual([{ url: "/v2/", auth: `Bearer ${KEY}` }]);
     // A wrong key is refused; a closed port is unreachable.
     await api(`/api/admin/providers/${id}`, { token: staff, method: "PUT", body: { kind: "http", url: peerUrl, api_key: "wrong-key-000000", enabled: true } });
     expect((await api(`/api/admin/providers/${id}/test`, { token: staff, method: "POST" })).body).toMatchObject({ ok: false, code: "httpRefused", params: { status: 401 } });
+    // The message is for a person: in the caller's language.
+    const es = await api(`/api/admin/providers/${id}/test`, { token: staff, method: "POST", lang: "es" });
+    expect(es.body.message).toBe("El proveedor rechazó las credenciales (HTTP 401).");
     await api(`/api/admin/providers/${id}`, { token: staff, method: "PUT", body: { kind: "http", url: `http://127.0.0.1:${await freePort()}/`, enabled: true } });
     expect((await api(`/api/admin/providers/${id}/test`, { token: staff, method: "POST" })).body).toMatchObject({ ok: false, code: "unreachable" });
 
@@ -111,7 +120,7 @@ describe("provider connections API", () => {
       token: staff,
       body: { name: `smsc_${tag}`, kind: "smpp", host: "127.0.0.1", port: String(smsc.port), system_id: "provtest", password: "s3cret", enabled: false },
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect(res.body.data.secrets).toEqual({ password: "••••" });
     expect(res.body.data.settings).toEqual({ host: "127.0.0.1", port: smsc.port, system_id: "provtest" });
     const id = res.body.data.id;

@@ -77,7 +77,7 @@ async function sendAndWait(to: string) {
 describe("route map changes without a restart", () => {
   it("T1 -> an HTTP connection: the next message goes to its peer; back to the simulator: the next one goes there", async () => {
     const created = await stack.api("/api/admin/providers", { token: staff, body: { name: "loopback_peer", kind: "http", url: peerUrl, api_key: KEY } });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const peerId = created.body.data.id;
     const map = await stack.api("/api/admin/sms/routes", { token: staff });
     const simulatorId = map.body.data.find((r: { route: string }) => r.route === "T1").connection_id;

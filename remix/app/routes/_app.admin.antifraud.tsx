@@ -89,7 +89,7 @@ export default function AdminAntifraud() {
         </div>
       ) : null}
       <StatusFilter status={status} base="/admin/antifraud" />
-      <ReviewGroups groups={groups as unknown as ReviewGroup[]} staff={staff} lng={lng} busy={busy} />
+      <ReviewGroups groups={groups as unknown as ReviewGroup[]} staff={staff} status={status} lng={lng} busy={busy} />
     </div>
   );
 }

@@ -38,7 +38,7 @@ export default function SmsAntifraud() {
       <PageHeader description={t("description")} />
       <FormErrors errors={replyErrors(last)} />
       <StatusFilter status={status} base="/sms/antifraude" />
-      <ReviewGroups groups={groups as unknown as ReviewGroup[]} staff={staff} lng={lng} busy={busy} />
+      <ReviewGroups groups={groups as unknown as ReviewGroup[]} staff={staff} status={status} lng={lng} busy={busy} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { isModerationStaff } from "../../../../api/moderation/access";
 import { approve, getApproval, listApprovals, reject, updateApprovalNote } from "../../../../api/moderation/approvals";
 import type { TermKind } from "../../../../api/moderation/match";
 import { approvalNoteSchema, rejectSchema } from "../../../../api/moderation/schemas";
-import { addTerm, listTerms, removeTerm } from "../../../../api/moderation/terms";
+import { addTerm, listTerms, removeTerm, type ModerationTerm } from "../../../../api/moderation/terms";
 import { orHttpError } from "~/lib/auth.server";
 import { handleForm } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -13,18 +13,34 @@ import { redirectWithToast } from "~/lib/toast.server";
 const kind = z.enum(["word", "url"], "validation.option");
 const target = z.object({ kind, id: z.string().min(1, "validation.required") });
 
+/** Reviews shown per kind and page (each is read with its held messages). */
+const REVIEWS_PAGE = "20";
+
+/** Every term of a kind (the API pages them; the staff screen lists them all). */
+async function allTerms(ctx: SignedInCtx, kind: TermKind) {
+  const out: ModerationTerm[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await orHttpError(listTerms(ctx, kind, { limit: "200", cursor }));
+    out.push(...page.data);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
 export async function loadReviews(ctx: SignedInCtx, url: URL, opts: { terms: boolean }) {
   const status = url.searchParams.get("status") ?? "pending";
-  const query = { status: status === "all" ? "" : status, page: url.searchParams.get("page") ?? undefined };
   const staff = isModerationStaff(ctx.actor);
   const groups = await Promise.all(
     (["word", "url"] as TermKind[]).map(async (k) => {
-      const list = await orHttpError(listApprovals(ctx, k, query));
+      // Each kind pages on its own: ?word_cursor= / ?url_cursor= (the API's next_cursor).
+      const cursor = url.searchParams.get(`${k}_cursor`) ?? undefined;
+      const list = await orHttpError(listApprovals(ctx, k, { status: status === "all" ? "" : status, limit: REVIEWS_PAGE, cursor }));
       const detailed = await Promise.all(list.data.map(async (a) => (await orHttpError(getApproval(ctx, k, a.id))).data));
-      return { kind: k, approvals: detailed, page: list.page, lastPage: list.last_page };
+      return { kind: k, approvals: detailed, cursor: cursor ?? null, nextCursor: list.next_cursor };
     }),
   );
-  const terms = opts.terms && staff ? { word: (await orHttpError(listTerms(ctx, "word"))).data, url: (await orHttpError(listTerms(ctx, "url"))).data } : null;
+  const terms = opts.terms && staff ? { word: await allTerms(ctx, "word"), url: await allTerms(ctx, "url") } : null;
   return { status, staff, groups, terms };
 }
 

@@ -14,12 +14,12 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { formatDate, formatMoney } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
 
-type Message = { id: string; recipient: string; sender: string; body: string; price: number; status: string; created_at: string; hold_state: string };
+type Message = { id: string; from: string; to: string; body: string; price: number; status: string; created_at: string; hold_state: string };
 type Approval = {
   id: string; account_name: string; kind: "word" | "url"; value: string; status: "pending" | "approved" | "rejected"; note: string; reason: string;
   decided_at: string | null; created_at: string; held: number; total: number; messages: Message[];
 };
-export type ReviewGroup = { kind: "word" | "url"; approvals: Approval[]; page: number; lastPage: number };
+export type ReviewGroup = { kind: "word" | "url"; approvals: Approval[]; cursor: string | null; nextCursor: string | null };
 
 /** Every error of a form reply (form-level and per field), for the one error box at the top. */
 export function replyErrors(last: { result: { error?: Record<string, string[] | null> | null } } | undefined): string[] | null {
@@ -43,7 +43,36 @@ export function StatusFilter({ status, base }: { status: string; base: string })
   );
 }
 
-export function ReviewGroups({ groups, staff, lng, busy }: { groups: ReviewGroup[]; staff: boolean; lng: Lng; busy?: boolean }) {
+/** Keyset pages of one kind: back to its first page, on to its next (the other kind's page stays). */
+function Pager({ groups, kind, status }: { groups: ReviewGroup[]; kind: ReviewGroup["kind"]; status: string }) {
+  const { t } = useTranslation("moderation");
+  const g = groups.find((x) => x.kind === kind);
+  if (!g || (!g.cursor && !g.nextCursor)) return null;
+  const href = (cursor: string | null) => {
+    const q = new URLSearchParams({ status });
+    for (const o of groups) {
+      const c = o.kind === kind ? cursor : o.cursor;
+      if (c) q.set(`${o.kind}_cursor`, c);
+    }
+    return `?${q}`;
+  };
+  return (
+    <nav aria-label={t("pager.label")} className="flex flex-wrap justify-end gap-2">
+      {g.cursor ? (
+        <Button asChild variant="outline" size="sm">
+          <a href={href(null)}>{t("pager.first")}</a>
+        </Button>
+      ) : null}
+      {g.nextCursor ? (
+        <Button asChild variant="outline" size="sm">
+          <a href={href(g.nextCursor)} rel="next">{t("pager.next")}</a>
+        </Button>
+      ) : null}
+    </nav>
+  );
+}
+
+export function ReviewGroups({ groups, staff, status, lng, busy }: { groups: ReviewGroup[]; staff: boolean; status: string; lng: Lng; busy?: boolean }) {
   const { t } = useTranslation("moderation");
   return (
     <>
@@ -80,7 +109,7 @@ export function ReviewGroups({ groups, staff, lng, busy }: { groups: ReviewGroup
                     <TableBody>
                       {a.messages.map((m) => (
                         <TableRow key={m.id} data-testid="held-message">
-                          <TableCell>{m.recipient}</TableCell>
+                          <TableCell>{m.to}</TableCell>
                           <TableCell className="max-w-96 text-sm whitespace-normal">{m.body}</TableCell>
                           <TableCell>{t(`holdState.${m.hold_state}`)} · {m.status}</TableCell>
                           <TableCell className="text-right">{formatMoney(m.price, "BRL", lng)}</TableCell>
@@ -127,6 +156,7 @@ export function ReviewGroups({ groups, staff, lng, busy }: { groups: ReviewGroup
                 ) : null}
               </section>
             ))}
+            <Pager groups={groups} kind={g.kind} status={status} />
           </CardContent>
         </Card>
       ))}
