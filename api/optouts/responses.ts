@@ -15,8 +15,10 @@ const date = () => t.String({ format: "date-time" });
 export const Optout = t.Object({
   id: t.String({ format: "uuid" }),
   channel: oneOf(OPTOUT_CHANNELS),
-  recipient: t.String({ description: "The number opted out, E.164" }),
-  recipient_formatted: t.String({ description: "The number as people read it, e.g. (11) 91234-5678" }),
+  to: t.String({ description: "The number opted out, E.164" }),
+  to_formatted: t.String({ description: "The number as people read it, e.g. (11) 91234-5678" }),
+  recipient: t.String({ deprecated: true, description: "Alias of to" }),
+  recipient_formatted: t.String({ deprecated: true, description: "Alias of to_formatted" }),
   source: oneOf(OPTOUT_SOURCES, "manual (screen), keyword (an inbound reply), api, import"),
   keyword: t.Union([t.String({ description: "The keyword of the reply that opted it out" }), t.Null()]),
   created_at: date(),
@@ -24,8 +26,10 @@ export const Optout = t.Object({
 
 export const DenyEntry = t.Object({
   id: t.String({ format: "uuid" }),
-  recipient: t.String({ description: "The number denied, E.164" }),
-  recipient_formatted: t.String(),
+  to: t.String({ description: "The number denied, E.164" }),
+  to_formatted: t.String({ description: "The number as people read it, e.g. (11) 91234-5678" }),
+  recipient: t.String({ deprecated: true, description: "Alias of to" }),
+  recipient_formatted: t.String({ deprecated: true, description: "Alias of to_formatted" }),
   reason: t.String({ description: "Empty when none" }),
   created_at: date(),
 });

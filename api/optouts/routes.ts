@@ -8,6 +8,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, successResponse } from "../http/openapi";
+import { AppError, isAppError } from "../lib/errors";
 import { pageQuery } from "../lib/page";
 import { addKeyword, getKeyword, listKeywords, removeKeyword, removeKeywords, updateKeyword } from "./account-keywords";
 import * as R from "./responses";
@@ -33,6 +34,29 @@ const listQuery = t.Object({
   ...pageQuery,
   page: t.Optional(t.String({ deprecated: true, description: "Instead of cursor: 1-based page of `limit` (OFFSET paging); the answer then also carries page, last_page and total" })),
 });
+/** The number of an opt-out or deny-list entry: `to` (the spec's name), or the deprecated `recipient`. */
+const number = {
+  to: t.Optional(t.String({ description: "The number, any format; stored E.164 (+55 assumed for 10 or 11 digits). Required" })),
+  recipient: t.Optional(t.String({ deprecated: true, description: "Alias of to (used when to is absent)" })),
+};
+
+/**
+ * Runs a use-case (which reads the number as `recipient`, as the web's forms send it) with `to` or
+ * its alias; a field error on the number names the field the caller used (`to` unless only
+ * `recipient` was sent).
+ */
+async function withTo<B extends { to?: string; recipient?: string }, R>(body: B, run: (input: Omit<B, "to"> & { recipient?: string }) => Promise<R>): Promise<R> {
+  const { to, ...rest } = body;
+  try {
+    return await run({ ...rest, recipient: to ?? body.recipient });
+  } catch (e) {
+    const aliasOnly = to === undefined && body.recipient !== undefined;
+    if (aliasOnly || !isAppError(e) || !e.fields?.recipient) throw e;
+    const { recipient, ...others } = e.fields;
+    throw new AppError(e.code, { fields: { to: recipient, ...others }, params: e.params });
+  }
+}
+
 const created201 = (...a: Parameters<typeof createdResponse>) => createdResponse(...a) as unknown as ReturnType<typeof successResponse>;
 /** 201 + Location for a new entry; an entry that was already there is answered 200 as it is. */
 const createdOr200 = <T extends { data: { id: string }; created: boolean }>(set: Parameters<typeof created>[0], path: string, r: T) =>
@@ -86,9 +110,9 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
     detail: { responses: successResponse(R.OptoutPage), summary: "Opt-outs of the account, newest first (created_at, id), keyset paged (cursor, limit: 50 by default)" },
   })
   .get("/optouts/:id", ({ ctx, params }) => getOptout(ctx, params.id), { params: id, detail: { responses: successResponse(R.OptoutOne), summary: "One opt-out of the account" } })
-  .post("/optouts", async ({ ctx, body, set }) => createdOr200(set, "/api/optouts", await addOptout(ctx, body, { source: "api" })), {
+  .post("/optouts", async ({ ctx, body, set }) => createdOr200(set, "/api/optouts", await withTo(body, (input) => addOptout(ctx, input, { source: "api" }))), {
     body: t.Object({
-      recipient: t.String({ description: "Any format; stored E.164 (+55 assumed for 10 or 11 digits)" }),
+      ...number,
       channel: t.Optional(t.Union([t.Literal("sms"), t.Literal("whatsapp"), t.Literal("rcs"), t.Literal(""), t.Null()], { description: "Default sms" })),
     }),
     detail: {
@@ -96,13 +120,13 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
       summary: "Opt a number out (source api): 201 + Location. Adding one already there answers 200 with the existing entry and created: false",
     },
   })
-  .put("/optouts/:id", ({ ctx, params, body }) => updateOptout(ctx, params.id, body), {
+  .put("/optouts/:id", ({ ctx, params, body }) => withTo(body, (input) => updateOptout(ctx, params.id, input)), {
     params: id,
     body: t.Object({
-      recipient: t.String({ description: "Any format; stored E.164" }),
+      ...number,
       channel: t.Optional(t.Union([t.Literal("sms"), t.Literal("whatsapp"), t.Literal("rcs"), t.Literal(""), t.Null()], { description: "Default sms" })),
     }),
-    detail: { responses: successResponse(R.OptoutOne), summary: "Change an opt-out's number or channel (another entry with them: 422 on recipient)" },
+    detail: { responses: successResponse(R.OptoutOne), summary: "Change an opt-out's number or channel (another entry with them: 422 on to)" },
   })
   .delete("/optouts/:id", ({ ctx, params }) => removeOptout(ctx, params.id), {
     params: id,
@@ -113,9 +137,9 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
     detail: { responses: successResponse(R.DenyPage), summary: "Deny list of the account, newest first (created_at, id), keyset paged (cursor, limit: 50 by default)" },
   })
   .get("/blacklist/:id", ({ ctx, params }) => getDenyEntry(ctx, params.id), { params: id, detail: { responses: successResponse(R.DenyOne), summary: "One deny-list entry of the account" } })
-  .post("/blacklist", async ({ ctx, body, set }) => createdOr200(set, "/api/blacklist", await addDenyEntry(ctx, body)), {
+  .post("/blacklist", async ({ ctx, body, set }) => createdOr200(set, "/api/blacklist", await withTo(body, (input) => addDenyEntry(ctx, input))), {
     body: t.Object({
-      recipient: t.String({ description: "Any format; stored E.164" }),
+      ...number,
       reason: t.Optional(t.Union([t.String({ description: "Up to 255 characters" }), t.Null()])),
     }),
     detail: {
@@ -123,13 +147,13 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
       summary: "Deny a number: sends to it end as rejected, not charged. 201 + Location; adding one already there answers 200 with the existing entry (created: false)",
     },
   })
-  .put("/blacklist/:id", ({ ctx, params, body }) => updateDenyEntry(ctx, params.id, body), {
+  .put("/blacklist/:id", ({ ctx, params, body }) => withTo(body, (input) => updateDenyEntry(ctx, params.id, input)), {
     params: id,
     body: t.Object({
-      recipient: t.String({ description: "Any format; stored E.164" }),
+      ...number,
       reason: t.Optional(t.Union([t.String({ description: "Up to 255 characters" }), t.Null()])),
     }),
-    detail: { responses: successResponse(R.DenyOne), summary: "Change a deny-list entry's number or reason (another entry with the number: 422 on recipient)" },
+    detail: { responses: successResponse(R.DenyOne), summary: "Change a deny-list entry's number or reason (another entry with the number: 422 on to)" },
   })
   .delete("/blacklist/:id", ({ ctx, params }) => removeDenyEntry(ctx, params.id), {
     params: id,

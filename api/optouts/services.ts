@@ -21,8 +21,10 @@ export const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type OptoutSource = "manual" | "keyword" | "api" | "import";
-export type Optout = { id: string; channel: string; recipient: string; recipient_formatted: string; source: string; keyword: string | null; created_at: Date };
-export type DenyEntry = { id: string; recipient: string; recipient_formatted: string; reason: string; created_at: Date };
+/** `to`/`to_formatted` are the number's documented names (the spec's `to`); `recipient`/`recipient_formatted` their deprecated aliases. */
+export type Optout = { id: string; channel: string; to: string; to_formatted: string; recipient: string; recipient_formatted: string; source: string; keyword: string | null; created_at: Date };
+export type DenyEntry = { id: string; to: string; to_formatted: string; recipient: string; recipient_formatted: string; reason: string; created_at: Date };
+type Derived = "to" | "to_formatted" | "recipient_formatted";
 /**
  * A page of a list: `next_cursor` always; `page`, `last_page` and `total` (deprecated: the `page`
  * parameter's OFFSET paging, which the web's pager uses) only when no `cursor` was sent.
@@ -39,8 +41,12 @@ function assertDenyList(ctx: SignedInCtx) {
   initModels();
 }
 
-const optoutOf = (r: Omit<Optout, "recipient_formatted">): Optout => ({ ...r, recipient_formatted: formatPhone(r.recipient) });
-const denyOf = (r: Omit<DenyEntry, "recipient_formatted">): DenyEntry => ({ ...r, recipient_formatted: formatPhone(r.recipient) });
+const numberOf = (recipient: string) => {
+  const formatted = formatPhone(recipient);
+  return { to: recipient, to_formatted: formatted, recipient, recipient_formatted: formatted };
+};
+const optoutOf = (r: Omit<Optout, Derived>): Optout => ({ ...r, ...numberOf(r.recipient) });
+const denyOf = (r: Omit<DenyEntry, Derived>): DenyEntry => ({ ...r, ...numberOf(r.recipient) });
 
 const pageQuerySchema = listQuerySchema.extend(pageInput);
 
@@ -89,7 +95,7 @@ const OPTOUT_COLUMNS = "id, channel, recipient, source, keyword, created_at";
 
 export async function listOptouts(ctx: SignedInCtx, query: unknown = {}): Promise<Page<Optout>> {
   assertOptouts(ctx);
-  const p = await page<Omit<Optout, "recipient_formatted">>("optouts", OPTOUT_COLUMNS, ctx.actor.accountId, query);
+  const p = await page<Omit<Optout, Derived>>("optouts", OPTOUT_COLUMNS, ctx.actor.accountId, query);
   return { ...p, data: p.data.map(optoutOf) };
 }
 
@@ -97,7 +103,7 @@ export async function listOptouts(ctx: SignedInCtx, query: unknown = {}): Promis
 export async function getOptout(ctx: SignedInCtx, id: string): Promise<{ data: Optout }> {
   assertOptouts(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<Omit<Optout, "recipient_formatted">>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE id = $1 AND account_id = $2`, {
+  const [row] = await sequelize().query<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE id = $1 AND account_id = $2`, {
     bind: [id, ctx.actor.accountId],
     type: QueryTypes.SELECT,
   });
@@ -115,7 +121,7 @@ export async function addOptout(
   const source = opts.source ?? "manual";
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const inserted = await db.query<Omit<Optout, "recipient_formatted">>(
+    const inserted = await db.query<Omit<Optout, Derived>>(
       `INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, $2, $3, $4)
        ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING ${OPTOUT_COLUMNS}`,
       { bind: [ctx.actor.accountId, data.channel, data.recipient, source], type: QueryTypes.SELECT, transaction },
@@ -124,7 +130,7 @@ export async function addOptout(
       await recordAudit({ ...ctx, transaction }, "optout.added", { meta: { id: inserted[0].id, channel: data.channel, source } });
       return { data: optoutOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<Optout, "recipient_formatted">>(
+    const [existing] = await db.query<Omit<Optout, Derived>>(
       `SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3`,
       { bind: [ctx.actor.accountId, data.channel, data.recipient], type: QueryTypes.SELECT, transaction },
     );
@@ -161,7 +167,7 @@ export async function updateOptout(ctx: SignedInCtx, id: string, input: unknown)
       transaction,
     });
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<Optout, "recipient_formatted">>(
+    const [row] = await db.query<Omit<Optout, Derived>>(
       `UPDATE optouts SET channel = $3, recipient = $4 WHERE id = $1 AND account_id = $2 RETURNING ${OPTOUT_COLUMNS}`,
       { bind: [id, ctx.actor.accountId, data.channel, data.recipient], type: QueryTypes.SELECT, transaction },
     );
@@ -181,7 +187,7 @@ const DENY_COLUMNS = "id, recipient, reason, created_at";
 
 export async function listDenyList(ctx: SignedInCtx, query: unknown = {}): Promise<Page<DenyEntry>> {
   assertDenyList(ctx);
-  const p = await page<Omit<DenyEntry, "recipient_formatted">>("deny_list", DENY_COLUMNS, ctx.actor.accountId, query);
+  const p = await page<Omit<DenyEntry, Derived>>("deny_list", DENY_COLUMNS, ctx.actor.accountId, query);
   return { ...p, data: p.data.map(denyOf) };
 }
 
@@ -189,7 +195,7 @@ export async function listDenyList(ctx: SignedInCtx, query: unknown = {}): Promi
 export async function getDenyEntry(ctx: SignedInCtx, id: string): Promise<{ data: DenyEntry }> {
   assertDenyList(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<Omit<DenyEntry, "recipient_formatted">>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE id = $1 AND account_id = $2`, {
+  const [row] = await sequelize().query<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE id = $1 AND account_id = $2`, {
     bind: [id, ctx.actor.accountId],
     type: QueryTypes.SELECT,
   });
@@ -202,7 +208,7 @@ export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ 
   const data = validate(addDenySchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const inserted = await db.query<Omit<DenyEntry, "recipient_formatted">>(
+    const inserted = await db.query<Omit<DenyEntry, Derived>>(
       `INSERT INTO deny_list (account_id, recipient, reason) VALUES ($1, $2, $3)
        ON CONFLICT (account_id, recipient) DO NOTHING RETURNING ${DENY_COLUMNS}`,
       { bind: [ctx.actor.accountId, data.recipient, data.reason], type: QueryTypes.SELECT, transaction },
@@ -211,7 +217,7 @@ export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ 
       await recordAudit({ ...ctx, transaction }, "denylist.added", { meta: { id: inserted[0].id } });
       return { data: denyOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<DenyEntry, "recipient_formatted">>(
+    const [existing] = await db.query<Omit<DenyEntry, Derived>>(
       `SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`,
       { bind: [ctx.actor.accountId, data.recipient], type: QueryTypes.SELECT, transaction },
     );
@@ -232,7 +238,7 @@ export async function updateDenyEntry(ctx: SignedInCtx, id: string, input: unkno
       transaction,
     });
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<DenyEntry, "recipient_formatted">>(
+    const [row] = await db.query<Omit<DenyEntry, Derived>>(
       `UPDATE deny_list SET recipient = $3, reason = $4 WHERE id = $1 AND account_id = $2 RETURNING ${DENY_COLUMNS}`,
       { bind: [id, ctx.actor.accountId, data.recipient, data.reason], type: QueryTypes.SELECT, transaction },
     );

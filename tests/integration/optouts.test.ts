@@ -77,7 +77,21 @@ describe("opt-outs API", () => {
     expect(invalid.body.error).toMatchObject({ code: "VALIDATION", fields: { recipient: ["Número de telefone inválido"] } });
     const missing = await api("/api/optouts", { token: owner.token, body: {} });
     expect(missing.status).toBe(422);
-    expect(Object.keys(missing.body.error.fields)).toEqual(["recipient"]);
+    expect(Object.keys(missing.body.error.fields)).toEqual(["to"]);
+    // `to` is the documented name of the number (`recipient` its deprecated alias), in and out.
+    const m = nextNumber();
+    const byTo = await api("/api/optouts", { token: owner.token, body: { to: m.typed, channel: "whatsapp" } });
+    expect(byTo.status, JSON.stringify(byTo.body)).toBe(201);
+    expect(byTo.body.data).toMatchObject({ to: m.e164, recipient: m.e164, channel: "whatsapp" });
+    expect(byTo.body.data.to_formatted).toBe(byTo.body.data.recipient_formatted);
+    const badTo = await api("/api/optouts", { token: owner.token, body: { to: "123" }, lang: "en" });
+    expect(badTo.body.error.fields).toEqual({ to: ["Invalid phone number"] });
+    const deny = await api("/api/blacklist", { token: owner.token, body: { to: m.typed } });
+    expect(deny.status).toBe(201);
+    expect(deny.body.data).toMatchObject({ to: m.e164, recipient: m.e164 });
+    const moved = await api(`/api/blacklist/${deny.body.data.id}`, { token: owner.token, method: "PUT", body: { to: nextNumber().typed, reason: "x" } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data.to).not.toBe(m.e164);
 
     const list = await api("/api/optouts", { token: owner.token });
     expect(list.status).toBe(200);
