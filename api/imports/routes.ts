@@ -8,7 +8,8 @@ import { fromAcceptLanguage, translate } from "../lib/i18n";
 import { pageQuery } from "../lib/page";
 import * as R from "./responses";
 import { boundaryOf, MultipartReader } from "./multipart";
-import { createImport, errorReport, getImport, listImports, startImport, type ImportUpload, type ImportView } from "./services";
+import { errorReportWithMessages } from "./report";
+import { createImport, getImport, listImports, startImport, type ImportUpload, type ImportView } from "./services";
 
 const id = t.Object({ id: t.String() });
 const created201 = (...a: Parameters<typeof createdResponse>) => createdResponse(...a) as unknown as ReturnType<typeof successResponse>;
@@ -82,15 +83,18 @@ export const importRoutes = new Elysia({ prefix: "/contacts/imports", tags: ["co
   )
   .get(
     "/:id/errors",
-    async ({ ctx, params }) =>
-      new Response(await errorReport(ctx, params.id), {
+    async ({ ctx, params, request }) =>
+      new Response(await errorReportWithMessages(ctx, params.id, fromAcceptLanguage(request.headers.get("Accept-Language"))), {
         headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="import-${params.id}-errors.csv"` },
       }),
     {
       params: id,
       detail: {
-        responses: fileResponse({ "text/csv": "UTF-8, header file,line,column,value,error; one row per rejected line (error is a stable key such as errors.IMPORT_INVALID_NUMBER)" }, "The error report (an attachment)") as unknown as ReturnType<typeof successResponse>,
-        summary: "The error report (CSV: file, line, column, value, error) of rejected lines; 404 until the job has written it",
+        responses: fileResponse(
+          { "text/csv": "UTF-8, header file,line,column,value,error,message; one row per rejected line: error is a stable key (errors.IMPORT_INVALID_NUMBER…), message that error in the caller's language (Accept-Language)" },
+          "The error report (an attachment)",
+        ) as unknown as ReturnType<typeof successResponse>,
+        summary: "The error report (CSV: file, line, column, value, error, message) of rejected lines; 404 until the job has written it",
       },
     },
   );

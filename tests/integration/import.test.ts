@@ -116,7 +116,7 @@ describe("CSV import: a good file", () => {
     expect(existsSync(join(importsDir, up.body.id, "1.csv"))).toBe(false);
     const report = await fetch(new URL(`/api/contacts/imports/${up.body.id}/errors`, inject("apiUrl")), { headers: { Authorization: `Bearer ${o.token}` } });
     expect(report.status).toBe(200);
-    expect(await report.text()).toBe("file,line,column,value,error\n");
+    expect(await report.text()).toBe("file,line,column,value,error,message\n");
 
     // The importer hears about it, and the upload and the start are in the audit trail.
     const [n] = await query("SELECT kind, params, link FROM notifications WHERE account_id = $1 AND kind = 'import_completed'", [o.accountId]);
@@ -217,12 +217,15 @@ describe("CSV import: duplicates, errors and groups", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toContain("text/csv");
     expect(res.headers.get("Content-Disposition")).toContain(`attachment; filename="import-${done.id}-errors.csv"`);
+    // error is the stable key; message is it in the caller's language (pt-BR by default).
     expect((await res.text()).trim().split("\n")).toEqual([
-      "file,line,column,value,error",
-      "lista.csv,5,Celular,12345,errors.IMPORT_INVALID_NUMBER",
-      "lista.csv,7,Celular,,errors.IMPORT_INVALID_NUMBER",
-      'lista.csv,10,Celular,"abc, def",errors.IMPORT_INVALID_NUMBER',
+      "file,line,column,value,error,message",
+      "lista.csv,5,Celular,12345,errors.IMPORT_INVALID_NUMBER,Número inválido na linha 5",
+      "lista.csv,7,Celular,,errors.IMPORT_INVALID_NUMBER,Número inválido na linha 7",
+      'lista.csv,10,Celular,"abc, def",errors.IMPORT_INVALID_NUMBER,Número inválido na linha 10',
     ]);
+    const en = await fetch(new URL(`/api/contacts/imports/${done.id}/errors`, inject("apiUrl")), { headers: { Authorization: `Bearer ${o.token}`, "Accept-Language": "en" } });
+    expect((await en.text()).trim().split("\n")[1]).toBe("lista.csv,5,Celular,12345,errors.IMPORT_INVALID_NUMBER,Invalid number on line 5");
     const [d] = await query("SELECT description FROM contacts WHERE account_id = $1 AND mobile_number = '+5511987650002'", [o.accountId]);
     expect(d.description).toBe("primeira linha\nsegunda linha");
     const [fixo] = await query("SELECT mobile_number FROM contacts WHERE account_id = $1 AND first_name = 'Fixo'", [o.accountId]);
