@@ -36,7 +36,7 @@ import {
 
 const bearer = [{ bearer: [] }];
 /** openapi's createdResponse, typed for `detail.responses` (its Location header schema is typed `type: string`, which ResponsesObject refuses). */
-export const createdResponse = (...a: Parameters<typeof created201>) => created201(...a) as unknown as ReturnType<typeof successResponse>;
+const createdResponse = (...a: Parameters<typeof created201>) => created201(...a) as unknown as ReturnType<typeof successResponse>;
 const id = t.Object({ id: t.String() });
 /** A union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value (a missing role became "owner"). */
 const oneOf = (values: readonly string[]) => t.Union(values.map((v) => t.Literal(v)));
