@@ -6,13 +6,15 @@
  * next edit); deleting a field removes its key from every contact in one UPDATE.
  */
 import { findOwned } from "../lib/owned";
-import { UniqueConstraintError } from "sequelize";
+import { literal, Op, UniqueConstraintError } from "sequelize";
 import { CustomField, initModels, sequelize } from "../../models";
 import type { CustomFieldType } from "../../models/constants";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
+import { decodeCursor, keyset, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
 import { assertCan, assertPrivileged } from "./access";
 import { customFieldSchema, customFieldUpdateSchema } from "./schemas";
 
@@ -44,6 +46,30 @@ export async function listCustomFields(ctx: SignedInCtx): Promise<CustomFieldVie
   initModels();
   const rows = await CustomField.findAll({ where: { accountId: ctx.actor.accountId }, order: [["position", "ASC"], ["label", "ASC"]] });
   return rows.map(view);
+}
+
+const fieldListSchema = z.object(pageInput);
+
+/**
+ * The same list for the API, keyset paged in display order (position, label, id): `limit` (50 by
+ * default) and `cursor` (the `next_cursor` of the previous page). The screens' forms need every
+ * definition at once and call listCustomFields.
+ */
+export async function pageCustomFields(ctx: SignedInCtx, query: unknown = {}): Promise<{ data: CustomFieldView[]; next_cursor: string | null }> {
+  assertCan(ctx);
+  initModels();
+  const f = validate(fieldListSchema, query ?? {});
+  const after = decodeCursor(f.cursor, ["number", "string", "string"]);
+  if (after && !/^[0-9a-f-]{36}$/i.test(String(after[2]))) throw new AppError("VALIDATION", { fields: { cursor: ["validation.invalid"] } });
+  const rows = await CustomField.findAll({
+    where: {
+      accountId: ctx.actor.accountId,
+      ...(after ? { [Op.and]: [literal(`("position", "label", "id") > (${Number(after[0])}, ${sequelize().escape(String(after[1]))}, ${sequelize().escape(String(after[2]))}::uuid)`)] } : {}),
+    },
+    order: [["position", "ASC"], ["label", "ASC"], ["id", "ASC"]],
+    limit: f.limit + 1,
+  });
+  return keyset(rows, f.limit, (d) => [d.position, d.label, d.id], view);
 }
 
 const findField = (ctx: SignedInCtx, id: string) => findOwned(CustomField, ctx, id);

@@ -5,10 +5,13 @@ import { ContactGroup, initModels, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
+import { keyset, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
 import { assertCan } from "./access";
 import { listContacts } from "./list";
 import { groupSchema } from "./schemas";
+import { textCursor } from "./time-cursor";
 
 const GROUPS = "/contacts/groups";
 
@@ -16,16 +19,28 @@ export type GroupView = { id: string; name: string; description: string; members
 
 const taken = () => new AppError("GROUP_NAME_TAKEN", { fields: { name: ["errors.GROUP_NAME_TAKEN"] } });
 
-/** Every group of the account with its member count, by name. */
-export async function listGroups(ctx: SignedInCtx): Promise<GroupView[]> {
+const groupListSchema = z.object(pageInput);
+
+/**
+ * The groups of the account with their member counts, by name (case-insensitive), keyset paged:
+ * `limit` (50 by default) and `cursor` (the `next_cursor` of the previous page: the last row's
+ * lower(name) and id).
+ */
+export async function listGroups(ctx: SignedInCtx, query: unknown = {}): Promise<{ data: GroupView[]; next_cursor: string | null }> {
   assertCan(ctx, GROUPS);
   initModels();
-  const rows = await sequelize().query<{ id: string; name: string; description: string; members: number; created_at: Date }>(
-    `SELECT g.id, g.name, g.description, g.created_at, (SELECT count(*)::int FROM contact_group_members m WHERE m.group_id = g.id) AS members
-       FROM contact_groups g WHERE g.account_id = $1 ORDER BY lower(g.name)`,
-    { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
+  const f = validate(groupListSchema, query ?? {});
+  const after = textCursor(f.cursor);
+  const bind: unknown[] = [ctx.actor.accountId];
+  if (after) bind.push(...after);
+  const rows = await sequelize().query<{ id: string; name: string; description: string; members: number; created_at: Date; sort_name: string }>(
+    `SELECT g.id, g.name, g.description, g.created_at, lower(g.name) AS sort_name,
+            (SELECT count(*)::int FROM contact_group_members m WHERE m.group_id = g.id) AS members
+       FROM contact_groups g WHERE g.account_id = $1 ${after ? "AND (lower(g.name), g.id) > ($2, $3::uuid)" : ""}
+      ORDER BY lower(g.name), g.id LIMIT ${f.limit + 1}`,
+    { bind, type: QueryTypes.SELECT },
   );
-  return rows.map((g) => ({ ...g, created_at: new Date(g.created_at).toISOString() }));
+  return keyset(rows, f.limit, (g) => [g.sort_name, g.id], ({ sort_name: _s, ...g }) => ({ ...g, created_at: new Date(g.created_at).toISOString() }));
 }
 
 /** Group names for forms and filters (contacts screens): id and name only, no counting. */

@@ -1,6 +1,8 @@
 /**
- * listContacts: the account's contacts, newest first, keyset paged (50 a page; `after` carries
- * the last row's (created_at, id)), so page 1,000 costs what page 1 costs. Every filter has its
+ * listContacts: the account's contacts, newest first, keyset paged (api/lib/page.ts: `limit`, 50 by
+ * default, and `cursor`, the `next_cursor` of the previous page, carrying the last row's
+ * (created_at, id)), so page 1,000 costs what page 1 costs. `after`/`next` are the older names of
+ * `cursor`/`next_cursor` (the web's links still use them), kept as deprecated aliases. Every filter has its
  * index: search is ILIKE over the trigram-indexed expression of migration 0002, the group is the
  * members' primary key, the tag is the GIN index on tags, a custom field equality is a jsonb
  * containment (`custom @> {"key": value}`) served by the jsonb_path_ops GIN index.
@@ -9,10 +11,12 @@ import { QueryTypes } from "sequelize";
 import { CustomField, initModels, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
+import { encodeCursor, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
 import { assertCan, displayName, isPrivileged } from "./access";
 import { formatPhone } from "./phone";
 import { contactListQuerySchema } from "./schemas";
+import { timeCursor, tsText } from "./time-cursor";
 
 export const CONTACTS_PAGE = 50;
 /** `total` is exact up to this many matches; beyond it the answer says `total_capped: true` (counting a million rows per page view is not worth it). */
@@ -38,24 +42,13 @@ export type ContactRow = {
   created_at: string;
 };
 
-export type ContactPage = { data: ContactRow[]; next: string | null; total: number; total_capped: boolean };
-
-function encodeCursor(ts: string, id: string) {
-  return Buffer.from(`${ts}|${id}`).toString("base64url");
-}
-
-function decodeCursor(raw: string): [string, string] {
-  const [ts, id] = Buffer.from(raw, "base64url").toString("utf8").split("|");
-  if (!ts || !id || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(ts) || !/^[0-9a-f-]{36}$/i.test(id)) {
-    throw new AppError("VALIDATION", { fields: { after: ["validation.invalid"] } });
-  }
-  return [ts, id];
-}
+/** `next` is the deprecated alias of `next_cursor` (the same value). */
+export type ContactPage = { data: ContactRow[]; next_cursor: string | null; next: string | null; total: number; total_capped: boolean };
 
 export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promise<ContactPage> {
   assertCan(ctx);
   initModels();
-  const f = validate(contactListQuerySchema, query ?? {});
+  const f = validate(contactListQuerySchema.extend(pageInput), query ?? {});
   const bind: unknown[] = [ctx.actor.accountId];
   const where: string[] = ["c.account_id = $1"];
   const param = (v: unknown) => {
@@ -87,8 +80,10 @@ export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promi
   }
   const filters = where.join(" AND ");
   const countBind = [...bind];
-  if (f.after) {
-    const [ts, id] = decodeCursor(f.after);
+  // `cursor` wins over its deprecated alias `after`; a bad one is a 422 on the parameter sent.
+  const key = f.cursor ? timeCursor(f.cursor, "cursor", true) : timeCursor(f.after, "after", true);
+  if (key) {
+    const [ts, id] = key;
     where.push(`(c.created_at, c.id) < (${param(ts)}::timestamptz, ${param(id)}::uuid)`);
   }
 
@@ -96,9 +91,9 @@ export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promi
   const [rows, counted] = await Promise.all([
     db.query<Omit<ContactRow, "name" | "mobile_formatted" | "groups" | "created_at"> & { created_at: Date; cursor_ts: string }>(
       `SELECT c.id, c.first_name, c.last_name, c.mobile_number, c.email::text AS email, c.company, c.city, c.tags, c.created_at,
-              to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_ts
+              ${tsText("c.created_at")} AS cursor_ts
          FROM contacts c WHERE ${where.join(" AND ")}
-        ORDER BY c.created_at DESC, c.id DESC LIMIT ${CONTACTS_PAGE + 1}`,
+        ORDER BY c.created_at DESC, c.id DESC LIMIT ${f.limit + 1}`,
       { bind, type: QueryTypes.SELECT },
     ),
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM contacts c WHERE ${filters} LIMIT ${COUNT_CAP + 1}) s`, {
@@ -106,10 +101,11 @@ export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promi
       type: QueryTypes.SELECT,
     }),
   ]);
-  const page = rows.slice(0, CONTACTS_PAGE);
+  const page = rows.slice(0, f.limit);
   const groups = await groupNamesOf(ctx.actor.accountId, page.map((r) => r.id));
   const n = counted[0]?.n ?? 0;
   const last = page.at(-1);
+  const next = rows.length > f.limit && last ? encodeCursor([last.cursor_ts, last.id]) : null;
   return {
     data: page.map((r) => {
       const mobile = formatPhone(r.mobile_number);
@@ -128,7 +124,8 @@ export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promi
         created_at: new Date(r.created_at).toISOString(),
       };
     }),
-    next: rows.length > CONTACTS_PAGE && last ? encodeCursor(last.cursor_ts, last.id) : null,
+    next_cursor: next,
+    next,
     total: Math.min(n, COUNT_CAP),
     total_capped: n > COUNT_CAP,
   };

@@ -4,7 +4,9 @@
  * and enforce permission and account scoping. /groups, /fields and /bulk come before /:id.
  */
 import { Elysia, t } from "elysia";
-import { errorResponses, successResponse } from "../http/openapi";
+import { created } from "../http/created";
+import { createdResponse as created201, errorResponses, successResponse } from "../http/openapi";
+import { pageQuery } from "../lib/page";
 import * as R from "./responses";
 import { BULK_ACTIONS } from "./schemas";
 import { CUSTOM_FIELD_TYPES, GENDERS } from "../../models/constants";
@@ -25,6 +27,7 @@ import {
   listContacts,
   listCustomFields,
   listGroups,
+  pageCustomFields,
   saveContact,
   updateContact,
   updateCustomField,
@@ -32,6 +35,8 @@ import {
 } from "./services";
 
 const bearer = [{ bearer: [] }];
+/** openapi's createdResponse, typed for `detail.responses` (its Location header schema is typed `type: string`, which ResponsesObject refuses). */
+const createdResponse = (...a: Parameters<typeof created201>) => created201(...a) as unknown as ReturnType<typeof successResponse>;
 const id = t.Object({ id: t.String() });
 /** A union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value (a missing role became "owner"). */
 const oneOf = (values: readonly string[]) => t.Union(values.map((v) => t.Literal(v)));
@@ -43,7 +48,8 @@ const listQuery = t.Object({
   tag: t.Optional(t.String()),
   field: t.Optional(t.String({ description: "Custom field key (with value: equality)" })),
   value: t.Optional(t.String()),
-  after: t.Optional(t.String({ description: "Cursor: the `next` of the previous page" })),
+  ...pageQuery,
+  after: t.Optional(t.String({ deprecated: true, description: "Alias of cursor (the `next` of the previous answer)" })),
 });
 
 const contactBody = t.Object(
@@ -76,48 +82,81 @@ const fieldFlags = {
 
 export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"], detail: { security: bearer } })
   .use(authenticated)
-  .get("/groups", ({ ctx }) => listGroups(ctx), { detail: { summary: "Contact groups of the acting account with their member counts" } })
-  .post("/groups", ({ ctx, body }) => createGroup(ctx, body), { body: groupBody, detail: { summary: "Create a group (409 GROUP_NAME_TAKEN for a name in use, case-insensitive)" } })
+  .get("/groups", ({ ctx, query }) => listGroups(ctx, query), {
+    query: t.Object(pageQuery),
+    detail: { responses: successResponse(R.GroupPage), summary: "Contact groups of the acting account with their member counts, by name (case-insensitive), keyset paged (cursor, limit)" },
+  })
+  .post("/groups", async ({ ctx, body, set }) => {
+    const group = await createGroup(ctx, body);
+    return created(set, `/api/contacts/groups/${group.id}`, group);
+  }, {
+    body: groupBody,
+    detail: { responses: { ...createdResponse(R.ContactGroup), ...errorResponses(409) }, summary: "Create a group (409 GROUP_NAME_TAKEN for a name in use, case-insensitive)" },
+  })
   .get("/groups/:id", ({ ctx, params, query }) => getGroup(ctx, params.id, query), {
     params: id,
     query: listQuery,
-    detail: { summary: "A group and a keyset page (50) of its contacts: {group, contacts: {data, next, total, total_capped}}" },
+    detail: {
+      responses: successResponse(R.GroupDetail),
+      summary: "A group and a keyset page of its contacts, filtered as GET /contacts: {group, contacts: {data, next_cursor, total, total_capped}}",
+    },
   })
-  .put("/groups/:id", ({ ctx, params, body }) => updateGroup(ctx, params.id, body), { params: id, body: groupBody, detail: { summary: "Rename or describe a group" } })
-  .delete("/groups/:id", async ({ ctx, params }) => ({ ok: true, ...(await deleteGroup(ctx, params.id)) }), {
+  .put("/groups/:id", ({ ctx, params, body }) => updateGroup(ctx, params.id, body), {
     params: id,
-    detail: { summary: "Delete a group; its members stay as contacts" },
+    body: groupBody,
+    detail: { responses: { ...successResponse(R.GroupUpdated), ...errorResponses(409) }, summary: "Rename or describe a group (409 GROUP_NAME_TAKEN for a name in use)" },
   })
-  .get("/fields", ({ ctx }) => listCustomFields(ctx), { detail: { summary: "Custom contact fields of the acting account, in display order" } })
-  .post("/fields", ({ ctx, body }) => createCustomField(ctx, body), {
+  .delete("/groups/:id", async ({ ctx, params }) => ({ ok: true as const, ...(await deleteGroup(ctx, params.id)) }), {
+    params: id,
+    detail: { responses: successResponse(R.GroupDeleted), summary: "Delete a group; its members stay as contacts" },
+  })
+  .get("/fields", ({ ctx, query }) => pageCustomFields(ctx, query), {
+    query: t.Object(pageQuery),
+    detail: { responses: successResponse(R.CustomFieldPage), summary: "Custom contact fields of the acting account, in display order (position, label), keyset paged (cursor, limit)" },
+  })
+  .post("/fields", async ({ ctx, body, set }) => {
+    const field = await createCustomField(ctx, body);
+    return created(set, `/api/contacts/fields/${field.id}`, field);
+  }, {
     body: t.Object({ key: t.String({ description: "^[a-z][a-z0-9_]{0,39}$, fixed after creation" }), ...fieldFlags }),
-    detail: { summary: "Define a custom field (owner or admin; 409 CUSTOM_FIELD_TAKEN for a key in use)" },
+    detail: { responses: { ...createdResponse(R.CustomField), ...errorResponses(409) }, summary: "Define a custom field (owner or admin; 409 CUSTOM_FIELD_TAKEN for a key in use)" },
   })
-  .get("/fields/:id", ({ ctx, params }) => getCustomField(ctx, params.id), { params: id, detail: { summary: "One custom field" } })
+  .get("/fields/:id", ({ ctx, params }) => getCustomField(ctx, params.id), { params: id, detail: { responses: successResponse(R.CustomField), summary: "One custom field" } })
   .put("/fields/:id", ({ ctx, params, body }) => updateCustomField(ctx, params.id, body), {
     params: id,
     body: t.Object(fieldFlags),
-    detail: { summary: "Edit a custom field (owner or admin); stored values are not rewritten when the type changes" },
+    detail: { responses: successResponse(R.CustomField), summary: "Edit a custom field (owner or admin); stored values are not rewritten when the type changes" },
   })
-  .delete("/fields/:id", async ({ ctx, params }) => ({ ok: true, ...(await deleteCustomField(ctx, params.id)) }), {
+  .delete("/fields/:id", async ({ ctx, params }) => ({ ok: true as const, ...(await deleteCustomField(ctx, params.id)) }), {
     params: id,
-    detail: { summary: "Delete a custom field (owner or admin) and its values from every contact" },
+    detail: { responses: successResponse(R.CustomFieldDeleted), summary: "Delete a custom field (owner or admin) and its values from every contact" },
   })
   .get("", ({ ctx, query }) => listContacts(ctx, query), {
     query: listQuery,
-    detail: { responses: successResponse(R.ContactPage), summary: "Contacts, newest first, 50 a page by keyset (`after`); total is exact up to 10,000 (total_capped beyond)" },
+    detail: {
+      responses: successResponse(R.ContactPage),
+      summary: "Contacts, newest first (created_at, id), keyset paged (cursor, limit: 50 by default); total is exact up to 10,000 (total_capped beyond). `after`/`next` are deprecated aliases of cursor/next_cursor",
+    },
   })
   .post(
     "",
-    async ({ ctx, body }) => {
+    async ({ ctx, body, set }) => {
       const { id: contactId, inserted } = await saveContact(ctx, body);
-      return { ...(await getContact(ctx, contactId)), inserted };
+      const contact = { ...(await getContact(ctx, contactId)), inserted };
+      // A new contact is created (201 + Location); a merge into an existing one is not (200).
+      return inserted ? created(set, `/api/contacts/${contactId}`, contact) : contact;
     },
-    { body: contactBody, detail: { responses: successResponse(R.ContactSaved), summary: "Create a contact, or merge into the one with the same mobile number (inserted: false)" } },
+    {
+      body: contactBody,
+      detail: {
+        responses: { ...createdResponse(R.ContactSaved, "Created: a new contact (inserted: true)"), ...successResponse(R.ContactSaved, "Merged into the contact with the same mobile number (inserted: false)") },
+        summary: "Create a contact (201 + Location), or merge into the one with the same mobile number (200, inserted: false)",
+      },
+    },
   )
   .post("/bulk", ({ ctx, body }) => bulkContacts(ctx, body), {
     body: t.Object({ action: oneOf(BULK_ACTIONS), ids: t.Array(t.String(), { maxItems: 1000 }), group_id: t.Optional(t.String()) }),
-    detail: { summary: "Delete contacts, or add them to / remove them from a group (ids of other accounts are ignored); answers {action, count}" },
+    detail: { responses: successResponse(R.BulkDone), summary: "Delete contacts, or add them to / remove them from a group (ids of other accounts are ignored); answers {action, count}" },
   })
   .get("/:id", ({ ctx, params }) => getContact(ctx, params.id), {
     params: id,
@@ -135,13 +174,13 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
     "/:id",
     async ({ ctx, params }) => {
       await deleteContact(ctx, params.id);
-      return { ok: true };
+      return { ok: true as const };
     },
     { params: id, detail: { responses: successResponse(R.Ok), summary: "Delete a contact" } },
   )
   .get("/:id/activity", ({ ctx, params }) => contactActivity(ctx, params.id), {
     params: id,
-    detail: { summary: "The person's conversations, messages and opt-outs across channels" },
+    detail: { responses: successResponse(R.ContactActivity), summary: "The person's conversations, messages and opt-outs across channels" },
   })
   .get(
     "/:id/export",
@@ -155,10 +194,21 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
     {
       params: id,
       query: t.Object({ format: t.Optional(oneOf(["json", "csv"])) }),
-      detail: { summary: "LGPD: everything held about the contact as JSON or CSV (owner or admin; audited)" },
+      detail: {
+        responses: {
+          "200": {
+            description: "The file (Content-Disposition: attachment; contato-<id>.json or .csv)",
+            content: {
+              "application/json": { schema: R.ContactExport },
+              "text/csv": { schema: { type: "string", description: "UTF-8 with BOM: key,value rows of the same data (contact.first_name, custom_fields.0.value…)" } },
+            },
+          },
+        } as unknown as ReturnType<typeof successResponse>,
+        summary: "LGPD: everything held about the contact as JSON or CSV (owner or admin; audited)",
+      },
     },
   )
   .post("/:id/erase", ({ ctx, params }) => eraseContact(ctx, params.id), {
     params: id,
-    detail: { summary: "LGPD: erase the contact (owner or admin); the audit keeps only its id" },
+    detail: { responses: successResponse(R.ContactErased), summary: "LGPD: erase the contact (owner or admin); the audit keeps only its id" },
   });

@@ -100,7 +100,8 @@ export const contactListQuerySchema = z.object({
   tag: blank(z.string().trim().toLowerCase().max(40, "validation.maxLength::40")),
   field: blank(z.string().trim().regex(CUSTOM_FIELD_KEY, "validation.invalid")),
   value: blank(z.string().trim().max(500, "validation.maxLength::500")),
-  after: blank(z.string().max(200, "validation.invalid")),
+  /** Deprecated alias of `cursor` (the web's links). */
+  after: blank(z.string().max(1000, "validation.invalid")),
 });
 export type ContactListQuery = z.input<typeof contactListQuerySchema>;
 

@@ -4,6 +4,6 @@ export { listContacts, CONTACTS_PAGE, COUNT_CAP, type ContactPage, type ContactR
 export { getContact, contactActivity, type ContactView, type ContactActivity, type CustomValueView } from "./get";
 export { deleteContact, deleteContacts, addToGroup, removeFromGroup, bulkContacts } from "./bulk";
 export { listGroups, groupOptions, getGroup, createGroup, updateGroup, deleteGroup, type GroupView } from "./groups";
-export { listCustomFields, getCustomField, createCustomField, updateCustomField, deleteCustomField, type CustomFieldView } from "./fields";
+export { listCustomFields, pageCustomFields, getCustomField, createCustomField, updateCustomField, deleteCustomField, type CustomFieldView } from "./fields";
 export { exportContact, eraseContact, type ContactExport } from "./lgpd";
 export { isPrivileged } from "./access";

@@ -1,11 +1,25 @@
 /** CSV import API: upload (streamed multipart), status, start with a mapping, error report. Rules live in ./services. */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
+import { created } from "../http/created";
+import { createdResponse, errorResponses, fileResponse, successResponse } from "../http/openapi";
 import { AppError } from "../lib/errors";
+import { fromAcceptLanguage, translate } from "../lib/i18n";
+import { pageQuery } from "../lib/page";
+import * as R from "./responses";
 import { boundaryOf, MultipartReader } from "./multipart";
-import { createImport, errorReport, getImport, listImports, startImport, type ImportUpload } from "./services";
+import { errorReportWithMessages } from "./report";
+import { createImport, getImport, listImports, startImport, type ImportUpload, type ImportView } from "./services";
 
 const id = t.Object({ id: t.String() });
+const created201 = (...a: Parameters<typeof createdResponse>) => createdResponse(...a) as unknown as ReturnType<typeof successResponse>;
+
+/** The view as the API answers it: the failure's key also as a message in the caller's language. */
+function withMessage(view: ImportView, request: Request) {
+  const locale = fromAcceptLanguage(request.headers.get("Accept-Language"));
+  const [ns, ...rest] = (view.failure ?? "").split(".");
+  return { ...view, failureMessage: view.failure ? translate(locale, `${ns}:${rest.join(".")}`, view.failureParams) : null };
+}
 
 async function* fileParts(reader: MultipartReader): AsyncGenerator<ImportUpload> {
   for await (const part of reader.files()) yield { name: part.name, stream: part.stream };
@@ -21,8 +35,7 @@ export const importRoutes = new Elysia({ prefix: "/contacts/imports", tags: ["co
       const reader = new MultipartReader(request.body, boundary);
       try {
         const view = await createImport(ctx, fileParts(reader));
-        set.status = 201;
-        return view;
+        return created(set, `/api/contacts/imports/${view.id}`, withMessage(view, request));
       } catch (e) {
         await reader.drain().catch(() => undefined);
         throw e;
@@ -31,6 +44,7 @@ export const importRoutes = new Elysia({ prefix: "/contacts/imports", tags: ["co
     {
       parse: "none",
       detail: {
+        responses: created201(R.ContactImport, "Uploaded (status uploaded): Location is the import"),
         summary: "Upload up to 10 .csv files (multipart field `files`, repeated; up to 1,000,000 rows each). Answers the import with each file's columns, a 5-row preview and a suggested mapping",
         requestBody: {
           required: true,
@@ -39,14 +53,21 @@ export const importRoutes = new Elysia({ prefix: "/contacts/imports", tags: ["co
       },
     },
   )
-  .get("", ({ ctx }) => listImports(ctx), { detail: { summary: "The account's last 20 imports, newest first" } })
-  .get("/:id", ({ ctx, params }) => getImport(ctx, params.id), {
+  .get("", async ({ ctx, query, request }) => {
+    const page = await listImports(ctx, query);
+    return { ...page, data: page.data.map((v) => withMessage(v, request)) };
+  }, {
+    query: t.Object(pageQuery),
+    detail: { responses: successResponse(R.ContactImportPage), summary: "The account's imports, newest first (created_at, id), keyset paged (cursor, limit)" },
+  })
+  .get("/:id", async ({ ctx, params, request }) => withMessage(await getImport(ctx, params.id), request), {
     params: id,
-    detail: { summary: "An import's status and progress: status, percent, rowsPerSecond, processed/inserted/merged rows, errorCount, failure" },
+    detail: { responses: successResponse(R.ContactImport), summary: "An import's status and progress: status, percent, rowsPerSecond, processed/inserted/merged rows, errorCount, failure" },
   })
   .post(
     "/:id/start",
-    ({ ctx, params, body }) => startImport(ctx, params.id, { mapping: body.mapping, groupId: body.group_id ?? null, newGroupName: body.new_group_name ?? null }),
+    async ({ ctx, params, body, request }) =>
+      withMessage(await startImport(ctx, params.id, { mapping: body.mapping, groupId: body.group_id ?? null, newGroupName: body.new_group_name ?? null }), request),
     {
       params: id,
       body: t.Object({
@@ -54,14 +75,26 @@ export const importRoutes = new Elysia({ prefix: "/contacts/imports", tags: ["co
         group_id: t.Optional(t.Union([t.String(), t.Null()])),
         new_group_name: t.Optional(t.Union([t.String(), t.Null()])),
       }),
-      detail: { summary: "Start an uploaded import with its column mapping; optionally add the contacts to a group (existing id or a new name)" },
+      detail: {
+        responses: { ...successResponse(R.ContactImport, "Started (status queued)"), ...errorResponses(409) },
+        summary: "Start an uploaded import with its column mapping; optionally add the contacts to a group (existing id or a new name). 409 IMPORT_NOT_READY when it is not waiting for its mapping",
+      },
     },
   )
   .get(
     "/:id/errors",
-    async ({ ctx, params }) =>
-      new Response(await errorReport(ctx, params.id), {
+    async ({ ctx, params, request }) =>
+      new Response(await errorReportWithMessages(ctx, params.id, fromAcceptLanguage(request.headers.get("Accept-Language"))), {
         headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="import-${params.id}-errors.csv"` },
       }),
-    { params: id, detail: { summary: "The error report (CSV: file, line, column, value, error) of rejected lines" } },
+    {
+      params: id,
+      detail: {
+        responses: fileResponse(
+          { "text/csv": "UTF-8, header file,line,column,value,error,message; one row per rejected line: error is a stable key (errors.IMPORT_INVALID_NUMBER…), message that error in the caller's language (Accept-Language)" },
+          "The error report (an attachment)",
+        ) as unknown as ReturnType<typeof successResponse>,
+        summary: "The error report (CSV: file, line, column, value, error, message) of rejected lines; 404 until the job has written it",
+      },
+    },
   );

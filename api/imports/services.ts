@@ -15,7 +15,10 @@ import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError, type FieldErrors } from "../lib/errors";
 import { key, redis } from "../lib/redis";
+import { keyset, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
+import { timeCursor, tsText } from "../contacts/time-cursor";
 import { can } from "../policy/policy";
 import { errorReportPath, importDir, isCsvName, readHead, removeImportFiles, storeUpload, type StoredFile } from "./files";
 import { isValidTarget, suggestMapping } from "./mapping";
@@ -199,16 +202,25 @@ export async function getImport(ctx: SignedInCtx, id: string): Promise<ImportVie
   return toView(row, await customFields(ctx.actor.accountId));
 }
 
-/** The account's last 20 imports, newest first. */
-export async function listImports(ctx: SignedInCtx): Promise<ImportView[]> {
+const importListSchema = z.object(pageInput);
+
+/**
+ * The account's imports, newest first (created_at, id), keyset paged: `limit` (50 by default) and
+ * `cursor` (the `next_cursor` of the previous page).
+ */
+export async function listImports(ctx: SignedInCtx, query: unknown = {}): Promise<{ data: ImportView[]; next_cursor: string | null }> {
   assertAllowed(ctx);
   initModels();
-  const rows = await sequelize().query<ImportRow>(`SELECT ${COLUMNS} FROM contact_imports WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20`, {
-    bind: [ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const f = validate(importListSchema, query ?? {});
+  const after = timeCursor(f.cursor);
+  const rows = await sequelize().query<ImportRow & { cursor_ts: string }>(
+    `SELECT ${COLUMNS}, ${tsText("created_at")} AS cursor_ts FROM contact_imports
+      WHERE account_id = $1 ${after ? "AND (created_at, id) < ($2::timestamptz, $3::uuid)" : ""}
+      ORDER BY created_at DESC, id DESC LIMIT ${f.limit + 1}`,
+    { bind: [ctx.actor.accountId, ...(after ?? [])], type: QueryTypes.SELECT },
+  );
   const custom = await customFields(ctx.actor.accountId);
-  return rows.map((r) => toView(r, custom));
+  return keyset(rows, f.limit, (r) => [r.cursor_ts, r.id], (r) => toView(r, custom));
 }
 
 /**

@@ -70,14 +70,30 @@ async function clash(accountId: string, folded: string, exceptId: string | null,
   return rows.length > 0;
 }
 
-export async function listKeywords(ctx: SignedInCtx, query: { action?: string } = {}): Promise<{ data: OptoutKeyword[] }> {
+/**
+ * The account's keywords, by action then their order. Bounded by a business rule (at most
+ * MAX_KEYWORDS of each action, 40 in all): one page, `next_cursor` always null.
+ */
+export async function listKeywords(ctx: SignedInCtx, query: { action?: string } = {}): Promise<{ data: OptoutKeyword[]; next_cursor: null }> {
   assertKeywords(ctx);
   const action = (KEYWORD_ACTIONS as readonly string[]).includes(query.action ?? "") ? query.action : null;
   const rows = await sequelize().query<OptoutKeyword>(
     `SELECT ${COLUMNS} FROM optout_keywords WHERE account_id = $1 AND ($2::text IS NULL OR action = $2) ${ORDER}`,
     { bind: [ctx.actor.accountId, action], type: QueryTypes.SELECT },
   );
-  return { data: rows };
+  return { data: rows, next_cursor: null };
+}
+
+/** One keyword of the account (NOT_FOUND otherwise). */
+export async function getKeyword(ctx: SignedInCtx, id: string): Promise<{ data: OptoutKeyword }> {
+  assertKeywords(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const [row] = await sequelize().query<OptoutKeyword>(`SELECT ${COLUMNS} FROM optout_keywords WHERE id = $1 AND account_id = $2`, {
+    bind: [id, ctx.actor.accountId],
+    type: QueryTypes.SELECT,
+  });
+  if (!row) throw new AppError("NOT_FOUND");
+  return { data: row };
 }
 
 export async function addKeyword(ctx: SignedInCtx, input: unknown): Promise<{ data: OptoutKeyword }> {

@@ -11,7 +11,9 @@ import { recordAudit } from "../audit/record";
 import { formatPhone } from "../contacts/phone";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
+import { encodeCursor, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
+import { timeCursor, tsText } from "../contacts/time-cursor";
 import { can } from "../policy/policy";
 import { addDenySchema, addOptoutSchema, listQuerySchema } from "./schemas";
 
@@ -19,9 +21,15 @@ export const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type OptoutSource = "manual" | "keyword" | "api" | "import";
-export type Optout = { id: string; channel: string; recipient: string; recipient_formatted: string; source: string; keyword: string | null; created_at: Date };
-export type DenyEntry = { id: string; recipient: string; recipient_formatted: string; reason: string; created_at: Date };
-export type Page<T> = { data: T[]; page: number; last_page: number; total: number };
+/** `to`/`to_formatted` are the number's documented names (the spec's `to`); `recipient`/`recipient_formatted` their deprecated aliases. */
+export type Optout = { id: string; channel: string; to: string; to_formatted: string; recipient: string; recipient_formatted: string; source: string; keyword: string | null; created_at: Date };
+export type DenyEntry = { id: string; to: string; to_formatted: string; recipient: string; recipient_formatted: string; reason: string; created_at: Date };
+type Derived = "to" | "to_formatted" | "recipient_formatted";
+/**
+ * A page of a list: `next_cursor` always; `page`, `last_page` and `total` (deprecated: the `page`
+ * parameter's OFFSET paging, which the web's pager uses) only when no `cursor` was sent.
+ */
+export type Page<T> = { data: T[]; next_cursor: string | null; page?: number; last_page?: number; total?: number };
 
 function assertOptouts(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/optouts")) throw new AppError("FORBIDDEN");
@@ -33,12 +41,25 @@ function assertDenyList(ctx: SignedInCtx) {
   initModels();
 }
 
-const optoutOf = (r: Omit<Optout, "recipient_formatted">): Optout => ({ ...r, recipient_formatted: formatPhone(r.recipient) });
-const denyOf = (r: Omit<DenyEntry, "recipient_formatted">): DenyEntry => ({ ...r, recipient_formatted: formatPhone(r.recipient) });
+const numberOf = (recipient: string) => {
+  const formatted = formatPhone(recipient);
+  return { to: recipient, to_formatted: formatted, recipient, recipient_formatted: formatted };
+};
+const optoutOf = (r: Omit<Optout, Derived>): Optout => ({ ...r, ...numberOf(r.recipient) });
+const denyOf = (r: Omit<DenyEntry, Derived>): DenyEntry => ({ ...r, ...numberOf(r.recipient) });
 
-/** One page (newest first) of `table` for the account, optionally filtered by digits of the number. */
-async function page<T extends object>(table: "optouts" | "deny_list", columns: string, accountId: string, input: unknown, extra = ""): Promise<Page<T>> {
-  const f = validate(listQuerySchema, input ?? {});
+const pageQuerySchema = listQuerySchema.extend(pageInput);
+
+/**
+ * One page (newest first: created_at, id) of `table` for the account, optionally filtered by
+ * digits of the number. With `cursor` (the `next_cursor` of the previous page) it is a keyset page
+ * of `limit` rows; without it, page `page` (1 by default) of `limit` rows by OFFSET with the count
+ * (page, last_page, total: the deprecated style the web's pager reads). Either way the answer
+ * carries `next_cursor`, null on the last page.
+ */
+async function page<T extends { id: string }>(table: "optouts" | "deny_list", columns: string, accountId: string, input: unknown, extra = ""): Promise<Page<T>> {
+  const f = validate(pageQuerySchema, input ?? {});
+  const after = timeCursor(f.cursor);
   const bind: unknown[] = [accountId];
   let where = `account_id = $1${extra}`;
   if (f.q) {
@@ -46,14 +67,26 @@ async function page<T extends object>(table: "optouts" | "deny_list", columns: s
     where += ` AND recipient LIKE $${bind.length}`;
   }
   const db = sequelize();
-  const [[{ n }], rows] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, { bind, type: QueryTypes.SELECT }),
-    db.query<T>(`SELECT ${columns} FROM ${table} WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${PAGE_SIZE} OFFSET ${(f.page - 1) * PAGE_SIZE}`, {
-      bind,
-      type: QueryTypes.SELECT,
-    }),
-  ]);
-  return { data: rows, page: f.page, last_page: Math.max(1, Math.ceil(n / PAGE_SIZE)), total: n };
+  const counted = after ? null : db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, { bind, type: QueryTypes.SELECT });
+  const rowBind = [...bind];
+  let rowWhere = where;
+  if (after) {
+    rowBind.push(...after);
+    rowWhere += ` AND (created_at, id) < ($${rowBind.length - 1}::timestamptz, $${rowBind.length}::uuid)`;
+  }
+  const offset = after ? 0 : (f.page - 1) * f.limit;
+  const rows = await db.query<T & { cursor_ts: string }>(
+    `SELECT ${columns}, ${tsText("created_at")} AS cursor_ts FROM ${table} WHERE ${rowWhere}
+      ORDER BY created_at DESC, id DESC LIMIT ${f.limit + 1} OFFSET ${offset}`,
+    { bind: rowBind, type: QueryTypes.SELECT },
+  );
+  const data = rows.slice(0, f.limit);
+  const last = data.at(-1);
+  const next_cursor = rows.length > f.limit && last ? encodeCursor([last.cursor_ts, last.id]) : null;
+  const out = data.map(({ cursor_ts: _c, ...r }) => r as unknown as T);
+  if (!counted) return { data: out, next_cursor };
+  const n = (await counted)[0]?.n ?? 0;
+  return { data: out, next_cursor, page: f.page, last_page: Math.max(1, Math.ceil(n / f.limit)), total: n };
 }
 
 // ---- opt-outs ----------------------------------------------------------------------------------
@@ -62,8 +95,20 @@ const OPTOUT_COLUMNS = "id, channel, recipient, source, keyword, created_at";
 
 export async function listOptouts(ctx: SignedInCtx, query: unknown = {}): Promise<Page<Optout>> {
   assertOptouts(ctx);
-  const p = await page<Omit<Optout, "recipient_formatted">>("optouts", OPTOUT_COLUMNS, ctx.actor.accountId, query);
+  const p = await page<Omit<Optout, Derived>>("optouts", OPTOUT_COLUMNS, ctx.actor.accountId, query);
   return { ...p, data: p.data.map(optoutOf) };
+}
+
+/** One opt-out of the account (NOT_FOUND otherwise). */
+export async function getOptout(ctx: SignedInCtx, id: string): Promise<{ data: Optout }> {
+  assertOptouts(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const [row] = await sequelize().query<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE id = $1 AND account_id = $2`, {
+    bind: [id, ctx.actor.accountId],
+    type: QueryTypes.SELECT,
+  });
+  if (!row) throw new AppError("NOT_FOUND");
+  return { data: optoutOf(row) };
 }
 
 export async function addOptout(
@@ -76,7 +121,7 @@ export async function addOptout(
   const source = opts.source ?? "manual";
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const inserted = await db.query<Omit<Optout, "recipient_formatted">>(
+    const inserted = await db.query<Omit<Optout, Derived>>(
       `INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, $2, $3, $4)
        ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING ${OPTOUT_COLUMNS}`,
       { bind: [ctx.actor.accountId, data.channel, data.recipient, source], type: QueryTypes.SELECT, transaction },
@@ -85,7 +130,7 @@ export async function addOptout(
       await recordAudit({ ...ctx, transaction }, "optout.added", { meta: { id: inserted[0].id, channel: data.channel, source } });
       return { data: optoutOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<Optout, "recipient_formatted">>(
+    const [existing] = await db.query<Omit<Optout, Derived>>(
       `SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3`,
       { bind: [ctx.actor.accountId, data.channel, data.recipient], type: QueryTypes.SELECT, transaction },
     );
@@ -122,7 +167,7 @@ export async function updateOptout(ctx: SignedInCtx, id: string, input: unknown)
       transaction,
     });
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<Optout, "recipient_formatted">>(
+    const [row] = await db.query<Omit<Optout, Derived>>(
       `UPDATE optouts SET channel = $3, recipient = $4 WHERE id = $1 AND account_id = $2 RETURNING ${OPTOUT_COLUMNS}`,
       { bind: [id, ctx.actor.accountId, data.channel, data.recipient], type: QueryTypes.SELECT, transaction },
     );
@@ -142,8 +187,20 @@ const DENY_COLUMNS = "id, recipient, reason, created_at";
 
 export async function listDenyList(ctx: SignedInCtx, query: unknown = {}): Promise<Page<DenyEntry>> {
   assertDenyList(ctx);
-  const p = await page<Omit<DenyEntry, "recipient_formatted">>("deny_list", DENY_COLUMNS, ctx.actor.accountId, query);
+  const p = await page<Omit<DenyEntry, Derived>>("deny_list", DENY_COLUMNS, ctx.actor.accountId, query);
   return { ...p, data: p.data.map(denyOf) };
+}
+
+/** One deny-list entry of the account (NOT_FOUND otherwise). */
+export async function getDenyEntry(ctx: SignedInCtx, id: string): Promise<{ data: DenyEntry }> {
+  assertDenyList(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const [row] = await sequelize().query<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE id = $1 AND account_id = $2`, {
+    bind: [id, ctx.actor.accountId],
+    type: QueryTypes.SELECT,
+  });
+  if (!row) throw new AppError("NOT_FOUND");
+  return { data: denyOf(row) };
 }
 
 export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ data: DenyEntry; created: boolean }> {
@@ -151,7 +208,7 @@ export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ 
   const data = validate(addDenySchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const inserted = await db.query<Omit<DenyEntry, "recipient_formatted">>(
+    const inserted = await db.query<Omit<DenyEntry, Derived>>(
       `INSERT INTO deny_list (account_id, recipient, reason) VALUES ($1, $2, $3)
        ON CONFLICT (account_id, recipient) DO NOTHING RETURNING ${DENY_COLUMNS}`,
       { bind: [ctx.actor.accountId, data.recipient, data.reason], type: QueryTypes.SELECT, transaction },
@@ -160,7 +217,7 @@ export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ 
       await recordAudit({ ...ctx, transaction }, "denylist.added", { meta: { id: inserted[0].id } });
       return { data: denyOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<DenyEntry, "recipient_formatted">>(
+    const [existing] = await db.query<Omit<DenyEntry, Derived>>(
       `SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`,
       { bind: [ctx.actor.accountId, data.recipient], type: QueryTypes.SELECT, transaction },
     );
@@ -181,7 +238,7 @@ export async function updateDenyEntry(ctx: SignedInCtx, id: string, input: unkno
       transaction,
     });
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<DenyEntry, "recipient_formatted">>(
+    const [row] = await db.query<Omit<DenyEntry, Derived>>(
       `UPDATE deny_list SET recipient = $3, reason = $4 WHERE id = $1 AND account_id = $2 RETURNING ${DENY_COLUMNS}`,
       { bind: [id, ctx.actor.accountId, data.recipient, data.reason], type: QueryTypes.SELECT, transaction },
     );

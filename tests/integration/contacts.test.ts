@@ -30,7 +30,11 @@ describe("creating and merging contacts", () => {
   it("stores an 11-digit number as +55 E.164, shows it masked, splits the name", async () => {
     const n = mobile();
     const res = await asA("/api/contacts", { body: { name: "Maria da Silva", mobile_number: n, email: "Maria@Exemplo.com", tags: "VIP, atacado" } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // A new contact: 201 and its URL in Location, which answers the same contact.
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.headers.get("location")).toBe(`/api/contacts/${res.body.id}`);
+    const { inserted: _inserted, ...contact } = res.body;
+    expect((await asA(res.headers.get("location")!)).body).toEqual(contact);
     expect(res.body).toMatchObject({
       inserted: true, first_name: "Maria", last_name: "da Silva", mobile_number: `+55${n}`, email: "maria@exemplo.com", tags: ["vip", "atacado"],
     });
@@ -45,7 +49,10 @@ describe("creating and merging contacts", () => {
     const n = mobile();
     const first = await asA("/api/contacts", { body: { first_name: "João", mobile_number: n, email: "joao@exemplo.com", tags: ["vip"], city: "Campinas" } });
     const second = await asA("/api/contacts", { body: { mobile_number: `+55 (${n.slice(0, 2)}) ${n.slice(2, 7)}-${n.slice(7)}`, company: "Padaria Sol", tags: "atacado", city: "Santos" } });
+    // A merge creates nothing: 200, no Location.
+    expect(first.status).toBe(201);
     expect(second.status).toBe(200);
+    expect(second.headers.get("location")).toBeNull();
     expect(second.body.inserted).toBe(false);
     expect(second.body.id).toBe(first.body.id);
     const rows = await query("SELECT first_name, email, company, city, tags FROM contacts WHERE account_id = $1 AND mobile_number = $2", [a.accountId, `+55${n}`]);
@@ -91,9 +98,9 @@ describe("search, filters and keyset pages", () => {
     p = await registerPerson("contactsSearch");
     token = (await login(p.email, p.password)).token;
     const field = await as("/api/contacts/fields", { body: { key: "plano", label: "Plano", type: "list", options: ["ouro", "prata"] } });
-    expect(field.status, JSON.stringify(field.body)).toBe(200);
+    expect(field.status, JSON.stringify(field.body)).toBe(201);
     const age = await as("/api/contacts/fields", { body: { key: "idade", label: "Idade", type: "number" } });
-    expect(age.status).toBe(200);
+    expect(age.status).toBe(201);
     const g = await as("/api/contacts/groups", { body: { name: "Clientes Ouro" } });
     groupId = g.body.id;
     const make = async (body: Json) => (await as("/api/contacts", { body })).body.id as string;
@@ -110,7 +117,7 @@ describe("search, filters and keyset pages", () => {
     const res = await as("/api/contacts");
     expect(res.status).toBe(200);
     expect(res.body.data.map((r: Json) => r.name)).toEqual(["Carla Dias", "Bruno Costa", "Ana Pereira"]);
-    expect(res.body).toMatchObject({ total: 3, total_capped: false, next: null });
+    expect(res.body).toMatchObject({ total: 3, total_capped: false, next_cursor: null, next: null });
     expect(res.body.data[2]).toMatchObject({ mobile_number: "+5521987654321", mobile_formatted: "(21) 98765-4321", company: "Floricultura Ipê", groups: ["Clientes Ouro"], tags: ["vip"] });
   });
 
@@ -137,7 +144,7 @@ describe("search, filters and keyset pages", () => {
     expect(noValue.status).toBe(422);
   });
 
-  it("pages by keyset: 50 a page, no row twice, even when rows share their created_at", async () => {
+  it("pages by keyset (cursor, limit): no row twice, even when rows share their created_at; `after`/`next` still work as aliases", async () => {
     const q = await registerPerson("contactsPages");
     const t = (await login(q.email, q.password)).token;
     // 120 contacts, 60 of them inserted in one statement (same created_at): the id breaks ties.
@@ -147,22 +154,39 @@ describe("search, filters and keyset pages", () => {
          FROM generate_series(1, 120) i`,
       [q.accountId],
     );
-    const seen: string[] = [];
-    let after: string | null = null;
-    let pages = 0;
-    do {
-      const res: { status: number; body: Json } = await api(`/api/contacts${after ? `?after=${after}` : ""}`, { token: t });
-      expect(res.status).toBe(200);
-      expect(res.body.total).toBe(120);
-      seen.push(...res.body.data.map((r: Json) => r.id));
-      after = res.body.next;
-      pages++;
-    } while (after && pages < 10);
-    expect(pages).toBe(3);
-    expect(seen).toHaveLength(120);
-    expect(new Set(seen).size).toBe(120);
-    const bad = await api("/api/contacts?after=bm9wZQ", { token: t });
-    expect(bad.status).toBe(422);
+    const walk = async (param: "cursor" | "after", answer: "next_cursor" | "next", limit: string) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const qs = new URLSearchParams(limit ? { limit } : {});
+        if (cursor) qs.set(param, cursor);
+        const res: { status: number; body: Json } = await api(`/api/contacts?${qs}`, { token: t });
+        expect(res.status).toBe(200);
+        expect(res.body.total).toBe(120);
+        expect(res.body.next).toBe(res.body.next_cursor);
+        seen.push(...res.body.data.map((r: Json) => r.id));
+        cursor = res.body[answer];
+        pages++;
+      } while (cursor && pages < 20);
+      return { seen, pages };
+    };
+    // limit=50 (the default): 50, 50, 20; the last page says next_cursor null.
+    const byDefault = await walk("cursor", "next_cursor", "");
+    expect(byDefault.pages).toBe(3);
+    expect(byDefault.seen).toHaveLength(120);
+    expect(new Set(byDefault.seen).size).toBe(120);
+    const byLimit = await walk("cursor", "next_cursor", "13");
+    expect(byLimit.pages).toBe(10);
+    expect(byLimit.seen).toEqual(byDefault.seen);
+    // The deprecated names page the same way.
+    expect((await walk("after", "next", "")).seen).toEqual(byDefault.seen);
+    // A bad cursor is a 422 on the parameter sent; a bad limit too.
+    for (const [qs, field] of [["cursor=bm9wZQ", "cursor"], ["after=bm9wZQ", "after"], [`cursor=${Buffer.from('["x","y"]').toString("base64url")}`, "cursor"], ["limit=0", "limit"], ["limit=201", "limit"]]) {
+      const bad = await api(`/api/contacts?${qs}`, { token: t });
+      expect(bad.status, qs).toBe(422);
+      expect(Object.keys(bad.body.error.fields), qs).toEqual([field]);
+    }
   });
 });
 
@@ -201,14 +225,16 @@ describe("groups", () => {
   it("creates, refuses a duplicate name (any case), renames, and deleting keeps the contacts", async () => {
     const name = `Revendedores ${uniq()}`;
     const g = await asA("/api/contacts/groups", { body: { name, description: "Parceiros" } });
-    expect(g.status).toBe(200);
+    expect(g.status).toBe(201);
     expect(g.body).toMatchObject({ name, description: "Parceiros", members: 0 });
+    expect(g.headers.get("location")).toBe(`/api/contacts/groups/${g.body.id}`);
+    expect((await asA(g.headers.get("location")!)).body.group).toEqual(g.body);
     const dup = await asA("/api/contacts/groups", { body: { name: name.toUpperCase() }, lang: "pt-BR" });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe("GROUP_NAME_TAKEN");
     expect(dup.body.error.fields.name).toEqual(["Já existe um grupo com este nome"]);
     // Another account may use the same name.
-    expect((await asB("/api/contacts/groups", { body: { name } })).status).toBe(200);
+    expect((await asB("/api/contacts/groups", { body: { name } })).status).toBe(201);
     const empty = await asA("/api/contacts/groups", { body: { name: " " } });
     expect(empty.status).toBe(422);
 
@@ -216,12 +242,43 @@ describe("groups", () => {
     expect(renamed.body.name).toBe(`${name} VIP`);
     const c = await asA("/api/contacts", { body: { first_name: "Membro", mobile_number: mobile(), group_ids: [g.body.id] } });
     const list = await asA("/api/contacts/groups");
-    expect(list.body.find((x: Json) => x.id === g.body.id)).toMatchObject({ name: `${name} VIP`, members: 1 });
+    expect(list.body.data.find((x: Json) => x.id === g.body.id)).toMatchObject({ name: `${name} VIP`, members: 1 });
 
     const del = await asA(`/api/contacts/groups/${g.body.id}`, { method: "DELETE" });
     expect(del.status).toBe(200);
     expect(await one("SELECT count(*)::int AS n FROM contact_groups WHERE id = $1", [g.body.id])).toEqual({ n: 0 });
     expect(await one("SELECT count(*)::int AS n FROM contacts WHERE id = $1", [c.body.id])).toEqual({ n: 1 });
+  });
+});
+
+describe("groups: keyset pages by name", () => {
+  it("limit and cursor walk every group once, case-insensitive by name; the last page says next_cursor null; a bad cursor is 422 on cursor", async () => {
+    const p = await registerPerson("contactsGroupPages");
+    const token = (await login(p.email, p.password)).token;
+    const names = ["delta", "Alfa", "charlie", "Bravo", "eco"];
+    for (const name of names) expect((await api("/api/contacts/groups", { token, body: { name } })).status).toBe(201);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: { status: number; body: Json } = await api(`/api/contacts/groups?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { token });
+      expect(res.status).toBe(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.data.map((g: Json) => g.name));
+      cursor = res.body.next_cursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(["Alfa", "Bravo", "charlie", "delta", "eco"]);
+    const bad = await api(`/api/contacts/groups?cursor=bm9wZQ`, { token, lang: "en" });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.error.fields)).toEqual(["cursor"]);
+    // Custom fields page the same way, in display order.
+    for (const key of ["um", "dois", "tres"]) expect((await api("/api/contacts/fields", { token, body: { key, label: key, type: "text" } })).status).toBe(201);
+    const first = await api("/api/contacts/fields?limit=2", { token });
+    const second = await api(`/api/contacts/fields?limit=2&cursor=${first.body.next_cursor}`, { token });
+    expect([...first.body.data, ...second.body.data].map((f: Json) => f.key)).toEqual(["um", "dois", "tres"]);
+    expect(second.body.next_cursor).toBeNull();
   });
 });
 
@@ -235,7 +292,9 @@ describe("custom fields", () => {
 
   it("creates, refuses a taken or malformed key and a list without options, edits, deletes (values go too)", async () => {
     const f = await as("/api/contacts/fields", { body: { key: "segmento", label: "Segmento", type: "text", visible_in_attendance: true } });
-    expect(f.status).toBe(200);
+    expect(f.status).toBe(201);
+    expect(f.headers.get("location")).toBe(`/api/contacts/fields/${f.body.id}`);
+    expect((await as(f.headers.get("location")!)).body).toEqual(f.body);
     expect(f.body).toMatchObject({ key: "segmento", type: "text", required: false, sensitive: false, visible_in_attendance: true, position: 0 });
     const taken = await as("/api/contacts/fields", { body: { key: "segmento", label: "Outro", type: "number" }, lang: "pt-BR" });
     expect(taken.status).toBe(409);
@@ -257,7 +316,7 @@ describe("custom fields", () => {
     const del = await as(`/api/contacts/fields/${f.body.id}`, { method: "DELETE" });
     expect(del.status).toBe(200);
     expect((await one("SELECT custom FROM contacts WHERE id = $1", [c.body.id])).custom).toEqual({});
-    expect((await as("/api/contacts/fields")).body).toEqual([]);
+    expect((await as("/api/contacts/fields")).body).toEqual({ data: [], next_cursor: null });
   });
 
   it("enforces a required field on creation and the options of a list", async () => {
@@ -272,7 +331,7 @@ describe("custom fields", () => {
     expect(badOption.body.error.fields["custom.nivel"]).toEqual(["Escolha uma das opções"]);
     expect(badOption.body.error.fields["custom.cliente_desde"]).toEqual(["Data inválida"]);
     const ok = await as("/api/contacts", { body: { first_name: "Ok", mobile_number: mobile(), custom: { cpf: "123", nivel: "prata", cliente_desde: "2020-02-28" } } });
-    expect(ok.status).toBe(200);
+    expect(ok.status).toBe(201);
   });
 });
 
@@ -352,6 +411,7 @@ describe("sensitive custom values, roles and LGPD", () => {
   it("erases the row (memberships go) and the audit entry holds no name, number or e-mail", async () => {
     const res = await api(`/api/contacts/${contactId}/erase`, { method: "POST", token: ownerToken });
     expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: contactId, erased: true });
     expect(await one("SELECT count(*)::int AS n FROM contacts WHERE id = $1", [contactId])).toEqual({ n: 0 });
     expect(await one("SELECT count(*)::int AS n FROM contact_group_members WHERE contact_id = $1", [contactId])).toEqual({ n: 0 });
     const rows = await query("SELECT action, meta::text AS meta FROM audit_logs WHERE account_id = $1 AND meta::text LIKE $2", [owner.accountId, `%${contactId}%`]);
@@ -400,8 +460,8 @@ describe("tenant isolation through the API", () => {
     expect(addForeign.status).toBe(404);
     // B's own lists never show A's rows.
     expect((await asB(`/api/contacts?q=${encodeURIComponent("Segredo de A")}`)).body.data).toEqual([]);
-    expect((await asB("/api/contacts/groups")).body.map((x: Json) => x.id)).not.toContain(g.body.id);
-    expect((await asB("/api/contacts/fields")).body.map((x: Json) => x.id)).not.toContain(f.body.id);
+    expect((await asB("/api/contacts/groups")).body.data.map((x: Json) => x.id)).not.toContain(g.body.id);
+    expect((await asB("/api/contacts/fields")).body.data.map((x: Json) => x.id)).not.toContain(f.body.id);
     expect(await snapshot()).toEqual(before);
   });
 

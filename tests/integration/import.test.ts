@@ -29,7 +29,7 @@ async function upload(token: string, files: Part[], base = inject("apiUrl")) {
   const form = new FormData();
   for (const f of files) form.append("files", f.body instanceof Blob ? f.body : new Blob([typeof f.body === "string" ? f.body : new Uint8Array(f.body)]), f.name);
   const res = await fetch(new URL("/api/contacts/imports", base), { method: "POST", headers: { Authorization: `Bearer ${token}` }, body: form });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as any, location: res.headers.get("location") };
 }
 
 async function start(token: string, id: string, body: Record<string, unknown>) {
@@ -75,6 +75,9 @@ describe("CSV import: a good file", () => {
     ].join("\n");
     const up = await upload(o.token, [{ name: "Clientes.CSV", body: csv }]);
     expect(up.status).toBe(201);
+    // Location is the new import: it answers the same view.
+    expect(up.location).toBe(`/api/contacts/imports/${up.body.id}`);
+    expect((await api(up.location!, { token: o.token })).body).toEqual(up.body);
     expect(up.body.status).toBe("uploaded");
     expect(up.body.totalRows).toBe(3);
     expect(up.body.files).toEqual([
@@ -113,7 +116,7 @@ describe("CSV import: a good file", () => {
     expect(existsSync(join(importsDir, up.body.id, "1.csv"))).toBe(false);
     const report = await fetch(new URL(`/api/contacts/imports/${up.body.id}/errors`, inject("apiUrl")), { headers: { Authorization: `Bearer ${o.token}` } });
     expect(report.status).toBe(200);
-    expect(await report.text()).toBe("file,line,column,value,error\n");
+    expect(await report.text()).toBe("file,line,column,value,error,message\n");
 
     // The importer hears about it, and the upload and the start are in the audit trail.
     const [n] = await query("SELECT kind, params, link FROM notifications WHERE account_id = $1 AND kind = 'import_completed'", [o.accountId]);
@@ -122,7 +125,8 @@ describe("CSV import: a good file", () => {
     expect(audit.map((a) => a.action)).toEqual(["contacts.import_created", "contacts.import_started"]);
     // It is listed, newest first.
     const list = await api("/api/contacts/imports", { token: o.token });
-    expect(list.body.map((i: { id: string }) => i.id)).toEqual([up.body.id]);
+    expect(list.body.data.map((i: { id: string }) => i.id)).toEqual([up.body.id]);
+    expect(list.body.next_cursor).toBeNull();
   });
 
   it("reads ';' files with a BOM and CRLF (Brazilian Excel) and Latin-1 files, through the web process too", async () => {
@@ -213,12 +217,15 @@ describe("CSV import: duplicates, errors and groups", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toContain("text/csv");
     expect(res.headers.get("Content-Disposition")).toContain(`attachment; filename="import-${done.id}-errors.csv"`);
+    // error is the stable key; message is it in the caller's language (pt-BR by default).
     expect((await res.text()).trim().split("\n")).toEqual([
-      "file,line,column,value,error",
-      "lista.csv,5,Celular,12345,errors.IMPORT_INVALID_NUMBER",
-      "lista.csv,7,Celular,,errors.IMPORT_INVALID_NUMBER",
-      'lista.csv,10,Celular,"abc, def",errors.IMPORT_INVALID_NUMBER',
+      "file,line,column,value,error,message",
+      "lista.csv,5,Celular,12345,errors.IMPORT_INVALID_NUMBER,Número inválido na linha 5",
+      "lista.csv,7,Celular,,errors.IMPORT_INVALID_NUMBER,Número inválido na linha 7",
+      'lista.csv,10,Celular,"abc, def",errors.IMPORT_INVALID_NUMBER,Número inválido na linha 10',
     ]);
+    const en = await fetch(new URL(`/api/contacts/imports/${done.id}/errors`, inject("apiUrl")), { headers: { Authorization: `Bearer ${o.token}`, "Accept-Language": "en" } });
+    expect((await en.text()).trim().split("\n")[1]).toBe("lista.csv,5,Celular,12345,errors.IMPORT_INVALID_NUMBER,Invalid number on line 5");
     const [d] = await query("SELECT description FROM contacts WHERE account_id = $1 AND mobile_number = '+5511987650002'", [o.accountId]);
     expect(d.description).toBe("primeira linha\nsegunda linha");
     const [fixo] = await query("SELECT mobile_number FROM contacts WHERE account_id = $1 AND first_name = 'Fixo'", [o.accountId]);
@@ -373,7 +380,7 @@ describe("CSV import: refusals at upload (nothing is kept)", () => {
       expect(res.body.error.code).toBe("IMPORT_TOO_MANY_ROWS");
       expect(res.body.error.params.file).toBe("grande.csv");
       const en = await api("/api/contacts/imports", { token: o.token, lang: "en" });
-      expect(en.body).toEqual([]);
+      expect(en.body).toEqual({ data: [], next_cursor: null });
     } finally {
       rmSync(path, { force: true });
     }
@@ -390,7 +397,7 @@ describe("CSV import: tenant isolation", () => {
       const res = await api(path, { token: b.token, body });
       expect(res.status, path).toBe(404);
     }
-    expect((await api("/api/contacts/imports", { token: b.token })).body).toEqual([]);
+    expect((await api("/api/contacts/imports", { token: b.token })).body).toEqual({ data: [], next_cursor: null });
     const [row] = await query("SELECT status FROM contact_imports WHERE id = $1", [up.body.id]);
     expect(row.status).toBe("uploaded");
 
@@ -424,7 +431,9 @@ describe("CSV import: abandoned uploads", () => {
     expect(importDirs()).toContain(up.body.id);
     await query("UPDATE contact_imports SET created_at = now() - interval '25 hours' WHERE id = $1", [up.body.id]);
     const until = Date.now() + 15_000;
-    while (Date.now() < until && (await query("SELECT 1 FROM contact_imports WHERE id = $1", [up.body.id])).length) await new Promise((r) => setTimeout(r, 250));
+    // The sweep deletes the row, then the files: wait for both.
+    const gone = async () => (await query("SELECT 1 FROM contact_imports WHERE id = $1", [up.body.id])).length === 0 && !importDirs().includes(up.body.id);
+    while (Date.now() < until && !(await gone())) await new Promise((r) => setTimeout(r, 250));
     expect(await query("SELECT 1 FROM contact_imports WHERE id = $1", [up.body.id])).toHaveLength(0);
     expect(importDirs()).not.toContain(up.body.id);
   });
@@ -464,5 +473,39 @@ describe("CSV import: the worker job is idempotent", () => {
     } finally {
       await redis.quit();
     }
+  });
+});
+
+describe("the list of imports and a failure's message", () => {
+  it("pages newest first by keyset (limit, cursor): every import once, next_cursor null at the end, a bad cursor is 422 on cursor", async () => {
+    const o = await owner("import-pages");
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const up = await upload(o.token, [{ name: `lote${i}.csv`, body: `Celular\n1198765000${i}\n` }]);
+      expect(up.status).toBe(201);
+      ids.unshift(up.body.id);
+    }
+    const first = await api("/api/contacts/imports?limit=2", { token: o.token });
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((i: { id: string }) => i.id)).toEqual(ids.slice(0, 2));
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const second = await api(`/api/contacts/imports?limit=2&cursor=${first.body.next_cursor}`, { token: o.token });
+    expect(second.body.data.map((i: { id: string }) => i.id)).toEqual(ids.slice(2));
+    expect(second.body.next_cursor).toBeNull();
+    const bad = await api("/api/contacts/imports?cursor=bm9wZQ", { token: o.token });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.error.fields)).toEqual(["cursor"]);
+  });
+
+  it("a failed import carries its failure key and the message in the caller's language", async () => {
+    const o = await owner("import-failure");
+    const up = await upload(o.token, [{ name: "x.csv", body: "Celular\n11987650009\n" }]);
+    expect(up.body.failureMessage).toBeNull();
+    await query(`UPDATE contact_imports SET status = 'failed', failure = 'errors.IMPORT_LAYOUT', failure_params = '{"file":"x.csv"}'::jsonb WHERE id = $1`, [up.body.id]);
+    const en = await api(`/api/contacts/imports/${up.body.id}`, { token: o.token, lang: "en" });
+    expect(en.body).toMatchObject({ status: "failed", failure: "errors.IMPORT_LAYOUT", failureParams: { file: "x.csv" }, failureMessage: "Layout error: the file x.csv could not be read as CSV" });
+    const pt = await api(`/api/contacts/imports/${up.body.id}`, { token: o.token, lang: "pt-BR" });
+    expect(pt.body.failureMessage).toContain("x.csv");
+    expect(pt.body.failureMessage).not.toBe(en.body.failureMessage);
   });
 });

@@ -196,7 +196,7 @@ describe("the documented answers of the contact routes", () => {
     const { token } = await login(p.email, p.password);
     const mobile = "11 97" + String(Math.floor(Math.random() * 1e7)).padStart(7, "0");
     const created = await api("/api/contacts", { token, body: { name: "Ana Souza", mobile_number: mobile, email: "ana@exemplo.com", tags: ["vip"] } });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(mismatches(C.ContactSaved, created.body)).toEqual([]);
     const id = created.body.id as string;
     await expectDocumented("POST", "/api/contacts", C.ContactSaved);

@@ -21,6 +21,8 @@ async function person(tag: string): Promise<P> {
 const keywords = async (p: P): Promise<Kw[]> => {
   const res = await api("/api/keywords", { token: p.token });
   expect(res.status).toBe(200);
+  // Bounded (20 per action): always one page.
+  expect(res.body.next_cursor).toBeNull();
   return res.body.data;
 };
 const idOf = async (p: P, word: string) => (await keywords(p)).find((k) => k.keyword === word)!.id;
@@ -56,10 +58,12 @@ describe("keywords API", () => {
     ]);
 
     const added = await api("/api/keywords", { token: owner.token, body: { keyword: " Chegá ", action: "optout" } });
-    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body.data).toMatchObject({ keyword: "CHEGÁ", action: "optout" });
+    expect(added.headers.get("location")).toBe(`/api/keywords/${added.body.data.id}`);
+    expect((await api(added.headers.get("location")!, { token: owner.token })).body).toEqual(added.body);
     const quero = await api("/api/keywords", { token: owner.token, body: { keyword: "quero", action: "resume" } });
-    expect(quero.status).toBe(200);
+    expect(quero.status).toBe(201);
 
     const put = await api(`/api/keywords/${added.body.data.id}`, { token: owner.token, method: "PUT", body: { keyword: "basta", action: "optout" } });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
@@ -104,7 +108,7 @@ describe("keywords API", () => {
     const same = await api(`/api/keywords/${voltar}`, { token: p.token, method: "PUT", body: { keyword: "VOLTÁR", action: "resume" } });
     expect(same.status).toBe(200);
     // At most 20 of one action.
-    for (let i = 0; i < 14; i++) expect((await post({ keyword: `PARE${i}`, action: "optout" })).status).toBe(200);
+    for (let i = 0; i < 14; i++) expect((await post({ keyword: `PARE${i}`, action: "optout" })).status).toBe(201);
     const over = await post({ keyword: "PARE99", action: "optout" });
     expect(over.status).toBe(422);
     expect(over.body.error.fields).toEqual({ keyword: ["Valor máximo 20"] });
@@ -160,8 +164,8 @@ describe("inbound MOs follow the account's keywords", () => {
     expect((await mo(mobile, "basta")).keyword).toBeNull();
     expect(await optedOut(p, mobile)).toBe(false);
 
-    expect((await api("/api/keywords", { token: p.token, body: { keyword: "BASTA", action: "optout" } })).status).toBe(200);
-    expect((await api("/api/keywords", { token: p.token, body: { keyword: "QUERÓ", action: "resume" } })).status).toBe(200);
+    expect((await api("/api/keywords", { token: p.token, body: { keyword: "BASTA", action: "optout" } })).status).toBe(201);
+    expect((await api("/api/keywords", { token: p.token, body: { keyword: "QUERÓ", action: "resume" } })).status).toBe(201);
     expect((await api(`/api/keywords/${await idOf(p, "SAIR")}`, { token: p.token, method: "DELETE" })).status).toBe(200);
 
     expect((await mo(mobile, "  Bastá ")).keyword).toEqual({ action: "optout", keyword: "BASTA" });

@@ -57,14 +57,18 @@ describe("opt-outs API", () => {
   it("adds (normalized to E.164), lists, refuses invalid numbers, is idempotent, and removes", async () => {
     const n = nextNumber();
     const added = await api("/api/optouts", { token: owner.token, body: { recipient: `(${n.typed.slice(0, 2)}) ${n.typed.slice(3)}` } });
-    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    // A new entry: 201 and its URL in Location, which answers the same entry.
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body).toMatchObject({ created: true, data: { channel: "sms", recipient: n.e164, source: "api", keyword: null } });
+    expect(added.headers.get("location")).toBe(`/api/optouts/${added.body.data.id}`);
+    expect((await api(added.headers.get("location")!, { token: owner.token })).body).toEqual({ data: added.body.data });
     const rows = await query("SELECT account_id, channel, recipient, source FROM optouts WHERE id = $1", [added.body.data.id]);
     expect(rows).toEqual([{ account_id: owner.accountId, channel: "sms", recipient: n.e164, source: "api" }]);
 
     // The same number in another format is the same opt-out.
     const again = await api("/api/optouts", { token: owner.token, body: { recipient: n.e164 } });
     expect(again.status).toBe(200);
+    expect(again.headers.get("location")).toBeNull();
     expect(again.body).toMatchObject({ created: false, data: { id: added.body.data.id } });
     expect(await query("SELECT id FROM optouts WHERE account_id = $1 AND recipient = $2", [owner.accountId, n.e164])).toHaveLength(1);
 
@@ -73,11 +77,25 @@ describe("opt-outs API", () => {
     expect(invalid.body.error).toMatchObject({ code: "VALIDATION", fields: { recipient: ["Número de telefone inválido"] } });
     const missing = await api("/api/optouts", { token: owner.token, body: {} });
     expect(missing.status).toBe(422);
-    expect(Object.keys(missing.body.error.fields)).toEqual(["recipient"]);
+    expect(Object.keys(missing.body.error.fields)).toEqual(["to"]);
+    // `to` is the documented name of the number (`recipient` its deprecated alias), in and out.
+    const m = nextNumber();
+    const byTo = await api("/api/optouts", { token: owner.token, body: { to: m.typed, channel: "whatsapp" } });
+    expect(byTo.status, JSON.stringify(byTo.body)).toBe(201);
+    expect(byTo.body.data).toMatchObject({ to: m.e164, recipient: m.e164, channel: "whatsapp" });
+    expect(byTo.body.data.to_formatted).toBe(byTo.body.data.recipient_formatted);
+    const badTo = await api("/api/optouts", { token: owner.token, body: { to: "123" }, lang: "en" });
+    expect(badTo.body.error.fields).toEqual({ to: ["Invalid phone number"] });
+    const deny = await api("/api/blacklist", { token: owner.token, body: { to: m.typed } });
+    expect(deny.status).toBe(201);
+    expect(deny.body.data).toMatchObject({ to: m.e164, recipient: m.e164 });
+    const moved = await api(`/api/blacklist/${deny.body.data.id}`, { token: owner.token, method: "PUT", body: { to: nextNumber().typed, reason: "x" } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data.to).not.toBe(m.e164);
 
     const list = await api("/api/optouts", { token: owner.token });
     expect(list.status).toBe(200);
-    expect(list.body).toMatchObject({ page: 1, last_page: 1 });
+    expect(list.body).toMatchObject({ page: 1, last_page: 1, next_cursor: null });
     expect(list.body.data.map((o: { recipient: string }) => o.recipient)).toContain(n.e164);
     const filtered = await api(`/api/optouts?q=${encodeURIComponent(n.e164.slice(-8))}`, { token: owner.token });
     expect(filtered.body.data.map((o: { recipient: string }) => o.recipient)).toEqual([n.e164]);
@@ -124,12 +142,15 @@ describe("deny list API (/api/blacklist)", () => {
   it("adds (normalized, with a reason), lists, refuses invalid numbers, is idempotent, and removes", async () => {
     const n = nextNumber();
     const added = await api("/api/blacklist", { token: owner.token, body: { recipient: n.typed, reason: "Fraude" } });
-    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.headers.get("location")).toBe(`/api/blacklist/${added.body.data.id}`);
+    expect((await api(added.headers.get("location")!, { token: owner.token })).body).toEqual({ data: added.body.data });
     expect(added.body).toMatchObject({ created: true, data: { recipient: n.e164, reason: "Fraude" } });
     expect(await query("SELECT account_id, recipient, reason FROM deny_list WHERE id = $1", [added.body.data.id])).toEqual([
       { account_id: owner.accountId, recipient: n.e164, reason: "Fraude" },
     ]);
     const again = await api("/api/blacklist", { token: owner.token, body: { recipient: n.e164 } });
+    expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ created: false, data: { id: added.body.data.id, reason: "Fraude" } });
 
     const invalid = await api("/api/blacklist", { token: owner.token, body: { recipient: "abc" } });
@@ -164,8 +185,8 @@ describe("accept with opt-outs and the deny list", () => {
     const out = nextNumber();
     const denied = nextNumber();
     const normal = nextNumber();
-    expect((await api("/api/optouts", { token: p.token, body: { recipient: out.typed } })).status).toBe(200);
-    expect((await api("/api/blacklist", { token: p.token, body: { recipient: denied.typed, reason: "Pediu por telefone" } })).status).toBe(200);
+    expect((await api("/api/optouts", { token: p.token, body: { recipient: out.typed } })).status).toBe(201);
+    expect((await api("/api/blacklist", { token: p.token, body: { recipient: denied.typed, reason: "Pediu por telefone" } })).status).toBe(201);
 
     const res = await api("/api/sms/messages", { token: p.token, body: { to: [out.typed, denied.typed, normal.typed], body: "Promocao de hoje" } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -275,5 +296,41 @@ describe("tenancy", () => {
     const bOwn = await api("/api/optouts", { token: b.token, body: { recipient: out.e164 } });
     expect(bOwn.body).toMatchObject({ created: true });
     expect(bOwn.body.data.id).not.toBe(o.body.data.id);
+  });
+});
+
+describe("opt-out and deny-list pages", () => {
+  it("page by keyset (limit, cursor): every entry once, newest first, next_cursor null at the end; a bad cursor is 422 on cursor; `page` still answers its count", async () => {
+    const p = await person("optpages");
+    for (const path of ["/api/optouts", "/api/blacklist"]) {
+      const added: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await api(path, { token: p.token, body: { recipient: nextNumber().typed } });
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+        added.unshift(r.body.data.id);
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res: { status: number; body: any } = await api(`${path}?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { token: p.token });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body.data.length).toBeLessThanOrEqual(2);
+        seen.push(...res.body.data.map((o: { id: string }) => o.id));
+        // Keyset pages carry no count (the deprecated page style does).
+        if (cursor) expect(res.body.last_page).toBeUndefined();
+        cursor = res.body.next_cursor;
+        pages++;
+      } while (cursor && pages < 10);
+      expect(pages, path).toBe(3);
+      expect(seen, path).toEqual(added);
+      const bad = await api(`${path}?cursor=bm9wZQ`, { token: p.token, lang: "en" });
+      expect(bad.status, path).toBe(422);
+      expect(Object.keys(bad.body.error.fields), path).toEqual(["cursor"]);
+      const second = await api(`${path}?limit=2&page=2`, { token: p.token });
+      expect(second.body).toMatchObject({ page: 2, last_page: 3, total: 5 });
+      expect(second.body.data.map((o: { id: string }) => o.id)).toEqual(added.slice(2, 4));
+      expect(second.body.next_cursor).toEqual(expect.any(String));
+    }
   });
 });

@@ -208,6 +208,6 @@ describe("visitor fields and contact websites (item 15)", () => {
       expect(res.body.error.fields.website, website).toEqual(["Use an address starting with http:// or https://"]);
     }
     const ok = await as("/api/contacts", { body: { first_name: "Site", mobile_number: "11987654321", website: "https://loja.example" } });
-    expect(ok.status).toBe(200);
+    expect(ok.status).toBe(201);
   });
 });

@@ -262,10 +262,10 @@ describe("sends to many", () => {
     // A contact without a mobile is not a recipient.
     const [noMobile] = await query<{ id: string }>("INSERT INTO contacts (account_id, first_name, email) VALUES ($1, 'Sem', 'sem@x.example') RETURNING id", [p.accountId]);
     await query("INSERT INTO contact_group_members (group_id, contact_id, account_id) VALUES ($1, $2, $3)", [group.id, noMobile.id, p.accountId]);
-    for (const n of group.numbers.slice(0, 3)) expect((await api("/api/optouts", { token: p.token, body: { recipient: n } })).status).toBe(200);
-    expect((await api("/api/blacklist", { token: p.token, body: { recipient: group.numbers[3] } })).status).toBe(200);
+    for (const n of group.numbers.slice(0, 3)) expect((await api("/api/optouts", { token: p.token, body: { recipient: n } })).status).toBe(201);
+    expect((await api("/api/blacklist", { token: p.token, body: { recipient: group.numbers[3] } })).status).toBe(201);
     // On both lists: the opt-out wins.
-    expect((await api("/api/blacklist", { token: p.token, body: { recipient: group.numbers[0] } })).status).toBe(200);
+    expect((await api("/api/blacklist", { token: p.token, body: { recipient: group.numbers[0] } })).status).toBe(201);
 
     const res = await send(p, { group_id: group.id, body: "Oi {{first_name}}, seu cupom {{codigo}} vale em {{loja}}", variables: { loja: "Centro" } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

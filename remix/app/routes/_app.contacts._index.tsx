@@ -32,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const filters = Object.fromEntries(FILTERS.map((k) => [k, params.get(k)?.trim() ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const [groups, fields] = await Promise.all([orHttpError(groupOptions(ctx)), orHttpError(listCustomFields(ctx))]);
-  let page: ContactPage = { data: [], next: null, total: 0, total_capped: false };
+  let page: ContactPage = { data: [], next_cursor: null, next: null, total: 0, total_capped: false };
   let filterErrors: string[] = [];
   try {
     page = await listContacts(ctx, { ...filters, after: params.get("after") ?? undefined });

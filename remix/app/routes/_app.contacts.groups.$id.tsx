@@ -42,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   } catch (e) {
     if (!isAppError(e) || !["VALIDATION", "FORBIDDEN"].includes(e.code)) return orHttpError(Promise.reject(e));
     filterErrors = e.fields ? Object.values(e.fields).flat() : [`errors.${e.code}`];
-    result = { ...(await orHttpError(getGroup(ctx, id))), contacts: { data: [], next: null, total: 0, total_capped: false } };
+    result = { ...(await orHttpError(getGroup(ctx, id))), contacts: { data: [], next_cursor: null, next: null, total: 0, total_capped: false } };
   }
   const privileged = isPrivileged(ctx);
   return json({

@@ -3,12 +3,13 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { groupSchema } from "../../../api/contacts/schemas";
 import { createGroup, deleteGroup, listGroups, updateGroup } from "../../../api/contacts/services";
 import { z } from "../../../api/lib/zod";
 import { GroupsTable } from "~/components/contacts/groups-table";
+import { KeysetNav } from "~/components/contacts/keyset-nav";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
@@ -23,7 +24,9 @@ const renameSchema = groupSchema.extend({ intent: z.literal("rename"), id: z.str
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
-  return json({ groups: await orHttpError(listGroups(ctx)) });
+  // Keyset pages of 50 by name; the link carries the cursor as `after` (KeysetNav).
+  const page = await orHttpError(listGroups(ctx, { cursor: new URL(request.url).searchParams.get("after") ?? undefined }));
+  return json({ groups: page.data, next: page.next_cursor });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -48,7 +51,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function ContactGroups() {
-  const { groups } = useLoaderData<typeof loader>();
+  const { groups, next } = useLoaderData<typeof loader>();
+  const location = useLocation();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
@@ -74,6 +78,7 @@ export default function ContactGroups() {
             ) : (
               <GroupsTable rows={groups} last={rowReply} n={n} />
             )}
+            <KeysetNav path="/contacts/groups" params={new URLSearchParams(location.search)} next={next} />
           </CardContent>
         </Card>
         <Card>

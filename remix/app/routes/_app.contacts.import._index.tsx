@@ -20,7 +20,8 @@ import type { RootData } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
-  const imports = await orHttpError(listImports(ctx));
+  // The 20 most recent (the first keyset page).
+  const imports = (await orHttpError(listImports(ctx, { limit: 20 }))).data;
   return json({ imports });
 }
 

@@ -85,7 +85,7 @@ export default function DenyList() {
           path="/sms/denylist"
           idPrefix="deny"
           q={q}
-          list={list}
+          list={{ ...list, page: list.page ?? 1, last_page: list.last_page ?? 1 }}
           texts={{ search: t("denylist.search"), searchSubmit: t("denylist.searchSubmit"), empty: t("denylist.empty") }}
           columns={[t("denylist.columns.number"), t("denylist.columns.reason"), t("denylist.columns.createdAt"), t("denylist.columns.actions")]}
           row={(d) => {

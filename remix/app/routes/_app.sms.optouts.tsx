@@ -138,7 +138,7 @@ export default function Optouts() {
             path="/sms/optouts"
             idPrefix="optout"
             q={q}
-            list={list}
+            list={{ ...list, page: list.page ?? 1, last_page: list.last_page ?? 1 }}
             texts={{ search: t("optouts.search"), searchSubmit: t("optouts.searchSubmit"), empty: t("optouts.empty") }}
             columns={[
               t("optouts.columns.number"), t("optouts.columns.channel"), t("optouts.columns.source"), t("optouts.columns.keyword"),
