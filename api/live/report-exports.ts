@@ -83,6 +83,12 @@ export async function listLiveExports(ctx: SignedInCtx, limit = 50): Promise<Liv
   return (await exportRows(ctx.actor.accountId, "live_rooms", limit)).map(view);
 }
 
+/** GET /chat/reports/{id}: one conversation export of the acting account (404 for another's or an SMS export). */
+export async function getLiveExport(ctx: SignedInCtx, id: string): Promise<LiveExportView> {
+  assertAllowed(ctx);
+  return view(await findRow(ctx.actor.accountId, id, "live_rooms"));
+}
+
 export const liveExportFileName = (e: { id: string; filter: unknown }) => {
   const f = e.filter as LiveExportFilter;
   return `conversations-${f.begin}_${f.end}-${e.id.slice(0, 8)}.csv`;
