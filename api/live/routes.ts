@@ -269,24 +269,24 @@ export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
   .use(widgetLimits)
   .get("/:key/config", ({ params }) => widgetPublicConfig(params.key), {
     params: t.Object({ key: t.String() }),
-    detail: { responses: successResponse(R.WidgetConfig), summary: "The widget's public settings (titles online/offline, welcome text, position, colors, options), whether the account attends now (outside opening hours: the offline form), queue on, departments" },
+    detail: { responses: { ...successResponse(R.WidgetConfig), ...errorResponses(429) }, summary: "The widget's public settings (titles online/offline, welcome text, position, colors, options), whether the account attends now (outside opening hours: the offline form), queue on, departments" },
   })
   .get("/:key/departments", async ({ params }) => onePage(await widgetDepartments(await accountForWidgetKey(params.key))), {
     params: t.Object({ key: t.String() }),
     detail: {
-      responses: successResponse(R.WidgetDepartmentPage),
+      responses: { ...successResponse(R.WidgetDepartmentPage), ...errorResponses(429) },
       summary: "The departments a visitor may choose (GET /webchat/departments of the spec), each with whether it attends now (one page: the account's active departments)",
     },
   })
   .put("/:key/messages/:id", ({ params, body }) => visitorEditMessage(params.key, body.visitor_id, body.visitor_token, params.id, { message: body.message }), {
     params: t.Object({ key: t.String(), id: t.String() }),
     body: t.Object({ visitor_id: t.String(), visitor_token: t.String(), message: t.String() }),
-    detail: { responses: successResponse(R.Message), summary: "The visitor edits one of their own messages (non-empty text); agents see `edited`. 404 for anyone else's message" },
+    detail: { responses: { ...successResponse(R.Message), ...errorResponses(401, 429) }, summary: "The visitor edits one of their own messages (non-empty text); agents see `edited`. 404 for anyone else's message" },
   })
   .delete("/:key/messages/:id", ({ params, body }) => visitorDeleteMessage(params.key, body.visitor_id, body.visitor_token, params.id), {
     params: t.Object({ key: t.String(), id: t.String() }),
     body: t.Object({ visitor_id: t.String(), visitor_token: t.String() }),
-    detail: { responses: successResponse(R.Message), summary: "The visitor deletes one of their own messages: it shows as deleted; agents see `deleted`. 404 for anyone else's message" },
+    detail: { responses: { ...successResponse(R.Message), ...errorResponses(401, 429) }, summary: "The visitor deletes one of their own messages: it shows as deleted; agents see `deleted`. 404 for anyone else's message" },
   })
   .post("/:key/messages", ({ params, body, request, server }) => postVisitorMessage(params.key, body, widgetCaller(request, server)), {
     params: t.Object({ key: t.String() }),
@@ -294,15 +294,15 @@ export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
       visitor_id: t.Optional(t.String()), visitor_token: t.Optional(t.String()), name: t.Optional(t.String()), email: t.Optional(t.String()),
       phone: t.Optional(t.String()), department_id: t.Optional(t.String()), message: t.String(), client_id: t.Optional(t.String()),
     }),
-    detail: { responses: { ...successResponse(R.VisitorPosted, "Sent (an action: 200)"), ...errorResponses(429) }, summary: "A visitor's message: opens (queue, new protocol) or continues the visitor's conversation. The first answer carries visitor_id and visitor_token for the next calls" },
+    detail: { responses: { ...successResponse(R.VisitorPosted, "Sent (an action: 200)"), ...errorResponses(401, 429) }, summary: "A visitor's message: opens (queue, new protocol) or continues the visitor's conversation. The first answer carries visitor_id and visitor_token for the next calls" },
   })
   .get("/:key/conversation", ({ params, query }) => visitorConversation(params.key, query.visitor_id, query.visitor_token, query.before ?? null), {
     params: t.Object({ key: t.String() }),
     query: t.Object({ visitor_id: t.String(), visitor_token: t.String(), before: t.Optional(t.String()) }),
-    detail: { responses: successResponse(R.VisitorConversation), summary: "The visitor's current (or last) conversation: room, last 30 messages, place in line" },
+    detail: { responses: { ...successResponse(R.VisitorConversation), ...errorResponses(401, 429) }, summary: "The visitor's current (or last) conversation: room, last 30 messages, place in line" },
   })
   .post("/:key/read", ({ params, body }) => visitorMarkRead(params.key, body.visitor_id, body.visitor_token), {
     params: t.Object({ key: t.String() }),
     body: t.Object({ visitor_id: t.String(), visitor_token: t.String() }),
-    detail: { responses: successResponse(R.Changed), summary: "The visitor read the agent's messages (READ)" },
+    detail: { responses: { ...successResponse(R.Changed), ...errorResponses(401, 429) }, summary: "The visitor read the agent's messages (READ)" },
   });
