@@ -149,7 +149,8 @@ export const Transcript = t.Object({
     t.Object({ agent_name: nullable(t.String()), department_name: nullable(t.String()), tabulation_name: nullable(t.String()), close_reason: nullable(t.String()) }),
   ]),
   messages: t.Array(Message, { description: "80 a page, oldest first; older ones with ?before=<the first id>" }),
-  more: t.Boolean({ description: "Older messages exist" }),
+  more: t.Boolean({ description: "Older messages exist (next_cursor is not null)" }),
+  next_cursor: nullable(t.String({ description: "Send it back as `cursor` for the older messages; null when there are none" })),
   events: t.Array(
     t.Object({
       id: t.String(),
@@ -297,7 +298,8 @@ export const VisitorPosted = t.Object({
 export const VisitorConversation = t.Object({
   room: nullable(VisitorRoom),
   messages: t.Array(Message, { description: "The last 30 (or the 30 before ?before=), oldest first" }),
-  more: t.Boolean({ description: "Older messages exist" }),
+  more: t.Boolean({ description: "Older messages exist (next_cursor is not null)" }),
+  next_cursor: nullable(t.String({ description: "Send it back as `cursor` for the older messages; null when there are none" })),
   position: nullable(int()),
   participants: t.Array(t.Object({ id: uuid(), name: t.String() }), { description: "The agents who attend or wrote" }),
   realtime_token: nullable(t.String({ description: "null for a closed room or no room" })),

@@ -44,6 +44,9 @@ function threadBefore(query: { cursor?: string; before?: string }): string | nul
 /** A thread page ({data, more}) in the list style: next_cursor names the oldest message shown. */
 const threadPage = (p: Awaited<ReturnType<typeof roomMessages>>) => ({ data: p.data, next_cursor: p.more && p.data[0] ? encodeCursor([p.data[0].id]) : null, more: p.more });
 
+/** An answer with a page of `messages` and `more`: next_cursor names the oldest message shown. */
+const withThreadCursor = <T extends { messages: Array<{ id: string }>; more: boolean }>(p: T) => ({ ...p, next_cursor: p.more && p.messages[0] ? encodeCursor([p.messages[0].id]) : null });
+
 /** A room list's query: keyset (cursor, limit) and the deprecated page. */
 const roomListQuery = {
   ...pageQuery,
@@ -244,10 +247,13 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
       summary: "Transcripts, newest first (created_at, id), by keyset (cursor, limit): by protocol, name, e-mail, phone or agent; non-admins see only their own",
     },
   })
-  .get("/webchat/transcripts/:id/messages", ({ ctx, params, query }) => transcript(ctx, params.id, { before: query.before ?? null }), {
+  .get("/webchat/transcripts/:id/messages", async ({ ctx, params, query }) => withThreadCursor(await transcript(ctx, params.id, { before: threadBefore(query) })), {
     params: id,
-    query: t.Object({ before: t.Optional(t.String({ description: "A message id: the 80 messages before it" })) }),
-    detail: { responses: successResponse(R.Transcript), summary: "One transcript: the room, a page of its messages (80) and its events" },
+    query: t.Object({
+      cursor: t.Optional(t.String({ description: "The `next_cursor` of the previous answer: the 80 messages before those" })),
+      before: t.Optional(t.String({ deprecated: true, description: "Deprecated: a message id, the 80 messages before it (use cursor)" })),
+    }),
+    detail: { responses: successResponse(R.Transcript), summary: "One transcript: the room, a page of its messages (80; next_cursor pages to older ones) and its events" },
   })
   .post("/webchat/resume/idle/:id", ({ ctx, params }) => roomOut(resumeIdle(ctx, params.id)), { params: id, detail: room("Resume an idle contact (clears the idle flag)", 409) });
 
@@ -296,9 +302,14 @@ export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
     }),
     detail: { responses: { ...successResponse(R.VisitorPosted, "Sent (an action: 200)"), ...errorResponses(401, 429) }, summary: "A visitor's message: opens (queue, new protocol) or continues the visitor's conversation. The first answer carries visitor_id and visitor_token for the next calls" },
   })
-  .get("/:key/conversation", ({ params, query }) => visitorConversation(params.key, query.visitor_id, query.visitor_token, query.before ?? null), {
+  .get("/:key/conversation", async ({ params, query }) => withThreadCursor(await visitorConversation(params.key, query.visitor_id, query.visitor_token, threadBefore(query))), {
     params: t.Object({ key: t.String() }),
-    query: t.Object({ visitor_id: t.String(), visitor_token: t.String(), before: t.Optional(t.String()) }),
+    query: t.Object({
+      visitor_id: t.String(),
+      visitor_token: t.String(),
+      cursor: t.Optional(t.String({ description: "The `next_cursor` of the previous answer: the 30 messages before those" })),
+      before: t.Optional(t.String({ deprecated: true, description: "Deprecated: a message id, the 30 messages before it (use cursor)" })),
+    }),
     detail: { responses: { ...successResponse(R.VisitorConversation), ...errorResponses(401, 429) }, summary: "The visitor's current (or last) conversation: room, last 30 messages, place in line" },
   })
   .post("/:key/read", ({ params, body }) => visitorMarkRead(params.key, body.visitor_id, body.visitor_token), {

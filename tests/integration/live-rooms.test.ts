@@ -493,6 +493,13 @@ describe("one list style: keyset pages (issue 12 item 14)", () => {
     expect(older.body.data.map((m: { body: string }) => m.body)).toEqual(["primeira"]);
     expect(older.body.next_cursor).toBeNull();
     expect((await owner.as(`/api/omni/rooms/${v.room.id}/messages?cursor=xyz`)).status).toBe(422);
+    // The visitor's conversation and the transcript carry the same cursor (all three fit one page here).
+    const conv = await api(`/api/widget/${widgetKey}/conversation?visitor_id=${v.visitor_id}&visitor_token=${v.visitor_token}`);
+    expect(conv.body).toMatchObject({ more: false, next_cursor: null });
+    expect(conv.body.messages).toHaveLength(3);
+    const tr = await owner.as(`/api/webchat/transcripts/${v.room.id}/messages?cursor=${first.body.next_cursor}`);
+    expect(tr.body.messages.map((m: { body: string }) => m.body)).toEqual(["primeira"]);
+    expect(tr.body.next_cursor).toBeNull();
     for (const path of ["/api/omni/tags", "/api/webchat/account-tags", "/api/webchat/agents", "/api/webchat/departments/on", "/api/omni/agents", `/api/widget/${widgetKey}/departments`]) {
       const res = await owner.as(path);
       expect(res.status, path).toBe(200);
