@@ -250,7 +250,7 @@ export const LiveExportQueued = t.Object({
   message: t.String({ description: "'Report export: queued for processing', in the caller's language" }),
 });
 export const LiveExportOne = t.Object({ data: LiveExport });
-export const LiveExportPage = Page(LiveExport, "The account's last 50 exports, newest first");
+export const LiveExportPage = Page(LiveExport, "The account's exports, newest first");
 
 // ---- widget (public)
 

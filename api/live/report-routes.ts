@@ -8,12 +8,12 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, fileResponse, successResponse } from "../http/openapi";
-import { onePage } from "../lib/page";
+import { onePage, pageQuery } from "../lib/page";
 import type { OpenAPIV3 } from "openapi-types";
 import * as R from "./attendance-responses";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
 import { csvDownload } from "../sms/exports";
-import { createLiveExport, getLiveExport, liveExportFile, listLiveExports } from "./report-exports";
+import { createLiveExport, getLiveExport, liveExportFile, pageLiveExports } from "./report-exports";
 import { agentStatistic, listLiveAgents, liveReport, liveUsage } from "./reports";
 
 const bearer = [{ bearer: [] }];
@@ -71,10 +71,11 @@ export const liveReportRoutes = new Elysia({ tags: ["live"], detail: { security:
       },
     },
   )
-  .get("/chat/reports", async ({ ctx }) => onePage(await listLiveExports(ctx)), {
+  .get("/chat/reports", ({ ctx, query }) => pageLiveExports(ctx, query), {
+    query: t.Object(pageQuery),
     detail: {
       responses: successResponse(R.LiveExportPage),
-      summary: "The account's last 50 conversation exports, newest first (one page: older ones are not listed): status queued|processing|done|failed, rows, file_size, error",
+      summary: "The account's conversation exports, newest first, by keyset (cursor, limit): status queued|processing|done|failed, rows, file_size, error",
     },
   })
   .get("/chat/reports/:id", async ({ ctx, params }) => ({ data: await getLiveExport(ctx, params.id) }), {

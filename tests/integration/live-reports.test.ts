@@ -216,8 +216,9 @@ describe("conversation exports (/chat/reports)", () => {
     expect(located.status).toBe(200);
     expect(located.body.data).toMatchObject({ id, filter: { begin: day, end: day } });
     expect((await stranger.as(`/api/chat/reports/${id}`)).status).toBe(404);
-    // A list bounded by its rule (the last 50): one page.
-    expect((await owner.as(`/api/chat/reports`)).body.next_cursor).toBeNull();
+    // The list pages by keyset: its only export, then nothing more; a bad cursor is refused on `cursor`.
+    expect((await owner.as(`/api/chat/reports?limit=1`)).body).toMatchObject({ data: [{ id }], next_cursor: null });
+    expect((await owner.as(`/api/chat/reports?cursor=bad`)).body.error.fields).toHaveProperty("cursor");
     const finished = await done(owner.token, id);
     expect(finished).toMatchObject({ status: "done", rows: 5, error: null });
 
