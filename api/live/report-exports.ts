@@ -5,7 +5,13 @@
  * stores the period (São Paulo days, at most 31, default today) and optional department/agent;
  * the worker COPYs liveRoomsExportSelect to a CSV, one row per room created in the period.
  */
+import { QueryTypes } from "sequelize";
+import { initModels, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
+import { keyset, pageInput } from "../lib/page";
+import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
+import { sortTime, timeIdCursor } from "./keyset";
 import { exportRows, findRow, openExportFile, queueExport, type ExportStatus, type Row } from "../sms/exports";
 import { assertPath } from "./access";
 import { assertFilterOwned, parsePeriod, REPORT_TIME_ZONE, type ReportPeriod } from "./reports";
@@ -81,6 +87,32 @@ export async function createLiveExport(ctx: SignedInCtx, input: unknown): Promis
 export async function listLiveExports(ctx: SignedInCtx, limit = 50): Promise<LiveExportView[]> {
   assertAllowed(ctx);
   return (await exportRows(ctx.actor.accountId, "live_rooms", limit)).map(view);
+}
+
+/** GET /chat/reports/{id}: one conversation export of the acting account (404 for another's or an SMS export). */
+export async function getLiveExport(ctx: SignedInCtx, id: string): Promise<LiveExportView> {
+  assertAllowed(ctx);
+  return view(await findRow(ctx.actor.accountId, id, "live_rooms"));
+}
+
+const exportPageSchema = z.object(pageInput);
+
+/**
+ * GET /chat/reports: the account's conversation exports, newest first (created_at, id), by keyset:
+ * `limit` (default 50) after `cursor` (the `next_cursor` of the previous page).
+ */
+export async function pageLiveExports(ctx: SignedInCtx, input: { cursor?: string; limit?: unknown }) {
+  assertAllowed(ctx);
+  const q = validate(exportPageSchema, { cursor: input.cursor, limit: input.limit });
+  const after = timeIdCursor(q.cursor);
+  initModels();
+  const found = await sequelize().query<Row & { sort_key: string }>(
+    `SELECT *, ${sortTime("created_at")} AS sort_key FROM sms_exports
+      WHERE account_id = $1 AND kind = 'live_rooms' ${after ? "AND (created_at, id) < ($2::timestamptz, $3::uuid)" : ""}
+      ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1}`,
+    { bind: after ? [ctx.actor.accountId, after[0], after[1]] : [ctx.actor.accountId], type: QueryTypes.SELECT },
+  );
+  return keyset(found, q.limit, (r) => [r.sort_key, r.id], view);
 }
 
 export const liveExportFileName = (e: { id: string; filter: unknown }) => {

@@ -24,6 +24,8 @@ import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { intParam, pageParam, validate } from "../lib/validate";
+import { keyset, pageInput } from "../lib/page";
+import { sortTime, timeIdCursor } from "./keyset";
 import { z } from "../lib/zod";
 import { email as emailSchema } from "../auth/schemas";
 import { normalizePhone } from "../contacts/phone";
@@ -943,24 +945,58 @@ const LIST_WHERE: Record<RoomList, string> = {
 };
 
 const roomsQuerySchema = z.object({ page: pageParam() });
+const roomsPageSchema = z.object({ ...pageInput, page: intParam(1, 100_000, undefined) });
 const messagesQuerySchema = z.object({ limit: intParam(1, MESSAGES_PER_PAGE, MESSAGES_PER_PAGE) });
 
-/** Rooms of a list for the acting agent (supervisors see everyone's; page of 20, newest first). `page` as the query string has it. */
+/** Each list's sort key and direction: the queue oldest first, the others by last activity, newest first. */
+const listOrder = (list: RoomList) =>
+  list === "queue" ? { key: `COALESCE(r.queued_at, r.created_at)`, dir: "ASC" as const } : { key: `COALESCE(r.last_message_at, r.created_at)`, dir: "DESC" as const };
+
+export type RoomPageQuery = { cursor?: string; limit?: unknown; page?: unknown };
+
+/**
+ * A page of a room list for the acting agent (supervisors see everyone's), by keyset: `limit`
+ * rooms (default 50) after `cursor` (the `next_cursor` of the previous page). The deprecated
+ * `page` pages by OFFSET instead (20 a page unless `limit`) and adds page, last_page and total.
+ */
+export async function roomPage(ctx: SignedInCtx, list: RoomList, query: RoomPageQuery = {}) {
+  assertAttendant(ctx);
+  const q = validate(roomsPageSchema, { cursor: query.cursor, limit: query.limit, page: query.page });
+  const after = timeIdCursor(q.cursor);
+  const offsetPage = after ? undefined : q.page;
+  const limit = offsetPage !== undefined && (query.limit === undefined || query.limit === "") ? ROOMS_PER_PAGE : q.limit;
+  return fetchRooms(ctx, list, { after, limit, page: offsetPage });
+}
+
+async function fetchRooms(ctx: SignedInCtx, list: RoomList, opts: { after: [string, string] | null; limit: number; page?: number }) {
+  const { accountId, userId } = ctx.actor;
+  const { key, dir } = listOrder(list);
+  const bind: unknown[] = [accountId, userId, isSupervisor(ctx.actor)];
+  let seek = "";
+  if (opts.after) {
+    bind.push(opts.after[0], opts.after[1]);
+    seek = `AND (${key}, r.id) ${dir === "ASC" ? ">" : "<"} ($4::timestamptz, $5::uuid)`;
+  }
+  const offset = opts.page !== undefined ? (opts.page - 1) * opts.limit : 0;
+  const found = await rows<Room & { sort_key: string; total: number }>(
+    `WITH w AS (SELECT $2::uuid AS uid, $3::boolean AS sup)
+     SELECT r.*, ${sortTime(key)} AS sort_key${opts.page !== undefined ? ", count(*) OVER ()::int AS total" : ""}
+       FROM live_rooms r, w WHERE r.account_id = $1 AND (${LIST_WHERE[list]}) ${seek}
+      ORDER BY ${key} ${dir}, r.id ${dir} LIMIT ${opts.limit + 1} OFFSET ${offset}`,
+    bind,
+  );
+  const page = keyset(found, opts.limit, (r) => [r.sort_key, r.id], roomSummary);
+  if (opts.page === undefined) return page;
+  const total = found[0]?.total ?? 0;
+  return { ...page, page: opts.page, last_page: Math.max(1, Math.ceil(total / opts.limit)), total };
+}
+
+/** Rooms of a list for the acting agent (the workspace screen: page of 20, `page` as the query string has it). */
 export async function listRooms(ctx: SignedInCtx, list: RoomList, page: unknown = 1) {
   assertAttendant(ctx);
-  const { accountId, userId } = ctx.actor;
-  const sup = isSupervisor(ctx.actor);
-  const where = LIST_WHERE;
-  const order = list === "queue" ? `r.queued_at, r.id` : `COALESCE(r.last_message_at, r.created_at) DESC, r.id DESC`;
   const { page: p } = validate(roomsQuerySchema, { page });
-  const found = await rows<Room & { total: number }>(
-    `WITH w AS (SELECT $2::uuid AS uid, $3::boolean AS sup)
-     SELECT r.*, count(*) OVER ()::int AS total FROM live_rooms r, w WHERE r.account_id = $1 AND (${where[list]})
-     ORDER BY ${order} LIMIT ${ROOMS_PER_PAGE} OFFSET ${(p - 1) * ROOMS_PER_PAGE}`,
-    [accountId, userId, sup],
-  );
-  const total = found[0]?.total ?? 0;
-  return { data: found.map(roomSummary), page: p, last_page: Math.max(1, Math.ceil(total / ROOMS_PER_PAGE)), total };
+  const out = await fetchRooms(ctx, list, { after: null, limit: ROOMS_PER_PAGE, page: p });
+  return out as typeof out & { page: number; last_page: number; total: number };
 }
 
 /** One room the actor may see (their own, queued, or any for a supervisor). */

@@ -9,7 +9,9 @@ import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { keyset, pageInput } from "../lib/page";
 import { intParam, validate } from "../lib/validate";
+import { sortTime, timeIdCursor } from "./keyset";
 import { z } from "../lib/zod";
 import { assertAttendant, roomMessages, roomSummary, type Room } from "./rooms";
 
@@ -20,7 +22,9 @@ export const transcriptSearchSchema = z.object({
   email: z.string().trim().max(200).optional().default(""),
   phone: z.string().trim().max(30).optional().default(""),
   agent: z.union([z.uuid(), z.literal("")]).optional().default(""),
-  page: intParam(1, 10_000, 1),
+  /** Deprecated: OFFSET pages of 20 (the history screen's numbered pages); `cursor` pages by keyset. */
+  page: intParam(1, 10_000, undefined),
+  ...pageInput,
 });
 export type TranscriptSearch = z.input<typeof transcriptSearchSchema>;
 
@@ -54,21 +58,31 @@ export async function searchTranscripts(ctx: SignedInCtx, input: TranscriptSearc
     where.push(digits ? `regexp_replace(coalesce(r.phone, ''), '\\D', '', 'g') LIKE ${add(`%${digits}%`)}` : "false");
   }
   if (q.agent && all) where.push(`r.agent_id = ${add(q.agent)}`);
-  const found = await sequelize().query<Room & { agent_name: string | null; total: number }>(
-    `SELECT r.*, trim(u.first_name || ' ' || u.last_name) AS agent_name, count(*) OVER ()::int AS total
+  const after = timeIdCursor(q.cursor);
+  // The deprecated page (OFFSET, 20 a page unless limit) when no cursor is given.
+  const page = after ? undefined : q.page;
+  const limit = page !== undefined && (input.limit === undefined || input.limit === "") ? TRANSCRIPTS_PER_PAGE : q.limit;
+  if (after) where.push(`(r.created_at, r.id) < (${add(after[0])}::timestamptz, ${add(after[1])}::uuid)`);
+  const found = await sequelize().query<Room & { agent_name: string | null; total: number; sort_key: string }>(
+    `SELECT r.*, trim(u.first_name || ' ' || u.last_name) AS agent_name, ${sortTime("r.created_at")} AS sort_key
+            ${page !== undefined ? ", count(*) OVER ()::int AS total" : ""}
      FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id
      WHERE ${where.join(" AND ")}
-     ORDER BY r.created_at DESC, r.id DESC LIMIT ${TRANSCRIPTS_PER_PAGE} OFFSET ${(q.page - 1) * TRANSCRIPTS_PER_PAGE}`,
+     ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit + 1} OFFSET ${page !== undefined ? (page - 1) * limit : 0}`,
     { bind, type: QueryTypes.SELECT },
   );
+  const out = { ...keyset(found, limit, (r) => [r.sort_key, r.id], (r) => ({ ...roomSummary(r), agent_name: r.agent_name })), all };
+  if (page === undefined) return out as typeof out & Partial<Numbered>;
   const total = found[0]?.total ?? 0;
-  return {
-    data: found.map((r) => ({ ...roomSummary(r), agent_name: r.agent_name })),
-    page: q.page,
-    last_page: Math.max(1, Math.ceil(total / TRANSCRIPTS_PER_PAGE)),
-    total,
-    all,
-  };
+  return { ...out, page, last_page: Math.max(1, Math.ceil(total / limit)), total };
+}
+
+type Numbered = { page: number; last_page: number; total: number };
+
+/** The history screen's numbered pages (20 a page; `page` as the query string has it, default 1). */
+export async function transcriptPages(ctx: SignedInCtx, input: Omit<TranscriptSearch, "cursor" | "limit">) {
+  const page = input.page === undefined || input.page === null || input.page === "" ? 1 : input.page;
+  return (await searchTranscripts(ctx, { ...input, page })) as Awaited<ReturnType<typeof searchTranscripts>> & Numbered;
 }
 
 /** One conversation's transcript (80 messages a page, older with `before`) and its transitions. */

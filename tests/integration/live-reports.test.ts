@@ -11,7 +11,7 @@ import { api, giveOmni, login, registerPerson, type Person } from "../support/ap
 import { query } from "../support/db";
 import { WebClient } from "../support/web";
 
-type Agent = { person: Person; token: string; as: (path: string, opts?: Parameters<typeof api>[1]) => Promise<{ status: number; body: any }> };
+type Agent = { person: Person; token: string; as: (path: string, opts?: Parameters<typeof api>[1]) => Promise<{ status: number; body: any; headers: Headers }> };
 
 let owner: Agent;
 let ana: Agent;
@@ -206,10 +206,19 @@ describe("conversation exports (/chat/reports)", () => {
   it("POST queues it ('queued for processing'); the worker writes one row per room; the CSV is the account's only", async () => {
     const day = today();
     const res = await owner.as(`/api/chat/reports`, { body: { begin: day, end: day }, lang: "en" });
-    expect(res.status).toBe(200);
+    // A create: 201 and Location, which reads the same export.
+    expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ status: "queued", filter: { begin: day, end: day, department_id: null, agent_id: null } });
     expect(res.body.message).toBe("Report export: queued for processing");
     const id = res.body.data.id;
+    expect(res.headers.get("location")).toBe(`/api/chat/reports/${id}`);
+    const located = await owner.as(res.headers.get("location")!);
+    expect(located.status).toBe(200);
+    expect(located.body.data).toMatchObject({ id, filter: { begin: day, end: day } });
+    expect((await stranger.as(`/api/chat/reports/${id}`)).status).toBe(404);
+    // The list pages by keyset: its only export, then nothing more; a bad cursor is refused on `cursor`.
+    expect((await owner.as(`/api/chat/reports?limit=1`)).body).toMatchObject({ data: [{ id }], next_cursor: null });
+    expect((await owner.as(`/api/chat/reports?cursor=bad`)).body.error.fields).toHaveProperty("cursor");
     const finished = await done(owner.token, id);
     expect(finished).toMatchObject({ status: "done", rows: 5, error: null });
 

@@ -436,3 +436,74 @@ describe("offline and idle contacts, tags, visibility", () => {
     expect((await room(w.room.id)).contact_id).toBe(linked.contact_id);
   });
 });
+
+describe("one list style: keyset pages (issue 12 item 14)", () => {
+  it("room lists and transcripts page by cursor and limit: every row once, next_cursor null at the end, a bad cursor is 422 on cursor", async () => {
+    // An account of its own, so its lists hold exactly these rooms; all with one timestamp (the id breaks the tie).
+    const person = await registerPerson("live-keyset");
+    await giveOmni(person.accountId);
+    const boss = await agentOf(person, person.accountId);
+    const made = await query<{ id: string }>(
+      `INSERT INTO live_rooms (account_id, channel, external_id, username, protocol, status, closed_at, created_at)
+       SELECT $1, 'webchat', 'v_keyset_' || g || md5(random()::text), 'Cliente ' || g, 'KS' || md5(random()::text), 'CLOSED', now(), '2026-03-01T12:00:00.123456Z'
+         FROM generate_series(1, 5) g RETURNING id`,
+      [person.accountId],
+    );
+    const expected = made.map((r) => r.id).sort().reverse();
+
+    for (const path of ["/api/omni/rooms?type=closed&", "/api/webchat/transcripts?"]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      const sizes: number[] = [];
+      do {
+        const res: { status: number; body: any } = await boss.as(`${path}limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(Object.keys(res.body)).toEqual(expect.arrayContaining(["data", "next_cursor"]));
+        expect(res.body.page).toBeUndefined();
+        sizes.push(res.body.data.length);
+        seen.push(...res.body.data.map((r: { id: string }) => r.id));
+        cursor = res.body.next_cursor;
+      } while (cursor && sizes.length < 10);
+      expect(sizes, path).toEqual([2, 2, 1]);
+      expect(seen, path).toEqual(expected);
+
+      const bad = await boss.as(`${path}cursor=not-a-cursor`, { lang: "en" });
+      expect(bad.status).toBe(422);
+      expect(Object.keys(bad.body.error.fields)).toEqual(["cursor"]);
+      const forged = await boss.as(`${path}cursor=${Buffer.from(JSON.stringify(["2026-03-01T12:00:00.123456Z", "1 OR 1=1"])).toString("base64url")}`);
+      expect(forged.status).toBe(422);
+    }
+    // The deprecated page still numbers its pages, and carries next_cursor too.
+    const numbered = await boss.as("/api/omni/rooms?type=closed&page=2&limit=2");
+    expect(numbered.body).toMatchObject({ page: 2, last_page: 3, total: 5 });
+    expect(numbered.body.data.map((r: { id: string }) => r.id)).toEqual(expected.slice(2, 4));
+    expect(typeof numbered.body.next_cursor).toBe("string");
+  });
+
+  it("a room's thread pages to older messages with next_cursor; bounded lists answer one page", async () => {
+    await reset();
+    const v = await visitor("primeira");
+    for (const m of ["segunda", "terceira"]) {
+      await api(`/api/widget/${widgetKey}/messages`, { body: { visitor_id: v.visitor_id, visitor_token: v.visitor_token, message: m } });
+    }
+    const first = await owner.as(`/api/omni/rooms/${v.room.id}/messages?limit=2`);
+    expect(first.body.data.map((m: { body: string }) => m.body)).toEqual(["segunda", "terceira"]);
+    expect(typeof first.body.next_cursor).toBe("string");
+    const older = await owner.as(`/api/omni/rooms/${v.room.id}/messages?limit=2&cursor=${first.body.next_cursor}`);
+    expect(older.body.data.map((m: { body: string }) => m.body)).toEqual(["primeira"]);
+    expect(older.body.next_cursor).toBeNull();
+    expect((await owner.as(`/api/omni/rooms/${v.room.id}/messages?cursor=xyz`)).status).toBe(422);
+    // The visitor's conversation and the transcript carry the same cursor (all three fit one page here).
+    const conv = await api(`/api/widget/${widgetKey}/conversation?visitor_id=${v.visitor_id}&visitor_token=${v.visitor_token}`);
+    expect(conv.body).toMatchObject({ more: false, next_cursor: null });
+    expect(conv.body.messages).toHaveLength(3);
+    const tr = await owner.as(`/api/webchat/transcripts/${v.room.id}/messages?cursor=${first.body.next_cursor}`);
+    expect(tr.body.messages.map((m: { body: string }) => m.body)).toEqual(["primeira"]);
+    expect(tr.body.next_cursor).toBeNull();
+    for (const path of ["/api/omni/tags", "/api/webchat/account-tags", "/api/webchat/agents", "/api/webchat/departments/on", "/api/omni/agents", `/api/widget/${widgetKey}/departments`]) {
+      const res = await owner.as(path);
+      expect(res.status, path).toBe(200);
+      expect(res.body, path).toMatchObject({ data: expect.any(Array), next_cursor: null });
+    }
+  });
+});

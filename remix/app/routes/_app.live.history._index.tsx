@@ -7,7 +7,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { searchTranscripts, transcriptAgents } from "../../../api/live/transcripts";
+import { transcriptPages, transcriptAgents } from "../../../api/live/transcripts";
 import { PageHeader } from "~/components/shell/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const q = Object.fromEntries(FIELDS.map((f) => [f, url.searchParams.get(f) ?? ""])) as Record<(typeof FIELDS)[number], string>;
   const page = url.searchParams.get("page");
-  const [result, agents] = await Promise.all([orHttpError(searchTranscripts(ctx, { ...q, page })), orHttpError(transcriptAgents(ctx))]);
+  const [result, agents] = await Promise.all([orHttpError(transcriptPages(ctx, { ...q, page })), orHttpError(transcriptAgents(ctx))]);
   return json({ result, agents, q });
 }
 
