@@ -13,9 +13,6 @@ import { register } from "./register";
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTotp, preferredTfa, verifyTotp } from "./totp";
 import { checkResetToken, requestPasswordReset, resetPassword, resendVerification, verifyEmail } from "./user-tokens";
 
-/** createdResponse, typed as a response object (its Location header's schema type is a plain string in api/http/openapi.ts). */
-const createdResponse201 = (...a: Parameters<typeof createdDoc>) => createdDoc(...a) as unknown as ReturnType<typeof successResponse>;
-
 function reqCtx(request: Request, server: { requestIP(r: Request): { address: string } | null } | null): Ctx {
   return { ip: clientIp(request, server?.requestIP(request)?.address), userAgent: request.headers.get("User-Agent") };
 }
@@ -110,7 +107,7 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
     body: t.Record(t.String(), t.Any()),
     detail: {
       requestBody: zodBody(registerSchema),
-      responses: { ...createdResponse201(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
+      responses: { ...createdDoc(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
       summary: "Register a person and company (sends the verification e-mail)",
     },
   })
@@ -121,7 +118,7 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
     body: t.Record(t.String(), t.Any()),
     detail: {
       requestBody: zodBody(registerSchema),
-      responses: { ...createdResponse201(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
+      responses: { ...createdDoc(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
       summary: "Register with the 30-day experience plan",
     },
   })

@@ -7,6 +7,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { successResponse } from "../http/openapi";
+import { createdResponse } from "../http/openapi";
 import { pageQuery } from "../lib/page";
 import { approve, getApproval, listApprovals, reject, requestApproval, updateApprovalNote } from "./approvals";
 import type { TermKind } from "./match";
@@ -42,7 +43,7 @@ function kindRoutes(kind: TermKind, plural: "words" | "urls") {
       {
         body: termBody,
         detail: {
-          responses: { ...R.created201(R.ApprovalSaved, "The request was created; Location is its URL"), ...successResponse(R.ApprovalSaved, "The account's open request for the term (its note updated when given)") },
+          responses: { ...createdResponse(R.ApprovalSaved, "The request was created; Location is its URL"), ...successResponse(R.ApprovalSaved, "The account's open request for the term (its note updated when given)") },
           summary: `The account asks to use a ${kind} under review (201 + Location), or adds a note to its open request (200)`,
         },
       },
@@ -84,7 +85,7 @@ function kindRoutes(kind: TermKind, plural: "words" | "urls") {
       {
         body: termBody,
         detail: {
-          responses: { ...R.created201(R.TermSaved, "Put under review; Location is its URL"), ...successResponse(R.TermSaved, "Already under review: the term as it is") },
+          responses: { ...createdResponse(R.TermSaved, "Put under review; Location is its URL"), ...successResponse(R.TermSaved, "Already under review: the term as it is") },
           summary: `Platform staff: put a ${kind} under review (201 + Location; 200 when already listed)`,
         },
       },

@@ -5,15 +5,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { t, type TSchema } from "elysia";
-import type { OpenAPIV3 } from "openapi-types";
-import { createdResponse } from "../http/openapi";
 import { Page } from "../lib/page";
-
-/**
- * createdResponse typed for a route's `detail.responses` (api/http/openapi.ts types its Location
- * header schema as `{type: string}`, which OpenAPIV3's HeaderObject refuses; same object).
- */
-export const created201 = (schema: TSchema, description?: string) => createdResponse(schema, description) as OpenAPIV3.ResponsesObject;
 
 /** A plain JSON integer (Elysia's t.Integer also accepts numeric strings). */
 const int = Type.Integer;

@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { errorResponses, successResponse } from "../http/openapi";
+import { createdResponse } from "../http/openapi";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
 import * as R from "./responses";
 import { createProvider, deleteProvider, getProvider, getRouteMap, listProviders, putRouteMap, updateProvider } from "./services";
@@ -44,7 +45,7 @@ export const providerAdminRoutes = new Elysia({ prefix: "/admin", tags: ["admin"
     {
       body: t.Object({ name: t.String({ description: "a-z first, then a-z 0-9 _ - (2-41); fixed once created" }), ...settings }),
       detail: {
-        responses: R.created201(R.ProviderSaved, "Created; Location is its URL"),
+        responses: createdResponse(R.ProviderSaved, "Created; Location is its URL"),
         summary: "Create a connection (simulator, http, smpp); a name taken is 422 on name",
       },
     },

@@ -20,9 +20,6 @@ import {
   updateUser,
 } from "./services";
 
-/** createdResponse, typed as a response object (its Location header's schema type is a plain string in api/http/openapi.ts). */
-const createdResponse201 = (...a: Parameters<typeof createdDoc>) => createdDoc(...a) as unknown as ReturnType<typeof successResponse>;
-
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String({ format: "uuid" }) });
 /** A union of literals, not t.UnionEnum: Elysia fills an absent optional UnionEnum with its first value (a missing role became "owner"). */
@@ -63,7 +60,7 @@ export const userRoutes = new Elysia({ prefix: "/users", tags: ["users"], detail
     {
       body: t.Object({ email: t.String(), role: oneOf(INVITE_ROLES) }),
       detail: {
-        responses: { ...createdResponse201(R.Invitation, "Invited: the e-mail with the link is queued; Location is the invitation (DELETE it to revoke)"), ...errorResponses(409) },
+        responses: { ...createdDoc(R.Invitation, "Invited: the e-mail with the link is queued; Location is the invitation (DELETE it to revoke)"), ...errorResponses(409) },
         summary: "Invite a person by e-mail with a role (owner or admin only; otherwise 403 NO_PERMISSION_EDIT_USERS; 409 ALREADY_MEMBER)",
       },
     },
