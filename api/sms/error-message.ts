@@ -20,15 +20,23 @@ export function errorMessageText(message: string | null | undefined, locale: str
   return text === key || text === `${ns}:${key}` || text === "" ? message : text;
 }
 
-type WithError = { error_message?: string | null };
+type WithError = { error_message?: string | null; events?: Array<{ details?: unknown }> };
 
-/** The same answer with `error_message` translated in `data` (one object or a list). */
+/**
+ * The same answer with `error_message` translated in `data` (one object or a list), and in the
+ * details of a message's events (a failed or held event records the same reason).
+ */
 export function localizeErrors<T extends { data?: unknown }>(answer: T, acceptLanguage: string | null): T {
   const locale = fromAcceptLanguage(acceptLanguage);
+  const details = (d: unknown) => {
+    if (!d || typeof d !== "object" || typeof (d as WithError).error_message !== "string") return d;
+    return { ...d, error_message: errorMessageText((d as WithError).error_message, locale) };
+  };
   const one = <R>(row: R): R => {
     if (!row || typeof row !== "object" || !("error_message" in row)) return row;
     const r = row as R & WithError;
-    return { ...r, error_message: errorMessageText(r.error_message, locale) } as R;
+    const events = Array.isArray(r.events) ? { events: r.events.map((e) => ({ ...e, details: details(e.details) })) } : {};
+    return { ...r, error_message: errorMessageText(r.error_message, locale), ...events } as R;
   };
   if (Array.isArray(answer.data)) return { ...answer, data: answer.data.map(one) };
   if (answer.data && typeof answer.data === "object") return { ...answer, data: one(answer.data) };

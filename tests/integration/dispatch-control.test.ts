@@ -123,6 +123,12 @@ describe("/api/sms/campaigns", () => {
     // The reason is translated for people (errors namespace).
     const pt = await import("../../public/locales/pt-BR/errors.json");
     expect((pt as any).default?.CAMPAIGN_CANCELED ?? (pt as any).CAMPAIGN_CANCELED).toMatch(/cancelada/);
+    // The API answers it in the caller's language, in the message and in its failed event; error_code stays the code.
+    const en = await api(`/api/sms/messages/${ids[0]}`, { token: owner.token, lang: "en" });
+    expect(en.body.data).toMatchObject({ error_code: "canceled", error_message: "The campaign was canceled before sending; the amount was refunded" });
+    expect(en.body.data.events.find((e: { status: string }) => e.status === "failed").details.error_message).toBe("The campaign was canceled before sending; the amount was refunded");
+    const zh = await api(`/api/sms/messages/${ids[0]}`, { token: owner.token, lang: "zh-CN" });
+    expect(zh.body.data).toMatchObject({ error_code: "canceled", error_message: "活动在发送前已取消；费用已退还" });
 
     // Delete a finished campaign: the messages stay with their history.
     const del = await api(`/api/sms/campaigns/${id}`, { method: "DELETE", token: owner.token });
