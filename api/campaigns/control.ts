@@ -25,7 +25,9 @@ import { CANCELED_REASON } from "../dispatch/dispatcher";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
-import { validate } from "../lib/validate";
+import { keyset, MAX_LIMIT, pageInput } from "../lib/page";
+import { intParam, validate } from "../lib/validate";
+import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { can } from "../policy/policy";
 import { CAMPAIGNS_PER_PAGE, controlCampaignSchema, listCampaignsSchema, type CampaignStatus } from "./schemas";
 
@@ -65,6 +67,9 @@ export type CampaignView = {
   channel: string;
   name: string;
   status: CampaignStatus;
+  /** The sender of its messages (the spec's name). */
+  from: string;
+  /** @deprecated alias of from */
   sender: string;
   body: string;
   route: string | null;
@@ -91,7 +96,7 @@ function view(c: CampaignRow, counts: Record<string, number>): CampaignView {
   const done = messages - unfinished;
   const denominator = Math.max(c.total, messages);
   return {
-    id: c.id, channel: c.channel, name: c.name, status: c.status, sender: c.sender, body: c.body, route: c.route, total: c.total,
+    id: c.id, channel: c.channel, name: c.name, status: c.status, from: c.sender, sender: c.sender, body: c.body, route: c.route, total: c.total,
     counts, done, progress: denominator === 0 ? 0 : Math.floor((done * 100) / denominator),
     scheduled_at: c.scheduled_at, started_at: c.started_at, completed_at: c.completed_at, canceled_at: c.canceled_at,
     created_at: c.created_at, updated_at: c.updated_at,
@@ -117,10 +122,18 @@ function canControl(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
 }
 
-/** The account's SMS campaigns, newest first, 20 a page, each with its per-status counts. */
+/** The list's input: the screen's page and status, and the API's keyset `cursor` and `limit` (default 20). */
+const campaignPageSchema = listCampaignsSchema.extend({ cursor: pageInput.cursor, limit: intParam(1, MAX_LIMIT, CAMPAIGNS_PER_PAGE) });
+
+/**
+ * The account's SMS campaigns, newest first (created_at, id), `limit` a page (default 20), each
+ * with its per-status counts. `cursor` (the previous answer's next_cursor) pages by keyset; `page`
+ * (OFFSET, the screen's numbered pages) stays, with per_page, total and last_page.
+ */
 export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
   canRead(ctx);
-  const q = validate(listCampaignsSchema, input ?? {});
+  const q = validate(campaignPageSchema, input ?? {});
+  const after = timeIdCursor(q.cursor);
   initModels();
   const accountId = ctx.actor.accountId;
   const filter = q.status ? `AND status = $3` : "";
@@ -129,19 +142,21 @@ export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
     bind,
     type: QueryTypes.SELECT,
   });
-  const rows = await db().query<CampaignRow>(
-    `SELECT * FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}
-     ORDER BY created_at DESC, id DESC LIMIT ${CAMPAIGNS_PER_PAGE} OFFSET ${(q.page - 1) * CAMPAIGNS_PER_PAGE}`,
-    { bind, type: QueryTypes.SELECT },
+  const pageBind = [...bind, ...(after ?? [])];
+  const rows = await db().query<CampaignRow & { position: string }>(
+    `SELECT *, ${POSITION_SQL("created_at")} AS position FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}
+       ${after ? `AND (created_at, id) < ($${bind.length + 1}::timestamptz, $${bind.length + 2}::uuid)` : ""}
+     ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1} OFFSET ${after ? 0 : (q.page - 1) * q.limit}`,
+    { bind: pageBind, type: QueryTypes.SELECT },
   );
-  const counts = await countsOf(rows.map((r) => r.id));
+  const counts = await countsOf(rows.slice(0, q.limit).map((r) => r.id));
   const total = Number(n);
   return {
-    data: rows.map((r) => view(r, counts.get(r.id)!)),
+    ...keyset(rows, q.limit, (r) => [r.position, r.id], (r) => view(r, counts.get(r.id)!)),
     page: q.page,
-    per_page: CAMPAIGNS_PER_PAGE,
+    per_page: q.limit,
     total,
-    last_page: Math.max(1, Math.ceil(total / CAMPAIGNS_PER_PAGE)),
+    last_page: Math.max(1, Math.ceil(total / q.limit)),
   };
 }
 

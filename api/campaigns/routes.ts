@@ -5,9 +5,13 @@
  */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
+import { errorResponses, successResponse } from "../http/openapi";
 import { fromAcceptLanguage } from "../lib/i18n";
+import { MAX_LIMIT, pageQuery } from "../lib/page";
+import { file200 } from "../sms/responses";
 import { invalidRowsHeaders, invalidRowsReport, reportStream } from "../sms/invalid-rows";
 import { controlCampaign, deleteCampaign, getCampaign, listCampaigns } from "./control";
+import { CampaignControlled, CampaignDeleted, CampaignOne, CampaignPage } from "./responses";
 
 const bearer = [{ bearer: [] }];
 
@@ -15,14 +19,19 @@ export const campaignRoutes = new Elysia({ prefix: "/sms/campaigns", tags: ["sms
   .use(authenticated)
   .get("", ({ ctx, query }) => listCampaigns(ctx, query), {
     query: t.Object({
-      page: t.Optional(t.String({ description: "1-based page of 20" })),
+      page: t.Optional(t.String({ deprecated: true, description: "1-based page of `limit` campaigns (OFFSET; prefer cursor)" })),
       status: t.Optional(t.String({ description: "scheduled, preparing, running, paused, canceled, completed or failed" })),
+      cursor: pageQuery.cursor,
+      limit: t.Optional(t.String({ pattern: "^[0-9]+$", description: `Page size, 1 to ${MAX_LIMIT} (default 20)` })),
     }),
-    detail: { summary: "SMS campaigns of the account, newest first, each with total, per-status message counts and progress; page/last_page" },
+    detail: {
+      responses: successResponse(CampaignPage),
+      summary: "SMS campaigns of the account, newest first (created_at, id), `limit` a page (default 20), each with total, per-status message counts and progress; next_cursor (page/last_page deprecated)",
+    },
   })
   .get("/:id", ({ ctx, params }) => getCampaign(ctx, params.id), {
     params: t.Object({ id: t.String() }),
-    detail: { summary: "One campaign with its per-status message counts and progress" },
+    detail: { responses: successResponse(CampaignOne), summary: "One campaign with its per-status message counts, progress and cost" },
   })
   .get(
     "/:id/invalid_rows",
@@ -33,6 +42,7 @@ export const campaignRoutes = new Elysia({ prefix: "/sms/campaigns", tags: ["sms
     {
       params: t.Object({ id: t.String() }),
       detail: {
+        responses: file200({ "text/csv": "line,phone,reason (UTF-8 with BOM)" }, "The invalid rows as CSV (attachment)"),
         summary:
           "CSV of the rows of a file send that were not sent for lack of a valid number: line of the file, the phone cell as written, reason " +
           "(header and reasons in the Accept-Language: pt-BR, en, es or zh). Empty (header only) for a campaign without invalid rows",
@@ -42,9 +52,15 @@ export const campaignRoutes = new Elysia({ prefix: "/sms/campaigns", tags: ["sms
   .put("/:id", ({ ctx, params, body }) => controlCampaign(ctx, params.id, body), {
     params: t.Object({ id: t.String() }),
     body: t.Object({ status: t.String({ description: "paused (pause), running (resume) or canceled (cancel: unsent messages fail as `canceled` and are refunded)" }) }),
-    detail: { summary: "Pause, resume or cancel a campaign; the same status again changes nothing; 409 CAMPAIGN_STATE when impossible (e.g. a completed one)" },
+    detail: {
+      responses: { ...successResponse(CampaignControlled), ...errorResponses(409) },
+      summary: "Pause, resume or cancel a campaign; the same status again changes nothing (meta.changed false); 409 CAMPAIGN_STATE when impossible (e.g. a completed one)",
+    },
   })
   .delete("/:id", ({ ctx, params }) => deleteCampaign(ctx, params.id), {
     params: t.Object({ id: t.String() }),
-    detail: { summary: "Delete a finished (completed, canceled or failed) campaign; its messages keep their history. 409 CAMPAIGN_STATE otherwise" },
+    detail: {
+      responses: { ...successResponse(CampaignDeleted), ...errorResponses(409) },
+      summary: "Delete a finished (completed, canceled or failed) campaign; its messages keep their history. 409 CAMPAIGN_STATE otherwise",
+    },
   });

@@ -11,7 +11,10 @@ import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { keyset, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
+import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { can } from "../policy/policy";
 import { bulkDeleteSchema, createSmppUserSchema, updateSmppUserSchema } from "./schemas";
 
@@ -39,6 +42,25 @@ export async function listSmppUsers(ctx: SignedInCtx): Promise<{ data: SmppUser[
     type: QueryTypes.SELECT,
   });
   return { data };
+}
+
+const smppPageSchema = z.object(pageInput);
+
+/**
+ * GET /api/smpp/users: the account's SMPP users newest first (created_at, id), `limit` a page
+ * (default 50, at most 200) after `cursor`. (The web screen lists them with listSmppUsers.)
+ */
+export async function pageSmppUsers(ctx: SignedInCtx, input: unknown): Promise<{ data: SmppUser[]; next_cursor: string | null }> {
+  assertAllowed(ctx);
+  const { limit, cursor } = validate(smppPageSchema, input ?? {});
+  const after = timeIdCursor(cursor);
+  const rows = await sequelize().query<SmppUser & { position: string }>(
+    `SELECT ${COLUMNS}, ${POSITION_SQL("created_at")} AS position FROM smpp_users
+      WHERE account_id = $1 ${after ? "AND (created_at, id) < ($3::timestamptz, $4::uuid)" : ""}
+      ORDER BY created_at DESC, id DESC LIMIT $2`,
+    { bind: [ctx.actor.accountId, limit + 1, ...(after ?? [])], type: QueryTypes.SELECT },
+  );
+  return keyset(rows, limit, (r) => [r.position, r.id], ({ position: _position, ...u }) => u);
 }
 
 export async function getSmppUser(ctx: SignedInCtx, id: string): Promise<{ data: SmppUser }> {

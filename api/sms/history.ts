@@ -1,7 +1,8 @@
 /**
  * SMS history (GET /api/sms/messages; spec sections 2, 5 and 7): the account's SMS of a date range
  * (São Paulo days, at most 31, default today), filtered by id, status, sender and recipient,
- * newest first (created_at, id), 50 a page.
+ * newest first (created_at, id), `limit` a page (50 by default, at most 200). Each row names its
+ * sender and recipient `from`/`to` (the spec's names; `sender`/`recipient` stay as aliases).
  *
  * Two ways to page, both on the index messages(account_id, created_at DESC, id DESC):
  *   - `page` alone: OFFSET (page - 1) × 50, fine for the first pages a person clicks through;
@@ -18,7 +19,8 @@ import { initModels, sequelize } from "../../models";
 import { normalizePhone } from "../contacts/phone";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
-import { pageParam, validate } from "../lib/validate";
+import { MAX_LIMIT } from "../lib/page";
+import { intParam, pageParam, validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
 
@@ -109,6 +111,8 @@ export const smsHistorySchema = z.preprocess(
         if (v && v !== "desc" && v !== "asc") ctx.addIssue({ code: "custom", message: "validation.option" });
       }),
       page: pageParam(),
+      /** Page size (api/lib/page.ts): 1..200, 50 by default. */
+      limit: intParam(1, MAX_LIMIT, HISTORY_PAGE_SIZE),
       cursor: optionalText.transform((v, ctx) => {
         if (!v) return null;
         const c = decodeCursor(v);
@@ -138,7 +142,13 @@ export type SmsHistoryItem = {
   direction: string;
   /** 'text' or 'location'. */
   type: string;
+  /** The sender (the spec's name). */
+  from: string;
+  /** The recipient, E.164 (the spec's name). */
+  to: string;
+  /** @deprecated alias of from */
   sender: string;
+  /** @deprecated alias of to */
   recipient: string;
   body: string;
   segments: number;
@@ -164,7 +174,7 @@ export type SmsHistoryPage = {
   created_at: { gte: string; lte: string };
 };
 
-type Row = Omit<SmsHistoryItem, "price" | "currency"> & { price: string; currency: string; position: string };
+type Row = Omit<SmsHistoryItem, "price" | "currency" | "from" | "to"> & { price: string; currency: string; position: string };
 
 export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Promise<SmsHistoryPage> {
   if (!can(ctx.actor, "/sms/history")) throw new AppError("FORBIDDEN");
@@ -195,8 +205,9 @@ export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Pr
   const filtered = [...where];
   const countBind = [...bind];
 
+  const size = q.limit;
   let page = q.page;
-  let offset = (page - 1) * HISTORY_PAGE_SIZE;
+  let offset = (page - 1) * size;
   if (q.cursor) {
     page = q.cursor.p;
     offset = 0;
@@ -204,7 +215,7 @@ export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Pr
     const cmp = direction === "desc" ? "<" : ">";
     where.push(`(created_at, id) ${cmp} ($${bind.length - 1}::timestamptz, $${bind.length}::uuid)`);
   }
-  bind.push(HISTORY_PAGE_SIZE + 1, offset);
+  bind.push(size + 1, offset);
   const dir = direction === "desc" ? "DESC" : "ASC";
 
   const [rows, [counted]] = await Promise.all([
@@ -224,16 +235,16 @@ export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Pr
     ),
   ]);
 
-  const more = rows.length > HISTORY_PAGE_SIZE;
-  const shown = rows.slice(0, HISTORY_PAGE_SIZE);
+  const more = rows.length > size;
+  const shown = rows.slice(0, size);
   const n = Number(counted.n);
   const capped = n > HISTORY_COUNT_CAP;
   const total = Math.min(n, HISTORY_COUNT_CAP);
   const last = shown[shown.length - 1];
   return {
-    data: shown.map(({ position: _position, price, currency, ...m }) => ({ ...m, price: Number(price), currency: currency.trim() })),
+    data: shown.map(({ position: _position, price, currency, ...m }) => ({ ...m, from: m.sender, to: m.recipient, price: Number(price), currency: currency.trim() })),
     page,
-    last_page: Math.max(1, Math.ceil(total / HISTORY_PAGE_SIZE)),
+    last_page: Math.max(1, Math.ceil(total / size)),
     total,
     total_capped: capped,
     next_cursor: more && last ? encodeCursor({ t: last.position, i: last.id, p: page + 1, d: direction }) : null,

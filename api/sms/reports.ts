@@ -10,6 +10,8 @@ import { MESSAGE_STATUSES } from "../../models/constants";
 import { initModels, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
+import { keyset, pageInput } from "../lib/page";
+import { POSITION_SQL, timeIdCursor } from "./cursor";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
@@ -232,7 +234,8 @@ export async function smsUsage(ctx: SignedInCtx, input: unknown = {}): Promise<U
 
 export type QueueView = {
   counts: Record<(typeof WAITING_STATUSES)[number], number>;
-  oldest: Array<{ id: string; status: string; sender: string; recipient: string; segments: number; created_at: Date; scheduled_at: Date | null; campaign_id: string | null }>;
+  /** `from`/`to` are the spec's names; `sender`/`recipient` stay as aliases. */
+  oldest: Array<{ id: string; status: string; from: string; to: string; sender: string; recipient: string; segments: number; created_at: Date; scheduled_at: Date | null; campaign_id: string | null }>;
 };
 
 /** Messages not yet handed to a provider: counts per waiting status and the 20 that wait longest. */
@@ -244,7 +247,7 @@ export async function smsQueue(ctx: SignedInCtx): Promise<QueueView> {
       `SELECT status, count(*) AS n FROM messages WHERE account_id = $1 AND channel = 'sms' AND status = ANY($2::text[]) GROUP BY status`,
       { bind, type: QueryTypes.SELECT },
     ),
-    sequelize().query<QueueView["oldest"][number]>(
+    sequelize().query<Omit<QueueView["oldest"][number], "from" | "to">>(
       `SELECT id, status, sender, recipient, segments, created_at, scheduled_at, campaign_id FROM messages
         WHERE account_id = $1 AND channel = 'sms' AND status = ANY($2::text[])
         ORDER BY coalesce(scheduled_at, created_at), id LIMIT 20`,
@@ -253,17 +256,29 @@ export async function smsQueue(ctx: SignedInCtx): Promise<QueueView> {
   ]);
   const c = Object.fromEntries(WAITING_STATUSES.map((s) => [s, 0])) as QueueView["counts"];
   for (const r of counts) c[r.status as keyof QueueView["counts"]] = Number(r.n);
-  return { counts: c, oldest };
+  return { counts: c, oldest: oldest.map((m) => ({ ...m, from: m.sender, to: m.recipient })) };
 }
 
 export type CampaignReportRow = { id: string; name: string; status: string; total: number; messages: number; statuses: StatusCounts; cost: number; created_at: Date };
 
-/** Campaigns created in a period (default the last 30 days) with their messages counted per status. */
-export async function smsCampaignReport(ctx: SignedInCtx, input: unknown = {}): Promise<{ from: string; to: string; currency: string; data: CampaignReportRow[] }> {
+const campaignPageSchema = z.object(pageInput);
+
+/**
+ * Campaigns created in a period (default the last 30 days) with their messages counted per status,
+ * newest first (created_at, id), `limit` a page (default 50, at most 200) after `cursor`.
+ */
+export async function smsCampaignReport(
+  ctx: SignedInCtx,
+  input: unknown = {},
+): Promise<{ from: string; to: string; currency: string; data: CampaignReportRow[]; next_cursor: string | null }> {
   allow(ctx, "/sms/reports/campaign");
   const { from, to } = validate(rangeSchema("last30"), input ?? {});
-  const rows = await sequelize().query<{ id: string; name: string; status: string; total: number; created_at: Date; counts: Record<string, number> | null; cost: string | null }>(
-    `SELECT c.id, c.name, c.status, c.total, c.created_at, m.counts, m.cost
+  const { limit, cursor } = validate(campaignPageSchema, input ?? {});
+  // The position of the last row shown: its created_at to the microsecond and its id.
+  const after = timeIdCursor(cursor);
+  const rows = await sequelize().query<{ id: string; name: string; status: string; total: number; created_at: Date; position: string; counts: Record<string, number> | null; cost: string | null }>(
+    `SELECT c.id, c.name, c.status, c.total, c.created_at, m.counts, m.cost,
+            ${POSITION_SQL("c.created_at")} AS position
        FROM campaigns c
        LEFT JOIN LATERAL (
          SELECT jsonb_object_agg(status, n) AS counts, sum(cost) AS cost
@@ -271,17 +286,16 @@ export async function smsCampaignReport(ctx: SignedInCtx, input: unknown = {}): 
        ) m ON true
       WHERE c.account_id = $1 AND c.channel = 'sms'
         AND c.created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND c.created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
+        ${after ? "AND (c.created_at, c.id) < ($5::timestamptz, $6::uuid)" : ""}
       ORDER BY c.created_at DESC, c.id DESC
-      LIMIT 200`,
-    { bind: [ctx.actor.accountId, from, to], type: QueryTypes.SELECT },
+      LIMIT $4`,
+    { bind: [ctx.actor.accountId, from, to, limit + 1, ...(after ? [after[0], after[1]] : [])], type: QueryTypes.SELECT },
   );
-  return {
-    from, to, currency: await accountCurrency(ctx.actor.accountId),
-    data: rows.map((r) => {
-      const statuses = r.counts ?? {};
-      return { id: r.id, name: r.name, status: r.status, total: r.total, created_at: r.created_at, statuses, cost: Number(r.cost ?? 0), messages: Object.values(statuses).reduce((a, b) => a + Number(b), 0) };
-    }),
-  };
+  const page = keyset(rows, limit, (r) => [r.position, r.id], (r): CampaignReportRow => {
+    const statuses = r.counts ?? {};
+    return { id: r.id, name: r.name, status: r.status, total: r.total, created_at: r.created_at, statuses, cost: Number(r.cost ?? 0), messages: Object.values(statuses).reduce((a, b) => a + Number(b), 0) };
+  });
+  return { from, to, currency: await accountCurrency(ctx.actor.accountId), ...page };
 }
 
 /** The statistics report: per São Paulo day of a period (default the last 7 days), messages per status, segments and cost. */

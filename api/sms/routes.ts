@@ -9,11 +9,27 @@ import { AppError } from "../lib/errors";
 import { acceptSms } from "./accept";
 import { acceptSmsMultipart } from "./accept-multipart";
 import { getSmsPrice, listSenders, listSmsPrices, listSmsProducts, updateSmsPrice } from "./catalog";
-import { createSmsTemplate, deleteSmsTemplate, deleteSmsTemplates, getSmsTemplate, listSmsTemplates, updateSmsTemplate } from "./templates";
+import { createSmsTemplate, deleteSmsTemplate, deleteSmsTemplates, getSmsTemplate, pageSmsTemplates, updateSmsTemplate } from "./templates";
 import { getSmsMessage } from "./get";
 import { listSmsMessages } from "./history";
+import { created } from "../http/created";
 import { errorResponses, requestBody, successResponse } from "../http/openapi";
-import { SmsAccepted, SmsHistoryPage, SmsMessage, SmsSenders } from "./responses";
+import { MAX_LIMIT, onePage, pageQuery } from "../lib/page";
+import { localizeErrors } from "./error-message";
+import {
+  created201,
+  SmsAccepted,
+  SmsHistoryPage,
+  SmsMessage,
+  SmsPrice,
+  SmsPrices,
+  SmsProducts,
+  SmsSenders,
+  SmsTemplate,
+  SmsTemplateDeleted,
+  SmsTemplatePage,
+  SmsTemplatesDeleted,
+} from "./responses";
 
 const bearer = [{ bearer: [] }];
 
@@ -45,6 +61,7 @@ const templateBody = t.Object({
   body: t.String({ description: "1 to 1,600 characters; {{name}} marks a variable (letters, digits, _)" }),
 });
 const idParam = t.Object({ id: t.String() });
+const acceptLanguage = (request: Request) => request.headers.get("Accept-Language");
 const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get("Content-Type") ?? "");
 
 export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { security: bearer } })
@@ -53,11 +70,12 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
     "/messages",
     ({ ctx, body, request }) => {
       const idempotencyKey = request.headers.get("Idempotency-Key");
-      if (!isMultipart(request)) return acceptSms(ctx, body, { idempotencyKey });
+      // error_message of opted-out, deny-listed or held entries: in the caller's language.
+      if (!isMultipart(request)) return acceptSms(ctx, body, { idempotencyKey }).then((a) => localizeErrors(a, acceptLanguage(request)));
       // A CSV file of recipients: streamed from the socket into the staging table (never buffered whole).
       const boundary = boundaryOf(request.headers.get("Content-Type"));
       if (!boundary || !request.body) throw new AppError("VALIDATION", { fields: { file: ["validation.required"] } });
-      return acceptSmsMultipart(ctx, request.body, boundary, idempotencyKey);
+      return acceptSmsMultipart(ctx, request.body, boundary, idempotencyKey).then((a) => localizeErrors(a, acceptLanguage(request)));
     },
     {
       // multipart/form-data is left unread here: the handler streams it. Any other body is JSON.
@@ -91,53 +109,81 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
       },
     },
   )
-  .get("/messages", ({ ctx, query }) => listSmsMessages(ctx, query), {
+  .get("/messages", ({ ctx, query, request }) => listSmsMessages(ctx, query).then((p) => localizeErrors(p, acceptLanguage(request))), {
     query: t.Object({
       id: t.Optional(t.String({ description: "One message id (uuid)" })),
       status: t.Optional(t.String({ description: "One status of spec section 4 (queued, sent, delivered, failed…)" })),
-      from: t.Optional(t.String({ description: "Sender, exact" })),
-      to: t.Optional(t.String({ description: "Recipient in any format (normalized to E.164), exact" })),
+      from: t.Optional(t.String({ description: "Sender (a row's `from`), exact" })),
+      to: t.Optional(t.String({ description: "Recipient (a row's `to`) in any format (normalized to E.164), exact" })),
       "created_at[gte]": t.Optional(t.String({ description: "First day YYYY-MM-DD (São Paulo, from 00:00:00). Default: today" })),
       "created_at[lte]": t.Optional(t.String({ description: "Last day YYYY-MM-DD (São Paulo, to 23:59:59). Default: today; at most 31 days in all" })),
       order_by: t.Optional(t.String({ description: "created_at (the only order)" })),
       order: t.Optional(t.String({ description: "desc (default) or asc" })),
-      page: t.Optional(t.String({ description: "1-based page of 50 (OFFSET: for the first pages)" })),
-      cursor: t.Optional(t.String({ description: "next_cursor of the previous answer (keyset: fast at any depth); send the same filters" })),
+      page: t.Optional(t.String({ deprecated: true, description: "1-based page of `limit` rows (OFFSET: for the first pages; prefer cursor)" })),
+      cursor: pageQuery.cursor,
+      limit: pageQuery.limit,
     }),
     detail: {
       responses: successResponse(SmsHistoryPage),
       summary:
-        "SMS history of the account, newest first (created_at, id), 50 a page: data, page, last_page (from a count capped at 10,000 rows; total_capped), next_cursor",
+        `SMS history of the account, newest first (created_at, id), \`limit\` a page (default 50, at most ${MAX_LIMIT}): data (from, to; sender/recipient are deprecated aliases), next_cursor; page, last_page (from a count capped at 10,000 rows; total_capped)`,
+      description:
+        "Page with `cursor` (the `next_cursor` of the previous answer, same filters): keyset, fast at any depth. `page` (OFFSET) stays for the first pages. " +
+        "error_message is in the caller's language (Accept-Language) when the reason is ours (opt-out, deny list, anti-fraud hold, cancel); error_code is the stable code",
     },
   })
-  .get("/senders", ({ ctx }) => listSenders(ctx), { detail: {
+  .get("/senders", async ({ ctx }) => onePage((await listSenders(ctx)).data), { detail: {
       responses: successResponse(SmsSenders),
       summary:
-        "The senders the account may send from: its active short codes (type short_code, nickname, assigned: true; last_used_at null when not used in the last 90 days). A send with another sender is refused (422 on from); a blank sender uses the route's default",
+        "The senders the account may send from (one page: its short codes): its active short codes (type short_code, nickname, assigned: true; last_used_at null when not used in the last 90 days). A send with another sender is refused (422 on from); a blank sender uses the route's default",
     }, })
-  .get("/products", ({ ctx }) => listSmsProducts(ctx), {
-    detail: { summary: "The account's SMS product: the routes offered and their price per segment (own price row, else the platform default), integer centavos" },
+  .get("/products", async ({ ctx }) => onePage((await listSmsProducts(ctx)).data), {
+    detail: {
+      responses: successResponse(SmsProducts),
+      summary: "The account's SMS product (one: sms): the routes offered and their price per segment (own price row, else the platform default), integer centavos. One page",
+    },
   })
-  .get("/prices", ({ ctx }) => listSmsPrices(ctx), { detail: { summary: "The account's own SMS price rows (route, price per segment in centavos)" } })
+  .get("/prices", async ({ ctx }) => onePage((await listSmsPrices(ctx)).data), {
+    detail: { responses: successResponse(SmsPrices), summary: "The account's own SMS price rows, by route (at most one per route T1, T2, T4, T6: one page); price per segment in centavos" },
+  })
   .get("/prices/:id", ({ ctx, params }) => getSmsPrice(ctx, params.id), {
     params: idParam,
-    detail: { summary: "One price row of the account (platform staff: of any account); 404 otherwise" },
+    detail: { responses: successResponse(SmsPrice), summary: "One price row of the account (platform staff: of any account); 404 otherwise" },
   })
   .put("/prices/:id", ({ ctx, params, body }) => updateSmsPrice(ctx, params.id, body), {
     params: idParam,
     body: t.Object({ price_per_segment: t.Union([t.Integer({ minimum: 0 }), t.String()], { description: "Integer centavos per segment" }) }),
-    detail: { summary: "Change a price per segment: platform staff only (403 for anyone else)" },
+    detail: { responses: successResponse(SmsPrice), summary: "Change a price per segment: platform staff only (403 for anyone else)" },
   })
-  .get("/templates", ({ ctx }) => listSmsTemplates(ctx), { detail: { summary: "SMS templates of the account by name, each with its {{variables}}" } })
-  .post("/templates", ({ ctx, body }) => createSmsTemplate(ctx, body), { body: templateBody, detail: { summary: "Create an SMS template (name taken: 422 on name)" } })
+  .get("/templates", ({ ctx, query }) => pageSmsTemplates(ctx, query), {
+    query: t.Object(pageQuery),
+    detail: {
+      responses: successResponse(SmsTemplatePage),
+      summary: `SMS templates of the account by name (ignoring case), each with its {{variables}}; \`limit\` a page (default 50, at most ${MAX_LIMIT}), then \`cursor\``,
+    },
+  })
+  .post("/templates", async ({ ctx, body, set }) => {
+    const template = await createSmsTemplate(ctx, body);
+    return created(set, `/api/sms/templates/${template.id}`, template);
+  }, { body: templateBody, detail: { responses: created201(SmsTemplate), summary: "Create an SMS template (name taken: 422 on name); Location is its URL" } })
   .delete("/templates", ({ ctx, body }) => deleteSmsTemplates(ctx, body), {
     body: t.Object({ ids: t.Array(t.String(), { description: "Up to 1,000 template ids; unknown ids and other accounts' are ignored" }) }),
-    detail: { summary: "Delete several SMS templates: answers how many were deleted and their ids" },
+    detail: { responses: successResponse(SmsTemplatesDeleted), summary: "Delete several SMS templates: answers how many were deleted and their ids" },
   })
-  .get("/templates/:id", ({ ctx, params }) => getSmsTemplate(ctx, params.id), { params: idParam, detail: { summary: "One SMS template of the account" } })
-  .put("/templates/:id", ({ ctx, params, body }) => updateSmsTemplate(ctx, params.id, body), { params: idParam, body: templateBody, detail: { summary: "Change an SMS template" } })
-  .delete("/templates/:id", ({ ctx, params }) => deleteSmsTemplate(ctx, params.id), { params: idParam, detail: { summary: "Delete an SMS template (campaigns that used it keep their text)" } })
-  .get("/messages/:id", ({ ctx, params }) => getSmsMessage(ctx, params.id), {
+  .get("/templates/:id", ({ ctx, params }) => getSmsTemplate(ctx, params.id), { params: idParam, detail: { responses: successResponse(SmsTemplate), summary: "One SMS template of the account" } })
+  .put("/templates/:id", ({ ctx, params, body }) => updateSmsTemplate(ctx, params.id, body), {
+    params: idParam,
+    body: templateBody,
+    detail: { responses: successResponse(SmsTemplate), summary: "Change an SMS template (name taken: 422 on name)" },
+  })
+  .delete("/templates/:id", ({ ctx, params }) => deleteSmsTemplate(ctx, params.id), {
+    params: idParam,
+    detail: { responses: successResponse(SmsTemplateDeleted), summary: "Delete an SMS template (campaigns that used it keep their text); answers its id and name" },
+  })
+  .get("/messages/:id", ({ ctx, params, request }) => getSmsMessage(ctx, params.id).then((m) => localizeErrors(m, acceptLanguage(request))), {
     params: t.Object({ id: t.String() }),
-    detail: { summary: "One SMS of the account with its status history (404 for another account's)", responses: successResponse(SmsMessage) },
+    detail: {
+      summary: "One SMS of the account with its status history (404 for another account's); error_message in the caller's language when the reason is ours",
+      responses: successResponse(SmsMessage),
+    },
   });

@@ -3,13 +3,16 @@
  * {{variables}} (api/sms/template-vars.ts). Permission /sms/templates; every query scoped by the
  * account. Sends use a template by id (api/sms/accept.ts).
  */
-import { Op, UniqueConstraintError, type Transaction } from "sequelize";
+import { Op, QueryTypes, UniqueConstraintError, type Transaction } from "sequelize";
 import { SmsTemplate, initModels, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { UUID, findOwned } from "../lib/owned";
+import { keyset, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
+import { textIdCursor } from "./cursor";
 import { can } from "../policy/policy";
 import { bulkIdsSchema, smsTemplateSchema } from "./schemas";
 import { templateVariables } from "./template-vars";
@@ -41,6 +44,30 @@ export async function listSmsTemplates(ctx: SignedInCtx): Promise<{ data: SmsTem
   initModels();
   const rows = await SmsTemplate.findAll({ where: { accountId: ctx.actor.accountId }, order: [[sequelize().fn("lower", sequelize().col("name")), "ASC"], ["id", "ASC"]] });
   return { data: rows.map(templateView) };
+}
+
+const templatePageSchema = z.object(pageInput);
+
+/**
+ * GET /api/sms/templates: the account's templates by name (ignoring case), then id, `limit` a page
+ * (default 50, at most 200) after `cursor` (the last row's [lower(name), id]).
+ */
+export async function pageSmsTemplates(ctx: SignedInCtx, input: unknown): Promise<{ data: SmsTemplateView[]; next_cursor: string | null }> {
+  assertCan(ctx);
+  initModels();
+  const { limit, cursor } = validate(templatePageSchema, input ?? {});
+  const after = textIdCursor(cursor);
+  // Keyset on (lower(name), id): lower(name) is unique in the account (index sms_templates_account_name_idx).
+  const rows = await sequelize().query<{ id: string; name: string; body: string; created_at: Date; updated_at: Date; sort: string }>(
+    `SELECT id, name, body, created_at, updated_at, lower(name) AS sort FROM sms_templates
+      WHERE account_id = $1 ${after ? "AND (lower(name), id) > ($3, $4::uuid)" : ""}
+      ORDER BY lower(name), id LIMIT $2`,
+    { bind: [ctx.actor.accountId, limit + 1, ...(after ?? [])], type: QueryTypes.SELECT },
+  );
+  return keyset(rows, limit, (r) => [r.sort, r.id], (r) => ({
+    id: r.id, name: r.name, body: r.body, variables: templateVariables(r.body),
+    created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString(),
+  }));
 }
 
 export async function getSmsTemplate(ctx: SignedInCtx, id: string): Promise<SmsTemplateView> {

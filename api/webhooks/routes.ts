@@ -18,6 +18,7 @@ import { createdResponse, successResponse } from "../http/openapi";
 import { created } from "../http/created";
 import { pageQuery } from "../lib/page";
 import * as R from "./responses";
+import { ProviderWebhookAnswer } from "./provider-responses";
 import { providerInboundSchema, providerReceiptSchema, WEBHOOK_EVENT_TYPES } from "./schemas";
 
 /** A receipt is small; a batch holds at most MAX_BATCH of them. Anything bigger is not ours. */
@@ -96,9 +97,10 @@ export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers",
     parse: "none",
     params: t.Object({ provider: t.String() }),
     detail: {
+      responses: successResponse(ProviderWebhookAnswer, "The outcome (or, for a batch, the outcomes in order)"),
       summary:
         "A provider's signed delivery receipt (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature over the raw body). " +
-        "Body {event_id?, message_id, status, error_code?, error_message?, occurred_at}. Answers {result: applied|unchanged|duplicate|ignored}. " +
+        "Body {event_id?, message_id, status, error_code?, error_message?, occurred_at}. Answers {result: applied|unchanged|duplicate|ignored, messageId?, status?, previous?}. " +
         "A JSON array of up to 1,000 such receipts (or inbound SMS) is one batch: all are checked first (422 names the item, e.g. `3.status`), then applied; answers {results: [...]} in order. 401 when the signature is missing, wrong or older than 5 minutes. " +
         "An inbound SMS (MO) is {type: \"inbound\", event_id?, from, to, body, occurred_at}: answers {result: stored|duplicate|unrouted}. :provider is `simulator` or an HTTP provider connection's name",
     },

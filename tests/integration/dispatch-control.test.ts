@@ -123,6 +123,12 @@ describe("/api/sms/campaigns", () => {
     // The reason is translated for people (errors namespace).
     const pt = await import("../../public/locales/pt-BR/errors.json");
     expect((pt as any).default?.CAMPAIGN_CANCELED ?? (pt as any).CAMPAIGN_CANCELED).toMatch(/cancelada/);
+    // The API answers it in the caller's language, in the message and in its failed event; error_code stays the code.
+    const en = await api(`/api/sms/messages/${ids[0]}`, { token: owner.token, lang: "en" });
+    expect(en.body.data).toMatchObject({ error_code: "canceled", error_message: "The campaign was canceled before sending; the amount was refunded" });
+    expect(en.body.data.events.find((e: { status: string }) => e.status === "failed").details.error_message).toBe("The campaign was canceled before sending; the amount was refunded");
+    const zh = await api(`/api/sms/messages/${ids[0]}`, { token: owner.token, lang: "zh-CN" });
+    expect(zh.body.data).toMatchObject({ error_code: "canceled", error_message: "活动在发送前已取消；费用已退还" });
 
     // Delete a finished campaign: the messages stay with their history.
     const del = await api(`/api/sms/campaigns/${id}`, { method: "DELETE", token: owner.token });
@@ -145,6 +151,15 @@ describe("/api/sms/campaigns", () => {
     expect(page1.body.data[0]).toMatchObject({ id: ids[21], name: "C21", total: 2, counts: { queued: 2 } });
     const page2 = await api("/api/sms/campaigns?page=2", { token: p.token });
     expect(page2.body.data.map((c: { name: string }) => c.name)).toEqual(["C1", "C0"]);
+    // The cursor (keyset) walks the same order: page 1's next_cursor opens page 2; null at the end.
+    expect(page1.body.data[0]).toMatchObject({ from: page1.body.data[0].sender });
+    const byCursor = await api(`/api/sms/campaigns?cursor=${page1.body.next_cursor}`, { token: p.token });
+    expect(byCursor.body).toMatchObject({ next_cursor: null });
+    expect(byCursor.body.data.map((c: { name: string }) => c.name)).toEqual(["C1", "C0"]);
+    const sized = await api("/api/sms/campaigns?limit=15", { token: p.token });
+    expect(sized.body).toMatchObject({ per_page: 15, last_page: 2 });
+    expect(sized.body.data).toHaveLength(15);
+    expect((await api("/api/sms/campaigns?cursor=eyJ4IjoxfQ", { token: p.token })).status).toBe(422);
     expect((await api("/api/sms/campaigns?status=canceled", { token: p.token })).body.total).toBe(0);
 
     const bad = await api(`/api/sms/campaigns/${ids[0]}`, { method: "PUT", token: p.token, body: { status: "completed" } });

@@ -188,12 +188,13 @@ describe("accept with opt-outs and the deny list", () => {
     expect((await api("/api/optouts", { token: p.token, body: { recipient: out.typed } })).status).toBe(201);
     expect((await api("/api/blacklist", { token: p.token, body: { recipient: denied.typed, reason: "Pediu por telefone" } })).status).toBe(201);
 
-    const res = await api("/api/sms/messages", { token: p.token, body: { to: [out.typed, denied.typed, normal.typed], body: "Promocao de hoje" } });
+    // error_message answers in the caller's language (here English); error_code is the stable code.
+    const res = await api("/api/sms/messages", { token: p.token, lang: "en", body: { to: [out.typed, denied.typed, normal.typed], body: "Promocao de hoje" } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
       data: [
-        { id: expect.any(String), to: out.e164, status: "optout", segments: 1, coding: "GSM7", price: 0, error_code: "optout", error_message: "errors.RECIPIENT_OPTED_OUT" },
-        { id: expect.any(String), to: denied.e164, status: "rejected", segments: 1, coding: "GSM7", price: 0, error_code: "deny_list", error_message: "errors.RECIPIENT_DENIED" },
+        { id: expect.any(String), to: out.e164, status: "optout", segments: 1, coding: "GSM7", price: 0, error_code: "optout", error_message: "The recipient opted out of messages; not sent and not charged" },
+        { id: expect.any(String), to: denied.e164, status: "rejected", segments: 1, coding: "GSM7", price: 0, error_code: "deny_list", error_message: "The number is on the account's deny list; not sent and not charged" },
         { id: expect.any(String), to: normal.e164, status: "queued", segments: 1, coding: "GSM7", price: DEFAULT_T1 },
       ],
       total_price: DEFAULT_T1,
@@ -232,8 +233,11 @@ describe("accept with opt-outs and the deny list", () => {
     // The normal one reaches the simulator's outcome; the blocked ones never move.
     const final = await waitFinal(p.token, normalId);
     expect(final.status).toBe(simulatedOutcome(normalId));
-    const blockedNow = await api(`/api/sms/messages/${res.body.data[0].id}`, { token: p.token });
-    expect(blockedNow.body.data).toMatchObject({ status: "optout", price: 0, error_code: "optout", error_message: "errors.RECIPIENT_OPTED_OUT" });
+    // The same message read in Spanish: the reason in Spanish; the history row too (the row itself keeps the locale key).
+    const blockedNow = await api(`/api/sms/messages/${res.body.data[0].id}`, { token: p.token, lang: "es" });
+    expect(blockedNow.body.data).toMatchObject({ status: "optout", price: 0, error_code: "optout", error_message: "El destinatario pidió no recibir mensajes (baja); no enviado y sin cargo" });
+    const historyRow = await api(`/api/sms/messages?id=${res.body.data[1].id}`, { token: p.token, lang: "es-AR,es;q=0.9" });
+    expect(historyRow.body.data).toEqual([expect.objectContaining({ from: expect.any(String), to: denied.e164, recipient: denied.e164, error_code: "deny_list", error_message: "El número está en la lista de bloqueo de la cuenta; no enviado y sin cargo" })]);
     expect(blockedNow.body.data.events.map((e: { status: string }) => e.status)).toEqual(["optout"]);
     expect(await balanceOf(p.accountId)).toBe(1_000 - DEFAULT_T1);
 

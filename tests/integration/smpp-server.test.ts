@@ -32,7 +32,9 @@ async function client(localAddress?: string) {
 
 async function createUser(t: string, body: Record<string, unknown>) {
   const res = await api("/api/smpp/users", { token: t, body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // A create: 201 with the new user's URL in Location.
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(res.headers.get("location")).toBe(`/api/smpp/users/${res.body.data.id}`);
   return res.body as { data: { id: string; system_id: string; tps: number; route: string; enabled: boolean }; password: string };
 }
 
@@ -58,8 +60,14 @@ describe("SMPP users API", () => {
     expect(row.password_hash.startsWith("$argon2id$")).toBe(true);
     expect(row.account_id).toBe(accountId);
 
+    // Location names the same user, read back (never with its password).
+    const one = await api(`/api/smpp/users/${created.data.id}`, { token });
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({ data: created.data });
+
     const list = await api("/api/smpp/users", { token });
     expect(list.body.data.map((u: { id: string }) => u.id)).toContain(created.data.id);
+    expect(list.body.next_cursor).toBeNull();
     expect(JSON.stringify(list.body)).not.toMatch(/password/);
 
     const dup = await api("/api/smpp/users", { token, body: { system_id: `api${tag}` } });
@@ -89,6 +97,38 @@ describe("SMPP users API", () => {
     const bulk = await api("/api/smpp/users", { token, method: "DELETE", body: { ids: [created.data.id, second.data.id] } });
     expect(bulk.body).toEqual({ deleted: 2 });
     expect(await query("SELECT 1 FROM smpp_users WHERE id = ANY($1::uuid[])", [[created.data.id, second.data.id]])).toHaveLength(0);
+  });
+});
+
+describe("SMPP users API: pages by keyset", () => {
+  it("?limit= pages newest first; next_cursor walks every user once and is null at the end; a bad cursor is 422 on cursor", async () => {
+    const p = await registerPerson("smpppage");
+    const t = (await login(p.email, p.password)).token;
+    const made: string[] = [];
+    for (const n of [1, 2, 3, 4, 5]) made.push((await createUser(t, { system_id: `pg${n}${tag}` })).data.id);
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: { status: number; body: any } = await api(`/api/smpp/users?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { token: t });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.data.map((u: { id: string }) => u.id));
+      cursor = res.body.next_cursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(cursor).toBeNull();
+    // Every user once, newest first.
+    expect(seen).toEqual([...made].reverse());
+
+    const bad = await api("/api/smpp/users?cursor=not-a-cursor", { token: t, lang: "en" });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.error.fields)).toEqual(["cursor"]);
+    const forged = Buffer.from(JSON.stringify(["2026-01-01T00:00:00.000000Z", "x'; DROP TABLE smpp_users; --"])).toString("base64url");
+    expect((await api(`/api/smpp/users?cursor=${forged}`, { token: t })).status).toBe(422);
+    expect((await api("/api/smpp/users?limit=0", { token: t })).status).toBe(422);
   });
 });
 

@@ -96,8 +96,10 @@ describe("GET /api/sms/messages (history)", () => {
     expect(res.body).toMatchObject({ page: 1, last_page: 1, total: 50, total_capped: false, next_cursor: null });
     const first = all.find((s) => s.day === today)!;
     expect(res.body.data[0]).toMatchObject({
-      id: first.id, sender: first.sender, recipient: first.recipient, body: first.body, status: first.status, segments: 1,
+      id: first.id, from: first.sender, to: first.recipient, body: first.body, status: first.status, segments: 1,
       coding: null, price: 0, currency: "BRL", error_code: null, error_message: null, direction: "outbound",
+      // The deprecated aliases of from/to, as GET /api/sms/messages/{id} names them.
+      sender: first.sender, recipient: first.recipient,
     });
     expect(new Date(res.body.data[0].created_at).toISOString()).toBe(first.created_at.replace(/\d{3}Z$/, "Z"));
     expect(JSON.stringify(res.body)).not.toContain("WhatsApp");
@@ -207,6 +209,21 @@ describe("GET /api/sms/messages (history)", () => {
     // A cursor of one direction is refused in the other.
     const first = await history(r);
     expect((await history({ ...r, order: "asc", cursor: first.body.next_cursor! })).status).toBe(422);
+
+    // `limit` is the page size: 120 rows in pages of 45, the cursor walking each row once.
+    const sized: string[] = [];
+    let l = await history({ ...r, limit: 45 });
+    const sizes = [l.body.data.length];
+    sized.push(...ids(l.body));
+    expect(l.body.last_page).toBe(3);
+    while (l.body.next_cursor) {
+      l = await history({ ...r, limit: 45, cursor: l.body.next_cursor });
+      sizes.push(l.body.data.length);
+      sized.push(...ids(l.body));
+    }
+    expect(sizes).toEqual([45, 45, 30]);
+    expect(sized).toEqual(all.map((s) => s.id));
+    expect((await history({ ...r, limit: 201 })).status).toBe(422);
 
     // With a filter, the cursor walks the filtered rows.
     const queued = expectedIds((s) => s.status === "queued");

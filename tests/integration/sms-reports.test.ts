@@ -190,6 +190,7 @@ describe("SMS figures", () => {
       from: before, to: yesterday, currency: "BRL",
       data: [{ day: before, messages: 2, segments: 4, cost: 32 }, { day: yesterday, messages: 5, segments: 6, cost: 40 }],
       totals: { messages: 7, segments: 10, cost: 72 },
+      next_cursor: null,
     });
     const def = await api(`/api/sms/usage`, { token: owner.token });
     expect(def.body.from).toBe(`${today.slice(0, 8)}01`);
@@ -210,6 +211,8 @@ describe("SMS figures", () => {
     expect(res.status).toBe(200);
     expect(res.body.counts).toEqual({ scheduled: 1, pending: 0, queued: 2, sending: 0 });
     expect(res.body.oldest.map((m: { id: string }) => m.id)).toEqual([qi.q1, qi.q2, qi.s1]);
+    // from/to are the spec's names; sender/recipient stay as deprecated aliases.
+    expect(res.body.oldest[0]).toMatchObject({ from: "LOJA", to: "+5511970000102", sender: "LOJA", recipient: "+5511970000102" });
   });
 
   it("campaign report: per campaign, messages per status and cost", async () => {
@@ -225,8 +228,28 @@ describe("SMS figures", () => {
     expect(res.body.data).toEqual([
       { id: c.id, name: "Black Friday", status: "running", total: 4, messages: 4, statuses: { delivered: 2, failed: 1, queued: 1 }, cost: 32, created_at: expect.any(String) },
     ]);
+    expect(res.body.next_cursor).toBeNull();
     const other = await api(`/api/sms/reports/campaigns`, { token: stranger.token });
     expect(other.body.data).toEqual([]);
+
+    // Pages by keyset, newest first: two more campaigns, one per page.
+    const more = await query<{ id: string }>(
+      `INSERT INTO campaigns (account_id, channel, name, status, total, created_at)
+       VALUES ($1, 'sms', 'Natal', 'completed', 0, now() - interval '1 hour'), ($1, 'sms', 'Ano novo', 'completed', 0, now() - interval '2 hours') RETURNING id`,
+      [owner.accountId],
+    );
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; body: any } = await api(`/api/sms/reports/campaigns?limit=1${cursor ? `&cursor=${cursor}` : ""}`, { token: owner.token });
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      expect(page.body.data).toHaveLength(1);
+      seen.push(page.body.data[0].id);
+      cursor = page.body.next_cursor;
+    } while (cursor && seen.length < 5);
+    expect(cursor).toBeNull();
+    expect(seen).toEqual([c.id, ...more.map((m) => m.id)]);
+    expect((await api(`/api/sms/reports/campaigns?cursor=${Buffer.from('["x","y"]').toString("base64url")}`, { token: owner.token })).status).toBe(422);
   });
 });
 
@@ -249,7 +272,9 @@ async function exportDone(token: string, id: string) {
 describe("SMS exports", () => {
   it("POST /api/sms/reports queues an export; the worker writes the exact CSV; GET lists it; the file is the account's only", async () => {
     const res = await api(`/api/sms/reports`, { token: owner.token, body: { sent_at: { from: yesterday, to: yesterday } } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // A create: 201, Location is the export's URL (its state is read there).
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.headers.get("location")).toBe(`/api/sms/reports/${res.body.data.id}`);
     expect(res.body.data).toMatchObject({ status: "queued", rows: 0, filter: { id: "", from: "", to: "", status: "", sent_at: { from: yesterday, to: yesterday } } });
     const id = res.body.data.id;
     const done = await exportDone(owner.token, id);

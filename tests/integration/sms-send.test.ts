@@ -69,9 +69,12 @@ describe("SMS templates API", () => {
 
   it("creates, lists with variables, reads, edits, refuses a taken name, deletes one and several", async () => {
     const created = await api("/api/sms/templates", { token: owner.token, body: { name: "Boas-vindas", body: "Olá {{first_name}}, seu código é {{ codigo }}." } });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toMatchObject({ name: "Boas-vindas", variables: ["first_name", "codigo"] });
     const id = created.body.id;
+    // Location is the new template's URL: it reads back the same template.
+    expect(created.headers.get("location")).toBe(`/api/sms/templates/${id}`);
+    expect((await api(created.headers.get("location")!, { token: owner.token })).body).toEqual(created.body);
 
     const taken = await api("/api/sms/templates", { token: owner.token, body: { name: "boas-VINDAS", body: "x" } });
     expect(taken.status).toBe(422);
@@ -84,6 +87,13 @@ describe("SMS templates API", () => {
     const c = await api("/api/sms/templates", { token: owner.token, body: { name: "Cobrança", body: "Pague {{valor}}" } });
     const list = await api("/api/sms/templates", { token: owner.token });
     expect(list.body.data.map((t: { name: string }) => t.name)).toEqual(["Aviso", "Boas-vindas", "Cobrança"]);
+    expect(list.body.next_cursor).toBeNull();
+    // By name (ignoring case), `limit` a page: the cursor walks each template once.
+    const first = await api("/api/sms/templates?limit=2", { token: owner.token });
+    expect(first.body.data.map((t: { name: string }) => t.name)).toEqual(["Aviso", "Boas-vindas"]);
+    const second = await api(`/api/sms/templates?limit=2&cursor=${first.body.next_cursor}`, { token: owner.token });
+    expect(second.body).toMatchObject({ data: [{ name: "Cobrança" }], next_cursor: null });
+    expect((await api("/api/sms/templates?cursor=bad", { token: owner.token })).status).toBe(422);
 
     const edited = await api(`/api/sms/templates/${id}`, { token: owner.token, method: "PUT", body: { name: "Boas-vindas 2", body: "Oi {{nome}}" } });
     expect(edited.status).toBe(200);

@@ -3,6 +3,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { isAppError } from "../../../api/lib/errors";
+import { MAX_LIMIT } from "../../../api/lib/page";
 import { smsCampaignReport } from "../../../api/sms/reports";
 import { CHART_GROUPS, groupCount } from "~/components/sms-reports/bar-chart";
 import { formatCount } from "~/components/sms-reports/format";
@@ -21,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
   try {
-    return json({ report: await smsCampaignReport(ctx, values), values, errors: {} as Record<string, string[]> });
+    return json({ report: await smsCampaignReport(ctx, { ...values, limit: MAX_LIMIT }), values, errors: {} as Record<string, string[]> });
   } catch (e) {
     if (!isAppError(e) || e.code !== "VALIDATION") throw e;
     return json({ report: null, values, errors: (e.fields ?? {}) as Record<string, string[]> });
