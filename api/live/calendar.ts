@@ -38,6 +38,15 @@ export async function pageHolidays(ctx: SignedInCtx, query: unknown) {
   return keyset(r, limit, (h) => [h.day, h.id], (h) => ({ ...h, created_at: iso(h.created_at)! }));
 }
 
+/** One holiday of the account. */
+export async function getHoliday(ctx: SignedInCtx, id: string): Promise<HolidayView> {
+  assertPath(ctx, HOLIDAYS);
+  assertId(id);
+  const [h] = await rows<HolidayRow>(`SELECT ${HOLIDAY_COLS} FROM live_holidays WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
+  if (!h) throw new AppError("NOT_FOUND");
+  return { ...h, created_at: iso(h.created_at)! };
+}
+
 /** A day already registered (or any other failure to store it) is the spec's 'error registering holidays'. */
 export async function createHoliday(ctx: SignedInCtx, input: unknown): Promise<HolidayView> {
   assertWriter(ctx, HOLIDAYS);

@@ -151,7 +151,7 @@ export const Widget = t.Object({
     emoji: t.Boolean(),
     colors: t.Object(Object.fromEntries(WIDGET_COLOR_PARTS.map((p) => [p, colorPair]))),
   }),
-  snippet: t.String({ description: "The <script> tag to paste in the site" }),
+  snippet: t.String({ description: "The HTML script tag (widget.js with data-key) to paste in the site" }),
   updated_at: dateTime(),
 });
 

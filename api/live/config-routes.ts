@@ -3,7 +3,8 @@
  * GET omni/tabs, GET webchat/tabs, GET webchat/system, POST webchat/samples/create,
  * GET webchat/samples/{agentId}, GET/POST chat/macros, PUT/DELETE chat/macros/{id}; plus the
  * configuration screens' own resources under /live (tabulations, holidays, opening hours,
- * settings, agents, widget, preferences). Bodies are validated by the use-cases' zod schemas.
+ * settings, agents, widget, preferences). Bodies are validated by the use-cases' zod schemas. Answers: config-responses.ts;
+ * lists that grow with the account (samples, macros, holidays, agents) page by keyset, the others are one page.
  */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
@@ -24,12 +25,12 @@ import {
   tabulationSchema,
   widgetSettingsSchema,
 } from "./schemas";
-import { createHoliday, createOpeningHours, deleteHoliday, deleteOpeningHour, listOpeningHours, pageHolidays } from "./calendar";
+import { createHoliday, createOpeningHours, deleteHoliday, deleteOpeningHour, getHoliday, listOpeningHours, pageHolidays } from "./calendar";
 import { createMacro, deleteMacro, getMacro, pageMacros, updateMacro } from "./macros";
 import { getPreferences, setPreferences } from "./preferences";
-import { createSampleFromApi, deleteSample, pageSamples, pageSamplesForAgent, updateSample } from "./samples";
+import { createSampleFromApi, deleteSample, getSample, pageSamples, pageSamplesForAgent, updateSample } from "./samples";
 import { getSystemSettings, getWidget, liveSystem, pageAgentConfigs, regenerateWidgetKey, updateAgentConfig, updateSystemSettings, updateWidget } from "./settings";
-import { agentTabulations, createTabulation, deleteTabulation, listTabulations, updateTabulation } from "./tabulations";
+import { agentTabulations, createTabulation, deleteTabulation, getTabulation, listTabulations, updateTabulation } from "./tabulations";
 
 const id = t.Object({ id: t.String() });
 const security = { security: [{ bearer: [] }] };
@@ -60,7 +61,7 @@ export const webchatConfigRoutes = new Elysia({ prefix: "/webchat", tags: ["live
     body: any,
     detail: {
       requestBody: zodBody(sampleApiSchema),
-      responses: R.created(R.Sample, "Created: the canned message (Location: /api/live/samples/{id}, which PUT and DELETE take)"),
+      responses: R.created(R.Sample, "Created: the canned message (Location: /api/live/samples/{id})"),
       summary: "Create a canned message: agent_id, department_id, for_all, key, message (non-managers only for themselves)",
     },
   })
@@ -107,10 +108,11 @@ export const liveConfigRoutes = new Elysia({ prefix: "/live", tags: ["live"], de
     body: any,
     detail: {
       requestBody: zodBody(tabulationSchema),
-      responses: R.created(R.Tabulation, "Created: the tabulation (Location: /api/live/tabulations/{id}, which PUT and DELETE take)"),
+      responses: R.created(R.Tabulation, "Created: the tabulation (Location: /api/live/tabulations/{id})"),
       summary: "Create a tabulation (name; a name in use, ignoring case, is 422 on name)",
     },
   })
+  .get("/tabulations/:id", ({ ctx, params }) => getTabulation(ctx, params.id), { params: id, detail: { responses: successResponse(R.Tabulation), summary: "One tabulation" } })
   .put("/tabulations/:id", ({ ctx, params, body }) => updateTabulation(ctx, params.id, body), {
     params: id,
     body: any,
@@ -123,6 +125,10 @@ export const liveConfigRoutes = new Elysia({ prefix: "/live", tags: ["live"], de
   .get("/samples", ({ ctx, query }) => pageSamples(ctx, query), {
     query: paged,
     detail: { responses: successResponse(R.Samples), summary: "Canned messages (all of them for managers, usable ones for agents), by key", description: PAGED },
+  })
+  .get("/samples/:id", ({ ctx, params }) => getSample(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(R.Sample), summary: "One canned message (writers any of the account; agents one they may use)" },
   })
   .put("/samples/:id", ({ ctx, params, body }) => updateSample(ctx, params.id, body), {
     params: id,
@@ -144,10 +150,11 @@ export const liveConfigRoutes = new Elysia({ prefix: "/live", tags: ["live"], de
     body: any,
     detail: {
       requestBody: zodBody(holidaySchema),
-      responses: { ...R.created(R.Holiday, "Created: the holiday (Location: /api/live/holidays/{id}, which DELETE takes)"), ...errorResponses(409) },
+      responses: { ...R.created(R.Holiday, "Created: the holiday (Location: /api/live/holidays/{id})"), ...errorResponses(409) },
       summary: "Register a holiday: name, day (YYYY-MM-DD); a day already registered is 409 HOLIDAY_REGISTER_FAILED",
     },
   })
+  .get("/holidays/:id", ({ ctx, params }) => getHoliday(ctx, params.id), { params: id, detail: { responses: successResponse(R.Holiday), summary: "One holiday" } })
   .delete("/holidays/:id", ({ ctx, params }) => deleteHoliday(ctx, params.id), {
     params: id,
     detail: { responses: successResponse(R.HolidayDeleted), summary: "Delete a holiday" },

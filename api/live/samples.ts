@@ -79,6 +79,20 @@ export async function pageSamplesForAgent(ctx: SignedInCtx, agentId: string, que
   return pageOf(`s.account_id = $1 AND ${AGENT_FILTER}`, [ctx.actor.accountId, agentId], query);
 }
 
+/** One sample: writers any of the account; others one they may use (for all, their own, their departments'). */
+export async function getSample(ctx: SignedInCtx, id: string): Promise<SampleView> {
+  assertCan(ctx);
+  assertId(id);
+  const [r] = await rows<Row>(`${SELECT} WHERE s.id = $3 AND s.account_id = $1 AND ($4::boolean OR ${AGENT_FILTER})`, [
+    ctx.actor.accountId,
+    ctx.actor.userId,
+    id,
+    isLiveWriter(ctx),
+  ]);
+  if (!r) throw new AppError("NOT_FOUND");
+  return view(r);
+}
+
 /** The departments an agent serves in the account: the membership's own plus live_agent_departments. */
 export async function agentDepartmentIds(accountId: string, userId: string): Promise<string[]> {
   const r = await rows<{ id: string }>(

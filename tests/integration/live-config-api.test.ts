@@ -35,6 +35,7 @@ describe("live config API", () => {
     const a = await api("/api/live/tabulations", { token, body: { name: "Dúvida" } });
     expect(a.status).toBe(201);
     expect(a.headers.get("location")).toBe(`/api/live/tabulations/${a.body.id}`);
+    expect((await api(a.headers.get("location")!, { token })).body).toEqual(a.body);
     expect((await api("/api/live/tabulations", { token, body: { name: "dúvida" } })).status).toBe(422);
     const b = await api("/api/live/tabulations", { token, body: { name: "Reclamação" } });
     await api("/api/live/tabulations", { token, body: { name: "GENERIC" } });
@@ -81,6 +82,7 @@ describe("live config API", () => {
     const first = await make({ for_all: true, key: "oi", message: "Oi!" });
     expect(first.status).toBe(201);
     expect(first.headers.get("location")).toBe(`/api/live/samples/${first.body.id}`);
+    expect((await api(first.headers.get("location")!, { token })).body).toEqual(first.body);
     expect((await make({ department_id: d1.id, key: "a", message: "Dept A" })).status).toBe(201);
     expect((await make({ department_id: d2.id, key: "b", message: "Dept B" })).status).toBe(201);
     expect((await make({ department_id: d3.id, key: "c", message: "Dept C" })).status).toBe(201);
@@ -105,6 +107,7 @@ describe("live config API", () => {
     expect((await api("/api/webchat/samples/create", { token: agent, body: { for_all: true, key: "todos", message: "x" } })).status).toBe(403);
     const [owner] = await query<{ id: string }>("SELECT id FROM users WHERE email = 'owner@demo.example'");
     expect((await api(`/api/webchat/samples/${owner.id}`, { token: agent })).status).toBe(403);
+    expect((await api(`/api/live/samples/${mine.body.id}`, { token: agent })).body).toEqual(mine.body);
     expect((await api("/api/live/tabulations", { token: agent, body: { name: "Agente" } })).status).toBe(403);
     await api(`/api/live/samples/${mine.body.id}`, { token: agent, method: "DELETE" });
   });
@@ -131,6 +134,8 @@ describe("live config API", () => {
     const tiradentes = await api("/api/live/holidays", { token, body: { name: "Tiradentes", day: "2027-04-21" } });
     expect(tiradentes.status).toBe(201);
     expect(tiradentes.headers.get("location")).toBe(`/api/live/holidays/${tiradentes.body.id}`);
+    expect((await api(tiradentes.headers.get("location")!, { token })).body).toEqual(tiradentes.body);
+    expect((await api(tiradentes.headers.get("location")!, { token: otherToken })).status).toBe(404);
     const dup = await api("/api/live/holidays", { token, body: { name: "De novo", day: "2027-04-21" }, lang: "en" });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe("HOLIDAY_REGISTER_FAILED");
