@@ -111,7 +111,11 @@ export const liveFileRoutes = new Elysia({ tags: ["live"] })
     {
       params: t.Object({ id: t.String() }),
       query: t.Object({
-        exp: t.Optional(t.String()), sig: t.Optional(t.String()), key: t.Optional(t.String()), visitor_id: t.Optional(t.String()), visitor_token: t.Optional(t.String()),
+        exp: t.Optional(t.String({ description: "Signed URL: its expiry (Unix seconds), from GET /live/files/{id}/url" })),
+        sig: t.Optional(t.String({ description: "Signed URL: its signature" })),
+        key: t.Optional(t.String({ description: "Webchat visitor: the widget key" })),
+        visitor_id: t.Optional(t.String({ description: "Webchat visitor: their visitor_id" })),
+        visitor_token: t.Optional(t.String({ description: "Webchat visitor: their visitor_token" })),
       }),
       detail: {
         summary: "A live message's file: to the account's attendants (bearer), the room's webchat visitor (key, visitor_id, visitor_token) or a signed URL (exp, sig)",
