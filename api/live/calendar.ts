@@ -7,6 +7,8 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
+import { keyset } from "../lib/page";
+import { livePage } from "./config-page";
 import { sequelize } from "../../models";
 import { assertDepartments, assertPath, assertWriter, iso, isUniqueViolation, rows } from "./access";
 import { holidaySchema, openingHourSchema } from "./schemas";
@@ -22,6 +24,27 @@ export async function listHolidays(ctx: SignedInCtx): Promise<HolidayView[]> {
   assertPath(ctx, HOLIDAYS);
   const r = await rows<HolidayRow>(`SELECT ${HOLIDAY_COLS} FROM live_holidays WHERE account_id = $1 ORDER BY day`, [ctx.actor.accountId]);
   return r.map((h) => ({ ...h, created_at: iso(h.created_at)! }));
+}
+
+
+/** GET /live/holidays: a keyset page (?cursor=&limit=) by day (one holiday per day). */
+export async function pageHolidays(ctx: SignedInCtx, query: unknown) {
+  assertPath(ctx, HOLIDAYS);
+  const { after, limit } = livePage(query, ["string"], ([day]) => /^\d{4}-\d{2}-\d{2}$/.test(String(day)));
+  const r = await rows<HolidayRow>(
+    `SELECT ${HOLIDAY_COLS} FROM live_holidays WHERE account_id = $1 ${after ? "AND (day, id) > ($2::date, $3::uuid)" : ""} ORDER BY day, id LIMIT ${limit + 1}`,
+    after ? [ctx.actor.accountId, after[0], after[1]] : [ctx.actor.accountId],
+  );
+  return keyset(r, limit, (h) => [h.day, h.id], (h) => ({ ...h, created_at: iso(h.created_at)! }));
+}
+
+/** One holiday of the account. */
+export async function getHoliday(ctx: SignedInCtx, id: string): Promise<HolidayView> {
+  assertPath(ctx, HOLIDAYS);
+  assertId(id);
+  const [h] = await rows<HolidayRow>(`SELECT ${HOLIDAY_COLS} FROM live_holidays WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
+  if (!h) throw new AppError("NOT_FOUND");
+  return { ...h, created_at: iso(h.created_at)! };
 }
 
 /** A day already registered (or any other failure to store it) is the spec's 'error registering holidays'. */
@@ -62,7 +85,7 @@ export async function listOpeningHours(ctx: SignedInCtx): Promise<OpeningHourVie
 }
 
 /** One interval for each chosen weekday (optionally for one department). Overlaps with an existing interval are refused. */
-export async function createOpeningHours(ctx: SignedInCtx, input: unknown): Promise<{ created: number }> {
+export async function createOpeningHours(ctx: SignedInCtx, input: unknown): Promise<{ created: number; ids: string[] }> {
   assertWriter(ctx, HOURS);
   const v = validate(openingHourSchema, input);
   if (v.department_id) await assertDepartments(ctx, [v.department_id], "department_id");
@@ -77,15 +100,17 @@ export async function createOpeningHours(ctx: SignedInCtx, input: unknown): Prom
       transaction,
     );
     if (overlap.length) throw new AppError("VALIDATION", { fields: { opens: ["live.hours.overlap"] } });
+    const ids: string[] = [];
     for (const weekday of v.weekdays) {
-      await rows(
+      const [{ id }] = await rows<{ id: string }>(
         `INSERT INTO live_opening_hours (account_id, department_id, weekday, opens, closes) VALUES ($1, $2, $3, $4::time, $5::time) RETURNING id`,
         [ctx.actor.accountId, v.department_id, weekday, v.opens, v.closes],
         transaction,
       );
+      ids.push(id);
     }
     await recordAudit({ ...ctx, transaction }, "live.opening_hours_created", { meta: { weekdays: v.weekdays, opens: v.opens, closes: v.closes, departmentId: v.department_id } });
-    return { created: v.weekdays.length };
+    return { created: v.weekdays.length, ids };
   });
 }
 

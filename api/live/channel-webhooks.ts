@@ -16,7 +16,9 @@
 import { createHmac } from "node:crypto";
 import { Elysia, t } from "elysia";
 import { safeEqual } from "../lib/crypto";
+import { errorResponses, successResponse } from "../http/openapi";
 import { AppError } from "../lib/errors";
+import * as R from "./config-responses";
 import { googleBusinessWebhook, graphWebhook, telegramUpdate, type GbmPayload, type GraphPayload } from "./channel-inbound";
 import { connectionById } from "./connections";
 
@@ -81,7 +83,10 @@ function graphRoutes(channel: "messenger" | "instagram") {
       {
         params: connectionParams,
         query: t.Record(t.String(), t.String()),
-        detail: { summary: `${channel} webhook subscription handshake: echoes hub.challenge when hub.verify_token is the connection's verify token` },
+        detail: {
+          responses: { ...R.file({ "text/plain": "The hub.challenge received, as is" }, "Subscribed: Meta expects hub.challenge echoed as the body"), ...errorResponses(403) },
+          summary: `${channel} webhook subscription handshake: echoes hub.challenge (text/plain) when hub.mode is subscribe and hub.verify_token is the connection's verify token; else 403`,
+        },
       },
     )
     .post(
@@ -97,7 +102,10 @@ function graphRoutes(channel: "messenger" | "instagram") {
       {
         params: connectionParams,
         parse: "none",
-        detail: { summary: `${channel} webhook (signed with X-Hub-Signature-256): messages open or continue rooms (a new room is named from the visitor's Graph profile, best effort); delivery and read receipts move agent messages forward` },
+        detail: {
+          responses: { ...successResponse(R.GraphAck, "Received (Meta only reads the status: 200)"), ...errorResponses(401) },
+          summary: `${channel} webhook (signed with X-Hub-Signature-256; a missing or wrong signature is 401 and changes nothing): messages open or continue rooms (a new room is named from the visitor's Graph profile, best effort); delivery and read receipts move agent messages forward`,
+        },
       },
     );
 }
@@ -116,7 +124,10 @@ export const channelWebhookRoutes = new Elysia({ prefix: "/channels", tags: ["ch
     {
       params: connectionParams,
       parse: "none",
-      detail: { summary: "Telegram Bot API webhook (X-Telegram-Bot-Api-Secret-Token): a visitor's message opens or continues a room" },
+      detail: {
+        responses: { ...successResponse(R.TelegramAck, "Received (Telegram only reads the status: 200)"), ...errorResponses(401) },
+        summary: "Telegram Bot API webhook (X-Telegram-Bot-Api-Secret-Token; a missing or wrong one is 401 and changes nothing): a visitor's message opens or continues a room",
+      },
     },
   )
   .use(graphRoutes("messenger"))
@@ -141,8 +152,12 @@ export const channelWebhookRoutes = new Elysia({ prefix: "/channels", tags: ["ch
       params: connectionParams,
       parse: "none",
       detail: {
+        responses: {
+          ...R.googleAnswer,
+          ...errorResponses(401, 403),
+        },
         summary:
-          "Google Business Messages webhook: the verification post {secret, clientToken} is answered with the secret; events are signed with X-Goog-Signature (base64 HMAC-SHA512 of the body with the client token). Messages open or continue rooms; DELIVERED/READ receipts move agent messages forward",
+          "Google Business Messages webhook: the verification post {secret, clientToken} is answered with the secret; events are signed with X-Goog-Signature (base64 HMAC-SHA512 of the body with the client token). Messages open or continue rooms; DELIVERED/READ receipts move agent messages forward. A verification post with another clientToken is 403; an event with a missing or wrong signature is 401",
       },
     },
   );

@@ -74,6 +74,18 @@ export async function listConnections(ctx: SignedInCtx): Promise<{ data: Connect
   return { data: rows.map(view) };
 }
 
+/** One connection of the account (404 for another account's). */
+export async function getConnection(ctx: SignedInCtx, id: string): Promise<ConnectionView> {
+  assertChannelsAdmin(ctx);
+  assertId(id);
+  const [row] = await sequelize().query<Connection>(`SELECT ${COLUMNS} FROM live_channel_connections WHERE id = $1 AND account_id = $2`, {
+    bind: [id, ctx.actor.accountId],
+    type: QueryTypes.SELECT,
+  });
+  if (!row) throw new AppError("NOT_FOUND");
+  return view(row);
+}
+
 /** Connects a channel (replacing the account's earlier connection of that channel). */
 export async function connectChannel(ctx: SignedInCtx, input: unknown): Promise<{ data: ConnectionView }> {
   assertChannelsAdmin(ctx);

@@ -7,6 +7,8 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { UUID, assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
+import { keyset } from "../lib/page";
+import { livePage } from "./config-page";
 import { assertAnyPath, assertWriter, iso, isUniqueViolation, rows } from "./access";
 import { closeRoom, getRoom, liveSettings, sendAgentMessage, setRoomTags, setTabulation } from "./rooms";
 import { macroSchema } from "./schemas";
@@ -32,6 +34,18 @@ const taken = () => new AppError("VALIDATION", { fields: { name: ["live.macros.n
 export async function listMacros(ctx: SignedInCtx): Promise<MacroView[]> {
   assertAnyPath(ctx, SCREEN, "/live");
   return (await rows<Row>(`${SELECT} WHERE m.account_id = $1 ORDER BY lower(m.name), m.id`, [ctx.actor.accountId])).map(view);
+}
+
+
+/** GET /chat/macros: a keyset page (?cursor=&limit=) by name (case-insensitive; unique in the account). */
+export async function pageMacros(ctx: SignedInCtx, query: unknown) {
+  assertAnyPath(ctx, SCREEN, "/live");
+  const { after, limit } = livePage(query, ["string"]);
+  const r = await rows<Row & { sort_key: string }>(
+    `${SELECT.replace("SELECT ", "SELECT lower(m.name) AS sort_key, ")} WHERE m.account_id = $1 ${after ? "AND (lower(m.name), m.id) > ($2, $3::uuid)" : ""} ORDER BY lower(m.name), m.id LIMIT ${limit + 1}`,
+    after ? [ctx.actor.accountId, after[0], after[1]] : [ctx.actor.accountId],
+  );
+  return keyset(r, limit, (x) => [x.sort_key, x.id], ({ sort_key: _, ...x }) => view(x));
 }
 
 export async function getMacro(ctx: SignedInCtx, id: string): Promise<MacroView> {

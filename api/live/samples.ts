@@ -10,6 +10,8 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { UUID, assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
+import { keyset } from "../lib/page";
+import { livePage } from "./config-page";
 import { assertAnyPath, assertDepartments, iso, isLiveWriter, rows } from "./access";
 import { sendAgentMessage } from "./rooms";
 import { sampleApiSchema, sampleEditSchema, sampleFormSchema, type SampleAudience } from "./schemas";
@@ -45,6 +47,50 @@ export async function listSamples(ctx: SignedInCtx): Promise<SampleView[]> {
   if (!isLiveWriter(ctx)) return samplesForAgent(ctx, ctx.actor.userId);
   const r = await rows<Row>(`${SELECT} WHERE s.account_id = $1 ORDER BY s.key, s.created_at`, [ctx.actor.accountId]);
   return r.map(view);
+}
+
+const AGENT_FILTER = `(s.for_all OR s.user_id = $2
+             OR s.department_id IN (SELECT department_id FROM memberships WHERE account_id = $1 AND user_id = $2 AND department_id IS NOT NULL
+                                    UNION SELECT department_id FROM live_agent_departments WHERE account_id = $1 AND user_id = $2))`;
+
+/** One keyset page of samples matching `where` (over $1 = account and, for an agent, $2), by (key, id). */
+async function pageOf(where: string, bind: unknown[], query: unknown) {
+  const { after, limit } = livePage(query, ["string"]);
+  const n = bind.length;
+  const r = await rows<Row>(
+    `${SELECT} WHERE ${where} ${after ? `AND (s.key, s.id) > ($${n + 1}, $${n + 2}::uuid)` : ""} ORDER BY s.key, s.id LIMIT ${limit + 1}`,
+    after ? [...bind, after[0], after[1]] : bind,
+  );
+  return keyset(r, limit, (x) => [x.key, x.id], view);
+}
+
+/** GET /live/samples: as listSamples, a keyset page (?cursor=&limit=) by key. */
+export async function pageSamples(ctx: SignedInCtx, query: unknown) {
+  assertCan(ctx);
+  if (!isLiveWriter(ctx)) return pageOf(`s.account_id = $1 AND ${AGENT_FILTER}`, [ctx.actor.accountId, ctx.actor.userId], query);
+  return pageOf(`s.account_id = $1`, [ctx.actor.accountId], query);
+}
+
+/** GET webchat/samples/{agentId}: as samplesForAgent, a keyset page (?cursor=&limit=) by key. */
+export async function pageSamplesForAgent(ctx: SignedInCtx, agentId: string, query: unknown) {
+  assertCan(ctx);
+  assertId(agentId);
+  if (agentId !== ctx.actor.userId && !isLiveWriter(ctx)) throw new AppError("FORBIDDEN");
+  return pageOf(`s.account_id = $1 AND ${AGENT_FILTER}`, [ctx.actor.accountId, agentId], query);
+}
+
+/** One sample: writers any of the account; others one they may use (for all, their own, their departments'). */
+export async function getSample(ctx: SignedInCtx, id: string): Promise<SampleView> {
+  assertCan(ctx);
+  assertId(id);
+  const [r] = await rows<Row>(`${SELECT} WHERE s.id = $3 AND s.account_id = $1 AND ($4::boolean OR ${AGENT_FILTER})`, [
+    ctx.actor.accountId,
+    ctx.actor.userId,
+    id,
+    isLiveWriter(ctx),
+  ]);
+  if (!r) throw new AppError("NOT_FOUND");
+  return view(r);
 }
 
 /** The departments an agent serves in the account: the membership's own plus live_agent_departments. */

@@ -13,6 +13,8 @@ import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
+import { keyset } from "../lib/page";
+import { livePage } from "./config-page";
 import { assertAnyPath, assertDepartments, assertPath, assertWriter, iso, rows } from "./access";
 import { DEFAULT_WIDGET, WIDGET_COLOR_PARTS, agentSettingsSchema, systemSettingsSchema, widgetSettingsSchema, type WidgetSettings } from "./schemas";
 
@@ -94,12 +96,7 @@ export type AgentConfigView = {
   department_ids: string[];
 };
 
-/** The account's agents (memberships with is_agent), by name. */
-export async function listAgentConfigs(ctx: SignedInCtx): Promise<AgentConfigView[]> {
-  assertAnyPath(ctx, SYSTEM, "/live/manage");
-  const s = await settingsRow(ctx.actor.accountId);
-  const r = await rows<Omit<AgentConfigView, "effective_capacity">>(
-    `SELECT m.user_id, trim(u.first_name || ' ' || u.last_name) AS name, u.email::text AS email, m.role, la.capacity,
+const AGENTS_SQL = `SELECT m.user_id, trim(u.first_name || ' ' || u.last_name) AS name, u.email::text AS email, m.role, la.capacity,
             m.department_id AS membership_department_id, d.name AS membership_department_name,
             COALESCE((SELECT array_agg(ad.department_id::text ORDER BY ad.department_id) FROM live_agent_departments ad
                        WHERE ad.account_id = m.account_id AND ad.user_id = m.user_id), '{}') AS department_ids
@@ -107,11 +104,27 @@ export async function listAgentConfigs(ctx: SignedInCtx): Promise<AgentConfigVie
        JOIN users u ON u.id = m.user_id
        LEFT JOIN departments d ON d.id = m.department_id
        LEFT JOIN live_agents la ON la.account_id = m.account_id AND la.user_id = m.user_id
-      WHERE m.account_id = $1 AND m.is_agent
-      ORDER BY lower(u.first_name), lower(u.last_name), u.email`,
-    [ctx.actor.accountId],
-  );
+      WHERE m.account_id = $1 AND m.is_agent`;
+
+/** The account's agents (memberships with is_agent), by name. */
+export async function listAgentConfigs(ctx: SignedInCtx): Promise<AgentConfigView[]> {
+  assertAnyPath(ctx, SYSTEM, "/live/manage");
+  const s = await settingsRow(ctx.actor.accountId);
+  const r = await rows<Omit<AgentConfigView, "effective_capacity">>(`${AGENTS_SQL} ORDER BY lower(u.first_name), lower(u.last_name), u.email`, [ctx.actor.accountId]);
   return r.map((a) => ({ ...a, effective_capacity: a.capacity ?? s.default_capacity }));
+}
+
+/** GET /live/agents: a keyset page (?cursor=&limit=) of the agents by name (first, last, then user id). */
+export async function pageAgentConfigs(ctx: SignedInCtx, query: unknown) {
+  assertAnyPath(ctx, SYSTEM, "/live/manage");
+  const { after, limit } = livePage(query, ["string", "string"]);
+  const s = await settingsRow(ctx.actor.accountId);
+  const r = await rows<Omit<AgentConfigView, "effective_capacity"> & { k1: string; k2: string }>(
+    `SELECT * FROM (SELECT lower(u.first_name) AS k1, lower(u.last_name) AS k2, ${AGENTS_SQL.slice("SELECT ".length)}) a
+      ${after ? "WHERE (a.k1, a.k2, a.user_id) > ($2, $3, $4::uuid)" : ""} ORDER BY a.k1, a.k2, a.user_id LIMIT ${limit + 1}`,
+    after ? [ctx.actor.accountId, after[0], after[1], after[2]] : [ctx.actor.accountId],
+  );
+  return keyset(r, limit, (a) => [a.k1, a.k2, a.user_id], ({ k1: _1, k2: _2, ...a }) => ({ ...a, effective_capacity: a.capacity ?? s.default_capacity }));
 }
 
 /** Capacity (blank = default) and the departments an agent serves besides the membership's own. */

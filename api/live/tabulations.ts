@@ -26,6 +26,15 @@ export async function listTabulations(ctx: SignedInCtx): Promise<TabulationView[
   return r.map(view);
 }
 
+/** One tabulation of the account (the management screen's permission). */
+export async function getTabulation(ctx: SignedInCtx, id: string): Promise<TabulationView> {
+  assertPath(ctx, SCREEN);
+  assertId(id);
+  const [r] = await rows<Row>(`SELECT ${COLS} FROM live_tabulations WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
+  if (!r) throw new AppError("NOT_FOUND");
+  return view(r);
+}
+
 /** What an agent may pick on a room: the active ones, GENERIC hidden. */
 export async function agentTabulations(ctx: SignedInCtx): Promise<Array<{ id: string; name: string }>> {
   assertAnyPath(ctx, "/live", SCREEN);

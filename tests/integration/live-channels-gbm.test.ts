@@ -174,7 +174,7 @@ describe("Google Business Messages", () => {
     expect(await bad({ service_account_key: serviceAccountKey({ private_key: fake }) })).toEqual({ service_account_key: ["A chave da conta de serviço não tem um campo private_key válido"] });
 
     const res = await as("/api/live/channels", { body: { channel: "google_business", agent_id: AGENT, client_token: CLIENT_TOKEN, service_account_key: serviceAccountKey() } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
     connectionId = res.body.data.id;
     expect(res.body.data).toMatchObject({ channel: "google_business", external_id: AGENT });
     expect(res.body.data.webhook_url).toBe(`https://app.loja.test/api/channels/google_business/${connectionId}`);

@@ -94,8 +94,12 @@ describe("Telegram", () => {
     expect(Object.keys(bad.body.error.fields)).toEqual(["bot_token"]);
     peer.reset();
     const res = await as("/api/live/channels", { body: { channel: "telegram", bot_token: BOT_TOKEN } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
     connectionId = res.body.data.id;
+    // Location names the connection: a GET of it answers the same one.
+    expect(res.headers.get("location")).toBe(`/api/live/channels/${connectionId}`);
+    const again = await as(res.headers.get("location")!);
+    expect(again).toMatchObject({ status: 200, body: { data: { id: connectionId, channel: "telegram", webhook_url: res.body.data.webhook_url } } });
     expect(res.body.data).toMatchObject({ channel: "telegram", external_id: String(BOT_ID), name: "@loja_bot" });
     expect(res.body.data.webhook_url).toMatch(new RegExp(`/api/channels/telegram/${connectionId}$`));
     const set = peer.calls.find((c) => c.path.endsWith("/setWebhook"))!;
@@ -106,6 +110,8 @@ describe("Telegram", () => {
     expect(row.secrets_sealed).not.toContain(BOT_TOKEN.split(":")[1]);
     expect(row.secrets_sealed).not.toContain(secret);
     const list = await as("/api/live/channels");
+    expect(list.body.data.map((c: { id: string }) => c.id)).toEqual([connectionId]);
+    expect(list.body.next_cursor).toBeNull();
     expect(JSON.stringify(list.body)).not.toContain(BOT_TOKEN.split(":")[1]);
   });
 
@@ -219,7 +225,7 @@ describe("Messenger and Instagram", () => {
   beforeAll(async () => {
     for (const [channel, page] of [["messenger", "1122334455"], ["instagram", "17841400000000001"]]) {
       const res = await as("/api/live/channels", { body: { channel, page_id: page, access_token: `EAAB-${channel}-page-token-0123456789`, app_secret: APP_SECRET, verify_token: `verify-${channel}-123` } });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
       conns[channel] = { id: res.body.data.id, page };
     }
   });

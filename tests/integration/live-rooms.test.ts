@@ -266,10 +266,10 @@ describe("macros and canned samples while attending", () => {
     await reset();
     const [{ id: tab }] = await query<{ id: string }>(`INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Troca ' || md5(random()::text)) RETURNING id`, [accountId]);
     const done = await owner.as("/api/chat/macros", { body: { name: `Encerrar troca ${Date.now()}`, message: "Troca registrada. Obrigado!", tags: ["troca"], tabulation_id: tab, close: true } });
-    expect(done.status).toBe(200);
+    expect(done.status).toBe(201);
     const closeOnly = await owner.as("/api/chat/macros", { body: { name: `Só encerrar ${Date.now()}`, close: true } });
     const sample = await owner.as("/api/webchat/samples/create", { body: { for_all: true, key: `ola${Date.now() % 100000}`, message: "Olá! Em que posso ajudar?" } });
-    expect(sample.status).toBe(200);
+    expect(sample.status).toBe(201);
 
     const v = await visitor("Quero trocar");
     await status(ana, "AVAILABLE");
@@ -296,7 +296,7 @@ describe("editing canned samples", () => {
   it("a writer edits any sample; an agent only their own; a bad shortcut is a field error and nothing changes", async () => {
     const shared = await owner.as("/api/webchat/samples/create", { body: { for_all: true, key: `frete${Date.now() % 100000}`, message: "O frete é grátis." } });
     const mine = await ana.as("/api/webchat/samples/create", { body: { key: `meu${Date.now() % 100000}`, message: "Já verifico." } });
-    expect([shared.status, mine.status]).toEqual([200, 200]);
+    expect([shared.status, mine.status]).toEqual([201, 201]);
     const edited = await owner.as(`/api/live/samples/${shared.body.id}`, { method: "PUT", body: { key: "frete-gratis", message: "Frete grátis acima de R$ 99." } });
     expect(edited).toMatchObject({ status: 200, body: { key: "frete-gratis", message: "Frete grátis acima de R$ 99." } });
     expect((await ana.as(`/api/live/samples/${shared.body.id}`, { method: "PUT", body: { key: "x", message: "y" } })).status).toBe(404);

@@ -179,7 +179,7 @@ describe("byte limits per channel", () => {
       token, account: accountId,
       body: { channel: "messenger", page_id: String(Date.now()), access_token: "EAAB-files-token-0123456789", app_secret: appSecret, verify_token: "verify-files" },
     });
-    expect(conn.status, JSON.stringify(conn.body)).toBe(200);
+    expect(conn.status, JSON.stringify(conn.body)).toBe(201);
     const raw = JSON.stringify({ object: "page", entry: [{ id: conn.body.data.external_id, messaging: [{ sender: { id: "psid-files-1" }, recipient: { id: conn.body.data.external_id }, message: { mid: "m_files_1", text: "oi" } }] }] });
     const signed = await fetch(new URL(`/api/channels/messenger/${conn.body.data.id}`, inject("apiUrl")), {
       method: "POST",

@@ -192,7 +192,7 @@ export async function startStack(opts: StackOptions = {}) {
       try {
         body = JSON.parse(text);
       } catch {}
-      return { status: res.status, body: body as T };
+      return { status: res.status, body: body as T, headers: res.headers };
     },
     /** The simulator's GET /v1/stats (or another path) with its key. */
     async simulator<T = any>(path = "/v1/stats") {
