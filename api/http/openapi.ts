@@ -41,6 +41,7 @@ const ERRORS = {
   404: ["NotFound", "No such resource in the acting account (NOT_FOUND)"],
   409: ["Conflict", "The resource's state or an Idempotency-Key used for another request does not allow it"],
   413: ["BodyTooLarge", "The body is above the limit (BODY_TOO_LARGE)"],
+  415: ["UnsupportedMediaType", "The file's type (read from its content) is not accepted (LIVE_FILE_TYPE)"],
   422: ["Validation", "Invalid input: `error.fields` names each field with its translated messages (VALIDATION)"],
   429: ["TooManyRequests", "Too many attempts; Retry-After says when to try again (TOO_MANY_ATTEMPTS)"],
 } as const;

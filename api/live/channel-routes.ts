@@ -21,10 +21,8 @@ import { signedFileUrl } from "./uploads";
 import { widgetCaller, widgetLimits } from "./widget-limits";
 
 const bearerDoc = [{ bearer: [] }];
-/** 415 LIVE_FILE_TYPE: not one of the accepted file types (ERRORS of api/http/openapi.ts has no 415). */
-const unsupportedType = {
-  "415": { description: "The file's content is not an accepted type (LIVE_FILE_TYPE)", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-};
+/** 415 LIVE_FILE_TYPE: not one of the accepted file types. */
+const unsupportedType = errorResponses(415);
 const multipart = (properties: Record<string, { type: "string"; format?: string }>, required: string[]) => ({
   content: { "multipart/form-data": { schema: { type: "object" as const, properties, required } } },
 });

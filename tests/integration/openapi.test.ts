@@ -108,6 +108,41 @@ describe("GET /api/docs/json (the OpenAPI document)", () => {
   }, 120_000);
 });
 
+describe("the API's one style (issue 12 items 13 and 14)", () => {
+  type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema };
+  type Response = { content?: Record<string, { schema?: Schema }>; headers?: Record<string, unknown> };
+  it("every operation declares its success answer, every create its Location, every GET list {data, next_cursor}", async () => {
+    const { doc } = await liveDocument();
+    const undocumented: string[] = [];
+    const noLocation: string[] = [];
+    const bareLists: string[] = [];
+    const listsWithoutCursor: string[] = [];
+    let operations = 0;
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, Response> }>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        operations++;
+        const name = `${method.toUpperCase()} ${path}`;
+        const ok = Object.entries(op.responses).filter(([s]) => /^[23]/.test(s));
+        if (!ok.some(([s, r]) => r.content || s === "204" || s.startsWith("3"))) undocumented.push(name);
+        if (op.responses["201"] && !op.responses["201"].headers?.Location) noLocation.push(name);
+        for (const [, r] of ok) {
+          const schema = r.content?.["application/json"]?.schema;
+          if (!schema) continue;
+          if (schema.type === "array") bareLists.push(name);
+          if (method === "get" && schema.properties?.data?.type === "array" && !schema.properties.next_cursor) listsWithoutCursor.push(name);
+        }
+      }
+    }
+    expect(operations).toBeGreaterThan(250);
+    expect(undocumented).toEqual([]);
+    expect(noLocation).toEqual([]);
+    expect(bareLists).toEqual([]);
+    expect(listsWithoutCursor).toEqual([]);
+    // Creates answer 201 across the API (at least the webhook, contact, template and SMPP user creates).
+    for (const create of ["/api/webhooks", "/api/contacts", "/api/sms/templates", "/api/smpp/users"]) expect(doc.paths[create].post.responses, create).toHaveProperty("201");
+  });
+});
+
 const web = (path: string) => new URL(path, inject("webUrl"));
 
 /** The schema errors of an answer (empty when it is what the document says). */
