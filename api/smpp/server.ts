@@ -379,6 +379,10 @@ function onSession(session: Session) {
 const nextReceiver = new Map<string, number>();
 
 /** Sends owed receipts to bound receivers; keeps users' settings fresh (disabled or deleted -> unbound). */
+/** Receipts sent and not yet acknowledged (or timed out); past MAX_IN_FLIGHT a pass takes no new ones. */
+let inFlight = 0;
+const MAX_IN_FLIGHT = 2000;
+
 async function pump() {
   const receivers = [...bound].filter((b) => b.mode !== "transmitter");
   const userIds = [...new Set([...bound].map((b) => b.user.id))];
@@ -398,7 +402,7 @@ async function pump() {
     }
   }
   const receiverUsers = [...new Set(receivers.filter((b) => bound.has(b)).map((b) => b.user.id))];
-  if (!receiverUsers.length) return;
+  if (!receiverUsers.length || inFlight >= MAX_IN_FLIGHT) return;
   const due = await db().query<{
     message_id: string; smpp_user_id: string; status: MessageStatus; sender: string; recipient: string; error_code: string | null; body: string; created_at: Date; done_at: Date;
   }>(
@@ -413,8 +417,11 @@ async function pump() {
                COALESCE(m.delivered_at, m.failed_at, m.updated_at) AS done_at`,
     { bind: [receiverUsers, FINAL], type: QueryTypes.SELECT },
   );
-  await Promise.all(
-    due.map(async (r) => {
+  // Each receipt waits for its own deliver_sm_resp (up to 10 s) without holding up the pass: one
+  // slow or silent ESME must not delay every other ESME's receipts (head-of-line blocking).
+  for (const r of due) {
+    inFlight++;
+    void (async () => {
       const targets = [...bound].filter((b) => b.user.id === r.smpp_user_id && b.mode !== "transmitter");
       const i = nextReceiver.get(r.smpp_user_id) ?? 0;
       nextReceiver.set(r.smpp_user_id, (i + 1) % 1_000_000);
@@ -452,8 +459,10 @@ async function pump() {
         : false;
       // Not acknowledged: owed again (sent on a later pass or the next bind).
       if (!ok) await db().query(`UPDATE smpp_messages SET receipt_sent_at = NULL WHERE message_id = $1`, { bind: [r.message_id] });
-    }),
-  );
+    })()
+      .catch((e) => console.error("smpp receipt bookkeeping failed", r.message_id, e))
+      .finally(() => inFlight--);
+  }
 }
 
 let pumping = false;

@@ -48,7 +48,7 @@ describe.runIf(installed)("Kannel as an ESME of our SMPP server", () => {
     code = await giveShortCode(accountId);
     const tag = Date.now().toString(36).slice(-6);
     const u = await api("/api/smpp/users", { token, body: { system_id: `kan${tag}`, route: "T1", tps: 50 } });
-    expect(u.status, JSON.stringify(u.body)).toBe(200);
+    expect(u.status, JSON.stringify(u.body)).toBe(201);
     peer = await startRecordingPeer((_call, reply) => reply.send(200, { ok: true }));
     const [admin, box] = [await freePort(), await freePort()];
     sendsms = await freePort();

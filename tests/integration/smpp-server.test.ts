@@ -554,6 +554,25 @@ describe("SMPP server interoperability (issue 12)", () => {
     await Promise.all([first.close(), second.close()]);
   });
 
+  it("an ESME that never acknowledges its receipts does not hold up another ESME's receipts", async () => {
+    const silentUser = await createUser(token, { system_id: `mute${tag}`, route: "T1", tps: 50 });
+    const silent = await transceiver({ system_id: silentUser.data.system_id, password: silentUser.password });
+    // This session takes deliver_sm and never answers (each of its receipts waits out its 10 s).
+    silent.session.removeAllListeners("deliver_sm");
+    let unanswered = 0;
+    silent.session.on("deliver_sm", () => unanswered++);
+    for (let i = 0; i < 3; i++) {
+      expect((await silent.submit({ source_addr: code, destination_addr: `551198888${7300 + i}`, registered_delivery: 1, short_message: `mudo ${i}` })).command_status).toBe(STATUS.ESME_ROK);
+    }
+    await expect.poll(() => unanswered, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+    const other = await transceiver();
+    const started = Date.now();
+    const r = await other.submit({ source_addr: code, destination_addr: "5511988887400", registered_delivery: 1, short_message: "sem espera" });
+    await other.waitDeliver((p) => p.receipted_message_id === r.message_id, 9_000);
+    expect(Date.now() - started).toBeLessThan(9_000);
+    await Promise.all([silent.close(), other.close()]);
+  });
+
   it("a submit whose receipt request cannot be recorded is refused whole: no message, no charge", async () => {
     const u = await createUser(token, { system_id: `tx${tag}`, route: "T1", tps: 50 });
     const c = await transceiver({ system_id: u.data.system_id, password: u.password });

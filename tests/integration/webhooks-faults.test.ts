@@ -130,7 +130,7 @@ describe("webhook events and stream consumers when Redis loses its data", () => 
       token,
       body: { url: `http://127.0.0.1:${(dead.address() as AddressInfo).port}/dead`, events: ["*"], description: "dead" },
     });
-    expect(ep.status, JSON.stringify(ep.body)).toBe(200);
+    expect(ep.status, JSON.stringify(ep.body)).toBe(201);
     try {
       const started = Date.now();
       const ids = await sendSms(200);
