@@ -8,6 +8,8 @@
 import { randomUUID } from "node:crypto";
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
+import { DEFAULT_LOCALE } from "../lib/i18n";
+import { errorMessageText } from "../sms/error-message";
 import { TEST_EVENT_TYPE } from "./schemas";
 
 export const WEBHOOK_EVENTS_STREAM = "webhooks:events";
@@ -59,7 +61,10 @@ async function statusEvents(accountId: string, ids: string[]): Promise<WebhookEv
           previous_status: str(p.previous),
           source: r.source,
           error_code: str(p.error_code) ?? str(p.reason),
-          error_message: str(p.error_message),
+          // Our reasons are stored as locale keys (moderation.held, errors.MESSAGE_CANCELED): the
+          // receiver names no language, so it reads them in the platform's (pt-BR); error_code is
+          // the stable code a program branches on.
+          error_message: errorMessageText(str(p.error_message), DEFAULT_LOCALE) ?? null,
           occurred_at: str(p.occurred_at) ?? new Date(r.created_at).toISOString(),
           campaign_id: r.campaign_id,
         },

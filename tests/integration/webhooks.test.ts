@@ -12,6 +12,7 @@ import { verifyWebhook } from "../../api/channels/webhook-signature";
 import { MAX_ATTEMPTS } from "../../api/webhooks/backoff";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { translate } from "../../api/lib/i18n";
 
 type Hit = { path: string; headers: IncomingHttpHeaders; raw: string; at: number };
 const hits: Hit[] = [];
@@ -57,6 +58,8 @@ async function createEndpoint(p: P, path: string, extra: Record<string, unknown>
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { id: string; secret: string; url: string; events: string[]; enabled: boolean };
 }
+
+const isEvent = (b: { data?: { message_id?: string; status?: string } }, id: string, status: string) => b.data?.message_id === id && b.data?.status === status;
 
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
@@ -256,6 +259,25 @@ describe("customer webhooks", () => {
     const hit = await until("message.received", async () => hits.find((h) => h.path === "/inbound" && JSON.parse(h.raw).data.message_id === m.id));
     expect(JSON.parse(hit.raw)).toMatchObject({ type: "message.received", data: { from: "+5511988887777", to: "29094", body: "Quero saber do pedido", channel: "sms" } });
     expect(hit.headers["webhook-id"]).toBe(`evt_mr_${m.id}`);
+  });
+
+  it("a held message's event carries the stable error_code and its reason as text (pt-BR, the platform's language), never a locale key", async () => {
+    const p = await person("whheld");
+    const ep = await createEndpoint(p, "/ok");
+    const staff = (await login("staff@demo.example", "Demo!Mensa#2026")).token;
+    const word = `brindezq${Date.now().toString(36)}`;
+    expect((await api("/api/words", { token: staff, body: { value: word, note: "teste de webhook" } })).status).toBe(201);
+    const sent = await api("/api/sms/messages", { token: p.token, body: { to: "+5511987650001", body: `Ganhe um ${word} hoje` } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const id = sent.body.data[0].id as string;
+    expect(sent.body.data[0].status).toBe("pending");
+    const held = await until("the pending event", async () =>
+      hits.map((h) => JSON.parse(h.raw)).find((b) => isEvent(b, id, "pending")),
+    );
+    expect(held.data.error_code).toBe("moderation");
+    expect(held.data.error_message).toBe(translate("pt-BR", "moderation:held"));
+    expect(held.data.error_message).not.toBe("moderation.held");
+    expect(ep.id).toBeTruthy();
   });
 
   it("validates, scopes by account and needs the /webhooks permission", async () => {
