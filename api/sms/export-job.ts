@@ -20,6 +20,8 @@ import { to as copyTo } from "pg-copy-streams";
 import { QueryTypes } from "sequelize";
 import { initModels, sequelize } from "../../models";
 import { env } from "../lib/env";
+import { DEFAULT_LOCALE } from "../lib/i18n";
+import { STORED_REASON_KEYS, errorMessageText } from "./error-message";
 import { HISTORY_TIME_ZONE } from "./history";
 import { liveRoomsExportSelect, type LiveExportFilter } from "../live/report-exports";
 import { EXPORT_RETENTION_DAYS, announceExport, exportRelativePath, type ExportFilter, type ExportKind } from "./exports";
@@ -39,8 +41,18 @@ const when = (col: string) => `to_char(${col} AT TIME ZONE ${TZ}, 'YYYY-MM-DD HH
  */
 const safe = (column: string) => `CASE WHEN left(${column}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${column} ELSE ${column} END`;
 
-/** The SELECT of an export (values quoted with `lit`, as COPY cannot bind). Exported for the bench and tests. */
-export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string) => string) {
+/**
+ * error_message as its reader reads it: our stored reasons (locale keys) in `locale`, a
+ * provider's text as it came (either made safe for spreadsheets).
+ */
+const reasonText = (locale: string, lit: (v: string) => string) =>
+  `CASE error_message ${STORED_REASON_KEYS.map((k) => `WHEN ${lit(k)} THEN ${lit(errorMessageText(k, locale) ?? k)}`).join(" ")} ELSE ${safe("error_message")} END`;
+
+/**
+ * The SELECT of an export (values quoted with `lit`, as COPY cannot bind), with error_message in
+ * `locale` (the language of the person who asked for it). Exported for the bench and tests.
+ */
+export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string) => string, locale: string = DEFAULT_LOCALE) {
   const where = [
     `account_id = ${lit(accountId)}::uuid`,
     `channel = 'sms'`,
@@ -52,19 +64,19 @@ export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string
   if (f.from) where.push(`sender = ${lit(f.from)}`);
   if (f.to) where.push(`recipient = ${lit(f.to)}`);
   return `SELECT id, ${when("created_at")} AS created_at, ${when("sent_at")} AS sent_at, ${when("delivered_at")} AS delivered_at,
-                 direction, type, sender, recipient, ${safe("body")} AS body, segments, coding, status, error_code, ${safe("error_message")} AS error_message, carrier,
+                 direction, type, sender, recipient, ${safe("body")} AS body, segments, coding, status, error_code, ${reasonText(locale, lit)} AS error_message, carrier,
                  to_char(price / 100.0, 'FM999999999990.00') AS price, trim(currency) AS currency
             FROM messages
            WHERE ${where.join(" AND ")}
            ORDER BY created_at DESC, id DESC`;
 }
 
-type JobRow = { id: string; account_id: string; kind: ExportKind; filter: ExportFilter; status: string };
+type JobRow = { id: string; account_id: string; kind: ExportKind; filter: ExportFilter; status: string; locale: string | null };
 
 /** The SELECT each kind of export runs (migration 0030): the SMS history or live chat conversations. */
 function selectOf(row: JobRow, lit: (v: string) => string) {
   if (row.kind === "live_rooms") return liveRoomsExportSelect(row.account_id, row.filter as unknown as LiveExportFilter, lit);
-  return exportSelect(row.account_id, row.filter, lit);
+  return exportSelect(row.account_id, row.filter, lit, row.locale ?? DEFAULT_LOCALE);
 }
 
 export async function runExport(id: string, touch?: () => Promise<void>) {
@@ -72,7 +84,8 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
   const db = sequelize();
   const [row] = await db.query<JobRow>(
     `UPDATE sms_exports SET status = 'processing', started_at = now(), updated_at = now(), error = NULL
-      WHERE id = $1 AND status IN ('queued','processing') RETURNING id, account_id, kind, filter, status`,
+      WHERE id = $1 AND status IN ('queued','processing')
+      RETURNING id, account_id, kind, filter, status, (SELECT locale FROM users WHERE users.id = sms_exports.created_by) AS locale`,
     { bind: [id], type: QueryTypes.SELECT },
   );
   if (!row) return; // finished (or removed) already: a repeated announcement does nothing

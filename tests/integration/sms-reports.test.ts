@@ -10,6 +10,7 @@ import { simulatedCarrier } from "../../api/simulator/carrier";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, giveShortCode, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { translate } from "../../api/lib/i18n";
 
 const spToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -335,6 +336,33 @@ describe("SMS exports", () => {
     expect(csv).toContain(",'-10% hoje,");
     expect(csv).toContain(",Pedido = entregue,");
     expect(csv).not.toMatch(/,=HYPERLINK|,@SUM/);
+  });
+
+  it("error_message is written in the language of the person who asked: our reasons translated, a provider's text as it came", async () => {
+    const p = await person("smsexplang");
+    await query("UPDATE users SET locale = 'es' WHERE id = $1", [p.userId]);
+    const at = new Date().toISOString();
+    const rows = [
+      { recipient: "+5511970005551", status: "optout", error_code: "optout", error_message: "errors.RECIPIENT_OPTED_OUT" },
+      { recipient: "+5511970005552", status: "failed", error_code: "canceled", error_message: "errors.MESSAGE_CANCELED" },
+      { recipient: "+5511970005553", status: "failed", error_code: "34", error_message: "Absent subscriber (carrier)" },
+    ];
+    for (const r of rows) {
+      await query(
+        `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, error_code, error_message, price, created_at)
+         VALUES ($1, 'sms', 'outbound', 'LOJA', $2, 'Oi', 1, 'GSM7', $3, $4, $5, 0, $6)`,
+        [p.accountId, r.recipient, r.status, r.error_code, r.error_message, at],
+      );
+    }
+    const res = await api(`/api/sms/reports`, { token: p.token, body: {} });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const done = await exportDone(p.token, res.body.data.id);
+    expect(done.rows).toBe(3);
+    const csv = (await api(`/api/sms/reports/${done.id}/file`, { token: p.token })).body as string;
+    expect(csv).toContain(translate("es", "errors:RECIPIENT_OPTED_OUT"));
+    expect(csv).toContain(translate("es", "errors:MESSAGE_CANCELED"));
+    expect(csv).toContain(",Absent subscriber (carrier),");
+    expect(csv).not.toMatch(/errors\.RECIPIENT_OPTED_OUT|errors\.MESSAGE_CANCELED/);
   });
 
   it("bad filters are 422 naming the field (31 days at most); a file not ready is 409", async () => {
