@@ -6,7 +6,7 @@ export type TestClient = {
   delivered: PDU[];
   bind(mode: "transceiver" | "transmitter" | "receiver", systemId: string, password: string): Promise<number>;
   submit(params: Record<string, unknown>): Promise<PDU>;
-  /** Any request (query_sm, data_sm…); rejects when no answer comes within `ms`. */
+  /** Any request (query_sm, data_sm…); rejects when no answer comes within `ms` (30 s: the whole suite shares two cores). */
   request(command: string, params: Record<string, unknown>, ms?: number): Promise<PDU>;
   /** Writes raw octets (a PDU the library cannot build, e.g. an unknown command id). */
   write(octets: Buffer): void;
@@ -62,7 +62,7 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
         bind: (mode, systemId, password) =>
           new Promise((res) => session[`bind_${mode}`]({ system_id: systemId, password }, (pdu: PDU) => res(pdu.command_status))),
         submit: (params) => new Promise((res) => session.submit_sm(params, (pdu: PDU) => res(pdu))),
-        request: (command, params, ms = 10_000) =>
+        request: (command, params, ms = 30_000) =>
           new Promise((res, rej) => {
             const t = setTimeout(() => rej(new Error(`no answer to ${command} in ${ms} ms`)), ms);
             session[command](params, (pdu: PDU) => {
@@ -73,7 +73,7 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
         write: (octets) => void session.socket.write(octets),
         received,
         waitPdu: (match, ms = 10_000) => waitIn(received, "PDU", match, ms),
-        waitDeliver: (match, ms = 20_000) => waitIn(delivered, "deliver_sm", match, ms),
+        waitDeliver: (match, ms = 60_000) => waitIn(delivered, "deliver_sm", match, ms),
         close: () =>
           new Promise<void>((res) => {
             if (session.socket.destroyed) return res();
