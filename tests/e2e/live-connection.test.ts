@@ -58,9 +58,11 @@ describe.skipIf(!hasChromium)("the live connection", () => {
     // may still go out while the navigation is under way.
     const onContacts = () => steps.filter((s) => s.page === "/contacts");
     await expect.poll(() => onContacts().map((s) => s.what), { timeout: 15_000 }).toEqual(["sync", "system", "tags", "tabs", "socket"]);
-    // Each step starts after the previous one answered and 200 ms passed.
+    // Each step starts after the previous one answered and 200 ms passed. The times are when this
+    // process heard of each request (Chromium's events carry up to tens of ms of jitter under
+    // load): a burst would be ~0 ms apart, so 150 ms still tells spaced steps from a burst.
     const contacts = onContacts();
-    for (let i = 1; i < contacts.length; i++) expect(contacts[i].at - contacts[i - 1].at).toBeGreaterThanOrEqual(195);
+    for (let i = 1; i < contacts.length; i++) expect(contacts[i].at - contacts[i - 1].at).toBeGreaterThanOrEqual(150);
     const status = page.getByTestId("live-header-status");
     await expect(status.textContent()).resolves.toContain("Disponível");
     await expect(page.getByTestId("live-header-count").count()).resolves.toBe(0);
