@@ -176,7 +176,9 @@ const worker = proc("worker", "api/worker.ts");
 const realtime = proc("realtime", "realtime/server.ts", `http://127.0.0.1:${realtimePort}/realtime/health`);
 const simulator = proc("simulator", "api/simulator/server.ts", `http://127.0.0.1:${simPort}/health`);
 const procs = [api, worker, realtime, simulator];
-onExit(() => procs.forEach((p) => p.child?.kill("SIGKILL")));
+onExit(() => {
+  for (const p of procs) p.child?.kill("SIGKILL");
+});
 
 // Our own connections are named, so terminating the stack's backends never cuts the observer.
 const db = new pg.Pool({ connectionString: databaseUrl, max: 3, application_name: "chaos-observer" });
@@ -337,7 +339,7 @@ async function run() {
           s.error = text.slice(0, 200);
           return; // a refusal is an answer: not retried, reported
         }
-      } catch (e) {
+      } catch {
         s.status = "network";
       }
       await sleep(500);

@@ -39,8 +39,8 @@ export async function up(url) {
 const children = [];
 const exitHooks = [];
 process.on("exit", () => {
-  children.forEach((c) => c.kill());
-  exitHooks.forEach((f) => f());
+  for (const c of children) c.kill();
+  for (const f of exitHooks) f();
 });
 process.on("SIGINT", () => process.exit(130));
 

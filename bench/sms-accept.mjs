@@ -9,7 +9,7 @@
  * Run: `node bench/sms-accept.mjs` (PostgreSQL and Redis as for npm start). Stops by itself.
  */
 import pg from "pg";
-import { benchPlatform, sleep, startBun, up } from "./lib.mjs";
+import { benchPlatform, startBun, up } from "./lib.mjs";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);

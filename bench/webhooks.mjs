@@ -127,7 +127,7 @@ async function steadyFlow(withDead) {
   for (let tick = 0; tick < SECONDS * 10; tick++) {
     const started = Date.now();
     const ids = await deliver(Array.from({ length: perTick }, () => targets[k++ % targets.length]));
-    ids.forEach((id) => created.set(id, started));
+    for (const id of ids) created.set(id, started);
     await sleep(Math.max(0, 100 - (Date.now() - started)));
   }
   const mine = [...created.keys()];

@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { authenticated, issueTokens } from "../http/auth";
 import { created } from "../http/created";
-import { createdResponse as createdDoc, errorResponses, successResponse } from "../http/openapi";
+import { createdResponse as createdDoc, successResponse } from "../http/openapi";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
 import { pageQuery } from "../lib/page";
 import { homeSummary } from "./home-summary";

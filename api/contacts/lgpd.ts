@@ -51,7 +51,9 @@ async function collect(ctx: SignedInCtx, id: string) {
 function flatten(value: unknown, prefix: string, out: Array<[string, string]>) {
   if (Array.isArray(value)) {
     if (!value.length) out.push([prefix, ""]);
-    value.forEach((v, i) => flatten(v, `${prefix}.${i}`, out));
+    value.forEach((v, i) => {
+      flatten(v, `${prefix}.${i}`, out);
+    });
   } else if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
   } else {

@@ -25,7 +25,6 @@ import {
   getCustomField,
   getGroup,
   listContacts,
-  listCustomFields,
   listGroups,
   pageCustomFields,
   saveContact,

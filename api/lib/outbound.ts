@@ -292,6 +292,7 @@ export type OutboundInit = {
   keepAlive?: boolean;
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: the JSON of a foreign API; each caller checks the fields it reads
 export type OutboundResponse = { status: number; headers: Headers; body: Uint8Array; url: string; text(): string; json(): any };
 
 /** Serialises a fetch-style body once (FormData gets its multipart boundary) so it can be written to a socket. */

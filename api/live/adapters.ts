@@ -41,6 +41,7 @@ const MAX_API_BYTES = 1_000_000;
  */
 type Call = Pick<OutboundInit, "method" | "headers" | "body">;
 
+// biome-ignore lint/suspicious/noExplicitAny: the JSON of Telegram, Graph and Business Messages; each caller checks what it reads
 async function request(url: string, init: Call, timeoutMs = TIMEOUT_MS): Promise<{ status: number; json: any }> {
   let res: OutboundResponse;
   try {
@@ -48,6 +49,7 @@ async function request(url: string, init: Call, timeoutMs = TIMEOUT_MS): Promise
   } catch (e) {
     throw new ProviderError(`network: ${(e as Error).message}`, false);
   }
+  // biome-ignore lint/suspicious/noExplicitAny: see request()
   let json: any = null;
   try {
     json = res.json();
@@ -94,6 +96,7 @@ async function attachmentBlob(a: Attachment): Promise<{ blob: Blob; name: string
 
 const tgUrl = (token: string, method: string) => `${env().TELEGRAM_API_URL.replace(/\/+$/, "")}/bot${token}/${method}`;
 
+// biome-ignore lint/suspicious/noExplicitAny: Telegram's result, typed by the caller
 async function tgCall<T = any>(token: string, method: string, body: Record<string, unknown> | FormData): Promise<T> {
   const init: Call =
     body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };

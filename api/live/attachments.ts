@@ -95,7 +95,7 @@ export async function visitorUpload(widgetKey: string, request: Request, caller:
   const file = await fileField(form);
   const stored = await storeFile({ accountId, channel: "webchat", bytes: file.bytes, name: file.name });
   const { id: fileId, ...attachment } = stored;
-  let result;
+  let result: Awaited<ReturnType<typeof webchatMessage>>;
   try {
     result = await webchatMessage(post, [attachment]);
   } catch (e) {

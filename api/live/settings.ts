@@ -15,7 +15,7 @@ import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { keyset } from "../lib/page";
 import { livePage } from "./config-page";
-import { assertAnyPath, assertDepartments, assertPath, assertWriter, iso, rows } from "./access";
+import { assertAnyPath, assertDepartments, assertWriter, iso, rows } from "./access";
 import { DEFAULT_WIDGET, WIDGET_COLOR_PARTS, agentSettingsSchema, systemSettingsSchema, widgetSettingsSchema, type WidgetSettings } from "./schemas";
 
 const SYSTEM = "/live/configs/system";

@@ -89,7 +89,14 @@ function pump() {
       const batch = waiting.splice(0, BATCH);
       flushing++;
       applyBatch(batch.map((w) => w.input))
-        .then((outcomes) => batch.forEach((w, i) => w.resolve(outcomes[i])), (e) => batch.forEach((w) => w.reject(e)))
+        .then(
+          (outcomes) => {
+            for (const [i, w] of batch.entries()) w.resolve(outcomes[i]);
+          },
+          (e) => {
+            for (const w of batch) w.reject(e);
+          },
+        )
         .finally(() => {
           flushing--;
           pump();

@@ -201,12 +201,15 @@ async function postReceipts(batch: DueReceipt[]) {
     const parsed = JSON.parse(text);
     answers = single ? [parsed] : parsed.results;
   } catch {}
-  batch.forEach((item, i) => {
+  for (const [i, item] of batch.entries()) {
     // A receipt can outrun the recording of the submit's answer: `ignored` means "not known yet".
-    if (!answers?.[i] || answers[i]!.result === "ignored") return retryLater(item, "not known yet");
+    if (!answers?.[i] || answers[i]!.result === "ignored") {
+      retryLater(item, "not known yet");
+      continue;
+    }
     item.entry.receipt = "posted";
     totals.receiptsPosted++;
-  });
+  }
 }
 
 async function submit(req: Request) {

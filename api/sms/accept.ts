@@ -156,7 +156,7 @@ function renderSql(parsed: ParsedTemplate, rowVar: (name: string) => string | nu
     return own ? `COALESCE(NULLIF(btrim(${own}), ''), ${global})` : global;
   };
   const parts = [`(${textsParam}::text[])[1]`];
-  parsed.vars.forEach((name, i) => parts.push(value(name), `(${textsParam}::text[])[${i + 2}]`));
+  for (const [i, name] of parsed.vars.entries()) parts.push(value(name), `(${textsParam}::text[])[${i + 2}]`);
   const names = [...new Set(parsed.vars)];
   const missing = names.length ? `CASE ${names.map((n) => `WHEN ${value(n)} IS NULL THEN '${n}'`).join(" ")} END` : "NULL::text";
   return { body: parts.join(" || "), missing };

@@ -19,6 +19,7 @@ import { AppError, isAppError, type FieldErrors } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { key, redis } from "../lib/redis";
 import { validate } from "../lib/validate";
+import type { z } from "../lib/zod";
 import { can } from "../policy/policy";
 import { saoPauloToday, smsHistorySchema } from "./history";
 
@@ -59,7 +60,7 @@ export function parseExportFilter(raw: unknown): ExportFilter {
   const created = (input.created_at && typeof input.created_at === "object" ? input.created_at : {}) as Record<string, unknown>;
   const gte = text(sent.from ?? input["sent_at[from]"] ?? created.gte ?? input["created_at[gte]"]);
   const lte = text(sent.to ?? input["sent_at[to]"] ?? created.lte ?? input["created_at[lte]"]);
-  let q;
+  let q: z.infer<typeof smsHistorySchema>;
   try {
     q = validate(smsHistorySchema, { id: text(input.id), status: text(input.status), from: text(input.from), to: text(input.to), created_at: { gte, lte } });
   } catch (e) {

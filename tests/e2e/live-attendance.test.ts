@@ -8,7 +8,7 @@
  */
 import type { WebSocketRoute } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, giveOmni, registerPerson, type Person } from "../support/api";
+import { giveOmni, registerPerson, type Person } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 

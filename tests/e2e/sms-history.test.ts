@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";

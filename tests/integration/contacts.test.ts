@@ -92,7 +92,6 @@ describe("search, filters and keyset pages", () => {
   let p: Person, token: string;
   const as = (path: string, opts: { method?: string; body?: unknown } = {}) => api(path, { ...opts, token });
   let groupId: string;
-  let ids: Record<string, string>;
 
   beforeAll(async () => {
     p = await registerPerson("contactsSearch");
@@ -104,11 +103,13 @@ describe("search, filters and keyset pages", () => {
     const g = await as("/api/contacts/groups", { body: { name: "Clientes Ouro" } });
     groupId = g.body.id;
     const make = async (body: Json) => (await as("/api/contacts", { body })).body.id as string;
-    ids = {
-      ana: await make({ name: "Ana Pereira", mobile_number: "21987654321", company: "Floricultura Ipê", tags: "vip", custom: { plano: "ouro", idade: "34" }, group_ids: [groupId] }),
-      bruno: await make({ name: "Bruno Costa", mobile_number: "11955554444", email: "bruno@loja.example", tags: "atacado", custom: { plano: "prata", idade: 41 } }),
-      carla: await make({ name: "Carla Dias", email: "carla@outra.example", tags: ["vip", "atacado"] }),
-    };
+    // Ana, Bruno and Carla: the contacts every test below lists, searches and filters.
+    for (const body of [
+      { name: "Ana Pereira", mobile_number: "21987654321", company: "Floricultura Ipê", tags: "vip", custom: { plano: "ouro", idade: "34" }, group_ids: [groupId] },
+      { name: "Bruno Costa", mobile_number: "11955554444", email: "bruno@loja.example", tags: "atacado", custom: { plano: "prata", idade: 41 } },
+      { name: "Carla Dias", email: "carla@outra.example", tags: ["vip", "atacado"] },
+    ] as Json[])
+      await make(body);
   });
 
   const names = (res: { body: { data: Array<{ name: string }> } }) => res.body.data.map((r) => r.name).sort();

@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import { WebSocket } from "undici";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { giveOmni, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";

@@ -5,7 +5,7 @@
  * -> delivered; a part undelivered -> failed), retries a throttled part without resending the
  * accepted ones, and stores deliver_sm MO as inbound messages with opt-out keywords applied.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { startSmsc, type Smsc } from "../support/smsc";

@@ -15,7 +15,6 @@ import { DEMO_PASSWORD } from "../support/web";
 const FINAL = ["delivered", "failed", "unavailable"];
 const DEFAULT_T1 = 8; // centavos per segment (api/sms/pricing.ts)
 
-type Sent = { data: Array<{ id: string; to: string; status: string; segments: number; coding: string; price: number }>; total_price: number; currency: string };
 
 async function person(tag: string, balance: number, creditLimit = 0) {
   const p = await registerPerson(tag);

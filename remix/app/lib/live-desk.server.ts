@@ -121,6 +121,7 @@ export async function deskAction({ request }: ActionFunctionArgs) {
   const here = url.searchParams.get("room");
   if (!(intent in schemas)) return json({ result: { status: "error", error: { "": ["validation.invalid"] } }, intent } as FormReply & { intent: string }, { status: 400 });
 
+  // biome-ignore lint/suspicious/noExplicitAny: one handler for every intent's schema; each branch reads its own fields
   const reply = await handleForm(request, schemas[intent] as unknown as z.ZodType<Record<string, any>>, async (value, formData) => {
     const id = value.room_id as string;
     let to = deskHref({ tab, room: here });

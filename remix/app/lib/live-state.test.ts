@@ -34,7 +34,7 @@ function state(over: Partial<DeskState> = {}): DeskState {
 }
 
 let eventSeq = 0;
-const ev = (event: string, data: unknown, room_id?: string): LiveEventMessage => ({ stream: "account", id: `1-${++eventSeq}`, event, room_id: room_id ?? (data as any)?.room?.id, data });
+const ev = (event: string, data: unknown, room_id?: string): LiveEventMessage => ({ stream: "account", id: `1-${++eventSeq}`, event, room_id: room_id ?? (data as { room?: { id?: string } } | null)?.room?.id, data });
 
 describe("applyLiveEvent: lists and counts", () => {
   it("a queued room joins the queue tab (oldest first) and its count; assigned to me, it moves to my conversations", () => {

@@ -36,6 +36,7 @@ export function deskHref(p: { tab?: string; room?: string | null; page?: number;
 export type DeskCounts = Record<DeskList, number> & { unread: number };
 
 /** One live event as the realtime client hands it over. */
+// biome-ignore lint/suspicious/noExplicitAny: an event's payload; its shape depends on \`event\` (realtime/, api/live/events)
 export type LiveEventMessage = { stream: string; id: string; event: string; room_id?: string | null; data: any };
 
 /** What the page needs from a realtime connection. */
@@ -113,7 +114,7 @@ export function upsertMessage(messages: MessageView[], m: MessageView): MessageV
 }
 
 /** What the room looked like before this event, when we never saw it (for the tab counts). */
-function inferPrevious(event: string, room: RoomView, data: any): RoomView | null {
+function inferPrevious(event: string, room: RoomView, data: LiveEventMessage["data"]): RoomView | null {
   switch (event) {
     case "queued": return null;
     case "assigned": return { ...room, status: "QUEUE", agent_id: null };

@@ -15,7 +15,6 @@ import { z } from "../../../api/lib/zod";
 import { createProviderSchema, PROVIDER_KINDS, routeMapSchema, updateProviderSchema } from "../../../api/providers/schemas";
 import { createProvider, deleteProvider, getRouteMap, listProviders, putRouteMap, updateProvider, type ProviderView } from "../../../api/providers/services";
 import { testProvider, type TestResult } from "../../../api/providers/test-connection";
-import { SMS_ROUTES } from "../../../api/sms/schemas";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CheckboxField, SelectField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";

@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const filters = Object.fromEntries(FILTERS.map((k) => [k, search.get(k)?.trim() ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const fields = await orHttpError(listCustomFields(ctx));
   let filterErrors: string[] = [];
-  let result;
+  let result: Awaited<ReturnType<typeof getGroup>>;
   try {
     result = await getGroup(ctx, id, { ...filters, after: search.get("after") ?? undefined });
   } catch (e) {

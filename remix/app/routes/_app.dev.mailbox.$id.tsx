@@ -31,8 +31,8 @@ export default function MailboxEmail() {
   const lng = (root?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation(["common", "admin"]);
   const facts: Array<[string, React.ReactNode]> = [
-    [t("mailbox.to"), <span className="font-mono">{mail.to}</span>],
-    [t("mailbox.status"), <MailStatusBadge status={mail.status} />],
+    [t("mailbox.to"), <span key="to" className="font-mono">{mail.to}</span>],
+    [t("mailbox.status"), <MailStatusBadge key="status" status={mail.status} />],
     [t("mailbox.date"), formatDate(mail.createdAt, lng, true)],
     [t("admin:mailbox.sentAt"), mail.sentAt ? formatDate(mail.sentAt, lng, true) : "—"],
     [t("admin:mailbox.attempts"), String(mail.attempts)],

@@ -23,7 +23,7 @@ import { Textarea } from "~/components/ui/textarea";
 import { formatDate } from "~/lib/format";
 import type { FormReply } from "~/lib/forms.server";
 import { deskAction, deskLoader } from "~/lib/live-desk.server";
-import { AGENT_STATUS_ORDER, deskHref, DESK_LISTS, titleCount, type DeskSnapshot, type LiveConnection, type MessageView, type RoomView } from "~/lib/live-state";
+import { AGENT_STATUS_ORDER, deskHref, DESK_LISTS, titleCount, type DeskSnapshot, type MessageView, type RoomView } from "~/lib/live-state";
 import { cn } from "~/lib/utils";
 import type { RootData } from "~/root";
 

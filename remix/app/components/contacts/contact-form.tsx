@@ -58,7 +58,12 @@ function CustomInput({ field, errors, canSeeSensitive }: { field: CustomFieldInp
   const label = (
     <span className="inline-flex flex-wrap items-center gap-2">
       {field.label}
-      {field.required ? <span className="text-destructive" aria-label={t("form.required")}>*</span> : null}
+      {field.required ? (
+        <span className="text-destructive">
+          <span aria-hidden="true">*</span>
+          <span className="sr-only">{t("form.required")}</span>
+        </span>
+      ) : null}
       {field.sensitive ? <Badge variant="warning">{t("form.sensitive")}</Badge> : null}
     </span>
   );
@@ -124,7 +129,7 @@ export function ContactForm({
   // After a refused post (no JavaScript: a fresh page), the hand-made inputs show what was sent.
   const sent = lastResult?.initialValue as { custom?: Record<string, unknown>; group_ids?: string | string[] } | undefined;
   const sentGroups = sent ? ([] as string[]).concat(sent.group_ids ?? []) : null;
-  const valueOf = (f: CustomFieldInput): CustomFieldInput => {
+  const withValue = (f: CustomFieldInput): CustomFieldInput => {
     const v = sent?.custom?.[f.key];
     return typeof v === "string" ? { ...f, value: v } : f;
   };
@@ -199,7 +204,7 @@ export function ContactForm({
         <Section title={t("form.sections.custom")}>
           <div className="grid items-start gap-4 sm:grid-cols-2">
             {customFields.map((f) => (
-              <CustomInput key={f.key} field={valueOf(f)} errors={errorsOf(`custom.${f.key}`)} canSeeSensitive={canSeeSensitive} />
+              <CustomInput key={f.key} field={withValue(f)} errors={errorsOf(`custom.${f.key}`)} canSeeSensitive={canSeeSensitive} />
             ))}
           </div>
         </Section>

@@ -102,7 +102,7 @@ export function useLiveDesk({
       body.set("via", "js");
       body.set("intent", name);
       for (const [k, v] of Object.entries(payload)) {
-        if (Array.isArray(v)) v.forEach((x) => body.append(k, String(x)));
+        if (Array.isArray(v)) for (const x of v) body.append(k, String(x));
         else if (v !== undefined && v !== null) body.set(k, String(v));
       }
       const res = await fetch(actionUrl, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" } });

@@ -15,7 +15,10 @@ export function ApiTokenCard({ token }: { token: string }) {
         <CardDescription>{t("token.description")}</CardDescription>
       </CardHeader>
       <CardContent className="space-y-3">
-        <code className="block truncate rounded-md bg-muted px-3 py-2 font-mono text-sm" aria-label={t("token.masked")}>{maskToken(token)}</code>
+        <code className="block truncate rounded-md bg-muted px-3 py-2 font-mono text-sm">
+          <span className="sr-only">{t("token.masked")} </span>
+          {maskToken(token)}
+        </code>
         <details className="group text-sm">
           <summary className="cursor-pointer font-medium text-primary hover:underline">
             <span className="group-open:hidden">{t("token.reveal")}</span>

@@ -57,8 +57,9 @@ function Sidebar({ nav, unread }: Pick<ShellProps, "nav" | "unread">) {
                     <Icon className="size-4" />
                     <span className="flex-1">{t(`nav.${item.key}`)}</span>
                     {item.key === "notifications" && unread > 0 ? (
-                      <span className="rounded-full bg-primary px-2 text-xs text-primary-foreground" aria-label={t("shell.unread", { count: unread })}>
-                        {unread}
+                      <span className="rounded-full bg-primary px-2 text-xs text-primary-foreground">
+                        <span aria-hidden="true">{unread}</span>
+                        <span className="sr-only">{t("shell.unread", { count: unread })}</span>
                       </span>
                     ) : null}
                   </NavLink>
