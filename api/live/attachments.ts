@@ -87,8 +87,14 @@ export async function visitorUpload(widgetKey: string, request: Request, caller:
   const post = await admitVisitorPost(
     accountId,
     {
-      visitor_id: field("visitor_id"), visitor_token: field("visitor_token"), name: field("name"), email: field("email"), phone: field("phone"),
-      department_id: field("department_id"), message: str(form.get("message")), client_id: field("client_id"),
+      visitor_id: field("visitor_id"),
+      visitor_token: field("visitor_token"),
+      name: field("name"),
+      email: field("email"),
+      phone: field("phone"),
+      department_id: field("department_id"),
+      message: str(form.get("message")),
+      client_id: field("client_id"),
     },
     caller,
   );

@@ -18,7 +18,6 @@ requireChromiumInCi();
 const STATUS_PT: Record<string, string> = { delivered: "Entregue", failed: "Falhou", unavailable: "Indisponível" };
 const HEADER = "id,created_at,sent_at,delivered_at,direction,type,sender,recipient,body,segments,coding,status,error_code,error_message,carrier,price,currency";
 
-
 /** A fresh account with balance and a short code: 3 failed and 2 delivered messages from it seeded today, and one sent through the pipeline. */
 async function account(tag: string) {
   const person = await registerPerson(tag);

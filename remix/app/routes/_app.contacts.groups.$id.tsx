@@ -98,7 +98,9 @@ export default function ContactGroup() {
               <BulkErrors result={last?.result} />
               <div className="flex flex-wrap items-center gap-2 rounded-md border bg-muted/30 p-3">
                 <p className="text-sm text-muted-foreground">{t("groups.detail.removeHint")}</p>
-                <Button type="submit" variant="secondary" disabled={busy}>{t("bulk.removeFromGroup")}</Button>
+                <Button type="submit" variant="secondary" disabled={busy}>
+                  {t("bulk.removeFromGroup")}
+                </Button>
               </div>
               <ContactsTable rows={page.data} lng={lng} formId={BULK_FORM} />
             </Form>

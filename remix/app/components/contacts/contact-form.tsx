@@ -74,7 +74,9 @@ function CustomInput({ field, errors, canSeeSensitive }: { field: CustomFieldInp
         <NativeSelect {...common} defaultValue={value}>
           <NativeSelectOption value="">{t("form.choose")}</NativeSelectOption>
           {field.options.map((o) => (
-            <NativeSelectOption key={o} value={o}>{o}</NativeSelectOption>
+            <NativeSelectOption key={o} value={o}>
+              {o}
+            </NativeSelectOption>
           ))}
           {value && !field.options.includes(value) ? <NativeSelectOption value={value}>{t("form.outdatedOption", { value })}</NativeSelectOption> : null}
         </NativeSelect>
@@ -180,7 +182,10 @@ export function ContactForm({
       <Section title={t("fields.groups")}>
         {groups.length === 0 ? (
           <p className="text-sm text-muted-foreground">
-            {t("form.noGroups")} <Link to="/contacts/groups" className="text-primary underline-offset-4 hover:underline">{t("form.manageGroups")}</Link>
+            {t("form.noGroups")}{" "}
+            <Link to="/contacts/groups" className="text-primary underline-offset-4 hover:underline">
+              {t("form.manageGroups")}
+            </Link>
           </p>
         ) : (
           <div className="grid gap-2 sm:grid-cols-2" role="group" aria-describedby={groupErrors?.length ? "group_ids-error" : undefined}>
@@ -198,7 +203,11 @@ export function ContactForm({
             ))}
           </div>
         )}
-        {groupErrors?.length ? <p id="group_ids-error" role="alert" className="text-sm text-destructive">{groupErrors.join(" ")}</p> : null}
+        {groupErrors?.length ? (
+          <p id="group_ids-error" role="alert" className="text-sm text-destructive">
+            {groupErrors.join(" ")}
+          </p>
+        ) : null}
       </Section>
       {customFields.length ? (
         <Section title={t("form.sections.custom")}>
@@ -210,8 +219,12 @@ export function ContactForm({
         </Section>
       ) : null}
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={busy}>{submitLabel}</Button>
-        <Button asChild variant="ghost"><Link to={cancelHref}>{t("common:actions.cancel")}</Link></Button>
+        <Button type="submit" disabled={busy}>
+          {submitLabel}
+        </Button>
+        <Button asChild variant="ghost">
+          <Link to={cancelHref}>{t("common:actions.cancel")}</Link>
+        </Button>
       </div>
     </Form>
   );

@@ -24,7 +24,9 @@ export function ApiTokenCard({ token }: { token: string }) {
             <span className="group-open:hidden">{t("token.reveal")}</span>
             <span className="hidden group-open:inline">{t("token.hide")}</span>
           </summary>
-          <code className="mt-2 block break-all rounded-md border bg-background px-3 py-2 font-mono text-sm" data-testid="api-token-value">{token}</code>
+          <code className="mt-2 block break-all rounded-md border bg-background px-3 py-2 font-mono text-sm" data-testid="api-token-value">
+            {token}
+          </code>
           <p className="mt-2 text-xs text-muted-foreground">{t("token.warning")}</p>
         </details>
       </CardContent>
