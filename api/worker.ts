@@ -30,7 +30,14 @@ const consumers = [
   // Message pipeline step 2: one consumer group per channel stream, fed by the outbox relay.
   ...startDispatchers(),
   // SMS history exports: one at a time per worker (PostgreSQL streams the CSV; the worker copies bytes).
-  startConsumer({ stream: EXPORT_STREAM, group: "exporters", batch: 1, maxAttempts: 3, handler: (f, meta) => runExport(f.id, meta.touch), onDead: (f, reason) => failExport(f.id, reason) }),
+  startConsumer({
+    stream: EXPORT_STREAM,
+    group: "exporters",
+    batch: 1,
+    maxAttempts: 3,
+    handler: (f, meta) => runExport(f.id, meta.touch),
+    onDead: (f, reason) => failExport(f.id, reason),
+  }),
   // Live chat: agents' messages to Telegram, Messenger and Instagram visitors (ADR 017).
   startLiveOutbound(),
 ];
@@ -62,7 +69,9 @@ const sweeps = [
   every("sms export sweep", 15_000, sweepExports),
 ];
 
-console.log(`worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`);
+console.log(
+  `worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`,
+);
 
 async function shutdown() {
   await Promise.all(sweeps.map((s) => s.stop()));

@@ -25,13 +25,17 @@ const apiPort = env.API_PORT;
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
 await db.query(`UPDATE accounts SET balance = 10000000000 WHERE name = 'Demo Comércio Ltda'`);
-const before = await db.query(`SELECT a.id, a.balance::bigint AS balance, (SELECT count(*) FROM messages m WHERE m.account_id = a.id)::int AS messages,
-  (SELECT coalesce(sum(price), 0) FROM messages m WHERE m.account_id = a.id)::bigint AS spent FROM accounts a WHERE a.name = 'Demo Comércio Ltda'`).then((r) => r.rows[0]);
+const before = await db
+  .query(`SELECT a.id, a.balance::bigint AS balance, (SELECT count(*) FROM messages m WHERE m.account_id = a.id)::int AS messages,
+  (SELECT coalesce(sum(price), 0) FROM messages m WHERE m.account_id = a.id)::bigint AS spent FROM accounts a WHERE a.name = 'Demo Comércio Ltda'`)
+  .then((r) => r.rows[0]);
 
 startBun("api/server.ts", env);
 await up(`http://127.0.0.1:${apiPort}/api/health`);
 const login = await fetch(`http://127.0.0.1:${apiPort}/api/auth/login`, {
-  method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "owner@demo.example", password: "Demo!Mensa#2026" }),
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify({ email: "owner@demo.example", password: "Demo!Mensa#2026" }),
 }).then((r) => r.json());
 const headers = { "content-type": "application/json", authorization: `Bearer ${login.token}` };
 const target = new URL(`http://127.0.0.1:${apiPort}/api/sms/messages`);
@@ -42,21 +46,27 @@ const number = () => `+55119${String(10_000_000 + (counter++ % 89_999_999)).padS
 async function pass(label, clients, perRequest) {
   const agent = new Agent({ connections: clients, pipelining: 1, keepAliveTimeout: 10_000 });
   const latencies = [];
-  let accepted = 0, failed = 0;
+  let accepted = 0,
+    failed = 0;
   const until = Date.now() + seconds * 1000;
   const started = performance.now();
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (Date.now() < until) {
-      const to = Array.from({ length: perRequest }, number);
-      const body = JSON.stringify({ to: perRequest === 1 ? to[0] : to, body: "Bench: seu pedido 1234 saiu para entrega.", from: DEMO_SHORT_CODE });
-      const t0 = performance.now();
-      const res = await request(target, { dispatcher: agent, method: "POST", headers, body });
-      const text = await res.body.text();
-      latencies.push(performance.now() - t0);
-      if (res.statusCode === 200) accepted += JSON.parse(text).data.length;
-      else { failed++; if (failed < 3) console.error(res.statusCode, text.slice(0, 300)); }
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < until) {
+        const to = Array.from({ length: perRequest }, number);
+        const body = JSON.stringify({ to: perRequest === 1 ? to[0] : to, body: "Bench: seu pedido 1234 saiu para entrega.", from: DEMO_SHORT_CODE });
+        const t0 = performance.now();
+        const res = await request(target, { dispatcher: agent, method: "POST", headers, body });
+        const text = await res.body.text();
+        latencies.push(performance.now() - t0);
+        if (res.statusCode === 200) accepted += JSON.parse(text).data.length;
+        else {
+          failed++;
+          if (failed < 3) console.error(res.statusCode, text.slice(0, 300));
+        }
+      }
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   await agent.close();
   latencies.sort((a, b) => a - b);
@@ -66,8 +76,13 @@ async function pass(label, clients, perRequest) {
 
 const single = await pass("single (1 recipient per request)", connections, 1);
 const bulk = await pass("bulk (1,000 recipients per request)", bulkConnections, 1000);
-const after = await db.query(`SELECT a.balance::bigint AS balance, (SELECT count(*) FROM messages m WHERE m.account_id = a.id)::int AS messages,
-  (SELECT coalesce(sum(price), 0) FROM messages m WHERE m.account_id = a.id)::bigint AS spent FROM accounts a WHERE a.id = $1`, [before.id]).then((r) => r.rows[0]);
+const after = await db
+  .query(
+    `SELECT a.balance::bigint AS balance, (SELECT count(*) FROM messages m WHERE m.account_id = a.id)::int AS messages,
+  (SELECT coalesce(sum(price), 0) FROM messages m WHERE m.account_id = a.id)::bigint AS spent FROM accounts a WHERE a.id = $1`,
+    [before.id],
+  )
+  .then((r) => r.rows[0]);
 await db.end();
 
 const f = (x) => Math.round(x).toLocaleString("en-US");
@@ -78,6 +93,8 @@ for (const r of [single, bulk]) console.log(`| ${r.label} | ${r.clients} | ${f(r
 const written = after.messages - before.messages;
 const debited = Number(before.balance) - Number(after.balance);
 const priced = Number(after.spent) - Number(before.spent);
-console.log(`messages written ${f(written)} (answered ${f(single.accepted + bulk.accepted)}); balance debited ${f(debited)} centavos = sum of prices ${f(priced)}: ${debited === priced ? "exact" : "MISMATCH"}`);
+console.log(
+  `messages written ${f(written)} (answered ${f(single.accepted + bulk.accepted)}); balance debited ${f(debited)} centavos = sum of prices ${f(priced)}: ${debited === priced ? "exact" : "MISMATCH"}`,
+);
 if (debited !== priced || written !== single.accepted + bulk.accepted) process.exitCode = 1;
 process.exit();

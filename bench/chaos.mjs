@@ -176,7 +176,9 @@ const worker = proc("worker", "api/worker.ts");
 const realtime = proc("realtime", "realtime/server.ts", `http://127.0.0.1:${realtimePort}/realtime/health`);
 const simulator = proc("simulator", "api/simulator/server.ts", `http://127.0.0.1:${simPort}/health`);
 const procs = [api, worker, realtime, simulator];
-onExit(() => procs.forEach((p) => p.child?.kill("SIGKILL")));
+onExit(() => {
+  for (const p of procs) p.child?.kill("SIGKILL");
+});
 
 // Our own connections are named, so terminating the stack's backends never cuts the observer.
 const db = new pg.Pool({ connectionString: databaseUrl, max: 3, application_name: "chaos-observer" });
@@ -219,7 +221,11 @@ async function run() {
     (signingIn ??= (async () => {
       for (let i = 0; i < 60; i++) {
         try {
-          const res = await fetch(`${base}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "owner@demo.example", password: "Demo!Mensa#2026" }) });
+          const res = await fetch(`${base}/api/auth/login`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ email: "owner@demo.example", password: "Demo!Mensa#2026" }),
+          });
           if (res.ok) return (token = (await res.json()).token);
         } catch {}
         await sleep(1000);
@@ -284,7 +290,10 @@ async function run() {
   if (!endpoint.ok) throw new Error(`webhook endpoint: ${endpoint.status} ${await endpoint.text()}`);
 
   // ---- realtime: CLIENTS agents of the account, each with its own ticket ----
-  await db.query(`INSERT INTO users (email, first_name) SELECT 'chaos-agent-' || i || '@chaos.example', 'Agent ' || i FROM generate_series(1, $1) i ON CONFLICT (email) DO NOTHING`, [CLIENTS]);
+  await db.query(
+    `INSERT INTO users (email, first_name) SELECT 'chaos-agent-' || i || '@chaos.example', 'Agent ' || i FROM generate_series(1, $1) i ON CONFLICT (email) DO NOTHING`,
+    [CLIENTS],
+  );
   await db.query(
     `INSERT INTO memberships (account_id, user_id, role, is_agent) SELECT $1, id, 'agent', true FROM users WHERE email LIKE 'chaos-agent-%@chaos.example' ON CONFLICT (account_id, user_id) DO NOTHING`,
     [accountId],
@@ -337,7 +346,7 @@ async function run() {
           s.error = text.slice(0, 200);
           return; // a refusal is an answer: not retried, reported
         }
-      } catch (e) {
+      } catch {
         s.status = "network";
       }
       await sleep(500);
@@ -351,38 +360,52 @@ async function run() {
     faults.push(what);
     await f().catch((e) => log(`fault ${what} failed: ${e.message}`));
   };
-  const killWorker = () => fault("kill -9 worker (new one after 2 s)", async () => {
-    await worker.kill9();
-    await sleep(2000);
-    await worker.start();
-  });
-  const terminateBackends = () => fault("pg_terminate_backend of the stack's connections", async () => {
-    const { rows } = await db.query(
-      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name <> 'chaos-observer'`,
-      [dbName],
-    );
-    log(`  ${rows[0].n} backends terminated`);
-  });
+  const killWorker = () =>
+    fault("kill -9 worker (new one after 2 s)", async () => {
+      await worker.kill9();
+      await sleep(2000);
+      await worker.start();
+    });
+  const terminateBackends = () =>
+    fault("pg_terminate_backend of the stack's connections", async () => {
+      const { rows } = await db.query(
+        `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name <> 'chaos-observer'`,
+        [dbName],
+      );
+      log(`  ${rows[0].n} backends terminated`);
+    });
   const schedule = [
     [0.08, killWorker],
     [0.16, terminateBackends],
     [0.24, killWorker],
-    [0.32, () => fault("kill -9 api (new one after 5 s; senders retry with their Idempotency-Key)", async () => {
-      await api.kill9();
-      await sleep(5000);
-      await api.start();
-    })],
-    [0.44, () => fault("kill -9 redis-server, restarted EMPTY (no AOF) after 1 s", async () => {
-      await redisServer.kill();
-      await sleep(1000);
-      await redisServer.start();
-    })],
+    [
+      0.32,
+      () =>
+        fault("kill -9 api (new one after 5 s; senders retry with their Idempotency-Key)", async () => {
+          await api.kill9();
+          await sleep(5000);
+          await api.start();
+        }),
+    ],
+    [
+      0.44,
+      () =>
+        fault("kill -9 redis-server, restarted EMPTY (no AOF) after 1 s", async () => {
+          await redisServer.kill();
+          await sleep(1000);
+          await redisServer.start();
+        }),
+    ],
     [0.54, killWorker],
-    [0.64, () => fault("kill -9 realtime (new one after 2 s)", async () => {
-      await realtime.kill9();
-      await sleep(2000);
-      await realtime.start();
-    })],
+    [
+      0.64,
+      () =>
+        fault("kill -9 realtime (new one after 2 s)", async () => {
+          await realtime.kill9();
+          await sleep(2000);
+          await realtime.start();
+        }),
+    ],
     [0.74, killWorker],
     [0.8, terminateBackends],
     [0.88, killWorker],
@@ -413,11 +436,16 @@ async function run() {
   const ours = `SELECT id FROM messages WHERE account_id = $1 AND body LIKE $2`;
   const like = `Chaos ${runId} %`;
   const pendingState = async () => {
-    const { rows: [m] } = await db.query(
-      `SELECT count(*)::int AS accepted, count(*) FILTER (WHERE status = ANY($3::text[]))::int AS final FROM messages WHERE account_id = $1 AND body LIKE $2`,
-      [accountId, like, FINAL_STATUSES],
-    );
-    const { rows: [w] } = await db.query(
+    const {
+      rows: [m],
+    } = await db.query(`SELECT count(*)::int AS accepted, count(*) FILTER (WHERE status = ANY($3::text[]))::int AS final FROM messages WHERE account_id = $1 AND body LIKE $2`, [
+      accountId,
+      like,
+      FINAL_STATUSES,
+    ]);
+    const {
+      rows: [w],
+    } = await db.query(
       `SELECT array_agg('evt_ms_' || e.public_id) AS ids FROM message_events e WHERE e.account_id = $1 AND e.message_id IN (${ours}) AND COALESCE(e.payload->>'applied', 'true') <> 'false'`,
       [accountId, like],
     );
@@ -440,7 +468,9 @@ async function run() {
       const done = state.final === state.accepted && state.eventsReceived === state.events.length && clientsDone;
       if (Date.now() - lastLog > 10_000 || done) {
         lastLog = Date.now();
-        log(`settle: messages final ${state.final}/${state.accepted}, webhook events received ${state.eventsReceived}/${state.events.length}, clients at the last live event ${probe ? clients.filter((c) => c.received.has(probe)).length : 0}/${clients.length}`);
+        log(
+          `settle: messages final ${state.final}/${state.accepted}, webhook events received ${state.eventsReceived}/${state.events.length}, clients at the last live event ${probe ? clients.filter((c) => c.received.has(probe)).length : 0}/${clients.length}`,
+        );
       }
       if (done) break;
     }
@@ -485,7 +515,9 @@ async function run() {
 
   const balanceAfter = Number((await db.query(`SELECT balance FROM accounts WHERE id = $1`, [accountId])).rows[0].balance);
   const prices = byKey.reduce((a, k) => a + Number(k.price), 0);
-  const { rows: [refund] } = await db.query(
+  const {
+    rows: [refund],
+  } = await db.query(
     `SELECT coalesce(sum((payload->>'price')::bigint), 0)::bigint AS sum, count(*)::int AS n, count(DISTINCT message_id)::int AS distinct FROM message_events WHERE status = 'refund' AND message_id = ANY($1::uuid[])`,
     [rows.map((r) => r.id)],
   );
@@ -533,17 +565,31 @@ async function run() {
   console.log("|---|---:|");
   line("events created", events.length);
   line("delivered (distinct ids received)", events.length - eventsLost.length);
-  line("**lost** (created, never received)", eventsLost.length, eventsLost.length ? `(${lostNoDelivery} never fanned out into a delivery, ${JSON.stringify(tally(eventsLost.filter((id) => deliveries.has(id)).map((id) => deliveries.get(id))))} of the others)` : "");
+  line(
+    "**lost** (created, never received)",
+    eventsLost.length,
+    eventsLost.length
+      ? `(${lostNoDelivery} never fanned out into a delivery, ${JSON.stringify(tally(eventsLost.filter((id) => deliveries.has(id)).map((id) => deliveries.get(id))))} of the others)`
+      : "",
+  );
   const doubledWebhooks = [...idsPerChange.values()].filter((ids) => ids.size > 1).length;
   const gaps = repeatGaps.sort((a, b) => a - b).map((g) => (g / 1000).toFixed(1));
-  line("redelivered (the same id again after a 2xx: at least once, absorbed by the receiver's idempotency)", redelivered, gaps.length ? `(again after ${gaps[0]}–${gaps.at(-1)} s)` : "");
+  line(
+    "redelivered (the same id again after a 2xx: at least once, absorbed by the receiver's idempotency)",
+    redelivered,
+    gaps.length ? `(again after ${gaps[0]}–${gaps.at(-1)} s)` : "",
+  );
   line("**doubled** (one status change of one message under two different ids)", doubledWebhooks);
   console.log("\n| Realtime | count |");
   console.log("|---|---:|");
   line("clients", clients.length);
   line("cuts (connections closed under a client)", cuts);
   line("reconnected after every cut (welcome)", clients.filter((c) => c.welcomesAfterCut >= c.cuts).length);
-  line("receiving events on their current connection", clients.filter((c) => c.eventsSinceWelcome > 0).length, `(events received in all ${clients.reduce((a, c) => a + c.events, 0)})`);
+  line(
+    "receiving events on their current connection",
+    clients.filter((c) => c.eventsSinceWelcome > 0).length,
+    `(events received in all ${clients.reduce((a, c) => a + c.events, 0)})`,
+  );
   line("resumed (reconnected after every cut, holding the last live event)", resumed);
   line("live events published (XADD acknowledged)", published.size, `(${wiped} wiped by the Redis restart)`);
   line("events missed (in the stream, not received)", missed);
@@ -569,7 +615,19 @@ function cmpId(a, b) {
  * hold is no obstacle); takes over when told it is connected elsewhere. Reconnects until stopped.
  */
 function liveClient(userId, accountId, stopped) {
-  const c = { connects: 0, cuts: 0, welcomesAfterCut: 0, events: 0, eventsSinceWelcome: 0, cursor: null, firstCursor: null, connectionId: null, received: new Set(), duplicates: 0, ws: null };
+  const c = {
+    connects: 0,
+    cuts: 0,
+    welcomesAfterCut: 0,
+    events: 0,
+    eventsSinceWelcome: 0,
+    cursor: null,
+    firstCursor: null,
+    connectionId: null,
+    received: new Set(),
+    duplicates: 0,
+    ws: null,
+  };
   const connect = async () => {
     if (stopped()) return;
     const ticket = randomBytes(24).toString("base64url");

@@ -5,9 +5,112 @@
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 
-const FIRST = ["Maria", "José", "Ana", "João", "Antônio", "Francisca", "Carlos", "Paulo", "Adriana", "Lucas", "Juliana", "Marcos", "Patrícia", "Luiz", "Aline", "Gabriel", "Fernanda", "Rafael", "Camila", "Pedro", "Bruna", "Mateus", "Letícia", "Gustavo", "Beatriz", "Felipe", "Larissa", "Rodrigo", "Vanessa", "Thiago", "Débora", "Raimundo", "Sebastião", "Conceição", "Márcia", "Luciana", "Eduardo", "Renata", "Daniel", "Jéssica"];
-const LAST = ["Silva", "Santos", "Oliveira", "Souza", "Rodrigues", "Ferreira", "Alves", "Pereira", "Lima", "Gomes", "Costa", "Ribeiro", "Martins", "Carvalho", "Almeida", "Lopes", "Soares", "Fernandes", "Vieira", "Barbosa", "Rocha", "Dias", "Nascimento", "Andrade", "Moreira", "Nunes", "Marques", "Machado", "Mendes", "Freitas", "Cardoso", "Ramos", "Gonçalves", "Santana", "Teixeira", "da Silva", "dos Santos", "de Oliveira", "Araújo", "Cavalcanti"];
-const CITIES = [["São Paulo", "SP", 11], ["Rio de Janeiro", "RJ", 21], ["Belo Horizonte", "MG", 31], ["Salvador", "BA", 71], ["Fortaleza", "CE", 85], ["Brasília", "DF", 61], ["Curitiba", "PR", 41], ["Recife", "PE", 81], ["Porto Alegre", "RS", 51], ["Manaus", "AM", 92], ["Belém", "PA", 91], ["Goiânia", "GO", 62], ["Campinas", "SP", 19], ["São Luís", "MA", 98], ["Maceió", "AL", 82], ["Natal", "RN", 84], ["Florianópolis", "SC", 48], ["Vitória", "ES", 27], ["João Pessoa", "PB", 83], ["Cuiabá", "MT", 65]];
+const FIRST = [
+  "Maria",
+  "José",
+  "Ana",
+  "João",
+  "Antônio",
+  "Francisca",
+  "Carlos",
+  "Paulo",
+  "Adriana",
+  "Lucas",
+  "Juliana",
+  "Marcos",
+  "Patrícia",
+  "Luiz",
+  "Aline",
+  "Gabriel",
+  "Fernanda",
+  "Rafael",
+  "Camila",
+  "Pedro",
+  "Bruna",
+  "Mateus",
+  "Letícia",
+  "Gustavo",
+  "Beatriz",
+  "Felipe",
+  "Larissa",
+  "Rodrigo",
+  "Vanessa",
+  "Thiago",
+  "Débora",
+  "Raimundo",
+  "Sebastião",
+  "Conceição",
+  "Márcia",
+  "Luciana",
+  "Eduardo",
+  "Renata",
+  "Daniel",
+  "Jéssica",
+];
+const LAST = [
+  "Silva",
+  "Santos",
+  "Oliveira",
+  "Souza",
+  "Rodrigues",
+  "Ferreira",
+  "Alves",
+  "Pereira",
+  "Lima",
+  "Gomes",
+  "Costa",
+  "Ribeiro",
+  "Martins",
+  "Carvalho",
+  "Almeida",
+  "Lopes",
+  "Soares",
+  "Fernandes",
+  "Vieira",
+  "Barbosa",
+  "Rocha",
+  "Dias",
+  "Nascimento",
+  "Andrade",
+  "Moreira",
+  "Nunes",
+  "Marques",
+  "Machado",
+  "Mendes",
+  "Freitas",
+  "Cardoso",
+  "Ramos",
+  "Gonçalves",
+  "Santana",
+  "Teixeira",
+  "da Silva",
+  "dos Santos",
+  "de Oliveira",
+  "Araújo",
+  "Cavalcanti",
+];
+const CITIES = [
+  ["São Paulo", "SP", 11],
+  ["Rio de Janeiro", "RJ", 21],
+  ["Belo Horizonte", "MG", 31],
+  ["Salvador", "BA", 71],
+  ["Fortaleza", "CE", 85],
+  ["Brasília", "DF", 61],
+  ["Curitiba", "PR", 41],
+  ["Recife", "PE", 81],
+  ["Porto Alegre", "RS", 51],
+  ["Manaus", "AM", 92],
+  ["Belém", "PA", 91],
+  ["Goiânia", "GO", 62],
+  ["Campinas", "SP", 19],
+  ["São Luís", "MA", 98],
+  ["Maceió", "AL", 82],
+  ["Natal", "RN", 84],
+  ["Florianópolis", "SC", 48],
+  ["Vitória", "ES", 27],
+  ["João Pessoa", "PB", 83],
+  ["Cuiabá", "MT", 65],
+];
 const DOMAINS = ["gmail.com", "hotmail.com", "outlook.com", "yahoo.com.br", "uol.com.br", "bol.com.br", "terra.com.br"];
 
 /** A small deterministic PRNG (mulberry32). */
@@ -22,7 +125,12 @@ function rng(seed) {
   };
 }
 
-const strip = (s) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z]/g, "");
+const strip = (s) =>
+  s
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z]/g, "");
 
 /**
  * Write `rows` data rows. Options: delimiter (";" like Brazilian Excel, default), duplicates and
@@ -55,7 +163,8 @@ export async function writeContactsCsv(path, { rows, delimiter = ";", duplicates
       serial++;
       const n = String((serial * 7919) % 100000000).padStart(8, "0");
       const style = serial % 4;
-      mobile = style === 0 ? `(${ddd}) 9${n.slice(0, 4)}-${n.slice(4)}` : style === 1 ? `${ddd}9${n}` : style === 2 ? `+55 ${ddd} 9${n.slice(0, 4)}-${n.slice(4)}` : `55${ddd}9${n}`;
+      mobile =
+        style === 0 ? `(${ddd}) 9${n.slice(0, 4)}-${n.slice(4)}` : style === 1 ? `${ddd}9${n}` : style === 2 ? `+55 ${ddd} 9${n.slice(0, 4)}-${n.slice(4)}` : `55${ddd}9${n}`;
       if (recent.length < 1000) recent.push(mobile);
       else recent[Math.floor(r() * 1000)] = mobile;
       written.unique++;

@@ -51,9 +51,7 @@ const api = async (path, body, token) => {
   return json;
 };
 const { token } = await api("/api/auth/login", { email: "owner@demo.example", password: "Demo!Mensa#2026" });
-const [{ account_id: accountId }] = (
-  await db.query(`SELECT m.account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`)
-).rows;
+const [{ account_id: accountId }] = (await db.query(`SELECT m.account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`)).rows;
 
 let serial = 0;
 /** The demo tenant's seeded short code (seeds/demo.ts): a send may only use the account's own senders (api/sms/senders.ts). */
@@ -68,9 +66,15 @@ for (const workers of WORKERS) {
   const batches = Array.from({ length: Math.ceil(N / 1000) }, (_, i) => Math.min(1000, N - i * 1000));
   for (let i = 0; i < batches.length; i += 2) {
     const answers = await Promise.all(
-      batches.slice(i, i + 2).map((n) =>
-        api("/api/sms/messages", { to: Array.from({ length: n }, () => `+55119${String(10000000 + serial++).padStart(8, "0")}`), body: "Bench de envio", from: DEMO_SHORT_CODE }, token),
-      ),
+      batches
+        .slice(i, i + 2)
+        .map((n) =>
+          api(
+            "/api/sms/messages",
+            { to: Array.from({ length: n }, () => `+55119${String(10000000 + serial++).padStart(8, "0")}`), body: "Bench de envio", from: DEMO_SHORT_CODE },
+            token,
+          ),
+        ),
     );
     for (const a of answers) for (const m of a.data) ids.push(m.id);
   }
@@ -105,7 +109,9 @@ console.log("| workers | messages | accept msg/s | end-to-end s | end-to-end msg
 console.log("|---:|---:|---:|---:|---:|---:|");
 for (const r of results) console.log(`| ${r.workers} | ${r.messages} | ${r.acceptPerSec} | ${r.endToEndSeconds.toFixed(1)} | ${r.endToEndPerSec} | ${r.dispatchPerSec} |`);
 const sim = await (await fetch(`http://127.0.0.1:${simPort}/v1/stats`, { headers: { Authorization: `Bearer ${env.SIMULATOR_API_KEY}` } })).json();
-console.log(`\nsimulator: ${sim.accepted} submits accepted (${sim.unique} unique), ${sim.throttled} throttled, ${sim.receiptsPosted} receipts posted in ${sim.receiptAttempts} attempts`);
+console.log(
+  `\nsimulator: ${sim.accepted} submits accepted (${sim.unique} unique), ${sim.throttled} throttled, ${sim.receiptsPosted} receipts posted in ${sim.receiptAttempts} attempts`,
+);
 for (const p of procs) p.kill("SIGTERM");
 await db.end();
 await sleep(500);

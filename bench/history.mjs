@@ -26,10 +26,18 @@ const { databaseUrl, apiPort, env } = await benchPlatform(DB, `bench-history-${D
 
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
-const { rows: [account] } = await db.query(`SELECT id FROM accounts WHERE name = 'Demo Comércio Ltda'`);
-const { rows: [{ n: have }] } = await db.query(`SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND channel = 'sms'`, [account.id]);
-const { rows: [{ today }] } = await db.query(`SELECT to_char((now() AT TIME ZONE '${TZ}')::date, 'YYYY-MM-DD') AS today`);
-const { rows: [{ oldest }] } = await db.query(`SELECT to_char(min(created_at) AT TIME ZONE '${TZ}', 'YYYY-MM-DD') AS oldest FROM messages WHERE account_id = $1`, [account.id]);
+const {
+  rows: [account],
+} = await db.query(`SELECT id FROM accounts WHERE name = 'Demo Comércio Ltda'`);
+const {
+  rows: [{ n: have }],
+} = await db.query(`SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND channel = 'sms'`, [account.id]);
+const {
+  rows: [{ today }],
+} = await db.query(`SELECT to_char((now() AT TIME ZONE '${TZ}')::date, 'YYYY-MM-DD') AS today`);
+const {
+  rows: [{ oldest }],
+} = await db.query(`SELECT to_char(min(created_at) AT TIME ZONE '${TZ}', 'YYYY-MM-DD') AS oldest FROM messages WHERE account_id = $1`, [account.id]);
 const first = new Date(Date.parse(`${today}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
 
 if (have !== ROWS || process.env.BENCH_REFILL || (oldest && oldest < new Date(Date.parse(`${today}T00:00:00Z`) - 45 * 86_400_000).toISOString().slice(0, 10))) {
@@ -77,12 +85,18 @@ startBun("api/server.ts", env);
 startBun("api/worker.ts", env);
 const base = `http://127.0.0.1:${apiPort}/api`;
 await up(`${base}/health`);
-const login = await fetch(`${base}/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "owner@demo.example", password: "Demo!Mensa#2026" }) }).then((r) => r.json());
+const login = await fetch(`${base}/auth/login`, {
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify({ email: "owner@demo.example", password: "Demo!Mensa#2026" }),
+}).then((r) => r.json());
 const auth = { Authorization: `Bearer ${login.token}` };
 
 /** The keyset cursor that opens page `page` of a filtered listing (the row just before it, as the API encodes it). */
 async function cursorAt(page, where = "", bind = []) {
-  const { rows: [row] } = await db.query(
+  const {
+    rows: [row],
+  } = await db.query(
     `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM messages
       WHERE account_id = $1 AND channel = 'sms' AND created_at >= ($2::date)::timestamp AT TIME ZONE '${TZ}' ${where}
       ORDER BY created_at DESC, id DESC OFFSET $3 LIMIT 1`,
@@ -118,7 +132,9 @@ async function measure(label, params) {
   }
   times.sort((a, b) => a - b);
   const row = { case: label, page: last.page, rows: last.data.length, "p50 ms": pct(times, 50).toFixed(1), "p95 ms": pct(times, 95).toFixed(1), "max ms": times.at(-1).toFixed(1) };
-  console.log(`${row.case.padEnd(58)} page ${String(row.page).padStart(5)}  rows ${String(row.rows).padStart(2)}  p50 ${row["p50 ms"].padStart(6)}  p95 ${row["p95 ms"].padStart(6)}  max ${row["max ms"].padStart(6)}`);
+  console.log(
+    `${row.case.padEnd(58)} page ${String(row.page).padStart(5)}  rows ${String(row.rows).padStart(2)}  p50 ${row["p50 ms"].padStart(6)}  p95 ${row["p95 ms"].padStart(6)}  max ${row["max ms"].padStart(6)}`,
+  );
   return row;
 }
 
@@ -135,13 +151,19 @@ results.push(await measure("31 days, status=optout (rare, 0.01%), page 1", { ...
 results.push(await measure("31 days, sender=PROMO, page 1", { ...range, from: "PROMO" }));
 results.push(await measure("31 days, sender=PROMO, page 5,000 (keyset)", { ...range, from: "PROMO", cursor: await cursorAt(5000, "AND sender = $4", ["PROMO"]) }));
 results.push(await measure("31 days, sender=RARO (no match), page 1", { ...range, from: "RARO" }));
-const { rows: [r] } = await db.query(`SELECT recipient FROM messages WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1`, [account.id]);
+const {
+  rows: [r],
+} = await db.query(`SELECT recipient FROM messages WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1`, [account.id]);
 results.push(await measure("31 days, one recipient, page 1", { ...range, to: r.recipient }));
 
 // One export of yesterday (about 1/30 of the rows) through the worker.
 const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 const t0 = performance.now();
-const created = await fetch(`${base}/sms/reports`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ sent_at: { from: yesterday, to: yesterday } }) }).then((x) => x.json());
+const created = await fetch(`${base}/sms/reports`, {
+  method: "POST",
+  headers: { ...auth, "Content-Type": "application/json" },
+  body: JSON.stringify({ sent_at: { from: yesterday, to: yesterday } }),
+}).then((x) => x.json());
 let done;
 for (;;) {
   done = (await fetch(`${base}/sms/reports/${created.data.id}`, { headers: auth }).then((x) => x.json())).data;
@@ -149,6 +171,8 @@ for (;;) {
   await sleep(100);
 }
 const seconds = (performance.now() - t0) / 1000;
-console.log(`\nexport of ${yesterday}: ${done.status}, ${done.rows.toLocaleString("en-US")} rows, ${(done.file_size / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s (${Math.round(done.rows / seconds).toLocaleString("en-US")} rows/s)`);
+console.log(
+  `\nexport of ${yesterday}: ${done.status}, ${done.rows.toLocaleString("en-US")} rows, ${(done.file_size / 1e6).toFixed(1)} MB in ${seconds.toFixed(2)} s (${Math.round(done.rows / seconds).toLocaleString("en-US")} rows/s)`,
+);
 await db.end();
 process.exit(0);

@@ -64,8 +64,17 @@ await db.connect();
 const email = `bench.${Date.now().toString(36)}@bench.example`;
 const password = "Rv8#Tq2!Lm5@Wx";
 const json = (r) => r.json();
-const post = (path, body, token) => fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
-const reg = await post("/auth/register", { firstName: "Bench", lastName: "Import", email, password, confirmPassword: password, companyName: "Bench Importações Ltda", acceptTerms: true });
+const post = (path, body, token) =>
+  fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+const reg = await post("/auth/register", {
+  firstName: "Bench",
+  lastName: "Import",
+  email,
+  password,
+  confirmPassword: password,
+  companyName: "Bench Importações Ltda",
+  acceptTerms: true,
+});
 if (!reg.ok) throw new Error(`register: ${reg.status} ${await reg.text()}`);
 const { rows: mails } = await db.query("SELECT text_body FROM outbound_emails WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1", [email]);
 const token = /\/email-verify\/([^\s]+)/.exec(mails[0].text_body)[1];
@@ -84,7 +93,12 @@ async function importOnce(pass) {
   const backendCpu = new Map();
   let backends = [];
   const pollBackends = setInterval(() => {
-    db.query("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [DB]).then((r) => { backends = r.rows.map((x) => x.pid); }, () => {});
+    db.query("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [DB]).then(
+      (r) => {
+        backends = r.rows.map((x) => x.pid);
+      },
+      () => {},
+    );
   }, 500);
   const sampler = setInterval(() => {
     peak.api = Math.max(peak.api, memory(api.pid).rss);
@@ -119,9 +133,16 @@ async function importOnce(pass) {
   clearInterval(sampler);
   clearInterval(pollBackends);
   if (view.status !== "completed") throw new Error(`import failed: ${view.failure} ${JSON.stringify(view.failureParams)}`);
-  const { rows: [{ n }] } = await db.query("SELECT count(*)::int AS n FROM contacts c JOIN contact_groups g ON g.account_id = c.account_id AND g.name = 'Bench' JOIN contact_group_members m ON m.group_id = g.id AND m.contact_id = c.id");
+  const {
+    rows: [{ n }],
+  } = await db.query(
+    "SELECT count(*)::int AS n FROM contacts c JOIN contact_groups g ON g.account_id = c.account_id AND g.name = 'Bench' JOIN contact_group_members m ON m.group_id = g.id AND m.contact_id = c.id",
+  );
   return {
-    view, members: n, idle, peak,
+    view,
+    members: n,
+    idle,
+    peak,
     hwm: { api: memory(api.pid).hwm, worker: memory(worker.pid).hwm },
     cpu: { api: cpuSeconds(api.pid) - cpu0.api, worker: cpuSeconds(worker.pid) - cpu0.worker, pg: [...backendCpu.values()].reduce((a, b) => a + b, 0) },
     upload: (t1 - t0) / 1000,
@@ -136,7 +157,9 @@ await db.end();
 
 const mb = (x) => `${Math.round(x)} MB`;
 const row = (label, fn) => console.log(`| ${label} | ${results.map(fn).join(" | ")} |`);
-console.log(`\n${new Date().toISOString()} — ${f(rows)} rows, ${(size / 1e6).toFixed(1)} MB (${f(written.duplicates)} repeated numbers, ${f(written.invalid)} invalid), ${withGroup ? "into a new group" : "no group"}, load average before the end ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+console.log(
+  `\n${new Date().toISOString()} — ${f(rows)} rows, ${(size / 1e6).toFixed(1)} MB (${f(written.duplicates)} repeated numbers, ${f(written.invalid)} invalid), ${withGroup ? "into a new group" : "no group"}, load average before the end ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+);
 console.log(`| figure | ${results.map((_, i) => (i === 0 ? "1st import (new contacts)" : "same file again (every row merges)")).join(" | ")} |`);
 console.log(`|---|${results.map(() => "---:").join("|")}|`);
 row("upload (streamed to disk, rows counted)", (r) => `${r.upload.toFixed(1)} s`);

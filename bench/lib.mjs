@@ -39,8 +39,8 @@ export async function up(url) {
 const children = [];
 const exitHooks = [];
 process.on("exit", () => {
-  children.forEach((c) => c.kill());
-  exitHooks.forEach((f) => f());
+  for (const c of children) c.kill();
+  for (const f of exitHooks) f();
 });
 process.on("SIGINT", () => process.exit(130));
 
@@ -95,10 +95,15 @@ export async function benchPlatform(name, prefix, extra = {}, { fresh = false } 
   const databaseUrl = await ensureDatabase(services.databaseUrl, name);
   const apiPort = await freePort();
   const env = {
-    DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl, REDIS_PREFIX: prefix, NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: services.redisUrl,
+    REDIS_PREFIX: prefix,
+    NODE_ENV: "production",
     // Production mode needs real secrets: random ones per bench run, none written in the source.
     ...Object.fromEntries(["SESSION_SECRET", "JWT_SECRET", "SIMULATOR_WEBHOOK_SECRET", "SIMULATOR_API_KEY"].map((k) => [k, randomBytes(32).toString("base64url")])),
-    APP_URL: "http://localhost:3000", API_PORT: String(apiPort), ...extra,
+    APP_URL: "http://localhost:3000",
+    API_PORT: String(apiPort),
+    ...extra,
   };
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
     const r = spawnSync(bun, [script], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });

@@ -10,7 +10,8 @@ export async function load(url, { connections = 50, seconds = 8, headers = {}, w
   const agent = new Agent({ connections, pipelining: 1, keepAliveTimeout: 10_000 });
   const run = async (ms, record) => {
     const until = Date.now() + ms;
-    let ok = 0, failed = 0;
+    let ok = 0,
+      failed = 0;
     const latencies = [];
     await Promise.all(
       Array.from({ length: connections }, async () => {

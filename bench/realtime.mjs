@@ -37,10 +37,9 @@ const redis = new Redis(env.REDIS_URL);
 const [{ account_id: accountId }] = (await db.query(`SELECT m.account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example'`)).rows;
 const max = Math.max(...sizes);
 // Agents of the demo account (one live connection per person is the rule).
-await db.query(
-  `INSERT INTO users (email, first_name) SELECT 'bench-agent-' || i || '@bench.example', 'Agent ' || i FROM generate_series(1, $1) i ON CONFLICT (email) DO NOTHING`,
-  [max],
-);
+await db.query(`INSERT INTO users (email, first_name) SELECT 'bench-agent-' || i || '@bench.example', 'Agent ' || i FROM generate_series(1, $1) i ON CONFLICT (email) DO NOTHING`, [
+  max,
+]);
 await db.query(
   `INSERT INTO memberships (account_id, user_id, role, is_agent)
    SELECT $1, id, 'agent', true FROM users WHERE email LIKE 'bench-agent-%@bench.example' ON CONFLICT (account_id, user_id) DO NOTHING`,
@@ -85,7 +84,8 @@ async function connectAll(n) {
   return clients;
 }
 
-const publish = (seq) => redis.xadd(stream, "MAXLEN", "~", "50000", "*", "event", "send", "room_id", "", "to", "*", "data", JSON.stringify({ seq, t: now() }), "at", String(Date.now()));
+const publish = (seq) =>
+  redis.xadd(stream, "MAXLEN", "~", "50000", "*", "event", "send", "room_id", "", "to", "*", "data", JSON.stringify({ seq, t: now() }), "at", String(Date.now()));
 
 async function drain(clients, expected, ms = 60_000) {
   const end = Date.now() + ms;
@@ -113,7 +113,8 @@ for (const n of sizes) {
   for (const c of clients) c.received = 0;
   const b0 = now();
   const pipe = redis.pipeline();
-  for (let i = 0; i < burst; i++) pipe.xadd(stream, "MAXLEN", "~", "50000", "*", "event", "send", "room_id", "", "to", "*", "data", JSON.stringify({ seq: i, t: now() }), "at", String(Date.now()));
+  for (let i = 0; i < burst; i++)
+    pipe.xadd(stream, "MAXLEN", "~", "50000", "*", "event", "send", "room_id", "", "to", "*", "data", JSON.stringify({ seq: i, t: now() }), "at", String(Date.now()));
   await pipe.exec();
   const burstDelivered = await drain(clients, burst);
   const burstSecs = (now() - b0) / 1000;
@@ -135,11 +136,15 @@ for (const n of sizes) {
 }
 
 const f = (x) => x.toFixed(1);
-console.log(`\nLive fan-out: ${processes === 1 ? "one realtime process" : `${processes} realtime processes (clients spread evenly)`}, agents of one account on websockets (${rate} events/s for ${seconds} s, then a burst of ${burst})\n`);
+console.log(
+  `\nLive fan-out: ${processes === 1 ? "one realtime process" : `${processes} realtime processes (clients spread evenly)`}, agents of one account on websockets (${rate} events/s for ${seconds} s, then a burst of ${burst})\n`,
+);
 console.log("| clients | events | deliveries (expected) | p50 ms | p95 ms | p99 ms | max ms | deliveries/s steady | deliveries/s burst |");
 console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of rows) {
-  console.log(`| ${r.clients} | ${r.events} | ${r.deliveries} (${r.expected}) | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.max)} | ${r.steadyPerSec} | ${r.burstPerSec}${r.burstComplete ? "" : " (incomplete)"} |`);
+  console.log(
+    `| ${r.clients} | ${r.events} | ${r.deliveries} (${r.expected}) | ${f(r.p50)} | ${f(r.p95)} | ${f(r.p99)} | ${f(r.max)} | ${r.steadyPerSec} | ${r.burstPerSec}${r.burstComplete ? "" : " (incomplete)"} |`,
+  );
 }
 await redis.del(stream);
 await db.end();

@@ -41,7 +41,10 @@ await db.query(`ANALYZE messages`);
 
 const apiProcess = startBun("api/server.ts", env);
 /** CPU seconds (user + system) the api process has used: a figure the other load on the machine barely moves. */
-const apiCpu = () => { const f = readFileSync(`/proc/${apiProcess.pid}/stat`, "utf8").split(") ")[1].split(" "); return (Number(f[11]) + Number(f[12])) / 100; };
+const apiCpu = () => {
+  const f = readFileSync(`/proc/${apiProcess.pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
 await up(`http://127.0.0.1:${apiPort}/api/health`);
 
 const target = new URL(`http://127.0.0.1:${apiPort}/api/webhooks/providers/simulator`);
@@ -65,16 +68,18 @@ async function pass(label, posts, clients, receipts) {
   let next = 0;
   const cpu0 = apiCpu();
   const started = performance.now();
-  await Promise.all(Array.from({ length: clients }, async () => {
-    for (let i = next++; i < posts.length; i = next++) {
-      const t0 = performance.now();
-      const res = await request(target, { dispatcher: agent, method: "POST", body: posts[i].body, headers: posts[i].headers });
-      const text = await res.body.text();
-      latencies.push(performance.now() - t0);
-      const answers = res.statusCode === 200 ? ((j) => (j.results ?? [j]).map((r) => r.result))(JSON.parse(text)) : [`http_${res.statusCode}`];
-      for (const key of answers) results.set(key, (results.get(key) ?? 0) + 1);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = next++; i < posts.length; i = next++) {
+        const t0 = performance.now();
+        const res = await request(target, { dispatcher: agent, method: "POST", body: posts[i].body, headers: posts[i].headers });
+        const text = await res.body.text();
+        latencies.push(performance.now() - t0);
+        const answers = res.statusCode === 200 ? ((j) => (j.results ?? [j]).map((r) => r.result))(JSON.parse(text)) : [`http_${res.statusCode}`];
+        for (const key of answers) results.set(key, (results.get(key) ?? 0) + 1);
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const cpuMs = ((apiCpu() - cpu0) * 1000 * 1000) / receipts;
   await agent.close();
@@ -88,7 +93,9 @@ const first = await pass("one receipt per post: new (sent → delivered)", singl
 const second = await pass("one receipt per post: the same again (duplicates)", singles, connections, total);
 const batches = build(Math.ceil(total / batchSize), (k) => Array.from({ length: Math.min(batchSize, total - k * batchSize) }, (_, j) => total + k * batchSize + j + 1));
 const third = await pass(`${batchSize} receipts per post: new (sent → delivered)`, batches, batchConnections, total);
-const { rows: [check] } = await db.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*)::int AS n FROM messages WHERE provider_message_id LIKE $1`, [`bench_${run}_%`]);
+const {
+  rows: [check],
+} = await db.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS delivered, count(*)::int AS n FROM messages WHERE provider_message_id LIKE $1`, [`bench_${run}_%`]);
 await db.end();
 
 const f = (x) => Math.round(x).toLocaleString("en-US");
@@ -96,7 +103,11 @@ console.log(`\n${f(total)} receipts per pass, ${connections} connections (${batc
 console.log("| pass | receipts/s | p50 / p95 / p99 ms per post | api CPU ms per 1,000 receipts | answers |");
 console.log("|---|---:|---:|---:|---|");
 for (const r of [first, second, third]) {
-  console.log(`| ${r.label} | ${f(r.rps)} | ${r.p50.toFixed(1)} / ${r.p95.toFixed(1)} / ${r.p99.toFixed(1)} | ${f(r.cpuMs)} | ${Object.entries(r.results).map(([k, v]) => `${k} ${f(v)}`).join(", ")} |`);
+  console.log(
+    `| ${r.label} | ${f(r.rps)} | ${r.p50.toFixed(1)} / ${r.p95.toFixed(1)} / ${r.p99.toFixed(1)} | ${f(r.cpuMs)} | ${Object.entries(r.results)
+      .map(([k, v]) => `${k} ${f(v)}`)
+      .join(", ")} |`,
+  );
 }
 console.log(`messages delivered afterwards: ${f(check.delivered)} of ${f(check.n)}`);
 if (check.delivered !== 2 * total || first.results.applied !== total || third.results.applied !== total) process.exitCode = 1;

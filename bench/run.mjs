@@ -14,16 +14,28 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 const [webPort, nodeHealthPort, nodeApiPort] = await Promise.all([freePort(), freePort(), freePort()]);
 const { apiPort, env } = await benchPlatform("mensageria_bench", "bench:", { APP_URL: `http://localhost:${webPort}`, WEB_PORT: String(webPort), WEB_HOST: "127.0.0.1" });
-const built = spawnSync(bun, ["build", "bench/servers/api-node.ts", "--target=node", "--format=esm", "--packages=external", "--outfile=bench/.build/api-node.mjs"], { cwd: root, encoding: "utf8" });
+const built = spawnSync(bun, ["build", "bench/servers/api-node.ts", "--target=node", "--format=esm", "--packages=external", "--outfile=bench/.build/api-node.mjs"], {
+  cwd: root,
+  encoding: "utf8",
+});
 if (built.status !== 0) throw new Error(built.stderr);
 
 startBun("remix/server.ts", env);
 startBun("api/server.ts", env);
 startProcess("node", ["bench/servers/health-node.mjs"], { ...env, PORT: String(nodeHealthPort) });
 startProcess("node", ["bench/.build/api-node.mjs"], { ...env, PORT: String(nodeApiPort) });
-await Promise.all([up(`http://127.0.0.1:${webPort}/health`), up(`http://127.0.0.1:${apiPort}/api/health`), up(`http://127.0.0.1:${nodeHealthPort}/health`), up(`http://127.0.0.1:${nodeApiPort}/api/accounts/info`)]);
+await Promise.all([
+  up(`http://127.0.0.1:${webPort}/health`),
+  up(`http://127.0.0.1:${apiPort}/api/health`),
+  up(`http://127.0.0.1:${nodeHealthPort}/health`),
+  up(`http://127.0.0.1:${nodeApiPort}/api/accounts/info`),
+]);
 
-const login = await fetch(`http://127.0.0.1:${apiPort}/api/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "owner@demo.example", password: "Demo!Mensa#2026" }) }).then((r) => r.json());
+const login = await fetch(`http://127.0.0.1:${apiPort}/api/auth/login`, {
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify({ email: "owner@demo.example", password: "Demo!Mensa#2026" }),
+}).then((r) => r.json());
 const auth = { Authorization: `Bearer ${login.token}` };
 const check = await fetch(`http://127.0.0.1:${nodeApiPort}/api/accounts/info`, { headers: auth }).then((r) => r.json());
 if (check.name !== "Demo Comércio Ltda") throw new Error("the Node handler does not answer the same data");

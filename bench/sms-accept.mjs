@@ -9,7 +9,7 @@
  * Run: `node bench/sms-accept.mjs` (PostgreSQL and Redis as for npm start). Stops by itself.
  */
 import pg from "pg";
-import { benchPlatform, sleep, startBun, up } from "./lib.mjs";
+import { benchPlatform, startBun, up } from "./lib.mjs";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -26,8 +26,17 @@ const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
 const email = `bench.${Date.now().toString(36)}@bench.example`;
 const password = "Rv8#Tq2!Lm5@Wx";
-const post = (path, body, token) => fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
-const reg = await post("/auth/register", { firstName: "Bench", lastName: "Envio", email, password, confirmPassword: password, companyName: "Bench Envios Ltda", acceptTerms: true });
+const post = (path, body, token) =>
+  fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+const reg = await post("/auth/register", {
+  firstName: "Bench",
+  lastName: "Envio",
+  email,
+  password,
+  confirmPassword: password,
+  companyName: "Bench Envios Ltda",
+  acceptTerms: true,
+});
 if (!reg.ok) throw new Error(`register: ${reg.status} ${await reg.text()}`);
 const accountId = (await reg.clone().json()).account.id;
 const { rows: mails } = await db.query("SELECT text_body FROM outbound_emails WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1", [email]);
@@ -67,7 +76,9 @@ await run(`single, ${connections} in flight`, connections, () => ({ to: number()
 await run("bulk list of 1,000, 4 in flight", 4, () => ({ to: Array.from({ length: 1000 }, number), body: "Oferta da semana", scheduled_at: later() }));
 
 // A group of contacts, inserted set-based, then one send to all of them.
-const { rows: [g] } = await db.query("INSERT INTO contact_groups (account_id, name) VALUES ($1, 'Bench') RETURNING id", [accountId]);
+const {
+  rows: [g],
+} = await db.query("INSERT INTO contact_groups (account_id, name) VALUES ($1, 'Bench') RETURNING id", [accountId]);
 await db.query(
   `WITH c AS (INSERT INTO contacts (account_id, mobile_number, first_name)
               SELECT $1, '+55118' || lpad(i::text, 8, '0'), 'Pessoa ' || i FROM generate_series(1, $3::int) i RETURNING id)

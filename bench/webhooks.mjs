@@ -71,7 +71,12 @@ const { token } = await api("/api/auth/login", { email: "owner@demo.example", pa
 // with their own URLs (the API allows 20 per account; the sender does not care whose they are).
 const first = (await api("/api/webhooks", { url: `http://127.0.0.1:${receiverPort}/e/0`, events: ["message.status_changed"], description: "bench" }, token)).data.id;
 const endpoint = async (url) =>
-  (await db.query(`INSERT INTO webhook_endpoints (account_id, url, description, events, secret_sealed) SELECT account_id, $2, description, events, secret_sealed FROM webhook_endpoints WHERE id = $1 RETURNING id`, [first, url])).rows[0].id;
+  (
+    await db.query(
+      `INSERT INTO webhook_endpoints (account_id, url, description, events, secret_sealed) SELECT account_id, $2, description, events, secret_sealed FROM webhook_endpoints WHERE id = $1 RETURNING id`,
+      [first, url],
+    )
+  ).rows[0].id;
 const live = [first];
 for (let i = 1; i < 100; i++) live.push(await endpoint(`http://127.0.0.1:${receiverPort}/e/${i}`));
 const deadId = await endpoint(`http://127.0.0.1:${deadPort}/dead`);
@@ -127,7 +132,7 @@ async function steadyFlow(withDead) {
   for (let tick = 0; tick < SECONDS * 10; tick++) {
     const started = Date.now();
     const ids = await deliver(Array.from({ length: perTick }, () => targets[k++ % targets.length]));
-    ids.forEach((id) => created.set(id, started));
+    for (const id of ids) created.set(id, started);
     await sleep(Math.max(0, 100 - (Date.now() - started)));
   }
   const mine = [...created.keys()];
@@ -147,7 +152,9 @@ for (let round = 0; round < 2; round++) {
   flows.push(await steadyFlow(true));
 }
 
-console.log(`\nCustomer webhooks, sender only (WEBHOOK_CONCURRENCY ${env.WEBHOOK_CONCURRENCY ?? 256}, WEBHOOK_ENDPOINT_CONCURRENCY ${env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 16}, 1 worker)\n`);
+console.log(
+  `\nCustomer webhooks, sender only (WEBHOOK_CONCURRENCY ${env.WEBHOOK_CONCURRENCY ?? 256}, WEBHOOK_ENDPOINT_CONCURRENCY ${env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 16}, 1 worker)\n`,
+);
 console.log("| endpoints | deliveries | received/s | recorded (succeeded)/s |");
 console.log("|---:|---:|---:|---:|");
 for (const r of throughput) console.log(`| ${r.spread} | ${r.n} | ${r.receivedPerSec} | ${r.recordedPerSec} |`);

@@ -12,11 +12,27 @@ export type Locale = (typeof LOCALES)[number];
 export const PLAN_PERMISSIONS = ["opening_hour", "dashboard", "spie", "tab", "department", "whatsapp"] as const;
 export type PlanPermission = (typeof PLAN_PERMISSIONS)[number];
 
-
 /** Standard contact fields (spec section 3), in the order screens and CSV mapping offer them. */
 export const CONTACT_FIELDS = [
-  "first_name", "last_name", "mobile_number", "phone", "email", "birth_date", "gender", "company", "website",
-  "address", "number", "complement", "district", "zip", "city", "state", "country", "description", "tags",
+  "first_name",
+  "last_name",
+  "mobile_number",
+  "phone",
+  "email",
+  "birth_date",
+  "gender",
+  "company",
+  "website",
+  "address",
+  "number",
+  "complement",
+  "district",
+  "zip",
+  "city",
+  "state",
+  "country",
+  "description",
+  "tags",
 ] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 export const CUSTOM_FIELD_TYPES = ["text", "number", "date", "list"] as const;
@@ -28,10 +44,7 @@ export const IMPORT_MAX_FILES = 10;
 export const IMPORT_MAX_ROWS = 1_000_000;
 
 /** Message statuses (spec section 4); the forward-only rules between them are in api/messages/status.ts. */
-export const MESSAGE_STATUSES = [
-  "pending", "scheduled", "queued", "sending", "sent", "received", "delivered", "read",
-  "failed", "unavailable", "rejected", "optout",
-] as const;
+export const MESSAGE_STATUSES = ["pending", "scheduled", "queued", "sending", "sent", "received", "delivered", "read", "failed", "unavailable", "rejected", "optout"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Carriers a short code can be homologated with (its deliverability). */

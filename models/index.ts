@@ -2,16 +2,7 @@
  * Sequelize models. The tables are created by migrations (models/migrations); these classes only
  * map them. Tenant-owned models carry accountId and are always queried with it.
  */
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type ForeignKey,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type ModelAttributes,
-  type ModelStatic,
-} from "sequelize";
+import { DataTypes, Model, type CreationOptional, type ForeignKey, type InferAttributes, type InferCreationAttributes, type ModelAttributes, type ModelStatic } from "sequelize";
 import { sequelize } from "./db";
 
 export * from "./constants";
@@ -400,79 +391,268 @@ export function initModels() {
   ready = true;
   const text = DataTypes.TEXT;
   const nText = { type: DataTypes.TEXT, allowNull: true };
-  init(Currency, "currencies", {
-    code: { type: DataTypes.CHAR(3), primaryKey: true },
-    name: text, namePlural: text, symbol: text, symbolNative: text,
-    decimalDigits: DataTypes.SMALLINT,
-    rounding: { type: DataTypes.DECIMAL(6, 2), get(this: Currency) { return Number(this.getDataValue("rounding")); } },
-  }, { timestamps: false });
+  init(
+    Currency,
+    "currencies",
+    {
+      code: { type: DataTypes.CHAR(3), primaryKey: true },
+      name: text,
+      namePlural: text,
+      symbol: text,
+      symbolNative: text,
+      decimalDigits: DataTypes.SMALLINT,
+      rounding: {
+        type: DataTypes.DECIMAL(6, 2),
+        get(this: Currency) {
+          return Number(this.getDataValue("rounding"));
+        },
+      },
+    },
+    { timestamps: false },
+  );
   init(Whitelabel, "whitelabels", { id, accountId: DataTypes.UUID, name: text, color: text, host: text, ...ts });
   init(Account, "accounts", {
-    id, name: text, type: text, status: text, currency: text, balance: DataTypes.BIGINT, creditLimit: DataTypes.BIGINT,
-    authToken: text, timezone: text, whitelabelId: DataTypes.UUID, parentAccountId: DataTypes.UUID,
-    street: nText, number: nText, complement: nText, district: nText, city: nText, province: nText, postalCode: nText, ...ts,
+    id,
+    name: text,
+    type: text,
+    status: text,
+    currency: text,
+    balance: DataTypes.BIGINT,
+    creditLimit: DataTypes.BIGINT,
+    authToken: text,
+    timezone: text,
+    whitelabelId: DataTypes.UUID,
+    parentAccountId: DataTypes.UUID,
+    street: nText,
+    number: nText,
+    complement: nText,
+    district: nText,
+    city: nText,
+    province: nText,
+    postalCode: nText,
+    ...ts,
   });
   init(User, "users", {
-    id, email: text, firstName: text, lastName: text, mobile: nText, gender: nText, birthDate: DataTypes.DATEONLY,
-    passwordHash: nText, emailVerifiedAt: DataTypes.DATE, locale: text, totpSecret: nText, totpEnabledAt: DataTypes.DATE,
-    googleId: nText, facebookId: nText, currentAccountId: DataTypes.UUID, lastLoginAt: DataTypes.DATE, ...ts,
+    id,
+    email: text,
+    firstName: text,
+    lastName: text,
+    mobile: nText,
+    gender: nText,
+    birthDate: DataTypes.DATEONLY,
+    passwordHash: nText,
+    emailVerifiedAt: DataTypes.DATE,
+    locale: text,
+    totpSecret: nText,
+    totpEnabledAt: DataTypes.DATE,
+    googleId: nText,
+    facebookId: nText,
+    currentAccountId: DataTypes.UUID,
+    lastLoginAt: DataTypes.DATE,
+    ...ts,
   });
   init(Membership, "memberships", { id, accountId: DataTypes.UUID, userId: DataTypes.UUID, role: text, isAgent: DataTypes.BOOLEAN, departmentId: DataTypes.UUID, ...ts });
   init(Department, "departments", { id, accountId: DataTypes.UUID, name: text, description: text, status: text, ...ts });
   init(Plan, "plans", {
-    id, name: text, service: text, price: DataTypes.BIGINT, currency: text, billingCycle: text, durationDays: DataTypes.INTEGER,
-    isTrial: DataTypes.BOOLEAN, permissions: DataTypes.JSONB, active: DataTypes.BOOLEAN, ...ts,
+    id,
+    name: text,
+    service: text,
+    price: DataTypes.BIGINT,
+    currency: text,
+    billingCycle: text,
+    durationDays: DataTypes.INTEGER,
+    isTrial: DataTypes.BOOLEAN,
+    permissions: DataTypes.JSONB,
+    active: DataTypes.BOOLEAN,
+    ...ts,
   });
   init(AccountPlan, "account_plans", { id, accountId: DataTypes.UUID, planId: DataTypes.UUID, service: text, startsAt: DataTypes.DATE, endsAt: DataTypes.DATE, ...ts });
   init(Invitation, "invitations", {
-    id, accountId: DataTypes.UUID, email: text, role: text, tokenHash: text, invitedBy: DataTypes.UUID,
-    expiresAt: DataTypes.DATE, acceptedAt: DataTypes.DATE, ...ts,
+    id,
+    accountId: DataTypes.UUID,
+    email: text,
+    role: text,
+    tokenHash: text,
+    invitedBy: DataTypes.UUID,
+    expiresAt: DataTypes.DATE,
+    acceptedAt: DataTypes.DATE,
+    ...ts,
   });
-  init(UserToken, "user_tokens", { id, userId: DataTypes.UUID, purpose: text, tokenHash: text, expiresAt: DataTypes.DATE, usedAt: DataTypes.DATE, createdAt: DataTypes.DATE }, { updatedAt: false });
+  init(
+    UserToken,
+    "user_tokens",
+    { id, userId: DataTypes.UUID, purpose: text, tokenHash: text, expiresAt: DataTypes.DATE, usedAt: DataTypes.DATE, createdAt: DataTypes.DATE },
+    { updatedAt: false },
+  );
   init(RefreshToken, "refresh_tokens", { id, userId: DataTypes.UUID, expiresAt: DataTypes.DATE, revokedAt: DataTypes.DATE, createdAt: DataTypes.DATE }, { updatedAt: false });
   init(OutboundEmail, "outbound_emails", {
-    id, accountId: DataTypes.UUID, toAddress: text, subject: text, html: text, textBody: text, status: text,
-    attempts: DataTypes.INTEGER, error: nText, sentAt: DataTypes.DATE, ...ts,
+    id,
+    accountId: DataTypes.UUID,
+    toAddress: text,
+    subject: text,
+    html: text,
+    textBody: text,
+    status: text,
+    attempts: DataTypes.INTEGER,
+    error: nText,
+    sentAt: DataTypes.DATE,
+    ...ts,
   });
-  init(AuditLog, "audit_logs", { id: bigId, accountId: DataTypes.UUID, userId: DataTypes.UUID, action: text, ip: DataTypes.INET, userAgent: nText, meta: DataTypes.JSONB, createdAt: DataTypes.DATE }, { updatedAt: false });
-  init(Notification, "notifications", {
-    id: bigId, accountId: DataTypes.UUID, userId: DataTypes.UUID, kind: text, params: DataTypes.JSONB, link: nText, readAt: DataTypes.DATE, createdAt: DataTypes.DATE,
-  }, { updatedAt: false });
+  init(
+    AuditLog,
+    "audit_logs",
+    { id: bigId, accountId: DataTypes.UUID, userId: DataTypes.UUID, action: text, ip: DataTypes.INET, userAgent: nText, meta: DataTypes.JSONB, createdAt: DataTypes.DATE },
+    { updatedAt: false },
+  );
+  init(
+    Notification,
+    "notifications",
+    {
+      id: bigId,
+      accountId: DataTypes.UUID,
+      userId: DataTypes.UUID,
+      kind: text,
+      params: DataTypes.JSONB,
+      link: nText,
+      readAt: DataTypes.DATE,
+      createdAt: DataTypes.DATE,
+    },
+    { updatedAt: false },
+  );
 
   init(Contact, "contacts", {
-    id, accountId: DataTypes.UUID, firstName: nText, lastName: nText, birthDate: DataTypes.DATEONLY, mobileNumber: nText, phone: nText, email: nText,
-    gender: nText, company: nText, website: nText, address: nText, number: nText, complement: nText, district: nText, zip: nText, city: nText,
-    state: nText, country: nText, description: nText, custom: DataTypes.JSONB, tags: DataTypes.ARRAY(DataTypes.TEXT),
-    minWaitTime: DataTypes.INTEGER, avgWaitTime: DataTypes.INTEGER, maxWaitTime: DataTypes.INTEGER, ...ts,
+    id,
+    accountId: DataTypes.UUID,
+    firstName: nText,
+    lastName: nText,
+    birthDate: DataTypes.DATEONLY,
+    mobileNumber: nText,
+    phone: nText,
+    email: nText,
+    gender: nText,
+    company: nText,
+    website: nText,
+    address: nText,
+    number: nText,
+    complement: nText,
+    district: nText,
+    zip: nText,
+    city: nText,
+    state: nText,
+    country: nText,
+    description: nText,
+    custom: DataTypes.JSONB,
+    tags: DataTypes.ARRAY(DataTypes.TEXT),
+    minWaitTime: DataTypes.INTEGER,
+    avgWaitTime: DataTypes.INTEGER,
+    maxWaitTime: DataTypes.INTEGER,
+    ...ts,
   });
   init(ContactGroup, "contact_groups", { id, accountId: DataTypes.UUID, name: text, description: text, ...ts });
-  init(ContactGroupMember, "contact_group_members", {
-    groupId: { type: DataTypes.UUID, primaryKey: true }, contactId: { type: DataTypes.UUID, primaryKey: true }, accountId: DataTypes.UUID, createdAt: DataTypes.DATE,
-  }, { updatedAt: false });
+  init(
+    ContactGroupMember,
+    "contact_group_members",
+    {
+      groupId: { type: DataTypes.UUID, primaryKey: true },
+      contactId: { type: DataTypes.UUID, primaryKey: true },
+      accountId: DataTypes.UUID,
+      createdAt: DataTypes.DATE,
+    },
+    { updatedAt: false },
+  );
   init(CustomField, "custom_fields", {
-    id, accountId: DataTypes.UUID, key: text, label: text, type: text, options: DataTypes.ARRAY(DataTypes.TEXT), required: DataTypes.BOOLEAN,
-    sensitive: DataTypes.BOOLEAN, visibleInAttendance: DataTypes.BOOLEAN, position: DataTypes.INTEGER, ...ts,
+    id,
+    accountId: DataTypes.UUID,
+    key: text,
+    label: text,
+    type: text,
+    options: DataTypes.ARRAY(DataTypes.TEXT),
+    required: DataTypes.BOOLEAN,
+    sensitive: DataTypes.BOOLEAN,
+    visibleInAttendance: DataTypes.BOOLEAN,
+    position: DataTypes.INTEGER,
+    ...ts,
   });
   init(ContactImport, "contact_imports", {
-    id, accountId: DataTypes.UUID, userId: DataTypes.UUID, status: text, files: DataTypes.JSONB, mapping: DataTypes.JSONB, groupId: DataTypes.UUID,
-    totalRows: DataTypes.BIGINT, processedRows: DataTypes.BIGINT, insertedRows: DataTypes.BIGINT, mergedRows: DataTypes.BIGINT, errorCount: DataTypes.BIGINT,
-    failure: nText, startedAt: DataTypes.DATE, finishedAt: DataTypes.DATE, ...ts,
+    id,
+    accountId: DataTypes.UUID,
+    userId: DataTypes.UUID,
+    status: text,
+    files: DataTypes.JSONB,
+    mapping: DataTypes.JSONB,
+    groupId: DataTypes.UUID,
+    totalRows: DataTypes.BIGINT,
+    processedRows: DataTypes.BIGINT,
+    insertedRows: DataTypes.BIGINT,
+    mergedRows: DataTypes.BIGINT,
+    errorCount: DataTypes.BIGINT,
+    failure: nText,
+    startedAt: DataTypes.DATE,
+    finishedAt: DataTypes.DATE,
+    ...ts,
   });
   init(Message, "messages", {
-    id, accountId: DataTypes.UUID, channel: text, direction: text, sender: text, recipient: text, body: text, segments: DataTypes.INTEGER,
-    coding: nText, status: text, provider: nText, route: nText, providerMessageId: nText, errorCode: nText, errorMessage: nText,
-    price: DataTypes.BIGINT, currency: DataTypes.CHAR(3), scheduledAt: DataTypes.DATE, queuedAt: DataTypes.DATE, sentAt: DataTypes.DATE,
-    deliveredAt: DataTypes.DATE, readAt: DataTypes.DATE, failedAt: DataTypes.DATE, campaignId: DataTypes.UUID, ...ts,
+    id,
+    accountId: DataTypes.UUID,
+    channel: text,
+    direction: text,
+    sender: text,
+    recipient: text,
+    body: text,
+    segments: DataTypes.INTEGER,
+    coding: nText,
+    status: text,
+    provider: nText,
+    route: nText,
+    providerMessageId: nText,
+    errorCode: nText,
+    errorMessage: nText,
+    price: DataTypes.BIGINT,
+    currency: DataTypes.CHAR(3),
+    scheduledAt: DataTypes.DATE,
+    queuedAt: DataTypes.DATE,
+    sentAt: DataTypes.DATE,
+    deliveredAt: DataTypes.DATE,
+    readAt: DataTypes.DATE,
+    failedAt: DataTypes.DATE,
+    campaignId: DataTypes.UUID,
+    ...ts,
   });
   init(Campaign, "campaigns", {
-    id, accountId: DataTypes.UUID, channel: text, name: text, status: text, sender: text, body: text, route: nText, templateId: DataTypes.UUID,
-    source: DataTypes.JSONB, total: DataTypes.INTEGER, createdBy: DataTypes.UUID, scheduledAt: DataTypes.DATE, startedAt: DataTypes.DATE,
-    completedAt: DataTypes.DATE, canceledAt: DataTypes.DATE, ...ts,
+    id,
+    accountId: DataTypes.UUID,
+    channel: text,
+    name: text,
+    status: text,
+    sender: text,
+    body: text,
+    route: nText,
+    templateId: DataTypes.UUID,
+    source: DataTypes.JSONB,
+    total: DataTypes.INTEGER,
+    createdBy: DataTypes.UUID,
+    scheduledAt: DataTypes.DATE,
+    startedAt: DataTypes.DATE,
+    completedAt: DataTypes.DATE,
+    canceledAt: DataTypes.DATE,
+    ...ts,
   });
   init(SmsTemplate, "sms_templates", { id, accountId: DataTypes.UUID, name: text, body: text, ...ts });
-  init(MessageEvent, "message_events", {
-    id: bigId, messageId: DataTypes.UUID, accountId: DataTypes.UUID, status: text, source: text, providerEventId: nText, payload: DataTypes.JSONB, createdAt: DataTypes.DATE,
-  }, { updatedAt: false });
+  init(
+    MessageEvent,
+    "message_events",
+    {
+      id: bigId,
+      messageId: DataTypes.UUID,
+      accountId: DataTypes.UUID,
+      status: text,
+      source: text,
+      providerEventId: nText,
+      payload: DataTypes.JSONB,
+      createdAt: DataTypes.DATE,
+    },
+    { updatedAt: false },
+  );
   init(OutboxEntry, "outbox", { id: bigId, topic: text, payload: DataTypes.JSONB, createdAt: DataTypes.DATE, publishedAt: DataTypes.DATE }, { updatedAt: false });
   Message.hasMany(MessageEvent, { foreignKey: "messageId", as: "events" });
   Contact.belongsToMany(ContactGroup, { through: ContactGroupMember, foreignKey: "contactId", otherKey: "groupId", as: "groups" });

@@ -86,7 +86,11 @@ function eventFrame(name: string, e: Entry): string {
  * A command frame for who the connection is (the agent's actor reloaded, so a removed membership
  * or a changed role applies at once), through the dispatch table.
  */
-export function runCommand(id: Identity, frame: Record<string, unknown>, meta: { connectionId: string | null; locale?: string | null; ip?: string | null; userAgent?: string | null }) {
+export function runCommand(
+  id: Identity,
+  frame: Record<string, unknown>,
+  meta: { connectionId: string | null; locale?: string | null; ip?: string | null; userAgent?: string | null },
+) {
   const caller = async (): Promise<LiveCaller> => {
     const base = { ip: meta.ip ?? null, userAgent: meta.userAgent ?? null };
     const connectionId = meta.connectionId ?? "";
@@ -169,7 +173,16 @@ export class Connection {
     const id = this.identity;
     if (id.kind === "agent") {
       const { userId, accountId } = id.actor;
-      this.feeds.push(new Feed(this.hub, notificationStream(accountId), "notifications", last.notifications ?? null, (e) => !e.fields.user || e.fields.user === "*" || e.fields.user === userId, deliver));
+      this.feeds.push(
+        new Feed(
+          this.hub,
+          notificationStream(accountId),
+          "notifications",
+          last.notifications ?? null,
+          (e) => !e.fields.user || e.fields.user === "*" || e.fields.user === userId,
+          deliver,
+        ),
+      );
       if (id.live) {
         const supervisor = id.supervisor;
         this.feeds.push(new Feed(this.hub, accountLiveStream(accountId), "account", last.account ?? null, (e) => liveEntryFor(e.fields.to, userId, supervisor), deliver));

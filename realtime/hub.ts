@@ -10,7 +10,7 @@
  */
 import { connect, redis } from "../api/lib/redis";
 
-export type Entry = { id: string; fields: Record<string, string>; /** per-stream frame cache */ frame?: string };
+export type Entry = { id: string; fields: Record<string, string> /** per-stream frame cache */; frame?: string };
 export interface Subscriber {
   push(entry: Entry): void;
 }
@@ -60,7 +60,10 @@ export class StreamHub {
 
   constructor(private readonly blockMs = 5000) {
     this.reader.on("ready", () => {
-      this.reader.client("ID").then((id) => (this.readerId = String(id)), () => undefined);
+      this.reader.client("ID").then(
+        (id) => (this.readerId = String(id)),
+        () => undefined,
+      );
     });
     this.done = this.loop();
   }
@@ -131,7 +134,10 @@ export class StreamHub {
     this.waking = true;
     void (async () => {
       while (!this.stopped && this.readingGen < this.gen && this.tails.size > 0) {
-        if (this.blocked && this.readerId) await redis().client("UNBLOCK", this.readerId).catch(() => undefined);
+        if (this.blocked && this.readerId)
+          await redis()
+            .client("UNBLOCK", this.readerId)
+            .catch(() => undefined);
         await sleep(15);
       }
       this.waking = false;

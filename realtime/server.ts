@@ -83,7 +83,12 @@ function wsTransport(ws: ServerWebSocket<WsData>): Transport {
 }
 
 /** SSE of a connection's streams; `id:` carries every stream's cursor so Last-Event-ID resumes all. */
-function sseResponse(request: Request, identity: Identity, last: Record<string, string>, meta: { locale: string | null; ip: string | null; userAgent: string | null; takeover: boolean }) {
+function sseResponse(
+  request: Request,
+  identity: Identity,
+  last: Record<string, string>,
+  meta: { locale: string | null; ip: string | null; userAgent: string | null; takeover: boolean },
+) {
   let conn: Connection | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -21,7 +21,44 @@ export type CurrencySeed = {
 
 const REGIONAL_X = new Set(["XOF", "XAF", "XPF", "XCD"]);
 /** Locales with CLDR "modern" (not comprehensive) currency coverage: they name only current currencies. */
-const PROBE_LOCALES = ["am", "km", "sw", "zu", "si", "lo", "my", "ky", "mn", "ne", "ps", "so", "uz", "yo", "ha", "ig", "kk", "ka", "hy", "az", "eu", "gl", "is", "mk", "sq", "bs", "ur", "pa", "gu", "kn", "ml", "mr", "ta", "te", "xh", "fo"];
+const PROBE_LOCALES = [
+  "am",
+  "km",
+  "sw",
+  "zu",
+  "si",
+  "lo",
+  "my",
+  "ky",
+  "mn",
+  "ne",
+  "ps",
+  "so",
+  "uz",
+  "yo",
+  "ha",
+  "ig",
+  "kk",
+  "ka",
+  "hy",
+  "az",
+  "eu",
+  "gl",
+  "is",
+  "mk",
+  "sq",
+  "bs",
+  "ur",
+  "pa",
+  "gu",
+  "kn",
+  "ml",
+  "mr",
+  "ta",
+  "te",
+  "xh",
+  "fo",
+];
 /** Native-locale hints where the code's first two letters are not a region (EUR, regional X..). */
 const NATIVE_LOCALE: Record<string, string> = { EUR: "de-DE", XOF: "fr-SN", XAF: "fr-CM", XPF: "fr-PF", XCD: "en-AG" };
 /**

@@ -7,10 +7,7 @@ import { newKey } from "../api/live/settings";
 import type { CreationAttributes, Transaction } from "sequelize";
 import { hashPassword } from "../api/auth/passwords";
 import { randomToken } from "../api/lib/crypto";
-import {
-  Account, AccountPlan, Currency, Department, Membership, Notification, PLAN_PERMISSIONS, Plan, ROLES, User, Whitelabel,
-  initModels, sequelize, type Role,
-} from "../models";
+import { Account, AccountPlan, Currency, Department, Membership, Notification, PLAN_PERMISSIONS, Plan, ROLES, User, Whitelabel, initModels, sequelize, type Role } from "../models";
 import { buildCurrencies } from "./currencies";
 
 /** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
@@ -46,8 +43,7 @@ export async function seed({ log }: { log: (s: string) => void }) {
     const currencies = buildCurrencies();
     await Currency.bulkCreate(currencies, { ...t, updateOnDuplicate: ["name", "namePlural", "symbol", "symbolNative", "decimalDigits", "rounding"] });
 
-    const plan = (name: string, defaults: Omit<CreationAttributes<Plan>, "name">) =>
-      Plan.findOrCreate({ where: { name }, defaults: { name, ...defaults }, ...t }).then(count);
+    const plan = (name: string, defaults: Omit<CreationAttributes<Plan>, "name">) => Plan.findOrCreate({ where: { name }, defaults: { name, ...defaults }, ...t }).then(count);
     const omni = await plan("Omni", { service: "omni", price: 29900, currency: "BRL", billingCycle: "monthly", permissions: ALL_PERMISSIONS });
     const sms = await plan("SMS", { service: "sms", price: 0, currency: "BRL", billingCycle: "prepaid", permissions: {} });
     const trial = await plan("Experiência", { service: "omni", price: 0, currency: "BRL", billingCycle: "monthly", isTrial: true, durationDays: 30, permissions: ALL_PERMISSIONS });
@@ -60,18 +56,30 @@ export async function seed({ log }: { log: (s: string) => void }) {
       if (!user) {
         hash ??= await hashPassword(DEMO_PASSWORD);
         const [firstName, lastName, gender] = person;
-        user = await User.create({
-          email, firstName, lastName, gender: (gender as User["gender"]) ?? null, passwordHash: hash, emailVerifiedAt: new Date(),
-          locale: "pt-BR", currentAccountId: acc.id,
-        }, t);
+        user = await User.create(
+          {
+            email,
+            firstName,
+            lastName,
+            gender: (gender as User["gender"]) ?? null,
+            passwordHash: hash,
+            emailVerifiedAt: new Date(),
+            locale: "pt-BR",
+            currentAccountId: acc.id,
+          },
+          t,
+        );
         created++;
       } else if (!user.currentAccountId) {
         await user.update({ currentAccountId: acc.id }, t);
       }
-      count(await Membership.findOrCreate({
-        where: { accountId: acc.id, userId: user.id },
-        defaults: { accountId: acc.id, userId: user.id, role, isAgent: AGENT_ROLES.has(role), departmentId }, ...t,
-      }));
+      count(
+        await Membership.findOrCreate({
+          where: { accountId: acc.id, userId: user.id },
+          defaults: { accountId: acc.id, userId: user.id, role, isAgent: AGENT_ROLES.has(role), departmentId },
+          ...t,
+        }),
+      );
       logins.push([email, role, acc.name]);
     };
     const attach = (acc: Account, p: Plan, endsAt: Date | null = null) =>
@@ -83,16 +91,26 @@ export async function seed({ log }: { log: (s: string) => void }) {
 
     // Reseller with its whitelabel, and one customer of the reseller.
     const reseller = await account("Revenda Azul", { type: "reseller" });
-    const wl = count(await Whitelabel.findOrCreate({ where: { host: RESELLER_HOST }, defaults: { host: RESELLER_HOST, name: "Revenda Azul", color: "#1d4ed8", accountId: reseller.id }, ...t }));
+    const wl = count(
+      await Whitelabel.findOrCreate({ where: { host: RESELLER_HOST }, defaults: { host: RESELLER_HOST, name: "Revenda Azul", color: "#1d4ed8", accountId: reseller.id }, ...t }),
+    );
     await member(reseller, "reseller@demo.example", "owner", ["Rafael", "Azevedo", "male"]);
     const resold = await account("Cliente da Revenda", { type: "customer", parentAccountId: reseller.id, whitelabelId: wl.id });
     await member(resold, "cliente@revenda.example", "owner", ["Camila", "Barbosa", "female"]);
 
     // The demo tenant: one user per role.
     const demo = await account("Demo Comércio Ltda", {
-      type: "customer", balance: 150000, creditLimit: 50000, timezone: "America/Sao_Paulo",
-      street: "Avenida Paulista", number: "1578", complement: "Conjunto 42", district: "Bela Vista",
-      city: "São Paulo", province: "SP", postalCode: "01310-200",
+      type: "customer",
+      balance: 150000,
+      creditLimit: 50000,
+      timezone: "America/Sao_Paulo",
+      street: "Avenida Paulista",
+      number: "1578",
+      complement: "Conjunto 42",
+      district: "Bela Vista",
+      city: "São Paulo",
+      province: "SP",
+      postalCode: "01310-200",
     });
     await attach(demo, omni);
     await attach(demo, sms);
@@ -101,10 +119,10 @@ export async function seed({ log }: { log: (s: string) => void }) {
       dept[name] = count(await Department.findOrCreate({ where: { accountId: demo.id, name }, defaults: { accountId: demo.id, name, description: `Equipe de ${name}` }, ...t }));
     }
     // The demo tenant's own SMS price on route T1: R$ 0,07 per segment (the default is R$ 0,08).
-    await sequelize().query(
-      `INSERT INTO sms_prices (account_id, route, price_per_segment, currency) VALUES ($1, 'T1', 7, 'BRL') ON CONFLICT (account_id, route) DO NOTHING`,
-      { bind: [demo.id], transaction },
-    );
+    await sequelize().query(`INSERT INTO sms_prices (account_id, route, price_per_segment, currency) VALUES ($1, 'T1', 7, 'BRL') ON CONFLICT (account_id, route) DO NOTHING`, {
+      bind: [demo.id],
+      transaction,
+    });
     // Short codes of the platform: two assigned to the demo tenant, one still unassigned.
     await sequelize().query(
       `INSERT INTO short_codes (account_id, number, nickname, deliverability) VALUES
@@ -116,10 +134,7 @@ export async function seed({ log }: { log: (s: string) => void }) {
     );
     // Live chat ready to try: settings (a widget key for /live/simulator), tabulations, a canned
     // greeting for everyone and a closing macro.
-    await sequelize().query(
-      `INSERT INTO live_settings (account_id, widget_key) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING;`,
-      { bind: [demo.id, newKey()], transaction },
-    );
+    await sequelize().query(`INSERT INTO live_settings (account_id, widget_key) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING;`, { bind: [demo.id, newKey()], transaction });
     await sequelize().query(
       `INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Resolvido'), ($1, 'Dúvida'), ($1, 'Reclamação')
        ON CONFLICT (account_id, lower(name)) DO NOTHING`,
@@ -147,11 +162,14 @@ export async function seed({ log }: { log: (s: string) => void }) {
     await member(trialAcc, "trial@demo.example", "owner", ["Lucas", "Martins", "male"]);
 
     if ((await Notification.count({ where: { accountId: demo.id }, ...t })) === 0) {
-      const rows = await Notification.bulkCreate([
-        { accountId: demo.id, userId: null, kind: "welcome", params: {} },
-        { accountId: demo.id, userId: null, kind: "balance_low", params: { balance: "R$ 1.500,00" } },
-        { accountId: demo.id, userId: null, kind: "user_joined", params: { name: `${PEOPLE.agent[0]} ${PEOPLE.agent[1]}` } },
-      ], t);
+      const rows = await Notification.bulkCreate(
+        [
+          { accountId: demo.id, userId: null, kind: "welcome", params: {} },
+          { accountId: demo.id, userId: null, kind: "balance_low", params: { balance: "R$ 1.500,00" } },
+          { accountId: demo.id, userId: null, kind: "user_joined", params: { name: `${PEOPLE.agent[0]} ${PEOPLE.agent[1]}` } },
+        ],
+        t,
+      );
       created += rows.length;
     }
     log(`demo seed: ${currencies.length} currencies upserted, ${created} new rows`);

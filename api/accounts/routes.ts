@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { authenticated, issueTokens } from "../http/auth";
 import { created } from "../http/created";
-import { createdResponse as createdDoc, errorResponses, successResponse } from "../http/openapi";
+import { createdResponse as createdDoc, successResponse } from "../http/openapi";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
 import { pageQuery } from "../lib/page";
 import { homeSummary } from "./home-summary";
@@ -45,13 +45,17 @@ export const accountRoutes = new Elysia({ prefix: "/accounts", tags: ["accounts"
     params: id,
     detail: { responses: successResponse(R.Account), summary: "One of the person's accounts (404 when not a member)" },
   })
-  .post("", async ({ ctx, body, set }) => {
-    const account = await createAccount(ctx, body);
-    return created(set, `/api/accounts/${account.id}`, account);
-  }, {
-    body: accountBody,
-    detail: { responses: createdResponse201(R.Account, "Created: Location is the new account"), summary: "Create an account owned by the signed-in person" },
-  })
+  .post(
+    "",
+    async ({ ctx, body, set }) => {
+      const account = await createAccount(ctx, body);
+      return created(set, `/api/accounts/${account.id}`, account);
+    },
+    {
+      body: accountBody,
+      detail: { responses: createdResponse201(R.Account, "Created: Location is the new account"), summary: "Create an account owned by the signed-in person" },
+    },
+  )
   .put("", ({ ctx, body }) => updateAccount(ctx, body), {
     body: accountBody,
     detail: { responses: successResponse(R.Account), summary: "Update the acting account (owner or admin)" },

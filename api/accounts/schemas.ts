@@ -2,13 +2,28 @@ import { pageInput } from "../lib/page";
 import { z } from "../lib/zod";
 
 /** Empty -> null. Accepts null too, so a value parsed once (by the form) validates again in the use-case. */
-const text = (max: number) => z.string().trim().max(max, `validation.maxLength::${max}`).nullish().transform((v) => (v ? v : null));
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `validation.maxLength::${max}`)
+    .nullish()
+    .transform((v) => (v ? v : null));
 
 export const accountSchema = z.object({
   name: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(120, "validation.maxLength::120"),
-  currency: z.string().trim().regex(/^[A-Z]{3}$/, "validation.required").default("BRL"),
-  street: text(200), number: text(20), complement: text(100), district: text(100), city: text(100),
-  province: text(50), postalCode: text(20).refine((v) => v === null || /^\d{5}-?\d{3}$|^[A-Za-z0-9 -]{3,10}$/.test(v), "validation.postalCode"),
+  currency: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, "validation.required")
+    .default("BRL"),
+  street: text(200),
+  number: text(20),
+  complement: text(100),
+  district: text(100),
+  city: text(100),
+  province: text(50),
+  postalCode: text(20).refine((v) => v === null || /^\d{5}-?\d{3}$|^[A-Za-z0-9 -]{3,10}$/.test(v), "validation.postalCode"),
 });
 
 /** GET /accounts: a keyset page. */

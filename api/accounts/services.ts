@@ -10,11 +10,19 @@ import { validate } from "../lib/validate";
 import { decodeCursor, keyset } from "../lib/page";
 import { accountPageSchema, accountSchema } from "./schemas";
 
-
 function view(a: Account, role: string, isAgent: boolean) {
   return {
-    id: a.id, name: a.name, type: a.type, status: a.status, currency: a.currency, balance: a.balance, limit: a.creditLimit,
-    role, is_agent: isAgent, whitelabel_id: a.whitelabelId, timezone: a.timezone,
+    id: a.id,
+    name: a.name,
+    type: a.type,
+    status: a.status,
+    currency: a.currency,
+    balance: a.balance,
+    limit: a.creditLimit,
+    role,
+    is_agent: isAgent,
+    whitelabel_id: a.whitelabelId,
+    timezone: a.timezone,
     address: { street: a.street, number: a.number, complement: a.complement, district: a.district, city: a.city, province: a.province, postal_code: a.postalCode },
   };
 }
@@ -38,10 +46,18 @@ export async function listAccountsPage(userId: string, query: unknown) {
         }
       : { userId },
     include: [{ model: Account, as: "account", required: true }],
-    order: [[{ model: Account, as: "account" }, "name", "ASC"], [{ model: Account, as: "account" }, "id", "ASC"]],
+    order: [
+      [{ model: Account, as: "account" }, "name", "ASC"],
+      [{ model: Account, as: "account" }, "id", "ASC"],
+    ],
     limit: limit + 1,
   });
-  return keyset(ms, limit, (m) => [m.account!.name, m.account!.id], (m) => view(m.account!, m.role, m.isAgent));
+  return keyset(
+    ms,
+    limit,
+    (m) => [m.account!.name, m.account!.id],
+    (m) => view(m.account!, m.role, m.isAgent),
+  );
 }
 
 /** The person's accounts, all of them (the screens' account switcher and list). */

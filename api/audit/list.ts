@@ -13,7 +13,12 @@ import { idParam, validate } from "../lib/validate";
 export const auditQuerySchema = z.object({
   before: idParam(),
   ...pageInput,
-  action: z.string().trim().max(60).regex(/^[a-z0-9_.]*$/, "validation.invalid").optional(),
+  action: z
+    .string()
+    .trim()
+    .max(60)
+    .regex(/^[a-z0-9_.]*$/, "validation.invalid")
+    .optional(),
 });
 
 const SEES_ALL = new Set(["owner", "admin", "security"]);
@@ -39,8 +44,20 @@ export async function listAuditLog(ctx: SignedInCtx, query: unknown, locale = "p
   const rows = await AuditLog.findAll({ where, order: [["id", "DESC"]], limit: limit + 1 });
   const users = await User.findAll({ where: { id: [...new Set(rows.map((r) => r.userId).filter(Boolean))] as string[] }, attributes: ["id", "email"] });
   const emails = new Map(users.map((u) => [u.id, u.email]));
-  return keyset(rows, limit, (r) => [r.id], (r) => ({
-    id: r.id, action: r.action, description: auditDescription(locale, r.action), user_id: r.userId, user_email: r.userId ? emails.get(r.userId) ?? null : null,
-    ip: r.ip, user_agent: r.userAgent, meta: r.meta, created_at: r.createdAt,
-  }));
+  return keyset(
+    rows,
+    limit,
+    (r) => [r.id],
+    (r) => ({
+      id: r.id,
+      action: r.action,
+      description: auditDescription(locale, r.action),
+      user_id: r.userId,
+      user_email: r.userId ? (emails.get(r.userId) ?? null) : null,
+      ip: r.ip,
+      user_agent: r.userAgent,
+      meta: r.meta,
+      created_at: r.createdAt,
+    }),
+  );
 }

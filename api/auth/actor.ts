@@ -59,10 +59,7 @@ export async function loadActor(userId: string, wantedAccountId?: string | null,
     if (wanted.status !== "active") throw new AppError("CLIENT_INACTIVE");
   }
   const usable = memberships.filter((m) => m.status !== "inactive");
-  const m =
-    usable.find((x) => x.account_id === wantedAccountId) ??
-    usable.find((x) => x.account_id === rows[0].current_account_id) ??
-    usable[0];
+  const m = usable.find((x) => x.account_id === wantedAccountId) ?? usable.find((x) => x.account_id === rows[0].current_account_id) ?? usable[0];
   if (!m) throw new AppError("ACCOUNT_INFO_FAILED");
   if (m.status === "suspended") throw new AppError("CLIENT_INACTIVE");
   const services = [...new Set(m.plans.map((p) => p.service))];

@@ -38,7 +38,15 @@ export async function oauthSignIn(ctx: Ctx, provider: OAuthProvider, profile: OA
       );
     } else {
       user = await User.create(
-        { email, firstName: profile.firstName || email.split("@")[0], lastName: profile.lastName ?? "", [idField]: profile.id, emailVerifiedAt: new Date(), locale, lastLoginAt: new Date() },
+        {
+          email,
+          firstName: profile.firstName || email.split("@")[0],
+          lastName: profile.lastName ?? "",
+          [idField]: profile.id,
+          emailVerifiedAt: new Date(),
+          locale,
+          lastLoginAt: new Date(),
+        },
         { transaction },
       );
       const account = await Account.create({ name: [profile.firstName, profile.lastName].filter(Boolean).join(" ") || email, authToken: randomToken(24) }, { transaction });

@@ -66,19 +66,13 @@ async function createOrNotify(ctx: Ctx, data: RegisterData, opts: { trial?: bool
       },
       { transaction },
     );
-    const account = await Account.create(
-      { name: data.companyName, authToken: randomToken(24), whitelabelId: opts.whitelabelId ?? null },
-      { transaction },
-    );
+    const account = await Account.create({ name: data.companyName, authToken: randomToken(24), whitelabelId: opts.whitelabelId ?? null }, { transaction });
     await Membership.create({ accountId: account.id, userId: user.id, role: "owner", isAgent: true }, { transaction });
     await user.update({ currentAccountId: account.id }, { transaction });
     if (opts.trial) {
       const plan = await Plan.findOne({ where: { isTrial: true, active: true }, transaction });
       if (plan) {
-        await AccountPlan.create(
-          { accountId: account.id, planId: plan.id, service: plan.service, endsAt: new Date(Date.now() + TRIAL_DAYS * 86_400_000) },
-          { transaction },
-        );
+        await AccountPlan.create({ accountId: account.id, planId: plan.id, service: plan.service, endsAt: new Date(Date.now() + TRIAL_DAYS * 86_400_000) }, { transaction });
       }
     }
     const tctx: Ctx = { ...ctx, transaction, actor: undefined };

@@ -61,17 +61,14 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
       },
     },
   )
-  .post(
-    "/token",
-    async ({ body, set, accessJwt, refreshJwt }) => refreshGrant(body.refresh_token, accessJwt, refreshJwt, set),
-    {
-      body: RefreshGrantBody,
-      detail: {
-        responses: { ...successResponse(RefreshedTokens), ...errorResponses(401) },
-        summary: "Refresh as OAuth 2.0 clients do (RFC 6749 section 6): a JSON or form-urlencoded body {grant_type: refresh_token, refresh_token}; answers {access_token, token_type, expires_in, refresh_token} plus the original {token}",
-      },
+  .post("/token", async ({ body, set, accessJwt, refreshJwt }) => refreshGrant(body.refresh_token, accessJwt, refreshJwt, set), {
+    body: RefreshGrantBody,
+    detail: {
+      responses: { ...successResponse(RefreshedTokens), ...errorResponses(401) },
+      summary:
+        "Refresh as OAuth 2.0 clients do (RFC 6749 section 6): a JSON or form-urlencoded body {grant_type: refresh_token, refresh_token}; answers {access_token, token_type, expires_in, refresh_token} plus the original {token}",
     },
-  )
+  })
   .post(
     "/login/:provider",
     async ({ params, body, request, server, accessJwt, refreshJwt }) => {
@@ -89,71 +86,103 @@ export const authRoutes = new Elysia({ prefix: "/auth", tags: ["auth"] })
       },
     },
   )
+  .post("/logout", async ({ body, refreshJwt }) => revokeRefresh(refreshJwt, body.refresh_token, body.all === true), {
+    body: t.Object({ refresh_token: t.String(), all: t.Optional(t.Boolean()) }),
+    detail: {
+      summary: "Sign out: revoke this refresh token (or all of the person's with all=true), the access tokens issued with it and the realtime connections opened with them",
+      responses: { ...successResponse(Revoked), ...errorResponses(401) },
+    },
+  })
   .post(
-    "/logout",
-    async ({ body, refreshJwt }) => revokeRefresh(refreshJwt, body.refresh_token, body.all === true),
+    "/register",
+    async ({ body, request, server, set }) => {
+      const { user, account } = await register(reqCtx(request, server), body);
+      return created(set, `/api/accounts/${account.id}`, { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } });
+    },
     {
-      body: t.Object({ refresh_token: t.String(), all: t.Optional(t.Boolean()) }),
+      body: t.Record(t.String(), t.Any()),
       detail: {
-        summary: "Sign out: revoke this refresh token (or all of the person's with all=true), the access tokens issued with it and the realtime connections opened with them",
-        responses: { ...successResponse(Revoked), ...errorResponses(401) },
+        requestBody: zodBody(registerSchema),
+        responses: { ...createdDoc(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
+        summary: "Register a person and company (sends the verification e-mail)",
       },
     },
   )
-  .post("/register", async ({ body, request, server, set }) => {
-    const { user, account } = await register(reqCtx(request, server), body);
-    return created(set, `/api/accounts/${account.id}`, { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } });
-  }, {
-    body: t.Record(t.String(), t.Any()),
-    detail: {
-      requestBody: zodBody(registerSchema),
-      responses: { ...createdDoc(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
-      summary: "Register a person and company (sends the verification e-mail)",
+  .post(
+    "/register/trial",
+    async ({ body, request, server, set }) => {
+      const { user, account } = await register(reqCtx(request, server), body, { trial: true });
+      return created(set, `/api/accounts/${account.id}`, { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } });
     },
-  })
-  .post("/register/trial", async ({ body, request, server, set }) => {
-    const { user, account } = await register(reqCtx(request, server), body, { trial: true });
-    return created(set, `/api/accounts/${account.id}`, { user: { id: user.id, email: user.email }, account: { id: account.id, name: account.name } });
-  }, {
-    body: t.Record(t.String(), t.Any()),
-    detail: {
-      requestBody: zodBody(registerSchema),
-      responses: { ...createdDoc(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
-      summary: "Register with the 30-day experience plan",
+    {
+      body: t.Record(t.String(), t.Any()),
+      detail: {
+        requestBody: zodBody(registerSchema),
+        responses: { ...createdDoc(Registered, "Registered: Location is the new account (GET it once signed in)"), ...errorResponses(429) },
+        summary: "Register with the 30-day experience plan",
+      },
     },
-  })
-  .post("/verify-email/:token", async ({ params, request, server }) => {
-    await verifyEmail(reqCtx(request, server), params.token);
-    return neutral;
-  }, {
-    params: t.Object({ token: t.String() }),
-    detail: { responses: { ...successResponse(Ok), ...errorResponses(401) }, summary: "Confirm the e-mail address with the token of the verification link (401 INVALID_TOKEN when used or expired)" },
-  })
-  .post("/resend-verification", async ({ body, request, server }) => {
-    await resendVerification(reqCtx(request, server), body);
-    return neutral;
-  }, {
-    body: t.Object({ email: t.String() }),
-    detail: { responses: { ...successResponse(Ok), ...errorResponses(429) }, summary: "Send the verification e-mail again; the answer is the same whether or not the account exists" },
-  })
-  .post("/reset-password", async ({ body, request, server }) => {
-    await requestPasswordReset(reqCtx(request, server), body);
-    return neutral;
-  }, {
-    body: t.Object({ email: t.String() }),
-    detail: { responses: { ...successResponse(Ok), ...errorResponses(429) }, summary: "Request a reset link; the answer is the same whether or not the account exists" },
-  })
+  )
+  .post(
+    "/verify-email/:token",
+    async ({ params, request, server }) => {
+      await verifyEmail(reqCtx(request, server), params.token);
+      return neutral;
+    },
+    {
+      params: t.Object({ token: t.String() }),
+      detail: {
+        responses: { ...successResponse(Ok), ...errorResponses(401) },
+        summary: "Confirm the e-mail address with the token of the verification link (401 INVALID_TOKEN when used or expired)",
+      },
+    },
+  )
+  .post(
+    "/resend-verification",
+    async ({ body, request, server }) => {
+      await resendVerification(reqCtx(request, server), body);
+      return neutral;
+    },
+    {
+      body: t.Object({ email: t.String() }),
+      detail: {
+        responses: { ...successResponse(Ok), ...errorResponses(429) },
+        summary: "Send the verification e-mail again; the answer is the same whether or not the account exists",
+      },
+    },
+  )
+  .post(
+    "/reset-password",
+    async ({ body, request, server }) => {
+      await requestPasswordReset(reqCtx(request, server), body);
+      return neutral;
+    },
+    {
+      body: t.Object({ email: t.String() }),
+      detail: { responses: { ...successResponse(Ok), ...errorResponses(429) }, summary: "Request a reset link; the answer is the same whether or not the account exists" },
+    },
+  )
   .get("/reset/:token", async ({ params }) => checkResetToken(params.token), {
     params: t.Object({ token: t.String() }),
-    detail: { responses: { ...successResponse(ResetTokenValid), ...errorResponses(401) }, summary: "Check a password reset token before showing the new-password form (401 INVALID_TOKEN when used or expired)" },
+    detail: {
+      responses: { ...successResponse(ResetTokenValid), ...errorResponses(401) },
+      summary: "Check a password reset token before showing the new-password form (401 INVALID_TOKEN when used or expired)",
+    },
   })
-  .post("/reset-verification", async ({ body, request, server }) => {
-    await resetPassword(reqCtx(request, server), body);
-    return neutral;
-  }, {
-    body: t.Object({ token: t.String(), password: t.String(), confirmPassword: t.String() }),
-    detail: { responses: { ...successResponse(Ok), ...errorResponses(401, 429) }, summary: "Set a new password with the reset token; every session and token of the person ends" },
-  });
+  .post(
+    "/reset-verification",
+    async ({ body, request, server }) => {
+      await resetPassword(reqCtx(request, server), body);
+      return neutral;
+    },
+    {
+      body: t.Object({ token: t.String(), password: t.String(), confirmPassword: t.String() }),
+      detail: {
+        responses: { ...successResponse(Ok), ...errorResponses(401, 429) },
+        summary: "Set a new password with the reset token; every session and token of the person ends",
+      },
+    },
+  );
 
 export const twoFactorRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"] })
   .use(pendingAuth)
@@ -169,10 +198,12 @@ export const twoFactorRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"] })
     },
     {
       body: t.Object({ code: t.String() }),
-      detail: { responses: { ...successResponse(FullTokens), ...errorResponses(401, 429) }, summary: "Second factor: a pending token plus the TOTP code answers full tokens (401 INVALID_TOTP for a wrong code)" },
+      detail: {
+        responses: { ...successResponse(FullTokens), ...errorResponses(401, 429) },
+        summary: "Second factor: a pending token plus the TOTP code answers full tokens (401 INVALID_TOTP for a wrong code)",
+      },
     },
   );
-
 
 /** Second-factor management for the signed-in person (a full token is needed). */
 export const twoFactorManageRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"], detail: { security: [{ bearer: [] }] } })
@@ -191,7 +222,10 @@ export const twoFactorManageRoutes = new Elysia({ prefix: "/2fa", tags: ["auth"]
     },
     {
       body: t.Object({ secret: t.String(), code: t.String() }),
-      detail: { responses: { ...successResponse(Ok), ...errorResponses(401, 409) }, summary: "Confirm enrolment with the secret and a first code from the app; switches 2FA on (401 INVALID_TOTP for a wrong code)" },
+      detail: {
+        responses: { ...successResponse(Ok), ...errorResponses(401, 409) },
+        summary: "Confirm enrolment with the secret and a first code from the app; switches 2FA on (401 INVALID_TOTP for a wrong code)",
+      },
     },
   )
   .post(

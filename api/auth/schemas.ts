@@ -8,7 +8,9 @@ const COMMON = ["password", "senha", "qwerty", "asdf", "zxcv", "letmein", "welco
 export function hasSequence(value: string, run = 4): boolean {
   const s = value.toLowerCase();
   for (let i = 0; i + run <= s.length; i++) {
-    let up = true, down = true, same = true;
+    let up = true,
+      down = true,
+      same = true;
     for (let j = 1; j < run; j++) {
       const d = s.charCodeAt(i + j) - s.charCodeAt(i + j - 1);
       up &&= d === 1;
@@ -25,7 +27,13 @@ export function isCommonPassword(value: string): boolean {
   return COMMON.some((w) => s.includes(w));
 }
 
-export const email = z.string().trim().min(1, "validation.required").max(254, "validation.maxLength::254").email("validation.email").transform((v) => v.toLowerCase());
+export const email = z
+  .string()
+  .trim()
+  .min(1, "validation.required")
+  .max(254, "validation.maxLength::254")
+  .email("validation.email")
+  .transform((v) => v.toLowerCase());
 
 export function passwordRule(min: number) {
   return z
@@ -70,7 +78,12 @@ export const resetPasswordSchema = z
   .object({ token: z.string().min(1, "validation.required"), password, confirmPassword: z.string().min(1, "validation.required") })
   .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "validation.password.mismatch" });
 
-export const totpCodeSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, "validation.totp") });
+export const totpCodeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "validation.totp"),
+});
 
 export const acceptInvitationSchema = z
   .object({

@@ -96,10 +96,24 @@ function view(c: CampaignRow, counts: Record<string, number>): CampaignView {
   const done = messages - unfinished;
   const denominator = Math.max(c.total, messages);
   return {
-    id: c.id, channel: c.channel, name: c.name, status: c.status, from: c.sender, sender: c.sender, body: c.body, route: c.route, total: c.total,
-    counts, done, progress: denominator === 0 ? 0 : Math.floor((done * 100) / denominator),
-    scheduled_at: c.scheduled_at, started_at: c.started_at, completed_at: c.completed_at, canceled_at: c.canceled_at,
-    created_at: c.created_at, updated_at: c.updated_at,
+    id: c.id,
+    channel: c.channel,
+    name: c.name,
+    status: c.status,
+    from: c.sender,
+    sender: c.sender,
+    body: c.body,
+    route: c.route,
+    total: c.total,
+    counts,
+    done,
+    progress: denominator === 0 ? 0 : Math.floor((done * 100) / denominator),
+    scheduled_at: c.scheduled_at,
+    started_at: c.started_at,
+    completed_at: c.completed_at,
+    canceled_at: c.canceled_at,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
   };
 }
 
@@ -152,7 +166,12 @@ export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
   const counts = await countsOf(rows.slice(0, q.limit).map((r) => r.id));
   const total = Number(n);
   return {
-    ...keyset(rows, q.limit, (r) => [r.position, r.id], (r) => view(r, counts.get(r.id)!)),
+    ...keyset(
+      rows,
+      q.limit,
+      (r) => [r.position, r.id],
+      (r) => view(r, counts.get(r.id)!),
+    ),
     page: q.page,
     per_page: q.limit,
     total,

@@ -26,7 +26,8 @@ export const campaignRoutes = new Elysia({ prefix: "/sms/campaigns", tags: ["sms
     }),
     detail: {
       responses: successResponse(CampaignPage),
-      summary: "SMS campaigns of the account, newest first (created_at, id), `limit` a page (default 20), each with total, per-status message counts and progress; next_cursor (page/last_page deprecated)",
+      summary:
+        "SMS campaigns of the account, newest first (created_at, id), `limit` a page (default 20), each with total, per-status message counts and progress; next_cursor (page/last_page deprecated)",
     },
   })
   .get("/:id", ({ ctx, params }) => getCampaign(ctx, params.id), {

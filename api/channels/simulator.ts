@@ -79,4 +79,3 @@ export function simulatorAdapter(channel: string): ChannelAdapter {
     },
   };
 }
-

@@ -16,12 +16,7 @@ describe("Standard Webhooks signatures", () => {
 
   it("matches the Standard Webhooks reference vector (whsec_ secrets are base64 key bytes)", () => {
     // From the standard-webhooks reference test suite.
-    const sig = computeSignature(
-      "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-      "msg_p5jXN8AQM9LWM0D4loKWxJek",
-      1614265330,
-      '{"test": 2432232314}',
-    );
+    const sig = computeSignature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}');
     expect(sig).toBe("g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
   });
 

@@ -51,12 +51,7 @@ function header(h: HeaderSource, name: string): string | null {
  * Verifies the headers against the raw body with any of `secrets`. Rejects a timestamp more than
  * `toleranceSeconds` away from `now` (either side), so a captured request cannot be replayed later.
  */
-export function verifyWebhook(
-  secrets: string | string[],
-  headers: HeaderSource,
-  rawBody: string,
-  opts: { now?: number; toleranceSeconds?: number } = {},
-): VerifyResult {
+export function verifyWebhook(secrets: string | string[], headers: HeaderSource, rawBody: string, opts: { now?: number; toleranceSeconds?: number } = {}): VerifyResult {
   const id = header(headers, "webhook-id");
   const ts = header(headers, "webhook-timestamp");
   const sig = header(headers, "webhook-signature");

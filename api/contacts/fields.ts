@@ -34,8 +34,15 @@ export type CustomFieldView = {
 
 function view(d: CustomField): CustomFieldView {
   return {
-    id: d.id, key: d.key, label: d.label, type: d.type, options: d.options ?? [], required: d.required, sensitive: d.sensitive,
-    visible_in_attendance: d.visibleInAttendance, position: d.position,
+    id: d.id,
+    key: d.key,
+    label: d.label,
+    type: d.type,
+    options: d.options ?? [],
+    required: d.required,
+    sensitive: d.sensitive,
+    visible_in_attendance: d.visibleInAttendance,
+    position: d.position,
   };
 }
 
@@ -44,7 +51,13 @@ const taken = () => new AppError("CUSTOM_FIELD_TAKEN", { fields: { key: ["errors
 export async function listCustomFields(ctx: SignedInCtx): Promise<CustomFieldView[]> {
   assertCan(ctx);
   initModels();
-  const rows = await CustomField.findAll({ where: { accountId: ctx.actor.accountId }, order: [["position", "ASC"], ["label", "ASC"]] });
+  const rows = await CustomField.findAll({
+    where: { accountId: ctx.actor.accountId },
+    order: [
+      ["position", "ASC"],
+      ["label", "ASC"],
+    ],
+  });
   return rows.map(view);
 }
 
@@ -64,9 +77,15 @@ export async function pageCustomFields(ctx: SignedInCtx, query: unknown = {}): P
   const rows = await CustomField.findAll({
     where: {
       accountId: ctx.actor.accountId,
-      ...(after ? { [Op.and]: [literal(`("position", "label", "id") > (${Number(after[0])}, ${sequelize().escape(String(after[1]))}, ${sequelize().escape(String(after[2]))}::uuid)`)] } : {}),
+      ...(after
+        ? { [Op.and]: [literal(`("position", "label", "id") > (${Number(after[0])}, ${sequelize().escape(String(after[1]))}, ${sequelize().escape(String(after[2]))}::uuid)`)] }
+        : {}),
     },
-    order: [["position", "ASC"], ["label", "ASC"], ["id", "ASC"]],
+    order: [
+      ["position", "ASC"],
+      ["label", "ASC"],
+      ["id", "ASC"],
+    ],
     limit: f.limit + 1,
   });
   return keyset(rows, f.limit, (d) => [d.position, d.label, d.id], view);
@@ -86,8 +105,15 @@ export async function createCustomField(ctx: SignedInCtx, input: unknown) {
   const position = data.position ?? ((await CustomField.max<number, CustomField>("position", { where: { accountId: ctx.actor.accountId } })) ?? -1) + 1;
   try {
     const d = await CustomField.create({
-      accountId: ctx.actor.accountId, key: data.key, label: data.label, type: data.type, options: data.type === "list" ? data.options : [],
-      required: data.required, sensitive: data.sensitive, visibleInAttendance: data.visible_in_attendance, position,
+      accountId: ctx.actor.accountId,
+      key: data.key,
+      label: data.label,
+      type: data.type,
+      options: data.type === "list" ? data.options : [],
+      required: data.required,
+      sensitive: data.sensitive,
+      visibleInAttendance: data.visible_in_attendance,
+      position,
     });
     await recordAudit(ctx, "contacts.field_created", { meta: { fieldId: d.id, key: d.key } });
     return view(d);
@@ -103,8 +129,13 @@ export async function updateCustomField(ctx: SignedInCtx, id: string, input: unk
   const d = await findField(ctx, id);
   const data = validate(customFieldUpdateSchema, input);
   await d.update({
-    label: data.label, type: data.type, options: data.type === "list" ? data.options : [], required: data.required, sensitive: data.sensitive,
-    visibleInAttendance: data.visible_in_attendance, ...(data.position === undefined ? {} : { position: data.position }),
+    label: data.label,
+    type: data.type,
+    options: data.type === "list" ? data.options : [],
+    required: data.required,
+    sensitive: data.sensitive,
+    visibleInAttendance: data.visible_in_attendance,
+    ...(data.position === undefined ? {} : { position: data.position }),
   });
   await recordAudit(ctx, "contacts.field_updated", { meta: { fieldId: d.id, key: d.key } });
   return view(d);

@@ -73,7 +73,13 @@ export async function getContact(ctx: SignedInCtx, id: string): Promise<ContactV
   const c = await findContact(ctx, id);
   const [groups, defs] = await Promise.all([
     groupsOfContact(ctx.actor.accountId, c.id),
-    CustomField.findAll({ where: { accountId: ctx.actor.accountId }, order: [["position", "ASC"], ["label", "ASC"]] }),
+    CustomField.findAll({
+      where: { accountId: ctx.actor.accountId },
+      order: [
+        ["position", "ASC"],
+        ["label", "ASC"],
+      ],
+    }),
   ]);
   const seeAll = isPrivileged(ctx);
   const mobile = formatPhone(c.mobileNumber);
@@ -87,7 +93,7 @@ export async function getContact(ctx: SignedInCtx, id: string): Promise<ContactV
     mobile_number: c.mobileNumber,
     mobile_formatted: mobile,
     phone: c.phone,
-    phone_formatted: c.phone?.startsWith("+") ? formatPhone(c.phone) : c.phone ?? "",
+    phone_formatted: c.phone?.startsWith("+") ? formatPhone(c.phone) : (c.phone ?? ""),
     email: c.email,
     gender: c.gender,
     company: c.company,
@@ -108,8 +114,15 @@ export async function getContact(ctx: SignedInCtx, id: string): Promise<ContactV
       const value = raw === undefined ? null : raw;
       const hidden = d.sensitive && !seeAll;
       return {
-        key: d.key, label: d.label, type: d.type, options: d.options ?? [], required: d.required, sensitive: d.sensitive,
-        visible_in_attendance: d.visibleInAttendance, value: hidden ? null : value, masked: hidden && value !== null && value !== "",
+        key: d.key,
+        label: d.label,
+        type: d.type,
+        options: d.options ?? [],
+        required: d.required,
+        sensitive: d.sensitive,
+        visible_in_attendance: d.visibleInAttendance,
+        value: hidden ? null : value,
+        masked: hidden && value !== null && value !== "",
       };
     }),
     min_wait_time: c.minWaitTime,

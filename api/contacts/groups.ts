@@ -40,14 +40,23 @@ export async function listGroups(ctx: SignedInCtx, query: unknown = {}): Promise
       ORDER BY lower(g.name), g.id LIMIT ${f.limit + 1}`,
     { bind, type: QueryTypes.SELECT },
   );
-  return keyset(rows, f.limit, (g) => [g.sort_name, g.id], ({ sort_name: _s, ...g }) => ({ ...g, created_at: new Date(g.created_at).toISOString() }));
+  return keyset(
+    rows,
+    f.limit,
+    (g) => [g.sort_name, g.id],
+    ({ sort_name: _s, ...g }) => ({ ...g, created_at: new Date(g.created_at).toISOString() }),
+  );
 }
 
 /** Group names for forms and filters (contacts screens): id and name only, no counting. */
 export async function groupOptions(ctx: SignedInCtx) {
   assertCan(ctx);
   initModels();
-  const rows = await ContactGroup.findAll({ where: { accountId: ctx.actor.accountId }, attributes: ["id", "name"], order: [[sequelize().fn("lower", sequelize().col("name")), "ASC"]] });
+  const rows = await ContactGroup.findAll({
+    where: { accountId: ctx.actor.accountId },
+    attributes: ["id", "name"],
+    order: [[sequelize().fn("lower", sequelize().col("name")), "ASC"]],
+  });
   return rows.map((g) => ({ id: g.id, name: g.name }));
 }
 

@@ -25,7 +25,13 @@ async function collect(ctx: SignedInCtx, id: string) {
   if (!row) throw new AppError("NOT_FOUND");
   const [groups, defs, audit] = await Promise.all([
     groupsOfContact(ctx.actor.accountId, id),
-    CustomField.findAll({ where: { accountId: ctx.actor.accountId }, order: [["position", "ASC"], ["label", "ASC"]] }),
+    CustomField.findAll({
+      where: { accountId: ctx.actor.accountId },
+      order: [
+        ["position", "ASC"],
+        ["label", "ASC"],
+      ],
+    }),
     sequelize().query<{ id: number; action: string; user_email: string | null; created_at: Date; meta: Record<string, unknown> }>(
       `SELECT a.id, a.action, u.email AS user_email, a.created_at, a.meta FROM audit_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.account_id = $1 AND (a.meta @> jsonb_build_object('contactId', $2::text) OR a.meta->'ids' @> jsonb_build_array($2::text))
@@ -37,10 +43,8 @@ async function collect(ctx: SignedInCtx, id: string) {
   const { custom: _custom, tags, ...columns } = row;
   return {
     exported_at: new Date().toISOString(),
-    contact: Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v ?? null])),
-    custom_fields: defs
-      .filter((d) => d.key in custom)
-      .map((d) => ({ key: d.key, label: d.label, type: d.type, sensitive: d.sensitive, value: custom[d.key] ?? null })),
+    contact: Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : (v ?? null)])),
+    custom_fields: defs.filter((d) => d.key in custom).map((d) => ({ key: d.key, label: d.label, type: d.type, sensitive: d.sensitive, value: custom[d.key] ?? null })),
     tags: (tags as string[] | null) ?? [],
     groups: groups.map((g) => ({ id: g.id, name: g.name, added_at: new Date(g.added_at).toISOString() })),
     audit: audit.map((a) => ({ id: a.id, action: a.action, by: a.user_email, at: new Date(a.created_at).toISOString(), meta: a.meta })),
@@ -51,7 +55,9 @@ async function collect(ctx: SignedInCtx, id: string) {
 function flatten(value: unknown, prefix: string, out: Array<[string, string]>) {
   if (Array.isArray(value)) {
     if (!value.length) out.push([prefix, ""]);
-    value.forEach((v, i) => flatten(v, `${prefix}.${i}`, out));
+    value.forEach((v, i) => {
+      flatten(v, `${prefix}.${i}`, out);
+    });
   } else if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
   } else {

@@ -102,7 +102,10 @@ export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promi
     }),
   ]);
   const page = rows.slice(0, f.limit);
-  const groups = await groupNamesOf(ctx.actor.accountId, page.map((r) => r.id));
+  const groups = await groupNamesOf(
+    ctx.actor.accountId,
+    page.map((r) => r.id),
+  );
   const n = counted[0]?.n ?? 0;
   const last = page.at(-1);
   const next = rows.length > f.limit && last ? encodeCursor([last.cursor_ts, last.id]) : null;

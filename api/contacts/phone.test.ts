@@ -40,7 +40,16 @@ describe("websites", () => {
   });
 
   it("refuses every other scheme and what is not an address", () => {
-    for (const bad of ["javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>", "ftp://loja.example", "vbscript:x", "file:///etc/passwd", "loja", "https://"]) {
+    for (const bad of [
+      "javascript:alert(1)",
+      "JavaScript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "ftp://loja.example",
+      "vbscript:x",
+      "file:///etc/passwd",
+      "loja",
+      "https://",
+    ]) {
       expect(cleanWebsite(bad), bad).toBeNull();
     }
   });

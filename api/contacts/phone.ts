@@ -12,7 +12,8 @@ export function normalizePhone(raw: string | null | undefined): string | null {
   if (!digits || digits.length > 15) return null;
   let candidate: string;
   if (trimmed.startsWith("+")) candidate = `+${digits}`;
-  else if (digits.length === 10 || digits.length === 11) candidate = `+55${digits}`; // DDD + number
+  else if (digits.length === 10 || digits.length === 11)
+    candidate = `+55${digits}`; // DDD + number
   else if (digits.length === 12 || digits.length === 13) candidate = digits.startsWith("55") ? `+${digits}` : `+${digits}`;
   else candidate = `+${digits}`;
   const parsed = parsePhoneNumberFromString(candidate);

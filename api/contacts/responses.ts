@@ -11,7 +11,11 @@ import { Page } from "../lib/page";
 
 const int = Type.Integer;
 const str = () => t.Union([t.String(), t.Null()]);
-const oneOf = (values: readonly string[], description?: string) => t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});
+const oneOf = (values: readonly string[], description?: string) =>
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    description ? { description } : {},
+  );
 const GroupRef = t.Object({ id: t.String({ format: "uuid" }), name: t.String() });
 
 export const Contact = t.Object({

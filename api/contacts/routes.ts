@@ -25,7 +25,6 @@ import {
   getCustomField,
   getGroup,
   listContacts,
-  listCustomFields,
   listGroups,
   pageCustomFields,
   saveContact,
@@ -55,12 +54,26 @@ const listQuery = t.Object({
 const contactBody = t.Object(
   {
     name: t.Optional(t.Union([t.String({ description: "Full name, split at the first space when first_name/last_name are absent" }), t.Null()])),
-    first_name: text, last_name: text,
-    mobile_number: t.Optional(t.Union([t.String({ description: "Any format; stored E.164 (+55 assumed for 10 or 11 digits). Creating with an existing number merges into that contact" }), t.Null()])),
-    phone: text, email: text,
+    first_name: text,
+    last_name: text,
+    mobile_number: t.Optional(
+      t.Union([t.String({ description: "Any format; stored E.164 (+55 assumed for 10 or 11 digits). Creating with an existing number merges into that contact" }), t.Null()]),
+    ),
+    phone: text,
+    email: text,
     birth_date: t.Optional(t.Union([t.String({ description: "YYYY-MM-DD or dd/mm/yyyy" }), t.Null()])),
     gender: t.Optional(t.Union([oneOf(GENDERS), t.Literal(""), t.Null()])),
-    company: text, website: text, address: text, number: text, complement: text, district: text, zip: text, city: text, state: text, country: text, description: text,
+    company: text,
+    website: text,
+    address: text,
+    number: text,
+    complement: text,
+    district: text,
+    zip: text,
+    city: text,
+    state: text,
+    country: text,
+    description: text,
     tags: t.Optional(t.Union([t.String({ description: "Comma-separated" }), t.Array(t.String()), t.Null()])),
     custom: t.Optional(t.Record(t.String(), t.Union([t.String(), t.Number(), t.Null()]), { description: "Custom field key -> value" })),
     group_ids: t.Optional(t.Array(t.String())),
@@ -84,15 +97,22 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
   .use(authenticated)
   .get("/groups", ({ ctx, query }) => listGroups(ctx, query), {
     query: t.Object(pageQuery),
-    detail: { responses: successResponse(R.GroupPage), summary: "Contact groups of the acting account with their member counts, by name (case-insensitive), keyset paged (cursor, limit)" },
+    detail: {
+      responses: successResponse(R.GroupPage),
+      summary: "Contact groups of the acting account with their member counts, by name (case-insensitive), keyset paged (cursor, limit)",
+    },
   })
-  .post("/groups", async ({ ctx, body, set }) => {
-    const group = await createGroup(ctx, body);
-    return created(set, `/api/contacts/groups/${group.id}`, group);
-  }, {
-    body: groupBody,
-    detail: { responses: { ...createdResponse(R.ContactGroup), ...errorResponses(409) }, summary: "Create a group (409 GROUP_NAME_TAKEN for a name in use, case-insensitive)" },
-  })
+  .post(
+    "/groups",
+    async ({ ctx, body, set }) => {
+      const group = await createGroup(ctx, body);
+      return created(set, `/api/contacts/groups/${group.id}`, group);
+    },
+    {
+      body: groupBody,
+      detail: { responses: { ...createdResponse(R.ContactGroup), ...errorResponses(409) }, summary: "Create a group (409 GROUP_NAME_TAKEN for a name in use, case-insensitive)" },
+    },
+  )
   .get("/groups/:id", ({ ctx, params, query }) => getGroup(ctx, params.id, query), {
     params: id,
     query: listQuery,
@@ -112,15 +132,25 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
   })
   .get("/fields", ({ ctx, query }) => pageCustomFields(ctx, query), {
     query: t.Object(pageQuery),
-    detail: { responses: successResponse(R.CustomFieldPage), summary: "Custom contact fields of the acting account, in display order (position, label), keyset paged (cursor, limit)" },
+    detail: {
+      responses: successResponse(R.CustomFieldPage),
+      summary: "Custom contact fields of the acting account, in display order (position, label), keyset paged (cursor, limit)",
+    },
   })
-  .post("/fields", async ({ ctx, body, set }) => {
-    const field = await createCustomField(ctx, body);
-    return created(set, `/api/contacts/fields/${field.id}`, field);
-  }, {
-    body: t.Object({ key: t.String({ description: "^[a-z][a-z0-9_]{0,39}$, fixed after creation" }), ...fieldFlags }),
-    detail: { responses: { ...createdResponse(R.CustomField), ...errorResponses(409) }, summary: "Define a custom field (owner or admin; 409 CUSTOM_FIELD_TAKEN for a key in use)" },
-  })
+  .post(
+    "/fields",
+    async ({ ctx, body, set }) => {
+      const field = await createCustomField(ctx, body);
+      return created(set, `/api/contacts/fields/${field.id}`, field);
+    },
+    {
+      body: t.Object({ key: t.String({ description: "^[a-z][a-z0-9_]{0,39}$, fixed after creation" }), ...fieldFlags }),
+      detail: {
+        responses: { ...createdResponse(R.CustomField), ...errorResponses(409) },
+        summary: "Define a custom field (owner or admin; 409 CUSTOM_FIELD_TAKEN for a key in use)",
+      },
+    },
+  )
   .get("/fields/:id", ({ ctx, params }) => getCustomField(ctx, params.id), { params: id, detail: { responses: successResponse(R.CustomField), summary: "One custom field" } })
   .put("/fields/:id", ({ ctx, params, body }) => updateCustomField(ctx, params.id, body), {
     params: id,
@@ -135,7 +165,8 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
     query: listQuery,
     detail: {
       responses: successResponse(R.ContactPage),
-      summary: "Contacts, newest first (created_at, id), keyset paged (cursor, limit: 50 by default); total is exact up to 10,000 (total_capped beyond). `after`/`next` are deprecated aliases of cursor/next_cursor",
+      summary:
+        "Contacts, newest first (created_at, id), keyset paged (cursor, limit: 50 by default); total is exact up to 10,000 (total_capped beyond). `after`/`next` are deprecated aliases of cursor/next_cursor",
     },
   })
   .post(
@@ -149,14 +180,20 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
     {
       body: contactBody,
       detail: {
-        responses: { ...createdResponse(R.ContactSaved, "Created: a new contact (inserted: true)"), ...successResponse(R.ContactSaved, "Merged into the contact with the same mobile number (inserted: false)") },
+        responses: {
+          ...createdResponse(R.ContactSaved, "Created: a new contact (inserted: true)"),
+          ...successResponse(R.ContactSaved, "Merged into the contact with the same mobile number (inserted: false)"),
+        },
         summary: "Create a contact (201 + Location), or merge into the one with the same mobile number (200, inserted: false)",
       },
     },
   )
   .post("/bulk", ({ ctx, body }) => bulkContacts(ctx, body), {
     body: t.Object({ action: oneOf(BULK_ACTIONS), ids: t.Array(t.String(), { maxItems: 1000 }), group_id: t.Optional(t.String()) }),
-    detail: { responses: successResponse(R.BulkDone), summary: "Delete contacts, or add them to / remove them from a group (ids of other accounts are ignored); answers {action, count}" },
+    detail: {
+      responses: successResponse(R.BulkDone),
+      summary: "Delete contacts, or add them to / remove them from a group (ids of other accounts are ignored); answers {action, count}",
+    },
   })
   .get("/:id", ({ ctx, params }) => getContact(ctx, params.id), {
     params: id,
@@ -168,7 +205,14 @@ export const contactRoutes = new Elysia({ prefix: "/contacts", tags: ["contacts"
       await updateContact(ctx, params.id, body);
       return getContact(ctx, params.id);
     },
-    { params: id, body: contactBody, detail: { responses: { ...successResponse(R.Contact), ...errorResponses(409) }, summary: "Replace a contact's fields (409 NUMBER_ALREADY_REGISTERED when the mobile is another contact's)" } },
+    {
+      params: id,
+      body: contactBody,
+      detail: {
+        responses: { ...successResponse(R.Contact), ...errorResponses(409) },
+        summary: "Replace a contact's fields (409 NUMBER_ALREADY_REGISTERED when the mobile is another contact's)",
+      },
+    },
   )
   .delete(
     "/:id",

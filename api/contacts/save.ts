@@ -14,9 +14,23 @@ import { checkCustomValues } from "./custom-values";
 import { contactSchema, type ContactInput } from "./schemas";
 
 const COLUMNS = [
-  ["firstName", "first_name"], ["lastName", "last_name"], ["birthDate", "birth_date"], ["mobileNumber", "mobile_number"], ["phone", "phone"],
-  ["email", "email"], ["gender", "gender"], ["company", "company"], ["website", "website"], ["address", "address"], ["number", "number"],
-  ["complement", "complement"], ["district", "district"], ["zip", "zip"], ["city", "city"], ["state", "state"], ["country", "country"],
+  ["firstName", "first_name"],
+  ["lastName", "last_name"],
+  ["birthDate", "birth_date"],
+  ["mobileNumber", "mobile_number"],
+  ["phone", "phone"],
+  ["email", "email"],
+  ["gender", "gender"],
+  ["company", "company"],
+  ["website", "website"],
+  ["address", "address"],
+  ["number", "number"],
+  ["complement", "complement"],
+  ["district", "district"],
+  ["zip", "zip"],
+  ["city", "city"],
+  ["state", "state"],
+  ["country", "country"],
   ["description", "description"],
 ] as const;
 
@@ -43,7 +57,10 @@ export async function saveContact(ctx: SignedInCtx, input: unknown) {
     const cols = COLUMNS.map(([, c]) => c);
     const values = COLUMNS.map(([k]) => data[k] ?? null);
     const placeholders = cols.map((_, i) => `$${i + 4}`).join(", ");
-    const merge = cols.filter((c) => c !== "mobile_number").map((c) => `${c} = COALESCE(EXCLUDED.${c}, contacts.${c})`).join(", ");
+    const merge = cols
+      .filter((c) => c !== "mobile_number")
+      .map((c) => `${c} = COALESCE(EXCLUDED.${c}, contacts.${c})`)
+      .join(", ");
     const [rows] = (await sequelize().query(
       `INSERT INTO contacts (account_id, custom, tags, ${cols.join(", ")}) VALUES ($1, $2::jsonb, $3::text[], ${placeholders})
        ON CONFLICT (account_id, mobile_number) WHERE mobile_number IS NOT NULL DO UPDATE SET ${merge},

@@ -3,11 +3,14 @@ import { z } from "../lib/zod";
 import { cleanEmail, cleanWebsite, normalizePhone, splitName } from "./phone";
 
 const text = (max: number) =>
-  z.union([z.string(), z.null()]).optional().transform((v, ctx) => {
-    const s = (v ?? "").trim();
-    if (s.length > max) ctx.addIssue({ code: "custom", message: `validation.maxLength::${max}` });
-    return s ? s : null;
-  });
+  z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v, ctx) => {
+      const s = (v ?? "").trim();
+      if (s.length > max) ctx.addIssue({ code: "custom", message: `validation.maxLength::${max}` });
+      return s ? s : null;
+    });
 
 /** Tags from a form ("vip, atacado") or a list; lower-case, unique, at most 30 of 40 chars. */
 export const tagsField = z
@@ -41,18 +44,24 @@ export const contactSchema = z
     mobile_number: text(30),
     phone: text(30),
     email: text(254),
-    birth_date: z.union([z.string(), z.null()]).optional().transform((v, ctx) => {
-      const s = (v ?? "").trim();
-      if (!s) return null;
-      const br = s.match(/^(\d{2})\/(\d{2})\/(\d{4})$/); // dd/mm/yyyy as Brazilians write it
-      const iso = br ? `${br[3]}-${br[2]}-${br[1]}` : s;
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(iso) || Number.isNaN(Date.parse(iso))) {
-        ctx.addIssue({ code: "custom", message: "validation.date" });
-        return null;
-      }
-      return iso;
-    }),
-    gender: z.union([z.enum(GENDERS), z.literal(""), z.null()]).optional().transform((v) => (v ? v : null)),
+    birth_date: z
+      .union([z.string(), z.null()])
+      .optional()
+      .transform((v, ctx) => {
+        const s = (v ?? "").trim();
+        if (!s) return null;
+        const br = s.match(/^(\d{2})\/(\d{2})\/(\d{4})$/); // dd/mm/yyyy as Brazilians write it
+        const iso = br ? `${br[3]}-${br[2]}-${br[1]}` : s;
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(iso) || Number.isNaN(Date.parse(iso))) {
+          ctx.addIssue({ code: "custom", message: "validation.date" });
+          return null;
+        }
+        return iso;
+      }),
+    gender: z
+      .union([z.enum(GENDERS), z.literal(""), z.null()])
+      .optional()
+      .transform((v) => (v ? v : null)),
     company: text(120),
     website: text(200),
     address: text(200),
@@ -65,24 +74,44 @@ export const contactSchema = z
     country: text(60),
     description: text(2000),
     tags: tagsField,
-    custom: z.record(z.string(), z.union([z.string(), z.number(), z.null()])).optional().default({}),
+    custom: z
+      .record(z.string(), z.union([z.string(), z.number(), z.null()]))
+      .optional()
+      .default({}),
     group_ids: idList(500),
   })
   .transform((v, ctx) => {
     const names = v.first_name || v.last_name ? { firstName: v.first_name, lastName: v.last_name } : splitName(v.name);
     const mobile = v.mobile_number ? normalizePhone(v.mobile_number) : null;
     if (v.mobile_number && !mobile) ctx.addIssue({ code: "custom", path: ["mobile_number"], message: "validation.phone" });
-    const phone = v.phone ? normalizePhone(v.phone) ?? v.phone : null;
+    const phone = v.phone ? (normalizePhone(v.phone) ?? v.phone) : null;
     const email = cleanEmail(v.email);
     if (v.email && email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) ctx.addIssue({ code: "custom", path: ["email"], message: "validation.email" });
     if (!mobile && !phone && !email && !v.mobile_number) ctx.addIssue({ code: "custom", path: ["mobile_number"], message: "validation.contactReachable" });
     const website = cleanWebsite(v.website);
     if (v.website && !website) ctx.addIssue({ code: "custom", path: ["website"], message: "validation.httpUrl" });
     return {
-      firstName: names.firstName, lastName: names.lastName, mobileNumber: mobile, phone, email,
-      birthDate: v.birth_date, gender: v.gender, company: v.company, website, address: v.address, number: v.number,
-      complement: v.complement, district: v.district, zip: v.zip, city: v.city, state: v.state, country: v.country,
-      description: v.description, tags: v.tags, custom: v.custom, groupIds: v.group_ids,
+      firstName: names.firstName,
+      lastName: names.lastName,
+      mobileNumber: mobile,
+      phone,
+      email,
+      birthDate: v.birth_date,
+      gender: v.gender,
+      company: v.company,
+      website,
+      address: v.address,
+      number: v.number,
+      complement: v.complement,
+      district: v.district,
+      zip: v.zip,
+      city: v.city,
+      state: v.state,
+      country: v.country,
+      description: v.description,
+      tags: v.tags,
+      custom: v.custom,
+      groupIds: v.group_ids,
     };
   });
 export type ContactInput = z.output<typeof contactSchema>;
@@ -120,15 +149,21 @@ export const bulkSchema = z
 
 export const groupSchema = z.object({
   name: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
-  description: z.union([z.string(), z.null()]).optional().transform((v, ctx) => {
-    const s = (v ?? "").trim();
-    if (s.length > 200) ctx.addIssue({ code: "custom", message: "validation.maxLength::200" });
-    return s;
-  }),
+  description: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v, ctx) => {
+      const s = (v ?? "").trim();
+      if (s.length > 200) ctx.addIssue({ code: "custom", message: "validation.maxLength::200" });
+      return s;
+    }),
 });
 
 /** A checkbox posts "on" when checked and nothing otherwise; the API sends booleans. */
-const flag = z.union([z.boolean(), z.string(), z.null()]).optional().transform((v) => v === true || v === "on" || v === "true" || v === "1");
+const flag = z
+  .union([z.boolean(), z.string(), z.null()])
+  .optional()
+  .transform((v) => v === true || v === "on" || v === "true" || v === "1");
 
 /** Options of a list field: "a, b, c" (one per comma or line) or a list; trimmed, unique, at most 100 of 60 chars. */
 const optionsField = z
@@ -159,7 +194,13 @@ const listNeedsOptions = (v: { type: string; options: string[] }, ctx: z.Refinem
 /** A custom field definition. Its key cannot change later (stored values are keyed by it). */
 export const customFieldSchema = z
   .object({
-    key: z.string({ message: "validation.required" }).trim().toLowerCase().min(1, "validation.required").max(40, "validation.maxLength::40").regex(CUSTOM_FIELD_KEY, "validation.mask"),
+    key: z
+      .string({ message: "validation.required" })
+      .trim()
+      .toLowerCase()
+      .min(1, "validation.required")
+      .max(40, "validation.maxLength::40")
+      .regex(CUSTOM_FIELD_KEY, "validation.mask"),
     ...customFieldBase,
   })
   .superRefine(listNeedsOptions);

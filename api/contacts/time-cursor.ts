@@ -5,7 +5,7 @@
  * page starts exactly after the last row even when rows share a millisecond.
  */
 import { AppError } from "../lib/errors";
-import { decodeCursor } from "../lib/page";
+import { type Cursor, decodeCursor } from "../lib/page";
 
 /** SQL: a timestamptz column as the exact UTC text a cursor carries (microseconds). */
 export const tsText = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -25,7 +25,7 @@ export function timeCursor(raw: string | undefined, field = "cursor", legacy = f
     const [ts, id, extra] = Buffer.from(raw, "base64url").toString("utf8").split("|");
     if (extra === undefined && ts && id && TS.test(ts) && UUID.test(id)) return [ts, id];
   }
-  let key;
+  let key: Cursor | null;
   try {
     key = decodeCursor(raw, ["string", "string"]);
   } catch {
@@ -39,7 +39,7 @@ export function timeCursor(raw: string | undefined, field = "cursor", legacy = f
 /** The `[text, id]` of a cursor over a text sort key and a uuid (a name, then the id); 422 on `field` otherwise. */
 export function textCursor(raw: string | undefined, field = "cursor"): [string, string] | null {
   if (raw === undefined || raw === "") return null;
-  let key;
+  let key: Cursor | null;
   try {
     key = decodeCursor(raw, ["string", "string"]);
   } catch {

@@ -30,16 +30,20 @@ export const departmentRoutes = new Elysia({ prefix: "/departments", tags: ["dep
       summary: "Departments of the acting account by name with their member counts (omni plan): all of them in one page (an account's queues, a handful)",
     },
   })
-  .post("", async ({ ctx, body, set }) => {
-    const d = view(await createDepartment(ctx, body));
-    return created(set, `/api/departments/${d.id}`, d);
-  }, {
-    body,
-    detail: {
-      responses: { ...createdResponse201(R.DepartmentSaved, "Created: Location is the new department"), ...errorResponses(409) },
-      summary: "Create a department (owner, admin, sales; 409 DEPARTMENT_NAME_TAKEN)",
+  .post(
+    "",
+    async ({ ctx, body, set }) => {
+      const d = view(await createDepartment(ctx, body));
+      return created(set, `/api/departments/${d.id}`, d);
     },
-  })
+    {
+      body,
+      detail: {
+        responses: { ...createdResponse201(R.DepartmentSaved, "Created: Location is the new department"), ...errorResponses(409) },
+        summary: "Create a department (owner, admin, sales; 409 DEPARTMENT_NAME_TAKEN)",
+      },
+    },
+  )
   .get("/:id", ({ ctx, params }) => getDepartment(ctx, params.id), {
     params: id,
     detail: { responses: successResponse(R.Department), summary: "One department of the acting account with its member count (omni plan)" },

@@ -9,12 +9,10 @@ import { validate } from "../lib/validate";
 import { departmentSchema } from "./schemas";
 import { can } from "../policy/policy";
 
-
 function assertAllowed(ctx: SignedInCtx, write = false) {
   if (!can(ctx.actor, "/departments")) throw new AppError(ctx.actor.services.includes("omni") ? "FORBIDDEN" : "PLAN_REQUIRED");
   if (write && !["owner", "admin", "sales"].includes(ctx.actor.role)) throw new AppError("FORBIDDEN");
 }
-
 
 export async function listDepartments(ctx: SignedInCtx, q?: string) {
   assertAllowed(ctx);

@@ -95,10 +95,10 @@ export async function failUnsent(
     );
     // Only before the provider took it: a `sent` message's fate is the provider's receipt.
     if (!m || !(UNSENT_STATUSES as readonly string[]).includes(m.status) || !from.includes(m.status) || !nextStatus(m.status, "failed").apply) return null;
-    await db().query(
-      `UPDATE messages SET status = 'failed', failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1`,
-      { bind: [messageId, code.slice(0, 100), reason.slice(0, 1000)], transaction: t },
-    );
+    await db().query(`UPDATE messages SET status = 'failed', failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1`, {
+      bind: [messageId, code.slice(0, 100), reason.slice(0, 1000)],
+      transaction: t,
+    });
     await systemEvent(t, messageId, m.account_id, "failed", { error_code: code, error_message: reason, previous: m.status });
     const price = Number(m.price);
     if (price > 0) {

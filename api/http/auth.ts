@@ -74,10 +74,7 @@ export async function rotateRefresh(refreshJwt: Verifier, raw: string | null) {
   initModels();
   const claims = raw ? await refreshJwt.verify(raw, MUST_EXPIRE) : false;
   if (!claims || claims.typ !== "refresh" || typeof claims.jti !== "string" || typeof claims.sub !== "string") throw new AppError("INVALID_TOKEN");
-  const [n] = await RefreshToken.update(
-    { revokedAt: new Date() },
-    { where: { id: claims.jti, userId: claims.sub, revokedAt: null, expiresAt: { [Op.gt]: new Date() } } },
-  );
+  const [n] = await RefreshToken.update({ revokedAt: new Date() }, { where: { id: claims.jti, userId: claims.sub, revokedAt: null, expiresAt: { [Op.gt]: new Date() } } });
   if (n !== 1) {
     await RefreshToken.update({ revokedAt: new Date() }, { where: { userId: claims.sub, revokedAt: null } });
     throw new AppError("INVALID_TOKEN");
@@ -93,7 +90,10 @@ export async function revokeRefresh(refreshJwt: Verifier, raw: string | null, al
   const where = all ? { userId: claims.sub, revokedAt: null } : { id: claims.jti, userId: claims.sub, revokedAt: null };
   const [n, rows] = await RefreshToken.update({ revokedAt: new Date() }, { where, returning: true });
   // Their access tokens and the realtime connections opened with them end too (issue 11 item 6).
-  await revokeTokenFamilies(claims.sub, rows.map((r) => r.id));
+  await revokeTokenFamilies(
+    claims.sub,
+    rows.map((r) => r.id),
+  );
   return { revoked: n };
 }
 
@@ -112,10 +112,7 @@ export async function actorFromAccessToken(raw: string | null | undefined, wante
  * re-check the token against later revocations. A token issued before the person's last
  * revocation (password change, reset, 2FA change, removal: api/auth/revocation.ts) is refused.
  */
-export async function accessTokenIdentity(
-  raw: string | null | undefined,
-  wanted: string | null = null,
-): Promise<{ actor: Actor; issuedAt: number; family: string | null }> {
+export async function accessTokenIdentity(raw: string | null | undefined, wanted: string | null = null): Promise<{ actor: Actor; issuedAt: number; family: string | null }> {
   const claims = await accessClaims(raw);
   if (!claims) throw new AppError("UNAUTHENTICATED");
   if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");

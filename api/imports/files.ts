@@ -99,7 +99,9 @@ class RecordCheck {
     if (chunk.includes(10) || chunk.includes(13) || this.headSize > 64 * 1024) this.open();
   }
   private open() {
-    const first = Buffer.concat(this.head).toString("latin1").split(/\r\n|\n|\r/, 1)[0];
+    const first = Buffer.concat(this.head)
+      .toString("latin1")
+      .split(/\r\n|\n|\r/, 1)[0];
     this.parser = parse(parserOptions({ delimiter: detectDelimiter(first), encoding: "latin1" }));
     this.parser.on("data", () => this.records++);
     this.parser.on("error", (e) => (this.error ??= e));
@@ -216,7 +218,10 @@ export async function readHead(absPath: string, name: string, encoding: Encoding
   try {
     const buf = Buffer.alloc(64 * 1024);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    head = buf.subarray(0, bytesRead).toString(encoding).replace(/^\ufeff/, "");
+    head = buf
+      .subarray(0, bytesRead)
+      .toString(encoding)
+      .replace(/^\ufeff/, "");
   } finally {
     await fh.close();
   }

@@ -328,7 +328,8 @@ class ImportJob {
         },
       );
     } catch (e) {
-      if (isAppError(e) && e.code === "IMPORT_LAYOUT") await this.errors.add(String(e.params?.file ?? ""), Number(e.params?.line ?? 0), "", "", "errors.IMPORT_LAYOUT").catch(() => undefined);
+      if (isAppError(e) && e.code === "IMPORT_LAYOUT")
+        await this.errors.add(String(e.params?.file ?? ""), Number(e.params?.line ?? 0), "", "", "errors.IMPORT_LAYOUT").catch(() => undefined);
       await this.errors.close().catch(() => this.errors.destroy());
       const code = isAppError(e) && e.code.startsWith("IMPORT_") ? e.code : "IMPORT_FAILED";
       if (!isAppError(e)) console.error(`import ${id} failed`, e);
@@ -388,10 +389,9 @@ export async function sweepImports() {
   );
   for (const r of rows) await redis().xadd(key(IMPORT_STREAM), "*", "id", r.id);
   // Uploads nobody started within a day: their files are personal data we no longer need.
-  const abandoned = await sequelize().query<{ id: string }>(
-    `DELETE FROM contact_imports WHERE status = 'uploaded' AND created_at < now() - interval '24 hours' RETURNING id`,
-    { type: QueryTypes.SELECT },
-  );
+  const abandoned = await sequelize().query<{ id: string }>(`DELETE FROM contact_imports WHERE status = 'uploaded' AND created_at < now() - interval '24 hours' RETURNING id`, {
+    type: QueryTypes.SELECT,
+  });
   for (const r of abandoned) await removeImportFiles(r.id);
   return rows.length + abandoned.length;
 }

@@ -152,13 +152,16 @@ export class MultipartReader {
         yield { kind: "field", field, value: Buffer.concat(chunks).subarray(0, MAX_FIELD_BYTES).toString("utf8") };
         continue;
       }
-      const stream = new ReadableStream<Uint8Array>({
-        pull: async (controller) => {
-          const chunk = await this.partChunk();
-          if (chunk === null) controller.close();
-          else controller.enqueue(chunk);
+      const stream = new ReadableStream<Uint8Array>(
+        {
+          pull: async (controller) => {
+            const chunk = await this.partChunk();
+            if (chunk === null) controller.close();
+            else controller.enqueue(chunk);
+          },
         },
-      }, { highWaterMark: 0 });
+        { highWaterMark: 0 },
+      );
       yield { kind: "file", field, name, stream };
     }
   }

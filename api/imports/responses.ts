@@ -12,9 +12,12 @@ const nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Un
 
 export const ContactImport = t.Object({
   id: t.String({ format: "uuid" }),
-  status: t.Union(IMPORT_STATUSES.map((s) => t.Literal(s)), {
-    description: "uploaded (waiting for its mapping), queued, running, completed or failed",
-  }),
+  status: t.Union(
+    IMPORT_STATUSES.map((s) => t.Literal(s)),
+    {
+      description: "uploaded (waiting for its mapping), queued, running, completed or failed",
+    },
+  ),
   files: t.Array(
     t.Object({
       name: t.String(),

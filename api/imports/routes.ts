@@ -45,24 +45,34 @@ export const importRoutes = new Elysia({ prefix: "/contacts/imports", tags: ["co
       parse: "none",
       detail: {
         responses: created201(R.ContactImport, "Uploaded (status uploaded): Location is the import"),
-        summary: "Upload up to 10 .csv files (multipart field `files`, repeated; up to 1,000,000 rows each). Answers the import with each file's columns, a 5-row preview and a suggested mapping",
+        summary:
+          "Upload up to 10 .csv files (multipart field `files`, repeated; up to 1,000,000 rows each). Answers the import with each file's columns, a 5-row preview and a suggested mapping",
         requestBody: {
           required: true,
-          content: { "multipart/form-data": { schema: { type: "object", properties: { files: { type: "array", items: { type: "string", format: "binary" } } }, required: ["files"] } } },
+          content: {
+            "multipart/form-data": { schema: { type: "object", properties: { files: { type: "array", items: { type: "string", format: "binary" } } }, required: ["files"] } },
+          },
         },
       },
     },
   )
-  .get("", async ({ ctx, query, request }) => {
-    const page = await listImports(ctx, query);
-    return { ...page, data: page.data.map((v) => withMessage(v, request)) };
-  }, {
-    query: t.Object(pageQuery),
-    detail: { responses: successResponse(R.ContactImportPage), summary: "The account's imports, newest first (created_at, id), keyset paged (cursor, limit)" },
-  })
+  .get(
+    "",
+    async ({ ctx, query, request }) => {
+      const page = await listImports(ctx, query);
+      return { ...page, data: page.data.map((v) => withMessage(v, request)) };
+    },
+    {
+      query: t.Object(pageQuery),
+      detail: { responses: successResponse(R.ContactImportPage), summary: "The account's imports, newest first (created_at, id), keyset paged (cursor, limit)" },
+    },
+  )
   .get("/:id", async ({ ctx, params, request }) => withMessage(await getImport(ctx, params.id), request), {
     params: id,
-    detail: { responses: successResponse(R.ContactImport), summary: "An import's status and progress: status, percent, rowsPerSecond, processed/inserted/merged rows, errorCount, failure" },
+    detail: {
+      responses: successResponse(R.ContactImport),
+      summary: "An import's status and progress: status, percent, rowsPerSecond, processed/inserted/merged rows, errorCount, failure",
+    },
   })
   .post(
     "/:id/start",
@@ -77,7 +87,8 @@ export const importRoutes = new Elysia({ prefix: "/contacts/imports", tags: ["co
       }),
       detail: {
         responses: { ...successResponse(R.ContactImport, "Started (status queued)"), ...errorResponses(409) },
-        summary: "Start an uploaded import with its column mapping; optionally add the contacts to a group (existing id or a new name). 409 IMPORT_NOT_READY when it is not waiting for its mapping",
+        summary:
+          "Start an uploaded import with its column mapping; optionally add the contacts to a group (existing id or a new name). 409 IMPORT_NOT_READY when it is not waiting for its mapping",
       },
     },
   )
@@ -91,7 +102,10 @@ export const importRoutes = new Elysia({ prefix: "/contacts/imports", tags: ["co
       params: id,
       detail: {
         responses: fileResponse(
-          { "text/csv": "UTF-8, header file,line,column,value,error,message; one row per rejected line: error is a stable key (errors.IMPORT_INVALID_NUMBER…), message that error in the caller's language (Accept-Language)" },
+          {
+            "text/csv":
+              "UTF-8, header file,line,column,value,error,message; one row per rejected line: error is a stable key (errors.IMPORT_INVALID_NUMBER…), message that error in the caller's language (Accept-Language)",
+          },
           "The error report (an attachment)",
         ) as unknown as ReturnType<typeof successResponse>,
         summary: "The error report (CSV: file, line, column, value, error, message) of rejected lines; 404 until the job has written it",

@@ -8,9 +8,17 @@ describe("import mapping suggestions", () => {
   it("recognises pt-BR and English headers whatever their case and accents", () => {
     expect(headerKey("  Data de Nascimento ")).toBe("data de nascimento");
     expect(headerKey("E-MAIL")).toBe("e mail");
-    expect(
-      suggestMapping(["Celular", "Nome", "E-mail", "Endereço", "Número", "CEP", "Gênero", "Etiquetas", "Qualquer coisa"], []),
-    ).toEqual({ Celular: "mobile_number", Nome: "name", "E-mail": "email", Endereço: "address", Número: "number", CEP: "zip", Gênero: "gender", Etiquetas: "tags", "Qualquer coisa": "" });
+    expect(suggestMapping(["Celular", "Nome", "E-mail", "Endereço", "Número", "CEP", "Gênero", "Etiquetas", "Qualquer coisa"], [])).toEqual({
+      Celular: "mobile_number",
+      Nome: "name",
+      "E-mail": "email",
+      Endereço: "address",
+      Número: "number",
+      CEP: "zip",
+      Gênero: "gender",
+      Etiquetas: "tags",
+      "Qualquer coisa": "",
+    });
     expect(suggestMapping(["Mobile Number", "Name", "Company", "Zip"], [])).toEqual({ "Mobile Number": "mobile_number", Name: "name", Company: "company", Zip: "zip" });
     expect(suggestMapping(["mobile_number", "first_name", "last_name"], [])).toEqual({ mobile_number: "mobile_number", first_name: "first_name", last_name: "last_name" });
     expect(suggestMapping(["WhatsApp", "Telefone"], [])).toEqual({ WhatsApp: "mobile_number", Telefone: "phone" });
@@ -18,7 +26,15 @@ describe("import mapping suggestions", () => {
 
   it("splits Nome/Sobrenome, takes each field once, finds custom fields and mobile columns under other names", () => {
     expect(suggestMapping(["Nome", "Sobrenome", "Celular", "Celular 2"], [])).toEqual({ Nome: "first_name", Sobrenome: "last_name", Celular: "mobile_number", "Celular 2": "" });
-    expect(suggestMapping(["Plano", "cpf", "Celular do cliente"], [{ key: "plano", label: "Plano contratado" }, { key: "cpf", label: "CPF" }])).toEqual({
+    expect(
+      suggestMapping(
+        ["Plano", "cpf", "Celular do cliente"],
+        [
+          { key: "plano", label: "Plano contratado" },
+          { key: "cpf", label: "CPF" },
+        ],
+      ),
+    ).toEqual({
       Plano: "custom:plano",
       cpf: "custom:cpf",
       "Celular do cliente": "mobile_number",

@@ -12,15 +12,46 @@ import { cleanEmail, cleanWebsite, normalizePhone, splitName } from "../contacts
 
 /** Staging columns filled from the mapping, in COPY order (after import_id and line). */
 export const STAGING_COLUMNS = [
-  "first_name", "last_name", "birth_date", "mobile_number", "phone", "email", "gender", "company", "website", "address", "number",
-  "complement", "district", "zip", "city", "state", "country", "description", "custom", "tags",
+  "first_name",
+  "last_name",
+  "birth_date",
+  "mobile_number",
+  "phone",
+  "email",
+  "gender",
+  "company",
+  "website",
+  "address",
+  "number",
+  "complement",
+  "district",
+  "zip",
+  "city",
+  "state",
+  "country",
+  "description",
+  "custom",
+  "tags",
 ] as const;
 export type StagingColumn = (typeof STAGING_COLUMNS)[number];
 
 /** Longest value kept per text column (the contact form's limits); longer values are cut. */
 const MAX: Partial<Record<StagingColumn, number>> = {
-  first_name: 80, last_name: 80, phone: 30, email: 254, company: 120, website: 200, address: 200, number: 20, complement: 100,
-  district: 100, zip: 20, city: 100, state: 50, country: 60, description: 2000,
+  first_name: 80,
+  last_name: 80,
+  phone: 30,
+  email: 254,
+  company: 120,
+  website: 200,
+  address: 200,
+  number: 20,
+  complement: 100,
+  district: 100,
+  zip: 20,
+  city: 100,
+  state: 50,
+  country: 60,
+  description: 2000,
 };
 
 export type CustomDef = { key: string; type: CustomFieldType; options: string[] };
@@ -63,13 +94,41 @@ export function parseDate(raw: string): string | null {
   return `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }
 
-const fold = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+const fold = (s: string) =>
+  s
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .trim();
 const GENDER: Record<string, "male" | "female" | "undisclosed"> = {};
 for (const w of ["m", "masculino", "masc", "homem", "h", "male", "man"]) GENDER[w] = "male";
 for (const w of ["f", "feminino", "fem", "mulher", "female", "woman"]) GENDER[w] = "female";
-for (const w of ["outro", "outros", "nao informado", "nao informar", "prefiro nao informar", "nao binario", "other", "undisclosed", "not informed", "prefer not to say", "non binary", "x", "o"]) GENDER[w] = "undisclosed";
+for (const w of [
+  "outro",
+  "outros",
+  "nao informado",
+  "nao informar",
+  "prefiro nao informar",
+  "nao binario",
+  "other",
+  "undisclosed",
+  "not informed",
+  "prefer not to say",
+  "non binary",
+  "x",
+  "o",
+])
+  GENDER[w] = "undisclosed";
 export function parseGender(raw: string) {
-  return GENDER[raw.length <= 2 ? raw.toLowerCase() : fold(raw).replace(/[^a-z]+/g, " ").trim()] ?? null;
+  return (
+    GENDER[
+      raw.length <= 2
+        ? raw.toLowerCase()
+        : fold(raw)
+            .replace(/[^a-z]+/g, " ")
+            .trim()
+    ] ?? null
+  );
 }
 
 export function parseTags(raw: string): string[] {

@@ -169,7 +169,10 @@ export async function createImport(ctx: SignedInCtx, files: ImportUpload[] | Asy
   try {
     for await (const upload of uploads(files)) {
       if (stored.length >= IMPORT_MAX_FILES) throw new AppError("IMPORT_TOO_MANY_FILES");
-      const name = upload.name.trim().replace(/^.*[\\/]/, "").slice(0, 255);
+      const name = upload.name
+        .trim()
+        .replace(/^.*[\\/]/, "")
+        .slice(0, 255);
       if (!isCsvName(name)) throw new AppError("IMPORT_NOT_CSV", { params: { file: name } });
       const n = stored.length + 1;
       const path = `imports/${id}/${n}.csv`;
@@ -182,10 +185,10 @@ export async function createImport(ctx: SignedInCtx, files: ImportUpload[] | Asy
     if (!stored.length) throw new AppError("VALIDATION", { fields: { files: ["validation.required"] } });
     const total = stored.reduce((s, f) => s + f.rows, 0);
     await sequelize().transaction(async (transaction) => {
-      await sequelize().query(
-        `INSERT INTO contact_imports (id, account_id, user_id, status, files, total_rows) VALUES ($1, $2, $3, 'uploaded', $4::jsonb, $5)`,
-        { bind: [id, ctx.actor.accountId, ctx.actor.userId, JSON.stringify(stored), total], transaction },
-      );
+      await sequelize().query(`INSERT INTO contact_imports (id, account_id, user_id, status, files, total_rows) VALUES ($1, $2, $3, 'uploaded', $4::jsonb, $5)`, {
+        bind: [id, ctx.actor.accountId, ctx.actor.userId, JSON.stringify(stored), total],
+        transaction,
+      });
       await recordAudit({ ...ctx, transaction }, "contacts.import_created", { meta: { importId: id, files: stored.map((f) => f.name), rows: total } });
     });
   } catch (e) {
@@ -220,7 +223,12 @@ export async function listImports(ctx: SignedInCtx, query: unknown = {}): Promis
     { bind: [ctx.actor.accountId, ...(after ?? [])], type: QueryTypes.SELECT },
   );
   const custom = await customFields(ctx.actor.accountId);
-  return keyset(rows, f.limit, (r) => [r.cursor_ts, r.id], (r) => toView(r, custom));
+  return keyset(
+    rows,
+    f.limit,
+    (r) => [r.cursor_ts, r.id],
+    (r) => toView(r, custom),
+  );
 }
 
 /**
@@ -277,10 +285,10 @@ export async function startImport(
       });
       groupId = g.id;
     }
-    await sequelize().query(
-      `UPDATE contact_imports SET status = 'queued', mapping = $2::jsonb, group_id = $3, updated_at = now() WHERE id = $1`,
-      { bind: [id, JSON.stringify(mapping), groupId], transaction },
-    );
+    await sequelize().query(`UPDATE contact_imports SET status = 'queued', mapping = $2::jsonb, group_id = $3, updated_at = now() WHERE id = $1`, {
+      bind: [id, JSON.stringify(mapping), groupId],
+      transaction,
+    });
     await recordAudit({ ...ctx, transaction }, "contacts.import_started", { meta: { importId: id, groupId } });
   });
   try {
@@ -302,7 +310,10 @@ export async function errorReport(ctx: SignedInCtx, id: string): Promise<Readabl
   initModels();
   const row = await findRow(ctx.actor.accountId, id);
   const path = errorReportPath(row.id);
-  const exists = await stat(path).then((s) => s.isFile(), () => false);
+  const exists = await stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (!exists) throw new AppError("NOT_FOUND");
   return Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>;
 }

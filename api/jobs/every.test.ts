@@ -14,7 +14,12 @@ describe("every(name, ms, fn)", () => {
       runs++;
       active++;
       maxActive = Math.max(maxActive, active);
-      return new Promise<void>((r) => finish.push(() => { active--; r(); }));
+      return new Promise<void>((r) =>
+        finish.push(() => {
+          active--;
+          r();
+        }),
+      );
     });
     await vi.advanceTimersByTimeAsync(1_000); // ten ticks while the first run hangs
     expect(runs).toBe(1);
@@ -30,10 +35,15 @@ describe("every(name, ms, fn)", () => {
     vi.useFakeTimers();
     const log = vi.fn();
     let n = 0;
-    const job = every("flaky sweep", 50, () => {
-      n++;
-      if (n === 1) throw new Error("boom");
-    }, log);
+    const job = every(
+      "flaky sweep",
+      50,
+      () => {
+        n++;
+        if (n === 1) throw new Error("boom");
+      },
+      log,
+    );
     await vi.advanceTimersByTimeAsync(120);
     expect(n).toBe(2);
     expect(log).toHaveBeenCalledTimes(1);
@@ -48,7 +58,13 @@ describe("every(name, ms, fn)", () => {
     let release!: () => void;
     const job = every("long", 10, () => {
       runs++;
-      return new Promise<void>((r) => (release = () => { done = true; r(); }));
+      return new Promise<void>(
+        (r) =>
+          (release = () => {
+            done = true;
+            r();
+          }),
+      );
     });
     await vi.advanceTimersByTimeAsync(10);
     const stopped = job.stop();

@@ -5,7 +5,7 @@
  * unhandled rejection. `stop()` clears the timer and resolves when the run in progress ends, so
  * a shutdown does not cut a sweep in half.
  */
-export type Every = { stop(): Promise<void>; /** Runs it now (if none is running), e.g. at start. */ kick(): Promise<void> };
+export type Every = { stop(): Promise<void> /** Runs it now (if none is running), e.g. at start. */; kick(): Promise<void> };
 
 export function every(name: string, ms: number, fn: () => Promise<unknown> | unknown, log: (msg: string, e: unknown) => void = console.error): Every {
   let running: Promise<void> | null = null;

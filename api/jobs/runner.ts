@@ -75,12 +75,17 @@ export function startConsumer(opts: ConsumerOptions) {
   const reader: Redis = connect();
   let running = true;
 
-  const touchOf = (id: string) => () => redis().xclaim(stream, opts.group, consumer, 0, id, "JUSTID").then(() => undefined);
+  const touchOf = (id: string) => () =>
+    redis()
+      .xclaim(stream, opts.group, consumer, 0, id, "JUSTID")
+      .then(() => undefined);
 
   /** Acknowledges handled entries in one round trip (and deletes them with deleteAcked). */
   async function ackAll(ids: string[]) {
     if (ids.length === 0) return;
-    const m = redis().multi().xack(stream, opts.group, ...ids);
+    const m = redis()
+      .multi()
+      .xack(stream, opts.group, ...ids);
     if (opts.deleteAcked) m.xdel(stream, ...ids);
     await m.exec();
   }
@@ -97,7 +102,10 @@ export function startConsumer(opts: ConsumerOptions) {
           return;
         }
       }
-      const m = redis().multi().xadd(`${stream}:dead`, "*", ...Object.entries(e.fields).flat(), "reason", reason.slice(0, 500), "source_id", e.id).xack(stream, opts.group, e.id);
+      const m = redis()
+        .multi()
+        .xadd(`${stream}:dead`, "*", ...Object.entries(e.fields).flat(), "reason", reason.slice(0, 500), "source_id", e.id)
+        .xack(stream, opts.group, e.id);
       if (opts.deleteAcked) m.xdel(stream, e.id);
       await m.exec();
       console.error(`job ${opts.stream} ${e.id} dead after ${e.deliveries} attempts: ${reason}`);
@@ -123,10 +131,16 @@ export function startConsumer(opts: ConsumerOptions) {
   async function reclaim() {
     let cursor = "0-0";
     do {
-      const [next, entries] = (await redis().xautoclaim(stream, opts.group, consumer, opts.reclaimIdleMs ?? 30_000, cursor, "COUNT", 50)) as [string, Array<[string, string[]] | null>];
+      const [next, entries] = (await redis().xautoclaim(stream, opts.group, consumer, opts.reclaimIdleMs ?? 30_000, cursor, "COUNT", 50)) as [
+        string,
+        Array<[string, string[]] | null>,
+      ];
       cursor = next;
       // Entries this process is handling right now stay with their handler.
-      await handleAll(entries.filter((e): e is [string, string[]] => Boolean(e) && !inflight.has(e![0])), false);
+      await handleAll(
+        entries.filter((e): e is [string, string[]] => Boolean(e) && !inflight.has(e![0])),
+        false,
+      );
     } while (cursor !== "0-0" && running);
   }
 
@@ -206,9 +220,9 @@ export function startConsumer(opts: ConsumerOptions) {
           }
           count = Math.min(count, capacity);
         }
-        const res = (await reader.xreadgroup("GROUP", opts.group, consumer, "COUNT", count, "BLOCK", opts.blockMs ?? 2000, "STREAMS", stream, ">")) as
-          | Array<[string, Array<[string, string[]]>]>
-          | null;
+        const res = (await reader.xreadgroup("GROUP", opts.group, consumer, "COUNT", count, "BLOCK", opts.blockMs ?? 2000, "STREAMS", stream, ">")) as Array<
+          [string, Array<[string, string[]]>]
+        > | null;
         if (failing) console.warn(`consumer ${opts.stream}: reading again`);
         failing = false;
         for (const [, entries] of res ?? []) {
@@ -223,7 +237,8 @@ export function startConsumer(opts: ConsumerOptions) {
           console.warn(`consumer ${opts.stream}: group ${opts.group} missing, creating it again`);
           const created = await ensureGroup(opts.stream, opts.group).catch((err) => void console.error(`consumer ${opts.stream} cannot create its group`, err));
           // Only the consumer that recreated the group recovers (several workers see NOGROUP at once).
-          if (created && opts.onLost) await opts.onLost().catch((err) => console.error(`consumer ${opts.stream}: recovery after lost stream failed (the periodic sweep will retry)`, err));
+          if (created && opts.onLost)
+            await opts.onLost().catch((err) => console.error(`consumer ${opts.stream}: recovery after lost stream failed (the periodic sweep will retry)`, err));
           lastReclaim = 0;
           continue;
         }

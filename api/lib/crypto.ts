@@ -22,7 +22,9 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 function secretKey(): Buffer {
-  return createHash("sha256").update("secret-box:" + env().SESSION_SECRET).digest();
+  return createHash("sha256")
+    .update("secret-box:" + env().SESSION_SECRET)
+    .digest();
 }
 
 /** AES-256-GCM for secrets kept at rest (TOTP seeds). */

@@ -45,15 +45,17 @@ describe("development secrets", () => {
     const script = `import { parseEnv } from ${JSON.stringify(join(root, "api", "lib", "env.ts"))}; const e = parseEnv(process.env); console.log(JSON.stringify([e.SESSION_SECRET, e.JWT_SECRET, e.SIMULATOR_WEBHOOK_SECRET, e.SIMULATOR_API_KEY]));`;
     const env = { PATH: process.env.PATH, NODE_ENV: "development", DEV_SECRETS_FILE: file } as NodeJS.ProcessEnv;
     const outputs = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        new Promise<string>((done, fail) => {
-          const child = spawn(bun, ["-e", script], { cwd: root, env });
-          let out = "";
-          let err = "";
-          child.stdout.on("data", (c: Buffer) => (out += c));
-          child.stderr.on("data", (c: Buffer) => (err += c));
-          child.on("exit", (code) => (code === 0 ? done(out.trim()) : fail(new Error(`exit ${code}: ${err}`))));
-        }),
+      Array.from(
+        { length: 6 },
+        () =>
+          new Promise<string>((done, fail) => {
+            const child = spawn(bun, ["-e", script], { cwd: root, env });
+            let out = "";
+            let err = "";
+            child.stdout.on("data", (c: Buffer) => (out += c));
+            child.stderr.on("data", (c: Buffer) => (err += c));
+            child.on("exit", (code) => (code === 0 ? done(out.trim()) : fail(new Error(`exit ${code}: ${err}`))));
+          }),
       ),
     );
     expect(new Set(outputs).size).toBe(1);

@@ -37,7 +37,11 @@ const schema = z
     SESSION_SECRET: z.string().min(32).optional(),
     JWT_SECRET: z.string().min(32).optional(),
     JWT_ACCESS_TTL: z.coerce.number().int().positive().default(900),
-    JWT_REFRESH_TTL: z.coerce.number().int().positive().default(60 * 60 * 24 * 30),
+    JWT_REFRESH_TTL: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(60 * 60 * 24 * 30),
     /** smtp://user:pass@host:port — with none, mail lands in the local outbox (/dev/mailbox). */
     SMTP_URL: optionalText,
     MAIL_FROM: z.string().default("Mensageria <no-reply@mensageria.local>"),
@@ -69,7 +73,12 @@ const schema = z
     /** Largest request body accepted (uploads), in megabytes. */
     MAX_UPLOAD_MB: z.coerce.number().int().positive().default(2048),
     /** Largest JSON, urlencoded or text body accepted on any route but the upload routes, in kilobytes (api/lib/body-limit.ts). */
-    JSON_BODY_LIMIT_KB: z.coerce.number().int().positive().max(1024 * 1024).default(1024),
+    JSON_BODY_LIMIT_KB: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(1024 * 1024)
+      .default(1024),
     /** Host name that serves only the unsubscribe page at /. */
     UNSUBSCRIBE_HOST: z.string().default("unsubscribe.localhost"),
     /** Host name of the link shortener (when it has one of its own): reserved like the others (platformHosts). */
@@ -165,7 +174,11 @@ const schema = z
     /** Reconciliation: a message still `sent` this long after its submit is looked up at its provider (then again at this interval). */
     RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(1).default(3600),
     /** Reconciliation: a message with no final status this long after its submit ends `unavailable` (EXPIRED), like an SMS's validity period. */
-    SMS_VALIDITY_SECONDS: z.coerce.number().int().min(1).default(72 * 3600),
+    SMS_VALIDITY_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(72 * 3600),
     /** Reconciliation: how often the worker looks, and how many messages one look takes at most. */
     RECONCILE_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60),
     RECONCILE_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
@@ -283,7 +296,10 @@ export function devSecrets(file: string): Record<SecretName, string> {
 
 /** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
   if (h === "localhost") return true;
   if (isIP(h) === 4) return h.startsWith("127.");
   if (isIP(h) === 6) return /^(0{0,4}:){1,7}0{0,3}1$/.test(h) || /^::ffff:127\./.test(h);
@@ -315,7 +331,10 @@ export type RouteRate = { rate: number; burst: number };
 /** "T1:200,T2:100:20" -> {T1: {rate: 200, burst: 10}, T2: {rate: 100, burst: 20}}; default burst = rate / 20 (50 ms worth), at least 1. */
 export function parseRouteRates(text: string): Record<string, RouteRate> {
   const out: Record<string, RouteRate> = {};
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9_-]{1,40})\s*:\s*(\d+(?:\.\d+)?)(?:\s*:\s*(\d+))?$/.exec(part);
     if (!m || Number(m[2]) <= 0) throw new Error(`"${part}" is not <route>:<messages per second>[:<burst>]`);
     const rate = Number(m[2]);

@@ -53,7 +53,10 @@ export function parseIPv4(text: string): number | null {
 
 /** An IPv6 address (with :: and an optional dotted IPv4 tail) as its eight 16-bit groups. */
 export function parseIPv6(text: string): number[] | null {
-  let s = text.toLowerCase().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  let s = text
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   if (isIP(s) !== 6) return null;
   const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
   if (tail) {
@@ -90,7 +93,7 @@ const V4_BLOCKS: Array<[base: string, bits: number, risk: string]> = [
 function v4Risk(n: number): string | null {
   for (const [base, bits, risk] of V4_BLOCKS) {
     const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-    if (((n & mask) >>> 0) === parseIPv4(base)) return risk;
+    if ((n & mask) >>> 0 === parseIPv4(base)) return risk;
   }
   return null;
 }
@@ -151,7 +154,17 @@ export function privateAllowed(): boolean {
 /** The origins of the upstreams the operator configures (env): these may be private. */
 export function platformOrigins(): Set<string> {
   const e = env();
-  const urls = [e.TELEGRAM_API_URL, e.GRAPH_API_URL, e.GBM_API_URL, e.GBM_TOKEN_URL, e.SIMULATOR_URL, e.GOOGLE_TOKEN_URL, e.GOOGLE_USERINFO_URL, e.FACEBOOK_TOKEN_URL, e.FACEBOOK_USERINFO_URL];
+  const urls = [
+    e.TELEGRAM_API_URL,
+    e.GRAPH_API_URL,
+    e.GBM_API_URL,
+    e.GBM_TOKEN_URL,
+    e.SIMULATOR_URL,
+    e.GOOGLE_TOKEN_URL,
+    e.GOOGLE_USERINFO_URL,
+    e.FACEBOOK_TOKEN_URL,
+    e.FACEBOOK_USERINFO_URL,
+  ];
   return new Set(urls.map((u) => new URL(u).origin));
 }
 
@@ -292,6 +305,7 @@ export type OutboundInit = {
   keepAlive?: boolean;
 };
 
+// biome-ignore lint/suspicious/noExplicitAny: the JSON of a foreign API; each caller checks the fields it reads
 export type OutboundResponse = { status: number; headers: Headers; body: Uint8Array; url: string; text(): string; json(): any };
 
 /** Serialises a fetch-style body once (FormData gets its multipart boundary) so it can be written to a socket. */
@@ -305,7 +319,15 @@ async function encodeBody(body: BodyInit | null | undefined): Promise<{ bytes?: 
 type Hop = { status: number; headers: Headers; body: Uint8Array };
 
 /** One request to the checked address; reads at most maxBytes of the answer (a 3xx is answered unread). */
-function exchange(url: URL, address: string, method: string, headers: Record<string, string>, body: Uint8Array | undefined, limit: { maxBytes: number; truncate?: boolean; keepAlive?: boolean }, signal: AbortSignal): Promise<Hop> {
+function exchange(
+  url: URL,
+  address: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Uint8Array | undefined,
+  limit: { maxBytes: number; truncate?: boolean; keepAlive?: boolean },
+  signal: AbortSignal,
+): Promise<Hop> {
   const { maxBytes, truncate } = limit;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const options: RequestOptions & { servername?: string } = {

@@ -63,7 +63,11 @@ export function decodeCursor(raw: string | undefined, shape: Array<"string" | "n
     Array.isArray(key) &&
     key.length === shape.length &&
     key.every((v, i) =>
-      shape[i] === "number" ? typeof v === "number" && Number.isFinite(v) : shape[i] === "nullable-string" ? v === null || (typeof v === "string" && v.length <= 200) : typeof v === "string" && v.length <= 200,
+      shape[i] === "number"
+        ? typeof v === "number" && Number.isFinite(v)
+        : shape[i] === "nullable-string"
+          ? v === null || (typeof v === "string" && v.length <= 200)
+          : typeof v === "string" && v.length <= 200,
     );
   if (!ok) throw new AppError("VALIDATION", { fields: { cursor: ["validation.invalid"] } });
   return key as Cursor;

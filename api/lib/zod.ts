@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 z.config({
-  customError: (issue) => (issue.input === undefined || issue.input === null && issue.code === "invalid_type" ? "validation.required" : undefined),
+  customError: (issue) => (issue.input === undefined || (issue.input === null && issue.code === "invalid_type") ? "validation.required" : undefined),
 });
 
 export { z };

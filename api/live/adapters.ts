@@ -23,7 +23,11 @@ import type { ConnectionWithSecrets } from "./connections";
 const TIMEOUT_MS = 15_000;
 
 export class ProviderError extends Error {
-  constructor(message: string, readonly permanent: boolean, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = "ProviderError";
   }
@@ -41,6 +45,7 @@ const MAX_API_BYTES = 1_000_000;
  */
 type Call = Pick<OutboundInit, "method" | "headers" | "body">;
 
+// biome-ignore lint/suspicious/noExplicitAny: the JSON of Telegram, Graph and Business Messages; each caller checks what it reads
 async function request(url: string, init: Call, timeoutMs = TIMEOUT_MS): Promise<{ status: number; json: any }> {
   let res: OutboundResponse;
   try {
@@ -48,6 +53,7 @@ async function request(url: string, init: Call, timeoutMs = TIMEOUT_MS): Promise
   } catch (e) {
     throw new ProviderError(`network: ${(e as Error).message}`, false);
   }
+  // biome-ignore lint/suspicious/noExplicitAny: see request()
   let json: any = null;
   try {
     json = res.json();
@@ -94,9 +100,9 @@ async function attachmentBlob(a: Attachment): Promise<{ blob: Blob; name: string
 
 const tgUrl = (token: string, method: string) => `${env().TELEGRAM_API_URL.replace(/\/+$/, "")}/bot${token}/${method}`;
 
+// biome-ignore lint/suspicious/noExplicitAny: Telegram's result, typed by the caller
 async function tgCall<T = any>(token: string, method: string, body: Record<string, unknown> | FormData): Promise<T> {
-  const init: Call =
-    body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const init: Call = body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const { status, json } = await request(tgUrl(token, method), init);
   if (status >= 200 && status < 300 && json?.ok) return json.result as T;
   throw failed(`telegram ${method}`, status);
@@ -113,8 +119,7 @@ const TG_SEND: Record<Attachment["type"], [method: string, field: string]> = {
 
 export const telegram = {
   getMe: (token: string) => tgCall<{ id: number; username?: string; first_name?: string }>(token, "getMe", {}),
-  setWebhook: (token: string, url: string, secret: string) =>
-    tgCall(token, "setWebhook", { url, secret_token: secret, allowed_updates: ["message"], drop_pending_updates: false }),
+  setWebhook: (token: string, url: string, secret: string) => tgCall(token, "setWebhook", { url, secret_token: secret, allowed_updates: ["message"], drop_pending_updates: false }),
   deleteWebhook: (token: string) => tgCall(token, "deleteWebhook", {}),
   /** A file the visitor sent: getFile, then the download URL of its file_path. */
   async fetchFile(token: string, fileId: string, maxBytes: number) {
@@ -150,8 +155,7 @@ const GRAPH_TYPE: Record<Attachment["type"], string> = { image: "image", sticker
 
 async function graphSend(token: string, body: Record<string, unknown> | FormData): Promise<string> {
   const url = `${graphBase()}/me/messages?access_token=${encodeURIComponent(token)}`;
-  const init: Call =
-    body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const init: Call = body instanceof FormData ? { method: "POST", body } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const { status, json } = await request(url, init);
   if (status >= 200 && status < 300 && json?.message_id) return String(json.message_id);
   throw failed("graph /me/messages", status);
@@ -160,7 +164,11 @@ async function graphSend(token: string, body: Record<string, unknown> | FormData
 /** A sender action (typing_on, mark_seen): Graph answers only the recipient. */
 async function graphAction(token: string, recipient: string, action: "typing_on" | "mark_seen"): Promise<void> {
   const url = `${graphBase()}/me/messages?access_token=${encodeURIComponent(token)}`;
-  const { status } = await request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ recipient: { id: recipient }, sender_action: action }) }, TYPING_TIMEOUT_MS);
+  const { status } = await request(
+    url,
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ recipient: { id: recipient }, sender_action: action }) },
+    TYPING_TIMEOUT_MS,
+  );
   if (status >= 200 && status < 300) return;
   throw failed("graph sender_action", status);
 }
@@ -222,7 +230,11 @@ async function gbmCreate(key: ServiceAccountKey, conversationId: string, message
   const url = `${gbmBase()}/v1/conversations/${encodeURIComponent(conversationId)}/messages`;
   for (let attempt = 0; ; attempt++) {
     const token = await googleAccessToken(key);
-    const { status, json } = await request(url, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(message) });
+    const { status, json } = await request(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify(message),
+    });
     if (status >= 200 && status < 300) return;
     if (status === 409 && (json?.error?.status ?? "ALREADY_EXISTS") === "ALREADY_EXISTS") return;
     if (status === 401 && attempt === 0) {
@@ -236,13 +248,20 @@ async function gbmCreate(key: ServiceAccountKey, conversationId: string, message
 /** A best-effort Business Messages call (typing, read receipt): short timeout, no retry. */
 async function gbmSignal(key: ServiceAccountKey, method: "POST" | "PATCH", path: string, body: Record<string, unknown>): Promise<void> {
   const token = await googleAccessToken(key);
-  const { status } = await request(`${gbmBase()}${path}`, { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) }, TYPING_TIMEOUT_MS);
+  const { status } = await request(
+    `${gbmBase()}${path}`,
+    { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) },
+    TYPING_TIMEOUT_MS,
+  );
   if (status < 200 || status >= 300) throw failed(`google business messages ${path.split("?")[0]}`, status);
 }
 
 async function agentName(userId: string | null): Promise<string> {
   if (!userId) return "";
-  const [row] = await sequelize().query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, { bind: [userId], type: QueryTypes.SELECT });
+  const [row] = await sequelize().query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, {
+    bind: [userId],
+    type: QueryTypes.SELECT,
+  });
   return row?.name ?? "";
 }
 
@@ -386,7 +405,10 @@ const googleBusinessAdapter: LiveChannelAdapter = {
   async typing(connection, room) {
     const key = connection.secrets.service_account;
     if (!key) return;
-    await gbmSignal(key, "POST", `/v1/conversations/${encodeURIComponent(room.external_id)}/events?eventId=${randomUUID()}`, { eventType: "TYPING_STARTED", representative: { representativeType: "HUMAN" } });
+    await gbmSignal(key, "POST", `/v1/conversations/${encodeURIComponent(room.external_id)}/events?eventId=${randomUUID()}`, {
+      eventType: "TYPING_STARTED",
+      representative: { representativeType: "HUMAN" },
+    });
   },
 };
 

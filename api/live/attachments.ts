@@ -87,15 +87,21 @@ export async function visitorUpload(widgetKey: string, request: Request, caller:
   const post = await admitVisitorPost(
     accountId,
     {
-      visitor_id: field("visitor_id"), visitor_token: field("visitor_token"), name: field("name"), email: field("email"), phone: field("phone"),
-      department_id: field("department_id"), message: str(form.get("message")), client_id: field("client_id"),
+      visitor_id: field("visitor_id"),
+      visitor_token: field("visitor_token"),
+      name: field("name"),
+      email: field("email"),
+      phone: field("phone"),
+      department_id: field("department_id"),
+      message: str(form.get("message")),
+      client_id: field("client_id"),
     },
     caller,
   );
   const file = await fileField(form);
   const stored = await storeFile({ accountId, channel: "webchat", bytes: file.bytes, name: file.name });
   const { id: fileId, ...attachment } = stored;
-  let result;
+  let result: Awaited<ReturnType<typeof webchatMessage>>;
   try {
     result = await webchatMessage(post, [attachment]);
   } catch (e) {

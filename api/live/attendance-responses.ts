@@ -15,7 +15,11 @@ const int = Type.Integer;
 const nullable = <T extends TSchema>(s: T) => t.Union([s, t.Null()]);
 const uuid = (description?: string) => t.String({ format: "uuid", ...(description ? { description } : {}) });
 const when = (description?: string) => t.String({ format: "date-time", ...(description ? { description } : {}) });
-const oneOf = (values: readonly string[], description?: string) => t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});
+const oneOf = (values: readonly string[], description?: string) =>
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    description ? { description } : {},
+  );
 
 const Channel = oneOf(LIVE_CHANNELS, "The channel the visitor writes from");
 const RoomStatus = oneOf(["QUEUE", "OPEN", "CLOSED"], "QUEUE: waiting for an agent; OPEN: an agent attends; CLOSED");

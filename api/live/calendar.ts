@@ -26,7 +26,6 @@ export async function listHolidays(ctx: SignedInCtx): Promise<HolidayView[]> {
   return r.map((h) => ({ ...h, created_at: iso(h.created_at)! }));
 }
 
-
 /** GET /live/holidays: a keyset page (?cursor=&limit=) by day (one holiday per day). */
 export async function pageHolidays(ctx: SignedInCtx, query: unknown) {
   assertPath(ctx, HOLIDAYS);
@@ -35,7 +34,12 @@ export async function pageHolidays(ctx: SignedInCtx, query: unknown) {
     `SELECT ${HOLIDAY_COLS} FROM live_holidays WHERE account_id = $1 ${after ? "AND (day, id) > ($2::date, $3::uuid)" : ""} ORDER BY day, id LIMIT ${limit + 1}`,
     after ? [ctx.actor.accountId, after[0], after[1]] : [ctx.actor.accountId],
   );
-  return keyset(r, limit, (h) => [h.day, h.id], (h) => ({ ...h, created_at: iso(h.created_at)! }));
+  return keyset(
+    r,
+    limit,
+    (h) => [h.day, h.id],
+    (h) => ({ ...h, created_at: iso(h.created_at)! }),
+  );
 }
 
 /** One holiday of the account. */
@@ -52,7 +56,11 @@ export async function createHoliday(ctx: SignedInCtx, input: unknown): Promise<H
   assertWriter(ctx, HOLIDAYS);
   const v = validate(holidaySchema, input);
   try {
-    const [h] = await rows<HolidayRow>(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, $2, $3::date) RETURNING ${HOLIDAY_COLS}`, [ctx.actor.accountId, v.name, v.day]);
+    const [h] = await rows<HolidayRow>(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, $2, $3::date) RETURNING ${HOLIDAY_COLS}`, [
+      ctx.actor.accountId,
+      v.name,
+      v.day,
+    ]);
     await recordAudit(ctx, "live.holiday_created", { meta: { id: h.id, day: h.day } });
     return { ...h, created_at: iso(h.created_at)! };
   } catch (e) {

@@ -83,7 +83,11 @@ async function receive(
     attachments: attachments.map(({ id: _, ...a }) => a),
     externalMessageId: m.messageId,
   });
-  await attachFilesToRoom(connection.account_id, attachments.map((a) => a.id), result.room.id);
+  await attachFilesToRoom(
+    connection.account_id,
+    attachments.map((a) => a.id),
+    result.room.id,
+  );
   return { room_id: result.room.id, message_id: result.message.id, duplicate: result.duplicate };
 }
 
@@ -140,7 +144,13 @@ type GraphMessaging = {
   sender?: { id?: string };
   recipient?: { id?: string };
   timestamp?: number;
-  message?: { mid?: string; text?: string; is_echo?: boolean; quick_reply?: { payload?: string }; attachments?: Array<{ type?: string; payload?: { url?: string; title?: string } }> };
+  message?: {
+    mid?: string;
+    text?: string;
+    is_echo?: boolean;
+    quick_reply?: { payload?: string };
+    attachments?: Array<{ type?: string; payload?: { url?: string; title?: string } }>;
+  };
   delivery?: { mids?: string[]; watermark?: number };
   read?: { watermark?: number; mid?: string };
 };
@@ -270,7 +280,10 @@ export async function googleBusinessWebhook(connection: ConnectionWithSecrets, p
   const reply = payload.suggestionResponse;
   if (reply && reply.suggestionType !== "ACTION") {
     const text = typeof reply.postbackData === "string" && reply.postbackData.trim() ? reply.postbackData : typeof reply.text === "string" ? reply.text : "";
-    const messageId = String(reply.message ?? "").split("/").pop() || String(payload.requestId ?? "");
+    const messageId =
+      String(reply.message ?? "")
+        .split("/")
+        .pop() || String(payload.requestId ?? "");
     if (!text.trim() || !messageId) return { ignored: true };
     return receive(connection, "google_business", {
       externalId: conversationId,

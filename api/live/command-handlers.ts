@@ -10,8 +10,25 @@ import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { registerLiveCommand, type LiveCaller } from "./commands";
 import {
-  acceptTransfer, closeRoom, getRoom, markDelivered, markRead, messageView, refuseTransfer, returnToQueue, roomMessages, roomSummary, sendAgentMessage,
-  setAgentStatus, takeRoom, transferToAgent, transferToDepartment, visitorMessage, visitorRead, AGENT_STATUSES, type Room,
+  acceptTransfer,
+  closeRoom,
+  getRoom,
+  markDelivered,
+  markRead,
+  messageView,
+  refuseTransfer,
+  returnToQueue,
+  roomMessages,
+  roomSummary,
+  sendAgentMessage,
+  setAgentStatus,
+  takeRoom,
+  transferToAgent,
+  transferToDepartment,
+  visitorMessage,
+  visitorRead,
+  AGENT_STATUSES,
+  type Room,
 } from "./rooms";
 import "./commands";
 import { agentTyping, visitorTyping } from "./typing";
@@ -55,7 +72,13 @@ registerLiveCommand(
       return messageView(await sendAgentMessage(caller.ctx, input.room_id, { body: input.message, clientId: input.client_id ?? null, suggestions: input.suggestions ?? null }));
     }
     const room = await visitorRoom(caller);
-    const result = await visitorMessage({ accountId: room.account_id, channel: room.channel, externalId: room.external_id, body: input.message, clientId: input.client_id ?? null });
+    const result = await visitorMessage({
+      accountId: room.account_id,
+      channel: room.channel,
+      externalId: room.external_id,
+      body: input.message,
+      clientId: input.client_id ?? null,
+    });
     return messageView(result.message);
   },
   { audience: "both" },

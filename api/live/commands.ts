@@ -20,18 +20,29 @@ import { AppError, isAppError } from "../lib/errors";
 import type { VisitorIdentity } from "./visitor-tokens";
 
 export const LIVE_COMMANDS = [
-  "next", "send", "close", "return_to_queue", "transfer_agent", "transfer_department", "transfer_accept",
-  "transfer_refused", "room_refused", "send-historic", "delivered", "read", "heart_beat", "status",
+  "next",
+  "send",
+  "close",
+  "return_to_queue",
+  "transfer_agent",
+  "transfer_department",
+  "transfer_accept",
+  "transfer_refused",
+  "room_refused",
+  "send-historic",
+  "delivered",
+  "read",
+  "heart_beat",
+  "status",
   // The widget visitor's own messages (PUT/DELETE /widget/{key}/messages/{id} over the socket).
-  "edit", "delete",
+  "edit",
+  "delete",
   // "Typing…" to the other side (api/live/typing.ts): nothing stored.
   "typing",
 ] as const;
 export type LiveCommandName = (typeof LIVE_COMMANDS)[number];
 
-export type LiveCaller =
-  | { kind: "agent"; ctx: SignedInCtx; connectionId: string }
-  | { kind: "visitor"; ctx: Ctx; visitor: VisitorIdentity; connectionId: string };
+export type LiveCaller = { kind: "agent"; ctx: SignedInCtx; connectionId: string } | { kind: "visitor"; ctx: Ctx; visitor: VisitorIdentity; connectionId: string };
 
 export type LiveCommandHandler = (caller: LiveCaller, payload: unknown) => unknown | Promise<unknown>;
 
@@ -93,7 +104,12 @@ export async function dispatchLiveCommand(
     const e = isAppError(err) ? err : new AppError("INTERNAL");
     if (!isAppError(err)) console.error("live command failed", err);
     const body = errorBody(e, conn.locale ?? null).error;
-    return { type: "reply", id, ok: false, error: { code: body.code, message: body.message, ...(body.fields ? { fields: body.fields } : {}), ...(body.params ? { params: body.params } : {}) } };
+    return {
+      type: "reply",
+      id,
+      ok: false,
+      error: { code: body.code, message: body.message, ...(body.fields ? { fields: body.fields } : {}), ...(body.params ? { params: body.params } : {}) },
+    };
   }
 }
 

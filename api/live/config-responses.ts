@@ -13,7 +13,11 @@ import { Page } from "../lib/page";
 /** A plain JSON integer (Elysia's t.Integer also accepts numeric strings, which the document would show). */
 const int = Type.Integer;
 const nullable = <T extends TSchema>(s: T) => t.Union([s, t.Null()]);
-const oneOf = (values: readonly string[], description?: string) => t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});
+const oneOf = (values: readonly string[], description?: string) =>
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    description ? { description } : {},
+  );
 const uuid = (description?: string) => t.String({ format: "uuid", ...(description ? { description } : {}) });
 const dateTime = (description?: string) => t.String({ format: "date-time", ...(description ? { description } : {}) });
 
@@ -237,11 +241,7 @@ export const GraphAck = t.Object(
   {
     ok: t.Literal(true),
     results: t.Array(
-      t.Union([
-        Received,
-        t.Object({ delivered: int({ description: "Agent messages now DELIVERED" }) }),
-        t.Object({ read: int({ description: "Agent messages now READ" }) }),
-      ]),
+      t.Union([Received, t.Object({ delivered: int({ description: "Agent messages now DELIVERED" }) }), t.Object({ read: int({ description: "Agent messages now READ" }) })]),
       { description: "One per event of the connection's page in the post, in order" },
     ),
   },

@@ -45,7 +45,10 @@ const PAGED = "Pages by keyset: `limit` (1..200, default 50) and `cursor` (the p
 export const omniConfigRoutes = new Elysia({ prefix: "/omni", tags: ["live"], detail: security })
   .use(authenticated)
   .get("/tabs", async ({ ctx }) => onePage(await agentTabulations(ctx)), {
-    detail: { responses: successResponse(R.Tabs), summary: "Active tabulations an agent may set on a room (GENERIC hidden), by name: one page (bounded by the account's tabulations)" },
+    detail: {
+      responses: successResponse(R.Tabs),
+      summary: "Active tabulations an agent may set on a room (GENERIC hidden), by name: one page (bounded by the account's tabulations)",
+    },
   });
 
 export const webchatConfigRoutes = new Elysia({ prefix: "/webchat", tags: ["live"], detail: security })
@@ -54,17 +57,21 @@ export const webchatConfigRoutes = new Elysia({ prefix: "/webchat", tags: ["live
     detail: { responses: successResponse(R.Tabs), summary: "Active tabulations (live-chat API), by name: one page (bounded by the account's tabulations)" },
   })
   .get("/system", ({ ctx }) => liveSystem(ctx), { detail: { responses: successResponse(R.LiveSystem), summary: "live.queued_enabled and live.acceptance_option" } })
-  .post("/samples/create", async ({ ctx, body, set }) => {
-    const sample = await createSampleFromApi(ctx, body);
-    return createdAnswer(set, `/api/live/samples/${sample.id}`, sample);
-  }, {
-    body: any,
-    detail: {
-      requestBody: zodBody(sampleApiSchema),
-      responses: R.created(R.Sample, "Created: the canned message (Location: /api/live/samples/{id})"),
-      summary: "Create a canned message: agent_id, department_id, for_all, key, message (non-managers only for themselves)",
+  .post(
+    "/samples/create",
+    async ({ ctx, body, set }) => {
+      const sample = await createSampleFromApi(ctx, body);
+      return createdAnswer(set, `/api/live/samples/${sample.id}`, sample);
     },
-  })
+    {
+      body: any,
+      detail: {
+        requestBody: zodBody(sampleApiSchema),
+        responses: R.created(R.Sample, "Created: the canned message (Location: /api/live/samples/{id})"),
+        summary: "Create a canned message: agent_id, department_id, for_all, key, message (non-managers only for themselves)",
+      },
+    },
+  )
   .get("/samples/:agentId", ({ ctx, params, query }) => pageSamplesForAgent(ctx, params.agentId, query), {
     params: t.Object({ agentId: t.String() }),
     query: paged,
@@ -77,17 +84,21 @@ export const macroRoutes = new Elysia({ prefix: "/chat/macros", tags: ["live"], 
     query: paged,
     detail: { responses: successResponse(R.Macros), summary: "Macros of the account, by name", description: PAGED },
   })
-  .post("", async ({ ctx, body, set }) => {
-    const macro = await createMacro(ctx, body);
-    return createdAnswer(set, `/api/chat/macros/${macro.id}`, macro);
-  }, {
-    body: any,
-    detail: {
-      requestBody: zodBody(macroSchema),
-      responses: R.created(R.Macro, "Created: the macro (Location: /api/chat/macros/{id})"),
-      summary: "Create a macro: name, message, tags, tabulation_id, close (a name in use is 422 on name)",
+  .post(
+    "",
+    async ({ ctx, body, set }) => {
+      const macro = await createMacro(ctx, body);
+      return createdAnswer(set, `/api/chat/macros/${macro.id}`, macro);
     },
-  })
+    {
+      body: any,
+      detail: {
+        requestBody: zodBody(macroSchema),
+        responses: R.created(R.Macro, "Created: the macro (Location: /api/chat/macros/{id})"),
+        summary: "Create a macro: name, message, tags, tabulation_id, close (a name in use is 422 on name)",
+      },
+    },
+  )
   .get("/:id", ({ ctx, params }) => getMacro(ctx, params.id), { params: id, detail: { responses: successResponse(R.Macro), summary: "One macro" } })
   .put("/:id", ({ ctx, params, body }) => updateMacro(ctx, params.id, body), {
     params: id,
@@ -101,17 +112,21 @@ export const liveConfigRoutes = new Elysia({ prefix: "/live", tags: ["live"], de
   .get("/tabulations", async ({ ctx }) => onePage(await listTabulations(ctx)), {
     detail: { responses: successResponse(R.Tabulations), summary: "Every tabulation (active or not), by name: one page (bounded by the account's tabulations)" },
   })
-  .post("/tabulations", async ({ ctx, body, set }) => {
-    const tab = await createTabulation(ctx, body);
-    return createdAnswer(set, `/api/live/tabulations/${tab.id}`, tab);
-  }, {
-    body: any,
-    detail: {
-      requestBody: zodBody(tabulationSchema),
-      responses: R.created(R.Tabulation, "Created: the tabulation (Location: /api/live/tabulations/{id})"),
-      summary: "Create a tabulation (name; a name in use, ignoring case, is 422 on name)",
+  .post(
+    "/tabulations",
+    async ({ ctx, body, set }) => {
+      const tab = await createTabulation(ctx, body);
+      return createdAnswer(set, `/api/live/tabulations/${tab.id}`, tab);
     },
-  })
+    {
+      body: any,
+      detail: {
+        requestBody: zodBody(tabulationSchema),
+        responses: R.created(R.Tabulation, "Created: the tabulation (Location: /api/live/tabulations/{id})"),
+        summary: "Create a tabulation (name; a name in use, ignoring case, is 422 on name)",
+      },
+    },
+  )
   .get("/tabulations/:id", ({ ctx, params }) => getTabulation(ctx, params.id), { params: id, detail: { responses: successResponse(R.Tabulation), summary: "One tabulation" } })
   .put("/tabulations/:id", ({ ctx, params, body }) => updateTabulation(ctx, params.id, body), {
     params: id,
@@ -133,7 +148,11 @@ export const liveConfigRoutes = new Elysia({ prefix: "/live", tags: ["live"], de
   .put("/samples/:id", ({ ctx, params, body }) => updateSample(ctx, params.id, body), {
     params: id,
     body: any,
-    detail: { requestBody: zodBody(sampleEditSchema), responses: successResponse(R.SampleEdited), summary: "Edit a canned message: key and message (writers any; agents their own)" },
+    detail: {
+      requestBody: zodBody(sampleEditSchema),
+      responses: successResponse(R.SampleEdited),
+      summary: "Edit a canned message: key and message (writers any; agents their own)",
+    },
   })
   .delete("/samples/:id", ({ ctx, params }) => deleteSample(ctx, params.id), {
     params: id,
@@ -143,17 +162,21 @@ export const liveConfigRoutes = new Elysia({ prefix: "/live", tags: ["live"], de
     query: paged,
     detail: { responses: successResponse(R.Holidays), summary: "Holidays (closed all day), by day", description: PAGED },
   })
-  .post("/holidays", async ({ ctx, body, set }) => {
-    const holiday = await createHoliday(ctx, body);
-    return createdAnswer(set, `/api/live/holidays/${holiday.id}`, holiday);
-  }, {
-    body: any,
-    detail: {
-      requestBody: zodBody(holidaySchema),
-      responses: { ...R.created(R.Holiday, "Created: the holiday (Location: /api/live/holidays/{id})"), ...errorResponses(409) },
-      summary: "Register a holiday: name, day (YYYY-MM-DD); a day already registered is 409 HOLIDAY_REGISTER_FAILED",
+  .post(
+    "/holidays",
+    async ({ ctx, body, set }) => {
+      const holiday = await createHoliday(ctx, body);
+      return createdAnswer(set, `/api/live/holidays/${holiday.id}`, holiday);
     },
-  })
+    {
+      body: any,
+      detail: {
+        requestBody: zodBody(holidaySchema),
+        responses: { ...R.created(R.Holiday, "Created: the holiday (Location: /api/live/holidays/{id})"), ...errorResponses(409) },
+        summary: "Register a holiday: name, day (YYYY-MM-DD); a day already registered is 409 HOLIDAY_REGISTER_FAILED",
+      },
+    },
+  )
   .get("/holidays/:id", ({ ctx, params }) => getHoliday(ctx, params.id), { params: id, detail: { responses: successResponse(R.Holiday), summary: "One holiday" } })
   .delete("/holidays/:id", ({ ctx, params }) => deleteHoliday(ctx, params.id), {
     params: id,
@@ -204,5 +227,9 @@ export const liveConfigRoutes = new Elysia({ prefix: "/live", tags: ["live"], de
   .get("/preferences", ({ ctx }) => getPreferences(ctx), { detail: { responses: successResponse(R.Preferences), summary: "The caller's mute and volume" } })
   .put("/preferences", ({ ctx, body }) => setPreferences(ctx, body), {
     body: any,
-    detail: { requestBody: zodBody(preferencesSchema), responses: successResponse(R.Preferences), summary: "Mute (disabled, 8h, 1w, 1m, always; 8_hours, 1_week, 1_month accepted) and volume (0..1)" },
+    detail: {
+      requestBody: zodBody(preferencesSchema),
+      responses: successResponse(R.Preferences),
+      summary: "Mute (disabled, 8h, 1w, 1m, always; 8_hours, 1_week, 1_month accepted) and volume (0..1)",
+    },
   });

@@ -46,8 +46,6 @@ export type Connection = {
 };
 export type ConnectionWithSecrets = Connection & { secrets: ChannelSecrets };
 
-
-
 const COLUMNS = "id, account_id, channel, external_id, name, created_at, updated_at";
 
 export function assertChannelsAdmin(ctx: SignedInCtx) {
@@ -97,7 +95,7 @@ export async function connectChannel(ctx: SignedInCtx, input: unknown): Promise<
     const me = await telegram.getMe(data.bot_token).catch(() => null);
     if (!me) throw new AppError("VALIDATION", { fields: { bot_token: ["channels.errors.botTokenRejected"] } });
     externalId = String(me.id);
-    name = me.username ? `@${me.username}` : me.first_name ?? "";
+    name = me.username ? `@${me.username}` : (me.first_name ?? "");
     secrets = { token: data.bot_token, webhook_secret: randomToken(32) };
   } else if (data.channel === "google_business") {
     externalId = data.agent_id;
@@ -107,10 +105,11 @@ export async function connectChannel(ctx: SignedInCtx, input: unknown): Promise<
     secrets = { token: data.access_token, app_secret: data.app_secret, verify_token: data.verify_token };
   }
   const row = await sequelize().transaction(async (transaction) => {
-    const [taken] = await sequelize().query<{ account_id: string }>(
-      `SELECT account_id FROM live_channel_connections WHERE channel = $1 AND external_id = $2 FOR UPDATE`,
-      { bind: [data.channel, externalId], type: QueryTypes.SELECT, transaction },
-    );
+    const [taken] = await sequelize().query<{ account_id: string }>(`SELECT account_id FROM live_channel_connections WHERE channel = $1 AND external_id = $2 FOR UPDATE`, {
+      bind: [data.channel, externalId],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     if (taken && taken.account_id !== ctx.actor.accountId) {
       const field = data.channel === "telegram" ? "bot_token" : data.channel === "google_business" ? "agent_id" : "page_id";
       throw new AppError("VALIDATION", { fields: { [field]: ["channels.errors.taken"] } });
@@ -174,10 +173,10 @@ function withSecrets(row: (Connection & { secrets_sealed: string }) | undefined)
 /** A connection by its id (webhooks: the URL names it). */
 export async function connectionById(channel: ConnectableChannel, id: string): Promise<ConnectionWithSecrets | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [row] = await sequelize().query<Connection & { secrets_sealed: string }>(
-    `SELECT ${COLUMNS}, secrets_sealed FROM live_channel_connections WHERE id = $1 AND channel = $2`,
-    { bind: [id, channel], type: QueryTypes.SELECT },
-  );
+  const [row] = await sequelize().query<Connection & { secrets_sealed: string }>(`SELECT ${COLUMNS}, secrets_sealed FROM live_channel_connections WHERE id = $1 AND channel = $2`, {
+    bind: [id, channel],
+    type: QueryTypes.SELECT,
+  });
   return withSecrets(row);
 }
 

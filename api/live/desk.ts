@@ -51,7 +51,12 @@ export async function deskOptions(ctx: SignedInCtx) {
     macros: macros.map((m) => ({ id: m.id, name: m.name })),
     samples: samples.map((x) => ({ id: x.id, key: x.key, message: x.message })),
     /** mute_until: when a timed mute ends (the screen stops muting then without a reload). */
-    me: { status: (mine?.status ?? null) as AgentStatus | null, muted, mute_until: muted && mine?.mute_until ? new Date(mine.mute_until).toISOString() : null, volume: mine ? Number(mine.volume) : 1 },
+    me: {
+      status: (mine?.status ?? null) as AgentStatus | null,
+      muted,
+      mute_until: muted && mine?.mute_until ? new Date(mine.mute_until).toISOString() : null,
+      volume: mine ? Number(mine.volume) : 1,
+    },
   };
 }
 
@@ -86,7 +91,15 @@ export async function roomNames(ctx: SignedInCtx, room: Pick<Room, "department_i
 export async function liveSync(ctx: SignedInCtx) {
   assertAttendant(ctx);
   const [options, load, counts] = await Promise.all([deskOptions(ctx), myLoad(ctx), roomCounts(ctx)]);
-  return { user_id: ctx.actor.userId, account_id: ctx.actor.accountId, supervisor: isSupervisor(ctx.actor), status: options.me.status ?? "OFFLINE", load, counts, settings: options.settings };
+  return {
+    user_id: ctx.actor.userId,
+    account_id: ctx.actor.accountId,
+    supervisor: isSupervisor(ctx.actor),
+    status: options.me.status ?? "OFFLINE",
+    load,
+    counts,
+    settings: options.settings,
+  };
 }
 
 /** GET webchat/account-tags and /omni/tags: every tag used on the account's rooms, most used first. */

@@ -36,7 +36,6 @@ export async function listMacros(ctx: SignedInCtx): Promise<MacroView[]> {
   return (await rows<Row>(`${SELECT} WHERE m.account_id = $1 ORDER BY lower(m.name), m.id`, [ctx.actor.accountId])).map(view);
 }
 
-
 /** GET /chat/macros: a keyset page (?cursor=&limit=) by name (case-insensitive; unique in the account). */
 export async function pageMacros(ctx: SignedInCtx, query: unknown) {
   assertAnyPath(ctx, SCREEN, "/live");
@@ -45,7 +44,12 @@ export async function pageMacros(ctx: SignedInCtx, query: unknown) {
     `${SELECT.replace("SELECT ", "SELECT lower(m.name) AS sort_key, ")} WHERE m.account_id = $1 ${after ? "AND (lower(m.name), m.id) > ($2, $3::uuid)" : ""} ORDER BY lower(m.name), m.id LIMIT ${limit + 1}`,
     after ? [ctx.actor.accountId, after[0], after[1]] : [ctx.actor.accountId],
   );
-  return keyset(r, limit, (x) => [x.sort_key, x.id], ({ sort_key: _, ...x }) => view(x));
+  return keyset(
+    r,
+    limit,
+    (x) => [x.sort_key, x.id],
+    ({ sort_key: _, ...x }) => view(x),
+  );
 }
 
 export async function getMacro(ctx: SignedInCtx, id: string): Promise<MacroView> {
@@ -67,10 +71,14 @@ export async function createMacro(ctx: SignedInCtx, input: unknown): Promise<Mac
   const v = validate(macroSchema, input);
   await checkTabulation(ctx, v.tabulation_id);
   try {
-    const [{ id }] = await rows<{ id: string }>(
-      `INSERT INTO live_macros (account_id, name, message, tags, tabulation_id, close) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [ctx.actor.accountId, v.name, v.message, v.tags, v.tabulation_id, v.close],
-    );
+    const [{ id }] = await rows<{ id: string }>(`INSERT INTO live_macros (account_id, name, message, tags, tabulation_id, close) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [
+      ctx.actor.accountId,
+      v.name,
+      v.message,
+      v.tags,
+      v.tabulation_id,
+      v.close,
+    ]);
     await recordAudit(ctx, "live.macro_created", { meta: { id, name: v.name } });
     return getMacro(ctx, id);
   } catch (e) {

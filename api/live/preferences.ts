@@ -30,10 +30,10 @@ export function preferencesView(r: { mute: MuteOption; mute_until: Date | string
 
 export async function getPreferences(ctx: SignedInCtx): Promise<PreferencesView> {
   assertPath(ctx, PATH);
-  const [r] = await rows<{ mute: MuteOption; mute_until: Date | null; volume: number }>(
-    `SELECT mute, mute_until, volume FROM live_agents WHERE account_id = $1 AND user_id = $2`,
-    [ctx.actor.accountId, ctx.actor.userId],
-  );
+  const [r] = await rows<{ mute: MuteOption; mute_until: Date | null; volume: number }>(`SELECT mute, mute_until, volume FROM live_agents WHERE account_id = $1 AND user_id = $2`, [
+    ctx.actor.accountId,
+    ctx.actor.userId,
+  ]);
   return preferencesView(r);
 }
 

@@ -90,7 +90,17 @@ return 0`;
  * connection, if it had one: that one is taken over silently.
  */
 export async function claimPresence(accountId: string, userId: string, connectionId: string, replacing?: string | null): Promise<{ ok: true } | { ok: false; holder: string }> {
-  const [ok, cur] = (await redis().eval(CLAIM, 2, presenceKey(accountId, userId), seenKey(accountId), connectionId, String(PRESENCE_TTL_MS), replacing ?? "", Date.now(), userId)) as [number, string];
+  const [ok, cur] = (await redis().eval(
+    CLAIM,
+    2,
+    presenceKey(accountId, userId),
+    seenKey(accountId),
+    connectionId,
+    String(PRESENCE_TTL_MS),
+    replacing ?? "",
+    Date.now(),
+    userId,
+  )) as [number, string];
   if (ok === 1) {
     if (cur && cur !== connectionId) await announceDisconnect(cur);
     return { ok: true };

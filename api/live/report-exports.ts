@@ -19,13 +19,31 @@ import { assertFilterOwned, parsePeriod, REPORT_TIME_ZONE, type ReportPeriod } f
 export type LiveExportFilter = ReportPeriod;
 
 export type LiveExportView = {
-  id: string; status: ExportStatus; filter: LiveExportFilter; rows: number; file_size: number | null; error: string | null;
-  created_at: Date; finished_at: Date | null;
+  id: string;
+  status: ExportStatus;
+  filter: LiveExportFilter;
+  rows: number;
+  file_size: number | null;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
 };
 
 /** The CSV's columns, in order. */
 export const LIVE_EXPORT_COLUMNS = [
-  "protocol", "channel", "visitor", "agent", "department", "tabulation", "tags", "created", "assigned", "closed", "wait_seconds", "service_seconds", "messages",
+  "protocol",
+  "channel",
+  "visitor",
+  "agent",
+  "department",
+  "tabulation",
+  "tags",
+  "created",
+  "assigned",
+  "closed",
+  "wait_seconds",
+  "service_seconds",
+  "messages",
 ] as const;
 
 const TZ = `'${REPORT_TIME_ZONE}'`;
@@ -66,8 +84,14 @@ export function liveRoomsExportSelect(accountId: string, f: LiveExportFilter, li
 }
 
 const view = (r: Row): LiveExportView => ({
-  id: r.id, status: r.status, filter: r.filter as unknown as LiveExportFilter, rows: r.rows, file_size: r.file_size === null ? null : Number(r.file_size),
-  error: r.error, created_at: r.created_at, finished_at: r.finished_at,
+  id: r.id,
+  status: r.status,
+  filter: r.filter as unknown as LiveExportFilter,
+  rows: r.rows,
+  file_size: r.file_size === null ? null : Number(r.file_size),
+  error: r.error,
+  created_at: r.created_at,
+  finished_at: r.finished_at,
 });
 
 /** The /chat/reports route (omni plan; reports readers, ADR 019). */

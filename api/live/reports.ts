@@ -43,7 +43,10 @@ function isDay(v: string) {
 }
 const dayDiff = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 
-const text = z.union([z.string(), z.null()]).optional().transform((v) => (v ?? "").trim());
+const text = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((v) => (v ?? "").trim());
 const optionalId = text.refine((v) => v === "" || UUID.test(v), { message: "validation.option" }).transform((v) => v || null);
 
 /** A period (begin..end São Paulo days, default today, at most 31 days) and optional department and agent. */
@@ -89,8 +92,7 @@ export async function assertFilterOwned(accountId: string, p: ReportPeriod) {
 const HANDLER = `CASE WHEN he.type = 'assigned' THEN (he.payload->>'agent_id')::uuid ELSE he.actor_id END`;
 const HANDLED = `he.type IN ('assigned','resumed','transfer_accept')`;
 /** The room (alias) was attended by the agent (SQL expression) at some point, not only by its current agent. */
-const handledBy = (room: string, agent: string) =>
-  `EXISTS (SELECT 1 FROM live_room_events he WHERE he.room_id = ${room}.id AND ${HANDLED} AND ${HANDLER} = ${agent})`;
+const handledBy = (room: string, agent: string) => `EXISTS (SELECT 1 FROM live_room_events he WHERE he.room_id = ${room}.id AND ${HANDLED} AND ${HANDLER} = ${agent})`;
 
 /**
  * The rooms of the period ($1 account, $2 begin, $3 end, $4 department, $5 agent) with what their
@@ -118,8 +120,14 @@ const binds = (accountId: string, p: ReportPeriod) => [accountId, p.begin, p.end
 const avg = (col: string) => `COALESCE(round(avg(${col}) FILTER (WHERE ${col} >= 0))::int, 0)`;
 
 export type LiveTotals = {
-  started: number; attended: number; closed: number; transferred: number; returned: number; offline: number;
-  average_wait_seconds: number; average_service_seconds: number;
+  started: number;
+  attended: number;
+  closed: number;
+  transferred: number;
+  returned: number;
+  offline: number;
+  average_wait_seconds: number;
+  average_service_seconds: number;
 };
 export type LiveReport = {
   period: ReportPeriod;
@@ -246,8 +254,15 @@ export async function liveUsage(ctx: SignedInCtx, input: { month?: string | null
 // ---- agents ----------------------------------------------------------------------------------------
 
 export type LiveAgentRow = {
-  id: string; name: string; email: string; role: string; department_id: string | null;
-  status: string; status_date: Date | null; active: boolean; active_calls: number;
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  department_id: string | null;
+  status: string;
+  status_date: Date | null;
+  active: boolean;
+  active_calls: number;
 };
 
 /** Reports readers, or attendants (who pick an agent to transfer to). */

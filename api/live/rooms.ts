@@ -181,7 +181,9 @@ async function agentLoad(accountId: string, userId: string, transaction: Transac
     [accountId, userId],
     { transaction },
   ))!;
-  const open = (await one<{ n: number }>(`SELECT count(*)::int AS n FROM live_rooms WHERE account_id = $1 AND agent_id = $2 AND status = 'OPEN'`, [accountId, userId], { transaction }))!.n;
+  const open = (await one<{ n: number }>(`SELECT count(*)::int AS n FROM live_rooms WHERE account_id = $1 AND agent_id = $2 AND status = 'OPEN'`, [accountId, userId], {
+    transaction,
+  }))!.n;
   return { capacity: agent.capacity ?? settings.default_capacity, open, status: agent.status };
 }
 
@@ -207,21 +209,53 @@ const roomEvent = (room: Room, event: LivePublish["event"], to: LivePublish["to"
 /** What lists and events carry about a room. */
 export function roomSummary(room: Room) {
   return {
-    id: room.id, channel: room.channel, username: room.username, email: room.email, phone: room.phone, protocol: room.protocol, status: room.status,
-    department_id: room.department_id, agent_id: room.agent_id, tabulation_id: room.tabulation_id, tags: room.tags, locked: room.locked,
-    transfer_type: room.transfer_type, transfer_to_user_id: room.transfer_to_user_id, transfer_to_department_id: room.transfer_to_department_id,
-    transfer_by: room.transfer_by, transfer_at: room.transfer_at, offline: room.offline, idle: room.idle, solved: room.solved,
-    queued_at: room.queued_at, assigned_at: room.assigned_at, closed_at: room.closed_at, created_at: room.created_at,
-    last_message: room.last_message, last_message_type: room.last_message_type, last_message_at: room.last_message_at, unread_count: room.unread_count,
+    id: room.id,
+    channel: room.channel,
+    username: room.username,
+    email: room.email,
+    phone: room.phone,
+    protocol: room.protocol,
+    status: room.status,
+    department_id: room.department_id,
+    agent_id: room.agent_id,
+    tabulation_id: room.tabulation_id,
+    tags: room.tags,
+    locked: room.locked,
+    transfer_type: room.transfer_type,
+    transfer_to_user_id: room.transfer_to_user_id,
+    transfer_to_department_id: room.transfer_to_department_id,
+    transfer_by: room.transfer_by,
+    transfer_at: room.transfer_at,
+    offline: room.offline,
+    idle: room.idle,
+    solved: room.solved,
+    queued_at: room.queued_at,
+    assigned_at: room.assigned_at,
+    closed_at: room.closed_at,
+    created_at: room.created_at,
+    last_message: room.last_message,
+    last_message_type: room.last_message_type,
+    last_message_at: room.last_message_at,
+    unread_count: room.unread_count,
     contact_id: room.contact_id,
   };
 }
 
 export function messageView(m: LiveMessage) {
   return {
-    id: m.id, room_id: m.room_id, author: m.author, user_id: m.user_id, body: m.status === "DELETED" ? "" : m.body,
-    attachments: m.status === "DELETED" ? [] : m.attachments, status: m.status, edited: m.edited, client_id: m.client_id,
-    created_at: m.created_at, delivered_at: m.delivered_at, read_at: m.read_at, error: m.error,
+    id: m.id,
+    room_id: m.room_id,
+    author: m.author,
+    user_id: m.user_id,
+    body: m.status === "DELETED" ? "" : m.body,
+    attachments: m.status === "DELETED" ? [] : m.attachments,
+    status: m.status,
+    edited: m.edited,
+    client_id: m.client_id,
+    created_at: m.created_at,
+    delivered_at: m.delivered_at,
+    read_at: m.read_at,
+    error: m.error,
     suggestions: m.status === "DELETED" ? [] : (m.suggestions ?? []),
   };
 }
@@ -288,7 +322,7 @@ async function contactFor(input: VisitorMessageInput, transaction: Transaction):
  */
 export async function visitorMessage(input: VisitorMessageInput): Promise<{ room: Room; message: LiveMessage; created: boolean; duplicate: boolean }> {
   const body = input.body.trim();
-  if (!body && !(input.attachments?.length)) throw new AppError("VALIDATION", { fields: { body: ["validation.required"] } });
+  if (!body && !input.attachments?.length) throw new AppError("VALIDATION", { fields: { body: ["validation.required"] } });
   if (body.length > 4096) throw new AppError("VALIDATION", { fields: { body: ["validation.maxLength::4096"] } });
   return transition(async (transaction, out, after) => {
     const settings = await liveSettings(input.accountId, { transaction });
@@ -307,8 +341,19 @@ export async function visitorMessage(input: VisitorMessageInput): Promise<{ room
         `INSERT INTO live_rooms (account_id, contact_id, channel, external_id, username, email, phone, protocol, status, department_id, queued_at, offline, closed_at, close_reason)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), $11, CASE WHEN $11 THEN now() END, CASE WHEN $11 THEN 'offline' END)
          ON CONFLICT (account_id, channel, external_id) WHERE status <> 'CLOSED' DO NOTHING RETURNING *`,
-        [input.accountId, contactId, input.channel, input.externalId, (input.username ?? "").slice(0, 120), input.email ?? null, input.phone ?? null, protocol,
-          offline ? "CLOSED" : "QUEUE", input.departmentId ?? null, offline],
+        [
+          input.accountId,
+          contactId,
+          input.channel,
+          input.externalId,
+          (input.username ?? "").slice(0, 120),
+          input.email ?? null,
+          input.phone ?? null,
+          protocol,
+          offline ? "CLOSED" : "QUEUE",
+          input.departmentId ?? null,
+          offline,
+        ],
         { transaction },
       );
       if (inserted) {
@@ -395,11 +440,9 @@ export async function distribute(accountId: string): Promise<number> {
   for (let i = 0; i < 1000; i++) {
     const out: LivePublish[] = [];
     const done = await db().transaction(async (transaction) => {
-      const room = await one<Room>(
-        `SELECT * FROM live_rooms WHERE account_id = $1 AND status = 'QUEUE' ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        [accountId],
-        { transaction },
-      );
+      const room = await one<Room>(`SELECT * FROM live_rooms WHERE account_id = $1 AND status = 'QUEUE' ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`, [accountId], {
+        transaction,
+      });
       if (!room) return true;
       const agent = await one<{ user_id: string }>(
         `SELECT a.user_id FROM live_agents a
@@ -429,7 +472,11 @@ export async function distribute(accountId: string): Promise<number> {
 async function assign(transaction: Transaction, room: Room, userId: string, actorId: string | null): Promise<LivePublish[]> {
   const finishing = room.locked && room.transfer_type === "department";
   const updated = await updateRoom(transaction, room.id, {
-    status: "OPEN", agent_id: userId, assigned_at: new Date(), idle: false, offline: false,
+    status: "OPEN",
+    agent_id: userId,
+    assigned_at: new Date(),
+    idle: false,
+    offline: false,
     ...(finishing ? { locked: false } : {}),
   });
   await logEvent(transaction, updated, "assigned", actorId, { agent_id: userId });
@@ -527,7 +574,7 @@ export async function takeRoom(ctx: SignedInCtx, roomId: string | null) {
     if (room.status !== "QUEUE") throw new AppError("LIVE_ROOM_STATE");
     await assertCapacity(accountId, userId, transaction);
     out.push(...(await assign(transaction, room, userId, userId)));
-    return (await lockRoom(accountId, room.id, transaction));
+    return await lockRoom(accountId, room.id, transaction);
   });
 }
 
@@ -550,7 +597,7 @@ export function cleanSuggestions(list: readonly unknown[] | null | undefined): s
 export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: AgentMessageInput) {
   assertAttendant(ctx);
   const body = (input.body ?? "").trim();
-  if (!body && !(input.attachments?.length)) throw new AppError("VALIDATION", { fields: { body: ["validation.required"] } });
+  if (!body && !input.attachments?.length) throw new AppError("VALIDATION", { fields: { body: ["validation.required"] } });
   if (body.length > 4096) throw new AppError("VALIDATION", { fields: { body: ["validation.maxLength::4096"] } });
   const suggestions = cleanSuggestions(input.suggestions);
   return transition(async (transaction, out) => {
@@ -698,7 +745,15 @@ export async function updateRoomContact(ctx: SignedInCtx, roomId: string, patch:
     let updated = await updateRoom(transaction, room.id, set);
     if (!updated.contact_id) {
       const contactId = await contactFor(
-        { accountId: updated.account_id, channel: updated.channel, externalId: updated.external_id, body: "", username: updated.username, email: updated.email, phone: updated.phone },
+        {
+          accountId: updated.account_id,
+          channel: updated.channel,
+          externalId: updated.external_id,
+          body: "",
+          username: updated.username,
+          email: updated.email,
+          phone: updated.phone,
+        },
         transaction,
       );
       if (contactId) updated = await updateRoom(transaction, room.id, { contact_id: contactId });
@@ -714,10 +769,12 @@ export async function updateRoomContact(ctx: SignedInCtx, roomId: string, patch:
          WHERE id = $1 AND account_id = $2`,
         {
           bind: [
-            updated.contact_id, updated.account_id,
+            updated.contact_id,
+            updated.account_id,
             updated.username ? (space > 0 ? updated.username.slice(0, space) : updated.username) : null,
             updated.username && space > 0 ? updated.username.slice(space + 1) : null,
-            updated.email, updated.phone,
+            updated.email,
+            updated.phone,
           ],
           transaction,
         },
@@ -746,7 +803,12 @@ export async function transferToAgent(ctx: SignedInCtx, roomId: string, toUserId
     );
     if (!target) throw new AppError("VALIDATION", { fields: { agent_id: ["validation.option"] } });
     const updated = await updateRoom(transaction, room.id, {
-      locked: true, transfer_type: "agent", transfer_to_user_id: toUserId, transfer_to_department_id: null, transfer_by: ctx.actor.userId, transfer_at: new Date(),
+      locked: true,
+      transfer_type: "agent",
+      transfer_to_user_id: toUserId,
+      transfer_to_department_id: null,
+      transfer_by: ctx.actor.userId,
+      transfer_at: new Date(),
     });
     await logEvent(transaction, updated, "transfer_agent", ctx.actor.userId, { to: toUserId });
     out.push(roomEvent(updated, "transfer_agent", [toUserId, room.agent_id!].filter(Boolean)));
@@ -797,8 +859,16 @@ export async function transferToDepartment(ctx: SignedInCtx, roomId: string, dep
     if (!dept) throw new AppError("VALIDATION", { fields: { department_id: ["validation.option"] } });
     const previous = room.agent_id;
     const updated = await updateRoom(transaction, room.id, {
-      status: "QUEUE", agent_id: null, department_id: departmentId, locked: true, transfer_type: "department",
-      transfer_to_department_id: departmentId, transfer_to_user_id: null, transfer_by: ctx.actor.userId, transfer_at: new Date(), queued_at: new Date(),
+      status: "QUEUE",
+      agent_id: null,
+      department_id: departmentId,
+      locked: true,
+      transfer_type: "department",
+      transfer_to_department_id: departmentId,
+      transfer_to_user_id: null,
+      transfer_by: ctx.actor.userId,
+      transfer_at: new Date(),
+      queued_at: new Date(),
     });
     await logEvent(transaction, updated, "transfer_department", ctx.actor.userId, { from: previous, department_id: departmentId });
     out.push(roomEvent(updated, "transfer_department", "*", { from: previous }, true));
@@ -836,7 +906,14 @@ export async function resumeOffline(ctx: SignedInCtx, roomId: string) {
     );
     if (active) throw new AppError("LIVE_ROOM_STATE");
     await assertCapacity(room.account_id, ctx.actor.userId, transaction);
-    const updated = await updateRoom(transaction, room.id, { status: "OPEN", agent_id: ctx.actor.userId, offline: false, closed_at: null, close_reason: null, assigned_at: new Date() });
+    const updated = await updateRoom(transaction, room.id, {
+      status: "OPEN",
+      agent_id: ctx.actor.userId,
+      offline: false,
+      closed_at: null,
+      close_reason: null,
+      assigned_at: new Date(),
+    });
     await logEvent(transaction, updated, "resumed", ctx.actor.userId, { from: "offline" });
     out.push(roomEvent(updated, "assigned", "*", {}, true));
     return updated;
@@ -915,7 +992,8 @@ async function markVisitorMessages(ctx: SignedInCtx, roomId: string, status: "DE
     );
     let updated = room;
     if (status === "READ" && room.unread_count !== 0) updated = await updateRoom(transaction, room.id, { unread_count: 0 });
-    if (changed.length > 0) out.push(roomEvent(updated, status === "READ" ? "read" : "delivered", room.agent_id ? [room.agent_id] : "*", { ids: changed.map((m) => m.id), by: "agent" }, true));
+    if (changed.length > 0)
+      out.push(roomEvent(updated, status === "READ" ? "read" : "delivered", room.agent_id ? [room.agent_id] : "*", { ids: changed.map((m) => m.id), by: "agent" }, true));
     // Channels with read receipts of their own (Messenger/Instagram mark_seen, Business Messages READ) hear it too.
     if (status === "READ" && changed.length > 0 && room.channel !== "webchat") {
       const newest = changed.filter((m) => m.external_id).sort((a, b) => +new Date(b.created_at) - +new Date(a.created_at))[0];
@@ -1005,7 +1083,13 @@ export async function getRoom(ctx: SignedInCtx, roomId: string) {
   assertId(roomId);
   const room = await one<Room>(`SELECT * FROM live_rooms WHERE id = $1 AND account_id = $2`, [roomId, ctx.actor.accountId]);
   if (!room) throw new AppError("NOT_FOUND");
-  if (!isSupervisor(ctx.actor) && room.agent_id !== ctx.actor.userId && room.status !== "QUEUE" && room.transfer_to_user_id !== ctx.actor.userId && !(room.offline && room.status === "CLOSED")) {
+  if (
+    !isSupervisor(ctx.actor) &&
+    room.agent_id !== ctx.actor.userId &&
+    room.status !== "QUEUE" &&
+    room.transfer_to_user_id !== ctx.actor.userId &&
+    !(room.offline && room.status === "CLOSED")
+  ) {
     throw new AppError("FORBIDDEN");
   }
   return room;

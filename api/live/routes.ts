@@ -19,9 +19,34 @@ import { visitorDeleteMessage, visitorEditMessage, widgetDepartments, widgetPubl
 import { accountForWidgetKey } from "./visitors";
 import { widgetCaller, widgetLimits } from "./widget-limits";
 import {
-  acceptTransfer, closeRoom, getRoom, markDelivered, markRead, messageView, myLoad, queuePosition, refuseTransfer, resumeIdle, resumeOffline,
-  returnToQueue, roomMessages, roomPage, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, setTabulation, solveOffline, takeRoom, transferToAgent,
-  transferToDepartment, updateRoomContact, AGENT_STATUSES, ROOM_CONTACT_FIELDS, type AgentStatus, type RoomList,
+  acceptTransfer,
+  closeRoom,
+  getRoom,
+  markDelivered,
+  markRead,
+  messageView,
+  myLoad,
+  queuePosition,
+  refuseTransfer,
+  resumeIdle,
+  resumeOffline,
+  returnToQueue,
+  roomMessages,
+  roomPage,
+  roomSummary,
+  sendAgentMessage,
+  setAgentStatus,
+  setRoomTags,
+  setTabulation,
+  solveOffline,
+  takeRoom,
+  transferToAgent,
+  transferToDepartment,
+  updateRoomContact,
+  AGENT_STATUSES,
+  ROOM_CONTACT_FIELDS,
+  type AgentStatus,
+  type RoomList,
 } from "./rooms";
 
 const bearer = [{ bearer: [] }];
@@ -45,7 +70,10 @@ function threadBefore(query: { cursor?: string; before?: string }): string | nul
 const threadPage = (p: Awaited<ReturnType<typeof roomMessages>>) => ({ data: p.data, next_cursor: p.more && p.data[0] ? encodeCursor([p.data[0].id]) : null, more: p.more });
 
 /** An answer with a page of `messages` and `more`: next_cursor names the oldest message shown. */
-const withThreadCursor = <T extends { messages: Array<{ id: string }>; more: boolean }>(p: T) => ({ ...p, next_cursor: p.more && p.messages[0] ? encodeCursor([p.messages[0].id]) : null });
+const withThreadCursor = <T extends { messages: Array<{ id: string }>; more: boolean }>(p: T) => ({
+  ...p,
+  next_cursor: p.more && p.messages[0] ? encodeCursor([p.messages[0].id]) : null,
+});
 
 /** A room list's query: keyset (cursor, limit) and the deprecated page. */
 const roomListQuery = {
@@ -90,18 +118,27 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
         before: t.Optional(t.String({ deprecated: true, description: "Deprecated: a message id, the page before it (use cursor)" })),
         limit: t.Optional(t.String({ description: "Page size, 1 to 80 (default 80)" })),
       }),
-      detail: { responses: successResponse(R.MessagePage), summary: "A page of the room's messages, newest page first (oldest first within the page); next_cursor pages to older ones" },
+      detail: {
+        responses: successResponse(R.MessagePage),
+        summary: "A page of the room's messages, newest page first (oldest first within the page); next_cursor pages to older ones",
+      },
     },
   )
   .post(
     "/omni/messages",
-    async ({ ctx, body }) => messageView(await sendAgentMessage(ctx, body.room_id, { body: body.message ?? "", clientId: body.client_id ?? null, suggestions: body.suggestions ?? null })),
+    async ({ ctx, body }) =>
+      messageView(await sendAgentMessage(ctx, body.room_id, { body: body.message ?? "", clientId: body.client_id ?? null, suggestions: body.suggestions ?? null })),
     {
       body: t.Object({
         room_id: t.String(),
         message: t.Optional(t.String()),
         client_id: t.Optional(t.String({ description: "your id for this message: a retry answers the stored one" })),
-        suggestions: t.Optional(t.Array(t.String(), { description: "up to 11 quick-reply buttons of up to 25 characters under this message (widget buttons, Telegram reply keyboard, Messenger/Instagram quick replies, Business Messages suggested replies)" })),
+        suggestions: t.Optional(
+          t.Array(t.String(), {
+            description:
+              "up to 11 quick-reply buttons of up to 25 characters under this message (widget buttons, Telegram reply keyboard, Messenger/Instagram quick replies, Business Messages suggested replies)",
+          }),
+        ),
       }),
       detail: {
         responses: { ...successResponse(R.Message, "Sent (an action: 200; a retry with the same client_id answers the stored message)"), ...errorResponses(409) },
@@ -135,7 +172,10 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
     },
   )
   .post("/omni/rooms/:id/transfer/accept", ({ ctx, params }) => roomOut(acceptTransfer(ctx, params.id)), { params: id, detail: room("Accept a transfer offered to me", 409) })
-  .post("/omni/rooms/:id/transfer/refuse", ({ ctx, params }) => roomOut(refuseTransfer(ctx, params.id)), { params: id, detail: room("Refuse a transfer offered to me: the room returns to the queue", 409) })
+  .post("/omni/rooms/:id/transfer/refuse", ({ ctx, params }) => roomOut(refuseTransfer(ctx, params.id)), {
+    params: id,
+    detail: room("Refuse a transfer offered to me: the room returns to the queue", 409),
+  })
   .post("/omni/rooms/:id/return", ({ ctx, params }) => roomOut(returnToQueue(ctx, params.id)), { params: id, detail: room("Return the room to the queue", 409) })
   .post("/omni/rooms/:id/refuse", ({ ctx, params }) => roomOut(returnToQueue(ctx, params.id, { refuse: true })), {
     params: id,
@@ -158,7 +198,8 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
     params: id,
     detail: {
       responses: successResponse(R.Sent),
-      summary: "The attending agent is typing: the visitor sees it (widget, Telegram, Messenger/Instagram, Business Messages); at most one per 2.5 s goes out (sent: false otherwise)",
+      summary:
+        "The attending agent is typing: the visitor sees it (widget, Telegram, Messenger/Instagram, Business Messages); at most one per 2.5 s goes out (sent: false otherwise)",
     },
   })
   .post("/omni/rooms/:id/read", async ({ ctx, params }) => ({ changed: await markRead(ctx, params.id) }), {
@@ -183,7 +224,10 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
     },
     {
       params: id,
-      body: t.Object({ field: t.String({ description: "username, email or phone" }), value: t.Union([t.String(), t.Null()], { description: "empty or null clears it; phone in any format (stored E.164)" }) }),
+      body: t.Object({
+        field: t.String({ description: "username, email or phone" }),
+        value: t.Union([t.String(), t.Null()], { description: "empty or null clears it; phone in any format (stored E.164)" }),
+      }),
       detail: room("Correct the room's visitor name, e-mail or phone (the attending agent or a supervisor); links the room to the account's contact with that e-mail or mobile"),
     },
   )
@@ -213,7 +257,10 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
     detail: { ...roomAnswer, summary: "Offline contacts not yet solved, by keyset (cursor, limit), last activity first" },
   })
   .post("/webchat/solve/:id", ({ ctx, params }) => roomOut(solveOffline(ctx, params.id)), { params: id, detail: room("Mark an offline contact solved", 409) })
-  .post("/webchat/resume/now/:id", ({ ctx, params }) => roomOut(resumeOffline(ctx, params.id)), { params: id, detail: room("Resume an offline contact: the room opens with me", 409) })
+  .post("/webchat/resume/now/:id", ({ ctx, params }) => roomOut(resumeOffline(ctx, params.id)), {
+    params: id,
+    detail: room("Resume an offline contact: the room opens with me", 409),
+  })
   .get("/webchat/sync", ({ ctx }) => liveSync(ctx), {
     detail: { responses: successResponse(R.Sync), summary: "First connect step: my agent status, load and list counts, and the account's live settings" },
   })
@@ -267,7 +314,12 @@ export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
     if (request.method === "OPTIONS") {
       return new Response(null, {
         status: 204,
-        headers: { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE", "Access-Control-Allow-Headers": "Content-Type, Accept-Language", "Access-Control-Max-Age": "86400" },
+        headers: {
+          "Access-Control-Allow-Origin": "*",
+          "Access-Control-Allow-Methods": "GET, POST, PUT, DELETE",
+          "Access-Control-Allow-Headers": "Content-Type, Accept-Language",
+          "Access-Control-Max-Age": "86400",
+        },
       });
     }
   })
@@ -275,7 +327,11 @@ export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
   .use(widgetLimits)
   .get("/:key/config", ({ params }) => widgetPublicConfig(params.key), {
     params: t.Object({ key: t.String() }),
-    detail: { responses: { ...successResponse(R.WidgetConfig), ...errorResponses(429) }, summary: "The widget's public settings (titles online/offline, welcome text, position, colors, options), whether the account attends now (outside opening hours: the offline form), queue on, departments" },
+    detail: {
+      responses: { ...successResponse(R.WidgetConfig), ...errorResponses(429) },
+      summary:
+        "The widget's public settings (titles online/offline, welcome text, position, colors, options), whether the account attends now (outside opening hours: the offline form), queue on, departments",
+    },
   })
   .get("/:key/departments", async ({ params }) => onePage(await widgetDepartments(await accountForWidgetKey(params.key))), {
     params: t.Object({ key: t.String() }),
@@ -287,20 +343,35 @@ export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
   .put("/:key/messages/:id", ({ params, body }) => visitorEditMessage(params.key, body.visitor_id, body.visitor_token, params.id, { message: body.message }), {
     params: t.Object({ key: t.String(), id: t.String() }),
     body: t.Object({ visitor_id: t.String(), visitor_token: t.String(), message: t.String() }),
-    detail: { responses: { ...successResponse(R.Message), ...errorResponses(401, 429) }, summary: "The visitor edits one of their own messages (non-empty text); agents see `edited`. 404 for anyone else's message" },
+    detail: {
+      responses: { ...successResponse(R.Message), ...errorResponses(401, 429) },
+      summary: "The visitor edits one of their own messages (non-empty text); agents see `edited`. 404 for anyone else's message",
+    },
   })
   .delete("/:key/messages/:id", ({ params, body }) => visitorDeleteMessage(params.key, body.visitor_id, body.visitor_token, params.id), {
     params: t.Object({ key: t.String(), id: t.String() }),
     body: t.Object({ visitor_id: t.String(), visitor_token: t.String() }),
-    detail: { responses: { ...successResponse(R.Message), ...errorResponses(401, 429) }, summary: "The visitor deletes one of their own messages: it shows as deleted; agents see `deleted`. 404 for anyone else's message" },
+    detail: {
+      responses: { ...successResponse(R.Message), ...errorResponses(401, 429) },
+      summary: "The visitor deletes one of their own messages: it shows as deleted; agents see `deleted`. 404 for anyone else's message",
+    },
   })
   .post("/:key/messages", ({ params, body, request, server }) => postVisitorMessage(params.key, body, widgetCaller(request, server)), {
     params: t.Object({ key: t.String() }),
     body: t.Object({
-      visitor_id: t.Optional(t.String()), visitor_token: t.Optional(t.String()), name: t.Optional(t.String()), email: t.Optional(t.String()),
-      phone: t.Optional(t.String()), department_id: t.Optional(t.String()), message: t.String(), client_id: t.Optional(t.String()),
+      visitor_id: t.Optional(t.String()),
+      visitor_token: t.Optional(t.String()),
+      name: t.Optional(t.String()),
+      email: t.Optional(t.String()),
+      phone: t.Optional(t.String()),
+      department_id: t.Optional(t.String()),
+      message: t.String(),
+      client_id: t.Optional(t.String()),
     }),
-    detail: { responses: { ...successResponse(R.VisitorPosted, "Sent (an action: 200)"), ...errorResponses(401, 429) }, summary: "A visitor's message: opens (queue, new protocol) or continues the visitor's conversation. The first answer carries visitor_id and visitor_token for the next calls" },
+    detail: {
+      responses: { ...successResponse(R.VisitorPosted, "Sent (an action: 200)"), ...errorResponses(401, 429) },
+      summary: "A visitor's message: opens (queue, new protocol) or continues the visitor's conversation. The first answer carries visitor_id and visitor_token for the next calls",
+    },
   })
   .get("/:key/conversation", async ({ params, query }) => withThreadCursor(await visitorConversation(params.key, query.visitor_id, query.visitor_token, threadBefore(query))), {
     params: t.Object({ key: t.String() }),
@@ -310,7 +381,10 @@ export const widgetRoutes = new Elysia({ prefix: "/widget", tags: ["widget"] })
       cursor: t.Optional(t.String({ description: "The `next_cursor` of the previous answer: the 30 messages before those" })),
       before: t.Optional(t.String({ deprecated: true, description: "Deprecated: a message id, the 30 messages before it (use cursor)" })),
     }),
-    detail: { responses: { ...successResponse(R.VisitorConversation), ...errorResponses(401, 429) }, summary: "The visitor's current (or last) conversation: room, last 30 messages, place in line" },
+    detail: {
+      responses: { ...successResponse(R.VisitorConversation), ...errorResponses(401, 429) },
+      summary: "The visitor's current (or last) conversation: room, last 30 messages, place in line",
+    },
   })
   .post("/:key/read", ({ params, body }) => visitorMarkRead(params.key, body.visitor_id, body.visitor_token), {
     params: t.Object({ key: t.String() }),

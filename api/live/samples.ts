@@ -127,15 +127,17 @@ async function insert(ctx: SignedInCtx, target: Target, key: string, message: st
   if ((target.forAll || target.departmentId) && !isLiveWriter(ctx)) throw new AppError("FORBIDDEN");
   if (target.departmentId) await assertDepartments(ctx, [target.departmentId], "department_id");
   if (target.userId) {
-    const agent = UUID.test(target.userId)
-      ? await rows(`SELECT 1 FROM memberships WHERE account_id = $1 AND user_id = $2`, [ctx.actor.accountId, target.userId])
-      : [];
+    const agent = UUID.test(target.userId) ? await rows(`SELECT 1 FROM memberships WHERE account_id = $1 AND user_id = $2`, [ctx.actor.accountId, target.userId]) : [];
     if (!agent.length) throw new AppError("VALIDATION", { fields: { agent_id: ["validation.option"] } });
   }
-  const [{ id }] = await rows<{ id: string }>(
-    `INSERT INTO live_samples (account_id, for_all, user_id, department_id, key, message) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [ctx.actor.accountId, target.forAll, target.forAll ? null : target.userId, target.forAll ? null : target.departmentId, key, message],
-  );
+  const [{ id }] = await rows<{ id: string }>(`INSERT INTO live_samples (account_id, for_all, user_id, department_id, key, message) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, [
+    ctx.actor.accountId,
+    target.forAll,
+    target.forAll ? null : target.userId,
+    target.forAll ? null : target.departmentId,
+    key,
+    message,
+  ]);
   await recordAudit(ctx, "live.sample_created", { meta: { id, key } });
   const [r] = await rows<Row>(`${SELECT} WHERE s.id = $1 AND s.account_id = $2`, [id, ctx.actor.accountId]);
   return view(r);

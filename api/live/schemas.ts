@@ -7,9 +7,15 @@ import { z } from "../lib/zod";
 
 const required = (max: number) => z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`);
 /** A checkbox posts "on" or nothing; the API sends a boolean. */
-const flag = z.union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")]).optional().transform((v) => v === true || v === "on" || v === "true");
+const flag = z
+  .union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")])
+  .optional()
+  .transform((v) => v === true || v === "on" || v === "true");
 /** A select's empty option arrives as undefined (form) or "" / null (API): all mean "none". */
-const optionalId = z.union([z.string().trim(), z.null()]).optional().transform((v) => (v ? v : null));
+const optionalId = z
+  .union([z.string().trim(), z.null()])
+  .optional()
+  .transform((v) => (v ? v : null));
 const int = (min: number, max: number) =>
   z.coerce.number({ message: "validation.number" }).int("validation.integer").min(min, `validation.min::${min}`).max(max, `validation.max::${max}`);
 
@@ -52,7 +58,10 @@ export const sampleApiSchema = z.object({
 // ---- macros
 export const macroSchema = z.object({
   name: required(120),
-  message: z.union([z.string().trim().max(4000, "validation.maxLength::4000"), z.null()]).optional().transform((v) => v || null),
+  message: z
+    .union([z.string().trim().max(4000, "validation.maxLength::4000"), z.null()])
+    .optional()
+    .transform((v) => v || null),
   /** Comma-separated on the form, an array in the API. */
   tags: z
     .union([z.string(), z.array(z.string())])
@@ -66,10 +75,17 @@ export const macroSchema = z.object({
 // ---- holidays and opening hours (São Paulo local dates and times)
 export const holidaySchema = z.object({
   name: required(120),
-  day: z.string({ message: "validation.required" }).regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "validation.date"),
+  day: z
+    .string({ message: "validation.required" })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date")
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "validation.date"),
 });
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$|^24:00(:00)?$/;
-const time = z.string({ message: "validation.required" }).trim().regex(TIME, "live.hours.timeFormat").transform((t) => t.slice(0, 5));
+const time = z
+  .string({ message: "validation.required" })
+  .trim()
+  .regex(TIME, "live.hours.timeFormat")
+  .transform((t) => t.slice(0, 5));
 export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
 export const openingHourSchema = z
   .object({
@@ -98,7 +114,10 @@ export const systemSettingsSchema = z.object({
 });
 export const agentSettingsSchema = z.object({
   /** Blank = the account's default capacity. */
-  capacity: z.union([z.literal(""), z.null(), int(1, 100)]).optional().transform((v) => (v === "" || v === null || v === undefined ? null : v)),
+  capacity: z
+    .union([z.literal(""), z.null(), int(1, 100)])
+    .optional()
+    .transform((v) => (v === "" || v === null || v === undefined ? null : v)),
   department_ids: z
     .union([z.string(), z.array(z.string())])
     .optional()
@@ -109,7 +128,11 @@ export const agentSettingsSchema = z.object({
 export const WIDGET_POSITIONS = ["left", "center", "right"] as const;
 export const WIDGET_COLOR_PARTS = ["header", "launcher", "messageList", "sentMessage", "receivedMessage", "userInput", "userList"] as const;
 export type WidgetColorPart = (typeof WIDGET_COLOR_PARTS)[number];
-const color = z.string({ message: "validation.required" }).trim().regex(/^#[0-9a-fA-F]{6}$/, "validation.color").transform((c) => c.toLowerCase());
+const color = z
+  .string({ message: "validation.required" })
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, "validation.color")
+  .transform((c) => c.toLowerCase());
 const pair = z.object({ bg: color, text: color });
 export const widgetSettingsSchema = z.object({
   title_online: required(60),
@@ -150,6 +173,9 @@ export type MuteOption = (typeof MUTE_OPTIONS)[number];
 /** The spec's names (8_hours, 1_week, 1_month) are accepted too. */
 const MUTE_ALIASES: Record<string, MuteOption> = { "8_hours": "8h", "1_week": "1w", "1_month": "1m" };
 export const preferencesSchema = z.object({
-  mute: z.string({ message: "validation.required" }).transform((v) => MUTE_ALIASES[v] ?? v).pipe(z.enum(MUTE_OPTIONS, { message: "validation.option" })),
+  mute: z
+    .string({ message: "validation.required" })
+    .transform((v) => MUTE_ALIASES[v] ?? v)
+    .pipe(z.enum(MUTE_OPTIONS, { message: "validation.option" })),
   volume: z.coerce.number({ message: "validation.number" }).min(0, "validation.min::0").max(1, "validation.max::1"),
 });

@@ -15,7 +15,7 @@ import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { keyset } from "../lib/page";
 import { livePage } from "./config-page";
-import { assertAnyPath, assertDepartments, assertPath, assertWriter, iso, rows } from "./access";
+import { assertAnyPath, assertDepartments, assertWriter, iso, rows } from "./access";
 import { DEFAULT_WIDGET, WIDGET_COLOR_PARTS, agentSettingsSchema, systemSettingsSchema, widgetSettingsSchema, type WidgetSettings } from "./schemas";
 
 const SYSTEM = "/live/configs/system";
@@ -124,7 +124,12 @@ export async function pageAgentConfigs(ctx: SignedInCtx, query: unknown) {
       ${after ? "WHERE (a.k1, a.k2, a.user_id) > ($2, $3, $4::uuid)" : ""} ORDER BY a.k1, a.k2, a.user_id LIMIT ${limit + 1}`,
     after ? [ctx.actor.accountId, after[0], after[1], after[2]] : [ctx.actor.accountId],
   );
-  return keyset(r, limit, (a) => [a.k1, a.k2, a.user_id], ({ k1: _1, k2: _2, ...a }) => ({ ...a, effective_capacity: a.capacity ?? s.default_capacity }));
+  return keyset(
+    r,
+    limit,
+    (a) => [a.k1, a.k2, a.user_id],
+    ({ k1: _1, k2: _2, ...a }) => ({ ...a, effective_capacity: a.capacity ?? s.default_capacity }),
+  );
 }
 
 /** Capacity (blank = default) and the departments an agent serves besides the membership's own. */
@@ -132,7 +137,10 @@ export async function updateAgentConfig(ctx: SignedInCtx, userId: string, input:
   assertWriter(ctx, SYSTEM);
   assertId(userId);
   const v = validate(agentSettingsSchema, input);
-  const [agent] = await rows<{ department_id: string | null }>(`SELECT department_id FROM memberships WHERE account_id = $1 AND user_id = $2 AND is_agent`, [ctx.actor.accountId, userId]);
+  const [agent] = await rows<{ department_id: string | null }>(`SELECT department_id FROM memberships WHERE account_id = $1 AND user_id = $2 AND is_agent`, [
+    ctx.actor.accountId,
+    userId,
+  ]);
   if (!agent) throw new AppError("NOT_FOUND");
   const extra = v.department_ids.filter((d) => d !== agent.department_id);
   await assertDepartments(ctx, extra, "department_ids");
@@ -172,7 +180,12 @@ export function embedSnippet(widgetKey: string): string {
   return `<script src="${env().APP_URL.replace(/\/+$/, "")}/widget.js" data-key="${widgetKey}" async></script>`;
 }
 
-const widgetView = (r: SettingsRow): WidgetView => ({ widget_key: r.widget_key, settings: widgetSettings(r.widget), snippet: embedSnippet(r.widget_key), updated_at: iso(r.updated_at)! });
+const widgetView = (r: SettingsRow): WidgetView => ({
+  widget_key: r.widget_key,
+  settings: widgetSettings(r.widget),
+  snippet: embedSnippet(r.widget_key),
+  updated_at: iso(r.updated_at)!,
+});
 
 /** Whether the actor may change the widget (the screen shows read-only otherwise). */
 export function canEditWidget(ctx: SignedInCtx): boolean {
@@ -219,4 +232,3 @@ export async function widgetConfigByKey(key: string): Promise<{ accountId: strin
   );
   return r ? { accountId: r.account_id, widgetKey: r.widget_key, settings: widgetSettings(r.widget) } : null;
 }
-

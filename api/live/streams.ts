@@ -31,13 +31,32 @@ const ROOM_MAXLEN = 2_000;
 
 export const LIVE_EVENTS = [
   // spec section 7
-  "next", "heart_beat", "send", "close", "return_to_queue", "transfer_agent", "transfer_department",
-  "transfer_accept", "transfer_refused", "room_refused", "send-historic", "delivered", "read",
+  "next",
+  "heart_beat",
+  "send",
+  "close",
+  "return_to_queue",
+  "transfer_agent",
+  "transfer_department",
+  "transfer_accept",
+  "transfer_refused",
+  "room_refused",
+  "send-historic",
+  "delivered",
+  "read",
   // ours: a room entered the queue, was assigned, changed (tags, tabulation, lock), a message was
   // edited or deleted, the visitor's place in line, an agent's status, a transfer finished, and
   // the "connected elsewhere" take-over.
-  "queued", "assigned", "room_updated", "edited", "deleted", "queue_position", "agent_status",
-  "transfer_finished", "disconnect", "typing",
+  "queued",
+  "assigned",
+  "room_updated",
+  "edited",
+  "deleted",
+  "queue_position",
+  "agent_status",
+  "transfer_finished",
+  "disconnect",
+  "typing",
   // a channel could not deliver the agent's message (status FAIL, with the error)
   "failed",
 ] as const;
@@ -71,9 +90,40 @@ export async function publishLive(events: LivePublish[]): Promise<void> {
   for (const e of events) {
     const data = JSON.stringify(e.data);
     const to = e.to === undefined || e.to === "*" ? "*" : e.to.join(",");
-    if (e.agents !== false) pipeline.xadd(accountLiveStream(e.accountId), "MAXLEN", "~", String(MAXLEN), "*", "event", e.event, "room_id", e.roomId ?? "", "to", to, "data", data, "at", String(Date.now()));
+    if (e.agents !== false)
+      pipeline.xadd(
+        accountLiveStream(e.accountId),
+        "MAXLEN",
+        "~",
+        String(MAXLEN),
+        "*",
+        "event",
+        e.event,
+        "room_id",
+        e.roomId ?? "",
+        "to",
+        to,
+        "data",
+        data,
+        "at",
+        String(Date.now()),
+      );
     if (e.visitor && e.roomId) {
-      pipeline.xadd(roomLiveStream(e.roomId), "MAXLEN", "~", String(ROOM_MAXLEN), "*", "event", e.event, "room_id", e.roomId, "data", JSON.stringify(visitorSafe(e.data)), "at", String(Date.now()));
+      pipeline.xadd(
+        roomLiveStream(e.roomId),
+        "MAXLEN",
+        "~",
+        String(ROOM_MAXLEN),
+        "*",
+        "event",
+        e.event,
+        "room_id",
+        e.roomId,
+        "data",
+        JSON.stringify(visitorSafe(e.data)),
+        "at",
+        String(Date.now()),
+      );
     }
   }
   const results = await pipeline.exec();

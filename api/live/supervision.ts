@@ -72,7 +72,14 @@ export async function agentsOverview(ctx: SignedInCtx): Promise<ManagedAgent[]> 
   return agents.map((a) => {
     const rooms = open.filter((r) => r.agent_id === a.id).map(({ agent_id: _, ...r }) => r);
     return {
-      id: a.id, name: a.name, email: a.email, role: a.role, status: a.status, status_at: a.status_at, capacity: a.capacity, rooms,
+      id: a.id,
+      name: a.name,
+      email: a.email,
+      role: a.role,
+      status: a.status,
+      status_at: a.status_at,
+      capacity: a.capacity,
+      rooms,
       statistics: { active_calls: rooms.length, today_calls: a.today_calls, average_service_time: a.average_service_time, total_calls: a.total_calls },
     };
   });

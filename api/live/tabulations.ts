@@ -38,10 +38,9 @@ export async function getTabulation(ctx: SignedInCtx, id: string): Promise<Tabul
 /** What an agent may pick on a room: the active ones, GENERIC hidden. */
 export async function agentTabulations(ctx: SignedInCtx): Promise<Array<{ id: string; name: string }>> {
   assertAnyPath(ctx, "/live", SCREEN);
-  return rows<{ id: string; name: string }>(
-    `SELECT id, name FROM live_tabulations WHERE account_id = $1 AND active AND upper(name) <> 'GENERIC' ORDER BY lower(name), id`,
-    [ctx.actor.accountId],
-  );
+  return rows<{ id: string; name: string }>(`SELECT id, name FROM live_tabulations WHERE account_id = $1 AND active AND upper(name) <> 'GENERIC' ORDER BY lower(name), id`, [
+    ctx.actor.accountId,
+  ]);
 }
 
 export async function createTabulation(ctx: SignedInCtx, input: unknown): Promise<TabulationView> {

@@ -21,7 +21,10 @@ export const transcriptSearchSchema = z.object({
   search: z.string().trim().max(120).optional().default(""),
   email: z.string().trim().max(200).optional().default(""),
   phone: z.string().trim().max(30).optional().default(""),
-  agent: z.union([z.uuid(), z.literal("")]).optional().default(""),
+  agent: z
+    .union([z.uuid(), z.literal("")])
+    .optional()
+    .default(""),
   /** Deprecated: OFFSET pages of 20 (the history screen's numbered pages); `cursor` pages by keyset. */
   page: intParam(1, 10_000, undefined),
   ...pageInput,
@@ -71,7 +74,15 @@ export async function searchTranscripts(ctx: SignedInCtx, input: TranscriptSearc
      ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit + 1} OFFSET ${page !== undefined ? (page - 1) * limit : 0}`,
     { bind, type: QueryTypes.SELECT },
   );
-  const out = { ...keyset(found, limit, (r) => [r.sort_key, r.id], (r) => ({ ...roomSummary(r), agent_name: r.agent_name })), all };
+  const out = {
+    ...keyset(
+      found,
+      limit,
+      (r) => [r.sort_key, r.id],
+      (r) => ({ ...roomSummary(r), agent_name: r.agent_name }),
+    ),
+    all,
+  };
   if (page === undefined) return out as typeof out & Partial<Numbered>;
   const total = found[0]?.total ?? 0;
   return { ...out, page, last_page: Math.max(1, Math.ceil(total / limit)), total };

@@ -34,7 +34,15 @@ export async function visitorTyping(room: Pick<Room, "id" | "account_id" | "agen
 /** The attending agent is typing in an open room: the visitor sees their first name. */
 export async function agentTyping(ctx: SignedInCtx, roomId: string): Promise<{ sent: boolean }> {
   assertId(roomId);
-  const [row] = await sequelize().query<{ id: string; account_id: string; agent_id: string | null; status: string; channel: string; external_id: string; first_name: string | null }>(
+  const [row] = await sequelize().query<{
+    id: string;
+    account_id: string;
+    agent_id: string | null;
+    status: string;
+    channel: string;
+    external_id: string;
+    first_name: string | null;
+  }>(
     `SELECT r.id, r.account_id, r.agent_id, r.status, r.channel, r.external_id, u.first_name FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id WHERE r.id = $1 AND r.account_id = $2`,
     { bind: [roomId, ctx.actor.accountId], type: QueryTypes.SELECT },
   );
@@ -43,7 +51,9 @@ export async function agentTyping(ctx: SignedInCtx, roomId: string): Promise<{ s
   if (row.status !== "OPEN") return { sent: false };
   if (!(await firstInWindow(row.id, "agent"))) return { sent: false };
   if (row.channel === "webchat") {
-    await publishLive([{ accountId: row.account_id, roomId: row.id, event: "typing", data: { room_id: row.id, by: "agent", name: row.first_name ?? "" }, visitor: true, agents: false }]);
+    await publishLive([
+      { accountId: row.account_id, roomId: row.id, event: "typing", data: { room_id: row.id, by: "agent", name: row.first_name ?? "" }, visitor: true, agents: false },
+    ]);
   } else {
     // Telegram, Messenger/Instagram and Business Messages have their own "typing…": best effort, not awaited.
     channelTyping(row.account_id, row.channel, row.external_id);

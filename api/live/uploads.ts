@@ -52,7 +52,12 @@ export function tooLarge(limit: number): AppError {
 export type Detected = { type: FileKind; media_type: string; ext: string };
 
 const startsWith = (b: Uint8Array, sig: number[], at = 0) => b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
-const ascii = (b: Uint8Array, at: number, text: string) => startsWith(b, [...text].map((c) => c.charCodeAt(0)), at);
+const ascii = (b: Uint8Array, at: number, text: string) =>
+  startsWith(
+    b,
+    [...text].map((c) => c.charCodeAt(0)),
+    at,
+  );
 
 function includesAscii(b: Uint8Array, text: string): boolean {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).includes(text, 0, "latin1");
@@ -104,7 +109,10 @@ export function detectFile(b: Uint8Array, name = ""): Detected {
 /** A name safe to show and to put in Content-Disposition: no path, no control characters. */
 export function cleanName(name: string | null | undefined, detected: Detected): string {
   // eslint-disable-next-line no-control-regex
-  const base = basename(String(name ?? "").replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f"]/g, "").trim().slice(-200);
+  const base = basename(String(name ?? "").replace(/\\/g, "/"))
+    .replace(/[\u0000-\u001f\u007f"]/g, "")
+    .trim()
+    .slice(-200);
   return base && base !== "." && base !== ".." ? base : `file.${detected.ext}`;
 }
 
@@ -149,7 +157,11 @@ export async function storeFile(input: StoreInput, opts: { transaction?: Transac
   const sha = await putBytes(input.bytes);
   const [row] = await sequelize().query<{ id: string }>(
     `INSERT INTO live_files (account_id, room_id, sha256, type, media_type, name, size) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    { bind: [input.accountId, input.roomId ?? null, sha, detected.type, detected.media_type, name, input.bytes.byteLength], type: QueryTypes.SELECT, transaction: opts.transaction },
+    {
+      bind: [input.accountId, input.roomId ?? null, sha, detected.type, detected.media_type, name, input.bytes.byteLength],
+      type: QueryTypes.SELECT,
+      transaction: opts.transaction,
+    },
   );
   return { id: row.id, type: detected.type, uri: fileUri(row.id), media_type: detected.media_type, name, size: input.bytes.byteLength };
 }

@@ -74,7 +74,10 @@ export async function admitVisitorPost(accountId: string, input: VisitorPost, ca
   const contact = cleanRoomContact({ username: input.name, email: input.email, phone: input.phone }, { username: "name" });
   if (input.department_id) {
     const [dept] = /^[0-9a-f-]{36}$/i.test(input.department_id)
-      ? await sequelize().query(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, { bind: [input.department_id, accountId], type: QueryTypes.SELECT })
+      ? await sequelize().query(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, {
+          bind: [input.department_id, accountId],
+          type: QueryTypes.SELECT,
+        })
       : [];
     if (!dept) throw new AppError("VALIDATION", { fields: { department_id: ["validation.option"] } });
   }
@@ -136,7 +139,10 @@ export async function visitorConversation(widgetKey: string, visitorId: string, 
   if (!room) return { room: null, messages: [], more: false, position: null, participants: [], realtime_token: null, resume_from: null };
   const page = await roomMessages(accountId, room.id, { before: before ?? null, limit: 30 });
   return {
-    room: visitorView(room), messages: page.data, more: page.more, position: await queuePosition(accountId, room.id),
+    room: visitorView(room),
+    messages: page.data,
+    more: page.more,
+    position: await queuePosition(accountId, room.id),
     participants: await roomParticipants(accountId, room.id),
     realtime_token: room.status === "CLOSED" ? null : await issueVisitorToken(accountId, room.id),
     resume_from: resumeFrom,
@@ -147,10 +153,10 @@ export async function visitorConversation(widgetKey: string, visitorId: string, 
 export async function visitorMarkRead(widgetKey: string, visitorId: string, token: string) {
   const accountId = await accountForWidgetKey(widgetKey);
   assertVisitor(accountId, visitorId, token);
-  const [room] = await sequelize().query<{ id: string }>(
-    `SELECT id FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 AND status <> 'CLOSED'`,
-    { bind: [accountId, visitorId], type: QueryTypes.SELECT },
-  );
+  const [room] = await sequelize().query<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 AND status <> 'CLOSED'`, {
+    bind: [accountId, visitorId],
+    type: QueryTypes.SELECT,
+  });
   return { changed: room ? await visitorRead(accountId, room.id) : 0 };
 }
 

@@ -15,10 +15,9 @@ function smtp() {
 
 export async function deliverMail(id: string) {
   initModels();
-  const [rows] = (await sequelize().query(
-    `UPDATE outbound_emails SET attempts = attempts + 1, updated_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`,
-    { bind: [id] },
-  )) as [Array<{ id: string }>, unknown];
+  const [rows] = (await sequelize().query(`UPDATE outbound_emails SET attempts = attempts + 1, updated_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`, {
+    bind: [id],
+  })) as [Array<{ id: string }>, unknown];
   if (!rows.length) return; // already delivered (or unknown): nothing to do
   const mail = await OutboundEmail.findByPk(id);
   if (!mail) return;

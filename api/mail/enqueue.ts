@@ -26,7 +26,9 @@ export function renderMail(locale: Locale, template: MailTemplate, params: { nam
   const text = `${lines.join("\n\n")}\n\n${action}: ${p.link}\n\n${footer}`;
   const html = `<!doctype html><html lang="${locale}"><body style="font-family:system-ui,sans-serif;line-height:1.5">${lines
     .map((l) => `<p>${escapeHtml(l)}</p>`)
-    .join("")}<p><a href="${escapeHtml(p.link)}" style="display:inline-block;padding:10px 16px;background:#0f766e;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p><p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
+    .join(
+      "",
+    )}<p><a href="${escapeHtml(p.link)}" style="display:inline-block;padding:10px 16px;background:#0f766e;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p><p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
   return { subject, text, html };
 }
 
@@ -34,11 +36,11 @@ export async function enqueueMail(ctx: Ctx, to: string, locale: Locale, template
   initModels();
   const link = new URL(params.path, env().APP_URL).toString();
   const { subject, text, html } = renderMail(locale, template, { ...params, name: params.name || to.split("@")[0], link });
-  const row = await OutboundEmail.create(
-    { toAddress: to, subject, html, textBody: text, accountId: ctx.actor?.accountId ?? null },
-    { transaction: ctx.transaction },
-  );
-  const announce = () => redis().xadd(key(MAIL_STREAM), "*", "id", row.id).then(() => undefined);
+  const row = await OutboundEmail.create({ toAddress: to, subject, html, textBody: text, accountId: ctx.actor?.accountId ?? null }, { transaction: ctx.transaction });
+  const announce = () =>
+    redis()
+      .xadd(key(MAIL_STREAM), "*", "id", row.id)
+      .then(() => undefined);
   if (ctx.transaction) ctx.transaction.afterCommit(() => void announce().catch((e) => console.error("mail announce failed", e)));
   else await announce();
   return row;

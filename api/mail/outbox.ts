@@ -32,14 +32,15 @@ export async function listOutbox(ctx: SignedInCtx, query: unknown) {
   initModels();
   const { before } = validate(outboxQuerySchema, query ?? {});
   const cursor = before
-    ? sequelize().literal(
-        `("OutboundEmail"."created_at", "OutboundEmail"."id") < (SELECT c.created_at, c.id FROM outbound_emails c WHERE c.id = ${sequelize().escape(before)})`,
-      )
+    ? sequelize().literal(`("OutboundEmail"."created_at", "OutboundEmail"."id") < (SELECT c.created_at, c.id FROM outbound_emails c WHERE c.id = ${sequelize().escape(before)})`)
     : null;
   const rows = await OutboundEmail.findAll({
     attributes: ["id", "toAddress", "subject", "status", "createdAt", "sentAt"],
     where: cursor ? { [Op.and]: [visibleTo(ctx), cursor] } : visibleTo(ctx),
-    order: [["createdAt", "DESC"], ["id", "DESC"]],
+    order: [
+      ["createdAt", "DESC"],
+      ["id", "DESC"],
+    ],
     limit: OUTBOX_PAGE + 1,
   });
   const page = rows.slice(0, OUTBOX_PAGE);
@@ -60,8 +61,16 @@ export async function getOutboxEmail(ctx: SignedInCtx, id: unknown) {
   const m = await OutboundEmail.findOne({ where: { [Op.and]: [{ id: parsed.data }, visibleTo(ctx)] } });
   if (!m) throw new AppError("NOT_FOUND");
   return {
-    id: m.id, to: m.toAddress, subject: m.subject, status: m.status, html: m.html, text: m.textBody,
-    error: m.error, attempts: m.attempts, createdAt: m.createdAt, sentAt: m.sentAt,
+    id: m.id,
+    to: m.toAddress,
+    subject: m.subject,
+    status: m.status,
+    html: m.html,
+    text: m.textBody,
+    error: m.error,
+    attempts: m.attempts,
+    createdAt: m.createdAt,
+    sentAt: m.sentAt,
     links: [...new Set(m.textBody.match(LINK) ?? [])],
   };
 }

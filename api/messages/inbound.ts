@@ -77,7 +77,11 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
        VALUES ($1, 'sms', 'inbound', $2, $3, $4, $5, $6, 'received', $7, $8, 0, $9, now())
        ON CONFLICT (provider, provider_message_id) WHERE provider_message_id IS NOT NULL DO NOTHING
        RETURNING id`,
-      { bind: [accountId, input.from, input.to.slice(0, 20), input.body, segments, coding, input.provider, input.providerMessageId, input.occurredAt], type: QueryTypes.SELECT, transaction },
+      {
+        bind: [accountId, input.from, input.to.slice(0, 20), input.body, segments, coding, input.provider, input.providerMessageId, input.occurredAt],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
     );
     if (!inserted[0]) {
       const [seen] = await db.query<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, {
@@ -104,7 +108,8 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
          ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING id`,
         { bind: [accountId, input.from, stop], type: QueryTypes.SELECT, transaction },
       );
-      if (added[0]) await recordAudit({ transaction }, "optout.added", { accountId, meta: { id: added[0].id, channel: "sms", source: "keyword", keyword: stop, message_id: messageId } });
+      if (added[0])
+        await recordAudit({ transaction }, "optout.added", { accountId, meta: { id: added[0].id, channel: "sms", source: "keyword", keyword: stop, message_id: messageId } });
     } else if (resume) {
       keyword = { action: "resume", keyword: resume };
       const gone = await db.query<{ id: string }>(`DELETE FROM optouts WHERE account_id = $1 AND channel = 'sms' AND recipient = $2 RETURNING id`, {
@@ -112,7 +117,8 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
         type: QueryTypes.SELECT,
         transaction,
       });
-      if (gone[0]) await recordAudit({ transaction }, "optout.removed", { accountId, meta: { id: gone[0].id, channel: "sms", source: "keyword", keyword: resume, message_id: messageId } });
+      if (gone[0])
+        await recordAudit({ transaction }, "optout.removed", { accountId, meta: { id: gone[0].id, channel: "sms", source: "keyword", keyword: resume, message_id: messageId } });
     }
     return { result: "stored", messageId, accountId, keyword };
   });

@@ -41,10 +41,11 @@ export async function applyPartReceipt(input: PartReceipt): Promise<ReceiptOutco
     );
     if (!part) return null;
     // All parts of the message locked together: two part receipts aggregate one after the other.
-    const parts = await db.query<{ part: number; status: MessageStatus }>(
-      `SELECT part, status FROM message_parts WHERE message_id = $1 ORDER BY part FOR UPDATE`,
-      { bind: [part.message_id], type: QueryTypes.SELECT, transaction },
-    );
+    const parts = await db.query<{ part: number; status: MessageStatus }>(`SELECT part, status FROM message_parts WHERE message_id = $1 ORDER BY part FOR UPDATE`, {
+      bind: [part.message_id],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     const mine = parts.find((p) => p.part === part.part)!;
     const decision = nextStatus(mine.status, input.status);
     if (decision.apply) {
@@ -54,7 +55,13 @@ export async function applyPartReceipt(input: PartReceipt): Promise<ReceiptOutco
       });
       mine.status = decision.status;
     }
-    return { messageId: part.message_id, aggregate: aggregatePartStatuses(part.total, parts.map((p) => p.status)) };
+    return {
+      messageId: part.message_id,
+      aggregate: aggregatePartStatuses(
+        part.total,
+        parts.map((p) => p.status),
+      ),
+    };
   });
   if (!found) return { result: "unknown_part" };
   if (!found.aggregate) return { result: "unchanged", messageId: found.messageId, status: input.status };

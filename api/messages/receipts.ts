@@ -89,7 +89,14 @@ function pump() {
       const batch = waiting.splice(0, BATCH);
       flushing++;
       applyBatch(batch.map((w) => w.input))
-        .then((outcomes) => batch.forEach((w, i) => w.resolve(outcomes[i])), (e) => batch.forEach((w) => w.reject(e)))
+        .then(
+          (outcomes) => {
+            for (const [i, w] of batch.entries()) w.resolve(outcomes[i]);
+          },
+          (e) => {
+            for (const w of batch) w.reject(e);
+          },
+        )
         .finally(() => {
           flushing--;
           pump();
@@ -104,10 +111,11 @@ const COLUMN = { queuedAt: null, sentAt: "sent_at", deliveredAt: "delivered_at",
 
 function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return sequelize().query<Locked>(
-    `SELECT id, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-    { bind: [ids], type: QueryTypes.SELECT, transaction },
-  );
+  return sequelize().query<Locked>(`SELECT id, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, {
+    bind: [ids],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
 }
 
 /** Applies receipts in one transaction, in their order; answers one outcome per receipt. */
@@ -234,8 +242,15 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
          WHERE m.id = c.id`,
         {
           bind: [
-            ids, ids.map((id) => changes.get(id)?.status ?? null), at("sent_at"), at("delivered_at"), at("read_at"), at("failed_at"),
-            ids.map((id) => Boolean(changes.get(id)?.error)), ids.map((id) => changes.get(id)?.error?.code ?? null), ids.map((id) => changes.get(id)?.error?.message ?? null),
+            ids,
+            ids.map((id) => changes.get(id)?.status ?? null),
+            at("sent_at"),
+            at("delivered_at"),
+            at("read_at"),
+            at("failed_at"),
+            ids.map((id) => Boolean(changes.get(id)?.error)),
+            ids.map((id) => changes.get(id)?.error?.code ?? null),
+            ids.map((id) => changes.get(id)?.error?.message ?? null),
             ids.map((id) => carriers.get(id) ?? null),
           ],
           transaction,

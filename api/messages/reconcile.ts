@@ -97,6 +97,6 @@ export async function reconcileSent(o: ReconcileOptions = options()) {
     for (const r of await Promise.all(claimed.slice(i, i + LOOKUPS_IN_FLIGHT).map(receiptFor))) if (r) receipts.push(r);
   }
   const outcomes = receipts.length > 0 ? await applyProviderReceipts(receipts) : [];
-  const applied = receipts.filter((r, i) => outcomes[i].result === "applied");
+  const applied = receipts.filter((_r, i) => outcomes[i].result === "applied");
   return { checked: claimed.length, resolved: applied.filter((r) => r.via === "lookup").length, expired: applied.filter((r) => r.via === "expiry").length };
 }

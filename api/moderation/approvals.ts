@@ -43,7 +43,18 @@ export type Approval = {
   total: number;
 };
 /** `from`/`to` are the spec's names; `sender`/`recipient` stay as deprecated aliases. */
-export type HeldMessage = { id: string; from: string; to: string; recipient: string; sender: string; body: string; price: number; status: string; created_at: Date; hold_state: string };
+export type HeldMessage = {
+  id: string;
+  from: string;
+  to: string;
+  recipient: string;
+  sender: string;
+  body: string;
+  price: number;
+  status: string;
+  created_at: Date;
+  hold_state: string;
+};
 
 const SELECT = `SELECT a.id, a.account_id, acc.name AS account_name, a.kind, a.value, a.status, a.note, a.reason, a.decided_at, a.created_at,
   (SELECT count(*)::int FROM moderation_holds h WHERE h.approval_id = a.id AND h.state = 'held') AS held,
@@ -125,7 +136,9 @@ export async function requestApproval(ctx: SignedInCtx, kind: TermKind, input: u
     );
     if (row) return { id: row.id, created: true };
     const [open] = await db.query<{ id: string }>(`SELECT id FROM moderation_approvals WHERE account_id = $1 AND kind = $2 AND value = $3 AND status = 'pending'`, {
-      bind: [ctx.actor.accountId, kind, data.value], type: QueryTypes.SELECT, transaction,
+      bind: [ctx.actor.accountId, kind, data.value],
+      type: QueryTypes.SELECT,
+      transaction,
     });
     if (data.note) await db.query(`UPDATE moderation_approvals SET note = $2, updated_at = now() WHERE id = $1`, { bind: [open.id, data.note], transaction });
     return { id: open.id, created: false };
@@ -150,7 +163,11 @@ export async function updateApprovalNote(ctx: SignedInCtx, kind: TermKind, id: s
 async function lockApproval(kind: TermKind, id: string, t: Transaction) {
   assertId(id);
   const db = sequelize();
-  const [peek] = await db.query<{ account_id: string }>(`SELECT account_id FROM moderation_approvals WHERE id = $1 AND kind = $2`, { bind: [id, kind], type: QueryTypes.SELECT, transaction: t });
+  const [peek] = await db.query<{ account_id: string }>(`SELECT account_id FROM moderation_approvals WHERE id = $1 AND kind = $2`, {
+    bind: [id, kind],
+    type: QueryTypes.SELECT,
+    transaction: t,
+  });
   if (!peek) throw new AppError("NOT_FOUND");
   await db.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, { bind: [peek.account_id], transaction: t });
   const [row] = await db.query<{ id: string; account_id: string; status: string; value: string }>(
@@ -168,7 +185,8 @@ export async function approve(ctx: SignedInCtx, kind: TermKind, id: string): Pro
     if (a.status === "approved") return { accountId: a.account_id, released: [] as Array<{ id: string }> };
     if (a.status === "rejected") throw new AppError("VALIDATION", { fields: { status: ["validation.option"] } });
     await db.query(`UPDATE moderation_approvals SET status = 'approved', decided_by = $2, decided_at = now(), updated_at = now() WHERE id = $1`, {
-      bind: [id, ctx.actor.userId], transaction,
+      bind: [id, ctx.actor.userId],
+      transaction,
     });
     await db.query(`UPDATE moderation_holds SET state = 'released', resolved_at = now() WHERE approval_id = $1 AND state = 'held'`, { bind: [id], transaction });
     // Released: pending messages of this approval that no other review still holds.
@@ -207,9 +225,12 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
     if (a.status === "rejected") return { accountId: a.account_id, rejected: [] as Array<{ id: string; refunded: string }> };
     if (a.status === "approved") throw new AppError("VALIDATION", { fields: { status: ["validation.option"] } });
     await db.query(`UPDATE moderation_approvals SET status = 'rejected', reason = $3, decided_by = $2, decided_at = now(), updated_at = now() WHERE id = $1`, {
-      bind: [id, ctx.actor.userId, reason], transaction,
+      bind: [id, ctx.actor.userId, reason],
+      transaction,
     });
-    const ids = (await db.query<{ message_id: string }>(`SELECT message_id FROM moderation_holds WHERE approval_id = $1`, { bind: [id], type: QueryTypes.SELECT, transaction })).map((r) => r.message_id);
+    const ids = (
+      await db.query<{ message_id: string }>(`SELECT message_id FROM moderation_holds WHERE approval_id = $1`, { bind: [id], type: QueryTypes.SELECT, transaction })
+    ).map((r) => r.message_id);
     // A rejected message waits on nothing else: all its holds end here.
     await db.query(`UPDATE moderation_holds SET state = 'rejected', resolved_at = now() WHERE message_id = ANY($1::uuid[]) AND state = 'held'`, { bind: [ids], transaction });
     const rejected = await db.query<{ id: string; refunded: string }>(
@@ -228,7 +249,10 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
         { bind: [rejected.map((m) => m.id), a.account_id, REJECTED_ERROR_CODE, reason, id, rejected.map((m) => m.refunded)], transaction },
       );
     }
-    await recordAudit({ ...ctx, transaction }, `moderation.${kind}_rejected`, { accountId: a.account_id, meta: { id, value: a.value, rejected: rejected.length, refunded: refund } });
+    await recordAudit({ ...ctx, transaction }, `moderation.${kind}_rejected`, {
+      accountId: a.account_id,
+      meta: { id, value: a.value, rejected: rejected.length, refunded: refund },
+    });
     return { accountId: a.account_id, rejected };
   });
   return {

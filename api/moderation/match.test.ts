@@ -11,7 +11,10 @@ describe("moderation term matching", () => {
   });
 
   it("matches whole words ignoring case and accents, and phrases", () => {
-    const terms = [{ kind: "word" as const, value: "gratis" }, { kind: "word" as const, value: "ganhe ja" }];
+    const terms = [
+      { kind: "word" as const, value: "gratis" },
+      { kind: "word" as const, value: "ganhe ja" },
+    ];
     expect(matchingTerms("PIX GRÁTIS hoje", terms)).toEqual([terms[0]]);
     expect(matchingTerms("Sua gratisfação", terms)).toEqual([]);
     expect(matchingTerms("Ganhe já, grátis!", terms)).toEqual(terms);

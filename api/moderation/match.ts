@@ -17,14 +17,22 @@ export function foldText(text: string): string {
 
 /** A word term as stored: folded; "" when it has no letter or digit. */
 export function normalizeWord(value: string): string {
-  const folded = foldText(value).replace(/[^\p{L}\p{N} ]/gu, " ").replace(/\s+/g, " ").trim();
+  const folded = foldText(value)
+    .replace(/[^\p{L}\p{N} ]/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return folded;
 }
 
 /** A URL term as stored: the bare domain ("https://www.Bit.ly/abc" → "bit.ly"); "" when it is not one. */
 export function normalizeDomain(value: string): string {
   let v = value.trim().toLowerCase();
-  v = v.replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/[/?#].*$/, "").replace(/:\d+$/, "").replace(/^www\./, "").replace(/\.$/, "");
+  v = v
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
+    .replace(/[/?#].*$/, "")
+    .replace(/:\d+$/, "")
+    .replace(/^www\./, "")
+    .replace(/\.$/, "");
   return /^(?=.{3,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(v) ? v : "";
 }
 

@@ -22,7 +22,10 @@ const id = t.Object({ id: t.String() });
  */
 const page = { ...pageQuery, limit: t.Optional(t.String({ description: pageQuery.limit.description })) };
 const listQuery = t.Object({ ...page, status: t.Optional(t.String({ description: "pending, approved or rejected (default: all)" })) });
-const termBody = t.Object({ value: t.String({ description: "A word or phrase (stored lowercase without accents) / a domain (bit.ly)" }), note: t.Optional(t.Union([t.String(), t.Null()])) });
+const termBody = t.Object({
+  value: t.String({ description: "A word or phrase (stored lowercase without accents) / a domain (bit.ly)" }),
+  note: t.Optional(t.Union([t.String(), t.Null()])),
+});
 
 function kindRoutes(kind: TermKind, plural: "words" | "urls") {
   return new Elysia({ prefix: `/${plural}`, tags: ["moderation"], detail: { security: bearer } })
@@ -43,7 +46,10 @@ function kindRoutes(kind: TermKind, plural: "words" | "urls") {
       {
         body: termBody,
         detail: {
-          responses: { ...createdResponse(R.ApprovalSaved, "The request was created; Location is its URL"), ...successResponse(R.ApprovalSaved, "The account's open request for the term (its note updated when given)") },
+          responses: {
+            ...createdResponse(R.ApprovalSaved, "The request was created; Location is its URL"),
+            ...successResponse(R.ApprovalSaved, "The account's open request for the term (its note updated when given)"),
+          },
           summary: `The account asks to use a ${kind} under review (201 + Location), or adds a note to its open request (200)`,
         },
       },
@@ -90,7 +96,10 @@ function kindRoutes(kind: TermKind, plural: "words" | "urls") {
         },
       },
     )
-    .get("/:id", ({ ctx, params }) => getTerm(ctx, kind, params.id), { params: id, detail: { responses: successResponse(R.TermOne), summary: `Platform staff: one ${kind} under review` } })
+    .get("/:id", ({ ctx, params }) => getTerm(ctx, kind, params.id), {
+      params: id,
+      detail: { responses: successResponse(R.TermOne), summary: `Platform staff: one ${kind} under review` },
+    })
     .put("/:id", ({ ctx, params, body }) => updateTerm(ctx, kind, params.id, body), {
       params: id,
       body: termBody,

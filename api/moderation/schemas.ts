@@ -44,5 +44,8 @@ export const termsQuerySchema = z.object(pageInput);
 
 export const approvalsQuerySchema = z.object({
   ...pageInput,
-  status: z.union([z.enum(APPROVAL_STATUSES, "validation.option"), z.literal("")]).optional().transform((v) => v || undefined),
+  status: z
+    .union([z.enum(APPROVAL_STATUSES, "validation.option"), z.literal("")])
+    .optional()
+    .transform((v) => v || undefined),
 });

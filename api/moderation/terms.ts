@@ -47,7 +47,11 @@ export async function addTerm(ctx: SignedInCtx, kind: TermKind, input: unknown):
       { bind: [kind, data.value, data.note, ctx.actor.userId], type: QueryTypes.SELECT, transaction },
     );
     if (!row) {
-      const [existing] = await db.query<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1 AND value = $2`, { bind: [kind, data.value], type: QueryTypes.SELECT, transaction });
+      const [existing] = await db.query<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1 AND value = $2`, {
+        bind: [kind, data.value],
+        type: QueryTypes.SELECT,
+        transaction,
+      });
       return { data: existing, created: false };
     }
     await recordAudit({ ...ctx, transaction }, `moderation.${kind}_added`, { meta: { id: row.id, value: row.value } });
@@ -61,10 +65,10 @@ export async function updateTerm(ctx: SignedInCtx, kind: TermKind, id: string, i
   const data = validate(termSchema(kind), input);
   const db = sequelize();
   try {
-    const [row] = await db.query<ModerationTerm>(
-      `UPDATE moderation_terms SET value = $3, note = $4, updated_at = now() WHERE id = $1 AND kind = $2 RETURNING ${COLUMNS}`,
-      { bind: [id, kind, data.value, data.note], type: QueryTypes.SELECT },
-    );
+    const [row] = await db.query<ModerationTerm>(`UPDATE moderation_terms SET value = $3, note = $4, updated_at = now() WHERE id = $1 AND kind = $2 RETURNING ${COLUMNS}`, {
+      bind: [id, kind, data.value, data.note],
+      type: QueryTypes.SELECT,
+    });
     if (!row) throw new AppError("NOT_FOUND");
     return { data: row };
   } catch (e) {

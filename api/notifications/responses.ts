@@ -18,9 +18,6 @@ export const Notification = t.Object({
   createdAt: t.String({ format: "date-time" }),
 });
 
-export const NotificationPage = t.Composite([
-  Page(Notification),
-  t.Object({ unread: int({ description: "The person's unread notifications in the account (all pages)" }) }),
-]);
+export const NotificationPage = t.Composite([Page(Notification), t.Object({ unread: int({ description: "The person's unread notifications in the account (all pages)" }) })]);
 
 export const MarkedRead = t.Object({ updated: int({ description: "Notifications that changed from unread to read" }) });

@@ -48,7 +48,12 @@ export async function listNotifications(ctx: SignedInCtx, opts: { before?: unkno
     limit: limit + 1,
   });
   const unread = await Notification.count({ where: { ...visible(ctx), readAt: null } });
-  const page = keyset(rows, limit, (n) => [n.id], (n) => ({ id: n.id, kind: n.kind, params: n.params, link: n.link, readAt: n.readAt, createdAt: n.createdAt }));
+  const page = keyset(
+    rows,
+    limit,
+    (n) => [n.id],
+    (n) => ({ id: n.id, kind: n.kind, params: n.params, link: n.link, readAt: n.readAt, createdAt: n.createdAt }),
+  );
   return { ...page, next: rows.length > limit ? rows[limit - 1].id : null, unread };
 }
 

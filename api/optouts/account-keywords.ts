@@ -40,10 +40,11 @@ function assertKeywords(ctx: SignedInCtx) {
 
 /** The keywords of an account for inbound matching (no permission: the MO path has no actor). */
 export async function keywordsOf(accountId: string, transaction?: Transaction): Promise<{ optout: string[]; resume: string[] }> {
-  const rows = await sequelize().query<{ keyword: string; action: KeywordAction }>(
-    `SELECT keyword, action FROM optout_keywords WHERE account_id = $1 ${ORDER}`,
-    { bind: [accountId], type: QueryTypes.SELECT, transaction },
-  );
+  const rows = await sequelize().query<{ keyword: string; action: KeywordAction }>(`SELECT keyword, action FROM optout_keywords WHERE account_id = $1 ${ORDER}`, {
+    bind: [accountId],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
   return { optout: rows.filter((r) => r.action === "optout").map((r) => r.keyword), resume: rows.filter((r) => r.action === "resume").map((r) => r.keyword) };
 }
 
@@ -52,10 +53,11 @@ async function lockAccount(accountId: string, transaction: Transaction) {
 }
 
 async function counts(accountId: string, transaction: Transaction): Promise<Record<KeywordAction, number>> {
-  const rows = await sequelize().query<{ action: KeywordAction; n: number }>(
-    `SELECT action, count(*)::int AS n FROM optout_keywords WHERE account_id = $1 GROUP BY action`,
-    { bind: [accountId], type: QueryTypes.SELECT, transaction },
-  );
+  const rows = await sequelize().query<{ action: KeywordAction; n: number }>(`SELECT action, count(*)::int AS n FROM optout_keywords WHERE account_id = $1 GROUP BY action`, {
+    bind: [accountId],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
   const out = { optout: 0, resume: 0 };
   for (const r of rows) out[r.action] = r.n;
   return out;
@@ -77,10 +79,10 @@ async function clash(accountId: string, folded: string, exceptId: string | null,
 export async function listKeywords(ctx: SignedInCtx, query: { action?: string } = {}): Promise<{ data: OptoutKeyword[]; next_cursor: null }> {
   assertKeywords(ctx);
   const action = (KEYWORD_ACTIONS as readonly string[]).includes(query.action ?? "") ? query.action : null;
-  const rows = await sequelize().query<OptoutKeyword>(
-    `SELECT ${COLUMNS} FROM optout_keywords WHERE account_id = $1 AND ($2::text IS NULL OR action = $2) ${ORDER}`,
-    { bind: [ctx.actor.accountId, action], type: QueryTypes.SELECT },
-  );
+  const rows = await sequelize().query<OptoutKeyword>(`SELECT ${COLUMNS} FROM optout_keywords WHERE account_id = $1 AND ($2::text IS NULL OR action = $2) ${ORDER}`, {
+    bind: [ctx.actor.accountId, action],
+    type: QueryTypes.SELECT,
+  });
   return { data: rows, next_cursor: null };
 }
 

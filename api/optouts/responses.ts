@@ -9,7 +9,11 @@ import { Page } from "../lib/page";
 import { KEYWORD_ACTIONS, OPTOUT_CHANNELS, OPTOUT_SOURCES } from "./schemas";
 
 const int = Type.Integer;
-const oneOf = (values: readonly string[], description?: string) => t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});
+const oneOf = (values: readonly string[], description?: string) =>
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    description ? { description } : {},
+  );
 const date = () => t.String({ format: "date-time" });
 
 export const Optout = t.Object({

@@ -32,7 +32,9 @@ const id = t.Object({ id: t.String() });
 const listQuery = t.Object({
   q: t.Optional(t.String({ description: "Digits of the number" })),
   ...pageQuery,
-  page: t.Optional(t.String({ deprecated: true, description: "Instead of cursor: 1-based page of `limit` (OFFSET paging); the answer then also carries page, last_page and total" })),
+  page: t.Optional(
+    t.String({ deprecated: true, description: "Instead of cursor: 1-based page of `limit` (OFFSET paging); the answer then also carries page, last_page and total" }),
+  ),
 });
 /** The number of an opt-out or deny-list entry: `to` (the spec's name), or the deprecated `recipient`. */
 const number = {
@@ -74,7 +76,10 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
   })
   .put("/optouts/settings", ({ ctx, body }) => saveOptoutSettings(ctx, body), {
     body: t.Object({ keywords, resume_keywords: keywords }),
-    detail: { responses: successResponse(R.OptoutSettings), summary: "Replace the opt-out keywords (SAIR, PARAR…) and the resume keywords (VOLTAR, START); a word cannot be in both" },
+    detail: {
+      responses: successResponse(R.OptoutSettings),
+      summary: "Replace the opt-out keywords (SAIR, PARAR…) and the resume keywords (VOLTAR, START); a word cannot be in both",
+    },
   })
   .get("/keywords", ({ ctx, query }) => listKeywords(ctx, query), {
     query: t.Object({ action: t.Optional(t.String({ description: "optout or resume; all when absent" })) }),
@@ -84,18 +89,25 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
         "Inbound keywords of the account: a reply that is only this word (trimmed, any case, accents ignored) opts the number out or back in. At most 20 of each action: one page (next_cursor null)",
     },
   })
-  .post("/keywords", async ({ ctx, body, set }) => {
-    const r = await addKeyword(ctx, body);
-    return created(set, `/api/keywords/${r.data.id}`, r);
-  }, {
-    body: keywordBody,
-    detail: { responses: created201(R.KeywordOne), summary: "Add a keyword (a word already there, even spelled with other accents: 422 on keyword; at most 20 per action)" },
-  })
+  .post(
+    "/keywords",
+    async ({ ctx, body, set }) => {
+      const r = await addKeyword(ctx, body);
+      return created(set, `/api/keywords/${r.data.id}`, r);
+    },
+    {
+      body: keywordBody,
+      detail: { responses: created201(R.KeywordOne), summary: "Add a keyword (a word already there, even spelled with other accents: 422 on keyword; at most 20 per action)" },
+    },
+  )
   .delete("/keywords", ({ ctx, body }) => removeKeywords(ctx, body), {
     body: t.Object({ ids: t.Array(t.String(), { description: "Up to 100 keyword ids; unknown ids and other accounts' are ignored" }) }),
     detail: { responses: successResponse(R.KeywordsDeleted), summary: "Delete several keywords: answers how many and their ids (removing every opt-out keyword is refused: 422)" },
   })
-  .get("/keywords/:id", ({ ctx, params }) => getKeyword(ctx, params.id), { params: id, detail: { responses: successResponse(R.KeywordOne), summary: "One keyword of the account" } })
+  .get("/keywords/:id", ({ ctx, params }) => getKeyword(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(R.KeywordOne), summary: "One keyword of the account" },
+  })
   .put("/keywords/:id", ({ ctx, params, body }) => updateKeyword(ctx, params.id, body), {
     params: id,
     body: keywordBody,
@@ -116,7 +128,10 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
       channel: t.Optional(t.Union([t.Literal("sms"), t.Literal("whatsapp"), t.Literal("rcs"), t.Literal(""), t.Null()], { description: "Default sms" })),
     }),
     detail: {
-      responses: { ...created201(R.OptoutSaved, "Opted out (created: true): Location is the entry"), ...successResponse(R.OptoutSaved, "Already opted out: the existing entry (created: false)") },
+      responses: {
+        ...created201(R.OptoutSaved, "Opted out (created: true): Location is the entry"),
+        ...successResponse(R.OptoutSaved, "Already opted out: the existing entry (created: false)"),
+      },
       summary: "Opt a number out (source api): 201 + Location. Adding one already there answers 200 with the existing entry and created: false",
     },
   })
@@ -136,14 +151,20 @@ export const optoutRoutes = new Elysia({ tags: ["moderation"], detail: { securit
     query: listQuery,
     detail: { responses: successResponse(R.DenyPage), summary: "Deny list of the account, newest first (created_at, id), keyset paged (cursor, limit: 50 by default)" },
   })
-  .get("/blacklist/:id", ({ ctx, params }) => getDenyEntry(ctx, params.id), { params: id, detail: { responses: successResponse(R.DenyOne), summary: "One deny-list entry of the account" } })
+  .get("/blacklist/:id", ({ ctx, params }) => getDenyEntry(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(R.DenyOne), summary: "One deny-list entry of the account" },
+  })
   .post("/blacklist", async ({ ctx, body, set }) => createdOr200(set, "/api/blacklist", await withTo(body, (input) => addDenyEntry(ctx, input))), {
     body: t.Object({
       ...number,
       reason: t.Optional(t.Union([t.String({ description: "Up to 255 characters" }), t.Null()])),
     }),
     detail: {
-      responses: { ...created201(R.DenySaved, "Denied (created: true): Location is the entry"), ...successResponse(R.DenySaved, "Already denied: the existing entry (created: false)") },
+      responses: {
+        ...created201(R.DenySaved, "Denied (created: true): Location is the entry"),
+        ...successResponse(R.DenySaved, "Already denied: the existing entry (created: false)"),
+      },
       summary: "Deny a number: sends to it end as rejected, not charged. 201 + Location; adding one already there answers 200 with the existing entry (created: false)",
     },
   })

@@ -19,20 +19,18 @@ export type KeywordAction = (typeof KEYWORD_ACTIONS)[number];
 export const MAX_REASON = 255;
 
 /** Any format a person types; E.164 after parsing (+55 assumed for 10 or 11 digits). */
-const phone = z
-  .string()
-  .transform((v, ctx) => {
-    if (!v.trim()) {
-      ctx.addIssue({ code: "custom", message: "validation.required" });
-      return z.NEVER;
-    }
-    const e164 = normalizePhone(v);
-    if (!e164) {
-      ctx.addIssue({ code: "custom", message: "validation.phone" });
-      return z.NEVER;
-    }
-    return e164;
-  });
+const phone = z.string().transform((v, ctx) => {
+  if (!v.trim()) {
+    ctx.addIssue({ code: "custom", message: "validation.required" });
+    return z.NEVER;
+  }
+  const e164 = normalizePhone(v);
+  if (!e164) {
+    ctx.addIssue({ code: "custom", message: "validation.phone" });
+    return z.NEVER;
+  }
+  return e164;
+});
 
 export const addOptoutSchema = z.object({
   recipient: phone,
@@ -113,13 +111,11 @@ export const keywordIdsSchema = z.object({
     }),
 });
 
-export const optoutSettingsSchema = z
-  .object({ keywords: keywordList, resume_keywords: keywordList })
-  .superRefine((v, ctx) => {
-    // A word cannot both stop and resume sending.
-    const stop = new Set(v.keywords.map(foldKeyword));
-    if (v.resume_keywords.some((k) => stop.has(foldKeyword(k)))) ctx.addIssue({ code: "custom", path: ["resume_keywords"], message: "validation.invalid" });
-  });
+export const optoutSettingsSchema = z.object({ keywords: keywordList, resume_keywords: keywordList }).superRefine((v, ctx) => {
+  // A word cannot both stop and resume sending.
+  const stop = new Set(v.keywords.map(foldKeyword));
+  if (v.resume_keywords.some((k) => stop.has(foldKeyword(k)))) ctx.addIssue({ code: "custom", path: ["resume_keywords"], message: "validation.invalid" });
+});
 export type OptoutSettingsInput = z.infer<typeof optoutSettingsSchema>;
 
 export const listQuerySchema = z.object({

@@ -22,7 +22,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type OptoutSource = "manual" | "keyword" | "api" | "import";
 /** `to`/`to_formatted` are the number's documented names (the spec's `to`); `recipient`/`recipient_formatted` their deprecated aliases. */
-export type Optout = { id: string; channel: string; to: string; to_formatted: string; recipient: string; recipient_formatted: string; source: string; keyword: string | null; created_at: Date };
+export type Optout = {
+  id: string;
+  channel: string;
+  to: string;
+  to_formatted: string;
+  recipient: string;
+  recipient_formatted: string;
+  source: string;
+  keyword: string | null;
+  created_at: Date;
+};
 export type DenyEntry = { id: string; to: string; to_formatted: string; recipient: string; recipient_formatted: string; reason: string; created_at: Date };
 type Derived = "to" | "to_formatted" | "recipient_formatted";
 /**
@@ -111,11 +121,7 @@ export async function getOptout(ctx: SignedInCtx, id: string): Promise<{ data: O
   return { data: optoutOf(row) };
 }
 
-export async function addOptout(
-  ctx: SignedInCtx,
-  input: unknown,
-  opts: { source?: Exclude<OptoutSource, "keyword"> } = {},
-): Promise<{ data: Optout; created: boolean }> {
+export async function addOptout(ctx: SignedInCtx, input: unknown, opts: { source?: Exclude<OptoutSource, "keyword"> } = {}): Promise<{ data: Optout; created: boolean }> {
   assertOptouts(ctx);
   const data = validate(addOptoutSchema, input);
   const source = opts.source ?? "manual";
@@ -130,10 +136,11 @@ export async function addOptout(
       await recordAudit({ ...ctx, transaction }, "optout.added", { meta: { id: inserted[0].id, channel: data.channel, source } });
       return { data: optoutOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<Optout, Derived>>(
-      `SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3`,
-      { bind: [ctx.actor.accountId, data.channel, data.recipient], type: QueryTypes.SELECT, transaction },
-    );
+    const [existing] = await db.query<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3`, {
+      bind: [ctx.actor.accountId, data.channel, data.recipient],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     return { data: optoutOf(existing), created: false };
   });
 }
@@ -167,10 +174,11 @@ export async function updateOptout(ctx: SignedInCtx, id: string, input: unknown)
       transaction,
     });
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<Optout, Derived>>(
-      `UPDATE optouts SET channel = $3, recipient = $4 WHERE id = $1 AND account_id = $2 RETURNING ${OPTOUT_COLUMNS}`,
-      { bind: [id, ctx.actor.accountId, data.channel, data.recipient], type: QueryTypes.SELECT, transaction },
-    );
+    const [row] = await db.query<Omit<Optout, Derived>>(`UPDATE optouts SET channel = $3, recipient = $4 WHERE id = $1 AND account_id = $2 RETURNING ${OPTOUT_COLUMNS}`, {
+      bind: [id, ctx.actor.accountId, data.channel, data.recipient],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     if (!row) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "optout.updated", { meta: { id, channel: data.channel } });
     return { data: optoutOf(row) };
@@ -217,10 +225,11 @@ export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ 
       await recordAudit({ ...ctx, transaction }, "denylist.added", { meta: { id: inserted[0].id } });
       return { data: denyOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<DenyEntry, Derived>>(
-      `SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`,
-      { bind: [ctx.actor.accountId, data.recipient], type: QueryTypes.SELECT, transaction },
-    );
+    const [existing] = await db.query<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`, {
+      bind: [ctx.actor.accountId, data.recipient],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     return { data: denyOf(existing), created: false };
   });
 }
@@ -238,10 +247,11 @@ export async function updateDenyEntry(ctx: SignedInCtx, id: string, input: unkno
       transaction,
     });
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<DenyEntry, Derived>>(
-      `UPDATE deny_list SET recipient = $3, reason = $4 WHERE id = $1 AND account_id = $2 RETURNING ${DENY_COLUMNS}`,
-      { bind: [id, ctx.actor.accountId, data.recipient, data.reason], type: QueryTypes.SELECT, transaction },
-    );
+    const [row] = await db.query<Omit<DenyEntry, Derived>>(`UPDATE deny_list SET recipient = $3, reason = $4 WHERE id = $1 AND account_id = $2 RETURNING ${DENY_COLUMNS}`, {
+      bind: [id, ctx.actor.accountId, data.recipient, data.reason],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     if (!row) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "denylist.updated", { meta: { id } });
     return { data: denyOf(row) };

@@ -6,15 +6,29 @@ import { AppError } from "../lib/errors";
 
 function view(p: Plan) {
   return {
-    id: p.id, name: p.name, service: p.service, price: p.price, currency: p.currency, billing_cycle: p.billingCycle,
-    duration_days: p.durationDays, is_trial: p.isTrial, permissions: p.permissions,
+    id: p.id,
+    name: p.name,
+    service: p.service,
+    price: p.price,
+    currency: p.currency,
+    billing_cycle: p.billingCycle,
+    duration_days: p.durationDays,
+    is_trial: p.isTrial,
+    permissions: p.permissions,
   };
 }
 
 export async function listPlans(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
   initModels();
-  const rows = await Plan.findAll({ where: { active: true }, order: [["service", "ASC"], ["price", "ASC"], ["name", "ASC"]] });
+  const rows = await Plan.findAll({
+    where: { active: true },
+    order: [
+      ["service", "ASC"],
+      ["price", "ASC"],
+      ["name", "ASC"],
+    ],
+  });
   return rows.map(view);
 }
 

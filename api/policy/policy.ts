@@ -84,9 +84,23 @@ const STAFF_ROLES: Role[] = ["owner", "admin"];
 const STAFF_AREA_ROLES: Array<[RegExp, Role[]]> = [[/^\/admin\/antifraud$/, ["owner", "admin", "security"]]];
 
 const GUEST = [
-  /^\/experience$/, /^\/obrigado$/, /^\/login$/, /^\/register$/, /^\/success$/, /^\/email-verify(\/[^/]+)?$/,
-  /^\/reset-password$/, /^\/reset-verification\/[^/]+$/, /^\/invitation\/[^/]+$/, /^\/callback\/(google|facebook)$/,
-  /^\/auth\/(google|facebook)$/, /^\/health$/, /^\/webchat$/, /^\/about$/, /^\/logout$/, /^\/locale$/, /^\/unsubscribe$/,
+  /^\/experience$/,
+  /^\/obrigado$/,
+  /^\/login$/,
+  /^\/register$/,
+  /^\/success$/,
+  /^\/email-verify(\/[^/]+)?$/,
+  /^\/reset-password$/,
+  /^\/reset-verification\/[^/]+$/,
+  /^\/invitation\/[^/]+$/,
+  /^\/callback\/(google|facebook)$/,
+  /^\/auth\/(google|facebook)$/,
+  /^\/health$/,
+  /^\/webchat$/,
+  /^\/about$/,
+  /^\/logout$/,
+  /^\/locale$/,
+  /^\/unsubscribe$/,
 ];
 
 export function routeKind(path: string): RouteKind {

@@ -4,7 +4,7 @@
  * successResponse). They describe what services.ts and test-connection.ts return.
  */
 import { Type } from "@sinclair/typebox";
-import { t, type TSchema } from "elysia";
+import { t } from "elysia";
 import { Page } from "../lib/page";
 
 /** A plain JSON integer (Elysia's t.Integer also accepts numeric strings). */

@@ -74,11 +74,14 @@ export const providerAdminRoutes = new Elysia({ prefix: "/admin", tags: ["admin"
       params: id,
       detail: {
         responses: successResponse(R.ProviderTest),
-        summary: "Test: http GETs its base URL, smpp binds and unbinds, simulator checks /health; answers {ok, code, params, message, ms} (a provider's failure is ok: false, never an error)",
+        summary:
+          "Test: http GETs its base URL, smpp binds and unbinds, simulator checks /health; answers {ok, code, params, message, ms} (a provider's failure is ok: false, never an error)",
       },
     },
   )
-  .get("/sms/routes", ({ ctx }) => getRouteMap(ctx), { detail: { responses: successResponse(R.RouteMap), summary: "Route map: T1, T2, T4, T6 -> connection (the four routes: one page)" } })
+  .get("/sms/routes", ({ ctx }) => getRouteMap(ctx), {
+    detail: { responses: successResponse(R.RouteMap), summary: "Route map: T1, T2, T4, T6 -> connection (the four routes: one page)" },
+  })
   .put("/sms/routes", ({ ctx, body }) => putRouteMap(ctx, body), {
     body: t.Object({ T1: route, T2: route, T4: route, T6: route }),
     detail: {

@@ -104,7 +104,10 @@ export type UpdateProviderInput = z.infer<typeof updateProviderSchema>;
 export { checkKind as checkProviderKind };
 
 /** PUT of the route map: any of T1, T2, T4, T6 -> a connection id (at least one). */
-const uuid = z.string().trim().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.option");
+const uuid = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.option");
 export const routeMapSchema = z
   .object(Object.fromEntries(SMS_ROUTES.map((r) => [r, uuid.optional()])) as Record<(typeof SMS_ROUTES)[number], z.ZodOptional<typeof uuid>>)
   .refine((v) => SMS_ROUTES.some((r) => v[r]), { message: "validation.required" });

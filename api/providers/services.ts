@@ -116,7 +116,7 @@ export function generateWebhookSecret(): string {
 
 /** The stored settings of a kind, from the form's fields; a blank credential keeps `previous`'s. */
 function settingsOf(data: UpdateProviderInput, previous: Record<string, unknown> = {}): { settings: Record<string, unknown>; generated?: { webhook_secret: string } } {
-  const keep = (k: SecretSetting) => (data[k] ?? (typeof previous[k] === "string" && previous[k] ? (previous[k] as string) : undefined));
+  const keep = (k: SecretSetting) => data[k] ?? (typeof previous[k] === "string" && previous[k] ? (previous[k] as string) : undefined);
   const tps = data.tps ? { tps: data.tps } : {};
   if (data.kind === "http") {
     let webhook_secret = keep("webhook_secret");
@@ -163,7 +163,10 @@ export async function updateProvider(ctx: SignedInCtx, id: string, input: unknow
     const before = await loadProvider(id, transaction, true);
     // Required credentials may be left blank when the connection already holds them.
     const stored = Object.fromEntries(SECRET_SETTINGS.map((k) => [k, typeof before.settings[k] === "string" && Boolean(before.settings[k])]));
-    const data: UpdateProviderInput = validate(updateProviderSchema.superRefine((v, c) => checkProviderKind(v, c, stored)), input);
+    const data: UpdateProviderInput = validate(
+      updateProviderSchema.superRefine((v, c) => checkProviderKind(v, c, stored)),
+      input,
+    );
     const { settings, generated } = settingsOf(data, before.kind === data.kind ? before.settings : {});
     const [row] = await db.query<ProviderRow>(
       `UPDATE provider_connections SET kind = $2, settings = $3::jsonb, enabled = $4, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,

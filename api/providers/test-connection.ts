@@ -96,7 +96,9 @@ export async function testProvider(ctx: SignedInCtx, id: string): Promise<TestRe
   let r: TestResult;
   if (row.kind === "http") {
     const s = httpSettings(c);
-    r = s.url ? await getOnce(new URL(s.url), { Authorization: `Bearer ${s.api_key}`, Accept: "application/json" }, started, "httpOk") : result(started, false, "notConfigured", "not configured");
+    r = s.url
+      ? await getOnce(new URL(s.url), { Authorization: `Bearer ${s.api_key}`, Accept: "application/json" }, started, "httpOk")
+      : result(started, false, "notConfigured", "not configured");
   } else if (row.kind === "smpp") {
     const s = smppSettings(c);
     r = s.system_id ? await smppBind(c, started) : result(started, false, "notConfigured", "not configured");

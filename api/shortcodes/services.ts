@@ -66,10 +66,10 @@ export async function updateShortCode(ctx: SignedInCtx, id: string, input: unkno
   assertAllowed(ctx, true);
   assertId(id);
   const data = validate(shortCodeSchema, input);
-  const [row] = await sequelize().query<ShortCodeView>(
-    `UPDATE short_codes SET nickname = $3, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
-    { bind: [id, ctx.actor.accountId, data.nickname], type: QueryTypes.SELECT },
-  );
+  const [row] = await sequelize().query<ShortCodeView>(`UPDATE short_codes SET nickname = $3, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`, {
+    bind: [id, ctx.actor.accountId, data.nickname],
+    type: QueryTypes.SELECT,
+  });
   if (!row) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "short_codes.updated", { meta: { id, number: row.number } });
   return view(row);

@@ -14,7 +14,10 @@ export const DEFAULT_SIMULATOR_MIX = "delivered:90,failed:5,unavailable:5";
 /** "delivered:90,failed:5,unavailable:5" -> weights; throws a sentence on a bad value. */
 export function parseMix(text: string): OutcomeMix {
   const mix: OutcomeMix = [];
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([a-z]+)\s*:\s*(\d{1,6})$/.exec(part);
     if (!m || !(SIMULATED_OUTCOMES as readonly string[]).includes(m[1])) {
       throw new Error(`"${part}" is not <${SIMULATED_OUTCOMES.join("|")}>:<weight>`);

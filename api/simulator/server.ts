@@ -201,12 +201,15 @@ async function postReceipts(batch: DueReceipt[]) {
     const parsed = JSON.parse(text);
     answers = single ? [parsed] : parsed.results;
   } catch {}
-  batch.forEach((item, i) => {
+  for (const [i, item] of batch.entries()) {
     // A receipt can outrun the recording of the submit's answer: `ignored` means "not known yet".
-    if (!answers?.[i] || answers[i]!.result === "ignored") return retryLater(item, "not known yet");
+    if (!answers?.[i] || answers[i]!.result === "ignored") {
+      retryLater(item, "not known yet");
+      continue;
+    }
     item.entry.receipt = "posted";
     totals.receiptsPosted++;
-  });
+  }
 }
 
 async function submit(req: Request) {
@@ -322,7 +325,15 @@ function stats(req: Request) {
   const reference = new URL(req.url).searchParams.get("reference");
   if (reference !== null) {
     const e = byReference.get(reference);
-    return json({ reference, accepted: e?.accepted ?? 0, id: e?.id ?? null, outcome: e?.outcome ?? null, receipt: e?.receipt ?? null, receipt_attempts: e?.receiptAttempts ?? 0, submitted_at: e?.at ?? null });
+    return json({
+      reference,
+      accepted: e?.accepted ?? 0,
+      id: e?.id ?? null,
+      outcome: e?.outcome ?? null,
+      receipt: e?.receipt ?? null,
+      receipt_attempts: e?.receiptAttempts ?? 0,
+      submitted_at: e?.at ?? null,
+    });
   }
   // ?times=1: when each reference's first submit arrived (ms since the epoch), to measure rates.
   if (new URL(req.url).searchParams.get("times") === "1") return json({ times: Object.fromEntries([...byReference].map(([ref, e]) => [ref, e.at])) });
@@ -343,7 +354,9 @@ const server = Bun.serve({
     return error(404, "not_found", "No such endpoint");
   },
 });
-console.log(`simulator listening on http://127.0.0.1:${server.port} (receipts to ${config.SIMULATOR_WEBHOOK_URL}, mix ${config.SIMULATOR_MIX}, delay ${config.SIMULATOR_DELAY_MS} ms)`);
+console.log(
+  `simulator listening on http://127.0.0.1:${server.port} (receipts to ${config.SIMULATOR_WEBHOOK_URL}, mix ${config.SIMULATOR_MIX}, delay ${config.SIMULATOR_DELAY_MS} ms)`,
+);
 
 function shutdown() {
   server.stop(true);

@@ -22,6 +22,9 @@ const password = t.String({ description: "The generated 8-character password: sh
 export const SmppUserPage = Page(SmppUser, "Newest first (created_at, id)");
 export const SmppUserOne = t.Object({ data: SmppUser });
 export const SmppUserCreated = t.Object({ data: SmppUser, password });
-export const SmppUserUpdated = t.Object({ data: SmppUser, password: t.Optional(t.String({ description: "The new password, when reset_password was true: shown in this answer only" })) });
+export const SmppUserUpdated = t.Object({
+  data: SmppUser,
+  password: t.Optional(t.String({ description: "The new password, when reset_password was true: shown in this answer only" })),
+});
 export const SmppUsersDeleted = t.Object({ deleted: Type.Integer() });
 export const SmppUserDeleted = t.Object({ ok: t.Literal(true) });

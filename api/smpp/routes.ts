@@ -45,7 +45,10 @@ export const smppRoutes = new Elysia({ prefix: "/smpp", tags: ["smpp"], detail: 
     body: t.Object({ ids: t.Union([t.Array(t.String()), t.String()], { description: "Up to 500 user ids; other accounts' are ignored" }) }),
     detail: { responses: successResponse(SmppUsersDeleted), summary: "Delete several SMPP users of the account; answers {deleted}" },
   })
-  .get("/users/:id", ({ ctx, params }) => getSmppUser(ctx, params.id), { params: id, detail: { responses: successResponse(SmppUserOne), summary: "One SMPP user (never its password)" } })
+  .get("/users/:id", ({ ctx, params }) => getSmppUser(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(SmppUserOne), summary: "One SMPP user (never its password)" },
+  })
   .put("/users/:id", ({ ctx, params, body }) => updateSmppUser(ctx, params.id, body), {
     params: id,
     body: t.Object({

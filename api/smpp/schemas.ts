@@ -8,22 +8,20 @@ import { z } from "../lib/zod";
 
 export const MAX_TPS = 1000;
 
-const tps = z
-  .union([z.string(), z.number()])
-  .transform((v, ctx) => {
-    const n = typeof v === "number" ? v : Number(String(v).trim());
-    if (String(v).trim() === "") {
-      ctx.addIssue({ code: "custom", message: "validation.required" });
-      return z.NEVER;
-    }
-    if (!Number.isInteger(n)) {
-      ctx.addIssue({ code: "custom", message: "validation.integer" });
-      return z.NEVER;
-    }
-    if (n < 1) ctx.addIssue({ code: "custom", message: "validation.min::1" });
-    else if (n > MAX_TPS) ctx.addIssue({ code: "custom", message: `validation.max::${MAX_TPS}` });
-    return n;
-  });
+const tps = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const n = typeof v === "number" ? v : Number(String(v).trim());
+  if (String(v).trim() === "") {
+    ctx.addIssue({ code: "custom", message: "validation.required" });
+    return z.NEVER;
+  }
+  if (!Number.isInteger(n)) {
+    ctx.addIssue({ code: "custom", message: "validation.integer" });
+    return z.NEVER;
+  }
+  if (n < 1) ctx.addIssue({ code: "custom", message: "validation.min::1" });
+  else if (n > MAX_TPS) ctx.addIssue({ code: "custom", message: `validation.max::${MAX_TPS}` });
+  return n;
+});
 
 /** A checkbox posts "on" (or nothing); the API sends booleans. */
 const flag = z.union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false"), z.literal("")]).transform((v) => v === true || v === "on" || v === "true");
@@ -38,7 +36,10 @@ export const createSmppUserSchema = z.object({
     .min(3, "validation.minLength::3")
     .max(15, "validation.maxLength::15")
     .regex(/^[A-Za-z0-9_.-]+$/, "validation.invalid"),
-  route: z.union([route, z.literal(""), z.null()]).optional().transform((v) => v || "T1"),
+  route: z
+    .union([route, z.literal(""), z.null()])
+    .optional()
+    .transform((v) => v || "T1"),
   tps: tps.optional().transform((v) => v ?? 10),
   enabled: flag.optional().transform((v) => v ?? true),
 });
@@ -57,5 +58,10 @@ export const bulkDeleteSchema = z.object({
   ids: z
     .union([z.string(), z.array(z.string())])
     .transform((v) => (Array.isArray(v) ? v : [v]))
-    .pipe(z.array(z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.invalid")).min(1, "validation.required").max(500, "validation.max::500")),
+    .pipe(
+      z
+        .array(z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.invalid"))
+        .min(1, "validation.required")
+        .max(500, "validation.max::500"),
+    ),
 });

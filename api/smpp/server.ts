@@ -48,7 +48,18 @@ import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { loadActor } from "../auth/actor";
 import {
-  concatOf, decodeText, e164, keepMessagesRaw, messageOf, messageState, Reassembler, RECEIPT_STAT, receiptStat, receiptText, STATUS, userData,
+  concatOf,
+  decodeText,
+  e164,
+  keepMessagesRaw,
+  messageOf,
+  messageState,
+  Reassembler,
+  RECEIPT_STAT,
+  receiptStat,
+  receiptText,
+  STATUS,
+  userData,
 } from "../channels/smpp/protocol";
 import { assertBindable, env } from "../lib/env";
 import { AppError } from "../lib/errors";
@@ -247,7 +258,10 @@ async function replace(b: Bound, pdu: PDU): Promise<Answer> {
     if (at !== null && !validSchedule(at)) return { command_status: STATUS.ESME_RINVSCHED };
     const replaced = await replaceScheduledSms({ actor: await actorFor(b.user) }, id, text, {
       scheduledAt: at === null ? undefined : new Date(at),
-      also: (transaction) => db().query(`UPDATE smpp_messages SET registered_delivery = $2 WHERE message_id = $1`, { bind: [id, wantsReceipt(pdu)], transaction }).then(() => undefined),
+      also: (transaction) =>
+        db()
+          .query(`UPDATE smpp_messages SET registered_delivery = $2 WHERE message_id = $1`, { bind: [id, wantsReceipt(pdu)], transaction })
+          .then(() => undefined),
     });
     return replaced ? {} : { command_status: STATUS.ESME_RREPLACEFAIL };
   } catch (e) {
@@ -281,7 +295,10 @@ async function authenticate(ip: string, systemId: string, password: string): Pro
   const user = await findUser(systemId);
   const ok = await Bun.password.verify(password, user?.password_hash ?? (await dummyHash));
   if (!user || !ok) {
-    const limited = await hit(BIND_FAILURES_PER_IP, ip).then(() => false, (e) => (isTooMany(e) ? true : Promise.reject(e)));
+    const limited = await hit(BIND_FAILURES_PER_IP, ip).then(
+      () => false,
+      (e) => (isTooMany(e) ? true : Promise.reject(e)),
+    );
     return { refused: true, limited };
   }
   if (!user.enabled) return { refused: true, limited: false };
@@ -404,7 +421,15 @@ async function pump() {
   const receiverUsers = [...new Set(receivers.filter((b) => bound.has(b)).map((b) => b.user.id))];
   if (!receiverUsers.length || inFlight >= MAX_IN_FLIGHT) return;
   const due = await db().query<{
-    message_id: string; smpp_user_id: string; status: MessageStatus; sender: string; recipient: string; error_code: string | null; body: string; created_at: Date; done_at: Date;
+    message_id: string;
+    smpp_user_id: string;
+    status: MessageStatus;
+    sender: string;
+    recipient: string;
+    error_code: string | null;
+    body: string;
+    created_at: Date;
+    done_at: Date;
   }>(
     `WITH due AS (
        SELECT sm.message_id FROM smpp_messages sm JOIN messages m ON m.id = sm.message_id
@@ -436,7 +461,16 @@ async function pump() {
               source_addr_npi: 1,
               destination_addr: r.sender,
               esm_class: 0x04,
-              ...userData(receiptText({ id: r.message_id, stat, err: /^\d{1,3}$/.test(r.error_code ?? "") ? r.error_code! : stat === "DELIVRD" ? "000" : "001", submitted: r.created_at, done: r.done_at, text: r.body })),
+              ...userData(
+                receiptText({
+                  id: r.message_id,
+                  stat,
+                  err: /^\d{1,3}$/.test(r.error_code ?? "") ? r.error_code! : stat === "DELIVRD" ? "000" : "001",
+                  submitted: r.created_at,
+                  done: r.done_at,
+                  text: r.body,
+                }),
+              ),
               receipted_message_id: r.message_id,
               message_state: messageState(r.status, r.error_code),
             };

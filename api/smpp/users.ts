@@ -60,7 +60,12 @@ export async function pageSmppUsers(ctx: SignedInCtx, input: unknown): Promise<{
       ORDER BY created_at DESC, id DESC LIMIT $2`,
     { bind: [ctx.actor.accountId, limit + 1, ...(after ?? [])], type: QueryTypes.SELECT },
   );
-  return keyset(rows, limit, (r) => [r.position, r.id], ({ position: _position, ...u }) => u);
+  return keyset(
+    rows,
+    limit,
+    (r) => [r.position, r.id],
+    ({ position: _position, ...u }) => u,
+  );
 }
 
 export async function getSmppUser(ctx: SignedInCtx, id: string): Promise<{ data: SmppUser }> {

@@ -107,7 +107,10 @@ function requestHash(data: SendSmsInput, file?: StagedFile) {
   const { to, messages, group_id, from, body, template_id, variables, route, scheduled_at, campaign_name } = data;
   // The original four fields keep their place so keys stored before the other paths still match.
   const canonical = JSON.stringify({
-    to, from, body, route,
+    to,
+    from,
+    body,
+    route,
     ...(messages ? { messages } : {}),
     ...(group_id ? { group_id } : {}),
     ...(file ? { file: file.hash } : {}),
@@ -156,7 +159,7 @@ function renderSql(parsed: ParsedTemplate, rowVar: (name: string) => string | nu
     return own ? `COALESCE(NULLIF(btrim(${own}), ''), ${global})` : global;
   };
   const parts = [`(${textsParam}::text[])[1]`];
-  parsed.vars.forEach((name, i) => parts.push(value(name), `(${textsParam}::text[])[${i + 2}]`));
+  for (const [i, name] of parsed.vars.entries()) parts.push(value(name), `(${textsParam}::text[])[${i + 2}]`);
   const names = [...new Set(parsed.vars)];
   const missing = names.length ? `CASE ${names.map((n) => `WHEN ${value(n)} IS NULL THEN '${n}'`).join(" ")} END` : "NULL::text";
   return { body: parts.join(" || "), missing };
@@ -207,10 +210,11 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
   const db = sequelize();
 
   const answer = await db.transaction(async (transaction) => {
-    const [account] = await db.query<{ balance: string; credit_limit: string; currency: string }>(
-      `SELECT balance, credit_limit, currency FROM accounts WHERE id = $1`,
-      { bind: [accountId], type: QueryTypes.SELECT, transaction },
-    );
+    const [account] = await db.query<{ balance: string; credit_limit: string; currency: string }>(`SELECT balance, credit_limit, currency FROM accounts WHERE id = $1`, {
+      bind: [accountId],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     if (!account) throw new AppError("NOT_FOUND");
 
     if (key !== null) {
@@ -237,7 +241,13 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
     const queuedIds = result.answer.data
       ? result.answer.data.filter((m) => m.status === "queued").map((m) => m.id)
       : result.answer.campaign_id
-        ? (await db.query<{ id: string }>(`SELECT id FROM messages WHERE campaign_id = $1 AND status = 'queued'`, { bind: [result.answer.campaign_id], type: QueryTypes.SELECT, transaction })).map((r) => r.id)
+        ? (
+            await db.query<{ id: string }>(`SELECT id FROM messages WHERE campaign_id = $1 AND status = 'queued'`, {
+              bind: [result.answer.campaign_id],
+              type: QueryTypes.SELECT,
+              transaction,
+            })
+          ).map((r) => r.id)
         : [];
     const { held } = await holdForReview({ accountId, body: text, messageIds: queuedIds, transaction });
     if (result.answer.data) markHeld(result.answer.data, held);
@@ -250,7 +260,11 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
     }
     await recordAudit({ ...ctx, transaction }, "sms.accepted", {
       meta: {
-        ...result.audit, total_price: result.answer.total_price, currency, route: data.route, source: source.kind,
+        ...result.audit,
+        total_price: result.answer.total_price,
+        currency,
+        route: data.route,
+        source: source.kind,
         ...(result.answer.campaign_id ? { campaign_id: result.answer.campaign_id } : {}),
         ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}),
         ...(template ? { template_id: template.id } : {}),
@@ -259,10 +273,11 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
     // Last: the debit, only if the balance still covers it. The account row is locked from here to
     // COMMIT only, so concurrent sends of the account overlap everywhere else.
     if (run.debit > 0) {
-      const debited = await db.query<{ id: string }>(
-        `UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1 AND balance + credit_limit >= $2 RETURNING id`,
-        { bind: [accountId, run.debit], type: QueryTypes.SELECT, transaction },
-      );
+      const debited = await db.query<{ id: string }>(`UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1 AND balance + credit_limit >= $2 RETURNING id`, {
+        bind: [accountId, run.debit],
+        type: QueryTypes.SELECT,
+        transaction,
+      });
       if (debited.length === 0) throw new AppError("INSUFFICIENT_BALANCE");
     }
     return result.answer;
@@ -313,8 +328,18 @@ async function createCampaign(run: Run, source: Record<string, unknown>, label: 
      RETURNING id`,
     {
       bind: [
-        run.accountId, CHANNEL, name, status, run.data.from, run.text, run.data.route, run.data.template_id, JSON.stringify(source), total,
-        run.ctx.actor.userId, run.scheduledAt,
+        run.accountId,
+        CHANNEL,
+        name,
+        status,
+        run.data.from,
+        run.text,
+        run.data.route,
+        run.data.template_id,
+        JSON.stringify(source),
+        total,
+        run.ctx.actor.userId,
+        run.scheduledAt,
       ],
       type: QueryTypes.SELECT,
       transaction: run.transaction,
@@ -392,8 +417,7 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
 
   const optout = blockedRows.filter((r) => r.why === "optout").length;
   const rejected = blockedRows.filter((r) => r.why === "deny_list").length;
-  const campaignId =
-    rendered.length > 1 ? await createCampaign(run, { kind: "list", count: rendered.length }, "SMS", rendered.length, sendable.length) : null;
+  const campaignId = rendered.length > 1 ? await createCampaign(run, { kind: "list", count: rendered.length }, "SMS", rendered.length, sendable.length) : null;
   const rows = await db.query<{ id: string; recipient: string }>(
     insertMessagesSql(
       `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why, id
@@ -404,7 +428,11 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
     {
       bind: [
         ...fixedBinds(run, campaignId),
-        recipients, rendered.map((r) => r.body), rendered.map((r) => r.segments), rendered.map((r) => r.coding), rendered.map((r) => blocked.get(r.to) ?? ""),
+        recipients,
+        rendered.map((r) => r.body),
+        rendered.map((r) => r.segments),
+        rendered.map((r) => r.coding),
+        rendered.map((r) => blocked.get(r.to) ?? ""),
         rendered.map(() => run.messageId),
       ],
       type: QueryTypes.SELECT,
@@ -477,7 +505,10 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
   if (parsed.vars.length === 0) {
     const { segments, coding } = smsSegments(run.text);
     await exec(`INSERT INTO sms_accept_rows (n, recipient, body, segments, coding) SELECT ${nCol}, ${recipientCol}, $3, $4, $5 FROM ${from}`, [
-      ...sourceBind, run.text, segments, coding,
+      ...sourceBind,
+      run.text,
+      segments,
+      coding,
     ]);
   } else {
     const sql = renderSql(parsed, rowVar, "$3", "$4");
@@ -498,9 +529,7 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
 
   // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
   await exec(`UPDATE sms_accept_rows r SET why = 'deny_list' FROM deny_list d WHERE d.account_id = $1 AND d.recipient = r.recipient`, [accountId]);
-  await exec(`UPDATE sms_accept_rows r SET why = 'optout' FROM optouts o WHERE o.account_id = $1 AND o.channel = $2 AND o.recipient = r.recipient`, [
-    accountId, CHANNEL,
-  ]);
+  await exec(`UPDATE sms_accept_rows r SET why = 'optout' FROM optouts o WHERE o.account_id = $1 AND o.channel = $2 AND o.recipient = r.recipient`, [accountId, CHANNEL]);
   const [counts] = await q<{ messages: number; sendable: number; optout: number; rejected: number; segments: string; too_long: number }>(
     `SELECT count(*)::int AS messages, count(*) FILTER (WHERE why IS NULL)::int AS sendable,
             count(*) FILTER (WHERE why = 'optout')::int AS optout, count(*) FILTER (WHERE why = 'deny_list')::int AS rejected,
@@ -533,7 +562,11 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
   }
 
   const summary: AcceptSummary = {
-    messages: inserted.n, sendable: counts.sendable, optout: counts.optout, rejected: counts.rejected, segments,
+    messages: inserted.n,
+    sendable: counts.sendable,
+    optout: counts.optout,
+    rejected: counts.rejected,
+    segments,
     ...(source.kind === "file" ? { invalid: source.file.invalid } : {}),
   };
   return {

@@ -92,7 +92,12 @@ export async function listSmsProducts(ctx: SignedInCtx) {
 
 type PriceRow = { id: string; account_id: string; route: string; price_per_segment: string; currency: string; updated_at: Date };
 const priceView = (r: PriceRow) => ({
-  id: r.id, account_id: r.account_id, route: r.route, price_per_segment: Number(r.price_per_segment), currency: r.currency.trim(), updated_at: new Date(r.updated_at).toISOString(),
+  id: r.id,
+  account_id: r.account_id,
+  route: r.route,
+  price_per_segment: Number(r.price_per_segment),
+  currency: r.currency.trim(),
+  updated_at: new Date(r.updated_at).toISOString(),
 });
 
 /** The account's own price rows. */
@@ -106,10 +111,10 @@ export async function listSmsPrices(ctx: SignedInCtx) {
 export async function getSmsPrice(ctx: SignedInCtx, id: string) {
   if (!isPlatformStaff(ctx)) assertSend(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<PriceRow>(
-    `SELECT * FROM sms_prices WHERE id = $1 AND (account_id = $2 OR $3)`,
-    { bind: [id, ctx.actor.accountId, isPlatformStaff(ctx)], type: QueryTypes.SELECT },
-  );
+  const [row] = await sequelize().query<PriceRow>(`SELECT * FROM sms_prices WHERE id = $1 AND (account_id = $2 OR $3)`, {
+    bind: [id, ctx.actor.accountId, isPlatformStaff(ctx)],
+    type: QueryTypes.SELECT,
+  });
   if (!row) throw new AppError("NOT_FOUND");
   return { data: priceView(row) };
 }
@@ -129,10 +134,10 @@ export async function updateSmsPrice(ctx: SignedInCtx, id: string, input: unknow
   if (!isPlatformStaff(ctx)) throw new AppError("FORBIDDEN");
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const data = validate(priceSchema, input);
-  const [row] = await sequelize().query<PriceRow>(
-    `UPDATE sms_prices SET price_per_segment = $2, updated_at = now() WHERE id = $1 RETURNING *`,
-    { bind: [id, data.price_per_segment], type: QueryTypes.SELECT },
-  );
+  const [row] = await sequelize().query<PriceRow>(`UPDATE sms_prices SET price_per_segment = $2, updated_at = now() WHERE id = $1 RETURNING *`, {
+    bind: [id, data.price_per_segment],
+    type: QueryTypes.SELECT,
+  });
   if (!row) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "sms.price_updated", { meta: { priceId: id, accountId: row.account_id, route: row.route, price_per_segment: data.price_per_segment } });
   return { data: priceView(row) };

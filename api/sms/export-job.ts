@@ -28,8 +28,23 @@ import { EXPORT_RETENTION_DAYS, announceExport, exportRelativePath, type ExportF
 
 /** The CSV's columns, in order (machine names; documented in ADR 009). */
 export const EXPORT_COLUMNS = [
-  "id", "created_at", "sent_at", "delivered_at", "direction", "type", "sender", "recipient", "body", "segments", "coding", "status",
-  "error_code", "error_message", "carrier", "price", "currency",
+  "id",
+  "created_at",
+  "sent_at",
+  "delivered_at",
+  "direction",
+  "type",
+  "sender",
+  "recipient",
+  "body",
+  "segments",
+  "coding",
+  "status",
+  "error_code",
+  "error_message",
+  "carrier",
+  "price",
+  "currency",
 ] as const;
 
 const TZ = `'${HISTORY_TIME_ZONE}'`;
@@ -119,10 +134,9 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
     await pipeline(source, heartbeat, createWriteStream(part));
     await rename(part, path);
     const size = (await stat(path)).size;
-    await db.query(
-      `UPDATE sms_exports SET status = 'done', rows = $2, file_path = $3, file_size = $4, finished_at = now(), updated_at = now() WHERE id = $1`,
-      { bind: [row.id, source.rowCount, relative, size] },
-    );
+    await db.query(`UPDATE sms_exports SET status = 'done', rows = $2, file_path = $3, file_size = $4, finished_at = now(), updated_at = now() WHERE id = $1`, {
+      bind: [row.id, source.rowCount, relative, size],
+    });
   } catch (e) {
     await rm(part, { force: true }).catch(() => undefined);
     throw e;
@@ -134,10 +148,9 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
 /** The job gave up (after the runner's attempts): say so on the export. */
 export async function failExport(id: string, reason: string) {
   initModels();
-  await sequelize().query(
-    `UPDATE sms_exports SET status = 'failed', error = $2, finished_at = now(), updated_at = now() WHERE id = $1 AND status IN ('queued','processing')`,
-    { bind: [id, reason.slice(0, 500)] },
-  );
+  await sequelize().query(`UPDATE sms_exports SET status = 'failed', error = $2, finished_at = now(), updated_at = now() WHERE id = $1 AND status IN ('queued','processing')`, {
+    bind: [id, reason.slice(0, 500)],
+  });
 }
 
 /**
@@ -155,10 +168,10 @@ export async function sweepExports() {
     { type: QueryTypes.SELECT },
   );
   for (const r of stale) await announceExport(r.id);
-  const old = await db.query<{ id: string; file_path: string | null }>(
-    `DELETE FROM sms_exports WHERE created_at < now() - make_interval(days => $1) RETURNING id, file_path`,
-    { bind: [EXPORT_RETENTION_DAYS], type: QueryTypes.SELECT },
-  );
+  const old = await db.query<{ id: string; file_path: string | null }>(`DELETE FROM sms_exports WHERE created_at < now() - make_interval(days => $1) RETURNING id, file_path`, {
+    bind: [EXPORT_RETENTION_DAYS],
+    type: QueryTypes.SELECT,
+  });
   for (const r of old) if (r.file_path) await rm(resolve(env().UPLOAD_DIR, r.file_path), { force: true });
   return stale.length + old.length;
 }

@@ -19,6 +19,7 @@ import { AppError, isAppError, type FieldErrors } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { key, redis } from "../lib/redis";
 import { validate } from "../lib/validate";
+import type { z } from "../lib/zod";
 import { can } from "../policy/policy";
 import { saoPauloToday, smsHistorySchema } from "./history";
 
@@ -59,7 +60,7 @@ export function parseExportFilter(raw: unknown): ExportFilter {
   const created = (input.created_at && typeof input.created_at === "object" ? input.created_at : {}) as Record<string, unknown>;
   const gte = text(sent.from ?? input["sent_at[from]"] ?? created.gte ?? input["created_at[gte]"]);
   const lte = text(sent.to ?? input["sent_at[to]"] ?? created.lte ?? input["created_at[lte]"]);
-  let q;
+  let q: z.infer<typeof smsHistorySchema>;
   try {
     q = validate(smsHistorySchema, { id: text(input.id), status: text(input.status), from: text(input.from), to: text(input.to), created_at: { gte, lte } });
   } catch (e) {
@@ -78,20 +79,35 @@ function assertAllowed(ctx: SignedInCtx) {
 }
 
 export type Row = {
-  id: string; kind: ExportKind; status: ExportStatus; filter: ExportFilter; rows: number; file_path: string | null; file_size: string | null; error: string | null;
-  created_at: Date; finished_at: Date | null;
+  id: string;
+  kind: ExportKind;
+  status: ExportStatus;
+  filter: ExportFilter;
+  rows: number;
+  file_path: string | null;
+  file_size: string | null;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
 };
 
 const view = (r: Row): ExportView => ({
-  id: r.id, status: r.status, filter: r.filter, rows: r.rows, file_size: r.file_size === null ? null : Number(r.file_size), error: r.error,
-  created_at: r.created_at, finished_at: r.finished_at,
+  id: r.id,
+  status: r.status,
+  filter: r.filter,
+  rows: r.rows,
+  file_size: r.file_size === null ? null : Number(r.file_size),
+  error: r.error,
+  created_at: r.created_at,
+  finished_at: r.finished_at,
 });
 
 export async function findRow(accountId: string, id: string, kind: ExportKind = "sms") {
   assertId(id);
   initModels();
   const [row] = await sequelize().query<Row>(`SELECT * FROM sms_exports WHERE id = $1 AND account_id = $2 AND kind = $3`, {
-    bind: [id, accountId, kind], type: QueryTypes.SELECT,
+    bind: [id, accountId, kind],
+    type: QueryTypes.SELECT,
   });
   if (!row) throw new AppError("NOT_FOUND");
   return row;
@@ -111,10 +127,11 @@ export async function createExport(ctx: SignedInCtx, input: unknown): Promise<Ex
 export async function queueExport(ctx: SignedInCtx, kind: ExportKind, filter: object, auditAction: string): Promise<Row> {
   initModels();
   const row = await sequelize().transaction(async (transaction) => {
-    const [r] = await sequelize().query<Row>(
-      `INSERT INTO sms_exports (account_id, kind, filter, created_by) VALUES ($1, $2, $3::jsonb, $4) RETURNING *`,
-      { bind: [ctx.actor.accountId, kind, JSON.stringify(filter), ctx.actor.userId], type: QueryTypes.SELECT, transaction },
-    );
+    const [r] = await sequelize().query<Row>(`INSERT INTO sms_exports (account_id, kind, filter, created_by) VALUES ($1, $2, $3::jsonb, $4) RETURNING *`, {
+      bind: [ctx.actor.accountId, kind, JSON.stringify(filter), ctx.actor.userId],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     await recordAudit({ ...ctx, transaction }, auditAction, { meta: { exportId: r.id, filter } });
     return r;
   });
@@ -126,10 +143,10 @@ export async function queueExport(ctx: SignedInCtx, kind: ExportKind, filter: ob
 /** The account's exports of `kind`, newest first. */
 export async function exportRows(accountId: string, kind: ExportKind, limit = 50): Promise<Row[]> {
   initModels();
-  return sequelize().query<Row>(
-    `SELECT * FROM sms_exports WHERE account_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
-    { bind: [accountId, kind, Math.min(Math.max(1, limit), 200)], type: QueryTypes.SELECT },
-  );
+  return sequelize().query<Row>(`SELECT * FROM sms_exports WHERE account_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT $3`, {
+    bind: [accountId, kind, Math.min(Math.max(1, limit), 200)],
+    type: QueryTypes.SELECT,
+  });
 }
 
 export async function listExports(ctx: SignedInCtx, limit = 50): Promise<ExportView[]> {

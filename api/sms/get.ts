@@ -8,11 +8,34 @@ import { can } from "../policy/policy";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Row = {
-  id: string; direction: string; sender: string; recipient: string; body: string; segments: number; coding: string | null; status: string;
-  route: string | null; provider: string | null; provider_message_id: string | null; error_code: string | null; error_message: string | null;
-  price: string; currency: string; scheduled_at: Date | null; queued_at: Date | null; sent_at: Date | null; delivered_at: Date | null;
-  read_at: Date | null; failed_at: Date | null; created_at: Date; updated_at: Date;
-  type: string; latitude: string | null; longitude: string | null; carrier: string | null; campaign_id: string | null;
+  id: string;
+  direction: string;
+  sender: string;
+  recipient: string;
+  body: string;
+  segments: number;
+  coding: string | null;
+  status: string;
+  route: string | null;
+  provider: string | null;
+  provider_message_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  price: string;
+  currency: string;
+  scheduled_at: Date | null;
+  queued_at: Date | null;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  read_at: Date | null;
+  failed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  type: string;
+  latitude: string | null;
+  longitude: string | null;
+  carrier: string | null;
+  campaign_id: string | null;
 };
 
 export async function getSmsMessage(ctx: SignedInCtx, id: string) {
@@ -31,12 +54,34 @@ export async function getSmsMessage(ctx: SignedInCtx, id: string) {
   );
   return {
     data: {
-      id: m.id, direction: m.direction, from: m.sender, to: m.recipient, body: m.body, status: m.status, segments: m.segments, coding: m.coding,
-      route: m.route, provider: m.provider, provider_message_id: m.provider_message_id, price: Number(m.price), currency: m.currency.trim(),
-      type: m.type, latitude: m.latitude === null ? null : Number(m.latitude), longitude: m.longitude === null ? null : Number(m.longitude),
-      carrier: m.carrier, campaign_id: m.campaign_id,
-      error_code: m.error_code, error_message: m.error_message, scheduled_at: m.scheduled_at, queued_at: m.queued_at, sent_at: m.sent_at,
-      delivered_at: m.delivered_at, read_at: m.read_at, failed_at: m.failed_at, created_at: m.created_at, updated_at: m.updated_at,
+      id: m.id,
+      direction: m.direction,
+      from: m.sender,
+      to: m.recipient,
+      body: m.body,
+      status: m.status,
+      segments: m.segments,
+      coding: m.coding,
+      route: m.route,
+      provider: m.provider,
+      provider_message_id: m.provider_message_id,
+      price: Number(m.price),
+      currency: m.currency.trim(),
+      type: m.type,
+      latitude: m.latitude === null ? null : Number(m.latitude),
+      longitude: m.longitude === null ? null : Number(m.longitude),
+      carrier: m.carrier,
+      campaign_id: m.campaign_id,
+      error_code: m.error_code,
+      error_message: m.error_message,
+      scheduled_at: m.scheduled_at,
+      queued_at: m.queued_at,
+      sent_at: m.sent_at,
+      delivered_at: m.delivered_at,
+      read_at: m.read_at,
+      failed_at: m.failed_at,
+      created_at: m.created_at,
+      updated_at: m.updated_at,
       events: events.map((e) => ({ status: e.status, source: e.source, created_at: e.created_at, details: e.payload })),
     },
   };

@@ -229,10 +229,10 @@ export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Pr
         LIMIT $${bind.length - 1} OFFSET $${bind.length}`,
       { bind, type: QueryTypes.SELECT },
     ),
-    db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE ${filtered.join(" AND ")} LIMIT ${HISTORY_COUNT_CAP + 1}) s`,
-      { bind: countBind, type: QueryTypes.SELECT },
-    ),
+    db.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE ${filtered.join(" AND ")} LIMIT ${HISTORY_COUNT_CAP + 1}) s`, {
+      bind: countBind,
+      type: QueryTypes.SELECT,
+    }),
   ]);
 
   const more = rows.length > size;

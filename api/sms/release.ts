@@ -49,7 +49,10 @@ export async function releaseDueBatch(limit = RELEASE_BATCH): Promise<number> {
        SELECT id, account_id, body FROM up`,
       { bind: [limit, dispatchStream("")] /* the topic prefix: "messages:" + channel */, type: QueryTypes.SELECT, transaction },
     );
-    await holdManyForReview(released.map((r) => ({ id: r.id, accountId: r.account_id, body: r.body ?? "" })), transaction);
+    await holdManyForReview(
+      released.map((r) => ({ id: r.id, accountId: r.account_id, body: r.body ?? "" })),
+      transaction,
+    );
     return released.length;
   });
 }

@@ -102,6 +102,7 @@ export const smsReportRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detai
   .get("/queue", ({ ctx }) => smsQueue(ctx), {
     detail: {
       responses: successResponse(SmsQueue),
-      summary: "Messages not yet handed to a provider: counts of scheduled, pending, queued and sending, and the 20 waiting longest (from, to; sender/recipient are deprecated aliases)",
+      summary:
+        "Messages not yet handed to a provider: counts of scheduled, pending, queued and sending, and the 20 waiting longest (from, to; sender/recipient are deprecated aliases)",
     },
   });

@@ -78,7 +78,6 @@ function allow(ctx: SignedInCtx, path: string) {
   initModels();
 }
 
-
 type StatusCounts = Partial<Record<string, number>>;
 export type ChartDay = { day: string; total: number; segments: number; cost: number; statuses: StatusCounts };
 export type Charts = { days: number; from: string; to: string; currency: string; data: ChartDay[]; totals: Omit<ChartDay, "day"> };
@@ -99,14 +98,17 @@ export async function smsCharts(ctx: SignedInCtx, query: unknown = {}): Promise<
 }
 
 async function perDay(accountId: string, from: string, to: string) {
-  const [currency, rows] = await Promise.all([accountCurrency(accountId), sequelize().query<{ day: string; status: string; n: string; segments: string; cost: string }>(
-    `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
+  const [currency, rows] = await Promise.all([
+    accountCurrency(accountId),
+    sequelize().query<{ day: string; status: string; n: string; segments: string; cost: string }>(
+      `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
        FROM messages
       WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound'
         AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
       GROUP BY 1, 2`,
-    { bind: [accountId, from, to], type: QueryTypes.SELECT },
-  )]);
+      { bind: [accountId, from, to], type: QueryTypes.SELECT },
+    ),
+  ]);
   const byDay = new Map(daysOf(from, to).map((d) => [d, { day: d, total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts }]));
   const totals = { total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts };
   for (const r of rows) {
@@ -149,7 +151,11 @@ async function carriersOf(accountId: string, from: string, to: string): Promise<
   return rows.map((r) => {
     const finals = Number(r.delivered) + Number(r.failed) + Number(r.unavailable);
     return {
-      carrier: r.carrier, total: Number(r.total), delivered: Number(r.delivered), failed: Number(r.failed), unavailable: Number(r.unavailable),
+      carrier: r.carrier,
+      total: Number(r.total),
+      delivered: Number(r.delivered),
+      failed: Number(r.failed),
+      unavailable: Number(r.unavailable),
       delivery_rate: finals ? Math.round((Number(r.delivered) / finals) * 10_000) / 10_000 : 0,
     };
   });
@@ -211,14 +217,32 @@ export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promis
   const n = (k: string) => Number(t[k] ?? 0);
   const finals = n("delivered") + n("failed") + n("unavailable");
   return {
-    from, to, messages: n("messages"), sent: n("sent"), delivered: n("delivered"), failed: n("failed"), unavailable: n("unavailable"),
-    rejected: n("rejected"), waiting: n("waiting"), delivery_rate: finals ? Math.round((n("delivered") / finals) * 10_000) / 10_000 : 0,
-    segments: n("segments"), cost: n("cost"), currency, received: n("received"),
-    top_errors: errors.map((e) => ({ error_code: e.error_code, count: Number(e.n) })), carriers,
+    from,
+    to,
+    messages: n("messages"),
+    sent: n("sent"),
+    delivered: n("delivered"),
+    failed: n("failed"),
+    unavailable: n("unavailable"),
+    rejected: n("rejected"),
+    waiting: n("waiting"),
+    delivery_rate: finals ? Math.round((n("delivered") / finals) * 10_000) / 10_000 : 0,
+    segments: n("segments"),
+    cost: n("cost"),
+    currency,
+    received: n("received"),
+    top_errors: errors.map((e) => ({ error_code: e.error_code, count: Number(e.n) })),
+    carriers,
   };
 }
 
-export type Usage = { from: string; to: string; currency: string; data: Array<{ day: string; messages: number; segments: number; cost: number }>; totals: { messages: number; segments: number; cost: number } };
+export type Usage = {
+  from: string;
+  to: string;
+  currency: string;
+  data: Array<{ day: string; messages: number; segments: number; cost: number }>;
+  totals: { messages: number; segments: number; cost: number };
+};
 
 /** Per São Paulo day of a period (default: this month so far): outbound messages, segments and cost. */
 export async function smsUsage(ctx: SignedInCtx, input: unknown = {}): Promise<Usage> {
@@ -226,7 +250,9 @@ export async function smsUsage(ctx: SignedInCtx, input: unknown = {}): Promise<U
   const { from, to } = validate(rangeSchema("month"), input ?? {});
   const days = await perDay(ctx.actor.accountId, from, to);
   return {
-    from, to, currency: days.currency,
+    from,
+    to,
+    currency: days.currency,
     data: days.data.map((d) => ({ day: d.day, messages: d.total, segments: d.segments, cost: d.cost })),
     totals: { messages: days.totals.total, segments: days.totals.segments, cost: days.totals.cost },
   };
@@ -235,7 +261,18 @@ export async function smsUsage(ctx: SignedInCtx, input: unknown = {}): Promise<U
 export type QueueView = {
   counts: Record<(typeof WAITING_STATUSES)[number], number>;
   /** `from`/`to` are the spec's names; `sender`/`recipient` stay as aliases. */
-  oldest: Array<{ id: string; status: string; from: string; to: string; sender: string; recipient: string; segments: number; created_at: Date; scheduled_at: Date | null; campaign_id: string | null }>;
+  oldest: Array<{
+    id: string;
+    status: string;
+    from: string;
+    to: string;
+    sender: string;
+    recipient: string;
+    segments: number;
+    created_at: Date;
+    scheduled_at: Date | null;
+    campaign_id: string | null;
+  }>;
 };
 
 /** Messages not yet handed to a provider: counts per waiting status and the 20 that wait longest. */
@@ -276,7 +313,16 @@ export async function smsCampaignReport(
   const { limit, cursor } = validate(campaignPageSchema, input ?? {});
   // The position of the last row shown: its created_at to the microsecond and its id.
   const after = timeIdCursor(cursor);
-  const rows = await sequelize().query<{ id: string; name: string; status: string; total: number; created_at: Date; position: string; counts: Record<string, number> | null; cost: string | null }>(
+  const rows = await sequelize().query<{
+    id: string;
+    name: string;
+    status: string;
+    total: number;
+    created_at: Date;
+    position: string;
+    counts: Record<string, number> | null;
+    cost: string | null;
+  }>(
     `SELECT c.id, c.name, c.status, c.total, c.created_at, m.counts, m.cost,
             ${POSITION_SQL("c.created_at")} AS position
        FROM campaigns c
@@ -291,10 +337,24 @@ export async function smsCampaignReport(
       LIMIT $4`,
     { bind: [ctx.actor.accountId, from, to, limit + 1, ...(after ? [after[0], after[1]] : [])], type: QueryTypes.SELECT },
   );
-  const page = keyset(rows, limit, (r) => [r.position, r.id], (r): CampaignReportRow => {
-    const statuses = r.counts ?? {};
-    return { id: r.id, name: r.name, status: r.status, total: r.total, created_at: r.created_at, statuses, cost: Number(r.cost ?? 0), messages: Object.values(statuses).reduce((a, b) => a + Number(b), 0) };
-  });
+  const page = keyset(
+    rows,
+    limit,
+    (r) => [r.position, r.id],
+    (r): CampaignReportRow => {
+      const statuses = r.counts ?? {};
+      return {
+        id: r.id,
+        name: r.name,
+        status: r.status,
+        total: r.total,
+        created_at: r.created_at,
+        statuses,
+        cost: Number(r.cost ?? 0),
+        messages: Object.values(statuses).reduce((a, b) => a + Number(b), 0),
+      };
+    },
+  );
   return { from, to, currency: await accountCurrency(ctx.actor.accountId), ...page };
 }
 

@@ -35,9 +35,7 @@ export const SmsAccepted = t.Object({
   currency: t.String(),
   campaign_id: t.Optional(t.String({ format: "uuid" })),
   scheduled_at: t.Optional(t.String({ format: "date-time" })),
-  summary: t.Optional(
-    t.Object({ messages: int(), sendable: int(), optout: int(), rejected: int(), segments: int(), invalid: t.Optional(int()) }),
-  ),
+  summary: t.Optional(t.Object({ messages: int(), sendable: int(), optout: int(), rejected: int(), segments: int(), invalid: t.Optional(int()) })),
 });
 
 const SmsEvent = t.Object({ status: t.String(), source: t.String(), created_at: t.String({ format: "date-time" }), details: t.Record(t.String(), t.Unknown()) });
@@ -98,7 +96,9 @@ export const SmsHistoryPage = t.Object({
       price: int({ description: "Centavos" }),
       currency: t.String(),
       error_code: nullable(t.String({ description: "Stable code of the failure (ours or the provider's)" })),
-      error_message: nullable(t.String({ description: "The failure in the caller's language (Accept-Language) when the reason is ours; the provider's text as it came otherwise" })),
+      error_message: nullable(
+        t.String({ description: "The failure in the caller's language (Accept-Language) when the reason is ours; the provider's text as it came otherwise" }),
+      ),
     }),
   ),
   page: int({ deprecated: true, description: "The page's number (OFFSET paging; prefer cursor)" }),

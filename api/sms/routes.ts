@@ -46,14 +46,19 @@ const sendBody = t.Object({
     }),
   ),
   group_id: t.Optional(t.Union([t.String({ description: "Instead of `to`: every contact of this group with a mobile number" }), t.Null()])),
-  from: t.Optional(t.Union([t.String({ description: "Sender: one of the account's active short codes (GET /api/sms/senders), else 422 on from; blank or absent uses the route's default" }), t.Null()])),
-  body: t.Optional(t.Union([t.String({ description: "Up to 1,600 characters after rendering; GSM-7 when every character is in GSM 03.38, else UCS-2. Required without template_id" }), t.Null()])),
+  from: t.Optional(
+    t.Union([
+      t.String({ description: "Sender: one of the account's active short codes (GET /api/sms/senders), else 422 on from; blank or absent uses the route's default" }),
+      t.Null(),
+    ]),
+  ),
+  body: t.Optional(
+    t.Union([t.String({ description: "Up to 1,600 characters after rendering; GSM-7 when every character is in GSM 03.38, else UCS-2. Required without template_id" }), t.Null()]),
+  ),
   template_id: t.Optional(t.Union([t.String({ description: "An SMS template of the account: its body is sent (`body` is ignored)" }), t.Null()])),
   variables: t.Optional(t.Union([variables, t.Null()])),
   route: t.Optional(t.Union([t.Literal("T1"), t.Literal("T2"), t.Literal("T4"), t.Literal("T6"), t.Literal(""), t.Null()], { description: "Default T1" })),
-  scheduled_at: t.Optional(
-    t.Union([t.String({ description: "ISO 8601 with offset (2026-05-01T09:30:00-03:00), in the future, at most 90 days ahead" }), t.Null()]),
-  ),
+  scheduled_at: t.Optional(t.Union([t.String({ description: "ISO 8601 with offset (2026-05-01T09:30:00-03:00), in the future, at most 90 days ahead" }), t.Null()])),
   campaign_name: t.Optional(t.Union([t.String({ description: "Name of the campaign of a send to many (up to 120); generated when absent" }), t.Null()])),
 });
 const templateBody = t.Object({
@@ -125,18 +130,19 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
     }),
     detail: {
       responses: successResponse(SmsHistoryPage),
-      summary:
-        `SMS history of the account, newest first (created_at, id), \`limit\` a page (default 50, at most ${MAX_LIMIT}): data (from, to; sender/recipient are deprecated aliases), next_cursor; page, last_page (from a count capped at 10,000 rows; total_capped)`,
+      summary: `SMS history of the account, newest first (created_at, id), \`limit\` a page (default 50, at most ${MAX_LIMIT}): data (from, to; sender/recipient are deprecated aliases), next_cursor; page, last_page (from a count capped at 10,000 rows; total_capped)`,
       description:
         "Page with `cursor` (the `next_cursor` of the previous answer, same filters): keyset, fast at any depth. `page` (OFFSET) stays for the first pages. " +
         "error_message is in the caller's language (Accept-Language) when the reason is ours (opt-out, deny list, anti-fraud hold, cancel); error_code is the stable code",
     },
   })
-  .get("/senders", async ({ ctx }) => onePage((await listSenders(ctx)).data), { detail: {
+  .get("/senders", async ({ ctx }) => onePage((await listSenders(ctx)).data), {
+    detail: {
       responses: successResponse(SmsSenders),
       summary:
         "The senders the account may send from (one page: its short codes): its active short codes (type short_code, nickname, assigned: true; last_used_at null when not used in the last 90 days). A send with another sender is refused (422 on from); a blank sender uses the route's default",
-    }, })
+    },
+  })
   .get("/products", async ({ ctx }) => onePage((await listSmsProducts(ctx)).data), {
     detail: {
       responses: successResponse(SmsProducts),
@@ -144,7 +150,10 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
     },
   })
   .get("/prices", async ({ ctx }) => onePage((await listSmsPrices(ctx)).data), {
-    detail: { responses: successResponse(SmsPrices), summary: "The account's own SMS price rows, by route (at most one per route T1, T2, T4, T6: one page); price per segment in centavos" },
+    detail: {
+      responses: successResponse(SmsPrices),
+      summary: "The account's own SMS price rows, by route (at most one per route T1, T2, T4, T6: one page); price per segment in centavos",
+    },
   })
   .get("/prices/:id", ({ ctx, params }) => getSmsPrice(ctx, params.id), {
     params: idParam,
@@ -162,15 +171,22 @@ export const smsRoutes = new Elysia({ prefix: "/sms", tags: ["sms"], detail: { s
       summary: `SMS templates of the account by name (ignoring case), each with its {{variables}}; \`limit\` a page (default 50, at most ${MAX_LIMIT}), then \`cursor\``,
     },
   })
-  .post("/templates", async ({ ctx, body, set }) => {
-    const template = await createSmsTemplate(ctx, body);
-    return created(set, `/api/sms/templates/${template.id}`, template);
-  }, { body: templateBody, detail: { responses: created201(SmsTemplate), summary: "Create an SMS template (name taken: 422 on name); Location is its URL" } })
+  .post(
+    "/templates",
+    async ({ ctx, body, set }) => {
+      const template = await createSmsTemplate(ctx, body);
+      return created(set, `/api/sms/templates/${template.id}`, template);
+    },
+    { body: templateBody, detail: { responses: created201(SmsTemplate), summary: "Create an SMS template (name taken: 422 on name); Location is its URL" } },
+  )
   .delete("/templates", ({ ctx, body }) => deleteSmsTemplates(ctx, body), {
     body: t.Object({ ids: t.Array(t.String(), { description: "Up to 1,000 template ids; unknown ids and other accounts' are ignored" }) }),
     detail: { responses: successResponse(SmsTemplatesDeleted), summary: "Delete several SMS templates: answers how many were deleted and their ids" },
   })
-  .get("/templates/:id", ({ ctx, params }) => getSmsTemplate(ctx, params.id), { params: idParam, detail: { responses: successResponse(SmsTemplate), summary: "One SMS template of the account" } })
+  .get("/templates/:id", ({ ctx, params }) => getSmsTemplate(ctx, params.id), {
+    params: idParam,
+    detail: { responses: successResponse(SmsTemplate), summary: "One SMS template of the account" },
+  })
   .put("/templates/:id", ({ ctx, params, body }) => updateSmsTemplate(ctx, params.id, body), {
     params: idParam,
     body: templateBody,

@@ -56,7 +56,14 @@ const variables = z
       else if (value !== null && String(value).length > MAX_VARIABLE_VALUE) ctx.addIssue({ code: "custom", path: [name], message: `validation.maxLength::${MAX_VARIABLE_VALUE}` });
     }
   })
-  .transform((v) => Object.fromEntries(Object.entries(v ?? {}).filter(([, x]) => x !== null).map(([k, x]) => [k, String(x)])) as Record<string, string>);
+  .transform(
+    (v) =>
+      Object.fromEntries(
+        Object.entries(v ?? {})
+          .filter(([, x]) => x !== null)
+          .map(([k, x]) => [k, String(x)]),
+      ) as Record<string, string>,
+  );
 
 const body = z
   .union([z.string(), z.null()])
@@ -147,14 +154,12 @@ export type SendSmsInput = z.infer<typeof sendSmsSchema>;
 
 /** An SMS template: a name (unique per account, ignoring case) and a body with {{variables}}. */
 export const smsTemplateSchema = z.object({
-  name: z
-    .string()
-    .transform((v, ctx) => {
-      const s = v.trim();
-      if (!s) ctx.addIssue({ code: "custom", message: "validation.required" });
-      else if (s.length > MAX_TEMPLATE_NAME) ctx.addIssue({ code: "custom", message: `validation.maxLength::${MAX_TEMPLATE_NAME}` });
-      return s;
-    }),
+  name: z.string().transform((v, ctx) => {
+    const s = v.trim();
+    if (!s) ctx.addIssue({ code: "custom", message: "validation.required" });
+    else if (s.length > MAX_TEMPLATE_NAME) ctx.addIssue({ code: "custom", message: `validation.maxLength::${MAX_TEMPLATE_NAME}` });
+    return s;
+  }),
   body: z.string().transform((v, ctx) => {
     if (v.trim().length === 0) ctx.addIssue({ code: "custom", message: "validation.required" });
     else if ([...v].length > MAX_BODY) ctx.addIssue({ code: "custom", message: `validation.maxLength::${MAX_BODY}` });

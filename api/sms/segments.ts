@@ -15,8 +15,7 @@ export type SmsCoding = "GSM7" | "UCS2";
 export type SegmentInfo = { coding: SmsCoding; characters: number; segments: number };
 
 /** The default alphabet in code order, without the escape (0x1B). */
-export const GSM_BASIC =
-  "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
+export const GSM_BASIC = "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
 const GSM_EXTENSION = "\f^{}\\[~]|€";
 
 const basic = new Set(GSM_BASIC);

@@ -42,7 +42,13 @@ export function templateView(t: SmsTemplate): SmsTemplateView {
 export async function listSmsTemplates(ctx: SignedInCtx): Promise<{ data: SmsTemplateView[] }> {
   assertCan(ctx);
   initModels();
-  const rows = await SmsTemplate.findAll({ where: { accountId: ctx.actor.accountId }, order: [[sequelize().fn("lower", sequelize().col("name")), "ASC"], ["id", "ASC"]] });
+  const rows = await SmsTemplate.findAll({
+    where: { accountId: ctx.actor.accountId },
+    order: [
+      [sequelize().fn("lower", sequelize().col("name")), "ASC"],
+      ["id", "ASC"],
+    ],
+  });
   return { data: rows.map(templateView) };
 }
 
@@ -64,10 +70,19 @@ export async function pageSmsTemplates(ctx: SignedInCtx, input: unknown): Promis
       ORDER BY lower(name), id LIMIT $2`,
     { bind: [ctx.actor.accountId, limit + 1, ...(after ?? [])], type: QueryTypes.SELECT },
   );
-  return keyset(rows, limit, (r) => [r.sort, r.id], (r) => ({
-    id: r.id, name: r.name, body: r.body, variables: templateVariables(r.body),
-    created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString(),
-  }));
+  return keyset(
+    rows,
+    limit,
+    (r) => [r.sort, r.id],
+    (r) => ({
+      id: r.id,
+      name: r.name,
+      body: r.body,
+      variables: templateVariables(r.body),
+      created_at: new Date(r.created_at).toISOString(),
+      updated_at: new Date(r.updated_at).toISOString(),
+    }),
+  );
 }
 
 export async function getSmsTemplate(ctx: SignedInCtx, id: string): Promise<SmsTemplateView> {

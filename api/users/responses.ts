@@ -10,7 +10,11 @@ import { Page } from "../lib/page";
 
 const int = Type.Integer;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
-const oneOf = (values: readonly string[], description?: string) => t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});
+const oneOf = (values: readonly string[], description?: string) =>
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    description ? { description } : {},
+  );
 const date = (description?: string) => t.String({ format: "date-time", ...(description ? { description } : {}) });
 
 export const User = t.Object({

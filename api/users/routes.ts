@@ -6,19 +6,7 @@ import { created } from "../http/created";
 import { createdResponse as createdDoc, errorResponses, successResponse } from "../http/openapi";
 import { Page, onePage, pageQuery } from "../lib/page";
 import * as R from "./responses";
-import {
-  changePassword,
-  getProfile,
-  getUser,
-  inviteUser,
-  listSignInEvents,
-  listUsers,
-  removeUser,
-  revokeInvitation,
-  setLocale,
-  updateProfile,
-  updateUser,
-} from "./services";
+import { changePassword, getProfile, getUser, inviteUser, listSignInEvents, listUsers, removeUser, revokeInvitation, setLocale, updateProfile, updateUser } from "./services";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String({ format: "uuid" }) });
@@ -100,7 +88,10 @@ export const userRoutes = new Elysia({ prefix: "/users", tags: ["users"], detail
     },
     {
       params: id,
-      detail: { responses: { ...successResponse(R.Ok), ...errorResponses(409) }, summary: "Remove a person from the acting account (owner or admin; the last owner stays: 409 LAST_OWNER)" },
+      detail: {
+        responses: { ...successResponse(R.Ok), ...errorResponses(409) },
+        summary: "Remove a person from the acting account (owner or admin; the last owner stays: 409 LAST_OWNER)",
+      },
     },
   );
 

@@ -6,7 +6,12 @@ import { email } from "../auth/schemas";
 
 /** Empty -> null. Accepts null too, so a value parsed once (by the form) validates again in the use-case. */
 const optionalText = (max: number) =>
-  z.string().trim().max(max, `validation.maxLength::${max}`).nullish().transform((v) => (v ? v : null));
+  z
+    .string()
+    .trim()
+    .max(max, `validation.maxLength::${max}`)
+    .nullish()
+    .transform((v) => (v ? v : null));
 
 export const inviteSchema = z.object({
   email,
@@ -18,17 +23,31 @@ export const updateUserSchema = z.object({
   lastName: z.string().trim().max(80, "validation.maxLength::80").default(""),
   mobile: optionalText(20).refine((v) => v === null || /^\+?\d{10,15}$/.test(v.replace(/[\s()-]/g, "")), "validation.phone"),
   role: z.enum(ROLES, { message: "validation.required" }).optional(),
-  isAgent: z.union([z.boolean(), z.literal("on")]).optional().transform((v) => v === true || v === "on"),
+  isAgent: z
+    .union([z.boolean(), z.literal("on")])
+    .optional()
+    .transform((v) => v === true || v === "on"),
   /** Empty or null: no department. Only applied when the account uses departments (omni plan). */
-  departmentId: z.string().uuid("validation.invalid").nullish().or(z.literal("").transform(() => null)),
+  departmentId: z
+    .string()
+    .uuid("validation.invalid")
+    .nullish()
+    .or(z.literal("").transform(() => null)),
 });
 
 export const profileSchema = z.object({
   firstName: z.string().trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
   lastName: z.string().trim().max(80, "validation.maxLength::80").default(""),
   mobile: optionalText(20).refine((v) => v === null || /^\+?\d{10,15}$/.test(v.replace(/[\s()-]/g, "")), "validation.phone"),
-  gender: z.enum(GENDERS).optional().or(z.literal("").transform(() => undefined)),
-  birthDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date").optional().or(z.literal("").transform(() => undefined)),
+  gender: z
+    .enum(GENDERS)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  birthDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "validation.date")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
 });
 
 export const localeSchema = z.object({ locale: z.enum(LOCALES, { message: "validation.required" }) });

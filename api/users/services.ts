@@ -29,7 +29,6 @@ function assertManager(ctx: SignedInCtx) {
   if (!canManageUsers(ctx.actor.role)) throw new AppError("NO_PERMISSION_EDIT_USERS");
 }
 
-
 /** Departments apply when the account's plan has them (omni + department permission). */
 export function usesDepartments(ctx: SignedInCtx) {
   return can(ctx.actor, "/departments");
@@ -50,8 +49,17 @@ function contains(q: string) {
 }
 
 export type UserRow = {
-  id: string; firstName: string; lastName: string; email: string; mobile: string | null; role: Role;
-  isAgent: boolean; departmentId: string | null; twoFactor: boolean; lastLoginAt: Date | null; createdAt: Date;
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  mobile: string | null;
+  role: Role;
+  isAgent: boolean;
+  departmentId: string | null;
+  twoFactor: boolean;
+  lastLoginAt: Date | null;
+  createdAt: Date;
 };
 
 /** Seeing the people of an account follows the /users screen's rule of the policy. */
@@ -93,7 +101,10 @@ export async function listUsers(ctx: SignedInCtx, query: unknown) {
     Membership.findAll({
       where: keyWhere,
       include: [{ model: User, as: "user", where: userWhere, required: true }],
-      order: [[{ model: User, as: "user" }, "firstName", "ASC"], ["id", "ASC"]],
+      order: [
+        [{ model: User, as: "user" }, "firstName", "ASC"],
+        ["id", "ASC"],
+      ],
       limit: limit + 1,
       offset: after ? 0 : (page - 1) * limit,
     }),
@@ -118,8 +129,17 @@ export async function listUsers(ctx: SignedInCtx, query: unknown) {
 function toRow(m: Membership): UserRow {
   const u = m.user!;
   return {
-    id: u.id, firstName: u.firstName, lastName: u.lastName, email: u.email, mobile: u.mobile, role: m.role, isAgent: m.isAgent,
-    departmentId: m.departmentId, twoFactor: Boolean(u.totpEnabledAt), lastLoginAt: u.lastLoginAt, createdAt: m.createdAt,
+    id: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    email: u.email,
+    mobile: u.mobile,
+    role: m.role,
+    isAgent: m.isAgent,
+    departmentId: m.departmentId,
+    twoFactor: Boolean(u.totpEnabledAt),
+    lastLoginAt: u.lastLoginAt,
+    createdAt: m.createdAt,
   };
 }
 
@@ -146,12 +166,23 @@ export async function inviteUser(ctx: SignedInCtx, input: unknown) {
     await Invitation.destroy({ where: { accountId: ctx.actor.accountId, email: data.email, acceptedAt: null }, transaction });
     const token = randomToken();
     const invitation = await Invitation.create(
-      { accountId: ctx.actor.accountId, email: data.email, role: data.role, tokenHash: hashToken(token), invitedBy: ctx.actor.userId, expiresAt: new Date(Date.now() + INVITATION_TTL_MS) },
+      {
+        accountId: ctx.actor.accountId,
+        email: data.email,
+        role: data.role,
+        tokenHash: hashToken(token),
+        invitedBy: ctx.actor.userId,
+        expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+      },
       { transaction },
     );
     const account = await Account.findByPk(ctx.actor.accountId, { transaction });
     const inviter = await User.findByPk(ctx.actor.userId, { transaction });
-    await enqueueMail(tctx, data.email, existing?.locale ?? inviter?.locale ?? "pt-BR", "invitation", { name: existing?.firstName, account: account?.name, path: `/invitation/${token}` });
+    await enqueueMail(tctx, data.email, existing?.locale ?? inviter?.locale ?? "pt-BR", "invitation", {
+      name: existing?.firstName,
+      account: account?.name,
+      path: `/invitation/${token}`,
+    });
     await recordAudit(tctx, "users.invited", { meta: { email: data.email, role: data.role } });
     return { invitation, token };
   });
@@ -273,8 +304,16 @@ export async function getProfile(userId: string) {
   const u = await User.findByPk(userId);
   if (!u) throw new AppError("UNAUTHENTICATED");
   return {
-    id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName, mobile: u.mobile, gender: u.gender,
-    birthDate: u.birthDate, locale: u.locale, twoFactor: Boolean(u.totpEnabledAt), hasPassword: Boolean(u.passwordHash),
+    id: u.id,
+    email: u.email,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    mobile: u.mobile,
+    gender: u.gender,
+    birthDate: u.birthDate,
+    locale: u.locale,
+    twoFactor: Boolean(u.totpEnabledAt),
+    hasPassword: Boolean(u.passwordHash),
   };
 }
 
@@ -317,7 +356,10 @@ export async function listSignInEvents(ctx: SignedInCtx) {
   initModels();
   const rows = await AuditLog.findAll({
     where: { userId: ctx.actor.userId, action: { [Op.startsWith]: "auth." } },
-    order: [["createdAt", "DESC"], ["id", "DESC"]],
+    order: [
+      ["createdAt", "DESC"],
+      ["id", "DESC"],
+    ],
     limit: SIGN_IN_EVENTS,
   });
   return rows.map((r) => ({ id: r.id, action: r.action, ip: r.ip, userAgent: r.userAgent, createdAt: r.createdAt }));

@@ -76,7 +76,12 @@ export async function listDeliveries(ctx: SignedInCtx, endpointId: string, input
       { bind, type: QueryTypes.SELECT },
     ),
   ]);
-  const page = keyset(rows, size, (r) => [r.key_at, r.id], ({ key_at: _, ...r }) => r);
+  const page = keyset(
+    rows,
+    size,
+    (r) => [r.key_at, r.id],
+    ({ key_at: _, ...r }) => r,
+  );
   return { data: await withAttempts(page.data), next_cursor: page.next_cursor, page: q.page, last_page: Math.max(1, Math.ceil(n / size)), total: n };
 }
 

@@ -59,7 +59,9 @@ export async function ownedEndpoint(ctx: SignedInCtx, id: string, transaction?: 
 export async function listEndpoints(ctx: SignedInCtx): Promise<{ data: WebhookEndpoint[] }> {
   assertWebhooks(ctx);
   const rows = await sequelize().query<WebhookEndpoint>(
-    `SELECT ${COLUMNS.split(", ").map((c) => `e.${c}`).join(", ")},
+    `SELECT ${COLUMNS.split(", ")
+      .map((c) => `e.${c}`)
+      .join(", ")},
             (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending') AS pending,
             (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'failed') AS failed
      FROM webhook_endpoints e WHERE e.account_id = $1 ORDER BY e.created_at, e.id`,
@@ -98,7 +100,9 @@ export async function createEndpoint(ctx: SignedInCtx, input: unknown): Promise<
   return db.transaction(async (transaction) => {
     await db.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, { bind: [ctx.actor.accountId], transaction });
     const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE account_id = $1`, {
-      bind: [ctx.actor.accountId], type: QueryTypes.SELECT, transaction,
+      bind: [ctx.actor.accountId],
+      type: QueryTypes.SELECT,
+      transaction,
     });
     if (n >= MAX_ENDPOINTS) throw new AppError("VALIDATION", { fields: { url: [`validation.max::${MAX_ENDPOINTS}`] } });
     const [row] = await db.query<WebhookEndpoint>(

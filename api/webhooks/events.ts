@@ -86,7 +86,16 @@ async function inboundEvents(accountId: string, ids: string[]): Promise<WebhookE
     payload: {
       type: "message.received",
       timestamp: new Date(r.created_at).toISOString(),
-      data: { message_id: r.id, channel: r.channel, from: r.sender, to: r.recipient, body: r.body, segments: r.segments, status: r.status, received_at: new Date(r.created_at).toISOString() },
+      data: {
+        message_id: r.id,
+        channel: r.channel,
+        from: r.sender,
+        to: r.recipient,
+        body: r.body,
+        segments: r.segments,
+        status: r.status,
+        received_at: new Date(r.created_at).toISOString(),
+      },
     },
   }));
 }

@@ -31,7 +31,4 @@ const InboundOutcome = t.Union([
 
 const Outcome = t.Union([ReceiptOutcome, InboundOutcome]);
 
-export const ProviderWebhookAnswer = t.Union([
-  Outcome,
-  t.Object({ results: t.Array(Outcome, { description: "A batch: one outcome per item, in order" }) }),
-]);
+export const ProviderWebhookAnswer = t.Union([Outcome, t.Object({ results: t.Array(Outcome, { description: "A batch: one outcome per item, in order" }) })]);

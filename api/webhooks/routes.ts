@@ -42,7 +42,14 @@ function prepare(providerName: string, provider: ReceiptProvider, json: unknown,
   if (json && typeof json === "object" && (json as { type?: unknown }).type === "inbound") {
     const mo = checked(providerInboundSchema);
     return () =>
-      receiveInbound({ provider: providerName, providerMessageId: mo.event_id ?? `wh:${fallbackId}`, from: mo.from, to: mo.to, body: mo.body, occurredAt: new Date(mo.occurred_at) });
+      receiveInbound({
+        provider: providerName,
+        providerMessageId: mo.event_id ?? `wh:${fallbackId}`,
+        from: mo.from,
+        to: mo.to,
+        body: mo.body,
+        occurredAt: new Date(mo.occurred_at),
+      });
   }
   const body = checked(providerReceiptSchema);
   const status = mapProviderStatus(provider, body.status);
@@ -86,10 +93,7 @@ export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers",
     if (json.length === 0 || json.length > MAX_BATCH) throw new AppError("VALIDATION", { fields: { form: [`validation.max::${MAX_BATCH}`] } });
     const items = json.map((item, i) => prepare(params.provider, provider, item, `${verified.id}:${i}`, String(i)));
     const receipts = items.filter((i): i is ProviderReceipt => typeof i !== "function");
-    const [applied, inbound] = await Promise.all([
-      applyProviderReceipts(receipts),
-      Promise.all(items.map((i) => (typeof i === "function" ? i() : null))),
-    ]);
+    const [applied, inbound] = await Promise.all([applyProviderReceipts(receipts), Promise.all(items.map((i) => (typeof i === "function" ? i() : null)))]);
     let next = 0;
     return { results: items.map((i, n) => (typeof i === "function" ? inbound[n] : applied[next++])) };
   },
@@ -102,7 +106,7 @@ export const providerWebhookRoutes = new Elysia({ prefix: "/webhooks/providers",
         "A provider's signed delivery receipt (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature over the raw body). " +
         "Body {event_id?, message_id, status, error_code?, error_message?, occurred_at}. Answers {result: applied|unchanged|duplicate|ignored, messageId?, status?, previous?}. " +
         "A JSON array of up to 1,000 such receipts (or inbound SMS) is one batch: all are checked first (422 names the item, e.g. `3.status`), then applied; answers {results: [...]} in order. 401 when the signature is missing, wrong or older than 5 minutes. " +
-        "An inbound SMS (MO) is {type: \"inbound\", event_id?, from, to, body, occurred_at}: answers {result: stored|duplicate|unrouted}. :provider is `simulator` or an HTTP provider connection's name",
+        'An inbound SMS (MO) is {type: "inbound", event_id?, from, to, body, occurred_at}: answers {result: stored|duplicate|unrouted}. :provider is `simulator` or an HTTP provider connection\'s name',
     },
   },
 );
@@ -121,23 +125,62 @@ const endpointBody = t.Object({
 
 export const customerWebhookRoutes = new Elysia({ prefix: "/webhooks", tags: ["webhooks"], detail: { security: bearer } })
   .use(authenticated)
-  .get("", ({ ctx }) => listEndpoints(ctx), { detail: { responses: successResponse(R.WebhookEndpointList), summary: "Webhook endpoints of the account, with pending and failed delivery counts" } })
-  .post("", async ({ ctx, body, set }) => {
-    const made = await createEndpoint(ctx, body);
-    return created(set, `/api/webhooks/${made.data.id}`, made);
-  }, {
-    body: endpointBody,
-    detail: { responses: createdResponse(R.WebhookEndpointCreated), summary: "Register an endpoint. The answer carries its signing secret (whsec_…); every POST has webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks)" },
+  .get("", ({ ctx }) => listEndpoints(ctx), {
+    detail: { responses: successResponse(R.WebhookEndpointList), summary: "Webhook endpoints of the account, with pending and failed delivery counts" },
   })
-  .post("/deliveries/:id/retry", ({ ctx, params }) => retryDelivery(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookDelivery), summary: "Send a delivery again now" } })
+  .post(
+    "",
+    async ({ ctx, body, set }) => {
+      const made = await createEndpoint(ctx, body);
+      return created(set, `/api/webhooks/${made.data.id}`, made);
+    },
+    {
+      body: endpointBody,
+      detail: {
+        responses: createdResponse(R.WebhookEndpointCreated),
+        summary: "Register an endpoint. The answer carries its signing secret (whsec_…); every POST has webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks)",
+      },
+    },
+  )
+  .post("/deliveries/:id/retry", ({ ctx, params }) => retryDelivery(ctx, params.id), {
+    params: idParam,
+    detail: { responses: successResponse(R.WebhookDelivery), summary: "Send a delivery again now" },
+  })
   .get("/:id", ({ ctx, params }) => getEndpoint(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookEndpoint), summary: "One endpoint" } })
-  .put("/:id", ({ ctx, params, body }) => updateEndpoint(ctx, params.id, body), { params: idParam, body: endpointBody, detail: { responses: successResponse(R.WebhookEndpoint), summary: "Replace an endpoint's URL, description, events and enabled" } })
-  .delete("/:id", ({ ctx, params }) => deleteEndpoint(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookDeleted), summary: "Delete an endpoint with its deliveries" } })
-  .get("/:id/secret", ({ ctx, params }) => revealSecret(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookSecret), summary: "The endpoint's current signing secret" } })
-  .post("/:id/rotate-secret", ({ ctx, params }) => rotateSecret(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookSecretRotated), summary: "A new signing secret, used from the next attempt on; for 24 h deliveries are also signed with the replaced one (two signatures in webhook-signature)" } })
+  .put("/:id", ({ ctx, params, body }) => updateEndpoint(ctx, params.id, body), {
+    params: idParam,
+    body: endpointBody,
+    detail: { responses: successResponse(R.WebhookEndpoint), summary: "Replace an endpoint's URL, description, events and enabled" },
+  })
+  .delete("/:id", ({ ctx, params }) => deleteEndpoint(ctx, params.id), {
+    params: idParam,
+    detail: { responses: successResponse(R.WebhookDeleted), summary: "Delete an endpoint with its deliveries" },
+  })
+  .get("/:id/secret", ({ ctx, params }) => revealSecret(ctx, params.id), {
+    params: idParam,
+    detail: { responses: successResponse(R.WebhookSecret), summary: "The endpoint's current signing secret" },
+  })
+  .post("/:id/rotate-secret", ({ ctx, params }) => rotateSecret(ctx, params.id), {
+    params: idParam,
+    detail: {
+      responses: successResponse(R.WebhookSecretRotated),
+      summary: "A new signing secret, used from the next attempt on; for 24 h deliveries are also signed with the replaced one (two signatures in webhook-signature)",
+    },
+  })
   .get("/:id/deliveries", ({ ctx, params, query }) => listDeliveries(ctx, params.id, query), {
     params: idParam,
-    query: t.Object({ ...pageQuery, page: t.Optional(t.String({ description: "Deprecated: a numbered page (use cursor)" })), status: t.Optional(t.String({ description: "pending, succeeded or failed" })) }),
-    detail: { responses: successResponse(R.WebhookDeliveryPage), summary: "Deliveries of the endpoint, newest first, keyset paged (cursor, limit; 20 by default), each with its attempts (time, status code, duration, error, ≤ 1 KB of the answer)" },
+    query: t.Object({
+      ...pageQuery,
+      page: t.Optional(t.String({ description: "Deprecated: a numbered page (use cursor)" })),
+      status: t.Optional(t.String({ description: "pending, succeeded or failed" })),
+    }),
+    detail: {
+      responses: successResponse(R.WebhookDeliveryPage),
+      summary:
+        "Deliveries of the endpoint, newest first, keyset paged (cursor, limit; 20 by default), each with its attempts (time, status code, duration, error, ≤ 1 KB of the answer)",
+    },
   })
-  .post("/:id/test", ({ ctx, params }) => sendTestEvent(ctx, params.id), { params: idParam, detail: { responses: successResponse(R.WebhookTestQueued), summary: "Queue a webhook.test event for the endpoint" } });
+  .post("/:id/test", ({ ctx, params }) => sendTestEvent(ctx, params.id), {
+    params: idParam,
+    detail: { responses: successResponse(R.WebhookTestQueued), summary: "Queue a webhook.test event for the endpoint" },
+  });

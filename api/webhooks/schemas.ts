@@ -87,5 +87,8 @@ export const deliveriesQuerySchema = z.object({
   /** Deprecated (the web screen's numbered pages): `cursor` and `limit` are the API's paging. */
   page: pageParam(),
   ...pageInput,
-  status: z.union([z.enum(["pending", "succeeded", "failed"], "validation.option"), z.literal("")]).optional().transform((v) => v || undefined),
+  status: z
+    .union([z.enum(["pending", "succeeded", "failed"], "validation.option"), z.literal("")])
+    .optional()
+    .transform((v) => v || undefined),
 });

@@ -144,7 +144,14 @@ async function record(outcomes: Outcome[]): Promise<void> {
        SELECT u.* FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[]) AS u(id, started_at, duration_ms, status_code, error, excerpt)
        JOIN webhook_deliveries d ON d.id = u.id FOR KEY SHARE OF d`,
       {
-        bind: [col((o) => o.d.id), col((o) => o.startedAt), col((o) => o.result.durationMs), col((o) => o.result.statusCode), col((o) => o.result.error), col((o) => o.result.excerpt)],
+        bind: [
+          col((o) => o.d.id),
+          col((o) => o.startedAt),
+          col((o) => o.result.durationMs),
+          col((o) => o.result.statusCode),
+          col((o) => o.result.error),
+          col((o) => o.result.excerpt),
+        ],
         transaction,
       },
     );

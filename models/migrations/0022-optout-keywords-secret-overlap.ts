@@ -51,10 +51,9 @@ export const up: MigrationFn = async ({ context: q }) => {
   `);
 
   // Saved settings are copied (folded in JS: accents cannot be folded in SQL without unaccent).
-  const saved = await db.query<{ account_id: string; keywords: string[]; resume_keywords: string[] }>(
-    `SELECT account_id, keywords, resume_keywords FROM optout_settings`,
-    { type: QueryTypes.SELECT },
-  );
+  const saved = await db.query<{ account_id: string; keywords: string[]; resume_keywords: string[] }>(`SELECT account_id, keywords, resume_keywords FROM optout_settings`, {
+    type: QueryTypes.SELECT,
+  });
   for (const s of saved) {
     const rows: [string, string, string, number][] = [];
     const seen = new Set<string>();

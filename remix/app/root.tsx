@@ -77,7 +77,15 @@ export default function App() {
   }
   useChangeLanguage(data.lng);
   const initial = data.toast
-    ? [{ id: `flash-${data.toast.title}`, type: data.toast.type, title: t(data.toast.title, data.toast.params ?? {}) as string, description: data.toast.description ? (t(data.toast.description) as string) : undefined, persistent: data.toast.persistent }]
+    ? [
+        {
+          id: `flash-${data.toast.title}`,
+          type: data.toast.type,
+          title: t(data.toast.title, data.toast.params ?? {}) as string,
+          description: data.toast.description ? (t(data.toast.description) as string) : undefined,
+          persistent: data.toast.persistent,
+        },
+      ]
     : undefined;
   return (
     <Document lng={data.lng} brandColor={data.brand?.color} brandName={data.brand?.name}>
@@ -101,7 +109,9 @@ export function ErrorBoundary() {
     <Document lng={data?.lng ?? "pt-BR"} brandColor={data?.brand?.color}>
       <main className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
         <p className="text-6xl font-bold text-primary">{status}</p>
-        <h1 className="text-2xl font-semibold">{notFound ? t("notFound.title") : forbidden ? t("forbidden.title") : status < 500 ? t("errors:AN_ERROR_OCCURRED") : t("errors:INTERNAL")}</h1>
+        <h1 className="text-2xl font-semibold">
+          {notFound ? t("notFound.title") : forbidden ? t("forbidden.title") : status < 500 ? t("errors:AN_ERROR_OCCURRED") : t("errors:INTERNAL")}
+        </h1>
         <p className="text-muted-foreground">{notFound ? t("notFound.body") : forbidden ? t("forbidden.body") : t("errors:UNKNOWN")}</p>
         <Button asChild>
           <Link to="/">{t("notFound.home")}</Link>

@@ -68,7 +68,9 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/");
     await expect(page.getByText("Resumo da conta Oficina Sem JS").isVisible()).resolves.toBe(true);
-    const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs a JOIN users u ON u.id = a.user_id WHERE u.email = $1 AND a.action = 'auth.login'", [email]);
+    const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs a JOIN users u ON u.id = a.user_id WHERE u.email = $1 AND a.action = 'auth.login'", [
+      email,
+    ]);
     expect(n).toBe(1);
     await page.context().close();
   });

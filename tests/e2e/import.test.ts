@@ -23,7 +23,6 @@ function peopleCsv(n: number, invalid: number[]) {
   return lines.join("\r\n") + "\r\n";
 }
 
-
 /** Upload, keep the suggestions, choose a new group, start: answers the import id (the page then shows the progress). */
 async function uploadAndStart(page: Page, rows: number, invalid: number[], group: string, shot: string) {
   await page.goto("/contacts/import");
@@ -64,7 +63,10 @@ async function checkResult(page: Page, person: Person, id: string, rows: number,
 
   await page.getByRole("link", { name: `Ver os contatos do grupo ${group}` }).click();
   await page.waitForURL((u) => u.pathname === "/contacts" && u.searchParams.get("group") === g.id);
-  await page.getByText(/Pessoa \d{6} Silva/).first().waitFor();
+  await page
+    .getByText(/Pessoa \d{6} Silva/)
+    .first()
+    .waitFor();
   // One imported person, found by name within the group; a rejected line's person is not there.
   await page.goto(`/contacts?group=${g.id}&q=${encodeURIComponent("Pessoa 000042")}`);
   await page.getByText("Pessoa 000042 Silva").first().waitFor();

@@ -8,7 +8,7 @@
  */
 import type { WebSocketRoute } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, giveOmni, registerPerson, type Person } from "../support/api";
+import { giveOmni, registerPerson, type Person } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
 
@@ -26,11 +26,11 @@ async function addAgent(tag: string, firstName: string) {
   return person;
 }
 
-
 /** A 1×1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
-const roomRow = async (id: string) => (await query<{ status: string; agent_id: string | null; locked: boolean }>(`SELECT status, agent_id, locked FROM live_rooms WHERE id = $1`, [id]))[0];
+const roomRow = async (id: string) =>
+  (await query<{ status: string; agent_id: string | null; locked: boolean }>(`SELECT status, agent_id, locked FROM live_rooms WHERE id = $1`, [id]))[0];
 
 beforeAll(async () => {
   owner = await registerPerson("attend-owner");
@@ -58,7 +58,12 @@ describe.skipIf(!hasChromium)("live attendance with three browsers", () => {
       brunoSocket = ws;
       ws.connectToServer();
     });
-    for (const [page, person] of [[anaPage, ana], [brunoPage, bruno], [supPage, owner]] as const) await signIn(page, person);
+    for (const [page, person] of [
+      [anaPage, ana],
+      [brunoPage, bruno],
+      [supPage, owner],
+    ] as const)
+      await signIn(page, person);
     await anaPage.goto("/live?tab=queue");
     await brunoPage.goto("/live?tab=me");
 
@@ -70,9 +75,14 @@ describe.skipIf(!hasChromium)("live attendance with three browsers", () => {
     await widgetInput.press("Enter");
     await expect.poll(() => widgetInput.inputValue(), { timeout: 10_000 }).toBe("");
     let room = { id: "" };
-    await expect.poll(async () => (room = (await query<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1`, [owner.accountId]))[0] ?? { id: "" }).id, { timeout: 10_000 }).not.toBe("");
+    await expect
+      .poll(async () => (room = (await query<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1`, [owner.accountId]))[0] ?? { id: "" }).id, { timeout: 10_000 })
+      .not.toBe("");
     const [{ external_id: visitor_id }] = await query<{ external_id: string }>(`SELECT external_id FROM live_rooms WHERE id = $1`, [room.id]);
-    const conversation = async () => (await query<{ author: string; body: string }>(`SELECT author, body FROM live_messages WHERE room_id = $1 ORDER BY created_at, id`, [room.id])).map((m) => `${m.author}:${m.body}`);
+    const conversation = async () =>
+      (await query<{ author: string; body: string }>(`SELECT author, body FROM live_messages WHERE room_id = $1 ORDER BY created_at, id`, [room.id])).map(
+        (m) => `${m.author}:${m.body}`,
+      );
     const widgetShows = (text: string) => visitorPage.locator(".msg.them").getByText(text).waitFor({ timeout: 20_000 });
 
     await anaPage.locator(`[data-room="${room.id}"]`).click({ timeout: 10_000 });
@@ -114,17 +124,22 @@ describe.skipIf(!hasChromium)("live attendance with three browsers", () => {
     await brunoComposer.press("Enter");
     await supPage.getByTestId("thread").getByText("Bruno aqui").waitFor({ timeout: 20_000 });
     await widgetShows("Bruno aqui");
-    await expect.poll(conversation, { timeout: 10_000 }).toEqual([
-      "visitor:Boa tarde, meu pedido 123 atrasou",
-      "agent:Olá Carla, sou a Ana. Vou passar para o Bruno, da logística.",
-      "agent:",
-      "agent:Oi Carla, Bruno aqui. Seu pedido sai hoje.",
-    ]);
+    await expect
+      .poll(conversation, { timeout: 10_000 })
+      .toEqual([
+        "visitor:Boa tarde, meu pedido 123 atrasou",
+        "agent:Olá Carla, sou a Ana. Vou passar para o Bruno, da logística.",
+        "agent:",
+        "agent:Oi Carla, Bruno aqui. Seu pedido sai hoje.",
+      ]);
 
     // Bruno's connection drops. The workspace counts down, and the visitor writes meanwhile.
     await expect.poll(() => brunoSocket !== null).toBe(true);
     brunoSocket!.close({ code: 4000, reason: "test drop" });
-    await brunoPage.getByTestId("live-connection").getByText(/Reconectando em \d+ s/).waitFor({ timeout: 20_000 });
+    await brunoPage
+      .getByTestId("live-connection")
+      .getByText(/Reconectando em \d+ s/)
+      .waitFor({ timeout: 20_000 });
     await widgetInput.fill("Obrigada! Chega até amanhã?");
     await widgetInput.press("Enter");
     // After the 10-second countdown it reconnects (the banner goes away) and shows what it missed.

@@ -10,7 +10,6 @@ import { query } from "../support/db";
 
 requireChromiumInCi();
 
-
 describe.skipIf(!hasChromium)("live chat configuration in Chromium", () => {
   const browser = useBrowser();
 
@@ -39,7 +38,9 @@ describe.skipIf(!hasChromium)("live chat configuration in Chromium", () => {
     await page.waitForURL((u) => u.pathname === "/holidays");
     await page.getByText("Feriado Natal cadastrado").waitFor();
     await page.getByRole("cell", { name: "Natal" }).waitFor();
-    expect(await query("SELECT name, to_char(day, 'YYYY-MM-DD') AS day FROM live_holidays WHERE account_id = $1", [person.accountId])).toEqual([{ name: "Natal", day: "2026-12-25" }]);
+    expect(await query("SELECT name, to_char(day, 'YYYY-MM-DD') AS day FROM live_holidays WHERE account_id = $1", [person.accountId])).toEqual([
+      { name: "Natal", day: "2026-12-25" },
+    ]);
 
     await page.goto("/holidays/create");
     await page.getByLabel("Nome").fill("Natal outra vez");

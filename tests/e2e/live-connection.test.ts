@@ -28,7 +28,6 @@ beforeAll(async () => {
   plain = await registerPerson("liveconn-plain");
 });
 
-
 /** Every live connect step and socket the page opens, with the time it started. */
 function recordSteps(page: Page) {
   const seen: Array<{ what: string; at: number; page: string }> = [];
@@ -70,7 +69,16 @@ describe.skipIf(!hasChromium)("the live connection", () => {
     // A visitor writes: away from /live, the header and the title count the queued conversation.
     const first = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Lia", message: "Olá, alguém aí?" } });
     expect(first.status).toBe(200);
-    await expect.poll(() => page.getByTestId("live-header-count").textContent().catch(() => null), { timeout: 15_000 }).toBe("1");
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId("live-header-count")
+            .textContent()
+            .catch(() => null),
+        { timeout: 15_000 },
+      )
+      .toBe("1");
     await expect.poll(() => page.title(), { timeout: 10_000 }).toMatch(/^\(1\) /);
     await page.screenshot({ path: screenshotPath("live-connection-header"), fullPage: false });
 

@@ -70,7 +70,10 @@ describe.skipIf(!hasChromium)("/live in Chromium", () => {
 
     await page.getByRole("button", { name: "Assumir atendimento" }).click();
     await page.waitForURL((u) => u.searchParams.get("tab") === "me" && u.searchParams.get("room") === room.id);
-    expect((await query<{ status: string; agent_id: string }>(`SELECT status, agent_id FROM live_rooms WHERE id = $1`, [room.id]))[0]).toEqual({ status: "OPEN", agent_id: agent.userId });
+    expect((await query<{ status: string; agent_id: string }>(`SELECT status, agent_id FROM live_rooms WHERE id = $1`, [room.id]))[0]).toEqual({
+      status: "OPEN",
+      agent_id: agent.userId,
+    });
 
     // Shift+Enter is a new line; Enter sends.
     const composer = page.getByLabel("Mensagem", { exact: true });
@@ -78,15 +81,18 @@ describe.skipIf(!hasChromium)("/live in Chromium", () => {
     await composer.press("Shift+Enter");
     await composer.type("Vou verificar agora.");
     await composer.press("Enter");
-    await expect.poll(async () => (await composer.inputValue()), { timeout: 10_000 }).toBe("");
+    await expect.poll(async () => await composer.inputValue(), { timeout: 10_000 }).toBe("");
     await page.getByTestId("thread").getByText("Vou verificar agora.").waitFor();
 
     // The reply reached the visitor.
     await expect
-      .poll(async () => {
-        const conv = await api(`/api/widget/${widgetKey}/conversation?visitor_id=${visitor_id}&visitor_token=${visitor_token}`);
-        return conv.body.messages.map((m: { author: string; body: string }) => `${m.author}:${m.body}`);
-      }, { timeout: 10_000 })
+      .poll(
+        async () => {
+          const conv = await api(`/api/widget/${widgetKey}/conversation?visitor_id=${visitor_id}&visitor_token=${visitor_token}`);
+          return conv.body.messages.map((m: { author: string; body: string }) => `${m.author}:${m.body}`);
+        },
+        { timeout: 10_000 },
+      )
       .toEqual(["visitor:Oi, *preciso* de ajuda com meu pedido", "agent:Olá Joana!\nVou verificar agora."]);
 
     // The visitor's message on screen was acknowledged: DELIVERED after 500 ms, then READ (room open and focused).

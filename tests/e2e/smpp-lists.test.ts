@@ -11,7 +11,6 @@ import { query } from "../support/db";
 
 requireChromiumInCi();
 
-
 async function flow(page: Page, person: Person, tag: string) {
   await signIn(page, person);
   await page.getByRole("link", { name: "Usuários SMPP" }).click();

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
@@ -17,7 +17,6 @@ requireChromiumInCi();
 
 const STATUS_PT: Record<string, string> = { delivered: "Entregue", failed: "Falhou", unavailable: "Indisponível" };
 const HEADER = "id,created_at,sent_at,delivered_at,direction,type,sender,recipient,body,segments,coding,status,error_code,error_message,carrier,price,currency";
-
 
 /** A fresh account with balance and a short code: 3 failed and 2 delivered messages from it seeded today, and one sent through the pipeline. */
 async function account(tag: string) {

@@ -14,7 +14,6 @@ import { query } from "../support/db";
 
 requireChromiumInCi();
 
-
 async function customer(tag: string) {
   const person = await registerPerson(tag);
   await query("UPDATE accounts SET balance = 10000 WHERE id = $1", [person.accountId]);

@@ -118,7 +118,10 @@ describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
     await page.getByText("foto.png").waitFor();
     await input.press("Enter");
     await page.locator(".msg.me img[alt='foto.png']").waitFor();
-    const files = await query<{ attachments: Array<{ type: string; name: string }> }>(`SELECT attachments FROM live_messages WHERE room_id = $1 AND jsonb_array_length(attachments) > 0`, [room.id]);
+    const files = await query<{ attachments: Array<{ type: string; name: string }> }>(
+      `SELECT attachments FROM live_messages WHERE room_id = $1 AND jsonb_array_length(attachments) > 0`,
+      [room.id],
+    );
     expect(files.map((f) => f.attachments.map((a) => [a.type, a.name]))).toEqual([[["image", "foto.png"]]]);
     await page.getByText("foto.png", { exact: true }).waitFor({ state: "hidden" });
 

@@ -124,11 +124,19 @@ describe("POST /api/auth/token (OAuth 2.0 refresh, RFC 6749 section 6)", () => {
   it("takes the refresh token in a JSON or a form body and answers the RFC fields plus the original ones", async () => {
     const p = await registerPerson("oauthrefresh");
     const first = await login(p.email, p.password);
-    for (const [form, from] of [[false, first.refresh_token!], [true, ""]] as const) {
+    for (const [form, from] of [
+      [false, first.refresh_token!],
+      [true, ""],
+    ] as const) {
       const raw = from || (await login(p.email, p.password)).refresh_token!;
       const res = await grant({ grant_type: "refresh_token", refresh_token: raw }, form);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toMatchObject({ token_type: "Bearer", expires_in: expect.any(Number), access_token: expect.stringMatching(/^ey/), refresh_token: expect.stringMatching(/^ey/) });
+      expect(res.body).toMatchObject({
+        token_type: "Bearer",
+        expires_in: expect.any(Number),
+        access_token: expect.stringMatching(/^ey/),
+        refresh_token: expect.stringMatching(/^ey/),
+      });
       expect(res.body.token).toBe(res.body.access_token);
       expect(res.body.refresh_token).not.toBe(raw);
       expect(res.headers.get("cache-control")).toBe("no-store");

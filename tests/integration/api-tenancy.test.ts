@@ -178,7 +178,11 @@ describe("users, profile, notifications and plans", () => {
     expect(del.status).toBe(200);
     expect(await query("SELECT 1 FROM invitations WHERE id = $1", [inv.body.id])).toHaveLength(0);
 
-    const edited = await api(`/api/users/${p.userId}`, { method: "PUT", token, body: { firstName: "Dona", lastName: "Pessoa", mobile: "+55 11 98765-4321", role: "owner", isAgent: false } });
+    const edited = await api(`/api/users/${p.userId}`, {
+      method: "PUT",
+      token,
+      body: { firstName: "Dona", lastName: "Pessoa", mobile: "+55 11 98765-4321", role: "owner", isAgent: false },
+    });
     expect(edited.status).toBe(200);
     const [m] = await query("SELECT u.first_name, u.last_name, m.role, m.is_agent FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.id = $1", [p.userId]);
     expect(m).toEqual({ first_name: "Dona", last_name: "Pessoa", role: "owner", is_agent: false });
@@ -200,7 +204,11 @@ describe("users, profile, notifications and plans", () => {
     expect((await api("/api/me", { token })).body.locale).toBe("es");
     expect((await api("/api/me/locale", { method: "PUT", token, body: { locale: "fr" } })).status).toBe(422);
 
-    const wrongPw = await api("/api/me/password", { method: "PUT", token, body: { currentPassword: "Bad!Pass#9876", password: "Nv4$Hk8@Qz3!Ty", confirmPassword: "Nv4$Hk8@Qz3!Ty" } });
+    const wrongPw = await api("/api/me/password", {
+      method: "PUT",
+      token,
+      body: { currentPassword: "Bad!Pass#9876", password: "Nv4$Hk8@Qz3!Ty", confirmPassword: "Nv4$Hk8@Qz3!Ty" },
+    });
     expect(wrongPw.status).toBe(401);
     const pw = await api("/api/me/password", { method: "PUT", token, body: { currentPassword: p.password, password: "Nv4$Hk8@Qz3!Ty", confirmPassword: "Nv4$Hk8@Qz3!Ty" } });
     expect(pw.status).toBe(200);
@@ -282,7 +290,10 @@ describe("users, profile, notifications and plans", () => {
 
     // Someone else's notifications are neither listed nor marked.
     const other = await registerPerson("notes2");
-    const [{ id }] = await query<{ id: string }>("INSERT INTO notifications (account_id, user_id, kind) VALUES ($1, $2, 'test.note') RETURNING id", [other.accountId, other.userId]);
+    const [{ id }] = await query<{ id: string }>("INSERT INTO notifications (account_id, user_id, kind) VALUES ($1, $2, 'test.note') RETURNING id", [
+      other.accountId,
+      other.userId,
+    ]);
     const foreign = await api("/api/notifications/read", { token, body: { ids: [Number(id)] } });
     expect(foreign.body).toEqual({ updated: 0 });
   });
@@ -350,16 +361,37 @@ describe("GET /api/docs/json", () => {
     const spec = await api("/api/docs/json");
     const paths = spec.body.paths as Record<string, Record<string, unknown>>;
     const expected: Array<[string, string]> = [
-      ["get", "/api/accounts"], ["post", "/api/accounts"], ["put", "/api/accounts"], ["get", "/api/accounts/info"],
-      ["get", "/api/accounts/{id}"], ["post", "/api/accounts/summary/{id}"],
-      ["get", "/api/users"], ["get", "/api/users/{id}"], ["put", "/api/users/{id}"], ["delete", "/api/users/{id}"],
-      ["post", "/api/users/invite"], ["delete", "/api/users/invitations/{id}"], ["get", "/api/users/sessions"],
-      ["get", "/api/departments"], ["post", "/api/departments"], ["put", "/api/departments/{id}"], ["delete", "/api/departments/{id}"],
-      ["get", "/api/whitelabel/current"], ["get", "/api/admin/whitelabel"], ["put", "/api/admin/whitelabel"],
-      ["get", "/api/notifications"], ["post", "/api/notifications/read"],
-      ["get", "/api/plans"], ["get", "/api/plans/{id}"],
-      ["post", "/api/2fa/enrol"], ["post", "/api/2fa/enrol/confirm"], ["post", "/api/2fa/disable"],
-      ["get", "/api/me"], ["put", "/api/me"], ["put", "/api/me/password"], ["put", "/api/me/locale"],
+      ["get", "/api/accounts"],
+      ["post", "/api/accounts"],
+      ["put", "/api/accounts"],
+      ["get", "/api/accounts/info"],
+      ["get", "/api/accounts/{id}"],
+      ["post", "/api/accounts/summary/{id}"],
+      ["get", "/api/users"],
+      ["get", "/api/users/{id}"],
+      ["put", "/api/users/{id}"],
+      ["delete", "/api/users/{id}"],
+      ["post", "/api/users/invite"],
+      ["delete", "/api/users/invitations/{id}"],
+      ["get", "/api/users/sessions"],
+      ["get", "/api/departments"],
+      ["post", "/api/departments"],
+      ["put", "/api/departments/{id}"],
+      ["delete", "/api/departments/{id}"],
+      ["get", "/api/whitelabel/current"],
+      ["get", "/api/admin/whitelabel"],
+      ["put", "/api/admin/whitelabel"],
+      ["get", "/api/notifications"],
+      ["post", "/api/notifications/read"],
+      ["get", "/api/plans"],
+      ["get", "/api/plans/{id}"],
+      ["post", "/api/2fa/enrol"],
+      ["post", "/api/2fa/enrol/confirm"],
+      ["post", "/api/2fa/disable"],
+      ["get", "/api/me"],
+      ["put", "/api/me"],
+      ["put", "/api/me/password"],
+      ["put", "/api/me/locale"],
     ];
     for (const [method, path] of expected) {
       expect(paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeTruthy();

@@ -23,7 +23,14 @@ afterAll(async () => {
 
 const WRONG = "Errada!Senha#7x";
 const signUp = (email: string, extra: Record<string, unknown> = {}) => ({
-  firstName: "Ana", lastName: "Souza", email, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, companyName: "Padaria Boa", acceptTerms: true, ...extra,
+  firstName: "Ana",
+  lastName: "Souza",
+  email,
+  password: NEW_PASSWORD,
+  confirmPassword: NEW_PASSWORD,
+  companyName: "Padaria Boa",
+  acceptTerms: true,
+  ...extra,
 });
 
 /** Messages the loopback SMTP peer received for an address (the worker delivered them). */
@@ -67,7 +74,8 @@ describe("current-password checks", () => {
   it("a wrong current password 5 times, then the 6th change answers 429 even with the right one; 2FA disable shares the count", async () => {
     const p = await registerPerson("pwcheck");
     const { token } = await login(p.email, p.password);
-    const change = (current: string) => api("/api/me/password", { method: "PUT", token, body: { currentPassword: current, password: "Nova!Chave#2027y", confirmPassword: "Nova!Chave#2027y" } });
+    const change = (current: string) =>
+      api("/api/me/password", { method: "PUT", token, body: { currentPassword: current, password: "Nova!Chave#2027y", confirmPassword: "Nova!Chave#2027y" } });
     for (let i = 0; i < 5; i++) expect((await change(`${WRONG}${i}`)).status, `attempt ${i + 1}`).toBe(401);
     const sixth = await change(p.password);
     expect(sixth.status).toBe(429);
@@ -135,7 +143,9 @@ describe("sign-up with an address that is taken", () => {
     const mail = await lastMailTo(owner.email);
     expect(mail.subject).toBe("Alguém tentou se cadastrar com o seu e-mail");
     expect(mail.text_body).toMatch(/https?:\/\/[^\s]+\/login/);
-    await expect.poll(async () => (await receivedBy(owner.email)).some((m) => /Subject: =\?UTF-8\?|Subject: Algu/i.test(m.raw) && /\/login/.test(m.raw)), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(async () => (await receivedBy(owner.email)).some((m) => /Subject: =\?UTF-8\?|Subject: Algu/i.test(m.raw) && /\/login/.test(m.raw)), { timeout: 10_000 })
+      .toBe(true);
     const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs WHERE action = 'auth.register_existing' AND user_id = $1", [owner.userId]);
     expect(n).toBe(1);
   });
@@ -144,7 +154,17 @@ describe("sign-up with an address that is taken", () => {
     const owner = await registerPerson("takenweb");
     const c = new WebClient();
     await c.get("/register");
-    const res = await c.post("/register", { firstName: "A", lastName: "B", companyName: "C", email: owner.email, mobile: "", password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, acceptTerms: "on", locale: "pt-BR" });
+    const res = await c.post("/register", {
+      firstName: "A",
+      lastName: "B",
+      companyName: "C",
+      email: owner.email,
+      mobile: "",
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+      acceptTerms: "on",
+      locale: "pt-BR",
+    });
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/success");
     expect((await lastMailTo(owner.email)).subject).toBe("Alguém tentou se cadastrar com o seu e-mail");
@@ -188,7 +208,10 @@ describe("per-IP limits (private stack with small limits)", () => {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await post(path, body(i), ip)).status);
       expect(statuses.slice(3), path).toEqual([429]);
-      expect(statuses.slice(0, 3).every((s) => s !== 429), path).toBe(true);
+      expect(
+        statuses.slice(0, 3).every((s) => s !== 429),
+        path,
+      ).toBe(true);
     }
   });
 });

@@ -94,7 +94,12 @@ describe("npm start supervisor", () => {
     expect(await h.exited).toBe(0);
     expect(alive(steadyPid)).toBe(false);
     const startsAtStop = h.grep(/^crash +\| start/).length;
-    const lastCrashPid = Number(h.grep(/^crash +\| start (\d+)/).at(-1)!.text.match(/start (\d+)/)![1]);
+    const lastCrashPid = Number(
+      h
+        .grep(/^crash +\| start (\d+)/)
+        .at(-1)!
+        .text.match(/start (\d+)/)![1],
+    );
     await expect.poll(() => alive(lastCrashPid), { timeout: 5_000 }).toBe(false);
     expect(h.grep(/^crash +\| start/).length).toBe(startsAtStop);
   });

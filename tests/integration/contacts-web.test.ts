@@ -31,8 +31,14 @@ async function freshCustomer(tag: string) {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({
-      firstName: "Rita", lastName: "Nova", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD,
-      companyName: `Empresa ${tag} ${Date.now().toString(36)}`, acceptTerms: true, locale: "pt-BR",
+      firstName: "Rita",
+      lastName: "Nova",
+      email,
+      password: DEMO_PASSWORD,
+      confirmPassword: DEMO_PASSWORD,
+      companyName: `Empresa ${tag} ${Date.now().toString(36)}`,
+      acceptTerms: true,
+      locale: "pt-BR",
     }),
   });
   expect(res.status, await res.clone().text()).toBe(201);
@@ -90,11 +96,18 @@ describe("contacts screens (JavaScript off)", () => {
 
   it("creates with an 11-digit number (stored +55…, shown masked), merges a second create, refuses an invalid number", async () => {
     const n = mobile();
-    const res = await c.post("/contacts/new", contactForm({ first_name: "Lúcia", last_name: "Martins", mobile_number: n, email: "lucia@exemplo.com", tags: "vip", city: "Recife" }));
+    const res = await c.post(
+      "/contacts/new",
+      contactForm({ first_name: "Lúcia", last_name: "Martins", mobile_number: n, email: "lucia@exemplo.com", tags: "vip", city: "Recife" }),
+    );
     expect(res.status, await res.clone().text()).toBe(302);
     const id = idFrom(res);
     expect(location(res)).toBe(`/contacts/${id}`);
-    expect(await one("SELECT account_id, mobile_number, first_name FROM contacts WHERE id = $1", [id])).toEqual({ account_id: owner.accountId, mobile_number: `+55${n}`, first_name: "Lúcia" });
+    expect(await one("SELECT account_id, mobile_number, first_name FROM contacts WHERE id = $1", [id])).toEqual({
+      account_id: owner.accountId,
+      mobile_number: `+55${n}`,
+      first_name: "Lúcia",
+    });
 
     const list = await pageOf(c, "/contacts");
     const row = rowOf(list.html, "contact", id);
@@ -135,16 +148,50 @@ describe("contacts screens (JavaScript off)", () => {
     expect(html).toMatch(/mobile_number-error"[^>]*><p>Número já cadastrado<\/p>/);
     expect((await one("SELECT mobile_number FROM contacts WHERE id = $1", [id1])).mobile_number).toBe(`+55${m1}`);
     // Every field of the form saves.
-    const ok = await c.post(`/contacts/${id1}`, contactForm({
-      first_name: "Primeiro", last_name: "Editado", mobile_number: m1, phone: "1133334444", email: "primeiro@exemplo.com", birth_date: "1990-05-17",
-      gender: "female", company: "Loja", website: "https://loja.example", address: "Rua A", number: "10", complement: "sala 2", district: "Centro",
-      zip: "01001-000", city: "São Paulo", state: "SP", country: "Brasil", description: "Cliente antiga", tags: "b, a",
-    }));
+    const ok = await c.post(
+      `/contacts/${id1}`,
+      contactForm({
+        first_name: "Primeiro",
+        last_name: "Editado",
+        mobile_number: m1,
+        phone: "1133334444",
+        email: "primeiro@exemplo.com",
+        birth_date: "1990-05-17",
+        gender: "female",
+        company: "Loja",
+        website: "https://loja.example",
+        address: "Rua A",
+        number: "10",
+        complement: "sala 2",
+        district: "Centro",
+        zip: "01001-000",
+        city: "São Paulo",
+        state: "SP",
+        country: "Brasil",
+        description: "Cliente antiga",
+        tags: "b, a",
+      }),
+    );
     expect(ok.status).toBe(302);
     expect(location(ok)).toBe(`/contacts/${id1}`);
-    expect(await one("SELECT last_name, phone, birth_date::text AS birth_date, gender, website, complement, district, zip, state, country, description, tags FROM contacts WHERE id = $1", [id1])).toEqual({
-      last_name: "Editado", phone: "+551133334444", birth_date: "1990-05-17", gender: "female", website: "https://loja.example", complement: "sala 2",
-      district: "Centro", zip: "01001-000", state: "SP", country: "Brasil", description: "Cliente antiga", tags: ["b", "a"],
+    expect(
+      await one(
+        "SELECT last_name, phone, birth_date::text AS birth_date, gender, website, complement, district, zip, state, country, description, tags FROM contacts WHERE id = $1",
+        [id1],
+      ),
+    ).toEqual({
+      last_name: "Editado",
+      phone: "+551133334444",
+      birth_date: "1990-05-17",
+      gender: "female",
+      website: "https://loja.example",
+      complement: "sala 2",
+      district: "Centro",
+      zip: "01001-000",
+      state: "SP",
+      country: "Brasil",
+      description: "Cliente antiga",
+      tags: ["b", "a"],
     });
   });
 
@@ -156,7 +203,15 @@ describe("contacts screens (JavaScript off)", () => {
   });
 
   it("custom fields: create (list, required), enforced on the contact form, edited, deleted", async () => {
-    const created = await c.post("/contacts/fields?index", { intent: "create", key: "plano", label: "Plano", type: "list", options: "ouro, prata", required: "on", visible_in_attendance: "on" });
+    const created = await c.post("/contacts/fields?index", {
+      intent: "create",
+      key: "plano",
+      label: "Plano",
+      type: "list",
+      options: "ouro, prata",
+      required: "on",
+      visible_in_attendance: "on",
+    });
     expect(created.status, await created.clone().text()).toBe(302);
     const field = await one("SELECT id, options, required, sensitive, visible_in_attendance FROM custom_fields WHERE account_id = $1 AND key = 'plano'", [owner.accountId]);
     expect(field).toMatchObject({ options: ["ouro", "prata"], required: true, sensitive: false, visible_in_attendance: true });
@@ -184,9 +239,20 @@ describe("contacts screens (JavaScript off)", () => {
     expect(tableOf(filtered.html)).toContain("Com plano");
     expect(tableOf(filtered.html)).not.toContain("Lúcia");
 
-    const edit = await c.post(`/contacts/fields/${field.id}`, { label: "Plano contratado", type: "list", options: "ouro, prata, bronze", visible_in_attendance: "on", position: "3" });
+    const edit = await c.post(`/contacts/fields/${field.id}`, {
+      label: "Plano contratado",
+      type: "list",
+      options: "ouro, prata, bronze",
+      visible_in_attendance: "on",
+      position: "3",
+    });
     expect(edit.status).toBe(302);
-    expect(await one("SELECT label, required, options, position FROM custom_fields WHERE id = $1", [field.id])).toEqual({ label: "Plano contratado", required: false, options: ["ouro", "prata", "bronze"], position: 3 });
+    expect(await one("SELECT label, required, options, position FROM custom_fields WHERE id = $1", [field.id])).toEqual({
+      label: "Plano contratado",
+      required: false,
+      options: ["ouro", "prata", "bronze"],
+      position: 3,
+    });
     const del = await c.post("/contacts/fields?index", { intent: "delete", id: field.id });
     expect(del.status).toBe(302);
     expect((await one("SELECT custom FROM contacts WHERE id = $1", [withPlan])).custom).toEqual({});
@@ -267,14 +333,21 @@ describe("contacts screens (JavaScript off)", () => {
     const json = await c.get(`/contacts/${id}/export?format=json`);
     expect(json.status).toBe(200);
     expect((await json.json()).contact.email).toBe("otavio@exemplo.com");
-    expect((await query("SELECT meta FROM audit_logs WHERE account_id = $1 AND action = 'contacts.exported' AND meta->>'contactId' = $2 ORDER BY id", [owner.accountId, id])).map((r) => (r.meta as Row).format)).toEqual(["csv", "json"]);
+    expect(
+      (await query("SELECT meta FROM audit_logs WHERE account_id = $1 AND action = 'contacts.exported' AND meta->>'contactId' = $2 ORDER BY id", [owner.accountId, id])).map(
+        (r) => (r.meta as Row).format,
+      ),
+    ).toEqual(["csv", "json"]);
     expect((await c.get(`/contacts/${id}/export?format=xml`)).status).toBe(422);
 
     const erase = await c.post(`/contacts/${id}`, { intent: "erase" });
     expect(erase.status).toBe(302);
     expect(location(erase)).toBe("/contacts");
     expect(await one("SELECT count(*)::int AS n FROM contacts WHERE id = $1", [id])).toEqual({ n: 0 });
-    const audit = await one("SELECT meta::text AS meta, user_id FROM audit_logs WHERE account_id = $1 AND action = 'contacts.erased' AND meta->>'contactId' = $2", [owner.accountId, id]);
+    const audit = await one("SELECT meta::text AS meta, user_id FROM audit_logs WHERE account_id = $1 AND action = 'contacts.erased' AND meta->>'contactId' = $2", [
+      owner.accountId,
+      id,
+    ]);
     expect(JSON.parse(audit.meta)).toEqual({ contactId: id });
     expect(audit.user_id).toBe(owner.userId);
     for (const pii of ["Otávio", "Lima", n, "otavio"]) expect(audit.meta).not.toContain(pii);
@@ -298,7 +371,15 @@ describe("contacts screens (JavaScript off)", () => {
     expect(list.html).toContain("<p>Você não tem permissão para isso</p>");
     expect(tableOf(list.html)).toBe("");
     // Saving the form with the masked field blank keeps the value.
-    const save = await agent.post(`/contacts/${id}`, contactForm({ first_name: "Sigilo", last_name: "Mantido", mobile_number: (await one("SELECT mobile_number FROM contacts WHERE id = $1", [id])).mobile_number, "custom.cpf": "" }));
+    const save = await agent.post(
+      `/contacts/${id}`,
+      contactForm({
+        first_name: "Sigilo",
+        last_name: "Mantido",
+        mobile_number: (await one("SELECT mobile_number FROM contacts WHERE id = $1", [id])).mobile_number,
+        "custom.cpf": "",
+      }),
+    );
     expect(save.status).toBe(302);
     expect(await one("SELECT last_name, custom FROM contacts WHERE id = $1", [id])).toEqual({ last_name: "Mantido", custom: { cpf: "123.456.789-09" } });
     const erase = await agent.post(`/contacts/${id}`, { intent: "erase" });

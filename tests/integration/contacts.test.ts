@@ -36,7 +36,12 @@ describe("creating and merging contacts", () => {
     const { inserted: _inserted, ...contact } = res.body;
     expect((await asA(res.headers.get("location")!)).body).toEqual(contact);
     expect(res.body).toMatchObject({
-      inserted: true, first_name: "Maria", last_name: "da Silva", mobile_number: `+55${n}`, email: "maria@exemplo.com", tags: ["vip", "atacado"],
+      inserted: true,
+      first_name: "Maria",
+      last_name: "da Silva",
+      mobile_number: `+55${n}`,
+      email: "maria@exemplo.com",
+      tags: ["vip", "atacado"],
     });
     expect(res.body.mobile_formatted).toBe(`(11) ${n.slice(2, 7)}-${n.slice(7)}`);
     // Fields left out stay empty (the route schema must not invent a gender).
@@ -48,7 +53,9 @@ describe("creating and merging contacts", () => {
   it("a second create with the same mobile merges into one row: fields united, tags united", async () => {
     const n = mobile();
     const first = await asA("/api/contacts", { body: { first_name: "João", mobile_number: n, email: "joao@exemplo.com", tags: ["vip"], city: "Campinas" } });
-    const second = await asA("/api/contacts", { body: { mobile_number: `+55 (${n.slice(0, 2)}) ${n.slice(2, 7)}-${n.slice(7)}`, company: "Padaria Sol", tags: "atacado", city: "Santos" } });
+    const second = await asA("/api/contacts", {
+      body: { mobile_number: `+55 (${n.slice(0, 2)}) ${n.slice(2, 7)}-${n.slice(7)}`, company: "Padaria Sol", tags: "atacado", city: "Santos" },
+    });
     // A merge creates nothing: 200, no Location.
     expect(first.status).toBe(201);
     expect(second.status).toBe(200);
@@ -92,7 +99,6 @@ describe("search, filters and keyset pages", () => {
   let p: Person, token: string;
   const as = (path: string, opts: { method?: string; body?: unknown } = {}) => api(path, { ...opts, token });
   let groupId: string;
-  let ids: Record<string, string>;
 
   beforeAll(async () => {
     p = await registerPerson("contactsSearch");
@@ -104,11 +110,13 @@ describe("search, filters and keyset pages", () => {
     const g = await as("/api/contacts/groups", { body: { name: "Clientes Ouro" } });
     groupId = g.body.id;
     const make = async (body: Json) => (await as("/api/contacts", { body })).body.id as string;
-    ids = {
-      ana: await make({ name: "Ana Pereira", mobile_number: "21987654321", company: "Floricultura Ipê", tags: "vip", custom: { plano: "ouro", idade: "34" }, group_ids: [groupId] }),
-      bruno: await make({ name: "Bruno Costa", mobile_number: "11955554444", email: "bruno@loja.example", tags: "atacado", custom: { plano: "prata", idade: 41 } }),
-      carla: await make({ name: "Carla Dias", email: "carla@outra.example", tags: ["vip", "atacado"] }),
-    };
+    // Ana, Bruno and Carla: the contacts every test below lists, searches and filters.
+    for (const body of [
+      { name: "Ana Pereira", mobile_number: "21987654321", company: "Floricultura Ipê", tags: "vip", custom: { plano: "ouro", idade: "34" }, group_ids: [groupId] },
+      { name: "Bruno Costa", mobile_number: "11955554444", email: "bruno@loja.example", tags: "atacado", custom: { plano: "prata", idade: 41 } },
+      { name: "Carla Dias", email: "carla@outra.example", tags: ["vip", "atacado"] },
+    ] as Json[])
+      await make(body);
   });
 
   const names = (res: { body: { data: Array<{ name: string }> } }) => res.body.data.map((r) => r.name).sort();
@@ -118,7 +126,13 @@ describe("search, filters and keyset pages", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((r: Json) => r.name)).toEqual(["Carla Dias", "Bruno Costa", "Ana Pereira"]);
     expect(res.body).toMatchObject({ total: 3, total_capped: false, next_cursor: null, next: null });
-    expect(res.body.data[2]).toMatchObject({ mobile_number: "+5521987654321", mobile_formatted: "(21) 98765-4321", company: "Floricultura Ipê", groups: ["Clientes Ouro"], tags: ["vip"] });
+    expect(res.body.data[2]).toMatchObject({
+      mobile_number: "+5521987654321",
+      mobile_formatted: "(21) 98765-4321",
+      company: "Floricultura Ipê",
+      groups: ["Clientes Ouro"],
+      tags: ["vip"],
+    });
   });
 
   it("searches names, e-mail, company and the mobile number typed with or without its mask", async () => {
@@ -182,7 +196,13 @@ describe("search, filters and keyset pages", () => {
     // The deprecated names page the same way.
     expect((await walk("after", "next", "")).seen).toEqual(byDefault.seen);
     // A bad cursor is a 422 on the parameter sent; a bad limit too.
-    for (const [qs, field] of [["cursor=bm9wZQ", "cursor"], ["after=bm9wZQ", "after"], [`cursor=${Buffer.from('["x","y"]').toString("base64url")}`, "cursor"], ["limit=0", "limit"], ["limit=201", "limit"]]) {
+    for (const [qs, field] of [
+      ["cursor=bm9wZQ", "cursor"],
+      ["after=bm9wZQ", "after"],
+      [`cursor=${Buffer.from('["x","y"]').toString("base64url")}`, "cursor"],
+      ["limit=0", "limit"],
+      ["limit=201", "limit"],
+    ]) {
       const bad = await api(`/api/contacts?${qs}`, { token: t });
       expect(bad.status, qs).toBe(422);
       expect(Object.keys(bad.body.error.fields), qs).toEqual([field]);
@@ -326,7 +346,10 @@ describe("custom fields", () => {
     const missing = await as("/api/contacts", { body: { first_name: "Sem CPF", mobile_number: mobile() }, lang: "pt-BR" });
     expect(missing.status).toBe(422);
     expect(missing.body.error.fields["custom.cpf"]).toEqual(["Campo obrigatório"]);
-    const badOption = await as("/api/contacts", { body: { first_name: "X", mobile_number: mobile(), custom: { cpf: "123", nivel: "ouro", cliente_desde: "31/02/2020" } }, lang: "pt-BR" });
+    const badOption = await as("/api/contacts", {
+      body: { first_name: "X", mobile_number: mobile(), custom: { cpf: "123", nivel: "ouro", cliente_desde: "31/02/2020" } },
+      lang: "pt-BR",
+    });
     expect(badOption.status).toBe(422);
     expect(badOption.body.error.fields["custom.nivel"]).toEqual(["Escolha uma das opções"]);
     expect(badOption.body.error.fields["custom.cliente_desde"]).toEqual(["Data inválida"]);
@@ -370,7 +393,10 @@ describe("sensitive custom values, roles and LGPD", () => {
     expect((await asAgent("/api/contacts?field=renda&value=12500")).status).toBe(403);
     expect((await asAgent(`/api/contacts/fields/${fieldId}`, { method: "PUT", body: { label: "Renda", type: "number", sensitive: false } })).status).toBe(403);
     // An agent's edit with the masked field left blank keeps the value.
-    const put = await asAgent(`/api/contacts/${contactId}`, { method: "PUT", body: { name: "Helena Rocha", mobile_number: n, email: "helena@exemplo.com", company: "Rocha ME", tags: "vip", group_ids: [groupId], custom: { renda: "" } } });
+    const put = await asAgent(`/api/contacts/${contactId}`, {
+      method: "PUT",
+      body: { name: "Helena Rocha", mobile_number: n, email: "helena@exemplo.com", company: "Rocha ME", tags: "vip", group_ids: [groupId], custom: { renda: "" } },
+    });
     expect(put.status).toBe(200);
     expect(await one("SELECT company, custom FROM contacts WHERE id = $1", [contactId])).toEqual({ company: "Rocha ME", custom: { renda: 12500 } });
   });
@@ -385,7 +411,14 @@ describe("sensitive custom values, roles and LGPD", () => {
     const json = await api(`/api/contacts/${contactId}/export?format=json`, { token: ownerToken });
     expect(json.status).toBe(200);
     expect(json.headers.get("content-disposition")).toContain(`contato-${contactId}.json`);
-    expect(json.body.contact).toMatchObject({ id: contactId, first_name: "Helena", last_name: "Rocha", mobile_number: `+55${n}`, email: "helena@exemplo.com", company: "Rocha ME" });
+    expect(json.body.contact).toMatchObject({
+      id: contactId,
+      first_name: "Helena",
+      last_name: "Rocha",
+      mobile_number: `+55${n}`,
+      email: "helena@exemplo.com",
+      company: "Rocha ME",
+    });
     expect(json.body.custom_fields).toEqual([expect.objectContaining({ key: "renda", value: 12500, sensitive: true })]);
     expect(json.body.tags).toEqual(["vip"]);
     expect(json.body.groups.map((g: Json) => g.name)).toEqual(["Premium"]);
@@ -404,7 +437,10 @@ describe("sensitive custom values, roles and LGPD", () => {
     expect(lines).toContain("tags.0,vip");
 
     const audited = await query("SELECT user_id, meta FROM audit_logs WHERE account_id = $1 AND action = 'contacts.exported' ORDER BY id", [owner.accountId]);
-    expect(audited.map((r) => r.meta)).toEqual([{ contactId, format: "json" }, { contactId, format: "csv" }]);
+    expect(audited.map((r) => r.meta)).toEqual([
+      { contactId, format: "json" },
+      { contactId, format: "csv" },
+    ]);
     expect(audited[0].user_id).toBe(owner.userId);
   });
 

@@ -21,10 +21,14 @@ async function person(tag: string, balance: number) {
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 
-const messages = (ids: string[]) =>
-  query<Msg>("SELECT id, status, error_code, error_message, price, provider_message_id FROM messages WHERE id = ANY($1::uuid[])", [ids]);
+const messages = (ids: string[]) => query<Msg>("SELECT id, status, error_code, error_message, price, provider_message_id FROM messages WHERE id = ANY($1::uuid[])", [ids]);
 const allFinal = (ids: string[], ms = 40_000) =>
-  waitUntil(`${ids.length} final`, () => messages(ids), (rows) => rows.length === ids.length && rows.every((r) => FINAL.includes(r.status)), ms);
+  waitUntil(
+    `${ids.length} final`,
+    () => messages(ids),
+    (rows) => rows.length === ids.length && rows.every((r) => FINAL.includes(r.status)),
+    ms,
+  );
 const refunds = (ids: string[]) =>
   query<{ message_id: string; payload: { price: number; currency: string; reason: string } }>(
     "SELECT message_id, payload FROM message_events WHERE message_id = ANY($1::uuid[]) AND status = 'refund' ORDER BY id",
@@ -57,7 +61,12 @@ describe("refunds of messages that never reached the provider", () => {
   it("a dead-lettered message (provider down on every attempt) is refunded once", async () => {
     const before = await balanceOf(owner.accountId);
     const [id] = await enqueueSms(owner.accountId, { recipients: ["+15005550503"], price: 24 });
-    const [row] = await waitUntil("dead letter", () => messages([id]), (r) => r[0]?.status === "failed", 40_000);
+    const [row] = await waitUntil(
+      "dead letter",
+      () => messages([id]),
+      (r) => r[0]?.status === "failed",
+      40_000,
+    );
     expect(row.error_code).toBe("dispatch_failed");
     // Let any straggling redelivery or sweep run: the refund stays single.
     await new Promise((r) => setTimeout(r, 2500));
@@ -71,7 +80,11 @@ describe("/api/sms/campaigns", () => {
     const id = await createCampaign(owner.accountId, { total: 60, status: "paused", name: "Pausada" });
     const ids = await enqueueSms(owner.accountId, { count: 60, campaignId: id });
     // The relay publishes them; the dispatcher acks the entries and leaves them queued.
-    await waitUntil("outbox published", () => query<{ n: string }>("SELECT count(*) AS n FROM outbox WHERE published_at IS NULL AND payload->>'message_id' = ANY($1::text[])", [ids]), (r) => r[0].n === "0");
+    await waitUntil(
+      "outbox published",
+      () => query<{ n: string }>("SELECT count(*) AS n FROM outbox WHERE published_at IS NULL AND payload->>'message_id' = ANY($1::text[])", [ids]),
+      (r) => r[0].n === "0",
+    );
     await new Promise((r) => setTimeout(r, 1500));
     expect(tally((await messages(ids)).map((m) => m.status))).toEqual({ queued: 60 });
 
@@ -89,7 +102,12 @@ describe("/api/sms/campaigns", () => {
     }).then((r) => r.json() as Promise<{ references: Record<string, number> }>);
     expect(ids.map((m) => stats.references[m])).toEqual(ids.map(() => 1));
 
-    const done = await waitUntil("completed", () => api(`/api/sms/campaigns/${id}`, { token: owner.token }), (r) => r.body.data?.status === "completed", 15_000);
+    const done = await waitUntil(
+      "completed",
+      () => api(`/api/sms/campaigns/${id}`, { token: owner.token }),
+      (r) => r.body.data?.status === "completed",
+      15_000,
+    );
     expect(done.body.data.counts).toEqual(tally(ids.map((m) => simulatedOutcome(m))));
     expect(done.body.data).toMatchObject({ done: 60, progress: 100 });
     expect(done.body.data.completed_at).toBeTruthy();
@@ -126,7 +144,9 @@ describe("/api/sms/campaigns", () => {
     // The API answers it in the caller's language, in the message and in its failed event; error_code stays the code.
     const en = await api(`/api/sms/messages/${ids[0]}`, { token: owner.token, lang: "en" });
     expect(en.body.data).toMatchObject({ error_code: "canceled", error_message: "The campaign was canceled before sending; the amount was refunded" });
-    expect(en.body.data.events.find((e: { status: string }) => e.status === "failed").details.error_message).toBe("The campaign was canceled before sending; the amount was refunded");
+    expect(en.body.data.events.find((e: { status: string }) => e.status === "failed").details.error_message).toBe(
+      "The campaign was canceled before sending; the amount was refunded",
+    );
     const zh = await api(`/api/sms/messages/${ids[0]}`, { token: owner.token, lang: "zh-CN" });
     expect(zh.body.data).toMatchObject({ error_code: "canceled", error_message: "活动在发送前已取消；费用已退还" });
 

@@ -68,7 +68,13 @@ const sentCount = async (ids: string[]) =>
 
 async function assertExactlyOnce(c: { id: string; ids: string[]; charged: number }, balanceBefore: number) {
   // None lost: every message reaches the provider…
-  await waitUntil("all submitted", () => sentCount(c.ids), (n) => n === c.ids.length, 300_000, 500);
+  await waitUntil(
+    "all submitted",
+    () => sentCount(c.ids),
+    (n) => n === c.ids.length,
+    300_000,
+    500,
+  );
   // …exactly once: the simulator counted one submit per message id.
   const stats = await stack.simulator<{ references: Record<string, number> }>();
   const counts = tally(c.ids.map((id) => String(stats.references[id] ?? 0)));
@@ -94,14 +100,25 @@ async function assertExactlyOnce(c: { id: string; ids: string[]; charged: number
       ]),
     );
   await waitUntil("final statuses", byStatus, (s) => JSON.stringify(Object.entries(s).sort()) === JSON.stringify(Object.entries(expected).sort()), 300_000, 1000);
-  await waitUntil("campaign completed", () => stack.query<{ status: string }>("SELECT status FROM campaigns WHERE id = $1", [c.id]), (r) => r[0].status === "completed", 15_000);
+  await waitUntil(
+    "campaign completed",
+    () => stack.query<{ status: string }>("SELECT status FROM campaigns WHERE id = $1", [c.id]),
+    (r) => r[0].status === "completed",
+    15_000,
+  );
 }
 
 describe("dispatch fault tests (private stack, dedicated Redis)", () => {
   it("kill -9 of the worker in the middle of a 20,000-message campaign: each message submitted exactly once, none lost, balance exact", async () => {
     const before = await balanceOf(accountId, stack.query);
     const c = await campaign(20_000);
-    const sentBefore = await waitUntil("mid-campaign", () => sentCount(c.ids), (n) => n >= 3000, 60_000, 100);
+    const sentBefore = await waitUntil(
+      "mid-campaign",
+      () => sentCount(c.ids),
+      (n) => n >= 3000,
+      60_000,
+      100,
+    );
     expect(sentBefore).toBeLessThan(c.ids.length);
     await stack.kill(stack.workers[stack.workers.length - 1], "SIGKILL");
     const atKill = await sentCount(c.ids);
@@ -115,7 +132,13 @@ describe("dispatch fault tests (private stack, dedicated Redis)", () => {
   it("Redis killed and restarted (streams and groups gone) in the middle of a campaign: exactly once, none lost, balance exact", async () => {
     const before = await balanceOf(accountId, stack.query);
     const c = await campaign(10_000);
-    await waitUntil("mid-campaign", () => sentCount(c.ids), (n) => n >= 2000, 60_000, 100);
+    await waitUntil(
+      "mid-campaign",
+      () => sentCount(c.ids),
+      (n) => n >= 2000,
+      60_000,
+      100,
+    );
     await redisServer.kill();
     const atKill = await sentCount(c.ids);
     expect(atKill).toBeLessThan(c.ids.length);

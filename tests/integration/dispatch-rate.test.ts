@@ -30,15 +30,19 @@ afterAll(async () => {
 });
 
 const rows = (ids: string[]) =>
-  stack.query<{ id: string; status: string; sent_at: Date | null; error_code: string | null }>(
-    "SELECT id, status, sent_at, error_code FROM messages WHERE id = ANY($1::uuid[])",
-    [ids],
-  );
+  stack.query<{ id: string; status: string; sent_at: Date | null; error_code: string | null }>("SELECT id, status, sent_at, error_code FROM messages WHERE id = ANY($1::uuid[])", [
+    ids,
+  ]);
 
 describe("rate limits and throttling", () => {
   it("a route limited to 20 messages/s submits at 20/s within 5 % (the simulator's arrival times)", async () => {
     const ids = await enqueueSms(accountId, { count: 100, route: "T1" }, stack.query);
-    await waitUntil("all sent", () => rows(ids), (r) => r.every((m) => m.sent_at), 30_000);
+    await waitUntil(
+      "all sent",
+      () => rows(ids),
+      (r) => r.every((m) => m.sent_at),
+      30_000,
+    );
     // When the simulator received each submit.
     const { times: at } = await stack.simulator<{ times: Record<string, number> }>("/v1/stats?times=1");
     const times = ids.map((id) => at[id]).sort((a, b) => a - b);
@@ -63,19 +67,33 @@ describe("rate limits and throttling", () => {
     expect(maxInWindow, `at most ${maxInWindow} submits in 2 s`).toBeLessThanOrEqual(48);
     const stats = await stack.simulator<{ references: Record<string, number>; throttled: number }>();
     expect(ids.map((id) => stats.references[id])).toEqual(ids.map(() => 1));
-    await waitUntil("final", () => rows(ids), (r) => r.every((m) => FINAL.includes(m.status)), 15_000);
+    await waitUntil(
+      "final",
+      () => rows(ids),
+      (r) => r.every((m) => FINAL.includes(m.status)),
+      15_000,
+    );
   }, 60_000);
 
   it("provider throttling (429 Retry-After) is waited out: every message submitted exactly once, none failed", async () => {
     const before = await stack.simulator<{ throttled: number }>();
     const ids = await enqueueSms(accountId, { count: 300, route: "T2" }, stack.query);
-    const done = await waitUntil("all final", () => rows(ids), (r) => r.every((m) => FINAL.includes(m.status)), 45_000, 300);
+    const done = await waitUntil(
+      "all final",
+      () => rows(ids),
+      (r) => r.every((m) => FINAL.includes(m.status)),
+      45_000,
+      300,
+    );
     const stats = await stack.simulator<{ references: Record<string, number>; throttled: number }>();
     expect(stats.throttled - before.throttled, "the simulator throttled some submits").toBeGreaterThan(0);
     expect(ids.map((id) => stats.references[id])).toEqual(ids.map(() => 1));
     expect(tally(done.map((m) => m.status))).toEqual(tally(ids.map((id) => simulatedOutcome(id))));
     expect(done.filter((m) => m.error_code === "dispatch_failed")).toEqual([]);
-    const [{ n }] = await stack.query<{ n: string }>("SELECT count(*) AS n FROM message_events WHERE message_id = ANY($1::uuid[]) AND source = 'system' AND status IN ('failed','refund')", [ids]);
+    const [{ n }] = await stack.query<{ n: string }>(
+      "SELECT count(*) AS n FROM message_events WHERE message_id = ANY($1::uuid[]) AND source = 'system' AND status IN ('failed','refund')",
+      [ids],
+    );
     expect(n).toBe("0");
     const redis = new Redis(stack.redisUrl);
     const dead = await redis.xrange(`${stack.redisPrefix}messages:sms:dead`, "-", "+");

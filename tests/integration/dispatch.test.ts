@@ -16,7 +16,15 @@ const FINAL = ["delivered", "failed", "unavailable", "rejected", "optout", "read
 let accountId: string;
 let redis: Redis;
 
-type MessageRow = { id: string; status: string; provider: string | null; provider_message_id: string | null; sent_at: Date | null; error_code: string | null; error_message: string | null };
+type MessageRow = {
+  id: string;
+  status: string;
+  provider: string | null;
+  provider_message_id: string | null;
+  sent_at: Date | null;
+  error_code: string | null;
+  error_message: string | null;
+};
 
 /** Inserts `count` queued SMS and their outbox rows in ONE statement (one transaction); `copies` outbox rows per message. */
 async function enqueue(opts: { count?: number; recipient?: string; copies?: number } = {}): Promise<string[]> {
@@ -37,10 +45,7 @@ async function enqueue(opts: { count?: number; recipient?: string; copies?: numb
 }
 
 async function messages(ids: string[]) {
-  return query<MessageRow>(
-    "SELECT id, status, provider, provider_message_id, sent_at, error_code, error_message FROM messages WHERE id = ANY($1::uuid[])",
-    [ids],
-  );
+  return query<MessageRow>("SELECT id, status, provider, provider_message_id, sent_at, error_code, error_message FROM messages WHERE id = ANY($1::uuid[])", [ids]);
 }
 
 async function waitUntil<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> {
@@ -54,7 +59,13 @@ async function waitUntil<T>(what: string, read: () => Promise<T>, done: (v: T) =
   return value;
 }
 
-const allFinal = (ids: string[]) => waitUntil(`${ids.length} final statuses`, () => messages(ids), (rows) => rows.length === ids.length && rows.every((r) => FINAL.includes(r.status)), 30_000);
+const allFinal = (ids: string[]) =>
+  waitUntil(
+    `${ids.length} final statuses`,
+    () => messages(ids),
+    (rows) => rows.length === ids.length && rows.every((r) => FINAL.includes(r.status)),
+    30_000,
+  );
 
 async function simulator(path: string, key: string | null = API_KEY) {
   const res = await fetch(new URL(path, inject("simulatorUrl")), { headers: key ? { Authorization: `Bearer ${key}` } : {} });
@@ -75,7 +86,11 @@ describe("dispatch: outbox -> stream -> dispatcher -> simulator -> signed receip
   it("a queued SMS is submitted once and reaches the final status the simulator's mix predicts", async () => {
     const [id] = await enqueue();
     const expected = simulatedOutcome(id);
-    const [row] = await waitUntil("final status", () => messages([id]), (r) => FINAL.includes(r[0]?.status));
+    const [row] = await waitUntil(
+      "final status",
+      () => messages([id]),
+      (r) => FINAL.includes(r[0]?.status),
+    );
     expect(row.status).toBe(expected);
     expect(row.provider).toBe("simulator");
     expect(row.provider_message_id).toMatch(/^sim_/);
@@ -148,7 +163,12 @@ describe("dispatch: outbox -> stream -> dispatcher -> simulator -> signed receip
   it("a provider that stays down: retried, then dead-lettered and the message fails saying why", async () => {
     const [id] = await enqueue({ recipient: "+15005550503" });
     // 3 deliveries (DISPATCH_MAX_ATTEMPTS in tests), redelivered by the runner's reclaim.
-    const [row] = await waitUntil("dead letter", () => messages([id]), (r) => r[0]?.status === "failed", 40_000);
+    const [row] = await waitUntil(
+      "dead letter",
+      () => messages([id]),
+      (r) => r[0]?.status === "failed",
+      40_000,
+    );
     expect(row.error_code).toBe("dispatch_failed");
     expect(row.error_message).toMatch(/simulator answered 503/);
     // The runner's hook fails the message first, then moves the entry to the dead-letter stream.

@@ -132,7 +132,13 @@ describe("/contacts/import without JavaScript", () => {
 
     // Start it into a new group.
     const start = await client.post(`/contacts/import/${id}`, {
-      intent: "start", "col.0": "name", "col.1": "mobile_number", "col.2": "email", "col.3": "city", groupId: "", newGroupName: "Clientes da planilha",
+      intent: "start",
+      "col.0": "name",
+      "col.1": "mobile_number",
+      "col.2": "email",
+      "col.3": "city",
+      groupId: "",
+      newGroupName: "Clientes da planilha",
     });
     expect(start.status, await start.clone().text()).toBe(302);
     expect(location(start)).toBe(`/contacts/import/${id}`);

@@ -69,7 +69,7 @@ describe("CSV import: a good file", () => {
     const o = await owner();
     const csv = [
       "Nome,Celular,E-mail,Empresa,Cidade,UF,Data de nascimento,Sexo,Tags",
-      "Maria da Silva,(11) 98765-4321,MARIA@Exemplo.com.br,Padaria Pão Quente,São Paulo,SP,25/12/1980,Feminino,\"vip, atacado\"",
+      'Maria da Silva,(11) 98765-4321,MARIA@Exemplo.com.br,Padaria Pão Quente,São Paulo,SP,25/12/1980,Feminino,"vip, atacado"',
       "João,21987654321,joao-sem-arroba,,Rio de Janeiro,RJ,1975-03-01,m,",
       "Pedro Álvares Cabral,+55 71 99876-5432,pedro@exemplo.com,,Salvador,BA,31/02/1990,,",
     ].join("\n");
@@ -86,13 +86,23 @@ describe("CSV import: a good file", () => {
         size: Buffer.byteLength(csv),
         delimiter: ",",
         columns: ["Nome", "Celular", "E-mail", "Empresa", "Cidade", "UF", "Data de nascimento", "Sexo", "Tags"],
-        preview: csv.split("\n").slice(1).map(() => expect.any(Array)),
+        preview: csv
+          .split("\n")
+          .slice(1)
+          .map(() => expect.any(Array)),
       },
     ]);
     expect(up.body.files[0].preview[0].slice(0, 3)).toEqual(["Maria da Silva", "(11) 98765-4321", "MARIA@Exemplo.com.br"]);
     expect(up.body.suggestedMapping).toEqual({
-      Nome: "name", Celular: "mobile_number", "E-mail": "email", Empresa: "company", Cidade: "city", UF: "state",
-      "Data de nascimento": "birth_date", Sexo: "gender", Tags: "tags",
+      Nome: "name",
+      Celular: "mobile_number",
+      "E-mail": "email",
+      Empresa: "company",
+      Cidade: "city",
+      UF: "state",
+      "Data de nascimento": "birth_date",
+      Sexo: "gender",
+      Tags: "tags",
     });
     const [row] = await query("SELECT status, files FROM contact_imports WHERE id = $1 AND account_id = $2", [up.body.id, o.accountId]);
     expect(row.status).toBe("uploaded");
@@ -107,7 +117,18 @@ describe("CSV import: a good file", () => {
 
     const rows = await contactsOf(o.accountId);
     expect(rows).toEqual([
-      expect.objectContaining({ mobile_number: "+5511987654321", first_name: "Maria", last_name: "da Silva", email: "maria@exemplo.com.br", company: "Padaria Pão Quente", city: "São Paulo", state: "SP", birth_date: "1980-12-25", gender: "female", tags: ["vip", "atacado"] }),
+      expect.objectContaining({
+        mobile_number: "+5511987654321",
+        first_name: "Maria",
+        last_name: "da Silva",
+        email: "maria@exemplo.com.br",
+        company: "Padaria Pão Quente",
+        city: "São Paulo",
+        state: "SP",
+        birth_date: "1980-12-25",
+        gender: "female",
+        tags: ["vip", "atacado"],
+      }),
       expect.objectContaining({ mobile_number: "+5521987654321", first_name: "João", last_name: null, email: null, birth_date: "1975-03-01", gender: "male", tags: [] }),
       // 31/02 is no date: the value is left empty, the contact is imported.
       expect.objectContaining({ mobile_number: "+5571998765432", first_name: "Pedro", last_name: "Álvares Cabral", birth_date: null }),
@@ -134,7 +155,14 @@ describe("CSV import: a good file", () => {
     const bom = "\ufeffNome;Telefone celular;Cidade\r\nAna Luíza Gonçalves;(31) 99123-4567;Belo Horizonte\r\nJosé;31991234568;Contagem\r\n";
     const up = await upload(o.token, [{ name: "excel.csv", body: bom }], inject("webUrl"));
     expect(up.status).toBe(201);
-    expect(up.body.files[0]).toMatchObject({ delimiter: ";", columns: ["Nome", "Telefone celular", "Cidade"], preview: [["Ana Luíza Gonçalves", "(31) 99123-4567", "Belo Horizonte"], ["José", "31991234568", "Contagem"]] });
+    expect(up.body.files[0]).toMatchObject({
+      delimiter: ";",
+      columns: ["Nome", "Telefone celular", "Cidade"],
+      preview: [
+        ["Ana Luíza Gonçalves", "(31) 99123-4567", "Belo Horizonte"],
+        ["José", "31991234568", "Contagem"],
+      ],
+    });
     expect(up.body.suggestedMapping).toEqual({ Nome: "name", "Telefone celular": "mobile_number", Cidade: "city" });
     expect((await start(o.token, up.body.id, { mapping: up.body.suggestedMapping })).status).toBe(200);
     expect((await finished(o.token, up.body.id)).insertedRows).toBe(2);
@@ -162,7 +190,7 @@ describe("CSV import: a good file", () => {
       `INSERT INTO custom_fields (account_id, key, label, type, options) VALUES ($1, 'plano', 'Plano contratado', 'list', '{Ouro,Prata}'), ($1, 'limite', 'Limite', 'number', '{}')`,
       [o.accountId],
     );
-    const done = await importCsv(o, "Celular,Plano contratado,Limite,Observação\n11987650001,ouro,\"1500,50\",cliente antigo\n11987650002,Bronze,abc,\n");
+    const done = await importCsv(o, 'Celular,Plano contratado,Limite,Observação\n11987650001,ouro,"1500,50",cliente antigo\n11987650002,Bronze,abc,\n');
     expect(done.status).toBe("completed");
     const rows = await contactsOf(o.accountId);
     expect(rows.map((r) => r.custom)).toEqual([{ plano: "Ouro", limite: 1500.5 }, {}]);
@@ -191,7 +219,14 @@ describe("CSV import: duplicates, errors and groups", () => {
     const rows = await contactsOf(o.accountId);
     expect(rows).toHaveLength(3);
     const byNumber = Object.fromEntries(rows.map((r) => [r.mobile_number, r]));
-    expect(byNumber["+5511912340000"]).toMatchObject({ first_name: "Bruno", last_name: "Costa", email: "bruno@exemplo.com", company: "Empresa Velha", city: "Campinas", custom: { origem: "site" } });
+    expect(byNumber["+5511912340000"]).toMatchObject({
+      first_name: "Bruno",
+      last_name: "Costa",
+      email: "bruno@exemplo.com",
+      company: "Empresa Velha",
+      city: "Campinas",
+      custom: { origem: "site" },
+    });
     expect([...byNumber["+5511912340000"].tags].sort()).toEqual(["cliente", "vip"]);
     expect(byNumber["+5511987650001"]).toMatchObject({ first_name: "Ana", last_name: "Paula", email: "ana.paula@exemplo.com" });
     expect(byNumber["+5511987650003"]).toMatchObject({ first_name: "Carla", email: null });
@@ -296,7 +331,10 @@ describe("CSV import: refusals at upload (nothing is kept)", () => {
     const before = new Set(importDirs());
     for (const files of [
       [{ name: "contatos.xlsx", body: "Celular\n11987650001\n" }],
-      [{ name: "ok.csv", body: "Celular\n11987650001\n" }, { name: "notas.txt", body: "Celular\n11987650002\n" }],
+      [
+        { name: "ok.csv", body: "Celular\n11987650001\n" },
+        { name: "notas.txt", body: "Celular\n11987650002\n" },
+      ],
     ]) {
       const res = await upload(o.token, files);
       expect(res.status).toBe(422);
@@ -343,7 +381,11 @@ describe("CSV import: refusals at upload (nothing is kept)", () => {
     const en = await fetch(new URL("/api/contacts/imports", inject("apiUrl")), {
       method: "POST",
       headers: { Authorization: `Bearer ${o.token}`, "Accept-Language": "en" },
-      body: (() => { const f = new FormData(); f.append("files", new Blob([""]), "vazio.csv"); return f; })(),
+      body: (() => {
+        const f = new FormData();
+        f.append("files", new Blob([""]), "vazio.csv");
+        return f;
+      })(),
     }).then((r) => r.json());
     expect(en.error.message).toBe("Layout error: the file vazio.csv could not be read as CSV");
     const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM contact_imports WHERE account_id = $1", [o.accountId]);
@@ -393,7 +435,11 @@ describe("CSV import: tenant isolation", () => {
     const b = await owner("import-b");
     const up = await upload(a.token, [{ name: "a.csv", body: "Celular\n11987650001\n123\n" }]);
     expect(up.status).toBe(201);
-    for (const [path, body] of [[`/api/contacts/imports/${up.body.id}`], [`/api/contacts/imports/${up.body.id}/start`, { mapping: { Celular: "mobile_number" } }], [`/api/contacts/imports/${up.body.id}/errors`]] as const) {
+    for (const [path, body] of [
+      [`/api/contacts/imports/${up.body.id}`],
+      [`/api/contacts/imports/${up.body.id}/start`, { mapping: { Celular: "mobile_number" } }],
+      [`/api/contacts/imports/${up.body.id}/errors`],
+    ] as const) {
       const res = await api(path, { token: b.token, body });
       expect(res.status, path).toBe(404);
     }
@@ -503,7 +549,12 @@ describe("the list of imports and a failure's message", () => {
     expect(up.body.failureMessage).toBeNull();
     await query(`UPDATE contact_imports SET status = 'failed', failure = 'errors.IMPORT_LAYOUT', failure_params = '{"file":"x.csv"}'::jsonb WHERE id = $1`, [up.body.id]);
     const en = await api(`/api/contacts/imports/${up.body.id}`, { token: o.token, lang: "en" });
-    expect(en.body).toMatchObject({ status: "failed", failure: "errors.IMPORT_LAYOUT", failureParams: { file: "x.csv" }, failureMessage: "Layout error: the file x.csv could not be read as CSV" });
+    expect(en.body).toMatchObject({
+      status: "failed",
+      failure: "errors.IMPORT_LAYOUT",
+      failureParams: { file: "x.csv" },
+      failureMessage: "Layout error: the file x.csv could not be read as CSV",
+    });
     const pt = await api(`/api/contacts/imports/${up.body.id}`, { token: o.token, lang: "pt-BR" });
     expect(pt.body.failureMessage).toContain("x.csv");
     expect(pt.body.failureMessage).not.toBe(en.body.failureMessage);

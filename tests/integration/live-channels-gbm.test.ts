@@ -161,17 +161,23 @@ afterAll(() => stop?.());
 describe("Google Business Messages", () => {
   it("connecting validates the agent id and the service account key naming the field; secrets are sealed and never answered", async () => {
     const bad = async (body: Record<string, unknown>) => {
-      const res = await as("/api/live/channels", { body: { channel: "google_business", agent_id: AGENT, client_token: CLIENT_TOKEN, service_account_key: serviceAccountKey(), ...body } });
+      const res = await as("/api/live/channels", {
+        body: { channel: "google_business", agent_id: AGENT, client_token: CLIENT_TOKEN, service_account_key: serviceAccountKey(), ...body },
+      });
       expect(res.status).toBe(422);
       return res.body.error.fields;
     };
     // Translated (pt-BR by default), naming what is wrong.
     expect(await bad({ agent_id: "agent-0001" })).toEqual({ agent_id: ["Use o formato brands/ID_DA_MARCA/agents/ID_DO_AGENTE"] });
     expect(await bad({ service_account_key: "{not json" })).toEqual({ service_account_key: [expect.stringContaining("não é um JSON válido")] });
-    expect(await bad({ service_account_key: serviceAccountKey({ client_email: undefined }) })).toEqual({ service_account_key: ["A chave da conta de serviço não tem um campo client_email válido"] });
+    expect(await bad({ service_account_key: serviceAccountKey({ client_email: undefined }) })).toEqual({
+      service_account_key: ["A chave da conta de serviço não tem um campo client_email válido"],
+    });
     // The right shape, but not a key: refused by the server's key parser.
     const fake = "-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----";
-    expect(await bad({ service_account_key: serviceAccountKey({ private_key: fake }) })).toEqual({ service_account_key: ["A chave da conta de serviço não tem um campo private_key válido"] });
+    expect(await bad({ service_account_key: serviceAccountKey({ private_key: fake }) })).toEqual({
+      service_account_key: ["A chave da conta de serviço não tem um campo private_key válido"],
+    });
 
     const res = await as("/api/live/channels", { body: { channel: "google_business", agent_id: AGENT, client_token: CLIENT_TOKEN, service_account_key: serviceAccountKey() } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -192,7 +198,10 @@ describe("Google Business Messages", () => {
     expect(ok.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await ok.text()).toBe("1234567890abcdef");
     expect((await post(JSON.stringify({ secret: "1234567890abcdef", clientToken: "another-client-token" }))).status).toBe(403);
-    expect((await raw(`/api/channels/google_business/00000000-0000-0000-0000-000000000000`, { method: "POST", body: JSON.stringify({ secret: "x", clientToken: CLIENT_TOKEN }) })).status).toBe(404);
+    expect(
+      (await raw(`/api/channels/google_business/00000000-0000-0000-0000-000000000000`, { method: "POST", body: JSON.stringify({ secret: "x", clientToken: CLIENT_TOKEN }) }))
+        .status,
+    ).toBe(404);
   });
 
   it("events are verified over the raw body (X-Goog-Signature); missing or wrong is 401 and stores nothing; a replay is one message", async () => {
@@ -260,7 +269,11 @@ describe("Google Business Messages", () => {
     expect(tokenCall).toBeDefined();
     expect(call.headers.authorization).toBe(`Bearer ${[...issued].at(-1)}`);
     const [owner] = await stack.query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE email = 'owner@demo.example'`);
-    expect(call.json).toEqual({ messageId: sent.body.id, representative: { representativeType: "HUMAN", displayName: owner.name }, text: "Oi Carla! Abrimos domingo das 9h às 13h." });
+    expect(call.json).toEqual({
+      messageId: sent.body.id,
+      representative: { representativeType: "HUMAN", displayName: owner.name },
+      text: "Oi Carla! Abrimos domingo das 9h às 13h.",
+    });
     expect(await waitUntil("external id", async () => (await messageRow(sent.body.id)).external_id)).toBe(sent.body.id);
 
     // The token is cached: the next reply asks for none.
@@ -275,10 +288,7 @@ describe("Google Business Messages", () => {
     const sent = await as("/api/omni/messages", { body: { room_id, message: "Quer agendar?", suggestions: ["Sim, amanhã", "Não, obrigada"] } });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const call = await waitUntil("messages.create", async () => creates("conv-carla").find((c) => c.json?.messageId === sent.body.id));
-    expect(call.json.suggestions).toEqual([
-      { reply: { text: "Sim, amanhã", postbackData: "Sim, amanhã" } },
-      { reply: { text: "Não, obrigada", postbackData: "Não, obrigada" } },
-    ]);
+    expect(call.json.suggestions).toEqual([{ reply: { text: "Sim, amanhã", postbackData: "Sim, amanhã" } }, { reply: { text: "Não, obrigada", postbackData: "Não, obrigada" } }]);
     const tap = {
       agent: AGENT,
       conversationId: "conv-carla",
@@ -365,7 +375,9 @@ describe("Google Business Messages", () => {
       expect(row.error).toContain("400");
       expect(creates("conv-carla")).toHaveLength(1);
       // Published right after the FAIL is committed: wait for it.
-      const failed = await waitUntil("failed event", async () => (await roomLiveEvents(redis, stack, accountId, room_id)).find((e) => e.event === "failed" && JSON.parse(e.data).ids.includes(sent.body.id)));
+      const failed = await waitUntil("failed event", async () =>
+        (await roomLiveEvents(redis, stack, accountId, room_id)).find((e) => e.event === "failed" && JSON.parse(e.data).ids.includes(sent.body.id)),
+      );
       expect(failed).toBeDefined();
     } finally {
       mode = "ok";

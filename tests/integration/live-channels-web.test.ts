@@ -21,15 +21,31 @@ describe("/channels without JavaScript", () => {
     expect(visible(page.html)).toContain("Canais do chat ao vivo");
     expect(visible(page.html)).toContain("Não conectado");
 
-    const bad = await c.post("/channels", { intent: "connect", channel: "messenger", page_id: "abc", access_token: "EAAB-web-token-0123456789", app_secret: "web-app-secret-0123456789", verify_token: "verify-web" });
+    const bad = await c.post("/channels", {
+      intent: "connect",
+      channel: "messenger",
+      page_id: "abc",
+      access_token: "EAAB-web-token-0123456789",
+      app_secret: "web-app-secret-0123456789",
+      verify_token: "verify-web",
+    });
     expect(bad.status).toBe(422);
     expect(visible(await bad.text())).toContain("Informe apenas os números do ID");
 
     const pageId = String(Date.now());
-    const ok = await c.post("/channels", { intent: "connect", channel: "messenger", page_id: pageId, access_token: "EAAB-web-token-0123456789", app_secret: "web-app-secret-0123456789", verify_token: "verify-web" });
+    const ok = await c.post("/channels", {
+      intent: "connect",
+      channel: "messenger",
+      page_id: pageId,
+      access_token: "EAAB-web-token-0123456789",
+      app_secret: "web-app-secret-0123456789",
+      verify_token: "verify-web",
+    });
     expect(ok.status).toBe(302);
     expect(location(ok)).toBe("/channels");
-    const [row] = await query<{ id: string; secrets_sealed: string }>(`SELECT id, secrets_sealed FROM live_channel_connections WHERE account_id = $1 AND channel = 'messenger'`, [person.accountId]);
+    const [row] = await query<{ id: string; secrets_sealed: string }>(`SELECT id, secrets_sealed FROM live_channel_connections WHERE account_id = $1 AND channel = 'messenger'`, [
+      person.accountId,
+    ]);
     expect(row.secrets_sealed).not.toContain("web-app-secret");
     const after = visible((await c.page("/channels")).html);
     expect(after).toContain(`/api/channels/messenger/${row.id}`);
@@ -45,14 +61,24 @@ describe("/channels without JavaScript", () => {
     await giveOmni(person.accountId);
     const c = await signIn(person.email, person.password);
     expect(visible((await c.page("/channels")).html)).toContain("Google Business Messages");
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
     const agent = `brands/web-${Date.now()}/agents/agent-1`;
     const form = (key: Record<string, unknown>) => ({
       intent: "connect",
       channel: "google_business",
       agent_id: agent,
       client_token: "web-gbm-client-token-0123",
-      service_account_key: JSON.stringify({ type: "service_account", private_key: privateKey, client_email: "bm@web-demo.iam.gserviceaccount.com", token_uri: "https://oauth2.googleapis.com/token", ...key }),
+      service_account_key: JSON.stringify({
+        type: "service_account",
+        private_key: privateKey,
+        client_email: "bm@web-demo.iam.gserviceaccount.com",
+        token_uri: "https://oauth2.googleapis.com/token",
+        ...key,
+      }),
     });
     const bad = await c.post("/channels", form({ client_email: undefined }));
     expect(bad.status).toBe(422);

@@ -78,7 +78,13 @@ describe("Telegram", () => {
   let secret: string;
   const update = (messageId: number, message: Record<string, unknown> = { text: "Olá, quero ajuda" }) => ({
     update_id: messageId,
-    message: { message_id: messageId, date: 1_700_000_000, chat: { id: 55501, type: "private" }, from: { id: 55501, is_bot: false, first_name: "Maria", last_name: "Silva" }, ...message },
+    message: {
+      message_id: messageId,
+      date: 1_700_000_000,
+      chat: { id: 55501, type: "private" },
+      from: { id: 55501, is_bot: false, first_name: "Maria", last_name: "Silva" },
+      ...message,
+    },
   });
   const postUpdate = (body: unknown, headers: Record<string, string>) =>
     raw(`/api/channels/telegram/${connectionId}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -118,7 +124,9 @@ describe("Telegram", () => {
   it("refuses updates with a missing or wrong secret and stores nothing", async () => {
     expect((await postUpdate(update(1), {})).status).toBe(401);
     expect((await postUpdate(update(1), { "X-Telegram-Bot-Api-Secret-Token": secret.slice(0, -1) + (secret.endsWith("a") ? "b" : "a") })).status).toBe(401);
-    expect((await raw(`/api/channels/telegram/00000000-0000-0000-0000-000000000000`, { method: "POST", headers: { "X-Telegram-Bot-Api-Secret-Token": secret }, body: "{}" })).status).toBe(404);
+    expect(
+      (await raw(`/api/channels/telegram/00000000-0000-0000-0000-000000000000`, { method: "POST", headers: { "X-Telegram-Bot-Api-Secret-Token": secret }, body: "{}" })).status,
+    ).toBe(404);
     expect(await telegramMessages()).toHaveLength(0);
   });
 
@@ -135,9 +143,18 @@ describe("Telegram", () => {
 
   it("a photo is fetched through getFile and kept as an image attachment", async () => {
     peer.reset();
-    const res = await postUpdate(update(11, { caption: "olha isso", photo: [{ file_id: "small", width: 90, height: 90 }, { file_id: "big", width: 800, height: 800 }] }), {
-      "X-Telegram-Bot-Api-Secret-Token": secret,
-    });
+    const res = await postUpdate(
+      update(11, {
+        caption: "olha isso",
+        photo: [
+          { file_id: "small", width: 90, height: 90 },
+          { file_id: "big", width: 800, height: 800 },
+        ],
+      }),
+      {
+        "X-Telegram-Bot-Api-Secret-Token": secret,
+      },
+    );
     expect(res.status).toBe(200);
     expect(peer.calls.find((c) => c.path.endsWith("/getFile"))?.json).toEqual({ file_id: "big" });
     expect(peer.calls.some((c) => c.path === `/tg/file/bot${BOT_TOKEN}/photos/big.jpg`)).toBe(true);
@@ -156,7 +173,10 @@ describe("Telegram", () => {
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const call = await waitFor("sendMessage", async () => peer.calls.find((c) => c.path.endsWith("/sendMessage")));
     expect(call.json).toEqual({ chat_id: "55501", text: "Oi Maria, como posso ajudar?" });
-    const row = await waitFor("external id", async () => (await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE id = $1`, [sent.body.id]))[0]?.external_id);
+    const row = await waitFor(
+      "external id",
+      async () => (await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE id = $1`, [sent.body.id]))[0]?.external_id,
+    );
     expect(row).toMatch(/^\d+$/);
     await new Promise((r) => setTimeout(r, 500));
     expect(peer.calls.filter((c) => c.path.endsWith("/sendMessage"))).toHaveLength(1);
@@ -213,9 +233,16 @@ describe("Messenger and Instagram", () => {
   const conns: Record<string, { id: string; page: string }> = {};
   const sign = (body: string | Buffer, secret = APP_SECRET) => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
   const event = (channel: string, messaging: Record<string, unknown>) =>
-    JSON.stringify({ object: channel === "messenger" ? "page" : "instagram", entry: [{ id: conns[channel].page, time: Date.now(), messaging: [{ recipient: { id: conns[channel].page }, timestamp: Date.now(), ...messaging }] }] });
+    JSON.stringify({
+      object: channel === "messenger" ? "page" : "instagram",
+      entry: [{ id: conns[channel].page, time: Date.now(), messaging: [{ recipient: { id: conns[channel].page }, timestamp: Date.now(), ...messaging }] }],
+    });
   const post = (channel: string, body: string | Buffer, signature?: string) =>
-    raw(`/api/channels/${channel}/${conns[channel].id}`, { method: "POST", headers: { "Content-Type": "application/json", ...(signature ? { "X-Hub-Signature-256": signature } : {}) }, body: typeof body === "string" ? body : new Uint8Array(body) });
+    raw(`/api/channels/${channel}/${conns[channel].id}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(signature ? { "X-Hub-Signature-256": signature } : {}) },
+      body: typeof body === "string" ? body : new Uint8Array(body),
+    });
   const visitorMessages = (channel: string, psid: string) =>
     stack.query<{ id: string; body: string; room_id: string; attachments: any[] }>(
       `SELECT m.id, m.body, m.room_id, m.attachments FROM live_messages m JOIN live_rooms r ON r.id = m.room_id WHERE r.account_id = $1 AND r.channel = $2 AND r.external_id = $3 AND m.author = 'visitor' ORDER BY m.created_at`,
@@ -223,8 +250,13 @@ describe("Messenger and Instagram", () => {
     );
 
   beforeAll(async () => {
-    for (const [channel, page] of [["messenger", "1122334455"], ["instagram", "17841400000000001"]]) {
-      const res = await as("/api/live/channels", { body: { channel, page_id: page, access_token: `EAAB-${channel}-page-token-0123456789`, app_secret: APP_SECRET, verify_token: `verify-${channel}-123` } });
+    for (const [channel, page] of [
+      ["messenger", "1122334455"],
+      ["instagram", "17841400000000001"],
+    ]) {
+      const res = await as("/api/live/channels", {
+        body: { channel, page_id: page, access_token: `EAAB-${channel}-page-token-0123456789`, app_secret: APP_SECRET, verify_token: `verify-${channel}-123` },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       conns[channel] = { id: res.body.data.id, page };
     }
@@ -271,7 +303,10 @@ describe("Messenger and Instagram", () => {
 
   it("an attachment by URL is downloaded into the file store; echoes of the page's own messages are ignored", async () => {
     const psid = "messenger-psid-media";
-    const body = event("messenger", { sender: { id: psid }, message: { mid: "m_media_1", attachments: [{ type: "image", payload: { url: `${stack.env.GRAPH_API_URL!.replace("/graph/v19.0", "")}/cdn/img.jpg` } }] } });
+    const body = event("messenger", {
+      sender: { id: psid },
+      message: { mid: "m_media_1", attachments: [{ type: "image", payload: { url: `${stack.env.GRAPH_API_URL!.replace("/graph/v19.0", "")}/cdn/img.jpg` } }] },
+    });
     expect((await post("messenger", body, sign(body))).status).toBe(200);
     const [m] = await visitorMessages("messenger", psid);
     expect(m.attachments[0]).toMatchObject({ type: "image", media_type: "image/jpeg", size: JPEG.length });
@@ -291,7 +326,10 @@ describe("Messenger and Instagram", () => {
     const call = await waitFor("graph send", async () => peer.calls.find((c) => c.path === "/graph/v19.0/me/messages"));
     expect(call.query.get("access_token")).toBe("EAAB-messenger-page-token-0123456789");
     expect(call.json).toEqual({ recipient: { id: psid }, messaging_type: "RESPONSE", message: { text: "Olá! Em que posso ajudar?" } });
-    const mid = await waitFor("external id", async () => (await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE id = $1`, [sent.body.id]))[0]?.external_id);
+    const mid = await waitFor(
+      "external id",
+      async () => (await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE id = $1`, [sent.body.id]))[0]?.external_id,
+    );
     expect(mid).toMatch(/^m_out_\d+$/);
     const status = async () => (await stack.query<{ status: string }>(`SELECT status FROM live_messages WHERE id = $1`, [sent.body.id]))[0].status;
 
@@ -351,7 +389,13 @@ describe("Messenger and Instagram", () => {
       expect(sent.status).toBe(200);
       const row = await waitFor(
         "FAIL",
-        async () => (await stack.query<{ status: string; error: string | null; external_id: string | null }>(`SELECT status, error, external_id FROM live_messages WHERE id = $1 AND status = 'FAIL'`, [sent.body.id]))[0],
+        async () =>
+          (
+            await stack.query<{ status: string; error: string | null; external_id: string | null }>(
+              `SELECT status, error, external_id FROM live_messages WHERE id = $1 AND status = 'FAIL'`,
+              [sent.body.id],
+            )
+          )[0],
         60_000,
       );
       expect(row.error).toContain("500");

@@ -43,7 +43,10 @@ describe("live config API", () => {
     expect(off.body).toMatchObject({ name: "Reclamação", active: false });
     for (const path of ["/api/omni/tabs", "/api/webchat/tabs"]) {
       const res = await api(path, { token });
-      expect(res.body.data.map((x: { name: string }) => x.name), path).toEqual(["Dúvida"]);
+      expect(
+        res.body.data.map((x: { name: string }) => x.name),
+        path,
+      ).toEqual(["Dúvida"]);
       expect(res.body.next_cursor, path).toBeNull();
     }
     const all = (await api("/api/live/tabulations", { token })).body;
@@ -55,7 +58,11 @@ describe("live config API", () => {
 
   it("webchat/system answers queued_enabled and acceptance_option; PUT live/settings changes them", async () => {
     expect((await api("/api/webchat/system", { token })).body).toEqual({ queued_enabled: true, acceptance_option: "automatic" });
-    const put = await api("/api/live/settings", { token, method: "PUT", body: { queued_enabled: false, acceptance_option: "manual", default_capacity: 4, tabulation_required: true, idle_minutes: 20 } });
+    const put = await api("/api/live/settings", {
+      token,
+      method: "PUT",
+      body: { queued_enabled: false, acceptance_option: "manual", default_capacity: 4, tabulation_required: true, idle_minutes: 20 },
+    });
     expect(put.status).toBe(200);
     expect((await api("/api/webchat/system", { token })).body).toEqual({ queued_enabled: false, acceptance_option: "manual" });
     const bad = await api("/api/live/settings", { token, method: "PUT", body: { acceptance_option: "sometimes", default_capacity: 4, idle_minutes: 20 } });
@@ -65,15 +72,18 @@ describe("live config API", () => {
 
   it("samples: an agent gets for_all + own + their departments' (membership and served ones), not others'", async () => {
     // Two agents of the owner's account, each in a department; the second also serves a third department.
-    const [d1, d2, d3] = await query<{ id: string }>(
-      "INSERT INTO departments (account_id, name) VALUES ($1, 'A'), ($1, 'B'), ($1, 'C') RETURNING id",
-      [owner.accountId],
-    );
-    const [u1, u2] = await query<{ id: string }>(
-      "INSERT INTO users (email, first_name) VALUES ($1, 'Ana'), ($2, 'Bia') RETURNING id",
-      [`ana.${Date.now()}@test.example`, `bia.${Date.now()}@test.example`],
-    );
-    await query("INSERT INTO memberships (account_id, user_id, role, is_agent, department_id) VALUES ($1, $2, 'agent', true, $3), ($1, $4, 'agent', true, $5)", [owner.accountId, u1.id, d1.id, u2.id, d2.id]);
+    const [d1, d2, d3] = await query<{ id: string }>("INSERT INTO departments (account_id, name) VALUES ($1, 'A'), ($1, 'B'), ($1, 'C') RETURNING id", [owner.accountId]);
+    const [u1, u2] = await query<{ id: string }>("INSERT INTO users (email, first_name) VALUES ($1, 'Ana'), ($2, 'Bia') RETURNING id", [
+      `ana.${Date.now()}@test.example`,
+      `bia.${Date.now()}@test.example`,
+    ]);
+    await query("INSERT INTO memberships (account_id, user_id, role, is_agent, department_id) VALUES ($1, $2, 'agent', true, $3), ($1, $4, 'agent', true, $5)", [
+      owner.accountId,
+      u1.id,
+      d1.id,
+      u2.id,
+      d2.id,
+    ]);
     const served = await api(`/api/live/agents/${u2.id}`, { token, method: "PUT", body: { capacity: 2, department_ids: [d3.id] } });
     expect(served.status).toBe(200);
     expect(served.body).toMatchObject({ capacity: 2, effective_capacity: 2, department_ids: [d3.id] });
@@ -123,7 +133,10 @@ describe("live config API", () => {
     expect((await api(location!, { token })).body).toEqual(created.body);
     const put = await api(`/api/chat/macros/${created.body.id}`, { token, method: "PUT", body: { name: "Fechar já", tags: [] } });
     expect(put.body).toMatchObject({ name: "Fechar já", message: null, tags: [], tabulation_id: null, close: false });
-    const [foreignTab] = await query<{ id: string }>("INSERT INTO live_tabulations (account_id, name) SELECT account_id, 'Alheia' FROM memberships WHERE user_id <> $1 LIMIT 1 RETURNING id", [owner.userId]);
+    const [foreignTab] = await query<{ id: string }>(
+      "INSERT INTO live_tabulations (account_id, name) SELECT account_id, 'Alheia' FROM memberships WHERE user_id <> $1 LIMIT 1 RETURNING id",
+      [owner.userId],
+    );
     expect((await api("/api/chat/macros", { token, body: { name: "X", tabulation_id: foreignTab.id } })).status).toBe(422);
     expect((await api("/api/chat/macros", { token })).body.data.map((m: { name: string }) => m.name)).toEqual(["Fechar já"]);
     expect((await api(`/api/chat/macros/${created.body.id}`, { token: otherToken, method: "DELETE" })).status).toBe(404);
@@ -144,7 +157,10 @@ describe("live config API", () => {
     expect(hours.headers.get("location")).toBe("/api/live/opening-hours");
     expect(hours.body).toEqual({ created: 2, ids: [expect.any(String), expect.any(String)] });
     const list = (await api("/api/live/opening-hours", { token })).body;
-    expect(list.data.map((h: { weekday: number; closes: string }) => [h.weekday, h.closes])).toEqual([[1, "24:00"], [5, "24:00"]]);
+    expect(list.data.map((h: { weekday: number; closes: string }) => [h.weekday, h.closes])).toEqual([
+      [1, "24:00"],
+      [5, "24:00"],
+    ]);
     expect(list.data.map((h: { id: string }) => h.id)).toEqual(hours.body.ids);
     expect(list.next_cursor).toBeNull();
 

@@ -98,7 +98,9 @@ describe("canned responses for an agent", () => {
     const agent = await registerPerson("liveconf-agent");
     await query(`INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true)`, [owner.accountId, agent.userId]);
     await query(`UPDATE users SET current_account_id = $2 WHERE id = $1`, [agent.userId, owner.accountId]);
-    const [shared] = await query<{ id: string }>(`INSERT INTO live_samples (account_id, for_all, key, message) VALUES ($1, true, 'geral', 'Para todos') RETURNING id`, [owner.accountId]);
+    const [shared] = await query<{ id: string }>(`INSERT INTO live_samples (account_id, for_all, key, message) VALUES ($1, true, 'geral', 'Para todos') RETURNING id`, [
+      owner.accountId,
+    ]);
     const a = await signIn(agent.email, agent.password);
 
     const page = await a.page("/responses");
@@ -110,7 +112,9 @@ describe("canned responses for an agent", () => {
     expect(page.html).not.toContain(`name="id" value="${shared.id}"`);
 
     expect((await a.post("/responses", { intent: "create", key: "meu-oi", message: "Oi, aqui é do suporte", audience: "me" })).status).toBe(302);
-    const [mine] = await query<{ id: string; user_id: string; for_all: boolean }>(`SELECT id, user_id, for_all FROM live_samples WHERE account_id = $1 AND key = 'meu-oi'`, [owner.accountId]);
+    const [mine] = await query<{ id: string; user_id: string; for_all: boolean }>(`SELECT id, user_id, for_all FROM live_samples WHERE account_id = $1 AND key = 'meu-oi'`, [
+      owner.accountId,
+    ]);
     expect(mine).toMatchObject({ user_id: agent.userId, for_all: false });
     expect((await a.page("/responses")).html).toContain(`name="id" value="${mine.id}"`);
     expect((await a.post("/responses", { intent: "update", id: mine.id, key: "meu-ola", message: "Olá!" })).status).toBe(302);
@@ -128,9 +132,18 @@ describe("canned responses for an agent", () => {
 describe("macros", () => {
   it("create with tags, a tabulation and close; edit; another account's is 404", async () => {
     const [tab] = await query<{ id: string }>("INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Resolvido') RETURNING id", [owner.accountId]);
-    const res = await c.post("/chat/macros", { intent: "save", name: "Encerrar resolvido", message: "Obrigado pelo contato!", tags: "resolvido, pós-venda, resolvido", tabulation_id: tab.id, close: "on" });
+    const res = await c.post("/chat/macros", {
+      intent: "save",
+      name: "Encerrar resolvido",
+      message: "Obrigado pelo contato!",
+      tags: "resolvido, pós-venda, resolvido",
+      tabulation_id: tab.id,
+      close: "on",
+    });
     expect(res.status).toBe(302);
-    const [m] = await query<{ id: string; tags: string[]; tabulation_id: string; close: boolean }>("SELECT id, tags, tabulation_id, close FROM live_macros WHERE account_id = $1", [owner.accountId]);
+    const [m] = await query<{ id: string; tags: string[]; tabulation_id: string; close: boolean }>("SELECT id, tags, tabulation_id, close FROM live_macros WHERE account_id = $1", [
+      owner.accountId,
+    ]);
     expect(m).toMatchObject({ tags: ["resolvido", "pós-venda"], tabulation_id: tab.id, close: true });
 
     const edit = await c.page(`/chat/macros/${m.id}/edit`);
@@ -138,7 +151,13 @@ describe("macros", () => {
     expect(edit.html).toContain('value="Encerrar resolvido"');
     const saved = await c.post(`/chat/macros/${m.id}/edit`, { intent: "save", name: "Encerrar", tags: "" });
     expect(saved.status, await saved.clone().text()).toBe(302);
-    expect((await query("SELECT name, message, tags, tabulation_id, close FROM live_macros WHERE id = $1", [m.id]))[0]).toEqual({ name: "Encerrar", message: null, tags: [], tabulation_id: null, close: false });
+    expect((await query("SELECT name, message, tags, tabulation_id, close FROM live_macros WHERE id = $1", [m.id]))[0]).toEqual({
+      name: "Encerrar",
+      message: null,
+      tags: [],
+      tabulation_id: null,
+      close: false,
+    });
 
     const o = await signIn(other.email, other.password);
     expect((await o.page(`/chat/macros/${m.id}/edit`)).res.status).toBe(404);
@@ -162,7 +181,13 @@ describe("holidays and opening hours", () => {
     expect((await c.page("/opening-hours")).html).toContain("Aberto agora"); // nothing configured: always open
     const res = await c.post("/opening-hours/create", { weekdays: "1", opens: "08:00", closes: "18:00" });
     expect(res.status).toBe(302);
-    const body = new URLSearchParams([["weekdays", "2"], ["weekdays", "3"], ["opens", "09:00"], ["closes", "12:00"], ["csrf", c.csrf]]);
+    const body = new URLSearchParams([
+      ["weekdays", "2"],
+      ["weekdays", "3"],
+      ["opens", "09:00"],
+      ["closes", "12:00"],
+      ["csrf", c.csrf],
+    ]);
     expect((await c.request("/opening-hours/create", { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(302);
     const backwards = await c.post("/opening-hours/create", { weekdays: "4", opens: "18:00", closes: "08:00" });
     expect(backwards.status).toBe(422);
@@ -194,12 +219,16 @@ describe("holidays and opening hours", () => {
 describe("system settings, agents, widget, preferences", () => {
   it("the settings row is created on first read; saving changes it; invalid numbers are refused", async () => {
     expect((await c.page("/live/configs/system")).res.status).toBe(200);
-    const [row] = await query<{ widget_key: string; acceptance_option: string }>("SELECT widget_key, acceptance_option FROM live_settings WHERE account_id = $1", [owner.accountId]);
+    const [row] = await query<{ widget_key: string; acceptance_option: string }>("SELECT widget_key, acceptance_option FROM live_settings WHERE account_id = $1", [
+      owner.accountId,
+    ]);
     expect(row.widget_key).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     expect(row.acceptance_option).toBe("automatic");
     const saved = await c.post("/live/configs/system", { intent: "system", acceptance_option: "manual", default_capacity: "5", tabulation_required: "on", idle_minutes: "15" });
     expect(saved.status).toBe(302);
-    expect((await query("SELECT queued_enabled, acceptance_option, default_capacity, tabulation_required, idle_minutes FROM live_settings WHERE account_id = $1", [owner.accountId]))[0]).toEqual({
+    expect(
+      (await query("SELECT queued_enabled, acceptance_option, default_capacity, tabulation_required, idle_minutes FROM live_settings WHERE account_id = $1", [owner.accountId]))[0],
+    ).toEqual({
       queued_enabled: false,
       acceptance_option: "manual",
       default_capacity: 5,
@@ -218,7 +247,9 @@ describe("system settings, agents, widget, preferences", () => {
     const res = await c.post("/live/configs/system", { intent: "agent", id: owner.userId, capacity: "7", department_ids: dept.id });
     expect(res.status).toBe(302);
     expect((await query("SELECT capacity FROM live_agents WHERE account_id = $1 AND user_id = $2", [owner.accountId, owner.userId]))[0]).toEqual({ capacity: 7 });
-    expect(await query("SELECT department_id FROM live_agent_departments WHERE account_id = $1 AND user_id = $2", [owner.accountId, owner.userId])).toEqual([{ department_id: dept.id }]);
+    expect(await query("SELECT department_id FROM live_agent_departments WHERE account_id = $1 AND user_id = $2", [owner.accountId, owner.userId])).toEqual([
+      { department_id: dept.id },
+    ]);
     const [foreign] = await query<{ id: string }>("INSERT INTO departments (account_id, name) VALUES ($1, 'Alheio') RETURNING id", [other.accountId]);
     expect((await c.post("/live/configs/system", { intent: "agent", id: owner.userId, capacity: "", department_ids: foreign.id })).status).toBe(422);
     expect((await c.post("/live/configs/system", { intent: "agent", id: other.userId, capacity: "2" })).status).toBe(404);
@@ -226,12 +257,31 @@ describe("system settings, agents, widget, preferences", () => {
 
   it("widget: colors saved lower-case, a bad color refused, snippet with the key, key regenerated; widgetConfigByKey reads it", async () => {
     const colors = Object.fromEntries(
-      ["header", "launcher", "messageList", "sentMessage", "receivedMessage", "userInput", "userList"].flatMap((p) => [[`colors.${p}.bg`, "#112233"], [`colors.${p}.text`, "#FFFFFF"]]),
+      ["header", "launcher", "messageList", "sentMessage", "receivedMessage", "userInput", "userList"].flatMap((p) => [
+        [`colors.${p}.bg`, "#112233"],
+        [`colors.${p}.text`, "#FFFFFF"],
+      ]),
     );
-    const fields = { intent: "widget", title_online: "Fale com a gente", title_offline: "Estamos fora", welcome: "Bem-vindo!", position: "left", highlight_color: "#AA0000", enabled: "on", ...colors };
+    const fields = {
+      intent: "widget",
+      title_online: "Fale com a gente",
+      title_offline: "Estamos fora",
+      welcome: "Bem-vindo!",
+      position: "left",
+      highlight_color: "#AA0000",
+      enabled: "on",
+      ...colors,
+    };
     expect((await c.post("/live/configs/widget", fields)).status).toBe(302);
     const [s] = await query<{ widget: any; widget_key: string }>("SELECT widget, widget_key FROM live_settings WHERE account_id = $1", [owner.accountId]);
-    expect(s.widget).toMatchObject({ title_online: "Fale com a gente", position: "left", highlight_color: "#aa0000", enabled: true, attachments: false, colors: { header: { bg: "#112233", text: "#ffffff" } } });
+    expect(s.widget).toMatchObject({
+      title_online: "Fale com a gente",
+      position: "left",
+      highlight_color: "#aa0000",
+      enabled: true,
+      attachments: false,
+      colors: { header: { bg: "#112233", text: "#ffffff" } },
+    });
 
     const bad = await c.post("/widget/config", { ...fields, "colors.header.bg": "red" });
     expect(bad.status).toBe(422);
@@ -255,13 +305,19 @@ describe("system settings, agents, widget, preferences", () => {
   it("mute for 8 hours sets mute_until about 8 hours ahead; 'always' clears it; volume is kept", async () => {
     const before = Date.now();
     expect((await c.post("/live/preferences", { mute: "8h", volume: "0.4" })).status).toBe(302);
-    const [p] = await query<{ mute: string; mute_until: Date; volume: number }>("SELECT mute, mute_until, volume FROM live_agents WHERE account_id = $1 AND user_id = $2", [owner.accountId, owner.userId]);
+    const [p] = await query<{ mute: string; mute_until: Date; volume: number }>("SELECT mute, mute_until, volume FROM live_agents WHERE account_id = $1 AND user_id = $2", [
+      owner.accountId,
+      owner.userId,
+    ]);
     expect(p.mute).toBe("8h");
     expect(p.volume).toBeCloseTo(0.4);
     expect(Math.abs(p.mute_until.getTime() - (before + 8 * 3600_000))).toBeLessThan(60_000);
     expect((await c.page("/live/preferences")).html).toContain("Silenciado até");
     expect((await c.post("/live/preferences", { mute: "always", volume: "1" })).status).toBe(302);
-    expect((await query("SELECT mute, mute_until FROM live_agents WHERE account_id = $1 AND user_id = $2", [owner.accountId, owner.userId]))[0]).toEqual({ mute: "always", mute_until: null });
+    expect((await query("SELECT mute, mute_until FROM live_agents WHERE account_id = $1 AND user_id = $2", [owner.accountId, owner.userId]))[0]).toEqual({
+      mute: "always",
+      mute_until: null,
+    });
     expect((await c.post("/live/preferences", { mute: "forever", volume: "2" })).status).toBe(422);
   });
 

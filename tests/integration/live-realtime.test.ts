@@ -89,12 +89,12 @@ describe("agent and visitor over websockets", () => {
     const edited = await visitor.command("e1", "edit", { id: back.data.id, message: "Meu pedido chegou, obrigada" });
     expect(edited).toMatchObject({ ok: true, data: { id: back.data.id, body: "Meu pedido chegou, obrigada", edited: true } });
     await agent.until((c) => c.events().some((e) => e.event === "edited" && e.data?.message?.body === "Meu pedido chegou, obrigada"), "edited on the agent's socket");
-    expect((await visitor.command("e2", "edit", { id: back.data.id, message: "   " }))).toMatchObject({ ok: false, error: { code: "VALIDATION" } });
+    expect(await visitor.command("e2", "edit", { id: back.data.id, message: "   " })).toMatchObject({ ok: false, error: { code: "VALIDATION" } });
     // Someone else's message (the agent's reply) is not theirs: not found, unchanged.
     const agentMessage = history.data.data.find((m: { author: string }) => m.author === "agent");
-    expect((await visitor.command("e3", "delete", { id: agentMessage.id }))).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+    expect(await visitor.command("e3", "delete", { id: agentMessage.id })).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
     expect((await query<{ status: string }>(`SELECT status FROM live_messages WHERE id = $1`, [agentMessage.id]))[0].status).not.toBe("DELETED");
-    expect((await visitor.command("e4", "delete", { id: back.data.id }))).toMatchObject({ ok: true, data: { status: "DELETED" } });
+    expect(await visitor.command("e4", "delete", { id: back.data.id })).toMatchObject({ ok: true, data: { status: "DELETED" } });
     await agent.until((c) => c.events().some((e) => e.event === "deleted" && e.data?.message?.id === back.data.id), "deleted on the agent's socket");
     // Agents have no such command.
     expect((await agent.command("e5", "delete", { id: back.data.id })).ok).toBe(false);
@@ -188,8 +188,18 @@ describe("agent and visitor over websockets", () => {
     expect(visitor.events().find((e) => e.event === "typing")!.data).toEqual({ room_id: roomId, by: "agent", name: first_name });
     // Neither side hears its own typing; nothing is stored.
     await new Promise((r) => setTimeout(r, 150));
-    expect(agent.events().filter((e) => e.event === "typing" && e.room_id === roomId).map((e) => e.data.by)).toEqual(["visitor"]);
-    expect(visitor.events().filter((e) => e.event === "typing").map((e) => e.data.by)).toEqual(["agent"]);
+    expect(
+      agent
+        .events()
+        .filter((e) => e.event === "typing" && e.room_id === roomId)
+        .map((e) => e.data.by),
+    ).toEqual(["visitor"]);
+    expect(
+      visitor
+        .events()
+        .filter((e) => e.event === "typing")
+        .map((e) => e.data.by),
+    ).toEqual(["agent"]);
     expect(await query(`SELECT 1 FROM live_messages WHERE room_id = $1`, [roomId])).toHaveLength(1);
     // Another account's room, or no room id: refused.
     expect((await agent.command("t4", "typing", { room_id: "00000000-0000-0000-0000-000000000000" })).error.code).toBe("NOT_FOUND");

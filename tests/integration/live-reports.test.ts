@@ -40,7 +40,9 @@ async function member(tag: string, role: string, isAgent: boolean, departmentId:
 
 let seq = 0;
 async function visitor(message: string, departmentId: string | null = null) {
-  const res = await api(`/api/widget/${widgetKey}/messages`, { body: { name: `=Visitante ${++seq}`, email: `v${seq}@example.com`, message, ...(departmentId ? { department_id: departmentId } : {}) } });
+  const res = await api(`/api/widget/${widgetKey}/messages`, {
+    body: { name: `=Visitante ${++seq}`, email: `v${seq}@example.com`, message, ...(departmentId ? { department_id: departmentId } : {}) },
+  });
   expect(res.status).toBe(200);
   return res.body.room.id as string;
 }
@@ -126,7 +128,10 @@ describe("GET /api/omni/reports", () => {
     expect(r.period).toEqual({ begin: day, end: day, department_id: null, agent_id: null });
     // Waits: A 60, B 120, C 30 -> 70. Service (first assigned -> closed): A 300, B 600, C 300 -> 400.
     expect(r.totals).toEqual({ started: 5, attended: 3, closed: 3, transferred: 1, returned: 1, offline: 1, average_wait_seconds: 70, average_service_seconds: 400 });
-    expect(r.tabulations).toEqual([{ tabulation_id: resolved, name: "Resolvido", rooms: 2 }, { tabulation_id: null, name: null, rooms: 1 }]);
+    expect(r.tabulations).toEqual([
+      { tabulation_id: resolved, name: "Resolvido", rooms: 2 },
+      { tabulation_id: null, name: null, rooms: 1 },
+    ]);
     expect(r.channels).toEqual([{ channel: "webchat", rooms: 5 }]);
     const agents = Object.fromEntries(r.agents.map((a: any) => [a.agent_id, [a.rooms, a.average_service_seconds, a.messages_sent]]));
     // Per agent, every room they attended: Ana took A and B (B before transferring it to Bruno).
@@ -232,7 +237,9 @@ describe("conversation exports (/chat/reports)", () => {
     const protocol = (await query<{ protocol: string }>(`SELECT protocol FROM live_rooms WHERE id = $1`, [rooms.c]))[0].protocol;
     const c = lines.find((l) => l.startsWith(protocol))!;
     // The visitor's name starts with "=": a leading apostrophe keeps it text.
-    expect(c).toMatch(new RegExp(`^${protocol},webchat,'=Visitante \\d+ <v\\d+@example.com>,Teste rep-carla,Vendas,Resolvido,,\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,[^,]+,[^,]+,30,300,2$`));
+    expect(c).toMatch(
+      new RegExp(`^${protocol},webchat,'=Visitante \\d+ <v\\d+@example.com>,Teste rep-carla,Vendas,Resolvido,,\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,[^,]+,[^,]+,30,300,2$`),
+    );
     const protocolE = (await query<{ protocol: string }>(`SELECT protocol FROM live_rooms WHERE id = $1`, [rooms.e]))[0].protocol;
     expect(lines.find((l) => l.startsWith(protocolE))).toMatch(/,,,,,\d{4}-[^,]+,,,,,1$/);
 

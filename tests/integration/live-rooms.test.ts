@@ -49,9 +49,7 @@ const status = async (a: Agent, s: string) => expect((await a.as("/api/webchat/s
 /** Live events of the account stream for one room, oldest first. */
 async function events(roomId: string) {
   const entries = await redis.xrange(`${inject("redisPrefix")}live:account:${accountId}`, "-", "+");
-  return entries
-    .map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])))
-    .filter((e) => e.room_id === roomId);
+  return entries.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]]))).filter((e) => e.room_id === roomId);
 }
 
 /** Closes every open room so each test starts with free agents. */
@@ -67,10 +65,9 @@ beforeAll(async () => {
   accountId = person.accountId;
   await giveOmni(accountId);
   owner = await agentOf(person, accountId);
-  [{ id: supportDept }, { id: salesDept }] = await query<{ id: string }>(
-    `INSERT INTO departments (account_id, name) VALUES ($1, 'Suporte'), ($1, 'Vendas') RETURNING id`,
-    [accountId],
-  );
+  [{ id: supportDept }, { id: salesDept }] = await query<{ id: string }>(`INSERT INTO departments (account_id, name) VALUES ($1, 'Suporte'), ($1, 'Vendas') RETURNING id`, [
+    accountId,
+  ]);
   ana = await addAgent("live-ana", supportDept);
   bruno = await addAgent("live-bruno", supportDept);
   carla = await addAgent("live-carla", salesDept);
@@ -134,7 +131,10 @@ describe("queue, protocol and automatic distribution", () => {
     const answers = await Promise.all(rooms.map((r) => ana.as(`/api/omni/rooms/${r.room.id}/take`, { method: "POST" })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(4);
-    const [{ n }] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM live_rooms WHERE account_id = $1 AND agent_id = $2 AND status = 'OPEN'`, [accountId, ana.person.userId]);
+    const [{ n }] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM live_rooms WHERE account_id = $1 AND agent_id = $2 AND status = 'OPEN'`, [
+      accountId,
+      ana.person.userId,
+    ]);
     expect(n).toBe(2);
   });
 
@@ -265,7 +265,9 @@ describe("macros and canned samples while attending", () => {
   it("a macro sends its message, adds its tags, sets its tabulation and closes; one that cannot close does nothing", async () => {
     await reset();
     const [{ id: tab }] = await query<{ id: string }>(`INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Troca ' || md5(random()::text)) RETURNING id`, [accountId]);
-    const done = await owner.as("/api/chat/macros", { body: { name: `Encerrar troca ${Date.now()}`, message: "Troca registrada. Obrigado!", tags: ["troca"], tabulation_id: tab, close: true } });
+    const done = await owner.as("/api/chat/macros", {
+      body: { name: `Encerrar troca ${Date.now()}`, message: "Troca registrada. Obrigado!", tags: ["troca"], tabulation_id: tab, close: true },
+    });
     expect(done.status).toBe(201);
     const closeOnly = await owner.as("/api/chat/macros", { body: { name: `Só encerrar ${Date.now()}`, close: true } });
     const sample = await owner.as("/api/webchat/samples/create", { body: { for_all: true, key: `ola${Date.now() % 100000}`, message: "Olá! Em que posso ajudar?" } });
@@ -449,7 +451,10 @@ describe("one list style: keyset pages (issue 12 item 14)", () => {
          FROM generate_series(1, 5) g RETURNING id`,
       [person.accountId],
     );
-    const expected = made.map((r) => r.id).sort().reverse();
+    const expected = made
+      .map((r) => r.id)
+      .sort()
+      .reverse();
 
     for (const path of ["/api/omni/rooms?type=closed&", "/api/webchat/transcripts?"]) {
       const seen: string[] = [];
@@ -500,7 +505,14 @@ describe("one list style: keyset pages (issue 12 item 14)", () => {
     const tr = await owner.as(`/api/webchat/transcripts/${v.room.id}/messages?cursor=${first.body.next_cursor}`);
     expect(tr.body.messages.map((m: { body: string }) => m.body)).toEqual(["primeira"]);
     expect(tr.body.next_cursor).toBeNull();
-    for (const path of ["/api/omni/tags", "/api/webchat/account-tags", "/api/webchat/agents", "/api/webchat/departments/on", "/api/omni/agents", `/api/widget/${widgetKey}/departments`]) {
+    for (const path of [
+      "/api/omni/tags",
+      "/api/webchat/account-tags",
+      "/api/webchat/agents",
+      "/api/webchat/departments/on",
+      "/api/omni/agents",
+      `/api/widget/${widgetKey}/departments`,
+    ]) {
       const res = await owner.as(path);
       expect(res.status, path).toBe(200);
       expect(res.body, path).toMatchObject({ data: expect.any(Array), next_cursor: null });

@@ -81,7 +81,10 @@ describe("a file as the first message", () => {
     expect(res.body.realtime_token).toBeTruthy();
     expect(res.body.room).toMatchObject({ status: "QUEUE" });
     expect(res.body.message.attachments[0]).toMatchObject({ type: "document", name: "pedido.pdf" });
-    const [room] = await query<{ external_id: string; username: string; email: string; status: string }>(`SELECT external_id, username, email, status FROM live_rooms WHERE id = $1`, [res.body.room.id]);
+    const [room] = await query<{ external_id: string; username: string; email: string; status: string }>(
+      `SELECT external_id, username, email, status FROM live_rooms WHERE id = $1`,
+      [res.body.room.id],
+    );
     expect(room).toEqual({ external_id: res.body.visitor_id, username: "Rita Arquivo", email: "rita@example.com", status: "QUEUE" });
     const files = await query<{ room_id: string }>(`SELECT room_id FROM live_files WHERE account_id = $1 AND name = 'pedido.pdf'`, [accountId]);
     expect(files).toEqual([{ room_id: res.body.room.id }]);
@@ -176,18 +179,30 @@ describe("byte limits per channel", () => {
     // A Messenger conversation, as the Graph webhook opens one.
     const appSecret = "files-app-secret-0123456789";
     const conn = await api("/api/live/channels", {
-      token, account: accountId,
+      token,
+      account: accountId,
       body: { channel: "messenger", page_id: String(Date.now()), access_token: "EAAB-files-token-0123456789", app_secret: appSecret, verify_token: "verify-files" },
     });
     expect(conn.status, JSON.stringify(conn.body)).toBe(201);
-    const raw = JSON.stringify({ object: "page", entry: [{ id: conn.body.data.external_id, messaging: [{ sender: { id: "psid-files-1" }, recipient: { id: conn.body.data.external_id }, message: { mid: "m_files_1", text: "oi" } }] }] });
+    const raw = JSON.stringify({
+      object: "page",
+      entry: [
+        {
+          id: conn.body.data.external_id,
+          messaging: [{ sender: { id: "psid-files-1" }, recipient: { id: conn.body.data.external_id }, message: { mid: "m_files_1", text: "oi" } }],
+        },
+      ],
+    });
     const signed = await fetch(new URL(`/api/channels/messenger/${conn.body.data.id}`, inject("apiUrl")), {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Hub-Signature-256": `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}` },
       body: raw,
     });
     expect(signed.status).toBe(200);
-    const [room] = await query<{ id: string; agent_id: string }>(`SELECT id, agent_id FROM live_rooms WHERE account_id = $1 AND channel = 'messenger' AND external_id = 'psid-files-1'`, [accountId]);
+    const [room] = await query<{ id: string; agent_id: string }>(
+      `SELECT id, agent_id FROM live_rooms WHERE account_id = $1 AND channel = 'messenger' AND external_id = 'psid-files-1'`,
+      [accountId],
+    );
     expect(room.agent_id).toBeTruthy();
     const big = await post("/api/webchat/upload", { id_room: room.id, message: "o contrato" }, { bytes: pdf(20_000_000), name: "contrato.pdf" }, { token });
     expect(big.status, JSON.stringify(big.body).slice(0, 300)).toBe(200);

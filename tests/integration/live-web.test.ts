@@ -107,7 +107,10 @@ describe("/live without JavaScript", () => {
     const sent = await ana.web.post(`/live?index&tab=me&room=${v.room.id}`, { intent: "send", room_id: v.room.id, body: "Olá! Vou verificar *agora*." });
     expect(sent.status).toBe(302);
     const conv = await api(`/api/widget/${widgetKey}/conversation?visitor_id=${v.visitor_id}&visitor_token=${v.visitor_token}`);
-    expect(conv.body.messages.map((m: { author: string; body: string }) => `${m.author}:${m.body}`)).toEqual(["visitor:Meu pedido não chegou", "agent:Olá! Vou verificar *agora*."]);
+    expect(conv.body.messages.map((m: { author: string; body: string }) => `${m.author}:${m.body}`)).toEqual([
+      "visitor:Meu pedido não chegou",
+      "agent:Olá! Vou verificar *agora*.",
+    ]);
 
     // The thread renders the markup (escaped) and the reply's status tick.
     const page = visible((await ana.web.page(`/live?tab=me&room=${v.room.id}`)).html);
@@ -149,7 +152,13 @@ describe("/live without JavaScript", () => {
     expect(visible(await bad.text())).toContain("E-mail inválido");
     const before = await room(v.room.id);
     expect(before.username).not.toBe("João Lima");
-    const ok = await ana.web.post(`/live?index&tab=me&room=${v.room.id}`, { intent: "contact", room_id: v.room.id, username: "João Lima", email: "joao@example.com", phone: "21 99876-5432" });
+    const ok = await ana.web.post(`/live?index&tab=me&room=${v.room.id}`, {
+      intent: "contact",
+      room_id: v.room.id,
+      username: "João Lima",
+      email: "joao@example.com",
+      phone: "21 99876-5432",
+    });
     expect(ok.status).toBe(302);
     expect(await room(v.room.id)).toMatchObject({ username: "João Lima", email: "joao@example.com", phone: "+5521998765432" });
     const page = visible((await ana.web.page(`/live?tab=me&room=${v.room.id}`)).html);
@@ -182,7 +191,9 @@ describe("/live without JavaScript", () => {
   it("the agent status form sets the status; an unknown status is refused", async () => {
     const ok = await ana.web.post(`/live?index&tab=me`, { intent: "status", status: "SHORT_BREAK" });
     expect(ok.status).toBe(302);
-    expect((await query<{ status: string }>(`SELECT status FROM live_agents WHERE account_id = $1 AND user_id = $2`, [accountId, ana.person.userId]))[0].status).toBe("SHORT_BREAK");
+    expect((await query<{ status: string }>(`SELECT status FROM live_agents WHERE account_id = $1 AND user_id = $2`, [accountId, ana.person.userId]))[0].status).toBe(
+      "SHORT_BREAK",
+    );
     expect((await ana.web.post(`/live?index&tab=me`, { intent: "status", status: "SLEEPING" })).status).toBe(422);
   });
 });
@@ -196,7 +207,10 @@ describe("supervisor, dashboard and transcripts without JavaScript", () => {
     const order = [bruno.person.email, ana.person.email].map((e) => html.indexOf(`data-agent="${e}"`));
     expect(order.every((i) => i > 0)).toBe(true);
     expect(order[0]).toBeLessThan(order[1]); // AVAILABLE before SHORT_BREAK
-    const [open] = await query<{ protocol: string }>(`SELECT protocol FROM live_rooms WHERE account_id = $1 AND agent_id = $2 AND status = 'OPEN'`, [accountId, bruno.person.userId]);
+    const [open] = await query<{ protocol: string }>(`SELECT protocol FROM live_rooms WHERE account_id = $1 AND agent_id = $2 AND status = 'OPEN'`, [
+      accountId,
+      bruno.person.userId,
+    ]);
     expect(html).toContain(`#${open.protocol}`);
     expect((await ana.web.get("/live/manage")).status).toBe(302);
   });

@@ -80,7 +80,10 @@ describe("scheduled messages are checked by moderation when released", () => {
     expect(held).toMatchObject({ status: "pending", error_code: "moderation", error_message: "moderation.held", queued_at: null, price: String(PRICE) });
     expect(await submits(risky)).toBe(0);
     expect(await query("SELECT 1 FROM outbox WHERE payload->>'message_id' = $1", [risky])).toEqual([]);
-    expect((await query<{ status: string }>("SELECT status FROM message_events WHERE message_id = $1 ORDER BY id", [risky])).map((e) => e.status)).toEqual(["scheduled", "pending"]);
+    expect((await query<{ status: string }>("SELECT status FROM message_events WHERE message_id = $1 ORDER BY id", [risky])).map((e) => e.status)).toEqual([
+      "scheduled",
+      "pending",
+    ]);
     const holds = await query<{ state: string; status: string; value: string; account_id: string }>(
       `SELECT h.state, a.status, a.value, a.account_id FROM moderation_holds h JOIN moderation_approvals a ON a.id = h.approval_id WHERE h.message_id = $1`,
       [risky],

@@ -138,7 +138,10 @@ describe("moderation: words and URLs under review", () => {
 
     // Case and accents do not matter: "PRÊMIOX…" holds on the word "premiox…".
     const held = await send(p, `Você ganhou um PRÊMIOX${word.slice(7).toUpperCase()} hoje!`, [nextNumber(), nextNumber()]);
-    expect(held.data.map((d) => [d.status, d.error_code, d.price])).toEqual([["pending", "moderation", PRICE], ["pending", "moderation", PRICE]]);
+    expect(held.data.map((d) => [d.status, d.error_code, d.price])).toEqual([
+      ["pending", "moderation", PRICE],
+      ["pending", "moderation", PRICE],
+    ]);
     expect(await balanceOf(p.accountId)).toBe(1_000 - 3 * PRICE);
     for (const d of held.data) {
       const row = await messageRow(d.id);

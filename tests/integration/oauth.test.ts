@@ -56,10 +56,7 @@ describe("Google sign-in on the web", () => {
     const { c, done } = await googleSignIn(email);
     expect(location(done)).toBe("/");
     expect((await c.page("/")).html).toContain("Empresa Ligada");
-    const [row] = await query<{ google_id: string | null; n: number }>(
-      "SELECT max(google_id) AS google_id, count(*)::int AS n FROM users WHERE email = $1",
-      [email],
-    );
+    const [row] = await query<{ google_id: string | null; n: number }>("SELECT max(google_id) AS google_id, count(*)::int AS n FROM users WHERE email = $1", [email]);
     expect(row.n).toBe(1);
     expect(row.google_id).toMatch(/^g-/);
     // the address was never verified by whoever registered it: their password no longer opens it
@@ -91,11 +88,26 @@ describe("Google sign-in through the API", () => {
     const verifier = randomBytes(32).toString("base64url");
     const authorize = new URL(`${inject("oauthUrl")}/authorize`);
     const redirect = "http://127.0.0.1/app-callback";
-    for (const [k, v] of Object.entries({ response_type: "code", client_id: OAUTH_CLIENT.id, redirect_uri: redirect, code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256", as: email })) authorize.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      response_type: "code",
+      client_id: OAUTH_CLIENT.id,
+      redirect_uri: redirect,
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+      as: email,
+    }))
+      authorize.searchParams.set(k, v);
     const code = new URL((await fetch(authorize, { redirect: "manual" })).headers.get("Location")!).searchParams.get("code")!;
     const tokenRes = await fetch(`${inject("oauthUrl")}/token`, {
       method: "POST",
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirect, code_verifier: verifier, client_id: OAUTH_CLIENT.id, client_secret: OAUTH_CLIENT.secret }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirect,
+        code_verifier: verifier,
+        client_id: OAUTH_CLIENT.id,
+        client_secret: OAUTH_CLIENT.secret,
+      }),
     }).then((r) => r.json());
 
     const res = await api("/api/auth/login/google", { body: { access_token: tokenRes.access_token } });

@@ -184,7 +184,10 @@ describe("the documented answers of the customer webhook routes", () => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const res: { status: number; body: { data: Array<{ id: string }>; next_cursor: string | null } } = await api(`/api/webhooks/${id}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ""}`, { token });
+        const res: { status: number; body: { data: Array<{ id: string }>; next_cursor: string | null } } = await api(
+          `/api/webhooks/${id}/deliveries?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+          { token },
+        );
         expect(res.status).toBe(200);
         expect(res.body.data.length).toBeLessThanOrEqual(2);
         seen.push(...res.body.data.map((d: { id: string }) => d.id));

@@ -42,7 +42,8 @@ async function mo(from: string, body: string) {
   expect(r.answer.result).toBe("stored");
   return r.answer;
 }
-const optedOut = async (p: P, mobile: string) => (await query("SELECT 1 FROM optouts WHERE account_id = $1 AND channel = 'sms' AND recipient = $2", [p.accountId, mobile])).length > 0;
+const optedOut = async (p: P, mobile: string) =>
+  (await query("SELECT 1 FROM optouts WHERE account_id = $1 AND channel = 'sms' AND recipient = $2", [p.accountId, mobile])).length > 0;
 
 let owner: P;
 beforeAll(async () => {
@@ -53,8 +54,14 @@ describe("keywords API", () => {
   it("a new account has the default keywords; add, change and delete them one by one", async () => {
     const start = await keywords(owner);
     expect(start.map((k) => [k.keyword, k.action])).toEqual([
-      ["SAIR", "optout"], ["PARAR", "optout"], ["CANCELAR", "optout"], ["DESCADASTRAR", "optout"], ["REMOVER", "optout"], ["STOP", "optout"],
-      ["VOLTAR", "resume"], ["START", "resume"],
+      ["SAIR", "optout"],
+      ["PARAR", "optout"],
+      ["CANCELAR", "optout"],
+      ["DESCADASTRAR", "optout"],
+      ["REMOVER", "optout"],
+      ["STOP", "optout"],
+      ["VOLTAR", "resume"],
+      ["START", "resume"],
     ]);
 
     const added = await api("/api/keywords", { token: owner.token, body: { keyword: " Chegá ", action: "optout" } });
@@ -128,7 +135,11 @@ describe("keywords API", () => {
     expect(await keywords(p)).toHaveLength(8); // nothing deleted
 
     const otherId = (await keywords(other))[0].id;
-    const bulk = await api("/api/keywords", { token: p.token, method: "DELETE", body: { ids: [...optout.slice(1).map((k) => k.id), ...resume.map((k) => k.id), otherId, "nope"] } });
+    const bulk = await api("/api/keywords", {
+      token: p.token,
+      method: "DELETE",
+      body: { ids: [...optout.slice(1).map((k) => k.id), ...resume.map((k) => k.id), otherId, "nope"] },
+    });
     expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
     expect(bulk.body.deleted).toBe(7);
     expect((await keywords(p)).map((k) => k.keyword)).toEqual(["SAIR"]);

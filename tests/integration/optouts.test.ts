@@ -117,7 +117,9 @@ describe("opt-outs API", () => {
     });
 
     const saved = await api("/api/optouts/settings", {
-      token: p.token, method: "PUT", body: { keywords: ["sair", "Chega", "SAIR", " parar "], resume_keywords: "voltar, quero" },
+      token: p.token,
+      method: "PUT",
+      body: { keywords: ["sair", "Chega", "SAIR", " parar "], resume_keywords: "voltar, quero" },
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect(saved.body.data).toMatchObject({ keywords: ["SAIR", "CHEGA", "PARAR"], resume_keywords: ["VOLTAR", "QUERO"] });
@@ -193,8 +195,26 @@ describe("accept with opt-outs and the deny list", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
       data: [
-        { id: expect.any(String), to: out.e164, status: "optout", segments: 1, coding: "GSM7", price: 0, error_code: "optout", error_message: "The recipient opted out of messages; not sent and not charged" },
-        { id: expect.any(String), to: denied.e164, status: "rejected", segments: 1, coding: "GSM7", price: 0, error_code: "deny_list", error_message: "The number is on the account's deny list; not sent and not charged" },
+        {
+          id: expect.any(String),
+          to: out.e164,
+          status: "optout",
+          segments: 1,
+          coding: "GSM7",
+          price: 0,
+          error_code: "optout",
+          error_message: "The recipient opted out of messages; not sent and not charged",
+        },
+        {
+          id: expect.any(String),
+          to: denied.e164,
+          status: "rejected",
+          segments: 1,
+          coding: "GSM7",
+          price: 0,
+          error_code: "deny_list",
+          error_message: "The number is on the account's deny list; not sent and not charged",
+        },
         { id: expect.any(String), to: normal.e164, status: "queued", segments: 1, coding: "GSM7", price: DEFAULT_T1 },
       ],
       total_price: DEFAULT_T1,
@@ -209,15 +229,16 @@ describe("accept with opt-outs and the deny list", () => {
       "SELECT id, recipient, status, price, error_code, error_message, queued_at FROM messages WHERE account_id = $1 ORDER BY recipient = $2 DESC, recipient = $3 DESC",
       [p.accountId, out.e164, denied.e164],
     );
-    expect(messages.map(({ id: _id, queued_at: _q, ...m }) => m)).toEqual([
-      { recipient: out.e164, status: "optout", price: "0", error_code: "optout", error_message: "errors.RECIPIENT_OPTED_OUT" },
-      { recipient: denied.e164, status: "rejected", price: "0", error_code: "deny_list", error_message: "errors.RECIPIENT_DENIED" },
-      { recipient: normal.e164, status: "queued", price: String(DEFAULT_T1), error_code: null, error_message: null },
-    ].map((m, i) => (i < 2 ? m : { ...m, status: expect.any(String) })));
-    const outbox = await query<{ message_id: string }>(
-      "SELECT payload->>'message_id' AS message_id FROM outbox WHERE payload->>'message_id' = ANY($1::text[])",
-      [messages.map((m) => m.id)],
+    expect(messages.map(({ id: _id, queued_at: _q, ...m }) => m)).toEqual(
+      [
+        { recipient: out.e164, status: "optout", price: "0", error_code: "optout", error_message: "errors.RECIPIENT_OPTED_OUT" },
+        { recipient: denied.e164, status: "rejected", price: "0", error_code: "deny_list", error_message: "errors.RECIPIENT_DENIED" },
+        { recipient: normal.e164, status: "queued", price: String(DEFAULT_T1), error_code: null, error_message: null },
+      ].map((m, i) => (i < 2 ? m : { ...m, status: expect.any(String) })),
     );
+    const outbox = await query<{ message_id: string }>("SELECT payload->>'message_id' AS message_id FROM outbox WHERE payload->>'message_id' = ANY($1::text[])", [
+      messages.map((m) => m.id),
+    ]);
     const normalId = res.body.data[2].id;
     expect(outbox).toEqual([{ message_id: normalId }]);
     const events = await query<{ message_id: string; status: string }>(
@@ -235,9 +256,22 @@ describe("accept with opt-outs and the deny list", () => {
     expect(final.status).toBe(simulatedOutcome(normalId));
     // The same message read in Spanish: the reason in Spanish; the history row too (the row itself keeps the locale key).
     const blockedNow = await api(`/api/sms/messages/${res.body.data[0].id}`, { token: p.token, lang: "es" });
-    expect(blockedNow.body.data).toMatchObject({ status: "optout", price: 0, error_code: "optout", error_message: "El destinatario pidió no recibir mensajes (baja); no enviado y sin cargo" });
+    expect(blockedNow.body.data).toMatchObject({
+      status: "optout",
+      price: 0,
+      error_code: "optout",
+      error_message: "El destinatario pidió no recibir mensajes (baja); no enviado y sin cargo",
+    });
     const historyRow = await api(`/api/sms/messages?id=${res.body.data[1].id}`, { token: p.token, lang: "es-AR,es;q=0.9" });
-    expect(historyRow.body.data).toEqual([expect.objectContaining({ from: expect.any(String), to: denied.e164, recipient: denied.e164, error_code: "deny_list", error_message: "El número está en la lista de bloqueo de la cuenta; no enviado y sin cargo" })]);
+    expect(historyRow.body.data).toEqual([
+      expect.objectContaining({
+        from: expect.any(String),
+        to: denied.e164,
+        recipient: denied.e164,
+        error_code: "deny_list",
+        error_message: "El número está en la lista de bloqueo de la cuenta; no enviado y sin cargo",
+      }),
+    ]);
     expect(blockedNow.body.data.events.map((e: { status: string }) => e.status)).toEqual(["optout"]);
     expect(await balanceOf(p.accountId)).toBe(1_000 - DEFAULT_T1);
 
@@ -248,9 +282,7 @@ describe("accept with opt-outs and the deny list", () => {
     expect(none.body.total_price).toBe(0);
     expect(none.body.data.map((d: { status: string }) => d.status)).toEqual(["optout", "rejected"]);
     expect(await balanceOf(p.accountId)).toBe(0);
-    expect(
-      await query("SELECT id FROM outbox WHERE payload->>'message_id' = ANY($1::text[])", [none.body.data.map((d: { id: string }) => d.id)]),
-    ).toEqual([]);
+    expect(await query("SELECT id FROM outbox WHERE payload->>'message_id' = ANY($1::text[])", [none.body.data.map((d: { id: string }) => d.id)])).toEqual([]);
 
     // After removing the opt-out the number is sent to (and charged) again.
     const [optout] = await query<{ id: string }>("SELECT id FROM optouts WHERE account_id = $1 AND recipient = $2", [p.accountId, out.e164]);

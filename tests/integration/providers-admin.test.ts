@@ -187,7 +187,9 @@ describe("inbound SMS routing by short code", () => {
     // …but it sent to this mobile (from its route's default) and, before senders were checked, from the owner's code.
     expect((await api("/api/sms/messages", { token: senderToken, body: { to: mobile, body: "Oferta" } })).status).toBe(200);
     await query(`INSERT INTO messages (account_id, channel, direction, sender, recipient, body, status) VALUES ($1, 'sms', 'outbound', $2, $3, 'Oferta', 'delivered')`, [
-      sender.accountId, code, mobile,
+      sender.accountId,
+      code,
+      mobile,
     ]);
 
     const r = await mo(mobile, code, "Quero saber mais");

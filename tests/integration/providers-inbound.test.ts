@@ -124,14 +124,23 @@ describe("HTTP provider", () => {
   });
 
   it("an MO posted by the HTTP provider is stored inbound; PARAR opts the mobile out with the keyword", async () => {
-    const raw = (body: string) => JSON.stringify({ type: "inbound", event_id: `mo-${randomUUID()}`, from: "5511977770001", to: "29123", body, occurred_at: new Date().toISOString() });
+    const raw = (body: string) =>
+      JSON.stringify({ type: "inbound", event_id: `mo-${randomUUID()}`, from: "5511977770001", to: "29123", body, occurred_at: new Date().toISOString() });
     const first = raw("Oi, quando chega?");
     const r = await webhook(first);
     expect(r.status).toBe(200);
     expect(r.body.result).toBe("stored");
     expect((await webhook(first)).body.result).toBe("duplicate");
     const [m] = await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [r.body.messageId]);
-    expect(m).toMatchObject({ account_id: accountId, direction: "inbound", status: "received", sender: "+5511977770001", recipient: "29123", body: "Oi, quando chega?", price: "0" });
+    expect(m).toMatchObject({
+      account_id: accountId,
+      direction: "inbound",
+      status: "received",
+      sender: "+5511977770001",
+      recipient: "29123",
+      body: "Oi, quando chega?",
+      price: "0",
+    });
 
     const stop = await webhook(raw(" parar "));
     expect(stop.body).toMatchObject({ result: "stored", keyword: { action: "optout", keyword: "PARAR" } });

@@ -52,7 +52,9 @@ beforeAll(async () => {
   stack = await startStack();
   staff = await loginAs("staff@demo.example");
   owner = await loginAs("owner@demo.example");
-  await stack.query(`UPDATE accounts SET balance = 10000000 WHERE id IN (SELECT account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example')`);
+  await stack.query(
+    `UPDATE accounts SET balance = 10000000 WHERE id IN (SELECT account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example')`,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -60,8 +62,7 @@ afterAll(async () => {
   await new Promise((r) => peer?.close(() => r(null)));
 });
 
-const row = async (id: string) =>
-  (await stack.query<{ status: string; provider: string | null }>("SELECT status, provider FROM messages WHERE id = $1", [id]))[0];
+const row = async (id: string) => (await stack.query<{ status: string; provider: string | null }>("SELECT status, provider FROM messages WHERE id = $1", [id]))[0];
 
 async function sendAndWait(to: string) {
   const r = await stack.api("/api/sms/messages", { token: owner, body: { to, body: "Rota nova?" } });

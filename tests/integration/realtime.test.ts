@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import { WebSocket } from "undici";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { giveOmni, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
@@ -93,7 +92,14 @@ beforeAll(async () => {
   for (const port of ports) {
     const child = spawn(bun, ["realtime/server.ts"], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: "test", DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl"), REDIS_PREFIX: inject("redisPrefix"), REALTIME_PORT: String(port) },
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        DATABASE_URL: inject("databaseUrl"),
+        REDIS_URL: inject("redisUrl"),
+        REDIS_PREFIX: inject("redisPrefix"),
+        REALTIME_PORT: String(port),
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
     child.stderr?.on("data", (c: Buffer) => process.stderr.write(`[realtime ${port}] ${c}`));
@@ -105,10 +111,11 @@ beforeAll(async () => {
   // A fresh account with the omni plan: its owner (a supervisor), an agent and a non-agent analyst.
   [owner, agent, other] = await Promise.all([registerPerson("rt-owner"), registerPerson("rt-agent"), registerPerson("rt-analyst")]);
   await giveOmni(owner.accountId);
-  await query(
-    `INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true), ($1, $3, 'analyst', false)`,
-    [owner.accountId, agent.userId, other.userId],
-  );
+  await query(`INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true), ($1, $3, 'analyst', false)`, [
+    owner.accountId,
+    agent.userId,
+    other.userId,
+  ]);
   agentToken = (await login(agent.email, agent.password)).token;
 });
 
@@ -128,7 +135,12 @@ describe("realtime fan-out across two processes", () => {
       visitor2: new Client(wsUrl(rt[1], { visitor: visitorToken })),
     };
     const welcomes = await Promise.all(Object.values(clients).map((c) => c.welcome()));
-    expect(welcomes.map((w) => [w.kind, w.supervisor])).toEqual([["agent", false], ["agent", true], ["visitor", false], ["visitor", false]]);
+    expect(welcomes.map((w) => [w.kind, w.supervisor])).toEqual([
+      ["agent", false],
+      ["agent", true],
+      ["visitor", false],
+      ["visitor", false],
+    ]);
 
     const published: Array<{ n: number; to: "*" | string[]; visitor: boolean }> = [];
     for (let n = 0; n < 40; n++) {
@@ -277,13 +289,21 @@ describe("commands", () => {
     await c.welcome();
     const beat = await c.command("b1", "heart_beat");
     expect(beat).toMatchObject({ type: "reply", id: "b1", ok: true, data: { at: expect.any(Number) } });
-    expect(await c.command("u1", "fly_away")).toEqual({ type: "reply", id: "u1", ok: false, error: { code: "UNKNOWN_COMMAND", message: "Unknown command: fly_away", params: { command: "fly_away" } } });
+    expect(await c.command("u1", "fly_away")).toEqual({
+      type: "reply",
+      id: "u1",
+      ok: false,
+      error: { code: "UNKNOWN_COMMAND", message: "Unknown command: fly_away", params: { command: "fly_away" } },
+    });
     const close = await c.command("x1", "close", { room_id: "r" });
     expect(close).toMatchObject({ id: "x1", ok: false, error: { code: "NOT_FOUND" } });
     await c.close();
 
     // Over the SSE fallback's POST.
-    const res = await fetch(`${rt[1]}/realtime/command?${new URLSearchParams({ ticket: await ticketFor(agent) })}`, { method: "POST", body: JSON.stringify({ id: 9, command: "heart_beat" }) });
+    const res = await fetch(`${rt[1]}/realtime/command?${new URLSearchParams({ ticket: await ticketFor(agent) })}`, {
+      method: "POST",
+      body: JSON.stringify({ id: 9, command: "heart_beat" }),
+    });
     expect(await res.json()).toMatchObject({ id: 9, ok: true });
   });
 
@@ -296,12 +316,24 @@ describe("commands", () => {
     });
     const actor = { userId: agent.userId, accountId: owner.accountId } as any;
     const conn = { kind: "agent" as const, locale: "en", caller: async () => ({ kind: "agent" as const, ctx: { actor }, connectionId: "c" }) };
-    expect(await dispatchLiveCommand(conn, { id: "a", command: "transfer_agent", payload: { to: "u2" } })).toEqual({ type: "reply", id: "a", ok: true, data: { transferred: true } });
+    expect(await dispatchLiveCommand(conn, { id: "a", command: "transfer_agent", payload: { to: "u2" } })).toEqual({
+      type: "reply",
+      id: "a",
+      ok: true,
+      data: { transferred: true },
+    });
     const failed = await dispatchLiveCommand(conn, { id: "b", command: "transfer_agent", payload: { to: "nobody" } });
     expect(failed).toMatchObject({ id: "b", ok: false, error: { code: "NOT_FOUND", message: expect.any(String) } });
-    expect(seen).toEqual([["agent", agent.userId, { to: "u2" }], ["agent", agent.userId, { to: "nobody" }]]);
+    expect(seen).toEqual([
+      ["agent", agent.userId, { to: "u2" }],
+      ["agent", agent.userId, { to: "nobody" }],
+    ]);
     // Agents-only by default: a visitor is refused before the handler runs.
-    const visitor = { kind: "visitor" as const, locale: "en", caller: async () => ({ kind: "visitor" as const, ctx: {}, visitor: { accountId: owner.accountId, roomId: "r" }, connectionId: "v" }) };
+    const visitor = {
+      kind: "visitor" as const,
+      locale: "en",
+      caller: async () => ({ kind: "visitor" as const, ctx: {}, visitor: { accountId: owner.accountId, roomId: "r" }, connectionId: "v" }),
+    };
     expect(await dispatchLiveCommand(visitor, { id: 3, command: "transfer_agent", payload: {} })).toMatchObject({ id: 3, ok: false, error: { code: "FORBIDDEN" } });
     expect(seen).toHaveLength(2);
     unregisterLiveCommand("transfer_agent");

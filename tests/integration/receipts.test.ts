@@ -136,7 +136,10 @@ describe("provider receipts (POST /api/webhooks/providers/:provider)", () => {
     expect(after.error_code).toBeNull();
     // The provider's word is kept in the history, marked as not applied.
     const events = await eventsOf(m.id);
-    expect(events.map((e) => [e.status, e.payload.applied])).toEqual([["delivered", true], ["failed", false]]);
+    expect(events.map((e) => [e.status, e.payload.applied])).toEqual([
+      ["delivered", true],
+      ["failed", false],
+    ]);
     expect((await announced(m.id)).map((e) => e.status)).toEqual(["delivered"]);
   });
 
@@ -171,10 +174,7 @@ describe("provider receipts (POST /api/webhooks/providers/:provider)", () => {
       ["unsigned", () => null],
       ["wrongly signed", (raw) => signWebhook("not-the-simulator-secret-0123456789", `wh-${randomUUID()}`, raw)],
       ["stale timestamp", (raw) => signWebhook(SECRET, `wh-${randomUUID()}`, raw, Math.floor(Date.now() / 1000) - 6 * 60)],
-      [
-        "signed over a different body",
-        (raw) => signWebhook(SECRET, `wh-${randomUUID()}`, raw.replace('"delivered"', '"read"')),
-      ],
+      ["signed over a different body", (raw) => signWebhook(SECRET, `wh-${randomUUID()}`, raw.replace('"delivered"', '"read"'))],
     ];
     for (const [name, headers] of cases) {
       it(name, async () => {

@@ -94,7 +94,9 @@ describe("whitelabel hosts (item 8)", () => {
 
   it("a brand is never served on a platform host, even from a row claiming it", async () => {
     const p = await registerPerson("wl-legacy");
-    const [w] = await query<{ id: string }>(`INSERT INTO whitelabels (name, color, host, account_id) VALUES ('Sequestro', '#000000', 'unsubscribe.localhost', $1) RETURNING id`, [p.accountId]);
+    const [w] = await query<{ id: string }>(`INSERT INTO whitelabels (name, color, host, account_id) VALUES ('Sequestro', '#000000', 'unsubscribe.localhost', $1) RETURNING id`, [
+      p.accountId,
+    ]);
     try {
       expect((await api("/api/whitelabel/current", { host: "unsubscribe.localhost" })).body.brand).toBeNull();
     } finally {
@@ -111,7 +113,12 @@ describe("request body limits (item 9)", () => {
       const declared = await raw(base, `/api/widget/${widgetKey}/messages`, { method: "POST", body, headers: { "Content-Type": "application/json", "Accept-Language": "en" } });
       expect(declared.status, base).toBe(413);
       expect(declared.body.error, base).toMatchObject({ code: "BODY_TOO_LARGE", message: "The request is too large: at most 1,024 KB" });
-      const streamed = await raw(base, `/api/widget/${widgetKey}/messages`, { method: "POST", body: chunked(body), duplex: "half", headers: { "Content-Type": "application/json" } });
+      const streamed = await raw(base, `/api/widget/${widgetKey}/messages`, {
+        method: "POST",
+        body: chunked(body),
+        duplex: "half",
+        headers: { "Content-Type": "application/json" },
+      });
       expect(streamed.status, base).toBe(413);
     }
     expect(await roomCount()).toBe(before);
@@ -123,7 +130,11 @@ describe("request body limits (item 9)", () => {
 
   it("an authenticated JSON route and a multipart body sent to a route that takes no files are limited too", async () => {
     const contact = JSON.stringify({ first_name: "Grande", mobile_number: "11912345678", description: "x".repeat(2 * MB) });
-    const res = await raw("apiUrl", "/api/contacts", { method: "POST", body: contact, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "X-Account-Id": owner.accountId, "Accept-Language": "pt-BR" } });
+    const res = await raw("apiUrl", "/api/contacts", {
+      method: "POST",
+      body: contact,
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "X-Account-Id": owner.accountId, "Accept-Language": "pt-BR" },
+    });
     expect(res.status).toBe(413);
     expect(res.body.error.message).toBe("A requisição é grande demais: no máximo 1.024 KB");
     expect(await query(`SELECT 1 FROM contacts WHERE account_id = $1 AND first_name = 'Grande'`, [owner.accountId])).toHaveLength(0);
@@ -135,7 +146,11 @@ describe("request body limits (item 9)", () => {
   });
 
   it("a Remix form post (urlencoded) above the limit is 413 before the action reads it", async () => {
-    const res = await raw("webUrl", "/login", { method: "POST", body: `email=a%40b.c&password=${"x".repeat(2 * MB)}`, headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "en" } });
+    const res = await raw("webUrl", "/login", {
+      method: "POST",
+      body: `email=a%40b.c&password=${"x".repeat(2 * MB)}`,
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "en" },
+    });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe("BODY_TOO_LARGE");
   });
@@ -178,7 +193,10 @@ describe("live files follow their room (item 14)", () => {
 describe("visitor fields and contact websites (item 15)", () => {
   it("the widget's first message with a 5,000-character e-mail, a 5,000-digit phone and a U+202E name is 422 naming each field, and nothing is stored", async () => {
     const before = await roomCount();
-    const res = await api(`/api/widget/${widgetKey}/messages`, { lang: "en", body: { name: "Maria \u202Eadmin", email: `${"a".repeat(5000)}`, phone: "9".repeat(5000), message: "oi" } });
+    const res = await api(`/api/widget/${widgetKey}/messages`, {
+      lang: "en",
+      body: { name: "Maria \u202Eadmin", email: `${"a".repeat(5000)}`, phone: "9".repeat(5000), message: "oi" },
+    });
     expect(res.status).toBe(422);
     expect(res.body.error.fields).toEqual({ name: ["Remove invisible or control characters"], email: ["Maximum length 254"], phone: ["Invalid phone number"] });
     for (const [field, value, message] of [
@@ -198,7 +216,11 @@ describe("visitor fields and contact websites (item 15)", () => {
     // Valid fields are kept cleaned: e-mail lower-cased, phone E.164.
     const ok = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Maria  Souza", email: "Maria@Example.COM", phone: "(11) 91234-5678", message: "oi" } });
     expect(ok.status).toBe(200);
-    expect((await query(`SELECT username, email, phone FROM live_rooms WHERE id = $1`, [ok.body.room.id]))[0]).toEqual({ username: "Maria Souza", email: "maria@example.com", phone: "+5511912345678" });
+    expect((await query(`SELECT username, email, phone FROM live_rooms WHERE id = $1`, [ok.body.room.id]))[0]).toEqual({
+      username: "Maria Souza",
+      email: "maria@example.com",
+      phone: "+5511912345678",
+    });
   });
 
   it("a contact's website must be http(s): javascript:, data: and ftp: are refused with a translated error naming it", async () => {

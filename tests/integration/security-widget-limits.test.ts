@@ -20,12 +20,19 @@ async function call(path: string, ip: string, body?: unknown) {
     headers: { "X-Forwarded-For": ip, "Accept-Language": "en", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, retryAfter: res.headers.get("Retry-After"), cors: res.headers.get("Access-Control-Allow-Origin"), body: (await res.json().catch(() => null)) as any };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get("Retry-After"),
+    cors: res.headers.get("Access-Control-Allow-Origin"),
+    body: (await res.json().catch(() => null)) as any,
+  };
 }
 
 async function accountWithKey(email: string) {
   const [a] = await stack.query<{ id: string }>(`INSERT INTO accounts (name, auth_token) VALUES ($1, md5(random()::text)) RETURNING id`, [email]);
-  const [s] = await stack.query<{ widget_key: string }>(`INSERT INTO live_settings (account_id, widget_key) VALUES ($1, 'wk_' || md5(random()::text)) RETURNING widget_key`, [a.id]);
+  const [s] = await stack.query<{ widget_key: string }>(`INSERT INTO live_settings (account_id, widget_key) VALUES ($1, 'wk_' || md5(random()::text)) RETURNING widget_key`, [
+    a.id,
+  ]);
   return { accountId: a.id, key: s.widget_key };
 }
 

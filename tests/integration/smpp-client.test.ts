@@ -5,7 +5,7 @@
  * -> delivered; a part undelivered -> failed), retries a throttled part without resending the
  * accepted ones, and stores deliver_sm MO as inbound messages with opt-out keywords applied.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { startSmsc, type Smsc } from "../support/smsc";
@@ -37,7 +37,8 @@ async function send(to: string, body: string, from = code) {
 }
 
 const messageRow = async (id: string) => (await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [id]))[0];
-const partsOf = (id: string) => query<{ part: number; total: number; provider_message_id: string; status: string }>("SELECT * FROM message_parts WHERE message_id = $1 ORDER BY part", [id]);
+const partsOf = (id: string) =>
+  query<{ part: number; total: number; provider_message_id: string; status: string }>("SELECT * FROM message_parts WHERE message_id = $1 ORDER BY part", [id]);
 const accepted = (to: string) => smsc.submits.filter((s) => s.destination === to.replace("+", "") && s.status === 0);
 
 beforeAll(async () => {
@@ -48,10 +49,10 @@ beforeAll(async () => {
   await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [accountId]);
   code = await giveShortCode(accountId);
   await query("INSERT INTO sms_prices (account_id, route, price_per_segment) VALUES ($1, $2, 5)", [accountId, ROUTE]);
-  const [c] = await query<{ id: string }>(
-    `INSERT INTO provider_connections (name, channel, kind, settings) VALUES ($1, 'sms', 'smpp', $2::jsonb) RETURNING id`,
-    [NAME, JSON.stringify({ host: "127.0.0.1", port: smsc.port, system_id: "mensag", password: "s3cret", tps: 50 })],
-  );
+  const [c] = await query<{ id: string }>(`INSERT INTO provider_connections (name, channel, kind, settings) VALUES ($1, 'sms', 'smpp', $2::jsonb) RETURNING id`, [
+    NAME,
+    JSON.stringify({ host: "127.0.0.1", port: smsc.port, system_id: "mensag", password: "s3cret", tps: 50 }),
+  ]);
   connectionId = c.id;
   const [prev] = await query<{ connection_id: string }>("SELECT connection_id FROM sms_route_connections WHERE route = $1", [ROUTE]);
   previousConnection = prev.connection_id;
@@ -151,7 +152,10 @@ describe("SMPP client provider", () => {
     smsc.throttle = () => false;
     const all = smsc.submits.filter((s) => s.destination === to.slice(1));
     expect(all.filter((s) => s.status !== 0).map((s) => s.concat?.seq)).toEqual([2]);
-    const ok = all.filter((s) => s.status === 0).map((s) => s.concat?.seq).sort();
+    const ok = all
+      .filter((s) => s.status === 0)
+      .map((s) => s.concat?.seq)
+      .sort();
     expect(ok).toEqual([1, 2, 3]); // each part accepted exactly once
     expect(await partsOf(m.id)).toHaveLength(3);
   });
@@ -170,13 +174,18 @@ describe("SMPP client provider", () => {
     const mobile = "+5511991110002"; // sent to above
     expect(await smsc.mo(mobile, "29123", "Obrigado!")).toBe(0);
     const inbound = await until("inbound", async () => {
-      const rows = await query<Record<string, any>>("SELECT * FROM messages WHERE account_id = $1 AND direction = 'inbound' AND sender = $2 ORDER BY created_at", [accountId, mobile]);
+      const rows = await query<Record<string, any>>("SELECT * FROM messages WHERE account_id = $1 AND direction = 'inbound' AND sender = $2 ORDER BY created_at", [
+        accountId,
+        mobile,
+      ]);
       return rows.length ? rows : null;
     });
     expect(inbound[0]).toMatchObject({ status: "received", recipient: "29123", body: "Obrigado!", provider: NAME });
 
     expect(await smsc.mo(mobile, "29123", "  Sáir ")).toBe(0);
-    const [optout] = await until("opt-out", () => query<Record<string, any>>("SELECT * FROM optouts WHERE account_id = $1 AND recipient = $2", [accountId, mobile]).then((r) => r[0] && [r[0]]));
+    const [optout] = await until("opt-out", () =>
+      query<Record<string, any>>("SELECT * FROM optouts WHERE account_id = $1 AND recipient = $2", [accountId, mobile]).then((r) => r[0] && [r[0]]),
+    );
     expect(optout).toMatchObject({ channel: "sms", source: "keyword", keyword: "SAIR" });
     // A send to the opted-out mobile now ends `optout`.
     const blocked = await api("/api/sms/messages", { token, body: { to: mobile, body: "Oi", route: ROUTE } });

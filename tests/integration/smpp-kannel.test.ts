@@ -93,11 +93,31 @@ concatenation = true
 `,
     );
     boxes.push(spawn("bearerbox", [join(dir, "kannel.conf")], { stdio: "ignore" }));
-    await waitUntil("bearerbox's admin port", () => fetch(`http://127.0.0.1:${admin}/status.txt?password=adm`).then((r) => r.ok, () => false), 20_000);
+    await waitUntil(
+      "bearerbox's admin port",
+      () =>
+        fetch(`http://127.0.0.1:${admin}/status.txt?password=adm`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      20_000,
+    );
     boxes.push(spawn("smsbox", [join(dir, "kannel.conf")], { stdio: "ignore" }));
     // Kannel retries a failed connect every 10 s: bound within about that.
-    await waitUntil("Kannel's bind to our SMPP server", async () => /ours\[ours\].*\(online/.test(await (await fetch(`http://127.0.0.1:${admin}/status.txt?password=adm`)).text()), 30_000);
-    await waitUntil("smsbox's sendsms port", () => fetch(`http://127.0.0.1:${sendsms}/`).then(() => true, () => false), 20_000);
+    await waitUntil(
+      "Kannel's bind to our SMPP server",
+      async () => /ours\[ours\].*\(online/.test(await (await fetch(`http://127.0.0.1:${admin}/status.txt?password=adm`)).text()),
+      30_000,
+    );
+    await waitUntil(
+      "smsbox's sendsms port",
+      () =>
+        fetch(`http://127.0.0.1:${sendsms}/`).then(
+          () => true,
+          () => false,
+        ),
+      20_000,
+    );
   }, 90_000);
 
   afterAll(async () => {
@@ -111,8 +131,15 @@ concatenation = true
   async function send(to: string, text: string, extra: Record<string, string> = {}) {
     const tag = `${to}-${Date.now()}`;
     const q = new URLSearchParams({
-      username: "u", password: "p", from: code, to, text, charset: "UTF-8", "dlr-mask": "3",
-      "dlr-url": `${peer.url}/dlr?tag=${tag}&status=%d&id=%F`, ...extra,
+      username: "u",
+      password: "p",
+      from: code,
+      to,
+      text,
+      charset: "UTF-8",
+      "dlr-mask": "3",
+      "dlr-url": `${peer.url}/dlr?tag=${tag}&status=%d&id=%F`,
+      ...extra,
     });
     const res = await fetch(`http://127.0.0.1:${sendsms}/cgi-bin/sendsms?${q}`);
     expect(await res.text()).toMatch(/Accepted for delivery|Queued for later delivery/);

@@ -208,7 +208,9 @@ describe("SMPP server", () => {
     const r2 = await c.submit({ destination_addr: "5511988881002", data_coding: 0, short_message: { udh: concatUdh(42, 2, 2), message: b } });
     expect(r1.command_status).toBe(0);
     expect(r2.command_status).toBe(0);
-    const rows = await query<{ id: string; body: string; segments: number }>("SELECT id, body, segments FROM messages WHERE account_id = $1 AND recipient = '+5511988881002'", [accountId]);
+    const rows = await query<{ id: string; body: string; segments: number }>("SELECT id, body, segments FROM messages WHERE account_id = $1 AND recipient = '+5511988881002'", [
+      accountId,
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0].id).toBe(r2.message_id);
     expect(rows[0].body).toBe(a + b);
@@ -371,7 +373,15 @@ describe("SMPP server interoperability (issue 12)", () => {
     const texts = ["Parte um da mensagem. ".padEnd(153, "a"), "Parte dois da mensagem ".padEnd(153, "b"), "e o fim."];
     const answers = [];
     for (const [i, t] of texts.entries()) {
-      answers.push(await c.submit({ source_addr: code, destination_addr: "5511988885002", data_coding: 0, registered_delivery: i === 0 ? 1 : 0, short_message: { udh: concatUdh(91, 3, i + 1), message: t } }));
+      answers.push(
+        await c.submit({
+          source_addr: code,
+          destination_addr: "5511988885002",
+          data_coding: 0,
+          registered_delivery: i === 0 ? 1 : 0,
+          short_message: { udh: concatUdh(91, 3, i + 1), message: t },
+        }),
+      );
     }
     expect(answers.map((a) => a.command_status)).toEqual([0, 0, 0]);
     const id = answers[0].message_id as string;
@@ -386,7 +396,15 @@ describe("SMPP server interoperability (issue 12)", () => {
     // Part 1 without a receipt: none is owed, whatever the later parts ask.
     const quiet = [];
     for (const [i, t] of texts.entries()) {
-      quiet.push(await c.submit({ source_addr: code, destination_addr: "5511988885003", data_coding: 0, registered_delivery: i === 0 ? 0 : 1, short_message: { udh: concatUdh(92, 3, i + 1), message: t } }));
+      quiet.push(
+        await c.submit({
+          source_addr: code,
+          destination_addr: "5511988885003",
+          data_coding: 0,
+          registered_delivery: i === 0 ? 0 : 1,
+          short_message: { udh: concatUdh(92, 3, i + 1), message: t },
+        }),
+      );
     }
     const [owed] = await query<{ registered_delivery: boolean }>("SELECT registered_delivery FROM smpp_messages WHERE message_id = $1", [quiet[2].message_id]);
     expect(owed.registered_delivery).toBe(false);
@@ -411,7 +429,9 @@ describe("SMPP server interoperability (issue 12)", () => {
       expect(r.command_status, `data_coding ${data_coding}`).toBe(STATUS.ESME_RINVDCS);
     }
     // GSM 03.38 has no octet above 0x7F.
-    expect((await c.submit({ source_addr: code, destination_addr: "5511988886100", data_coding: 0, short_message: Buffer.from([0x61, 0xe7]) })).command_status).toBe(STATUS.ESME_RINVDCS);
+    expect((await c.submit({ source_addr: code, destination_addr: "5511988886100", data_coding: 0, short_message: Buffer.from([0x61, 0xe7]) })).command_status).toBe(
+      STATUS.ESME_RINVDCS,
+    );
     expect(await byRecipient("+5511988886100")).toHaveLength(0);
     await c.close();
   });
@@ -475,7 +495,13 @@ describe("SMPP server interoperability (issue 12)", () => {
 
   it("replace_sm replaces a scheduled message's text, read in its submit's data_coding, and its price; one no longer scheduled answers ESME_RREPLACEFAIL", async () => {
     const c = await transceiver(money.user);
-    const r = await c.submit({ source_addr: money.code, destination_addr: "5511988889001", data_coding: 3, schedule_delivery_time: inAnHour(), short_message: Buffer.from("Oi", "latin1") });
+    const r = await c.submit({
+      source_addr: money.code,
+      destination_addr: "5511988889001",
+      data_coding: 3,
+      schedule_delivery_time: inAnHour(),
+      short_message: Buffer.from("Oi", "latin1"),
+    });
     const id = r.message_id as string;
     const first = await row(id);
     const perSegment = Number(first.price) / first.segments;
@@ -527,7 +553,12 @@ describe("SMPP server interoperability (issue 12)", () => {
     expect(Math.abs(new Date(after.scheduled_at).getTime() - later.getTime())).toBeLessThan(1000);
     expect(new Date(after.scheduled_at).getTime()).toBeGreaterThan(new Date(first.scheduled_at).getTime());
 
-    const past = await c.request("replace_sm", { message_id: id, source_addr: money.code, schedule_delivery_time: new Date(Date.now() - 3_600_000), short_message: Buffer.from("terceiro", "latin1") });
+    const past = await c.request("replace_sm", {
+      message_id: id,
+      source_addr: money.code,
+      schedule_delivery_time: new Date(Date.now() - 3_600_000),
+      short_message: Buffer.from("terceiro", "latin1"),
+    });
     expect(past.command_status).toBe(STATUS.ESME_RINVSCHED);
     expect(await row(id)).toMatchObject({ body: "segundo", status: "scheduled" });
     // Without a time it keeps the one it has.
@@ -563,7 +594,11 @@ describe("SMPP server interoperability (issue 12)", () => {
     silent.session.on("deliver_sm", () => unanswered++);
     // Keep receipts for it flowing the whole time, so a pass that waited for acknowledgements would always be waiting.
     let n = 0;
-    const feed = setInterval(() => void silent.submit({ source_addr: code, destination_addr: `5511988887${String(300 + (n++ % 99)).padStart(3, "0")}`, registered_delivery: 1, short_message: `mudo ${n}` }), 500);
+    const feed = setInterval(
+      () =>
+        void silent.submit({ source_addr: code, destination_addr: `5511988887${String(300 + (n++ % 99)).padStart(3, "0")}`, registered_delivery: 1, short_message: `mudo ${n}` }),
+      500,
+    );
     try {
       await expect.poll(() => unanswered, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(2);
       const other = await transceiver();
@@ -588,7 +623,9 @@ describe("SMPP server interoperability (issue 12)", () => {
     const before = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
     // Fault injection in the database: smpp_messages refuses this user's rows (and only this user's).
     const fn = `fail_smpp_${tag}`;
-    await query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.smpp_user_id = '${u.data.id}' THEN RAISE EXCEPTION 'injected'; END IF; RETURN NEW; END $$`);
+    await query(
+      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.smpp_user_id = '${u.data.id}' THEN RAISE EXCEPTION 'injected'; END IF; RETURN NEW; END $$`,
+    );
     await query(`CREATE TRIGGER ${fn} BEFORE INSERT ON smpp_messages FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
     try {
       const r = await c.submit({ source_addr: code, destination_addr: "5511988887200", registered_delivery: 1, short_message: "nada escrito" });
@@ -608,7 +645,13 @@ describe("SMPP server interoperability (issue 12)", () => {
 
   it("data_sm is accepted like submit_sm (data_sm_resp with the message id) and its receipt comes back", async () => {
     const c = await transceiver();
-    const resp = await c.request("data_sm", { source_addr: code, destination_addr: "5511988889101", registered_delivery: 1, data_coding: 3, message_payload: Buffer.from("Olá via data_sm", "latin1") });
+    const resp = await c.request("data_sm", {
+      source_addr: code,
+      destination_addr: "5511988889101",
+      registered_delivery: 1,
+      data_coding: 3,
+      message_payload: Buffer.from("Olá via data_sm", "latin1"),
+    });
     expect(resp.command).toBe("data_sm_resp");
     expect(resp.command_status).toBe(STATUS.ESME_ROK);
     const id = resp.message_id as string;
@@ -631,7 +674,11 @@ describe("SMPP server interoperability (issue 12)", () => {
     expect(nack.command).toBe("generic_nack");
     expect(nack.command_status).toBe(STATUS.ESME_RINVCMDID);
 
-    const multi = await c.request("submit_multi", { source_addr: code, dest_address: [{ dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: "5511988889201" }], short_message: "multi" });
+    const multi = await c.request("submit_multi", {
+      source_addr: code,
+      dest_address: [{ dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: "5511988889201" }],
+      short_message: "multi",
+    });
     expect(multi.command).toBe("generic_nack");
     expect(multi.command_status).toBe(STATUS.ESME_RINVCMDID);
     expect((await c.request("enquire_link", {})).command_status).toBe(STATUS.ESME_ROK);

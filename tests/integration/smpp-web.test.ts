@@ -16,7 +16,16 @@ beforeAll(async () => {
   const res = await fetch(new URL("/api/auth/register", inject("apiUrl")), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ firstName: "Rita", lastName: "Smpp", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD, companyName: `Smpp ${Date.now().toString(36)}`, acceptTerms: true, locale: "pt-BR" }),
+    body: JSON.stringify({
+      firstName: "Rita",
+      lastName: "Smpp",
+      email,
+      password: DEMO_PASSWORD,
+      confirmPassword: DEMO_PASSWORD,
+      companyName: `Smpp ${Date.now().toString(36)}`,
+      acceptTerms: true,
+      locale: "pt-BR",
+    }),
   });
   expect(res.status).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
@@ -91,7 +100,11 @@ describe("/sms/optouts", () => {
     const saved = await client.post("/sms/optouts", { intent: "settings", keywords: "sair, chega", resume_keywords: "voltar" });
     expect(saved.status).toBe(302);
     const rows = await query<{ keyword: string; action: string }>("SELECT keyword, action FROM optout_keywords WHERE account_id = $1 ORDER BY action, position", [accountId]);
-    expect(rows).toEqual([{ keyword: "SAIR", action: "optout" }, { keyword: "CHEGA", action: "optout" }, { keyword: "VOLTAR", action: "resume" }]);
+    expect(rows).toEqual([
+      { keyword: "SAIR", action: "optout" },
+      { keyword: "CHEGA", action: "optout" },
+      { keyword: "VOLTAR", action: "resume" },
+    ]);
     const clash = await client.post("/sms/optouts", { intent: "settings", keywords: "sair", resume_keywords: "sair" });
     expect(clash.status).toBe(422);
 

@@ -15,8 +15,6 @@ import { DEMO_PASSWORD } from "../support/web";
 const FINAL = ["delivered", "failed", "unavailable"];
 const DEFAULT_T1 = 8; // centavos per segment (api/sms/pricing.ts)
 
-type Sent = { data: Array<{ id: string; to: string; status: string; segments: number; coding: string; price: number }>; total_price: number; currency: string };
-
 async function person(tag: string, balance: number, creditLimit = 0) {
   const p = await registerPerson(tag);
   await query("UPDATE accounts SET balance = $2, credit_limit = $3 WHERE id = $1", [p.accountId, balance, creditLimit]);
@@ -91,8 +89,18 @@ describe("POST /api/sms/messages (accept)", () => {
     const id = res.body.data[0].id;
     const [row] = await query<Record<string, unknown>>("SELECT * FROM messages WHERE id = $1", [id]);
     expect(row).toMatchObject({
-      account_id: rich.accountId, channel: "sms", direction: "outbound", sender: richCode, recipient: e164(to), body: "Seu pedido 4821 é entregue às 18h",
-      segments: 1, coding: "GSM7", route: "T1", price: String(DEFAULT_T1), currency: "BRL", provider: "simulator",
+      account_id: rich.accountId,
+      channel: "sms",
+      direction: "outbound",
+      sender: richCode,
+      recipient: e164(to),
+      body: "Seu pedido 4821 é entregue às 18h",
+      segments: 1,
+      coding: "GSM7",
+      route: "T1",
+      price: String(DEFAULT_T1),
+      currency: "BRL",
+      provider: "simulator",
     });
     expect(row.queued_at).toBeInstanceOf(Date);
     const outbox = await query("SELECT topic FROM outbox WHERE payload->>'message_id' = $1", [id]);
@@ -107,10 +115,9 @@ describe("POST /api/sms/messages (accept)", () => {
     ]);
     expect(final).toMatchObject({ id, to: e164(to), from: richCode, coding: "GSM7", segments: 1, price: DEFAULT_T1, currency: "BRL", route: "T1" });
 
-    const [audit] = await query<{ meta: Record<string, unknown> }>(
-      "SELECT meta FROM audit_logs WHERE account_id = $1 AND action = 'sms.accepted' ORDER BY id DESC LIMIT 1",
-      [rich.accountId],
-    );
+    const [audit] = await query<{ meta: Record<string, unknown> }>("SELECT meta FROM audit_logs WHERE account_id = $1 AND action = 'sms.accepted' ORDER BY id DESC LIMIT 1", [
+      rich.accountId,
+    ]);
     expect(audit.meta).toMatchObject({ messages: 1, segments: 1, total_price: DEFAULT_T1 });
     expect(JSON.stringify(audit.meta)).not.toContain(e164(to).slice(3));
     expect(JSON.stringify(audit.meta)).not.toContain("4821");

@@ -79,7 +79,10 @@ describe("POST /api/sms/messages with a CSV file (multipart/form-data)", () => {
     expect(await balanceOf(owner.accountId)).toBe(before - 12 * DEFAULT_T1);
     const [c] = await query<{ name: string; source: { kind: string; file_name: string } }>("SELECT name, source FROM campaigns WHERE id = $1", [res.body.campaign_id]);
     expect(c).toMatchObject({ name: "Arquivo via API", source: { kind: "file", file_name: "clientes.csv" } });
-    const [m] = await query<{ body: string; sender: string }>("SELECT body, sender FROM messages WHERE campaign_id = $1 AND recipient = $2", [res.body.campaign_id, e164(rows[3][1])]);
+    const [m] = await query<{ body: string; sender: string }>("SELECT body, sender FROM messages WHERE campaign_id = $1 AND recipient = $2", [
+      res.body.campaign_id,
+      e164(rows[3][1]),
+    ]);
     expect(m).toEqual({ body: "Oi Ana 3, seu código C3 Centro", sender: ownerCode });
     expect(await stagedOf(rows.map((r) => e164(r[1])))).toBe(0);
   });
@@ -87,7 +90,10 @@ describe("POST /api/sms/messages with a CSV file (multipart/form-data)", () => {
   it("Idempotency-Key: the same file and fields again answer the first response (one campaign, one debit); another file under the key is 409", async () => {
     const key = `file-${Math.random().toString(36).slice(2)}`;
     const csv = ["telefone", nextNational(), nextNational(), nextNational()].join("\n");
-    const parts: Array<[string, string] | [string, { name: string; text: string }]> = [["body", "Promoção"], ["file", { name: "lista.csv", text: csv }]];
+    const parts: Array<[string, string] | [string, { name: string; text: string }]> = [
+      ["body", "Promoção"],
+      ["file", { name: "lista.csv", text: csv }],
+    ];
     const before = await balanceOf(owner.accountId);
     const first = await postFile(owner, parts, { key });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
@@ -98,7 +104,14 @@ describe("POST /api/sms/messages with a CSV file (multipart/form-data)", () => {
     expect((await query<{ n: number }>("SELECT count(*)::int AS n FROM campaigns WHERE account_id = $1 AND source->>'file_name' = 'lista.csv'", [owner.accountId]))[0].n).toBe(1);
     // The replay's staged rows do not linger.
     expect(await stagedOf(csv.split("\n").slice(1).map(e164))).toBe(0);
-    const other = await postFile(owner, [["body", "Promoção"], ["file", { name: "lista.csv", text: `${csv}\n${nextNational()}` }]], { key });
+    const other = await postFile(
+      owner,
+      [
+        ["body", "Promoção"],
+        ["file", { name: "lista.csv", text: `${csv}\n${nextNational()}` }],
+      ],
+      { key },
+    );
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe("IDEMPOTENCY_CONFLICT");
   });
@@ -110,13 +123,32 @@ describe("POST /api/sms/messages with a CSV file (multipart/form-data)", () => {
     const noFile = await postFile(owner, [["body", "x"]], { lang: "en" });
     expect(noFile.status).toBe(422);
     expect(noFile.body.error.fields.file).toBeDefined();
-    const notCsv = await postFile(owner, [["body", "x"], ["file", { name: "lista.txt", text: nextNational() }]], { lang: "en" });
+    const notCsv = await postFile(
+      owner,
+      [
+        ["body", "x"],
+        ["file", { name: "lista.txt", text: nextNational() }],
+      ],
+      { lang: "en" },
+    );
     expect(notCsv.status).toBe(422);
     expect(notCsv.body.error.fields.file).toEqual(["Upload a .csv file"]);
-    const both = await postFile(owner, [["body", "x"], ["to", nextNational()], ["file", { name: "a.csv", text: nextNational() }]], { lang: "en" });
+    const both = await postFile(
+      owner,
+      [
+        ["body", "x"],
+        ["to", nextNational()],
+        ["file", { name: "a.csv", text: nextNational() }],
+      ],
+      { lang: "en" },
+    );
     expect(both.status).toBe(422);
     expect(both.body.error.fields.file).toEqual(["Use only one kind of recipients"]);
-    const badVars = await postFile(owner, [["variables", "[1,2]"], ["body", "x"], ["file", { name: "a.csv", text: nextNational() }]]);
+    const badVars = await postFile(owner, [
+      ["variables", "[1,2]"],
+      ["body", "x"],
+      ["file", { name: "a.csv", text: nextNational() }],
+    ]);
     expect(badVars.status).toBe(422);
     expect(badVars.body.error.fields.variables).toBeDefined();
     expect(await balanceOf(owner.accountId)).toBe(before);
@@ -128,7 +160,15 @@ describe("POST /api/sms/messages with a CSV file (multipart/form-data)", () => {
     const campaigns = async () => (await query<{ n: number }>("SELECT count(*)::int AS n FROM campaigns WHERE account_id = $1", [owner.accountId]))[0].n;
     const n0 = await campaigns();
     const numbers = [nextNational(), nextNational(), nextNational()];
-    const res = await postFile(owner, [["from", "40404"], ["body", "Promoção"], ["file", { name: "lista.csv", text: ["telefone", ...numbers].join("\n") }]], { lang: "en", key: `file-${Math.random().toString(36).slice(2)}` });
+    const res = await postFile(
+      owner,
+      [
+        ["from", "40404"],
+        ["body", "Promoção"],
+        ["file", { name: "lista.csv", text: ["telefone", ...numbers].join("\n") }],
+      ],
+      { lang: "en", key: `file-${Math.random().toString(36).slice(2)}` },
+    );
     expect(res.status).toBe(422);
     expect(res.body.error.fields).toEqual({ from: ["This sender is not one of your account's senders"] });
     expect(await campaigns()).toBe(n0);
@@ -150,7 +190,10 @@ describe("invalid rows of a file send", () => {
   beforeAll(async () => {
     // Line 1 header; 3 and 5 invalid (a short number, a formula), 6 blank phone cell.
     const csv = ["nome,celular", `Ana,${good[0]}`, "Bia,123", `Caio,${good[1]}`, "Duda,=1+2", "Eva,"].join("\n");
-    const res = await postFile(owner, [["body", "Oi"], ["file", { name: "misto.csv", text: csv }]]);
+    const res = await postFile(owner, [
+      ["body", "Oi"],
+      ["file", { name: "misto.csv", text: csv }],
+    ]);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.summary).toMatchObject({ messages: 2, invalid: 3 });
     campaignId = res.body.campaign_id;
@@ -161,14 +204,19 @@ describe("invalid rows of a file send", () => {
     expect(en.status).toBe(200);
     expect(en.type).toMatch(/^text\/csv/);
     expect(en.disposition).toMatch(/attachment; filename="invalid-rows-/);
-    expect(en.text.replace(/^\uFEFF/, "").trim().split("\r\n")).toEqual([
-      "Line,Value,Reason",
-      "3,123,Invalid number",
-      "5,'=1+2,Invalid number",
-      "6,,Blank number",
-    ]);
+    expect(
+      en.text
+        .replace(/^\uFEFF/, "")
+        .trim()
+        .split("\r\n"),
+    ).toEqual(["Line,Value,Reason", "3,123,Invalid number", "5,'=1+2,Invalid number", "6,,Blank number"]);
     const pt = await getReport(owner, campaignId, "pt-BR");
-    expect(pt.text.replace(/^\uFEFF/, "").split("\r\n").slice(0, 2)).toEqual(["Linha,Valor,Motivo", "3,123,Número inválido"]);
+    expect(
+      pt.text
+        .replace(/^\uFEFF/, "")
+        .split("\r\n")
+        .slice(0, 2),
+    ).toEqual(["Linha,Valor,Motivo", "3,123,Número inválido"]);
     expect((await api(`/api/sms/campaigns/${campaignId}`, { token: owner.token })).body.data.invalid_rows).toBe(3);
   });
 
@@ -188,7 +236,10 @@ describe("invalid rows of a file send", () => {
     const file = await web.get(`/sms/campaigns/${campaignId}/invalid-rows`);
     expect(file.status).toBe(200);
     expect(file.headers.get("Content-Type")).toMatch(/^text\/csv/);
-    const lines = (await file.text()).replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = (await file.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines).toEqual(["Linha,Valor,Motivo", "3,123,Número inválido", "5,'=1+2,Número inválido", "6,,Número em branco"]);
     const stranger = await person("smsfileweb2", 0);
     const other = await signIn(stranger.email, stranger.password);

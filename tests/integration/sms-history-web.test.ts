@@ -20,8 +20,14 @@ async function freshCustomer(tag: string) {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({
-      firstName: "Rita", lastName: "Nova", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD,
-      companyName: `Empresa ${tag} ${Date.now().toString(36)}`, acceptTerms: true, locale: "pt-BR",
+      firstName: "Rita",
+      lastName: "Nova",
+      email,
+      password: DEMO_PASSWORD,
+      confirmPassword: DEMO_PASSWORD,
+      companyName: `Empresa ${tag} ${Date.now().toString(36)}`,
+      acceptTerms: true,
+      locale: "pt-BR",
     }),
   });
   expect(res.status, await res.clone().text()).toBe(201);
@@ -38,8 +44,25 @@ async function seed(accountId: string, rows: Seed[]) {
       `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, error_code, error_message, price, created_at,
                              sent_at, type, latitude, longitude, carrier, currency)
        VALUES ($1, 'sms', 'outbound', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
-      [accountId, r.sender ?? "LOJA", r.recipient ?? "+5511970000001", r.body, r.segments ?? 1, r.coding ?? "GSM7", r.status, r.error_code ?? null,
-        r.error_message ?? null, r.price ?? 8, r.created_at, r.sent_at ?? null, r.type ?? "text", r.latitude ?? null, r.longitude ?? null, r.carrier ?? null, r.currency ?? "BRL"],
+      [
+        accountId,
+        r.sender ?? "LOJA",
+        r.recipient ?? "+5511970000001",
+        r.body,
+        r.segments ?? 1,
+        r.coding ?? "GSM7",
+        r.status,
+        r.error_code ?? null,
+        r.error_message ?? null,
+        r.price ?? 8,
+        r.created_at,
+        r.sent_at ?? null,
+        r.type ?? "text",
+        r.latitude ?? null,
+        r.longitude ?? null,
+        r.carrier ?? null,
+        r.currency ?? "BRL",
+      ],
     );
     ids[r.key] = row.id;
   }
@@ -87,8 +110,20 @@ beforeAll(async () => {
   ids = await seed(owner.accountId, [
     { key: "t1", created_at: sp(today, 0, 0, 1), status: "delivered", body: "Hoje cedo" },
     { key: "y0", created_at: sp(yesterday, 0, 0), status: "delivered", body: "Ontem primeiro instante", carrier: "Vivo" },
-    { key: "y1", created_at: sp(yesterday, 12, 30, 15), sent_at: sp(yesterday, 12, 30, 17), status: "failed", body: "Promoção de verão com acentuação",
-      segments: 2, coding: "UCS2", price: 16, error_code: "UNDELIV", error_message: "The handset rejected the message (simulated)", recipient: "+5521970000002", carrier: "Claro" },
+    {
+      key: "y1",
+      created_at: sp(yesterday, 12, 30, 15),
+      sent_at: sp(yesterday, 12, 30, 17),
+      status: "failed",
+      body: "Promoção de verão com acentuação",
+      segments: 2,
+      coding: "UCS2",
+      price: 16,
+      error_code: "UNDELIV",
+      error_message: "The handset rejected the message (simulated)",
+      recipient: "+5521970000002",
+      carrier: "Claro",
+    },
     { key: "y2", created_at: sp(yesterday, 23, 59, 59, "999999"), status: "failed", body: "Ontem último instante", error_code: "EXPIRED" },
     { key: "y3", created_at: sp(yesterday, 14, 0), status: "sent", body: "Estamos aqui", type: "location", latitude: -23.55052, longitude: -46.633308 },
     { key: "b1", created_at: sp(yesterday, 0, 0).replace("T03:00:00.000000Z", "T02:59:59.999999Z"), status: "failed", body: "Anteontem último instante" },
@@ -211,7 +246,8 @@ describe("SMS history screens (JavaScript off)", () => {
     expect((await pageOf(stranger.client, "/sms/exports")).html).not.toContain(row.id);
     // While one is being prepared, the list refreshes itself (no JavaScript needed).
     await query(`INSERT INTO sms_exports (account_id, status, filter) VALUES ($1, 'processing', $2::jsonb)`, [
-      stranger.accountId, JSON.stringify({ id: "", from: "", to: "", status: "", sent_at: { from: today, to: today } }),
+      stranger.accountId,
+      JSON.stringify({ id: "", from: "", to: "", status: "", sent_at: { from: today, to: today } }),
     ]);
     const busy = await stranger.client.page("/sms/exports");
     expect(busy.html).toMatch(/<meta http-equiv="refresh" content="3"/);
@@ -281,7 +317,9 @@ describe("money in the account's currency, in the reader's language", () => {
       { key: "a", created_at: sp(day, 0, 0, 2), status: "delivered", body: "Hello", price: 150, currency: "USD" },
       { key: "b", created_at: sp(day, 0, 0, 3), status: "failed", body: "Hello again", price: 25, currency: "USD" },
     ]);
-    const [camp] = await query<{ id: string }>(`INSERT INTO campaigns (account_id, channel, name, total, status) VALUES ($1, 'sms', 'Spring', 2, 'completed') RETURNING id`, [usd.accountId]);
+    const [camp] = await query<{ id: string }>(`INSERT INTO campaigns (account_id, channel, name, total, status) VALUES ($1, 'sms', 'Spring', 2, 'completed') RETURNING id`, [
+      usd.accountId,
+    ]);
     await query(`UPDATE messages SET campaign_id = $1 WHERE id = ANY($2::uuid[])`, [camp.id, [m.a, m.b]]);
     const figure = (html: string, k: string) => {
       const i = html.indexOf(`data-figure="${k}"`);
@@ -289,7 +327,10 @@ describe("money in the account's currency, in the reader's language", () => {
     };
     const info = (html: string, k: string) => /<dd[^>]*data-info="([^"]+)"[^>]*>([^<]*)</g.exec(html.slice(html.indexOf(`data-info="${k}"`) - 40))?.[2] ?? "";
 
-    for (const [locale, money] of [["pt-BR", /US\$\s1,75/], ["en", /(?<![A-Z])\$1\.75/]] as const) {
+    for (const [locale, money] of [
+      ["pt-BR", /US\$\s1,75/],
+      ["en", /(?<![A-Z])\$1\.75/],
+    ] as const) {
       await query("UPDATE users SET locale = $2 WHERE id = $1", [usd.userId, locale]);
       const dash = await pageOf(usd.client, "/sms/dashboard");
       expect(figure(dash.html, "cost"), locale).toMatch(money);

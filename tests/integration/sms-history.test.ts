@@ -48,8 +48,7 @@ async function insert(accountId: string, rows: Seed[], channel = "sms") {
   );
 }
 
-const newestFirst = <T extends { created_at: string; id: string }>(a: T, b: T) =>
-  a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1;
+const newestFirst = <T extends { created_at: string; id: string }>(a: T, b: T) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1);
 
 function history(params: Record<string, string | number>, token = owner.token) {
   const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
@@ -68,13 +67,21 @@ beforeAll(async () => {
   before = addDays(today, -2);
   const seeds: Seed[] = [];
   let n = 0;
-  for (const [day, count] of [[today, 50], [yesterday, 40], [before, 30]] as const) {
+  for (const [day, count] of [
+    [today, 50],
+    [yesterday, 40],
+    [before, 30],
+  ] as const) {
     for (let i = 0; i < count; i++, n++) {
       let at: string;
-      if (i === 0) at = sp(day, 0, 0, 0); // the first instant of the São Paulo day (03:00 UTC)
-      else if (i === 1) at = sp(day, 23, 30); // 02:30 UTC of the next UTC day: still this São Paulo day
-      else if (i === 2) at = sp(day, 23, 59, 59, "999999"); // the last microsecond of the day
-      else if (i < 12) at = sp(day, 12, 0, 0, "500000"); // nine messages sharing one timestamp: the id breaks the tie
+      if (i === 0)
+        at = sp(day, 0, 0, 0); // the first instant of the São Paulo day (03:00 UTC)
+      else if (i === 1)
+        at = sp(day, 23, 30); // 02:30 UTC of the next UTC day: still this São Paulo day
+      else if (i === 2)
+        at = sp(day, 23, 59, 59, "999999"); // the last microsecond of the day
+      else if (i < 12)
+        at = sp(day, 12, 0, 0, "500000"); // nine messages sharing one timestamp: the id breaks the tie
       else at = sp(day, 8 + Math.floor(i / 6), (i * 7) % 60, i % 60, String(100000 + ((n * 7919) % 899999)));
       seeds.push({ day, created_at: at, sender: SENDERS[n % 3], recipient: RECIPIENTS[n % 4], status: STATUSES[n % 5], body: `Mensagem ${n}` });
     }
@@ -96,10 +103,21 @@ describe("GET /api/sms/messages (history)", () => {
     expect(res.body).toMatchObject({ page: 1, last_page: 1, total: 50, total_capped: false, next_cursor: null });
     const first = all.find((s) => s.day === today)!;
     expect(res.body.data[0]).toMatchObject({
-      id: first.id, from: first.sender, to: first.recipient, body: first.body, status: first.status, segments: 1,
-      coding: null, price: 0, currency: "BRL", error_code: null, error_message: null, direction: "outbound",
+      id: first.id,
+      from: first.sender,
+      to: first.recipient,
+      body: first.body,
+      status: first.status,
+      segments: 1,
+      coding: null,
+      price: 0,
+      currency: "BRL",
+      error_code: null,
+      error_message: null,
+      direction: "outbound",
       // The deprecated aliases of from/to, as GET /api/sms/messages/{id} names them.
-      sender: first.sender, recipient: first.recipient,
+      sender: first.sender,
+      recipient: first.recipient,
     });
     expect(new Date(res.body.data[0].created_at).toISOString()).toBe(first.created_at.replace(/\d{3}Z$/, "Z"));
     expect(JSON.stringify(res.body)).not.toContain("WhatsApp");

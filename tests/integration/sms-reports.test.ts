@@ -19,9 +19,23 @@ const sp = (day: string, h: number, m: number, s = 0, micro = "000000") =>
   new Date(Date.parse(`${day}T00:00:00-03:00`) + ((h * 60 + m) * 60 + s) * 1000).toISOString().replace(/\.\d{3}Z$/, `.${micro}Z`);
 
 type Seed = {
-  key: string; created_at: string; sent_at?: string; delivered_at?: string; direction?: string; sender: string; recipient: string; body: string;
-  segments: number; coding?: string | null; status: string; error_code?: string | null; error_message?: string | null; carrier?: string | null; price: number;
-  campaign_id?: string | null; scheduled_at?: string | null;
+  key: string;
+  created_at: string;
+  sent_at?: string;
+  delivered_at?: string;
+  direction?: string;
+  sender: string;
+  recipient: string;
+  body: string;
+  segments: number;
+  coding?: string | null;
+  status: string;
+  error_code?: string | null;
+  error_message?: string | null;
+  carrier?: string | null;
+  price: number;
+  campaign_id?: string | null;
+  scheduled_at?: string | null;
 };
 
 async function person(tag: string, balance = 0) {
@@ -37,8 +51,25 @@ async function seed(accountId: string, rows: Seed[]) {
       `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, error_code, error_message, carrier, price,
                              created_at, sent_at, delivered_at, campaign_id, scheduled_at)
        VALUES ($1, 'sms', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
-      [accountId, r.direction ?? "outbound", r.sender, r.recipient, r.body, r.segments, r.coding ?? null, r.status, r.error_code ?? null, r.error_message ?? null,
-        r.carrier ?? null, r.price, r.created_at, r.sent_at ?? null, r.delivered_at ?? null, r.campaign_id ?? null, r.scheduled_at ?? null],
+      [
+        accountId,
+        r.direction ?? "outbound",
+        r.sender,
+        r.recipient,
+        r.body,
+        r.segments,
+        r.coding ?? null,
+        r.status,
+        r.error_code ?? null,
+        r.error_message ?? null,
+        r.carrier ?? null,
+        r.price,
+        r.created_at,
+        r.sent_at ?? null,
+        r.delivered_at ?? null,
+        r.campaign_id ?? null,
+        r.scheduled_at ?? null,
+      ],
     );
     ids[r.key] = row.id;
   }
@@ -75,28 +106,132 @@ beforeAll(async () => {
   before = addDays(today, -2);
   seeded = [
     // Yesterday's first instant in São Paulo (03:00 UTC) and its last microsecond (today 02:59:59.999999 UTC).
-    { key: "r1", created_at: sp(yesterday, 0, 0), sent_at: sp(yesterday, 0, 0, 1), delivered_at: sp(yesterday, 0, 0, 5), sender: "LOJA", recipient: "+5511970000011",
-      body: 'Olá, "cliente"\nlinha 2', segments: 1, coding: "UCS2", status: "delivered", carrier: "Vivo", price: 8 },
-    { key: "r2", created_at: sp(yesterday, 12, 30), sent_at: sp(yesterday, 12, 30, 2), sender: "LOJA", recipient: "+5511970000012", body: "Promoção de verão",
-      segments: 2, coding: "UCS2", status: "failed", error_code: "UNDELIV", error_message: "rejeitada", carrier: "Claro", price: 16 },
-    { key: "r3", created_at: sp(yesterday, 23, 59, 59, "999999"), sent_at: sp(yesterday, 23, 59, 59, "999999"), sender: "AVISO", recipient: "+5521970000013",
-      body: "Último aviso", segments: 1, coding: "UCS2", status: "unavailable", error_code: "EXPIRED", error_message: "expirou", price: 8 },
-    { key: "r4", created_at: sp(yesterday, 10, 0), sender: "LOJA", recipient: "+5511970000014", body: "Bloqueada", segments: 1, coding: "GSM7", status: "rejected",
-      error_code: "deny_list", error_message: "Na lista de bloqueio", price: 0 },
-    { key: "r5", created_at: sp(yesterday, 11, 0), direction: "inbound", sender: "+5511970000011", recipient: "LOJA", body: "SAIR", segments: 1, coding: "GSM7",
-      status: "received", price: 0 },
-    { key: "r7", created_at: sp(yesterday, 15, 0), sent_at: sp(yesterday, 15, 0, 1), sender: "LOJA", recipient: "+5511970000015", body: "Falhou de novo",
-      segments: 1, coding: "GSM7", status: "failed", error_code: "UNDELIV", error_message: "rejeitada", carrier: "Claro", price: 8 },
-    { key: "r6", created_at: sp(before, 9, 0), sent_at: sp(before, 9, 0, 1), delivered_at: sp(before, 9, 0, 3), sender: "LOJA", recipient: "+5531970000016",
-      body: "Anteontem", segments: 3, coding: "GSM7", status: "delivered", carrier: "TIM", price: 24 },
+    {
+      key: "r1",
+      created_at: sp(yesterday, 0, 0),
+      sent_at: sp(yesterday, 0, 0, 1),
+      delivered_at: sp(yesterday, 0, 0, 5),
+      sender: "LOJA",
+      recipient: "+5511970000011",
+      body: 'Olá, "cliente"\nlinha 2',
+      segments: 1,
+      coding: "UCS2",
+      status: "delivered",
+      carrier: "Vivo",
+      price: 8,
+    },
+    {
+      key: "r2",
+      created_at: sp(yesterday, 12, 30),
+      sent_at: sp(yesterday, 12, 30, 2),
+      sender: "LOJA",
+      recipient: "+5511970000012",
+      body: "Promoção de verão",
+      segments: 2,
+      coding: "UCS2",
+      status: "failed",
+      error_code: "UNDELIV",
+      error_message: "rejeitada",
+      carrier: "Claro",
+      price: 16,
+    },
+    {
+      key: "r3",
+      created_at: sp(yesterday, 23, 59, 59, "999999"),
+      sent_at: sp(yesterday, 23, 59, 59, "999999"),
+      sender: "AVISO",
+      recipient: "+5521970000013",
+      body: "Último aviso",
+      segments: 1,
+      coding: "UCS2",
+      status: "unavailable",
+      error_code: "EXPIRED",
+      error_message: "expirou",
+      price: 8,
+    },
+    {
+      key: "r4",
+      created_at: sp(yesterday, 10, 0),
+      sender: "LOJA",
+      recipient: "+5511970000014",
+      body: "Bloqueada",
+      segments: 1,
+      coding: "GSM7",
+      status: "rejected",
+      error_code: "deny_list",
+      error_message: "Na lista de bloqueio",
+      price: 0,
+    },
+    {
+      key: "r5",
+      created_at: sp(yesterday, 11, 0),
+      direction: "inbound",
+      sender: "+5511970000011",
+      recipient: "LOJA",
+      body: "SAIR",
+      segments: 1,
+      coding: "GSM7",
+      status: "received",
+      price: 0,
+    },
+    {
+      key: "r7",
+      created_at: sp(yesterday, 15, 0),
+      sent_at: sp(yesterday, 15, 0, 1),
+      sender: "LOJA",
+      recipient: "+5511970000015",
+      body: "Falhou de novo",
+      segments: 1,
+      coding: "GSM7",
+      status: "failed",
+      error_code: "UNDELIV",
+      error_message: "rejeitada",
+      carrier: "Claro",
+      price: 8,
+    },
+    {
+      key: "r6",
+      created_at: sp(before, 9, 0),
+      sent_at: sp(before, 9, 0, 1),
+      delivered_at: sp(before, 9, 0, 3),
+      sender: "LOJA",
+      recipient: "+5531970000016",
+      body: "Anteontem",
+      segments: 3,
+      coding: "GSM7",
+      status: "delivered",
+      carrier: "TIM",
+      price: 24,
+    },
     // Just before yesterday's first instant: the day before.
-    { key: "r8", created_at: sp(yesterday, 0, 0).replace(/T03:00:00\.000000Z$/, "T02:59:59.999999Z"), sent_at: sp(before, 23, 0), sender: "LOJA",
-      recipient: "+5511970000017", body: "Fim de anteontem", segments: 1, coding: "GSM7", status: "sent", price: 8 },
+    {
+      key: "r8",
+      created_at: sp(yesterday, 0, 0).replace(/T03:00:00\.000000Z$/, "T02:59:59.999999Z"),
+      sent_at: sp(before, 23, 0),
+      sender: "LOJA",
+      recipient: "+5511970000017",
+      body: "Fim de anteontem",
+      segments: 1,
+      coding: "GSM7",
+      status: "sent",
+      price: 8,
+    },
   ];
   ids = await seed(owner.accountId, seeded);
   // Another account's message on the same day: never in this account's figures or files.
-  await seed(stranger.accountId, [{ key: "x", created_at: sp(yesterday, 12, 0), sender: "OUTRA", recipient: "+5511970000099", body: "De outra conta", segments: 5,
-    status: "delivered", carrier: "Oi", price: 40 }]);
+  await seed(stranger.accountId, [
+    {
+      key: "x",
+      created_at: sp(yesterday, 12, 0),
+      sender: "OUTRA",
+      recipient: "+5511970000099",
+      body: "De outra conta",
+      segments: 5,
+      status: "delivered",
+      carrier: "Oi",
+      price: 40,
+    },
+  ]);
 
   // Three messages through the real pipeline today, to numbers ending in 0, 1 and 2 (Vivo, Claro, TIM).
   sent = [];
@@ -170,12 +305,27 @@ describe("SMS figures", () => {
     const res = await api(`/api/sms/insights`, { token: owner.token, body: { from: before, to: yesterday } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect({ ...res.body, top_errors: undefined, carriers: undefined }).toEqual({
-      from: before, to: yesterday, messages: 7, sent: 6, delivered: 2, failed: 2, unavailable: 1, rejected: 1, waiting: 0,
-      delivery_rate: 0.4, segments: 10, cost: 72, currency: "BRL", received: 1, top_errors: undefined, carriers: undefined,
+      from: before,
+      to: yesterday,
+      messages: 7,
+      sent: 6,
+      delivered: 2,
+      failed: 2,
+      unavailable: 1,
+      rejected: 1,
+      waiting: 0,
+      delivery_rate: 0.4,
+      segments: 10,
+      cost: 72,
+      currency: "BRL",
+      received: 1,
+      top_errors: undefined,
+      carriers: undefined,
     });
     expect(res.body.top_errors[0]).toEqual({ error_code: "UNDELIV", count: 2 });
     expect([...res.body.top_errors.slice(1)].sort((a: any, b: any) => (a.error_code < b.error_code ? -1 : 1))).toEqual([
-      { error_code: "EXPIRED", count: 1 }, { error_code: "deny_list", count: 1 },
+      { error_code: "EXPIRED", count: 1 },
+      { error_code: "deny_list", count: 1 },
     ]);
     const def = await api(`/api/sms/insights`, { token: owner.token, body: {} });
     expect(def.body).toMatchObject({ from: today, to: today, messages: 3, segments: 3, cost: 24 });
@@ -188,8 +338,13 @@ describe("SMS figures", () => {
     const res = await api(`/api/sms/usage?from=${before}&to=${yesterday}`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      from: before, to: yesterday, currency: "BRL",
-      data: [{ day: before, messages: 2, segments: 4, cost: 32 }, { day: yesterday, messages: 5, segments: 6, cost: 40 }],
+      from: before,
+      to: yesterday,
+      currency: "BRL",
+      data: [
+        { day: before, messages: 2, segments: 4, cost: 32 },
+        { day: yesterday, messages: 5, segments: 6, cost: 40 },
+      ],
       totals: { messages: 7, segments: 10, cost: 72 },
       next_cursor: null,
     });
@@ -204,7 +359,16 @@ describe("SMS figures", () => {
     const future = new Date(Date.now() + 86_400_000).toISOString();
     const qi = await seed(q.accountId, [
       { key: "s1", created_at: at, scheduled_at: future, sender: "LOJA", recipient: "+5511970000101", body: "Agendada", segments: 1, status: "scheduled", price: 8 },
-      { key: "q1", created_at: new Date(Date.now() - 7200_000).toISOString(), sender: "LOJA", recipient: "+5511970000102", body: "Na fila", segments: 1, status: "queued", price: 8 },
+      {
+        key: "q1",
+        created_at: new Date(Date.now() - 7200_000).toISOString(),
+        sender: "LOJA",
+        recipient: "+5511970000102",
+        body: "Na fila",
+        segments: 1,
+        status: "queued",
+        price: 8,
+      },
       { key: "q2", created_at: at, sender: "LOJA", recipient: "+5511970000103", body: "Na fila 2", segments: 1, status: "queued", price: 8 },
       { key: "d1", created_at: at, sender: "LOJA", recipient: "+5511970000104", body: "Entregue", segments: 1, status: "delivered", price: 8 },
     ]);
@@ -217,13 +381,23 @@ describe("SMS figures", () => {
   });
 
   it("campaign report: per campaign, messages per status and cost", async () => {
-    const [c] = await query<{ id: string }>(
-      `INSERT INTO campaigns (account_id, channel, name, status, total) VALUES ($1, 'sms', 'Black Friday', 'running', 4) RETURNING id`,
-      [owner.accountId],
+    const [c] = await query<{ id: string }>(`INSERT INTO campaigns (account_id, channel, name, status, total) VALUES ($1, 'sms', 'Black Friday', 'running', 4) RETURNING id`, [
+      owner.accountId,
+    ]);
+    await seed(
+      owner.accountId,
+      ["delivered", "delivered", "failed", "queued"].map((status, i) => ({
+        key: `c${i}`,
+        created_at: sp(addDays(today, -40), 10, i),
+        sender: "LOJA",
+        recipient: `+55119700002${i}0`,
+        body: "Campanha",
+        segments: 1,
+        status,
+        price: 8,
+        campaign_id: c.id,
+      })),
     );
-    await seed(owner.accountId, ["delivered", "delivered", "failed", "queued"].map((status, i) => ({
-      key: `c${i}`, created_at: sp(addDays(today, -40), 10, i), sender: "LOJA", recipient: `+55119700002${i}0`, body: "Campanha", segments: 1, status, price: 8, campaign_id: c.id,
-    })));
     const res = await api(`/api/sms/reports/campaigns`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
@@ -259,8 +433,25 @@ const HEADER = "id,created_at,sent_at,delivered_at,direction,type,sender,recipie
 const spText = (iso?: string) => (iso ? new Date(Date.parse(iso) - 3 * 3600_000).toISOString().slice(0, 19).replace("T", " ") : "");
 const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 function line(id: string, s: Seed) {
-  return [id, spText(s.created_at), spText(s.sent_at), spText(s.delivered_at), s.direction ?? "outbound", "text", s.sender, s.recipient, csvCell(s.body),
-    String(s.segments), s.coding ?? "", s.status, s.error_code ?? "", s.error_message ?? "", s.carrier ?? "", (s.price / 100).toFixed(2), "BRL"].join(",");
+  return [
+    id,
+    spText(s.created_at),
+    spText(s.sent_at),
+    spText(s.delivered_at),
+    s.direction ?? "outbound",
+    "text",
+    s.sender,
+    s.recipient,
+    csvCell(s.body),
+    String(s.segments),
+    s.coding ?? "",
+    s.status,
+    s.error_code ?? "",
+    s.error_message ?? "",
+    s.carrier ?? "",
+    (s.price / 100).toFixed(2),
+    "BRL",
+  ].join(",");
 }
 
 async function exportDone(token: string, id: string) {
@@ -320,7 +511,7 @@ describe("SMS exports", () => {
 
   it("a body a spreadsheet would run as a formula is exported as text (leading apostrophe); others untouched", async () => {
     const recipient = "+5511970009876";
-    for (const body of ["=HYPERLINK(\"http://x.example\";\"Clique\")", "@SUM(A1)", "-10% hoje", "Pedido = entregue"]) {
+    for (const body of ['=HYPERLINK("http://x.example";"Clique")', "@SUM(A1)", "-10% hoje", "Pedido = entregue"]) {
       await query(
         `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, price)
          VALUES ($1, 'sms', 'outbound', 'LOJA', $2, $3, 1, 'GSM7', 'delivered', 8)`,
@@ -384,10 +575,14 @@ describe("SMS exports", () => {
       `INSERT INTO sms_exports (account_id, status, filter, created_at, updated_at) VALUES ($1, 'queued', $2::jsonb, now(), now() - interval '2 minutes') RETURNING id`,
       [owner.accountId, JSON.stringify({ id: "", from: "", to: "", status: "", sent_at: { from: before, to: before } })],
     );
-    const done = await waitFor("sweep", async () => {
-      const [e] = await query<{ status: string; rows: number }>("SELECT status, rows FROM sms_exports WHERE id = $1", [row.id]);
-      return e.status === "done" ? e : null;
-    }, 90_000);
+    const done = await waitFor(
+      "sweep",
+      async () => {
+        const [e] = await query<{ status: string; rows: number }>("SELECT status, rows FROM sms_exports WHERE id = $1", [row.id]);
+        return e.status === "done" ? e : null;
+      },
+      90_000,
+    );
     expect(done.rows).toBe(2);
   }, 100_000);
 });

@@ -22,8 +22,14 @@ async function freshCustomer(tag: string, balance: number): Promise<Customer> {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({
-      firstName: "Rita", lastName: "Envio", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD,
-      companyName: `Envio ${tag} ${Date.now().toString(36)}`, acceptTerms: true, locale: "pt-BR",
+      firstName: "Rita",
+      lastName: "Envio",
+      email,
+      password: DEMO_PASSWORD,
+      confirmPassword: DEMO_PASSWORD,
+      companyName: `Envio ${tag} ${Date.now().toString(36)}`,
+      acceptTerms: true,
+      locale: "pt-BR",
     }),
   });
   expect(res.status, await res.clone().text()).toBe(201);
@@ -45,7 +51,14 @@ function sendForm(fields: Record<string, string>, file?: { name: string; text: s
   return form;
 }
 
-const decode = (html: string) => html.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/\u00a0/g, " ");
+const decode = (html: string) =>
+  html
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/\u00a0/g, " ");
 
 /** The error FormField shows under the control named `name` (its id + "-error"), decoded. */
 function fieldError(html: string, name: string) {
@@ -174,7 +187,15 @@ describe("/sms/send without JavaScript", () => {
     expect(decode(await res.text())).toContain("No máximo 90 dias à frente");
 
     const at = new Date(Date.now() + 2 * 86_400_000);
-    const local = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+    const local = new Intl.DateTimeFormat("en-CA", {
+      timeZone: "America/Sao_Paulo",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
       .format(at)
       .replace(", ", "T");
     const ok = await p.client.postMultipart(
@@ -183,7 +204,9 @@ describe("/sms/send without JavaScript", () => {
     );
     expect(ok.status, await ok.clone().text()).toBe(302);
     const campaignId = location(ok)!.split("=")[1];
-    const msgs = await query<{ body: string; status: string; scheduled_at: Date }>("SELECT body, status, scheduled_at FROM messages WHERE campaign_id = $1 ORDER BY body", [campaignId]);
+    const msgs = await query<{ body: string; status: string; scheduled_at: Date }>("SELECT body, status, scheduled_at FROM messages WHERE campaign_id = $1 ORDER BY body", [
+      campaignId,
+    ]);
     expect(msgs.map((m) => [m.body, m.status])).toEqual([0, 1, 2].map((i) => [`Oi Ana${i}, 10% off`, "scheduled"]));
     // The São Paulo wall-clock time (UTC-3) as an instant.
     const expected = new Date(`${local}:00-03:00`);
@@ -261,7 +284,9 @@ describe("/sms/templates without JavaScript", () => {
     expect(decode(await taken.text())).toContain("Já existe um modelo com este nome");
     await c.post("/sms/templates", { intent: "create", name: "Aviso", body: "Aviso" });
     await c.post("/sms/templates", { intent: "create", name: "Lembrete", body: "Lembrete {{hora}}" });
-    const ids = Object.fromEntries((await query<{ id: string; name: string }>("SELECT id, name FROM sms_templates WHERE account_id = $1", [p.accountId])).map((r) => [r.name, r.id]));
+    const ids = Object.fromEntries(
+      (await query<{ id: string; name: string }>("SELECT id, name FROM sms_templates WHERE account_id = $1", [p.accountId])).map((r) => [r.name, r.id]),
+    );
 
     html = decode((await c.page(`/sms/templates?edit=${ids["Cobrança"]}`)).html);
     expect(html).toContain("Editar modelo");
@@ -274,7 +299,12 @@ describe("/sms/templates without JavaScript", () => {
     const none = await c.post("/sms/templates", { intent: "bulk" });
     expect(none.status).toBe(422);
     expect(decode(await none.text())).toContain("Selecione ao menos um modelo");
-    const body = new URLSearchParams([["intent", "bulk"], ["ids", ids["Cobrança"]], ["ids", ids["Lembrete"]], ["csrf", c.csrf]]);
+    const body = new URLSearchParams([
+      ["intent", "bulk"],
+      ["ids", ids["Cobrança"]],
+      ["ids", ids["Lembrete"]],
+      ["csrf", c.csrf],
+    ]);
     const bulk = await c.request("/sms/templates", { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
     expect(bulk.status).toBe(302);
     expect(decode((await c.page("/sms/templates")).html)).toContain("2 modelo(s) excluído(s)");

@@ -120,7 +120,14 @@ describe("SMS templates API", () => {
     const p = await person("smsvars", 1_000);
     const tpl = await api("/api/sms/templates", { token: p.token, body: { name: "Pedido", body: "Olá {{nome}}, pedido {{pedido}} da {{loja}}" } });
     const [a, b] = [nextNumber(), nextNumber()];
-    const missing = await send(p, { template_id: tpl.body.id, messages: [{ to: a, variables: { nome: "Ana", pedido: 1 } }, { to: b, variables: { nome: "Bia" } }], variables: { loja: "Loja X" } });
+    const missing = await send(p, {
+      template_id: tpl.body.id,
+      messages: [
+        { to: a, variables: { nome: "Ana", pedido: 1 } },
+        { to: b, variables: { nome: "Bia" } },
+      ],
+      variables: { loja: "Loja X" },
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.error.fields).toEqual({ "variables.pedido": ["Preencha todos os parâmetros: falta o valor de pedido"] });
     expect(await balanceOf(p.accountId)).toBe(1_000);
@@ -130,7 +137,10 @@ describe("SMS templates API", () => {
     const ok = await send(p, {
       template_id: tpl.body.id,
       body: "ignored",
-      messages: [{ to: a, variables: { nome: "Ana", pedido: 1 } }, { to: b, variables: { nome: long, pedido: "77" } }],
+      messages: [
+        { to: a, variables: { nome: "Ana", pedido: 1 } },
+        { to: b, variables: { nome: long, pedido: "77" } },
+      ],
       variables: { loja: "Loja X" },
     });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
@@ -141,13 +151,23 @@ describe("SMS templates API", () => {
     expect(ok.body.total_price).toBe(3 * DEFAULT_T1);
     expect(ok.body.campaign_id).toEqual(expect.any(String));
     expect(await balanceOf(p.accountId)).toBe(1_000 - 3 * DEFAULT_T1);
-    const rows = await query<{ recipient: string; body: string; coding: string }>("SELECT recipient, body, coding FROM messages WHERE account_id = $1 ORDER BY body", [p.accountId]);
+    const rows = await query<{ recipient: string; body: string; coding: string }>("SELECT recipient, body, coding FROM messages WHERE account_id = $1 ORDER BY body", [
+      p.accountId,
+    ]);
     expect(rows).toEqual([
       { recipient: a, body: bodies[0], coding: "UCS2" }, // "á" is not in GSM 03.38
       { recipient: b, body: bodies[1], coding: "UCS2" },
     ]);
     const [campaign] = await query<Record<string, unknown>>("SELECT * FROM campaigns WHERE id = $1", [ok.body.campaign_id]);
-    expect(campaign).toMatchObject({ account_id: p.accountId, channel: "sms", status: "running", total: 2, template_id: tpl.body.id, source: { kind: "list", count: 2 }, created_by: p.userId });
+    expect(campaign).toMatchObject({
+      account_id: p.accountId,
+      channel: "sms",
+      status: "running",
+      total: 2,
+      template_id: tpl.body.id,
+      source: { kind: "list", count: 2 },
+      created_by: p.userId,
+    });
     // A template of another account is not offered.
     const other = await person("smsvars2", 100);
     const foreign = await send(other, { template_id: tpl.body.id, to: nextNumber() });
@@ -285,7 +305,8 @@ describe("sends to many", () => {
     expect(await balanceOf(p.accountId)).toBe(10_000 - 36 * DEFAULT_T1);
     expect(await messageCounts(res.body.campaign_id)).toMatchObject({ optout: 3, rejected: 1 });
     const [m5] = await query<{ body: string; price: string; segments: number }>("SELECT body, price, segments FROM messages WHERE recipient = $1 AND account_id = $2", [
-      group.numbers[5], p.accountId,
+      group.numbers[5],
+      p.accountId,
     ]);
     expect(m5).toEqual({ body: "Oi Pessoa5, seu cupom C5 vale em Centro", price: String(DEFAULT_T1), segments: 1 });
     const blocked = await query<{ recipient: string; status: string; price: string; error_code: string }>(
@@ -296,9 +317,7 @@ describe("sends to many", () => {
       ...group.numbers.slice(0, 3).map((r) => ({ recipient: r, status: "optout", price: "0", error_code: "optout" })),
       { recipient: group.numbers[3], status: "rejected", price: "0", error_code: "deny_list" },
     ]);
-    expect(
-      (await query("SELECT 1 FROM outbox o JOIN messages m ON o.payload->>'message_id' = m.id::text WHERE m.campaign_id = $1", [res.body.campaign_id])).length,
-    ).toBe(36);
+    expect((await query("SELECT 1 FROM outbox o JOIN messages m ON o.payload->>'message_id' = m.id::text WHERE m.campaign_id = $1", [res.body.campaign_id])).length).toBe(36);
     const [campaign] = await query<Record<string, unknown>>("SELECT total, source, name FROM campaigns WHERE id = $1", [res.body.campaign_id]);
     expect(campaign).toMatchObject({ total: 40, source: { kind: "group", group_id: group.id } });
 
@@ -348,7 +367,17 @@ describe("sends to many", () => {
   });
 
   it("the SQL segment counter agrees with the TypeScript one", async () => {
-    const samples = ["a".repeat(160), "a".repeat(161), "€".repeat(80), "€".repeat(81), `${"a".repeat(152)}€${"a".repeat(10)}`, "ã".repeat(70), "ã".repeat(71), "😀".repeat(36), `${"a".repeat(66)}😀b`];
+    const samples = [
+      "a".repeat(160),
+      "a".repeat(161),
+      "€".repeat(80),
+      "€".repeat(81),
+      `${"a".repeat(152)}€${"a".repeat(10)}`,
+      "ã".repeat(70),
+      "ã".repeat(71),
+      "😀".repeat(36),
+      `${"a".repeat(66)}😀b`,
+    ];
     for (const s of samples) {
       const [row] = await query<{ coding: string; segments: number }>("SELECT * FROM sms_segment_info($1)", [s]);
       const ts = smsSegments(s);
@@ -370,7 +399,8 @@ describe("senders, products, prices", () => {
     expect((await send(p, { to: nextNumber(), body: "x", from: used })).status).toBe(200);
     // A sender in the history from before senders were checked: a send from it is refused now, so it is not offered.
     await query(`INSERT INTO messages (account_id, channel, direction, sender, recipient, body, status) VALUES ($1, 'sms', 'outbound', 'LOJA', $2, 'antiga', 'delivered')`, [
-      p.accountId, nextNumber(),
+      p.accountId,
+      nextNumber(),
     ]);
     const res = await api("/api/sms/senders", { token: p.token });
     expect(res.status).toBe(200);

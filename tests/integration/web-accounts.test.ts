@@ -25,7 +25,16 @@ async function freshCustomer() {
   const res = await fetch(new URL("/api/auth/register", inject("apiUrl")), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ firstName: "Otávio", lastName: "Contas", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD, companyName: company, acceptTerms: true, locale: "pt-BR" }),
+    body: JSON.stringify({
+      firstName: "Otávio",
+      lastName: "Contas",
+      email,
+      password: DEMO_PASSWORD,
+      confirmPassword: DEMO_PASSWORD,
+      companyName: company,
+      acceptTerms: true,
+      locale: "pt-BR",
+    }),
   });
   expect(res.status, await res.clone().text()).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
@@ -54,24 +63,40 @@ describe("/accounts", () => {
 
     const form = await client.page("/accounts/create");
     expect(form.res.status).toBe(200);
-    expect(form.html).toMatch(/<option[^>]*value="BRL"[^>]*selected[^>]*>BRL — Real brasileiro<\/option>|<option[^>]*selected[^>]*value="BRL"[^>]*>BRL — Real brasileiro<\/option>/);
+    expect(form.html).toMatch(
+      /<option[^>]*value="BRL"[^>]*selected[^>]*>BRL — Real brasileiro<\/option>|<option[^>]*selected[^>]*value="BRL"[^>]*>BRL — Real brasileiro<\/option>/,
+    );
     expect(form.html).toContain('value="USD"');
     expect(form.html).toMatch(/<h1[^>]*>Nova conta<\/h1>/);
 
     const name = unique("Filial Sul");
     const res = await client.post("/accounts/create", {
-      name, currency: "USD", street: "Rua das Flores", number: "120", complement: "Sala 3", district: "Centro",
-      city: "Curitiba", province: "PR", postalCode: "80010-000",
+      name,
+      currency: "USD",
+      street: "Rua das Flores",
+      number: "120",
+      complement: "Sala 3",
+      district: "Centro",
+      city: "Curitiba",
+      province: "PR",
+      postalCode: "80010-000",
     });
     expect(res.status, await res.clone().text()).toBe(302);
     expect(location(res)).toBe("/");
 
-    const acc = await one<Record<string, unknown>>(
-      "SELECT id, currency, street, number, complement, district, city, province, postal_code, type FROM accounts WHERE name = $1",
-      [name],
-    );
+    const acc = await one<Record<string, unknown>>("SELECT id, currency, street, number, complement, district, city, province, postal_code, type FROM accounts WHERE name = $1", [
+      name,
+    ]);
     expect(acc).toMatchObject({
-      currency: "USD", street: "Rua das Flores", number: "120", complement: "Sala 3", district: "Centro", city: "Curitiba", province: "PR", postal_code: "80010-000", type: "customer",
+      currency: "USD",
+      street: "Rua das Flores",
+      number: "120",
+      complement: "Sala 3",
+      district: "Centro",
+      city: "Curitiba",
+      province: "PR",
+      postal_code: "80010-000",
+      type: "customer",
     });
     expect(await one("SELECT role FROM memberships WHERE account_id = $1 AND user_id = $2", [acc.id, userId])).toEqual({ role: "owner" });
     expect(await one("SELECT current_account_id FROM users WHERE id = $1", [userId])).toEqual({ current_account_id: acc.id });

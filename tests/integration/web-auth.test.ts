@@ -11,7 +11,15 @@ async function registerFresh(c = new WebClient(), path = "/register") {
   const email = uniqueEmail("reg");
   await c.get(path);
   const res = await c.post(path, {
-    firstName: "Ana", lastName: "Souza", companyName: "Padaria Boa", email, mobile: "", password: STRONG, confirmPassword: STRONG, acceptTerms: "on", locale: "pt-BR",
+    firstName: "Ana",
+    lastName: "Souza",
+    companyName: "Padaria Boa",
+    email,
+    mobile: "",
+    password: STRONG,
+    confirmPassword: STRONG,
+    acceptTerms: "on",
+    locale: "pt-BR",
   });
   return { c, email, res };
 }
@@ -204,7 +212,7 @@ describe("hosts, languages and brands", () => {
   });
 
   it("a reseller's host shows its name and color on the login page", async () => {
-    const port = new URL((new WebClient()).base).port;
+    const port = new URL(new WebClient().base).port;
     const page = await new WebClient(undefined, { Host: `revenda.localhost:${port}` }).page("/login");
     expect(page.html).toContain("Revenda Azul");
     expect(page.html).toMatch(/--primary:\s*#1d4ed8/);

@@ -24,10 +24,12 @@ async function freshOwner(tag: string) {
 }
 
 async function addNotification(accountId: string, userId: string | null, kind: string, params: Record<string, unknown> = {}) {
-  const [row] = await query<{ id: number }>(
-    "INSERT INTO notifications (account_id, user_id, kind, params) VALUES ($1, $2, $3, $4::jsonb) RETURNING id",
-    [accountId, userId, kind, JSON.stringify(params)],
-  );
+  const [row] = await query<{ id: number }>("INSERT INTO notifications (account_id, user_id, kind, params) VALUES ($1, $2, $3, $4::jsonb) RETURNING id", [
+    accountId,
+    userId,
+    kind,
+    JSON.stringify(params),
+  ]);
   return Number(row.id);
 }
 

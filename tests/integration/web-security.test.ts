@@ -29,7 +29,17 @@ async function verifiedUser(totpSecret?: string) {
   const email = uniqueEmail("redir");
   const c = new WebClient();
   await c.get("/register");
-  const reg = await c.post("/register", { firstName: "Ana", lastName: "Souza", companyName: "Padaria", email, mobile: "", password: PASSWORD, confirmPassword: PASSWORD, acceptTerms: "on", locale: "pt-BR" });
+  const reg = await c.post("/register", {
+    firstName: "Ana",
+    lastName: "Souza",
+    companyName: "Padaria",
+    email,
+    mobile: "",
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    acceptTerms: "on",
+    locale: "pt-BR",
+  });
   expect(reg.status).toBe(302);
   await new WebClient().get(linkIn(await lastMailTo(email), "/email-verify/"));
   if (totpSecret) await query("UPDATE users SET totp_secret = $2, totp_enabled_at = now() WHERE email = $1", [email, seal(totpSecret)]);
@@ -96,7 +106,10 @@ describe("a CSRF token is bound to its session", () => {
 
   it("a token of session A is refused with session B's cookie, even beside A's browser cookie; B's own token works", async () => {
     const [a, b] = [new WebClient(), new WebClient()];
-    for (const [c, email] of [[a, await verifiedUser()], [b, await verifiedUser()]] as const) {
+    for (const [c, email] of [
+      [a, await verifiedUser()],
+      [b, await verifiedUser()],
+    ] as const) {
       await c.get("/login");
       expect((await c.post("/login", { email, password: PASSWORD })).status).toBe(302);
     }
@@ -131,7 +144,10 @@ describe("a CSRF token is bound to its session", () => {
 function pageNonce(res: Response, path: string) {
   const csp = res.headers.get("Content-Security-Policy");
   expect(csp, path).toBeTruthy();
-  const script = csp!.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src "));
+  const script = csp!
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src "));
   const m = script?.match(/^script-src 'self' 'nonce-([A-Za-z0-9+/=]{16,})'$/);
   expect(m, `${path}: ${script}`).toBeTruthy();
   expect(csp, path).toContain("object-src 'none'");

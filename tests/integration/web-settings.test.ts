@@ -44,13 +44,29 @@ describe("/settings", () => {
     expect(html).toContain('data-testid="account-form"');
     expect(html).toContain('data-testid="api-token"');
     const res2 = await c.post("/settings?index", {
-      name: "Empresa Renomeada", currency: "BRL", street: "Rua das Flores", number: "120", complement: "Sala 4",
-      district: "Centro", city: "Campinas", province: "SP", postalCode: "13010-000",
+      name: "Empresa Renomeada",
+      currency: "BRL",
+      street: "Rua das Flores",
+      number: "120",
+      complement: "Sala 4",
+      district: "Centro",
+      city: "Campinas",
+      province: "SP",
+      postalCode: "13010-000",
     });
     expect(res2.status).toBe(302);
     expect(location(res2)).toBe("/settings");
     const [row] = await query<Record<string, string>>("SELECT name, street, number, complement, district, city, province, postal_code FROM accounts WHERE id = $1", [accountId]);
-    expect(row).toEqual({ name: "Empresa Renomeada", street: "Rua das Flores", number: "120", complement: "Sala 4", district: "Centro", city: "Campinas", province: "SP", postal_code: "13010-000" });
+    expect(row).toEqual({
+      name: "Empresa Renomeada",
+      street: "Rua das Flores",
+      number: "120",
+      complement: "Sala 4",
+      district: "Centro",
+      city: "Campinas",
+      province: "SP",
+      postal_code: "13010-000",
+    });
     const after = await c.page("/settings");
     expect(after.html).toContain("Dados da conta salvos");
     expect(after.html).toContain('value="Rua das Flores"');
@@ -79,11 +95,15 @@ describe("/settings", () => {
   it("sends an agent to /403 and refuses the agent's post, changing nothing", async () => {
     const c = await signIn("agent@demo.example");
     expect(location(await c.get("/settings"))).toBe("/403");
-    const [before] = await query<{ street: string | null; updated_at: Date }>("SELECT a.street, a.updated_at FROM accounts a JOIN users u ON u.current_account_id = a.id WHERE u.email = 'agent@demo.example'");
+    const [before] = await query<{ street: string | null; updated_at: Date }>(
+      "SELECT a.street, a.updated_at FROM accounts a JOIN users u ON u.current_account_id = a.id WHERE u.email = 'agent@demo.example'",
+    );
     const res = await c.post("/settings?index", { name: "Hacked", currency: "BRL", street: "Rua Invasora" });
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/403");
-    const [after] = await query<{ street: string | null; updated_at: Date }>("SELECT a.street, a.updated_at FROM accounts a JOIN users u ON u.current_account_id = a.id WHERE u.email = 'agent@demo.example'");
+    const [after] = await query<{ street: string | null; updated_at: Date }>(
+      "SELECT a.street, a.updated_at FROM accounts a JOIN users u ON u.current_account_id = a.id WHERE u.email = 'agent@demo.example'",
+    );
     expect(after).toEqual(before);
   });
 
@@ -121,7 +141,10 @@ describe("/settings", () => {
 
   it("hub: per role, as the policy's settings groups and route rules say", () => {
     const subject = (role: Subject["role"], accountType: Subject["accountType"] = "customer"): Subject => ({
-      role, accountType, services: ["omni", "sms"], permissions: { department: true, opening_hour: true, dashboard: true, spie: true, tab: true, whatsapp: true },
+      role,
+      accountType,
+      services: ["omni", "sms"],
+      permissions: { department: true, opening_hour: true, dashboard: true, spie: true, tab: true, whatsapp: true },
     });
     const groups = (s: Subject) => settingsHub(s).map((c) => c.group);
     expect(groups(subject("owner"))).toEqual(["account", "users", "departments", "settings"]);
@@ -234,7 +257,12 @@ describe("/user/settings", () => {
 
   it("saves the profile", async () => {
     const res = await me.c.post("/user/settings", {
-      intent: "profile", firstName: "Beatriz", lastName: "Lima", mobile: "+55 11 91234-5678", gender: "undisclosed", birthDate: "1990-05-17",
+      intent: "profile",
+      firstName: "Beatriz",
+      lastName: "Lima",
+      mobile: "+55 11 91234-5678",
+      gender: "undisclosed",
+      birthDate: "1990-05-17",
     });
     expect(res.status).toBe(302);
     expect(location(res)).toBe("/user/settings");

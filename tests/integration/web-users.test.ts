@@ -42,7 +42,14 @@ async function freshCustomer(tag = "cust", trial = false) {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({
-      firstName: "Rita", lastName: "Nova", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD, companyName: company, acceptTerms: true, locale: "pt-BR",
+      firstName: "Rita",
+      lastName: "Nova",
+      email,
+      password: DEMO_PASSWORD,
+      confirmPassword: DEMO_PASSWORD,
+      companyName: company,
+      acceptTerms: true,
+      locale: "pt-BR",
     }),
   });
   expect(res.status, await res.clone().text()).toBe(201);
@@ -241,14 +248,19 @@ describe("/users/edit/{id}", () => {
     expect(page.html).toMatch(new RegExp(`<option[^>]*value="${vendas}"[^>]*>${esc(deptName)}</option>`)); // omni: the department select
     expect(page.html).toContain('value="owner"'); // an owner may hand out the owner role
     const res = await owner.post(`/users/edit/${id}`, {
-      intent: "update", firstName: "Zeferino", lastName: "Testado", mobile: "+55 11 91234-5678", role: "manager", isAgent: "on", departmentId: vendas,
+      intent: "update",
+      firstName: "Zeferino",
+      lastName: "Testado",
+      mobile: "+55 11 91234-5678",
+      role: "manager",
+      isAgent: "on",
+      departmentId: vendas,
     });
     expect(res.status, await res.clone().text()).toBe(302);
     expect(location(res)).toBe("/users");
-    const row = await one(
-      "SELECT u.first_name, u.last_name, u.mobile, m.role, m.is_agent, m.department_id FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.id = $1",
-      [id],
-    );
+    const row = await one("SELECT u.first_name, u.last_name, u.mobile, m.role, m.is_agent, m.department_id FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.id = $1", [
+      id,
+    ]);
     expect(row).toEqual({ first_name: "Zeferino", last_name: "Testado", mobile: "+55 11 91234-5678", role: "manager", is_agent: true, department_id: vendas });
     expect((await owner.page("/users")).html).toContain("Usuário atualizado");
 
@@ -256,7 +268,9 @@ describe("/users/edit/{id}", () => {
     const cleared = await owner.post(`/users/edit/${id}`, { intent: "update", firstName: "Zeferino", lastName: "Testado", mobile: "", role: "manager", departmentId: "" });
     expect(cleared.status).toBe(302);
     expect(await one("SELECT m.is_agent, m.department_id, u.mobile FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.user_id = $1", [id])).toEqual({
-      is_agent: false, department_id: null, mobile: null,
+      is_agent: false,
+      department_id: null,
+      mobile: null,
     });
 
     // Another account's department is refused on the field.
@@ -335,7 +349,10 @@ describe("/departments", () => {
     const created = await c.post("/departments?index", { intent: "create", name, description: "Time de testes", status: "active" });
     expect(created.status, await created.clone().text()).toBe(302);
     expect(location(created)).toBe("/departments");
-    const d = await one<{ id: string; description: string; status: string }>("SELECT id, description, status FROM departments WHERE account_id = $1 AND name = $2", [accountId, name]);
+    const d = await one<{ id: string; description: string; status: string }>("SELECT id, description, status FROM departments WHERE account_id = $1 AND name = $2", [
+      accountId,
+      name,
+    ]);
     expect(d).toMatchObject({ description: "Time de testes", status: "active" });
     const after = await c.page("/departments");
     expect(rowOf(after.html, "department", d.id)).toContain(esc(name));

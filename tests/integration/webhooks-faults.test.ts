@@ -141,10 +141,9 @@ describe("webhook events and stream consumers when Redis loses its data", () => 
       const took = Date.now() - started;
       // ...while the dead endpoint is still holding its POSTs (none of them has timed out yet).
       expect(hanging.size).toBeGreaterThan(0);
-      const [{ n }] = await stack.query<{ n: string }>(
-        `SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1`,
-        [ep.body.data.id],
-      );
+      const [{ n }] = await stack.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1`, [
+        ep.body.data.id,
+      ]);
       expect(Number(n), `the live endpoint took ${took} ms`).toBe(0);
     } finally {
       await stack.api(`/api/webhooks/${ep.body.data.id}`, { token, method: "DELETE" });

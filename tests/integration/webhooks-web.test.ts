@@ -33,7 +33,16 @@ async function freshCustomer(tag: string, role = "owner") {
   const res = await fetch(new URL("/api/auth/register", inject("apiUrl")), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ firstName: "Rita", lastName: "Nova", email, password: DEMO_PASSWORD, confirmPassword: DEMO_PASSWORD, companyName: `Empresa ${tag} ${Date.now().toString(36)}`, acceptTerms: true, locale: "pt-BR" }),
+    body: JSON.stringify({
+      firstName: "Rita",
+      lastName: "Nova",
+      email,
+      password: DEMO_PASSWORD,
+      confirmPassword: DEMO_PASSWORD,
+      companyName: `Empresa ${tag} ${Date.now().toString(36)}`,
+      acceptTerms: true,
+      locale: "pt-BR",
+    }),
   });
   expect(res.status).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
@@ -71,7 +80,10 @@ describe("/webhooks without JavaScript", () => {
     const here = location(created)!;
     expect(here).toMatch(/^\/webhooks\/[0-9a-f-]{36}\?reveal=1$/);
     const id = here.split("/")[2].split("?")[0];
-    const [row] = await query<{ url: string; events: string[]; enabled: boolean; account_id: string }>("SELECT url, events, enabled, account_id FROM webhook_endpoints WHERE id = $1", [id]);
+    const [row] = await query<{ url: string; events: string[]; enabled: boolean; account_id: string }>(
+      "SELECT url, events, enabled, account_id FROM webhook_endpoints WHERE id = $1",
+      [id],
+    );
     expect(row).toEqual({ url: `${base}/hook`, events: ["*"], enabled: true, account_id: c.accountId });
 
     const detail = visible((await c.client.page(here)).html);
@@ -92,7 +104,11 @@ describe("/webhooks without JavaScript", () => {
     // Edit: unchecking "enabled" disables; only status changes subscribed.
     const saved = await c.client.post(`/webhooks/${id}`, { intent: "update", url: `${base}/hook2`, description: "", events: "message.status_changed" });
     expect(saved.status).toBe(302);
-    expect((await query("SELECT url, events, enabled FROM webhook_endpoints WHERE id = $1", [id]))[0]).toEqual({ url: `${base}/hook2`, events: ["message.status_changed"], enabled: false });
+    expect((await query("SELECT url, events, enabled FROM webhook_endpoints WHERE id = $1", [id]))[0]).toEqual({
+      url: `${base}/hook2`,
+      events: ["message.status_changed"],
+      enabled: false,
+    });
     const noEvents = await c.client.post(`/webhooks/${id}`, { intent: "update", url: `${base}/hook2` });
     expect(noEvents.status).toBe(422);
     expect(visible(await noEvents.text())).toContain("Campo obrigatório");
@@ -157,7 +173,11 @@ describe("anti-fraud screens without JavaScript", () => {
     const noReason = await staff.post("/admin/antifraud", { intent: "reject", kind: "word", id: approval.id, reason: "" });
     expect(noReason.status).toBe(422);
     expect((await staff.post("/admin/antifraud", { intent: "reject", kind: "word", id: approval.id, reason: "Golpe conhecido" })).status).toBe(302);
-    expect((await query("SELECT status, error_message, price FROM messages WHERE id = $1", [sent.data[0].id]))[0]).toEqual({ status: "rejected", error_message: "Golpe conhecido", price: "0" });
+    expect((await query("SELECT status, error_message, price FROM messages WHERE id = $1", [sent.data[0].id]))[0]).toEqual({
+      status: "rejected",
+      error_message: "Golpe conhecido",
+      price: "0",
+    });
     expect(Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [c.accountId]))[0].balance)).toBe(500);
 
     // An owner of a customer account is not one of the /sms/antifraude roles; customers never reach /admin.

@@ -111,8 +111,20 @@ describe("customer webhooks", () => {
       const verified = verifyWebhook(ep.secret, h.headers as Record<string, string>, h.raw);
       expect(verified, h.raw).toMatchObject({ ok: true });
       // A wrong secret and a changed body do not verify.
-      expect(verifyWebhook("whsec_" + Buffer.from("not the secret, not at all").toString("base64"), h.headers as Record<string, string>, h.raw)).toEqual({ ok: false, reason: "bad_signature" });
-      expect(verifyWebhook(ep.secret, h.headers as Record<string, string>, h.raw.replace(id, id.replace(/.$/, (c) => (c === "0" ? "1" : "0"))))).toMatchObject({ ok: false });
+      expect(verifyWebhook("whsec_" + Buffer.from("not the secret, not at all").toString("base64"), h.headers as Record<string, string>, h.raw)).toEqual({
+        ok: false,
+        reason: "bad_signature",
+      });
+      expect(
+        verifyWebhook(
+          ep.secret,
+          h.headers as Record<string, string>,
+          h.raw.replace(
+            id,
+            id.replace(/.$/, (c) => (c === "0" ? "1" : "0")),
+          ),
+        ),
+      ).toMatchObject({ ok: false });
       expect(h.headers["content-type"]).toBe("application/json");
     }
     const byId = new Map(got.map((h) => [String(h.headers["webhook-id"]), JSON.parse(h.raw)]));
@@ -124,7 +136,10 @@ describe("customer webhooks", () => {
     for (const e of events) {
       const body = byId.get(`evt_ms_${e.public_id}`);
       expect(body, `event ${e.id}`).toBeDefined();
-      expect(body).toMatchObject({ type: "message.status_changed", data: { message_id: id, status: e.status, source: e.source, channel: "sms", to: expect.stringMatching(/^\+55/) } });
+      expect(body).toMatchObject({
+        type: "message.status_changed",
+        data: { message_id: id, status: e.status, source: e.source, channel: "sms", to: expect.stringMatching(/^\+55/) },
+      });
     }
     expect(byId.get(`evt_ms_${events[1].public_id}`).data.previous_status).toBe("sending");
 
@@ -144,7 +159,9 @@ describe("customer webhooks", () => {
     const ep = await createEndpoint(p, "/long");
     const { delivery_id } = (await api(`/api/webhooks/${ep.id}/test`, { token: p.token, method: "POST" })).body.data;
     const [attempt] = await until("answered attempt", async () => {
-      const rows = await query<{ status_code: number; response_excerpt: string }>("SELECT status_code, response_excerpt FROM webhook_attempts WHERE delivery_id = $1", [delivery_id]);
+      const rows = await query<{ status_code: number; response_excerpt: string }>("SELECT status_code, response_excerpt FROM webhook_attempts WHERE delivery_id = $1", [
+        delivery_id,
+      ]);
       return rows.length ? rows : undefined;
     });
     expect(attempt.status_code).toBe(200);
@@ -159,7 +176,9 @@ describe("customer webhooks", () => {
     expect(test.status, JSON.stringify(test.body)).toBe(200);
     const { event_id, delivery_id } = test.body.data;
     const delivery = await until("succeeded delivery", async () => {
-      const [d] = await query<{ status: string; attempts: number; last_status_code: number }>("SELECT status, attempts, last_status_code FROM webhook_deliveries WHERE id = $1", [delivery_id]);
+      const [d] = await query<{ status: string; attempts: number; last_status_code: number }>("SELECT status, attempts, last_status_code FROM webhook_deliveries WHERE id = $1", [
+        delivery_id,
+      ]);
       return d.status === "succeeded" ? d : undefined;
     });
     expect(delivery).toMatchObject({ attempts: 3, last_status_code: 200 });
@@ -196,7 +215,9 @@ describe("customer webhooks", () => {
       40_000,
     );
     expect(failed).toMatchObject({ attempts: MAX_ATTEMPTS, next_attempt_at: null, last_status_code: 503 });
-    const attempts = await query<{ response_excerpt: string; started_at: Date }>("SELECT response_excerpt, started_at FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id", [delivery_id]);
+    const attempts = await query<{ response_excerpt: string; started_at: Date }>("SELECT response_excerpt, started_at FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id", [
+      delivery_id,
+    ]);
     expect(attempts).toHaveLength(MAX_ATTEMPTS);
     expect(attempts.every((a) => a.response_excerpt === "")).toBe(true); // a failure's body is never kept
     // Gaps grow (the schedule, scaled 10,000× down in tests: 0.5 ms, 30 ms, 180 ms, 720 ms, 1.8 s, 3.6 s, 3.6 s).
@@ -271,9 +292,7 @@ describe("customer webhooks", () => {
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const id = sent.body.data[0].id as string;
     expect(sent.body.data[0].status).toBe("pending");
-    const held = await until("the pending event", async () =>
-      hits.map((h) => JSON.parse(h.raw)).find((b) => isEvent(b, id, "pending")),
-    );
+    const held = await until("the pending event", async () => hits.map((h) => JSON.parse(h.raw)).find((b) => isEvent(b, id, "pending")));
     expect(held.data.error_code).toBe("moderation");
     expect(held.data.error_message).toBe(translate("pt-BR", "moderation:held"));
     expect(held.data.error_message).not.toBe("moderation.held");
@@ -292,12 +311,24 @@ describe("customer webhooks", () => {
 
     const ep = await createEndpoint(p, "/scoped", { events: ["*"] });
     expect(ep.events).toEqual(["*"]);
-    const put = await api(`/api/webhooks/${ep.id}`, { token: p.token, method: "PUT", body: { url: `${base}/scoped2`, events: ["message.received", "message.status_changed"], enabled: false, description: "d" } });
+    const put = await api(`/api/webhooks/${ep.id}`, {
+      token: p.token,
+      method: "PUT",
+      body: { url: `${base}/scoped2`, events: ["message.received", "message.status_changed"], enabled: false, description: "d" },
+    });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ url: `${base}/scoped2`, events: ["message.received", "message.status_changed"], enabled: false, description: "d" });
     expect((await api("/api/webhooks", { token: p.token })).body.data.map((e: { id: string }) => e.id)).toEqual([ep.id]);
 
-    for (const [method, path] of [["GET", `/api/webhooks/${ep.id}`], ["PUT", `/api/webhooks/${ep.id}`], ["DELETE", `/api/webhooks/${ep.id}`], ["GET", `/api/webhooks/${ep.id}/secret`], ["POST", `/api/webhooks/${ep.id}/test`], ["GET", `/api/webhooks/${ep.id}/deliveries`], ["GET", "/api/webhooks/not-a-uuid"]] as const) {
+    for (const [method, path] of [
+      ["GET", `/api/webhooks/${ep.id}`],
+      ["PUT", `/api/webhooks/${ep.id}`],
+      ["DELETE", `/api/webhooks/${ep.id}`],
+      ["GET", `/api/webhooks/${ep.id}/secret`],
+      ["POST", `/api/webhooks/${ep.id}/test`],
+      ["GET", `/api/webhooks/${ep.id}/deliveries`],
+      ["GET", "/api/webhooks/not-a-uuid"],
+    ] as const) {
       const r = await api(path, { token: other.token, method, body: method === "PUT" ? { url: "https://x.example", events: ["*"] } : undefined });
       expect(r.status, `${method} ${path}`).toBe(404);
     }

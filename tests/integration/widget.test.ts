@@ -50,7 +50,10 @@ beforeAll(async () => {
   const w = await as("/api/live/widget");
   expect(w.status).toBe(200);
   widgetKey = w.body.widget_key;
-  const put = await as("/api/live/widget", { method: "PUT", body: { ...w.body.settings, title_online: "Fale com a Loja", welcome: "Olá! Como podemos ajudar?", position: "left" } });
+  const put = await as("/api/live/widget", {
+    method: "PUT",
+    body: { ...w.body.settings, title_online: "Fale com a Loja", welcome: "Olá! Como podemos ajudar?", position: "left" },
+  });
   expect(put.status).toBe(200);
 });
 
@@ -63,8 +66,16 @@ describe("GET /api/widget/{key}/config", () => {
     const res = await api(`/api/widget/${widgetKey}/config`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      key: widgetKey, enabled: true, title_online: "Fale com a Loja", title_offline: "Deixe sua mensagem", welcome: "Olá! Como podemos ajudar?", position: "left",
-      open: true, queue_enabled: true, attachments: true, emoji: true,
+      key: widgetKey,
+      enabled: true,
+      title_online: "Fale com a Loja",
+      title_offline: "Deixe sua mensagem",
+      welcome: "Olá! Como podemos ajudar?",
+      position: "left",
+      open: true,
+      queue_enabled: true,
+      attachments: true,
+      emoji: true,
     });
     expect(Object.keys(res.body.colors).sort()).toEqual(["header", "launcher", "messageList", "receivedMessage", "sentMessage", "userInput", "userList"]);
     expect(res.body.departments).toEqual([
@@ -77,7 +88,10 @@ describe("GET /api/widget/{key}/config", () => {
     expect(res.body).not.toHaveProperty("acceptance_option");
     // Any site may embed it: CORS on the answer and on the preflight.
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    const pre = await fetch(new URL(`/api/widget/${widgetKey}/messages`, inject("apiUrl")), { method: "OPTIONS", headers: { Origin: "https://loja.example", "Access-Control-Request-Method": "POST" } });
+    const pre = await fetch(new URL(`/api/widget/${widgetKey}/messages`, inject("apiUrl")), {
+      method: "OPTIONS",
+      headers: { Origin: "https://loja.example", "Access-Control-Request-Method": "POST" },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-methods")).toContain("PUT");
     // The same list at /departments.
@@ -150,10 +164,16 @@ describe("the visitor edits and deletes their own messages", () => {
 
     // Live events: to the visitor's room stream and to the attending agent on the account stream.
     const room = (await stream(`live:room:${ana.room.id}`)).filter((e) => e.event === "edited" || e.event === "deleted");
-    expect(room.map((e) => [e.event, JSON.parse(e.data).message.id])).toEqual([["edited", ana.message.id], ["deleted", ana.message.id]]);
+    expect(room.map((e) => [e.event, JSON.parse(e.data).message.id])).toEqual([
+      ["edited", ana.message.id],
+      ["deleted", ana.message.id],
+    ]);
     expect(JSON.parse(room[0].data).message.body).toBe("Quero trocar o pedido 124");
     const account = (await stream(`live:account:${owner.accountId}`)).filter((e) => e.room_id === ana.room.id && (e.event === "edited" || e.event === "deleted"));
-    expect(account.map((e) => [e.event, e.to])).toEqual([["edited", "*"], ["deleted", owner.userId]]);
+    expect(account.map((e) => [e.event, e.to])).toEqual([
+      ["edited", "*"],
+      ["deleted", owner.userId],
+    ]);
   });
 });
 

@@ -38,8 +38,6 @@ declare module "vitest" {
   }
 }
 
-
-
 async function waitForPort(port: number, seconds = 60) {
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
@@ -160,7 +158,14 @@ export async function setup(project: TestProject) {
     const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
   }
-  const procs: Record<string, string> = { web: "remix/server.ts", api: "api/server.ts", worker: "api/worker.ts", realtime: "realtime/server.ts", simulator: "api/simulator/server.ts", smpp: "api/smpp/server.ts" };
+  const procs: Record<string, string> = {
+    web: "remix/server.ts",
+    api: "api/server.ts",
+    worker: "api/worker.ts",
+    realtime: "realtime/server.ts",
+    simulator: "api/simulator/server.ts",
+    smpp: "api/smpp/server.ts",
+  };
   for (const [name, script] of Object.entries(procs)) {
     const child = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     const echo = (chunk: Buffer) => {

@@ -43,7 +43,15 @@ export function startOAuthPeer(port: number) {
       const grant = codes.get(form.get("code") ?? "");
       codes.delete(form.get("code") ?? "");
       if (form.get("grant_type") !== "authorization_code" || !grant || grant.redirectUri !== form.get("redirect_uri")) return json(400, { error: "invalid_grant" });
-      if (grant.challenge && b64url(createHash("sha256").update(form.get("code_verifier") ?? "").digest()) !== grant.challenge) return json(400, { error: "invalid_grant" });
+      if (
+        grant.challenge &&
+        b64url(
+          createHash("sha256")
+            .update(form.get("code_verifier") ?? "")
+            .digest(),
+        ) !== grant.challenge
+      )
+        return json(400, { error: "invalid_grant" });
       const token = b64url(randomBytes(18));
       tokens.set(token, grant.email);
       return json(200, { access_token: token, token_type: "Bearer", expires_in: 3600, scope: "openid email profile" });
@@ -56,7 +64,5 @@ export function startOAuthPeer(port: number) {
     }
     json(404, { error: "not_found" });
   });
-  return new Promise<{ close: () => Promise<void> }>((resolve) =>
-    server.listen(port, "127.0.0.1", () => resolve({ close: () => new Promise((r) => server.close(() => r())) })),
-  );
+  return new Promise<{ close: () => Promise<void> }>((resolve) => server.listen(port, "127.0.0.1", () => resolve({ close: () => new Promise((r) => server.close(() => r())) })));
 }

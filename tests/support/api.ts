@@ -68,10 +68,7 @@ export async function login(email: string, password: string, ip = randomIp()) {
 
 /** Give an account the seeded Omni plan (departments and live chat). */
 export async function giveOmni(accountId: string) {
-  await query(
-    `INSERT INTO account_plans (account_id, plan_id, service) SELECT $1, id, service FROM plans WHERE name = 'Omni' AND NOT is_trial LIMIT 1`,
-    [accountId],
-  );
+  await query(`INSERT INTO account_plans (account_id, plan_id, service) SELECT $1, id, service FROM plans WHERE name = 'Omni' AND NOT is_trial LIMIT 1`, [accountId]);
 }
 
 /**

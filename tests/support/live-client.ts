@@ -43,7 +43,6 @@ export class LiveClient {
   }
 }
 
-
 /**
  * An agent's live connection (JWT access token), taking over one an earlier test left open: with
  * it the agent is online, so automatic distribution may give them rooms. Close it when done.

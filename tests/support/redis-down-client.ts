@@ -6,5 +6,7 @@
 import { connect, redis } from "../../api/lib/redis";
 
 connect("reader");
-redis().get("probe").catch(() => undefined);
+redis()
+  .get("probe")
+  .catch(() => undefined);
 setTimeout(() => process.exit(0), Number(process.env.RUN_MS ?? 4000));

@@ -59,8 +59,7 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
         session,
         delivered,
         closed,
-        bind: (mode, systemId, password) =>
-          new Promise((res) => session[`bind_${mode}`]({ system_id: systemId, password }, (pdu: PDU) => res(pdu.command_status))),
+        bind: (mode, systemId, password) => new Promise((res) => session[`bind_${mode}`]({ system_id: systemId, password }, (pdu: PDU) => res(pdu.command_status))),
         submit: (params) => new Promise((res) => session.submit_sm(params, (pdu: PDU) => res(pdu))),
         request: (command, params, ms = 30_000) =>
           new Promise((res, rej) => {

@@ -16,8 +16,6 @@ import pg from "pg";
 const root = resolve(__dirname, "..", "..");
 const bun = resolve(root, "node_modules", ".bin", "bun");
 
-
-
 /** A dedicated redis-server that keeps nothing on disk (like production's here), restartable on the same port. */
 export class RedisServer {
   private child?: ChildProcess;

@@ -30,7 +30,10 @@ function rawRequest(url: URL, init: { method?: string; headers: Record<string, s
 export class WebClient {
   readonly base: string;
   readonly cookies = new Map<string, string>();
-  constructor(base = inject("webUrl"), readonly headers: Record<string, string> = {}) {
+  constructor(
+    base = inject("webUrl"),
+    readonly headers: Record<string, string> = {},
+  ) {
     this.base = base;
   }
 

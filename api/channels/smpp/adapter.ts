@@ -26,19 +26,7 @@ import { applyPartReceipt } from "../../messages/parts";
 import { smsParts } from "../../sms/segments";
 import type { ProviderConnection } from "../connections";
 import { PermanentSendError, ProviderThrottledError, type ChannelAdapter, type OutboundMessage } from "../contract";
-import {
-  concatOf,
-  concatRef,
-  concatUdh,
-  DATA_CODING,
-  e164,
-  ESM_CLASS_RECEIPT,
-  parseReceiptText,
-  Reassembler,
-  STAT_STATUS,
-  STATUS,
-  textOf,
-} from "./protocol";
+import { concatOf, concatRef, concatUdh, DATA_CODING, e164, ESM_CLASS_RECEIPT, parseReceiptText, Reassembler, STAT_STATUS, STATUS, textOf } from "./protocol";
 
 export type SmppSettings = { host: string; port: number; system_id: string; password: string; system_type?: string; tps?: number };
 
@@ -239,10 +227,10 @@ export function closeLink(connectionId: string) {
 async function submitParts(link: SmppLink, c: ProviderConnection, message: OutboundMessage): Promise<string> {
   const { coding, parts } = smsParts(message.body);
   const db = sequelize();
-  const done = await db.query<{ part: number; provider_message_id: string }>(
-    `SELECT part, provider_message_id FROM message_parts WHERE message_id = $1 AND provider = $2`,
-    { bind: [message.id, c.name], type: QueryTypes.SELECT },
-  );
+  const done = await db.query<{ part: number; provider_message_id: string }>(`SELECT part, provider_message_id FROM message_parts WHERE message_id = $1 AND provider = $2`, {
+    bind: [message.id, c.name],
+    type: QueryTypes.SELECT,
+  });
   const ids = new Map(done.map((d) => [d.part, d.provider_message_id]));
   const ref = concatRef(message.id);
   const total = parts.length;

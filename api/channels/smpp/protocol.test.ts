@@ -3,8 +3,22 @@ import { aggregatePartStatuses } from "../../messages/parts";
 import { smsParts, smsSegments } from "../../sms/segments";
 import smpp from "smpp";
 import {
-  concatOf, concatRef, concatUdh, decodeGsm7, decodeText, e164, encodeGsm7, MESSAGE_STATE, messageState, parseReceiptText, Reassembler, receiptStat, receiptText,
-  SHORT_MESSAGE_MAX, splitUdh, userData,
+  concatOf,
+  concatRef,
+  concatUdh,
+  decodeGsm7,
+  decodeText,
+  e164,
+  encodeGsm7,
+  MESSAGE_STATE,
+  messageState,
+  parseReceiptText,
+  Reassembler,
+  receiptStat,
+  receiptText,
+  SHORT_MESSAGE_MAX,
+  splitUdh,
+  userData,
 } from "./protocol";
 
 describe("SMPP protocol helpers", () => {

@@ -145,7 +145,7 @@ export function splitUdh(octets: Buffer): { udh: Buffer[]; message: Buffer } {
 export function keepMessagesRaw(filters: { message: { decode: (this: { esm_class?: number }, value: unknown, skipUdh?: boolean) => unknown } }) {
   filters.message.decode = function (value, skipUdh) {
     if (!Buffer.isBuffer(value)) return value;
-    if (!skipUdh && value.length && (Number(this.esm_class ?? 0) & ESM_CLASS_UDHI)) return splitUdh(value);
+    if (!skipUdh && value.length && Number(this.esm_class ?? 0) & ESM_CLASS_UDHI) return splitUdh(value);
     return { message: value };
   };
 }
@@ -216,15 +216,21 @@ const CANCELED = "canceled";
  */
 export function messageState(status: MessageStatus, errorCode?: string | null): number {
   switch (status) {
-    case "pending": case "scheduled": case "queued": case "sending": case "sent":
+    case "pending":
+    case "scheduled":
+    case "queued":
+    case "sending":
+    case "sent":
       return MESSAGE_STATE.ENROUTE;
-    case "delivered": case "read":
+    case "delivered":
+    case "read":
       return MESSAGE_STATE.DELIVERED;
     case "unavailable":
       return MESSAGE_STATE.EXPIRED;
     case "failed":
       return errorCode === CANCELED ? MESSAGE_STATE.DELETED : MESSAGE_STATE.UNDELIVERABLE;
-    case "rejected": case "optout":
+    case "rejected":
+    case "optout":
       return MESSAGE_STATE.REJECTED;
     default:
       return MESSAGE_STATE.UNKNOWN;

@@ -13,7 +13,6 @@ import type { User } from "../../../models";
 import { requestCtx } from "./auth.server";
 import { i18next } from "./i18n.server";
 
-
 export type SignIn = { user: User; twoFactorRequired: boolean };
 
 let instance: Authenticator<SignIn> | undefined;
@@ -31,10 +30,7 @@ export function authenticator() {
   if (instance) return instance;
   const e = env();
   const authenticator = (instance = new Authenticator<SignIn>());
-  authenticator.use(
-    new FormStrategy(({ form, request }) => login(requestCtx(request), { email: form.get("email"), password: form.get("password") })),
-    "form",
-  );
+  authenticator.use(new FormStrategy(({ form, request }) => login(requestCtx(request), { email: form.get("email"), password: form.get("password") })), "form");
   const strategy = (provider: OAuthProvider, clientId: string, clientSecret: string, authorizationEndpoint: string, tokenEndpoint: string, scopes: string[]) =>
     new OAuth2Strategy<SignIn>(
       {
@@ -52,7 +48,9 @@ export function authenticator() {
         return { user, twoFactorRequired: Boolean(user.totpEnabledAt) };
       },
     );
-  if (oauthEnabled("google")) authenticator.use(strategy("google", e.GOOGLE_CLIENT_ID!, e.GOOGLE_CLIENT_SECRET!, e.GOOGLE_AUTH_URL, e.GOOGLE_TOKEN_URL, ["openid", "email", "profile"]), "google");
-  if (oauthEnabled("facebook")) authenticator.use(strategy("facebook", e.FACEBOOK_CLIENT_ID!, e.FACEBOOK_CLIENT_SECRET!, e.FACEBOOK_AUTH_URL, e.FACEBOOK_TOKEN_URL, ["email", "public_profile"]), "facebook");
+  if (oauthEnabled("google"))
+    authenticator.use(strategy("google", e.GOOGLE_CLIENT_ID!, e.GOOGLE_CLIENT_SECRET!, e.GOOGLE_AUTH_URL, e.GOOGLE_TOKEN_URL, ["openid", "email", "profile"]), "google");
+  if (oauthEnabled("facebook"))
+    authenticator.use(strategy("facebook", e.FACEBOOK_CLIENT_ID!, e.FACEBOOK_CLIENT_SECRET!, e.FACEBOOK_AUTH_URL, e.FACEBOOK_TOKEN_URL, ["email", "public_profile"]), "facebook");
   return authenticator;
 }

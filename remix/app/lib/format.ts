@@ -19,5 +19,5 @@ const DATE: Record<Lng, string> = { "pt-BR": "dd/MM/yy", en: "MM/dd/yy", es: "dd
 export function formatDate(value: Date | string | null | undefined, lng: Lng = "pt-BR", withTime = false, zone = TIME_ZONE) {
   if (!value) return "";
   const d = typeof value === "string" ? new Date(value) : value;
-  return formatInTimeZone(d, zone, withTime ? `${DATE[lng] ?? DATE["pt-BR"]} HH:mm` : DATE[lng] ?? DATE["pt-BR"]);
+  return formatInTimeZone(d, zone, withTime ? `${DATE[lng] ?? DATE["pt-BR"]} HH:mm` : (DATE[lng] ?? DATE["pt-BR"]));
 }

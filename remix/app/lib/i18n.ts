@@ -4,7 +4,29 @@ export type Lng = (typeof supportedLngs)[number];
 export const fallbackLng: Lng = "pt-BR";
 export const defaultNS = "common";
 /** Namespaces sent to the browser (the "mail" namespace stays on the server). */
-export const webNamespaces = ["common", "auth", "errors", "validation", "users", "settings", "accounts", "admin", "imports", "contacts", "shortCodes", "sms", "smsReports", "smsOps", "smpp", "webhooks", "moderation", "live", "channels", "liveDesk", "liveReports"] as const;
+export const webNamespaces = [
+  "common",
+  "auth",
+  "errors",
+  "validation",
+  "users",
+  "settings",
+  "accounts",
+  "admin",
+  "imports",
+  "contacts",
+  "shortCodes",
+  "sms",
+  "smsReports",
+  "smsOps",
+  "smpp",
+  "webhooks",
+  "moderation",
+  "live",
+  "channels",
+  "liveDesk",
+  "liveReports",
+] as const;
 
 /** Intl tags for dates, numbers and money. */
 export const intlLocale: Record<Lng, string> = { "pt-BR": "pt-BR", en: "en-US", es: "es-ES", zh: "zh-CN" };

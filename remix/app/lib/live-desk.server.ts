@@ -6,9 +6,33 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { deskOptions, incomingTransfers, roomNames } from "../../../api/live/desk";
 import {
-  acceptTransfer, AGENT_STATUSES, closeRoom, getRoom, isSupervisor, listRooms, markDelivered, markRead, myLoad, queuePosition, refuseTransfer, resumeIdle,
-  resumeOffline, returnToQueue, roomCounts, roomMessages, roomSummary, sendAgentMessage, setAgentStatus, setRoomTags, updateRoomContact, setTabulation, solveOffline, takeRoom,
-  transferToAgent, transferToDepartment, type AgentStatus,
+  acceptTransfer,
+  AGENT_STATUSES,
+  closeRoom,
+  getRoom,
+  isSupervisor,
+  listRooms,
+  markDelivered,
+  markRead,
+  myLoad,
+  queuePosition,
+  refuseTransfer,
+  resumeIdle,
+  resumeOffline,
+  returnToQueue,
+  roomCounts,
+  roomMessages,
+  roomSummary,
+  sendAgentMessage,
+  setAgentStatus,
+  setRoomTags,
+  updateRoomContact,
+  setTabulation,
+  solveOffline,
+  takeRoom,
+  transferToAgent,
+  transferToDepartment,
+  type AgentStatus,
 } from "../../../api/live/rooms";
 import { agentUpload } from "../../../api/live/attachments";
 import { applyMacro } from "../../../api/live/macros";
@@ -41,7 +65,7 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
   ]);
   let room: ReturnType<typeof roomSummary> | null = null;
   let roomError: string | null = null;
-  let thread: { data: ReturnType<typeof roomMessages> extends Promise<infer P> ? P extends { data: infer D } ? D : never : never; more: boolean } = { data: [], more: false };
+  let thread: { data: ReturnType<typeof roomMessages> extends Promise<infer P> ? (P extends { data: infer D } ? D : never) : never; more: boolean } = { data: [], more: false };
   let names = null;
   let position: number | null = null;
   if (roomParam && UUID.test(roomParam)) {
@@ -121,30 +145,84 @@ export async function deskAction({ request }: ActionFunctionArgs) {
   const here = url.searchParams.get("room");
   if (!(intent in schemas)) return json({ result: { status: "error", error: { "": ["validation.invalid"] } }, intent } as FormReply & { intent: string }, { status: 400 });
 
+  // biome-ignore lint/suspicious/noExplicitAny: one handler for every intent's schema; each branch reads its own fields
   const reply = await handleForm(request, schemas[intent] as unknown as z.ZodType<Record<string, any>>, async (value, formData) => {
     const id = value.room_id as string;
     let to = deskHref({ tab, room: here });
     let data: unknown = null;
     switch (intent) {
-      case "take": await takeRoom(ctx, id); to = deskHref({ tab: "me", room: id }); break;
+      case "take":
+        await takeRoom(ctx, id);
+        to = deskHref({ tab: "me", room: id });
+        break;
       // Browsers submit a textarea's line breaks as CRLF.
-      case "send": data = await sendAgentMessage(ctx, id, { body: String(value.body).replace(/\r\n?/g, "\n"), clientId: value.client_id ?? null, suggestions: Array.isArray(value.suggestions) ? value.suggestions : String(value.suggestions ?? "").split(/\r?\n/) }); to = deskHref({ tab, room: id }); break;
-      case "close": await closeRoom(ctx, id, { tabulationId: value.tabulation_id || null }); to = deskHref({ tab: "closed", room: id }); break;
-      case "transfer_agent": await transferToAgent(ctx, id, value.agent_id); to = deskHref({ tab, room: id }); break;
-      case "transfer_department": await transferToDepartment(ctx, id, value.department_id); to = deskHref({ tab: "me" }); break;
-      case "accept": await acceptTransfer(ctx, id); to = deskHref({ tab: "me", room: id }); break;
-      case "refuse": await refuseTransfer(ctx, id); to = deskHref({ tab: "me" }); break;
-      case "return": await returnToQueue(ctx, id); to = deskHref({ tab: "me" }); break;
-      case "resume_offline": await resumeOffline(ctx, id); to = deskHref({ tab: "me", room: id }); break;
-      case "solve": await solveOffline(ctx, id); to = deskHref({ tab: "offline" }); break;
-      case "resume_idle": await resumeIdle(ctx, id); to = deskHref({ tab: "me", room: id }); break;
-      case "tags": await setRoomTags(ctx, id, String(value.tags ?? "").split(",")); break;
-      case "contact": await updateRoomContact(ctx, id, { username: value.username ?? "", email: value.email ?? "", phone: value.phone ?? "" }); break;
-      case "tabulation": await setTabulation(ctx, id, value.tabulation_id); break;
-      case "delivered": data = { changed: await markDelivered(ctx, id, ([] as string[]).concat(value.ids)) }; break;
-      case "read": data = { changed: await markRead(ctx, id) }; break;
-      case "macro": data = await applyMacro(ctx, id, value.macro_id); to = deskHref({ tab, room: id }); break;
-      case "sample": data = await sendSample(ctx, id, value.sample_id); to = deskHref({ tab, room: id }); break;
+      case "send":
+        data = await sendAgentMessage(ctx, id, {
+          body: String(value.body).replace(/\r\n?/g, "\n"),
+          clientId: value.client_id ?? null,
+          suggestions: Array.isArray(value.suggestions) ? value.suggestions : String(value.suggestions ?? "").split(/\r?\n/),
+        });
+        to = deskHref({ tab, room: id });
+        break;
+      case "close":
+        await closeRoom(ctx, id, { tabulationId: value.tabulation_id || null });
+        to = deskHref({ tab: "closed", room: id });
+        break;
+      case "transfer_agent":
+        await transferToAgent(ctx, id, value.agent_id);
+        to = deskHref({ tab, room: id });
+        break;
+      case "transfer_department":
+        await transferToDepartment(ctx, id, value.department_id);
+        to = deskHref({ tab: "me" });
+        break;
+      case "accept":
+        await acceptTransfer(ctx, id);
+        to = deskHref({ tab: "me", room: id });
+        break;
+      case "refuse":
+        await refuseTransfer(ctx, id);
+        to = deskHref({ tab: "me" });
+        break;
+      case "return":
+        await returnToQueue(ctx, id);
+        to = deskHref({ tab: "me" });
+        break;
+      case "resume_offline":
+        await resumeOffline(ctx, id);
+        to = deskHref({ tab: "me", room: id });
+        break;
+      case "solve":
+        await solveOffline(ctx, id);
+        to = deskHref({ tab: "offline" });
+        break;
+      case "resume_idle":
+        await resumeIdle(ctx, id);
+        to = deskHref({ tab: "me", room: id });
+        break;
+      case "tags":
+        await setRoomTags(ctx, id, String(value.tags ?? "").split(","));
+        break;
+      case "contact":
+        await updateRoomContact(ctx, id, { username: value.username ?? "", email: value.email ?? "", phone: value.phone ?? "" });
+        break;
+      case "tabulation":
+        await setTabulation(ctx, id, value.tabulation_id);
+        break;
+      case "delivered":
+        data = { changed: await markDelivered(ctx, id, ([] as string[]).concat(value.ids)) };
+        break;
+      case "read":
+        data = { changed: await markRead(ctx, id) };
+        break;
+      case "macro":
+        data = await applyMacro(ctx, id, value.macro_id);
+        to = deskHref({ tab, room: id });
+        break;
+      case "sample":
+        data = await sendSample(ctx, id, value.sample_id);
+        to = deskHref({ tab, room: id });
+        break;
       case "upload": {
         // The same use-case as POST /api/webchat/upload (types by content, the channel's byte limit).
         const file = formData.get("file");
@@ -156,15 +234,19 @@ export async function deskAction({ request }: ActionFunctionArgs) {
         to = deskHref({ tab, room: id });
         break;
       }
-      case "status": data = await setAgentStatus(ctx, value.status as AgentStatus); break;
+      case "status":
+        data = await setAgentStatus(ctx, value.status as AgentStatus);
+        break;
     }
     if (js) return json({ ok: true, data });
     return redirectWithToast(request, to, { type: "success", title: `liveDesk:toast.${intent}` });
   });
   if (reply instanceof Response && reply.status >= 400) {
-    const body = (await reply.clone().json().catch(() => null)) as FormReply | null;
+    const body = (await reply
+      .clone()
+      .json()
+      .catch(() => null)) as FormReply | null;
     if (body) return json({ ...body, intent }, { status: reply.status });
   }
   return reply;
 }
-

@@ -1,7 +1,21 @@
 import { describe, expect, it } from "vitest";
 import {
-  addPending, applyLiveEvent, failPending, fromSnapshot, isAlert, mutedAt, needsRead, prependOlder, syncAndReplay, syncSnapshot, titleCount, undeliveredIds,
-  type DeskState, type LiveEventMessage, type MessageView, type RoomView,
+  addPending,
+  applyLiveEvent,
+  failPending,
+  fromSnapshot,
+  isAlert,
+  mutedAt,
+  needsRead,
+  prependOlder,
+  syncAndReplay,
+  syncSnapshot,
+  titleCount,
+  undeliveredIds,
+  type DeskState,
+  type LiveEventMessage,
+  type MessageView,
+  type RoomView,
 } from "./live-state";
 
 const ME = "00000000-0000-4000-8000-00000000000a";
@@ -9,11 +23,36 @@ const OTHER = "00000000-0000-4000-8000-00000000000b";
 
 function room(id: string, over: Partial<RoomView> = {}): RoomView {
   return {
-    id, channel: "webchat", username: `Visitante ${id}`, email: null, phone: null, protocol: `20260101${id.padStart(6, "0")}`, status: "QUEUE",
-    department_id: null, agent_id: null, tabulation_id: null, tags: [], locked: false, transfer_type: null, transfer_to_user_id: null,
-    transfer_to_department_id: null, transfer_by: null, transfer_at: null, offline: false, idle: false, solved: false, queued_at: "2026-01-01T10:00:00.000Z",
-    assigned_at: null, closed_at: null, created_at: "2026-01-01T10:00:00.000Z", last_message: "Oi", last_message_type: "text", last_message_at: "2026-01-01T10:00:00.000Z",
-    unread_count: 1, contact_id: null, ...over,
+    id,
+    channel: "webchat",
+    username: `Visitante ${id}`,
+    email: null,
+    phone: null,
+    protocol: `20260101${id.padStart(6, "0")}`,
+    status: "QUEUE",
+    department_id: null,
+    agent_id: null,
+    tabulation_id: null,
+    tags: [],
+    locked: false,
+    transfer_type: null,
+    transfer_to_user_id: null,
+    transfer_to_department_id: null,
+    transfer_by: null,
+    transfer_at: null,
+    offline: false,
+    idle: false,
+    solved: false,
+    queued_at: "2026-01-01T10:00:00.000Z",
+    assigned_at: null,
+    closed_at: null,
+    created_at: "2026-01-01T10:00:00.000Z",
+    last_message: "Oi",
+    last_message_type: "text",
+    last_message_at: "2026-01-01T10:00:00.000Z",
+    unread_count: 1,
+    contact_id: null,
+    ...over,
   };
 }
 
@@ -21,20 +60,48 @@ let seq = 0;
 function msg(over: Partial<MessageView> = {}): MessageView {
   seq++;
   return {
-    id: `m${String(seq).padStart(4, "0")}`, room_id: "1", author: "visitor", user_id: null, body: `msg ${seq}`, attachments: [], status: "SENT", edited: false,
-    client_id: null, created_at: new Date(Date.UTC(2026, 0, 1, 10, 0, seq)).toISOString(), delivered_at: null, read_at: null, error: null, suggestions: [], ...over,
+    id: `m${String(seq).padStart(4, "0")}`,
+    room_id: "1",
+    author: "visitor",
+    user_id: null,
+    body: `msg ${seq}`,
+    attachments: [],
+    status: "SENT",
+    edited: false,
+    client_id: null,
+    created_at: new Date(Date.UTC(2026, 0, 1, 10, 0, seq)).toISOString(),
+    delivered_at: null,
+    read_at: null,
+    error: null,
+    suggestions: [],
+    ...over,
   };
 }
 
 function state(over: Partial<DeskState> = {}): DeskState {
   return fromSnapshot({
-    me: ME, supervisor: false, tab: "me", rooms: [], counts: { queue: 0, me: 0, closed: 0, offline: 0, idle: 0, unread: 0 }, room: null, messages: [], more: false,
-    incoming: [], status: "AVAILABLE", ...over,
+    me: ME,
+    supervisor: false,
+    tab: "me",
+    rooms: [],
+    counts: { queue: 0, me: 0, closed: 0, offline: 0, idle: 0, unread: 0 },
+    room: null,
+    messages: [],
+    more: false,
+    incoming: [],
+    status: "AVAILABLE",
+    ...over,
   });
 }
 
 let eventSeq = 0;
-const ev = (event: string, data: unknown, room_id?: string): LiveEventMessage => ({ stream: "account", id: `1-${++eventSeq}`, event, room_id: room_id ?? (data as any)?.room?.id, data });
+const ev = (event: string, data: unknown, room_id?: string): LiveEventMessage => ({
+  stream: "account",
+  id: `1-${++eventSeq}`,
+  event,
+  room_id: room_id ?? (data as { room?: { id?: string } } | null)?.room?.id,
+  data,
+});
 
 describe("applyLiveEvent: lists and counts", () => {
   it("a queued room joins the queue tab (oldest first) and its count; assigned to me, it moves to my conversations", () => {
@@ -157,7 +224,18 @@ describe("syncSnapshot, older pages and failures", () => {
     expect(s.more).toBe(false);
     s = addPending(s, { clientId: "c-9", body: "pendente", at: "2026-01-02T00:00:00.000Z" });
     const newer = msg();
-    const snap = { me: ME, supervisor: false, tab: "me" as const, rooms: [open], counts: { queue: 0, me: 1, closed: 0, offline: 0, idle: 0, unread: 0 }, room: open, messages: [page[1], newer], more: true, incoming: [], status: "AVAILABLE" };
+    const snap = {
+      me: ME,
+      supervisor: false,
+      tab: "me" as const,
+      rooms: [open],
+      counts: { queue: 0, me: 1, closed: 0, offline: 0, idle: 0, unread: 0 },
+      room: open,
+      messages: [page[1], newer],
+      more: true,
+      incoming: [],
+      status: "AVAILABLE",
+    };
     s = syncSnapshot(s, snap);
     expect(s.messages.map((m) => m.body)).toEqual([...older, ...page, newer].map((m) => m.body).concat("pendente"));
     expect(s.more).toBe(false);
@@ -182,7 +260,17 @@ describe("syncSnapshot, older pages and failures", () => {
 
   it("a refetch read before a live message does not take it off the screen: events since its mark are applied again", () => {
     const first = msg();
-    const base = { me: ME, supervisor: true, tab: "me" as const, rooms: [], counts: { queue: 0, me: 0, closed: 0, offline: 0, idle: 0, unread: 0 }, room: open, more: false, incoming: [], status: "AVAILABLE" };
+    const base = {
+      me: ME,
+      supervisor: true,
+      tab: "me" as const,
+      rooms: [],
+      counts: { queue: 0, me: 0, closed: 0, offline: 0, idle: 0, unread: 0 },
+      room: open,
+      more: false,
+      incoming: [],
+      status: "AVAILABLE",
+    };
     let s = syncSnapshot(null, { ...base, messages: [first] });
     // The refetch starts (mark 5000), then a visitor message arrives live (stream time 5200)…
     const late = msg({ body: "escrita durante a recarga" });

@@ -36,6 +36,7 @@ export function deskHref(p: { tab?: string; room?: string | null; page?: number;
 export type DeskCounts = Record<DeskList, number> & { unread: number };
 
 /** One live event as the realtime client hands it over. */
+// biome-ignore lint/suspicious/noExplicitAny: an event's payload; its shape depends on \`event\` (realtime/, api/live/events)
 export type LiveEventMessage = { stream: string; id: string; event: string; room_id?: string | null; data: any };
 
 /** What the page needs from a realtime connection. */
@@ -82,11 +83,16 @@ export function belongs(room: RoomView | null, list: DeskList, me: string, super
   if (!room) return false;
   const mineOrSup = supervisor || room.agent_id === me;
   switch (list) {
-    case "queue": return room.status === "QUEUE";
-    case "me": return room.status === "OPEN" && room.agent_id === me;
-    case "idle": return room.status === "OPEN" && room.idle && mineOrSup;
-    case "closed": return room.status === "CLOSED" && !room.offline && mineOrSup;
-    case "offline": return room.status === "CLOSED" && room.offline && !room.solved;
+    case "queue":
+      return room.status === "QUEUE";
+    case "me":
+      return room.status === "OPEN" && room.agent_id === me;
+    case "idle":
+      return room.status === "OPEN" && room.idle && mineOrSup;
+    case "closed":
+      return room.status === "CLOSED" && !room.offline && mineOrSup;
+    case "offline":
+      return room.status === "CLOSED" && room.offline && !room.solved;
   }
 }
 
@@ -113,18 +119,25 @@ export function upsertMessage(messages: MessageView[], m: MessageView): MessageV
 }
 
 /** What the room looked like before this event, when we never saw it (for the tab counts). */
-function inferPrevious(event: string, room: RoomView, data: any): RoomView | null {
+function inferPrevious(event: string, room: RoomView, data: LiveEventMessage["data"]): RoomView | null {
   switch (event) {
-    case "queued": return null;
-    case "assigned": return { ...room, status: "QUEUE", agent_id: null };
-    case "close": return { ...room, status: "OPEN", closed_at: null };
+    case "queued":
+      return null;
+    case "assigned":
+      return { ...room, status: "QUEUE", agent_id: null };
+    case "close":
+      return { ...room, status: "OPEN", closed_at: null };
     case "return_to_queue":
     case "room_refused":
     case "transfer_department":
-    case "transfer_refused": return { ...room, status: "OPEN", agent_id: data?.from ?? null, locked: false };
-    case "transfer_accept": return { ...room, agent_id: data?.from ?? null };
-    case "send": return data?.message?.author === "visitor" ? { ...room, unread_count: Math.max(0, room.unread_count - 1) } : room;
-    default: return room;
+    case "transfer_refused":
+      return { ...room, status: "OPEN", agent_id: data?.from ?? null, locked: false };
+    case "transfer_accept":
+      return { ...room, agent_id: data?.from ?? null };
+    case "send":
+      return data?.message?.author === "visitor" ? { ...room, unread_count: Math.max(0, room.unread_count - 1) } : room;
+    default:
+      return room;
   }
 }
 
@@ -159,7 +172,8 @@ export function applyLiveEvent(state: DeskState, e: LiveEventMessage): DeskState
   if (room && room.id) {
     const prev = known(state, room.id) ?? inferPrevious(e.event, room, data);
     const counts = { ...next.counts };
-    for (const list of DESK_LISTS) counts[list] = Math.max(0, counts[list] + Number(belongs(room, list, state.me, state.supervisor)) - Number(belongs(prev, list, state.me, state.supervisor)));
+    for (const list of DESK_LISTS)
+      counts[list] = Math.max(0, counts[list] + Number(belongs(room, list, state.me, state.supervisor)) - Number(belongs(prev, list, state.me, state.supervisor)));
     const unreadOf = (r: RoomView | null) => (belongs(r, "me", state.me, state.supervisor) ? r!.unread_count : 0);
     counts.unread = Math.max(0, counts.unread + unreadOf(room) - unreadOf(prev));
     next = {
@@ -168,7 +182,9 @@ export function applyLiveEvent(state: DeskState, e: LiveEventMessage): DeskState
       rooms: placeInTab(next.rooms, room, state),
       room: next.room?.id === room.id ? room : next.room,
       incoming: offeredToMe(room, state.me)
-        ? (next.incoming.some((r) => r.id === room.id) ? next.incoming.map((r) => (r.id === room.id ? room : r)) : [...next.incoming, room])
+        ? next.incoming.some((r) => r.id === room.id)
+          ? next.incoming.map((r) => (r.id === room.id ? room : r))
+          : [...next.incoming, room]
         : next.incoming.filter((r) => r.id !== room.id),
     };
   }
@@ -207,10 +223,13 @@ export function syncSnapshot(state: DeskState | null, s: DeskSnapshot): DeskStat
     // Older than the server's page: a page loaded by scrolling up.
     return oldest ? byTime(m, oldest) < 0 : false;
   });
-  const merged = [...kept, ...s.messages.map((m) => {
-    const had = state.messages.find((x) => x.id === m.id);
-    return had ? { ...m, status: forwardStatus(had.status, m.status) } : m;
-  })].sort(byTime);
+  const merged = [
+    ...kept,
+    ...s.messages.map((m) => {
+      const had = state.messages.find((x) => x.id === m.id);
+      return had ? { ...m, status: forwardStatus(had.status, m.status) } : m;
+    }),
+  ].sort(byTime);
   const hadOlder = kept.some((m) => m.status !== "PENDING" && m.status !== "FAIL");
   return { ...fromSnapshot(s), messages: merged, more: hadOlder ? state.more : s.more, lastEventId: state.lastEventId };
 }
@@ -241,8 +260,20 @@ export function prependOlder(state: DeskState, roomId: string, page: { data: Mes
 export function addPending(state: DeskState, m: { clientId: string; body: string; at: string; suggestions?: string[] }): DeskState {
   if (!state.room) return state;
   const pending: MessageView = {
-    id: `pending:${m.clientId}`, room_id: state.room.id, author: "agent", user_id: state.me, body: m.body, attachments: [], status: "PENDING",
-    edited: false, client_id: m.clientId, created_at: m.at, delivered_at: null, read_at: null, error: null, suggestions: m.suggestions ?? [],
+    id: `pending:${m.clientId}`,
+    room_id: state.room.id,
+    author: "agent",
+    user_id: state.me,
+    body: m.body,
+    attachments: [],
+    status: "PENDING",
+    edited: false,
+    client_id: m.clientId,
+    created_at: m.at,
+    delivered_at: null,
+    read_at: null,
+    error: null,
+    suggestions: m.suggestions ?? [],
   };
   return { ...state, messages: [...state.messages, pending] };
 }

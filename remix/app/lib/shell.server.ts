@@ -11,12 +11,7 @@ import { requireRoute } from "./auth.server";
 export async function shellData(request: Request) {
   const ctx = await requireRoute(request);
   const production = env().NODE_ENV === "production";
-  const [profile, accounts, account, unread] = await Promise.all([
-    getProfile(ctx.actor.userId),
-    listAccounts(ctx.actor.userId),
-    accountInfo(ctx),
-    unreadCount(ctx),
-  ]);
+  const [profile, accounts, account, unread] = await Promise.all([getProfile(ctx.actor.userId), listAccounts(ctx.actor.userId), accountInfo(ctx), unreadCount(ctx)]);
   // The policy's /live is who attends (an agent of any role, or a supervisor) with the omni plan.
   const live = can(ctx.actor, "/live");
   const nav = NAV.map((g) => ({
@@ -35,4 +30,3 @@ export async function shellData(request: Request) {
     liveMark: live ? await redisMs() : null,
   };
 }
-

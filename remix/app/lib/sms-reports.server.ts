@@ -33,8 +33,13 @@ export async function historyLoader(request: Request) {
   let formErrors: string[] = [];
   try {
     page = await listSmsMessages(ctx, {
-      id: values.id, from: values.from, to: values.to, status: values.status, created_at: { gte: values.start, lte: values.end },
-      page: params.get("page") ?? undefined, cursor: params.get("cursor") ?? undefined,
+      id: values.id,
+      from: values.from,
+      to: values.to,
+      status: values.status,
+      created_at: { gte: values.start, lte: values.end },
+      page: params.get("page") ?? undefined,
+      cursor: params.get("cursor") ?? undefined,
     });
   } catch (e) {
     if (!isAppError(e) || e.code !== "VALIDATION") throw e;
@@ -44,10 +49,7 @@ export async function historyLoader(request: Request) {
       else formErrors = [...formErrors, ...v];
     }
   }
-  return json(
-    { page, values, errors, formErrors, statuses: REPORT_STATUSES, canExport: can(ctx.actor, "/sms/exports") },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return json({ page, values, errors, formErrors, statuses: REPORT_STATUSES, canExport: can(ctx.actor, "/sms/exports") }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** The history's Export button: queue an export with the filters shown, then go to the exports list. */

@@ -11,7 +11,9 @@ export default function Forbidden() {
       <p className="text-6xl font-bold text-destructive">403</p>
       <h1 className="text-2xl font-semibold">{t("forbidden.title")}</h1>
       <p className="text-muted-foreground">{t("forbidden.body")}</p>
-      <Button asChild><Link to="/">{t("forbidden.home")}</Link></Button>
+      <Button asChild>
+        <Link to="/">{t("forbidden.home")}</Link>
+      </Button>
     </div>
   );
 }

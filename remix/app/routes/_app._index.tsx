@@ -28,22 +28,42 @@ export default function Home() {
       <PageHeader description={t("home.summary", { account: account.name })} />
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <Card>
-          <CardHeader><CardDescription>{t("home.balance")}</CardDescription><CardTitle className="text-2xl">{formatMoney(account.balance, account.currency, lng)}</CardTitle></CardHeader>
-          <CardContent className="text-sm text-muted-foreground">{t("home.limit")}: {formatMoney(account.limit, account.currency, lng)}</CardContent>
+          <CardHeader>
+            <CardDescription>{t("home.balance")}</CardDescription>
+            <CardTitle className="text-2xl">{formatMoney(account.balance, account.currency, lng)}</CardTitle>
+          </CardHeader>
+          <CardContent className="text-sm text-muted-foreground">
+            {t("home.limit")}: {formatMoney(account.limit, account.currency, lng)}
+          </CardContent>
         </Card>
         <Card>
-          <CardHeader><CardDescription>{t("home.role")}</CardDescription><CardTitle className="text-2xl">{t(`roles.${account.role}`)}</CardTitle></CardHeader>
+          <CardHeader>
+            <CardDescription>{t("home.role")}</CardDescription>
+            <CardTitle className="text-2xl">{t(`roles.${account.role}`)}</CardTitle>
+          </CardHeader>
         </Card>
         <Card>
-          <CardHeader><CardDescription>{t("home.team")}</CardDescription><CardTitle className="text-2xl">{t("home.members", { count: members })}</CardTitle></CardHeader>
+          <CardHeader>
+            <CardDescription>{t("home.team")}</CardDescription>
+            <CardTitle className="text-2xl">{t("home.members", { count: members })}</CardTitle>
+          </CardHeader>
         </Card>
         <Card>
-          <CardHeader><CardDescription>{t("home.unreadNotifications")}</CardDescription><CardTitle className="text-2xl"><Link to="/notifications" className="hover:underline">{unread}</Link></CardTitle></CardHeader>
+          <CardHeader>
+            <CardDescription>{t("home.unreadNotifications")}</CardDescription>
+            <CardTitle className="text-2xl">
+              <Link to="/notifications" className="hover:underline">
+                {unread}
+              </Link>
+            </CardTitle>
+          </CardHeader>
         </Card>
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
-          <CardHeader><CardTitle>{t("home.plans")}</CardTitle></CardHeader>
+          <CardHeader>
+            <CardTitle>{t("home.plans")}</CardTitle>
+          </CardHeader>
           <CardContent className="space-y-2">
             {plans.length === 0 ? <p className="text-sm text-muted-foreground">{t("home.noPlans")}</p> : null}
             {plans.map(([service, p]) => (
@@ -58,14 +78,18 @@ export default function Home() {
           </CardContent>
         </Card>
         <Card>
-          <CardHeader><CardTitle>{t("home.recent")}</CardTitle></CardHeader>
+          <CardHeader>
+            <CardTitle>{t("home.recent")}</CardTitle>
+          </CardHeader>
           <CardContent>
             {recent.length === 0 ? <p className="text-sm text-muted-foreground">{t("home.noActivity")}</p> : null}
             <ul className="space-y-2 text-sm">
               {recent.map((r) => (
                 <li key={r.id} className="flex justify-between gap-2">
                   <span>{t(`audit.${r.action}`, { defaultValue: r.action })}</span>
-                  <time className="text-muted-foreground" dateTime={r.at}>{formatDate(r.at, lng, true)}</time>
+                  <time className="text-muted-foreground" dateTime={r.at}>
+                    {formatDate(r.at, lng, true)}
+                  </time>
                 </li>
               ))}
             </ul>

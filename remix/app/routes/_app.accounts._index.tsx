@@ -26,7 +26,14 @@ export default function Accounts() {
   const { t } = useTranslation("accounts");
   return (
     <div className="space-y-6">
-      <PageHeader description={t("description")} actions={<Button asChild><Link to="/accounts/create">{t("createButton")}</Link></Button>} />
+      <PageHeader
+        description={t("description")}
+        actions={
+          <Button asChild>
+            <Link to="/accounts/create">{t("createButton")}</Link>
+          </Button>
+        }
+      />
       <Card>
         <CardContent>
           {accounts.length === 0 ? (

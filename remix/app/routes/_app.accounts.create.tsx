@@ -62,8 +62,12 @@ export default function CreateAccount() {
             <FormErrors errors={form.errors} />
             <AccountFields fields={fields} currencies={currencies} />
             <div className="flex flex-wrap gap-2">
-              <Button type="submit" disabled={busy}>{t("create.submit")}</Button>
-              <Button asChild variant="ghost"><Link to="/accounts">{t("common:actions.cancel")}</Link></Button>
+              <Button type="submit" disabled={busy}>
+                {t("create.submit")}
+              </Button>
+              <Button asChild variant="ghost">
+                <Link to="/accounts">{t("common:actions.cancel")}</Link>
+              </Button>
             </div>
           </Form>
         </CardContent>

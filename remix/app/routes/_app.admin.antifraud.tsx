@@ -61,7 +61,9 @@ export default function AdminAntifraud() {
                     <span>{t("terms.note")}</span>
                     <Input name="note" maxLength={255} className="w-56" />
                   </label>
-                  <Button type="submit" disabled={busy}>{t("terms.add")}</Button>
+                  <Button type="submit" disabled={busy}>
+                    {t("terms.add")}
+                  </Button>
                 </Form>
                 {terms[kind].length === 0 ? <p className="text-sm text-muted-foreground">{t("terms.empty")}</p> : null}
                 <ul className="divide-y">

@@ -15,7 +15,6 @@ import { z } from "../../../api/lib/zod";
 import { createProviderSchema, PROVIDER_KINDS, routeMapSchema, updateProviderSchema } from "../../../api/providers/schemas";
 import { createProvider, deleteProvider, getRouteMap, listProviders, putRouteMap, updateProvider, type ProviderView } from "../../../api/providers/services";
 import { testProvider, type TestResult } from "../../../api/providers/test-connection";
-import { SMS_ROUTES } from "../../../api/sms/schemas";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CheckboxField, SelectField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
@@ -103,7 +102,13 @@ function EditFields({ p, errors }: { p: ProviderView; errors?: Record<string, st
         type={opts.type ?? "text"}
         autoComplete="off"
         defaultValue={opts.secret ? undefined : (opts.value ?? s[name] ?? "")}
-        placeholder={opts.secret ? (p.secrets[name as keyof ProviderView["secrets"]] ? t("providers.fields.keepSecret", { hint: p.secrets[name as keyof ProviderView["secrets"]] }) : "") : undefined}
+        placeholder={
+          opts.secret
+            ? p.secrets[name as keyof ProviderView["secrets"]]
+              ? t("providers.fields.keepSecret", { hint: p.secrets[name as keyof ProviderView["secrets"]] })
+              : ""
+            : undefined
+        }
       />
       <ErrorText errors={errors?.[name]} />
     </div>
@@ -114,7 +119,9 @@ function EditFields({ p, errors }: { p: ProviderView; errors?: Record<string, st
         <Label htmlFor={`kind-${p.id}`}>{t("providers.fields.kind")}</Label>
         <NativeSelect id={`kind-${p.id}`} name="kind" defaultValue={p.kind}>
           {PROVIDER_KINDS.map((k) => (
-            <NativeSelectOption key={k} value={k}>{t(`providers.kinds.${k}`)}</NativeSelectOption>
+            <NativeSelectOption key={k} value={k}>
+              {t(`providers.kinds.${k}`)}
+            </NativeSelectOption>
           ))}
         </NativeSelect>
       </div>
@@ -181,10 +188,14 @@ export default function AdminProviders() {
           role="status"
           data-testid="provider-test"
           data-ok={tested.ok ? "true" : "false"}
-          className={tested.ok ? "rounded-md border border-primary/40 bg-primary/5 p-4 text-sm" : "rounded-md border border-destructive/40 bg-destructive/10 p-4 text-sm text-destructive"}
+          className={
+            tested.ok ? "rounded-md border border-primary/40 bg-primary/5 p-4 text-sm" : "rounded-md border border-destructive/40 bg-destructive/10 p-4 text-sm text-destructive"
+          }
         >
           <p className="font-semibold">{t(tested.ok ? "providers.test.okTitle" : "providers.test.failedTitle", { name: tested.name })}</p>
-          <p className="mt-1">{t(`providers.test.codes.${tested.code}`, { ...tested.params })} ({t("providers.test.ms", { ms: tested.ms })})</p>
+          <p className="mt-1">
+            {t(`providers.test.codes.${tested.code}`, { ...tested.params })} ({t("providers.test.ms", { ms: tested.ms })})
+          </p>
         </div>
       ) : null}
 
@@ -212,7 +223,9 @@ export default function AdminProviders() {
                 <ErrorText errors={routesErrors?.[r.route]} />
               </div>
             ))}
-            <Button type="submit" disabled={busy}>{t("providers.routes.submit")}</Button>
+            <Button type="submit" disabled={busy}>
+              {t("providers.routes.submit")}
+            </Button>
           </Form>
         </CardContent>
       </Card>
@@ -244,7 +257,9 @@ export default function AdminProviders() {
                       <TableRow key={p.id} data-provider={p.name}>
                         <TableCell className="font-mono font-medium">{p.name}</TableCell>
                         <TableCell>{t(`providers.kinds.${p.kind}`)}</TableCell>
-                        <TableCell className="max-w-56 truncate font-mono text-xs" title={describe(p)}>{describe(p) || "—"}</TableCell>
+                        <TableCell className="max-w-56 truncate font-mono text-xs" title={describe(p)}>
+                          {describe(p) || "—"}
+                        </TableCell>
                         <TableCell className="font-mono text-xs">{hints.length ? hints.join(" · ") : "—"}</TableCell>
                         <TableCell data-testid="provider-routes">{p.routes.join(", ") || "—"}</TableCell>
                         <TableCell>{p.enabled ? t("providers.enabled") : t("providers.disabled")}</TableCell>
@@ -259,14 +274,18 @@ export default function AdminProviders() {
                               </Button>
                             </Form>
                             <details className="text-left" open={Boolean(editErrors)}>
-                              <summary className={summaryClass} aria-label={t("providers.edit.label", { name: p.name })}>{t("providers.edit.summary")}</summary>
+                              <summary className={summaryClass} aria-label={t("providers.edit.label", { name: p.name })}>
+                                {t("providers.edit.summary")}
+                              </summary>
                               <Form method="post" className="mt-2 w-72 space-y-3 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
                                 <CsrfInput />
                                 <input type="hidden" name="intent" value="edit" />
                                 <input type="hidden" name="id" value={p.id} />
                                 <FormErrors errors={editErrors?.[""]} />
                                 <EditFields p={p} errors={editErrors} />
-                                <Button type="submit" size="sm">{t("providers.edit.submit")}</Button>
+                                <Button type="submit" size="sm">
+                                  {t("providers.edit.submit")}
+                                </Button>
                               </Form>
                             </details>
                             <ConfirmDelete
@@ -315,7 +334,9 @@ export default function AdminProviders() {
               </fieldset>
               <TextField field={fields.tps as unknown as Parameters<typeof TextField>[0]["field"]} label={t("providers.fields.tps")} type="number" />
               <CheckboxField field={fields.enabled as unknown as Parameters<typeof CheckboxField>[0]["field"]} label={t("providers.fields.enabled")} />
-              <Button type="submit" className="w-full" disabled={busy}>{t("providers.create.submit")}</Button>
+              <Button type="submit" className="w-full" disabled={busy}>
+                {t("providers.create.submit")}
+              </Button>
             </Form>
           </CardContent>
         </Card>

@@ -108,17 +108,25 @@ export default function WhitelabelAdmin() {
                   ) : (
                     <span className="inline-block size-9 shrink-0 rounded-md border" style={{ background: own?.color ?? DEFAULT_COLOR }} aria-hidden />
                   )}
-                  <Input {...getInputProps(fields.color, { type: "text", ariaDescribedBy: `${fields.color.id}-description` })} key={fields.color.key} className="font-mono" maxLength={7} spellCheck={false} />
+                  <Input
+                    {...getInputProps(fields.color, { type: "text", ariaDescribedBy: `${fields.color.id}-description` })}
+                    key={fields.color.key}
+                    className="font-mono"
+                    maxLength={7}
+                    spellCheck={false}
+                  />
                 </div>
               </FormField>
               <TextField field={fields.host} label={t("whitelabel.host")} description={t("whitelabel.hostHint")} autoComplete="off" />
               <div className="flex justify-end">
-                <Button type="submit" disabled={busy}>{t("common:actions.save")}</Button>
+                <Button type="submit" disabled={busy}>
+                  {t("common:actions.save")}
+                </Button>
               </div>
             </Form>
           </CardContent>
         </Card>
-        <BrandPreview name={preview.name || t("common:appName")} color={HEX.test(preview.color) ? preview.color : own?.color ?? DEFAULT_COLOR} />
+        <BrandPreview name={preview.name || t("common:appName")} color={HEX.test(preview.color) ? preview.color : (own?.color ?? DEFAULT_COLOR)} />
       </div>
       {all ? <WhitelabelTable rows={all} lng={lng} /> : null}
     </div>

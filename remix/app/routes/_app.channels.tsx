@@ -85,6 +85,7 @@ function ChannelCard({ channel, connection, last }: { channel: ConnectableChanne
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  // biome-ignore lint/suspicious/noExplicitAny: the form's fields of whichever channel was posted; each branch reads its own
   const f = fields as Record<string, any>;
   return (
     <Card data-channel={channel}>
@@ -104,7 +105,9 @@ function ChannelCard({ channel, connection, last }: { channel: ConnectableChanne
             </div>
             <div>
               <dt className="text-muted-foreground">{t("webhookUrl")}</dt>
-              <dd className="font-mono text-xs break-all" data-webhook-url>{connection.webhook_url}</dd>
+              <dd className="font-mono text-xs break-all" data-webhook-url>
+                {connection.webhook_url}
+              </dd>
             </div>
             <div className="text-muted-foreground">{t("connectedAt", { date: formatDate(connection.updated_at, lng, true) })}</div>
             <ConfirmDelete
@@ -157,7 +160,9 @@ export default function Channels() {
       <PageHeader description={t("description")} />
       <section aria-labelledby="live-channels" className="space-y-4">
         <div>
-          <h2 id="live-channels" className="text-lg font-semibold">{t("live.title")}</h2>
+          <h2 id="live-channels" className="text-lg font-semibold">
+            {t("live.title")}
+          </h2>
           <p className="text-sm text-muted-foreground">{t("live.description")}</p>
         </div>
         {planRequired ? (

@@ -39,7 +39,15 @@ export default function EditMacro() {
       <PageHeader />
       <Card>
         <CardContent>
-          <MacroForm id={`macro-edit-${macro.id}`} lastResult={last?.result} tabulations={tabulations} defaults={macro} busy={busy} submit={t("macros.edit.submit")} cancelTo="/chat/macros" />
+          <MacroForm
+            id={`macro-edit-${macro.id}`}
+            lastResult={last?.result}
+            tabulations={tabulations}
+            defaults={macro}
+            busy={busy}
+            submit={t("macros.edit.submit")}
+            cancelTo="/chat/macros"
+          />
         </CardContent>
       </Card>
     </div>

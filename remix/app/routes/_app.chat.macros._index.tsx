@@ -70,7 +70,11 @@ export default function Macros() {
                       <TableCell className="max-w-md space-y-1 align-top">
                         {m.message ? <p className="whitespace-pre-wrap break-words text-muted-foreground">{m.message}</p> : null}
                         <div className="flex flex-wrap gap-1">
-                          {m.tags.map((tag) => <Badge key={tag} variant="outline">{tag}</Badge>)}
+                          {m.tags.map((tag) => (
+                            <Badge key={tag} variant="outline">
+                              {tag}
+                            </Badge>
+                          ))}
                           {m.tabulation_name ? <Badge variant="secondary">{m.tabulation_name}</Badge> : null}
                           {m.close ? <Badge>{t("macros.closes")}</Badge> : null}
                         </div>
@@ -79,7 +83,9 @@ export default function Macros() {
                         <TableCell className="text-right align-top">
                           <div className="flex flex-wrap items-start justify-end gap-2">
                             <Button asChild size="sm" variant="outline">
-                              <Link to={`/chat/macros/${m.id}/edit`} aria-label={t("macros.edit.label", { name: m.name })}>{t("macros.edit.link")}</Link>
+                              <Link to={`/chat/macros/${m.id}/edit`} aria-label={t("macros.edit.label", { name: m.name })}>
+                                {t("macros.edit.link")}
+                              </Link>
                             </Button>
                             <ConfirmDeleteRow t={t} prefix="macros" params={{ name: m.name }} id={m.id} errors={reply.errorsOf("delete", m.id)} />
                           </div>

@@ -41,15 +41,19 @@ export default function ChatReports() {
   const last = useActionData<FormReply>();
   const { t } = useTranslation("liveReports");
   const errors = (last?.result.error ?? {}) as Record<string, string[] | undefined>;
-  const name = (list: Array<{ id: string; name: string }>, id: string | null) => (id ? list.find((x) => x.id === id)?.name ?? id.slice(0, 8) : null);
+  const name = (list: Array<{ id: string; name: string }>, id: string | null) => (id ? (list.find((x) => x.id === id)?.name ?? id.slice(0, 8)) : null);
   const describe = (f: (typeof exports)[number]["filter"]) =>
-    [f.begin === f.end ? dmy(f.begin) : `${dmy(f.begin)} – ${dmy(f.end)}`, name(options.departments, f.department_id), name(options.agents, f.agent_id)].filter(Boolean).join(" · ");
+    [f.begin === f.end ? dmy(f.begin) : `${dmy(f.begin)} – ${dmy(f.end)}`, name(options.departments, f.department_id), name(options.agents, f.agent_id)]
+      .filter(Boolean)
+      .join(" · ");
 
   return (
     <div className="space-y-6">
       <PageHeader description={t("exports.description")} />
       <Card>
-        <CardHeader><CardTitle>{t("exports.request")}</CardTitle></CardHeader>
+        <CardHeader>
+          <CardTitle>{t("exports.request")}</CardTitle>
+        </CardHeader>
         <CardContent className="space-y-3">
           <FormErrors errors={errors[""]} />
           <PeriodFilters action="/chat/reports?index" method="post" values={values} errors={errors} options={options} submitLabel={t("exports.submit")}>

@@ -64,9 +64,7 @@ export default function ContactDetail() {
   const lastIntent = (last?.result.initialValue as Record<string, unknown> | undefined)?.intent;
   return (
     <div className="space-y-6">
-      <PageHeader
-        description={t("detail.description", { created: formatDate(contact.created_at, lng, true), updated: formatDate(contact.updated_at, lng, true) })}
-      />
+      <PageHeader description={t("detail.description", { created: formatDate(contact.created_at, lng, true), updated: formatDate(contact.updated_at, lng, true) })} />
       <div className="grid items-start gap-6 xl:grid-cols-[1fr_22rem]">
         <Card>
           <CardContent>

@@ -80,10 +80,18 @@ export default function Contacts() {
         description={t("description")}
         actions={
           <>
-            <Button asChild><Link to="/contacts/new">{t("actions.new")}</Link></Button>
-            <Button asChild variant="outline"><Link to="/contacts/import">{t("actions.import")}</Link></Button>
-            <Button asChild variant="outline"><Link to="/contacts/groups">{t("actions.groups")}</Link></Button>
-            <Button asChild variant="outline"><Link to="/contacts/fields">{t("actions.fields")}</Link></Button>
+            <Button asChild>
+              <Link to="/contacts/new">{t("actions.new")}</Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/contacts/import">{t("actions.import")}</Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/contacts/groups">{t("actions.groups")}</Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/contacts/fields">{t("actions.fields")}</Link>
+            </Button>
           </>
         }
       />
@@ -106,18 +114,24 @@ export default function Contacts() {
                   <NativeSelect id="bulk-group" name="group_id" defaultValue="" className="min-w-48">
                     <NativeSelectOption value="">{t("bulk.chooseGroupOption")}</NativeSelectOption>
                     {groups.map((g) => (
-                      <NativeSelectOption key={g.id} value={g.id}>{g.name}</NativeSelectOption>
+                      <NativeSelectOption key={g.id} value={g.id}>
+                        {g.name}
+                      </NativeSelectOption>
                     ))}
                   </NativeSelect>
                 </div>
-                <Button type="submit" name="intent" value="add_to_group" variant="secondary" disabled={busy}>{t("bulk.addToGroup")}</Button>
+                <Button type="submit" name="intent" value="add_to_group" variant="secondary" disabled={busy}>
+                  {t("bulk.addToGroup")}
+                </Button>
                 <details className="relative">
                   <summary className="inline-flex h-9 cursor-pointer list-none items-center rounded-md border border-destructive/40 px-3 text-sm font-medium text-destructive hover:bg-destructive/10">
                     {t("bulk.delete")}
                   </summary>
                   <div className="mt-2 max-w-72 space-y-2 rounded-md border bg-popover p-3 text-sm shadow-sm">
                     <p>{t("bulk.deleteBody")}</p>
-                    <Button type="submit" name="intent" value="delete" variant="destructive" size="sm" disabled={busy}>{t("bulk.deleteConfirm")}</Button>
+                    <Button type="submit" name="intent" value="delete" variant="destructive" size="sm" disabled={busy}>
+                      {t("bulk.deleteConfirm")}
+                    </Button>
                   </div>
                 </details>
               </div>

@@ -73,8 +73,12 @@ export default function EditCustomField() {
               <CustomFieldFields fields={fields as unknown as CustomFieldFieldsMeta} />
               <p className="text-sm text-muted-foreground">{t("customFields.typeChangeHint")}</p>
               <div className="flex flex-wrap gap-2">
-                <Button type="submit" disabled={busy}>{t("customFields.submit")}</Button>
-                <Button asChild variant="ghost"><Link to="/contacts/fields">{t("common:actions.cancel")}</Link></Button>
+                <Button type="submit" disabled={busy}>
+                  {t("customFields.submit")}
+                </Button>
+                <Button asChild variant="ghost">
+                  <Link to="/contacts/fields">{t("common:actions.cancel")}</Link>
+                </Button>
               </div>
             </fieldset>
           </Form>

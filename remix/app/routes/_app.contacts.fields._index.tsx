@@ -18,7 +18,6 @@ import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
 
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   return json({ fields: await orHttpError(listCustomFields(ctx)), canManage: isPrivileged(ctx) });
@@ -79,7 +78,9 @@ export default function CustomFields() {
                 <input type="hidden" name="intent" value="create" />
                 <FormErrors errors={form.errors} />
                 <CustomFieldFields fields={fields as unknown as CustomFieldFieldsMeta} />
-                <Button type="submit" className="w-full" disabled={busy}>{t("customFields.create.submit")}</Button>
+                <Button type="submit" className="w-full" disabled={busy}>
+                  {t("customFields.create.submit")}
+                </Button>
               </Form>
             </CardContent>
           </Card>

@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const filters = Object.fromEntries(FILTERS.map((k) => [k, search.get(k)?.trim() ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const fields = await orHttpError(listCustomFields(ctx));
   let filterErrors: string[] = [];
-  let result;
+  let result: Awaited<ReturnType<typeof getGroup>>;
   try {
     result = await getGroup(ctx, id, { ...filters, after: search.get("after") ?? undefined });
   } catch (e) {
@@ -98,7 +98,9 @@ export default function ContactGroup() {
               <BulkErrors result={last?.result} />
               <div className="flex flex-wrap items-center gap-2 rounded-md border bg-muted/30 p-3">
                 <p className="text-sm text-muted-foreground">{t("groups.detail.removeHint")}</p>
-                <Button type="submit" variant="secondary" disabled={busy}>{t("bulk.removeFromGroup")}</Button>
+                <Button type="submit" variant="secondary" disabled={busy}>
+                  {t("bulk.removeFromGroup")}
+                </Button>
               </div>
               <ContactsTable rows={page.data} lng={lng} formId={BULK_FORM} />
             </Form>

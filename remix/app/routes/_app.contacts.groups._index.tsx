@@ -73,11 +73,7 @@ export default function ContactGroups() {
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
         <Card>
           <CardContent>
-            {groups.length === 0 ? (
-              <p className="py-8 text-center text-sm text-muted-foreground">{t("groups.empty")}</p>
-            ) : (
-              <GroupsTable rows={groups} last={rowReply} n={n} />
-            )}
+            {groups.length === 0 ? <p className="py-8 text-center text-sm text-muted-foreground">{t("groups.empty")}</p> : <GroupsTable rows={groups} last={rowReply} n={n} />}
             <KeysetNav path="/contacts/groups" params={new URLSearchParams(location.search)} next={next} />
           </CardContent>
         </Card>
@@ -92,7 +88,9 @@ export default function ContactGroups() {
               <FormErrors errors={form.errors} />
               <TextField field={fields.name} label={t("groups.name")} autoComplete="off" />
               <TextField field={fields.description} label={t("groups.descriptionLabel")} autoComplete="off" />
-              <Button type="submit" className="w-full" disabled={busy}>{t("groups.create.submit")}</Button>
+              <Button type="submit" className="w-full" disabled={busy}>
+                {t("groups.create.submit")}
+              </Button>
             </Form>
           </CardContent>
         </Card>

@@ -14,7 +14,11 @@ const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}
 const csvLine = (fields: string[]) => fields.map(csvField).join(",") + "\r\n";
 
 function contentDisposition(name: string) {
-  const ascii = name.normalize("NFD").replace(/[^\x20-\x7e]/g, "").replace(/["\\]/g, "") || "errors.csv";
+  const ascii =
+    name
+      .normalize("NFD")
+      .replace(/[^\x20-\x7e]/g, "")
+      .replace(/["\\]/g, "") || "errors.csv";
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 

@@ -82,11 +82,7 @@ export default function ImportUpload() {
           <CardDescription>{t("recent.description")}</CardDescription>
         </CardHeader>
         <CardContent>
-          {imports.length === 0 ? (
-            <p className="py-6 text-center text-sm text-muted-foreground">{t("recent.empty")}</p>
-          ) : (
-            <ImportsTable rows={imports} lng={lng} />
-          )}
+          {imports.length === 0 ? <p className="py-6 text-center text-sm text-muted-foreground">{t("recent.empty")}</p> : <ImportsTable rows={imports} lng={lng} />}
         </CardContent>
       </Card>
     </div>

@@ -61,8 +61,12 @@ export default function EditDepartment() {
             <FormErrors errors={form.errors} />
             <DepartmentFields fields={fields} />
             <div className="flex flex-wrap gap-2">
-              <Button type="submit" disabled={busy}>{t("departments.edit.submit")}</Button>
-              <Button asChild variant="ghost"><Link to="/departments">{t("common:actions.cancel")}</Link></Button>
+              <Button type="submit" disabled={busy}>
+                {t("departments.edit.submit")}
+              </Button>
+              <Button asChild variant="ghost">
+                <Link to="/departments">{t("common:actions.cancel")}</Link>
+              </Button>
             </div>
           </Form>
         </CardContent>

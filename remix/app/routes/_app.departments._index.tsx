@@ -17,7 +17,6 @@ import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
 
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   return json({ departments: await orHttpError(listDepartments(ctx)) });
@@ -59,11 +58,7 @@ export default function Departments() {
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
         <Card>
           <CardContent>
-            {departments.length === 0 ? (
-              <p className="py-8 text-center text-sm text-muted-foreground">{t("departments.empty")}</p>
-            ) : (
-              <DepartmentsTable rows={departments} />
-            )}
+            {departments.length === 0 ? <p className="py-8 text-center text-sm text-muted-foreground">{t("departments.empty")}</p> : <DepartmentsTable rows={departments} />}
           </CardContent>
         </Card>
         <Card>
@@ -76,7 +71,9 @@ export default function Departments() {
               <input type="hidden" name="intent" value="create" />
               <FormErrors errors={form.errors} />
               <DepartmentFields fields={fields} />
-              <Button type="submit" className="w-full" disabled={busy}>{t("departments.create.submit")}</Button>
+              <Button type="submit" className="w-full" disabled={busy}>
+                {t("departments.create.submit")}
+              </Button>
             </Form>
           </CardContent>
         </Card>

@@ -31,8 +31,13 @@ export default function MailboxEmail() {
   const lng = (root?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation(["common", "admin"]);
   const facts: Array<[string, React.ReactNode]> = [
-    [t("mailbox.to"), <span className="font-mono">{mail.to}</span>],
-    [t("mailbox.status"), <MailStatusBadge status={mail.status} />],
+    [
+      t("mailbox.to"),
+      <span key="to" className="font-mono">
+        {mail.to}
+      </span>,
+    ],
+    [t("mailbox.status"), <MailStatusBadge key="status" status={mail.status} />],
     [t("mailbox.date"), formatDate(mail.createdAt, lng, true)],
     [t("admin:mailbox.sentAt"), mail.sentAt ? formatDate(mail.sentAt, lng, true) : "—"],
     [t("admin:mailbox.attempts"), String(mail.attempts)],
@@ -41,13 +46,19 @@ export default function MailboxEmail() {
     <div className="space-y-6">
       <PageHeader
         description={`${t("mailbox.to")}: ${mail.to}`}
-        actions={<Link to="/dev/mailbox" className={buttonVariants({ variant: "outline", size: "sm" })}><ArrowLeft /> {t("actions.back")}</Link>}
+        actions={
+          <Link to="/dev/mailbox" className={buttonVariants({ variant: "outline", size: "sm" })}>
+            <ArrowLeft /> {t("actions.back")}
+          </Link>
+        }
       />
       <Card>
         <CardContent>
           <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
             <dt className="text-muted-foreground">{t("mailbox.subject")}</dt>
-            <dd className="font-medium" data-testid="mail-subject">{mail.subject}</dd>
+            <dd className="font-medium" data-testid="mail-subject">
+              {mail.subject}
+            </dd>
             {facts.map(([label, value]) => (
               <div key={label} className="contents">
                 <dt className="text-muted-foreground">{label}</dt>
@@ -65,18 +76,26 @@ export default function MailboxEmail() {
       </Card>
       {mail.links.length > 0 ? (
         <Card>
-          <CardHeader><CardTitle>{t("admin:mailbox.links")}</CardTitle></CardHeader>
+          <CardHeader>
+            <CardTitle>{t("admin:mailbox.links")}</CardTitle>
+          </CardHeader>
           <CardContent>
             <ul className="space-y-1 text-sm" data-testid="mail-links">
               {mail.links.map((l) => (
-                <li key={l}><a href={l} className="break-all text-primary hover:underline" target="_blank" rel="noreferrer">{l}</a></li>
+                <li key={l}>
+                  <a href={l} className="break-all text-primary hover:underline" target="_blank" rel="noreferrer">
+                    {l}
+                  </a>
+                </li>
               ))}
             </ul>
           </CardContent>
         </Card>
       ) : null}
       <Card>
-        <CardHeader><CardTitle>{t("admin:mailbox.html")}</CardTitle></CardHeader>
+        <CardHeader>
+          <CardTitle>{t("admin:mailbox.html")}</CardTitle>
+        </CardHeader>
         <CardContent>
           <iframe
             title={t("admin:mailbox.htmlFrame", { subject: mail.subject })}
@@ -88,9 +107,13 @@ export default function MailboxEmail() {
         </CardContent>
       </Card>
       <Card>
-        <CardHeader><CardTitle>{t("admin:mailbox.text")}</CardTitle></CardHeader>
+        <CardHeader>
+          <CardTitle>{t("admin:mailbox.text")}</CardTitle>
+        </CardHeader>
         <CardContent>
-          <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded-md bg-muted p-4 text-sm" data-testid="mail-text"><LinkifiedText text={mail.text} /></pre>
+          <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded-md bg-muted p-4 text-sm" data-testid="mail-text">
+            <LinkifiedText text={mail.text} />
+          </pre>
         </CardContent>
       </Card>
     </div>

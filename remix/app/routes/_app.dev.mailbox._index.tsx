@@ -44,17 +44,25 @@ export default function Mailbox() {
             <TableBody>
               {data.length === 0 ? (
                 <TableRow>
-                  <TableCell colSpan={4} className="py-8 text-center text-muted-foreground">{t("mailbox.empty")}</TableCell>
+                  <TableCell colSpan={4} className="py-8 text-center text-muted-foreground">
+                    {t("mailbox.empty")}
+                  </TableCell>
                 </TableRow>
               ) : null}
               {data.map((m) => (
                 <TableRow key={m.id} data-mail-id={m.id}>
                   <TableCell className="pl-4 font-mono text-xs">{m.to}</TableCell>
                   <TableCell className="max-w-96 truncate">
-                    <Link to={`/dev/mailbox/${m.id}`} className="font-medium text-primary hover:underline" title={t("mailbox.open")}>{m.subject}</Link>
+                    <Link to={`/dev/mailbox/${m.id}`} className="font-medium text-primary hover:underline" title={t("mailbox.open")}>
+                      {m.subject}
+                    </Link>
                   </TableCell>
-                  <TableCell><MailStatusBadge status={m.status} /></TableCell>
-                  <TableCell className="pr-4"><time dateTime={m.createdAt}>{formatDate(m.createdAt, lng, true)}</time></TableCell>
+                  <TableCell>
+                    <MailStatusBadge status={m.status} />
+                  </TableCell>
+                  <TableCell className="pr-4">
+                    <time dateTime={m.createdAt}>{formatDate(m.createdAt, lng, true)}</time>
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -62,9 +70,15 @@ export default function Mailbox() {
         </CardContent>
       </Card>
       <div className="flex flex-wrap items-center justify-center gap-3">
-        {paged ? <Link to="/dev/mailbox" className={buttonVariants({ variant: "ghost", size: "sm" })}>{t("admin:mailbox.newest")}</Link> : null}
+        {paged ? (
+          <Link to="/dev/mailbox" className={buttonVariants({ variant: "ghost", size: "sm" })}>
+            {t("admin:mailbox.newest")}
+          </Link>
+        ) : null}
         {next ? (
-          <Link to={`/dev/mailbox?before=${next}`} rel="next" className={buttonVariants({ variant: "outline", size: "sm" })}>{t("admin:mailbox.more")}</Link>
+          <Link to={`/dev/mailbox?before=${next}`} rel="next" className={buttonVariants({ variant: "outline", size: "sm" })}>
+            {t("admin:mailbox.more")}
+          </Link>
         ) : null}
       </div>
     </div>

@@ -16,7 +16,6 @@ import { deleteIntentSchema, handleForm } from "~/lib/forms.server";
 import { intlLocale, type Lng } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   return json({ holidays: await orHttpError(listHolidays(ctx)), canEdit: isLiveWriter(ctx) });
@@ -43,7 +42,13 @@ export default function Holidays() {
     <div className="space-y-6">
       <PageHeader
         description={t("holidays.description")}
-        actions={canEdit ? <Button asChild><Link to="/holidays/create">{t("holidays.create.link")}</Link></Button> : null}
+        actions={
+          canEdit ? (
+            <Button asChild>
+              <Link to="/holidays/create">{t("holidays.create.link")}</Link>
+            </Button>
+          ) : null
+        }
       />
       <Card>
         <CardContent>
@@ -61,7 +66,9 @@ export default function Holidays() {
               <TableBody>
                 {holidays.map((h) => (
                   <TableRow key={h.id} data-holiday-id={h.id}>
-                    <TableCell><time dateTime={h.day}>{formatDay(h.day, i18n.language)}</time></TableCell>
+                    <TableCell>
+                      <time dateTime={h.day}>{formatDay(h.day, i18n.language)}</time>
+                    </TableCell>
                     <TableCell className="font-medium">{h.name}</TableCell>
                     {canEdit ? (
                       <TableCell className="text-right">

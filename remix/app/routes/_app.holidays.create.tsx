@@ -54,8 +54,12 @@ export default function CreateHoliday() {
             <TextField field={fields.name} label={t("holidays.name")} autoComplete="off" />
             <TextField field={fields.day} label={t("holidays.day")} type="date" />
             <div className="flex gap-2">
-              <Button type="submit" className="flex-1" disabled={busy}>{t("holidays.create.submit")}</Button>
-              <Button asChild variant="outline"><Link to="/holidays">{t("macros.edit.cancel")}</Link></Button>
+              <Button type="submit" className="flex-1" disabled={busy}>
+                {t("holidays.create.submit")}
+              </Button>
+              <Button asChild variant="outline">
+                <Link to="/holidays">{t("macros.edit.cancel")}</Link>
+              </Button>
             </div>
           </Form>
         </CardContent>

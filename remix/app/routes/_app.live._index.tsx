@@ -23,7 +23,7 @@ import { Textarea } from "~/components/ui/textarea";
 import { formatDate } from "~/lib/format";
 import type { FormReply } from "~/lib/forms.server";
 import { deskAction, deskLoader } from "~/lib/live-desk.server";
-import { AGENT_STATUS_ORDER, deskHref, DESK_LISTS, titleCount, type DeskSnapshot, type LiveConnection, type MessageView, type RoomView } from "~/lib/live-state";
+import { AGENT_STATUS_ORDER, deskHref, DESK_LISTS, titleCount, type DeskSnapshot, type MessageView, type RoomView } from "~/lib/live-state";
 import { cn } from "~/lib/utils";
 import type { RootData } from "~/root";
 
@@ -49,7 +49,9 @@ function StatusForm({ status, action, onChange }: { status: string | null; actio
       <CsrfInput />
       <input type="hidden" name="intent" value="status" />
       <div className="flex-1 space-y-1">
-        <label htmlFor="agent-status" className="text-xs font-medium text-muted-foreground">{t("status.label")}</label>
+        <label htmlFor="agent-status" className="text-xs font-medium text-muted-foreground">
+          {t("status.label")}
+        </label>
         <NativeSelect
           id="agent-status"
           name="status"
@@ -60,18 +62,42 @@ function StatusForm({ status, action, onChange }: { status: string | null; actio
             submit(e.currentTarget.form, { replace: true });
           }}
         >
-          {AGENT_STATUS_ORDER.map((s) => <NativeSelectOption key={s} value={s}>{t(`agentStatus.${s}`)}</NativeSelectOption>)}
+          {AGENT_STATUS_ORDER.map((s) => (
+            <NativeSelectOption key={s} value={s}>
+              {t(`agentStatus.${s}`)}
+            </NativeSelectOption>
+          ))}
         </NativeSelect>
       </div>
-      <noscript><Button type="submit" size="sm" variant="outline">{t("status.apply")}</Button></noscript>
+      <noscript>
+        <Button type="submit" size="sm" variant="outline">
+          {t("status.apply")}
+        </Button>
+      </noscript>
     </Form>
   );
 }
 
 /** The composer's suggestion buttons field: one per line, blanks ignored. */
-const suggestionLines = (raw: string) => raw.split(/\r?\n/).map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean);
+const suggestionLines = (raw: string) =>
+  raw
+    .split(/\r?\n/)
+    .map((l) => l.replace(/\s+/g, " ").trim())
+    .filter(Boolean);
 
-function Composer({ roomId, action, onSend, onTyping, errors }: { roomId: string; action: string; onSend?: (body: string, suggestions: string[]) => Promise<boolean>; onTyping?: () => void; errors?: string[] | null }) {
+function Composer({
+  roomId,
+  action,
+  onSend,
+  onTyping,
+  errors,
+}: {
+  roomId: string;
+  action: string;
+  onSend?: (body: string, suggestions: string[]) => Promise<boolean>;
+  onTyping?: () => void;
+  errors?: string[] | null;
+}) {
   const { t } = useTranslation("liveDesk");
   const [busy, setBusy] = useState(false);
   const [local, setLocal] = useState<string | null>(null);
@@ -110,7 +136,9 @@ function Composer({ roomId, action, onSend, onTyping, errors }: { roomId: string
       <input type="hidden" name="room_id" value={roomId} />
       <FormErrors errors={local ? [local] : errors} />
       <div className="flex items-end gap-2">
-        <label htmlFor="composer" className="sr-only">{t("composer.label")}</label>
+        <label htmlFor="composer" className="sr-only">
+          {t("composer.label")}
+        </label>
         <Textarea
           id="composer"
           ref={ref}
@@ -129,12 +157,19 @@ function Composer({ roomId, action, onSend, onTyping, errors }: { roomId: string
             }
           }}
         />
-        <Button type="submit" disabled={busy}>{t("composer.send")}</Button>
+        <Button type="submit" disabled={busy}>
+          {t("composer.send")}
+        </Button>
       </div>
       <details className="text-sm" data-testid="composer-suggestions">
-        <summary className="cursor-pointer text-xs text-muted-foreground">{t("composer.suggestions.summary")}{chips.length ? ` (${chips.length})` : ""}</summary>
+        <summary className="cursor-pointer text-xs text-muted-foreground">
+          {t("composer.suggestions.summary")}
+          {chips.length ? ` (${chips.length})` : ""}
+        </summary>
         <div className="mt-2 space-y-1">
-          <label htmlFor="composer-suggestions" className="text-xs font-medium">{t("composer.suggestions.label")}</label>
+          <label htmlFor="composer-suggestions" className="text-xs font-medium">
+            {t("composer.suggestions.label")}
+          </label>
           <Textarea
             id="composer-suggestions"
             ref={suggestionsRef}
@@ -146,7 +181,9 @@ function Composer({ roomId, action, onSend, onTyping, errors }: { roomId: string
             className="min-h-16 resize-y"
             onChange={(e) => setChips(suggestionLines(e.currentTarget.value))}
           />
-          <p id="composer-suggestions-help" className="text-xs text-muted-foreground">{t("composer.suggestions.help", { max: SUGGESTIONS_MAX, length: SUGGESTION_MAX_LENGTH })}</p>
+          <p id="composer-suggestions-help" className="text-xs text-muted-foreground">
+            {t("composer.suggestions.help", { max: SUGGESTIONS_MAX, length: SUGGESTION_MAX_LENGTH })}
+          </p>
           {chips.length ? <SuggestionChips items={chips} /> : null}
         </div>
       </details>
@@ -163,10 +200,21 @@ function AttachForm({ roomId, action, errors }: { roomId: string; action: string
       <CsrfInput />
       <input type="hidden" name="intent" value="upload" />
       <input type="hidden" name="room_id" value={roomId} />
-      <label htmlFor="attach-file" className="text-xs text-muted-foreground">{t("attach.label")}</label>
-      <input id="attach-file" name="file" type="file" required accept="image/jpeg,image/png,image/webp,audio/ogg,video/mp4,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/zip" className="max-w-56 text-xs" />
+      <label htmlFor="attach-file" className="text-xs text-muted-foreground">
+        {t("attach.label")}
+      </label>
+      <input
+        id="attach-file"
+        name="file"
+        type="file"
+        required
+        accept="image/jpeg,image/png,image/webp,audio/ogg,video/mp4,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/zip"
+        className="max-w-56 text-xs"
+      />
       <input name="body" aria-label={t("attach.caption")} placeholder={t("attach.caption")} maxLength={4096} className="h-8 min-w-0 flex-1 rounded-md border px-2 text-sm" />
-      <Button type="submit" size="sm" variant="outline">{t("attach.send")}</Button>
+      <Button type="submit" size="sm" variant="outline">
+        {t("attach.send")}
+      </Button>
       <FormErrors errors={errors} />
     </Form>
   );
@@ -184,12 +232,28 @@ export default function LiveDesk() {
 
   const snapshot = useMemo<DeskSnapshot>(
     () => ({
-      me: data.me, supervisor: data.supervisor, tab: data.tab, rooms: data.list.data as RoomView[], counts: data.counts, room: data.room as RoomView | null,
-      messages: data.thread.data as MessageView[], more: data.thread.more, incoming: data.incoming as RoomView[], status: data.options.me.status, mark: data.mark,
+      me: data.me,
+      supervisor: data.supervisor,
+      tab: data.tab,
+      rooms: data.list.data as RoomView[],
+      counts: data.counts,
+      room: data.room as RoomView | null,
+      messages: data.thread.data as MessageView[],
+      more: data.thread.more,
+      incoming: data.incoming as RoomView[],
+      status: data.options.me.status,
+      mark: data.mark,
     }),
     [data],
   );
-  const { state, send, older, rememberStatus, typingRoom, signalTyping } = useLiveDesk({ snapshot, connection, recent, csrf, actionUrl: action, sound: { muted: data.options.me.muted, muteUntil: data.options.me.mute_until, volume: data.options.me.volume } });
+  const { state, send, older, rememberStatus, typingRoom, signalTyping } = useLiveDesk({
+    snapshot,
+    connection,
+    recent,
+    csrf,
+    actionUrl: action,
+    sound: { muted: data.options.me.muted, muteUntil: data.options.me.mute_until, volume: data.options.me.volume },
+  });
 
   // The document title follows live counts (queued + unread).
   useEffect(() => {
@@ -210,7 +274,11 @@ export default function LiveDesk() {
   };
 
   const room = state.room;
-  const errors = actionData?.result?.error ? Object.values(actionData.result.error).flat().filter((e): e is string => typeof e === "string") : null;
+  const errors = actionData?.result?.error
+    ? Object.values(actionData.result.error)
+        .flat()
+        .filter((e): e is string => typeof e === "string")
+    : null;
   const errorIntent = actionData?.intent ?? null;
   const canWrite = room && room.status === "OPEN" && room.agent_id === data.me && !room.locked;
   const firstId = data.thread.data[0]?.id ?? null;
@@ -221,13 +289,17 @@ export default function LiveDesk() {
       <nav className="flex min-h-0 flex-col border-r" aria-label={t("list.label")}>
         <div className="space-y-2 border-b p-3">
           <StatusForm status={state.status} action={action} onChange={rememberStatus} />
-          <p className="text-xs text-muted-foreground" data-testid="agent-load">{t("status.load", { open: data.load.open, capacity: data.load.capacity })}</p>
+          <p className="text-xs text-muted-foreground" data-testid="agent-load">
+            {t("status.load", { open: data.load.open, capacity: data.load.capacity })}
+          </p>
         </div>
         {state.incoming.length ? (
           <div className="space-y-1 border-b bg-primary/5 p-3 text-sm" role="alert" data-testid="incoming-transfers">
             <p className="font-medium">{t("incoming.title")}</p>
             {state.incoming.map((r) => (
-              <Link key={r.id} to={deskHref({ tab: data.tab, room: r.id })} className="block underline">{t("incoming.item", { protocol: r.protocol, name: r.username || t("list.anonymous") })}</Link>
+              <Link key={r.id} to={deskHref({ tab: data.tab, room: r.id })} className="block underline">
+                {t("incoming.item", { protocol: r.protocol, name: r.username || t("list.anonymous") })}
+              </Link>
             ))}
           </div>
         ) : null}
@@ -241,7 +313,9 @@ export default function LiveDesk() {
                 className={cn("inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs hover:bg-accent", l === data.tab && "bg-primary/10 font-medium text-primary")}
               >
                 {t(`tabs.${l}`)}
-                <Badge variant={l === data.tab ? "default" : "secondary"} data-testid={`count-${l}`}>{state.counts[l]}</Badge>
+                <Badge variant={l === data.tab ? "default" : "secondary"} data-testid={`count-${l}`}>
+                  {state.counts[l]}
+                </Badge>
               </Link>
             </li>
           ))}
@@ -285,7 +359,9 @@ export default function LiveDesk() {
           <>
             <header className="flex items-center justify-between gap-2 border-b px-4 py-2">
               <div>
-                <h2 className="font-semibold" data-testid="room-title">{room.username || t("list.anonymous")}</h2>
+                <h2 className="font-semibold" data-testid="room-title">
+                  {room.username || t("list.anonymous")}
+                </h2>
                 <p className="text-xs text-muted-foreground">
                   #{room.protocol} · {t(`roomStatus.${room.status}`)}
                   {data.position ? ` · ${t("details.position", { position: data.position })}` : ""}
@@ -304,10 +380,22 @@ export default function LiveDesk() {
             <p className="h-5 px-4 text-xs italic text-muted-foreground" aria-live="polite" data-testid="typing">
               {typingRoom === room.id ? t("thread.typing", { name: room.username || t("list.anonymous") }) : ""}
             </p>
-            {data.before ? <p className="px-4 py-1 text-center text-xs"><Link className="underline" to={deskHref({ tab: data.tab, room: room.id })}>{t("thread.newest")}</Link></p> : null}
+            {data.before ? (
+              <p className="px-4 py-1 text-center text-xs">
+                <Link className="underline" to={deskHref({ tab: data.tab, room: room.id })}>
+                  {t("thread.newest")}
+                </Link>
+              </p>
+            ) : null}
             {canWrite ? (
               <>
-                <Composer roomId={room.id} action={action} onSend={(body, suggestions) => send(room.id, body, suggestions)} onTyping={() => signalTyping(room.id)} errors={errorIntent === "send" ? errors : null} />
+                <Composer
+                  roomId={room.id}
+                  action={action}
+                  onSend={(body, suggestions) => send(room.id, body, suggestions)}
+                  onTyping={() => signalTyping(room.id)}
+                  errors={errorIntent === "send" ? errors : null}
+                />
                 <AttachForm roomId={room.id} action={action} errors={errorIntent === "upload" ? errors : null} />
               </>
             ) : (
@@ -328,7 +416,14 @@ export default function LiveDesk() {
           room={room}
           me={data.me}
           supervisor={data.supervisor}
-          options={{ tabulations: data.options.tabulations, departments: data.options.departments, agents: data.options.agents, tabulationRequired: data.options.settings.tabulation_required, macros: data.options.macros, samples: data.options.samples }}
+          options={{
+            tabulations: data.options.tabulations,
+            departments: data.options.departments,
+            agents: data.options.agents,
+            tabulationRequired: data.options.settings.tabulation_required,
+            macros: data.options.macros,
+            samples: data.options.samples,
+          }}
           names={data.names}
           action={action}
           lng={lng}
@@ -339,4 +434,3 @@ export default function LiveDesk() {
     </div>
   );
 }
-

@@ -34,40 +34,96 @@ export default function LiveTranscript() {
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
         <Card>
           <CardContent className="space-y-1 pt-6" data-testid="transcript">
-            {more && messages[0] ? <p className="text-center"><Link className="text-sm underline" to={`?before=${messages[0].id}`}>{t("thread.older")}</Link></p> : null}
+            {more && messages[0] ? (
+              <p className="text-center">
+                <Link className="text-sm underline" to={`?before=${messages[0].id}`}>
+                  {t("thread.older")}
+                </Link>
+              </p>
+            ) : null}
             {messages.length === 0 ? <p className="py-8 text-center text-sm text-muted-foreground">{t("thread.empty")}</p> : null}
-            {messages.map((m) => <MessageBubble key={m.id} m={m as MessageView} lng={lng} authorName={m.user_id ? authors[m.user_id] : undefined} />)}
-            {before ? <p className="text-center"><Link className="text-sm underline" to=".">{t("thread.newest")}</Link></p> : null}
+            {messages.map((m) => (
+              <MessageBubble key={m.id} m={m as MessageView} lng={lng} authorName={m.user_id ? authors[m.user_id] : undefined} />
+            ))}
+            {before ? (
+              <p className="text-center">
+                <Link className="text-sm underline" to=".">
+                  {t("thread.newest")}
+                </Link>
+              </p>
+            ) : null}
           </CardContent>
         </Card>
         <div className="space-y-6">
           <Card>
-            <CardHeader><h2 className="font-semibold">{t("details.title")}</h2></CardHeader>
+            <CardHeader>
+              <h2 className="font-semibold">{t("details.title")}</h2>
+            </CardHeader>
             <CardContent>
               <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-                <dt className="text-muted-foreground">{t("details.protocol")}</dt><dd>{room.protocol}</dd>
-                <dt className="text-muted-foreground">{t("details.status")}</dt><dd><Badge variant="outline">{t(`roomStatus.${room.status}`)}</Badge></dd>
-                <dt className="text-muted-foreground">{t("details.channel")}</dt><dd>{t(`channels.${room.channel}`, { defaultValue: room.channel })}</dd>
-                <dt className="text-muted-foreground">{t("details.contact")}</dt><dd>{room.username || t("list.anonymous")}</dd>
-                {room.email ? <><dt className="text-muted-foreground">{t("details.email")}</dt><dd className="break-all">{room.email}</dd></> : null}
-                {room.phone ? <><dt className="text-muted-foreground">{t("details.phone")}</dt><dd>{room.phone}</dd></> : null}
-                <dt className="text-muted-foreground">{t("details.department")}</dt><dd>{room.department_name ?? t("details.none")}</dd>
-                <dt className="text-muted-foreground">{t("details.agent")}</dt><dd>{room.agent_name ?? t("details.none")}</dd>
-                <dt className="text-muted-foreground">{t("details.tabulation")}</dt><dd>{room.tabulation_name ?? t("details.none")}</dd>
-                <dt className="text-muted-foreground">{t("details.createdAt")}</dt><dd>{formatDate(room.created_at, lng, true)}</dd>
-                {room.closed_at ? <><dt className="text-muted-foreground">{t("details.closedAt")}</dt><dd>{formatDate(room.closed_at, lng, true)}</dd></> : null}
+                <dt className="text-muted-foreground">{t("details.protocol")}</dt>
+                <dd>{room.protocol}</dd>
+                <dt className="text-muted-foreground">{t("details.status")}</dt>
+                <dd>
+                  <Badge variant="outline">{t(`roomStatus.${room.status}`)}</Badge>
+                </dd>
+                <dt className="text-muted-foreground">{t("details.channel")}</dt>
+                <dd>{t(`channels.${room.channel}`, { defaultValue: room.channel })}</dd>
+                <dt className="text-muted-foreground">{t("details.contact")}</dt>
+                <dd>{room.username || t("list.anonymous")}</dd>
+                {room.email ? (
+                  <>
+                    <dt className="text-muted-foreground">{t("details.email")}</dt>
+                    <dd className="break-all">{room.email}</dd>
+                  </>
+                ) : null}
+                {room.phone ? (
+                  <>
+                    <dt className="text-muted-foreground">{t("details.phone")}</dt>
+                    <dd>{room.phone}</dd>
+                  </>
+                ) : null}
+                <dt className="text-muted-foreground">{t("details.department")}</dt>
+                <dd>{room.department_name ?? t("details.none")}</dd>
+                <dt className="text-muted-foreground">{t("details.agent")}</dt>
+                <dd>{room.agent_name ?? t("details.none")}</dd>
+                <dt className="text-muted-foreground">{t("details.tabulation")}</dt>
+                <dd>{room.tabulation_name ?? t("details.none")}</dd>
+                <dt className="text-muted-foreground">{t("details.createdAt")}</dt>
+                <dd>{formatDate(room.created_at, lng, true)}</dd>
+                {room.closed_at ? (
+                  <>
+                    <dt className="text-muted-foreground">{t("details.closedAt")}</dt>
+                    <dd>{formatDate(room.closed_at, lng, true)}</dd>
+                  </>
+                ) : null}
               </dl>
-              {room.tags.length ? <div className="mt-2 flex flex-wrap gap-1">{room.tags.map((tag) => <Badge key={tag} variant="secondary">{tag}</Badge>)}</div> : null}
+              {room.tags.length ? (
+                <div className="mt-2 flex flex-wrap gap-1">
+                  {room.tags.map((tag) => (
+                    <Badge key={tag} variant="secondary">
+                      {tag}
+                    </Badge>
+                  ))}
+                </div>
+              ) : null}
             </CardContent>
           </Card>
           <Card>
-            <CardHeader><h2 className="font-semibold">{t("history.events")}</h2></CardHeader>
+            <CardHeader>
+              <h2 className="font-semibold">{t("history.events")}</h2>
+            </CardHeader>
             <CardContent>
               <ol className="space-y-1 text-sm">
                 {events.map((e) => (
                   <li key={e.id} className="flex justify-between gap-2">
-                    <span>{t(`events.${e.type}`, { defaultValue: e.type })}{e.actor_name ? ` · ${e.actor_name}` : ""}</span>
-                    <time className="text-xs text-muted-foreground" dateTime={String(e.created_at)}>{formatDate(String(e.created_at), lng, true)}</time>
+                    <span>
+                      {t(`events.${e.type}`, { defaultValue: e.type })}
+                      {e.actor_name ? ` · ${e.actor_name}` : ""}
+                    </span>
+                    <time className="text-xs text-muted-foreground" dateTime={String(e.created_at)}>
+                      {formatDate(String(e.created_at), lng, true)}
+                    </time>
                   </li>
                 ))}
               </ol>

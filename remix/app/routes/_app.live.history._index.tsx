@@ -43,19 +43,36 @@ export default function LiveHistory() {
       <Card>
         <CardHeader>
           <Form method="get" role="search" className="grid gap-3 md:grid-cols-[2fr_1fr_1fr_1fr_auto] md:items-end">
-            <div className="space-y-1"><Label htmlFor="h-search">{t("history.search")}</Label><Input id="h-search" name="search" defaultValue={q.search} placeholder={t("history.searchPlaceholder")} /></div>
-            <div className="space-y-1"><Label htmlFor="h-email">{t("details.email")}</Label><Input id="h-email" name="email" type="email" defaultValue={q.email} /></div>
-            <div className="space-y-1"><Label htmlFor="h-phone">{t("details.phone")}</Label><Input id="h-phone" name="phone" type="tel" defaultValue={q.phone} /></div>
+            <div className="space-y-1">
+              <Label htmlFor="h-search">{t("history.search")}</Label>
+              <Input id="h-search" name="search" defaultValue={q.search} placeholder={t("history.searchPlaceholder")} />
+            </div>
+            <div className="space-y-1">
+              <Label htmlFor="h-email">{t("details.email")}</Label>
+              <Input id="h-email" name="email" type="email" defaultValue={q.email} />
+            </div>
+            <div className="space-y-1">
+              <Label htmlFor="h-phone">{t("details.phone")}</Label>
+              <Input id="h-phone" name="phone" type="tel" defaultValue={q.phone} />
+            </div>
             {agents.length ? (
               <div className="space-y-1">
                 <Label htmlFor="h-agent">{t("details.agent")}</Label>
                 <NativeSelect id="h-agent" name="agent" defaultValue={q.agent}>
                   <NativeSelectOption value="">{t("history.anyAgent")}</NativeSelectOption>
-                  {agents.map((a) => <NativeSelectOption key={a.id} value={a.id}>{a.name}</NativeSelectOption>)}
+                  {agents.map((a) => (
+                    <NativeSelectOption key={a.id} value={a.id}>
+                      {a.name}
+                    </NativeSelectOption>
+                  ))}
                 </NativeSelect>
               </div>
-            ) : <div />}
-            <Button type="submit" variant="outline">{t("history.submit")}</Button>
+            ) : (
+              <div />
+            )}
+            <Button type="submit" variant="outline">
+              {t("history.submit")}
+            </Button>
           </Form>
         </CardHeader>
         <CardContent className="space-y-4">
@@ -76,14 +93,20 @@ export default function LiveHistory() {
               <TableBody>
                 {result.data.map((r) => (
                   <TableRow key={r.id} data-transcript={r.protocol}>
-                    <TableCell><Link className="font-medium underline" to={`/live/history/${r.id}`}>{r.protocol}</Link></TableCell>
+                    <TableCell>
+                      <Link className="font-medium underline" to={`/live/history/${r.id}`}>
+                        {r.protocol}
+                      </Link>
+                    </TableCell>
                     <TableCell>
                       <p>{r.username || t("list.anonymous")}</p>
                       <p className="text-xs text-muted-foreground">{[r.email, r.phone].filter(Boolean).join(" · ")}</p>
                     </TableCell>
                     <TableCell>{t(`channels.${r.channel}`, { defaultValue: r.channel })}</TableCell>
                     <TableCell>{r.agent_name ?? "—"}</TableCell>
-                    <TableCell><Badge variant="outline">{t(`roomStatus.${r.status}`)}</Badge></TableCell>
+                    <TableCell>
+                      <Badge variant="outline">{t(`roomStatus.${r.status}`)}</Badge>
+                    </TableCell>
                     <TableCell>{formatDate(r.created_at, lng, true)}</TableCell>
                   </TableRow>
                 ))}

@@ -24,7 +24,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const STATUS_VARIANT: Record<string, "success" | "warning" | "secondary" | "outline"> = {
-  AVAILABLE: "success", UNAVAILABLE: "outline", SHORT_BREAK: "warning", BREAK: "warning", LONG_BREAK: "warning", OFFLINE: "secondary",
+  AVAILABLE: "success",
+  UNAVAILABLE: "outline",
+  SHORT_BREAK: "warning",
+  BREAK: "warning",
+  LONG_BREAK: "warning",
+  OFFLINE: "secondary",
 };
 
 export default function LiveManage() {
@@ -33,7 +38,14 @@ export default function LiveManage() {
   useRefresh();
   return (
     <div className="space-y-6">
-      <PageHeader description={t("manage.description")} actions={<a href="/live/manage" className="text-sm underline">{t("common.refresh")}</a>} />
+      <PageHeader
+        description={t("manage.description")}
+        actions={
+          <a href="/live/manage" className="text-sm underline">
+            {t("common.refresh")}
+          </a>
+        }
+      />
       <Card>
         <CardContent className="pt-6">
           {agents.length === 0 ? (
@@ -58,15 +70,23 @@ export default function LiveManage() {
                       <p className="font-medium">{a.name || a.email}</p>
                       <p className="text-xs text-muted-foreground">{a.email}</p>
                     </TableCell>
-                    <TableCell><Badge variant={STATUS_VARIANT[a.status] ?? "outline"}>{t(`agentStatus.${a.status}`)}</Badge></TableCell>
                     <TableCell>
-                      {a.rooms.length === 0 ? <span className="text-muted-foreground">—</span> : (
+                      <Badge variant={STATUS_VARIANT[a.status] ?? "outline"}>{t(`agentStatus.${a.status}`)}</Badge>
+                    </TableCell>
+                    <TableCell>
+                      {a.rooms.length === 0 ? (
+                        <span className="text-muted-foreground">—</span>
+                      ) : (
                         <ul className="space-y-0.5">
                           {a.rooms.map((r) => (
                             <li key={r.id}>
                               <Link className="underline" to={`/live?tab=me&room=${r.id}`}>{`#${r.protocol}`}</Link> {r.username}
                               {r.unread_count > 0 ? <Badge className="ml-1">{r.unread_count}</Badge> : null}
-                              {r.locked ? <Badge variant="outline" className="ml-1">{t("details.locked")}</Badge> : null}
+                              {r.locked ? (
+                                <Badge variant="outline" className="ml-1">
+                                  {t("details.locked")}
+                                </Badge>
+                              ) : null}
                             </li>
                           ))}
                         </ul>

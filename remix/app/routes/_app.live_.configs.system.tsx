@@ -81,12 +81,22 @@ export default function LiveSystem() {
             <FormErrors errors={form.errors} />
             <fieldset disabled={!canEdit} className="space-y-4">
               <CheckboxField field={fields.queued_enabled as never} label={t("system.queued_enabled")} description={t("system.queuedHint")} />
-              <SelectField field={fields.acceptance_option} label={t("system.acceptance_option")} options={ACCEPTANCE_OPTIONS.map((o) => ({ value: o, label: t(`system.acceptance.${o}`) }))} />
+              <SelectField
+                field={fields.acceptance_option}
+                label={t("system.acceptance_option")}
+                options={ACCEPTANCE_OPTIONS.map((o) => ({ value: o, label: t(`system.acceptance.${o}`) }))}
+              />
               <TextField field={fields.default_capacity as never} label={t("system.default_capacity")} type="number" />
               <CheckboxField field={fields.tabulation_required as never} label={t("system.tabulation_required")} />
               <TextField field={fields.idle_minutes as never} label={t("system.idle_minutes")} type="number" />
             </fieldset>
-            {canEdit ? <Button type="submit" disabled={busy}>{t("system.submit")}</Button> : <p className="text-sm text-muted-foreground">{t("system.readOnly")}</p>}
+            {canEdit ? (
+              <Button type="submit" disabled={busy}>
+                {t("system.submit")}
+              </Button>
+            ) : (
+              <p className="text-sm text-muted-foreground">{t("system.readOnly")}</p>
+            )}
           </Form>
         </CardContent>
       </Card>
@@ -106,7 +116,9 @@ export default function LiveSystem() {
                     <TableHead>{t("agents.name")}</TableHead>
                     <TableHead>{t("agents.capacity")}</TableHead>
                     <TableHead>{t("agents.departments")}</TableHead>
-                    <TableHead><span className="sr-only">{t("agents.submit")}</span></TableHead>
+                    <TableHead>
+                      <span className="sr-only">{t("agents.submit")}</span>
+                    </TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
@@ -166,7 +178,9 @@ export default function LiveSystem() {
                           <ErrorText errors={reply.errorsOf("agent", a.user_id)} />
                         </TableCell>
                         <TableCell className="text-right align-top">
-                          <Button form={formId} type="submit" size="sm" variant="outline" disabled={busy} aria-label={t("agents.submitLabel", { name })}>{t("agents.submit")}</Button>
+                          <Button form={formId} type="submit" size="sm" variant="outline" disabled={busy} aria-label={t("agents.submitLabel", { name })}>
+                            {t("agents.submit")}
+                          </Button>
                         </TableCell>
                       </TableRow>
                     );

@@ -49,13 +49,20 @@ export default function LivePreferences() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const status = prefs.mute === "always" ? t("preferences.mutedAlways") : prefs.mute_until ? t("preferences.mutedUntil", { date: formatDate(prefs.mute_until, i18n.language as Lng, true) }) : t("preferences.notMuted");
+  const status =
+    prefs.mute === "always"
+      ? t("preferences.mutedAlways")
+      : prefs.mute_until
+        ? t("preferences.mutedUntil", { date: formatDate(prefs.mute_until, i18n.language as Lng, true) })
+        : t("preferences.notMuted");
   return (
     <div className="max-w-xl space-y-6">
       <PageHeader description={t("preferences.description")} />
       <Card>
         <CardContent className="space-y-4">
-          <p className="text-sm font-medium" data-testid="mute-status">{status}</p>
+          <p className="text-sm font-medium" data-testid="mute-status">
+            {status}
+          </p>
           <Form method="post" {...getFormProps(form)} className="space-y-4">
             <CsrfInput />
             <FormErrors errors={form.errors} />
@@ -63,7 +70,9 @@ export default function LivePreferences() {
             <FormField label={t("preferences.volume")} htmlFor={fields.volume.id} error={fields.volume.errors?.map((e) => text(e))}>
               <Input {...getInputProps(fields.volume, { type: "number" })} key={fields.volume.key} min={0} max={1} step={0.05} />
             </FormField>
-            <Button type="submit" disabled={busy}>{t("preferences.submit")}</Button>
+            <Button type="submit" disabled={busy}>
+              {t("preferences.submit")}
+            </Button>
           </Form>
         </CardContent>
       </Card>

@@ -39,7 +39,11 @@ export default function LiveReports() {
     <div className="space-y-6">
       <PageHeader
         description={t("reports.description")}
-        actions={<Button asChild variant="outline"><Link to="/chat/reports">{t("reports.toExports")}</Link></Button>}
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/chat/reports">{t("reports.toExports")}</Link>
+          </Button>
+        }
       />
       <Card>
         <CardContent className="pt-6">
@@ -61,7 +65,9 @@ export default function LiveReports() {
             ]}
           />
           <Card>
-            <CardHeader><CardTitle>{t("reports.days")}</CardTitle></CardHeader>
+            <CardHeader>
+              <CardTitle>{t("reports.days")}</CardTitle>
+            </CardHeader>
             <CardContent className="space-y-6">
               <DayBars
                 data={report.days}
@@ -89,7 +95,9 @@ export default function LiveReports() {
           </Card>
           <div className="grid gap-6 lg:grid-cols-2">
             <Card>
-              <CardHeader><CardTitle>{t("reports.tabulations")}</CardTitle></CardHeader>
+              <CardHeader>
+                <CardTitle>{t("reports.tabulations")}</CardTitle>
+              </CardHeader>
               <CardContent>
                 <ShareList
                   lng={lng}
@@ -99,14 +107,18 @@ export default function LiveReports() {
               </CardContent>
             </Card>
             <Card>
-              <CardHeader><CardTitle>{t("reports.channels")}</CardTitle></CardHeader>
+              <CardHeader>
+                <CardTitle>{t("reports.channels")}</CardTitle>
+              </CardHeader>
               <CardContent>
                 <ShareList lng={lng} empty={t("reports.empty")} rows={report.channels.map((r) => ({ key: r.channel, label: t(`channels.${r.channel}`), value: r.rooms }))} />
               </CardContent>
             </Card>
           </div>
           <Card>
-            <CardHeader><CardTitle>{t("reports.agents")}</CardTitle></CardHeader>
+            <CardHeader>
+              <CardTitle>{t("reports.agents")}</CardTitle>
+            </CardHeader>
             <CardContent>
               {report.agents.length === 0 ? (
                 <p className="py-4 text-sm text-muted-foreground">{t("reports.empty")}</p>

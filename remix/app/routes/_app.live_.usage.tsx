@@ -44,7 +44,9 @@ export default function LiveUsage() {
           <Input id="usage-month" type="month" name="month" defaultValue={month} aria-invalid={errors.month?.length ? true : undefined} />
           <ErrorText errors={errors.month} />
         </div>
-        <Button type="submit" variant="secondary" className="mt-6">{t("usage.submit")}</Button>
+        <Button type="submit" variant="secondary" className="mt-6">
+          {t("usage.submit")}
+        </Button>
       </Form>
       {usage ? (
         <>
@@ -55,7 +57,9 @@ export default function LiveUsage() {
             ]}
           />
           <Card>
-            <CardHeader><CardTitle>{t("usage.perDay")}</CardTitle></CardHeader>
+            <CardHeader>
+              <CardTitle>{t("usage.perDay")}</CardTitle>
+            </CardHeader>
             <CardContent className="space-y-6">
               <DayBars
                 data={usage.days}
@@ -79,7 +83,9 @@ export default function LiveUsage() {
           </Card>
           <div className="grid gap-6 lg:grid-cols-2">
             <Card>
-              <CardHeader><CardTitle>{t("usage.perChannel")}</CardTitle></CardHeader>
+              <CardHeader>
+                <CardTitle>{t("usage.perChannel")}</CardTitle>
+              </CardHeader>
               <CardContent>
                 {usage.channels.length === 0 ? (
                   <p className="py-4 text-sm text-muted-foreground">{t("reports.empty")}</p>
@@ -99,7 +105,9 @@ export default function LiveUsage() {
               </CardContent>
             </Card>
             <Card data-plan>
-              <CardHeader><CardTitle>{t("usage.plan")}</CardTitle></CardHeader>
+              <CardHeader>
+                <CardTitle>{t("usage.plan")}</CardTitle>
+              </CardHeader>
               <CardContent>
                 {usage.plan ? (
                   <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">

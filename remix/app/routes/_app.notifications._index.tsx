@@ -25,10 +25,7 @@ export const handle = { crumb: "notifications.title" };
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const { before, filter } = notificationsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const [list, streamTicket] = await Promise.all([
-    listNotifications(ctx, { before, unreadOnly: filter === "unread" }),
-    issueStreamTicket(ctx.actor, ctx.sessionId),
-  ]);
+  const [list, streamTicket] = await Promise.all([listNotifications(ctx, { before, unreadOnly: filter === "unread" }), issueStreamTicket(ctx.actor, ctx.sessionId)]);
   return json({ ...list, filter, before: before ?? null, streamTicket }, { headers: { "Cache-Control": "no-store" } });
 }
 
@@ -65,12 +62,18 @@ export default function Notifications() {
         description={t("shell.unread", { count: data.unread })}
         actions={
           <>
-            {live ? <Badge variant="success" data-testid="live-badge">{t("notifications.live")}</Badge> : null}
+            {live ? (
+              <Badge variant="success" data-testid="live-badge">
+                {t("notifications.live")}
+              </Badge>
+            ) : null}
             {data.unread > 0 ? (
               <Form method="post">
                 <CsrfInput />
                 <input type="hidden" name="intent" value="read-all" />
-                <Button type="submit" variant="outline" size="sm" disabled={busy}>{t("actions.markAllRead")}</Button>
+                <Button type="submit" variant="outline" size="sm" disabled={busy}>
+                  {t("actions.markAllRead")}
+                </Button>
               </Form>
             ) : null}
           </>
@@ -104,7 +107,9 @@ export default function Notifications() {
       </Card>
       <div className="flex flex-wrap items-center justify-center gap-3">
         {data.before ? (
-          <Link to={filterHref(data.filter)} className={buttonVariants({ variant: "ghost", size: "sm" })}>{t("settings:notifications.newest")}</Link>
+          <Link to={filterHref(data.filter)} className={buttonVariants({ variant: "ghost", size: "sm" })}>
+            {t("settings:notifications.newest")}
+          </Link>
         ) : null}
         {data.next ? (
           <Link to={`/notifications?${moreParams}`} className={buttonVariants({ variant: "outline", size: "sm" })} rel="next" data-testid="load-more">

@@ -41,8 +41,14 @@ export default function OpeningHours() {
         description={t("hours.description")}
         actions={
           <div className="flex items-center gap-3">
-            <Badge variant={openNow ? "default" : "secondary"} data-testid="open-now">{openNow ? t("hours.now.open") : t("hours.now.closed")}</Badge>
-            {canEdit ? <Button asChild><Link to="/opening-hours/create">{t("hours.create.link")}</Link></Button> : null}
+            <Badge variant={openNow ? "default" : "secondary"} data-testid="open-now">
+              {openNow ? t("hours.now.open") : t("hours.now.closed")}
+            </Badge>
+            {canEdit ? (
+              <Button asChild>
+                <Link to="/opening-hours/create">{t("hours.create.link")}</Link>
+              </Button>
+            ) : null}
           </div>
         }
       />

@@ -79,8 +79,12 @@ export default function CreateOpeningHours() {
               options={departments.map((d) => ({ value: d.id, label: d.name }))}
             />
             <div className="flex gap-2">
-              <Button type="submit" className="flex-1" disabled={busy}>{t("hours.create.submit")}</Button>
-              <Button asChild variant="outline"><Link to="/opening-hours">{t("macros.edit.cancel")}</Link></Button>
+              <Button type="submit" className="flex-1" disabled={busy}>
+                {t("hours.create.submit")}
+              </Button>
+              <Button asChild variant="outline">
+                <Link to="/opening-hours">{t("macros.edit.cancel")}</Link>
+              </Button>
             </div>
           </Form>
         </CardContent>

@@ -94,11 +94,17 @@ export default function Responses() {
                 <TableBody>
                   {samples.map((s) => (
                     <TableRow key={s.id} data-sample-id={s.id}>
-                      <TableCell className="align-top"><code className="rounded bg-muted px-1.5 py-0.5 text-xs">/{s.key}</code></TableCell>
+                      <TableCell className="align-top">
+                        <code className="rounded bg-muted px-1.5 py-0.5 text-xs">/{s.key}</code>
+                      </TableCell>
                       <TableCell className="max-w-sm align-top whitespace-pre-wrap break-words">{s.message}</TableCell>
                       <TableCell className="align-top">
                         <Badge variant="secondary">
-                          {s.audience === "department" ? s.department_name : s.audience === "me" ? t("responses.owner", { name: s.agent_name ?? "" }) : t("responses.audiences.all")}
+                          {s.audience === "department"
+                            ? s.department_name
+                            : s.audience === "me"
+                              ? t("responses.owner", { name: s.agent_name ?? "" })
+                              : t("responses.audiences.all")}
                         </Badge>
                       </TableCell>
                       <TableCell className="space-y-2 text-right align-top">
@@ -108,11 +114,25 @@ export default function Responses() {
                               <summary className="cursor-pointer text-sm underline">{t("responses.edit.summary")}</summary>
                               <IntentForm intent="update" rowId={s.id} className="mt-2 space-y-2">
                                 <FormErrors errors={reply.errorsOf("update", s.id)} />
-                                <label className="block text-xs" htmlFor={`sample-key-${s.id}`}>{t("responses.edit.key")}</label>
+                                <label className="block text-xs" htmlFor={`sample-key-${s.id}`}>
+                                  {t("responses.edit.key")}
+                                </label>
                                 <input id={`sample-key-${s.id}`} name="key" defaultValue={s.key} required maxLength={40} className="h-8 w-full rounded-md border px-2 text-sm" />
-                                <label className="block text-xs" htmlFor={`sample-message-${s.id}`}>{t("responses.edit.message")}</label>
-                                <textarea id={`sample-message-${s.id}`} name="message" defaultValue={s.message} required maxLength={4000} rows={3} className="w-full rounded-md border px-2 py-1 text-sm" />
-                                <Button type="submit" size="sm">{t("responses.edit.submit")}</Button>
+                                <label className="block text-xs" htmlFor={`sample-message-${s.id}`}>
+                                  {t("responses.edit.message")}
+                                </label>
+                                <textarea
+                                  id={`sample-message-${s.id}`}
+                                  name="message"
+                                  defaultValue={s.message}
+                                  required
+                                  maxLength={4000}
+                                  rows={3}
+                                  className="w-full rounded-md border px-2 py-1 text-sm"
+                                />
+                                <Button type="submit" size="sm">
+                                  {t("responses.edit.submit")}
+                                </Button>
                               </IntentForm>
                             </details>
                             <ConfirmDeleteRow t={t} prefix="responses" params={{ key: s.key }} id={s.id} errors={reply.errorsOf("delete", s.id)} />
@@ -144,7 +164,9 @@ export default function Responses() {
                   options={departments.map((d) => ({ value: d.id, label: d.name }))}
                 />
               ) : null}
-              <Button type="submit" className="w-full" disabled={busy}>{t("responses.create.submit")}</Button>
+              <Button type="submit" className="w-full" disabled={busy}>
+                {t("responses.create.submit")}
+              </Button>
             </IntentForm>
           </CardContent>
         </Card>

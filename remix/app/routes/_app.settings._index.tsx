@@ -105,7 +105,9 @@ function AccountForm({ account, currencies }: { account: AccountData; currencies
       <FormErrors errors={form.errors} params={last?.params} />
       <AccountFields fields={fields} currencies={currencies.map((c) => ({ code: c.code, label: currencyLabel(c.code, c.name, i18n.language as Lng) }))} />
       <div className="flex justify-end">
-        <Button type="submit" disabled={busy}>{t("common:actions.save")}</Button>
+        <Button type="submit" disabled={busy}>
+          {t("common:actions.save")}
+        </Button>
       </div>
     </Form>
   );

@@ -75,7 +75,9 @@ function ControlButton({ status, label, variant = "secondary", busy }: { status:
       <CsrfInput />
       <input type="hidden" name="intent" value="control" />
       <input type="hidden" name="status" value={status} />
-      <Button type="submit" variant={variant} disabled={busy} data-action={status}>{label}</Button>
+      <Button type="submit" variant={variant} disabled={busy} data-action={status}>
+        {label}
+      </Button>
     </Form>
   );
 }
@@ -87,7 +89,11 @@ export default function Campaign() {
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation(["smsOps", "sms", "common"]);
   const fmt = (v: number) => new Intl.NumberFormat(intlLocale[lng]).format(v);
-  const errors = last?.result.error ? Object.values(last.result.error).flat().filter((e): e is string => typeof e === "string") : null;
+  const errors = last?.result.error
+    ? Object.values(last.result.error)
+        .flat()
+        .filter((e): e is string => typeof e === "string")
+    : null;
   const live = LIVE.includes(c.status);
   useRefresh(REFRESH_SECONDS * 1000, live && !busy);
   const info: Array<[string, string | null]> = [
@@ -112,7 +118,11 @@ export default function Campaign() {
       ) : null}
       <PageHeader
         description={<CampaignStatusBadge status={c.status} />}
-        actions={<Button asChild variant="ghost"><Link to="/sms/campaigns">{t("campaigns.actions.back")}</Link></Button>}
+        actions={
+          <Button asChild variant="ghost">
+            <Link to="/sms/campaigns">{t("campaigns.actions.back")}</Link>
+          </Button>
+        }
       />
       <FormErrors errors={errors} />
       <Card>
@@ -170,7 +180,9 @@ export default function Campaign() {
               .map(([k, v]) => (
                 <div key={k}>
                   <dt className="text-xs text-muted-foreground">{t(`campaigns.info.${k}`)}</dt>
-                  <dd className="text-sm" data-info={k}>{v}</dd>
+                  <dd className="text-sm" data-info={k}>
+                    {v}
+                  </dd>
                 </div>
               ))}
             {c.body ? (

@@ -48,15 +48,21 @@ export default function Campaigns() {
         <CardHeader className="gap-4">
           <Form method="get" action="/sms/campaigns" className="flex flex-wrap items-end gap-2">
             <div className="space-y-1">
-              <label htmlFor="campaign-status" className="text-sm font-medium">{t("campaigns.filter.label")}</label>
+              <label htmlFor="campaign-status" className="text-sm font-medium">
+                {t("campaigns.filter.label")}
+              </label>
               <NativeSelect id="campaign-status" name="status" defaultValue={status}>
                 <option value="">{t("campaigns.filter.all")}</option>
                 {CAMPAIGN_STATUSES.map((s) => (
-                  <option key={s} value={s}>{t(`campaigns.status.${s}`)}</option>
+                  <option key={s} value={s}>
+                    {t(`campaigns.status.${s}`)}
+                  </option>
                 ))}
               </NativeSelect>
             </div>
-            <Button type="submit" variant="secondary">{t("campaigns.filter.submit")}</Button>
+            <Button type="submit" variant="secondary">
+              {t("campaigns.filter.submit")}
+            </Button>
           </Form>
           <CardDescription>{t("campaigns.total", { count: total })}</CardDescription>
         </CardHeader>
@@ -79,15 +85,21 @@ export default function Campaigns() {
                 {data.map((c) => (
                   <TableRow key={c.id} data-campaign={c.id}>
                     <TableCell className="font-medium">
-                      <Link to={`/sms/campaigns/${c.id}`} className="underline-offset-4 hover:underline">{c.name || t("campaigns.unnamed")}</Link>
+                      <Link to={`/sms/campaigns/${c.id}`} className="underline-offset-4 hover:underline">
+                        {c.name || t("campaigns.unnamed")}
+                      </Link>
                     </TableCell>
                     <TableCell className="whitespace-nowrap">{formatDate(c.created_at, lng, true)}</TableCell>
-                    <TableCell><CampaignStatusBadge status={c.status} /></TableCell>
+                    <TableCell>
+                      <CampaignStatusBadge status={c.status} />
+                    </TableCell>
                     <TableCell className="text-right tabular-nums">{fmt(c.total)}</TableCell>
                     <TableCell>
                       <ProgressBar percent={c.progress} label={t("campaigns.progress", { percent: c.progress, done: fmt(c.done), total: fmt(Math.max(c.total, c.done)) })} />
                     </TableCell>
-                    <TableCell><StatusCounts counts={c.counts} compact /></TableCell>
+                    <TableCell>
+                      <StatusCounts counts={c.counts} compact />
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -44,7 +44,9 @@ export default function SmsDashboard() {
           <nav aria-label={t("dashboard.period")} className="flex gap-2">
             {CHART_DAYS.map((d) => (
               <Button key={d} asChild variant={charts.days === d ? "default" : "outline"}>
-                <Link to={`/sms/dashboard?days=${d}`} aria-current={charts.days === d ? "page" : undefined}>{t("dashboard.days", { count: d })}</Link>
+                <Link to={`/sms/dashboard?days=${d}`} aria-current={charts.days === d ? "page" : undefined}>
+                  {t("dashboard.days", { count: d })}
+                </Link>
               </Button>
             ))}
           </nav>
@@ -59,15 +61,21 @@ export default function SmsDashboard() {
         ]}
       />
       <Card>
-        <CardHeader><CardTitle>{t("dashboard.chartTitle", { count: charts.days })}</CardTitle></CardHeader>
+        <CardHeader>
+          <CardTitle>{t("dashboard.chartTitle", { count: charts.days })}</CardTitle>
+        </CardHeader>
         <CardContent className="space-y-6">
           <BarChart data={charts.data} lng={lng} label={t("dashboard.chartTitle", { count: charts.days })} />
           <DayTable rows={charts.data} totals={charts.totals} lng={lng} currency={charts.currency} />
         </CardContent>
       </Card>
       <Card>
-        <CardHeader><CardTitle>{t("carriers.title")}</CardTitle></CardHeader>
-        <CardContent><CarriersTable rows={carriers} lng={lng} /></CardContent>
+        <CardHeader>
+          <CardTitle>{t("carriers.title")}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <CarriersTable rows={carriers} lng={lng} />
+        </CardContent>
       </Card>
     </div>
   );

@@ -89,47 +89,53 @@ export default function DenyList() {
           texts={{ search: t("denylist.search"), searchSubmit: t("denylist.searchSubmit"), empty: t("denylist.empty") }}
           columns={[t("denylist.columns.number"), t("denylist.columns.reason"), t("denylist.columns.createdAt"), t("denylist.columns.actions")]}
           row={(d) => {
-        const mine = sent?.id === d.id ? sent.intent : undefined;
-        const errors = mine ? last?.result.error : undefined;
-        return (
-          <TableRow key={d.id} data-deny={d.recipient}>
-            <TableCell className="font-medium">{d.recipient_formatted}</TableCell>
-            <TableCell className="max-w-xs truncate" title={d.reason}>{d.reason || "—"}</TableCell>
-            <TableCell>{formatDate(d.created_at, lng, true)}</TableCell>
-            <TableCell className="text-right align-top">
-              <div className="flex flex-wrap items-start justify-end gap-2">
-                <details className="text-left" open={mine === "edit"}>
-                  <summary className={summaryClass} aria-label={t("denylist.edit.label", { number: d.recipient_formatted })}>{t("denylist.edit.summary")}</summary>
-                  <Form method="post" className="mt-2 w-72 space-y-3 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
-                    <CsrfInput />
-                    <input type="hidden" name="intent" value="edit" />
-                    <input type="hidden" name="id" value={d.id} />
-                    <FormErrors errors={mine === "edit" ? errors?.[""] : undefined} />
-                    <div className="grid gap-1.5">
-                      <Label htmlFor={`deny-number-${d.id}`}>{t("denylist.fields.number")}</Label>
-                      <Input id={`deny-number-${d.id}`} name="recipient" type="tel" defaultValue={d.recipient_formatted} required />
-                      <ErrorText errors={mine === "edit" ? errors?.recipient : undefined} />
-                    </div>
-                    <div className="grid gap-1.5">
-                      <Label htmlFor={`deny-reason-${d.id}`}>{t("denylist.fields.reason")}</Label>
-                      <Input id={`deny-reason-${d.id}`} name="reason" defaultValue={d.reason} maxLength={255} />
-                      <ErrorText errors={mine === "edit" ? errors?.reason : undefined} />
-                    </div>
-                    <Button type="submit" size="sm">{t("denylist.edit.submit")}</Button>
-                  </Form>
-                </details>
-                <ConfirmDelete
-                  id={d.id}
-                  errors={mine === "delete" ? errors?.[""] : undefined}
-                  summary={t("denylist.delete.summary")}
-                  label={t("denylist.delete.label", { number: d.recipient_formatted })}
-                  body={t("denylist.delete.body", { number: d.recipient_formatted })}
-                  confirm={t("denylist.delete.confirm")}
-                />
-              </div>
-            </TableCell>
-          </TableRow>
-        );
+            const mine = sent?.id === d.id ? sent.intent : undefined;
+            const errors = mine ? last?.result.error : undefined;
+            return (
+              <TableRow key={d.id} data-deny={d.recipient}>
+                <TableCell className="font-medium">{d.recipient_formatted}</TableCell>
+                <TableCell className="max-w-xs truncate" title={d.reason}>
+                  {d.reason || "—"}
+                </TableCell>
+                <TableCell>{formatDate(d.created_at, lng, true)}</TableCell>
+                <TableCell className="text-right align-top">
+                  <div className="flex flex-wrap items-start justify-end gap-2">
+                    <details className="text-left" open={mine === "edit"}>
+                      <summary className={summaryClass} aria-label={t("denylist.edit.label", { number: d.recipient_formatted })}>
+                        {t("denylist.edit.summary")}
+                      </summary>
+                      <Form method="post" className="mt-2 w-72 space-y-3 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
+                        <CsrfInput />
+                        <input type="hidden" name="intent" value="edit" />
+                        <input type="hidden" name="id" value={d.id} />
+                        <FormErrors errors={mine === "edit" ? errors?.[""] : undefined} />
+                        <div className="grid gap-1.5">
+                          <Label htmlFor={`deny-number-${d.id}`}>{t("denylist.fields.number")}</Label>
+                          <Input id={`deny-number-${d.id}`} name="recipient" type="tel" defaultValue={d.recipient_formatted} required />
+                          <ErrorText errors={mine === "edit" ? errors?.recipient : undefined} />
+                        </div>
+                        <div className="grid gap-1.5">
+                          <Label htmlFor={`deny-reason-${d.id}`}>{t("denylist.fields.reason")}</Label>
+                          <Input id={`deny-reason-${d.id}`} name="reason" defaultValue={d.reason} maxLength={255} />
+                          <ErrorText errors={mine === "edit" ? errors?.reason : undefined} />
+                        </div>
+                        <Button type="submit" size="sm">
+                          {t("denylist.edit.submit")}
+                        </Button>
+                      </Form>
+                    </details>
+                    <ConfirmDelete
+                      id={d.id}
+                      errors={mine === "delete" ? errors?.[""] : undefined}
+                      summary={t("denylist.delete.summary")}
+                      label={t("denylist.delete.label", { number: d.recipient_formatted })}
+                      body={t("denylist.delete.body", { number: d.recipient_formatted })}
+                      confirm={t("denylist.delete.confirm")}
+                    />
+                  </div>
+                </TableCell>
+              </TableRow>
+            );
           }}
         />
         <Card>
@@ -144,7 +150,9 @@ export default function DenyList() {
               <FormErrors errors={form.errors} />
               <TextField field={fields.recipient} label={t("denylist.fields.number")} type="tel" autoComplete="off" />
               <TextField field={fields.reason as never} label={t("denylist.fields.reason")} autoComplete="off" />
-              <Button type="submit" className="w-full" disabled={busy}>{t("denylist.add.submit")}</Button>
+              <Button type="submit" className="w-full" disabled={busy}>
+                {t("denylist.add.submit")}
+              </Button>
             </Form>
           </CardContent>
         </Card>

@@ -65,7 +65,9 @@ export default function SmsInsights() {
           />
           <div className="grid gap-6 lg:grid-cols-2">
             <Card>
-              <CardHeader><CardTitle>{t("insights.topErrors")}</CardTitle></CardHeader>
+              <CardHeader>
+                <CardTitle>{t("insights.topErrors")}</CardTitle>
+              </CardHeader>
               <CardContent>
                 {i.top_errors.length === 0 ? (
                   <p className="text-sm text-muted-foreground">{t("insights.noErrors")}</p>
@@ -81,7 +83,9 @@ export default function SmsInsights() {
                     <TableBody>
                       {i.top_errors.map((e) => (
                         <TableRow key={e.error_code} data-error-code={e.error_code}>
-                          <TableCell><code>{e.error_code}</code></TableCell>
+                          <TableCell>
+                            <code>{e.error_code}</code>
+                          </TableCell>
                           <TableCell>{(KNOWN_ERROR_CODES as readonly string[]).includes(e.error_code) ? t(`errorCodes.${e.error_code}`) : "—"}</TableCell>
                           <TableCell className="text-right tabular-nums">{n(e.count)}</TableCell>
                         </TableRow>
@@ -92,8 +96,12 @@ export default function SmsInsights() {
               </CardContent>
             </Card>
             <Card>
-              <CardHeader><CardTitle>{t("carriers.title")}</CardTitle></CardHeader>
-              <CardContent><CarriersTable rows={i.carriers} lng={lng} /></CardContent>
+              <CardHeader>
+                <CardTitle>{t("carriers.title")}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <CarriersTable rows={i.carriers} lng={lng} />
+              </CardContent>
             </Card>
           </div>
         </>

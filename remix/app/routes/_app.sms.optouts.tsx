@@ -37,11 +37,7 @@ const keywordDeleteSchema = z.object({ id: z.string().min(1, "validation.require
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const query = listQuery(request);
-  const [list, settings, keywords] = await Promise.all([
-    orHttpError(listOptouts(ctx, query)),
-    orHttpError(getOptoutSettings(ctx)),
-    orHttpError(listKeywords(ctx)),
-  ]);
+  const [list, settings, keywords] = await Promise.all([orHttpError(listOptouts(ctx, query)), orHttpError(getOptoutSettings(ctx)), orHttpError(listKeywords(ctx))]);
   return json({ list, settings: settings.data, keywords: keywords.data, q: query.q });
 }
 
@@ -141,8 +137,12 @@ export default function Optouts() {
             list={{ ...list, page: list.page ?? 1, last_page: list.last_page ?? 1 }}
             texts={{ search: t("optouts.search"), searchSubmit: t("optouts.searchSubmit"), empty: t("optouts.empty") }}
             columns={[
-              t("optouts.columns.number"), t("optouts.columns.channel"), t("optouts.columns.source"), t("optouts.columns.keyword"),
-              t("optouts.columns.createdAt"), t("optouts.columns.actions"),
+              t("optouts.columns.number"),
+              t("optouts.columns.channel"),
+              t("optouts.columns.source"),
+              t("optouts.columns.keyword"),
+              t("optouts.columns.createdAt"),
+              t("optouts.columns.actions"),
             ]}
             row={(o) => (
               <TableRow key={o.id} data-optout={o.recipient}>
@@ -175,10 +175,14 @@ export default function Optouts() {
               <Table>
                 <TableHeader>
                   <TableRow>
-                    <TableHead className="w-8"><span className="sr-only">{t("optouts.keywords.select")}</span></TableHead>
+                    <TableHead className="w-8">
+                      <span className="sr-only">{t("optouts.keywords.select")}</span>
+                    </TableHead>
                     <TableHead>{t("optouts.keywords.keyword")}</TableHead>
                     <TableHead>{t("optouts.keywords.action")}</TableHead>
-                    <TableHead className="text-right"><span className="sr-only">{t("optouts.columns.actions")}</span></TableHead>
+                    <TableHead className="text-right">
+                      <span className="sr-only">{t("optouts.columns.actions")}</span>
+                    </TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
@@ -189,14 +193,24 @@ export default function Optouts() {
                     return (
                       <TableRow key={k.id} data-keyword={k.keyword}>
                         <TableCell>
-                          <input type="checkbox" name="ids" value={k.id} form="keyword-bulk" aria-label={t("optouts.keywords.selectOne", { keyword: k.keyword })} className="size-4" />
+                          <input
+                            type="checkbox"
+                            name="ids"
+                            value={k.id}
+                            form="keyword-bulk"
+                            aria-label={t("optouts.keywords.selectOne", { keyword: k.keyword })}
+                            className="size-4"
+                          />
                         </TableCell>
                         <TableCell className="font-medium">{k.keyword}</TableCell>
                         <TableCell>{t(`optouts.keywords.actions.${k.action}`)}</TableCell>
                         <TableCell className="text-right">
                           <div className="flex justify-end gap-2">
                             <details className="text-left" open={open}>
-                              <summary aria-label={t("optouts.keywords.editLabel", { keyword: k.keyword })} className="inline-flex h-8 cursor-pointer list-none items-center rounded-md border px-3 text-sm font-medium hover:bg-accent">
+                              <summary
+                                aria-label={t("optouts.keywords.editLabel", { keyword: k.keyword })}
+                                className="inline-flex h-8 cursor-pointer list-none items-center rounded-md border px-3 text-sm font-medium hover:bg-accent"
+                              >
                                 {t("optouts.keywords.edit")}
                               </summary>
                               <Form method="post" className="mt-2 w-56 space-y-2 rounded-md border bg-popover p-3 text-sm shadow-sm">
@@ -211,11 +225,17 @@ export default function Optouts() {
                                 <label className="block space-y-1">
                                   <span>{t("optouts.keywords.action")}</span>
                                   <NativeSelect name="action" defaultValue={k.action} aria-invalid={actionErrors?.length ? true : undefined}>
-                                    {actionOptions.map((o) => <NativeSelectOption key={o.value} value={o.value}>{o.label}</NativeSelectOption>)}
+                                    {actionOptions.map((o) => (
+                                      <NativeSelectOption key={o.value} value={o.value}>
+                                        {o.label}
+                                      </NativeSelectOption>
+                                    ))}
                                   </NativeSelect>
                                 </label>
                                 <ErrorText errors={actionErrors} />
-                                <Button type="submit" size="sm" disabled={busy}>{t("optouts.keywords.save")}</Button>
+                                <Button type="submit" size="sm" disabled={busy}>
+                                  {t("optouts.keywords.save")}
+                                </Button>
                               </Form>
                             </details>
                             <ConfirmDelete
@@ -237,7 +257,9 @@ export default function Optouts() {
               <Form method="post" id="keyword-bulk" className="flex flex-wrap items-center gap-3">
                 <CsrfInput />
                 <input type="hidden" name="intent" value="keyword-bulk" />
-                <Button type="submit" variant="outline" size="sm" disabled={busy}>{t("optouts.keywords.bulkSubmit")}</Button>
+                <Button type="submit" variant="outline" size="sm" disabled={busy}>
+                  {t("optouts.keywords.bulkSubmit")}
+                </Button>
                 <ErrorText errors={bulkErrors} />
               </Form>
               <Form method="post" {...getFormProps(kwForm)} className="max-w-md space-y-4 border-t pt-4">
@@ -246,7 +268,9 @@ export default function Optouts() {
                 <FormErrors errors={kwForm.errors} />
                 <TextField field={kwFields.keyword} label={t("optouts.keywords.keyword")} autoComplete="off" />
                 <SelectField field={kwFields.action} label={t("optouts.keywords.action")} options={actionOptions} />
-                <Button type="submit" className="w-full" disabled={busy}>{t("optouts.keywords.add")}</Button>
+                <Button type="submit" className="w-full" disabled={busy}>
+                  {t("optouts.keywords.add")}
+                </Button>
               </Form>
             </CardContent>
           </Card>
@@ -262,8 +286,14 @@ export default function Optouts() {
                 <input type="hidden" name="intent" value="add" />
                 <FormErrors errors={addForm.errors} />
                 <TextField field={addFields.recipient} label={t("optouts.fields.number")} type="tel" autoComplete="off" />
-                <SelectField field={addFields.channel} label={t("optouts.fields.channel")} options={OPTOUT_CHANNELS.map((c) => ({ value: c, label: t(`optouts.channels.${c}`) }))} />
-                <Button type="submit" className="w-full" disabled={busy}>{t("optouts.add.submit")}</Button>
+                <SelectField
+                  field={addFields.channel}
+                  label={t("optouts.fields.channel")}
+                  options={OPTOUT_CHANNELS.map((c) => ({ value: c, label: t(`optouts.channels.${c}`) }))}
+                />
+                <Button type="submit" className="w-full" disabled={busy}>
+                  {t("optouts.add.submit")}
+                </Button>
               </Form>
             </CardContent>
           </Card>
@@ -279,7 +309,9 @@ export default function Optouts() {
                 <FormErrors errors={setForm.errors} />
                 <TextareaField field={setFields.keywords as never} label={t("optouts.settings.keywords")} description={t("optouts.settings.keywordsHelp")} />
                 <TextareaField field={setFields.resume_keywords as never} label={t("optouts.settings.resumeKeywords")} description={t("optouts.settings.resumeHelp")} />
-                <Button type="submit" className="w-full" disabled={busy}>{t("optouts.settings.submit")}</Button>
+                <Button type="submit" className="w-full" disabled={busy}>
+                  {t("optouts.settings.submit")}
+                </Button>
               </Form>
             </CardContent>
           </Card>

@@ -53,13 +53,17 @@ export default function SmsQueue() {
                 {queue.oldest.map((m) => (
                   <TableRow key={m.id} data-message-id={m.id}>
                     <TableCell className="whitespace-nowrap">
-                      <Link to={`/sms/history/${m.id}`} className="text-primary hover:underline">{formatDate(m.created_at, lng, true)}</Link>
+                      <Link to={`/sms/history/${m.id}`} className="text-primary hover:underline">
+                        {formatDate(m.created_at, lng, true)}
+                      </Link>
                     </TableCell>
                     <TableCell className="whitespace-nowrap">{m.scheduled_at ? formatDate(m.scheduled_at, lng, true) : "—"}</TableCell>
                     <TableCell>{m.sender}</TableCell>
                     <TableCell>{m.recipient}</TableCell>
                     <TableCell className="text-right tabular-nums">{m.segments}</TableCell>
-                    <TableCell><SmsStatusBadge status={m.status} /></TableCell>
+                    <TableCell>
+                      <SmsStatusBadge status={m.status} />
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -53,7 +53,9 @@ export default function SmsReportsCampaign() {
                     <TableHead>{t("campaign.state")}</TableHead>
                     <TableHead className="text-right">{t("campaign.total")}</TableHead>
                     {CHART_GROUPS.map((g) => (
-                      <TableHead key={g.key} className="text-right">{t(`charts.groups.${g.key}`)}</TableHead>
+                      <TableHead key={g.key} className="text-right">
+                        {t(`charts.groups.${g.key}`)}
+                      </TableHead>
                     ))}
                     <TableHead className="text-right">{t("days.cost")}</TableHead>
                   </TableRow>
@@ -64,11 +66,17 @@ export default function SmsReportsCampaign() {
                       <TableCell>{c.name || t("campaign.unnamed")}</TableCell>
                       <TableCell className="whitespace-nowrap">{formatDate(c.created_at, lng, true)}</TableCell>
                       <TableCell>{t(`campaign.states.${c.status}`)}</TableCell>
-                      <TableCell className="text-right tabular-nums" data-col="total">{formatCount(c.messages, lng)}</TableCell>
+                      <TableCell className="text-right tabular-nums" data-col="total">
+                        {formatCount(c.messages, lng)}
+                      </TableCell>
                       {CHART_GROUPS.map((g) => (
-                        <TableCell key={g.key} className="text-right tabular-nums" data-col={g.key}>{formatCount(groupCount(c, g.statuses), lng)}</TableCell>
+                        <TableCell key={g.key} className="text-right tabular-nums" data-col={g.key}>
+                          {formatCount(groupCount(c, g.statuses), lng)}
+                        </TableCell>
                       ))}
-                      <TableCell className="text-right tabular-nums" data-col="cost">{formatMoney(c.cost, report.currency, lng)}</TableCell>
+                      <TableCell className="text-right tabular-nums" data-col="cost">
+                        {formatMoney(c.cost, report.currency, lng)}
+                      </TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

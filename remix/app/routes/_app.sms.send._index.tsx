@@ -50,7 +50,10 @@ const sendFormSchema = z.object({
   from: z.string().max(11, "validation.maxLength::11").optional(),
   route: z.string().optional(),
   template_id: z.string().optional(),
-  body: z.string().max(MAX_BODY * 2, `validation.maxLength::${MAX_BODY}`).optional(),
+  body: z
+    .string()
+    .max(MAX_BODY * 2, `validation.maxLength::${MAX_BODY}`)
+    .optional(),
   variables: z.string().optional(),
   scheduled_at: z.string().optional(),
   campaign_name: z.string().max(120, "validation.maxLength::120").optional(),
@@ -131,7 +134,11 @@ export async function action({ request }: ActionFunctionArgs) {
       campaign_name: form.campaign_name ?? "",
     };
     if (mode === "single") input.to = form.to ?? "";
-    if (mode === "list") input.to = (form.to_list ?? "").split(/[\n,;]+/).map((s) => s.trim()).filter(Boolean);
+    if (mode === "list")
+      input.to = (form.to_list ?? "")
+        .split(/[\n,;]+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
     if (mode === "group") input.group_id = form.group_id ?? "";
     if ((mode === "single" || mode === "list") && (input.to as string | string[]).length === 0) {
       return fail(422, { fieldErrors: { [RECIPIENT_FIELD[mode]]: ["sms.errors.recipientRequired"] } });
@@ -220,7 +227,10 @@ export default function SmsSend() {
               <legend className="mb-2 text-sm font-medium">{t("send.recipients")}</legend>
               <div className="flex flex-wrap gap-2" role="radiogroup">
                 {MODES.map((m) => (
-                  <label key={m} className="flex cursor-pointer items-center gap-2 rounded-md border px-3 py-1.5 text-sm has-[:checked]:border-primary has-[:checked]:bg-primary/10">
+                  <label
+                    key={m}
+                    className="flex cursor-pointer items-center gap-2 rounded-md border px-3 py-1.5 text-sm has-[:checked]:border-primary has-[:checked]:bg-primary/10"
+                  >
                     <input type="radio" name="mode" value={m} defaultChecked={((initial.mode as Mode) || "single") === m} onChange={() => setMode(m)} />
                     {t(`send.mode.${m}`)}
                   </label>
@@ -246,7 +256,9 @@ export default function SmsSend() {
                   <NativeSelect {...getSelectProps(fields.group_id)} key={fields.group_id.key}>
                     <NativeSelectOption value="">{t("send.groupNone")}</NativeSelectOption>
                     {data.groups.map((g) => (
-                      <NativeSelectOption key={g.id} value={g.id}>{t("send.groupOption", { name: g.name, count: g.members })}</NativeSelectOption>
+                      <NativeSelectOption key={g.id} value={g.id}>
+                        {t("send.groupOption", { name: g.name, count: g.members })}
+                      </NativeSelectOption>
                     ))}
                   </NativeSelect>
                 </FormField>
@@ -259,7 +271,11 @@ export default function SmsSend() {
                 <Input {...getInputProps(fields.from, { type: "text" })} key={fields.from.key} list="sms-send-senders" autoComplete="off" />
                 <datalist id="sms-send-senders" data-testid="sender-options">
                   {data.senders.map((s) => (
-                    <option key={s.sender} value={s.sender} label={t(s.type === "short_code" ? "send.senderShortCode" : "send.senderAlphanumeric", { nickname: s.nickname || s.sender })} />
+                    <option
+                      key={s.sender}
+                      value={s.sender}
+                      label={t(s.type === "short_code" ? "send.senderShortCode" : "send.senderAlphanumeric", { nickname: s.nickname || s.sender })}
+                    />
                   ))}
                 </datalist>
               </FormField>
@@ -288,7 +304,9 @@ export default function SmsSend() {
               >
                 <NativeSelectOption value="">{t("send.templateNone")}</NativeSelectOption>
                 {data.templates.map((tpl) => (
-                  <NativeSelectOption key={tpl.id} value={tpl.id}>{tpl.name}</NativeSelectOption>
+                  <NativeSelectOption key={tpl.id} value={tpl.id}>
+                    {tpl.name}
+                  </NativeSelectOption>
                 ))}
               </NativeSelect>
             </FormField>
@@ -321,7 +339,9 @@ export default function SmsSend() {
               <TextField field={fields.campaign_name} label={t("send.campaignName")} description={t("send.campaignNameHint")} autoComplete="off" />
             </div>
 
-            <Button type="submit" disabled={busy || data.routes.length === 0}>{busy ? t("send.sending") : t("send.submit")}</Button>
+            <Button type="submit" disabled={busy || data.routes.length === 0}>
+              {busy ? t("send.sending") : t("send.submit")}
+            </Button>
           </Form>
         </CardContent>
       </Card>

@@ -63,15 +63,28 @@ export default function SmsSendSuccess() {
           </dl>
           {blocked > 0 || o.invalid > 0 ? (
             <ul className="space-y-1 rounded-md border bg-muted/40 p-3 text-sm" data-testid="blocked-reasons">
-              {o.optout > 0 ? <li>{n(o.optout)} — {t("success.optout")}</li> : null}
-              {o.rejected > 0 ? <li>{n(o.rejected)} — {t("success.rejected")}</li> : null}
+              {o.optout > 0 ? (
+                <li>
+                  {n(o.optout)} — {t("success.optout")}
+                </li>
+              ) : null}
+              {o.rejected > 0 ? (
+                <li>
+                  {n(o.rejected)} — {t("success.rejected")}
+                </li>
+              ) : null}
               {o.invalid > 0 ? (
                 <li>
                   {n(o.invalid)} — {t("success.invalid")}
                   {o.campaign ? (
                     <>
                       {" "}
-                      <a className="font-medium text-primary underline-offset-4 hover:underline" href={`/sms/campaigns/${o.campaign.id}/invalid-rows`} download data-testid="invalid-rows-link">
+                      <a
+                        className="font-medium text-primary underline-offset-4 hover:underline"
+                        href={`/sms/campaigns/${o.campaign.id}/invalid-rows`}
+                        download
+                        data-testid="invalid-rows-link"
+                      >
                         {t("invalidRows.download")}
                       </a>
                     </>
@@ -92,13 +105,21 @@ export default function SmsSendSuccess() {
           </div>
           <div className="flex flex-wrap gap-2">
             {o.message_id ? (
-              <Button asChild variant="outline"><Link to={`/sms/history/${o.message_id}`}>{t("success.viewMessage")}</Link></Button>
+              <Button asChild variant="outline">
+                <Link to={`/sms/history/${o.message_id}`}>{t("success.viewMessage")}</Link>
+              </Button>
             ) : null}
             {o.campaign ? (
-              <Button asChild variant="outline"><Link to={`/sms/campaigns/${o.campaign.id}`}>{t("success.viewCampaign")}</Link></Button>
+              <Button asChild variant="outline">
+                <Link to={`/sms/campaigns/${o.campaign.id}`}>{t("success.viewCampaign")}</Link>
+              </Button>
             ) : null}
-            <Button asChild variant="outline"><Link to="/sms/history">{t("success.history")}</Link></Button>
-            <Button asChild><Link to="/sms/send">{t("success.sendAnother")}</Link></Button>
+            <Button asChild variant="outline">
+              <Link to="/sms/history">{t("success.history")}</Link>
+            </Button>
+            <Button asChild>
+              <Link to="/sms/send">{t("success.sendAnother")}</Link>
+            </Button>
           </div>
         </CardContent>
       </Card>

@@ -59,25 +59,39 @@ export default function ShortCode() {
       <PageHeader description={t("detail.description")} />
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <Card>
-          <CardHeader><h2 className="leading-none font-semibold">{t("detail.facts")}</h2></CardHeader>
+          <CardHeader>
+            <h2 className="leading-none font-semibold">{t("detail.facts")}</h2>
+          </CardHeader>
           <CardContent>
             <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm" data-testid="short-code-facts">
               <dt className="text-muted-foreground">{t("columns.number")}</dt>
               <dd className="font-mono font-medium">{code.number}</dd>
               <dt className="text-muted-foreground">{t("columns.status")}</dt>
-              <dd><Badge variant={code.status === "active" ? "success" : "outline"}>{t(`status.${code.status}`)}</Badge></dd>
+              <dd>
+                <Badge variant={code.status === "active" ? "success" : "outline"}>{t(`status.${code.status}`)}</Badge>
+              </dd>
               <dt className="text-muted-foreground">{t("columns.deliverability")}</dt>
               <dd className="flex flex-wrap gap-1">
-                {code.deliverability.length === 0 ? t("noCarrier") : code.deliverability.map((c) => <Badge key={c} variant="outline">{c}</Badge>)}
+                {code.deliverability.length === 0
+                  ? t("noCarrier")
+                  : code.deliverability.map((c) => (
+                      <Badge key={c} variant="outline">
+                        {c}
+                      </Badge>
+                    ))}
               </dd>
               <dt className="text-muted-foreground">{t("detail.assigned")}</dt>
-              <dd><time dateTime={code.created_at}>{formatDate(code.created_at, i18n.language as Lng, true)}</time></dd>
+              <dd>
+                <time dateTime={code.created_at}>{formatDate(code.created_at, i18n.language as Lng, true)}</time>
+              </dd>
             </dl>
             <p className="mt-4 text-sm text-muted-foreground">{t("detail.platformManaged")}</p>
           </CardContent>
         </Card>
         <Card>
-          <CardHeader><h2 className="leading-none font-semibold">{t("detail.nicknameTitle")}</h2></CardHeader>
+          <CardHeader>
+            <h2 className="leading-none font-semibold">{t("detail.nicknameTitle")}</h2>
+          </CardHeader>
           <CardContent>
             {canEdit ? (
               <Form method="post" {...getFormProps(form)} className="space-y-4">
@@ -85,8 +99,12 @@ export default function ShortCode() {
                 <FormErrors errors={form.errors} />
                 <TextField field={fields.nickname} label={t("columns.nickname")} description={t("detail.nicknameHelp")} />
                 <div className="flex flex-wrap gap-2">
-                  <Button type="submit" disabled={busy}>{t("detail.save")}</Button>
-                  <Button asChild variant="ghost"><Link to="/sms/short-codes">{t("common:actions.back")}</Link></Button>
+                  <Button type="submit" disabled={busy}>
+                    {t("detail.save")}
+                  </Button>
+                  <Button asChild variant="ghost">
+                    <Link to="/sms/short-codes">{t("common:actions.back")}</Link>
+                  </Button>
                 </div>
               </Form>
             ) : (

@@ -25,7 +25,9 @@ export default function ShortCodes() {
       <Card>
         <CardContent>
           {codes.length === 0 ? (
-            <p className="py-8 text-center text-sm text-muted-foreground" data-testid="short-codes-empty">{t("empty")}</p>
+            <p className="py-8 text-center text-sm text-muted-foreground" data-testid="short-codes-empty">
+              {t("empty")}
+            </p>
           ) : (
             <Table data-testid="short-codes">
               <TableHeader>
@@ -44,7 +46,15 @@ export default function ShortCodes() {
                     <TableCell>{c.nickname || <span className="text-muted-foreground">{t("noNickname")}</span>}</TableCell>
                     <TableCell>
                       <div className="flex flex-wrap gap-1">
-                        {c.deliverability.length === 0 ? <span className="text-muted-foreground">{t("noCarrier")}</span> : c.deliverability.map((carrier) => <Badge key={carrier} variant="outline">{carrier}</Badge>)}
+                        {c.deliverability.length === 0 ? (
+                          <span className="text-muted-foreground">{t("noCarrier")}</span>
+                        ) : (
+                          c.deliverability.map((carrier) => (
+                            <Badge key={carrier} variant="outline">
+                              {carrier}
+                            </Badge>
+                          ))
+                        )}
                       </div>
                     </TableCell>
                     <TableCell>
@@ -52,7 +62,9 @@ export default function ShortCodes() {
                     </TableCell>
                     <TableCell className="text-right">
                       <Button asChild variant="outline" size="sm">
-                        <Link to={`/sms/short-codes/${c.id}`} aria-label={t("editLabel", { number: c.number })}>{t("edit")}</Link>
+                        <Link to={`/sms/short-codes/${c.id}`} aria-label={t("editLabel", { number: c.number })}>
+                          {t("edit")}
+                        </Link>
                       </Button>
                     </TableCell>
                   </TableRow>

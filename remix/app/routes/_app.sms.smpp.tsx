@@ -127,7 +127,9 @@ export default function SmppUsers() {
                         <TableCell className="text-right align-top">
                           <div className="flex flex-wrap items-start justify-end gap-2">
                             <details className="text-left" open={Boolean(editErrors)}>
-                              <summary className={summaryClass} aria-label={t("users.edit.label", { name: u.system_id })}>{t("users.edit.summary")}</summary>
+                              <summary className={summaryClass} aria-label={t("users.edit.label", { name: u.system_id })}>
+                                {t("users.edit.summary")}
+                              </summary>
                               <Form method="post" className="mt-2 w-72 space-y-3 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
                                 <CsrfInput />
                                 <input type="hidden" name="intent" value="edit" />
@@ -137,7 +139,9 @@ export default function SmppUsers() {
                                   <Label htmlFor={`route-${u.id}`}>{t("users.fields.route")}</Label>
                                   <NativeSelect id={`route-${u.id}`} name="route" defaultValue={u.route}>
                                     {routes.map((r) => (
-                                      <NativeSelectOption key={r.value} value={r.value}>{r.label}</NativeSelectOption>
+                                      <NativeSelectOption key={r.value} value={r.value}>
+                                        {r.label}
+                                      </NativeSelectOption>
                                     ))}
                                   </NativeSelect>
                                   <ErrorText errors={editErrors?.route} />
@@ -155,7 +159,9 @@ export default function SmppUsers() {
                                   <input type="checkbox" name="reset_password" className="size-4" />
                                   {t("users.fields.resetPassword")}
                                 </label>
-                                <Button type="submit" size="sm">{t("users.edit.submit")}</Button>
+                                <Button type="submit" size="sm">
+                                  {t("users.edit.submit")}
+                                </Button>
                               </Form>
                             </details>
                             <ConfirmDelete
@@ -190,7 +196,9 @@ export default function SmppUsers() {
               <SelectField field={fields.route} label={t("users.fields.route")} options={routes} />
               <TextField field={fields.tps as unknown as Parameters<typeof TextField>[0]["field"]} label={t("users.fields.tps")} type="number" />
               <CheckboxField field={fields.enabled} label={t("users.fields.enabled")} />
-              <Button type="submit" className="w-full" disabled={busy}>{t("users.create.submit")}</Button>
+              <Button type="submit" className="w-full" disabled={busy}>
+                {t("users.create.submit")}
+              </Button>
             </Form>
           </CardContent>
         </Card>

@@ -102,7 +102,9 @@ export default function SmsTemplates() {
                 <Table>
                   <TableHeader>
                     <TableRow>
-                      <TableHead className="w-8"><span className="sr-only">{t("templates.bulk.column")}</span></TableHead>
+                      <TableHead className="w-8">
+                        <span className="sr-only">{t("templates.bulk.column")}</span>
+                      </TableHead>
                       <TableHead>{t("templates.name")}</TableHead>
                       <TableHead>{t("templates.body")}</TableHead>
                       <TableHead>{t("templates.variables")}</TableHead>
@@ -121,7 +123,9 @@ export default function SmsTemplates() {
                           {tpl.variables.length ? (
                             <ul className="flex flex-wrap gap-1">
                               {tpl.variables.map((v) => (
-                                <li key={v}><code className="rounded bg-muted px-1.5 py-0.5 text-xs">{`{{${v}}}`}</code></li>
+                                <li key={v}>
+                                  <code className="rounded bg-muted px-1.5 py-0.5 text-xs">{`{{${v}}}`}</code>
+                                </li>
                               ))}
                             </ul>
                           ) : (
@@ -130,8 +134,14 @@ export default function SmsTemplates() {
                         </TableCell>
                         <TableCell className="text-right align-top">
                           <div className="flex flex-wrap items-start justify-end gap-2">
-                            <Button asChild size="sm" variant="outline"><Link to={`/sms/send?template=${tpl.id}`}>{t("templates.use")}</Link></Button>
-                            <Button asChild size="sm" variant="outline"><Link to={`/sms/templates?edit=${tpl.id}`} aria-label={t("templates.edit.label", { name: tpl.name })}>{t("templates.edit.link")}</Link></Button>
+                            <Button asChild size="sm" variant="outline">
+                              <Link to={`/sms/send?template=${tpl.id}`}>{t("templates.use")}</Link>
+                            </Button>
+                            <Button asChild size="sm" variant="outline">
+                              <Link to={`/sms/templates?edit=${tpl.id}`} aria-label={t("templates.edit.label", { name: tpl.name })}>
+                                {t("templates.edit.link")}
+                              </Link>
+                            </Button>
                             <ConfirmDelete
                               id={tpl.id}
                               errors={deleteReply === tpl.id ? last?.result.error?.[""] : undefined}
@@ -149,7 +159,9 @@ export default function SmsTemplates() {
                 <Form method="post" id="templates-bulk" className="flex flex-wrap items-center gap-3">
                   <CsrfInput />
                   <input type="hidden" name="intent" value="bulk" />
-                  <Button type="submit" variant="destructive" size="sm" disabled={busy}>{t("templates.bulk.submit")}</Button>
+                  <Button type="submit" variant="destructive" size="sm" disabled={busy}>
+                    {t("templates.bulk.submit")}
+                  </Button>
                   <ErrorText errors={bulkErrors} />
                 </Form>
               </>
@@ -169,8 +181,14 @@ export default function SmsTemplates() {
               <TextField field={fields.name} label={t("templates.name")} autoComplete="off" />
               <TextareaField field={fields.body} label={t("templates.body")} description={t("templates.bodyHint")} />
               <div className="flex gap-2">
-                <Button type="submit" className="flex-1" disabled={busy}>{editing ? t("templates.edit.submit") : t("templates.create.submit")}</Button>
-                {editing ? <Button asChild variant="outline"><Link to="/sms/templates">{t("templates.edit.cancel")}</Link></Button> : null}
+                <Button type="submit" className="flex-1" disabled={busy}>
+                  {editing ? t("templates.edit.submit") : t("templates.create.submit")}
+                </Button>
+                {editing ? (
+                  <Button asChild variant="outline">
+                    <Link to="/sms/templates">{t("templates.edit.cancel")}</Link>
+                  </Button>
+                ) : null}
               </div>
             </Form>
           </CardContent>

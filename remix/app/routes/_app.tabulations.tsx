@@ -87,8 +87,17 @@ export default function Tabulations() {
                       <TableCell className="align-top font-medium">
                         {canEdit ? (
                           <IntentForm intent="rename" rowId={tab.id} className="flex flex-wrap items-start gap-2">
-                            <Input name="name" defaultValue={tab.name} aria-label={t("tabulations.rename.label", { name: tab.name })} className="h-8 max-w-56" required maxLength={120} />
-                            <Button type="submit" size="sm" variant="outline" disabled={busy}>{t("tabulations.rename.submit")}</Button>
+                            <Input
+                              name="name"
+                              defaultValue={tab.name}
+                              aria-label={t("tabulations.rename.label", { name: tab.name })}
+                              className="h-8 max-w-56"
+                              required
+                              maxLength={120}
+                            />
+                            <Button type="submit" size="sm" variant="outline" disabled={busy}>
+                              {t("tabulations.rename.submit")}
+                            </Button>
                             <ErrorText errors={reply.errorsOf("rename", tab.id)} className="basis-full" />
                           </IntentForm>
                         ) : (
@@ -132,7 +141,9 @@ export default function Tabulations() {
               <IntentForm intent="create" {...getFormProps(form)} className="space-y-4">
                 <FormErrors errors={form.errors} />
                 <TextField field={fields.name} label={t("tabulations.name")} autoComplete="off" />
-                <Button type="submit" className="w-full" disabled={busy}>{t("tabulations.create.submit")}</Button>
+                <Button type="submit" className="w-full" disabled={busy}>
+                  {t("tabulations.create.submit")}
+                </Button>
               </IntentForm>
             </CardContent>
           </Card>

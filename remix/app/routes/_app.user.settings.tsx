@@ -111,7 +111,9 @@ export default function UserSettings() {
       <FormErrors errors={orphan?.result.error?.[""]} />
       <nav aria-label={t("user.sections")} className="flex flex-wrap gap-2 text-sm">
         {SECTIONS.map((s) => (
-          <a key={s} href={`#${s}`} className="rounded-md border px-3 py-1.5 hover:bg-accent">{t(`user.nav.${s}`)}</a>
+          <a key={s} href={`#${s}`} className="rounded-md border px-3 py-1.5 hover:bg-accent">
+            {t(`user.nav.${s}`)}
+          </a>
         ))}
       </nav>
       <div className="grid max-w-3xl gap-6">

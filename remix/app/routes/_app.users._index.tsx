@@ -59,17 +59,31 @@ export default function Users() {
     <div className="space-y-6">
       <PageHeader
         description={t("description")}
-        actions={canManage ? <Button asChild><Link to="/users/invite">{t("inviteButton")}</Link></Button> : null}
+        actions={
+          canManage ? (
+            <Button asChild>
+              <Link to="/users/invite">{t("inviteButton")}</Link>
+            </Button>
+          ) : null
+        }
       />
       <FormErrors errors={formErrors} />
       {!canManage ? <p className="rounded-md border bg-muted/40 px-3 py-2 text-sm text-muted-foreground">{t("readOnly")}</p> : null}
       <Card>
         <CardHeader className="gap-4">
           <Form method="get" action="/users" role="search" className="flex flex-wrap items-end gap-2">
-            <label htmlFor="users-q" className="sr-only">{t("search.label")}</label>
+            <label htmlFor="users-q" className="sr-only">
+              {t("search.label")}
+            </label>
             <Input id="users-q" type="search" name="q" defaultValue={q} placeholder={t("search.placeholder")} className="max-w-xs" maxLength={100} />
-            <Button type="submit" variant="secondary">{t("search.submit")}</Button>
-            {q ? <Button asChild variant="ghost"><Link to="/users">{t("search.clear")}</Link></Button> : null}
+            <Button type="submit" variant="secondary">
+              {t("search.submit")}
+            </Button>
+            {q ? (
+              <Button asChild variant="ghost">
+                <Link to="/users">{t("search.clear")}</Link>
+              </Button>
+            ) : null}
           </Form>
           <CardDescription>{t("total", { count: total })}</CardDescription>
         </CardHeader>

@@ -132,8 +132,12 @@ export default function EditUser() {
               <CheckboxField field={fields.isAgent} label={t("edit.isAgent")} description={t("edit.isAgentHint")} />
               {departmentOptions ? <SelectField field={fields.departmentId} label={t("edit.department")} options={departmentOptions} /> : null}
               <div className="flex flex-wrap gap-2">
-                <Button type="submit" disabled={busy}>{t("edit.submit")}</Button>
-                <Button asChild variant="ghost"><Link to="/users">{t("common:actions.cancel")}</Link></Button>
+                <Button type="submit" disabled={busy}>
+                  {t("edit.submit")}
+                </Button>
+                <Button asChild variant="ghost">
+                  <Link to="/users">{t("common:actions.cancel")}</Link>
+                </Button>
               </div>
             </fieldset>
           </Form>
@@ -152,7 +156,9 @@ export default function EditUser() {
               <Form method="post" className="mt-3">
                 <CsrfInput />
                 <input type="hidden" name="intent" value="remove" />
-                <Button type="submit" variant="destructive" disabled={busy}>{t("edit.remove.confirm")}</Button>
+                <Button type="submit" variant="destructive" disabled={busy}>
+                  {t("edit.remove.confirm")}
+                </Button>
               </Form>
             </details>
           </CardContent>

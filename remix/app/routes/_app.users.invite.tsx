@@ -62,8 +62,12 @@ export default function InviteUser() {
                 options={INVITE_ROLES.map((r) => ({ value: r, label: t(`common:roles.${r}`) }))}
               />
               <div className="flex flex-wrap gap-2">
-                <Button type="submit" disabled={busy}>{t("invite.submit")}</Button>
-                <Button asChild variant="ghost"><Link to="/users">{t("common:actions.cancel")}</Link></Button>
+                <Button type="submit" disabled={busy}>
+                  {t("invite.submit")}
+                </Button>
+                <Button asChild variant="ghost">
+                  <Link to="/users">{t("common:actions.cancel")}</Link>
+                </Button>
               </div>
             </fieldset>
           </Form>

@@ -96,9 +96,18 @@ export default function WebhookDetail() {
             <Form method="post">
               <CsrfInput />
               <input type="hidden" name="intent" value="test" />
-              <Button type="submit" variant="outline" disabled={busy}>{t("test.submit")}</Button>
+              <Button type="submit" variant="outline" disabled={busy}>
+                {t("test.submit")}
+              </Button>
             </Form>
-            <ConfirmDelete id={endpoint.id} summary={t("delete.summary")} label={t("delete.label")} body={t("delete.body")} confirm={t("delete.confirm")} errors={sent?.intent === "delete" ? otherErrors : null} />
+            <ConfirmDelete
+              id={endpoint.id}
+              summary={t("delete.summary")}
+              label={t("delete.label")}
+              body={t("delete.body")}
+              confirm={t("delete.confirm")}
+              errors={sent?.intent === "delete" ? otherErrors : null}
+            />
           </div>
         }
       />
@@ -126,7 +135,9 @@ export default function WebhookDetail() {
           </CardHeader>
           <CardContent className="space-y-4">
             {secret ? (
-              <code data-testid="webhook-secret" className="block rounded-md border bg-muted p-3 text-sm break-all select-all">{secret}</code>
+              <code data-testid="webhook-secret" className="block rounded-md border bg-muted p-3 text-sm break-all select-all">
+                {secret}
+              </code>
             ) : (
               <Link to={`/webhooks/${endpoint.id}?reveal=1`} className="inline-flex h-9 items-center rounded-md border px-4 text-sm font-medium hover:bg-accent">
                 {t("secret.reveal")}
@@ -135,7 +146,9 @@ export default function WebhookDetail() {
             <Form method="post">
               <CsrfInput />
               <input type="hidden" name="intent" value="rotate" />
-              <Button type="submit" variant="outline" disabled={busy}>{t("secret.rotate")}</Button>
+              <Button type="submit" variant="outline" disabled={busy}>
+                {t("secret.rotate")}
+              </Button>
             </Form>
             <p className="text-sm text-muted-foreground">{t("secret.help")}</p>
           </CardContent>
@@ -195,7 +208,9 @@ export default function WebhookDetail() {
                         <CsrfInput />
                         <input type="hidden" name="intent" value="retry" />
                         <input type="hidden" name="id" value={d.id} />
-                        <Button type="submit" size="sm" variant="outline" disabled={busy}>{t("deliveries.retry")}</Button>
+                        <Button type="submit" size="sm" variant="outline" disabled={busy}>
+                          {t("deliveries.retry")}
+                        </Button>
                       </Form>
                     </TableCell>
                   </TableRow>

@@ -55,7 +55,9 @@ export default function WebhooksIndex() {
                   {endpoints.map((e) => (
                     <TableRow key={e.id}>
                       <TableCell className="max-w-80">
-                        <Link to={`/webhooks/${e.id}`} className="font-medium break-all text-primary hover:underline">{e.url}</Link>
+                        <Link to={`/webhooks/${e.id}`} className="font-medium break-all text-primary hover:underline">
+                          {e.url}
+                        </Link>
                         {e.description ? <p className="text-xs text-muted-foreground">{e.description}</p> : null}
                       </TableCell>
                       <TableCell className="text-xs">{e.events.map((x) => (x === "*" ? t("events.all") : x)).join(", ")}</TableCell>

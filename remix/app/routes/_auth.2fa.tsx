@@ -47,11 +47,15 @@ export default function TwoFactor() {
         <CsrfInput />
         <FormErrors errors={form.errors} params={last?.params} />
         <TextField field={fields.code} label={t("twoFactor.code")} autoComplete="one-time-code" />
-        <Button type="submit" className="w-full">{t("twoFactor.submit")}</Button>
+        <Button type="submit" className="w-full">
+          {t("twoFactor.submit")}
+        </Button>
       </Form>
       <Form method="post" action="/logout" className="text-center">
         <CsrfInput />
-        <button type="submit" className="text-sm text-primary hover:underline">{t("twoFactor.other")}</button>
+        <button type="submit" className="text-sm text-primary hover:underline">
+          {t("twoFactor.other")}
+        </button>
       </Form>
     </div>
   );

@@ -12,7 +12,9 @@ export default function About() {
     <div className="space-y-3 text-center">
       <h1 className="text-2xl font-semibold">{t("about.title")}</h1>
       <p className="text-muted-foreground">{t("about.body")}</p>
-      <p className="text-sm">{t("about.version", { version: VERSION })} · {t("about.stage", { stage: PLATFORM_STAGE })}</p>
+      <p className="text-sm">
+        {t("about.version", { version: VERSION })} · {t("about.stage", { stage: PLATFORM_STAGE })}
+      </p>
     </div>
   );
 }

@@ -19,7 +19,5 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ResendVerification() {
   const { t } = useTranslation("auth");
-  return (
-    <EmailOnlyForm title={t("verify.resendTitle")} body={t("verify.resendBody")} sent={t("verify.sent")} submit={t("verify.resend")}></EmailOnlyForm>
-  );
+  return <EmailOnlyForm title={t("verify.resendTitle")} body={t("verify.resendBody")} sent={t("verify.sent")} submit={t("verify.resend")}></EmailOnlyForm>;
 }

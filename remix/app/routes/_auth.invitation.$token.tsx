@@ -56,7 +56,12 @@ export default function Invitation() {
   const { token } = useParams();
   const { t } = useTranslation(["auth", "errors", "common"]);
   const last = useActionData<FormReply>();
-  const [form, fields] = useForm({ lastResult: last?.result, onValidate: ({ formData }) => parseWithZod(formData, { schema: acceptInvitationSchema }), shouldValidate: "onBlur", shouldRevalidate: "onInput" });
+  const [form, fields] = useForm({
+    lastResult: last?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: acceptInvitationSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
   if (!data.valid) return <AuthMessage tone="error" title={t("invitation.title")} body={t("errors:INVITATION_INVALID")} action={{ to: "/login", label: t("success.login") }} />;
   const intro = t("invitation.body", { account: data.accountName, role: t(`common:roles.${data.role}`) });
   if (data.existingUser) {
@@ -69,12 +74,16 @@ export default function Invitation() {
           <Form method="post">
             <CsrfInput />
             <input type="hidden" name="intent" value="join" />
-            <Button type="submit" className="w-full">{t("invitation.accept")}</Button>
+            <Button type="submit" className="w-full">
+              {t("invitation.accept")}
+            </Button>
           </Form>
         ) : (
           <>
             <p className="text-sm text-muted-foreground">{t("invitation.existing", { email: data.email })}</p>
-            <Button asChild className="w-full"><Link to={`/login?redirectTo=${encodeURIComponent(`/invitation/${token}`)}`}>{t("invitation.loginToAccept")}</Link></Button>
+            <Button asChild className="w-full">
+              <Link to={`/login?redirectTo=${encodeURIComponent(`/invitation/${token}`)}`}>{t("invitation.loginToAccept")}</Link>
+            </Button>
           </>
         )}
       </div>
@@ -89,14 +98,18 @@ export default function Invitation() {
         <CsrfInput />
         <input type="hidden" name="token" value={token} />
         <FormErrors errors={form.errors} />
-        <p className="text-sm"><span className="text-muted-foreground">{t("login.email")}:</span> <strong>{data.email}</strong></p>
+        <p className="text-sm">
+          <span className="text-muted-foreground">{t("login.email")}:</span> <strong>{data.email}</strong>
+        </p>
         <div className="grid gap-4 sm:grid-cols-2">
           <TextField field={fields.firstName} label={t("register.firstName")} autoComplete="given-name" />
           <TextField field={fields.lastName} label={t("register.lastName")} autoComplete="family-name" />
         </div>
         <TextField field={fields.password} label={t("register.password")} type="password" autoComplete="new-password" description={t("register.passwordHint")} />
         <TextField field={fields.confirmPassword} label={t("register.confirmPassword")} type="password" autoComplete="new-password" />
-        <Button type="submit" className="w-full">{t("invitation.accept")}</Button>
+        <Button type="submit" className="w-full">
+          {t("invitation.accept")}
+        </Button>
       </Form>
     </div>
   );

@@ -53,30 +53,56 @@ export default function Login() {
         <FormErrors errors={form.errors} params={last?.params} />
         {notVerified ? (
           <p className="text-sm">
-            {t("login.notVerified")} <Link className="text-primary underline" to="/email-verify">{t("login.resend")}</Link>
+            {t("login.notVerified")}{" "}
+            <Link className="text-primary underline" to="/email-verify">
+              {t("login.resend")}
+            </Link>
           </p>
         ) : null}
         <TextField field={fields.email} label={t("login.email")} type="email" autoComplete="username" />
         <TextField field={fields.password} label={t("login.password")} type="password" autoComplete="current-password" />
         <div className="flex justify-end text-sm">
-          <Link to="/reset-password" className="text-primary hover:underline">{t("login.forgot")}</Link>
+          <Link to="/reset-password" className="text-primary hover:underline">
+            {t("login.forgot")}
+          </Link>
         </div>
-        <Button type="submit" className="w-full" disabled={busy}>{t("login.submit")}</Button>
+        <Button type="submit" className="w-full" disabled={busy}>
+          {t("login.submit")}
+        </Button>
       </Form>
       {root?.env.googleEnabled || root?.env.facebookEnabled ? (
         <div className="space-y-2">
           <p className="text-center text-xs uppercase text-muted-foreground">{t("login.or")}</p>
           {root.env.googleEnabled ? (
-            <Form method="post" action="/auth/google"><CsrfInput /><Button variant="outline" className="w-full" type="submit">{t("login.google")}</Button></Form>
+            <Form method="post" action="/auth/google">
+              <CsrfInput />
+              <Button variant="outline" className="w-full" type="submit">
+                {t("login.google")}
+              </Button>
+            </Form>
           ) : null}
           {root.env.facebookEnabled ? (
-            <Form method="post" action="/auth/facebook"><CsrfInput /><Button variant="outline" className="w-full" type="submit">{t("login.facebook")}</Button></Form>
+            <Form method="post" action="/auth/facebook">
+              <CsrfInput />
+              <Button variant="outline" className="w-full" type="submit">
+                {t("login.facebook")}
+              </Button>
+            </Form>
           ) : null}
         </div>
       ) : null}
       <div className="space-y-1 text-center text-sm">
-        <p>{t("login.noAccount")} <Link to="/register" className="text-primary hover:underline">{t("login.register")}</Link></p>
-        <p><Link to="/experience" className="text-primary hover:underline">{t("login.trial")}</Link></p>
+        <p>
+          {t("login.noAccount")}{" "}
+          <Link to="/register" className="text-primary hover:underline">
+            {t("login.register")}
+          </Link>
+        </p>
+        <p>
+          <Link to="/experience" className="text-primary hover:underline">
+            {t("login.trial")}
+          </Link>
+        </p>
       </div>
     </div>
   );

@@ -22,7 +22,11 @@ export default function ResetPassword() {
   const { t } = useTranslation("auth");
   return (
     <EmailOnlyForm title={t("reset.title")} body={t("reset.body")} sent={t("reset.sent")} submit={t("reset.submit")}>
-      <p className="text-center text-sm"><Link to="/login" className="text-primary hover:underline">{t("register.login")}</Link></p>
+      <p className="text-center text-sm">
+        <Link to="/login" className="text-primary hover:underline">
+          {t("register.login")}
+        </Link>
+      </p>
     </EmailOnlyForm>
   );
 }

@@ -39,8 +39,14 @@ export default function NewPassword() {
   const { token } = useParams();
   const { t } = useTranslation(["auth", "errors"]);
   const last = useActionData<FormReply>();
-  const [form, fields] = useForm({ lastResult: last?.result, onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }), shouldValidate: "onBlur", shouldRevalidate: "onInput" });
-  if (!valid) return <AuthMessage tone="error" title={t("errors:INVALID_TOKEN")} body={t("errors:INVALID_TOKEN_DETAIL")} action={{ to: "/reset-password", label: t("reset.title") }} />;
+  const [form, fields] = useForm({
+    lastResult: last?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  if (!valid)
+    return <AuthMessage tone="error" title={t("errors:INVALID_TOKEN")} body={t("errors:INVALID_TOKEN_DETAIL")} action={{ to: "/reset-password", label: t("reset.title") }} />;
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t("reset.newTitle")}</h1>
@@ -50,7 +56,9 @@ export default function NewPassword() {
         <FormErrors errors={form.errors} />
         <TextField field={fields.password} label={t("register.password")} type="password" autoComplete="new-password" description={t("register.passwordHint")} />
         <TextField field={fields.confirmPassword} label={t("register.confirmPassword")} type="password" autoComplete="new-password" />
-        <Button type="submit" className="w-full">{t("reset.newSubmit")}</Button>
+        <Button type="submit" className="w-full">
+          {t("reset.newSubmit")}
+        </Button>
       </Form>
     </div>
   );

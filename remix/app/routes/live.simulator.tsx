@@ -24,7 +24,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     key: widget?.widgetKey ?? null,
     asked,
     snippet: widget ? embedSnippet(widget.widgetKey) : null,
-    text: { title: s("simulatorTitle"), intro: s("simulatorIntro"), keyLabel: s("keyLabel"), try: s("try"), newVisitor: s("newVisitor"), noKey: s("noKey"), unknownKey: s("unknownKey"), embed: s("embed") },
+    text: {
+      title: s("simulatorTitle"),
+      intro: s("simulatorIntro"),
+      keyLabel: s("keyLabel"),
+      try: s("try"),
+      newVisitor: s("newVisitor"),
+      noKey: s("noKey"),
+      unknownKey: s("unknownKey"),
+      embed: s("embed"),
+    },
   });
 }
 

@@ -6,7 +6,15 @@ import { intlLocale, type Lng } from "~/lib/i18n";
 
 type F = FieldMetadata<string | undefined | null>;
 export type AccountFieldSet = {
-  name: F; currency: F; street: F; number: F; complement: F; district: F; city: F; province: F; postalCode: F;
+  name: F;
+  currency: F;
+  street: F;
+  number: F;
+  complement: F;
+  district: F;
+  city: F;
+  province: F;
+  postalCode: F;
 };
 
 /** "BRL — Real brasileiro": the code and the currency's name in the reader's language. */

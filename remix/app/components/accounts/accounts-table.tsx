@@ -45,14 +45,18 @@ export function AccountsTable({ rows, currentId, lng }: { rows: AccountRow[]; cu
                 </span>
               </TableCell>
               <TableCell>{t(`types.${a.type}`)}</TableCell>
-              <TableCell><RoleBadge role={a.role} /></TableCell>
+              <TableCell>
+                <RoleBadge role={a.role} />
+              </TableCell>
               <TableCell className="text-right tabular-nums">{formatMoney(Number(a.balance), a.currency, lng, minorDigits(a.currency))}</TableCell>
               <TableCell className="text-right">
                 {current ? null : (
                   <Form method="post" action="/accounts/switch" className="inline">
                     <CsrfInput />
                     <input type="hidden" name="accountId" value={a.id} />
-                    <Button type="submit" variant="outline" size="sm" aria-label={t("switchLabel", { name: a.name })}>{t("switch")}</Button>
+                    <Button type="submit" variant="outline" size="sm" aria-label={t("switchLabel", { name: a.name })}>
+                      {t("switch")}
+                    </Button>
                   </Form>
                 )}
               </TableCell>

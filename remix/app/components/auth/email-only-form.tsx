@@ -18,12 +18,18 @@ export function EmailOnlyForm({ title, body, sent, submit, children }: { title: 
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{title}</h1>
       <p className="text-sm text-muted-foreground">{body}</p>
-      {params.get("sent") ? <Alert variant="success" data-testid="email-sent"><AlertDescription>{sent}</AlertDescription></Alert> : null}
+      {params.get("sent") ? (
+        <Alert variant="success" data-testid="email-sent">
+          <AlertDescription>{sent}</AlertDescription>
+        </Alert>
+      ) : null}
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         <CsrfInput />
         <FormErrors errors={form.errors} />
         <TextField field={fields.email} label={t("login.email")} type="email" autoComplete="email" />
-        <Button type="submit" className="w-full">{submit}</Button>
+        <Button type="submit" className="w-full">
+          {submit}
+        </Button>
       </Form>
       {children}
     </div>

@@ -8,7 +8,9 @@ export function AuthMessage({ title, body, action, tone = "default" }: { title: 
       <h1 className={tone === "error" ? "text-2xl font-semibold text-destructive" : "text-2xl font-semibold"}>{title}</h1>
       <p className="text-muted-foreground">{body}</p>
       {action ? (
-        <Button asChild className="w-full"><Link to={action.to}>{action.label}</Link></Button>
+        <Button asChild className="w-full">
+          <Link to={action.to}>{action.label}</Link>
+        </Button>
       ) : null}
     </div>
   );

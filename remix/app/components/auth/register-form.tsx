@@ -44,10 +44,15 @@ export function RegisterForm({ trial, lng }: { trial: boolean; lng: string }) {
           </label>
           <ErrorText errors={fields.acceptTerms.errors} id={`${fields.acceptTerms.id}-error`} />
         </div>
-        <Button type="submit" className="w-full" disabled={busy}>{trial ? t("register.submitTrial") : t("register.submit")}</Button>
+        <Button type="submit" className="w-full" disabled={busy}>
+          {trial ? t("register.submitTrial") : t("register.submit")}
+        </Button>
       </Form>
       <p className="text-center text-sm">
-        {t("register.haveAccount")} <Link to="/login" className="text-primary hover:underline">{t("register.login")}</Link>
+        {t("register.haveAccount")}{" "}
+        <Link to="/login" className="text-primary hover:underline">
+          {t("register.login")}
+        </Link>
       </p>
     </div>
   );

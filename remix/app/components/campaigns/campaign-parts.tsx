@@ -27,10 +27,19 @@ export function ProgressBar({ percent, label }: { percent: number; label: string
   const p = Math.min(100, Math.max(0, Math.round(percent)));
   return (
     <div className="space-y-1">
-      <div role="progressbar" aria-label={t("campaigns.progressLabel")} aria-valuemin={0} aria-valuemax={100} aria-valuenow={p} className="h-2 w-full overflow-hidden rounded-full bg-muted">
+      <div
+        role="progressbar"
+        aria-label={t("campaigns.progressLabel")}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={p}
+        className="h-2 w-full overflow-hidden rounded-full bg-muted"
+      >
         <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${p}%` }} />
       </div>
-      <p className="text-xs text-muted-foreground" data-testid="campaign-progress">{label}</p>
+      <p className="text-xs text-muted-foreground" data-testid="campaign-progress">
+        {label}
+      </p>
     </div>
   );
 }

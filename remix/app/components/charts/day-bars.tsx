@@ -8,7 +8,14 @@ import type { Lng } from "~/lib/i18n";
 
 export type Series = { key: string; label: string; className: string };
 
-export function DayBars({ data, series, lng, label, barTitle, totalOf }: {
+export function DayBars({
+  data,
+  series,
+  lng,
+  label,
+  barTitle,
+  totalOf,
+}: {
   data: Array<{ day: string } & Record<string, number | string>>;
   series: readonly Series[];
   lng: Lng;
@@ -33,8 +40,12 @@ export function DayBars({ data, series, lng, label, barTitle, totalOf }: {
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} className="h-auto w-full" data-chart-days={data.length}>
         <line x1={pad.left} x2={W - pad.right} y1={y(0)} y2={y(0)} className="stroke-border" />
         <line x1={pad.left} x2={W - pad.right} y1={y(max)} y2={y(max)} className="stroke-border" strokeDasharray="4 4" />
-        <text x={pad.left - 6} y={y(max) + 4} textAnchor="end" className="fill-muted-foreground text-[11px]">{max}</text>
-        <text x={pad.left - 6} y={y(0) + 4} textAnchor="end" className="fill-muted-foreground text-[11px]">0</text>
+        <text x={pad.left - 6} y={y(max) + 4} textAnchor="end" className="fill-muted-foreground text-[11px]">
+          {max}
+        </text>
+        <text x={pad.left - 6} y={y(0) + 4} textAnchor="end" className="fill-muted-foreground text-[11px]">
+          0
+        </text>
         {data.map((d, i) => {
           const x = pad.left + i * slot + (slot - bar) / 2;
           let acc = 0;
@@ -50,7 +61,9 @@ export function DayBars({ data, series, lng, label, barTitle, totalOf }: {
                 return <rect key={s.key} x={x} y={top} width={bar} height={Math.max(0.5, height)} className={s.className} />;
               })}
               {i % every === 0 || i === data.length - 1 ? (
-                <text x={x + bar / 2} y={H - 10} textAnchor="middle" className="fill-muted-foreground text-[11px]">{formatDay(d.day, lng)}</text>
+                <text x={x + bar / 2} y={H - 10} textAnchor="middle" className="fill-muted-foreground text-[11px]">
+                  {formatDay(d.day, lng)}
+                </text>
               ) : null}
             </g>
           );
@@ -59,7 +72,9 @@ export function DayBars({ data, series, lng, label, barTitle, totalOf }: {
       <figcaption className="flex flex-wrap gap-4 text-xs text-muted-foreground">
         {series.map((s) => (
           <span key={s.key} className="inline-flex items-center gap-1.5">
-            <svg viewBox="0 0 10 10" className="size-2.5" aria-hidden="true"><rect width="10" height="10" className={s.className} /></svg>
+            <svg viewBox="0 0 10 10" className="size-2.5" aria-hidden="true">
+              <rect width="10" height="10" className={s.className} />
+            </svg>
             {s.label}
           </span>
         ))}
@@ -78,7 +93,9 @@ export function ShareList({ rows, lng, empty }: { rows: Array<{ key: string; lab
         <li key={r.key} data-share={r.key} className="space-y-1">
           <div className="flex justify-between gap-4 text-sm">
             <span>{r.label}</span>
-            <span className="tabular-nums" data-count>{formatCount(r.value, lng)}</span>
+            <span className="tabular-nums" data-count>
+              {formatCount(r.value, lng)}
+            </span>
           </div>
           <div className="h-2 rounded bg-muted" aria-hidden="true">
             <div className="h-2 rounded bg-primary" style={{ width: `${(r.value / max) * 100}%` }} />

@@ -7,7 +7,15 @@ import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, Table
 
 export type FigureColumn<R> = { key: string; label: string; value: (row: R) => ReactNode };
 
-export function FiguresTable<R>({ head, rows, rowKey, rowLabel, rowAttr, columns, totals }: {
+export function FiguresTable<R>({
+  head,
+  rows,
+  rowKey,
+  rowLabel,
+  rowAttr,
+  columns,
+  totals,
+}: {
   head: string;
   rows: readonly R[];
   rowKey: (row: R) => string;
@@ -22,14 +30,22 @@ export function FiguresTable<R>({ head, rows, rowKey, rowLabel, rowAttr, columns
       <TableHeader>
         <TableRow>
           <TableHead>{head}</TableHead>
-          {columns.map((c) => <TableHead key={c.key} className="text-right">{c.label}</TableHead>)}
+          {columns.map((c) => (
+            <TableHead key={c.key} className="text-right">
+              {c.label}
+            </TableHead>
+          ))}
         </TableRow>
       </TableHeader>
       <TableBody>
         {rows.map((r) => (
           <TableRow key={rowKey(r)} {...{ [`data-${rowAttr}`]: rowKey(r) }}>
             <TableCell>{rowLabel(r)}</TableCell>
-            {columns.map((c) => <TableCell key={c.key} className="text-right tabular-nums" data-col={c.key}>{c.value(r)}</TableCell>)}
+            {columns.map((c) => (
+              <TableCell key={c.key} className="text-right tabular-nums" data-col={c.key}>
+                {c.value(r)}
+              </TableCell>
+            ))}
           </TableRow>
         ))}
       </TableBody>
@@ -37,7 +53,11 @@ export function FiguresTable<R>({ head, rows, rowKey, rowLabel, rowAttr, columns
         <TableFooter>
           <TableRow {...{ [`data-${rowAttr}`]: "total" }}>
             <TableCell>{totals.label}</TableCell>
-            {columns.map((c) => <TableCell key={c.key} className="text-right tabular-nums" data-col={c.key}>{c.value(totals.row)}</TableCell>)}
+            {columns.map((c) => (
+              <TableCell key={c.key} className="text-right tabular-nums" data-col={c.key}>
+                {c.value(totals.row)}
+              </TableCell>
+            ))}
           </TableRow>
         </TableFooter>
       ) : null}

@@ -22,7 +22,13 @@ export function ContactFilters({
   const { t } = useTranslation("contacts");
   const active = Object.values(values).some(Boolean);
   return (
-    <Form method="get" action={action} role="search" aria-label={t("filters.label")} className="grid gap-3 sm:grid-cols-2 sm:items-end lg:grid-cols-[minmax(12rem,2fr)_minmax(10rem,1fr)_minmax(7rem,1fr)_minmax(10rem,1fr)_minmax(7rem,1fr)_auto]">
+    <Form
+      method="get"
+      action={action}
+      role="search"
+      aria-label={t("filters.label")}
+      className="grid gap-3 sm:grid-cols-2 sm:items-end lg:grid-cols-[minmax(12rem,2fr)_minmax(10rem,1fr)_minmax(7rem,1fr)_minmax(10rem,1fr)_minmax(7rem,1fr)_auto]"
+    >
       <div className="grid gap-1.5">
         <Label htmlFor="contacts-q">{t("filters.q")}</Label>
         <Input id="contacts-q" type="search" name="q" defaultValue={values.q} placeholder={t("filters.qPlaceholder")} maxLength={100} />
@@ -33,7 +39,9 @@ export function ContactFilters({
           <NativeSelect id="contacts-group" name="group" defaultValue={values.group}>
             <NativeSelectOption value="">{t("filters.anyGroup")}</NativeSelectOption>
             {groups.map((g) => (
-              <NativeSelectOption key={g.id} value={g.id}>{g.name}</NativeSelectOption>
+              <NativeSelectOption key={g.id} value={g.id}>
+                {g.name}
+              </NativeSelectOption>
             ))}
           </NativeSelect>
         </div>
@@ -47,7 +55,9 @@ export function ContactFilters({
         <NativeSelect id="contacts-field" name="field" defaultValue={values.field}>
           <NativeSelectOption value="">{t("filters.anyField")}</NativeSelectOption>
           {fields.map((f) => (
-            <NativeSelectOption key={f.key} value={f.key}>{f.label}</NativeSelectOption>
+            <NativeSelectOption key={f.key} value={f.key}>
+              {f.label}
+            </NativeSelectOption>
           ))}
         </NativeSelect>
       </div>
@@ -56,7 +66,9 @@ export function ContactFilters({
         <Input id="contacts-value" name="value" defaultValue={values.value} maxLength={500} />
       </div>
       <div className="flex gap-2">
-        <Button type="submit" variant="secondary">{t("filters.submit")}</Button>
+        <Button type="submit" variant="secondary">
+          {t("filters.submit")}
+        </Button>
         {active ? (
           <Button asChild variant="ghost">
             <Link to={action}>{t("filters.clear")}</Link>

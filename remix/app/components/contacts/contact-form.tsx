@@ -58,7 +58,12 @@ function CustomInput({ field, errors, canSeeSensitive }: { field: CustomFieldInp
   const label = (
     <span className="inline-flex flex-wrap items-center gap-2">
       {field.label}
-      {field.required ? <span className="text-destructive" aria-label={t("form.required")}>*</span> : null}
+      {field.required ? (
+        <span className="text-destructive">
+          <span aria-hidden="true">*</span>
+          <span className="sr-only">{t("form.required")}</span>
+        </span>
+      ) : null}
       {field.sensitive ? <Badge variant="warning">{t("form.sensitive")}</Badge> : null}
     </span>
   );
@@ -69,7 +74,9 @@ function CustomInput({ field, errors, canSeeSensitive }: { field: CustomFieldInp
         <NativeSelect {...common} defaultValue={value}>
           <NativeSelectOption value="">{t("form.choose")}</NativeSelectOption>
           {field.options.map((o) => (
-            <NativeSelectOption key={o} value={o}>{o}</NativeSelectOption>
+            <NativeSelectOption key={o} value={o}>
+              {o}
+            </NativeSelectOption>
           ))}
           {value && !field.options.includes(value) ? <NativeSelectOption value={value}>{t("form.outdatedOption", { value })}</NativeSelectOption> : null}
         </NativeSelect>
@@ -124,7 +131,7 @@ export function ContactForm({
   // After a refused post (no JavaScript: a fresh page), the hand-made inputs show what was sent.
   const sent = lastResult?.initialValue as { custom?: Record<string, unknown>; group_ids?: string | string[] } | undefined;
   const sentGroups = sent ? ([] as string[]).concat(sent.group_ids ?? []) : null;
-  const valueOf = (f: CustomFieldInput): CustomFieldInput => {
+  const withValue = (f: CustomFieldInput): CustomFieldInput => {
     const v = sent?.custom?.[f.key];
     return typeof v === "string" ? { ...f, value: v } : f;
   };
@@ -175,7 +182,10 @@ export function ContactForm({
       <Section title={t("fields.groups")}>
         {groups.length === 0 ? (
           <p className="text-sm text-muted-foreground">
-            {t("form.noGroups")} <Link to="/contacts/groups" className="text-primary underline-offset-4 hover:underline">{t("form.manageGroups")}</Link>
+            {t("form.noGroups")}{" "}
+            <Link to="/contacts/groups" className="text-primary underline-offset-4 hover:underline">
+              {t("form.manageGroups")}
+            </Link>
           </p>
         ) : (
           <div className="grid gap-2 sm:grid-cols-2" role="group" aria-describedby={groupErrors?.length ? "group_ids-error" : undefined}>
@@ -193,20 +203,28 @@ export function ContactForm({
             ))}
           </div>
         )}
-        {groupErrors?.length ? <p id="group_ids-error" role="alert" className="text-sm text-destructive">{groupErrors.join(" ")}</p> : null}
+        {groupErrors?.length ? (
+          <p id="group_ids-error" role="alert" className="text-sm text-destructive">
+            {groupErrors.join(" ")}
+          </p>
+        ) : null}
       </Section>
       {customFields.length ? (
         <Section title={t("form.sections.custom")}>
           <div className="grid items-start gap-4 sm:grid-cols-2">
             {customFields.map((f) => (
-              <CustomInput key={f.key} field={valueOf(f)} errors={errorsOf(`custom.${f.key}`)} canSeeSensitive={canSeeSensitive} />
+              <CustomInput key={f.key} field={withValue(f)} errors={errorsOf(`custom.${f.key}`)} canSeeSensitive={canSeeSensitive} />
             ))}
           </div>
         </Section>
       ) : null}
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={busy}>{submitLabel}</Button>
-        <Button asChild variant="ghost"><Link to={cancelHref}>{t("common:actions.cancel")}</Link></Button>
+        <Button type="submit" disabled={busy}>
+          {submitLabel}
+        </Button>
+        <Button asChild variant="ghost">
+          <Link to={cancelHref}>{t("common:actions.cancel")}</Link>
+        </Button>
       </div>
     </Form>
   );

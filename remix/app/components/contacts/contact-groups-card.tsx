@@ -15,7 +15,9 @@ export function ContactGroupsCard({ groups }: { groups: Array<{ id: string; name
           <ul className="flex flex-wrap gap-2">
             {groups.map((g) => (
               <li key={g.id}>
-                <Link to={`/contacts/groups/${g.id}`} className="rounded-md border px-2 py-1 hover:bg-accent">{g.name}</Link>
+                <Link to={`/contacts/groups/${g.id}`} className="rounded-md border px-2 py-1 hover:bg-accent">
+                  {g.name}
+                </Link>
               </li>
             ))}
           </ul>

@@ -38,10 +38,16 @@ export function CustomFieldsTable({ rows, canManage, deleteError }: { rows: Cust
           return (
             <TableRow key={f.id} data-field-id={f.id}>
               <TableCell className="font-medium">{f.label}</TableCell>
-              <TableCell><code className="text-xs">{f.key}</code></TableCell>
+              <TableCell>
+                <code className="text-xs">{f.key}</code>
+              </TableCell>
               <TableCell>
                 {t(`customFields.types.${f.type}`)}
-                {f.type === "list" ? <span className="block max-w-56 truncate text-xs text-muted-foreground" title={f.options.join(", ")}>{f.options.join(", ")}</span> : null}
+                {f.type === "list" ? (
+                  <span className="block max-w-56 truncate text-xs text-muted-foreground" title={f.options.join(", ")}>
+                    {f.options.join(", ")}
+                  </span>
+                ) : null}
               </TableCell>
               <TableCell>
                 <div className="flex flex-wrap gap-1">
@@ -55,7 +61,9 @@ export function CustomFieldsTable({ rows, canManage, deleteError }: { rows: Cust
                 <TableCell className="text-right align-top">
                   <div className="flex flex-wrap items-start justify-end gap-2">
                     <Button asChild variant="outline" size="sm">
-                      <Link to={`/contacts/fields/${f.id}`} aria-label={t("customFields.editLabel", { label: f.label })}>{t("customFields.edit")}</Link>
+                      <Link to={`/contacts/fields/${f.id}`} aria-label={t("customFields.editLabel", { label: f.label })}>
+                        {t("customFields.edit")}
+                      </Link>
                     </Button>
                     <ConfirmDelete
                       id={f.id}

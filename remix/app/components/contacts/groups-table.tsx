@@ -36,14 +36,20 @@ export function GroupsTable({ rows, last, n }: { rows: GroupRow[]; last?: { id?:
           return (
             <TableRow key={g.id} data-group-id={g.id}>
               <TableCell className="font-medium">
-                <Link to={`/contacts/groups/${g.id}`} className="hover:underline">{g.name}</Link>
+                <Link to={`/contacts/groups/${g.id}`} className="hover:underline">
+                  {g.name}
+                </Link>
               </TableCell>
-              <TableCell className="max-w-xs truncate text-muted-foreground" title={g.description}>{g.description}</TableCell>
+              <TableCell className="max-w-xs truncate text-muted-foreground" title={g.description}>
+                {g.description}
+              </TableCell>
               <TableCell>{t("groups.members", { n: n(g.members) })}</TableCell>
               <TableCell className="text-right align-top">
                 <div className="flex flex-wrap items-start justify-end gap-2">
                   <details className="text-left" open={Boolean(renameErrors)}>
-                    <summary className={summaryClass} aria-label={t("groups.rename.label", { name: g.name })}>{t("groups.rename.summary")}</summary>
+                    <summary className={summaryClass} aria-label={t("groups.rename.label", { name: g.name })}>
+                      {t("groups.rename.summary")}
+                    </summary>
                     <Form method="post" className="mt-2 w-72 space-y-3 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
                       <CsrfInput />
                       <input type="hidden" name="intent" value="rename" />
@@ -59,7 +65,9 @@ export function GroupsTable({ rows, last, n }: { rows: GroupRow[]; last?: { id?:
                         <Input id={`group-description-${g.id}`} name="description" defaultValue={g.description} maxLength={200} />
                         <ErrorText errors={renameErrors?.description} />
                       </div>
-                      <Button type="submit" size="sm">{t("groups.rename.submit")}</Button>
+                      <Button type="submit" size="sm">
+                        {t("groups.rename.submit")}
+                      </Button>
                     </Form>
                   </details>
                   <ConfirmDelete

@@ -20,7 +20,9 @@ export function KeysetNav({ path, params, next }: { path: string; params: URLSea
       ) : null}
       {next ? (
         <Button asChild variant="outline" size="sm">
-          <Link to={`${path}?${nextParams}`} rel="next">{t("list.nextPage")}</Link>
+          <Link to={`${path}?${nextParams}`} rel="next">
+            {t("list.nextPage")}
+          </Link>
         </Button>
       ) : null}
     </nav>

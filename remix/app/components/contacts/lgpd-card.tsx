@@ -16,10 +16,14 @@ export function LgpdCard({ contactId, name, busy, errors }: { contactId: string;
       <CardContent className="space-y-4">
         <div className="flex flex-wrap gap-2">
           <Button asChild variant="outline" size="sm">
-            <a href={`/contacts/${contactId}/export?format=json`} download>{t("lgpd.exportJson")}</a>
+            <a href={`/contacts/${contactId}/export?format=json`} download>
+              {t("lgpd.exportJson")}
+            </a>
           </Button>
           <Button asChild variant="outline" size="sm">
-            <a href={`/contacts/${contactId}/export?format=csv`} download>{t("lgpd.exportCsv")}</a>
+            <a href={`/contacts/${contactId}/export?format=csv`} download>
+              {t("lgpd.exportCsv")}
+            </a>
           </Button>
         </div>
         <FormErrors errors={errors} />
@@ -30,7 +34,9 @@ export function LgpdCard({ contactId, name, busy, errors }: { contactId: string;
             <Form method="post">
               <CsrfInput />
               <input type="hidden" name="intent" value="erase" />
-              <Button type="submit" variant="destructive" size="sm" disabled={busy}>{t("lgpd.eraseConfirm")}</Button>
+              <Button type="submit" variant="destructive" size="sm" disabled={busy}>
+                {t("lgpd.eraseConfirm")}
+              </Button>
             </Form>
           </div>
         </details>

@@ -20,7 +20,17 @@ export const dmy = (day: string) => day.split("-").reverse().join("/");
 
 type ExportRow<F> = { id: string; created_at: string; status: string; rows: number; filter: F };
 
-export function ExportsTable<F>({ exports, ns, describe, fileHref }: { exports: ExportRow<F>[]; ns: "smsReports" | "liveReports"; describe: (filter: F) => string; fileHref: (id: string) => string }) {
+export function ExportsTable<F>({
+  exports,
+  ns,
+  describe,
+  fileHref,
+}: {
+  exports: ExportRow<F>[];
+  ns: "smsReports" | "liveReports";
+  describe: (filter: F) => string;
+  fileHref: (id: string) => string;
+}) {
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation(ns);
   const active = exports.some((e) => e.status === "queued" || e.status === "processing");
@@ -43,13 +53,17 @@ export function ExportsTable<F>({ exports, ns, describe, fileHref }: { exports: 
                 <TableHead>{t("exports.columns.filter")}</TableHead>
                 <TableHead>{t("exports.columns.status")}</TableHead>
                 <TableHead className="text-right">{t("exports.columns.rows")}</TableHead>
-                <TableHead className="text-right"><span className="sr-only">{t("exports.columns.file")}</span></TableHead>
+                <TableHead className="text-right">
+                  <span className="sr-only">{t("exports.columns.file")}</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {exports.map((e) => (
                 <TableRow key={e.id} data-export-id={e.id} data-export-status={e.status}>
-                  <TableCell className="whitespace-nowrap"><time dateTime={e.created_at}>{formatDate(e.created_at, lng, true)}</time></TableCell>
+                  <TableCell className="whitespace-nowrap">
+                    <time dateTime={e.created_at}>{formatDate(e.created_at, lng, true)}</time>
+                  </TableCell>
                   <TableCell>{describe(e.filter)}</TableCell>
                   <TableCell>
                     <ExportStatusBadge status={e.status} />
@@ -58,7 +72,12 @@ export function ExportsTable<F>({ exports, ns, describe, fileHref }: { exports: 
                   <TableCell className="text-right tabular-nums">{e.status === "done" ? formatCount(e.rows, lng) : "—"}</TableCell>
                   <TableCell className="text-right">
                     {e.status === "done" ? (
-                      <a href={fileHref(e.id)} download className="text-primary hover:underline" aria-label={t("exports.downloadLabel", { date: formatDate(e.created_at, lng, true) })}>
+                      <a
+                        href={fileHref(e.id)}
+                        download
+                        className="text-primary hover:underline"
+                        aria-label={t("exports.downloadLabel", { date: formatDate(e.created_at, lng, true) })}
+                      >
                         {t("exports.download")}
                       </a>
                     ) : e.status === "failed" ? null : (

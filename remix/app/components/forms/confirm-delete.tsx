@@ -37,7 +37,9 @@ export function ConfirmDelete({
         <FormErrors errors={errors} />
         <p>{body}</p>
         <IntentForm action={action} intent={intent} rowId={id}>
-          <Button type="submit" variant="destructive" size="sm">{confirm}</Button>
+          <Button type="submit" variant="destructive" size="sm">
+            {confirm}
+          </Button>
         </IntentForm>
       </div>
     </details>
@@ -48,7 +50,13 @@ export function ConfirmDelete({
  * ConfirmDelete for a row of a list whose texts follow `{prefix}.delete.summary|label|body|confirm`
  * (label and body interpolate `params`, e.g. the row's name).
  */
-export function ConfirmDeleteRow({ t, prefix, params, id, errors }: {
+export function ConfirmDeleteRow({
+  t,
+  prefix,
+  params,
+  id,
+  errors,
+}: {
   t: (key: string, params?: Record<string, unknown>) => string;
   prefix: string;
   params: Record<string, unknown>;

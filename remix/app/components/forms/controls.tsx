@@ -51,7 +51,17 @@ export function SelectField({
   );
 }
 
-export function TextareaField({ field, label, description, className }: { field: FieldMetadata<string | undefined | null>; label: string; description?: string; className?: string }) {
+export function TextareaField({
+  field,
+  label,
+  description,
+  className,
+}: {
+  field: FieldMetadata<string | undefined | null>;
+  label: string;
+  description?: string;
+  className?: string;
+}) {
   const text = useErrorText();
   const errors = field.errors?.map((e) => text(e));
   const { key, ...props } = getTextareaProps(field);

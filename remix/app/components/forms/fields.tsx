@@ -49,7 +49,6 @@ export function FormErrors({ errors, params }: { errors?: string[] | null; param
   );
 }
 
-
 /** A labelled input bound to a conform field, errors translated. Works without JavaScript. */
 export function TextField({
   field,

@@ -14,7 +14,9 @@ export const IntentForm = forwardRef<HTMLFormElement, Props>(function IntentForm
       <CsrfInput />
       <input type="hidden" name="intent" value={intent} />
       {rowId !== undefined ? <input type="hidden" name="id" value={rowId} /> : null}
-      {Object.entries(values ?? {}).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
+      {Object.entries(values ?? {}).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       {children}
     </Form>
   );

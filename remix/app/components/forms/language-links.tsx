@@ -14,7 +14,11 @@ export function LanguageLinks() {
           <CsrfInput />
           <input type="hidden" name="locale" value={l} />
           <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-          <button type="submit" className={l === i18n.language ? "rounded px-2 py-1 font-semibold text-primary" : "rounded px-2 py-1 text-muted-foreground hover:text-foreground"} aria-current={l === i18n.language ? "true" : undefined}>
+          <button
+            type="submit"
+            className={l === i18n.language ? "rounded px-2 py-1 font-semibold text-primary" : "rounded px-2 py-1 text-muted-foreground hover:text-foreground"}
+            aria-current={l === i18n.language ? "true" : undefined}
+          >
             {t(`languages.${l}`)}
           </button>
         </Form>

@@ -50,7 +50,9 @@ export function ImportProgress({ imp, lng }: { imp: ImportView; lng: Lng }) {
           <h2 className="leading-none font-semibold">{t("progress.title")}</h2>
           <ImportStatusBadge status={imp.status} />
         </div>
-        <CardDescription>{imp.status === "queued" ? t("progress.queued") : t("progress.running")} {t("progress.live")}</CardDescription>
+        <CardDescription>
+          {imp.status === "queued" ? t("progress.queued") : t("progress.running")} {t("progress.live")}
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
         <div className="space-y-1">
@@ -64,7 +66,9 @@ export function ImportProgress({ imp, lng }: { imp: ImportView; lng: Lng }) {
           >
             <div className="h-full rounded-full bg-primary transition-[width] duration-500" style={{ width: `${percent}%` }} />
           </div>
-          <p className="text-right text-sm font-medium tabular-nums" data-percent={percent}>{t("progress.percent", { percent })}</p>
+          <p className="text-right text-sm font-medium tabular-nums" data-percent={percent}>
+            {t("progress.percent", { percent })}
+          </p>
         </div>
         <Stats imp={imp} lng={lng} live />
       </CardContent>

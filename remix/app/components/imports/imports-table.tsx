@@ -21,7 +21,9 @@ export function ImportsTable({ rows, lng }: { rows: ImportRow[]; lng: Lng }) {
           <TableHead>{t("recent.status")}</TableHead>
           <TableHead className="text-right">{t("recent.rows")}</TableHead>
           <TableHead className="text-right">{t("recent.errors")}</TableHead>
-          <TableHead className="text-right"><span className="sr-only">{t("recent.open")}</span></TableHead>
+          <TableHead className="text-right">
+            <span className="sr-only">{t("recent.open")}</span>
+          </TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -29,11 +31,15 @@ export function ImportsTable({ rows, lng }: { rows: ImportRow[]; lng: Lng }) {
           const date = formatDate(r.createdAt, lng, true);
           return (
             <TableRow key={r.id} data-import-id={r.id}>
-              <TableCell><time dateTime={r.createdAt}>{date}</time></TableCell>
+              <TableCell>
+                <time dateTime={r.createdAt}>{date}</time>
+              </TableCell>
               <TableCell className="max-w-xs truncate" title={r.files.map((f) => f.name).join(", ")}>
                 {r.files.map((f) => f.name).join(", ")}
               </TableCell>
-              <TableCell><ImportStatusBadge status={r.status} /></TableCell>
+              <TableCell>
+                <ImportStatusBadge status={r.status} />
+              </TableCell>
               <TableCell className="text-right tabular-nums">{r.status === "uploaded" ? "—" : formatCount(r.totalRows, lng)}</TableCell>
               <TableCell className="text-right tabular-nums">{r.status === "uploaded" ? "—" : formatCount(r.errorCount, lng)}</TableCell>
               <TableCell className="text-right">

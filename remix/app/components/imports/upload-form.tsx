@@ -19,8 +19,7 @@ export function UploadForm({ reply }: { reply?: UploadReply }) {
   // With JavaScript, the browser says at once what the server would refuse (too many files, not .csv).
   const check = (input: HTMLInputElement) => {
     const files = [...(input.files ?? [])];
-    const message =
-      files.length > IMPORT_MAX_FILES ? t("errors:IMPORT_TOO_MANY_FILES") : files.some((f) => !/\.csv$/i.test(f.name)) ? t("errors:IMPORT_NOT_CSV") : "";
+    const message = files.length > IMPORT_MAX_FILES ? t("errors:IMPORT_TOO_MANY_FILES") : files.some((f) => !/\.csv$/i.test(f.name)) ? t("errors:IMPORT_NOT_CSV") : "";
     input.setCustomValidity(message);
     if (message) input.reportValidity();
   };
@@ -42,7 +41,9 @@ export function UploadForm({ reply }: { reply?: UploadReply }) {
           className="block w-full cursor-pointer rounded-md border border-input bg-transparent text-sm shadow-xs file:mr-3 file:cursor-pointer file:border-0 file:border-r file:border-input file:bg-muted file:px-3 file:py-2 file:text-sm file:font-medium focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none aria-invalid:border-destructive"
         />
       </FormField>
-      <Button type="submit" disabled={busy}>{busy ? t("imports:upload.sending") : t("imports:upload.submit")}</Button>
+      <Button type="submit" disabled={busy}>
+        {busy ? t("imports:upload.sending") : t("imports:upload.submit")}
+      </Button>
     </Form>
   );
 }

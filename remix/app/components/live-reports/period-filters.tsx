@@ -16,9 +16,21 @@ export type PeriodValues = { begin: string; end: string; department_id: string; 
 export type FilterOptions = { departments: Array<{ id: string; name: string }>; agents: Array<{ id: string; name: string }> };
 
 export function PeriodFilters({
-  action, method = "get", values, errors, options, submitLabel, children,
+  action,
+  method = "get",
+  values,
+  errors,
+  options,
+  submitLabel,
+  children,
 }: {
-  action: string; method?: "get" | "post"; values: PeriodValues; errors: Record<string, string[] | undefined>; options: FilterOptions; submitLabel?: string; children?: ReactNode;
+  action: string;
+  method?: "get" | "post";
+  values: PeriodValues;
+  errors: Record<string, string[] | undefined>;
+  options: FilterOptions;
+  submitLabel?: string;
+  children?: ReactNode;
 }) {
   const { t } = useTranslation("liveReports");
   const invalid = (k: string) => (errors[k]?.length ? { "aria-invalid": true as const, "aria-describedby": `lr-${method}-${k}-error` } : {});
@@ -36,7 +48,11 @@ export function PeriodFilters({
         <Label htmlFor={`lr-${method}-department`}>{t("filters.department")}</Label>
         <NativeSelect id={`lr-${method}-department`} name="department_id" defaultValue={values.department_id} {...invalid("department_id")}>
           <NativeSelectOption value="">{t("filters.all")}</NativeSelectOption>
-          {options.departments.map((d) => <NativeSelectOption key={d.id} value={d.id}>{d.name}</NativeSelectOption>)}
+          {options.departments.map((d) => (
+            <NativeSelectOption key={d.id} value={d.id}>
+              {d.name}
+            </NativeSelectOption>
+          ))}
         </NativeSelect>
         <ErrorText id={`lr-${method}-department_id-error`} errors={errors.department_id} />
       </div>
@@ -44,11 +60,17 @@ export function PeriodFilters({
         <Label htmlFor={`lr-${method}-agent`}>{t("filters.agent")}</Label>
         <NativeSelect id={`lr-${method}-agent`} name="agent_id" defaultValue={values.agent_id} {...invalid("agent_id")}>
           <NativeSelectOption value="">{t("filters.all")}</NativeSelectOption>
-          {options.agents.map((a) => <NativeSelectOption key={a.id} value={a.id}>{a.name}</NativeSelectOption>)}
+          {options.agents.map((a) => (
+            <NativeSelectOption key={a.id} value={a.id}>
+              {a.name}
+            </NativeSelectOption>
+          ))}
         </NativeSelect>
         <ErrorText id={`lr-${method}-agent_id-error`} errors={errors.agent_id} />
       </div>
-      <Button type="submit" variant={method === "get" ? "secondary" : "default"} className="mt-6">{submitLabel ?? t("filters.submit")}</Button>
+      <Button type="submit" variant={method === "get" ? "secondary" : "default"} className="mt-6">
+        {submitLabel ?? t("filters.submit")}
+      </Button>
     </Form>
   );
 }

@@ -28,7 +28,20 @@ const SYNC_THROTTLE_MS = 2000;
 /** Live events kept for screens that load a snapshot and must apply again what came after it. */
 const RECENT_KEEP = 300;
 /** Events that change lists or counts (a new sync is read after them). */
-const STRUCTURAL = new Set(["queued", "assigned", "close", "return_to_queue", "room_refused", "transfer_agent", "transfer_department", "transfer_accept", "transfer_refused", "send", "read", "agent_status"]);
+const STRUCTURAL = new Set([
+  "queued",
+  "assigned",
+  "close",
+  "return_to_queue",
+  "room_refused",
+  "transfer_agent",
+  "transfer_department",
+  "transfer_accept",
+  "transfer_refused",
+  "send",
+  "read",
+  "agent_status",
+]);
 
 export type LiveSync = {
   user_id: string;
@@ -95,10 +108,14 @@ export function LiveProvider({ enabled, mark, accountId, lang, children }: { ena
     const put = (step: ConnectStep, value: unknown) =>
       setData((d) => {
         switch (step) {
-          case "sync": return { ...d, sync: value as LiveSync };
-          case "system": return { ...d, system: value as LiveData["system"] };
-          case "tags": return { ...d, tags: (value as { data: LiveData["tags"] }).data };
-          case "tabs": return { ...d, tabs: (value as { data: LiveData["tabs"] }).data };
+          case "sync":
+            return { ...d, sync: value as LiveSync };
+          case "system":
+            return { ...d, system: value as LiveData["system"] };
+          case "tags":
+            return { ...d, tags: (value as { data: LiveData["tags"] }).data };
+          case "tabs":
+            return { ...d, tabs: (value as { data: LiveData["tabs"] }).data };
         }
       });
     const resync = () => {
@@ -107,7 +124,10 @@ export function LiveProvider({ enabled, mark, accountId, lang, children }: { ena
       syncTimer = setTimeout(() => {
         syncTimer = undefined;
         lastSync = Date.now();
-        readStep("sync", abort.signal).then((v) => put("sync", v), () => undefined);
+        readStep("sync", abort.signal).then(
+          (v) => put("sync", v),
+          () => undefined,
+        );
       }, wait);
     };
     void (async () => {
@@ -181,12 +201,18 @@ export function LiveConnectionBanner() {
   const { socket, socketState: state } = useLive();
   if (!state || state.status === "open" || state.status === "connecting") return null;
   return (
-    <div role="status" data-testid="live-connection" className="flex items-center gap-3 border-b bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+    <div
+      role="status"
+      data-testid="live-connection"
+      className="flex items-center gap-3 border-b bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+    >
       {state.status === "waiting" ? <span>{t("connection.waiting", { seconds: state.secondsLeft })}</span> : null}
       {state.status === "already_connected" ? (
         <>
           <span>{t("connection.elsewhere")}</span>
-          <Button size="sm" variant="outline" onClick={() => socket?.takeOver()} data-testid="live-takeover">{t("connection.takeOver")}</Button>
+          <Button size="sm" variant="outline" onClick={() => socket?.takeOver()} data-testid="live-takeover">
+            {t("connection.takeOver")}
+          </Button>
         </>
       ) : null}
       {state.status === "disconnected" ? <span>{t(state.reason === "connected_elsewhere" ? "connection.replaced" : "connection.closed")}</span> : null}
@@ -211,10 +237,19 @@ export function LiveHeaderStatus() {
   if (!enabled || !sync) return null;
   const dot = sync.status === "AVAILABLE" ? "bg-emerald-500" : sync.status === "OFFLINE" ? "bg-muted-foreground" : "bg-amber-500";
   return (
-    <Link to="/live" className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent" data-testid="live-header-status" aria-label={t("header.label", { status: t(`agentStatus.${sync.status}`), count: n })}>
+    <Link
+      to="/live"
+      className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent"
+      data-testid="live-header-status"
+      aria-label={t("header.label", { status: t(`agentStatus.${sync.status}`), count: n })}
+    >
       <span className={`size-2.5 rounded-full ${dot}`} aria-hidden />
       <span className="hidden md:inline">{t(`agentStatus.${sync.status}`)}</span>
-      {n > 0 ? <span className="rounded-full bg-destructive px-1.5 text-[10px] text-white" data-testid="live-header-count">{n}</span> : null}
+      {n > 0 ? (
+        <span className="rounded-full bg-destructive px-1.5 text-[10px] text-white" data-testid="live-header-count">
+          {n}
+        </span>
+      ) : null}
     </Link>
   );
 }

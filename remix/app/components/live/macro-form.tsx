@@ -32,7 +32,13 @@ export function MacroForm({
     id,
     lastResult,
     defaultValue: defaults
-      ? { name: defaults.name, message: defaults.message ?? "", tags: defaults.tags.join(", "), tabulation_id: defaults.tabulation_id ?? "", close: defaults.close ? "on" : undefined }
+      ? {
+          name: defaults.name,
+          message: defaults.message ?? "",
+          tags: defaults.tags.join(", "),
+          tabulation_id: defaults.tabulation_id ?? "",
+          close: defaults.close ? "on" : undefined,
+        }
       : undefined,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: macroSchema }),
     shouldValidate: "onBlur",
@@ -46,11 +52,22 @@ export function MacroForm({
       <TextField field={fields.name} label={t("macros.name")} autoComplete="off" />
       <TextareaField field={fields.message} label={t("macros.message")} />
       <TextField field={fields.tags as never} label={t("macros.tags")} description={t("macros.tagsHint")} autoComplete="off" />
-      <SelectField field={fields.tabulation_id} label={t("macros.tabulation")} placeholder={t("macros.noTabulation")} options={tabulations.map((x) => ({ value: x.id, label: x.name }))} />
+      <SelectField
+        field={fields.tabulation_id}
+        label={t("macros.tabulation")}
+        placeholder={t("macros.noTabulation")}
+        options={tabulations.map((x) => ({ value: x.id, label: x.name }))}
+      />
       <CheckboxField field={fields.close as never} label={t("macros.close")} />
       <div className="flex gap-2">
-        <Button type="submit" className="flex-1" disabled={busy}>{submit}</Button>
-        {cancelTo ? <Button asChild variant="outline"><Link to={cancelTo}>{t("macros.edit.cancel")}</Link></Button> : null}
+        <Button type="submit" className="flex-1" disabled={busy}>
+          {submit}
+        </Button>
+        {cancelTo ? (
+          <Button asChild variant="outline">
+            <Link to={cancelTo}>{t("macros.edit.cancel")}</Link>
+          </Button>
+        ) : null}
       </div>
     </Form>
   );

@@ -13,7 +13,9 @@ export function useReplyFor() {
     errorsOf: (intent: string, id?: string) => {
       if (sent?.intent !== intent || (id !== undefined && sent?.id !== id)) return undefined;
       const e = last?.result.error ?? {};
-      return Object.values(e).flat().filter((x): x is string => typeof x === "string");
+      return Object.values(e)
+        .flat()
+        .filter((x): x is string => typeof x === "string");
     },
   };
 }

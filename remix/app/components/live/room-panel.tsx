@@ -26,14 +26,30 @@ export type PanelOptions = {
 
 export type PanelNames = { department: string | null; tabulation: string | null; agent: string | null; transfer_to: string | null } | null;
 
-function Action({ action, intent, roomId, label, variant = "outline", children }: { action: string; intent: string; roomId: string; label: string; variant?: "outline" | "default" | "destructive" | "secondary"; children?: React.ReactNode }) {
+function Action({
+  action,
+  intent,
+  roomId,
+  label,
+  variant = "outline",
+  children,
+}: {
+  action: string;
+  intent: string;
+  roomId: string;
+  label: string;
+  variant?: "outline" | "default" | "destructive" | "secondary";
+  children?: React.ReactNode;
+}) {
   return (
     <Form method="post" action={action} className="space-y-2">
       <CsrfInput />
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="room_id" value={roomId} />
       {children}
-      <Button type="submit" variant={variant} size="sm" className="w-full">{label}</Button>
+      <Button type="submit" variant={variant} size="sm" className="w-full">
+        {label}
+      </Button>
     </Form>
   );
 }
@@ -48,7 +64,15 @@ function Disclosure({ summary, children, open }: { summary: string; children: Re
 }
 
 export function RoomPanel({
-  room, me, supervisor, options, names, action, lng, errors, errorIntent,
+  room,
+  me,
+  supervisor,
+  options,
+  names,
+  action,
+  lng,
+  errors,
+  errorIntent,
 }: {
   room: RoomView;
   me: string;
@@ -70,20 +94,59 @@ export function RoomPanel({
       <section className="space-y-1">
         <h2 className="font-semibold">{t("details.title")}</h2>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-          <dt className="text-muted-foreground">{t("details.protocol")}</dt><dd data-testid="room-protocol">{room.protocol}</dd>
-          <dt className="text-muted-foreground">{t("details.status")}</dt><dd><Badge variant={open ? "success" : room.status === "QUEUE" ? "warning" : "secondary"}>{t(`roomStatus.${room.status}`)}</Badge>{room.locked ? <Badge variant="outline" className="ml-1">{t("details.locked")}</Badge> : null}</dd>
-          <dt className="text-muted-foreground">{t("details.channel")}</dt><dd>{t(`channels.${room.channel}`, { defaultValue: room.channel })}</dd>
+          <dt className="text-muted-foreground">{t("details.protocol")}</dt>
+          <dd data-testid="room-protocol">{room.protocol}</dd>
+          <dt className="text-muted-foreground">{t("details.status")}</dt>
+          <dd>
+            <Badge variant={open ? "success" : room.status === "QUEUE" ? "warning" : "secondary"}>{t(`roomStatus.${room.status}`)}</Badge>
+            {room.locked ? (
+              <Badge variant="outline" className="ml-1">
+                {t("details.locked")}
+              </Badge>
+            ) : null}
+          </dd>
+          <dt className="text-muted-foreground">{t("details.channel")}</dt>
+          <dd>{t(`channels.${room.channel}`, { defaultValue: room.channel })}</dd>
           <dt className="text-muted-foreground">{t("details.contact")}</dt>
           <dd>
-            {room.contact_id ? <a className="underline" href={`/contacts/${room.contact_id}`}>{room.username || t("list.anonymous")}</a> : room.username || t("list.anonymous")}
+            {room.contact_id ? (
+              <a className="underline" href={`/contacts/${room.contact_id}`}>
+                {room.username || t("list.anonymous")}
+              </a>
+            ) : (
+              room.username || t("list.anonymous")
+            )}
           </dd>
-          {room.email ? <><dt className="text-muted-foreground">{t("details.email")}</dt><dd className="break-all">{room.email}</dd></> : null}
-          {room.phone ? <><dt className="text-muted-foreground">{t("details.phone")}</dt><dd>{room.phone}</dd></> : null}
-          <dt className="text-muted-foreground">{t("details.department")}</dt><dd>{names?.department ?? t("details.none")}</dd>
-          <dt className="text-muted-foreground">{t("details.agent")}</dt><dd>{names?.agent ?? t("details.none")}</dd>
-          <dt className="text-muted-foreground">{t("details.createdAt")}</dt><dd>{formatDate(room.created_at, lng, true)}</dd>
-          {room.closed_at ? <><dt className="text-muted-foreground">{t("details.closedAt")}</dt><dd>{formatDate(room.closed_at, lng, true)}</dd></> : null}
-          {room.locked && room.transfer_type === "agent" ? <><dt className="text-muted-foreground">{t("details.transferTo")}</dt><dd>{names?.transfer_to ?? "—"}</dd></> : null}
+          {room.email ? (
+            <>
+              <dt className="text-muted-foreground">{t("details.email")}</dt>
+              <dd className="break-all">{room.email}</dd>
+            </>
+          ) : null}
+          {room.phone ? (
+            <>
+              <dt className="text-muted-foreground">{t("details.phone")}</dt>
+              <dd>{room.phone}</dd>
+            </>
+          ) : null}
+          <dt className="text-muted-foreground">{t("details.department")}</dt>
+          <dd>{names?.department ?? t("details.none")}</dd>
+          <dt className="text-muted-foreground">{t("details.agent")}</dt>
+          <dd>{names?.agent ?? t("details.none")}</dd>
+          <dt className="text-muted-foreground">{t("details.createdAt")}</dt>
+          <dd>{formatDate(room.created_at, lng, true)}</dd>
+          {room.closed_at ? (
+            <>
+              <dt className="text-muted-foreground">{t("details.closedAt")}</dt>
+              <dd>{formatDate(room.closed_at, lng, true)}</dd>
+            </>
+          ) : null}
+          {room.locked && room.transfer_type === "agent" ? (
+            <>
+              <dt className="text-muted-foreground">{t("details.transferTo")}</dt>
+              <dd>{names?.transfer_to ?? "—"}</dd>
+            </>
+          ) : null}
         </dl>
         {mine ? (
           <Disclosure summary={t("contactEdit.summary")} open={Boolean(err("contact"))}>
@@ -126,10 +189,17 @@ export function RoomPanel({
             <Disclosure summary={t("actions.close")} open={Boolean(err("close")?.length)}>
               <Action action={action} intent="close" roomId={room.id} label={t("actions.closeConfirm")} variant="destructive">
                 <FormErrors errors={err("close")} />
-                <Label htmlFor="close-tabulation">{t("details.tabulation")}{options.tabulationRequired ? " *" : ""}</Label>
+                <Label htmlFor="close-tabulation">
+                  {t("details.tabulation")}
+                  {options.tabulationRequired ? " *" : ""}
+                </Label>
                 <NativeSelect id="close-tabulation" name="tabulation_id" defaultValue={room.tabulation_id ?? ""}>
                   <NativeSelectOption value="">{t("details.noTabulation")}</NativeSelectOption>
-                  {options.tabulations.map((tab) => <NativeSelectOption key={tab.id} value={tab.id}>{tab.name}</NativeSelectOption>)}
+                  {options.tabulations.map((tab) => (
+                    <NativeSelectOption key={tab.id} value={tab.id}>
+                      {tab.name}
+                    </NativeSelectOption>
+                  ))}
                 </NativeSelect>
               </Action>
             </Disclosure>
@@ -139,8 +209,12 @@ export function RoomPanel({
                   <FormErrors errors={err("sample")} />
                   <Label htmlFor="room-sample">{t("actions.sample")}</Label>
                   <NativeSelect id="room-sample" name="sample_id" required defaultValue="">
-                    <NativeSelectOption value="" disabled>{t("actions.chooseSample")}</NativeSelectOption>
-                    {options.samples.map((x) => <NativeSelectOption key={x.id} value={x.id}>{`/${x.key} · ${x.message.slice(0, 60)}`}</NativeSelectOption>)}
+                    <NativeSelectOption value="" disabled>
+                      {t("actions.chooseSample")}
+                    </NativeSelectOption>
+                    {options.samples.map((x) => (
+                      <NativeSelectOption key={x.id} value={x.id}>{`/${x.key} · ${x.message.slice(0, 60)}`}</NativeSelectOption>
+                    ))}
                   </NativeSelect>
                 </Action>
               </Disclosure>
@@ -151,8 +225,14 @@ export function RoomPanel({
                   <FormErrors errors={err("macro")} />
                   <Label htmlFor="room-macro">{t("actions.macro")}</Label>
                   <NativeSelect id="room-macro" name="macro_id" required defaultValue="">
-                    <NativeSelectOption value="" disabled>{t("actions.chooseMacro")}</NativeSelectOption>
-                    {options.macros.map((m) => <NativeSelectOption key={m.id} value={m.id}>{m.name}</NativeSelectOption>)}
+                    <NativeSelectOption value="" disabled>
+                      {t("actions.chooseMacro")}
+                    </NativeSelectOption>
+                    {options.macros.map((m) => (
+                      <NativeSelectOption key={m.id} value={m.id}>
+                        {m.name}
+                      </NativeSelectOption>
+                    ))}
                   </NativeSelect>
                 </Action>
               </Disclosure>
@@ -162,8 +242,12 @@ export function RoomPanel({
                 <FormErrors errors={err("transfer_agent")} />
                 <Label htmlFor="transfer-agent">{t("actions.agent")}</Label>
                 <NativeSelect id="transfer-agent" name="agent_id" required defaultValue="">
-                  <NativeSelectOption value="" disabled>{t("actions.chooseAgent")}</NativeSelectOption>
-                  {options.agents.map((a) => <NativeSelectOption key={a.id} value={a.id}>{`${a.name || a.email} · ${t(`agentStatus.${a.status}`)}`}</NativeSelectOption>)}
+                  <NativeSelectOption value="" disabled>
+                    {t("actions.chooseAgent")}
+                  </NativeSelectOption>
+                  {options.agents.map((a) => (
+                    <NativeSelectOption key={a.id} value={a.id}>{`${a.name || a.email} · ${t(`agentStatus.${a.status}`)}`}</NativeSelectOption>
+                  ))}
                 </NativeSelect>
               </Action>
             </Disclosure>
@@ -172,8 +256,14 @@ export function RoomPanel({
                 <FormErrors errors={err("transfer_department")} />
                 <Label htmlFor="transfer-department">{t("details.department")}</Label>
                 <NativeSelect id="transfer-department" name="department_id" required defaultValue="">
-                  <NativeSelectOption value="" disabled>{t("actions.chooseDepartment")}</NativeSelectOption>
-                  {options.departments.map((d) => <NativeSelectOption key={d.id} value={d.id}>{d.name}</NativeSelectOption>)}
+                  <NativeSelectOption value="" disabled>
+                    {t("actions.chooseDepartment")}
+                  </NativeSelectOption>
+                  {options.departments.map((d) => (
+                    <NativeSelectOption key={d.id} value={d.id}>
+                      {d.name}
+                    </NativeSelectOption>
+                  ))}
                 </NativeSelect>
               </Action>
             </Disclosure>
@@ -204,16 +294,30 @@ export function RoomPanel({
             <h2 className="font-semibold">{t("details.tabulation")}</h2>
             <Action action={action} intent="tabulation" roomId={room.id} label={t("actions.saveTabulation")}>
               <FormErrors errors={err("tabulation")} />
-              <Label htmlFor="room-tabulation" className="sr-only">{t("details.tabulation")}</Label>
+              <Label htmlFor="room-tabulation" className="sr-only">
+                {t("details.tabulation")}
+              </Label>
               <NativeSelect id="room-tabulation" name="tabulation_id" required defaultValue={room.tabulation_id ?? ""}>
-                <NativeSelectOption value="" disabled>{t("details.noTabulation")}</NativeSelectOption>
-                {options.tabulations.map((tab) => <NativeSelectOption key={tab.id} value={tab.id}>{tab.name}</NativeSelectOption>)}
+                <NativeSelectOption value="" disabled>
+                  {t("details.noTabulation")}
+                </NativeSelectOption>
+                {options.tabulations.map((tab) => (
+                  <NativeSelectOption key={tab.id} value={tab.id}>
+                    {tab.name}
+                  </NativeSelectOption>
+                ))}
               </NativeSelect>
             </Action>
           </section>
           <section className="space-y-2">
             <h2 className="font-semibold">{t("details.tags")}</h2>
-            <div className="flex flex-wrap gap-1">{room.tags.map((tag) => <Badge key={tag} variant="secondary">{tag}</Badge>)}</div>
+            <div className="flex flex-wrap gap-1">
+              {room.tags.map((tag) => (
+                <Badge key={tag} variant="secondary">
+                  {tag}
+                </Badge>
+              ))}
+            </div>
             <Action action={action} intent="tags" roomId={room.id} label={t("actions.saveTags")}>
               <FormErrors errors={err("tags")} />
               <Label htmlFor="room-tags">{t("details.tagsHelp")}</Label>
@@ -222,7 +326,13 @@ export function RoomPanel({
           </section>
         </>
       ) : room.tags.length ? (
-        <section className="flex flex-wrap gap-1">{room.tags.map((tag) => <Badge key={tag} variant="secondary">{tag}</Badge>)}</section>
+        <section className="flex flex-wrap gap-1">
+          {room.tags.map((tag) => (
+            <Badge key={tag} variant="secondary">
+              {tag}
+            </Badge>
+          ))}
+        </section>
       ) : null}
     </aside>
   );

@@ -21,11 +21,17 @@ export function StatusTicks({ status }: { status: MessageView["status"] }) {
   const label = t(`messageStatus.${status}`);
   const common = "size-3.5 shrink-0";
   const icon =
-    status === "PENDING" ? <Clock className={common} aria-hidden="true" />
-    : status === "SENT" ? <Check className={common} aria-hidden="true" />
-    : status === "DELIVERED" ? <CheckCheck className={common} aria-hidden="true" />
-    : status === "READ" ? <CheckCheck className={cn(common, "text-sky-500")} aria-hidden="true" />
-    : <AlertCircle className={cn(common, "text-destructive")} aria-hidden="true" />;
+    status === "PENDING" ? (
+      <Clock className={common} aria-hidden="true" />
+    ) : status === "SENT" ? (
+      <Check className={common} aria-hidden="true" />
+    ) : status === "DELIVERED" ? (
+      <CheckCheck className={common} aria-hidden="true" />
+    ) : status === "READ" ? (
+      <CheckCheck className={cn(common, "text-sky-500")} aria-hidden="true" />
+    ) : (
+      <AlertCircle className={cn(common, "text-destructive")} aria-hidden="true" />
+    );
   return (
     <span title={label} data-status={status} className="inline-flex items-center">
       {icon}
@@ -43,7 +49,11 @@ function Attachments({ items }: { items: MessageView["attachments"] }) {
         const key = `${a.uri}-${i}`;
         switch (a.type) {
           case "image":
-            return <a key={key} href={a.uri} target="_blank" rel="noopener noreferrer"><img src={a.uri} alt={a.name || t("attachment.image")} loading="lazy" className="max-h-64 max-w-full rounded" /></a>;
+            return (
+              <a key={key} href={a.uri} target="_blank" rel="noopener noreferrer">
+                <img src={a.uri} alt={a.name || t("attachment.image")} loading="lazy" className="max-h-64 max-w-full rounded" />
+              </a>
+            );
           case "sticker":
             return <img key={key} src={a.uri} alt={t("attachment.sticker")} loading="lazy" className="size-32 object-contain" />;
           case "audio":
@@ -69,7 +79,9 @@ export function SuggestionChips({ items }: { items: readonly string[] }) {
   return (
     <ul className="mt-1 flex flex-wrap gap-1" aria-label={t("composer.suggestions.summary")} data-suggestions>
       {items.map((s) => (
-        <li key={s} className="rounded-full border border-primary/40 px-2 py-0.5 text-xs text-primary">{s}</li>
+        <li key={s} className="rounded-full border border-primary/40 px-2 py-0.5 text-xs text-primary">
+          {s}
+        </li>
       ))}
     </ul>
   );
@@ -79,7 +91,11 @@ export function MessageBubble({ m, lng, authorName }: { m: MessageView; lng: Lng
   const { t } = useTranslation("liveDesk");
   const mine = m.author === "agent" || m.author === "bot";
   if (m.author === "system") {
-    return <p className="py-1 text-center text-xs text-muted-foreground" data-message={m.id}>{m.body}</p>;
+    return (
+      <p className="py-1 text-center text-xs text-muted-foreground" data-message={m.id}>
+        {m.body}
+      </p>
+    );
   }
   return (
     <div className={cn("flex py-1", mine ? "justify-end" : "justify-start")} data-message={m.id} data-author={m.author}>
@@ -88,7 +104,11 @@ export function MessageBubble({ m, lng, authorName }: { m: MessageView; lng: Lng
         {m.status === "DELETED" ? (
           <p className="italic text-muted-foreground">{t("thread.deleted")}</p>
         ) : (
-          <div className="break-words [&_a]:underline [&_code]:rounded [&_code]:bg-background/60 [&_code]:px-1 [&_pre]:overflow-x-auto" dangerouslySetInnerHTML={{ __html: renderMarkup(m.body) }} />
+          <div
+            className="break-words [&_a]:underline [&_code]:rounded [&_code]:bg-background/60 [&_code]:px-1 [&_pre]:overflow-x-auto"
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: renderMarkup escapes every character of the body first and only then adds its own tags (remix/app/lib/markup.ts, tested)
+            dangerouslySetInnerHTML={{ __html: renderMarkup(m.body) }}
+          />
         )}
         <Attachments items={m.attachments} />
         {m.suggestions?.length ? <SuggestionChips items={m.suggestions} /> : null}
@@ -128,9 +148,17 @@ export function Thread({
   if (!hydrated) {
     return (
       <div className="flex-1 overflow-y-auto px-4 py-2" data-testid="thread" role="log" aria-label={t("thread.label")}>
-        {more && olderHref ? <p className="py-2 text-center"><a href={olderHref} className="text-sm underline">{t("thread.older")}</a></p> : null}
+        {more && olderHref ? (
+          <p className="py-2 text-center">
+            <a href={olderHref} className="text-sm underline">
+              {t("thread.older")}
+            </a>
+          </p>
+        ) : null}
         {messages.length === 0 ? <p className="py-8 text-center text-sm text-muted-foreground">{t("thread.empty")}</p> : null}
-        {messages.map((m) => <MessageBubble key={m.id} m={m} lng={lng} authorName={authorName(m)} />)}
+        {messages.map((m) => (
+          <MessageBubble key={m.id} m={m} lng={lng} authorName={authorName(m)} />
+        ))}
       </div>
     );
   }
@@ -141,8 +169,20 @@ export function Thread({
 const AUTO_SCROLL_PX = 600;
 
 function VirtualThread({
-  messages, more, lng, onLoadOlder, loadingOlder, authorName,
-}: { messages: MessageView[]; more: boolean; lng: Lng; onLoadOlder?: () => void; loadingOlder?: boolean; authorName: (m: MessageView) => string | undefined }) {
+  messages,
+  more,
+  lng,
+  onLoadOlder,
+  loadingOlder,
+  authorName,
+}: {
+  messages: MessageView[];
+  more: boolean;
+  lng: Lng;
+  onLoadOlder?: () => void;
+  loadingOlder?: boolean;
+  authorName: (m: MessageView) => string | undefined;
+}) {
   const { t } = useTranslation("liveDesk");
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -180,14 +220,27 @@ function VirtualThread({
   };
 
   return (
-    <div ref={parent} onScroll={onScroll} className="flex-1 overflow-y-auto px-4 py-2" data-testid="thread" role="log" aria-label={t("thread.label")} aria-busy={loadingOlder || undefined}>
+    <div
+      ref={parent}
+      onScroll={onScroll}
+      className="flex-1 overflow-y-auto px-4 py-2"
+      data-testid="thread"
+      role="log"
+      aria-label={t("thread.label")}
+      aria-busy={loadingOlder || undefined}
+    >
       {more ? <p className="py-1 text-center text-xs text-muted-foreground">{loadingOlder ? t("thread.loading") : t("thread.scrollOlder")}</p> : null}
       {messages.length === 0 ? <p className="py-8 text-center text-sm text-muted-foreground">{t("thread.empty")}</p> : null}
       <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
         {virtualizer.getVirtualItems().map((item) => {
           const m = messages[item.index];
           return (
-            <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start}px)` }}>
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${item.start}px)` }}
+            >
               <MessageBubble m={m} lng={lng} authorName={authorName(m)} />
             </div>
           );

@@ -9,8 +9,22 @@ import { useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { TYPING_EVERY_MS, TYPING_SHOW_MS } from "../../../../api/live/limits";
 import {
-  addPending, applyLiveEvent, failPending, isAlert, mutedAt, needsRead, prependOlder, streamMs, syncAndReplay, syncSnapshot, undeliveredIds,
-  type DeskSnapshot, type DeskState, type LiveConnection, type LiveEventMessage, type MessageView,
+  addPending,
+  applyLiveEvent,
+  failPending,
+  isAlert,
+  mutedAt,
+  needsRead,
+  prependOlder,
+  streamMs,
+  syncAndReplay,
+  syncSnapshot,
+  undeliveredIds,
+  type DeskSnapshot,
+  type DeskState,
+  type LiveConnection,
+  type LiveEventMessage,
+  type MessageView,
 } from "~/lib/live-state";
 
 export const POLL_MS = 2000;
@@ -27,11 +41,16 @@ type Action =
 
 function reducer(state: DeskState, a: Action): DeskState {
   switch (a.type) {
-    case "sync": return syncAndReplay(state, a.snapshot, a.recent);
-    case "event": return applyLiveEvent(state, a.event);
-    case "pending": return addPending(state, a);
-    case "failed": return failPending(state, a.clientId);
-    case "older": return prependOlder(state, a.roomId, a.page);
+    case "sync":
+      return syncAndReplay(state, a.snapshot, a.recent);
+    case "event":
+      return applyLiveEvent(state, a.event);
+    case "pending":
+      return addPending(state, a);
+    case "failed":
+      return failPending(state, a.clientId);
+    case "older":
+      return prependOlder(state, a.roomId, a.page);
   }
 }
 
@@ -102,7 +121,7 @@ export function useLiveDesk({
       body.set("via", "js");
       body.set("intent", name);
       for (const [k, v] of Object.entries(payload)) {
-        if (Array.isArray(v)) v.forEach((x) => body.append(k, String(x)));
+        if (Array.isArray(v)) for (const x of v) body.append(k, String(x));
         else if (v !== undefined && v !== null) body.set(k, String(v));
       }
       const res = await fetch(actionUrl, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" } });
@@ -208,13 +227,16 @@ export function useLiveDesk({
     };
   }, [wantsRead, state.room?.id, state.messages.length, command]);
 
-  const rememberStatus = useCallback((status: string) => {
-    try {
-      window.localStorage.setItem(statusKey(snapshot.me), status);
-    } catch {
-      // Storage unavailable.
-    }
-  }, [snapshot.me]);
+  const rememberStatus = useCallback(
+    (status: string) => {
+      try {
+        window.localStorage.setItem(statusKey(snapshot.me), status);
+      } catch {
+        // Storage unavailable.
+      }
+    },
+    [snapshot.me],
+  );
 
   const send = useCallback(
     async (roomId: string, body: string, suggestions: string[] = []) => {

@@ -30,7 +30,12 @@ function CopyButton({ text }: { text: string }) {
       type="button"
       size="sm"
       variant="outline"
-      onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false))}
+      onClick={() =>
+        void navigator.clipboard?.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        )
+      }
     >
       {copied ? t("widget.embed.copied") : t("widget.embed.copy")}
     </Button>
@@ -44,13 +49,21 @@ export function WidgetPreview({ s }: { s: WidgetSettings }) {
   return (
     <div className={`flex flex-col gap-3 rounded-lg border bg-muted/40 p-4 ${align}`} data-testid="widget-preview">
       <div className="w-72 overflow-hidden rounded-xl border shadow-md" style={{ background: c.messageList.bg, color: c.messageList.text }}>
-        <div className="px-4 py-3 font-semibold" style={{ background: c.header.bg, color: c.header.text }}>{s.title_online}</div>
+        <div className="px-4 py-3 font-semibold" style={{ background: c.header.bg, color: c.header.text }}>
+          {s.title_online}
+        </div>
         <div className="space-y-2 p-3 text-sm">
           {s.welcome ? <p className="text-xs opacity-80">{s.welcome}</p> : null}
-          <p className="max-w-[80%] rounded-lg px-3 py-2" style={{ background: c.receivedMessage.bg, color: c.receivedMessage.text }}>{t("widget.preview.received")}</p>
-          <p className="ml-auto max-w-[80%] rounded-lg px-3 py-2" style={{ background: c.sentMessage.bg, color: c.sentMessage.text }}>{t("widget.preview.sent")}</p>
+          <p className="max-w-[80%] rounded-lg px-3 py-2" style={{ background: c.receivedMessage.bg, color: c.receivedMessage.text }}>
+            {t("widget.preview.received")}
+          </p>
+          <p className="ml-auto max-w-[80%] rounded-lg px-3 py-2" style={{ background: c.sentMessage.bg, color: c.sentMessage.text }}>
+            {t("widget.preview.sent")}
+          </p>
         </div>
-        <div className="border-t px-3 py-2 text-sm" style={{ background: c.userInput.bg, color: c.userInput.text, borderColor: s.highlight_color }}>{t("widget.preview.input")}</div>
+        <div className="border-t px-3 py-2 text-sm" style={{ background: c.userInput.bg, color: c.userInput.text, borderColor: s.highlight_color }}>
+          {t("widget.preview.input")}
+        </div>
       </div>
       <div className="flex size-12 items-center justify-center rounded-full text-lg shadow-md" style={{ background: c.launcher.bg, color: c.launcher.text }} aria-hidden="true">
         💬
@@ -133,7 +146,11 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
                                   className="h-8 w-10 cursor-pointer rounded border"
                                 />
                                 {t(`widget.colors.${which}`)}
-                                {errors?.length ? <span role="alert" className="text-destructive">{errors.map((e) => text(e)).join(" ")}</span> : null}
+                                {errors?.length ? (
+                                  <span role="alert" className="text-destructive">
+                                    {errors.map((e) => text(e)).join(" ")}
+                                  </span>
+                                ) : null}
                               </label>
                             );
                           })}
@@ -143,7 +160,13 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
                   </div>
                 </fieldset>
               </fieldset>
-              {canEdit ? <Button type="submit" disabled={busy}>{t("widget.submit")}</Button> : <p className="text-sm text-muted-foreground">{t("widget.readOnly")}</p>}
+              {canEdit ? (
+                <Button type="submit" disabled={busy}>
+                  {t("widget.submit")}
+                </Button>
+              ) : (
+                <p className="text-sm text-muted-foreground">{t("widget.readOnly")}</p>
+              )}
             </Form>
           </CardContent>
         </Card>
@@ -167,7 +190,9 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
               <CopyButton text={widget.snippet} />
               <div className="space-y-2 border-t pt-3">
                 <p className="text-sm font-medium">{t("widget.key.title")}</p>
-                <code className="block break-all rounded bg-muted px-2 py-1 text-xs" data-testid="widget-key">{widget.widget_key}</code>
+                <code className="block break-all rounded bg-muted px-2 py-1 text-xs" data-testid="widget-key">
+                  {widget.widget_key}
+                </code>
                 {canEdit ? (
                   <details open={Boolean(reply.errorsOf("regenerate")?.length)}>
                     <summary className="inline-flex h-8 cursor-pointer list-none items-center rounded-md border border-destructive/40 px-3 text-sm font-medium text-destructive hover:bg-destructive/10">
@@ -179,7 +204,9 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
                       <Form method="post">
                         <CsrfInput />
                         <input type="hidden" name="intent" value="regenerate" />
-                        <Button type="submit" size="sm" variant="destructive">{t("widget.key.confirm")}</Button>
+                        <Button type="submit" size="sm" variant="destructive">
+                          {t("widget.key.confirm")}
+                        </Button>
                       </Form>
                     </div>
                   </details>

@@ -16,15 +16,27 @@ import type { Lng } from "~/lib/i18n";
 
 type Message = { id: string; from: string; to: string; body: string; price: number; status: string; created_at: string; hold_state: string };
 type Approval = {
-  id: string; account_name: string; kind: "word" | "url"; value: string; status: "pending" | "approved" | "rejected"; note: string; reason: string;
-  decided_at: string | null; created_at: string; held: number; total: number; messages: Message[];
+  id: string;
+  account_name: string;
+  kind: "word" | "url";
+  value: string;
+  status: "pending" | "approved" | "rejected";
+  note: string;
+  reason: string;
+  decided_at: string | null;
+  created_at: string;
+  held: number;
+  total: number;
+  messages: Message[];
 };
 export type ReviewGroup = { kind: "word" | "url"; approvals: Approval[]; cursor: string | null; nextCursor: string | null };
 
 /** Every error of a form reply (form-level and per field), for the one error box at the top. */
 export function replyErrors(last: { result: { error?: Record<string, string[] | null> | null } } | undefined): string[] | null {
   if (!last?.result.error) return null;
-  const list = Object.values(last.result.error).flat().filter((e): e is string => typeof e === "string");
+  const list = Object.values(last.result.error)
+    .flat()
+    .filter((e): e is string => typeof e === "string");
   return list.length ? list : null;
 }
 
@@ -35,7 +47,12 @@ export function StatusFilter({ status, base }: { status: string; base: string })
   return (
     <nav aria-label={t("filter.label")} className="flex flex-wrap gap-2">
       {["pending", "approved", "rejected", "all"].map((s) => (
-        <a key={s} href={`${base}?status=${s}`} aria-current={s === status ? "page" : undefined} className={`rounded-md border px-3 py-1 text-sm ${s === status ? "bg-primary text-primary-foreground" : "hover:bg-accent"}`}>
+        <a
+          key={s}
+          href={`${base}?status=${s}`}
+          aria-current={s === status ? "page" : undefined}
+          className={`rounded-md border px-3 py-1 text-sm ${s === status ? "bg-primary text-primary-foreground" : "hover:bg-accent"}`}
+        >
           {t(`filter.${s}`)}
         </a>
       ))}
@@ -65,7 +82,9 @@ function Pager({ groups, kind, status }: { groups: ReviewGroup[]; kind: ReviewGr
       ) : null}
       {g.nextCursor ? (
         <Button asChild variant="outline" size="sm">
-          <a href={href(g.nextCursor)} rel="next">{t("pager.next")}</a>
+          <a href={href(g.nextCursor)} rel="next">
+            {t("pager.next")}
+          </a>
         </Button>
       ) : null}
     </nav>
@@ -93,8 +112,16 @@ export function ReviewGroups({ groups, staff, status, lng, busy }: { groups: Rev
                   <span className="text-sm text-muted-foreground">{t("counts", { held: a.held, total: a.total })}</span>
                   <span className="text-xs text-muted-foreground">{formatDate(a.created_at, lng, true)}</span>
                 </div>
-                {a.note ? <p className="text-sm"><span className="font-medium">{t("note")}:</span> {a.note}</p> : null}
-                {a.reason ? <p className="text-sm text-destructive"><span className="font-medium">{t("reason")}:</span> {a.reason}</p> : null}
+                {a.note ? (
+                  <p className="text-sm">
+                    <span className="font-medium">{t("note")}:</span> {a.note}
+                  </p>
+                ) : null}
+                {a.reason ? (
+                  <p className="text-sm text-destructive">
+                    <span className="font-medium">{t("reason")}:</span> {a.reason}
+                  </p>
+                ) : null}
                 {a.messages.length > 0 ? (
                   <Table>
                     <TableHeader>
@@ -111,7 +138,9 @@ export function ReviewGroups({ groups, staff, status, lng, busy }: { groups: Rev
                         <TableRow key={m.id} data-testid="held-message">
                           <TableCell>{m.to}</TableCell>
                           <TableCell className="max-w-96 text-sm whitespace-normal">{m.body}</TableCell>
-                          <TableCell>{t(`holdState.${m.hold_state}`)} · {m.status}</TableCell>
+                          <TableCell>
+                            {t(`holdState.${m.hold_state}`)} · {m.status}
+                          </TableCell>
                           <TableCell className="text-right">{formatMoney(m.price, "BRL", lng)}</TableCell>
                           <TableCell className="text-xs">{formatDate(m.created_at, lng, true)}</TableCell>
                         </TableRow>
@@ -126,7 +155,9 @@ export function ReviewGroups({ groups, staff, status, lng, busy }: { groups: Rev
                       <input type="hidden" name="intent" value="approve" />
                       <input type="hidden" name="kind" value={a.kind} />
                       <input type="hidden" name="id" value={a.id} />
-                      <Button type="submit" disabled={busy}>{t("approve")}</Button>
+                      <Button type="submit" disabled={busy}>
+                        {t("approve")}
+                      </Button>
                     </Form>
                     <Form method="post" className="flex flex-wrap items-end gap-2">
                       <CsrfInput />
@@ -137,7 +168,9 @@ export function ReviewGroups({ groups, staff, status, lng, busy }: { groups: Rev
                         <span>{t("reason")}</span>
                         <Input name="reason" required maxLength={500} className="w-72" />
                       </label>
-                      <Button type="submit" variant="destructive" disabled={busy}>{t("reject")}</Button>
+                      <Button type="submit" variant="destructive" disabled={busy}>
+                        {t("reject")}
+                      </Button>
                     </Form>
                   </div>
                 ) : null}
@@ -151,7 +184,9 @@ export function ReviewGroups({ groups, staff, status, lng, busy }: { groups: Rev
                       <span>{t("noteLabel")}</span>
                       <Input name="note" defaultValue={a.note} maxLength={500} className="w-96" />
                     </label>
-                    <Button type="submit" variant="outline" disabled={busy}>{t("saveNote")}</Button>
+                    <Button type="submit" variant="outline" disabled={busy}>
+                      {t("saveNote")}
+                    </Button>
                   </Form>
                 ) : null}
               </section>

@@ -63,7 +63,11 @@ export function LiveNotifications({ onEvent }: { onEvent?: (data: unknown) => vo
         const ev = e as MessageEvent<string>;
         if (ev.lastEventId) lastId = ev.lastEventId;
         let data: unknown = null;
-        try { data = JSON.parse(ev.data); } catch { /* keep null */ }
+        try {
+          data = JSON.parse(ev.data);
+        } catch {
+          /* keep null */
+        }
         onEventRef.current?.(data);
         // Several events at once refresh once.
         clearTimeout(debounce);

@@ -19,8 +19,7 @@ export type NotificationView = {
 /** The text of a notification: common `notifications.types.<kind>` with its parameters. */
 export function useNotificationText() {
   const { t } = useTranslation(["common", "settings"]);
-  return (n: Pick<NotificationView, "kind" | "params">) =>
-    t(`notifications.types.${n.kind}`, { ...n.params, defaultValue: t("settings:notifications.generic") }) as string;
+  return (n: Pick<NotificationView, "kind" | "params">) => t(`notifications.types.${n.kind}`, { ...n.params, defaultValue: t("settings:notifications.generic") }) as string;
 }
 
 /** Only links inside the app are followed (notifications are data, not trusted HTML). */
@@ -43,16 +42,26 @@ export function NotificationItem({ notification: n, lng, busy }: { notification:
       <div className="min-w-0 flex-1 space-y-1">
         <p className={cn("text-sm", unread && "font-medium")}>
           {unread ? <span className="sr-only">{t("settings:notifications.unread")}: </span> : null}
-          {link ? <Link to={link} className="hover:underline">{text(n)}</Link> : text(n)}
+          {link ? (
+            <Link to={link} className="hover:underline">
+              {text(n)}
+            </Link>
+          ) : (
+            text(n)
+          )}
         </p>
-        <p className="text-xs text-muted-foreground"><RelativeTime value={n.createdAt} lng={lng} /></p>
+        <p className="text-xs text-muted-foreground">
+          <RelativeTime value={n.createdAt} lng={lng} />
+        </p>
       </div>
       {unread ? (
         <Form method="post" className="shrink-0">
           <CsrfInput />
           <input type="hidden" name="intent" value="read" />
           <input type="hidden" name="id" value={n.id} />
-          <Button type="submit" variant="ghost" size="sm" disabled={busy}>{t("actions.markRead")}</Button>
+          <Button type="submit" variant="ghost" size="sm" disabled={busy}>
+            {t("actions.markRead")}
+          </Button>
         </Form>
       ) : null}
     </li>

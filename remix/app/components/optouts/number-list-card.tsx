@@ -44,9 +44,13 @@ export function NumberListCard<T>({
     <Card>
       <CardHeader>
         <Form method="get" action={path} className="flex gap-2" role="search">
-          <label htmlFor={`${idPrefix}-q`} className="sr-only">{texts.search}</label>
+          <label htmlFor={`${idPrefix}-q`} className="sr-only">
+            {texts.search}
+          </label>
           <Input id={`${idPrefix}-q`} name="q" defaultValue={q} placeholder={texts.search} inputMode="tel" />
-          <Button type="submit" variant="outline">{texts.searchSubmit}</Button>
+          <Button type="submit" variant="outline">
+            {texts.searchSubmit}
+          </Button>
         </Form>
       </CardHeader>
       <CardContent className="space-y-4">
@@ -57,7 +61,9 @@ export function NumberListCard<T>({
             <TableHeader>
               <TableRow>
                 {columns.map((c, i) => (
-                  <TableHead key={c} className={i === columns.length - 1 ? "text-right" : undefined}>{c}</TableHead>
+                  <TableHead key={c} className={i === columns.length - 1 ? "text-right" : undefined}>
+                    {c}
+                  </TableHead>
                 ))}
               </TableRow>
             </TableHeader>

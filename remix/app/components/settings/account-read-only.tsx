@@ -4,7 +4,15 @@ import { useTranslation } from "react-i18next";
 type Account = {
   name: string;
   currency: string;
-  address: { street: string | null; number: string | null; complement: string | null; district: string | null; city: string | null; province: string | null; postal_code: string | null };
+  address: {
+    street: string | null;
+    number: string | null;
+    complement: string | null;
+    district: string | null;
+    city: string | null;
+    province: string | null;
+    postal_code: string | null;
+  };
 };
 
 export function AccountReadOnly({ account }: { account: Account }) {

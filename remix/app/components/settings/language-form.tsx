@@ -27,7 +27,9 @@ export function LanguageForm({ current }: { current: Lng }) {
             <Label htmlFor="user-locale">{t("language.label")}</Label>
             <NativeSelect id="user-locale" name="locale" defaultValue={current} key={current}>
               {supportedLngs.map((l) => (
-                <NativeSelectOption key={l} value={l} lang={l}>{t(`common:languages.${l}`)}</NativeSelectOption>
+                <NativeSelectOption key={l} value={l} lang={l}>
+                  {t(`common:languages.${l}`)}
+                </NativeSelectOption>
               ))}
             </NativeSelect>
           </div>

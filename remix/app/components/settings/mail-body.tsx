@@ -17,7 +17,9 @@ export function LinkifiedText({ text }: { text: string }) {
     <>
       {parts.map((part, i) =>
         i % 2 === 1 ? (
-          <a key={i} href={part} target="_blank" rel="noreferrer" className="text-primary underline">{part}</a>
+          <a key={i} href={part} target="_blank" rel="noreferrer" className="text-primary underline">
+            {part}
+          </a>
         ) : (
           part
         ),

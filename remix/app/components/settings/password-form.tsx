@@ -64,12 +64,17 @@ export function PasswordForm({ hasPassword, last }: { hasPassword: boolean; last
             </div>
             <PasswordRules />
             <div className="flex justify-end">
-              <Button type="submit" disabled={busy}>{t("password.submit")}</Button>
+              <Button type="submit" disabled={busy}>
+                {t("password.submit")}
+              </Button>
             </div>
           </Form>
         ) : (
           <p className="text-sm text-muted-foreground">
-            {t("password.none")} <Link to="/reset-password" className="text-primary hover:underline">{t("password.setOne")}</Link>
+            {t("password.none")}{" "}
+            <Link to="/reset-password" className="text-primary hover:underline">
+              {t("password.setOne")}
+            </Link>
           </p>
         )}
       </CardContent>

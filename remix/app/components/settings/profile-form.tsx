@@ -68,7 +68,9 @@ export function ProfileForm({ profile, last }: { profile: ProfileData; last?: Fo
             <TextField field={fields.birthDate} label={t("profile.birthDate")} type="date" autoComplete="bday" />
           </div>
           <div className="flex justify-end">
-            <Button type="submit" disabled={busy}>{t("common:actions.save")}</Button>
+            <Button type="submit" disabled={busy}>
+              {t("common:actions.save")}
+            </Button>
           </div>
         </Form>
       </CardContent>

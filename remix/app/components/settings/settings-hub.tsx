@@ -13,7 +13,9 @@ export function SettingsHub({ cards }: { cards: SettingsHubCard[] }) {
   return (
     <section aria-labelledby="settings-hub-title" className="space-y-4" data-testid="settings-hub">
       <div className="space-y-1">
-        <h2 id="settings-hub-title" className="text-lg font-semibold">{t("hub.title")}</h2>
+        <h2 id="settings-hub-title" className="text-lg font-semibold">
+          {t("hub.title")}
+        </h2>
         <p className="text-sm text-muted-foreground">{t("hub.description")}</p>
       </div>
       <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
@@ -21,10 +23,16 @@ export function SettingsHub({ cards }: { cards: SettingsHubCard[] }) {
           const Icon = ICONS[c.group] ?? Settings;
           return (
             <li key={c.group}>
-              <Link to={c.group === "settings" ? `${c.href}#account-settings` : c.href} className="block h-full rounded-xl focus-visible:outline-2 focus-visible:outline-ring" data-group={c.group}>
+              <Link
+                to={c.group === "settings" ? `${c.href}#account-settings` : c.href}
+                className="block h-full rounded-xl focus-visible:outline-2 focus-visible:outline-ring"
+                data-group={c.group}
+              >
                 <Card className="h-full transition-colors hover:border-primary hover:bg-primary/5">
                   <CardHeader>
-                    <CardTitle className="flex items-center gap-2"><Icon className="size-4 text-primary" aria-hidden /> {t(`hub.groups.${c.group}.title`)}</CardTitle>
+                    <CardTitle className="flex items-center gap-2">
+                      <Icon className="size-4 text-primary" aria-hidden /> {t(`hub.groups.${c.group}.title`)}
+                    </CardTitle>
                     <CardDescription>{t(`hub.groups.${c.group}.description`)}</CardDescription>
                   </CardHeader>
                 </Card>

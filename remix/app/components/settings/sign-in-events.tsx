@@ -34,7 +34,9 @@ export function SignInEvents({ events, lng }: { events: SignInEvent[]; lng: Lng 
             <TableBody>
               {events.map((e) => (
                 <TableRow key={e.id}>
-                  <TableCell><time dateTime={e.createdAt}>{formatDate(e.createdAt, lng, true)}</time></TableCell>
+                  <TableCell>
+                    <time dateTime={e.createdAt}>{formatDate(e.createdAt, lng, true)}</time>
+                  </TableCell>
                   <TableCell>
                     {FAILURES.has(e.action) ? (
                       <Badge variant="destructive">{t(`common:audit.${e.action}`, { defaultValue: e.action })}</Badge>
@@ -43,7 +45,9 @@ export function SignInEvents({ events, lng }: { events: SignInEvent[]; lng: Lng 
                     )}
                   </TableCell>
                   <TableCell className="font-mono text-xs">{e.ip ?? t("signIns.unknown")}</TableCell>
-                  <TableCell className="max-w-72 truncate text-xs text-muted-foreground" title={e.userAgent ?? undefined}>{e.userAgent ?? t("signIns.unknown")}</TableCell>
+                  <TableCell className="max-w-72 truncate text-xs text-muted-foreground" title={e.userAgent ?? undefined}>
+                    {e.userAgent ?? t("signIns.unknown")}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -44,9 +44,13 @@ export function TwoFactorSection({
         <CardTitle className="flex flex-wrap items-center gap-2">
           {t("twoFactor.title")}
           {enabled ? (
-            <Badge variant="success"><ShieldCheck aria-hidden /> {t("twoFactor.on")}</Badge>
+            <Badge variant="success">
+              <ShieldCheck aria-hidden /> {t("twoFactor.on")}
+            </Badge>
           ) : (
-            <Badge variant="secondary"><ShieldOff aria-hidden /> {t("twoFactor.off")}</Badge>
+            <Badge variant="secondary">
+              <ShieldOff aria-hidden /> {t("twoFactor.off")}
+            </Badge>
           )}
         </CardTitle>
         <CardDescription>{t("twoFactor.description")}</CardDescription>
@@ -94,7 +98,9 @@ function Enrolment({ enrolment, last }: { enrolment: { secret: string; uri: stri
             {groupSecret(enrolment.secret)}
           </code>
           <p className="text-xs text-muted-foreground">{t("twoFactor.manualHint")}</p>
-          <a href={enrolment.uri} className="text-sm text-primary hover:underline">{t("twoFactor.openApp")}</a>
+          <a href={enrolment.uri} className="text-sm text-primary hover:underline">
+            {t("twoFactor.openApp")}
+          </a>
         </li>
       </ol>
       <Form method="post" {...getFormProps(form)} className="space-y-3">
@@ -112,12 +118,16 @@ function Enrolment({ enrolment, last }: { enrolment: { secret: string; uri: stri
             className="max-w-40 font-mono tracking-widest"
           />
         </FormField>
-        <Button type="submit" disabled={busy}>{t("twoFactor.confirm")}</Button>
+        <Button type="submit" disabled={busy}>
+          {t("twoFactor.confirm")}
+        </Button>
       </Form>
       <Form method="post">
         <CsrfInput />
         <input type="hidden" name="intent" value="totp-cancel" />
-        <Button type="submit" variant="ghost" size="sm">{t("common:actions.cancel")}</Button>
+        <Button type="submit" variant="ghost" size="sm">
+          {t("common:actions.cancel")}
+        </Button>
       </Form>
     </div>
   );
@@ -146,7 +156,9 @@ function DisableForm({ hasPassword, last }: { hasPassword: boolean; last?: Reply
             <input type="hidden" name="intent" value="totp-disable" />
             <FormErrors errors={form.errors} params={last?.params} />
             <TextField field={fields.currentPassword} label={t("twoFactor.password")} type="password" autoComplete="current-password" />
-            <Button type="submit" variant="destructive" disabled={busy}>{t("twoFactor.disableConfirm")}</Button>
+            <Button type="submit" variant="destructive" disabled={busy}>
+              {t("twoFactor.disableConfirm")}
+            </Button>
           </Form>
         </details>
       ) : (

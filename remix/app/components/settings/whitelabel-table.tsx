@@ -27,7 +27,9 @@ export function WhitelabelTable({ rows, lng }: { rows: WhitelabelRow[]; lng: Lng
           <TableBody>
             {rows.length === 0 ? (
               <TableRow>
-                <TableCell colSpan={4} className="text-center text-muted-foreground">{t("whitelabel.none")}</TableCell>
+                <TableCell colSpan={4} className="text-center text-muted-foreground">
+                  {t("whitelabel.none")}
+                </TableCell>
               </TableRow>
             ) : null}
             {rows.map((w) => (

@@ -3,7 +3,35 @@
  * Everything here works without JavaScript (plain forms, <details> menus).
  */
 import { Form, Link, NavLink } from "@remix-run/react";
-import { Bell, BookUser, Briefcase, Building2, FileText, Hash, Home, Mail, Palette, Send, Settings, User, Users, Menu, LogOut, ChevronDown, BarChart3, Download, FileBarChart, History, Lightbulb, ListOrdered, Receipt, Megaphone, ShieldAlert, Webhook, MessagesSquare } from "lucide-react";
+import {
+  Bell,
+  BookUser,
+  Briefcase,
+  Building2,
+  FileText,
+  Hash,
+  Home,
+  Mail,
+  Palette,
+  Send,
+  Settings,
+  User,
+  Users,
+  Menu,
+  LogOut,
+  ChevronDown,
+  BarChart3,
+  Download,
+  FileBarChart,
+  History,
+  Lightbulb,
+  ListOrdered,
+  Receipt,
+  Megaphone,
+  ShieldAlert,
+  Webhook,
+  MessagesSquare,
+} from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput } from "~/components/forms/fields";
 import { LiveConnectionBanner, LiveHeaderStatus, LiveProvider } from "~/components/live/live-provider";
@@ -15,9 +43,30 @@ import { supportedLngs, type Lng } from "~/lib/i18n";
 import { cn } from "~/lib/utils";
 
 const ICONS: Record<string, React.ComponentType<{ className?: string }>> = {
-  hash: Hash, home: Home, bell: Bell, contacts: BookUser, users: Users, building: Building2, briefcase: Briefcase, settings: Settings,
-  user: User, palette: Palette, mail: Mail, send: Send, template: FileText, chart: BarChart3, history: History, download: Download,
-  report: FileBarChart, insights: Lightbulb, usage: Receipt, queue: ListOrdered, megaphone: Megaphone, webhook: Webhook, shield: ShieldAlert, chat: MessagesSquare,
+  hash: Hash,
+  home: Home,
+  bell: Bell,
+  contacts: BookUser,
+  users: Users,
+  building: Building2,
+  briefcase: Briefcase,
+  settings: Settings,
+  user: User,
+  palette: Palette,
+  mail: Mail,
+  send: Send,
+  template: FileText,
+  chart: BarChart3,
+  history: History,
+  download: Download,
+  report: FileBarChart,
+  insights: Lightbulb,
+  usage: Receipt,
+  queue: ListOrdered,
+  megaphone: Megaphone,
+  webhook: Webhook,
+  shield: ShieldAlert,
+  chat: MessagesSquare,
 };
 
 export type ShellProps = {
@@ -50,15 +99,14 @@ function Sidebar({ nav, unread }: Pick<ShellProps, "nav" | "unread">) {
                   <NavLink
                     to={item.href}
                     end={item.href === "/"}
-                    className={({ isActive }) =>
-                      cn("flex items-center gap-3 rounded-md px-3 py-2 text-sm hover:bg-accent", isActive && "bg-primary/10 font-medium text-primary")
-                    }
+                    className={({ isActive }) => cn("flex items-center gap-3 rounded-md px-3 py-2 text-sm hover:bg-accent", isActive && "bg-primary/10 font-medium text-primary")}
                   >
                     <Icon className="size-4" />
                     <span className="flex-1">{t(`nav.${item.key}`)}</span>
                     {item.key === "notifications" && unread > 0 ? (
-                      <span className="rounded-full bg-primary px-2 text-xs text-primary-foreground" aria-label={t("shell.unread", { count: unread })}>
-                        {unread}
+                      <span className="rounded-full bg-primary px-2 text-xs text-primary-foreground">
+                        <span aria-hidden="true">{unread}</span>
+                        <span className="sr-only">{t("shell.unread", { count: unread })}</span>
                       </span>
                     ) : null}
                   </NavLink>
@@ -78,7 +126,9 @@ export function AppShell({ user, account, accounts, unread, nav, live = false, l
   return (
     <LiveProvider enabled={live} mark={liveMark} accountId={account.id} lang={lng}>
       <div className="min-h-screen md:grid md:grid-cols-[16rem_1fr]">
-        <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:p-2">{t("shell.skipToContent")}</a>
+        <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
+          {t("shell.skipToContent")}
+        </a>
         <aside className="hidden border-r bg-sidebar p-4 md:block">
           <Link to="/" className="mb-6 flex items-center gap-2 px-3 text-lg font-semibold text-primary">
             <span className="inline-block size-6 rounded bg-primary" aria-hidden /> {brand}
@@ -98,18 +148,28 @@ export function AppShell({ user, account, accounts, unread, nav, live = false, l
 
             <Form method="post" action="/accounts/switch" className="flex items-center gap-2" aria-label={t("shell.accountSwitcher")}>
               <CsrfInput />
-              <label htmlFor="switch-account" className="sr-only">{t("shell.currentAccount")}</label>
-              <NativeSelect id="switch-account" name="accountId" defaultValue={account.id} className="h-9 max-w-56"
-                onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+              <label htmlFor="switch-account" className="sr-only">
+                {t("shell.currentAccount")}
+              </label>
+              <NativeSelect id="switch-account" name="accountId" defaultValue={account.id} className="h-9 max-w-56" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
                 {accounts.map((a) => (
-                  <option key={a.id} value={a.id}>{a.name}</option>
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
                 ))}
               </NativeSelect>
-              <noscript><Button type="submit" size="sm" variant="outline">{t("actions.switch")}</Button></noscript>
+              <noscript>
+                <Button type="submit" size="sm" variant="outline">
+                  {t("actions.switch")}
+                </Button>
+              </noscript>
             </Form>
 
             <span className="hidden text-sm text-muted-foreground sm:inline">
-              {t("shell.balance")}: <strong className="text-foreground" data-testid="balance">{formatMoney(account.balance, account.currency, lng)}</strong>
+              {t("shell.balance")}:{" "}
+              <strong className="text-foreground" data-testid="balance">
+                {formatMoney(account.balance, account.currency, lng)}
+              </strong>
             </span>
 
             <div className="ml-auto flex items-center gap-2">
@@ -129,27 +189,41 @@ export function AppShell({ user, account, accounts, unread, nav, live = false, l
                 </summary>
                 <div className="absolute right-0 z-20 mt-2 w-64 space-y-3 rounded-md border bg-popover p-3 shadow-lg">
                   <p className="truncate text-sm text-muted-foreground">{user.email}</p>
-                  <Link to="/user/settings" className="block rounded px-2 py-1 text-sm hover:bg-accent">{t("nav.profile")}</Link>
+                  <Link to="/user/settings" className="block rounded px-2 py-1 text-sm hover:bg-accent">
+                    {t("nav.profile")}
+                  </Link>
                   <Form method="post" action="/locale" className="flex items-center gap-2">
                     <CsrfInput />
-                    <label htmlFor="shell-locale" className="text-sm">{t("shell.language")}</label>
+                    <label htmlFor="shell-locale" className="text-sm">
+                      {t("shell.language")}
+                    </label>
                     <NativeSelect id="shell-locale" name="locale" defaultValue={lng} className="h-8" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
                       {supportedLngs.map((l) => (
-                        <option key={l} value={l}>{t(`languages.${l}`)}</option>
+                        <option key={l} value={l}>
+                          {t(`languages.${l}`)}
+                        </option>
                       ))}
                     </NativeSelect>
-                    <noscript><Button type="submit" size="sm" variant="outline">{t("actions.save")}</Button></noscript>
+                    <noscript>
+                      <Button type="submit" size="sm" variant="outline">
+                        {t("actions.save")}
+                      </Button>
+                    </noscript>
                   </Form>
                   <Form method="post" action="/logout">
                     <CsrfInput />
-                    <Button type="submit" variant="ghost" size="sm" className="w-full justify-start"><LogOut className="size-4" /> {t("actions.logout")}</Button>
+                    <Button type="submit" variant="ghost" size="sm" className="w-full justify-start">
+                      <LogOut className="size-4" /> {t("actions.logout")}
+                    </Button>
                   </Form>
                 </div>
               </details>
             </div>
           </header>
           <LiveConnectionBanner />
-          <main id="content" className="flex-1 p-4 md:p-8">{children}</main>
+          <main id="content" className="flex-1 p-4 md:p-8">
+            {children}
+          </main>
           {/* With JavaScript: new notifications refresh the badge and lists live (one stream per account). */}
           <LiveNotifications key={account.id} />
         </div>

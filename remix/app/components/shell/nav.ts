@@ -3,7 +3,13 @@ export type NavItem = { key: string; href: string; icon: string };
 export type NavGroup = { key: string; items: NavItem[] };
 
 export const NAV: NavGroup[] = [
-  { key: "main", items: [{ key: "home", href: "/", icon: "home" }, { key: "notifications", href: "/notifications", icon: "bell" }] },
+  {
+    key: "main",
+    items: [
+      { key: "home", href: "/", icon: "home" },
+      { key: "notifications", href: "/notifications", icon: "bell" },
+    ],
+  },
   { key: "relationship", items: [{ key: "contacts", href: "/contacts", icon: "contacts" }] },
   {
     key: "sms",
@@ -45,8 +51,35 @@ export const NAV: NavGroup[] = [
       { key: "livePreferences", href: "/live/preferences", icon: "bell" },
     ],
   },
-  { key: "people", items: [{ key: "users", href: "/users", icon: "users" }, { key: "departments", href: "/departments", icon: "building" }] },
-  { key: "account", items: [{ key: "accounts", href: "/accounts", icon: "briefcase" }, { key: "settings", href: "/settings", icon: "settings" }, { key: "channels", href: "/channels", icon: "send" }, { key: "profile", href: "/user/settings", icon: "user" }] },
-  { key: "platform", items: [{ key: "whitelabel", href: "/admin/whitelabel", icon: "palette" }, { key: "adminAntifraud", href: "/admin/antifraud", icon: "shield" }, { key: "adminProviders", href: "/admin/providers", icon: "send" }] },
-  { key: "developer", items: [{ key: "webhooks", href: "/webhooks", icon: "webhook" }, { key: "mailbox", href: "/dev/mailbox", icon: "mail" }] },
+  {
+    key: "people",
+    items: [
+      { key: "users", href: "/users", icon: "users" },
+      { key: "departments", href: "/departments", icon: "building" },
+    ],
+  },
+  {
+    key: "account",
+    items: [
+      { key: "accounts", href: "/accounts", icon: "briefcase" },
+      { key: "settings", href: "/settings", icon: "settings" },
+      { key: "channels", href: "/channels", icon: "send" },
+      { key: "profile", href: "/user/settings", icon: "user" },
+    ],
+  },
+  {
+    key: "platform",
+    items: [
+      { key: "whitelabel", href: "/admin/whitelabel", icon: "palette" },
+      { key: "adminAntifraud", href: "/admin/antifraud", icon: "shield" },
+      { key: "adminProviders", href: "/admin/providers", icon: "send" },
+    ],
+  },
+  {
+    key: "developer",
+    items: [
+      { key: "webhooks", href: "/webhooks", icon: "webhook" },
+      { key: "mailbox", href: "/dev/mailbox", icon: "mail" },
+    ],
+  },
 ];

@@ -12,12 +12,20 @@ export function DayTable({ rows, totals, lng, currency }: { rows: DayRow[]; tota
   const { t } = useTranslation("smsReports");
   const cells = (d: Omit<DayRow, "day">) => (
     <>
-      <TableCell className="text-right tabular-nums" data-col="total">{formatCount(d.total, lng)}</TableCell>
+      <TableCell className="text-right tabular-nums" data-col="total">
+        {formatCount(d.total, lng)}
+      </TableCell>
       {CHART_GROUPS.map((g) => (
-        <TableCell key={g.key} className="text-right tabular-nums" data-col={g.key}>{formatCount(groupCount(d, g.statuses), lng)}</TableCell>
+        <TableCell key={g.key} className="text-right tabular-nums" data-col={g.key}>
+          {formatCount(groupCount(d, g.statuses), lng)}
+        </TableCell>
       ))}
-      <TableCell className="text-right tabular-nums" data-col="segments">{formatCount(d.segments, lng)}</TableCell>
-      <TableCell className="text-right tabular-nums" data-col="cost">{formatMoney(d.cost, currency, lng)}</TableCell>
+      <TableCell className="text-right tabular-nums" data-col="segments">
+        {formatCount(d.segments, lng)}
+      </TableCell>
+      <TableCell className="text-right tabular-nums" data-col="cost">
+        {formatMoney(d.cost, currency, lng)}
+      </TableCell>
     </>
   );
   return (
@@ -27,7 +35,9 @@ export function DayTable({ rows, totals, lng, currency }: { rows: DayRow[]; tota
           <TableHead>{t("days.day")}</TableHead>
           <TableHead className="text-right">{t("days.total")}</TableHead>
           {CHART_GROUPS.map((g) => (
-            <TableHead key={g.key} className="text-right">{t(`charts.groups.${g.key}`)}</TableHead>
+            <TableHead key={g.key} className="text-right">
+              {t(`charts.groups.${g.key}`)}
+            </TableHead>
           ))}
           <TableHead className="text-right">{t("days.segments")}</TableHead>
           <TableHead className="text-right">{t("days.cost")}</TableHead>

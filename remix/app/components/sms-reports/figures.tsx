@@ -8,7 +8,9 @@ export function Figures({ items }: { items: Array<{ key: string; label: string; 
         <Card key={f.key} data-figure={f.key}>
           <CardContent className="space-y-1 pt-6">
             <p className="text-sm text-muted-foreground">{f.label}</p>
-            <p className="text-2xl font-semibold tabular-nums" data-value>{f.value}</p>
+            <p className="text-2xl font-semibold tabular-nums" data-value>
+              {f.value}
+            </p>
           </CardContent>
         </Card>
       ))}

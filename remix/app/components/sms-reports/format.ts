@@ -19,6 +19,13 @@ export function formatPercent(ratio: number, lng: Lng) {
 export function formatDateTime(value: string | Date | null | undefined, lng: Lng) {
   if (!value) return "";
   return new Intl.DateTimeFormat(intlLocale[lng] ?? "pt-BR", {
-    timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false,
+    timeZone: "America/Sao_Paulo",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hour12: false,
   }).format(typeof value === "string" ? new Date(value) : value);
 }

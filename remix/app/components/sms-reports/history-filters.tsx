@@ -29,8 +29,7 @@ export function HistoryFilters({
       <ErrorText id={`sms-history-${name}-error`} errors={errors[name]} />
     </div>
   );
-  const invalid = (name: keyof HistoryFilterValues) =>
-    errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `sms-history-${name}-error` } : {};
+  const invalid = (name: keyof HistoryFilterValues) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `sms-history-${name}-error` } : {});
   return (
     <Form method="get" action={action} role="search" aria-label={t("history.filters.label")} className="grid gap-3 sm:grid-cols-2 sm:items-start lg:grid-cols-4 xl:grid-cols-7">
       {field("start", t("history.filters.start"), <Input id="sms-history-start" type="date" name="start" defaultValue={values.start} required {...invalid("start")} />)}
@@ -44,12 +43,16 @@ export function HistoryFilters({
         <NativeSelect id="sms-history-status" name="status" defaultValue={values.status} {...invalid("status")}>
           <NativeSelectOption value="">{t("history.filters.anyStatus")}</NativeSelectOption>
           {statuses.map((s) => (
-            <NativeSelectOption key={s} value={s}>{t(`status.${s}`)}</NativeSelectOption>
+            <NativeSelectOption key={s} value={s}>
+              {t(`status.${s}`)}
+            </NativeSelectOption>
           ))}
         </NativeSelect>,
       )}
       <div className="flex gap-2 sm:pt-6">
-        <Button type="submit" variant="secondary">{t("history.filters.submit")}</Button>
+        <Button type="submit" variant="secondary">
+          {t("history.filters.submit")}
+        </Button>
         <Button asChild variant="ghost">
           <Link to={action}>{t("history.filters.clear")}</Link>
         </Button>

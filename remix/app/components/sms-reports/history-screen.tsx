@@ -29,7 +29,11 @@ export function HistoryScreen({ base, exportsPath }: { base: string; exportsPath
   const busy = useNavigation().state === "submitting";
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation(["smsReports", "common"]);
-  const exportErrors = reply?.result?.error ? Object.values(reply.result.error).flat().filter((e): e is string => typeof e === "string") : [];
+  const exportErrors = reply?.result?.error
+    ? Object.values(reply.result.error)
+        .flat()
+        .filter((e): e is string => typeof e === "string")
+    : [];
 
   const hrefFor = (n: number) => {
     const p = filterParams(values);
@@ -53,7 +57,9 @@ export function HistoryScreen({ base, exportsPath }: { base: string; exportsPath
                 {HISTORY_FILTERS.map((k) => (
                   <input key={k} type="hidden" name={k} value={values[k]} />
                 ))}
-                <Button type="submit" disabled={busy || !page}>{t("history.export")}</Button>
+                <Button type="submit" disabled={busy || !page}>
+                  {t("history.export")}
+                </Button>
               </Form>
               <Button asChild variant="outline">
                 <Link to={exportsPath}>{t("history.exportsLink")}</Link>

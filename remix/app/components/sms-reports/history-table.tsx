@@ -31,12 +31,18 @@ export function HistoryTable({ rows, lng, detailBase }: { rows: HistoryRow[]; ln
                 <time dateTime={m.created_at}>{formatDate(m.created_at, lng, true)}</time>
               </Link>
             </TableCell>
-            <TableCell>{t(`type.${m.type === "location" ? "location" : "text"}`)} · {t(`direction.${m.direction}`)}</TableCell>
+            <TableCell>
+              {t(`type.${m.type === "location" ? "location" : "text"}`)} · {t(`direction.${m.direction}`)}
+            </TableCell>
             <TableCell>{m.sender}</TableCell>
             <TableCell className="whitespace-nowrap">{m.recipient}</TableCell>
-            <TableCell className="max-w-xs truncate" title={m.body}>{m.body}</TableCell>
+            <TableCell className="max-w-xs truncate" title={m.body}>
+              {m.body}
+            </TableCell>
             <TableCell className="text-right tabular-nums">{m.segments}</TableCell>
-            <TableCell><SmsStatusBadge status={m.status} /></TableCell>
+            <TableCell>
+              <SmsStatusBadge status={m.status} />
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>

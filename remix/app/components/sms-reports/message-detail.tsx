@@ -28,7 +28,12 @@ export function MessageDetail() {
     return m.error_message ?? "";
   })();
   const rows: Array<[string, React.ReactNode]> = [
-    ["id", <code key="id" className="text-xs">{m.id}</code>],
+    [
+      "id",
+      <code key="id" className="text-xs">
+        {m.id}
+      </code>,
+    ],
     ["status", <SmsStatusBadge key="s" status={m.status} />],
     ["createdAt", formatDateTime(m.created_at, lng)],
     ["scheduledAt", formatDateTime(m.scheduled_at, lng) || "—"],
@@ -43,7 +48,16 @@ export function MessageDetail() {
     ["cost", formatMoney(m.price, m.currency, lng)],
     ["route", m.route ?? "—"],
     ["carrier", m.carrier ?? "—"],
-    ["error", m.error_code || m.error_message ? <span key="e" data-error-code={m.error_code ?? ""}>{[m.error_code, reason].filter(Boolean).join(" — ")}</span> : "—"],
+    [
+      "error",
+      m.error_code || m.error_message ? (
+        <span key="e" data-error-code={m.error_code ?? ""}>
+          {[m.error_code, reason].filter(Boolean).join(" — ")}
+        </span>
+      ) : (
+        "—"
+      ),
+    ],
   ];
   const map = m.type === "location" && m.latitude !== null && m.longitude !== null ? osm(m.latitude, m.longitude) : null;
   return (
@@ -51,7 +65,9 @@ export function MessageDetail() {
       <PageHeader description={t("detail.description")} />
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
-          <CardHeader><CardTitle>{t("detail.fieldsTitle")}</CardTitle></CardHeader>
+          <CardHeader>
+            <CardTitle>{t("detail.fieldsTitle")}</CardTitle>
+          </CardHeader>
           <CardContent>
             <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
               {rows.map(([k, v]) => (
@@ -65,14 +81,20 @@ export function MessageDetail() {
         </Card>
         <div className="space-y-6">
           <Card>
-            <CardHeader><CardTitle>{t("detail.content")}</CardTitle></CardHeader>
+            <CardHeader>
+              <CardTitle>{t("detail.content")}</CardTitle>
+            </CardHeader>
             <CardContent>
-              <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm" data-field="body">{m.body}</p>
+              <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm" data-field="body">
+                {m.body}
+              </p>
             </CardContent>
           </Card>
           {map ? (
             <Card>
-              <CardHeader><CardTitle>{t("detail.map")}</CardTitle></CardHeader>
+              <CardHeader>
+                <CardTitle>{t("detail.map")}</CardTitle>
+              </CardHeader>
               <CardContent className="space-y-2">
                 <iframe title={t("detail.map")} src={map.embed} className="h-64 w-full rounded-md border" loading="lazy" />
                 <a href={map.link} target="_blank" rel="noreferrer" className="text-sm text-primary hover:underline" data-map-link>
@@ -82,7 +104,9 @@ export function MessageDetail() {
             </Card>
           ) : null}
           <Card>
-            <CardHeader><CardTitle>{t("detail.timeline")}</CardTitle></CardHeader>
+            <CardHeader>
+              <CardTitle>{t("detail.timeline")}</CardTitle>
+            </CardHeader>
             <CardContent>
               {m.events.length === 0 ? (
                 <p className="text-sm text-muted-foreground">{t("detail.noEvents")}</p>
@@ -92,7 +116,9 @@ export function MessageDetail() {
                     <li key={i} className="space-y-1" data-event-status={e.status}>
                       <div className="flex flex-wrap items-center gap-2">
                         <SmsStatusBadge status={e.status} />
-                        <time dateTime={String(e.created_at)} className="text-sm">{formatDateTime(e.created_at, lng)}</time>
+                        <time dateTime={String(e.created_at)} className="text-sm">
+                          {formatDateTime(e.created_at, lng)}
+                        </time>
                         <span className="text-xs text-muted-foreground">{t(`detail.source.${e.source === "provider" ? "provider" : "system"}`)}</span>
                       </div>
                     </li>

@@ -17,7 +17,9 @@ export function RangeForm({ action, values, errors }: { action: string; values: 
           <ErrorText errors={errors[k]} />
         </div>
       ))}
-      <Button type="submit" variant="secondary" className="mt-6">{t("range.submit")}</Button>
+      <Button type="submit" variant="secondary" className="mt-6">
+        {t("range.submit")}
+      </Button>
     </Form>
   );
 }

@@ -11,8 +11,7 @@ export const badgeVariants = cva(
       variant: {
         default: "border-transparent bg-primary text-primary-foreground [a&]:hover:bg-primary/90",
         secondary: "border-transparent bg-secondary text-secondary-foreground [a&]:hover:bg-secondary/90",
-        destructive:
-          "border-transparent bg-destructive text-white dark:bg-destructive/60 [a&]:hover:bg-destructive/90",
+        destructive: "border-transparent bg-destructive text-white dark:bg-destructive/60 [a&]:hover:bg-destructive/90",
         outline: "text-foreground [a&]:hover:bg-accent [a&]:hover:text-accent-foreground",
         success: "border-transparent bg-success text-success-foreground [a&]:hover:bg-success/90",
         warning: "border-transparent bg-warning text-warning-foreground [a&]:hover:bg-warning/90",

@@ -22,13 +22,7 @@ export function pagerItems(current: number, total: number, siblings = 1): PagerI
   // Window around the current page, shifted so it never touches the first/last page slots.
   const start = Math.min(Math.max(page - siblings, 3), total - 2 - 2 * siblings);
   const end = start + 2 * siblings;
-  return [
-    1,
-    start === 3 ? 2 : "ellipsis",
-    ...range(start, end),
-    end === total - 2 ? total - 1 : "ellipsis",
-    total,
-  ];
+  return [1, start === 3 ? 2 : "ellipsis", ...range(start, end), end === total - 2 ? total - 1 : "ellipsis", total];
 }
 
 export interface PagerLabels {

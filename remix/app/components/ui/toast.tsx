@@ -97,13 +97,7 @@ export interface ToasterProps {
 /** Stateless list of toasts; ToastProvider renders it for you. */
 export function Toaster({ toasts, onDismiss, closeLabel, className }: ToasterProps) {
   return (
-    <div
-      data-slot="toaster"
-      className={cn(
-        "pointer-events-none fixed right-0 bottom-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 sm:max-w-sm",
-        className,
-      )}
-    >
+    <div data-slot="toaster" className={cn("pointer-events-none fixed right-0 bottom-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 sm:max-w-sm", className)}>
       {toasts.map((t) => (
         <Toast key={t.id} toast={t} onDismiss={onDismiss} closeLabel={closeLabel} />
       ))}

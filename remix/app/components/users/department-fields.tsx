@@ -16,11 +16,7 @@ export function DepartmentFields({ fields }: { fields: Fields }) {
     <>
       <TextField field={fields.name} label={t("departments.name")} autoComplete="off" />
       <TextareaField field={fields.description} label={t("departments.descriptionLabel")} />
-      <SelectField
-        field={fields.status}
-        label={t("departments.status")}
-        options={(["active", "inactive"] as const).map((s) => ({ value: s, label: t(`common:status.${s}`) }))}
-      />
+      <SelectField field={fields.status} label={t("departments.status")} options={(["active", "inactive"] as const).map((s) => ({ value: s, label: t(`common:status.${s}`) }))} />
     </>
   );
 }

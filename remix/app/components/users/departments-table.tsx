@@ -25,7 +25,9 @@ export function DepartmentsTable({ rows }: { rows: DepartmentRow[] }) {
         {rows.map((d) => (
           <TableRow key={d.id} data-department-id={d.id}>
             <TableCell className="font-medium">{d.name}</TableCell>
-            <TableCell className="max-w-xs truncate text-muted-foreground" title={d.description}>{d.description}</TableCell>
+            <TableCell className="max-w-xs truncate text-muted-foreground" title={d.description}>
+              {d.description}
+            </TableCell>
             <TableCell>
               <Badge variant={d.status === "active" ? "success" : "outline"}>{t(`common:status.${d.status}`)}</Badge>
             </TableCell>
@@ -33,7 +35,9 @@ export function DepartmentsTable({ rows }: { rows: DepartmentRow[] }) {
             <TableCell className="text-right align-top">
               <div className="flex flex-wrap items-start justify-end gap-2">
                 <Button asChild variant="outline" size="sm">
-                  <Link to={`/departments/${d.id}/edit`} aria-label={t("departments.editLabel", { name: d.name })}>{t("departments.editButton")}</Link>
+                  <Link to={`/departments/${d.id}/edit`} aria-label={t("departments.editLabel", { name: d.name })}>
+                    {t("departments.editButton")}
+                  </Link>
                 </Button>
                 <ConfirmDelete
                   id={d.id}

@@ -27,9 +27,15 @@ export function InvitationsTable({ rows, lng, canManage }: { rows: InvitationRow
         {rows.map((i) => (
           <TableRow key={i.id} data-invitation-id={i.id}>
             <TableCell className="font-medium">{i.email}</TableCell>
-            <TableCell><RoleBadge role={i.role} /></TableCell>
-            <TableCell><time dateTime={i.createdAt}>{formatDate(i.createdAt, lng, true)}</time></TableCell>
-            <TableCell><time dateTime={i.expiresAt}>{formatDate(i.expiresAt, lng, true)}</time></TableCell>
+            <TableCell>
+              <RoleBadge role={i.role} />
+            </TableCell>
+            <TableCell>
+              <time dateTime={i.createdAt}>{formatDate(i.createdAt, lng, true)}</time>
+            </TableCell>
+            <TableCell>
+              <time dateTime={i.expiresAt}>{formatDate(i.expiresAt, lng, true)}</time>
+            </TableCell>
             {canManage ? (
               <TableCell className="text-right">
                 <Form method="post" className="inline">

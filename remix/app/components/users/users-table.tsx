@@ -44,7 +44,9 @@ export function UsersTable({ rows, lng, canManage, meId }: { rows: UserListRow[]
                 {u.id === meId ? <span className="ml-1 text-xs text-muted-foreground">({t("you")})</span> : null}
               </TableCell>
               <TableCell>{u.email}</TableCell>
-              <TableCell><RoleBadge role={u.role} /></TableCell>
+              <TableCell>
+                <RoleBadge role={u.role} />
+              </TableCell>
               <TableCell>{u.isAgent ? t("common:yes") : t("common:no")}</TableCell>
               <TableCell>
                 <Badge variant={u.twoFactor ? "success" : "outline"}>{u.twoFactor ? t("twoFactor.on") : t("twoFactor.off")}</Badge>
@@ -55,7 +57,9 @@ export function UsersTable({ rows, lng, canManage, meId }: { rows: UserListRow[]
               {canManage ? (
                 <TableCell className="text-right">
                   <Button asChild variant="outline" size="sm">
-                    <Link to={`/users/edit/${u.id}`} aria-label={t("editLabel", { name })}>{t("editButton")}</Link>
+                    <Link to={`/users/edit/${u.id}`} aria-label={t("editLabel", { name })}>
+                      {t("editButton")}
+                    </Link>
                   </Button>
                 </TableCell>
               ) : null}

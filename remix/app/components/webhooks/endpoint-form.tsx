@@ -58,7 +58,9 @@ export function EndpointForm({
         <input type="checkbox" name={fields.enabled.name} defaultChecked={enabledNow} className="size-4 accent-primary" />
         <span>{t("form.enabled")}</span>
       </label>
-      <Button type="submit" disabled={busy}>{submit}</Button>
+      <Button type="submit" disabled={busy}>
+        {submit}
+      </Button>
     </Form>
   );
 }
