@@ -1,7 +1,8 @@
 /**
  * What the bench scripts share: free loopback ports, waiting for a process to answer, child
- * processes killed when the bench exits (their output shown with BENCH_LOGS=1), and a fresh (or
- * reused) database migrated and seeded with the production-mode environment the processes need.
+ * processes killed when the bench exits (their output shown with BENCH_LOGS=1), the web process
+ * started on a current build, and a fresh (or reused) database migrated and seeded with the
+ * production-mode environment the processes need.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -10,6 +11,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { ensureDatabase, ensureServices } from "../api/cli/services.mjs";
+import { buildWeb } from "../api/cli/web-build.mjs";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const bun = join(root, "node_modules", ".bin", "bun");
@@ -59,6 +61,16 @@ export function startProcess(cmd, args, env) {
  * "--cpu-prof-md --cpu-prof-dir=/tmp/prof") is passed to Bun, to profile what a bench measures.
  */
 export const startBun = (script, env) => startProcess(bun, [...(process.env.BENCH_BUN_FLAGS ?? "").split(" ").filter(Boolean), script], env);
+
+/**
+ * Starts the web process (`bun remix/server.ts`) with `env`, after building what it serves (the
+ * widget and remix/build) when their sources changed, as `npm start` does: a fresh clone needs no
+ * earlier `npm start`. Only the web needs a build; api, worker, realtime and simulator run their sources.
+ */
+export function startWeb(env) {
+  buildWeb();
+  return startBun("remix/server.ts", env);
+}
 
 /** Drops database `name` on the local (or configured) PostgreSQL, if it exists. */
 export async function dropDatabase(name) {

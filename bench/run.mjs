@@ -2,11 +2,13 @@
 /**
  * Requests per second of /health and of an authenticated API call (GET /api/accounts/info with
  * a JWT), on Bun (the real web and api processes) and on Node's http module (the same handlers),
- * printed side by side. Run: `node bench/run.mjs` (PostgreSQL and Redis as for npm start).
+ * printed side by side. Run: `node bench/run.mjs` (PostgreSQL and Redis as for npm start; the
+ * widget and the web app are built first when their sources changed, and the Node handler is
+ * bundled to bench/.build). Knobs: BENCH_SECONDS (8 per measurement), BENCH_CONNECTIONS (50).
  * Everything runs on loopback; each measurement is bounded in time.
  */
 import { spawnSync } from "node:child_process";
-import { benchPlatform, bun, freePort, root, startBun, startProcess, up } from "./lib.mjs";
+import { benchPlatform, bun, freePort, root, startBun, startProcess, startWeb, up } from "./lib.mjs";
 import { load } from "./load.mjs";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -20,7 +22,7 @@ const built = spawnSync(bun, ["build", "bench/servers/api-node.ts", "--target=no
 });
 if (built.status !== 0) throw new Error(built.stderr);
 
-startBun("remix/server.ts", env);
+startWeb(env);
 startBun("api/server.ts", env);
 startProcess("node", ["bench/servers/health-node.mjs"], { ...env, PORT: String(nodeHealthPort) });
 startProcess("node", ["bench/.build/api-node.mjs"], { ...env, PORT: String(nodeApiPort) });

@@ -6,7 +6,7 @@ import { DataTypes, Model, type CreationOptional, type ForeignKey, type InferAtt
 import { sequelize } from "./db";
 
 export * from "./constants";
-import type { AccountType, CustomFieldType, ImportStatus, Locale, MessageStatus, PlanPermission, Role } from "./constants";
+import type { AccountType, CustomFieldType, Locale, PlanPermission, Role } from "./constants";
 import { ENTITY_STATUSES, GENDERS } from "./constants";
 
 const id = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
@@ -259,83 +259,6 @@ export class CustomField extends Model<InferAttributes<CustomField>, InferCreati
   declare updatedAt: CreationOptional<Date>;
 }
 
-export type ImportFile = { name: string; path: string; size: number; rows?: number; columns?: string[] };
-
-export class ContactImport extends Model<InferAttributes<ContactImport>, InferCreationAttributes<ContactImport>> {
-  declare id: CreationOptional<string>;
-  declare accountId: string;
-  declare userId: string | null;
-  declare status: CreationOptional<ImportStatus>;
-  declare files: CreationOptional<ImportFile[]>;
-  /** CSV column (header text) -> contact field or "custom:<key>" or "" (ignored). */
-  declare mapping: CreationOptional<Record<string, string>>;
-  declare groupId: CreationOptional<string | null>;
-  declare totalRows: CreationOptional<number>;
-  declare processedRows: CreationOptional<number>;
-  declare insertedRows: CreationOptional<number>;
-  declare mergedRows: CreationOptional<number>;
-  declare errorCount: CreationOptional<number>;
-  declare failure: CreationOptional<string | null>;
-  declare startedAt: CreationOptional<Date | null>;
-  declare finishedAt: CreationOptional<Date | null>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
-}
-
-/** One message of any channel (SMS, WhatsApp, RCS, e-mail…), outbound or inbound. */
-export class Message extends Model<InferAttributes<Message>, InferCreationAttributes<Message>> {
-  declare id: CreationOptional<string>;
-  declare accountId: string;
-  declare channel: string;
-  declare direction: "outbound" | "inbound";
-  declare sender: CreationOptional<string>;
-  /** E.164 for phone channels. */
-  declare recipient: string;
-  declare body: CreationOptional<string>;
-  declare segments: CreationOptional<number>;
-  declare coding: CreationOptional<"GSM7" | "UCS2" | null>;
-  declare status: CreationOptional<MessageStatus>;
-  declare provider: CreationOptional<string | null>;
-  declare route: CreationOptional<string | null>;
-  declare providerMessageId: CreationOptional<string | null>;
-  declare errorCode: CreationOptional<string | null>;
-  declare errorMessage: CreationOptional<string | null>;
-  /** Integer minor units of `currency`. */
-  declare price: CreationOptional<number>;
-  declare currency: CreationOptional<string>;
-  declare scheduledAt: CreationOptional<Date | null>;
-  declare queuedAt: CreationOptional<Date | null>;
-  declare sentAt: CreationOptional<Date | null>;
-  declare deliveredAt: CreationOptional<Date | null>;
-  declare readAt: CreationOptional<Date | null>;
-  declare failedAt: CreationOptional<Date | null>;
-  declare campaignId: CreationOptional<string | null>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
-}
-
-/** One send to many recipients; its messages point at it (messages.campaign_id). */
-export class Campaign extends Model<InferAttributes<Campaign>, InferCreationAttributes<Campaign>> {
-  declare id: CreationOptional<string>;
-  declare accountId: string;
-  declare channel: string;
-  declare name: CreationOptional<string>;
-  declare status: CreationOptional<"scheduled" | "preparing" | "running" | "paused" | "canceled" | "completed" | "failed">;
-  declare sender: CreationOptional<string>;
-  declare body: CreationOptional<string>;
-  declare route: CreationOptional<string | null>;
-  declare templateId: CreationOptional<string | null>;
-  declare source: CreationOptional<Record<string, unknown>>;
-  declare total: CreationOptional<number>;
-  declare createdBy: CreationOptional<string | null>;
-  declare scheduledAt: CreationOptional<Date | null>;
-  declare startedAt: CreationOptional<Date | null>;
-  declare completedAt: CreationOptional<Date | null>;
-  declare canceledAt: CreationOptional<Date | null>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
-}
-
 /** An SMS template: a body with {{variables}}. */
 export class SmsTemplate extends Model<InferAttributes<SmsTemplate>, InferCreationAttributes<SmsTemplate>> {
   declare id: CreationOptional<string>;
@@ -344,29 +267,6 @@ export class SmsTemplate extends Model<InferAttributes<SmsTemplate>, InferCreati
   declare body: string;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
-}
-
-/** What happened to a message, in order: provider receipts (deduplicated) and system steps. */
-export class MessageEvent extends Model<InferAttributes<MessageEvent>, InferCreationAttributes<MessageEvent>> {
-  declare id: CreationOptional<number>;
-  declare messageId: string;
-  declare accountId: string;
-  declare status: string;
-  declare source: "provider" | "system";
-  declare providerEventId: CreationOptional<string | null>;
-  declare payload: CreationOptional<Record<string, unknown>>;
-  declare createdAt: CreationOptional<Date>;
-}
-
-/** A row of the transactional outbox: published by the worker's relay to the Redis Stream `topic`. */
-export class OutboxEntry extends Model<InferAttributes<OutboxEntry>, InferCreationAttributes<OutboxEntry>> {
-  declare id: CreationOptional<number>;
-  /** Stream name without the Redis prefix, e.g. `messages:sms`. */
-  declare topic: string;
-  /** The stream entry's fields (string values). */
-  declare payload: Record<string, string>;
-  declare createdAt: CreationOptional<Date>;
-  declare publishedAt: CreationOptional<Date | null>;
 }
 
 function init<M extends Model>(model: ModelStatic<M>, table: string, attrs: ModelAttributes<M>, opts: { timestamps?: boolean; updatedAt?: boolean } = {}) {
@@ -573,88 +473,7 @@ export function initModels() {
     position: DataTypes.INTEGER,
     ...ts,
   });
-  init(ContactImport, "contact_imports", {
-    id,
-    accountId: DataTypes.UUID,
-    userId: DataTypes.UUID,
-    status: text,
-    files: DataTypes.JSONB,
-    mapping: DataTypes.JSONB,
-    groupId: DataTypes.UUID,
-    totalRows: DataTypes.BIGINT,
-    processedRows: DataTypes.BIGINT,
-    insertedRows: DataTypes.BIGINT,
-    mergedRows: DataTypes.BIGINT,
-    errorCount: DataTypes.BIGINT,
-    failure: nText,
-    startedAt: DataTypes.DATE,
-    finishedAt: DataTypes.DATE,
-    ...ts,
-  });
-  init(Message, "messages", {
-    id,
-    accountId: DataTypes.UUID,
-    channel: text,
-    direction: text,
-    sender: text,
-    recipient: text,
-    body: text,
-    segments: DataTypes.INTEGER,
-    coding: nText,
-    status: text,
-    provider: nText,
-    route: nText,
-    providerMessageId: nText,
-    errorCode: nText,
-    errorMessage: nText,
-    price: DataTypes.BIGINT,
-    currency: DataTypes.CHAR(3),
-    scheduledAt: DataTypes.DATE,
-    queuedAt: DataTypes.DATE,
-    sentAt: DataTypes.DATE,
-    deliveredAt: DataTypes.DATE,
-    readAt: DataTypes.DATE,
-    failedAt: DataTypes.DATE,
-    campaignId: DataTypes.UUID,
-    ...ts,
-  });
-  init(Campaign, "campaigns", {
-    id,
-    accountId: DataTypes.UUID,
-    channel: text,
-    name: text,
-    status: text,
-    sender: text,
-    body: text,
-    route: nText,
-    templateId: DataTypes.UUID,
-    source: DataTypes.JSONB,
-    total: DataTypes.INTEGER,
-    createdBy: DataTypes.UUID,
-    scheduledAt: DataTypes.DATE,
-    startedAt: DataTypes.DATE,
-    completedAt: DataTypes.DATE,
-    canceledAt: DataTypes.DATE,
-    ...ts,
-  });
   init(SmsTemplate, "sms_templates", { id, accountId: DataTypes.UUID, name: text, body: text, ...ts });
-  init(
-    MessageEvent,
-    "message_events",
-    {
-      id: bigId,
-      messageId: DataTypes.UUID,
-      accountId: DataTypes.UUID,
-      status: text,
-      source: text,
-      providerEventId: nText,
-      payload: DataTypes.JSONB,
-      createdAt: DataTypes.DATE,
-    },
-    { updatedAt: false },
-  );
-  init(OutboxEntry, "outbox", { id: bigId, topic: text, payload: DataTypes.JSONB, createdAt: DataTypes.DATE, publishedAt: DataTypes.DATE }, { updatedAt: false });
-  Message.hasMany(MessageEvent, { foreignKey: "messageId", as: "events" });
   Contact.belongsToMany(ContactGroup, { through: ContactGroupMember, foreignKey: "contactId", otherKey: "groupId", as: "groups" });
   ContactGroup.belongsToMany(Contact, { through: ContactGroupMember, foreignKey: "groupId", otherKey: "contactId", as: "contacts" });
 

@@ -6,11 +6,11 @@
  * or the whole test suite (test).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureServices, ensureDatabase } from "./services.mjs";
-import { buildWidget } from "./widget-build.mjs";
+import { buildWeb } from "./web-build.mjs";
 import { parseProcfile, supervise } from "./supervisor.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -25,30 +25,14 @@ function run(cmd, args, env) {
   }
 }
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name === "build") continue;
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+/** The widget and the web app, when their sources changed (./web-build.mjs); a failed build stops here. */
+function build() {
+  try {
+    buildWeb();
+  } catch (e) {
+    console.error(`\n${e.message}.`);
+    process.exit(e.exitCode ?? 1);
   }
-  return newest;
-}
-
-/**
- * Build the Remix app when its sources changed since the last build. The stamp records the
- * newest source time seen when the build STARTED, so an edit made during a build triggers the next one.
- */
-export function buildWeb() {
-  // The embeddable widget first: the Remix build copies public/ (and so public/widget.js) into its assets.
-  buildWidget();
-  const stamp = join(root, "remix", "build", ".sources-mtime");
-  const sources = Math.max(newestMtime(join(root, "remix")), newestMtime(join(root, "api")), newestMtime(join(root, "models")), newestMtime(join(root, "public")));
-  const built = existsSync(stamp) && existsSync(join(root, "remix", "build", "server", "index.js")) ? Number(readFileSync(stamp, "utf8")) : 0;
-  if (built >= sources) return;
-  console.log("Building the web app…");
-  run(bin("remix"), ["vite:build", "--config", "remix/vite.config.ts"], { NODE_ENV: "production" });
-  writeFileSync(stamp, String(sources));
 }
 
 /** The Procfile's processes, supervised (a crashed one restarts with back-off; Ctrl-C stops all). */
@@ -63,11 +47,11 @@ if (mode === "start") {
   const env = { DATABASE_URL: databaseUrl, REDIS_URL: services.redisUrl };
   run(bin("bun"), ["models/migrate.ts", "up"], env);
   run(bin("bun"), ["seeds/run.ts"], env);
-  buildWeb();
+  build();
   console.log(`\nOpen http://localhost:${process.env.WEB_PORT ?? 3000} and sign in with one of the demo logins above.\n`);
   runAll({ ...env, NODE_ENV: process.env.NODE_ENV ?? "development" });
 } else if (mode === "test") {
-  buildWeb();
+  build();
   run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", ...process.argv.slice(3)], {
     TEST_ADMIN_DATABASE_URL: services.databaseUrl,
     REDIS_URL: services.redisUrl,

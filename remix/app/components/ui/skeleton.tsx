@@ -1,7 +1,0 @@
-import * as React from "react";
-
-import { cn } from "../../lib/utils";
-
-export function Skeleton({ className, ...props }: React.ComponentProps<"div">) {
-  return <div data-slot="skeleton" className={cn("animate-pulse rounded-md bg-accent", className)} {...props} />;
-}
