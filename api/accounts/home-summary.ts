@@ -2,18 +2,19 @@ import { Op } from "sequelize";
 import { AuditLog, Membership, initModels } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { unreadCount } from "../notifications/services";
+import { seesAll } from "../policy/policy";
 import { accountInfo } from "./services";
 
 /** The home screen: balance, role, team size, unread notifications, recent activity (own, or all for owner/admin). */
 export async function homeSummary(ctx: SignedInCtx) {
   initModels();
-  const seesAll = ctx.actor.role === "owner" || ctx.actor.role === "admin";
+  const all = seesAll(ctx.actor, "activity");
   const [account, members, unread, recent] = await Promise.all([
     accountInfo(ctx),
     Membership.count({ where: { accountId: ctx.actor.accountId } }),
     unreadCount(ctx),
     AuditLog.findAll({
-      where: { accountId: ctx.actor.accountId, ...(seesAll ? {} : { userId: ctx.actor.userId }), action: { [Op.ne]: "auth.login_failed" } },
+      where: { accountId: ctx.actor.accountId, ...(all ? {} : { userId: ctx.actor.userId }), action: { [Op.ne]: "auth.login_failed" } },
       order: [["id", "DESC"]],
       limit: 8,
     }),

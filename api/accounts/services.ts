@@ -8,6 +8,8 @@ import { randomToken } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { decodeCursor, keyset } from "../lib/page";
+import type { Role } from "../../models/constants";
+import { canWrite } from "../policy/policy";
 import { accountPageSchema, accountSchema } from "./schemas";
 
 function view(a: Account, role: string, isAgent: boolean) {
@@ -118,8 +120,8 @@ export async function createAccount(ctx: SignedInCtx, input: unknown) {
 }
 
 /** Who may edit the current account's data and see its API token: owner and admin. */
-export function canEditAccount(role: string) {
-  return role === "owner" || role === "admin";
+export function canEditAccount(role: Role) {
+  return canWrite({ role }, "account");
 }
 
 export async function updateAccount(ctx: SignedInCtx, input: unknown) {

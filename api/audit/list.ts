@@ -9,6 +9,7 @@ import { z } from "../lib/zod";
 import { translate } from "../lib/i18n";
 import { decodeCursor, keyset, pageInput } from "../lib/page";
 import { idParam, validate } from "../lib/validate";
+import { seesAll } from "../policy/policy";
 
 export const auditQuerySchema = z.object({
   before: idParam(),
@@ -20,8 +21,6 @@ export const auditQuerySchema = z.object({
     .regex(/^[a-z0-9_.]*$/, "validation.invalid")
     .optional(),
 });
-
-const SEES_ALL = new Set(["owner", "admin", "security"]);
 
 /** An audit action as a person reads it, in `locale` (the action code when it has no text). */
 export const auditDescription = (locale: string, action: string) => translate(locale, `common:audit.${action}`, { defaultValue: action });
@@ -37,7 +36,7 @@ export async function listAuditLog(ctx: SignedInCtx, query: unknown, locale = "p
   const below = after ? Number(after[0]) : before;
   const where: WhereOptions<AuditLog> = {
     accountId: ctx.actor.accountId,
-    ...(SEES_ALL.has(ctx.actor.role) ? {} : { userId: ctx.actor.userId }),
+    ...(seesAll(ctx.actor, "audit") ? {} : { userId: ctx.actor.userId }),
     ...(below ? { id: { [Op.lt]: below } } : {}),
     ...(action ? { action: action.endsWith(".") ? { [Op.startsWith]: action } : action } : {}),
   };

@@ -1,7 +1,7 @@
 /** Who may do what with contacts: the screen's policy rule, and owner/admin for the sensitive acts. */
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
-import { can } from "../policy/policy";
+import { can, canWrite } from "../policy/policy";
 
 /** The use-case refuses what the screen at `path` refuses (FORBIDDEN). */
 export function assertCan(ctx: SignedInCtx, path = "/contacts") {
@@ -13,7 +13,7 @@ export function assertCan(ctx: SignedInCtx, path = "/contacts") {
  * data (LGPD). Everyone else who reaches /contacts sees sensitive values masked.
  */
 export function isPrivileged(ctx: SignedInCtx) {
-  return ctx.actor.role === "owner" || ctx.actor.role === "admin";
+  return canWrite(ctx.actor, "contacts");
 }
 
 export function assertPrivileged(ctx: SignedInCtx, path = "/contacts") {

@@ -7,11 +7,11 @@ import { AppError } from "../lib/errors";
 import { assertId, findOwned } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { departmentSchema } from "./schemas";
-import { can } from "../policy/policy";
+import { assertCanWrite, can } from "../policy/policy";
 
 function assertAllowed(ctx: SignedInCtx, write = false) {
   if (!can(ctx.actor, "/departments")) throw new AppError(ctx.actor.services.includes("omni") ? "FORBIDDEN" : "PLAN_REQUIRED");
-  if (write && !["owner", "admin", "sales"].includes(ctx.actor.role)) throw new AppError("FORBIDDEN");
+  if (write) assertCanWrite(ctx.actor, "departments");
 }
 
 export async function listDepartments(ctx: SignedInCtx, q?: string) {

@@ -7,13 +7,11 @@ import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
-import { decide } from "../policy/policy";
+import { assertCanWrite, canWrite, decide } from "../policy/policy";
 
-/** Roles that change live chat's configuration (the same as departments' writers). */
-export const LIVE_WRITERS = ["owner", "admin", "sales"] as const;
-
+/** Who changes live chat's configuration: the policy's `live` writers. */
 export function isLiveWriter(ctx: SignedInCtx) {
-  return (LIVE_WRITERS as readonly string[]).includes(ctx.actor.role);
+  return canWrite(ctx.actor, "live");
 }
 
 /** The policy's answer for `path`, as PLAN_REQUIRED (no plan) or FORBIDDEN (role, path allow-list). */
@@ -30,7 +28,7 @@ export function assertAnyPath(ctx: SignedInCtx, ...paths: string[]) {
 
 export function assertWriter(ctx: SignedInCtx, path: string) {
   assertPath(ctx, path);
-  if (!isLiveWriter(ctx)) throw new AppError("FORBIDDEN");
+  assertCanWrite(ctx.actor, "live");
 }
 
 /** SELECT (or ... RETURNING) with positional binds. */

@@ -9,7 +9,8 @@ import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { listMacros } from "./macros";
 import { samplesForAgent } from "./samples";
-import { AGENT_STATUSES, assertAttendant, isSupervisor, liveSettings, myLoad, roomCounts, roomSummary, type AgentStatus, type Room } from "./rooms";
+import { isSupervisor, SUPERVISOR_ROLES_SQL } from "../policy/policy";
+import { AGENT_STATUSES, assertAttendant, liveSettings, myLoad, roomCounts, roomSummary, type AgentStatus, type Room } from "./rooms";
 
 async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
   return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT });
@@ -29,7 +30,7 @@ export async function deskOptions(ctx: SignedInCtx) {
       `SELECT u.id, trim(u.first_name || ' ' || u.last_name) AS name, u.email::text AS email, COALESCE(a.status, 'OFFLINE') AS status
        FROM memberships m JOIN users u ON u.id = m.user_id
        LEFT JOIN live_agents a ON a.account_id = m.account_id AND a.user_id = m.user_id
-       WHERE m.account_id = $1 AND (m.is_agent OR m.role IN ('owner','admin','manager'))
+       WHERE m.account_id = $1 AND (m.is_agent OR m.role IN (${SUPERVISOR_ROLES_SQL}))
        ORDER BY array_position($2::text[], COALESCE(a.status, 'OFFLINE')), lower(u.first_name), lower(u.last_name)`,
       [accountId, [...AGENT_STATUSES]],
     ),

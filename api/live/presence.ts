@@ -18,7 +18,7 @@
  * returns an absent agent's waiting rooms to the queue after the grace time (api/live/rooms.ts).
  */
 import type { Actor } from "../lib/context";
-import { attends, SUPERVISOR_ROLES } from "../policy/policy";
+import { attends, isSupervisor } from "../policy/policy";
 import { key, redis } from "../lib/redis";
 
 export const PRESENCE_TTL_MS = 45_000;
@@ -38,7 +38,7 @@ export type ControlMessage = { type: "disconnect"; connectionId: string; reason:
  */
 export function liveAccess(actor: Pick<Actor, "role" | "isAgent" | "services">): { live: boolean; supervisor: boolean } {
   const omni = actor.services.includes("omni");
-  const supervisor = SUPERVISOR_ROLES.includes(actor.role);
+  const supervisor = isSupervisor(actor);
   const live = omni && attends(actor);
   return { live, supervisor: live && supervisor };
 }

@@ -21,7 +21,7 @@ import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
-import { decide } from "../policy/policy";
+import { decide, SUPERVISOR_ROLES_SQL } from "../policy/policy";
 import { assertPath } from "./access";
 import { AGENT_STATUSES, LIVE_CHANNELS } from "./rooms";
 
@@ -284,7 +284,7 @@ export async function listLiveAgents(ctx: SignedInCtx): Promise<LiveAgentRow[]> 
             (SELECT count(*)::int FROM live_rooms r WHERE r.account_id = m.account_id AND r.agent_id = m.user_id AND r.status = 'OPEN') AS active_calls
        FROM memberships m JOIN users u ON u.id = m.user_id
        LEFT JOIN live_agents a ON a.account_id = m.account_id AND a.user_id = m.user_id
-      WHERE m.account_id = $1 AND (m.is_agent OR m.role IN ('owner','admin','manager'))
+      WHERE m.account_id = $1 AND (m.is_agent OR m.role IN (${SUPERVISOR_ROLES_SQL}))
       ORDER BY array_position($2::text[], COALESCE(a.status, 'OFFLINE')), lower(trim(u.first_name || ' ' || u.last_name)), u.id`,
     [ctx.actor.accountId, [...AGENT_STATUSES]],
   );
@@ -321,7 +321,7 @@ export async function reportFilterOptions(ctx: SignedInCtx) {
   const departments = await rows<{ id: string; name: string }>(`SELECT id, name FROM departments WHERE account_id = $1 ORDER BY name, id`, [ctx.actor.accountId]);
   const agents = await rows<{ id: string; name: string }>(
     `SELECT u.id, trim(u.first_name || ' ' || u.last_name) AS name FROM memberships m JOIN users u ON u.id = m.user_id
-      WHERE m.account_id = $1 AND (m.is_agent OR m.role IN ('owner','admin','manager')) ORDER BY lower(trim(u.first_name || ' ' || u.last_name)), u.id`,
+      WHERE m.account_id = $1 AND (m.is_agent OR m.role IN (${SUPERVISOR_ROLES_SQL})) ORDER BY lower(trim(u.first_name || ' ' || u.last_name)), u.id`,
     [ctx.actor.accountId],
   );
   return { departments, agents };

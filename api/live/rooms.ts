@@ -20,7 +20,7 @@
  */
 import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
-import type { Actor, SignedInCtx } from "../lib/context";
+import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { intParam, pageParam, validate } from "../lib/validate";
@@ -29,7 +29,7 @@ import { sortTime, timeIdCursor } from "./keyset";
 import { z } from "../lib/zod";
 import { email as emailSchema } from "../auth/schemas";
 import { normalizePhone } from "../contacts/phone";
-import { can, SUPERVISOR_ROLES } from "../policy/policy";
+import { can, isSupervisor, SUPERVISOR_ROLES_SQL } from "../policy/policy";
 import { newKey } from "./settings";
 import { channelSeen } from "./channel-signals";
 import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "./limits";
@@ -42,9 +42,6 @@ export const LIVE_CHANNELS = ["webchat", "telegram", "messenger", "instagram", "
 export type LiveChannel = (typeof LIVE_CHANNELS)[number];
 export type RoomStatus = "QUEUE" | "OPEN" | "CLOSED";
 export type MessageStatus = "SENT" | "DELIVERED" | "READ" | "FAIL" | "DELETED";
-
-/** Roles that supervise (spec: profiles ADMINISTRATOR or MANAGER; the owner too). */
-export const isSupervisor = (actor: Actor) => SUPERVISOR_ROLES.includes(actor.role);
 
 export type Room = {
   id: string;
@@ -447,7 +444,7 @@ export async function distribute(accountId: string): Promise<number> {
       const agent = await one<{ user_id: string }>(
         `SELECT a.user_id FROM live_agents a
          JOIN memberships m ON m.account_id = a.account_id AND m.user_id = a.user_id
-         WHERE a.account_id = $1 AND a.status = 'AVAILABLE' AND a.user_id = ANY($5::uuid[]) AND (m.is_agent OR m.role IN ('owner','admin','manager'))
+         WHERE a.account_id = $1 AND a.status = 'AVAILABLE' AND a.user_id = ANY($5::uuid[]) AND (m.is_agent OR m.role IN (${SUPERVISOR_ROLES_SQL}))
            AND ($2::uuid IS NULL OR m.department_id = $2 OR EXISTS (
                  SELECT 1 FROM live_agent_departments d WHERE d.account_id = a.account_id AND d.user_id = a.user_id AND d.department_id = $2))
            AND (SELECT count(*) FROM live_rooms r WHERE r.account_id = a.account_id AND r.agent_id = a.user_id AND r.status = 'OPEN') < COALESCE(a.capacity, $3)
@@ -797,7 +794,7 @@ export async function transferToAgent(ctx: SignedInCtx, roomId: string, toUserId
     if (room.locked) throw new AppError("LIVE_ROOM_LOCKED");
     if (toUserId === room.agent_id) throw new AppError("VALIDATION", { fields: { agent_id: ["validation.option"] } });
     const target = await one<{ user_id: string }>(
-      `SELECT user_id FROM memberships WHERE account_id = $1 AND user_id = $2 AND (is_agent OR role IN ('owner','admin','manager'))`,
+      `SELECT user_id FROM memberships WHERE account_id = $1 AND user_id = $2 AND (is_agent OR role IN (${SUPERVISOR_ROLES_SQL}))`,
       [room.account_id, toUserId],
       { transaction },
     );

@@ -14,6 +14,7 @@ import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { keyset } from "../lib/page";
+import { assertCanWrite, canWrite } from "../policy/policy";
 import { livePage } from "./config-page";
 import { assertAnyPath, assertDepartments, assertWriter, iso, rows } from "./access";
 import { DEFAULT_WIDGET, WIDGET_COLOR_PARTS, agentSettingsSchema, systemSettingsSchema, widgetSettingsSchema, type WidgetSettings } from "./schemas";
@@ -21,7 +22,6 @@ import { DEFAULT_WIDGET, WIDGET_COLOR_PARTS, agentSettingsSchema, systemSettings
 const SYSTEM = "/live/configs/system";
 const WIDGET_PATHS = ["/live/configs/widget", "/widget/config"];
 /** Widget settings are also the developer's and finance's ("Developer: webhook, widget"). */
-const WIDGET_WRITERS = ["owner", "admin", "sales", "developer", "billing"];
 
 type SettingsRow = {
   queued_enabled: boolean;
@@ -189,12 +189,12 @@ const widgetView = (r: SettingsRow): WidgetView => ({
 
 /** Whether the actor may change the widget (the screen shows read-only otherwise). */
 export function canEditWidget(ctx: SignedInCtx): boolean {
-  return WIDGET_WRITERS.includes(ctx.actor.role);
+  return canWrite(ctx.actor, "widget");
 }
 
 function assertWidgetWriter(ctx: SignedInCtx) {
   assertAnyPath(ctx, ...WIDGET_PATHS);
-  if (!WIDGET_WRITERS.includes(ctx.actor.role)) throw new AppError("FORBIDDEN");
+  assertCanWrite(ctx.actor, "widget");
 }
 
 export async function getWidget(ctx: SignedInCtx): Promise<WidgetView> {

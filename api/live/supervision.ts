@@ -10,7 +10,7 @@ import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
-import { can } from "../policy/policy";
+import { can, SUPERVISOR_ROLES_SQL } from "../policy/policy";
 import { AGENT_STATUSES, liveSettings, type AgentStatus } from "./rooms";
 
 async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
@@ -59,7 +59,7 @@ export async function agentsOverview(ctx: SignedInCtx): Promise<ManagedAgent[]> 
                  WHERE x.agent_id = u.id AND x.ended IS NOT NULL AND x.started >= ${TODAY}) AS average_service_time
        FROM memberships m JOIN users u ON u.id = m.user_id
        LEFT JOIN live_agents a ON a.account_id = m.account_id AND a.user_id = m.user_id
-       WHERE m.account_id = $1 AND (m.is_agent OR m.role IN ('owner','admin','manager'))
+       WHERE m.account_id = $1 AND (m.is_agent OR m.role IN (${SUPERVISOR_ROLES_SQL}))
        ORDER BY array_position($2::text[], COALESCE(a.status, 'OFFLINE')), lower(trim(u.first_name || ' ' || u.last_name)), u.id`,
       [accountId, [...AGENT_STATUSES], settings.default_capacity],
     ),
@@ -110,7 +110,7 @@ export async function departmentDashboard(ctx: SignedInCtx): Promise<DepartmentF
        (SELECT count(*)::int FROM live_rooms r WHERE r.account_id = $1 AND r.status = 'QUEUE' AND r.department_id IS NOT DISTINCT FROM d.id) AS queued,
        (SELECT count(*)::int FROM live_rooms r WHERE r.account_id = $1 AND r.status = 'OPEN' AND r.department_id IS NOT DISTINCT FROM d.id) AS open,
        (SELECT count(*)::int FROM live_agents a JOIN memberships m ON m.account_id = a.account_id AND m.user_id = a.user_id
-          WHERE a.account_id = $1 AND a.status = 'AVAILABLE' AND (m.is_agent OR m.role IN ('owner','admin','manager'))
+          WHERE a.account_id = $1 AND a.status = 'AVAILABLE' AND (m.is_agent OR m.role IN (${SUPERVISOR_ROLES_SQL}))
             AND (d.id IS NULL OR m.department_id = d.id OR EXISTS (
                  SELECT 1 FROM live_agent_departments x WHERE x.account_id = $1 AND x.user_id = a.user_id AND x.department_id = d.id))) AS agents_available,
        (SELECT extract(epoch FROM now() - min(r.queued_at))::int FROM live_rooms r

@@ -11,6 +11,7 @@ import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { keyset, pageInput } from "../lib/page";
 import { intParam, validate } from "../lib/validate";
+import { SUPERVISOR_ROLES_SQL, seesAll } from "../policy/policy";
 import { sortTime, timeIdCursor } from "./keyset";
 import { z } from "../lib/zod";
 import { assertAttendant, roomMessages, roomSummary, type Room } from "./rooms";
@@ -31,8 +32,6 @@ export const transcriptSearchSchema = z.object({
 });
 export type TranscriptSearch = z.input<typeof transcriptSearchSchema>;
 
-const seesAll = (ctx: SignedInCtx) => ["owner", "admin"].includes(ctx.actor.role);
-
 /** Rooms I attended: mine now, or given to me at some point. */
 const MINE = `(r.agent_id = $2 OR EXISTS (SELECT 1 FROM live_room_events e WHERE e.room_id = r.id
   AND ((e.type = 'assigned' AND e.payload->>'agent_id' = $2::text) OR (e.type IN ('transfer_accept','resumed','closed') AND e.actor_id = $2))))`;
@@ -42,7 +41,7 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function searchTranscripts(ctx: SignedInCtx, input: TranscriptSearch) {
   assertAttendant(ctx);
   const q = validate(transcriptSearchSchema, input);
-  const all = seesAll(ctx);
+  const all = seesAll(ctx.actor, "transcripts");
   const where = [`r.account_id = $1`];
   const bind: unknown[] = [ctx.actor.accountId, ctx.actor.userId];
   const add = (value: unknown) => `$${bind.push(value)}`;
@@ -105,7 +104,7 @@ export async function transcript(ctx: SignedInCtx, roomId: string, opts: { befor
     `SELECT r.*, trim(u.first_name || ' ' || u.last_name) AS agent_name, d.name AS department_name, t.name AS tabulation_name
      FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id LEFT JOIN departments d ON d.id = r.department_id
      LEFT JOIN live_tabulations t ON t.id = r.tabulation_id
-     WHERE r.id = $3 AND r.account_id = $1 ${seesAll(ctx) ? "AND $2::uuid IS NOT NULL" : `AND ${MINE}`}`,
+     WHERE r.id = $3 AND r.account_id = $1 ${seesAll(ctx.actor, "transcripts") ? "AND $2::uuid IS NOT NULL" : `AND ${MINE}`}`,
     { bind, type: QueryTypes.SELECT },
   );
   if (!room) throw new AppError("NOT_FOUND");
@@ -134,10 +133,10 @@ export async function transcript(ctx: SignedInCtx, roomId: string, opts: { befor
 /** Agents an admin can filter transcripts by. */
 export async function transcriptAgents(ctx: SignedInCtx) {
   assertAttendant(ctx);
-  if (!seesAll(ctx)) return [];
+  if (!seesAll(ctx.actor, "transcripts")) return [];
   return sequelize().query<{ id: string; name: string }>(
     `SELECT u.id, trim(u.first_name || ' ' || u.last_name) AS name FROM memberships m JOIN users u ON u.id = m.user_id
-     WHERE m.account_id = $1 AND (m.is_agent OR m.role IN ('owner','admin','manager')) ORDER BY lower(u.first_name), lower(u.last_name)`,
+     WHERE m.account_id = $1 AND (m.is_agent OR m.role IN (${SUPERVISOR_ROLES_SQL})) ORDER BY lower(u.first_name), lower(u.last_name)`,
     { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
   );
 }

@@ -11,7 +11,7 @@ import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
-import { canManageUsers } from "../policy/policy";
+import { seesAll } from "../policy/policy";
 import { outboxIdSchema, outboxQuerySchema } from "./schemas";
 
 export const OUTBOX_PAGE = 25;
@@ -23,7 +23,7 @@ function assertAvailable() {
 function visibleTo(ctx: SignedInCtx): WhereOptions<OutboundEmail> {
   if (ctx.actor.accountType === "platform") return {};
   const own = { toAddress: ctx.actor.email };
-  return canManageUsers(ctx.actor.role) ? { [Op.or]: [{ accountId: ctx.actor.accountId }, own] } : own;
+  return seesAll(ctx.actor, "mail") ? { [Op.or]: [{ accountId: ctx.actor.accountId }, own] } : own;
 }
 
 /** Newest first, keyset paged on (created_at, id): `before` is the id of the last row seen. */

@@ -4,6 +4,7 @@
  * `decide()`. Interpretations of the spec's gaps are recorded in docs/decisions/002-permissions.md.
  */
 import type { AccountType, PlanPermission, Role } from "../../models/constants";
+import { AppError } from "../lib/errors";
 
 export type RouteKind = "guest" | "public" | "tfa" | "app";
 export type Subject = {
@@ -23,6 +24,77 @@ export const PRODUCT_ROLES: Role[] = ["admin", "agent", "owner", "billing", "dev
 /** Routes of spec section 2 that are not product routes (any signed-in role). */
 const UNTAGGED = [/^\/$/, /^\/notifications$/, /^\/user\/settings$/, /^\/accounts(\/create|\/switch)?$/, /^\/support(\/.*)?$/, /^\/403$/, /^\/dev\/mailbox(\/.*)?$/];
 
+/** Who supervises live chat: the spec's profiles ADMINISTRATOR and MANAGER (our admin and manager), and the owner. */
+export const SUPERVISOR_ROLES: Role[] = ["owner", "admin", "manager"];
+
+/**
+ * Who may change what, beyond reaching its screen (the routes above decide that): one row per
+ * area, the only place these roles are written. Use-cases ask `canWrite` / `assertCanWrite`; the
+ * screens ask the same to show a form or a read-only view.
+ */
+export const WRITE_ROLES = {
+  /** The account's short codes (their nickname and status). */
+  shortCodes: ["owner", "admin", "sales"],
+  /** Live chat departments. */
+  departments: ["owner", "admin", "sales"],
+  /** Live chat's configuration: tabulations, macros, opening hours, holidays, system settings, others' canned messages. */
+  live: ["owner", "admin", "sales"],
+  /** The chat widget's settings and key. */
+  widget: ["owner", "admin", "sales", "developer", "billing"],
+  /** The account's people: invite, edit, remove. */
+  users: ["owner", "admin"],
+  /** An owner's membership, and handing out the owner role. */
+  owners: ["owner"],
+  /** The account's data and its API token. */
+  account: ["owner", "admin"],
+  /** Contacts' sensitive values, custom fields, a person's export and erasure (LGPD). */
+  contacts: ["owner", "admin"],
+  /** Prices (with the platform account: `isPlatformStaff`). */
+  prices: ["owner", "admin"],
+} as const satisfies Record<string, readonly Role[]>;
+export type WriteArea = keyof typeof WRITE_ROLES;
+
+/** Who sees everyone's records of an area (the others see their own). */
+export const SEES_ALL_ROLES = {
+  /** The audit log (information security reviews it). */
+  audit: ["owner", "admin", "security"],
+  /** The home screen's recent activity. */
+  activity: ["owner", "admin"],
+  /** Live chat transcripts (and the agents to filter them by). */
+  transcripts: ["owner", "admin"],
+  /** Sent e-mails of the account (the dev mailbox). */
+  mail: ["owner", "admin"],
+} as const satisfies Record<string, readonly Role[]>;
+export type SeeArea = keyof typeof SEES_ALL_ROLES;
+
+type WithRole = { role: Role };
+
+export function canWrite(actor: WithRole, area: WriteArea): boolean {
+  return (WRITE_ROLES[area] as readonly Role[]).includes(actor.role);
+}
+
+/** FORBIDDEN unless `canWrite`. */
+export function assertCanWrite(actor: WithRole, area: WriteArea): void {
+  if (!canWrite(actor, area)) throw new AppError("FORBIDDEN");
+}
+
+export function seesAll(actor: WithRole, area: SeeArea): boolean {
+  return (SEES_ALL_ROLES[area] as readonly Role[]).includes(actor.role);
+}
+
+/** A live chat supervisor: sees every agent's rooms and every entry of the account's live stream. */
+export function isSupervisor(actor: WithRole): boolean {
+  return SUPERVISOR_ROLES.includes(actor.role);
+}
+
+/** A platform staff member who manages prices: the platform account's `prices` writers. */
+export function isPlatformStaff(actor: WithRole & { accountType: AccountType }): boolean {
+  return actor.accountType === "platform" && canWrite(actor, "prices");
+}
+
+/** SUPERVISOR_ROLES as an SQL list (`role IN (${SUPERVISOR_ROLES_SQL})`): who attends is `is_agent OR` one of them. */
+export const SUPERVISOR_ROLES_SQL = SUPERVISOR_ROLES.map((r) => `'${r}'`).join(",");
+
 /** Route-specific role tags (spec section 6). */
 const ROUTE_ROLES: Array<[RegExp, Role[]]> = [
   [/^\/whatsapp\/(request|send|templates\/new)$/, ["admin", "agent", "owner", "sales"]],
@@ -31,13 +103,10 @@ const ROUTE_ROLES: Array<[RegExp, Role[]]> = [
   [/^\/sms\/antifraude$/, ["admin", "sales", "security"]],
   [/^\/numbers\/active$/, ["admin"]],
   // Tagged admin, owner, sales, and "Supervisor view needs profiles ADMINISTRATOR or MANAGER": the supervisors. ADR 002.
-  [/^\/live\/manage$/, ["admin", "owner", "manager"]],
+  [/^\/live\/manage$/, SUPERVISOR_ROLES],
   // Live chat reports: management reads reports, the developer analyses them; not the agent (every agent's figures). ADR 019.
   [/^\/(live\/(reports|usage)|chat\/reports)(\/|$)/, ["owner", "admin", "manager", "analyst", "sales", "developer", "billing"]],
 ];
-
-/** Who supervises live chat: the spec's profiles ADMINISTRATOR and MANAGER (our admin and manager), and the owner. */
-export const SUPERVISOR_ROLES: Role[] = ["owner", "admin", "manager"];
 
 /**
  * Who attends live chat (spec section 6): "Live chat connects only for admin, owner or agent" and
@@ -164,9 +233,4 @@ const SETTINGS_VISIBLE: Partial<Record<Role, SettingsGroup[]>> = {
 };
 export function settingsGroups(role: Role): SettingsGroup[] {
   return SETTINGS_VISIBLE[role] ?? [...SETTINGS_GROUPS];
-}
-
-/** Who may manage users of an account (invite, edit, delete). */
-export function canManageUsers(role: Role): boolean {
-  return role === "owner" || role === "admin";
 }

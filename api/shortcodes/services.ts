@@ -10,7 +10,7 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
-import { can } from "../policy/policy";
+import { assertCanWrite, can } from "../policy/policy";
 import { shortCodeSchema } from "./schemas";
 
 export type ShortCodeView = {
@@ -24,11 +24,10 @@ export type ShortCodeView = {
 };
 
 const COLUMNS = `id, number, nickname, deliverability, status, created_at, updated_at`;
-const WRITERS = ["owner", "admin", "sales"];
 
 function assertAllowed(ctx: SignedInCtx, write = false) {
   if (!can(ctx.actor, "/sms/short-codes")) throw new AppError("FORBIDDEN");
-  if (write && !WRITERS.includes(ctx.actor.role)) throw new AppError("FORBIDDEN");
+  if (write) assertCanWrite(ctx.actor, "shortCodes");
 }
 
 function view(r: Omit<ShortCodeView, "created_at" | "updated_at"> & { created_at: Date | string; updated_at: Date | string }): ShortCodeView {

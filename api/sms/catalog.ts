@@ -11,7 +11,7 @@ import { UUID } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { recordAudit } from "../audit/record";
-import { can } from "../policy/policy";
+import { can, isPlatformStaff } from "../policy/policy";
 import { DEFAULT_PRICE_PER_SEGMENT } from "./pricing";
 import { SMS_ROUTES, type SmsRoute } from "./schemas";
 import { ownSenders } from "./senders";
@@ -21,11 +21,6 @@ export const SENDERS_LOOKBACK_DAYS = 90;
 
 function assertSend(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
-}
-
-/** Platform staff (owner/admin of the platform account) manage prices (spec section 6). */
-export function isPlatformStaff(ctx: SignedInCtx) {
-  return ctx.actor.accountType === "platform" && (ctx.actor.role === "owner" || ctx.actor.role === "admin");
 }
 
 export type SenderView = {
@@ -109,10 +104,10 @@ export async function listSmsPrices(ctx: SignedInCtx) {
 
 /** One price row: the account's own; platform staff read any account's. */
 export async function getSmsPrice(ctx: SignedInCtx, id: string) {
-  if (!isPlatformStaff(ctx)) assertSend(ctx);
+  if (!isPlatformStaff(ctx.actor)) assertSend(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const [row] = await sequelize().query<PriceRow>(`SELECT * FROM sms_prices WHERE id = $1 AND (account_id = $2 OR $3)`, {
-    bind: [id, ctx.actor.accountId, isPlatformStaff(ctx)],
+    bind: [id, ctx.actor.accountId, isPlatformStaff(ctx.actor)],
     type: QueryTypes.SELECT,
   });
   if (!row) throw new AppError("NOT_FOUND");
@@ -131,7 +126,7 @@ const priceSchema = z.object({
 
 /** Change a price per segment (integer centavos): platform staff only, any account's row. */
 export async function updateSmsPrice(ctx: SignedInCtx, id: string, input: unknown) {
-  if (!isPlatformStaff(ctx)) throw new AppError("FORBIDDEN");
+  if (!isPlatformStaff(ctx.actor)) throw new AppError("FORBIDDEN");
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const data = validate(priceSchema, input);
   const [row] = await sequelize().query<PriceRow>(`UPDATE sms_prices SET price_per_segment = $2, updated_at = now() WHERE id = $1 RETURNING *`, {

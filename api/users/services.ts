@@ -15,7 +15,7 @@ import { assertId } from "../lib/owned";
 import { decodeCursor, keyset } from "../lib/page";
 import { validate } from "../lib/validate";
 import { enqueueMail } from "../mail/enqueue";
-import { can, canManageUsers } from "../policy/policy";
+import { can, canWrite } from "../policy/policy";
 import { inviteSchema, listQuerySchema, profileSchema, updateUserSchema, localeSchema } from "./schemas";
 import { changePasswordSchema } from "../auth/schemas";
 import { verifyPassword } from "../auth/passwords";
@@ -26,7 +26,7 @@ export const PAGE_SIZE = 20;
 const INVITATION_TTL_MS = 7 * 86_400_000;
 
 function assertManager(ctx: SignedInCtx) {
-  if (!canManageUsers(ctx.actor.role)) throw new AppError("NO_PERMISSION_EDIT_USERS");
+  if (!canWrite(ctx.actor, "users")) throw new AppError("NO_PERMISSION_EDIT_USERS");
 }
 
 /** Departments apply when the account's plan has them (omni + department permission). */
@@ -252,8 +252,8 @@ export async function updateUser(ctx: SignedInCtx, userId: string, input: unknow
     const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, include: [{ model: User, as: "user" }], transaction });
     if (!m?.user) throw new AppError("NOT_FOUND");
     if (data.role && data.role !== m.role) {
-      if (m.role === "owner" && ctx.actor.role !== "owner") throw new AppError("NO_PERMISSION_EDIT_USERS");
-      if (data.role === "owner" && ctx.actor.role !== "owner") throw new AppError("NO_PERMISSION_EDIT_USERS");
+      if (m.role === "owner" && !canWrite(ctx.actor, "owners")) throw new AppError("NO_PERMISSION_EDIT_USERS");
+      if (data.role === "owner" && !canWrite(ctx.actor, "owners")) throw new AppError("NO_PERMISSION_EDIT_USERS");
       if (m.role === "owner" && (await lockedOwnerCount(ctx.actor.accountId, transaction)) <= 1) {
         throw new AppError("LAST_OWNER");
       }
@@ -286,7 +286,7 @@ export async function removeUser(ctx: SignedInCtx, userId: string) {
   await sequelize().transaction(async (transaction) => {
     const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, transaction });
     if (!m) throw new AppError("NOT_FOUND");
-    if (m.role === "owner" && ctx.actor.role !== "owner") throw new AppError("NO_PERMISSION_EDIT_USERS");
+    if (m.role === "owner" && !canWrite(ctx.actor, "owners")) throw new AppError("NO_PERMISSION_EDIT_USERS");
     if (m.role === "owner" && (await lockedOwnerCount(ctx.actor.accountId, transaction)) <= 1) {
       throw new AppError("LAST_OWNER");
     }

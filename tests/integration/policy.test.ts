@@ -2,10 +2,35 @@
  * The permission policy against spec section 6, in two parts:
  * 1. an expectation table written from the spec's sentences (independent of the policy code);
  * 2. guests through the real web process (the signed-in walk of every seeded person is
- *    tests/integration/roles-walk.test.ts).
+ *    tests/integration/roles-walk.test.ts);
+ * 3. who writes, sees all and supervises: read from the policy's own tables (WRITE_ROLES,
+ *    SEES_ALL_ROLES, SUPERVISOR_ROLES), the one place those roles are written, and checked against
+ *    the gates that use them (the API's write gates through the real process: roles-walk).
  */
 import { describe, expect, it } from "vitest";
-import { decide, routeKind, settingsGroups, type Subject } from "../../api/policy/policy";
+import { canEditAccount } from "../../api/accounts/services";
+import { isPrivileged } from "../../api/contacts/access";
+import { isLiveWriter } from "../../api/live/access";
+import { liveAccess } from "../../api/live/presence";
+import { canEditWidget } from "../../api/live/settings";
+import type { SignedInCtx } from "../../api/lib/context";
+import {
+  assertCanWrite,
+  attends,
+  canWrite,
+  decide,
+  isPlatformStaff,
+  isSupervisor,
+  routeKind,
+  SEES_ALL_ROLES,
+  seesAll,
+  settingsGroups,
+  SUPERVISOR_ROLES,
+  type SeeArea,
+  type Subject,
+  WRITE_ROLES,
+  type WriteArea,
+} from "../../api/policy/policy";
 import { ROLES, type Role } from "../../models/constants";
 import { APP_ROUTES, GUEST_ROUTES } from "../support/spec-routes";
 import { WebClient, location } from "../support/web";
@@ -90,6 +115,50 @@ describe("policy table (spec section 6)", () => {
     expect(routeKind("/2fa")).toBe("tfa");
     expect(routeKind("/live/simulator")).toBe("public");
     for (const p of APP_ROUTES) expect(routeKind(p), p).toBe("app");
+  });
+});
+
+describe("write, see-all and supervise rules: one table each in the policy", () => {
+  const ctxOf = (role: Role, accountType: Subject["accountType"] = "customer") =>
+    ({ actor: { ...customer(role), accountType, accountId: "a", userId: "u", isAgent: false } }) as unknown as SignedInCtx;
+
+  it("canWrite and assertCanWrite answer each area's WRITE_ROLES row, and the gates built on them too", () => {
+    for (const area of Object.keys(WRITE_ROLES) as WriteArea[]) {
+      const row: readonly Role[] = WRITE_ROLES[area];
+      expect(row.length, area).toBeGreaterThan(0);
+      for (const role of ROLES) {
+        expect(canWrite({ role }, area), `${role} ${area}`).toBe(row.includes(role));
+        if (row.includes(role)) expect(() => assertCanWrite({ role }, area)).not.toThrow();
+        else expect(() => assertCanWrite({ role }, area), `${role} ${area}`).toThrow(expect.objectContaining({ code: "FORBIDDEN" }));
+      }
+    }
+    const gates: Array<[WriteArea, (role: Role) => boolean]> = [
+      ["live", (role) => isLiveWriter(ctxOf(role))],
+      ["widget", (role) => canEditWidget(ctxOf(role))],
+      ["contacts", (role) => isPrivileged(ctxOf(role))],
+      ["account", (role) => canEditAccount(role)],
+      ["prices", (role) => isPlatformStaff(ctxOf(role, "platform").actor)],
+    ];
+    for (const [area, gate] of gates) for (const role of ROLES) expect(gate(role), `${role} ${area}`).toBe((WRITE_ROLES[area] as readonly Role[]).includes(role));
+    // Prices are the platform's: no customer or reseller role manages them.
+    for (const role of ROLES) for (const accountType of ["customer", "reseller"] as const) expect(isPlatformStaff(ctxOf(role, accountType).actor)).toBe(false);
+  });
+
+  it("seesAll answers each area's SEES_ALL_ROLES row", () => {
+    for (const area of Object.keys(SEES_ALL_ROLES) as SeeArea[]) {
+      for (const role of ROLES) expect(seesAll({ role }, area), `${role} ${area}`).toBe((SEES_ALL_ROLES[area] as readonly Role[]).includes(role));
+    }
+  });
+
+  it("the supervisors are SUPERVISOR_ROLES everywhere: /live/manage, isSupervisor, who attends, the live stream", () => {
+    for (const role of ROLES) {
+      const sup = SUPERVISOR_ROLES.includes(role);
+      expect(decide(customer(role), "/live/manage").allowed, `${role} /live/manage`).toBe(sup);
+      expect(isSupervisor({ role }), role).toBe(sup);
+      if (sup) expect(attends({ role, isAgent: false }), role).toBe(true);
+      expect(liveAccess({ role, isAgent: true, services: ["omni"] }).supervisor, role).toBe(sup);
+      expect(liveAccess({ role, isAgent: true, services: [] }).supervisor, `${role} without omni`).toBe(false);
+    }
   });
 });
 

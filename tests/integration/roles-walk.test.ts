@@ -10,7 +10,7 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { decide } from "../../api/policy/policy";
+import { canWrite, decide, WRITE_ROLES, type WriteArea } from "../../api/policy/policy";
 import { ROLES, type Role } from "../../models/constants";
 import { api, login } from "../support/api";
 import { query } from "../support/db";
@@ -255,6 +255,34 @@ describe("roles walk (spec sections 2 and 6)", () => {
       expect(mismatches.sort()).toEqual([]);
     });
   }
+
+  it("the API's write gates answer as the policy's WRITE_ROLES table: every role of an area gets past the gate, every other role 403", async () => {
+    // Each call names an id no account has: a writer gets past the role gate to 404 (or 422), nothing is written.
+    const NONE = "00000000-0000-4000-8000-000000000000";
+    const WRITES: Array<[WriteArea, string, string, unknown]> = [
+      ["shortCodes", "PUT", `/api/sms/short_codes/${NONE}`, { nickname: "x" }],
+      ["departments", "PUT", `/api/departments/${NONE}`, { name: "x" }],
+      ["live", "PUT", `/api/live/tabulations/${NONE}`, { name: "x" }],
+      ["widget", "PUT", "/api/live/widget", []],
+      ["users", "PUT", `/api/users/${NONE}`, { firstName: "x" }],
+      ["contacts", "POST", `/api/contacts/${NONE}/erase`, undefined],
+    ];
+    // Every area whose write needs no data of its own is walked here; the rest (account, owners, prices) in policy.test.ts.
+    expect(Object.keys(WRITE_ROLES).filter((a) => !WRITES.some(([area]) => area === a))).toEqual(["owners", "account", "prices"]);
+    const people = (await seededPeople()).filter((p) => !p.person.staff);
+    expect(people.map((p) => p.person.role).sort()).toEqual([...ROLES].sort());
+    const mismatches: string[] = [];
+    await pool(people, 3, async ({ email, person }) => {
+      const { token } = await login(email, DEMO_PASSWORD);
+      for (const [area, method, path, body] of WRITES) {
+        const { status } = await api(path, { token, method, body });
+        const writer = canWrite(person, area);
+        if ((status === 403) === writer || status >= 500 || status === 200)
+          mismatches.push(`${person.role} ${area} ${method} ${path}: table ${writer ? "writes" : "refuses"}, got ${status}`);
+      }
+    });
+    expect(mismatches.sort()).toEqual([]);
+  });
 
   it("the API answers the same: the live desk for who attends, the anti-fraud review for its roles", async () => {
     const people = (await seededPeople()).filter((p) => !p.person.staff);

@@ -5,12 +5,12 @@
  */
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { deskOptions, incomingTransfers, roomNames } from "../../../api/live/desk";
+import { isSupervisor } from "../../../api/policy/policy";
 import {
   acceptTransfer,
   AGENT_STATUSES,
   closeRoom,
   getRoom,
-  isSupervisor,
   listRooms,
   markDelivered,
   markRead,

@@ -5,6 +5,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { canWrite } from "../../../api/policy/policy";
 import { shortCodeSchema } from "../../../api/shortcodes/schemas";
 import { getShortCode, updateShortCode } from "../../../api/shortcodes/services";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -28,7 +29,7 @@ export const handle = {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const code = await orHttpError(getShortCode(ctx, params.id ?? ""));
-  return json({ code, canEdit: ["owner", "admin", "sales"].includes(ctx.actor.role) });
+  return json({ code, canEdit: canWrite(ctx.actor, "shortCodes") });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -4,7 +4,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "../../../api/lib/zod";
-import { canManageUsers } from "../../../api/policy/policy";
+import { canWrite } from "../../../api/policy/policy";
 import { PAGE_SIZE, listUsers, revokeInvitation } from "../../../api/users/services";
 import { FormErrors } from "~/components/forms/fields";
 import { InvitationsTable } from "~/components/users/invitations-table";
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const q = url.searchParams.get("q")?.trim() || undefined;
   const page = url.searchParams.get("page") ?? undefined;
   const list = await orHttpError(listUsers(ctx, { q, page, limit: PAGE_SIZE }));
-  return json({ ...list, q: q ?? "", canManage: canManageUsers(ctx.actor.role), meId: ctx.actor.userId });
+  return json({ ...list, q: q ?? "", canManage: canWrite(ctx.actor, "users"), meId: ctx.actor.userId });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

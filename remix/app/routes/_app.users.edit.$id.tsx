@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { z } from "../../../api/lib/zod";
 import { ROLES } from "../../../models/constants";
 import { listDepartments } from "../../../api/departments/services";
-import { canManageUsers } from "../../../api/policy/policy";
+import { canWrite } from "../../../api/policy/policy";
 import { updateUserSchema } from "../../../api/users/schemas";
 import { getUser, removeUser, updateUser, usesDepartments } from "../../../api/users/services";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -40,8 +40,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return json({
     user,
     departments: departments?.map((d) => ({ id: d.id, name: d.name, status: d.status })) ?? null,
-    actorRole: ctx.actor.role,
-    canManage: canManageUsers(ctx.actor.role),
+    managesOwners: canWrite(ctx.actor, "owners"),
+    canManage: canWrite(ctx.actor, "users"),
     self: ctx.actor.userId === user.id,
   });
 }
@@ -68,7 +68,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditUser() {
-  const { user, departments, actorRole, canManage } = useLoaderData<typeof loader>();
+  const { user, departments, managesOwners, canManage } = useLoaderData<typeof loader>();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation(["users", "common", "errors"]);
@@ -91,8 +91,8 @@ export default function EditUser() {
   });
   const name = `${user.firstName} ${user.lastName}`.trim();
   // Only an owner may touch an owner's role or hand out the owner role.
-  const roleLocked = user.role === "owner" && actorRole !== "owner";
-  const roles = ROLES.filter((r) => r !== "owner" || actorRole === "owner" || user.role === "owner");
+  const roleLocked = user.role === "owner" && !managesOwners;
+  const roles = ROLES.filter((r) => r !== "owner" || managesOwners || user.role === "owner");
   const departmentOptions = departments
     ? [
         { value: "", label: t("edit.noDepartment") },
@@ -126,7 +126,7 @@ export default function EditUser() {
                 field={fields.role}
                 label={t("edit.role")}
                 disabled={roleLocked}
-                description={actorRole !== "owner" ? t("edit.ownerOnly") : undefined}
+                description={!managesOwners ? t("edit.ownerOnly") : undefined}
                 options={roles.map((r) => ({ value: r, label: t(`common:roles.${r}`) }))}
               />
               <CheckboxField field={fields.isAgent} label={t("edit.isAgent")} description={t("edit.isAgentHint")} />

@@ -6,7 +6,7 @@ import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { INVITE_ROLES } from "../../../models/constants";
-import { canManageUsers } from "../../../api/policy/policy";
+import { canWrite } from "../../../api/policy/policy";
 import { inviteSchema } from "../../../api/users/schemas";
 import { inviteUser } from "../../../api/users/services";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -22,7 +22,7 @@ export const handle = { crumb: "users:invite.title" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
-  return json({ canManage: canManageUsers(ctx.actor.role) });
+  return json({ canManage: canWrite(ctx.actor, "users") });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
