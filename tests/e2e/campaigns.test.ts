@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
 
     await page.goto("/sms/campaigns");
     const row = page.locator(`tr[data-campaign="${id}"]`);
-    await expect(row.getByRole("link", { name: "Dia das Mães" }).isVisible()).resolves.toBe(true);
+    await row.getByRole("link", { name: "Dia das Mães" }).waitFor();
     expect(await row.locator("[data-status]").textContent()).toBe("Pausada");
     expect(await row.getByText("Na fila 12").count()).toBe(1);
     await page.screenshot({ path: screenshotPath("sms-campaigns-list"), fullPage: true });
@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
     expect(await page.locator("[data-action=paused]").count()).toBe(0);
     await page.locator("[data-action=running]").click();
     await page.waitForURL(`**/sms/campaigns/${id}`);
-    await expect(page.getByText("Campanha retomada").isVisible()).resolves.toBe(true);
+    await page.getByText("Campanha retomada").waitFor();
     // Running: the page refreshes itself (meta refresh) until it completes.
     expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(1);
     // (Other tests' campaigns share the worker: allow for a queue ahead of this one.)
@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
     await page.getByText("Excluir", { exact: true }).click();
     await page.getByRole("button", { name: "Excluir campanha" }).click();
     await page.waitForURL((u) => u.pathname === "/sms/campaigns");
-    await expect(page.getByText("Campanha excluída").isVisible()).resolves.toBe(true);
+    await page.getByText("Campanha excluída").waitFor();
     expect(await page.locator(`tr[data-campaign="${id}"]`).count()).toBe(0);
     await page.context().close();
   }, 240_000);
@@ -86,10 +86,11 @@ describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
     expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
     await page.locator("[data-action=paused]").click();
     await page.getByText("Campanha pausada").waitFor();
-    expect(await page.locator("[data-status]").first().textContent()).toBe("Pausada");
+    // Client-side revalidation: wait for the new status itself, not only the toast.
+    await expect.poll(() => page.locator("[data-status]").first().textContent()).toBe("Pausada");
     await page.locator("[data-action=canceled]").click();
     await page.getByText(/Campanha cancelada/).waitFor();
-    expect(await page.locator("[data-status]").first().textContent()).toBe("Cancelada");
+    await expect.poll(() => page.locator("[data-status]").first().textContent()).toBe("Cancelada");
     const [{ status }] = await query<{ status: string }>("SELECT status FROM campaigns WHERE id = $1", [id]);
     expect(status).toBe("canceled");
     const refunded = (await balanceOf(p.accountId)) - before;

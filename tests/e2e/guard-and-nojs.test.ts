@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.waitForURL((u) => u.pathname === "/");
     await page.goto("/users");
     expect(new URL(page.url()).pathname).toBe("/403");
-    await expect(page.getByTestId("forbidden").isVisible()).resolves.toBe(true);
+    await page.getByTestId("forbidden").waitFor();
     // the sidebar offers only what the role may open
     const nav = page.getByRole("navigation", { name: "Navegação principal" }).first();
     expect(await nav.getByRole("link", { name: "Usuários" }).count()).toBe(0);
@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.getByLabel(/Li e aceito/).check();
     await page.getByRole("button", { name: "Criar conta" }).click();
     // server-side validation answers with the translated rule
-    await expect(page.getByText("Tamanho mínimo 13").first().isVisible()).resolves.toBe(true);
+    await page.getByText("Tamanho mínimo 13").first().waitFor();
     await page.getByLabel("Senha", { exact: true }).fill(password);
     await page.getByLabel("Confirme a senha").fill(password);
     await page.getByLabel(/Li e aceito/).check();
@@ -60,14 +60,14 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.waitForURL("**/success");
 
     await page.goto(linkIn(await lastMailTo(email), "/email-verify/"));
-    await expect(page.getByText("E-mail verificado").isVisible()).resolves.toBe(true);
+    await page.getByText("E-mail verificado").waitFor();
 
     await page.goto("/login");
     await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Senha").fill(password);
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/");
-    await expect(page.getByText("Resumo da conta Oficina Sem JS").isVisible()).resolves.toBe(true);
+    await page.getByText("Resumo da conta Oficina Sem JS").waitFor();
     const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs a JOIN users u ON u.id = a.user_id WHERE u.email = $1 AND a.action = 'auth.login'", [
       email,
     ]);
@@ -81,7 +81,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.getByLabel("E-mail").fill("manager@demo.example");
     await page.getByLabel("Senha").fill("Errada!Mesmo#99");
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
-    await expect(page.getByText("E-mail ou senha inválidos").isVisible()).resolves.toBe(true);
+    await page.getByText("E-mail ou senha inválidos").waitFor();
     await page.context().close();
   });
 

@@ -97,8 +97,11 @@ describe.skipIf(!hasChromium)("the live connection", () => {
     const page = await newPage(browser());
     await signIn(page, plain);
     const steps = recordSteps(page);
-    await page.goto("/contacts");
-    await page.waitForTimeout(1500);
+    // Signal: "networkidle" — the page loaded, hydrated (its module scripts are part of the load)
+    // and then made no request for 500 ms. The provider's first step (sync) is fetched in the
+    // effect that runs at hydration, so an enabled connection would have asked by then.
+    await page.goto("/contacts", { waitUntil: "networkidle" });
+    await page.getByRole("heading", { level: 1 }).first().waitFor();
     expect(steps).toEqual([]);
     await expect(page.getByTestId("live-header-status").count()).resolves.toBe(0);
     await page.context().close();

@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)("register -> verify e-mail -> log in -> enable 2FA
     await page.getByRole("button", { name: "Ativar verificação em duas etapas" }).click();
     const secretEl = page.getByTestId("totp-secret");
     await secretEl.waitFor();
-    await expect(page.getByRole("img", { name: "QR code para configurar o aplicativo autenticador" }).isVisible()).resolves.toBe(true);
+    await page.getByRole("img", { name: "QR code para configurar o aplicativo autenticador" }).waitFor();
     const secret = (await secretEl.getAttribute("data-secret"))!;
     const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
     const enrolCode = await freshCode(totp);

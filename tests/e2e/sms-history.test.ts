@@ -15,6 +15,9 @@ import { query } from "../support/db";
 
 requireChromiumInCi();
 
+/** The message ids the history shows, in order. */
+const shownIds = (page: Page) => page.locator("[data-message-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-message-id")));
+
 const STATUS_PT: Record<string, string> = { delivered: "Entregue", failed: "Falhou", unavailable: "Indisponível" };
 const HEADER = "id,created_at,sent_at,delivered_at,direction,type,sender,recipient,body,segments,coding,status,error_code,error_message,carrier,price,currency";
 
@@ -71,13 +74,14 @@ describe.skipIf(!hasChromium)("SMS history and export in Chromium", () => {
     await page.goto("/sms/history", { waitUntil: "networkidle" });
     // The message sent through the pipeline shows its final status.
     await page.locator(`[data-message-id="${sent.id}"]`).getByText(STATUS_PT[sent.status]).waitFor();
-    expect(await page.locator("[data-message-id]").count()).toBe(6);
+    await expect.poll(() => page.locator("[data-message-id]").count()).toBe(6);
 
     await page.getByLabel("Status").selectOption("failed");
     await page.getByRole("button", { name: "Filtrar" }).click();
     await page.waitForURL((u) => u.searchParams.get("status") === "failed");
-    await page.locator("[data-message-id]").first().waitFor();
-    expect(await page.locator("[data-message-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-message-id")))).toEqual(failed);
+    // A client-side navigation: the URL changes before the new rows render, and the old rows are
+    // still there meanwhile, so wait for the filtered list itself rather than for any row.
+    await expect.poll(() => shownIds(page), { timeout: 15_000 }).toEqual(failed);
     await page.screenshot({ path: screenshotPath("sms-history-js"), fullPage: true });
 
     await page.getByRole("button", { name: "Exportar" }).click();
@@ -102,7 +106,7 @@ describe.skipIf(!hasChromium)("SMS history and export in Chromium", () => {
     await page.getByLabel("Remetente").fill(code);
     await page.getByRole("button", { name: "Filtrar" }).click();
     await page.waitForURL((u) => u.searchParams.get("status") === "failed" && u.searchParams.get("from") === code);
-    expect(await page.locator("[data-message-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-message-id")))).toEqual(failed);
+    await expect.poll(() => shownIds(page), { timeout: 15_000 }).toEqual(failed);
     // A range over 31 days is said next to the field.
     await page.getByLabel("De", { exact: true }).fill("2026-01-01");
     await page.getByRole("button", { name: "Filtrar" }).click();

@@ -11,6 +11,7 @@ import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { balanceOf, createCampaign, enqueueSms, tally, waitUntil } from "../support/campaigns";
 import { query } from "../support/db";
+import { dispatchSettled } from "../support/wait";
 
 const FINAL = ["delivered", "failed", "unavailable", "rejected", "optout"];
 type Msg = { id: string; status: string; error_code: string | null; error_message: string | null; price: string; provider_message_id: string | null };
@@ -68,8 +69,10 @@ describe("refunds of messages that never reached the provider", () => {
       40_000,
     );
     expect(row.error_code).toBe("dispatch_failed");
-    // Let any straggling redelivery or sweep run: the refund stays single.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Signal: the runner dead-lettered the entry (acked and deleted it from the stream) after the
+    // message failed, so no redelivery can handle it again; the sweep republishes only queued or
+    // sending messages. Then the refund is single.
+    await dispatchSettled([id]);
     expect(await refunds([id])).toEqual([{ message_id: id, payload: { price: 24, currency: "BRL", reason: "dispatch_failed" } }]);
     expect(await balanceOf(owner.accountId)).toBe(before);
   }, 60_000);
@@ -79,13 +82,9 @@ describe("/api/sms/campaigns", () => {
   it("pause holds the messages queued, resume sends each exactly once, the campaign completes with exact counts", async () => {
     const id = await createCampaign(owner.accountId, { total: 60, status: "paused", name: "Pausada" });
     const ids = await enqueueSms(owner.accountId, { count: 60, campaignId: id });
-    // The relay publishes them; the dispatcher acks the entries and leaves them queued.
-    await waitUntil(
-      "outbox published",
-      () => query<{ n: string }>("SELECT count(*) AS n FROM outbox WHERE published_at IS NULL AND payload->>'message_id' = ANY($1::text[])", [ids]),
-      (r) => r[0].n === "0",
-    );
-    await new Promise((r) => setTimeout(r, 1500));
+    // The relay publishes them; the dispatcher acks the entries and leaves them queued. Signal:
+    // every outbox row published and no stream entry left for them (each read, held, deleted).
+    await dispatchSettled(ids);
     expect(tally((await messages(ids)).map((m) => m.status))).toEqual({ queued: 60 });
 
     const shown = await api(`/api/sms/campaigns/${id}`, { token: owner.token });
@@ -133,7 +132,9 @@ describe("/api/sms/campaigns", () => {
     // Cancel again: nothing changes, nothing refunded twice; the worker never submits them.
     const again = await api(`/api/sms/campaigns/${id}`, { method: "PUT", token: owner.token, body: { status: "canceled" } });
     expect(again.body.meta).toMatchObject({ changed: false, refunded: 0 });
-    await new Promise((r) => setTimeout(r, 1000));
+    // Signal: the relay published their outbox rows and the dispatcher read and dropped every entry
+    // (the claim refuses a failed message), so nothing is left that could submit or refund them.
+    await dispatchSettled(ids);
     expect(await balanceOf(owner.accountId)).toBe(before);
     expect((await refunds(ids)).length).toBe(40);
     const [{ n }] = await query<{ n: string }>("SELECT count(*) AS n FROM messages WHERE id = ANY($1::uuid[]) AND provider_message_id IS NOT NULL", [ids]);

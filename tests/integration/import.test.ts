@@ -13,6 +13,7 @@ import Redis from "ioredis";
 import { describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { streamHandled } from "../support/wait";
 
 const root = resolve(__dirname, "..", "..");
 const importsDir = join(root, process.env.UPLOAD_DIR ?? "var/uploads", "imports");
@@ -493,8 +494,9 @@ describe("CSV import: the worker job is idempotent", () => {
     const redis = new Redis(inject("redisUrl"));
     const stream = `${inject("redisPrefix")}jobs:imports`;
     try {
-      await redis.xadd(stream, "*", "id", done.id);
-      await new Promise((r) => setTimeout(r, 1500));
+      const entry = (await redis.xadd(stream, "*", "id", done.id))!;
+      // Signal: the importers read and acked the redelivered entry (the job ran, or declined).
+      await streamHandled(stream, "importers", entry, 30_000);
       const again = await api(`/api/contacts/imports/${done.id}`, { token: o.token });
       expect(again.body).toMatchObject({ status: "completed", insertedRows: 2, errorCount: 1, finishedAt: done.finishedAt });
 

@@ -11,6 +11,7 @@ import type Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roomLiveEvents, startChannelStack, startRecordingPeer, waitUntil as waitFor, type RecordingPeer } from "../support/loopback-peer";
 import type { Stack } from "../support/stack";
+import { streamHandled } from "../support/wait";
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("fake-jpeg-bytes")]);
 const BOT_TOKEN = "123456789:AAFakeTokenForLoopbackPeer_0123456789";
@@ -178,7 +179,9 @@ describe("Telegram", () => {
       async () => (await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE id = $1`, [sent.body.id]))[0]?.external_id,
     );
     expect(row).toMatch(/^\d+$/);
-    await new Promise((r) => setTimeout(r, 500));
+    // Signal: the live senders acked every outbound entry so far (this message's included), so
+    // no redelivery of it is left to send it again.
+    await streamHandled(`${stack.redisPrefix}live:outbound`, "live-senders", undefined, 20_000, redis);
     expect(peer.calls.filter((c) => c.path.endsWith("/sendMessage"))).toHaveLength(1);
   });
 
@@ -205,7 +208,8 @@ describe("Telegram", () => {
     expect((await as(`/api/omni/rooms/${room_id}/typing`, { method: "POST" })).body).toEqual({ sent: false });
     const call = await waitFor("sendChatAction", async () => peer.calls.find((c) => c.path.endsWith("/sendChatAction")));
     expect(call.json).toEqual({ chat_id: "55501", action: "typing" });
-    await new Promise((r) => setTimeout(r, 300));
+    // No wait needed: the second request answered sent:false, i.e. it never started a signal
+    // (api/live/typing.ts), and the one it did start has arrived.
     expect(peer.calls.filter((c) => c.path.endsWith("/sendChatAction"))).toHaveLength(1);
   });
 

@@ -124,8 +124,6 @@ describe("agent and visitor over websockets", () => {
     // Without a resume point the same socket starts at its own connection and sees none of it.
     const fresh = connect({ visitor: first.body.realtime_token });
     await fresh.welcome();
-    await new Promise((r) => setTimeout(r, 200));
-    expect(fresh.events()).toEqual([]);
 
     // The conversation (a reloaded widget) hands out its own resume point, read before its data.
     const q = new URLSearchParams({ visitor_id: first.body.visitor_id, visitor_token: first.body.visitor_token });
@@ -136,6 +134,10 @@ describe("agent and visitor over websockets", () => {
     const reloaded = connect({ visitor: conv.body.realtime_token, last: `room:${conv.body.resume_from}` });
     await reloaded.until((c) => c.events().some((e) => e.data?.message?.body === "Depois da conversa"), "the message after the conversation's read");
     expect(reloaded.events().some((e) => e.data?.message?.body === "Resposta rápida")).toBe(false);
+    // Signal for the socket without a resume point: this later message reached it, so whatever
+    // came before would have too; it saw none of what was written before it connected.
+    await fresh.until((c) => c.events().some((e) => e.data?.message?.body === "Depois da conversa"), "the later message on the fresh socket");
+    expect(fresh.events().filter((e) => e.event === "assigned" || e.data?.message?.body === "Resposta rápida")).toEqual([]);
     expect((await agent.command("l4", "close", { room_id: roomId })).ok).toBe(true);
   });
 
@@ -186,8 +188,15 @@ describe("agent and visitor over websockets", () => {
     await visitor.until((c) => c.events().some((e) => e.event === "typing" && e.data.by === "agent"), "the agent typing on the visitor's socket");
     const [{ first_name }] = await query<{ first_name: string }>(`SELECT first_name FROM users WHERE id = $1`, [ownerId]);
     expect(visitor.events().find((e) => e.event === "typing")!.data).toEqual({ room_id: roomId, by: "agent", name: first_name });
-    // Neither side hears its own typing; nothing is stored.
-    await new Promise((r) => setTimeout(r, 150));
+    // Nothing is stored.
+    expect(await query(`SELECT 1 FROM live_messages WHERE room_id = $1`, [roomId])).toHaveLength(1);
+    // Another account's room, or no room id: refused.
+    expect((await agent.command("t4", "typing", { room_id: "00000000-0000-0000-0000-000000000000" })).error.code).toBe("NOT_FOUND");
+    expect((await agent.command("t5", "typing", {})).error.code).toBe("VALIDATION");
+    expect((await agent.command("t6", "close", { room_id: roomId })).ok).toBe(true);
+    // Neither side hears its own typing. Signal: the close (published later, to the agents and
+    // the visitor) reached both sockets, so any typing published before it would have too.
+    for (const c of [agent, visitor]) await c.until((x) => x.events().some((e) => e.event === "close" && e.room_id === roomId), "the close on both sockets");
     expect(
       agent
         .events()
@@ -200,11 +209,6 @@ describe("agent and visitor over websockets", () => {
         .filter((e) => e.event === "typing")
         .map((e) => e.data.by),
     ).toEqual(["agent"]);
-    expect(await query(`SELECT 1 FROM live_messages WHERE room_id = $1`, [roomId])).toHaveLength(1);
-    // Another account's room, or no room id: refused.
-    expect((await agent.command("t4", "typing", { room_id: "00000000-0000-0000-0000-000000000000" })).error.code).toBe("NOT_FOUND");
-    expect((await agent.command("t5", "typing", {})).error.code).toBe("VALIDATION");
-    expect((await agent.command("t6", "close", { room_id: roomId })).ok).toBe(true);
   });
 
   it("outside opening hours the visitor's message is an offline contact, not a queued room", async () => {

@@ -2,6 +2,7 @@
 import Redis from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { lastMailTo, query, uniqueEmail } from "../support/db";
+import { streamHandled } from "../support/wait";
 import { WebClient } from "../support/web";
 
 const redis = new Redis(inject("redisUrl"));
@@ -48,7 +49,10 @@ describe("mail delivery", () => {
     );
     const got = await receivedBy(email, 25_000);
     expect(got).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 500));
+    // Signal: the row is sent (the sweep announces only queued rows) and the mailers handled every
+    // entry on the stream by now (a second announcement of it included).
+    await expect.poll(async () => (await query<{ status: string }>("SELECT status FROM outbound_emails WHERE to_address = $1", [email]))[0]?.status).toBe("sent");
+    await streamHandled(`${inject("redisPrefix")}jobs:mail`, "mailers");
     expect(await receivedBy(email, 100)).toHaveLength(1);
   }, 40_000);
 });

@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { dispatchSettled } from "../support/wait";
 import { DEMO_PASSWORD } from "../support/web";
 
 const PRICE = 8; // T1, one segment (api/sms/pricing.ts)
@@ -75,7 +76,10 @@ describe("scheduled messages are checked by moderation when released", () => {
     await until("the release", async () => (await query("SELECT 1 FROM messages WHERE id = ANY($1::uuid[]) AND status = 'scheduled'", [[risky, clean, other]])).length === 0);
 
     for (const id of [clean, other]) await until(`${id} final`, async () => FINAL.includes((await row(id)).status));
-    await new Promise((r) => setTimeout(r, 1000));
+    // Signal: the release published what it released and the dispatcher consumed every entry of
+    // the three (no outbox row or stream entry left), so nothing in flight could submit the held
+    // one; the sweep republishes only queued/sending messages, never pending.
+    await dispatchSettled([risky, clean, other]);
     const held = await row(risky);
     expect(held).toMatchObject({ status: "pending", error_code: "moderation", error_message: "moderation.held", queued_at: null, price: String(PRICE) });
     expect(await submits(risky)).toBe(0);

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { dispatchSettled } from "../support/wait";
 import { DEMO_PASSWORD, signIn } from "../support/web";
 
 const PRICE = 8; // T1, one segment (api/sms/pricing.ts)
@@ -150,7 +151,9 @@ describe("moderation: words and URLs under review", () => {
       expect((await query<{ status: string }>("SELECT status FROM message_events WHERE message_id = $1 ORDER BY id", [d.id])).map((e) => e.status)).toEqual(["pending"]);
     }
     await until("the clean message final", async () => ["delivered", "failed", "unavailable"].includes((await messageRow(clean.data[0].id)).status));
-    await new Promise((r) => setTimeout(r, 1000));
+    // Signal: no outbox row or stream entry exists for the held ones (nothing in flight could
+    // submit them), and the sweep republishes only queued/sending messages, never pending.
+    await dispatchSettled(held.data.map((d) => d.id));
     for (const d of held.data) {
       expect(await submits(d.id)).toBe(0);
       expect((await messageRow(d.id)).status).toBe("pending");

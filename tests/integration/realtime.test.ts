@@ -85,7 +85,6 @@ let other: Person;
 let agentToken: string;
 
 const ticketFor = (p: Person, accountId = owner.accountId) => issueStreamTicket({ userId: p.userId, accountId });
-const nothingMore = () => new Promise((r) => setTimeout(r, 400));
 
 beforeAll(async () => {
   const ports = [await freePort(), await freePort()];
@@ -157,12 +156,15 @@ describe("realtime fan-out across two processes", () => {
     await clients.owner.until((c) => c.events("account").length >= published.length, "owner events");
     await clients.visitor1.until((c) => c.events("room").length >= forVisitor.length, "visitor1 events");
     await clients.visitor2.until((c) => c.events("room").length >= forVisitor.length, "visitor2 events");
-    await nothingMore();
+    // Signal that nothing more is on its way: a marker published after them (to all, visitors
+    // included) reaches every client, so each was sent everything before it — exactly once.
+    await publishLive([{ accountId: owner.accountId, roomId: room, event: "send", data: { n: "end" }, to: "*", visitor: true }]);
+    for (const c of Object.values(clients)) await c.until((x) => x.events().some((f) => f.data.n === "end"), "the end marker");
 
-    expect(clients.agent.events().map((f) => f.data.n)).toEqual(forAgent);
-    expect(clients.owner.events().map((f) => f.data.n)).toEqual(published.map((p) => p.n));
-    expect(clients.visitor1.events().map((f) => f.data.n)).toEqual(forVisitor);
-    expect(clients.visitor2.events().map((f) => f.data.n)).toEqual(forVisitor);
+    expect(clients.agent.events().map((f) => f.data.n)).toEqual([...forAgent, "end"]);
+    expect(clients.owner.events().map((f) => f.data.n)).toEqual([...published.map((p) => p.n), "end"]);
+    expect(clients.visitor1.events().map((f) => f.data.n)).toEqual([...forVisitor, "end"]);
+    expect(clients.visitor2.events().map((f) => f.data.n)).toEqual([...forVisitor, "end"]);
     // Each frame names its stream and stream id; ids only grow.
     const ids = clients.owner.events().map((f) => f.id as string);
     expect(new Set(ids).size).toBe(ids.length);
@@ -176,9 +178,11 @@ describe("realtime fan-out across two processes", () => {
     await redis().xadd(notificationStream(owner.accountId), "*", "event", "new-notification", "id", "8", "user", owner.userId);
     await clients.agent.until((c) => c.events("notifications").length >= 1, "agent notification");
     await clients.owner.until((c) => c.events("notifications").length >= 1, "owner notification");
-    await nothingMore();
-    expect(clients.agent.events("notifications").map((f) => f.data.id)).toEqual(["7"]);
-    expect(clients.owner.events("notifications").map((f) => f.data.id)).toEqual(["8"]);
+    // Signal: a notification to all, added after them, reaches both (the visitors share their processes).
+    await redis().xadd(notificationStream(owner.accountId), "*", "event", "new-notification", "id", "end", "user", "*");
+    for (const c of [clients.agent, clients.owner]) await c.until((x) => x.events("notifications").some((f) => f.data.id === "end"), "the end notification");
+    expect(clients.agent.events("notifications").map((f) => f.data.id)).toEqual(["7", "end"]);
+    expect(clients.owner.events("notifications").map((f) => f.data.id)).toEqual(["8", "end"]);
     expect(clients.visitor1.events("notifications")).toEqual([]);
     await Promise.all(Object.values(clients).map((c) => c.close()));
   });
@@ -205,8 +209,10 @@ describe("realtime fan-out across two processes", () => {
     await second.until((c) => c.events().length >= 4, "missed events");
     await publishLive([{ accountId: owner.accountId, event: "queued", data: { n: 9 } }]);
     await second.until((c) => c.events().length >= 5, "live event after catch-up");
-    await nothingMore();
-    expect(second.events().map((f) => f.data.n)).toEqual([4, 5, 7, 8, 9]);
+    // Signal: one more live event arrives, so nothing (no duplicate of the catch-up) came before it.
+    await publishLive([{ accountId: owner.accountId, event: "queued", data: { n: 10 } }]);
+    await second.until((c) => c.events().some((f) => f.data.n === 10), "the end marker");
+    expect(second.events().map((f) => f.data.n)).toEqual([4, 5, 7, 8, 9, 10]);
     // The welcome's cursors are the resume point when nothing has arrived yet.
     const all = (await redis().xrange(accountLiveStream(owner.accountId), "-", "+")).map(([id]) => id);
     expect(second.events().map((f) => f.id)).toEqual(all.slice(all.indexOf(last) + 1).filter((_, i) => i !== 2));
@@ -263,7 +269,7 @@ describe("already connected elsewhere", () => {
     await second.welcome();
     await publishLive([{ accountId: owner.accountId, event: "queued", data: { n: "after" } }]);
     await second.until((c) => c.events().some((f) => f.data.n === "after"), "second gets it");
-    await nothingMore();
+    // The first connection is closed (awaited above): no frame can reach it any more.
     expect(first.events().map((f) => f.data.n)).toEqual(["before"]);
 
     // A third one sees "already connected" again; once the holder closes, a new one connects at once.
@@ -366,8 +372,10 @@ describe("SSE fallback", () => {
     await publishLive([{ accountId: owner.accountId, event: "send", data: { n: 4 } }]);
     const second = await sse(`${rt[0]}/realtime/sse?${new URLSearchParams({ ticket: await ticketFor(owner), replacing: connectionId })}`, lastId);
     await second.until(() => second.blocks.filter((b) => b.data.type === "event").length >= 1, "resumed sse");
-    await nothingMore();
-    expect(second.blocks.filter((b) => b.data.type === "event").map((b) => b.data.data.n)).toEqual([4]);
+    // Signal: a live event published now arrives, so everything resumed before it has been sent.
+    await publishLive([{ accountId: owner.accountId, event: "send", data: { n: 5 } }]);
+    await second.until(() => second.blocks.some((b) => b.data.type === "event" && b.data.data.n === 5), "the end marker");
+    expect(second.blocks.filter((b) => b.data.type === "event").map((b) => b.data.data.n)).toEqual([4, 5]);
     await second.close();
     await ws.close();
   });

@@ -195,6 +195,26 @@ describe("live notifications (SSE through the web process)", () => {
   afterAll(async () => {
     await redis.quit();
   });
+  /** Without Last-Event-ID the realtime process starts reading at "$" after its hello. Signal that
+   * it reads: a probe added now reaches the connection (earlier probes may be missed; the checks
+   * below leave probes out). */
+  const PROBE = "probe";
+  const listening = (s: Awaited<ReturnType<typeof openStream>>) =>
+    expect
+      .poll(
+        async () => {
+          const id = await redis.xadd(stream(), "*", "event", "new-notification", "id", PROBE, "user", "*");
+          return s
+            .waitFor(() => s.events.some((e) => e.id === id), 500)
+            .then(
+              () => true,
+              () => false,
+            );
+        },
+        { timeout: 15_000, interval: 0 },
+      )
+      .toBe(true);
+  const real = (s: Awaited<ReturnType<typeof openStream>>) => s.events.filter((e) => e.data.id !== PROBE);
 
   it("pushes new-notification events, and a reconnect with Last-Event-ID gets exactly what came after", async () => {
     const ticket = await ticketOf(me.c);
@@ -202,11 +222,10 @@ describe("live notifications (SSE through the web process)", () => {
     expect(first.res.status).toBe(200);
     expect(first.res.headers.get("content-type")).toContain("text/event-stream");
     await first.ready();
-    // The realtime process starts reading at "$" right after saying hello: give it a moment.
-    await new Promise((r) => setTimeout(r, 300));
+    await listening(first);
     const id1 = await redis.xadd(stream(), "*", "event", "new-notification", "id", "101", "user", "*");
-    await first.waitFor(() => first.events.length >= 1);
-    expect(first.events[0]).toEqual({ id: id1, event: "new-notification", data: { event: "new-notification", id: "101", user: "*" } });
+    await first.waitFor(() => real(first).length >= 1);
+    expect(real(first)[0]).toEqual({ id: id1, event: "new-notification", data: { event: "new-notification", id: "101", user: "*" } });
     await first.close();
 
     // Sent while nobody listens: not missed after the reconnect.
@@ -217,10 +236,12 @@ describe("live notifications (SSE through the web process)", () => {
     const second = await openStream(await ticketOf(me.c), id1!);
     await second.ready();
     const id4 = await redis.xadd(stream(), "*", "event", "new-notification", "id", "104", "user", "*");
-    await second.waitFor(() => second.events.length >= 2);
-    await new Promise((r) => setTimeout(r, 400)); // nothing else trickles in
-    expect(second.events.map((e) => e.id)).toEqual([id2, id4]);
-    expect(second.events.map((e) => e.data.id)).toEqual(["102", "104"]);
+    // Signal: a marker added after everything else arrives, so the process has read (and skipped
+    // or sent) every earlier entry; then nothing else came in between.
+    const marker = await redis.xadd(stream(), "*", "event", "new-notification", "id", "105", "user", "*");
+    await second.waitFor(() => second.events.some((e) => e.id === marker));
+    expect(second.events.map((e) => e.id)).toEqual([id2, id4, marker]);
+    expect(second.events.map((e) => e.data.id)).toEqual(["102", "104", "105"]);
     await second.close();
   });
 
@@ -228,7 +249,7 @@ describe("live notifications (SSE through the web process)", () => {
     const ticket = await ticketOf(me.c);
     const s = await openStream(ticket);
     await s.ready();
-    await new Promise((r) => setTimeout(r, 300));
+    await listening(s);
     // What notify() does: the row, then the XADD carrying its id.
     const id = await addNotification(me.accountId, me.userId, "user_joined", { name: "Elisa Prado" });
     await redis.xadd(stream(), "MAXLEN", "~", "10000", "*", "event", "new-notification", "id", String(id), "user", me.userId);

@@ -12,6 +12,7 @@ import { verifyWebhook } from "../../api/channels/webhook-signature";
 import { MAX_ATTEMPTS } from "../../api/webhooks/backoff";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { webhooksSettled } from "../support/wait";
 import { translate } from "../../api/lib/i18n";
 
 type Hit = { path: string; headers: IncomingHttpHeaders; raw: string; at: number };
@@ -103,7 +104,8 @@ describe("customer webhooks", () => {
     expect(events.map((e) => e.status)).toEqual(["queued", "sent", final]);
     const mine = () => hits.filter((h) => h.path === "/ok" && JSON.parse(h.raw).data?.message_id === id);
     await until("3 webhooks", async () => mine().length >= 3);
-    await new Promise((r) => setTimeout(r, 500));
+    // Signal: every event batch fanned out and no delivery pending, so no other POST is coming.
+    await webhooksSettled(p.accountId);
     const got = mine();
     expect(got).toHaveLength(3); // each event exactly once
 
@@ -243,11 +245,12 @@ describe("customer webhooks", () => {
     await createEndpoint(b, "/b-other", { events: ["*"] });
     const id = await sendSms(a, nextNumber());
     await finalStatus(a, id);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(hits.filter((h) => h.path === "/a-disabled" || h.path === "/b-other")).toEqual([]);
-    expect(await query("SELECT 1 FROM webhook_deliveries WHERE account_id IN ($1, $2)", [a.accountId, b.accountId])).toEqual([]);
-    // Without an enabled endpoint not even an outbox row is written for the account's events.
+    // Without an enabled endpoint not even an outbox row is written for the account's events (in
+    // the transactions of its status changes, all committed by now): nothing can ever be sent,
+    // so the checks below need no waiting.
     expect(await query("SELECT 1 FROM outbox WHERE topic = 'webhooks:events' AND payload->>'account_id' = $1", [a.accountId])).toEqual([]);
+    expect(await query("SELECT 1 FROM webhook_deliveries WHERE account_id IN ($1, $2)", [a.accountId, b.accountId])).toEqual([]);
+    expect(hits.filter((h) => h.path === "/a-disabled" || h.path === "/b-other")).toEqual([]);
   });
 
   it("only subscribed event types are delivered; a rotated secret signs from then on (with the previous one during the overlap)", async () => {
@@ -255,7 +258,8 @@ describe("customer webhooks", () => {
     const ep = await createEndpoint(p, "/rotate", { events: ["message.received"] });
     const id = await sendSms(p, nextNumber());
     await finalStatus(p, id);
-    await new Promise((r) => setTimeout(r, 800));
+    // Signal: the status changes' event batches were fanned out (into no delivery) by now.
+    await webhooksSettled(p.accountId);
     expect(hits.filter((h) => h.path === "/rotate")).toEqual([]); // status changes are not subscribed
 
     const rotated = await api(`/api/webhooks/${ep.id}/rotate-secret`, { token: p.token, method: "POST" });
