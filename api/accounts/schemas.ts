@@ -1,14 +1,6 @@
 import { pageInput } from "../lib/page";
 import { z } from "../lib/zod";
-
-/** Empty -> null. Accepts null too, so a value parsed once (by the form) validates again in the use-case. */
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `validation.maxLength::${max}`)
-    .nullish()
-    .transform((v) => (v ? v : null));
+import { text } from "../lib/fields";
 
 export const accountSchema = z.object({
   name: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(120, "validation.maxLength::120"),

@@ -1,4 +1,5 @@
 import { z } from "../lib/zod";
+import { email, requiredText as name } from "../lib/fields";
 import { LOCALES } from "../../models/constants";
 
 export const SPECIALS = "!@#$%&";
@@ -27,14 +28,6 @@ export function isCommonPassword(value: string): boolean {
   return COMMON.some((w) => s.includes(w));
 }
 
-export const email = z
-  .string()
-  .trim()
-  .min(1, "validation.required")
-  .max(254, "validation.maxLength::254")
-  .email("validation.email")
-  .transform((v) => v.toLowerCase());
-
 export function passwordRule(min: number) {
   return z
     .string()
@@ -49,7 +42,6 @@ export function passwordRule(min: number) {
 }
 export const password = passwordRule(13);
 
-const name = (max: number) => z.string().trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`);
 const locale = z.enum(LOCALES).default("pt-BR");
 
 export const registerSchema = z

@@ -1,16 +1,7 @@
 import { CUSTOM_FIELD_TYPES, GENDERS } from "../../models/constants";
 import { z } from "../lib/zod";
+import { flag, isEmail, text } from "../lib/fields";
 import { cleanEmail, cleanWebsite, normalizePhone, splitName } from "./phone";
-
-const text = (max: number) =>
-  z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((v, ctx) => {
-      const s = (v ?? "").trim();
-      if (s.length > max) ctx.addIssue({ code: "custom", message: `validation.maxLength::${max}` });
-      return s ? s : null;
-    });
 
 /** Tags from a form ("vip, atacado") or a list; lower-case, unique, at most 30 of 40 chars. */
 export const tagsField = z
@@ -86,7 +77,7 @@ export const contactSchema = z
     if (v.mobile_number && !mobile) ctx.addIssue({ code: "custom", path: ["mobile_number"], message: "validation.phone" });
     const phone = v.phone ? (normalizePhone(v.phone) ?? v.phone) : null;
     const email = cleanEmail(v.email);
-    if (v.email && email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) ctx.addIssue({ code: "custom", path: ["email"], message: "validation.email" });
+    if (v.email && email && !isEmail(email)) ctx.addIssue({ code: "custom", path: ["email"], message: "validation.email" });
     if (!mobile && !phone && !email && !v.mobile_number) ctx.addIssue({ code: "custom", path: ["mobile_number"], message: "validation.contactReachable" });
     const website = cleanWebsite(v.website);
     if (v.website && !website) ctx.addIssue({ code: "custom", path: ["website"], message: "validation.httpUrl" });
@@ -158,12 +149,6 @@ export const groupSchema = z.object({
       return s;
     }),
 });
-
-/** A checkbox posts "on" when checked and nothing otherwise; the API sends booleans. */
-const flag = z
-  .union([z.boolean(), z.string(), z.null()])
-  .optional()
-  .transform((v) => v === true || v === "on" || v === "true" || v === "1");
 
 /** Options of a list field: "a, b, c" (one per comma or line) or a list; trimmed, unique, at most 100 of 60 chars. */
 const optionsField = z

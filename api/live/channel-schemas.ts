@@ -1,10 +1,9 @@
 /** The forms of live chat channel connections (one schema per channel), shared by the use-case, the API and the /channels screen. */
 import { z } from "../lib/zod";
+import { isEmail, requiredText as text } from "../lib/fields";
 
 export const CONNECTABLE = ["telegram", "messenger", "instagram", "google_business"] as const;
 export type ConnectableChannel = (typeof CONNECTABLE)[number];
-
-const text = (max: number) => z.string().trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`);
 
 export const telegramConnectSchema = z.object({
   channel: z.literal("telegram"),
@@ -41,7 +40,7 @@ export function readServiceAccountKey(raw: string): { key: ServiceAccountKey } |
   const k = json as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
   const key = { client_email: str(k.client_email), private_key: str(k.private_key) };
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(key.client_email)) return { error: "channels.errors.keyField::client_email" };
+  if (!isEmail(key.client_email)) return { error: "channels.errors.keyField::client_email" };
   if (!/^-----BEGIN (RSA )?PRIVATE KEY-----[\s\S]+-----END (RSA )?PRIVATE KEY-----$/.test(key.private_key)) return { error: "channels.errors.keyField::private_key" };
   return { key };
 }

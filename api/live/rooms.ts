@@ -27,7 +27,7 @@ import { intParam, pageParam, validate } from "../lib/validate";
 import { keyset, pageInput } from "../lib/page";
 import { sortTime, timeIdCursor } from "./keyset";
 import { z } from "../lib/zod";
-import { email as emailSchema } from "../auth/schemas";
+import { email as emailSchema } from "../lib/fields";
 import { normalizePhone } from "../contacts/phone";
 import { can, isSupervisor, SUPERVISOR_ROLES_SQL } from "../policy/policy";
 import { newKey } from "./settings";

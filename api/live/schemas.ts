@@ -4,13 +4,8 @@
  * Used by the use-cases, the API and the forms alike. No model imports (browser bundle).
  */
 import { z } from "../lib/zod";
+import { flag, requiredText as required } from "../lib/fields";
 
-const required = (max: number) => z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`);
-/** A checkbox posts "on" or nothing; the API sends a boolean. */
-const flag = z
-  .union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")])
-  .optional()
-  .transform((v) => v === true || v === "on" || v === "true");
 /** A select's empty option arrives as undefined (form) or "" / null (API): all mean "none". */
 const optionalId = z
   .union([z.string().trim(), z.null()])

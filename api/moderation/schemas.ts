@@ -1,18 +1,12 @@
 /** Inputs of the moderation words/URLs and their approvals. Messages are locale keys; no model imports. */
 import { pageInput } from "../lib/page";
 import { z } from "../lib/zod";
+import { text } from "../lib/fields";
 import { normalizeDomain, normalizeWord } from "./match";
 
 export const TERM_KINDS = ["word", "url"] as const;
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
 export const MAX_NOTE = 500;
-
-const text = (max: number) =>
-  z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((v) => (v ?? "").trim())
-    .refine((v) => v.length <= max, `validation.maxLength::${max}`);
 
 /** A word (folded: lowercase, no accents) or a URL domain, by kind. */
 export const termValue = (kind: (typeof TERM_KINDS)[number]) =>
@@ -30,11 +24,11 @@ export const termValue = (kind: (typeof TERM_KINDS)[number]) =>
       return n;
     });
 
-export const termSchema = (kind: (typeof TERM_KINDS)[number]) => z.object({ value: termValue(kind), note: text(255) });
+export const termSchema = (kind: (typeof TERM_KINDS)[number]) => z.object({ value: termValue(kind), note: text(255, "") });
 
 /** The account asks ahead to use a term (or adds its justification to an open request). */
-export const approvalRequestSchema = (kind: (typeof TERM_KINDS)[number]) => z.object({ value: termValue(kind), note: text(MAX_NOTE) });
-export const approvalNoteSchema = z.object({ note: text(MAX_NOTE) });
+export const approvalRequestSchema = (kind: (typeof TERM_KINDS)[number]) => z.object({ value: termValue(kind), note: text(MAX_NOTE, "") });
+export const approvalNoteSchema = z.object({ note: text(MAX_NOTE, "") });
 
 export const rejectSchema = z.object({
   reason: z.string().trim().min(1, "validation.required").max(MAX_NOTE, `validation.maxLength::${MAX_NOTE}`),

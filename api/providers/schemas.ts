@@ -6,20 +6,13 @@
  */
 import { SMS_ROUTES } from "../sms/schemas";
 import { z } from "../lib/zod";
+import { flagOr, text } from "../lib/fields";
 
 export const PROVIDER_KINDS = ["simulator", "http", "smpp"] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 /** Settings that are credentials: stored as the adapters read them, answered only as a masked hint. */
 export const SECRET_SETTINGS = ["api_key", "webhook_secret", "password"] as const;
 export type SecretSetting = (typeof SECRET_SETTINGS)[number];
-
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `validation.maxLength::${max}`)
-    .optional()
-    .transform((v) => v || undefined);
 
 const int = (min: number, max: number) =>
   z
@@ -38,21 +31,20 @@ const int = (min: number, max: number) =>
     });
 
 /** A checkbox posts "on" (or nothing); the API sends booleans. */
-const flag = z.union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false"), z.literal("")]).transform((v) => v === true || v === "on" || v === "true");
 
 const fields = {
   kind: z.enum(PROVIDER_KINDS, "validation.option"),
-  enabled: flag.optional(),
+  enabled: flagOr(undefined),
   // http
-  url: text(500),
-  api_key: text(500),
-  webhook_secret: text(500),
+  url: text(500, undefined),
+  api_key: text(500, undefined),
+  webhook_secret: text(500, undefined),
   // smpp
-  host: text(255),
+  host: text(255, undefined),
   port: int(1, 65535),
-  system_id: text(15),
-  password: text(8),
-  system_type: text(12),
+  system_id: text(15, undefined),
+  password: text(8, undefined),
+  system_type: text(12, undefined),
   // both
   tps: int(1, 10_000),
 };

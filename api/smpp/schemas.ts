@@ -5,6 +5,7 @@
  */
 import { SMS_ROUTES } from "../sms/schemas";
 import { z } from "../lib/zod";
+import { flag, flagOr } from "../lib/fields";
 
 export const MAX_TPS = 1000;
 
@@ -23,9 +24,6 @@ const tps = z.union([z.string(), z.number()]).transform((v, ctx) => {
   return n;
 });
 
-/** A checkbox posts "on" (or nothing); the API sends booleans. */
-const flag = z.union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false"), z.literal("")]).transform((v) => v === true || v === "on" || v === "true");
-
 const route = z.enum(SMS_ROUTES, "validation.option");
 
 export const createSmppUserSchema = z.object({
@@ -41,7 +39,7 @@ export const createSmppUserSchema = z.object({
     .optional()
     .transform((v) => v || "T1"),
   tps: tps.optional().transform((v) => v ?? 10),
-  enabled: flag.optional().transform((v) => v ?? true),
+  enabled: flagOr(true),
 });
 export type CreateSmppUserInput = z.infer<typeof createSmppUserSchema>;
 
@@ -49,8 +47,8 @@ export type CreateSmppUserInput = z.infer<typeof createSmppUserSchema>;
 export const updateSmppUserSchema = z.object({
   route,
   tps,
-  enabled: flag.optional().transform((v) => v ?? false),
-  reset_password: flag.optional().transform((v) => v ?? false),
+  enabled: flag,
+  reset_password: flag,
 });
 export type UpdateSmppUserInput = z.infer<typeof updateSmppUserSchema>;
 

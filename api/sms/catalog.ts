@@ -12,8 +12,8 @@ import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { recordAudit } from "../audit/record";
 import { can, isPlatformStaff } from "../policy/policy";
-import { DEFAULT_PRICE_PER_SEGMENT } from "./pricing";
-import { SMS_ROUTES, type SmsRoute } from "./schemas";
+import { resolvePrices } from "./pricing";
+import type { SmsRoute } from "./schemas";
 import { ownSenders } from "./senders";
 
 /** How far back GET /senders looks for senders used. */
@@ -59,25 +59,12 @@ export async function listSenders(ctx: SignedInCtx): Promise<{ data: SenderView[
 
 export type RouteOffer = { route: SmsRoute; price_per_segment: number; currency: string; price_id: string | null };
 
-/** The routes the account is offered and their price per segment: its own price rows, else the platform default. */
+/** The routes the account is offered and their price per segment (api/sms/pricing.ts `resolvePrices`). */
 export async function smsRouteOffers(accountId: string): Promise<RouteOffer[]> {
   const [account] = await sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [accountId], type: QueryTypes.SELECT });
   const currency = (account?.currency ?? "BRL").trim();
-  const rows = await sequelize().query<{ id: string; route: SmsRoute; price_per_segment: string; currency: string }>(
-    `SELECT id, route, price_per_segment, currency FROM sms_prices WHERE account_id = $1`,
-    { bind: [accountId], type: QueryTypes.SELECT },
-  );
-  const own = new Map(rows.map((r) => [r.route, r]));
-  const offers: RouteOffer[] = [];
-  for (const route of SMS_ROUTES) {
-    const row = own.get(route);
-    if (row) {
-      if (row.currency.trim() === currency) offers.push({ route, price_per_segment: Number(row.price_per_segment), currency, price_id: row.id });
-    } else if (DEFAULT_PRICE_PER_SEGMENT[route] !== undefined) {
-      offers.push({ route, price_per_segment: DEFAULT_PRICE_PER_SEGMENT[route]!, currency, price_id: null });
-    }
-  }
-  return offers;
+  const prices = await resolvePrices("sms", accountId, currency);
+  return prices.map((p) => ({ route: p.route, price_per_segment: p.pricePerSegment, currency: p.currency, price_id: p.priceId }));
 }
 
 export async function listSmsProducts(ctx: SignedInCtx) {

@@ -1,32 +1,80 @@
 /**
- * What an SMS segment costs an account on a route: its own `sms_prices` row, else the platform
- * default below. Integer minor units (centavos); finer prices are not needed yet.
+ * What a message segment costs an account on a route, for every priced channel (one rule, here):
+ * the account's own price row in its currency; an own row in another currency hides the route
+ * (the balance cannot be debited in it); no own row, the channel's default; neither, the route is
+ * not offered. Integer minor units (centavos); finer prices are not needed yet. Used by accept
+ * (api/sms/accept.ts, through `segmentPrice`) and the offers (api/sms/catalog.ts `smsRouteOffers`).
  */
 import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { AppError } from "../lib/errors";
-import type { SmsRoute } from "./schemas";
+import { SMS_ROUTES, type SmsRoute } from "./schemas";
 
 /** The default price of one segment on route T1 for an account without its own price: R$ 0,08. */
 export const DEFAULT_PRICE_PER_SEGMENT: Partial<Record<SmsRoute, number>> = { T1: 8 };
 
+/** A channel's prices: its table (account_id, route, price_per_segment, currency), its routes in offer order, its defaults. */
+export type ChannelPricing<R extends string> = { table: string; routes: readonly R[]; defaults: Partial<Record<R, number>> };
+
+/** The priced channels. A new channel adds its entry here and resolves its prices with `resolvePrices`. */
+export const CHANNEL_PRICING = {
+  sms: { table: "sms_prices", routes: SMS_ROUTES, defaults: DEFAULT_PRICE_PER_SEGMENT } satisfies ChannelPricing<SmsRoute>,
+} as const;
+export type PricedChannel = keyof typeof CHANNEL_PRICING;
+type RouteOf<C extends PricedChannel> = (typeof CHANNEL_PRICING)[C]["routes"][number];
+
+/** An own price row as read from the channel's table. */
+export type PriceRow = { id: string; route: string; price_per_segment: string | number; currency: string };
+/** A route the account is offered and its price per segment; `priceId` is its own row, null for the default. */
+export type RoutePrice<R extends string> = { route: R; pricePerSegment: number; currency: string; priceId: string | null };
+
+/**
+ * The rule, without the database: for each route of `pricing` (in its order), the own row in
+ * `currency`; an own row in another currency hides the route; else the default; else nothing.
+ */
+export function pickPrices<R extends string>(pricing: ChannelPricing<R>, currency: string, rows: readonly PriceRow[]): RoutePrice<R>[] {
+  const own = new Map(rows.map((r) => [r.route, r]));
+  const prices: RoutePrice<R>[] = [];
+  for (const route of pricing.routes) {
+    const row = own.get(route);
+    if (row) {
+      if (row.currency.trim() === currency) prices.push({ route, pricePerSegment: Number(row.price_per_segment), currency, priceId: row.id });
+      continue;
+    }
+    const fallback = pricing.defaults[route];
+    if (fallback !== undefined) prices.push({ route, pricePerSegment: fallback, currency, priceId: null });
+  }
+  return prices;
+}
+
+/**
+ * The account's prices on `channel`, in the account's currency `currency` (trimmed), for the
+ * routes it is offered (only `opts.routes` when given), by `pickPrices`' rule.
+ */
+export async function resolvePrices<C extends PricedChannel>(
+  channel: C,
+  accountId: string,
+  currency: string,
+  opts: { routes?: readonly RouteOf<C>[]; transaction?: Transaction } = {},
+): Promise<RoutePrice<RouteOf<C>>[]> {
+  const pricing: ChannelPricing<RouteOf<C>> = CHANNEL_PRICING[channel];
+  const only = opts.routes ? { ...pricing, routes: pricing.routes.filter((r) => opts.routes!.includes(r)) } : pricing;
+  const rows = await sequelize().query<PriceRow>(
+    `SELECT id, route, price_per_segment, currency FROM ${pricing.table} WHERE account_id = $1 AND ($2::text[] IS NULL OR route = ANY($2::text[]))`,
+    { bind: [accountId, opts.routes ? [...opts.routes] : null], type: QueryTypes.SELECT, transaction: opts.transaction },
+  );
+  return pickPrices(only, currency, rows);
+}
+
 export type SegmentPrice = { pricePerSegment: number; currency: string };
 
 /**
- * The account's price of one segment on `route`, in the account's currency. A route that has
- * neither a price of the account nor a default is not offered to it (a field error on `route`);
- * a price in another currency than the balance's cannot be debited and is refused the same way.
+ * The account's price of one SMS segment on `route`, in the account's currency. A route it is not
+ * offered (`resolvePrices`: no price of the account nor a default, or its price in another
+ * currency than the balance's) is a field error on `route`.
  */
 export async function segmentPrice(accountId: string, accountCurrency: string, route: SmsRoute, transaction?: Transaction): Promise<SegmentPrice> {
-  const [row] = await sequelize().query<{ price_per_segment: string; currency: string }>(
-    `SELECT price_per_segment, currency FROM sms_prices WHERE account_id = $1 AND route = $2`,
-    { bind: [accountId, route], type: QueryTypes.SELECT, transaction },
-  );
-  if (row) {
-    if (row.currency.trim() !== accountCurrency) throw new AppError("VALIDATION", { fields: { route: ["validation.option"] } });
-    return { pricePerSegment: Number(row.price_per_segment), currency: accountCurrency };
-  }
-  const fallback = DEFAULT_PRICE_PER_SEGMENT[route];
-  if (fallback === undefined) throw new AppError("VALIDATION", { fields: { route: ["validation.option"] } });
-  return { pricePerSegment: fallback, currency: accountCurrency };
+  const [price] = await resolvePrices("sms", accountId, accountCurrency, { routes: [route], transaction });
+  if (!price) throw new AppError("VALIDATION", { fields: { route: ["validation.option"] } });
+  return { pricePerSegment: price.pricePerSegment, currency: accountCurrency };
 }

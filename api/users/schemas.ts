@@ -1,17 +1,8 @@
 import { pageInput } from "../lib/page";
 import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
+import { email, flag, text } from "../lib/fields";
 import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models/constants";
-import { email } from "../auth/schemas";
-
-/** Empty -> null. Accepts null too, so a value parsed once (by the form) validates again in the use-case. */
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `validation.maxLength::${max}`)
-    .nullish()
-    .transform((v) => (v ? v : null));
 
 export const inviteSchema = z.object({
   email,
@@ -21,12 +12,9 @@ export const inviteSchema = z.object({
 export const updateUserSchema = z.object({
   firstName: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
   lastName: z.string().trim().max(80, "validation.maxLength::80").default(""),
-  mobile: optionalText(20).refine((v) => v === null || /^\+?\d{10,15}$/.test(v.replace(/[\s()-]/g, "")), "validation.phone"),
+  mobile: text(20).refine((v) => v === null || /^\+?\d{10,15}$/.test(v.replace(/[\s()-]/g, "")), "validation.phone"),
   role: z.enum(ROLES, { message: "validation.required" }).optional(),
-  isAgent: z
-    .union([z.boolean(), z.literal("on")])
-    .optional()
-    .transform((v) => v === true || v === "on"),
+  isAgent: flag,
   /** Empty or null: no department. Only applied when the account uses departments (omni plan). */
   departmentId: z
     .string()
@@ -38,7 +26,7 @@ export const updateUserSchema = z.object({
 export const profileSchema = z.object({
   firstName: z.string().trim().min(1, "validation.required").max(80, "validation.maxLength::80"),
   lastName: z.string().trim().max(80, "validation.maxLength::80").default(""),
-  mobile: optionalText(20).refine((v) => v === null || /^\+?\d{10,15}$/.test(v.replace(/[\s()-]/g, "")), "validation.phone"),
+  mobile: text(20).refine((v) => v === null || /^\+?\d{10,15}$/.test(v.replace(/[\s()-]/g, "")), "validation.phone"),
   gender: z
     .enum(GENDERS)
     .optional()

@@ -1,6 +1,7 @@
 import { pageInput } from "../lib/page";
 import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
+import { flagOr } from "../lib/fields";
 
 /** The JSON body of a provider's status receipt (after its signature is verified over the raw bytes). */
 export const providerReceiptSchema = z.object({
@@ -68,9 +69,6 @@ const events = z
   .refine((list) => list.every((e) => e === "*" || (WEBHOOK_EVENT_TYPES as readonly string[]).includes(e)), "validation.option")
   .transform((list) => (list.includes("*") ? ["*"] : list));
 
-/** Checkbox ("on"), boolean or "true"/"false"; missing = false on a form, true on create through the API (default below). */
-const flag = z.union([z.boolean(), z.string(), z.null()]).transform((v) => v === true || v === "on" || v === "true" || v === "1");
-
 export const webhookEndpointSchema = z.object({
   url: webhookUrl,
   description: z
@@ -79,7 +77,8 @@ export const webhookEndpointSchema = z.object({
     .transform((v) => (v ?? "").trim())
     .refine((v) => v.length <= MAX_DESCRIPTION, `validation.maxLength::${MAX_DESCRIPTION}`),
   events,
-  enabled: flag.optional().default(true),
+  /** Missing = true through the API (a create); the form reads its checkbox with absent = off (remix/app/components/webhooks/form-schema.ts). */
+  enabled: flagOr(true),
 });
 export type WebhookEndpointInput = z.infer<typeof webhookEndpointSchema>;
 
