@@ -1,20 +1,6 @@
-import { Op } from "sequelize";
-import { AccountPlan, Plan, initModels, sequelize, type AccountType, type PlanPermission, type Role } from "../../models";
+import { sequelize, type AccountType, type PlanPermission, type Role } from "../../models";
 import type { Actor } from "../lib/context";
 import { AppError } from "../lib/errors";
-
-/** Active plans of an account: the services they cover and the union of their permissions. */
-export async function accountPlans(accountId: string) {
-  initModels();
-  const rows = await AccountPlan.findAll({
-    where: { accountId, startsAt: { [Op.lte]: new Date() }, [Op.or]: [{ endsAt: null }, { endsAt: { [Op.gt]: new Date() } }] },
-    include: [{ model: Plan, as: "plan" }],
-  });
-  const services = [...new Set(rows.map((r) => r.service))];
-  const permissions: Partial<Record<PlanPermission, boolean>> = {};
-  for (const r of rows) for (const [k, v] of Object.entries(r.plan?.permissions ?? {})) if (v) permissions[k as PlanPermission] = true;
-  return { services, permissions, rows };
-}
 
 /**
  * Build the acting identity for a user in an account (the wanted one, else the user's current
