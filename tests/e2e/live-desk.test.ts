@@ -48,11 +48,12 @@ describe.skipIf(!hasChromium)("/live in Chromium", () => {
     await page.goto("/live?tab=queue");
     await expect(page.getByTestId("room-list").textContent()).resolves.toContain("Ninguém aguardando na fila");
     // At connect the status is restored (default AVAILABLE) and kept in localStorage per user.
-    for (let i = 0; i < 40; i++) {
-      const [row] = await query<{ status: string }>(`SELECT status FROM live_agents WHERE account_id = $1 AND user_id = $2`, [agent.accountId, agent.userId]);
-      if (row?.status === "AVAILABLE") break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await expect
+      .poll(async () => (await query<{ status: string }>(`SELECT status FROM live_agents WHERE account_id = $1 AND user_id = $2`, [agent.accountId, agent.userId]))[0]?.status, {
+        timeout: 15_000,
+        interval: 100,
+      })
+      .toBe("AVAILABLE");
 
     // The visitor writes through the public widget API while the page is open.
     const first = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Joana Visitante", message: "Oi, *preciso* de ajuda com meu pedido" } });

@@ -45,11 +45,12 @@ describe.skipIf(!hasChromium)("/webhooks in Chromium", () => {
       expect((await query("SELECT url, events FROM webhook_endpoints WHERE id = $1", [id]))[0]).toEqual({ url, events: ["message.status_changed"] });
 
       await page.getByRole("button", { name: "Enviar evento de teste" }).click();
-      for (let i = 0; i < 40; i++) {
-        const [d] = await query<{ status: string }>("SELECT status FROM webhook_deliveries WHERE endpoint_id = $1", [id]);
-        if (d?.status === "succeeded") break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await expect
+        .poll(async () => (await query<{ status: string }>("SELECT status FROM webhook_deliveries WHERE endpoint_id = $1", [id]))[0]?.status, {
+          timeout: 15_000,
+          interval: 200,
+        })
+        .toBe("succeeded");
       await page.goto(`/webhooks/${id}`);
       await expect(page.getByTestId("webhook-attempt").first().textContent()).resolves.toContain("HTTP 204");
       await page.screenshot({ path: screenshotPath(`webhooks-${js ? "js" : "nojs"}`), fullPage: true });
