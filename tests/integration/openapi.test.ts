@@ -279,24 +279,28 @@ describe("GET /api/docs (the reference page)", () => {
   describe("in a browser that can reach nothing but our origin", () => {
     requireChromiumInCi();
     const browser = useBrowser();
-    it.skipIf(!hasChromium)("renders the operations of the document", async () => {
-      const context = await browser().newContext();
-      const page = await context.newPage();
-      const origin = new URL(inject("webUrl")).origin;
-      const elsewhere: string[] = [];
-      const problems: string[] = [];
-      await context.route("**/*", (route) => {
-        if (new URL(route.request().url()).origin === origin) return route.continue();
-        elsewhere.push(route.request().url());
-        return route.abort();
-      });
-      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-      page.on("pageerror", (e) => problems.push(e.message));
-      await page.goto(web("/api/docs").toString());
-      await page.locator(".opblock-summary-path", { hasText: "/api/auth/login" }).first().waitFor({ timeout: 20_000 });
-      expect(elsewhere).toEqual([]);
-      expect(problems).toEqual([]);
-      await context.close();
-    });
+    it.skipIf(!hasChromium)(
+      "renders the operations of the document",
+      async () => {
+        const context = await browser().newContext();
+        const page = await context.newPage();
+        const origin = new URL(inject("webUrl")).origin;
+        const elsewhere: string[] = [];
+        const problems: string[] = [];
+        await context.route("**/*", (route) => {
+          if (new URL(route.request().url()).origin === origin) return route.continue();
+          elsewhere.push(route.request().url());
+          return route.abort();
+        });
+        page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+        page.on("pageerror", (e) => problems.push(e.message));
+        await page.goto(web("/api/docs").toString());
+        await page.locator(".opblock-summary-path", { hasText: "/api/auth/login" }).first().waitFor({ timeout: 60_000 });
+        expect(elsewhere).toEqual([]);
+        expect(problems).toEqual([]);
+        await context.close();
+      },
+      90_000,
+    );
   });
 });

@@ -64,150 +64,24 @@ export async function setup(project: TestProject) {
   const dbName = `mensageria_test_${id}`;
   const redisPrefix = `test:${id}:`;
 
+  // What this set-up started is stopped again by `cleanup`, which exists from the first resource
+  // on: a set-up that fails half-way (a process that never comes up) leaves nothing running.
+  const stops: Array<() => Promise<void>> = [];
+  cleanup = async () => {
+    for (const stop of stops.reverse()) await stop().catch((e) => process.stderr.write(`cleanup: ${e}\n`));
+    stops.length = 0;
+  };
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   await client.query(`CREATE DATABASE "${dbName}"`);
   await client.end();
-  const dbUrl = new URL(admin);
-  dbUrl.pathname = `/${dbName}`;
-  const databaseUrl = dbUrl.toString();
-
-  const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
-  // Google sign-in is configured against a loopback authorization server; Facebook stays unconfigured.
-  const oauth = await startOAuthPeer(oauthPort);
-
-  // A real SMTP peer on loopback: the worker delivers every e-mail to it; tests read what arrived.
-  const received = new Redis(redisUrl);
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8");
-        const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-        received
-          .rpush(`${redisPrefix}smtp:received`, JSON.stringify({ from: session.envelope.mailFrom && session.envelope.mailFrom.address, to, raw }))
-          .then(() => callback(), callback);
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(smtpPort, "127.0.0.1", () => r()));
-  // This run's own random secrets, for every process it starts; in process.env too, so the test
-  // workers (which inherit it) and the processes tests spawn with it agree with them.
-  const secrets = randomSecrets();
-  Object.assign(process.env, secrets);
-  const env = {
-    ...process.env,
-    ...secrets,
-    NODE_ENV: "test",
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: redisPrefix,
-    WEB_PORT: String(web),
-    API_PORT: String(api),
-    REALTIME_PORT: String(realtime),
-    WEB_HOST: "127.0.0.1",
-    APP_URL: `http://localhost:${web}`,
-    // Every test reaches the web from 127.0.0.1: the per-IP limits are out of the way here; tests of
-    // them send their own X-Forwarded-For to the API or run a private stack (tests/support/stack.ts).
-    LOGIN_MAX_FAILS_PER_IP: "1000",
-    REGISTER_MAX_PER_IP: "1000",
-    RESET_MAX_PER_IP: "1000",
-    RESET_SUBMIT_MAX_PER_IP: "1000",
-    RESEND_VERIFICATION_MAX_PER_IP: "1000",
-    // Every test calls the widget from loopback: the widget limits are tested on a private stack (security-widget-limits).
-    WIDGET_CALLS_PER_IP_PER_MINUTE: "100000",
-    WIDGET_CALLS_PER_KEY_PER_MINUTE: "100000",
-    WIDGET_STARTS_PER_IP_PER_HOUR: "100000",
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_SWEEP_SECONDS: "2",
-    IMPORT_SWEEP_SECONDS: "2",
-    IDEMPOTENCY_SWEEP_SECONDS: "2",
-    GOOGLE_CLIENT_ID: OAUTH_CLIENT.id,
-    GOOGLE_CLIENT_SECRET: OAUTH_CLIENT.secret,
-    GOOGLE_AUTH_URL: `http://127.0.0.1:${oauthPort}/authorize`,
-    GOOGLE_TOKEN_URL: `http://127.0.0.1:${oauthPort}/token`,
-    GOOGLE_USERINFO_URL: `http://127.0.0.1:${oauthPort}/userinfo`,
-    // Live channel providers stay on loopback (the OAuth peer answers them 404); the channel tests run their own peers.
-    TELEGRAM_API_URL: `http://127.0.0.1:${oauthPort}/telegram`,
-    GRAPH_API_URL: `http://127.0.0.1:${oauthPort}/graph/v19.0`,
-    GBM_API_URL: `http://127.0.0.1:${oauthPort}/businessmessages`,
-    UNSUBSCRIBE_HOST: "unsubscribe.localhost",
-    // The provider simulator (its own process); receipts go to this run's API (default URL).
-    SIMULATOR_PORT: String(simulator),
-    SIMULATOR_URL: `http://127.0.0.1:${simulator}`,
-    SIMULATOR_DELAY_MS: "200",
-    // Dispatch retries quickly in tests: a failed attempt is redelivered after 1 s, dead after 3.
-    DISPATCH_RETRY_IDLE_MS: "1000",
-    DISPATCH_MAX_ATTEMPTS: "3",
-    // Scheduled SMS are released within 200 ms of being due.
-    SCHEDULE_SWEEP_MS: "200",
-    // Our SMPP server for SMPP users (tests bind to it with a real SMPP client).
-    SMPP_PORT: String(smppPort),
-    SMPP_HOST: "127.0.0.1",
-    // Customer webhooks: the retry schedule shrunk 10,000× (the whole ≥ 24 h schedule in ~10 s); outbound requests may reach loopback receivers (ADR 021).
-    WEBHOOK_RETRY_SCALE: "0.0001",
-    WEBHOOK_SWEEP_MS: "100",
-    LIVE_IDLE_SWEEP_MS: "200",
-    WEBHOOK_TIMEOUT_MS: "3000",
-    OUTBOUND_ALLOW_PRIVATE: "true",
-  } as NodeJS.ProcessEnv;
-  for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
-    const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
-  }
-  const procs: Record<string, string> = {
-    web: "remix/server.ts",
-    api: "api/server.ts",
-    worker: "api/worker.ts",
-    realtime: "realtime/server.ts",
-    simulator: "api/simulator/server.ts",
-    smpp: "api/smpp/server.ts",
-  };
-  for (const [name, script] of Object.entries(procs)) {
-    const child = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    const echo = (chunk: Buffer) => {
-      if (process.env.TEST_SERVER_LOGS) process.stdout.write(`[${name}] ${chunk}`);
-    };
-    child.stdout?.on("data", echo);
-    child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
-    children.push(child);
-  }
-  await Promise.all([
-    waitFor(`http://127.0.0.1:${web}/health`),
-    waitFor(`http://127.0.0.1:${api}/api/health`),
-    waitFor(`http://127.0.0.1:${realtime}/realtime/health`),
-    waitFor(`http://127.0.0.1:${simulator}/health`),
-    waitForPort(smppPort),
-  ]);
-
-  project.provide("webUrl", `http://localhost:${web}`);
-  project.provide("apiUrl", `http://127.0.0.1:${api}`);
-  project.provide("realtimeUrl", `http://127.0.0.1:${realtime}`);
-  project.provide("databaseUrl", databaseUrl);
-  project.provide("redisUrl", redisUrl);
-  project.provide("redisPrefix", redisPrefix);
-  project.provide("smtpPort", smtpPort);
-  project.provide("oauthUrl", `http://127.0.0.1:${oauthPort}`);
-  project.provide("simulatorUrl", `http://127.0.0.1:${simulator}`);
-  project.provide("smppPort", smppPort);
-  project.provide("sessionSecret", secrets.SESSION_SECRET);
-  project.provide("jwtSecret", secrets.JWT_SECRET);
-  project.provide("simulatorWebhookSecret", secrets.SIMULATOR_WEBHOOK_SECRET);
-  project.provide("simulatorApiKey", secrets.SIMULATOR_API_KEY);
-
-  cleanup = async () => {
-    for (const c of children) c.kill("SIGTERM");
-    await new Promise<void>((r) => smtp.close(() => r()));
-    await oauth.close();
-    await received.quit();
-    await new Promise((r) => setTimeout(r, 300));
+  stops.push(async () => {
     const c = new pg.Client({ connectionString: admin });
     await c.connect();
     await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
     await c.end();
+  });
+  stops.push(async () => {
     const redis = new Redis(redisUrl);
     let cursor = "0";
     do {
@@ -216,7 +90,167 @@ export async function setup(project: TestProject) {
       if (keys.length) await redis.del(...keys);
     } while (cursor !== "0");
     await redis.quit();
-  };
+  });
+  try {
+    await startAll();
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+
+  async function startAll() {
+    const dbUrl = new URL(admin);
+    dbUrl.pathname = `/${dbName}`;
+    const databaseUrl = dbUrl.toString();
+
+    const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+    // Google sign-in is configured against a loopback authorization server; Facebook stays unconfigured.
+    const oauth = await startOAuthPeer(oauthPort);
+    stops.push(() => oauth.close());
+
+    // A real SMTP peer on loopback: the worker delivers every e-mail to it; tests read what arrived.
+    const received = new Redis(redisUrl);
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (c: Buffer) => chunks.push(c));
+        stream.on("end", () => {
+          const raw = Buffer.concat(chunks).toString("utf8");
+          const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+          received
+            .rpush(`${redisPrefix}smtp:received`, JSON.stringify({ from: session.envelope.mailFrom && session.envelope.mailFrom.address, to, raw }))
+            .then(() => callback(), callback);
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(smtpPort, "127.0.0.1", () => r()));
+    stops.push(async () => {
+      await new Promise<void>((r) => smtp.close(() => r()));
+      await received.quit();
+    });
+    // This run's own random secrets, for every process it starts; in process.env too, so the test
+    // workers (which inherit it) and the processes tests spawn with it agree with them.
+    const secrets = randomSecrets();
+    Object.assign(process.env, secrets);
+    const env = {
+      ...process.env,
+      ...secrets,
+      NODE_ENV: "test",
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: redisPrefix,
+      WEB_PORT: String(web),
+      API_PORT: String(api),
+      REALTIME_PORT: String(realtime),
+      WEB_HOST: "127.0.0.1",
+      APP_URL: `http://localhost:${web}`,
+      // Every test reaches the web from 127.0.0.1: the per-IP limits are out of the way here; tests of
+      // them send their own X-Forwarded-For to the API or run a private stack (tests/support/stack.ts).
+      LOGIN_MAX_FAILS_PER_IP: "1000",
+      REGISTER_MAX_PER_IP: "1000",
+      RESET_MAX_PER_IP: "1000",
+      RESET_SUBMIT_MAX_PER_IP: "1000",
+      RESEND_VERIFICATION_MAX_PER_IP: "1000",
+      // Every test calls the widget from loopback: the widget limits are tested on a private stack (security-widget-limits).
+      WIDGET_CALLS_PER_IP_PER_MINUTE: "100000",
+      WIDGET_CALLS_PER_KEY_PER_MINUTE: "100000",
+      WIDGET_STARTS_PER_IP_PER_HOUR: "100000",
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_SWEEP_SECONDS: "2",
+      IMPORT_SWEEP_SECONDS: "2",
+      IDEMPOTENCY_SWEEP_SECONDS: "2",
+      GOOGLE_CLIENT_ID: OAUTH_CLIENT.id,
+      GOOGLE_CLIENT_SECRET: OAUTH_CLIENT.secret,
+      GOOGLE_AUTH_URL: `http://127.0.0.1:${oauthPort}/authorize`,
+      GOOGLE_TOKEN_URL: `http://127.0.0.1:${oauthPort}/token`,
+      GOOGLE_USERINFO_URL: `http://127.0.0.1:${oauthPort}/userinfo`,
+      // Live channel providers stay on loopback (the OAuth peer answers them 404); the channel tests run their own peers.
+      TELEGRAM_API_URL: `http://127.0.0.1:${oauthPort}/telegram`,
+      GRAPH_API_URL: `http://127.0.0.1:${oauthPort}/graph/v19.0`,
+      GBM_API_URL: `http://127.0.0.1:${oauthPort}/businessmessages`,
+      UNSUBSCRIBE_HOST: "unsubscribe.localhost",
+      // The provider simulator (its own process); receipts go to this run's API (default URL).
+      SIMULATOR_PORT: String(simulator),
+      SIMULATOR_URL: `http://127.0.0.1:${simulator}`,
+      SIMULATOR_DELAY_MS: "200",
+      // Dispatch retries quickly in tests: a failed attempt is redelivered after 1 s, dead after 3.
+      DISPATCH_RETRY_IDLE_MS: "1000",
+      DISPATCH_MAX_ATTEMPTS: "3",
+      // Scheduled SMS are released within 200 ms of being due.
+      SCHEDULE_SWEEP_MS: "200",
+      // Our SMPP server for SMPP users (tests bind to it with a real SMPP client).
+      SMPP_PORT: String(smppPort),
+      SMPP_HOST: "127.0.0.1",
+      // Customer webhooks: the retry schedule shrunk 10,000× (the whole ≥ 24 h schedule in ~10 s); outbound requests may reach loopback receivers (ADR 021).
+      WEBHOOK_RETRY_SCALE: "0.0001",
+      WEBHOOK_SWEEP_MS: "100",
+      LIVE_IDLE_SWEEP_MS: "200",
+      WEBHOOK_TIMEOUT_MS: "3000",
+      OUTBOUND_ALLOW_PRIVATE: "true",
+    } as NodeJS.ProcessEnv;
+    for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
+      const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
+    }
+    const procs: Record<string, string> = {
+      web: "remix/server.ts",
+      api: "api/server.ts",
+      worker: "api/worker.ts",
+      realtime: "realtime/server.ts",
+      simulator: "api/simulator/server.ts",
+      smpp: "api/smpp/server.ts",
+    };
+    for (const [name, script] of Object.entries(procs)) {
+      const child = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const echo = (chunk: Buffer) => {
+        if (process.env.TEST_SERVER_LOGS) process.stdout.write(`[${name}] ${chunk}`);
+      };
+      child.stdout?.on("data", echo);
+      child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
+      children.push(child);
+    }
+    stops.push(() => Promise.all(children.splice(0).map((c) => stopChild(c))).then(() => undefined));
+    // A bound, not a pause: the processes usually answer within seconds; on a loaded machine
+    // (the suite run three times side by side) the web build and six processes need longer.
+    const upWithin = 180;
+    await Promise.all([
+      waitFor(`http://127.0.0.1:${web}/health`, upWithin),
+      waitFor(`http://127.0.0.1:${api}/api/health`, upWithin),
+      waitFor(`http://127.0.0.1:${realtime}/realtime/health`, upWithin),
+      waitFor(`http://127.0.0.1:${simulator}/health`, upWithin),
+      waitForPort(smppPort, upWithin),
+    ]);
+
+    project.provide("webUrl", `http://localhost:${web}`);
+    project.provide("apiUrl", `http://127.0.0.1:${api}`);
+    project.provide("realtimeUrl", `http://127.0.0.1:${realtime}`);
+    project.provide("databaseUrl", databaseUrl);
+    project.provide("redisUrl", redisUrl);
+    project.provide("redisPrefix", redisPrefix);
+    project.provide("smtpPort", smtpPort);
+    project.provide("oauthUrl", `http://127.0.0.1:${oauthPort}`);
+    project.provide("simulatorUrl", `http://127.0.0.1:${simulator}`);
+    project.provide("smppPort", smppPort);
+    project.provide("sessionSecret", secrets.SESSION_SECRET);
+    project.provide("jwtSecret", secrets.JWT_SECRET);
+    project.provide("simulatorWebhookSecret", secrets.SIMULATOR_WEBHOOK_SECRET);
+    project.provide("simulatorApiKey", secrets.SIMULATOR_API_KEY);
+  }
+}
+
+/** SIGTERM, then SIGKILL if the process has not exited within 10 s; resolves once it has exited. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolveExit) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolveExit();
+    });
+    child.kill("SIGTERM");
+  });
 }
 
 export async function teardown() {
