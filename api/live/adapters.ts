@@ -18,7 +18,7 @@ import { isOutboundError, outboundFetch, type OutboundInit, type OutboundRespons
 import type { ServiceAccountKey } from "./channel-schemas";
 import type { Attachment, LiveMessage, Room } from "./rooms";
 import { fileBytes, fileIdOf, signedFileUrl } from "./uploads";
-import type { ConnectionWithSecrets } from "./connections";
+import type { ConnectionWithSecrets } from "./channel-connections";
 
 const TIMEOUT_MS = 15_000;
 

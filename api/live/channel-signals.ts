@@ -5,7 +5,7 @@
  * (ADR 017, amendment of 2026-11-25).
  */
 import { LIVE_ADAPTERS, type LiveChannelAdapter } from "./adapters";
-import { connectionOf, type ConnectionWithSecrets } from "./connections";
+import { connectionOf, type ConnectionWithSecrets } from "./channel-connections";
 
 async function signal(accountId: string, channel: string, call: (adapter: LiveChannelAdapter, connection: ConnectionWithSecrets) => Promise<void> | undefined): Promise<void> {
   try {
