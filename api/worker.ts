@@ -2,7 +2,7 @@
 import { startDispatchers } from "./dispatch/dispatcher";
 import { startDispatchSweep } from "./dispatch/recovery";
 import { startRelay } from "./dispatch/relay";
-import { startConnectionLinks } from "./channels/connections";
+import { startConnectionLinks } from "./channels/provider-connections";
 import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
 import { channels, dispatchStream } from "./channels/registry";

@@ -14,7 +14,7 @@
  *            words); 404: the provider does not know it (the message then expires).
  * `reference` is our message id: a provider that honours it never delivers a retry twice.
  */
-import { httpConnectionNamed, type ProviderConnection } from "./connections";
+import { httpConnectionNamed, type ProviderConnection } from "./provider-connections";
 import { providerStatus, SMS_STATUSES, type ReceiptProvider } from "./receipt-providers";
 import { PermanentSendError, ProviderThrottledError, type ChannelAdapter } from "./contract";
 import { outboundFetch, type OutboundResponse } from "../lib/outbound";

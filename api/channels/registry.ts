@@ -2,7 +2,7 @@
  * Channel adapters keyed by channel + provider. The dispatcher asks the registry, never
  * `if (channel === "sms")`. Without credentials for a real provider, a channel's default is the
  * built-in simulator. SMS messages go through their route's provider connection instead
- * (./connections, ADR 011: one adapter module per kind — simulator, smpp, http); this registry
+ * (./provider-connections, ADR 011: one adapter module per kind — simulator, smpp, http); this registry
  * remains the default for channels without connections.
  */
 import type { ChannelAdapter } from "./contract";

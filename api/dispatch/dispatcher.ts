@@ -22,7 +22,7 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { PermanentSendError, ThrottledError, type ChannelAdapter, type OutboundMessage } from "../channels/contract";
-import { adapterForConnection, connectionFor } from "../channels/connections";
+import { adapterForConnection, connectionFor } from "../channels/provider-connections";
 import { adapterFor, channels, defaultProvider, dispatchStream } from "../channels/registry";
 import { startConsumer, type Entry } from "../jobs/runner";
 import { env, parseRouteRates, type RouteRate } from "../lib/env";

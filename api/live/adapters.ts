@@ -1,24 +1,29 @@
 /**
- * The live chat channels' transports (ADR 017), behind one contract: `send` an agent's message
- * (text and attachments) to a visitor and answer the provider's message id. The outbound worker
- * (./outbound) speaks only this contract and picks the adapter from the registry by the room's
- * channel; no other code branches on the channel. Each speaks the provider's real API at a base
- * URL from the environment (TELEGRAM_API_URL, GRAPH_API_URL, GBM_API_URL, GBM_TOKEN_URL — never a
- * URL a tenant chose, ADR 021) through the guarded client (api/lib/outbound), so tests use a
- * loopback peer.
+ * The live chat channels' transports (ADR 017), behind one contract. Each adapter owns everything
+ * its channel does differently: `verify` the connect form's credentials, `connect` (tell the
+ * provider where to post) and `disconnect` (undo it), `send` an agent's message (text and
+ * attachments) to a visitor, and the best-effort `typing`/`seen`. The connection use-cases
+ * (./channel-connections) and the outbound worker (./outbound) speak only this contract and pick
+ * the adapter from the registry by the channel; no other code branches on the channel. Each speaks
+ * the provider's real API at a base URL from the environment (TELEGRAM_API_URL, GRAPH_API_URL,
+ * GBM_API_URL, GBM_TOKEN_URL — never a URL a tenant chose, ADR 021) through the guarded client
+ * (api/lib/outbound), so tests use a loopback peer.
  *
  * Errors: a ProviderError is permanent (4xx other than 408/429: retrying cannot help, the message
- * fails at once) or transient (5xx, 429, network: the worker retries, then fails it).
+ * fails at once) or transient (5xx, 429, network: the worker retries, then fails it). `verify` and
+ * `connect` refuse with a VALIDATION AppError naming the form field to blame.
  */
-import { createHash, randomUUID, sign } from "node:crypto";
+import { createHash, createPrivateKey, randomUUID, sign } from "node:crypto";
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
+import { randomToken } from "../lib/crypto";
 import { env } from "../lib/env";
+import { AppError } from "../lib/errors";
 import { isOutboundError, outboundFetch, type OutboundInit, type OutboundResponse } from "../lib/outbound";
-import type { ServiceAccountKey } from "./channel-schemas";
-import type { Attachment, LiveMessage, Room } from "./rooms";
+import type { ChannelSecrets, ConnectionWithSecrets } from "./channel-connections";
+import { readServiceAccountKey, type ConnectableChannel, type ConnectInput, type ServiceAccountKey } from "./channel-schemas";
+import type { Attachment, LiveChannel, LiveMessage, Room } from "./rooms";
 import { fileBytes, fileIdOf, signedFileUrl } from "./uploads";
-import type { ConnectionWithSecrets } from "./connections";
 
 const TIMEOUT_MS = 15_000;
 
@@ -269,13 +274,43 @@ async function agentName(userId: string | null): Promise<string> {
 
 export type SentResult = { externalId: string };
 
-export interface LiveChannelAdapter {
+/** The connect form of channel(s) `C`. */
+export type ConnectInputOf<C extends ConnectableChannel> = Extract<ConnectInput, { channel: C }>;
+/** The fields of a connect form (its `channel` aside), one form at a time. */
+type FormField<I> = I extends unknown ? Exclude<keyof I, "channel"> : never;
+
+/** What a connection row keeps of a verified connect form. */
+export type VerifiedConnection = {
+  /** The provider's id of the business's account there (bot id, page id, agent name): unique per channel. */
+  externalId: string;
+  /** A display name for the list, when the provider told us one. */
+  name: string;
+  secrets: ChannelSecrets;
+};
+
+/** A VALIDATION error naming the connect form's field to blame (a locale key under channels.errors). */
+const refused = (field: string, error: string) => new AppError("VALIDATION", { fields: { [field]: [error] } });
+
+/** What a channel does with a room's messages: all the outbound worker and the signals use. */
+export interface LiveMessaging {
   /** Sends the agent's message to the room's visitor; answers the provider's message id (the first one when it took several calls). */
   send(connection: ConnectionWithSecrets, room: Room, message: LiveMessage): Promise<SentResult>;
   /** Shows the visitor that the agent is typing, where the channel has it (best effort). */
   typing?(connection: ConnectionWithSecrets, room: Pick<Room, "external_id">): Promise<void>;
   /** Tells the visitor the agent read their messages up to `lastMessageId`, where the channel has it (best effort). */
   seen?(connection: ConnectionWithSecrets, room: Pick<Room, "external_id">, lastMessageId: string | null): Promise<void>;
+}
+
+/** Everything a channel does differently: its messages, and the life of its connection (of the connect form `Form`). */
+export interface LiveChannelAdapter<Form extends ConnectInput = ConnectInput> extends LiveMessaging {
+  /** The connect form's field that names the provider's account: blamed when another account of ours has connected it. */
+  readonly accountField: FormField<Form>;
+  /** Checks the connect form's credentials (with the provider where it can) and answers what the row keeps; refuses naming the field. */
+  verify(input: Form): Promise<VerifiedConnection>;
+  /** Once the connection is saved: tells the provider to post to `webhookUrl`. A refusal names the field; the connection is then removed. */
+  connect?(connection: ConnectionWithSecrets, webhookUrl: string): Promise<void>;
+  /** Once the connection is removed: tells the provider to stop posting. Best effort: it logs a failure and never throws. */
+  disconnect?(connection: ConnectionWithSecrets): Promise<void>;
 }
 
 /** Telegram ReplyKeyboardMarkup for the suggestion buttons: two per row, hidden after a tap. */
@@ -302,7 +337,26 @@ export function gbmSuggestions(suggestions: readonly string[] | undefined) {
   return suggestions.map((text) => ({ reply: { text, postbackData: text } }));
 }
 
-const telegramAdapter: LiveChannelAdapter = {
+const telegramAdapter: LiveChannelAdapter<ConnectInputOf<"telegram">> = {
+  accountField: "bot_token",
+  /** getMe proves the token and names the bot; the webhook gets a fresh secret of its own. */
+  async verify(input) {
+    const me = await telegram.getMe(input.bot_token).catch(() => null);
+    if (!me) throw refused("bot_token", "channels.errors.botTokenRejected");
+    return { externalId: String(me.id), name: me.username ? `@${me.username}` : (me.first_name ?? ""), secrets: { token: input.bot_token, webhook_secret: randomToken(32) } };
+  },
+  /** Telegram posts every update to our URL with the secret in X-Telegram-Bot-Api-Secret-Token. */
+  async connect(connection, webhookUrl) {
+    const rejected = () => refused("bot_token", "channels.errors.webhookRejected");
+    const secret = connection.secrets.webhook_secret;
+    if (!secret) throw rejected();
+    await telegram.setWebhook(connection.secrets.token, webhookUrl, secret).catch(() => {
+      throw rejected();
+    });
+  },
+  async disconnect(connection) {
+    await telegram.deleteWebhook(connection.secrets.token).catch((e) => console.warn(`telegram deleteWebhook for ${connection.id} failed: ${(e as Error).message}`));
+  },
   async send(connection, room, message) {
     const token = connection.secrets.token;
     const ids: string[] = [];
@@ -335,7 +389,15 @@ const telegramAdapter: LiveChannelAdapter = {
   },
 };
 
-const graphAdapter: LiveChannelAdapter = {
+const graphAdapter: LiveChannelAdapter<ConnectInputOf<"messenger" | "instagram">> = {
+  accountField: "page_id",
+  /**
+   * The business's own Meta app: nothing to call at connect time (the subscription handshake
+   * proves the setup), and the URL is pasted into Meta's dashboard by hand.
+   */
+  async verify(input) {
+    return { externalId: input.page_id, name: "", secrets: { token: input.access_token, app_secret: input.app_secret, verify_token: input.verify_token } };
+  },
   async send(connection, room, message) {
     const token = connection.secrets.token;
     const ids: string[] = [];
@@ -372,7 +434,12 @@ const graphAdapter: LiveChannelAdapter = {
  * representative with the agent's name. The messageIds derive from our message id, so a retry
  * sends nothing twice.
  */
-const googleBusinessAdapter: LiveChannelAdapter = {
+const googleBusinessAdapter: LiveChannelAdapter<ConnectInputOf<"google_business">> = {
+  accountField: "agent_id",
+  /** No Google call at connect time (the first reply proves the key); its private key must be a usable RSA key. */
+  async verify(input) {
+    return { externalId: input.agent_id, name: "", secrets: { token: input.client_token, service_account: serviceAccount(input.service_account_key) } };
+  },
   async send(connection, room, message) {
     const key = connection.secrets.service_account;
     if (!key) throw new ProviderError("google business messages: the connection has no service account", true);
@@ -412,10 +479,30 @@ const googleBusinessAdapter: LiveChannelAdapter = {
   },
 };
 
-/** The registry: the room's channel picks the adapter. */
-export const LIVE_ADAPTERS: Partial<Record<Room["channel"], LiveChannelAdapter>> = {
+/** The key of the connect form, its private key checked to be a usable RSA key (the schema checks only its shape). */
+function serviceAccount(raw: string): ServiceAccountKey {
+  const read = readServiceAccountKey(raw);
+  if ("error" in read) throw refused("service_account_key", read.error);
+  try {
+    if (createPrivateKey(read.key.private_key).asymmetricKeyType !== "rsa") throw new Error("not RSA");
+  } catch {
+    throw refused("service_account_key", "channels.errors.keyField::private_key");
+  }
+  return read.key;
+}
+
+/** Every connectable channel has its adapter (the type makes a new one in CONNECTABLE need one here). */
+const CHANNEL_ADAPTERS: { [C in ConnectableChannel]: LiveChannelAdapter<ConnectInputOf<C>> } = {
   telegram: telegramAdapter,
   messenger: graphAdapter,
   instagram: graphAdapter,
   google_business: googleBusinessAdapter,
 };
+
+/** The adapter of a channel a business connects (the connect form's). */
+export function channelAdapter<C extends ConnectableChannel>(channel: C): LiveChannelAdapter<ConnectInputOf<C>> {
+  return CHANNEL_ADAPTERS[channel];
+}
+
+/** The registry: the room's channel picks the adapter (none for the webchat: its widget is ours). */
+export const LIVE_ADAPTERS: Partial<Record<LiveChannel, LiveMessaging>> = CHANNEL_ADAPTERS;

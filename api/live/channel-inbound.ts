@@ -15,7 +15,7 @@ import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { isAppError } from "../lib/errors";
 import { download, graphProfileName, telegram } from "./adapters";
-import type { ConnectionWithSecrets } from "./connections";
+import type { ConnectionWithSecrets } from "./channel-connections";
 import { roomSummary, visitorMessage, type Attachment, type LiveChannel, type LiveMessage, type Room } from "./rooms";
 import { publishLive, type LivePublish } from "./streams";
 import { attachFilesToRoom, maxUploadBytes, storeFile } from "./uploads";

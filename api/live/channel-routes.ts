@@ -15,7 +15,7 @@ import { AppError } from "../lib/errors";
 import { onePage } from "../lib/page";
 import * as R from "./config-responses";
 import { agentUpload, fileForDownload, visitorUpload } from "./attachments";
-import { connectChannel, disconnectChannel, getConnection, listConnections } from "./connections";
+import { connectChannel, disconnectChannel, getConnection, listConnections } from "./channel-connections";
 import { assertAttendant, messageView } from "./rooms";
 import { signedFileUrl } from "./uploads";
 import { widgetCaller, widgetLimits } from "./widget-limits";

@@ -4,10 +4,10 @@
  * the adapter, no retry, no outbox row, errors swallowed: a late or lost one is worth nothing
  * (ADR 017, amendment of 2026-11-25).
  */
-import { LIVE_ADAPTERS, type LiveChannelAdapter } from "./adapters";
-import { connectionOf, type ConnectionWithSecrets } from "./connections";
+import { LIVE_ADAPTERS, type LiveMessaging } from "./adapters";
+import { connectionOf, type ConnectionWithSecrets } from "./channel-connections";
 
-async function signal(accountId: string, channel: string, call: (adapter: LiveChannelAdapter, connection: ConnectionWithSecrets) => Promise<void> | undefined): Promise<void> {
+async function signal(accountId: string, channel: string, call: (adapter: LiveMessaging, connection: ConnectionWithSecrets) => Promise<void> | undefined): Promise<void> {
   try {
     const adapter = LIVE_ADAPTERS[channel as keyof typeof LIVE_ADAPTERS];
     if (!adapter) return;

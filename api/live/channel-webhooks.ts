@@ -20,7 +20,7 @@ import { errorResponses, successResponse } from "../http/openapi";
 import { AppError } from "../lib/errors";
 import * as R from "./config-responses";
 import { googleBusinessWebhook, graphWebhook, telegramUpdate, type GbmPayload, type GraphPayload } from "./channel-inbound";
-import { connectionById } from "./connections";
+import { connectionById } from "./channel-connections";
 
 /** A webhook post is small JSON (media arrives by URL / file id); anything bigger is not a provider's. */
 const MAX_WEBHOOK_BYTES = 1024 * 1024;

@@ -16,7 +16,7 @@ import { startConsumer } from "../jobs/runner";
 import { env } from "../lib/env";
 import { UUID } from "../lib/owned";
 import { LIVE_ADAPTERS, ProviderError } from "./adapters";
-import { connectionOf } from "./connections";
+import { connectionOf } from "./channel-connections";
 import { messageView, roomSummary, type LiveMessage, type Room } from "./rooms";
 import { publishLive } from "./streams";
 

@@ -20,7 +20,7 @@
  */
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
-import { adapterForProvider } from "../channels/connections";
+import { adapterForProvider } from "../channels/provider-connections";
 import type { ProviderStatus } from "../channels/contract";
 import { env } from "../lib/env";
 import { applyProviderReceipts, type ProviderReceipt } from "./receipts";

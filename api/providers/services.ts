@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
 import { initModels, sequelize } from "../../models";
-import { connectionsChanged, publicSettings } from "../channels/connections";
+import { connectionsChanged, publicSettings } from "../channels/provider-connections";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";

@@ -12,7 +12,7 @@ import smpp, { type PDU } from "smpp";
 import { STATUS } from "../channels/smpp/protocol";
 import { smppSettings } from "../channels/smpp/adapter";
 import { httpSettings } from "../channels/http";
-import type { ProviderConnection } from "../channels/connections";
+import type { ProviderConnection } from "../channels/provider-connections";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";

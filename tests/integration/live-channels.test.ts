@@ -25,6 +25,7 @@ const PROFILES: Record<string, { fields: string; profile: Record<string, string>
 let stack: Stack;
 let peer: RecordingPeer;
 let graphFails: number | null = null;
+let setWebhookFails = false;
 let nextId = 1000;
 let token: string;
 let accountId: string;
@@ -38,6 +39,7 @@ function startPeer() {
       if (tg[1] !== BOT_TOKEN) return send(401, { ok: false, error_code: 401, description: "Unauthorized" });
       const method = tg[2];
       if (method === "getMe") return send(200, { ok: true, result: { id: BOT_ID, is_bot: true, first_name: "Loja", username: "loja_bot" } });
+      if (method === "setWebhook" && setWebhookFails) return send(400, { ok: false, error_code: 400, description: "Bad Request: bad webhook" });
       if (method === "setWebhook" || method === "deleteWebhook") return send(200, { ok: true, result: true });
       if (method === "getFile") return send(200, { ok: true, result: { file_id: json.file_id, file_size: JPEG.length, file_path: `photos/${json.file_id}.jpg` } });
       if (method.startsWith("send")) return send(200, { ok: true, result: { message_id: ++nextId, chat: { id: 1 } } });
@@ -229,6 +231,23 @@ describe("Telegram", () => {
     expect(text).toContain("55501");
     expect(text).toContain("o comprovante");
     expect(call.body.includes(JPEG)).toBe(true);
+  });
+
+  it("disconnecting removes the webhook (deleteWebhook); a webhook Telegram refuses leaves no connection, naming the token", async () => {
+    peer.reset();
+    expect((await as(`/api/live/channels/${connectionId}`, { method: "DELETE" })).status).toBe(200);
+    expect(peer.calls.filter((c) => c.path.endsWith("/deleteWebhook"))).toHaveLength(1);
+    expect((await postUpdate(update(50), { "X-Telegram-Bot-Api-Secret-Token": secret })).status).toBe(404);
+    setWebhookFails = true;
+    try {
+      const refused = await as("/api/live/channels", { body: { channel: "telegram", bot_token: BOT_TOKEN } });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.fields).toEqual({ bot_token: ["O Telegram não aceitou o registro do webhook; tente novamente"] });
+      expect(peer.calls.filter((c) => c.path.endsWith("/setWebhook"))).toHaveLength(1);
+      expect(await stack.query(`SELECT id FROM live_channel_connections WHERE account_id = $1 AND channel = 'telegram'`, [accountId])).toEqual([]);
+    } finally {
+      setWebhookFails = false;
+    }
   });
 });
 

@@ -24,7 +24,7 @@ import { sequelize } from "../../../models";
 import { receiveInbound } from "../../messages/inbound";
 import { applyPartReceipt } from "../../messages/parts";
 import { smsParts } from "../../sms/segments";
-import type { ProviderConnection } from "../connections";
+import type { ProviderConnection } from "../provider-connections";
 import { PermanentSendError, ProviderThrottledError, type ChannelAdapter, type OutboundMessage } from "../contract";
 import { concatOf, concatRef, concatUdh, DATA_CODING, e164, ESM_CLASS_RECEIPT, parseReceiptText, Reassembler, STAT_STATUS, STATUS, textOf } from "./protocol";
 

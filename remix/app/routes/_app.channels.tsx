@@ -11,7 +11,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { connectChannel, disconnectChannel, listConnections, type ConnectionView } from "../../../api/live/connections";
+import { connectChannel, disconnectChannel, listConnections, type ConnectionView } from "../../../api/live/channel-connections";
 import {
   CONNECTABLE,
   connectSchema,

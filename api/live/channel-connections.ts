@@ -1,24 +1,26 @@
 /**
  * Live chat channel connections of an account (ADR 017): a Telegram bot, a Messenger page, an
- * Instagram professional account, a Google Business Messages agent. One per account and channel. Secrets are kept sealed
- * (AES-256-GCM, api/lib/crypto) and never answered back; the list shows what is connected and the
- * webhook URL to give the provider. Connecting Telegram checks the token (getMe) and registers our
- * webhook with a fresh secret (setWebhook); disconnecting removes it (deleteWebhook, best effort).
- * Permission: the /channels screen of the policy, an omni plan, and an owner or admin (they hold
- * the business's credentials).
+ * Instagram professional account, a Google Business Messages agent. One per account and channel.
+ * Not to be confused with the SMS provider connections (api/channels/provider-connections.ts).
+ * Secrets are kept sealed (AES-256-GCM, api/lib/crypto) and never answered back; the list shows
+ * what is connected and the webhook URL to give the provider.
+ *
+ * These use-cases only orchestrate: what a channel checks, registers or removes at the provider
+ * is its adapter's (`verify`, `connect`, `disconnect` in ./adapters); here the row is written,
+ * read and removed. Permission: the /channels screen of the policy, an omni plan, and an owner or
+ * admin (they hold the business's credentials).
  */
-import { createPrivateKey } from "node:crypto";
 import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
-import { randomToken, seal, unseal } from "../lib/crypto";
+import { seal, unseal } from "../lib/crypto";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
-import { connectSchema, readServiceAccountKey, type ServiceAccountKey } from "./channel-schemas";
 import { can } from "../policy/policy";
-import { telegram } from "./adapters";
+import { channelAdapter, type VerifiedConnection } from "./adapters";
+import { connectSchema, type ServiceAccountKey } from "./channel-schemas";
 
 export { CONNECTABLE, connectSchema, type ConnectableChannel, type ConnectInput } from "./channel-schemas";
 import type { ConnectableChannel } from "./channel-schemas";
@@ -84,71 +86,54 @@ export async function getConnection(ctx: SignedInCtx, id: string): Promise<Conne
   return view(row);
 }
 
-/** Connects a channel (replacing the account's earlier connection of that channel). */
+/**
+ * Connects a channel (replacing the account's earlier connection of that channel): the adapter
+ * verifies the form, the row is saved, then the adapter registers our webhook — if the provider
+ * refuses, the row goes again.
+ */
 export async function connectChannel(ctx: SignedInCtx, input: unknown): Promise<{ data: ConnectionView }> {
   assertChannelsAdmin(ctx);
   const data = validate(connectSchema, input);
-  let externalId: string;
-  let name = "";
-  let secrets: ChannelSecrets;
-  if (data.channel === "telegram") {
-    const me = await telegram.getMe(data.bot_token).catch(() => null);
-    if (!me) throw new AppError("VALIDATION", { fields: { bot_token: ["channels.errors.botTokenRejected"] } });
-    externalId = String(me.id);
-    name = me.username ? `@${me.username}` : (me.first_name ?? "");
-    secrets = { token: data.bot_token, webhook_secret: randomToken(32) };
-  } else if (data.channel === "google_business") {
-    externalId = data.agent_id;
-    secrets = { token: data.client_token, service_account: serviceAccount(data.service_account_key) };
-  } else {
-    externalId = data.page_id;
-    secrets = { token: data.access_token, app_secret: data.app_secret, verify_token: data.verify_token };
+  const adapter = channelAdapter(data.channel);
+  const verified = await adapter.verify(data);
+  const row = await saveConnection(ctx, data.channel, verified, adapter.accountField);
+  if (adapter.connect) {
+    try {
+      await adapter.connect({ ...row, secrets: verified.secrets }, webhookUrl(row.channel, row.id));
+    } catch (e) {
+      await sequelize().query(`DELETE FROM live_channel_connections WHERE id = $1`, { bind: [row.id] });
+      throw e;
+    }
   }
-  const row = await sequelize().transaction(async (transaction) => {
+  return { data: view(row) };
+}
+
+/** Writes the account's connection of `channel`; the provider's account may belong to one account only (else `accountField` is blamed). */
+async function saveConnection(ctx: SignedInCtx, channel: ConnectableChannel, verified: VerifiedConnection, accountField: string): Promise<Connection> {
+  return sequelize().transaction(async (transaction) => {
     const [taken] = await sequelize().query<{ account_id: string }>(`SELECT account_id FROM live_channel_connections WHERE channel = $1 AND external_id = $2 FOR UPDATE`, {
-      bind: [data.channel, externalId],
+      bind: [channel, verified.externalId],
       type: QueryTypes.SELECT,
       transaction,
     });
-    if (taken && taken.account_id !== ctx.actor.accountId) {
-      const field = data.channel === "telegram" ? "bot_token" : data.channel === "google_business" ? "agent_id" : "page_id";
-      throw new AppError("VALIDATION", { fields: { [field]: ["channels.errors.taken"] } });
-    }
+    if (taken && taken.account_id !== ctx.actor.accountId) throw new AppError("VALIDATION", { fields: { [accountField]: ["channels.errors.taken"] } });
     const [saved] = await sequelize().query<Connection>(
       `INSERT INTO live_channel_connections (account_id, channel, external_id, name, secrets_sealed, created_by)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (account_id, channel) DO UPDATE SET external_id = EXCLUDED.external_id, name = EXCLUDED.name,
          secrets_sealed = EXCLUDED.secrets_sealed, updated_at = now()
        RETURNING ${COLUMNS}`,
-      { bind: [ctx.actor.accountId, data.channel, externalId, name.slice(0, 200), seal(JSON.stringify(secrets)), ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+      {
+        bind: [ctx.actor.accountId, channel, verified.externalId, verified.name.slice(0, 200), seal(JSON.stringify(verified.secrets)), ctx.actor.userId],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
     );
     return saved;
   });
-  if (data.channel === "telegram") {
-    // Telegram posts every update to our URL with the secret in X-Telegram-Bot-Api-Secret-Token.
-    try {
-      await telegram.setWebhook(secrets.token, webhookUrl("telegram", row.id), secrets.webhook_secret!);
-    } catch {
-      await sequelize().query(`DELETE FROM live_channel_connections WHERE id = $1`, { bind: [row.id] });
-      throw new AppError("VALIDATION", { fields: { bot_token: ["channels.errors.webhookRejected"] } });
-    }
-  }
-  return { data: view(row) };
 }
 
-/** The key of the form, its private key checked to be a usable RSA key (the schema checks only its shape). */
-function serviceAccount(raw: string): ServiceAccountKey {
-  const read = readServiceAccountKey(raw);
-  const bad = (error: string) => new AppError("VALIDATION", { fields: { service_account_key: [error] } });
-  if ("error" in read) throw bad(read.error);
-  try {
-    if (createPrivateKey(read.key.private_key).asymmetricKeyType !== "rsa") throw new Error("not RSA");
-  } catch {
-    throw bad("channels.errors.keyField::private_key");
-  }
-  return read.key;
-}
-
+/** Removes the connection, then lets its adapter tell the provider (best effort: the connection is gone either way). */
 export async function disconnectChannel(ctx: SignedInCtx, id: string): Promise<{ deleted: boolean }> {
   assertChannelsAdmin(ctx);
   assertId(id);
@@ -157,18 +142,18 @@ export async function disconnectChannel(ctx: SignedInCtx, id: string): Promise<{
     { bind: [id, ctx.actor.accountId], type: QueryTypes.SELECT },
   );
   if (!row) throw new AppError("NOT_FOUND");
-  if (row.channel === "telegram") {
-    const secrets = JSON.parse(unseal(row.secrets_sealed)) as ChannelSecrets;
-    await telegram.deleteWebhook(secrets.token).catch((e) => console.warn(`telegram deleteWebhook for ${row.id} failed: ${(e as Error).message}`));
-  }
+  const adapter = channelAdapter(row.channel);
+  // Only a channel that registered something at the provider needs the secrets back.
+  if (adapter.disconnect) await adapter.disconnect(unsealed(row));
   return { deleted: true };
 }
 
-function withSecrets(row: (Connection & { secrets_sealed: string }) | undefined): ConnectionWithSecrets | null {
-  if (!row) return null;
+function unsealed(row: Connection & { secrets_sealed: string }): ConnectionWithSecrets {
   const { secrets_sealed, ...rest } = row;
   return { ...rest, secrets: JSON.parse(unseal(secrets_sealed)) as ChannelSecrets };
 }
+
+const withSecrets = (row: (Connection & { secrets_sealed: string }) | undefined): ConnectionWithSecrets | null => (row ? unsealed(row) : null);
 
 /** A connection by its id (webhooks: the URL names it). */
 export async function connectionById(channel: ConnectableChannel, id: string): Promise<ConnectionWithSecrets | null> {
