@@ -19,22 +19,22 @@
  * concurrent assignments cannot exceed it.
  */
 import { QueryTypes, type Transaction } from "sequelize";
-import { sequelize } from "../../models";
-import type { SignedInCtx } from "../lib/context";
-import { AppError } from "../lib/errors";
-import { assertId } from "../lib/owned";
-import { intParam, pageParam, validate } from "../lib/validate";
-import { keyset, pageInput } from "../lib/page";
-import { sortTime, timeIdCursor } from "./keyset";
-import { z } from "../lib/zod";
-import { email as emailSchema } from "../lib/fields";
-import { normalizePhone } from "../contacts/phone";
-import { can, isSupervisor, SUPERVISOR_ROLES_SQL } from "../policy/policy";
-import { newKey } from "./settings";
-import { channelSeen } from "./channel-signals";
-import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "./limits";
-import { publishLive, type LivePublish } from "./streams";
-import { absentAgents, onlineAgents } from "./presence";
+import { sequelize } from "../../../models";
+import type { SignedInCtx } from "../../lib/context";
+import { AppError } from "../../lib/errors";
+import { assertId } from "../../lib/owned";
+import { intParam, pageParam, validate } from "../../lib/validate";
+import { keyset, pageInput } from "../../lib/page";
+import { sortTime, timeIdCursor } from "../keyset";
+import { z } from "../../lib/zod";
+import { email as emailSchema } from "../../lib/fields";
+import { normalizePhone } from "../../contacts/phone";
+import { can, isSupervisor, SUPERVISOR_ROLES_SQL } from "../../policy/policy";
+import { newKey } from "../settings";
+import { channelSeen } from "../channel-signals";
+import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "../limits";
+import { publishLive, type LivePublish } from "../streams";
+import { absentAgents, onlineAgents } from "../presence";
 
 export const AGENT_STATUSES = ["AVAILABLE", "UNAVAILABLE", "SHORT_BREAK", "BREAK", "LONG_BREAK", "OFFLINE"] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
