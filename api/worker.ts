@@ -19,7 +19,7 @@ import { releaseDue } from "./sms/release";
 import { failExport, runExport, sweepExports } from "./sms/export-job";
 import { EXPORT_STREAM } from "./sms/exports";
 import { startWebhookWorkers } from "./webhooks/worker";
-import { releaseAbsentAgents, sweepIdle } from "./live/rooms";
+import { releaseAbsentAgents, sweepIdle } from "./live/rooms/sweeps";
 import { startLiveOutbound } from "./live/outbound";
 
 env();

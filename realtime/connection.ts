@@ -20,7 +20,7 @@
 import { loadActor } from "../api/auth/actor";
 import { dispatchLiveCommand, type LiveCaller } from "../api/live/commands";
 import { claimPresence, liveEntryFor, refreshPresence, releasePresence, takeOverPresence } from "../api/live/presence";
-import { distribute } from "../api/live/rooms";
+import { distribute } from "../api/live/rooms/distribution";
 import { accountLiveStream, roomLiveStream } from "../api/live/streams";
 import type { VisitorIdentity } from "../api/live/visitor-tokens";
 import { notificationStream } from "../api/notifications/services";

@@ -9,7 +9,10 @@ import { sequelize } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
-import { assertAttendant, getRoom, sendAgentMessage, type LiveChannel } from "./rooms";
+import { sendAgentMessage } from "./rooms/agent-actions";
+import { assertAttendant } from "./rooms/guards";
+import { getRoom } from "./rooms/queries";
+import type { LiveChannel } from "./rooms/types";
 import { attachFilesToRoom, dropFile, findFile, maxUploadBytes, storeFile, tooLarge, validSignature, type LiveFile } from "./uploads";
 import { accountForWidgetKey, admitVisitorPost, assertVisitor, webchatMessage, type WidgetCaller } from "./visitors";
 

@@ -16,7 +16,9 @@ import { sequelize } from "../../models";
 import { isAppError } from "../lib/errors";
 import { download, graphProfileName, telegram } from "./adapters";
 import type { ConnectionWithSecrets } from "./channel-connections";
-import { roomSummary, visitorMessage, type Attachment, type LiveChannel, type LiveMessage, type Room } from "./rooms";
+import type { Attachment, LiveChannel, LiveMessage, Room } from "./rooms/types";
+import { roomSummary } from "./rooms/views";
+import { visitorMessage } from "./rooms/visitor";
 import { publishLive, type LivePublish } from "./streams";
 import { attachFilesToRoom, maxUploadBytes, storeFile } from "./uploads";
 

@@ -16,7 +16,8 @@ import { onePage } from "../lib/page";
 import * as R from "./config-responses";
 import { agentUpload, fileForDownload, visitorUpload } from "./attachments";
 import { connectChannel, disconnectChannel, getConnection, listConnections } from "./channel-connections";
-import { assertAttendant, messageView } from "./rooms";
+import { assertAttendant } from "./rooms/guards";
+import { messageView } from "./rooms/views";
 import { signedFileUrl } from "./uploads";
 import { widgetCaller, widgetLimits } from "./widget-limits";
 

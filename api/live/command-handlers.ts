@@ -9,27 +9,13 @@ import { sequelize } from "../../models";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { registerLiveCommand, type LiveCaller } from "./commands";
-import {
-  acceptTransfer,
-  closeRoom,
-  getRoom,
-  markDelivered,
-  markRead,
-  messageView,
-  refuseTransfer,
-  returnToQueue,
-  roomMessages,
-  roomSummary,
-  sendAgentMessage,
-  setAgentStatus,
-  takeRoom,
-  transferToAgent,
-  transferToDepartment,
-  visitorMessage,
-  visitorRead,
-  AGENT_STATUSES,
-  type Room,
-} from "./rooms";
+import { closeRoom, returnToQueue, sendAgentMessage, setAgentStatus, takeRoom } from "./rooms/agent-actions";
+import { getRoom, roomMessages } from "./rooms/queries";
+import { markDelivered, markRead, visitorRead } from "./rooms/receipts";
+import { acceptTransfer, refuseTransfer, transferToAgent, transferToDepartment } from "./rooms/transfers";
+import { AGENT_STATUSES, type Room } from "./rooms/types";
+import { messageView, roomSummary } from "./rooms/views";
+import { visitorMessage } from "./rooms/visitor";
 import "./commands";
 import { agentTyping, visitorTyping } from "./typing";
 import { deleteOwnMessage, editOwnMessage } from "./widget-public";

@@ -4,7 +4,7 @@
  * out. The realtime process only parses a frame, says who sends it and calls
  * `dispatchLiveCommand`; no business rule lives there (ARCHITECTURE.md "Real time").
  *
- * Handlers are registered, not imported here, so the room use-cases (api/live/rooms.ts) plug in
+ * Handlers are registered, not imported here, so the room use-cases (api/live/rooms/) plug in
  * from api/live/command-handlers.ts without this file knowing them:
  *
  *   registerLiveCommand("close", (caller, payload) => closeRoom(agentCtx(caller), payload));

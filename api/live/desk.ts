@@ -10,7 +10,11 @@ import type { SignedInCtx } from "../lib/context";
 import { listMacros } from "./macros";
 import { samplesForAgent } from "./samples";
 import { isSupervisor, SUPERVISOR_ROLES_SQL } from "../policy/policy";
-import { AGENT_STATUSES, assertAttendant, liveSettings, myLoad, roomCounts, roomSummary, type AgentStatus, type Room } from "./rooms";
+import { assertAttendant } from "./rooms/guards";
+import { myLoad, roomCounts } from "./rooms/queries";
+import { AGENT_STATUSES, type AgentStatus, type Room } from "./rooms/types";
+import { roomSummary } from "./rooms/views";
+import { settingsRow } from "./settings";
 
 async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
   return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT });
@@ -23,7 +27,7 @@ export async function deskOptions(ctx: SignedInCtx) {
   assertAttendant(ctx);
   const { accountId, userId } = ctx.actor;
   const [settings, tabulations, departments, agents, me] = await Promise.all([
-    liveSettings(accountId),
+    settingsRow(accountId),
     rows<{ id: string; name: string }>(`SELECT id, name FROM live_tabulations WHERE account_id = $1 AND active ORDER BY lower(name)`, [accountId]),
     rows<{ id: string; name: string }>(`SELECT id, name FROM departments WHERE account_id = $1 AND status = 'active' ORDER BY lower(name)`, [accountId]),
     rows<DeskAgent>(

@@ -10,7 +10,9 @@ import { validate } from "../lib/validate";
 import { keyset } from "../lib/page";
 import { livePage } from "./config-page";
 import { assertAnyPath, assertWriter, iso, isUniqueViolation, rows } from "./access";
-import { closeRoom, getRoom, liveSettings, sendAgentMessage, setRoomTags, setTabulation } from "./rooms";
+import { closeRoom, sendAgentMessage, setRoomTags, setTabulation } from "./rooms/agent-actions";
+import { getRoom } from "./rooms/queries";
+import { settingsRow } from "./settings";
 import { macroSchema } from "./schemas";
 
 const SCREEN = "/chat/macros";
@@ -127,7 +129,7 @@ export async function applyMacro(ctx: SignedInCtx, roomId: string, macroId: stri
   if (room.status !== "OPEN") throw new AppError("LIVE_ROOM_STATE");
   if (room.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
   if (room.locked) throw new AppError("LIVE_ROOM_LOCKED");
-  if (macro.close && !macro.tabulation_id && !room.tabulation_id && (await liveSettings(room.account_id)).tabulation_required) {
+  if (macro.close && !macro.tabulation_id && !room.tabulation_id && (await settingsRow(room.account_id)).tabulation_required) {
     throw new AppError("LIVE_TABULATION_REQUIRED");
   }
   if (macro.message) await sendAgentMessage(ctx, room.id, { body: macro.message, clientId: `macro:${macro.id}:${Date.now()}` });

@@ -17,7 +17,8 @@ import { env } from "../lib/env";
 import { UUID } from "../lib/owned";
 import { LIVE_ADAPTERS, ProviderError } from "./adapters";
 import { connectionOf } from "./channel-connections";
-import { messageView, roomSummary, type LiveMessage, type Room } from "./rooms";
+import type { LiveMessage, Room } from "./rooms/types";
+import { messageView, roomSummary } from "./rooms/views";
 import { publishLive } from "./streams";
 
 export const LIVE_OUTBOUND_STREAM = "live:outbound";

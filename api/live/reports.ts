@@ -23,7 +23,7 @@ import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { decide, SUPERVISOR_ROLES_SQL } from "../policy/policy";
 import { assertPath } from "./access";
-import { AGENT_STATUSES, LIVE_CHANNELS } from "./rooms";
+import { AGENT_STATUSES, LIVE_CHANNELS } from "./rooms/types";
 
 export const REPORT_TIME_ZONE = "America/Sao_Paulo";
 export const REPORT_MAX_DAYS = 31;

@@ -18,36 +18,15 @@ import { postVisitorMessage, visitorConversation, visitorMarkRead } from "./visi
 import { visitorDeleteMessage, visitorEditMessage, widgetDepartments, widgetPublicConfig } from "./widget-public";
 import { accountForWidgetKey } from "./visitors";
 import { widgetCaller, widgetLimits } from "./widget-limits";
-import {
-  acceptTransfer,
-  closeRoom,
-  getRoom,
-  markDelivered,
-  markRead,
-  messageView,
-  myLoad,
-  queuePosition,
-  refuseTransfer,
-  resumeIdle,
-  resumeOffline,
-  returnToQueue,
-  roomMessages,
-  roomPage,
-  roomSummary,
-  sendAgentMessage,
-  setAgentStatus,
-  setRoomTags,
-  setTabulation,
-  solveOffline,
-  takeRoom,
-  transferToAgent,
-  transferToDepartment,
-  updateRoomContact,
-  AGENT_STATUSES,
-  ROOM_CONTACT_FIELDS,
-  type AgentStatus,
-  type RoomList,
-} from "./rooms";
+import { closeRoom, returnToQueue, sendAgentMessage, setAgentStatus, setRoomTags, setTabulation, takeRoom, updateRoomContact } from "./rooms/agent-actions";
+import { ROOM_CONTACT_FIELDS } from "./rooms/contact";
+import { getRoom, myLoad, roomMessages, roomPage, type RoomList } from "./rooms/queries";
+import { markDelivered, markRead } from "./rooms/receipts";
+import { resumeIdle, resumeOffline, solveOffline } from "./rooms/resume";
+import { acceptTransfer, refuseTransfer, transferToAgent, transferToDepartment } from "./rooms/transfers";
+import { AGENT_STATUSES, type AgentStatus } from "./rooms/types";
+import { messageView, roomSummary } from "./rooms/views";
+import { queuePosition } from "./rooms/visitor";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });

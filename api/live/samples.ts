@@ -13,7 +13,7 @@ import { validate } from "../lib/validate";
 import { keyset } from "../lib/page";
 import { livePage } from "./config-page";
 import { assertAnyPath, assertDepartments, iso, isLiveWriter, rows } from "./access";
-import { sendAgentMessage } from "./rooms";
+import { sendAgentMessage } from "./rooms/agent-actions";
 import { sampleApiSchema, sampleEditSchema, sampleFormSchema, type SampleAudience } from "./schemas";
 
 export type SampleView = {

@@ -48,6 +48,13 @@ export async function settingsRow(accountId: string, transaction?: Transaction):
   return created;
 }
 
+/**
+ * For set-based SQL over many accounts (the worker's idle sweep): the moment before which a room
+ * of the account in `accountIdColumn` has been silent for the account's idle_minutes (NULL
+ * without a settings row, so nothing compares true).
+ */
+export const idleSinceSql = (accountIdColumn: string) => `now() - (SELECT make_interval(mins => s.idle_minutes) FROM live_settings s WHERE s.account_id = ${accountIdColumn})`;
+
 const system = (r: SettingsRow): SystemSettings => ({
   queued_enabled: r.queued_enabled,
   acceptance_option: r.acceptance_option,

@@ -11,7 +11,8 @@ import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { can, SUPERVISOR_ROLES_SQL } from "../policy/policy";
-import { AGENT_STATUSES, liveSettings, type AgentStatus } from "./rooms";
+import { AGENT_STATUSES, type AgentStatus } from "./rooms/types";
+import { settingsRow } from "./settings";
 
 async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
   return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT });
@@ -42,7 +43,7 @@ export async function agentsOverview(ctx: SignedInCtx): Promise<ManagedAgent[]> 
   // The policy tags /live/manage with the supervisors (owner, admin, manager) and gates the 'spie' plan permission.
   if (!can(ctx.actor, "/live/manage")) throw new AppError("FORBIDDEN");
   const { accountId } = ctx.actor;
-  const settings = await liveSettings(accountId);
+  const settings = await settingsRow(accountId);
   const [agents, open] = await Promise.all([
     rows<Omit<ManagedAgent, "rooms" | "statistics"> & { today_calls: number; total_calls: number; average_service_time: number | null }>(
       `WITH starts AS (${STARTS}),

@@ -14,7 +14,10 @@ import { intParam, validate } from "../lib/validate";
 import { SUPERVISOR_ROLES_SQL, seesAll } from "../policy/policy";
 import { sortTime, timeIdCursor } from "./keyset";
 import { z } from "../lib/zod";
-import { assertAttendant, roomMessages, roomSummary, type Room } from "./rooms";
+import { assertAttendant } from "./rooms/guards";
+import { roomMessages } from "./rooms/queries";
+import type { Room } from "./rooms/types";
+import { roomSummary } from "./rooms/views";
 
 export const TRANSCRIPTS_PER_PAGE = 20;
 

@@ -16,7 +16,7 @@ import { key, redis } from "../lib/redis";
 import { channelTyping } from "./channel-signals";
 import { TYPING_EVERY_MS } from "./limits";
 import { publishLive } from "./streams";
-import type { Room } from "./rooms";
+import type { Room } from "./rooms/types";
 
 /** True for the first signal of a room and side in TYPING_EVERY_MS. */
 async function firstInWindow(roomId: string, side: "visitor" | "agent"): Promise<boolean> {

@@ -17,7 +17,7 @@ import { hmac, randomToken, safeEqual } from "../lib/crypto";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
-import type { Attachment, LiveChannel } from "./rooms";
+import type { Attachment, LiveChannel } from "./rooms/types";
 
 export type FileKind = Attachment["type"];
 

@@ -12,7 +12,13 @@ import { AppError } from "../lib/errors";
 import { isOpen } from "./hours";
 import { streamMark } from "./streams";
 import { issueVisitorToken } from "./visitor-tokens";
-import { cleanRoomContact, queuePosition, roomMessages, visitorMessage, visitorRead, visitorView, type Attachment, type Room } from "./rooms";
+import { cleanRoomContact } from "./rooms/contact";
+import { roomMessages } from "./rooms/queries";
+import { visitorRead } from "./rooms/receipts";
+import type { Attachment, Room } from "./rooms/types";
+import { visitorView } from "./rooms/views";
+import { queuePosition, visitorMessage } from "./rooms/visitor";
+import { widgetConfigByKey } from "./settings";
 import { limitConversationStart } from "./widget-limits";
 
 export const visitorToken = (accountId: string, visitorId: string) => hmac(`visitor:${accountId}:${visitorId}`);
@@ -20,9 +26,9 @@ export const visitorToken = (accountId: string, visitorId: string) => hmac(`visi
 /** The account a widget key belongs to (404 for an unknown key). */
 export async function accountForWidgetKey(key: string): Promise<string> {
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(key)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<{ account_id: string }>(`SELECT account_id FROM live_settings WHERE widget_key = $1`, { bind: [key], type: QueryTypes.SELECT });
-  if (!row) throw new AppError("NOT_FOUND");
-  return row.account_id;
+  const found = await widgetConfigByKey(key);
+  if (!found) throw new AppError("NOT_FOUND");
+  return found.accountId;
 }
 
 export type Visitor = { accountId: string; visitorId: string };

@@ -12,8 +12,9 @@ import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { rows } from "./access";
 import { isOpen } from "./hours";
-import { messageView, roomSummary, type LiveMessage, type Room } from "./rooms";
-import { widgetConfigByKey } from "./settings";
+import type { LiveMessage, Room } from "./rooms/types";
+import { messageView, roomSummary } from "./rooms/views";
+import { settingsRow, widgetConfigByKey } from "./settings";
 import { publishLive, type LivePublish } from "./streams";
 import { accountForWidgetKey, assertVisitor, type Visitor } from "./visitors";
 
@@ -34,11 +35,7 @@ export async function widgetPublicConfig(key: string) {
   const found = await widgetConfigByKey(key);
   if (!found) throw new AppError("NOT_FOUND");
   const at = new Date();
-  const [open, [system], departments] = await Promise.all([
-    isOpen(found.accountId, at),
-    rows<{ queued_enabled: boolean }>(`SELECT queued_enabled FROM live_settings WHERE account_id = $1`, [found.accountId]),
-    widgetDepartments(found.accountId, at),
-  ]);
+  const [open, system, departments] = await Promise.all([isOpen(found.accountId, at), settingsRow(found.accountId), widgetDepartments(found.accountId, at)]);
   const s = found.settings;
   return {
     key: found.widgetKey,
@@ -52,7 +49,7 @@ export async function widgetPublicConfig(key: string) {
     emoji: s.emoji,
     colors: s.colors,
     open,
-    queue_enabled: system?.queued_enabled ?? true,
+    queue_enabled: system.queued_enabled,
     departments,
   };
 }
