@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Builds the embeddable webchat widget: public-src/widget/index.ts (plain TypeScript, plus the
- * shared markup renderer and the widget's locales) -> public/widget.js, minified, for browsers.
+ * markup renderer and the realtime transport it shares with the web app, and the widget's locales) -> public/widget.js, minified, for browsers.
  * Runs before the Remix build (which copies public/ into the served assets) and only when a
  * source is newer than the output. `node api/cli/widget-build.mjs` builds it by hand;
  * `--out <file>` writes elsewhere (the size test uses it).
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const WIDGET_ENTRY = join(root, "public-src", "widget", "index.ts");
 export const WIDGET_OUT = join(root, "public", "widget.js");
-const SOURCES = [join(root, "public-src"), join(root, "remix", "app", "lib", "markup.ts"), ...["pt-BR", "en", "es", "zh"].map((l) => join(root, "public", "locales", l, "widget.json"))];
+const SOURCES = [join(root, "public-src"), join(root, "remix", "app", "lib", "markup.ts"), join(root, "remix", "app", "lib", "live-transport.ts"), ...["pt-BR", "en", "es", "zh"].map((l) => join(root, "public", "locales", l, "widget.json"))];
 
 function newest(p) {
   if (!existsSync(p)) return 0;

@@ -8,10 +8,12 @@
  *
  * Talks to the public widget API (api/live/routes.ts `widgetRoutes`, api/live/channel-routes.ts
  * upload) and to the realtime service over a websocket (/realtime/ws?visitor=<realtime token>,
- * ADR 015) with resume by last stream id, reconnect after a 10-second countdown, and polling
- * while the socket is down. Visitor id and token live in localStorage per widget key.
+ * ADR 015) through the transport the agents' client uses too (remix/app/lib/live-transport.ts:
+ * resume by last stream id, reconnect after a 10-second countdown), polling while the socket is
+ * down. Visitor id and token live in localStorage per widget key.
  */
 import { TYPING_EVERY_MS, TYPING_SHOW_MS } from "../../api/live/limits";
+import { type LiveCommandError, type LiveEventFrame, type LiveFrame, LiveTransport } from "../../remix/app/lib/live-transport";
 import { renderMarkup } from "../../remix/app/lib/markup";
 import en from "../../public/locales/en/widget.json";
 import es from "../../public/locales/es/widget.json";
@@ -42,12 +44,16 @@ type Config = {
   colors: Record<"header" | "launcher" | "messageList" | "sentMessage" | "receivedMessage" | "userInput" | "userList", { bg: string; text: string }>;
   departments: Array<{ id: string; name: string; open: boolean }>;
 };
+/** What a live event of the visitor's room may carry (api/live/events). */
+type EventData = { by?: string; name?: string; message?: Message; room?: Partial<Room>; ids?: string[] };
 type Conversation = { room: Room | null; messages: Message[]; position: number | null; participants: Participant[]; realtime_token: string | null; resume_from?: string | null };
 
 /** Spec section 9. */
 const AUTO_SCROLL_PX = 600;
-const RECONNECT_SECONDS = 10;
 const POLL_MS = 5000;
+const COMMAND_TIMEOUT_MS = 10_000;
+/** Close codes (realtime/connection.ts CLOSE): the token expired, or the room is no longer this visitor's. */
+const TOKEN_REFUSED = [4401, 4403];
 
 
 const script = document.currentScript as HTMLScriptElement | null;
@@ -107,16 +113,13 @@ export class Widget {
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private typingSentAt = 0;
   // realtime
-  private ws: WebSocket | null = null;
+  private live: LiveTransport;
   private wsOpen = false;
   private rtToken: string | null = null;
   private rtRoom: string | null = null;
-  private last: string | null = null;
+  /** Seconds left before the socket reconnects (0: not counting down). */
   private countdown = 0;
-  private countdownTimer: ReturnType<typeof setInterval> | undefined;
   private pollTimer: ReturnType<typeof setInterval> | undefined;
-  private seq = 0;
-  private pending = new Map<string, { resolve: (v: any) => void; reject: (e: Error) => void }>();
   // elements
   private el!: Record<"launcher" | "win" | "title" | "subtitle" | "status" | "typing" | "users" | "list" | "suggest" | "editbar" | "input" | "send" | "emojiPanel" | "file" | "fileInfo" | "bottom", HTMLElement>;
   private textarea!: HTMLTextAreaElement;
@@ -134,6 +137,30 @@ export class Widget {
     }
     const host = opts.host ?? document.body.appendChild(h("div", { id: "mensageria-widget" }));
     this.root = host.attachShadow({ mode: "open" });
+    this.live = new LiveTransport({
+      baseUrl: this.base,
+      auth: () => ({ visitor: this.rtToken ?? "" }),
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
+      hooks: {
+        connecting: () => {
+          if (!this.countdown) return;
+          this.countdown = 0;
+          this.renderStatus();
+        },
+        opened: () => {
+          this.wsOpen = true;
+          this.stopPolling();
+          this.renderStatus();
+          this.markRead();
+        },
+        frame: (f) => this.frame(f),
+        closed: (code) => this.socketClosed(code),
+        waiting: (secondsLeft) => {
+          this.countdown = secondsLeft;
+          this.renderStatus();
+        },
+      },
+    });
   }
 
   // ---- HTTP
@@ -195,7 +222,7 @@ export class Widget {
     if (!c.room || this.rtRoom !== c.room.id) this.messages.clear();
     for (const m of c.messages) this.messages.set(m.id, m);
     // A new room, or no socket and no countdown running (the countdown reconnects by itself).
-    if (c.realtime_token && c.room && (this.rtRoom !== c.room.id || (!this.ws && this.countdown <= 0))) this.connect(c.realtime_token, c.room.id, c.resume_from);
+    if (c.realtime_token && c.room && (this.rtRoom !== c.room.id || this.live.idle)) this.connect(c.realtime_token, c.room.id, c.resume_from);
     else if (c.realtime_token) this.rtToken = c.realtime_token;
     if (c.room?.status === "CLOSED") this.disconnect();
     this.renderUsers();
@@ -207,71 +234,33 @@ export class Widget {
 
   /** `from`: the server's stream mark taken before the data just shown, so the socket misses nothing written since. */
   private connect(token: string, roomId: string, from?: string | null) {
-    if (this.rtRoom !== roomId) this.last = null;
-    if (!this.last && from) this.last = from;
+    if (this.rtRoom !== roomId) this.live.cursor.clear();
+    if (from) this.live.cursor.startAt("room", from);
     this.rtToken = token;
     this.rtRoom = roomId;
-    this.openSocket();
+    this.live.connect();
   }
 
-  private openSocket() {
-    this.ws?.close();
-    clearInterval(this.countdownTimer);
-    this.countdown = 0;
-    if (!this.rtToken) return;
-    const params = new URLSearchParams({ visitor: this.rtToken });
-    if (this.last) params.set("last", `room:${this.last}`);
-    const ws = new WebSocket(`${this.base.replace(/^http/, "ws")}/realtime/ws?${params}`);
-    this.ws = ws;
-    ws.onmessage = (ev) => this.frame(JSON.parse(String(ev.data)));
-    ws.onclose = (ev) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      this.wsOpen = false;
-      for (const p of this.pending.values()) p.reject(new Error(this.t.sendError));
-      this.pending.clear();
-      if (!this.rtToken) return;
-      this.startPolling();
-      if (ev.code === 4401 || ev.code === 4403) {
-        // The token expired or the room changed: a fresh one comes with the conversation.
-        this.rtToken = null;
-        this.rtRoom = null;
-        this.refresh().catch(() => undefined);
-        return;
-      }
-      this.scheduleReconnect();
-    };
-    ws.onopen = () => {
-      this.wsOpen = true;
-      this.stopPolling();
-      this.renderStatus();
-      this.markRead();
-    };
-  }
-
-  private scheduleReconnect() {
-    this.countdown = RECONNECT_SECONDS;
-    this.renderStatus();
-    clearInterval(this.countdownTimer);
-    this.countdownTimer = setInterval(() => {
-      this.countdown--;
-      if (this.countdown <= 0) {
-        clearInterval(this.countdownTimer);
-        this.openSocket();
-      }
-      this.renderStatus();
-    }, 1000);
+  /** The socket dropped: poll meanwhile; a refused token is replaced with the conversation, anything else reconnects after the countdown. */
+  private socketClosed(code: number): string | null {
+    this.wsOpen = false;
+    if (!this.rtToken) return null;
+    this.startPolling();
+    if (TOKEN_REFUSED.includes(code)) {
+      this.rtToken = null;
+      this.rtRoom = null;
+      this.refresh().catch(() => undefined);
+      return null;
+    }
+    return `closed ${code}`;
   }
 
   private disconnect() {
     this.rtToken = null;
     this.rtRoom = null;
-    clearInterval(this.countdownTimer);
     this.countdown = 0;
-    const ws = this.ws;
-    this.ws = null;
     this.wsOpen = false;
-    ws?.close();
+    this.live.close();
     this.stopPolling();
   }
 
@@ -286,34 +275,26 @@ export class Widget {
     this.pollTimer = undefined;
   }
 
-  private frame(f: any) {
-    if (f.type === "reply") {
-      const p = this.pending.get(f.id);
-      this.pending.delete(f.id);
-      if (p) f.ok ? p.resolve(f.data) : p.reject(new Error(f.error?.message || this.t.sendError));
-      return;
-    }
-    if (f.type === "welcome") {
-      if (!this.last && f.cursors?.room) this.last = f.cursors.room;
-      return;
-    }
-    if (f.type !== "event") return;
-    if (f.id) this.last = f.id;
-    const d = f.data ?? {};
+  /** A live event of the room (the transport already moved the resume point past it). */
+  private frame(frame: LiveFrame) {
+    if (frame.type !== "event") return;
+    const f = frame as LiveEventFrame;
+    const d = (f.data ?? {}) as EventData;
     if (f.event === "typing") {
       if (d.by === "agent") this.showTyping(String(d.name ?? ""));
       return;
     }
-    if (d.message?.author === "agent") this.showTyping(null);
+    const message = d.message;
+    if (message?.author === "agent") this.showTyping(null);
     if (d.room) this.room = { ...(this.room ?? ({} as Room)), ...d.room };
-    if (d.message) this.messages.set(d.message.id, d.message);
+    if (message) this.messages.set(message.id, message);
     if ((f.event === "read" || f.event === "delivered") && Array.isArray(d.ids)) {
       for (const id of d.ids) {
         const m = this.messages.get(id);
         if (m) m.status = f.event === "read" ? "READ" : m.status === "READ" ? "READ" : "DELIVERED";
       }
     }
-    if (f.event === "send" && d.message && d.message.user_id && !this.participants.some((p) => p.id === d.message.user_id)) this.refresh().catch(() => undefined);
+    if (f.event === "send" && message?.user_id && !this.participants.some((p) => p.id === message.user_id)) this.refresh().catch(() => undefined);
     if (["assigned", "transfer_accept", "transfer_department", "return_to_queue", "room_refused", "transfer_refused"].includes(f.event)) this.refresh().catch(() => undefined);
     if (this.room?.status === "QUEUE") this.startPolling();
     else this.stopPolling();
@@ -323,15 +304,14 @@ export class Widget {
     if (f.event === "send") this.markRead();
   }
 
+  /** A command over the socket; a refusal shows the server's message, a lost or unanswered one the generic error. */
   private command<T>(command: string, payload: unknown): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const id = `c${++this.seq}`;
-      this.pending.set(id, { resolve, reject });
-      this.ws!.send(JSON.stringify({ type: "command", id, command, payload }));
-      setTimeout(() => {
-        if (this.pending.delete(id)) reject(new Error(this.t.sendError));
-      }, 10000);
-    });
+    return this.live.command(command, payload).then(
+      (data) => data as T,
+      (e: LiveCommandError) => {
+        throw new Error((e.code !== "DISCONNECTED" && e.code !== "TIMEOUT" && e.message) || this.t.sendError);
+      },
+    );
   }
 
   /** `read` when the window is open and the page focused, and an agent's message is unread. */

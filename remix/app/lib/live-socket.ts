@@ -1,41 +1,33 @@
 /**
- * The browser's live connection (spec section 4 "Live connection", ADR 015): a websocket to
- * /realtime/ws through the web process, falling back to Server-Sent Events (/realtime/sse, with
- * commands POSTed to /realtime/command) where websockets do not get through. It remembers the
- * last stream id seen per stream and resumes from them, so a reconnect misses nothing; after an
- * error it waits a 10-second countdown (exposed for the UI) and connects again with a fresh
- * ticket. "Already connected elsewhere" is handed to the UI, which may take over.
+ * The agents' live connection (spec section 4 "Live connection", ADR 015): the desk's session over
+ * the shared transport (live-transport.ts: a websocket to /realtime/ws through the web process,
+ * falling back to Server-Sent Events where websockets do not get through, resuming from the last
+ * stream id seen, a 10-second countdown after an error, then a fresh ticket). This layer adds what
+ * only agents have: the connection state the UI shows, "already connected elsewhere" with the
+ * take-over, the presence heartbeat and the silence check, and events kept until a screen listens.
  *
  * Client-only: create it in an effect. No UI here; screens subscribe with `on(...)`.
  */
 
-export const RECONNECT_SECONDS = 10;
+import { LiveCommandError, type LiveEventFrame, type LiveFrame, LiveTransport, type TransportKind } from "./live-transport";
+
+export { LiveCommandError, type LiveEventFrame } from "./live-transport";
+
 /** Spec: connection check every 2 s; a heart_beat every 20 s keeps the server's presence hold. */
 const HEARTBEAT_MS = 20_000;
+const CHECK_MS = 2000;
 const SILENCE_MS = 45_000;
 const COMMAND_TIMEOUT_MS = 15_000;
-
-export type LiveEventFrame = { type: "event"; stream: string; id: string; event: string; room_id?: string; data: unknown; at?: number };
-export type LiveReplyFrame =
-  | { type: "reply"; id: string | number | null; ok: true; data: unknown }
-  | { type: "reply"; id: string | number | null; ok: false; error: { code: string; message: string; fields?: Record<string, string[]> } };
+/** The websocket's close code when this person connected in another tab or browser (realtime/connection.ts CLOSE). */
+const CONNECTED_ELSEWHERE = 4409;
+const UNAUTHORIZED = 4401;
 
 export type LiveSocketState =
-  | { status: "connecting"; transport: "websocket" | "sse" }
-  | { status: "open"; transport: "websocket" | "sse"; supervisor: boolean }
+  | { status: "connecting"; transport: TransportKind }
+  | { status: "open"; transport: TransportKind; supervisor: boolean }
   | { status: "already_connected" }
   | { status: "waiting"; secondsLeft: number; reason: string }
   | { status: "disconnected"; reason: "connected_elsewhere" | "closed" };
-
-export class LiveCommandError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly fields?: Record<string, string[]>,
-  ) {
-    super(message);
-  }
-}
 
 export type LiveSocketOptions = {
   /** A fresh stream ticket (default: GET /notifications/ticket with the session cookie). */
@@ -61,28 +53,37 @@ async function defaultTicket(): Promise<string> {
 }
 
 export class LiveSocket {
-  /** Last stream id seen per stream ("account", "notifications", "room"): the resume point. */
-  readonly lastIds: Record<string, string> = {};
   state: LiveSocketState = { status: "connecting", transport: "websocket" };
 
-  private ws: WebSocket | null = null;
-  private es: EventSource | null = null;
-  private connectionId: string | null = null;
-  private stopped = false;
-  private useSse: boolean;
-  private wsFailures = 0;
-  private seq = 0;
-  private pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
-  private timers: Array<ReturnType<typeof setTimeout> | ReturnType<typeof setInterval>> = [];
-  private lastFrameAt = 0;
+  private readonly transport: LiveTransport;
+  private beats: Array<ReturnType<typeof setInterval>> = [];
   private eventListeners = new Set<Listener<LiveEventFrame>>();
   /** Events that arrived while nobody listened (between "open" and the screen subscribing): handed to the next listener. */
   private unheard: LiveEventFrame[] = [];
   private stateListeners = new Set<Listener<LiveSocketState>>();
 
   constructor(private readonly opts: LiveSocketOptions = {}) {
-    this.useSse = Boolean(opts.sse) || typeof WebSocket === "undefined";
-    Object.assign(this.lastIds, opts.last ?? {});
+    this.transport = new LiveTransport({
+      baseUrl: opts.baseUrl ?? (typeof location !== "undefined" ? location.origin : ""),
+      auth: () => this.credentials(),
+      params: () => ({ ...(opts.lang ? { lang: opts.lang } : {}), ...(this.transport.connectionId ? { replacing: this.transport.connectionId } : {}) }),
+      last: opts.last,
+      sse: opts.sse,
+      sseFallback: true,
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
+      hooks: {
+        connecting: (transport) => {
+          this.stopHeartbeat();
+          this.setState({ status: "connecting", transport });
+        },
+        frame: (f) => this.frame(f),
+        closed: (code) => this.closed(code),
+        waiting: (secondsLeft, reason) => {
+          this.stopHeartbeat();
+          this.setState({ status: "waiting", secondsLeft, reason });
+        },
+      },
+    });
   }
 
   /** Live events, in stream order, each once. Returns an unsubscribe function. */
@@ -101,66 +102,36 @@ export class LiveSocket {
   }
 
   connect() {
-    this.stopped = false;
-    void this.open(false);
+    this.transport.connect();
     return this;
   }
 
   /** After `already_connected`: disconnect the other session and connect here. */
   takeOver() {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify({ type: "takeover" }));
+    if (this.transport.sendFrame({ type: "takeover" })) {
       this.setState({ status: "connecting", transport: "websocket" });
     } else {
       this.close();
-      this.stopped = false;
-      void this.open(true);
+      this.transport.connect({ takeover: "1" });
     }
   }
 
   /** Sends a command (next, send, close, transfer_agent…); resolves with the reply's data. */
   send<T = unknown>(command: string, payload?: unknown): Promise<T> {
-    const id = `c${++this.seq}`;
-    const frame = { type: "command", id, command, payload };
     if (this.state.status !== "open") return Promise.reject(new LiveCommandError("DISCONNECTED", "not connected"));
-    if (this.useSse) {
-      // Tickets are single-use: each command POST carries a new one (visitors reuse their token).
-      return this.freshAuth()
-        .then((auth) =>
-          fetch(this.url("/realtime/command", { ...auth, ...(this.connectionId ? { connection_id: this.connectionId } : {}) }), {
-            method: "POST",
-            headers: { "Content-Type": "application/json" },
-            body: JSON.stringify(frame),
-          }),
-        )
-        .then((r) => r.json() as Promise<LiveReplyFrame>)
-        .then((reply) => this.settle(reply) as T);
-    }
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new LiveCommandError("TIMEOUT", "no reply"));
-      }, COMMAND_TIMEOUT_MS);
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
-      if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
-      else {
-        clearTimeout(timer);
-        this.pending.delete(id);
-        reject(new LiveCommandError("DISCONNECTED", "not connected"));
-      }
-    });
+    return this.transport.command(command, payload) as Promise<T>;
   }
 
   /** Disconnects for good (logout, leaving the live area). */
   close() {
-    this.stopped = true;
-    this.clearTimers();
-    this.ws?.close(1000);
-    this.es?.close();
-    this.ws = null;
-    this.es = null;
-    this.rejectPending("closed");
+    this.stopHeartbeat();
+    this.transport.close(1000);
     this.setState({ status: "disconnected", reason: "closed" });
+  }
+
+  /** Skip the countdown ("reconnect now" button). */
+  reconnectNow() {
+    this.transport.reconnectNow();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -171,192 +142,61 @@ export class LiveSocket {
   }
 
   /** Credentials for one request: the visitor's token, or a new single-use stream ticket. */
-  private async freshAuth(): Promise<Record<string, string>> {
+  private async credentials(): Promise<Record<string, string>> {
     return this.opts.visitorToken ? { visitor: this.opts.visitorToken } : { ticket: await (this.opts.getTicket ?? defaultTicket)() };
   }
 
-  private url(path: string, params: Record<string, string>) {
-    const base = this.opts.baseUrl ?? (typeof location !== "undefined" ? location.origin : "");
-    return `${base}${path}?${new URLSearchParams(params)}`;
+  private closed(code: number): string | null {
+    if (code !== CONNECTED_ELSEWHERE) return code === UNAUTHORIZED ? "unauthorized" : `closed ${code}`;
+    this.connectedElsewhere();
+    return null;
   }
 
-  private cursorParam() {
-    return Object.entries(this.lastIds)
-      .map(([k, v]) => `${k}:${v}`)
-      .join(",");
+  private connectedElsewhere() {
+    this.transport.stop();
+    this.stopHeartbeat();
+    this.setState({ status: "disconnected", reason: "connected_elsewhere" });
   }
 
-  private async open(takeover: boolean) {
-    if (this.stopped) return;
-    this.clearTimers();
-    const transport = this.useSse ? "sse" : "websocket";
-    this.setState({ status: "connecting", transport });
-    let auth: Record<string, string>;
-    try {
-      auth = await this.freshAuth();
-    } catch {
-      return this.retry("ticket");
-    }
-    if (this.stopped) return;
-    const params: Record<string, string> = { ...auth };
-    const last = this.cursorParam();
-    if (last) params.last = last;
-    if (this.opts.lang) params.lang = this.opts.lang;
-    if (this.connectionId) params.replacing = this.connectionId;
-    if (takeover) params.takeover = "1";
-    if (this.useSse) this.openSse(params);
-    else this.openWs(params);
-  }
-
-  private openWs(params: Record<string, string>) {
-    const ws = new WebSocket(this.url("/realtime/ws", params).replace(/^http/, "ws"));
-    this.ws = ws;
-    let opened = false;
-    ws.onopen = () => {
-      opened = true;
-      this.wsFailures = 0;
-    };
-    ws.onmessage = (ev) => this.frame(JSON.parse(String(ev.data)));
-    ws.onclose = (ev) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      this.rejectPending("connection lost");
-      if (ev.code === 4409) {
-        this.stopped = true;
-        this.clearTimers();
-        return this.setState({ status: "disconnected", reason: "connected_elsewhere" });
-      }
-      // Twice without even opening: websockets do not get through here; use SSE.
-      if (!opened && ++this.wsFailures >= 2) this.useSse = true;
-      this.retry(ev.code === 4401 ? "unauthorized" : `closed ${ev.code}`);
-    };
-  }
-
-  private openSse(params: Record<string, string>) {
-    const es = new EventSource(this.url("/realtime/sse", params));
-    this.es = es;
-    const handle = (ev: MessageEvent<string>) => {
-      try {
-        this.frame(JSON.parse(ev.data));
-      } catch {
-        /* not a frame */
-      }
-    };
-    // Every block is one JSON frame with its own `type` (the same frames as the websocket's).
-    es.onmessage = handle;
-    es.onerror = () => {
-      if (this.es !== es) return;
-      // The browser would retry with Last-Event-ID by itself, but tickets expire: start over.
-      es.close();
-      this.es = null;
-      this.retry("sse error");
-    };
-  }
-
-  private frame(f: { type: string; [k: string]: unknown }) {
-    this.lastFrameAt = Date.now();
+  private frame(f: LiveFrame) {
     switch (f.type) {
-      case "welcome": {
-        this.connectionId = String(f.connection_id);
-        for (const [k, v] of Object.entries((f.cursors ?? {}) as Record<string, string>)) this.lastIds[k] ??= v;
-        this.setState({ status: "open", transport: this.useSse ? "sse" : "websocket", supervisor: Boolean(f.supervisor) });
+      case "welcome":
+        this.setState({ status: "open", transport: this.transport.kind, supervisor: Boolean(f.supervisor) });
         this.startHeartbeat();
         return;
-      }
       case "event": {
         const e = f as unknown as LiveEventFrame;
-        this.lastIds[e.stream] = e.id;
         if (this.eventListeners.size === 0) {
           // The resume point already moved past it: keep it for whoever subscribes next.
           if (this.unheard.push(e) > 1000) this.unheard.shift();
         } else for (const l of this.eventListeners) l(e);
         return;
       }
-      case "reply": {
-        this.settle(f as unknown as LiveReplyFrame);
-        return;
-      }
       case "already_connected":
         this.setState({ status: "already_connected" });
         return;
       case "disconnect":
-        this.stopped = true;
-        this.clearTimers();
-        this.es?.close();
-        this.setState({ status: "disconnected", reason: "connected_elsewhere" });
+        this.connectedElsewhere();
         return;
     }
   }
 
-  private settle(reply: LiveReplyFrame): unknown {
-    const p = reply.id === null ? undefined : this.pending.get(String(reply.id));
-    if (p) {
-      clearTimeout(p.timer);
-      this.pending.delete(String(reply.id));
-    }
-    if (reply.ok) {
-      p?.resolve(reply.data);
-      return reply.data;
-    }
-    const err = new LiveCommandError(reply.error.code, reply.error.message, reply.error.fields);
-    if (p) p.reject(err);
-    else throw err;
-    return undefined;
-  }
-
   private startHeartbeat() {
-    this.clearTimers();
-    this.lastFrameAt = Date.now();
-    this.timers.push(
+    this.stopHeartbeat();
+    this.beats.push(
       setInterval(() => {
-        if (this.state.status === "open" && !this.useSse) this.send("heart_beat").catch(() => undefined);
+        if (this.state.status === "open" && this.transport.kind === "websocket") this.send("heart_beat").catch(() => undefined);
       }, HEARTBEAT_MS),
       // Connection check every 2 s: a silent connection (no ping, no frame) is a dead one.
       setInterval(() => {
-        if (this.state.status === "open" && Date.now() - this.lastFrameAt > SILENCE_MS) {
-          this.ws?.close(4000, "silent");
-          if (this.useSse) {
-            this.es?.close();
-            this.es = null;
-            this.retry("silent");
-          }
-        }
-      }, 2000),
+        if (this.state.status === "open" && Date.now() - this.transport.lastFrameAt > SILENCE_MS) this.transport.dropSilent();
+      }, CHECK_MS),
     );
   }
 
-  /** The 10-second countdown, then connect again from the last ids. */
-  private retry(reason: string) {
-    if (this.stopped) return;
-    this.clearTimers();
-    let left = RECONNECT_SECONDS;
-    this.setState({ status: "waiting", secondsLeft: left, reason });
-    const tick = setInterval(() => {
-      left -= 1;
-      if (left > 0) return this.setState({ status: "waiting", secondsLeft: left, reason });
-      clearInterval(tick);
-      void this.open(false);
-    }, 1000);
-    this.timers.push(tick);
-  }
-
-  /** Skip the countdown ("reconnect now" button). */
-  reconnectNow() {
-    if (this.state.status !== "waiting") return;
-    void this.open(false);
-  }
-
-  private clearTimers() {
-    for (const t of this.timers) clearInterval(t as ReturnType<typeof setInterval>);
-    this.timers = [];
-  }
-
-  private rejectPending(why: string) {
-    for (const [, p] of this.pending) {
-      clearTimeout(p.timer);
-      p.reject(new LiveCommandError("DISCONNECTED", why));
-    }
-    this.pending.clear();
+  private stopHeartbeat() {
+    for (const t of this.beats) clearInterval(t);
+    this.beats = [];
   }
 }
 

@@ -256,11 +256,11 @@ export default function LiveDesk() {
   });
 
   // The document title follows live counts (queued + unread).
+  const count = titleCount(state);
   useEffect(() => {
-    const n = titleCount(state);
     const base = document.title.replace(/^\(\d+\)\s*/, "");
-    document.title = n > 0 ? `(${n}) ${base}` : base;
-  }, [state.counts.queue, state.counts.unread]);
+    document.title = count > 0 ? `(${count}) ${base}` : base;
+  }, [count]);
 
   const olderFetcher = useFetcher<typeof deskLoader>();
   useEffect(() => {
@@ -303,9 +303,9 @@ export default function LiveDesk() {
             ))}
           </div>
         ) : null}
-        <ul className="flex flex-wrap gap-1 border-b p-2" role="tablist">
+        <div className="flex flex-wrap gap-1 border-b p-2" role="tablist">
           {DESK_LISTS.map((l) => (
-            <li key={l} role="presentation">
+            <div key={l} role="presentation">
               <Link
                 role="tab"
                 aria-selected={l === data.tab}
@@ -317,9 +317,9 @@ export default function LiveDesk() {
                   {state.counts[l]}
                 </Badge>
               </Link>
-            </li>
+            </div>
           ))}
-        </ul>
+        </div>
         <ul className="min-h-0 flex-1 overflow-y-auto" data-testid="room-list">
           {state.rooms.length === 0 ? <li className="p-4 text-center text-sm text-muted-foreground">{t(`list.empty.${data.tab}`)}</li> : null}
           {state.rooms.map((r) => (

@@ -188,7 +188,7 @@ export function ContactForm({
             </Link>
           </p>
         ) : (
-          <div className="grid gap-2 sm:grid-cols-2" role="group" aria-describedby={groupErrors?.length ? "group_ids-error" : undefined}>
+          <fieldset className="grid min-w-0 gap-2 sm:grid-cols-2" aria-describedby={groupErrors?.length ? "group_ids-error" : undefined}>
             {groups.map((g) => (
               <label key={g.id} className="flex items-center gap-2 text-sm">
                 <input
@@ -201,7 +201,7 @@ export function ContactForm({
                 {g.name}
               </label>
             ))}
-          </div>
+          </fieldset>
         )}
         {groupErrors?.length ? (
           <p id="group_ids-error" role="alert" className="text-sm text-destructive">

@@ -95,6 +95,7 @@ export function LiveProvider({ enabled, mark, accountId, lang, children }: { ena
   const [socketState, setSocketState] = useState<LiveSocketState | null>(null);
   const recent = useRef<LiveEventMessage[]>([]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: accountId is a trigger, not read: another account needs its own connection (spec: reconnect when the account changes)
   useEffect(() => {
     if (!enabled) return;
     const abort = new AbortController();
@@ -230,6 +231,7 @@ export function LiveHeaderStatus() {
   const { enabled, sync } = useLive();
   const location = useLocation();
   const n = sync ? sync.counts.queue + sync.counts.unread : 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: location.key is a trigger: each navigation sets the page's own title, which gets the count again
   useEffect(() => {
     if (!enabled || location.pathname === "/live") return;
     document.title = withCount(document.title, n);

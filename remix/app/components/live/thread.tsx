@@ -57,8 +57,10 @@ function Attachments({ items }: { items: MessageView["attachments"] }) {
           case "sticker":
             return <img key={key} src={a.uri} alt={t("attachment.sticker")} loading="lazy" className="size-32 object-contain" />;
           case "audio":
+            // biome-ignore lint/a11y/useMediaCaption: a recording someone sent in the chat: no captions exist for it
             return <audio key={key} controls preload="none" src={a.uri} className="max-w-full" aria-label={a.name || t("attachment.audio")} />;
           case "video":
+            // biome-ignore lint/a11y/useMediaCaption: a video someone sent in the chat: no captions exist for it
             return <video key={key} controls preload="metadata" src={a.uri} className="max-h-64 max-w-full rounded" aria-label={a.name || t("attachment.video")} />;
           default:
             return (

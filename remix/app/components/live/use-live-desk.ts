@@ -104,7 +104,7 @@ export function useLiveDesk({
   stateRef.current = state;
   const soundRef = useRef(sound);
   soundRef.current = sound;
-  const isMuted = () => mutedAt(soundRef.current);
+  const isMuted = useCallback(() => mutedAt(soundRef.current), []);
 
   const recentRef = useRef(recent);
   recentRef.current = recent;
@@ -136,12 +136,16 @@ export function useLiveDesk({
   const [typingRoom, setTypingRoom] = useState<string | null>(null);
   const typingRef = useRef<string | null>(null);
   const typingTimer = useRef<ReturnType<typeof setTimeout>>();
-  const showTyping = (roomId: string | null) => {
+  const showTyping = useCallback((roomId: string | null) => {
     clearTimeout(typingTimer.current);
     typingRef.current = roomId;
     setTypingRoom(roomId);
-    if (roomId) typingTimer.current = setTimeout(() => showTyping(null), TYPING_SHOW_MS);
-  };
+    if (!roomId) return;
+    typingTimer.current = setTimeout(() => {
+      typingRef.current = null;
+      setTypingRoom(null);
+    }, TYPING_SHOW_MS);
+  }, []);
   useEffect(() => () => clearTimeout(typingTimer.current), []);
   /** Tells the room's visitor this agent types: over the socket only, at most every 2.5 s. */
   const typingSent = useRef(0);
@@ -185,7 +189,7 @@ export function useLiveDesk({
       if (document.visibilityState === "visible" && revalidating.current === "idle") revalidate.current();
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [connection]);
+  }, [connection, isMuted, showTyping]);
 
   // Without a connection, the sound follows what a refetch brought: more queued or unread.
   const seen = useRef({ queue: snapshot.counts.queue, unread: snapshot.counts.unread, incoming: snapshot.incoming.length });
@@ -195,27 +199,28 @@ export function useLiveDesk({
     const before = seen.current;
     if ((now.queue > before.queue || now.unread > before.unread || now.incoming > before.incoming) && !isMuted()) chime(soundRef.current.volume);
     seen.current = now;
-  }, [state.counts.queue, state.counts.unread, state.incoming.length, connection]);
+  }, [state.counts.queue, state.counts.unread, state.incoming.length, connection, isMuted]);
 
   // Visitor messages on screen: DELIVERED after 500 ms.
+  const openRoomId = state.room?.id;
   const undelivered = undeliveredIds(state).join(",");
   useEffect(() => {
-    if (!undelivered || !state.room) return;
-    const roomId = state.room.id;
-    const timer = setTimeout(() => void command("delivered", { room_id: roomId, ids: undelivered.split(",") }).catch(() => undefined), ACK_DELAY_MS);
+    if (!undelivered || !openRoomId) return;
+    const timer = setTimeout(() => void command("delivered", { room_id: openRoomId, ids: undelivered.split(",") }).catch(() => undefined), ACK_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [undelivered, state.room?.id, command]);
+  }, [undelivered, openRoomId, command]);
 
   // The open room, while the window has focus: READ (after the same delay).
   const wantsRead = needsRead(state);
+  const messageCount = state.messages.length;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: messageCount is a trigger, not read: a new message while the room is still unread sends READ again
   useEffect(() => {
-    if (!wantsRead || !state.room) return;
-    const roomId = state.room.id;
+    if (!wantsRead || !openRoomId) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const attempt = () => {
       clearTimeout(timer);
       if (document.visibilityState !== "visible" || !document.hasFocus()) return;
-      timer = setTimeout(() => void command("read", { room_id: roomId }).catch(() => undefined), ACK_DELAY_MS);
+      timer = setTimeout(() => void command("read", { room_id: openRoomId }).catch(() => undefined), ACK_DELAY_MS);
     };
     attempt();
     window.addEventListener("focus", attempt);
@@ -225,7 +230,7 @@ export function useLiveDesk({
       window.removeEventListener("focus", attempt);
       document.removeEventListener("visibilitychange", attempt);
     };
-  }, [wantsRead, state.room?.id, state.messages.length, command]);
+  }, [wantsRead, openRoomId, messageCount, command]);
 
   const rememberStatus = useCallback(
     (status: string) => {
