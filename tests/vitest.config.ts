@@ -7,7 +7,7 @@ export default defineConfig({
   root,
   resolve: { alias: { "~": resolve(root, "remix/app") } },
   test: {
-    include: ["tests/**/*.test.ts", "api/**/*.test.ts", "remix/app/**/*.test.ts"],
+    include: ["tests/**/*.test.ts", "api/**/*.test.ts", "remix/*.test.ts", "remix/app/**/*.test.ts"],
     globalSetup: ["tests/setup/global.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
