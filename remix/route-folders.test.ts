@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { UNSAFE_RouteManifest as RouteManifest, UNSAFE_RouteManifestEntry as RouteManifestEntry } from "@remix-run/dev";
-import { areaOf, routeFolders } from "./route-folders";
+import { areaOf, routeFiles, routeFolders } from "./route-folders";
 
 const appDirectory = resolve(__dirname, "app");
 
@@ -40,6 +40,15 @@ describe("route folders", () => {
       return route.id !== `routes/${name.replace(/\.tsx?$/, "")}` || !existsSync(join(appDirectory, route.file));
     });
     expect(wrong).toEqual([]);
+  });
+
+  it("place each file in the folder of the URL it serves", () => {
+    const misplaced = routeFiles(appDirectory).flatMap((file) => {
+      const [folder, name] = file.includes("/") ? file.split("/") : ["", file];
+      const area = areaOf(name);
+      return folder === area ? [] : [`${file} belongs in routes/${area ? `${area}/` : ""}`];
+    });
+    expect(misplaced).toEqual([]);
   });
 
   it("read the area of a file from its URL's first segment", () => {

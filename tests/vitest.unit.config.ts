@@ -10,7 +10,7 @@ const root = resolve(__dirname, "..");
 
 export default defineConfig({
   root,
-  resolve: { alias: { "~": resolve(root, "remix/app") } },
+  resolve: { alias: { "~": resolve(root, "remix/app"), "~api": resolve(root, "api") } },
   test: {
     include: ["api/**/*.test.ts", "remix/*.test.ts", "remix/app/**/*.test.ts", "realtime/**/*.test.ts"],
     testTimeout: 20_000,

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { listAccounts } from "../../../api/accounts/services";
+import { listAccounts } from "~api/accounts/services";
 import { AccountsTable } from "~/components/accounts/accounts-table";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";

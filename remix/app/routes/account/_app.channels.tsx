@@ -11,7 +11,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { connectChannel, disconnectChannel, listConnections, type ConnectionView } from "../../../api/live/connections";
+import { connectChannel, disconnectChannel, listConnections, type ConnectionView } from "~api/live/connections";
 import {
   CONNECTABLE,
   connectSchema,
@@ -20,7 +20,7 @@ import {
   messengerConnectSchema,
   telegramConnectSchema,
   type ConnectableChannel,
-} from "../../../api/live/channel-schemas";
+} from "~api/live/channel-schemas";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";

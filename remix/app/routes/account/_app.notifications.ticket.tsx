@@ -4,7 +4,7 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { issueStreamTicket } from "../../../api/realtime/tickets";
+import { issueStreamTicket } from "~api/realtime/tickets";
 import { requireRoute } from "~/lib/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { createEndpoint, listEndpoints } from "../../../api/webhooks/endpoints";
+import { createEndpoint, listEndpoints } from "~api/webhooks/endpoints";
 import { EndpointForm } from "~/components/webhooks/endpoint-form";
 import { webhookFormSchema } from "~/components/webhooks/form-schema";
 import { PageHeader } from "~/components/shell/page-header";

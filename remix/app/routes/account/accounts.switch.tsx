@@ -1,7 +1,7 @@
 /** POST /accounts/switch: make another of the person's accounts the current one. */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { switchAccount } from "../../../api/accounts/services";
+import { switchAccount } from "~api/accounts/services";
 import { requireCsrf } from "~/lib/csrf.server";
 import { orHttpError, requireActor, requestCtx } from "~/lib/auth.server";
 import { commitSession, getSession } from "~/lib/session.server";

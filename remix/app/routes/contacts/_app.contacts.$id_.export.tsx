@@ -1,6 +1,6 @@
 /** /contacts/{id}/export?format=json|csv: the LGPD export as a download (owner or admin; audited by the use-case). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { exportContact } from "../../../api/contacts/services";
+import { exportContact } from "~api/contacts/services";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -6,7 +6,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Readable } from "node:stream";
 import { parse } from "csv-parse";
-import { errorReport, getImport } from "../../../api/imports/services";
+import { errorReport, getImport } from "~api/imports/services";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { i18next } from "~/lib/i18n.server";
 

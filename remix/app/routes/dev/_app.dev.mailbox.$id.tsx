@@ -4,7 +4,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { getOutboxEmail } from "../../../api/mail/outbox";
+import { getOutboxEmail } from "~api/mail/outbox";
 import { LinkifiedText, mailFrameDocument } from "~/components/settings/mail-body";
 import { MailStatusBadge } from "~/components/settings/mail-status";
 import { PageHeader } from "~/components/shell/page-header";

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { listOutbox } from "../../../api/mail/outbox";
+import { listOutbox } from "~api/mail/outbox";
 import { MailStatusBadge } from "~/components/settings/mail-status";
 import { PageHeader } from "~/components/shell/page-header";
 import { buttonVariants } from "~/components/ui/button";

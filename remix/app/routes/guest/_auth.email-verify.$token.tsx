@@ -3,8 +3,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { verifyEmail } from "../../../api/auth/user-tokens";
-import { isAppError } from "../../../api/lib/errors";
+import { verifyEmail } from "~api/auth/user-tokens";
+import { isAppError } from "~api/lib/errors";
 import { AuthMessage } from "~/components/auth/message";
 import { requestCtx } from "~/lib/auth.server";
 

@@ -2,8 +2,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useTranslation } from "react-i18next";
-import { emailOnlySchema } from "../../../api/auth/schemas";
-import { resendVerification } from "../../../api/auth/user-tokens";
+import { emailOnlySchema } from "~api/auth/schemas";
+import { resendVerification } from "~api/auth/user-tokens";
 import { requestCtx } from "~/lib/auth.server";
 import { handleForm } from "~/lib/forms.server";
 import { EmailOnlyForm } from "~/components/auth/email-only-form";

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { loginSchema } from "../../../api/auth/schemas";
+import { loginSchema } from "~api/auth/schemas";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import { optionalUserId } from "~/lib/auth.server";

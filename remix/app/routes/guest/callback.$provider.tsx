@@ -1,6 +1,6 @@
 /** GET /callback/google | /callback/facebook: the provider sends the person back here. */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isAppError } from "../../../api/lib/errors";
+import { isAppError } from "~api/lib/errors";
 import { authenticator, oauthEnabled } from "~/lib/authenticator.server";
 import { startSession } from "~/lib/login.server";
 import { redirectWithToast } from "~/lib/toast.server";

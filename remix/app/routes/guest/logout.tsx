@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { recordAudit } from "../../../api/audit/record";
-import { revokeSessionConnections } from "../../../api/auth/revocation";
+import { recordAudit } from "~api/audit/record";
+import { revokeSessionConnections } from "~api/auth/revocation";
 import { requireCsrf } from "~/lib/csrf.server";
 import { requestCtx } from "~/lib/auth.server";
 import { commitSession, destroySession, getSession, sessionStorage } from "~/lib/session.server";

@@ -1,7 +1,7 @@
 /** The separate unsubscribe host serves only this page, at its root (remix/server.ts maps it). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useTranslation } from "react-i18next";
-import { env } from "../../../api/lib/env";
+import { env } from "~api/lib/env";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const host = (request.headers.get("Host") ?? "").split(":")[0].toLowerCase();

@@ -6,7 +6,7 @@
  * use-cases. With JavaScript the page is live (use-live-desk.ts).
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "../../../api/live/limits";
+import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "~api/live/limits";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";

@@ -6,10 +6,10 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { accountTags, liveSync } from "../../../api/live/desk";
-import { liveSystem } from "../../../api/live/settings";
-import { agentTabulations } from "../../../api/live/tabulations";
-import type { SignedInCtx } from "../../../api/lib/context";
+import { accountTags, liveSync } from "~api/live/desk";
+import { liveSystem } from "~api/live/settings";
+import { agentTabulations } from "~api/live/tabulations";
+import type { SignedInCtx } from "~api/lib/context";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 
 const STEPS: Record<string, (ctx: SignedInCtx) => Promise<unknown>> = {

@@ -6,7 +6,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { liveReport, reportFilterOptions } from "../../../api/live/reports";
+import { liveReport, reportFilterOptions } from "~api/live/reports";
 import { DayBars, ShareList } from "~/components/charts/day-bars";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { formatDuration, PeriodFilters } from "~/components/live-reports/period-filters";

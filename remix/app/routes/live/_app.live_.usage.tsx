@@ -5,7 +5,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { liveUsage, saoPauloDay } from "../../../api/live/reports";
+import { liveUsage, saoPauloDay } from "~api/live/reports";
 import { DayBars } from "~/components/charts/day-bars";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { ErrorText } from "~/components/forms/fields";

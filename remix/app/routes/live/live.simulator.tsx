@@ -5,7 +5,7 @@
  */
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { embedSnippet, settingsRow, widgetConfigByKey } from "../../../api/live/settings";
+import { embedSnippet, settingsRow, widgetConfigByKey } from "~api/live/settings";
 import { WidgetEmbed } from "~/components/live/widget-embed";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";

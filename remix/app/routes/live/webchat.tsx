@@ -4,7 +4,7 @@
  */
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { widgetConfigByKey } from "../../../api/live/settings";
+import { widgetConfigByKey } from "~api/live/settings";
 import { WidgetEmbed } from "~/components/live/widget-embed";
 import { i18next } from "~/lib/i18n.server";
 

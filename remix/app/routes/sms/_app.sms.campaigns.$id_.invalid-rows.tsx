@@ -3,7 +3,7 @@
  * value, reason) in the reader's language, streamed as it is read (api/sms/invalid-rows.ts).
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { invalidRowsHeaders, invalidRowsReport, reportStream } from "../../../api/sms/invalid-rows";
+import { invalidRowsHeaders, invalidRowsReport, reportStream } from "~api/sms/invalid-rows";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { i18next } from "~/lib/i18n.server";
 

@@ -5,8 +5,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CHART_DAYS } from "../../../api/sms/report-constants";
-import { smsCarriers, smsCharts } from "../../../api/sms/reports";
+import { CHART_DAYS } from "~api/sms/report-constants";
+import { smsCarriers, smsCharts } from "~api/sms/reports";
 import { BarChart } from "~/components/sms-reports/bar-chart";
 import { CarriersTable } from "~/components/sms-reports/carriers-table";
 import { DayTable } from "~/components/sms-reports/day-table";

@@ -2,8 +2,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { isAppError } from "../../../api/lib/errors";
-import { smsInsights, type Insights } from "../../../api/sms/reports";
+import { isAppError } from "~api/lib/errors";
+import { smsInsights, type Insights } from "~api/sms/reports";
 import { CarriersTable } from "~/components/sms-reports/carriers-table";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount, formatPercent } from "~/components/sms-reports/format";

@@ -2,8 +2,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { WAITING_STATUSES } from "../../../api/sms/report-constants";
-import { smsQueue } from "../../../api/sms/reports";
+import { WAITING_STATUSES } from "~api/sms/report-constants";
+import { smsQueue } from "~api/sms/reports";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount } from "~/components/sms-reports/format";
 import { SmsStatusBadge } from "~/components/sms-reports/status-badge";

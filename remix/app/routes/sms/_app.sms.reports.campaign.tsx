@@ -2,9 +2,9 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { isAppError } from "../../../api/lib/errors";
-import { MAX_LIMIT } from "../../../api/lib/page";
-import { smsCampaignReport } from "../../../api/sms/reports";
+import { isAppError } from "~api/lib/errors";
+import { MAX_LIMIT } from "~api/lib/page";
+import { smsCampaignReport } from "~api/sms/reports";
 import { CHART_GROUPS, groupCount } from "~/components/sms-reports/bar-chart";
 import { formatCount } from "~/components/sms-reports/format";
 import { RangeForm } from "~/components/sms-reports/range-form";

@@ -2,8 +2,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { isAppError } from "../../../api/lib/errors";
-import { smsStat } from "../../../api/sms/reports";
+import { isAppError } from "~api/lib/errors";
+import { smsStat } from "~api/sms/reports";
 import { BarChart } from "~/components/sms-reports/bar-chart";
 import { DayTable } from "~/components/sms-reports/day-table";
 import { RangeForm } from "~/components/sms-reports/range-form";

@@ -8,7 +8,7 @@ import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { CheckCircle2, Clock } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { sendOutcome } from "../../../api/sms/send-view";
+import { sendOutcome } from "~api/sms/send-view";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
