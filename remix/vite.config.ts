@@ -4,8 +4,10 @@ import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { fileURLToPath } from "node:url";
 import { dirname, resolve } from "node:path";
+import { routeFolders } from "./route-folders";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const appDirectory = resolve(here, "app");
 
 export default defineConfig({
   root: here,
@@ -13,9 +15,12 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     remix({
-      appDirectory: resolve(here, "app"),
+      appDirectory,
       buildDirectory: resolve(here, "build"),
-      ignoredRouteFiles: ["**/*.test.*", "**/*.css"],
+      // Route files sit in one folder per product area (ADR 026): Remix's own scan, which reads only
+      // the top of app/routes/, is off, and routeFolders() lists every route file (tests and CSS left out).
+      ignoredRouteFiles: ["**/*"],
+      routes: async () => routeFolders(appDirectory),
       future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: false },
     }),
     tsconfigPaths({ root: resolve(here, "..") }),

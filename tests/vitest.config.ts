@@ -5,9 +5,9 @@ const root = resolve(__dirname, "..");
 
 export default defineConfig({
   root,
-  resolve: { alias: { "~": resolve(root, "remix/app") } },
+  resolve: { alias: { "~": resolve(root, "remix/app"), "~api": resolve(root, "api") } },
   test: {
-    include: ["tests/**/*.test.ts", "api/**/*.test.ts", "remix/app/**/*.test.ts"],
+    include: ["tests/**/*.test.ts", "api/**/*.test.ts", "remix/*.test.ts", "remix/app/**/*.test.ts"],
     globalSetup: ["tests/setup/global.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,5 +1,5 @@
 /**
- * The unit project (`npm run check`): the pure tests beside the code (api/, remix/app/, realtime/),
+ * The unit project (`npm run check`): the pure tests beside the code (api/, remix/, realtime/),
  * without the global stack set-up — no PostgreSQL, Redis or processes — so they run in seconds.
  * `npm test` (tests/vitest.config.ts) runs them too, with everything else.
  */
@@ -10,9 +10,9 @@ const root = resolve(__dirname, "..");
 
 export default defineConfig({
   root,
-  resolve: { alias: { "~": resolve(root, "remix/app") } },
+  resolve: { alias: { "~": resolve(root, "remix/app"), "~api": resolve(root, "api") } },
   test: {
-    include: ["api/**/*.test.ts", "remix/app/**/*.test.ts", "realtime/**/*.test.ts"],
+    include: ["api/**/*.test.ts", "remix/*.test.ts", "remix/app/**/*.test.ts", "realtime/**/*.test.ts"],
     testTimeout: 20_000,
     pool: "forks",
     maxWorkers: 2,

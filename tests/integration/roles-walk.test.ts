@@ -7,9 +7,9 @@
  * have no screen yet are listed below and checked to be still missing, so a new screen fails this
  * walk until it is added to it.
  */
-import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { routeFiles } from "../../remix/route-folders";
 import { canWrite, decide, WRITE_ROLES, type WriteArea } from "../../api/policy/policy";
 import { ROLES, type Role } from "../../models/constants";
 import { api, login } from "../support/api";
@@ -169,8 +169,9 @@ const NOT_BUILT = [
 
 /** The paths the Remix flat-route files serve (pathless `_x` segments dropped, `$id` a parameter, the `$` splat left out). */
 function builtPaths(): RegExp[] {
-  const dir = fileURLToPath(new URL("../../remix/app/routes", import.meta.url));
-  return readdirSync(dir).flatMap((file) => {
+  const app = fileURLToPath(new URL("../../remix/app", import.meta.url));
+  return routeFiles(app).flatMap((path) => {
+    const file = path.slice(path.lastIndexOf("/") + 1); // routes/<area>/<flat route name> (ADR 026)
     const segments = file.replace(/\.tsx?$/, "").split(".");
     if (segments.includes("$")) return [];
     const parts = segments.filter((s) => !s.startsWith("_")).map((s) => (s.startsWith("$") ? "[^/]+" : s.replace(/_$/, "")));

@@ -4,10 +4,10 @@
  * permission failure -> /403.
  */
 import { redirect } from "@remix-run/node";
-import { loadActor } from "../../../api/auth/actor";
-import type { Actor, Ctx, SignedInCtx } from "../../../api/lib/context";
-import { AppError, isAppError } from "../../../api/lib/errors";
-import { decide, routeKind } from "../../../api/policy/policy";
+import { loadActor } from "~api/auth/actor";
+import type { Actor, Ctx, SignedInCtx } from "~api/lib/context";
+import { AppError, isAppError } from "~api/lib/errors";
+import { decide, routeKind } from "~api/policy/policy";
 import { commitSession, destroySession, getSession, sessionStorage } from "./session.server";
 
 export function requestCtx(request: Request): Ctx {

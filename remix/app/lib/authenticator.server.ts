@@ -6,9 +6,9 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { OAuth2Strategy } from "remix-auth-oauth2";
-import { login } from "../../../api/auth/login";
-import { oauthConfigured, oauthSignIn, profileOf, type OAuthProvider } from "../../../api/auth/oauth";
-import { env } from "../../../api/lib/env";
+import { login } from "~api/auth/login";
+import { oauthConfigured, oauthSignIn, profileOf, type OAuthProvider } from "~api/auth/oauth";
+import { env } from "~api/lib/env";
 import type { User } from "../../../models";
 import { requestCtx } from "./auth.server";
 import { i18next } from "./i18n.server";

@@ -7,8 +7,8 @@
  * (each a new session id) retire the tokens of the pages before. Cross-site posts are refused
  * outright when the browser says so (Sec-Fetch-Site).
  */
-import { AppError } from "../../../api/lib/errors";
-import { hmac, randomToken, safeEqual } from "../../../api/lib/crypto";
+import { AppError } from "~api/lib/errors";
+import { hmac, randomToken, safeEqual } from "~api/lib/crypto";
 
 export const CSRF_COOKIE = "__csrf";
 export const CSRF_FIELD = "csrf";

@@ -5,8 +5,8 @@
 import { json } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
-import { z } from "../../../api/lib/zod";
-import { isAppError } from "../../../api/lib/errors";
+import { z } from "~api/lib/zod";
+import { isAppError } from "~api/lib/errors";
 import { requireCsrf } from "./csrf.server";
 
 export type FormReply = { result: SubmissionResult<string[]> };

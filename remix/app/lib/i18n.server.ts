@@ -2,7 +2,7 @@ import { RemixI18Next } from "remix-i18next/server";
 import { createCookie } from "@remix-run/node";
 import type { Resource } from "i18next";
 import { User, initModels } from "../../../models";
-import { loadResources } from "../../../api/lib/i18n";
+import { loadResources } from "~api/lib/i18n";
 import { fallbackLng, i18nConfig, supportedLngs, webNamespaces, type Lng } from "./i18n";
 import { getSession } from "./session.server";
 

@@ -4,8 +4,8 @@
  * schemas) reaches the browser bundle.
  */
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { deskOptions, incomingTransfers, roomNames } from "../../../api/live/desk";
-import { isSupervisor } from "../../../api/policy/policy";
+import { deskOptions, incomingTransfers, roomNames } from "~api/live/desk";
+import { isSupervisor } from "~api/policy/policy";
 import {
   acceptTransfer,
   AGENT_STATUSES,
@@ -33,17 +33,17 @@ import {
   transferToAgent,
   transferToDepartment,
   type AgentStatus,
-} from "../../../api/live/rooms";
-import { agentUpload } from "../../../api/live/attachments";
-import { applyMacro } from "../../../api/live/macros";
-import { sendSample } from "../../../api/live/samples";
-import { isAppError } from "../../../api/lib/errors";
-import { z } from "../../../api/lib/zod";
+} from "~api/live/rooms";
+import { agentUpload } from "~api/live/attachments";
+import { applyMacro } from "~api/live/macros";
+import { sendSample } from "~api/live/samples";
+import { isAppError } from "~api/lib/errors";
+import { z } from "~api/lib/zod";
 import { orHttpError, requireRoute } from "./auth.server";
 import { handleForm, type FormReply } from "./forms.server";
 import { deskHref, parseTab } from "./live-state";
 import { redirectWithToast } from "./toast.server";
-import { redisMs } from "../../../api/live/streams";
+import { redisMs } from "~api/live/streams";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

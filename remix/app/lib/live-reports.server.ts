@@ -1,6 +1,6 @@
 /** The query string of the live report screens as the use-cases' input, and their validation errors per field. */
-import { isAppError } from "../../../api/lib/errors";
-import { saoPauloDay } from "../../../api/live/reports";
+import { isAppError } from "~api/lib/errors";
+import { saoPauloDay } from "~api/live/reports";
 import type { PeriodValues } from "~/components/live-reports/period-filters";
 
 export function periodValues(params: URLSearchParams | FormData): PeriodValues {

@@ -7,7 +7,7 @@
  * The realtime client (live-socket.ts) is plugged in through `LiveConnection`: anything with
  * `onEvent` and `send` will do. Without one, the page refetches its loader every 2 s.
  */
-import type { AgentStatus, messageView, roomSummary } from "../../../api/live/rooms";
+import type { AgentStatus, messageView, roomSummary } from "~api/live/rooms";
 
 /** Dates arrive as ISO strings once serialized. */
 type Serialized<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };

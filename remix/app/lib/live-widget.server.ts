@@ -1,8 +1,8 @@
 /** The widget settings screen's loader and action, shared by /live/configs/widget and /widget/config. */
 import { json } from "@remix-run/node";
-import { z } from "../../../api/lib/zod";
-import { widgetSettingsSchema } from "../../../api/live/schemas";
-import { canEditWidget, getWidget, regenerateWidgetKey, updateWidget } from "../../../api/live/settings";
+import { z } from "~api/lib/zod";
+import { widgetSettingsSchema } from "~api/live/schemas";
+import { canEditWidget, getWidget, regenerateWidgetKey, updateWidget } from "~api/live/settings";
 import { orHttpError, requireRoute } from "./auth.server";
 import { handleForm } from "./forms.server";
 import { redirectWithToast } from "./toast.server";

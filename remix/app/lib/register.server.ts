@@ -1,6 +1,6 @@
-import { register } from "../../../api/auth/register";
+import { register } from "~api/auth/register";
 import { Whitelabel, initModels } from "../../../models";
-import { registerSchema } from "../../../api/auth/schemas";
+import { registerSchema } from "~api/auth/schemas";
 import { requestCtx } from "./auth.server";
 import { handleForm } from "./forms.server";
 import { redirect } from "@remix-run/node";

@@ -9,7 +9,7 @@
  * positioning and the widget's shadow-root <style> need it, and CSS cannot run code.
  */
 import { randomBytes } from "node:crypto";
-import { env, type Env } from "../../../api/lib/env";
+import { env, type Env } from "~api/lib/env";
 import { MAP_ORIGIN } from "./map";
 
 export function newNonce() {

@@ -3,11 +3,11 @@
  * session can be rotated (login, 2FA) and revoked (logout) for real.
  */
 import { createCookie, createSessionStorage, type Session } from "@remix-run/node";
-import { env } from "../../../api/lib/env";
-import { randomToken } from "../../../api/lib/crypto";
-import { redis } from "../../../api/lib/redis";
+import { env } from "~api/lib/env";
+import { randomToken } from "~api/lib/crypto";
+import { redis } from "~api/lib/redis";
 import { SESSION_COOKIE } from "./csrf.server";
-import { sessionKey, userSessionsKey } from "../../../api/auth/revocation";
+import { sessionKey, userSessionsKey } from "~api/auth/revocation";
 import type { ToastInput } from "./toast";
 
 export type SessionData = {

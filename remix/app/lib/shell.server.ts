@@ -1,9 +1,9 @@
-import { listAccounts, accountInfo } from "../../../api/accounts/services";
-import { env } from "../../../api/lib/env";
-import { unreadCount } from "../../../api/notifications/services";
-import { redisMs } from "../../../api/live/streams";
-import { can } from "../../../api/policy/policy";
-import { getProfile } from "../../../api/users/services";
+import { listAccounts, accountInfo } from "~api/accounts/services";
+import { env } from "~api/lib/env";
+import { unreadCount } from "~api/notifications/services";
+import { redisMs } from "~api/live/streams";
+import { can } from "~api/policy/policy";
+import { getProfile } from "~api/users/services";
 import { NAV } from "~/components/shell/nav";
 import { requireRoute } from "./auth.server";
 

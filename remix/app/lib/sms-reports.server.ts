@@ -4,12 +4,12 @@
  * /sms/reports/usage): each route file passes its own paths.
  */
 import { json } from "@remix-run/node";
-import { createExport, listExports } from "../../../api/sms/exports";
-import { getSmsMessage } from "../../../api/sms/get";
-import { listSmsMessages, saoPauloToday, type SmsHistoryPage } from "../../../api/sms/history";
-import { REPORT_STATUSES, smsUsage, type Usage } from "../../../api/sms/reports";
-import { isAppError } from "../../../api/lib/errors";
-import { can } from "../../../api/policy/policy";
+import { createExport, listExports } from "~api/sms/exports";
+import { getSmsMessage } from "~api/sms/get";
+import { listSmsMessages, saoPauloToday, type SmsHistoryPage } from "~api/sms/history";
+import { REPORT_STATUSES, smsUsage, type Usage } from "~api/sms/reports";
+import { isAppError } from "~api/lib/errors";
+import { can } from "~api/policy/policy";
 import type { HistoryFilterValues } from "~/components/sms-reports/history-filters";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm } from "~/lib/forms.server";

@@ -1,7 +1,7 @@
 /** POST /locale: save the language (on the person when signed in, always in the lng cookie). */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { setLocale } from "../../../api/users/services";
+import { setLocale } from "~api/users/services";
 import { requireCsrf } from "~/lib/csrf.server";
 import { localeCookie } from "~/lib/i18n.server";
 import { optionalUserId } from "~/lib/auth.server";

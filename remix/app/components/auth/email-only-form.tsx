@@ -2,7 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { emailOnlySchema } from "../../../../api/auth/schemas";
+import { emailOnlySchema } from "~api/auth/schemas";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { registerSchema } from "../../../../api/auth/schemas";
+import { registerSchema } from "~api/auth/schemas";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import type { FormReply } from "~/lib/forms.server";

@@ -8,7 +8,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { contactSchema } from "../../../../api/contacts/schemas";
+import { contactSchema } from "~api/contacts/schemas";
 import { GENDERS } from "../../../../models/constants";
 import { SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField, useErrorText } from "~/components/forms/fields";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { ImportView } from "../../../../api/imports/services";
+import type { ImportView } from "~api/imports/services";
 import { ImportStatusBadge } from "./status-badge";
 import { formatCount } from "./numbers";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { ImportFileView } from "../../../../api/imports/services";
+import type { ImportFileView } from "~api/imports/services";
 import { CONTACT_FIELDS } from "../../../../models/constants";
 import { formatBytes } from "./numbers";
 import { CsrfInput, FormErrors, useErrorText } from "~/components/forms/fields";

@@ -7,7 +7,7 @@
  */
 import { useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { TYPING_EVERY_MS, TYPING_SHOW_MS } from "../../../../api/live/limits";
+import { TYPING_EVERY_MS, TYPING_SHOW_MS } from "~api/live/limits";
 import {
   addPending,
   applyLiveEvent,

@@ -8,7 +8,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { WIDGET_COLOR_PARTS, WIDGET_POSITIONS, widgetSettingsSchema, type WidgetSettings } from "../../../../api/live/schemas";
+import { WIDGET_COLOR_PARTS, WIDGET_POSITIONS, widgetSettingsSchema, type WidgetSettings } from "~api/live/schemas";
 import { CheckboxField, SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
 import { useReplyFor } from "~/components/live/parts";

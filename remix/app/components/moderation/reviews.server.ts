@@ -1,11 +1,11 @@
 /** Loader and action of the anti-fraud screens (/sms/antifraude for the account, /admin/antifraud for platform staff). */
-import type { SignedInCtx } from "../../../../api/lib/context";
-import { z } from "../../../../api/lib/zod";
-import { isModerationStaff } from "../../../../api/moderation/access";
-import { approve, getApproval, listApprovals, reject, updateApprovalNote } from "../../../../api/moderation/approvals";
-import type { TermKind } from "../../../../api/moderation/match";
-import { approvalNoteSchema, rejectSchema } from "../../../../api/moderation/schemas";
-import { addTerm, listTerms, removeTerm, type ModerationTerm } from "../../../../api/moderation/terms";
+import type { SignedInCtx } from "~api/lib/context";
+import { z } from "~api/lib/zod";
+import { isModerationStaff } from "~api/moderation/access";
+import { approve, getApproval, listApprovals, reject, updateApprovalNote } from "~api/moderation/approvals";
+import type { TermKind } from "~api/moderation/match";
+import { approvalNoteSchema, rejectSchema } from "~api/moderation/schemas";
+import { addTerm, listTerms, removeTerm, type ModerationTerm } from "~api/moderation/terms";
 import { orHttpError } from "~/lib/auth.server";
 import { handleForm } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";

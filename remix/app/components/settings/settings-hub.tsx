@@ -2,7 +2,7 @@
 import { Link } from "@remix-run/react";
 import { Briefcase, Building2, Palette, Settings, Users, type LucideIcon } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import type { SettingsHubCard } from "../../../../api/accounts/settings-hub";
+import type { SettingsHubCard } from "~api/accounts/settings-hub";
 import { Card, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 
 const ICONS: Partial<Record<string, LucideIcon>> = { account: Briefcase, users: Users, departments: Building2, settings: Settings, whitelabel: Palette };

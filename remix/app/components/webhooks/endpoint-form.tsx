@@ -3,7 +3,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { WEBHOOK_EVENT_TYPES } from "../../../../api/webhooks/schemas";
+import { WEBHOOK_EVENT_TYPES } from "~api/webhooks/schemas";
 import { webhookFormSchema } from "./form-schema";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";

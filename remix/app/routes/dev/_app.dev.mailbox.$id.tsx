@@ -1,0 +1,121 @@
+/** /dev/mailbox/{id}: one e-mail of the local outbox — HTML in a sandboxed frame, text with clickable links. */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { ArrowLeft } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { getOutboxEmail } from "~api/mail/outbox";
+import { LinkifiedText, mailFrameDocument } from "~/components/settings/mail-body";
+import { MailStatusBadge } from "~/components/settings/mail-status";
+import { PageHeader } from "~/components/shell/page-header";
+import { buttonVariants } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { orHttpError, requireRoute } from "~/lib/auth.server";
+import { formatDate } from "~/lib/format";
+import type { Lng } from "~/lib/i18n";
+import type { RootData } from "~/root";
+
+export const handle = {
+  crumb: (data: unknown) => ({ key: "admin:mailbox.crumb", params: { subject: (data as { mail?: { subject?: string } } | undefined)?.mail?.subject ?? "" } }),
+};
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const ctx = await requireRoute(request);
+  const mail = await orHttpError(getOutboxEmail(ctx, params.id));
+  return json({ mail }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export default function MailboxEmail() {
+  const { mail } = useLoaderData<typeof loader>();
+  const root = useRouteLoaderData<RootData>("root");
+  const lng = (root?.lng ?? "pt-BR") as Lng;
+  const { t } = useTranslation(["common", "admin"]);
+  const facts: Array<[string, React.ReactNode]> = [
+    [
+      t("mailbox.to"),
+      <span key="to" className="font-mono">
+        {mail.to}
+      </span>,
+    ],
+    [t("mailbox.status"), <MailStatusBadge key="status" status={mail.status} />],
+    [t("mailbox.date"), formatDate(mail.createdAt, lng, true)],
+    [t("admin:mailbox.sentAt"), mail.sentAt ? formatDate(mail.sentAt, lng, true) : "—"],
+    [t("admin:mailbox.attempts"), String(mail.attempts)],
+  ];
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        description={`${t("mailbox.to")}: ${mail.to}`}
+        actions={
+          <Link to="/dev/mailbox" className={buttonVariants({ variant: "outline", size: "sm" })}>
+            <ArrowLeft /> {t("actions.back")}
+          </Link>
+        }
+      />
+      <Card>
+        <CardContent>
+          <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+            <dt className="text-muted-foreground">{t("mailbox.subject")}</dt>
+            <dd className="font-medium" data-testid="mail-subject">
+              {mail.subject}
+            </dd>
+            {facts.map(([label, value]) => (
+              <div key={label} className="contents">
+                <dt className="text-muted-foreground">{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+            {mail.error ? (
+              <>
+                <dt className="text-muted-foreground">{t("admin:mailbox.error")}</dt>
+                <dd className="text-destructive">{mail.error}</dd>
+              </>
+            ) : null}
+          </dl>
+        </CardContent>
+      </Card>
+      {mail.links.length > 0 ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>{t("admin:mailbox.links")}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul className="space-y-1 text-sm" data-testid="mail-links">
+              {mail.links.map((l) => (
+                <li key={l}>
+                  <a href={l} className="break-all text-primary hover:underline" target="_blank" rel="noreferrer">
+                    {l}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+      ) : null}
+      <Card>
+        <CardHeader>
+          <CardTitle>{t("admin:mailbox.html")}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <iframe
+            title={t("admin:mailbox.htmlFrame", { subject: mail.subject })}
+            srcDoc={mailFrameDocument(mail.html)}
+            sandbox="allow-popups allow-popups-to-escape-sandbox"
+            referrerPolicy="no-referrer"
+            className="h-[28rem] w-full rounded-md border bg-white"
+          />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>{t("admin:mailbox.text")}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded-md bg-muted p-4 text-sm" data-testid="mail-text">
+            <LinkifiedText text={mail.text} />
+          </pre>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * /sms/denylist: the account's deny list (numbers it refuses to send to on every channel; sends
+ * to them end `rejected`, not charged) — list with search and pages, add, edit number/reason,
+ * remove. /sms/blacklist is the same list (the spec's API name) and redirects here (ADR 011).
+ */
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { z } from "~api/lib/zod";
+import { addDenySchema } from "~api/optouts/schemas";
+import { addDenyEntry, listDenyList, removeDenyEntry, updateDenyEntry } from "~api/optouts/services";
+import { ConfirmDelete } from "~/components/forms/confirm-delete";
+import { NumberListCard, listQuery } from "~/components/optouts/number-list-card";
+import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
+import { PageHeader } from "~/components/shell/page-header";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { TableCell, TableRow } from "~/components/ui/table";
+import { orHttpError, requireRoute } from "~/lib/auth.server";
+import { formatDate } from "~/lib/format";
+import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { RootData } from "~/root";
+
+export const handle = { crumb: "smpp:denylist.title" };
+
+const editSchema = addDenySchema.extend({ intent: z.literal("edit"), id: z.string().min(1, "validation.required") });
+const summaryClass = "inline-flex h-8 cursor-pointer list-none items-center rounded-md border px-3 text-sm font-medium hover:bg-accent";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireRoute(request);
+  const query = listQuery(request);
+  return json({ list: await orHttpError(listDenyList(ctx, query)), q: query.q });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requireRoute(request);
+  const intent = (await request.clone().formData()).get("intent");
+  if (intent === "delete") {
+    return handleForm(request, deleteIntentSchema, async ({ id }) => {
+      await removeDenyEntry(ctx, id);
+      return redirectWithToast(request, "/sms/denylist", { type: "success", title: "smpp:denylist.delete.deleted" });
+    });
+  }
+  if (intent === "edit") {
+    return handleForm(request, editSchema, async ({ id, ...value }) => {
+      const r = await updateDenyEntry(ctx, id, value);
+      return redirectWithToast(request, "/sms/denylist", { type: "success", title: "smpp:denylist.edit.saved", params: { number: r.data.recipient_formatted } });
+    });
+  }
+  return handleForm(request, addDenySchema, async (value) => {
+    const r = await addDenyEntry(ctx, value);
+    return redirectWithToast(request, "/sms/denylist", {
+      type: "success",
+      title: r.created ? "smpp:denylist.add.added" : "smpp:denylist.add.existing",
+      params: { number: r.data.recipient_formatted },
+    });
+  });
+}
+
+export default function DenyList() {
+  const { list, q } = useLoaderData<typeof loader>();
+  const last = useActionData<FormReply>();
+  const busy = useNavigation().state === "submitting";
+  const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
+  const { t } = useTranslation(["smpp", "common"]);
+  const sent = last?.result.initialValue as { intent?: string; id?: string } | undefined;
+  const [form, fields] = useForm({
+    id: "deny-add",
+    lastResult: sent?.intent === "add" ? last?.result : undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: addDenySchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="space-y-6">
+      <PageHeader description={t("denylist.description")} />
+      <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
+        <NumberListCard
+          path="/sms/denylist"
+          idPrefix="deny"
+          q={q}
+          list={{ ...list, page: list.page ?? 1, last_page: list.last_page ?? 1 }}
+          texts={{ search: t("denylist.search"), searchSubmit: t("denylist.searchSubmit"), empty: t("denylist.empty") }}
+          columns={[t("denylist.columns.number"), t("denylist.columns.reason"), t("denylist.columns.createdAt"), t("denylist.columns.actions")]}
+          row={(d) => {
+            const mine = sent?.id === d.id ? sent.intent : undefined;
+            const errors = mine ? last?.result.error : undefined;
+            return (
+              <TableRow key={d.id} data-deny={d.recipient}>
+                <TableCell className="font-medium">{d.recipient_formatted}</TableCell>
+                <TableCell className="max-w-xs truncate" title={d.reason}>
+                  {d.reason || "—"}
+                </TableCell>
+                <TableCell>{formatDate(d.created_at, lng, true)}</TableCell>
+                <TableCell className="text-right align-top">
+                  <div className="flex flex-wrap items-start justify-end gap-2">
+                    <details className="text-left" open={mine === "edit"}>
+                      <summary className={summaryClass} aria-label={t("denylist.edit.label", { number: d.recipient_formatted })}>
+                        {t("denylist.edit.summary")}
+                      </summary>
+                      <Form method="post" className="mt-2 w-72 space-y-3 rounded-md border bg-popover p-3 text-sm whitespace-normal shadow-sm">
+                        <CsrfInput />
+                        <input type="hidden" name="intent" value="edit" />
+                        <input type="hidden" name="id" value={d.id} />
+                        <FormErrors errors={mine === "edit" ? errors?.[""] : undefined} />
+                        <div className="grid gap-1.5">
+                          <Label htmlFor={`deny-number-${d.id}`}>{t("denylist.fields.number")}</Label>
+                          <Input id={`deny-number-${d.id}`} name="recipient" type="tel" defaultValue={d.recipient_formatted} required />
+                          <ErrorText errors={mine === "edit" ? errors?.recipient : undefined} />
+                        </div>
+                        <div className="grid gap-1.5">
+                          <Label htmlFor={`deny-reason-${d.id}`}>{t("denylist.fields.reason")}</Label>
+                          <Input id={`deny-reason-${d.id}`} name="reason" defaultValue={d.reason} maxLength={255} />
+                          <ErrorText errors={mine === "edit" ? errors?.reason : undefined} />
+                        </div>
+                        <Button type="submit" size="sm">
+                          {t("denylist.edit.submit")}
+                        </Button>
+                      </Form>
+                    </details>
+                    <ConfirmDelete
+                      id={d.id}
+                      errors={mine === "delete" ? errors?.[""] : undefined}
+                      summary={t("denylist.delete.summary")}
+                      label={t("denylist.delete.label", { number: d.recipient_formatted })}
+                      body={t("denylist.delete.body", { number: d.recipient_formatted })}
+                      confirm={t("denylist.delete.confirm")}
+                    />
+                  </div>
+                </TableCell>
+              </TableRow>
+            );
+          }}
+        />
+        <Card>
+          <CardHeader>
+            <h2 className="leading-none font-semibold">{t("denylist.add.title")}</h2>
+            <CardDescription>{t("denylist.add.description")}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Form method="post" {...getFormProps(form)} className="space-y-4">
+              <CsrfInput />
+              <input type="hidden" name="intent" value="add" />
+              <FormErrors errors={form.errors} />
+              <TextField field={fields.recipient} label={t("denylist.fields.number")} type="tel" autoComplete="off" />
+              <TextField field={fields.reason as never} label={t("denylist.fields.reason")} autoComplete="off" />
+              <Button type="submit" className="w-full" disabled={busy}>
+                {t("denylist.add.submit")}
+              </Button>
+            </Form>
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}
