@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
 import { DEMO_PASSWORD, WebClient, location, signIn } from "../support/web";
+import { setUser } from "../support/factories";
 
 type Row = Record<string, any>;
 const one = async <T = Row>(sql: string, params: unknown[] = []) => (await query<T>(sql, params))[0];
@@ -43,7 +44,7 @@ async function freshCustomer(tag: string) {
   });
   expect(res.status, await res.clone().text()).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
-  await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
+  await setUser(body.user.id, { verified: true });
   return { email, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };
 }
 
