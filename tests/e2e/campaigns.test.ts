@@ -10,12 +10,13 @@ import { registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { balanceOf, createCampaign, enqueueSms, tally, waitUntil } from "../support/campaigns";
 import { query } from "../support/db";
+import { setAccount, setCampaign } from "../support/factories";
 
 requireChromiumInCi();
 
 async function signedIn(browser: Parameters<typeof newPage>[0], javaScriptEnabled: boolean) {
   const p = await registerPerson("campaignweb");
-  await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [p.accountId]);
+  await setAccount(p.accountId, { balance: 100000 });
   const page = await newPage(browser, { javaScriptEnabled });
   await signIn(page, p);
   return { p, page };
@@ -77,10 +78,10 @@ describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
     const { p, page } = await signedIn(browser(), true);
     const id = await createCampaign(p.accountId, { total: 5, status: "running", name: "Liquidação" });
     // Paused before its messages exist, so none goes out before the cancel.
-    await query("UPDATE campaigns SET status = 'paused' WHERE id = $1", [id]);
+    await setCampaign(id, { status: "paused" });
     await enqueueSms(p.accountId, { count: 5, campaignId: id, price: 10 });
     const before = await balanceOf(p.accountId);
-    await query("UPDATE campaigns SET status = 'running' WHERE id = $1", [id]);
+    await setCampaign(id, { status: "running" });
     await page.goto(`/sms/campaigns/${id}`);
     // With scripts on, the running campaign refetches itself instead of a meta refresh that could reload the page mid-pause.
     expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { giveOmni, registerPerson, type Person } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
+import { addLiveAgent, makeLiveSettings } from "../support/factories";
 
 requireChromiumInCi();
 
@@ -21,8 +22,7 @@ let widgetKey: string;
 
 async function addAgent(tag: string, firstName: string) {
   const person = await registerPerson(tag);
-  await query(`INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true)`, [owner.accountId, person.userId]);
-  await query(`UPDATE users SET current_account_id = $2, first_name = $3 WHERE id = $1`, [person.userId, owner.accountId, firstName]);
+  await addLiveAgent(owner.accountId, person.userId, { firstName });
   return person;
 }
 
@@ -35,11 +35,7 @@ const roomRow = async (id: string) =>
 beforeAll(async () => {
   owner = await registerPerson("attend-owner");
   await giveOmni(owner.accountId);
-  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, md5(random()::text), 'manual')
-     ON CONFLICT (account_id) DO UPDATE SET acceptance_option = 'manual' RETURNING widget_key`,
-    [owner.accountId],
-  );
+  widgetKey = await makeLiveSettings(owner.accountId, { acceptanceOption: "manual" });
   ana = await addAgent("attend-ana", "Ana");
   bruno = await addAgent("attend-bruno", "Bruno");
 });

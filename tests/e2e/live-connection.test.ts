@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, registerPerson, type Person } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
-import { query } from "../support/db";
+import { makeLiveSettings } from "../support/factories";
 
 requireChromiumInCi();
 
@@ -20,11 +20,7 @@ let widgetKey: string;
 beforeAll(async () => {
   owner = await registerPerson("liveconn-owner");
   await giveOmni(owner.accountId);
-  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, 'wk_' || md5(random()::text), 'manual')
-     ON CONFLICT (account_id) DO UPDATE SET acceptance_option = 'manual' RETURNING widget_key`,
-    [owner.accountId],
-  );
+  widgetKey = await makeLiveSettings(owner.accountId, { acceptanceOption: "manual" });
   plain = await registerPerson("liveconn-plain");
 });
 

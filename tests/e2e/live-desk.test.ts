@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, registerPerson, type Person } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
+import { makeLiveSettings } from "../support/factories";
 
 requireChromiumInCi();
 
@@ -19,11 +20,7 @@ beforeAll(async () => {
   agent = await registerPerson("livedesk-e2e");
   await giveOmni(agent.accountId);
   // Manual acceptance: the room waits in the queue for the agent to take it.
-  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, 'wk_' || md5(random()::text), 'manual')
-     ON CONFLICT (account_id) DO UPDATE SET acceptance_option = 'manual' RETURNING widget_key`,
-    [agent.accountId],
-  );
+  widgetKey = await makeLiveSettings(agent.accountId, { acceptanceOption: "manual" });
 });
 
 /** Types a few characters at a time, as a person would, until `shown` appears (about 15 s at most). */
@@ -111,11 +108,7 @@ describe.skipIf(!hasChromium)("/live in Chromium", () => {
   it("suggestion buttons: offered from the composer, shown in the thread, tapped by the visitor in the widget (and posted without JavaScript)", async () => {
     const owner = await registerPerson("livedesk-sug");
     await giveOmni(owner.accountId);
-    const [{ widget_key: key }] = await query<{ widget_key: string }>(
-      `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, 'wk_' || md5(random()::text), 'manual')
-       ON CONFLICT (account_id) DO UPDATE SET acceptance_option = 'manual' RETURNING widget_key`,
-      [owner.accountId],
-    );
+    const key = await makeLiveSettings(owner.accountId, { acceptanceOption: "manual" });
     // The visitor starts on the widget.
     const visitor = await newPage(browser());
     await visitor.goto(`/live/simulator?key=${key}`);

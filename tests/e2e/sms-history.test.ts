@@ -12,6 +12,7 @@ import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
+import { ago, makeMessages, type MessageFields, setAccount } from "../support/factories";
 
 requireChromiumInCi();
 
@@ -24,16 +25,20 @@ const HEADER = "id,created_at,sent_at,delivered_at,direction,type,sender,recipie
 /** A fresh account with balance and a short code: 3 failed and 2 delivered messages from it seeded today, and one sent through the pipeline. */
 async function account(tag: string) {
   const person = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = 10000 WHERE id = $1", [person.accountId]);
+  await setAccount(person.accountId, { balance: 10000 });
   const code = await giveShortCode(person.accountId);
-  const seeded = await query<{ id: string; status: string }>(
-    `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, price, created_at, error_code)
-     SELECT $1, 'sms', 'outbound', $2, '+551197000' || lpad(g::text, 4, '0'), 'Mensagem ' || g, 1, 'GSM7',
-            CASE WHEN g <= 3 THEN 'failed' ELSE 'delivered' END, 8, now() - g * interval '1 second', CASE WHEN g <= 3 THEN 'UNDELIV' END
-       FROM generate_series(1, 5) g
-     RETURNING id, status`,
-    [person.accountId, code],
-  );
+  const rows: MessageFields[] = [1, 2, 3, 4, 5].map((g) => ({
+    sender: code,
+    recipient: `+551197000${String(g).padStart(4, "0")}`,
+    body: `Mensagem ${g}`,
+    segments: 1,
+    coding: "GSM7",
+    status: g <= 3 ? "failed" : "delivered",
+    price: 8,
+    createdAt: ago(`${g} seconds`),
+    errorCode: g <= 3 ? "UNDELIV" : null,
+  }));
+  const seeded = (await makeMessages(person.accountId, rows)).map((m, i) => ({ id: m.id, status: rows[i].status }));
   const token = (await login(person.email, person.password)).token;
   const sent = await api("/api/sms/messages", { token, body: { to: "+5511970009999", body: "Pelo pipeline", from: code } });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);

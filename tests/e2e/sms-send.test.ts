@@ -11,12 +11,13 @@ import { simulatedOutcome } from "../../api/simulator/outcome";
 import { giveShortCode, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
 import { query } from "../support/db";
+import { setAccount } from "../support/factories";
 
 requireChromiumInCi();
 
 async function customer(tag: string) {
   const person = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = 10000 WHERE id = $1", [person.accountId]);
+  await setAccount(person.accountId, { balance: 10000 });
   return person;
 }
 

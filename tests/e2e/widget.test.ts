@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { api, giveOmni, login, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
 import { query } from "../support/db";
+import { makeHoliday } from "../support/factories";
 
 requireChromiumInCi();
 
@@ -155,7 +156,7 @@ describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
     await giveOmni(owner.accountId);
     const { token } = await login(owner.email, owner.password);
     const key = (await api("/api/live/widget", { token, account: owner.accountId })).body.widget_key as string;
-    await query(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, 'Hoje', (now() AT TIME ZONE 'America/Sao_Paulo')::date)`, [owner.accountId]);
+    await makeHoliday(owner.accountId, { name: "Hoje" });
 
     const page = await newPage(browser(), { locale: "en-US" });
     // An English browser: the page's lang is en, and so is the widget.

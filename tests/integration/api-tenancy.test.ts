@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { query, uniqueEmail } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
+import { addMember, makeNotification, makeUser } from "../support/factories";
 
 type Snapshot = Record<string, unknown>;
 async function snapshotB(b: Person, deptId: string, invitationId: string): Promise<Snapshot> {
@@ -221,8 +222,8 @@ describe("users, profile, notifications and plans", () => {
     // five people who share one first name (the order's tie-break is the membership id), two others
     const names = ["Mesmo", "Mesmo", "Mesmo", "Mesmo", "Mesmo", "Aline", "Zeca"];
     for (const name of names) {
-      const [{ id }] = await query<{ id: string }>("INSERT INTO users (email, first_name, last_name) VALUES ($1, $2, 'Keyset') RETURNING id", [uniqueEmail("keyset"), name]);
-      await query("INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'agent')", [p.accountId, id]);
+      const id = await makeUser({ email: uniqueEmail("keyset"), firstName: name, lastName: "Keyset" });
+      await addMember(p.accountId, id, { role: "agent" });
     }
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -261,7 +262,7 @@ describe("users, profile, notifications and plans", () => {
     expect(await query("SELECT kind FROM notifications WHERE account_id = $1", [p.accountId])).toEqual([{ kind: "welcome" }]);
     await query("DELETE FROM notifications WHERE account_id = $1", [p.accountId]);
     for (let i = 0; i < 25; i++) {
-      await query("INSERT INTO notifications (account_id, user_id, kind, params) VALUES ($1, $2, 'test.note', $3)", [p.accountId, i % 2 ? p.userId : null, { n: i }]);
+      await makeNotification(p.accountId, { userId: i % 2 ? p.userId : null, kind: "test.note", params: { n: i } });
     }
     const page1 = await api("/api/notifications?limit=20", { token, lang: "en" });
     expect(page1.status).toBe(200);
@@ -290,11 +291,8 @@ describe("users, profile, notifications and plans", () => {
 
     // Someone else's notifications are neither listed nor marked.
     const other = await registerPerson("notes2");
-    const [{ id }] = await query<{ id: string }>("INSERT INTO notifications (account_id, user_id, kind) VALUES ($1, $2, 'test.note') RETURNING id", [
-      other.accountId,
-      other.userId,
-    ]);
-    const foreign = await api("/api/notifications/read", { token, body: { ids: [Number(id)] } });
+    const id = await makeNotification(other.accountId, { userId: other.userId, kind: "test.note" });
+    const foreign = await api("/api/notifications/read", { token, body: { ids: [id] } });
     expect(foreign.body).toEqual({ updated: 0 });
   });
 

@@ -3,9 +3,9 @@
  * carry the CSRF field. /contacts (filters, bulk), /contacts/new, /contacts/{id} (edit, LGPD),
  * /contacts/groups (+{id}), /contacts/fields. Mutations happen in freshly registered accounts.
  */
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
-import { DEMO_PASSWORD, WebClient, location, signIn } from "../support/web";
+import { DEMO_PASSWORD, location, signedInCustomer, signIn, WebClient } from "../support/web";
 
 type Row = Record<string, any>;
 const one = async <T = Row>(sql: string, params: unknown[] = []) => (await query<T>(sql, params))[0];
@@ -25,27 +25,7 @@ const tableOf = (html: string) => {
 };
 
 /** A brand-new customer (own account, owner), registered through the API and signed in on the web. */
-async function freshCustomer(tag: string) {
-  const email = uniqueEmail(tag);
-  const res = await fetch(new URL("/api/auth/register", inject("apiUrl")), {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      firstName: "Rita",
-      lastName: "Nova",
-      email,
-      password: DEMO_PASSWORD,
-      confirmPassword: DEMO_PASSWORD,
-      companyName: `Empresa ${tag} ${Date.now().toString(36)}`,
-      acceptTerms: true,
-      locale: "pt-BR",
-    }),
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const body = (await res.json()) as { user: { id: string }; account: { id: string } };
-  await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
-  return { email, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };
-}
+const freshCustomer = (tag: string) => signedInCustomer(tag);
 
 /** Invite `email` into the inviter's account with `role` and accept; answers the newcomer's signed-in client. */
 async function inviteAndAccept(inviter: WebClient, email: string, role: string) {

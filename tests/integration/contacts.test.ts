@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
+import { addMember, ago, makeContacts } from "../support/factories";
 
 type Json = Record<string, any>;
 const one = async <T = Json>(sql: string, params: unknown[] = []) => (await query<T>(sql, params))[0];
@@ -162,11 +163,13 @@ describe("search, filters and keyset pages", () => {
     const q = await registerPerson("contactsPages");
     const t = (await login(q.email, q.password)).token;
     // 120 contacts, 60 of them inserted in one statement (same created_at): the id breaks ties.
-    await query(
-      `INSERT INTO contacts (account_id, first_name, mobile_number, created_at)
-       SELECT $1, 'Lote ' || i, '+55119' || lpad(i::text, 8, '0'), CASE WHEN i <= 60 THEN now() - interval '1 hour' ELSE now() - (i || ' seconds')::interval END
-         FROM generate_series(1, 120) i`,
-      [q.accountId],
+    await makeContacts(
+      q.accountId,
+      Array.from({ length: 120 }, (_, n) => n + 1).map((i) => ({
+        firstName: `Lote ${i}`,
+        mobileNumber: `+55119${String(i).padStart(8, "0")}`,
+        createdAt: i <= 60 ? ago("1 hour") : ago(`${i} seconds`),
+      })),
     );
     const walk = async (param: "cursor" | "after", answer: "next_cursor" | "next", limit: string) => {
       const seen: string[] = [];
@@ -369,7 +372,7 @@ describe("sensitive custom values, roles and LGPD", () => {
     // An agent of the owner's account (a person with their own account, made a member here).
     const agent = await registerPerson("contactsAgent");
     agentEmail = agent.email;
-    await query("INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'agent')", [owner.accountId, agent.userId]);
+    await addMember(owner.accountId, agent.userId, { role: "agent" });
     agentToken = (await login(agent.email, agent.password)).token;
     fieldId = (await api("/api/contacts/fields", { token: ownerToken, body: { key: "renda", label: "Renda", type: "number", sensitive: true } })).body.id;
     const g = await api("/api/contacts/groups", { token: ownerToken, body: { name: "Premium" } });

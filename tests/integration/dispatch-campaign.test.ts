@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { tally, waitUntil } from "../support/campaigns";
 import { startStack, type Stack } from "../support/stack";
+import { makeGroupWithContacts, setAccount } from "../support/factories";
 
 const N = 10_000;
 let stack: Stack;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   expect(login.status, JSON.stringify(login.body)).toBe(200);
   token = login.body.token;
   [{ accountId }] = await stack.query<{ accountId: string }>("SELECT id AS \"accountId\" FROM accounts WHERE name = 'Demo Comércio Ltda'");
-  await stack.query("UPDATE accounts SET balance = 10000000 WHERE id = $1", [accountId]);
+  await setAccount(accountId, { balance: 10000000 }, stack.query);
 }, 120_000);
 
 afterAll(async () => {
@@ -34,15 +35,8 @@ const balance = async () => Number((await stack.query<{ balance: string }>("SELE
 
 describe("a 10,000-recipient campaign", () => {
   it("completes with exact per-status counts, each message submitted once, charged once", async () => {
-    const [group] = await stack.query<{ id: string }>("INSERT INTO contact_groups (account_id, name) VALUES ($1, 'Black Friday 10k') RETURNING id", [accountId]);
-    await stack.query(
-      `WITH c AS (
-         INSERT INTO contacts (account_id, mobile_number, first_name)
-         SELECT $1, '+55319' || lpad((20000000 + i)::text, 8, '0'), 'Cliente ' || i FROM generate_series(0, $3::int - 1) i
-         RETURNING id)
-       INSERT INTO contact_group_members (group_id, contact_id, account_id) SELECT $2, c.id, $1 FROM c`,
-      [accountId, group.id, N],
-    );
+    const contacts = Array.from({ length: N }, (_, i) => ({ mobileNumber: `+55319${String(20000000 + i).padStart(8, "0")}`, firstName: `Cliente ${i}` }));
+    const group = { id: (await makeGroupWithContacts(accountId, "Black Friday 10k", contacts, stack.query)).groupId };
     const before = await balance();
     const res = await stack.api("/api/sms/messages", { token, body: { group_id: group.id, body: "Ofertas de hoje: até 50% off", campaign_name: "Black Friday 10k" } });
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);

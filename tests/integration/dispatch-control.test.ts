@@ -12,13 +12,14 @@ import { api, login, registerPerson, type Person } from "../support/api";
 import { balanceOf, createCampaign, enqueueSms, tally, waitUntil } from "../support/campaigns";
 import { query } from "../support/db";
 import { dispatchSettled } from "../support/wait";
+import { setAccount, setMember } from "../support/factories";
 
 const FINAL = ["delivered", "failed", "unavailable", "rejected", "optout"];
 type Msg = { id: string; status: string; error_code: string | null; error_message: string | null; price: string; provider_message_id: string | null };
 
 async function person(tag: string, balance: number) {
   const p = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = $2 WHERE id = $1", [p.accountId, balance]);
+  await setAccount(p.accountId, { balance });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 
@@ -197,7 +198,7 @@ describe("/api/sms/campaigns", () => {
     expect((await api("/api/sms/campaigns", { token: owner.token })).body.data.some((c: { id: string }) => ids.includes(c.id))).toBe(false);
 
     // A developer may read campaigns but not stop or restart a send (no /sms/send).
-    await query("UPDATE memberships SET role = 'developer' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    await setMember(p.accountId, p.userId, { role: "developer" });
     const dev = (await login(p.email, p.password)).token;
     expect((await api("/api/sms/campaigns", { token: dev })).status).toBe(200);
     expect((await api(`/api/sms/campaigns/${ids[2]}`, { method: "PUT", token: dev, body: { status: "canceled" } })).status).toBe(403);

@@ -13,6 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { balanceOf, createCampaign, tally, waitUntil } from "../support/campaigns";
 import { RedisServer, startStack, type Stack } from "../support/stack";
+import { setAccount, setMessages } from "../support/factories";
+
+/** How long the Redis outage of the mid-campaign test lasts: a deliberate fault duration, not a wait for something. */
+const REDIS_OUTAGE_MS = 1000;
 
 let redisServer: RedisServer;
 let stack: Stack;
@@ -32,7 +36,7 @@ beforeAll(async () => {
   [{ accountId }] = await stack.query<{ accountId: string }>(
     `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
   );
-  await stack.query("UPDATE accounts SET balance = 100000000 WHERE id = $1", [accountId]);
+  await setAccount(accountId, { balance: 100000000 }, stack.query);
 }, 120_000);
 
 afterAll(async () => {
@@ -55,7 +59,7 @@ async function campaign(n: number) {
     const res = await stack.api("/api/sms/messages", { token, body: { to, body: "Promoção relâmpago" } });
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
     const batch = res.body.data.map((m: { id: string }) => m.id);
-    await stack.query("UPDATE messages SET campaign_id = $1 WHERE id = ANY($2::uuid[])", [id, batch]);
+    await setMessages(batch, { campaignId: id }, stack.query);
     ids.push(...batch);
     charged += res.body.total_price;
   }
@@ -142,7 +146,7 @@ describe("dispatch fault tests (private stack, dedicated Redis)", () => {
     await redisServer.kill();
     const atKill = await sentCount(c.ids);
     expect(atKill).toBeLessThan(c.ids.length);
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, REDIS_OUTAGE_MS)); // the fault itself, on purpose: Redis stays down this long
     await redisServer.start();
     await assertExactlyOnce(c, before);
   }, 600_000);

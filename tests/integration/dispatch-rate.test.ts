@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { enqueueSms, tally, waitUntil } from "../support/campaigns";
 import { startStack, type Stack } from "../support/stack";
+import { setAccount } from "../support/factories";
 
 let stack: Stack;
 let accountId: string;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   [{ accountId }] = await stack.query<{ accountId: string }>(
     `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
   );
-  await stack.query("UPDATE accounts SET balance = 10000000 WHERE id = $1", [accountId]);
+  await setAccount(accountId, { balance: 10000000 }, stack.query);
 }, 120_000);
 
 afterAll(async () => {

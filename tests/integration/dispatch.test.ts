@@ -26,7 +26,10 @@ type MessageRow = {
   error_message: string | null;
 };
 
-/** Inserts `count` queued SMS and their outbox rows in ONE statement (one transaction); `copies` outbox rows per message. */
+/**
+ * Inserts `count` queued SMS and their outbox rows in ONE statement (one transaction); `copies` outbox rows per message.
+ * Kept as SQL, not factories: the dispatcher must never see a message without its outbox rows.
+ */
 async function enqueue(opts: { count?: number; recipient?: string; copies?: number } = {}): Promise<string[]> {
   const rows = await query<{ id: string }>(
     `WITH m AS (

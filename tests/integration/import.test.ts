@@ -14,6 +14,7 @@ import { describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { streamHandled } from "../support/wait";
+import { ago, makeContact, makeContactGroup, makeContactImportRow, makeCustomFields, setContactImport } from "../support/factories";
 
 const root = resolve(__dirname, "..", "..");
 const importsDir = join(root, process.env.UPLOAD_DIR ?? "var/uploads", "imports");
@@ -187,10 +188,10 @@ describe("CSV import: a good file", () => {
 
   it("maps custom fields by label and types their values", async () => {
     const o = await owner();
-    await query(
-      `INSERT INTO custom_fields (account_id, key, label, type, options) VALUES ($1, 'plano', 'Plano contratado', 'list', '{Ouro,Prata}'), ($1, 'limite', 'Limite', 'number', '{}')`,
-      [o.accountId],
-    );
+    await makeCustomFields(o.accountId, [
+      { key: "plano", label: "Plano contratado", type: "list", options: ["Ouro", "Prata"] },
+      { key: "limite", label: "Limite", type: "number", options: [] },
+    ]);
     const done = await importCsv(o, 'Celular,Plano contratado,Limite,Observação\n11987650001,ouro,"1500,50",cliente antigo\n11987650002,Bronze,abc,\n');
     expect(done.status).toBe("completed");
     const rows = await contactsOf(o.accountId);
@@ -203,10 +204,14 @@ describe("CSV import: a good file", () => {
 describe("CSV import: duplicates, errors and groups", () => {
   it("merges repeated numbers inside the file (the last line wins) and into existing contacts (their other values kept)", async () => {
     const o = await owner();
-    await query(
-      `INSERT INTO contacts (account_id, first_name, mobile_number, company, city, tags, custom) VALUES ($1, 'Antigo', '+5511912340000', 'Empresa Velha', 'Campinas', '{cliente}', '{"origem": "site"}')`,
-      [o.accountId],
-    );
+    await makeContact(o.accountId, {
+      firstName: "Antigo",
+      mobileNumber: "+5511912340000",
+      company: "Empresa Velha",
+      city: "Campinas",
+      tags: ["cliente"],
+      custom: { origem: "site" },
+    });
     const csv = [
       "Nome,Celular,E-mail,Cidade,Tags",
       "Ana,11987650001,ana@exemplo.com,Santos,",
@@ -270,7 +275,7 @@ describe("CSV import: duplicates, errors and groups", () => {
 
   it("adds the contacts to a chosen group, or to a new one (reusing a name that exists)", async () => {
     const o = await owner();
-    const [g] = await query<{ id: string }>("INSERT INTO contact_groups (account_id, name) VALUES ($1, 'Clientes VIP') RETURNING id", [o.accountId]);
+    const g = { id: await makeContactGroup(o.accountId, "Clientes VIP") };
     await importCsv(o, "Celular\n11987650001\n11987650002\n", { group_id: g.id });
     const members = await query("SELECT c.mobile_number FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id WHERE m.group_id = $1 ORDER BY 1", [g.id]);
     expect(members.map((m) => m.mobile_number)).toEqual(["+5511987650001", "+5511987650002"]);
@@ -286,7 +291,7 @@ describe("CSV import: duplicates, errors and groups", () => {
 
     // A group of another account is refused.
     const other = await owner("import-other");
-    const [og] = await query<{ id: string }>("INSERT INTO contact_groups (account_id, name) VALUES ($1, 'Alheio') RETURNING id", [other.accountId]);
+    const og = { id: await makeContactGroup(other.accountId, "Alheio") };
     const up = await upload(o.token, [{ name: "a.csv", body: "Celular\n11987650009\n" }]);
     const st = await start(o.token, up.body.id, { mapping: up.body.suggestedMapping, group_id: og.id });
     expect(st.status).toBe(422);
@@ -476,7 +481,7 @@ describe("CSV import: abandoned uploads", () => {
     const up = await upload(o.token, [{ name: "esquecido.csv", body: "Celular,Nome\n11987650001,Ana\n" }]);
     expect(up.status).toBe(201);
     expect(importDirs()).toContain(up.body.id);
-    await query("UPDATE contact_imports SET created_at = now() - interval '25 hours' WHERE id = $1", [up.body.id]);
+    await setContactImport(up.body.id, { createdAt: ago("25 hours") });
     const until = Date.now() + 15_000;
     // The sweep deletes the row, then the files: wait for both.
     const gone = async () => (await query("SELECT 1 FROM contact_imports WHERE id = $1", [up.body.id])).length === 0 && !importDirs().includes(up.body.id);
@@ -502,11 +507,14 @@ describe("CSV import: the worker job is idempotent", () => {
 
       // A job that died while running: counters half way, a staging row left behind, the entry delivered again.
       const up = await upload(o.token, [{ name: "b.csv", body: "Celular,Nome\n11987650002,Bianca\n11987650003,Caio\n" }]);
-      await query(
-        `UPDATE contact_imports SET status = 'running', mapping = $2::jsonb, started_at = now() - interval '1 hour', processed_rows = 1, inserted_rows = 7 WHERE id = $1`,
-        [up.body.id, JSON.stringify({ Celular: "mobile_number", Nome: "name" })],
-      );
-      await query(`INSERT INTO contact_import_rows (import_id, line, mobile_number, first_name) VALUES ($1, 1, '+5511987659999', 'Fantasma')`, [up.body.id]);
+      await setContactImport(up.body.id, {
+        status: "running",
+        mapping: { Celular: "mobile_number", Nome: "name" },
+        startedAt: ago("1 hour"),
+        processedRows: 1,
+        insertedRows: 7,
+      });
+      await makeContactImportRow(up.body.id, { line: 1, mobileNumber: "+5511987659999", firstName: "Fantasma" });
       await redis.xadd(stream, "*", "id", up.body.id);
       const after = await finished(o.token, up.body.id);
       expect(after).toMatchObject({ status: "completed", processedRows: 2, insertedRows: 1, mergedRows: 1, errorCount: 0 });
@@ -549,7 +557,7 @@ describe("the list of imports and a failure's message", () => {
     const o = await owner("import-failure");
     const up = await upload(o.token, [{ name: "x.csv", body: "Celular\n11987650009\n" }]);
     expect(up.body.failureMessage).toBeNull();
-    await query(`UPDATE contact_imports SET status = 'failed', failure = 'errors.IMPORT_LAYOUT', failure_params = '{"file":"x.csv"}'::jsonb WHERE id = $1`, [up.body.id]);
+    await setContactImport(up.body.id, { status: "failed", failure: "errors.IMPORT_LAYOUT", failureParams: { file: "x.csv" } });
     const en = await api(`/api/contacts/imports/${up.body.id}`, { token: o.token, lang: "en" });
     expect(en.body).toMatchObject({
       status: "failed",

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
+import { addMember, makeAccount, makeDepartments, makeTabulation, makeUser } from "../support/factories";
 
 let owner: Person;
 let token: string;
@@ -72,18 +73,11 @@ describe("live config API", () => {
 
   it("samples: an agent gets for_all + own + their departments' (membership and served ones), not others'", async () => {
     // Two agents of the owner's account, each in a department; the second also serves a third department.
-    const [d1, d2, d3] = await query<{ id: string }>("INSERT INTO departments (account_id, name) VALUES ($1, 'A'), ($1, 'B'), ($1, 'C') RETURNING id", [owner.accountId]);
-    const [u1, u2] = await query<{ id: string }>("INSERT INTO users (email, first_name) VALUES ($1, 'Ana'), ($2, 'Bia') RETURNING id", [
-      `ana.${Date.now()}@test.example`,
-      `bia.${Date.now()}@test.example`,
-    ]);
-    await query("INSERT INTO memberships (account_id, user_id, role, is_agent, department_id) VALUES ($1, $2, 'agent', true, $3), ($1, $4, 'agent', true, $5)", [
-      owner.accountId,
-      u1.id,
-      d1.id,
-      u2.id,
-      d2.id,
-    ]);
+    const [d1, d2, d3] = (await makeDepartments(owner.accountId, [{ name: "A" }, { name: "B" }, { name: "C" }])).map((id) => ({ id }));
+    const u1 = { id: await makeUser({ email: `ana.${Date.now()}@test.example`, firstName: "Ana" }) };
+    const u2 = { id: await makeUser({ email: `bia.${Date.now()}@test.example`, firstName: "Bia" }) };
+    await addMember(owner.accountId, u1.id, { role: "agent", isAgent: true, departmentId: d1.id });
+    await addMember(owner.accountId, u2.id, { role: "agent", isAgent: true, departmentId: d2.id });
     const served = await api(`/api/live/agents/${u2.id}`, { token, method: "PUT", body: { capacity: 2, department_ids: [d3.id] } });
     expect(served.status).toBe(200);
     expect(served.body).toMatchObject({ capacity: 2, effective_capacity: 2, department_ids: [d3.id] });
@@ -133,10 +127,7 @@ describe("live config API", () => {
     expect((await api(location!, { token })).body).toEqual(created.body);
     const put = await api(`/api/chat/macros/${created.body.id}`, { token, method: "PUT", body: { name: "Fechar já", tags: [] } });
     expect(put.body).toMatchObject({ name: "Fechar já", message: null, tags: [], tabulation_id: null, close: false });
-    const [foreignTab] = await query<{ id: string }>(
-      "INSERT INTO live_tabulations (account_id, name) SELECT account_id, 'Alheia' FROM memberships WHERE user_id <> $1 LIMIT 1 RETURNING id",
-      [owner.userId],
-    );
+    const foreignTab = { id: await makeTabulation(await makeAccount(), "Alheia") };
     expect((await api("/api/chat/macros", { token, body: { name: "X", tabulation_id: foreignTab.id } })).status).toBe(422);
     expect((await api("/api/chat/macros", { token })).body.data.map((m: { name: string }) => m.name)).toEqual(["Fechar já"]);
     expect((await api(`/api/chat/macros/${created.body.id}`, { token: otherToken, method: "DELETE" })).status).toBe(404);
@@ -216,11 +207,12 @@ describe("live config API", () => {
     for (const day of ["2028-12-25", "2028-01-01", "2028-04-21", "2028-11-15"]) {
       expect((await api("/api/live/holidays", { token: t, body: { name: `Feriado ${day}`, day } })).status).toBe(201);
     }
-    const users = await query<{ id: string }>(
-      "INSERT INTO users (email, first_name, last_name) VALUES ($1, 'Zé', 'Silva'), ($2, 'ana', 'Souza'), ($3, 'Ana', 'Lima') RETURNING id",
-      [`ze.${Date.now()}@test.example`, `ana1.${Date.now()}@test.example`, `ana2.${Date.now()}@test.example`],
-    );
-    for (const u of users) await query("INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true)", [p.accountId, u.id]);
+    const people = [
+      { email: `ze.${Date.now()}@test.example`, firstName: "Zé", lastName: "Silva" },
+      { email: `ana1.${Date.now()}@test.example`, firstName: "ana", lastName: "Souza" },
+      { email: `ana2.${Date.now()}@test.example`, firstName: "Ana", lastName: "Lima" },
+    ];
+    for (const person of people) await addMember(p.accountId, await makeUser(person), { role: "agent", isAgent: true });
 
     const walk = async (path: string, limit: number) => {
       const seen: Array<Record<string, unknown>> = [];

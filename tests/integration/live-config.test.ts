@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { giveOmni, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { DEMO_PASSWORD, location, signIn, type WebClient } from "../support/web";
+import { addLiveAgent, makeDepartment, makeLiveSample, makeTabulation } from "../support/factories";
 
 let owner: Person;
 let c: WebClient;
@@ -62,7 +63,7 @@ describe("tabulations", () => {
 
 describe("canned responses", () => {
   it("for all, for me and for a department; a bad key is refused with its message", async () => {
-    const [dept] = await query<{ id: string }>("INSERT INTO departments (account_id, name) VALUES ($1, 'Suporte') RETURNING id", [owner.accountId]);
+    const dept = { id: await makeDepartment(owner.accountId, "Suporte") };
     expect((await c.post("/responses", { intent: "create", key: "ola", message: "Olá! Como posso ajudar?", audience: "all" })).status).toBe(302);
     expect((await c.post("/responses", { intent: "create", key: "minha", message: "Só minha", audience: "me" })).status).toBe(302);
     const noDept = await c.post("/responses", { intent: "create", key: "sup", message: "Suporte aqui", audience: "department" });
@@ -96,11 +97,8 @@ describe("canned responses", () => {
 describe("canned responses for an agent", () => {
   it("an agent opens /responses, sees the shared and own samples, creates and edits only their own", async () => {
     const agent = await registerPerson("liveconf-agent");
-    await query(`INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true)`, [owner.accountId, agent.userId]);
-    await query(`UPDATE users SET current_account_id = $2 WHERE id = $1`, [agent.userId, owner.accountId]);
-    const [shared] = await query<{ id: string }>(`INSERT INTO live_samples (account_id, for_all, key, message) VALUES ($1, true, 'geral', 'Para todos') RETURNING id`, [
-      owner.accountId,
-    ]);
+    await addLiveAgent(owner.accountId, agent.userId);
+    const shared = { id: await makeLiveSample(owner.accountId, { forAll: true, key: "geral", message: "Para todos" }) };
     const a = await signIn(agent.email, agent.password);
 
     const page = await a.page("/responses");
@@ -131,7 +129,7 @@ describe("canned responses for an agent", () => {
 
 describe("macros", () => {
   it("create with tags, a tabulation and close; edit; another account's is 404", async () => {
-    const [tab] = await query<{ id: string }>("INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Resolvido') RETURNING id", [owner.accountId]);
+    const tab = { id: await makeTabulation(owner.accountId, "Resolvido") };
     const res = await c.post("/chat/macros", {
       intent: "save",
       name: "Encerrar resolvido",
@@ -241,7 +239,7 @@ describe("system settings, agents, widget, preferences", () => {
   });
 
   it("an agent's capacity and served departments", async () => {
-    const [dept] = await query<{ id: string }>("INSERT INTO departments (account_id, name) VALUES ($1, 'Vendas') RETURNING id", [owner.accountId]);
+    const dept = { id: await makeDepartment(owner.accountId, "Vendas") };
     const page = await c.page("/live/configs/system");
     expect(page.html).toContain(owner.email);
     const res = await c.post("/live/configs/system", { intent: "agent", id: owner.userId, capacity: "7", department_ids: dept.id });
@@ -250,7 +248,7 @@ describe("system settings, agents, widget, preferences", () => {
     expect(await query("SELECT department_id FROM live_agent_departments WHERE account_id = $1 AND user_id = $2", [owner.accountId, owner.userId])).toEqual([
       { department_id: dept.id },
     ]);
-    const [foreign] = await query<{ id: string }>("INSERT INTO departments (account_id, name) VALUES ($1, 'Alheio') RETURNING id", [other.accountId]);
+    const foreign = { id: await makeDepartment(other.accountId, "Alheio") };
     expect((await c.post("/live/configs/system", { intent: "agent", id: owner.userId, capacity: "", department_ids: foreign.id })).status).toBe(422);
     expect((await c.post("/live/configs/system", { intent: "agent", id: other.userId, capacity: "2" })).status).toBe(404);
   });

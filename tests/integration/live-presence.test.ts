@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LiveClient, wsUrl } from "../support/live-client";
 import { startStack, type Stack } from "../support/stack";
+import { closeLiveRooms, setLiveSettings } from "../support/factories";
 
 const GRACE_MS = 2000;
 let stack: Stack;
@@ -27,7 +28,7 @@ async function agent(email: string): Promise<Agent> {
 }
 
 async function connect(a: Agent) {
-  const c = new LiveClient(wsUrl(stack.realtimeUrl, { token: a.token, account: accountId }));
+  const c = new LiveClient(wsUrl(stack.realtimeUrl, { token: a.token, account: accountId }), { url: stack.redisUrl, prefix: stack.redisPrefix });
   clients.push(c);
   await c.welcome();
   return c;
@@ -47,7 +48,7 @@ const available = async (a: Agent) => expect((await stack.api("/api/webchat/stat
 /** Every socket of an earlier test closed, every room closed. */
 async function reset() {
   for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  await stack.query(`UPDATE live_rooms SET status = 'CLOSED', closed_at = now() WHERE account_id = $1 AND status <> 'CLOSED'`, [accountId]);
+  await closeLiveRooms(accountId, stack.query);
 }
 
 beforeAll(async () => {
@@ -55,10 +56,7 @@ beforeAll(async () => {
   [{ account_id: accountId }] = await stack.query<{ account_id: string }>(
     `SELECT m.account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'admin@demo.example'`,
   );
-  [{ widget_key: widgetKey }] = await stack.query<{ widget_key: string }>(
-    `UPDATE live_settings SET acceptance_option = 'automatic', queued_enabled = true, default_capacity = 3 WHERE account_id = $1 RETURNING widget_key`,
-    [accountId],
-  );
+  widgetKey = await setLiveSettings(accountId, { acceptanceOption: "automatic", queuedEnabled: true, defaultCapacity: 3 }, stack.query);
   admin = await agent("admin@demo.example");
   other = await agent("agent@demo.example");
   // The agent became available first: the least-busy order (then status time) prefers them.

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, giveOmni, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { LiveClient, wsUrl } from "../support/live-client";
+import { makeHoliday, makeLiveSettings, makeOpeningHours } from "../support/factories";
 
 process.env.REDIS_URL = inject("redisUrl");
 process.env.REDIS_PREFIX = inject("redisPrefix");
@@ -39,10 +40,7 @@ beforeAll(async () => {
   accountId = owner.accountId;
   ownerId = owner.userId;
   await giveOmni(accountId);
-  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, md5(random()::text), 'manual') RETURNING widget_key`,
-    [accountId],
-  );
+  widgetKey = await makeLiveSettings(accountId, { acceptanceOption: "manual" });
 });
 
 afterAll(async () => {
@@ -213,8 +211,8 @@ describe("agent and visitor over websockets", () => {
 
   it("outside opening hours the visitor's message is an offline contact, not a queued room", async () => {
     // Closed every day: hours only on a weekday that can never match (a holiday today).
-    await query(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, 'Feriado', (now() AT TIME ZONE 'America/Sao_Paulo')::date)`, [accountId]);
-    await query(`INSERT INTO live_opening_hours (account_id, weekday, opens, closes) VALUES ($1, 1, '08:00', '18:00')`, [accountId]);
+    await makeHoliday(accountId);
+    await makeOpeningHours(accountId, { weekday: 1, opens: "08:00", closes: "18:00" });
     const res = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Fora de hora", message: "Alguém aí?" } });
     expect(res.status).toBe(200);
     expect(res.body.room.status).toBe("CLOSED");

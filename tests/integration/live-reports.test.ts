@@ -10,6 +10,7 @@ import { inject } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { WebClient } from "../support/web";
+import { addMember, makeDepartments, makeHoliday, makeLiveSettings, makeTabulation, type Role, setUser } from "../support/factories";
 
 type Agent = { person: Person; token: string; as: (path: string, opts?: Parameters<typeof api>[1]) => Promise<{ status: number; body: any; headers: Headers }> };
 
@@ -32,9 +33,9 @@ async function agentOf(person: Person, account: string): Promise<Agent> {
   return { person, token, as: (path, opts = {}) => api(path, { ...opts, token, account }) };
 }
 
-async function member(tag: string, role: string, isAgent: boolean, departmentId: string | null = null): Promise<Agent> {
+async function member(tag: string, role: Role, isAgent: boolean, departmentId: string | null = null): Promise<Agent> {
   const person = await registerPerson(tag);
-  await query(`INSERT INTO memberships (account_id, user_id, role, is_agent, department_id) VALUES ($1, $2, $3, $4, $5)`, [accountId, person.userId, role, isAgent, departmentId]);
+  await addMember(accountId, person.userId, { role, isAgent, departmentId });
   return agentOf(person, accountId);
 }
 
@@ -58,6 +59,7 @@ async function timeline(roomId: string, types: string[], offsets: number[]) {
   const events = await query<{ id: string; type: string }>(`SELECT id, type FROM live_room_events WHERE room_id = $1 ORDER BY id`, [roomId]);
   expect(events.map((e) => e.type)).toEqual(types);
   for (const [i, e] of events.entries()) {
+    // Relative to the room's own created_at, on the database's clock: one-off SQL, not a factory.
     await query(`UPDATE live_room_events SET created_at = (SELECT created_at FROM live_rooms WHERE id = $1) + make_interval(secs => $2) WHERE id = $3`, [roomId, offsets[i], e.id]);
   }
 }
@@ -69,7 +71,7 @@ beforeAll(async () => {
   accountId = person.accountId;
   await giveOmni(accountId);
   owner = await agentOf(person, accountId);
-  [{ id: support }, { id: sales }] = await query<{ id: string }>(`INSERT INTO departments (account_id, name) VALUES ($1, 'Suporte'), ($1, 'Vendas') RETURNING id`, [accountId]);
+  [support, sales] = await makeDepartments(accountId, [{ name: "Suporte" }, { name: "Vendas" }]);
   ana = await member("rep-ana", "agent", true, support);
   bruno = await member("rep-bruno", "agent", true, support);
   carla = await member("rep-carla", "agent", true, sales);
@@ -78,12 +80,8 @@ beforeAll(async () => {
   const other = await registerPerson("rep-stranger");
   await giveOmni(other.accountId);
   stranger = await agentOf(other, other.accountId);
-  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, 'wk_' || md5(random()::text), 'manual')
-     ON CONFLICT (account_id) DO UPDATE SET acceptance_option = 'manual' RETURNING widget_key`,
-    [accountId],
-  );
-  [{ id: resolved }] = await query<{ id: string }>(`INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Resolvido') RETURNING id`, [accountId]);
+  widgetKey = await makeLiveSettings(accountId, { acceptanceOption: "manual" });
+  resolved = await makeTabulation(accountId, "Resolvido");
 
   // A: Ana takes it, writes twice, closes with "Resolvido".
   rooms.a = await visitor("Olá A", support);
@@ -113,7 +111,7 @@ beforeAll(async () => {
 
   // D: waits in the queue. E: written on a holiday, an offline contact.
   rooms.d = await visitor("Olá D");
-  await query(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, 'Feriado', (now() AT TIME ZONE 'America/Sao_Paulo')::date)`, [accountId]);
+  await makeHoliday(accountId);
   rooms.e = await visitor("Olá E");
   await query(`DELETE FROM live_holidays WHERE account_id = $1`, [accountId]);
   expect((await query<{ offline: boolean }>(`SELECT offline FROM live_rooms WHERE id = $1`, [rooms.e]))[0].offline).toBe(true);
@@ -254,7 +252,7 @@ describe("conversation exports (/chat/reports)", () => {
 
 describe("/live/reports without JavaScript", () => {
   it("the GET filters (period, department) give the filtered figures; a bad period shows its error", async () => {
-    await query(`UPDATE users SET current_account_id = $1 WHERE id = $2`, [accountId, manager.person.userId]);
+    await setUser(manager.person.userId, { currentAccountId: accountId });
     const web = new WebClient();
     await web.get("/login");
     expect((await web.post("/login", { email: manager.person.email, password: manager.person.password })).status).toBe(302);

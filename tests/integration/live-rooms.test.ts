@@ -9,6 +9,20 @@ import { inject } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { connectAgent, type LiveClient } from "../support/live-client";
+import {
+  addMember,
+  ago,
+  closeLiveRooms,
+  makeDepartments,
+  makeLiveRoom,
+  makeLiveRooms,
+  makeLiveSettings,
+  makeTabulation,
+  setLiveAgents,
+  setLiveRoom,
+  setLiveSettings,
+  sql,
+} from "../support/factories";
 
 type Agent = { person: Person; token: string; as: (path: string, opts?: Parameters<typeof api>[1]) => Promise<{ status: number; body: any }> };
 
@@ -30,7 +44,7 @@ async function agentOf(person: Person, account: string): Promise<Agent> {
 
 async function addAgent(tag: string, departmentId: string | null = null): Promise<Agent> {
   const person = await registerPerson(tag);
-  await query(`INSERT INTO memberships (account_id, user_id, role, is_agent, department_id) VALUES ($1, $2, 'agent', true, $3)`, [accountId, person.userId, departmentId]);
+  await addMember(accountId, person.userId, { role: "agent", isAgent: true, departmentId });
   return agentOf(person, accountId);
 }
 
@@ -43,7 +57,6 @@ async function visitor(message = "Olá, preciso de ajuda", extra: Record<string,
 }
 
 const room = async (id: string) => (await query<Record<string, any>>(`SELECT * FROM live_rooms WHERE id = $1`, [id]))[0];
-const settings = (set: string, params: unknown[] = []) => query(`UPDATE live_settings SET ${set} WHERE account_id = $${params.length + 1}`, [...params, accountId]);
 const status = async (a: Agent, s: string) => expect((await a.as("/api/webchat/status", { method: "PUT", body: { status: s } })).status).toBe(200);
 
 /** Live events of the account stream for one room, oldest first. */
@@ -54,9 +67,9 @@ async function events(roomId: string) {
 
 /** Closes every open room so each test starts with free agents. */
 async function reset() {
-  await query(`UPDATE live_rooms SET status = 'CLOSED', closed_at = now(), locked = false WHERE account_id = $1 AND status <> 'CLOSED'`, [accountId]);
-  await query(`UPDATE live_agents SET status = 'OFFLINE', capacity = NULL WHERE account_id = $1`, [accountId]);
-  await settings(`acceptance_option = 'automatic', tabulation_required = false, default_capacity = 3, queued_enabled = true`);
+  await closeLiveRooms(accountId);
+  await setLiveAgents(accountId, null, { status: "OFFLINE", capacity: null });
+  await setLiveSettings(accountId, { acceptanceOption: "automatic", tabulationRequired: false, defaultCapacity: 3, queuedEnabled: true });
 }
 
 beforeAll(async () => {
@@ -65,16 +78,11 @@ beforeAll(async () => {
   accountId = person.accountId;
   await giveOmni(accountId);
   owner = await agentOf(person, accountId);
-  [{ id: supportDept }, { id: salesDept }] = await query<{ id: string }>(`INSERT INTO departments (account_id, name) VALUES ($1, 'Suporte'), ($1, 'Vendas') RETURNING id`, [
-    accountId,
-  ]);
+  [supportDept, salesDept] = await makeDepartments(accountId, [{ name: "Suporte" }, { name: "Vendas" }]);
   ana = await addAgent("live-ana", supportDept);
   bruno = await addAgent("live-bruno", supportDept);
   carla = await addAgent("live-carla", salesDept);
-  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key) VALUES ($1, 'wk_' || md5(random()::text)) ON CONFLICT (account_id) DO UPDATE SET updated_at = now() RETURNING widget_key`,
-    [accountId],
-  );
+  widgetKey = await makeLiveSettings(accountId);
   for (const a of [owner, ana, bruno, carla]) await status(a, "OFFLINE");
   // Everyone online (a live connection open), as at their desks: distribution then follows their status.
   for (const a of [owner, ana, bruno, carla]) sockets.push(await connectAgent(inject("realtimeUrl"), a.token, accountId));
@@ -107,7 +115,7 @@ describe("queue, protocol and automatic distribution", () => {
 
   it("an available agent gets queued rooms up to capacity, least-busy first; at capacity taking another is refused", async () => {
     await reset();
-    await settings(`default_capacity = 1`);
+    await setLiveSettings(accountId, { defaultCapacity: 1 });
     const a = await visitor();
     const b = await visitor();
     const c = await visitor();
@@ -125,8 +133,8 @@ describe("queue, protocol and automatic distribution", () => {
 
   it("concurrent takes never exceed an agent's capacity", async () => {
     await reset();
-    await settings(`acceptance_option = 'manual'`);
-    await query(`UPDATE live_agents SET capacity = 2 WHERE account_id = $1 AND user_id = $2`, [accountId, ana.person.userId]);
+    await setLiveSettings(accountId, { acceptanceOption: "manual" });
+    await setLiveAgents(accountId, ana.person.userId, { capacity: 2 });
     const rooms = await Promise.all(Array.from({ length: 6 }, () => visitor()));
     const answers = await Promise.all(rooms.map((r) => ana.as(`/api/omni/rooms/${r.room.id}/take`, { method: "POST" })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
@@ -140,7 +148,7 @@ describe("queue, protocol and automatic distribution", () => {
 
   it("manual acceptance: nothing is assigned by itself; `next` takes the oldest room of my department", async () => {
     await reset();
-    await settings(`acceptance_option = 'manual'`);
+    await setLiveSettings(accountId, { acceptanceOption: "manual" });
     const sales = await visitor("Quero comprar", { department_id: salesDept });
     const support = await visitor("Meu pedido atrasou", { department_id: supportDept });
     await status(ana, "AVAILABLE");
@@ -184,7 +192,7 @@ describe("messages both ways, forward-only status", () => {
 describe("closing, transfers, returning", () => {
   it("closing without a required tabulation is refused; with one it closes and frees capacity for the next visitor", async () => {
     await reset();
-    await settings(`tabulation_required = true, default_capacity = 1`);
+    await setLiveSettings(accountId, { tabulationRequired: true, defaultCapacity: 1 });
     const a = await visitor();
     const b = await visitor();
     await status(ana, "AVAILABLE");
@@ -192,7 +200,7 @@ describe("closing, transfers, returning", () => {
     expect(refused.status).toBe(422);
     expect(JSON.stringify(refused.body)).toContain("Adicione uma tabulação antes de finalizar");
     expect((await room(a.room.id)).status).toBe("OPEN");
-    const [{ id: tab }] = await query<{ id: string }>(`INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Resolvido ' || md5(random()::text)) RETURNING id`, [accountId]);
+    const tab = await makeTabulation(accountId);
     const closed = await ana.as(`/api/omni/rooms/${a.room.id}/close`, { body: { tabulation_id: tab } });
     expect(closed.status).toBe(200);
     expect(await room(a.room.id)).toMatchObject({ status: "CLOSED", tabulation_id: tab });
@@ -221,7 +229,7 @@ describe("closing, transfers, returning", () => {
 
   it("a refused transfer returns the room to the queue", async () => {
     await reset();
-    await settings(`acceptance_option = 'manual'`);
+    await setLiveSettings(accountId, { acceptanceOption: "manual" });
     const v = await visitor();
     await status(ana, "AVAILABLE");
     await ana.as(`/api/omni/rooms/${v.room.id}/take`, { method: "POST" });
@@ -264,7 +272,7 @@ describe("closing, transfers, returning", () => {
 describe("macros and canned samples while attending", () => {
   it("a macro sends its message, adds its tags, sets its tabulation and closes; one that cannot close does nothing", async () => {
     await reset();
-    const [{ id: tab }] = await query<{ id: string }>(`INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Troca ' || md5(random()::text)) RETURNING id`, [accountId]);
+    const tab = await makeTabulation(accountId, `Troca ${Math.random().toString(36).slice(2)}`);
     const done = await owner.as("/api/chat/macros", {
       body: { name: `Encerrar troca ${Date.now()}`, message: "Troca registrada. Obrigado!", tags: ["troca"], tabulation_id: tab, close: true },
     });
@@ -278,7 +286,7 @@ describe("macros and canned samples while attending", () => {
     const sent = await ana.as(`/api/omni/rooms/${v.room.id}/sample`, { body: { sample_id: sample.body.id } });
     expect(sent).toMatchObject({ status: 200, body: { author: "agent", body: "Olá! Em que posso ajudar?" } });
 
-    await settings(`tabulation_required = true`);
+    await setLiveSettings(accountId, { tabulationRequired: true });
     const refused = await ana.as(`/api/omni/rooms/${v.room.id}/macro`, { body: { macro_id: closeOnly.body.id } });
     expect(refused.status).toBe(422);
     expect((await room(v.room.id)).status).toBe("OPEN");
@@ -334,26 +342,18 @@ describe("the live-chat API's reads (spec section 7)", () => {
 describe("offline and idle contacts, tags, visibility", () => {
   it("an offline contact is resumed with the agent or marked solved; idle is resumed", async () => {
     await reset();
-    const [off] = await query<{ id: string }>(
-      `INSERT INTO live_rooms (account_id, channel, external_id, username, protocol, status, offline, closed_at)
-       VALUES ($1, 'webchat', 'v_offline_' || md5(random()::text), 'Fora do horário', 'OFF' || md5(random()::text), 'CLOSED', true, now()) RETURNING id`,
-      [accountId],
-    );
+    const off = { id: await makeLiveRoom(accountId, { username: "Fora do horário", offline: true }) };
     const list = await ana.as("/api/webchat/offlines");
     expect(list.body.data.map((r: { id: string }) => r.id)).toContain(off.id);
     expect((await ana.as(`/api/webchat/resume/now/${off.id}`, { method: "POST" })).status).toBe(200);
     expect(await room(off.id)).toMatchObject({ status: "OPEN", agent_id: ana.person.userId, offline: false });
 
-    const [other] = await query<{ id: string }>(
-      `INSERT INTO live_rooms (account_id, channel, external_id, protocol, status, offline, closed_at)
-       VALUES ($1, 'webchat', 'v_offline_' || md5(random()::text), 'OFF' || md5(random()::text), 'CLOSED', true, now()) RETURNING id`,
-      [accountId],
-    );
+    const other = { id: await makeLiveRoom(accountId, { offline: true }) };
     expect((await ana.as(`/api/webchat/solve/${other.id}`, { method: "POST" })).status).toBe(200);
     expect((await room(other.id)).solved).toBe(true);
     expect((await ana.as("/api/webchat/offlines")).body.data.map((r: { id: string }) => r.id)).not.toContain(other.id);
 
-    await query(`UPDATE live_rooms SET idle = true WHERE id = $1`, [off.id]);
+    await setLiveRoom(off.id, { idle: true });
     expect((await ana.as("/api/webchat/idle")).body.data.map((r: { id: string }) => r.id)).toContain(off.id);
     expect((await ana.as(`/api/webchat/resume/idle/${off.id}`, { method: "POST" })).status).toBe(200);
     expect((await room(off.id)).idle).toBe(false);
@@ -361,12 +361,13 @@ describe("offline and idle contacts, tags, visibility", () => {
 
   it("the worker marks a room idle when the visitor has not answered the agent for idle_minutes; the visitor writing clears it", async () => {
     await reset();
-    await settings(`idle_minutes = 1`);
+    await setLiveSettings(accountId, { idleMinutes: 1 });
     const v = await visitor("Oi");
     await status(ana, "AVAILABLE");
     await ana.as("/api/omni/messages", { body: { room_id: v.room.id, message: "Pode me passar o número do pedido?" } });
     // The agent's question is 2 minutes old and unanswered.
-    await query(`UPDATE live_rooms SET last_message_at = now() - interval '2 minutes' WHERE id = $1`, [v.room.id]);
+    await setLiveRoom(v.room.id, { lastMessageAt: ago("2 minutes") });
+    // One statement ages the agent's messages and the visitor's differently: one-off SQL, not a factory.
     await query(`UPDATE live_messages SET created_at = now() - CASE author WHEN 'agent' THEN interval '2 minutes' ELSE interval '3 minutes' END WHERE room_id = $1`, [v.room.id]);
     const deadline = Date.now() + 10_000;
     while (!(await room(v.room.id)).idle && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -445,16 +446,8 @@ describe("one list style: keyset pages (issue 12 item 14)", () => {
     const person = await registerPerson("live-keyset");
     await giveOmni(person.accountId);
     const boss = await agentOf(person, person.accountId);
-    const made = await query<{ id: string }>(
-      `INSERT INTO live_rooms (account_id, channel, external_id, username, protocol, status, closed_at, created_at)
-       SELECT $1, 'webchat', 'v_keyset_' || g || md5(random()::text), 'Cliente ' || g, 'KS' || md5(random()::text), 'CLOSED', now(), '2026-03-01T12:00:00.123456Z'
-         FROM generate_series(1, 5) g RETURNING id`,
-      [person.accountId],
-    );
-    const expected = made
-      .map((r) => r.id)
-      .sort()
-      .reverse();
+    const made = await makeLiveRooms(person.accountId, 5, { username: "Cliente", status: "CLOSED", closedAt: sql("now()"), createdAt: "2026-03-01T12:00:00.123456Z" });
+    const expected = made.sort().reverse();
 
     for (const path of ["/api/omni/rooms?type=closed&", "/api/webchat/transcripts?"]) {
       const seen: string[] = [];

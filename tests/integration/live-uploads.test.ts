@@ -10,6 +10,7 @@ import { inject } from "vitest";
 import { api, giveOmni, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { connectAgent, type LiveClient } from "../support/live-client";
+import { makeLiveSettings } from "../support/factories";
 
 let token: string;
 let accountId: string;
@@ -63,10 +64,7 @@ beforeAll(async () => {
   accountId = person.accountId;
   await giveOmni(accountId);
   token = (await login(person.email, person.password)).token;
-  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key, default_capacity) VALUES ($1, 'wk_' || md5(random()::text), 50) ON CONFLICT (account_id) DO UPDATE SET default_capacity = 50 RETURNING widget_key`,
-    [accountId],
-  );
+  widgetKey = await makeLiveSettings(accountId, { defaultCapacity: 50 });
   const first = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Visitante Arquivos", message: "Vou mandar um arquivo" } });
   expect(first.status).toBe(200);
   visitor = first.body;

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { location, signIn, type WebClient } from "../support/web";
+import { addLiveAgent, makeLiveSettings, makeTabulation, setLiveAgents, setLiveSettings } from "../support/factories";
 
 let owner: Person;
 let accountId: string;
@@ -21,8 +22,7 @@ const room = async (id: string) => (await query<Record<string, any>>(`SELECT * F
 
 async function addAgent(tag: string) {
   const person = await registerPerson(tag);
-  await query(`INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true)`, [accountId, person.userId]);
-  await query(`UPDATE users SET current_account_id = $2 WHERE id = $1`, [person.userId, accountId]);
+  await addLiveAgent(accountId, person.userId);
   return { person, web: await signIn(person.email, person.password) };
 }
 
@@ -37,11 +37,7 @@ beforeAll(async () => {
   owner = await registerPerson("liveweb-owner");
   accountId = owner.accountId;
   await giveOmni(accountId);
-  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key, acceptance_option) VALUES ($1, 'wk_' || md5(random()::text), 'manual')
-     ON CONFLICT (account_id) DO UPDATE SET acceptance_option = 'manual' RETURNING widget_key`,
-    [accountId],
-  );
+  widgetKey = await makeLiveSettings(accountId, { acceptanceOption: "manual" });
   ana = await addAgent("liveweb-ana");
   bruno = await addAgent("liveweb-bruno");
   ownerWeb = await signIn(owner.email, owner.password);
@@ -127,7 +123,7 @@ describe("/live without JavaScript", () => {
   });
 
   it("closing without a required tabulation shows 'Add a tabulation before finalizing'; with one it closes", async () => {
-    await query(`UPDATE live_settings SET tabulation_required = true WHERE account_id = $1`, [accountId]);
+    await setLiveSettings(accountId, { tabulationRequired: true });
     const v = await visitor("Quero cancelar");
     await ana.web.post(`/live?index&tab=queue&room=${v.room.id}`, { intent: "take", room_id: v.room.id });
     const refused = await ana.web.post(`/live?index&tab=me&room=${v.room.id}`, { intent: "close", room_id: v.room.id, tabulation_id: "" });
@@ -135,11 +131,11 @@ describe("/live without JavaScript", () => {
     expect(visible(await refused.text())).toContain("Adicione uma tabulação antes de finalizar");
     expect((await room(v.room.id)).status).toBe("OPEN");
 
-    const [{ id: tab }] = await query<{ id: string }>(`INSERT INTO live_tabulations (account_id, name) VALUES ($1, 'Cancelamento') RETURNING id`, [accountId]);
+    const tab = await makeTabulation(accountId, "Cancelamento");
     const closed = await ana.web.post(`/live?index&tab=me&room=${v.room.id}`, { intent: "close", room_id: v.room.id, tabulation_id: tab });
     expect(closed.status).toBe(302);
     expect(await room(v.room.id)).toMatchObject({ status: "CLOSED", tabulation_id: tab });
-    await query(`UPDATE live_settings SET tabulation_required = false WHERE account_id = $1`, [accountId]);
+    await setLiveSettings(accountId, { tabulationRequired: false });
   });
 
   it("the room panel's contact form (no JavaScript) saves the visitor's name, e-mail and phone; a bad e-mail is shown translated and nothing changes", async () => {
@@ -200,7 +196,7 @@ describe("/live without JavaScript", () => {
 
 describe("supervisor, dashboard and transcripts without JavaScript", () => {
   it("/live/manage lists agents by status order then name, with their rooms; agents are kept out", async () => {
-    await query(`UPDATE live_agents SET status = 'AVAILABLE' WHERE account_id = $1 AND user_id = $2`, [accountId, bruno.person.userId]);
+    await setLiveAgents(accountId, bruno.person.userId, { status: "AVAILABLE" });
     const page = await ownerWeb.page("/live/manage");
     expect(page.res.status).toBe(200);
     const html = visible(page.html);

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { lastMailTo, query, uniqueEmail } from "../support/db";
 import { streamHandled } from "../support/wait";
 import { WebClient } from "../support/web";
+import { ago, makeOutboundEmail } from "../support/factories";
 
 const redis = new Redis(inject("redisUrl"));
 afterAll(() => redis.quit());
@@ -43,10 +44,7 @@ describe("mail delivery", () => {
   it("a lost stream announcement is recovered by the sweep, still delivered exactly once", async () => {
     const email = uniqueEmail("sweep");
     // a queued row whose XADD never happened (as if the process died right after commit)
-    await query(
-      "INSERT INTO outbound_emails (to_address, subject, html, text_body, status, updated_at) VALUES ($1, 'Teste de varredura', '<p>x</p>', 'x', 'queued', now() - interval '1 minute')",
-      [email],
-    );
+    await makeOutboundEmail({ toAddress: email, subject: "Teste de varredura", html: "<p>x</p>", textBody: "x", status: "queued", updatedAt: ago("1 minute") });
     const got = await receivedBy(email, 25_000);
     expect(got).toHaveLength(1);
     // Signal: the row is sent (the sweep announces only queued rows) and the mailers handled every

@@ -11,15 +11,16 @@ import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { dispatchSettled } from "../support/wait";
 import { DEMO_PASSWORD } from "../support/web";
+import { ago, type Role, setAccount, setMember, setMessages } from "../support/factories";
 
 const PRICE = 8; // T1, one segment (api/sms/pricing.ts)
 const FINAL = ["delivered", "failed", "unavailable"];
 type P = Person & { token: string };
 
-async function person(tag: string, role?: string): Promise<P> {
+async function person(tag: string, role?: Role): Promise<P> {
   const p = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = 1000 WHERE id = $1", [p.accountId]);
-  if (role) await query("UPDATE memberships SET role = $3 WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId, role]);
+  await setAccount(p.accountId, { balance: 1000 });
+  if (role) await setMember(p.accountId, p.userId, { role });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
@@ -72,7 +73,7 @@ describe("scheduled messages are checked by moderation when released", () => {
     expect((await api(`/api/words/approvals/${ask.body.data.id}/approve`, { token: staff, method: "POST" })).status).toBe(200);
 
     // Their time comes: the worker's release sweep takes all three in one batch.
-    await query("UPDATE messages SET scheduled_at = now() - interval '1 second' WHERE id = ANY($1::uuid[])", [[risky, clean, other]]);
+    await setMessages([risky, clean, other], { scheduledAt: ago("1 second") });
     await until("the release", async () => (await query("SELECT 1 FROM messages WHERE id = ANY($1::uuid[]) AND status = 'scheduled'", [[risky, clean, other]])).length === 0);
 
     for (const id of [clean, other]) await until(`${id} final`, async () => FINAL.includes((await row(id)).status));

@@ -11,6 +11,7 @@ import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { dispatchSettled } from "../support/wait";
 import { DEMO_PASSWORD, signIn } from "../support/web";
+import { setAccount, setMember, setModerationApproval } from "../support/factories";
 
 const PRICE = 8; // T1, one segment (api/sms/pricing.ts)
 type P = Person & { token: string };
@@ -20,7 +21,7 @@ let domain: string;
 
 async function person(tag: string, balance = 1_000): Promise<P> {
   const p = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = $2 WHERE id = $1", [p.accountId, balance]);
+  await setAccount(p.accountId, { balance });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
@@ -69,7 +70,7 @@ async function approvalFor(p: P, kind: "words" | "urls", value: string) {
 describe("moderation: words and URLs under review", () => {
   it("the account's reviews page by keyset (pending first, newest first) and a request is 201 + Location", async () => {
     const p = await person("modpages");
-    await query("UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    await setMember(p.accountId, p.userId, { role: "admin" });
     const tag = randomUUID().slice(0, 6);
     const asked: string[] = [];
     for (const i of [1, 2, 3]) {
@@ -88,7 +89,7 @@ describe("moderation: words and URLs under review", () => {
     expect(again.body).toMatchObject({ created: false, data: { id: asked[0], note: "nota nova" } });
     expect(again.headers.get("location")).toBeNull();
     // One decided review goes after the pending ones.
-    await query("UPDATE moderation_approvals SET status = 'rejected', reason = 'x', decided_at = now() WHERE id = $1", [asked[2]]);
+    await setModerationApproval(asked[2], { status: "rejected", reason: "x" });
     const first = await api("/api/words/approvals?limit=2", { token: p.token });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.data.map((a: { id: string }) => a.id)).toEqual([asked[1], asked[0]]);
@@ -114,7 +115,7 @@ describe("moderation: words and URLs under review", () => {
 
   it("the /sms/antifraude screen pages the reviews by cursor: 20 a page, then the next", async () => {
     const p = await person("modscreen");
-    await query("UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    await setMember(p.accountId, p.userId, { role: "admin" });
     const tag = randomUUID().slice(0, 6);
     for (let i = 1; i <= 21; i++) {
       expect((await api("/api/words/approvals", { token: p.token, body: { value: `tela${i}x${tag}` } })).status).toBe(201);
@@ -159,13 +160,14 @@ describe("moderation: words and URLs under review", () => {
       expect((await messageRow(d.id)).status).toBe("pending");
     }
     // A pending message under review cannot be claimed even if someone publishes it.
+    // The claim the dispatcher makes, as SQL: what is tested is that the database refuses it.
     const claim = await query(`UPDATE messages SET status = 'sending' WHERE id = $1 RETURNING id`, [held.data[0].id]);
     expect(claim).toEqual([]);
 
     // The account sees its review; another account does not; only staff decide.
     const approval = await approvalFor(p, "words", word);
     expect(approval).toMatchObject({ status: "pending", held: 2, total: 2 });
-    await query("UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    await setMember(p.accountId, p.userId, { role: "admin" });
     const own = await api("/api/words/approvals", { token: p.token });
     expect(own.status).toBe(200);
     expect(own.body.data.map((a: { id: string }) => a.id)).toEqual([approval.id]);
@@ -175,7 +177,7 @@ describe("moderation: words and URLs under review", () => {
     const note = await api(`/api/words/approvals/${approval.id}`, { token: p.token, method: "PUT", body: { note: "Campanha de fidelidade real" } });
     expect(note.body.data.note).toBe("Campanha de fidelidade real");
     const stranger = await person("modstranger");
-    await query("UPDATE memberships SET role = 'admin' WHERE user_id = $1 AND account_id = $2", [stranger.userId, stranger.accountId]);
+    await setMember(stranger.accountId, stranger.userId, { role: "admin" });
     expect((await api(`/api/words/approvals/${approval.id}`, { token: stranger.token })).status).toBe(404);
     expect((await api("/api/words/approvals", { token: stranger.token })).body.data).toEqual([]);
 

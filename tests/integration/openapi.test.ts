@@ -18,7 +18,7 @@ import * as C from "../../api/contacts/responses";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { api, login, registerPerson } from "../support/api";
-import { query } from "../support/db";
+import { setAccount } from "../support/factories";
 
 const ROOT = resolve(__dirname, "..", "..");
 const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
@@ -76,7 +76,7 @@ describe("GET /api/docs/json (the OpenAPI document)", () => {
     expect(tsc.stdout).toBe("");
 
     const p = await registerPerson("typedclient");
-    await query("UPDATE accounts SET balance = 10000 WHERE id = $1", [p.accountId]);
+    await setAccount(p.accountId, { balance: 10000 });
     const { token } = await login(p.email, p.password);
     const path = join(dir, "sms-client.ts");
     // Loaded by path: the project's own tsc never sees the generated types (tsconfig excludes the folder).

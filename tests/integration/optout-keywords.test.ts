@@ -9,13 +9,14 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { signIn, type WebClient } from "../support/web";
+import { setAccount, setMember } from "../support/factories";
 
 type P = Person & { token: string };
 type Kw = { id: string; keyword: string; action: "optout" | "resume" };
 
 async function person(tag: string): Promise<P> {
   const p = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = 1000 WHERE id = $1", [p.accountId]);
+  await setAccount(p.accountId, { balance: 1000 });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 const keywords = async (p: P): Promise<Kw[]> => {
@@ -158,7 +159,7 @@ describe("keywords API", () => {
     expect((await api(`/api/keywords/${otherId}`, { token: p.token, method: "DELETE" })).status).toBe(404);
     expect((await api("/api/keywords/not-a-uuid", { token: p.token, method: "DELETE" })).status).toBe(404);
     // A role without /sms/optouts is refused.
-    await query("UPDATE memberships SET role = 'developer' WHERE user_id = $1 AND account_id = $2", [other.userId, other.accountId]);
+    await setMember(other.accountId, other.userId, { role: "developer" });
     expect((await api("/api/keywords", { token: other.token })).status).toBe(403);
     expect((await api("/api/keywords", { token: other.token, body: { keyword: "OI", action: "optout" } })).status).toBe(403);
   });

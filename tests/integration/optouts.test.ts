@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { setAccount, setMember } from "../support/factories";
 
 const DEFAULT_T1 = 8; // centavos per segment (api/sms/pricing.ts)
 const FINAL = ["delivered", "failed", "unavailable"];
@@ -16,7 +17,7 @@ type Who = Person & { token: string };
 
 async function person(tag: string, balance = 0): Promise<Who> {
   const p = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = $2 WHERE id = $1", [p.accountId, balance]);
+  await setAccount(p.accountId, { balance });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 
@@ -173,7 +174,7 @@ describe("deny list API (/api/blacklist)", () => {
 
   it("a role without the screens (developer) is refused both lists", async () => {
     const p = await person("optdev");
-    await query("UPDATE memberships SET role = 'developer' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    await setMember(p.accountId, p.userId, { role: "developer" });
     expect((await api("/api/optouts", { token: p.token })).status).toBe(403);
     expect((await api("/api/blacklist", { token: p.token, body: { recipient: nextNumber().typed } })).status).toBe(403);
     expect((await api("/api/optouts/settings", { token: p.token })).status).toBe(403);
@@ -276,7 +277,7 @@ describe("accept with opt-outs and the deny list", () => {
     expect(await balanceOf(p.accountId)).toBe(1_000 - DEFAULT_T1);
 
     // Every recipient blocked: nothing charged, even with no balance at all, and no outbox row.
-    await query("UPDATE accounts SET balance = 0 WHERE id = $1", [p.accountId]);
+    await setAccount(p.accountId, { balance: 0 });
     const none = await api("/api/sms/messages", { token: p.token, body: { to: [out.e164, denied.e164], body: "De novo" } });
     expect(none.status, JSON.stringify(none.body)).toBe(200);
     expect(none.body.total_price).toBe(0);
@@ -287,7 +288,7 @@ describe("accept with opt-outs and the deny list", () => {
     // After removing the opt-out the number is sent to (and charged) again.
     const [optout] = await query<{ id: string }>("SELECT id FROM optouts WHERE account_id = $1 AND recipient = $2", [p.accountId, out.e164]);
     expect((await api(`/api/optouts/${optout.id}`, { token: p.token, method: "DELETE" })).status).toBe(200);
-    await query("UPDATE accounts SET balance = 100 WHERE id = $1", [p.accountId]);
+    await setAccount(p.accountId, { balance: 100 });
     const resumed = await api("/api/sms/messages", { token: p.token, body: { to: out.e164, body: "Voltou" } });
     expect(resumed.body.data[0]).toMatchObject({ status: "queued", price: DEFAULT_T1 });
     expect(await balanceOf(p.accountId)).toBe(100 - DEFAULT_T1);

@@ -13,6 +13,7 @@ import { query } from "../support/db";
 import { freePort } from "../support/net";
 import { startSmsc, type Smsc } from "../support/smsc";
 import { DEMO_PASSWORD } from "../support/web";
+import { makeMessage, makeShortCode, setAccount } from "../support/factories";
 
 const KEY = "peer-api-key-0123456789";
 const tag = Date.now().toString(36);
@@ -175,10 +176,10 @@ describe("inbound SMS routing by short code", () => {
     const owner = await registerPerson("scowner");
     const sender = await registerPerson("scsender");
     const senderToken = (await login(sender.email, sender.password)).token;
-    await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [sender.accountId]);
+    await setAccount(sender.accountId, { balance: 100000 });
     const code = String(600000 + Math.floor(Math.random() * 399999));
     const free = String(600000 + ((Number(code) - 600000 + 1) % 399999));
-    await query("INSERT INTO short_codes (account_id, number) VALUES ($1, $2)", [owner.accountId, code]);
+    await makeShortCode(owner.accountId, { number: code });
     const mobile = `+55119${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
     // The other account may not send from the owner's code nor from a code nobody owns (api/sms/senders.ts)…
     for (const from of [code, free]) {
@@ -186,11 +187,7 @@ describe("inbound SMS routing by short code", () => {
     }
     // …but it sent to this mobile (from its route's default) and, before senders were checked, from the owner's code.
     expect((await api("/api/sms/messages", { token: senderToken, body: { to: mobile, body: "Oferta" } })).status).toBe(200);
-    await query(`INSERT INTO messages (account_id, channel, direction, sender, recipient, body, status) VALUES ($1, 'sms', 'outbound', $2, $3, 'Oferta', 'delivered')`, [
-      sender.accountId,
-      code,
-      mobile,
-    ]);
+    await makeMessage(sender.accountId, { sender: code, recipient: mobile, body: "Oferta", status: "delivered" });
 
     const r = await mo(mobile, code, "Quero saber mais");
     expect(r.answer).toMatchObject({ result: "stored", accountId: owner.accountId });

@@ -11,6 +11,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { signWebhook } from "../../api/channels/webhook-signature";
 import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
+import { makeProviderConnection, makeSmsPrice, routeSmsThrough, setAccount, setProviderConnection } from "../support/factories";
+
+/** How long each process caches the provider connections (CACHE_MS in api/channels/connections.ts). */
+const CONNECTION_CACHE_MS = 1000;
 
 const ROUTE = "T4";
 const NAME = `acme_${Date.now().toString(36)}`;
@@ -70,22 +74,24 @@ beforeAll(async () => {
   const p = await registerPerson("httpprov");
   accountId = p.accountId;
   token = (await login(p.email, p.password)).token;
-  await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [accountId]);
+  await setAccount(accountId, { balance: 100000 });
   code = await giveShortCode(accountId);
-  await query("INSERT INTO sms_prices (account_id, route, price_per_segment) VALUES ($1, $2, 6)", [accountId, ROUTE]);
-  const [c] = await query<{ id: string }>(`INSERT INTO provider_connections (name, channel, kind, settings) VALUES ($1, 'sms', 'http', $2::jsonb) RETURNING id`, [
-    NAME,
-    JSON.stringify({ url: `http://127.0.0.1:${port}/v2`, api_key: API_KEY, webhook_secret: SECRET }),
-  ]);
-  connectionId = c.id;
-  previous = (await query<{ connection_id: string }>("SELECT connection_id FROM sms_route_connections WHERE route = $1", [ROUTE]))[0].connection_id;
-  await query("UPDATE sms_route_connections SET connection_id = $2 WHERE route = $1", [ROUTE, connectionId]);
-  await new Promise((r) => setTimeout(r, 1200)); // connections are cached for 1 s per process
+  await makeSmsPrice(accountId, { route: ROUTE, pricePerSegment: 6 });
+  connectionId = await makeProviderConnection({
+    name: NAME,
+    channel: "sms",
+    kind: "http",
+    settings: { url: `http://127.0.0.1:${port}/v2`, api_key: API_KEY, webhook_secret: SECRET },
+  });
+  previous = await routeSmsThrough(ROUTE, connectionId);
+  // Each process caches the route's connection for 1 s and nothing outside shows when it reloads:
+  // outlast the cache on purpose (a known duration, not a wait for something observable).
+  await new Promise((r) => setTimeout(r, CONNECTION_CACHE_MS + 200));
 });
 
 afterAll(async () => {
-  if (previous) await query("UPDATE sms_route_connections SET connection_id = $2 WHERE route = $1", [ROUTE, previous]);
-  if (connectionId) await query("UPDATE provider_connections SET enabled = false WHERE id = $1", [connectionId]);
+  if (previous) await routeSmsThrough(ROUTE, previous);
+  if (connectionId) await setProviderConnection(connectionId, { enabled: false });
   await new Promise((r) => peer?.close(() => r(null)));
 });
 

@@ -11,6 +11,7 @@ import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack";
 import { DEMO_PASSWORD } from "../support/web";
+import { accountsOf, setAccount } from "../support/factories";
 
 const KEY = "routing-peer-key-0123456789";
 let stack: Stack;
@@ -52,9 +53,7 @@ beforeAll(async () => {
   stack = await startStack();
   staff = await loginAs("staff@demo.example");
   owner = await loginAs("owner@demo.example");
-  await stack.query(
-    `UPDATE accounts SET balance = 10000000 WHERE id IN (SELECT account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example')`,
-  );
+  for (const accountId of await accountsOf("owner@demo.example", stack.query)) await setAccount(accountId, { balance: 10000000 }, stack.query);
 }, 120_000);
 
 afterAll(async () => {

@@ -6,8 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, login, randomIp, registerPerson, type Person } from "../support/api";
-import { query } from "../support/db";
 import { DEMO_PASSWORD, signIn, type WebClient } from "../support/web";
+import { makeLiveSettings } from "../support/factories";
 
 const BAD = ["abc", "1e309", "99999999999999999999", "-1", "1.5", "0x10"];
 
@@ -25,11 +25,7 @@ beforeAll(async () => {
   ({ token } = await login(owner.email, owner.password));
   staff = (await login("staff@demo.example", DEMO_PASSWORD)).token;
   web = await signIn(owner.email, owner.password);
-  const [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key) VALUES ($1, 'wk_' || md5(random()::text))
-     ON CONFLICT (account_id) DO UPDATE SET updated_at = now() RETURNING widget_key`,
-    [owner.accountId],
-  );
+  const widgetKey = await makeLiveSettings(owner.accountId);
   const visitor = await api(`/api/widget/${widgetKey}/messages`, { body: { name: "Visitante", message: "Olá" }, ip: randomIp() });
   expect(visitor.status, JSON.stringify(visitor.body)).toBe(200);
   roomId = visitor.body.room.id;

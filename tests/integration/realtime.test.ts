@@ -9,9 +9,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { giveOmni, login, registerPerson, type Person } from "../support/api";
-import { query } from "../support/db";
 import { freePort, waitFor } from "../support/net";
 import { LiveClient as Client, wsUrl } from "../support/live-client";
+import { addMember } from "../support/factories";
 
 // The product code used below (publishLive, tickets, visitor tokens) reads this run's Redis.
 process.env.REDIS_URL = inject("redisUrl");
@@ -110,11 +110,8 @@ beforeAll(async () => {
   // A fresh account with the omni plan: its owner (a supervisor), an agent and a non-agent analyst.
   [owner, agent, other] = await Promise.all([registerPerson("rt-owner"), registerPerson("rt-agent"), registerPerson("rt-analyst")]);
   await giveOmni(owner.accountId);
-  await query(`INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true), ($1, $3, 'analyst', false)`, [
-    owner.accountId,
-    agent.userId,
-    other.userId,
-  ]);
+  await addMember(owner.accountId, agent.userId, { role: "agent", isAgent: true });
+  await addMember(owner.accountId, other.userId, { role: "analyst", isAgent: false });
   agentToken = (await login(agent.email, agent.password)).token;
 });
 

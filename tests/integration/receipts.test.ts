@@ -9,21 +9,29 @@ import { inject } from "vitest";
 import { signWebhook } from "../../api/channels/webhook-signature";
 import { registerPerson } from "../support/api";
 import { query } from "../support/db";
+import { ago, makeMessage, type MessageStatus } from "../support/factories";
 
 const SECRET = inject("simulatorWebhookSecret");
 let accountId: string;
 
 type Row = Record<string, unknown> & { status: string };
 
-async function insertMessage(status = "sent") {
+async function insertMessage(status: MessageStatus = "sent") {
   const providerMessageId = `sim-${randomUUID()}`;
-  const [row] = await query<{ id: string }>(
-    `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, provider_message_id, price, sent_at)
-     VALUES ($1, 'sms', 'outbound', '29094', '+5511987654321', 'Seu pedido saiu para entrega', 1, 'GSM7', $2, 'simulator', 'T1', $3, 5, CASE WHEN $2 = 'sent' THEN now() - interval '1 minute' END)
-     RETURNING id`,
-    [accountId, status, providerMessageId],
-  );
-  return { id: row.id, providerMessageId };
+  const id = await makeMessage(accountId, {
+    sender: "29094",
+    recipient: "+5511987654321",
+    body: "Seu pedido saiu para entrega",
+    segments: 1,
+    coding: "GSM7",
+    status,
+    provider: "simulator",
+    route: "T1",
+    providerMessageId,
+    price: 5,
+    sentAt: status === "sent" ? ago("1 minute") : null,
+  });
+  return { id, providerMessageId };
 }
 
 async function messageRow(id: string): Promise<Row> {

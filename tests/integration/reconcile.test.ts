@@ -15,6 +15,7 @@ import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueueSms } from "../support/campaigns";
 import { startStack, type Stack } from "../support/stack";
+import { setAccount } from "../support/factories";
 
 /** The simulator's test numbers (api/simulator/server.ts). */
 const LOST_RECEIPT_NUMBER = "+15005550404";
@@ -25,7 +26,7 @@ async function ownerAccount(stack: Stack) {
   const [{ accountId }] = await stack.query<{ accountId: string }>(
     `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
   );
-  await stack.query("UPDATE accounts SET balance = 100000000 WHERE id = $1", [accountId]);
+  await setAccount(accountId, { balance: 100000000 }, stack.query);
   return accountId;
 }
 

@@ -10,10 +10,11 @@ import { resolve } from "node:path";
 import * as OTPAuth from "otpauth";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
-import { lastMailTo, linkIn, query } from "../support/db";
+import { lastMailTo, linkIn } from "../support/db";
 import { LiveClient, wsUrl } from "../support/live-client";
 import { freePort, waitFor } from "../support/net";
 import { WebClient, location, signIn } from "../support/web";
+import { addLiveAgent, addMember, setAccount } from "../support/factories";
 
 // The product code used below (publishLive, the suspension's revocation event) reads this run's Redis.
 process.env.REDIS_URL = inject("redisUrl");
@@ -145,7 +146,7 @@ describe("a password or 2FA change, a reset or a removal ends the other sessions
   it("removal from the account ends the person's sessions and tokens", async () => {
     const owner = await registerPerson("rv-rm-owner");
     const { p, a, b, tokens } = await personWithSessions("rv-rm");
-    await query("INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'analyst', false)", [owner.accountId, p.userId]);
+    await addMember(owner.accountId, p.userId, { role: "analyst", isAgent: false });
     const ownerToken = (await login(owner.email, owner.password)).token;
     expect((await api(`/api/users/${p.userId}`, { method: "DELETE", token: ownerToken })).status).toBe(200);
     expect(await signedOut(a)).toBe(true);
@@ -199,8 +200,7 @@ describe("open websockets and SSE streams close when their person loses access",
   /** An agent of the owner's account, signed in on the web in that account. */
   async function agentOf() {
     const p = await registerPerson("rv-rt-agent");
-    await query("INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true)", [owner.accountId, p.userId]);
-    await query("UPDATE users SET current_account_id = $1 WHERE id = $2", [owner.accountId, p.userId]);
+    await addLiveAgent(owner.accountId, p.userId);
     return { p, web: await signIn(p.email, p.password) };
   }
 
@@ -279,7 +279,7 @@ describe("open websockets and SSE streams close when their person loses access",
   it("the account's suspension closes its people's connections", async () => {
     const { web } = await agentOf();
     const s = await streamsOf(web, "sse");
-    await query("UPDATE accounts SET status = 'suspended' WHERE id = $1", [owner.accountId]);
+    await setAccount(owner.accountId, { status: "suspended" });
     try {
       // What suspending an account does (there is no suspension screen yet): the account's revocation event.
       const { revokeAccountConnections } = await import("../../api/auth/revocation");
@@ -287,7 +287,7 @@ describe("open websockets and SSE streams close when their person loses access",
       await expect.poll(() => s.bell.ended, { timeout: 5000 }).toBe(true);
       await expect.poll(() => s.sse!.ended, { timeout: 5000 }).toBe(true);
     } finally {
-      await query("UPDATE accounts SET status = 'active' WHERE id = $1", [owner.accountId]);
+      await setAccount(owner.accountId, { status: "active" });
       await s.bell.close();
       await s.sse?.close();
     }
@@ -318,7 +318,7 @@ describe("the periodic re-check (when a revocation event is lost)", () => {
     await giveOmni(p.accountId);
     const ws = new LiveClient(wsUrl(own, { ticket: await ticketOf(await signIn(p.email, p.password)) }));
     await ws.welcome();
-    await query("UPDATE accounts SET status = 'suspended' WHERE id = $1", [p.accountId]);
+    await setAccount(p.accountId, { status: "suspended" });
     let code: number | null = null;
     void ws.closed.then((c) => (code = c.code));
     await expect.poll(() => code, { timeout: 5000 }).toBe(4401);

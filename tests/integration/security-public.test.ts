@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { addMember, makeLiveSettings, makeWhitelabel, setAccount, setLiveRoom, sql } from "../support/factories";
 
 const MB = 1024 * 1024;
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from("IHDR-fake-png-body")]);
@@ -58,16 +59,13 @@ beforeAll(async () => {
   owner = await registerPerson("sec-public");
   await giveOmni(owner.accountId);
   ({ token } = await login(owner.email, owner.password));
-  [{ widget_key: widgetKey }] = await query<{ widget_key: string }>(
-    `INSERT INTO live_settings (account_id, widget_key, default_capacity) VALUES ($1, 'wk_' || md5(random()::text), 50) ON CONFLICT (account_id) DO UPDATE SET default_capacity = 50 RETURNING widget_key`,
-    [owner.accountId],
-  );
+  widgetKey = await makeLiveSettings(owner.accountId, { defaultCapacity: 50 });
 });
 
 describe("whitelabel hosts (item 8)", () => {
   async function reseller(tag: string) {
     const p = await registerPerson(tag);
-    await query(`UPDATE accounts SET type = 'reseller' WHERE id = $1`, [p.accountId]);
+    await setAccount(p.accountId, { type: "reseller" });
     const { token: t } = await login(p.email, p.password);
     return (host: string) => api("/api/admin/whitelabel", { method: "PUT", token: t, account: p.accountId, lang: "en", body: { name: `Marca ${tag}`, color: "#123456", host } });
   }
@@ -94,9 +92,7 @@ describe("whitelabel hosts (item 8)", () => {
 
   it("a brand is never served on a platform host, even from a row claiming it", async () => {
     const p = await registerPerson("wl-legacy");
-    const [w] = await query<{ id: string }>(`INSERT INTO whitelabels (name, color, host, account_id) VALUES ('Sequestro', '#000000', 'unsubscribe.localhost', $1) RETURNING id`, [
-      p.accountId,
-    ]);
+    const w = { id: await makeWhitelabel({ name: "Sequestro", color: "#000000", host: "unsubscribe.localhost", accountId: p.accountId }) };
     try {
       expect((await api("/api/whitelabel/current", { host: "unsubscribe.localhost" })).body.brand).toBeNull();
     } finally {
@@ -168,7 +164,7 @@ describe("live files follow their room (item 14)", () => {
   it("an agent refused the room (403) is refused its file; the attending agent, the supervisor and a signed URL keep it", async () => {
     const agent = async (tag: string) => {
       const p = await registerPerson(tag);
-      await query(`INSERT INTO memberships (account_id, user_id, role, is_agent) VALUES ($1, $2, 'agent', true)`, [owner.accountId, p.userId]);
+      await addMember(owner.accountId, p.userId, { role: "agent", isAgent: true });
       const { token: t } = await login(p.email, p.password);
       return { p, get: (path: string) => fetch(new URL(path, inject("apiUrl")), { headers: { Authorization: `Bearer ${t}`, "X-Account-Id": owner.accountId } }) };
     };
@@ -178,7 +174,7 @@ describe("live files follow their room (item 14)", () => {
     const uri: string = up.body.message.attachments[0].uri;
     const roomId: string = up.body.room.id;
     // Ana attends the room: it is hers, and not Bruno's.
-    await query(`UPDATE live_rooms SET status = 'OPEN', agent_id = $2, assigned_at = now() WHERE id = $1`, [roomId, ana.p.userId]);
+    await setLiveRoom(roomId, { status: "OPEN", agentId: ana.p.userId, assignedAt: sql("now()") });
     expect((await bruno.get(`/api/omni/rooms/${roomId}`)).status).toBe(403);
     expect((await bruno.get(uri)).status).toBe(403);
     expect((await bruno.get(`${uri}/url`)).status).toBe(403);

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../support/stack";
+import { makeAccount, makeLiveSettings } from "../support/factories";
 
 let stack: Stack;
 let widgetKey: string;
@@ -29,11 +30,8 @@ async function call(path: string, ip: string, body?: unknown) {
 }
 
 async function accountWithKey(email: string) {
-  const [a] = await stack.query<{ id: string }>(`INSERT INTO accounts (name, auth_token) VALUES ($1, md5(random()::text)) RETURNING id`, [email]);
-  const [s] = await stack.query<{ widget_key: string }>(`INSERT INTO live_settings (account_id, widget_key) VALUES ($1, 'wk_' || md5(random()::text)) RETURNING widget_key`, [
-    a.id,
-  ]);
-  return { accountId: a.id, key: s.widget_key };
+  const a = { id: await makeAccount({ name: email }, stack.query) };
+  return { accountId: a.id, key: await makeLiveSettings(a.id, {}, stack.query) };
 }
 
 const rooms = async (key: string) =>

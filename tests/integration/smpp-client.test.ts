@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { startSmsc, type Smsc } from "../support/smsc";
+import { makeProviderConnection, makeSmsPrice, routeSmsThrough, setAccount, setProviderConnection } from "../support/factories";
 
 const ROUTE = "T6";
 let smsc: Smsc;
@@ -46,24 +47,23 @@ beforeAll(async () => {
   const p = await registerPerson("smppcli");
   accountId = p.accountId;
   token = (await login(p.email, p.password)).token;
-  await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [accountId]);
+  await setAccount(accountId, { balance: 100000 });
   code = await giveShortCode(accountId);
-  await query("INSERT INTO sms_prices (account_id, route, price_per_segment) VALUES ($1, $2, 5)", [accountId, ROUTE]);
-  const [c] = await query<{ id: string }>(`INSERT INTO provider_connections (name, channel, kind, settings) VALUES ($1, 'sms', 'smpp', $2::jsonb) RETURNING id`, [
-    NAME,
-    JSON.stringify({ host: "127.0.0.1", port: smsc.port, system_id: "mensag", password: "s3cret", tps: 50 }),
-  ]);
-  connectionId = c.id;
-  const [prev] = await query<{ connection_id: string }>("SELECT connection_id FROM sms_route_connections WHERE route = $1", [ROUTE]);
-  previousConnection = prev.connection_id;
-  await query("UPDATE sms_route_connections SET connection_id = $2 WHERE route = $1", [ROUTE, connectionId]);
+  await makeSmsPrice(accountId, { route: ROUTE, pricePerSegment: 5 });
+  connectionId = await makeProviderConnection({
+    name: NAME,
+    channel: "sms",
+    kind: "smpp",
+    settings: { host: "127.0.0.1", port: smsc.port, system_id: "mensag", password: "s3cret", tps: 50 },
+  });
+  previousConnection = await routeSmsThrough(ROUTE, connectionId);
   // The worker keeps a bind open for every enabled SMPP connection.
   await until("the worker's bind", () => smsc.bound());
 });
 
 afterAll(async () => {
-  if (previousConnection) await query("UPDATE sms_route_connections SET connection_id = $2 WHERE route = $1", [ROUTE, previousConnection]);
-  if (connectionId) await query("UPDATE provider_connections SET enabled = false WHERE id = $1", [connectionId]);
+  if (previousConnection) await routeSmsThrough(ROUTE, previousConnection);
+  if (connectionId) await setProviderConnection(connectionId, { enabled: false });
   await smsc?.close();
 });
 

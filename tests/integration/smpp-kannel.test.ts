@@ -17,6 +17,7 @@ import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { startRecordingPeer, waitUntil, type RecordingPeer } from "../support/loopback-peer";
 import { freePort } from "../support/net";
+import { setAccount } from "../support/factories";
 
 const installed = spawnSync("sh", ["-c", "command -v bearerbox && command -v smsbox"]).status === 0;
 const onCi = process.env.CI === "true";
@@ -44,7 +45,7 @@ describe.runIf(installed)("Kannel as an ESME of our SMPP server", () => {
     const p = await registerPerson("smppkannel");
     accountId = p.accountId;
     const token = (await login(p.email, p.password)).token;
-    await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [accountId]);
+    await setAccount(accountId, { balance: 100000 });
     code = await giveShortCode(accountId);
     const tag = Date.now().toString(36).slice(-6);
     const u = await api("/api/smpp/users", { token, body: { system_id: `kan${tag}`, route: "T1", tps: 50 } });

@@ -14,6 +14,7 @@ import { api, giveShortCode, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { smppClient, type TestClient } from "../support/smpp-client";
 import { DEMO_PASSWORD } from "../support/web";
+import { setAccount } from "../support/factories";
 
 const STAT = { delivered: "DELIVRD", failed: "UNDELIV", unavailable: "EXPIRED" } as const;
 let token: string;
@@ -42,7 +43,7 @@ beforeAll(async () => {
   const p = await registerPerson("smppsrv");
   accountId = p.accountId;
   token = (await login(p.email, p.password)).token;
-  await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [accountId]);
+  await setAccount(accountId, { balance: 100000 });
   code = await giveShortCode(accountId);
 });
 
@@ -250,7 +251,7 @@ describe("SMPP server", () => {
   it("insufficient balance answers ESME_RSUBMITFAIL and writes nothing", async () => {
     const poor = await registerPerson("smpppoor");
     const poorToken = (await login(poor.email, poor.password)).token;
-    await query("UPDATE accounts SET balance = 0, credit_limit = 0 WHERE id = $1", [poor.accountId]);
+    await setAccount(poor.accountId, { balance: 0, creditLimit: 0 });
     const u = await createUser(poorToken, { system_id: `poo${tag}` });
     const c = await client();
     expect(await c.bind("transceiver", u.data.system_id, u.password)).toBe(0);
@@ -343,7 +344,7 @@ describe("SMPP server interoperability (issue 12)", () => {
   beforeAll(async () => {
     const p = await registerPerson("smppmoney");
     const t = (await login(p.email, p.password)).token;
-    await query("UPDATE accounts SET balance = 100000 WHERE id = $1", [p.accountId]);
+    await setAccount(p.accountId, { balance: 100000 });
     const m = await createUser(t, { system_id: `mny${tag}`, route: "T1", tps: 50 });
     money = { accountId: p.accountId, code: await giveShortCode(p.accountId), user: { system_id: m.data.system_id, password: m.password } };
   });
@@ -459,7 +460,7 @@ describe("SMPP server interoperability (issue 12)", () => {
     // Another account's message is not found.
     const other = await registerPerson("smppquery-other");
     const otherToken = (await login(other.email, other.password)).token;
-    await query("UPDATE accounts SET balance = 1000 WHERE id = $1", [other.accountId]);
+    await setAccount(other.accountId, { balance: 1000 });
     const theirs = await api("/api/sms/messages", { token: otherToken, body: { to: "+5511988887003", body: "deles" } });
     expect(theirs.status, JSON.stringify(theirs.body)).toBe(200);
     expect((await c.request("query_sm", { message_id: theirs.body.data[0].id })).command_status).toBe(STATUS.ESME_RQUERYFAIL);

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { query, uniqueEmail } from "../support/db";
 import { smppClient } from "../support/smpp-client";
 import { DEMO_PASSWORD, location, signIn, type WebClient } from "../support/web";
+import { setUser } from "../support/factories";
 
 let client: WebClient;
 let accountId: string;
@@ -30,7 +31,7 @@ beforeAll(async () => {
   expect(res.status).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
   accountId = body.account.id;
-  await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
+  await setUser(body.user.id, { verified: true });
   client = await signIn(email);
 });
 

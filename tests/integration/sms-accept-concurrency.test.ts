@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { login, registerPerson } from "../support/api";
 import { query } from "../support/db";
+import { setAccount } from "../support/factories";
 
 const DEFAULT_T1 = 8;
 
@@ -23,7 +24,7 @@ async function send(token: string, key?: string) {
 describe("concurrent sends of one account", () => {
   it("never overspend: exactly the affordable sends are accepted, the rest are 402 and write nothing", async () => {
     const p = await registerPerson("concurrent");
-    await query("UPDATE accounts SET balance = $2, credit_limit = 0 WHERE id = $1", [p.accountId, 5 * DEFAULT_T1]);
+    await setAccount(p.accountId, { balance: 5 * DEFAULT_T1, creditLimit: 0 });
     const { token } = await login(p.email, p.password);
     const answers = await Promise.all(Array.from({ length: 12 }, () => send(token)));
     const statuses = answers.map((a) => a.status).sort();

@@ -11,13 +11,14 @@ import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, giveShortCode, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
+import { makeSmsPrice, setAccount, setMember } from "../support/factories";
 
 const FINAL = ["delivered", "failed", "unavailable"];
 const DEFAULT_T1 = 8; // centavos per segment (api/sms/pricing.ts)
 
 async function person(tag: string, balance: number, creditLimit = 0) {
   const p = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = $2, credit_limit = $3 WHERE id = $1", [p.accountId, balance, creditLimit]);
+  await setAccount(p.accountId, { balance, creditLimit });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 
@@ -158,7 +159,7 @@ describe("POST /api/sms/messages (accept)", () => {
 
   it("an account's own price per segment wins over the default", async () => {
     const p = await person("smsprice", 1_000);
-    await query("INSERT INTO sms_prices (account_id, route, price_per_segment, currency) VALUES ($1, 'T2', 5, 'BRL')", [p.accountId]);
+    await makeSmsPrice(p.accountId, { route: "T2", pricePerSegment: 5, currency: "BRL" });
     const res = await send(p.token, { to: nextNumber(), body: "b".repeat(200), route: "T2" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total_price: 10, data: [{ segments: 2, price: 10 }] });
@@ -242,7 +243,7 @@ describe("POST /api/sms/messages (accept)", () => {
     expect(await counts(p.accountId)).toEqual({ messages: 0, outbox: 0, queuedEvents: 0, keys: 0 });
 
     // balance 10 + credit limit 6 covers 2 × 8: the balance goes negative within the limit.
-    await query("UPDATE accounts SET credit_limit = 6 WHERE id = $1", [p.accountId]);
+    await setAccount(p.accountId, { creditLimit: 6 });
     const ok = await send(p.token, { to: [nextNumber(), nextNumber()], body: "Oferta" });
     expect(ok.status).toBe(200);
     expect(await balanceOf(p.accountId)).toBe(-6);
@@ -316,12 +317,12 @@ describe("POST /api/sms/messages (accept)", () => {
 
     // A real send by an agent, in a fresh account whose person is made an agent.
     const p = await person("smsagent", 1_000);
-    await query("UPDATE memberships SET role = 'agent' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    await setMember(p.accountId, p.userId, { role: "agent" });
     const asAgent = await send(p.token, { to: nextNumber(), body: "Enviado pelo atendente" });
     expect(asAgent.status, JSON.stringify(asAgent.body)).toBe(200);
     expect(await balanceOf(p.accountId)).toBe(1_000 - DEFAULT_T1);
 
-    await query("UPDATE memberships SET role = 'developer' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    await setMember(p.accountId, p.userId, { role: "developer" });
     const asDeveloper = await send(p.token, { to: nextNumber(), body: "Não pode" });
     expect(asDeveloper.status).toBe(403);
     expect(await balanceOf(p.accountId)).toBe(1_000 - DEFAULT_T1);

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { giveShortCode, login, registerPerson, api, type Person } from "../support/api";
 import { query } from "../support/db";
 import { signIn } from "../support/web";
+import { setAccount } from "../support/factories";
 
 const DEFAULT_T1 = 8;
 let seq = 30_000_000 + Math.floor(Math.random() * 30_000_000);
@@ -18,7 +19,7 @@ const e164 = (national: string) => `+55${national.replace(/\D/g, "")}`;
 type Who = Person & { token: string };
 async function person(tag: string, balance: number): Promise<Who> {
   const p = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = $2 WHERE id = $1", [p.accountId, balance]);
+  await setAccount(p.accountId, { balance });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);

@@ -5,66 +5,23 @@
  * (dates, cost, coding, error reason, timeline, map), the Export button → /sms/exports → the CSV,
  * account scoping, and the dashboard / usage / insights / stat / queue / campaign figures.
  */
-import { beforeAll, describe, expect, inject, it } from "vitest";
-import { query, uniqueEmail } from "../support/db";
-import { DEMO_PASSWORD, location, signIn, type WebClient } from "../support/web";
+import { beforeAll, describe, expect, it } from "vitest";
+import { query } from "../support/db";
+import { location, signedInCustomer, type WebClient } from "../support/web";
+import { makeCampaign, makeMessage, makeMessageEvents, makeSmsExport, type MessageFields, type MessageStatus, setAccount, setMessages, setUser } from "../support/factories";
 
 const spToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const sp = (day: string, h: number, m: number, s = 0, micro = "000000") =>
   new Date(Date.parse(`${day}T00:00:00-03:00`) + ((h * 60 + m) * 60 + s) * 1000).toISOString().replace(/\.\d{3}Z$/, `.${micro}Z`);
 
-async function freshCustomer(tag: string) {
-  const email = uniqueEmail(tag);
-  const res = await fetch(new URL("/api/auth/register", inject("apiUrl")), {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      firstName: "Rita",
-      lastName: "Nova",
-      email,
-      password: DEMO_PASSWORD,
-      confirmPassword: DEMO_PASSWORD,
-      companyName: `Empresa ${tag} ${Date.now().toString(36)}`,
-      acceptTerms: true,
-      locale: "pt-BR",
-    }),
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const body = (await res.json()) as { user: { id: string }; account: { id: string } };
-  await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
-  return { email, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };
-}
+const freshCustomer = (tag: string) => signedInCustomer(tag);
 
-type Seed = Record<string, unknown> & { key: string; created_at: string; status: string; body: string };
+type Seed = MessageFields & { key: string; createdAt: string; status: MessageStatus; body: string };
 async function seed(accountId: string, rows: Seed[]) {
   const ids: Record<string, string> = {};
-  for (const r of rows) {
-    const [row] = await query<{ id: string }>(
-      `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, error_code, error_message, price, created_at,
-                             sent_at, type, latitude, longitude, carrier, currency)
-       VALUES ($1, 'sms', 'outbound', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
-      [
-        accountId,
-        r.sender ?? "LOJA",
-        r.recipient ?? "+5511970000001",
-        r.body,
-        r.segments ?? 1,
-        r.coding ?? "GSM7",
-        r.status,
-        r.error_code ?? null,
-        r.error_message ?? null,
-        r.price ?? 8,
-        r.created_at,
-        r.sent_at ?? null,
-        r.type ?? "text",
-        r.latitude ?? null,
-        r.longitude ?? null,
-        r.carrier ?? null,
-        r.currency ?? "BRL",
-      ],
-    );
-    ids[r.key] = row.id;
+  for (const { key, ...fields } of rows) {
+    ids[key] = await makeMessage(accountId, { recipient: "+5511970000001", segments: 1, coding: "GSM7", price: 8, type: "text", currency: "BRL", ...fields });
   }
   return ids;
 }
@@ -108,31 +65,31 @@ beforeAll(async () => {
   yesterday = addDays(today, -1);
   before = addDays(today, -2);
   ids = await seed(owner.accountId, [
-    { key: "t1", created_at: sp(today, 0, 0, 1), status: "delivered", body: "Hoje cedo" },
-    { key: "y0", created_at: sp(yesterday, 0, 0), status: "delivered", body: "Ontem primeiro instante", carrier: "Vivo" },
+    { key: "t1", createdAt: sp(today, 0, 0, 1), status: "delivered", body: "Hoje cedo" },
+    { key: "y0", createdAt: sp(yesterday, 0, 0), status: "delivered", body: "Ontem primeiro instante", carrier: "Vivo" },
     {
       key: "y1",
-      created_at: sp(yesterday, 12, 30, 15),
-      sent_at: sp(yesterday, 12, 30, 17),
+      createdAt: sp(yesterday, 12, 30, 15),
+      sentAt: sp(yesterday, 12, 30, 17),
       status: "failed",
       body: "Promoção de verão com acentuação",
       segments: 2,
       coding: "UCS2",
       price: 16,
-      error_code: "UNDELIV",
-      error_message: "The handset rejected the message (simulated)",
+      errorCode: "UNDELIV",
+      errorMessage: "The handset rejected the message (simulated)",
       recipient: "+5521970000002",
       carrier: "Claro",
     },
-    { key: "y2", created_at: sp(yesterday, 23, 59, 59, "999999"), status: "failed", body: "Ontem último instante", error_code: "EXPIRED" },
-    { key: "y3", created_at: sp(yesterday, 14, 0), status: "sent", body: "Estamos aqui", type: "location", latitude: -23.55052, longitude: -46.633308 },
-    { key: "b1", created_at: sp(yesterday, 0, 0).replace("T03:00:00.000000Z", "T02:59:59.999999Z"), status: "failed", body: "Anteontem último instante" },
+    { key: "y2", createdAt: sp(yesterday, 23, 59, 59, "999999"), status: "failed", body: "Ontem último instante", errorCode: "EXPIRED" },
+    { key: "y3", createdAt: sp(yesterday, 14, 0), status: "sent", body: "Estamos aqui", type: "location", latitude: -23.55052, longitude: -46.633308 },
+    { key: "b1", createdAt: sp(yesterday, 0, 0).replace("T03:00:00.000000Z", "T02:59:59.999999Z"), status: "failed", body: "Anteontem último instante" },
   ]);
-  await query(
-    `INSERT INTO message_events (message_id, account_id, status, source, payload, created_at) VALUES
-       ($1, $2, 'queued', 'system', '{}', $3), ($1, $2, 'sent', 'system', '{}', $4), ($1, $2, 'failed', 'provider', '{"error_code":"UNDELIV"}', $5)`,
-    [ids.y1, owner.accountId, sp(yesterday, 12, 30, 15), sp(yesterday, 12, 30, 17), sp(yesterday, 12, 31, 0)],
-  );
+  await makeMessageEvents(owner.accountId, ids.y1, [
+    { status: "queued", createdAt: sp(yesterday, 12, 30, 15) },
+    { status: "sent", createdAt: sp(yesterday, 12, 30, 17) },
+    { status: "failed", source: "provider", payload: { error_code: "UNDELIV" }, createdAt: sp(yesterday, 12, 31, 0) },
+  ]);
 });
 
 describe("SMS history screens (JavaScript off)", () => {
@@ -245,10 +202,7 @@ describe("SMS history screens (JavaScript off)", () => {
     expect((await stranger.client.get(`/sms/exports/${row.id}/file`)).status).toBe(404);
     expect((await pageOf(stranger.client, "/sms/exports")).html).not.toContain(row.id);
     // While one is being prepared, the list refreshes itself (no JavaScript needed).
-    await query(`INSERT INTO sms_exports (account_id, status, filter) VALUES ($1, 'processing', $2::jsonb)`, [
-      stranger.accountId,
-      JSON.stringify({ id: "", from: "", to: "", status: "", sent_at: { from: today, to: today } }),
-    ]);
+    await makeSmsExport(stranger.accountId, { status: "processing", filter: { id: "", from: "", to: "", status: "", sent_at: { from: today, to: today } } });
     const busy = await stranger.client.page("/sms/exports");
     expect(busy.html).toMatch(/<meta http-equiv="refresh" content="3"/);
     expect(busy.html).toContain("Preparando");
@@ -293,8 +247,8 @@ describe("SMS history screens (JavaScript off)", () => {
     expect(fig("deliveryRate")).toContain("40,0%");
     expect(ins.html).toContain('data-error-code="UNDELIV"');
 
-    const [camp] = await query<{ id: string }>(`INSERT INTO campaigns (account_id, channel, name, total) VALUES ($1, 'sms', 'Natal', 2) RETURNING id`, [owner.accountId]);
-    await query(`UPDATE messages SET campaign_id = $1 WHERE id = ANY($2::uuid[])`, [camp.id, [ids.t1, ids.y1]]);
+    const camp = { id: await makeCampaign(owner.accountId, { name: "Natal", total: 2 }) };
+    await setMessages([ids.t1, ids.y1], { campaignId: camp.id });
     const campaign = await pageOf(c, "/sms/reports/campaign");
     const cr = rowOf(campaign.html, "data-campaign-id", camp.id);
     expect(cr).toContain("Natal");
@@ -311,16 +265,14 @@ describe("SMS history screens (JavaScript off)", () => {
 describe("money in the account's currency, in the reader's language", () => {
   it("an account in USD sees US$ (pt-BR) or $ (en) on the dashboard, the campaign report and the campaign page — never R$", async () => {
     const usd = await freshCustomer("smsusd");
-    await query("UPDATE accounts SET currency = 'USD' WHERE id = $1", [usd.accountId]);
+    await setAccount(usd.accountId, { currency: "USD" });
     const day = spToday();
     const m = await seed(usd.accountId, [
-      { key: "a", created_at: sp(day, 0, 0, 2), status: "delivered", body: "Hello", price: 150, currency: "USD" },
-      { key: "b", created_at: sp(day, 0, 0, 3), status: "failed", body: "Hello again", price: 25, currency: "USD" },
+      { key: "a", createdAt: sp(day, 0, 0, 2), status: "delivered", body: "Hello", price: 150, currency: "USD" },
+      { key: "b", createdAt: sp(day, 0, 0, 3), status: "failed", body: "Hello again", price: 25, currency: "USD" },
     ]);
-    const [camp] = await query<{ id: string }>(`INSERT INTO campaigns (account_id, channel, name, total, status) VALUES ($1, 'sms', 'Spring', 2, 'completed') RETURNING id`, [
-      usd.accountId,
-    ]);
-    await query(`UPDATE messages SET campaign_id = $1 WHERE id = ANY($2::uuid[])`, [camp.id, [m.a, m.b]]);
+    const camp = { id: await makeCampaign(usd.accountId, { name: "Spring", total: 2, status: "completed" }) };
+    await setMessages([m.a, m.b], { campaignId: camp.id });
     const figure = (html: string, k: string) => {
       const i = html.indexOf(`data-figure="${k}"`);
       return i < 0 ? "" : html.slice(i, html.indexOf("</div></div>", i));
@@ -331,7 +283,7 @@ describe("money in the account's currency, in the reader's language", () => {
       ["pt-BR", /US\$\s1,75/],
       ["en", /(?<![A-Z])\$1\.75/],
     ] as const) {
-      await query("UPDATE users SET locale = $2 WHERE id = $1", [usd.userId, locale]);
+      await setUser(usd.userId, { locale });
       const dash = await pageOf(usd.client, "/sms/dashboard");
       expect(figure(dash.html, "cost"), locale).toMatch(money);
       expect(rowOf(dash.html, "data-day", day), locale).toMatch(new RegExp(`data-col="cost">${money.source}<`));

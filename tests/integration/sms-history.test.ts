@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
+import { makeMessages, type MessageStatus, setMember } from "../support/factories";
 
 type Seed = { created_at: string; sender: string; recipient: string; status: string; body: string; day: string };
 type Item = { id: string; created_at: string; sender: string; recipient: string; status: string; body: string };
@@ -39,12 +40,9 @@ async function person(tag: string) {
 }
 
 async function insert(accountId: string, rows: Seed[], channel = "sms") {
-  return query<{ id: string; created_at_text: string }>(
-    `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, status, created_at)
-     SELECT $1, $2, 'outbound', r.sender, r.recipient, r.body, r.status, r.created_at::timestamptz
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS r(sender, recipient, body, status, created_at)
-     RETURNING id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_text`,
-    [accountId, channel, rows.map((r) => r.sender), rows.map((r) => r.recipient), rows.map((r) => r.body), rows.map((r) => r.status), rows.map((r) => r.created_at)],
+  return makeMessages(
+    accountId,
+    rows.map((r) => ({ channel, sender: r.sender, recipient: r.recipient, body: r.body, status: r.status as MessageStatus, createdAt: r.created_at })),
   );
 }
 
@@ -87,7 +85,7 @@ beforeAll(async () => {
     }
   }
   const inserted = await insert(owner.accountId, seeds);
-  all = seeds.map((s, i) => ({ ...s, id: inserted[i].id, created_at: inserted[i].created_at_text })).sort(newestFirst);
+  all = seeds.map((s, i) => ({ ...s, id: inserted[i].id, created_at: inserted[i].createdAt })).sort(newestFirst);
   expect(all.map((s) => s.created_at)).toEqual([...seeds.map((s) => s.created_at)].sort().reverse());
   // Not SMS, and another account's: never listed.
   await insert(owner.accountId, [{ day: today, created_at: sp(today, 12, 0), sender: "X", recipient: RECIPIENTS[0], status: "sent", body: "WhatsApp" }], "whatsapp");
@@ -284,12 +282,12 @@ describe("GET /api/sms/messages (history)", () => {
     expect((refused.body as any).error.code).toBe("FORBIDDEN");
 
     // In the fresh account: the same person as developer reads the history, as analyst is refused.
-    await query("UPDATE memberships SET role = 'developer' WHERE user_id = $1 AND account_id = $2", [owner.userId, owner.accountId]);
+    await setMember(owner.accountId, owner.userId, { role: "developer" });
     const asDev = await history(range(before, today));
     expect(asDev.status).toBe(200);
     expect(asDev.body.total).toBe(120);
-    await query("UPDATE memberships SET role = 'analyst' WHERE user_id = $1 AND account_id = $2", [owner.userId, owner.accountId]);
+    await setMember(owner.accountId, owner.userId, { role: "analyst" });
     expect((await history(range(before, today))).status).toBe(403);
-    await query("UPDATE memberships SET role = 'owner' WHERE user_id = $1 AND account_id = $2", [owner.userId, owner.accountId]);
+    await setMember(owner.accountId, owner.userId, { role: "owner" });
   });
 });

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { login, registerPerson } from "../support/api";
 import { query } from "../support/db";
+import { ago, setAccount, setIdempotencyKey } from "../support/factories";
 
 async function send(token: string, key: string, body: string) {
   const res = await fetch(new URL("/api/sms/messages", inject("apiUrl")), {
@@ -29,15 +30,15 @@ async function until(check: () => Promise<boolean>, ms = 10_000) {
 describe("idempotency key sweep", () => {
   it("removes keys older than 24 h, keeps younger ones, and an expired key can be used for a new request", async () => {
     const p = await registerPerson("idemsweep");
-    await query("UPDATE accounts SET balance = 1000 WHERE id = $1", [p.accountId]);
+    await setAccount(p.accountId, { balance: 1000 });
     const { token } = await login(p.email, p.password);
     const oldKey = `old-${randomUUID()}`;
     const youngKey = `young-${randomUUID()}`;
     expect((await send(token, oldKey, "Primeiro pedido")).status).toBe(200);
     expect((await send(token, youngKey, "Segundo pedido")).status).toBe(200);
     // The first key was used 25 hours ago; the second 23 hours ago.
-    await query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE account_id = $1 AND key = $2", [p.accountId, oldKey]);
-    await query("UPDATE idempotency_keys SET created_at = now() - interval '23 hours' WHERE account_id = $1 AND key = $2", [p.accountId, youngKey]);
+    await setIdempotencyKey(p.accountId, oldKey, { createdAt: ago("25 hours") });
+    await setIdempotencyKey(p.accountId, youngKey, { createdAt: ago("23 hours") });
 
     const keys = () => query<{ key: string }>("SELECT key FROM idempotency_keys WHERE account_id = $1 ORDER BY key", [p.accountId]);
     expect(await until(async () => (await keys()).length === 1)).toBe(true);

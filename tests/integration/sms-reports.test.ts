@@ -11,6 +11,7 @@ import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, giveShortCode, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { translate } from "../../api/lib/i18n";
+import { ago, makeCampaign, makeMessage, makeSmsExport, type MessageFields, type MessageStatus, setAccount, setUser, sql } from "../support/factories";
 
 const spToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -23,13 +24,13 @@ type Seed = {
   created_at: string;
   sent_at?: string;
   delivered_at?: string;
-  direction?: string;
+  direction?: "outbound" | "inbound";
   sender: string;
   recipient: string;
   body: string;
   segments: number;
-  coding?: string | null;
-  status: string;
+  coding?: "GSM7" | "UCS2" | null;
+  status: MessageStatus;
   error_code?: string | null;
   error_message?: string | null;
   carrier?: string | null;
@@ -40,38 +41,31 @@ type Seed = {
 
 async function person(tag: string, balance = 0) {
   const p = await registerPerson(tag);
-  if (balance) await query("UPDATE accounts SET balance = $2 WHERE id = $1", [p.accountId, balance]);
+  if (balance) await setAccount(p.accountId, { balance });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 
 async function seed(accountId: string, rows: Seed[]) {
   const ids: Record<string, string> = {};
   for (const r of rows) {
-    const [row] = await query<{ id: string }>(
-      `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, error_code, error_message, carrier, price,
-                             created_at, sent_at, delivered_at, campaign_id, scheduled_at)
-       VALUES ($1, 'sms', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
-      [
-        accountId,
-        r.direction ?? "outbound",
-        r.sender,
-        r.recipient,
-        r.body,
-        r.segments,
-        r.coding ?? null,
-        r.status,
-        r.error_code ?? null,
-        r.error_message ?? null,
-        r.carrier ?? null,
-        r.price,
-        r.created_at,
-        r.sent_at ?? null,
-        r.delivered_at ?? null,
-        r.campaign_id ?? null,
-        r.scheduled_at ?? null,
-      ],
-    );
-    ids[r.key] = row.id;
+    ids[r.key] = await makeMessage(accountId, {
+      direction: r.direction ?? "outbound",
+      sender: r.sender,
+      recipient: r.recipient,
+      body: r.body,
+      segments: r.segments,
+      coding: r.coding ?? null,
+      status: r.status,
+      errorCode: r.error_code ?? null,
+      errorMessage: r.error_message ?? null,
+      carrier: r.carrier ?? null,
+      price: r.price,
+      createdAt: r.created_at,
+      sentAt: r.sent_at ?? null,
+      deliveredAt: r.delivered_at ?? null,
+      campaignId: r.campaign_id ?? null,
+      scheduledAt: r.scheduled_at ?? null,
+    });
   }
   return ids;
 }
@@ -381,12 +375,10 @@ describe("SMS figures", () => {
   });
 
   it("campaign report: per campaign, messages per status and cost", async () => {
-    const [c] = await query<{ id: string }>(`INSERT INTO campaigns (account_id, channel, name, status, total) VALUES ($1, 'sms', 'Black Friday', 'running', 4) RETURNING id`, [
-      owner.accountId,
-    ]);
+    const c = { id: await makeCampaign(owner.accountId, { name: "Black Friday", status: "running", total: 4 }) };
     await seed(
       owner.accountId,
-      ["delivered", "delivered", "failed", "queued"].map((status, i) => ({
+      (["delivered", "delivered", "failed", "queued"] as const).map((status, i) => ({
         key: `c${i}`,
         created_at: sp(addDays(today, -40), 10, i),
         sender: "LOJA",
@@ -408,11 +400,10 @@ describe("SMS figures", () => {
     expect(other.body.data).toEqual([]);
 
     // Pages by keyset, newest first: two more campaigns, one per page.
-    const more = await query<{ id: string }>(
-      `INSERT INTO campaigns (account_id, channel, name, status, total, created_at)
-       VALUES ($1, 'sms', 'Natal', 'completed', 0, now() - interval '1 hour'), ($1, 'sms', 'Ano novo', 'completed', 0, now() - interval '2 hours') RETURNING id`,
-      [owner.accountId],
-    );
+    const more = [
+      { id: await makeCampaign(owner.accountId, { name: "Natal", status: "completed", total: 0, createdAt: ago("1 hour") }) },
+      { id: await makeCampaign(owner.accountId, { name: "Ano novo", status: "completed", total: 0, createdAt: ago("2 hours") }) },
+    ];
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -512,11 +503,7 @@ describe("SMS exports", () => {
   it("a body a spreadsheet would run as a formula is exported as text (leading apostrophe); others untouched", async () => {
     const recipient = "+5511970009876";
     for (const body of ['=HYPERLINK("http://x.example";"Clique")', "@SUM(A1)", "-10% hoje", "Pedido = entregue"]) {
-      await query(
-        `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, price)
-         VALUES ($1, 'sms', 'outbound', 'LOJA', $2, $3, 1, 'GSM7', 'delivered', 8)`,
-        [owner.accountId, recipient, body],
-      );
+      await makeMessage(owner.accountId, { sender: "LOJA", recipient, body, segments: 1, coding: "GSM7", status: "delivered", price: 8 });
     }
     const res = await api(`/api/sms/reports`, { token: owner.token, body: { to: recipient } });
     const done = await exportDone(owner.token, res.body.data.id);
@@ -531,20 +518,14 @@ describe("SMS exports", () => {
 
   it("error_message is written in the language of the person who asked: our reasons translated, a provider's text as it came", async () => {
     const p = await person("smsexplang");
-    await query("UPDATE users SET locale = 'es' WHERE id = $1", [p.userId]);
+    await setUser(p.userId, { locale: "es" });
     const at = new Date().toISOString();
-    const rows = [
-      { recipient: "+5511970005551", status: "optout", error_code: "optout", error_message: "errors.RECIPIENT_OPTED_OUT" },
-      { recipient: "+5511970005552", status: "failed", error_code: "canceled", error_message: "errors.MESSAGE_CANCELED" },
-      { recipient: "+5511970005553", status: "failed", error_code: "34", error_message: "Absent subscriber (carrier)" },
+    const rows: MessageFields[] = [
+      { recipient: "+5511970005551", status: "optout", errorCode: "optout", errorMessage: "errors.RECIPIENT_OPTED_OUT" },
+      { recipient: "+5511970005552", status: "failed", errorCode: "canceled", errorMessage: "errors.MESSAGE_CANCELED" },
+      { recipient: "+5511970005553", status: "failed", errorCode: "34", errorMessage: "Absent subscriber (carrier)" },
     ];
-    for (const r of rows) {
-      await query(
-        `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, error_code, error_message, price, created_at)
-         VALUES ($1, 'sms', 'outbound', 'LOJA', $2, 'Oi', 1, 'GSM7', $3, $4, $5, 0, $6)`,
-        [p.accountId, r.recipient, r.status, r.error_code, r.error_message, at],
-      );
-    }
+    for (const r of rows) await makeMessage(p.accountId, { sender: "LOJA", body: "Oi", segments: 1, coding: "GSM7", price: 0, createdAt: at, ...r });
     const res = await api(`/api/sms/reports`, { token: p.token, body: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const done = await exportDone(p.token, res.body.data.id);
@@ -563,7 +544,7 @@ describe("SMS exports", () => {
     const bad = await api(`/api/sms/reports`, { token: owner.token, body: { status: "lido", to: "12", sent_at: { from: "2026-02-30" } }, lang: "en" });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.error.fields).sort()).toEqual(["sent_at.from", "status", "to"]);
-    const [row] = await query<{ id: string }>(`INSERT INTO sms_exports (account_id, status) VALUES ($1, 'failed') RETURNING id`, [owner.accountId]);
+    const row = { id: await makeSmsExport(owner.accountId, { status: "failed" }) };
     const notReady = await api(`/api/sms/reports/${row.id}/file`, { token: owner.token });
     expect(notReady.status).toBe(409);
     expect(notReady.body.error.code).toBe("EXPORT_NOT_READY");
@@ -571,10 +552,14 @@ describe("SMS exports", () => {
   });
 
   it("an export whose announcement was lost is picked up by the sweep", async () => {
-    const [row] = await query<{ id: string }>(
-      `INSERT INTO sms_exports (account_id, status, filter, created_at, updated_at) VALUES ($1, 'queued', $2::jsonb, now(), now() - interval '2 minutes') RETURNING id`,
-      [owner.accountId, JSON.stringify({ id: "", from: "", to: "", status: "", sent_at: { from: before, to: before } })],
-    );
+    const row = {
+      id: await makeSmsExport(owner.accountId, {
+        status: "queued",
+        filter: { id: "", from: "", to: "", status: "", sent_at: { from: before, to: before } },
+        createdAt: sql("now()"),
+        updatedAt: ago("2 minutes"),
+      }),
+    };
     const done = await waitFor(
       "sweep",
       async () => {

@@ -4,40 +4,20 @@
  * variables, schedule in São Paulo time, translated errors per field, the success page's counts,
  * and template create / edit / delete / bulk delete. Effects are checked in the database.
  */
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { giveShortCode } from "../support/api";
-import { query, uniqueEmail } from "../support/db";
-import { DEMO_PASSWORD, WebClient, location, signIn } from "../support/web";
+import { query } from "../support/db";
+import { location, signedInCustomer, signIn, type WebCustomer } from "../support/web";
+import { makeGroupWithContacts, makeOptout, makeShortCode, makeSmsTemplate } from "../support/factories";
 
 const DEFAULT_T1 = 8;
 let seq = 60_000_000 + Math.floor(Math.random() * 30_000_000);
 const nextNational = () => `11 9${String(seq++)}`;
 const e164 = (national: string) => `+55${national.replace(/\D/g, "")}`;
 
-type Customer = { email: string; userId: string; accountId: string; client: WebClient };
+type Customer = WebCustomer;
 
-async function freshCustomer(tag: string, balance: number): Promise<Customer> {
-  const email = uniqueEmail(tag);
-  const res = await fetch(new URL("/api/auth/register", inject("apiUrl")), {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      firstName: "Rita",
-      lastName: "Envio",
-      email,
-      password: DEMO_PASSWORD,
-      confirmPassword: DEMO_PASSWORD,
-      companyName: `Envio ${tag} ${Date.now().toString(36)}`,
-      acceptTerms: true,
-      locale: "pt-BR",
-    }),
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  const body = (await res.json()) as { user: { id: string }; account: { id: string } };
-  await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
-  await query("UPDATE accounts SET balance = $2 WHERE id = $1", [body.account.id, balance]);
-  return { email, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };
-}
+const freshCustomer = (tag: string, balance: number): Promise<Customer> => signedInCustomer(tag, { balance, lastName: "Envio", company: "Envio" });
 
 const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
 const count = async (sql: string, params: unknown[]) => (await query<{ n: number }>(sql, params))[0].n;
@@ -91,7 +71,7 @@ describe("/sms/send without JavaScript", () => {
 
   it("offers the account's short codes (with their nickname) as senders", async () => {
     const number = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
-    await query("INSERT INTO short_codes (account_id, number, nickname) VALUES ($1, $2, 'Promoções')", [owner.accountId, number]);
+    await makeShortCode(owner.accountId, { number, nickname: "Promoções" });
     const { html } = await owner.client.page("/sms/send");
     const list = /<datalist id="sms-send-senders"[^>]*>(.*?)<\/datalist>/s.exec(html)?.[1] ?? "";
     expect(decode(list)).toContain(`value="${number}" label="Short code · Promoções"`);
@@ -135,7 +115,7 @@ describe("/sms/send without JavaScript", () => {
   it("a CSV file: phone column found by header, other columns as variables, invalid rows counted, opt-out blocked", async () => {
     const p = await freshCustomer("smswebfile", 10_000);
     const rows = Array.from({ length: 30 }, (_, i) => [`Cliente ${i}`, nextNational(), `P${i}`]);
-    await query("INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, 'sms', $2, 'manual')", [p.accountId, e164(rows[0][1])]);
+    await makeOptout(p.accountId, e164(rows[0][1]), { channel: "sms", source: "manual" });
     const csv = ["Nome;Celular;Código", ...rows.map((r) => r.join(";")), "Sem número;123;X"].join("\n");
     const res = await p.client.postMultipart(
       "/sms/send?index",
@@ -168,13 +148,17 @@ describe("/sms/send without JavaScript", () => {
 
   it("a group with a template: contact names filled in; scheduled in São Paulo time", async () => {
     const p = await freshCustomer("smswebgroup", 10_000);
-    const [g] = await query<{ id: string }>("INSERT INTO contact_groups (account_id, name) VALUES ($1, 'VIP') RETURNING id", [p.accountId]);
     const numbers = [nextNational(), nextNational(), nextNational()].map(e164);
-    for (const [i, n] of numbers.entries()) {
-      const [c] = await query<{ id: string }>("INSERT INTO contacts (account_id, mobile_number, first_name) VALUES ($1, $2, $3) RETURNING id", [p.accountId, n, `Ana${i}`]);
-      await query("INSERT INTO contact_group_members (group_id, contact_id, account_id) VALUES ($1, $2, $3)", [g.id, c.id, p.accountId]);
-    }
-    const [tpl] = await query<{ id: string }>("INSERT INTO sms_templates (account_id, name, body) VALUES ($1, 'VIP', 'Oi {{first_name}}, {{oferta}}') RETURNING id", [p.accountId]);
+    const g = {
+      id: (
+        await makeGroupWithContacts(
+          p.accountId,
+          "VIP",
+          numbers.map((n, i) => ({ mobileNumber: n, firstName: `Ana${i}` })),
+        )
+      ).groupId,
+    };
+    const tpl = { id: await makeSmsTemplate(p.accountId, { name: "VIP", body: "Oi {{first_name}}, {{oferta}}" }) };
     const form = await p.client.page(`/sms/send?template=${tpl.id}`);
     expect(form.html).toMatch(new RegExp(`<option data-slot="native-select-option" value="${tpl.id}" selected="">`));
     expect(decode(form.html)).toContain("VIP (3 contatos)");

@@ -12,6 +12,7 @@ import { simulatedOutcome } from "../../api/simulator/outcome";
 import { smsSegments } from "../../api/sms/segments";
 import { api, giveShortCode, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
+import { addToGroup, makeContact, makeGroupWithContacts, makeMessage, makeShortCode, makeSmsPrice, setAccount, setContactByMobile } from "../support/factories";
 
 const DEFAULT_T1 = 8;
 const FINAL = ["delivered", "failed", "unavailable"];
@@ -19,7 +20,7 @@ type Who = Person & { token: string };
 
 async function person(tag: string, balance: number): Promise<Who> {
   const p = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = $2 WHERE id = $1", [p.accountId, balance]);
+  await setAccount(p.accountId, { balance });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
@@ -32,17 +33,9 @@ const nextNumber = () => `+55119${String(seq++).padStart(8, "0")}`;
 async function groupOf(who: Who, n: number, name = `Grupo ${Math.random().toString(36).slice(2, 8)}`) {
   const start = seq;
   seq += n;
-  const [g] = await query<{ id: string }>("INSERT INTO contact_groups (account_id, name) VALUES ($1, $2) RETURNING id", [who.accountId, name]);
-  await query(
-    `WITH c AS (
-       INSERT INTO contacts (account_id, mobile_number, first_name, custom)
-       SELECT $1, '+55119' || lpad((($3::bigint) + i)::text, 8, '0'), 'Pessoa' || i, jsonb_build_object('codigo', 'C' || i)
-         FROM generate_series(0, $4::int - 1) i
-       RETURNING id)
-     INSERT INTO contact_group_members (group_id, contact_id, account_id) SELECT $2, c.id, $1 FROM c`,
-    [who.accountId, g.id, start, n],
-  );
   const numbers = Array.from({ length: n }, (_, i) => `+55119${String(start + i).padStart(8, "0")}`);
+  const contacts = numbers.map((mobileNumber, i) => ({ mobileNumber, firstName: `Pessoa${i}`, custom: { codigo: `C${i}` } }));
+  const g = { id: (await makeGroupWithContacts(who.accountId, name, contacts)).groupId };
   return { id: g.id, numbers };
 }
 
@@ -288,8 +281,8 @@ describe("sends to many", () => {
     const p = await person("smsgroup", 10_000);
     const group = await groupOf(p, 40);
     // A contact without a mobile is not a recipient.
-    const [noMobile] = await query<{ id: string }>("INSERT INTO contacts (account_id, first_name, email) VALUES ($1, 'Sem', 'sem@x.example') RETURNING id", [p.accountId]);
-    await query("INSERT INTO contact_group_members (group_id, contact_id, account_id) VALUES ($1, $2, $3)", [group.id, noMobile.id, p.accountId]);
+    const noMobile = await makeContact(p.accountId, { firstName: "Sem", email: "sem@x.example" });
+    await addToGroup(p.accountId, group.id, [noMobile]);
     for (const n of group.numbers.slice(0, 3)) expect((await api("/api/optouts", { token: p.token, body: { recipient: n } })).status).toBe(201);
     expect((await api("/api/blacklist", { token: p.token, body: { recipient: group.numbers[3] } })).status).toBe(201);
     // On both lists: the opt-out wins.
@@ -320,7 +313,7 @@ describe("sends to many", () => {
     expect(campaign).toMatchObject({ total: 40, source: { kind: "group", group_id: group.id } });
 
     // A variable that some contacts lack (and no default): 422 naming it, nothing written.
-    await query("UPDATE contacts SET custom = '{}'::jsonb WHERE account_id = $1 AND mobile_number = $2", [p.accountId, group.numbers[7]]);
+    await setContactByMobile(p.accountId, group.numbers[7], { custom: {} });
     const before = await balanceOf(p.accountId);
     const gap = await send(p, { group_id: group.id, body: "Cupom {{codigo}}" });
     expect(gap.status).toBe(422);
@@ -390,16 +383,13 @@ describe("senders, products, prices", () => {
     const other = await person("smssenders-other", 0);
     const code = () => String(10_000_000 + Math.floor(Math.random() * 89_999_999));
     const [used, unused, inactive, foreign] = [code(), code(), code(), code()];
-    await query(
-      `INSERT INTO short_codes (account_id, number, nickname, status) VALUES ($1, $2, 'Avisos', 'active'), ($1, $3, '', 'active'), ($1, $4, 'Velho', 'inactive'), ($5, $6, 'Deles', 'active')`,
-      [p.accountId, used, unused, inactive, other.accountId, foreign],
-    );
+    await makeShortCode(p.accountId, { number: used, nickname: "Avisos", status: "active" });
+    await makeShortCode(p.accountId, { number: unused, nickname: "", status: "active" });
+    await makeShortCode(p.accountId, { number: inactive, nickname: "Velho", status: "inactive" });
+    await makeShortCode(other.accountId, { number: foreign, nickname: "Deles", status: "active" });
     expect((await send(p, { to: nextNumber(), body: "x", from: used })).status).toBe(200);
     // A sender in the history from before senders were checked: a send from it is refused now, so it is not offered.
-    await query(`INSERT INTO messages (account_id, channel, direction, sender, recipient, body, status) VALUES ($1, 'sms', 'outbound', 'LOJA', $2, 'antiga', 'delivered')`, [
-      p.accountId,
-      nextNumber(),
-    ]);
+    await makeMessage(p.accountId, { sender: "LOJA", recipient: nextNumber(), body: "antiga", status: "delivered" });
     const res = await api("/api/sms/senders", { token: p.token });
     expect(res.status).toBe(200);
     expect(res.body.data.map((s: { sender: string }) => s.sender)).toEqual([used, unused].sort());
@@ -433,7 +423,7 @@ describe("senders, products, prices", () => {
 
   it("lists the senders used, the routes with their price, and the account's price rows; only platform staff change a price", async () => {
     const p = await person("smscatalog", 1_000);
-    await query("INSERT INTO sms_prices (account_id, route, price_per_segment) VALUES ($1, 'T2', 5)", [p.accountId]);
+    await makeSmsPrice(p.accountId, { route: "T2", pricePerSegment: 5 });
     const [a, b] = [await giveShortCode(p.accountId), await giveShortCode(p.accountId)];
     expect((await send(p, { to: nextNumber(), body: "x", from: a })).status).toBe(200);
     expect((await send(p, { to: nextNumber(), body: "y", from: b })).status).toBe(200);
@@ -455,7 +445,7 @@ describe("senders, products, prices", () => {
     // The account's owner is not platform staff.
     expect((await api(`/api/sms/prices/${id}`, { token: p.token, method: "PUT", body: { price_per_segment: 1 } })).status).toBe(403);
     const staff = await person("smsstaff", 0);
-    await query("UPDATE accounts SET type = 'platform' WHERE id = $1", [staff.accountId]);
+    await setAccount(staff.accountId, { type: "platform" });
     const staffToken = (await login(staff.email, staff.password)).token;
     const put = await api(`/api/sms/prices/${id}`, { token: staffToken, method: "PUT", body: { price_per_segment: 6 } });
     expect(put.status, JSON.stringify(put.body)).toBe(200);

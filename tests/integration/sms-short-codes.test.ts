@@ -9,18 +9,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { DEMO_PASSWORD, location, signIn } from "../support/web";
+import { makeShortCode } from "../support/factories";
 
 let owner: Person;
 let token: string;
 let codes: { active: string; inactive: string; noCarrier: string; other: string };
 const number = () => String(randomInt(10_000_000, 99_999_999));
 
-async function assign(accountId: string | null, opts: { nickname?: string; carriers?: string[]; status?: string } = {}) {
-  const [row] = await query<{ id: string; number: string }>(
-    `INSERT INTO short_codes (account_id, number, nickname, deliverability, status) VALUES ($1, $2, $3, $4, $5) RETURNING id, number`,
-    [accountId, number(), opts.nickname ?? "", opts.carriers ?? ["Vivo", "Claro"], opts.status ?? "active"],
-  );
-  return row;
+async function assign(accountId: string | null, opts: { nickname?: string; carriers?: string[]; status?: "active" | "inactive" } = {}) {
+  return makeShortCode(accountId, { number: number(), nickname: opts.nickname ?? "", deliverability: opts.carriers ?? ["Vivo", "Claro"], status: opts.status ?? "active" });
 }
 
 beforeAll(async () => {

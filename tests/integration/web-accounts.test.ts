@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { DEMO_PASSWORD, location, signIn } from "../support/web";
 import { query, uniqueEmail } from "../support/db";
+import { setUser } from "../support/factories";
 
 const one = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await query<T>(sql, params))[0];
 const unique = (tag: string) => `${tag} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -38,7 +39,7 @@ async function freshCustomer() {
   });
   expect(res.status, await res.clone().text()).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
-  await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
+  await setUser(body.user.id, { verified: true });
   return { email, company, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { seal } from "../../api/lib/crypto";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
 import { DEMO_PASSWORD, WebClient, location, signIn } from "../support/web";
+import { setUserByEmail } from "../support/factories";
 
 const STRONG = "Forte!Chave#2026x";
 
@@ -169,7 +170,7 @@ describe("two-factor sign-in", () => {
   it("a password alone reaches only /2fa; the TOTP code completes sign-in with a new session id", async () => {
     const email = await verifiedUser();
     const secret = new OTPAuth.Secret({ size: 20 }).base32;
-    await query("UPDATE users SET totp_secret = $2, totp_enabled_at = now() WHERE email = $1", [email, seal(secret)]);
+    await setUserByEmail(email, { totpSecret: seal(secret), totpEnabled: true });
     const c = new WebClient();
     await c.get("/login");
     const step1 = await c.post("/login", { email, password: STRONG });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { query, uniqueEmail } from "../support/db";
 import { location, signIn, type WebClient } from "../support/web";
+import { makeNotification, setUserByEmail } from "../support/factories";
 
 const PASSWORD = "Fresh!Pwd#2026x";
 
@@ -19,18 +20,12 @@ async function freshOwner(tag: string) {
     body: JSON.stringify({ firstName: "Nina", lastName: "Alves", email, password: PASSWORD, confirmPassword: PASSWORD, companyName: `Empresa ${tag}`, acceptTerms: true }),
   });
   expect(res.status).toBe(201);
-  const [user] = await query<{ id: string; current_account_id: string }>("UPDATE users SET email_verified_at = now() WHERE email = $1 RETURNING id, current_account_id", [email]);
+  const user = await setUserByEmail(email, { verified: true });
   return { c: await signIn(email, PASSWORD), email, userId: user.id, accountId: user.current_account_id };
 }
 
 async function addNotification(accountId: string, userId: string | null, kind: string, params: Record<string, unknown> = {}) {
-  const [row] = await query<{ id: number }>("INSERT INTO notifications (account_id, user_id, kind, params) VALUES ($1, $2, $3, $4::jsonb) RETURNING id", [
-    accountId,
-    userId,
-    kind,
-    JSON.stringify(params),
-  ]);
-  return Number(row.id);
+  return makeNotification(accountId, { userId, kind, params });
 }
 
 const itemIds = (html: string) => [...html.matchAll(/data-notification-id="(\d+)"/g)].map((m) => Number(m[1]));

@@ -7,9 +7,10 @@ import * as OTPAuth from "otpauth";
 import { describe, expect, inject, it } from "vitest";
 import { seal } from "../../api/lib/crypto";
 import { api, giveOmni, login, registerPerson } from "../support/api";
-import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
+import { lastMailTo, linkIn, uniqueEmail } from "../support/db";
 import { APP_ROUTES, GUEST_ROUTES } from "../support/spec-routes";
 import { WebClient, signIn } from "../support/web";
+import { setUserByEmail } from "../support/factories";
 
 const PASSWORD = "Forte!Chave#2026x";
 const webUrl = inject("webUrl");
@@ -42,7 +43,7 @@ async function verifiedUser(totpSecret?: string) {
   });
   expect(reg.status).toBe(302);
   await new WebClient().get(linkIn(await lastMailTo(email), "/email-verify/"));
-  if (totpSecret) await query("UPDATE users SET totp_secret = $2, totp_enabled_at = now() WHERE email = $1", [email, seal(totpSecret)]);
+  if (totpSecret) await setUserByEmail(email, { totpSecret: seal(totpSecret), totpEnabled: true });
   return email;
 }
 

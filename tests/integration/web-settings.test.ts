@@ -10,6 +10,7 @@ import { settingsHub } from "../../api/accounts/settings-hub";
 import type { Subject } from "../../api/policy/policy";
 import { query, uniqueEmail } from "../support/db";
 import { WebClient, location, signIn } from "../support/web";
+import { makeOutboundEmail, setAccount, setUserByEmail, sql } from "../support/factories";
 
 const PASSWORD = "Fresh!Pwd#2026x";
 
@@ -22,7 +23,7 @@ async function freshOwner(tag: string, password = PASSWORD) {
     body: JSON.stringify({ firstName: "Ana", lastName: "Teste", email, password, confirmPassword: password, companyName: `Empresa ${tag}`, acceptTerms: true, locale: "pt-BR" }),
   });
   expect(res.status, await res.clone().text()).toBe(201);
-  const [user] = await query<{ id: string; current_account_id: string }>("UPDATE users SET email_verified_at = now() WHERE email = $1 RETURNING id, current_account_id", [email]);
+  const user = await setUserByEmail(email, { verified: true });
   const c = await signIn(email, password);
   return { c, email, userId: user.id, accountId: user.current_account_id };
 }
@@ -167,7 +168,7 @@ describe("/admin/whitelabel", () => {
 
   beforeAll(async () => {
     reseller = await freshOwner("reseller");
-    await query("UPDATE accounts SET type = 'reseller' WHERE id = $1", [reseller.accountId]);
+    await setAccount(reseller.accountId, { type: "reseller" });
   });
 
   it("saves the reseller's brand; the login page on that host wears its name and color", async () => {
@@ -391,11 +392,16 @@ describe("/dev/mailbox", () => {
     const a = await freshOwner("mailbox-a");
     const subject = `Convite de teste ${Math.random().toString(36).slice(2, 8)}`;
     const link = `${inject("webUrl")}/invitation/tok${Math.random().toString(36).slice(2, 10)}`;
-    const [mail] = await query<{ id: string }>(
-      `INSERT INTO outbound_emails (account_id, to_address, subject, html, text_body, status)
-       VALUES ($1, $2, $3, $4, $5, 'local') RETURNING id`,
-      [a.accountId, uniqueEmail("invitee"), subject, `<!doctype html><html><head></head><body><p>Olá</p><a href="${link}">Aceitar</a></body></html>`, `Olá\n\nAceitar: ${link}\n`],
-    );
+    const mail = {
+      id: await makeOutboundEmail({
+        accountId: a.accountId,
+        toAddress: uniqueEmail("invitee"),
+        subject,
+        html: `<!doctype html><html><head></head><body><p>Olá</p><a href="${link}">Aceitar</a></body></html>`,
+        textBody: `Olá\n\nAceitar: ${link}\n`,
+        status: "local",
+      }),
+    };
     const list = await a.c.page("/dev/mailbox");
     expect(list.res.status).toBe(200);
     expect(list.html).toContain(subject);
@@ -432,11 +438,15 @@ describe("/dev/mailbox", () => {
     const a = await freshOwner("mailbox-pages");
     const subjects = Array.from({ length: 30 }, (_, i) => `Página ${String(i).padStart(2, "0")} ${a.accountId.slice(0, 8)}`);
     for (const [i, s] of subjects.entries()) {
-      await query(
-        `INSERT INTO outbound_emails (account_id, to_address, subject, html, text_body, status, created_at)
-         VALUES ($1, 'someone@test.example', $2, '<p>x</p>', 'x', 'local', now() + ($3 || ' seconds')::interval)`,
-        [a.accountId, s, String(i + 60)],
-      );
+      await makeOutboundEmail({
+        accountId: a.accountId,
+        toAddress: "someone@test.example",
+        subject: s,
+        html: "<p>x</p>",
+        textBody: "x",
+        status: "local",
+        createdAt: sql(`now() + interval '${i + 60} seconds'`),
+      });
     }
     const ids = (html: string) => [...html.matchAll(/data-mail-id="([0-9a-f-]{36})"/g)].map((m) => m[1]);
     const first = await a.c.page("/dev/mailbox");

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { DEMO_PASSWORD, WebClient, location, signIn } from "../support/web";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
+import { addMember, makeUser, setUser } from "../support/factories";
 
 const ROLES = ["owner", "admin", "manager", "agent", "analyst", "sales", "security", "developer", "billing", "carrier"];
 const DEMO_ACCOUNT = "Demo Comércio Ltda";
@@ -54,7 +55,7 @@ async function freshCustomer(tag = "cust", trial = false) {
   });
   expect(res.status, await res.clone().text()).toBe(201);
   const body = (await res.json()) as { user: { id: string }; account: { id: string } };
-  await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
+  await setUser(body.user.id, { verified: true });
   return { email, company, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };
 }
 
@@ -92,7 +93,7 @@ describe("/users list", () => {
     const { client: c } = await freshCustomer("clockowner");
     const email = uniqueEmail("clock");
     const { id } = await inviteAndAccept(c, email, "analyst", "Zuleica", "Relógio");
-    await query("UPDATE users SET last_login_at = '2026-01-15T15:30:00Z' WHERE id = $1", [id]);
+    await setUser(id, { lastLoginAt: "2026-01-15T15:30:00Z" });
     const { html } = await c.page(`/users?q=${encodeURIComponent(email)}`);
     expect(rowOf(html, "user", id)).toContain("15/01/26 12:30");
   });
@@ -119,11 +120,14 @@ describe("/users list", () => {
     const hash = (await one<{ password_hash: string }>("SELECT password_hash FROM users WHERE email = 'owner@demo.example'")).password_hash;
     const tag = `pg${Date.now().toString(36)}`;
     for (let i = 0; i < 22; i++) {
-      const [u] = await query<{ id: string }>(
-        "INSERT INTO users (email, first_name, last_name, password_hash, email_verified_at) VALUES ($1, $2, 'Paginada', $3, now()) RETURNING id",
-        [`${tag}.${i}@test.example`, `Pessoa ${String(i).padStart(2, "0")}`, hash],
-      );
-      await query("INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'analyst')", [accountId, u.id]);
+      const userId = await makeUser({
+        email: `${tag}.${i}@test.example`,
+        firstName: `Pessoa ${String(i).padStart(2, "0")}`,
+        lastName: "Paginada",
+        passwordHash: hash,
+        verified: true,
+      });
+      await addMember(accountId, userId, { role: "analyst" });
     }
     const first = await client.page(`/users?q=${tag}`);
     expect(first.html).toContain("22 pessoa(s)");

@@ -13,6 +13,7 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from "
 import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisServer, startStack, type Stack } from "../support/stack";
+import { setAccount } from "../support/factories";
 
 let redisServer: RedisServer;
 let stack: Stack;
@@ -42,7 +43,7 @@ beforeAll(async () => {
   const [{ accountId }] = await stack.query<{ accountId: string }>(
     `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
   );
-  await stack.query("UPDATE accounts SET balance = 100000000 WHERE id = $1", [accountId]);
+  await setAccount(accountId, { balance: 100000000 }, stack.query);
   const ep = await stack.api("/api/webhooks", { token, body: { url: receiverUrl, events: ["*"], description: "faults" } });
   expect(ep.status, JSON.stringify(ep.body)).toBe(201);
 }, 180_000);
@@ -87,7 +88,8 @@ describe("webhook events and stream consumers when Redis loses its data", () => 
     const queued = await eventIds(ids);
     expect(queued).toHaveLength(1000);
     // The state a Redis restart leaves behind: the relay had published these batches (and marked
-    // their outbox rows), then Redis lost the stream, its group and the entries.
+    // their outbox rows), then Redis lost the stream, its group and the entries. (SQL: it is the
+    // relay's own statement, replayed, not test data.)
     const published = await stack.query(`UPDATE outbox SET published_at = now() WHERE topic = 'webhooks:events' AND published_at IS NULL RETURNING id`);
     expect(published.length).toBeGreaterThan(0);
     const r = new Redis(redisServer.url);

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../api/channels/webhook-signature";
 import { api, login, registerPerson } from "../support/api";
-import { query } from "../support/db";
+import { ago, setWebhookEndpoint } from "../support/factories";
 
 type Hit = { headers: IncomingHttpHeaders; raw: string };
 const hits: Hit[] = [];
@@ -82,7 +82,7 @@ describe("webhook secret rotation", () => {
     expect(verifyWebhook(first, only(during.signatures[0]), hit.raw).ok).toBe(false);
 
     // The window is over (shifted in the database): only the new secret signs.
-    await query("UPDATE webhook_endpoints SET previous_secret_expires_at = now() - interval '1 second' WHERE id = $1", [id]);
+    await setWebhookEndpoint(id, { previousSecretExpiresAt: ago("1 second") });
     const after = await deliver({ first, second });
     expect(after.signatures).toHaveLength(1);
     expect(after.verified).toEqual({ first: false, second: true });

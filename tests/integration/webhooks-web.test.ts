@@ -8,8 +8,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { login } from "../support/api";
-import { query, uniqueEmail } from "../support/db";
-import { DEMO_PASSWORD, location, signIn } from "../support/web";
+import { query } from "../support/db";
+import { DEMO_PASSWORD, location, signedInCustomer, signIn } from "../support/web";
+import { type Role, setAccount } from "../support/factories";
 
 let server: Server;
 let base: string;
@@ -28,28 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-async function freshCustomer(tag: string, role = "owner") {
-  const email = uniqueEmail(tag);
-  const res = await fetch(new URL("/api/auth/register", inject("apiUrl")), {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      firstName: "Rita",
-      lastName: "Nova",
-      email,
-      password: DEMO_PASSWORD,
-      confirmPassword: DEMO_PASSWORD,
-      companyName: `Empresa ${tag} ${Date.now().toString(36)}`,
-      acceptTerms: true,
-      locale: "pt-BR",
-    }),
-  });
-  expect(res.status).toBe(201);
-  const body = (await res.json()) as { user: { id: string }; account: { id: string } };
-  await query("UPDATE users SET email_verified_at = now() WHERE id = $1", [body.user.id]);
-  if (role !== "owner") await query("UPDATE memberships SET role = $3 WHERE user_id = $1 AND account_id = $2", [body.user.id, body.account.id, role]);
-  return { email, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };
-}
+const freshCustomer = (tag: string, role: Role = "owner") => signedInCustomer(tag, { role });
 
 const visible = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, "");
 async function until<T>(what: string, fn: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
@@ -94,9 +74,10 @@ describe("/webhooks without JavaScript", () => {
     const before = received;
     expect((await c.client.post(`/webhooks/${id}`, { intent: "test" })).status).toBe(302);
     await until("test delivered", async () => received > before);
-    const page = await until("attempt shown", async () => {
+    // The attempt is recorded before the delivery's status: wait for both (under load the page can show one without the other).
+    const page = await until("attempt and delivered status shown", async () => {
       const html = visible((await c.client.page(`/webhooks/${id}`)).html);
-      return html.includes("HTTP 200") ? html : undefined;
+      return html.includes("HTTP 200") && html.includes("Entregue") ? html : undefined;
     });
     expect(page).toContain("webhook.test");
     expect(page).toContain("Entregue");
@@ -150,7 +131,7 @@ describe("anti-fraud screens without JavaScript", () => {
     expect(visible((await staff.page("/admin/antifraud")).html)).toContain(term);
 
     const c = await freshCustomer("modweb", "admin");
-    await query("UPDATE accounts SET balance = 500 WHERE id = $1", [c.accountId]);
+    await setAccount(c.accountId, { balance: 500 });
     const token = (await login(c.email, DEMO_PASSWORD)).token;
     const sent = await fetch(new URL("/api/sms/messages", inject("apiUrl")), {
       method: "POST",

@@ -14,6 +14,7 @@ import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { webhooksSettled } from "../support/wait";
 import { translate } from "../../api/lib/i18n";
+import { makeMessage, setAccount, setMember } from "../support/factories";
 
 type Hit = { path: string; headers: IncomingHttpHeaders; raw: string; at: number };
 const hits: Hit[] = [];
@@ -49,7 +50,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 async function person(tag: string, balance = 10_000) {
   const p = await registerPerson(tag);
-  await query("UPDATE accounts SET balance = $2 WHERE id = $1", [p.accountId, balance]);
+  await setAccount(p.accountId, { balance });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
 type P = Person & { token: string };
@@ -277,10 +278,7 @@ describe("customer webhooks", () => {
   it("inbound messages reach message.received subscribers", async () => {
     const p = await person("whinbound");
     await createEndpoint(p, "/inbound", { events: ["message.received"] });
-    const [m] = await query<{ id: string }>(
-      `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, status) VALUES ($1, 'sms', 'inbound', '+5511988887777', '29094', 'Quero saber do pedido', 'received') RETURNING id`,
-      [p.accountId],
-    );
+    const m = { id: await makeMessage(p.accountId, { direction: "inbound", sender: "+5511988887777", recipient: "29094", body: "Quero saber do pedido", status: "received" }) };
     const hit = await until("message.received", async () => hits.find((h) => h.path === "/inbound" && JSON.parse(h.raw).data.message_id === m.id));
     expect(JSON.parse(hit.raw)).toMatchObject({ type: "message.received", data: { from: "+5511988887777", to: "29094", body: "Quero saber do pedido", channel: "sms" } });
     expect(hit.headers["webhook-id"]).toBe(`evt_mr_${m.id}`);
@@ -338,9 +336,9 @@ describe("customer webhooks", () => {
     }
     expect((await api("/api/webhooks", { token: other.token })).body.data).toEqual([]);
 
-    await query("UPDATE memberships SET role = 'agent' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    await setMember(p.accountId, p.userId, { role: "agent" });
     expect((await api("/api/webhooks", { token: p.token })).status).toBe(403);
-    await query("UPDATE memberships SET role = 'developer' WHERE user_id = $1 AND account_id = $2", [p.userId, p.accountId]);
+    await setMember(p.accountId, p.userId, { role: "developer" });
     expect((await api("/api/webhooks", { token: p.token })).status).toBe(200);
 
     const del = await api(`/api/webhooks/${ep.id}`, { token: p.token, method: "DELETE" });

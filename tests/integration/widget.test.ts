@@ -14,6 +14,7 @@ import { inject } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { WebClient } from "../support/web";
+import { makeDepartments, makeHoliday, setLiveSettings } from "../support/factories";
 
 const root = resolve(__dirname, "..", "..");
 let owner: Person;
@@ -41,11 +42,12 @@ beforeAll(async () => {
   owner = await registerPerson("widget-owner");
   await giveOmni(owner.accountId);
   ({ token } = await login(owner.email, owner.password));
-  const [s, v, o] = await query<{ id: string }>(
-    `INSERT INTO departments (account_id, name, status) VALUES ($1, 'Suporte', 'active'), ($1, 'Vendas', 'active'), ($1, 'Antigo', 'inactive') RETURNING id`,
-    [owner.accountId],
-  );
-  depts = { support: s.id, sales: v.id, old: o.id };
+  const [support, sales, old] = await makeDepartments(owner.accountId, [
+    { name: "Suporte", status: "active" },
+    { name: "Vendas", status: "active" },
+    { name: "Antigo", status: "inactive" },
+  ]);
+  depts = { support, sales, old };
   // The widget settings screen's API creates the row (and the key) on first read.
   const w = await as("/api/live/widget");
   expect(w.status).toBe(200);
@@ -99,15 +101,15 @@ describe("GET /api/widget/{key}/config", () => {
   });
 
   it("follows the opening hours and holidays (closed: the widget shows the offline form) and the queue setting", async () => {
-    await query(`INSERT INTO live_holidays (account_id, name, day) VALUES ($1, 'Hoje', (now() AT TIME ZONE 'America/Sao_Paulo')::date)`, [owner.accountId]);
-    await query(`UPDATE live_settings SET queued_enabled = false WHERE account_id = $1`, [owner.accountId]);
+    await makeHoliday(owner.accountId, { name: "Hoje" });
+    await setLiveSettings(owner.accountId, { queuedEnabled: false });
     try {
       const res = await api(`/api/widget/${widgetKey}/config`);
       expect(res.body).toMatchObject({ open: false, queue_enabled: false });
       expect(res.body.departments.map((d: { open: boolean }) => d.open)).toEqual([false, false]);
     } finally {
       await query(`DELETE FROM live_holidays WHERE account_id = $1`, [owner.accountId]);
-      await query(`UPDATE live_settings SET queued_enabled = true WHERE account_id = $1`, [owner.accountId]);
+      await setLiveSettings(owner.accountId, { queuedEnabled: true });
     }
     expect((await api(`/api/widget/${widgetKey}/config`)).body.open).toBe(true);
   });

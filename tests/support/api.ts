@@ -1,6 +1,7 @@
 /** A small JSON client for the API process (bearer tokens, Accept-Language, X-Forwarded-For). */
 import { inject } from "vitest";
-import { lastMailTo, linkIn, query, uniqueEmail } from "./db";
+import { lastMailTo, linkIn, uniqueEmail } from "./db";
+import { given, makeShortCode } from "./factories";
 
 export const NEW_PASSWORD = "Rv8#Tq2!Lm5@Wx";
 
@@ -66,10 +67,7 @@ export async function login(email: string, password: string, ip = randomIp()) {
   return res.body;
 }
 
-/** Give an account the seeded Omni plan (departments and live chat). */
-export async function giveOmni(accountId: string) {
-  await query(`INSERT INTO account_plans (account_id, plan_id, service) SELECT $1, id, service FROM plans WHERE name = 'Omni' AND NOT is_trial LIMIT 1`, [accountId]);
-}
+export { giveOmni } from "./factories";
 
 /**
  * Assign the account a new short code (8 random digits, unique on the platform) and answer its
@@ -77,13 +75,5 @@ export async function giveOmni(accountId: string) {
  * (api/sms/senders.ts).
  */
 export async function giveShortCode(accountId: string, opts: { nickname?: string; status?: "active" | "inactive" } = {}): Promise<string> {
-  for (;;) {
-    const number = String(10_000_000 + Math.floor(Math.random() * 89_999_999));
-    const rows = await query<{ number: string }>(
-      `INSERT INTO short_codes (account_id, number, nickname, deliverability, status) VALUES ($1, $2, $3, '{Vivo,Claro,TIM}', $4)
-       ON CONFLICT (number) DO NOTHING RETURNING number`,
-      [accountId, number, opts.nickname ?? "", opts.status ?? "active"],
-    );
-    if (rows[0]) return rows[0].number;
-  }
+  return (await makeShortCode(accountId, { nickname: "", deliverability: ["Vivo", "Claro", "TIM"], status: "active", ...given(opts) })).number;
 }

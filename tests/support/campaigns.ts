@@ -5,24 +5,20 @@
  * the API refuses (the simulator's magic numbers) or messages held before the worker can see them.
  */
 import { query } from "./db";
+import { type CampaignFields, given, makeCampaign, sql } from "./factories";
 
 export type Enqueue = { count?: number; recipients?: string[]; price?: number; route?: string; campaignId?: string | null; first?: number };
 
-/** A campaigns row (the send engineer's accept code creates them; tests insert one as a fixture). */
-export async function createCampaign(accountId: string, opts: { total: number; status?: string; name?: string }, q: Query = query) {
-  const [c] = await q<{ id: string }>(
-    `INSERT INTO campaigns (account_id, channel, name, status, sender, body, route, total, started_at)
-     VALUES ($1, 'sms', $2, $3, 'LOJA', 'Promoção de teste', 'T1', $4, now()) RETURNING id`,
-    [accountId, opts.name ?? `Campanha ${Date.now().toString(36)}`, opts.status ?? "running", opts.total],
-  );
-  return c.id;
+/** A running SMS campaign from LOJA on route T1, started now, as acceptSms would file messages under. */
+export async function createCampaign(accountId: string, opts: { total: number; status?: CampaignFields["status"]; name?: string }, q: Query = query) {
+  return makeCampaign(accountId, { status: "running", sender: "LOJA", body: "Promoção de teste", route: "T1", startedAt: sql("now()"), ...given(opts) }, q);
 }
 
 let seq = Math.floor(Math.random() * 5_000_000);
 /** Distinct Brazilian mobile numbers. */
 export const numbers = (n: number) => Array.from({ length: n }, () => `+55119${String(10000000 + (seq++ % 89999999)).padStart(8, "0")}`);
 
-type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+type Query = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
 
 /** `q`: the database to write to (default the run's; a private stack passes its own). */
 export async function enqueueSms(accountId: string, opts: Enqueue = {}, q: Query = query): Promise<string[]> {

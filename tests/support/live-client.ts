@@ -1,15 +1,35 @@
 /** A websocket client of the realtime service for tests: collects frames, sends commands and waits for replies. */
+import Redis from "ioredis";
 import { WebSocket } from "undici";
+import { inject } from "vitest";
 
 export const wsUrl = (base: string, params: Record<string, string>) => `${base.replace(/^http/, "ws")}/realtime/ws?${new URLSearchParams(params)}`;
 
 export type Frame = { type: string; [k: string]: any };
 
+/** Where the realtime process keeps each agent's presence hold: the run's Redis, or a private stack's (stack.redisUrl, stack.redisPrefix). */
+export type PresenceStore = { url: string; prefix: string };
+const runStore = (): PresenceStore => ({ url: inject("redisUrl"), prefix: inject("redisPrefix") });
+
+/** Whether some agent's presence hold (key live-presence:<account>:<user>, api/live/presence.ts) names `connectionId`. */
+async function holdsPresence(redis: Redis, prefix: string, connectionId: string) {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}live-presence:*`, "COUNT", 1000);
+    if (keys.length > 0 && (await redis.mget(...keys)).includes(connectionId)) return true;
+    cursor = next;
+  } while (cursor !== "0");
+  return false;
+}
+
 export class LiveClient {
   frames: Frame[] = [];
   closed: Promise<{ code: number; reason: string }>;
   private ws: WebSocket;
-  constructor(url: string) {
+  constructor(
+    url: string,
+    private readonly store: PresenceStore = runStore(),
+  ) {
     this.ws = new WebSocket(url);
     this.ws.addEventListener("message", (ev) => this.frames.push(JSON.parse(String(ev.data))));
     this.closed = new Promise((r) => this.ws.addEventListener("close", (ev) => r({ code: ev.code, reason: ev.reason })));
@@ -38,8 +58,28 @@ export class LiveClient {
   async close() {
     this.ws.close();
     const c = await this.closed;
-    await new Promise((r) => setTimeout(r, 50)); // the server lets go of the presence hold
+    await this.presenceReleased();
     return c;
+  }
+
+  /**
+   * After the close, the server lets go of the agent's presence hold (if this connection held it),
+   * so the agent's next connection is welcomed rather than told "already connected". Waits until
+   * no hold names this connection; gives up quietly after `ms` (a test's teardown, e.g. after a
+   * killed process, must not fail on it).
+   */
+  private async presenceReleased(ms = 2000) {
+    const id = this.frames.find((f) => f.type === "welcome" || f.type === "already_connected")?.connection_id as string | undefined;
+    if (!id) return;
+    const redis = new Redis(this.store.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      const end = Date.now() + ms;
+      while (Date.now() < end && (await holdsPresence(redis, this.store.prefix, id))) await new Promise((r) => setTimeout(r, 20));
+    } catch {
+      // Redis unreachable (a fault test stopped it): nothing to wait for.
+    } finally {
+      redis.disconnect();
+    }
   }
 }
 
@@ -47,8 +87,8 @@ export class LiveClient {
  * An agent's live connection (JWT access token), taking over one an earlier test left open: with
  * it the agent is online, so automatic distribution may give them rooms. Close it when done.
  */
-export async function connectAgent(realtimeUrl: string, token: string, accountId: string) {
-  const c = new LiveClient(wsUrl(realtimeUrl, { token, account: accountId }));
+export async function connectAgent(realtimeUrl: string, token: string, accountId: string, store?: PresenceStore) {
+  const c = new LiveClient(wsUrl(realtimeUrl, { token, account: accountId }), store);
   await c.until((x) => x.frames.some((f) => f.type === "welcome" || f.type === "already_connected"), "welcome or already connected");
   if (!c.frames.some((f) => f.type === "welcome")) c.send({ type: "takeover" });
   await c.welcome();

@@ -8,6 +8,7 @@ import Redis from "ioredis";
 import { connectAgent, type LiveClient } from "./live-client";
 import { freePort } from "./net";
 import { startStack, type Stack } from "./stack";
+import { makeLiveSettings } from "./factories";
 
 export type PeerCall = { method: string; path: string; query: URLSearchParams; headers: IncomingMessage["headers"]; body: Buffer; json: any };
 export type PeerReply = {
@@ -78,11 +79,8 @@ export async function liveOwner(stack: Stack): Promise<{ token: string; accountI
   const [{ accountId }] = await stack.query<{ accountId: string }>(
     `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
   );
-  await stack.query(
-    `INSERT INTO live_settings (account_id, widget_key, default_capacity) VALUES ($1, 'wk_' || md5(random()::text), 50) ON CONFLICT (account_id) DO UPDATE SET default_capacity = 50`,
-    [accountId],
-  );
-  const socket = await connectAgent(stack.realtimeUrl, token, accountId);
+  await makeLiveSettings(accountId, { defaultCapacity: 50 }, stack.query);
+  const socket = await connectAgent(stack.realtimeUrl, token, accountId, { url: stack.redisUrl, prefix: stack.redisPrefix });
   const status = await stack.api("/api/webchat/status", { method: "PUT", body: { status: "AVAILABLE" }, token });
   if (status.status !== 200) throw new Error(`status: ${JSON.stringify(status.body)}`);
   return { token, accountId, socket };

@@ -3,6 +3,8 @@ import http from "node:http";
 import { inject } from "vitest";
 import { parseEnv } from "../../api/lib/env";
 import { CSRF_COOKIE, SESSION_COOKIE, csrfTokenFor } from "../../remix/app/lib/csrf.server";
+import { uniqueEmail } from "./db";
+import { type Role, setAccount, setMember, setUser } from "./factories";
 
 /** The web's session secret, read without env(): that caches process.env, which some tests set later. */
 let sessionSecret: string | undefined;
@@ -106,6 +108,37 @@ export async function signIn(email: string, password = DEMO_PASSWORD) {
   const res = await c.post("/login", { email, password });
   if (res.status !== 302) throw new Error(`sign-in of ${email} answered ${res.status}`);
   return c;
+}
+
+export type WebCustomer = { email: string; userId: string; accountId: string; client: WebClient };
+
+/**
+ * A new customer signed in to the web: registered through the API (password DEMO_PASSWORD,
+ * first name Rita, pt-BR), the e-mail confirmed directly, then optionally another role in the
+ * account or a balance. `company` prefixes the company's name (made unique).
+ */
+export async function signedInCustomer(tag: string, opts: { role?: Role; balance?: number; lastName?: string; company?: string } = {}): Promise<WebCustomer> {
+  const email = uniqueEmail(tag);
+  const res = await fetch(new URL("/api/auth/register", inject("apiUrl")), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      firstName: "Rita",
+      lastName: opts.lastName ?? "Nova",
+      email,
+      password: DEMO_PASSWORD,
+      confirmPassword: DEMO_PASSWORD,
+      companyName: `${opts.company ?? "Empresa"} ${tag} ${Date.now().toString(36)}`,
+      acceptTerms: true,
+      locale: "pt-BR",
+    }),
+  });
+  if (res.status !== 201) throw new Error(`register ${email}: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { user: { id: string }; account: { id: string } };
+  await setUser(body.user.id, { verified: true });
+  if (opts.role && opts.role !== "owner") await setMember(body.account.id, body.user.id, { role: opts.role });
+  if (opts.balance !== undefined) await setAccount(body.account.id, { balance: opts.balance });
+  return { email, userId: body.user.id, accountId: body.account.id, client: await signIn(email) };
 }
 
 export const location = (res: Response) => {
