@@ -118,8 +118,15 @@ export async function accessTokenIdentity(raw: string | null | undefined, wanted
   if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");
   const issuedAt = tokenIssuedAt(claims);
   const family = tokenFamily(claims);
-  await assertTokenIssuedAfterRevocation(claims.sub, issuedAt, family);
-  return { actor: await loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null }), issuedAt, family };
+  // The revocation check (Redis) and the actor (PostgreSQL) travel at the same time; a revoked
+  // token is refused whatever the actor's load found, as when they ran one after the other.
+  const [revocation, loaded] = await Promise.allSettled([
+    assertTokenIssuedAfterRevocation(claims.sub, issuedAt, family),
+    loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null }),
+  ]);
+  if (revocation.status === "rejected") throw revocation.reason;
+  if (loaded.status === "rejected") throw loaded.reason;
+  return { actor: loaded.value, issuedAt, family };
 }
 
 /** The token family: the refresh row issued with the token (none for a pending token). */
