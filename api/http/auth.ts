@@ -28,9 +28,20 @@ type VerifyOptions = NonNullable<Parameters<typeof jwtPlugin.decorator.accessJwt
 const MUST_EXPIRE: VerifyOptions = { algorithms: ["HS256"], requiredClaims: ["exp"] };
 type Verifier = { verify: (t?: string, options?: VerifyOptions) => Promise<false | Record<string, unknown>> };
 
+/**
+ * The verifier of access tokens: the same plugin on the same secret, given as a CryptoKey imported
+ * once. Given the raw bytes (as jwtPlugin is, which must be built synchronously), jose imports a
+ * key on every verification, and every authenticated request verifies one.
+ */
+let accessVerifier: Promise<Verifier> | undefined;
+const verifyAccess = () =>
+  (accessVerifier ??= crypto.subtle
+    .importKey("raw", new TextEncoder().encode(env().JWT_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["verify"])
+    .then((secret) => jwt({ name: "accessJwt", secret }).decorator.accessJwt));
+
 /** The claims of a valid access token (signature, expiry, `typ`), else false. The one check of every access token. */
 export async function accessClaims(raw: string | null | undefined): Promise<AccessClaims | false> {
-  const claims = raw ? await jwtPlugin.decorator.accessJwt.verify(raw, MUST_EXPIRE) : false;
+  const claims = raw ? await (await verifyAccess()).verify(raw, MUST_EXPIRE) : false;
   return claims && claims.typ === "access" && typeof claims.sub === "string" ? (claims as unknown as AccessClaims) : false;
 }
 
