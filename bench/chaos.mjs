@@ -49,6 +49,7 @@ import { createServer } from "node:http";
 import Redis from "ioredis";
 import pg from "pg";
 import { WebSocket } from "undici";
+import { RedisServer } from "../tests/support/redis-server.mjs";
 import { benchPlatform, bun, dropDatabase, freePort, onExit, root, sleep, up } from "./lib.mjs";
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
@@ -71,35 +72,8 @@ const log = (msg) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padSt
 
 // ---- the stack -----------------------------------------------------------------------------------
 
-/** Our own redis-server: no AOF, no snapshot, so a kill -9 loses everything; restartable on its port. */
-const redisServer = {
-  port: await freePort(),
-  child: null,
-  get url() {
-    return `redis://127.0.0.1:${this.port}/0`;
-  },
-  async start() {
-    this.child = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"], { stdio: "ignore" });
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const c = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      c.on("error", () => undefined);
-      try {
-        await c.connect();
-        await c.ping();
-        c.disconnect();
-        return;
-      } catch {
-        c.disconnect();
-        if (Date.now() > until) throw new Error(`redis-server on ${this.port} did not start`);
-        await sleep(50);
-      }
-    }
-  },
-  kill() {
-    return killChild(this.child);
-  },
-};
+/** Our own redis-server: no AOF, no snapshot, so a kill -9 loses everything; restartable on its port (the fault tests' one). */
+const redisServer = new RedisServer(await freePort());
 
 function killChild(child, signal = "SIGKILL") {
   return new Promise((res) => {
@@ -190,7 +164,7 @@ let exitCode = 1;
 let receiver;
 const clients = [];
 // Whatever goes wrong, the run's processes, redis-server and database go (lib.mjs only kills what it started).
-onExit(() => redisServer.child?.kill("SIGKILL"));
+onExit(() => redisServer.killNow());
 let cleaning = null;
 const abort = (why) => {
   console.error(why);

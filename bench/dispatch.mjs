@@ -9,48 +9,23 @@
  * Run: `node bench/dispatch.mjs` (PostgreSQL and Redis as for npm start). BENCH_MESSAGES (20000),
  * BENCH_WORKERS ("1,2"), BENCH_CONCURRENCY (DISPATCH_CONCURRENCY, 32), SIMULATOR_DELAY_MS (50).
  */
-import pg from "pg";
-import { benchPlatform, dropDatabase, dropRedisPrefix, freePort, sleep, startBun, up } from "./lib.mjs";
+import { freePort, sleep, up } from "./lib.mjs";
+import { benchStack } from "./stack.mjs";
 
 const N = Number(process.env.BENCH_MESSAGES ?? 20000);
 const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
 const dbName = "mensageria_bench_dispatch";
 
 const simPort = await freePort();
-const { databaseUrl, apiPort, env } = await benchPlatform(
-  dbName,
-  `bench:dispatch:${Date.now()}:`,
-  {
-    SIMULATOR_PORT: String(simPort),
-    SIMULATOR_URL: `http://127.0.0.1:${simPort}`,
-    SIMULATOR_DELAY_MS: process.env.SIMULATOR_DELAY_MS ?? "50",
-    DISPATCH_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? "32",
-    OUTBOX_POLL_MS: "50",
-    LOGIN_MAX_FAILS_PER_IP: "1000",
-  },
-  { fresh: true },
-);
-const procs = [];
-const start = (script) => {
-  const c = startBun(script, env);
-  procs.push(c);
-  return c;
-};
-start("api/server.ts");
+const { env, db, api, token, start, finish } = await benchStack(dbName, "dispatch", {
+  SIMULATOR_PORT: String(simPort),
+  SIMULATOR_URL: `http://127.0.0.1:${simPort}`,
+  SIMULATOR_DELAY_MS: process.env.SIMULATOR_DELAY_MS ?? "50",
+  DISPATCH_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? "32",
+  OUTBOX_POLL_MS: "50",
+});
 start("api/simulator/server.ts");
-await Promise.all([up(`http://127.0.0.1:${apiPort}/api/health`), up(`http://127.0.0.1:${simPort}/health`)]);
-const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-const api = async (path, body, token) => {
-  const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
-};
-const { token } = await api("/api/auth/login", { email: "owner@demo.example", password: "Demo!Mensa#2026" });
+await up(`http://127.0.0.1:${simPort}/health`);
 const [{ account_id: accountId }] = (await db.query(`SELECT m.account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`)).rows;
 
 let serial = 0;
@@ -112,9 +87,4 @@ const sim = await (await fetch(`http://127.0.0.1:${simPort}/v1/stats`, { headers
 console.log(
   `\nsimulator: ${sim.accepted} submits accepted (${sim.unique} unique), ${sim.throttled} throttled, ${sim.receiptsPosted} receipts posted in ${sim.receiptAttempts} attempts`,
 );
-for (const p of procs) p.kill("SIGTERM");
-await db.end();
-await sleep(500);
-if (!process.env.DATABASE_URL) await dropDatabase(dbName);
-await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
-process.exit(0);
+await finish();

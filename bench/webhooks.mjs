@@ -16,22 +16,20 @@
  */
 import { createServer } from "node:http";
 import { createServer as createTcpServer } from "node:net";
-import pg from "pg";
-import { benchPlatform, dropDatabase, dropRedisPrefix, freePort, sleep, startBun, up } from "./lib.mjs";
+import { freePort, sleep } from "./lib.mjs";
+import { benchStack } from "./stack.mjs";
 
 const N = Number(process.env.BENCH_DELIVERIES ?? 20000);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const dbName = "mensageria_bench_webhooks";
 
-const { databaseUrl, apiPort, env } = await benchPlatform(
+const { env, db, api, token, start, finish } = await benchStack(
   dbName,
-  `bench:webhooks:${Date.now()}:`,
-  { NODE_ENV: "development", OUTBOUND_ALLOW_PRIVATE: "true", WEBHOOK_SWEEP_MS: "100", WEBHOOK_TIMEOUT_MS: "10000", LOGIN_MAX_FAILS_PER_IP: "1000" },
-  { fresh: true },
+  "webhooks",
+  { NODE_ENV: "development", OUTBOUND_ALLOW_PRIVATE: "true", WEBHOOK_SWEEP_MS: "100", WEBHOOK_TIMEOUT_MS: "10000" },
+  { poolSize: 3 },
 );
-const procs = [startBun("api/server.ts", env)];
-await up(`http://127.0.0.1:${apiPort}/api/health`);
 
 // The receiver: 200 at once; arrival times by webhook-id.
 const arrivals = new Map();
@@ -55,18 +53,6 @@ const dead = createTcpServer((s) => {
 const deadPort = await freePort();
 await new Promise((r) => dead.listen(deadPort, "127.0.0.1", r));
 
-const db = new pg.Pool({ connectionString: databaseUrl, max: 3 });
-const api = async (path, body, token) => {
-  const res = await fetch(`http://127.0.0.1:${apiPort}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return json;
-};
-const { token } = await api("/api/auth/login", { email: "owner@demo.example", password: "Demo!Mensa#2026" });
 // One endpoint through the API (its secret sealed as usual); the others are copies of its row
 // with their own URLs (the API allows 20 per account; the sender does not care whose they are).
 const first = (await api("/api/webhooks", { url: `http://127.0.0.1:${receiverPort}/e/0`, events: ["message.status_changed"], description: "bench" }, token)).data.id;
@@ -104,8 +90,7 @@ async function until(ids, ms) {
   }
 }
 
-const worker = startBun("api/worker.ts", env);
-procs.push(worker);
+start("api/worker.ts");
 await sleep(2000);
 
 const throughput = [];
@@ -165,13 +150,8 @@ for (const f of flows) console.log(`| ${f.withDead ? "yes (1 of 101, never answe
 const worst = (dead) => Math.max(...flows.filter((f) => f.withDead === dead).map((f) => f.p99));
 console.log(`\np99 ratio (worst with the dead endpoint / worst without): ${(worst(true) / worst(false)).toFixed(2)}`);
 
-for (const p of procs) p.kill("SIGTERM");
 for (const s of hanging) s.destroy();
 dead.close();
 receiver.close();
 receiver.closeAllConnections?.();
-await db.end();
-await sleep(1000);
-if (!process.env.DATABASE_URL) await dropDatabase(dbName);
-await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
-process.exit(0);
+await finish();

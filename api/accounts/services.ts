@@ -1,11 +1,12 @@
 /** Accounts a person belongs to; the current account; creating and editing an account. */
-import { Op, QueryTypes, Sequelize } from "sequelize";
+import { Op, Sequelize } from "sequelize";
 import { Account, Currency, Membership, User, initModels, sequelize, type PlanPermission } from "../../models";
 import { loadActor } from "../auth/actor";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
 import { AppError } from "../lib/errors";
+import { prepared, preparedRows } from "../lib/prepared";
 import { validate } from "../lib/validate";
 import { decodeCursor, keyset } from "../lib/page";
 import type { Role } from "../../models/constants";
@@ -74,14 +75,17 @@ export async function listAccounts(userId: string) {
  * accounts/info: the acting account with its active plans, in ONE round trip (it is read on every
  * page and by every integrator: two model queries with an include cost more CPU than the SQL).
  */
-const INFO_SQL = `
+const INFO_SQL = prepared(
+  "account-info",
+  `
   SELECT a.id, a.name, a.type, a.status, a.currency, a.balance, a.credit_limit, a.whitelabel_id, a.timezone, a.auth_token,
          a.street, a.number, a.complement, a.district, a.city, a.province, a.postal_code,
          COALESCE((SELECT json_agg(json_build_object('service', ap.service, 'id', ap.plan_id, 'name', p.name, 'ends_at', ap.ends_at, 'trial', p.is_trial,
                                                      'permissions', p.permissions) ORDER BY ap.starts_at)
                      FROM account_plans ap JOIN plans p ON p.id = ap.plan_id
                     WHERE ap.account_id = a.id AND ap.starts_at <= now() AND (ap.ends_at IS NULL OR ap.ends_at > now())), '[]') AS plans
-    FROM accounts a WHERE a.id = $1`;
+    FROM accounts a WHERE a.id = $1`,
+);
 
 type InfoRow = {
   id: string;
@@ -105,7 +109,7 @@ type InfoRow = {
 };
 
 export async function accountInfo(ctx: SignedInCtx) {
-  const [a] = await sequelize().query<InfoRow>(INFO_SQL, { bind: [ctx.actor.accountId], type: QueryTypes.SELECT });
+  const [a] = await preparedRows<InfoRow>(INFO_SQL, [ctx.actor.accountId]);
   if (!a) throw new AppError("ACCOUNT_INFO_FAILED");
   const permissions: Partial<Record<PlanPermission, boolean>> = {};
   for (const r of a.plans) for (const [k, v] of Object.entries(r.permissions ?? {})) if (v) permissions[k as PlanPermission] = true;

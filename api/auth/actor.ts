@@ -1,6 +1,7 @@
-import { sequelize, type AccountType, type PlanPermission, type Role } from "../../models";
+import type { AccountType, PlanPermission, Role } from "../../models";
 import type { Actor } from "../lib/context";
 import { AppError } from "../lib/errors";
+import { prepared, preparedRows } from "../lib/prepared";
 
 /**
  * Build the acting identity for a user in an account (the wanted one, else the user's current
@@ -20,9 +21,11 @@ type MembershipRow = {
 
 /**
  * Every request resolves its actor, so this is one round trip: the person, each membership with
- * its account, and each account's active plans.
+ * its account, and each account's active plans (a prepared statement: planned once per connection).
  */
-const ACTOR_SQL = `
+const ACTOR_SQL = prepared(
+  "actor",
+  `
   SELECT u.email, u.current_account_id, m.account_id, m.role, m.is_agent, a.type, a.status,
          COALESCE((SELECT json_agg(json_build_object('service', ap.service, 'permissions', p.permissions))
                      FROM account_plans ap JOIN plans p ON p.id = ap.plan_id
@@ -31,11 +34,12 @@ const ACTOR_SQL = `
     LEFT JOIN memberships m ON m.user_id = u.id
     LEFT JOIN accounts a ON a.id = m.account_id
    WHERE u.id = $1
-   ORDER BY m.created_at ASC`;
+   ORDER BY m.created_at ASC`,
+);
 
 export async function loadActor(userId: string, wantedAccountId?: string | null, opts: { strict?: boolean } = {}): Promise<Actor> {
   if (!UUID.test(userId)) throw new AppError("UNAUTHENTICATED");
-  const [rows] = (await sequelize().query(ACTOR_SQL, { bind: [userId] })) as [MembershipRow[], unknown];
+  const rows = await preparedRows<MembershipRow>(ACTOR_SQL, [userId]);
   if (!rows.length) throw new AppError("UNAUTHENTICATED");
   const memberships = rows.filter((r) => r.account_id);
   // An account asked for explicitly (the API's X-Account-Id header) is that one or nothing.

@@ -28,9 +28,20 @@ type VerifyOptions = NonNullable<Parameters<typeof jwtPlugin.decorator.accessJwt
 const MUST_EXPIRE: VerifyOptions = { algorithms: ["HS256"], requiredClaims: ["exp"] };
 type Verifier = { verify: (t?: string, options?: VerifyOptions) => Promise<false | Record<string, unknown>> };
 
+/**
+ * The verifier of access tokens: the same plugin on the same secret, given as a CryptoKey imported
+ * once. Given the raw bytes (as jwtPlugin is, which must be built synchronously), jose imports a
+ * key on every verification, and every authenticated request verifies one.
+ */
+let accessVerifier: Promise<Verifier> | undefined;
+const verifyAccess = () =>
+  (accessVerifier ??= crypto.subtle
+    .importKey("raw", new TextEncoder().encode(env().JWT_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["verify"])
+    .then((secret) => jwt({ name: "accessJwt", secret }).decorator.accessJwt));
+
 /** The claims of a valid access token (signature, expiry, `typ`), else false. The one check of every access token. */
 export async function accessClaims(raw: string | null | undefined): Promise<AccessClaims | false> {
-  const claims = raw ? await jwtPlugin.decorator.accessJwt.verify(raw, MUST_EXPIRE) : false;
+  const claims = raw ? await (await verifyAccess()).verify(raw, MUST_EXPIRE) : false;
   return claims && claims.typ === "access" && typeof claims.sub === "string" ? (claims as unknown as AccessClaims) : false;
 }
 
@@ -118,8 +129,15 @@ export async function accessTokenIdentity(raw: string | null | undefined, wanted
   if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");
   const issuedAt = tokenIssuedAt(claims);
   const family = tokenFamily(claims);
-  await assertTokenIssuedAfterRevocation(claims.sub, issuedAt, family);
-  return { actor: await loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null }), issuedAt, family };
+  // The revocation check (Redis) and the actor (PostgreSQL) travel at the same time; a revoked
+  // token is refused whatever the actor's load found, as when they ran one after the other.
+  const [revocation, loaded] = await Promise.allSettled([
+    assertTokenIssuedAfterRevocation(claims.sub, issuedAt, family),
+    loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null }),
+  ]);
+  if (revocation.status === "rejected") throw revocation.reason;
+  if (loaded.status === "rejected") throw loaded.reason;
+  return { actor: loaded.value, issuedAt, family };
 }
 
 /** The token family: the refresh row issued with the token (none for a pending token). */

@@ -16,48 +16,8 @@ import pg from "pg";
 const root = resolve(__dirname, "..", "..");
 const bun = resolve(root, "node_modules", ".bin", "bun");
 
-/** A dedicated redis-server that keeps nothing on disk (like production's here), restartable on the same port. */
-export class RedisServer {
-  private child?: ChildProcess;
-  constructor(readonly port: number) {}
-  get url() {
-    return `redis://127.0.0.1:${this.port}/0`;
-  }
-  static async start() {
-    const s = new RedisServer(await freePort());
-    await s.start();
-    return s;
-  }
-  async start() {
-    this.child = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"], {
-      stdio: "ignore",
-    });
-    const until = Date.now() + 10_000;
-    for (;;) {
-      const c = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      c.on("error", () => undefined);
-      try {
-        await c.connect();
-        await c.ping();
-        c.disconnect();
-        return;
-      } catch {
-        c.disconnect();
-        if (Date.now() > until) throw new Error(`redis-server on ${this.port} did not start`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-  }
-  /** kill -9: everything in memory is gone. */
-  async kill() {
-    const c = this.child;
-    if (!c || c.exitCode !== null) return;
-    await new Promise<void>((r) => {
-      c.once("exit", () => r());
-      c.kill("SIGKILL");
-    });
-  }
-}
+/** A dedicated redis-server (./redis-server.mjs, shared with bench/chaos.mjs). */
+export { RedisServer } from "./redis-server.mjs";
 
 export type StackOptions = {
   /** Extra/overriding env for every process (SIMULATOR_MAX_RPS, SMS_ROUTE_RATES…). */

@@ -1,0 +1,32 @@
+/**
+ * The reads every authenticated request makes (the actor, the acting account) as named prepared
+ * statements on the process's one Sequelize pool. PostgreSQL parses and plans a named statement
+ * once per connection instead of on every call (the planning of these joins cost more than their
+ * execution), and the call skips Sequelize's query object, hooks and retry wrapper. Only for a
+ * few fixed SELECT texts on the hot path; every other statement goes through sequelize().query.
+ * Values always travel as parameters ($1, $2…), never in the text.
+ */
+import { sequelize } from "../../models/db";
+
+/** A fixed statement: its name is unique in the process and its text never changes. */
+export type PreparedStatement = { name: string; text: string };
+
+type PgClient = { query<T>(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: T[] }> };
+/** The part of Sequelize's connection manager this uses (a pg Client from the pool, given back after). */
+type ConnectionPool = { getConnection(options: { type: "SELECT" }): Promise<PgClient>; releaseConnection(client: PgClient): void };
+
+export function prepared(name: string, text: string): PreparedStatement {
+  return { name, text };
+}
+
+/** The rows of a prepared SELECT. */
+export async function preparedRows<T>(statement: PreparedStatement, values: unknown[]): Promise<T[]> {
+  const pool = sequelize().connectionManager as unknown as ConnectionPool;
+  const client = await pool.getConnection({ type: "SELECT" });
+  try {
+    return (await client.query<T>({ name: statement.name, text: statement.text, values })).rows;
+  } finally {
+    // A client whose connection failed is marked invalid by Sequelize and dropped by the pool.
+    pool.releaseConnection(client);
+  }
+}

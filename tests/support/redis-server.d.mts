@@ -1,0 +1,10 @@
+/** Types of ./redis-server.mjs (plain JavaScript, shared with bench/chaos.mjs). */
+export declare class RedisServer {
+  readonly port: number;
+  constructor(port: number);
+  get url(): string;
+  static start(): Promise<RedisServer>;
+  start(): Promise<void>;
+  kill(): Promise<void>;
+  killNow(): void;
+}
