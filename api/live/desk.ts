@@ -4,17 +4,12 @@
  * the agent's own status, sound preferences and the account's attendance settings. Read-only; every
  * change goes through the room use-cases (./rooms).
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
+import { rows } from "../lib/sql";
 import type { SignedInCtx } from "../lib/context";
 import { listMacros } from "./macros";
 import { samplesForAgent } from "./samples";
 import { isSupervisor, SUPERVISOR_ROLES_SQL } from "../policy/policy";
 import { AGENT_STATUSES, assertAttendant, liveSettings, myLoad, roomCounts, roomSummary, type AgentStatus, type Room } from "./rooms";
-
-async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
-  return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT });
-}
 
 export type DeskAgent = { id: string; name: string; email: string; status: AgentStatus };
 

@@ -9,7 +9,8 @@ import { UUID, assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { keyset } from "../lib/page";
 import { livePage } from "./config-page";
-import { assertAnyPath, assertWriter, iso, isUniqueViolation, rows } from "./access";
+import { assertAnyPath, assertWriter, iso, isUniqueViolation } from "./access";
+import { rows } from "../lib/sql";
 import { closeRoom, getRoom, liveSettings, sendAgentMessage, setRoomTags, setTabulation } from "./rooms";
 import { macroSchema } from "./schemas";
 
