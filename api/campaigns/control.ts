@@ -18,7 +18,7 @@
  * CAMPAIGN_STATE.
  */
 import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { dispatchStream } from "../channels/registry";
 import { CANCELED_REASON } from "../dispatch/dispatcher";
@@ -148,7 +148,6 @@ export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
   canRead(ctx);
   const q = validate(campaignPageSchema, input ?? {});
   const after = timeIdCursor(q.cursor);
-  initModels();
   const accountId = ctx.actor.accountId;
   const filter = q.status ? `AND status = $3` : "";
   const bind: unknown[] = [accountId, "sms", ...(q.status ? [q.status] : [])];
@@ -181,7 +180,6 @@ export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
 
 async function findCampaign(ctx: SignedInCtx, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}) {
   assertId(id);
-  initModels();
   const [row] = await db().query<CampaignRow>(
     // NO KEY UPDATE: messages inserted into the campaign (their foreign key takes KEY SHARE) are not blocked.
     `SELECT * FROM campaigns WHERE id = $1 AND account_id = $2 AND channel = 'sms' ${opts.lock ? "FOR NO KEY UPDATE" : ""}`,

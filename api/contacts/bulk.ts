@@ -4,7 +4,7 @@
  */
 import { findOwned } from "../lib/owned";
 import { QueryTypes } from "sequelize";
-import { ContactGroup, initModels, sequelize } from "../../models";
+import { ContactGroup, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -20,7 +20,6 @@ const groupOf = (ctx: SignedInCtx, groupId: string) => findOwned(ContactGroup, c
 /** Delete the given contacts of the acting account (memberships cascade). Answers how many went. */
 export async function deleteContacts(ctx: SignedInCtx, ids: unknown) {
   assertCan(ctx);
-  initModels();
   const list = validate(ids1000, { ids }).ids;
   return sequelize().transaction(async (transaction) => {
     const rows = await sequelize().query<{ id: string }>(`DELETE FROM contacts WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, {
@@ -44,7 +43,6 @@ export async function deleteContact(ctx: SignedInCtx, id: string) {
 /** Put the given contacts in a group (those already in it stay). Answers how many were added. */
 export async function addToGroup(ctx: SignedInCtx, ids: unknown, groupId: string) {
   assertCan(ctx);
-  initModels();
   const list = validate(ids1000, { ids }).ids;
   const group = await groupOf(ctx, groupId);
   return sequelize().transaction(async (transaction) => {
@@ -62,7 +60,6 @@ export async function addToGroup(ctx: SignedInCtx, ids: unknown, groupId: string
 /** Take the given contacts out of a group (they stay as contacts). Answers how many left it. */
 export async function removeFromGroup(ctx: SignedInCtx, ids: unknown, groupId: string) {
   assertCan(ctx);
-  initModels();
   const list = validate(ids1000, { ids }).ids;
   const group = await groupOf(ctx, groupId);
   return sequelize().transaction(async (transaction) => {

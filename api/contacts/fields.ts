@@ -7,7 +7,7 @@
  */
 import { findOwned } from "../lib/owned";
 import { literal, Op, UniqueConstraintError } from "sequelize";
-import { CustomField, initModels, sequelize } from "../../models";
+import { CustomField, sequelize } from "../../models";
 import type { CustomFieldType } from "../../models/constants";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -50,7 +50,6 @@ const taken = () => new AppError("CUSTOM_FIELD_TAKEN", { fields: { key: ["errors
 
 export async function listCustomFields(ctx: SignedInCtx): Promise<CustomFieldView[]> {
   assertCan(ctx);
-  initModels();
   const rows = await CustomField.findAll({
     where: { accountId: ctx.actor.accountId },
     order: [
@@ -70,7 +69,6 @@ const fieldListSchema = z.object(pageInput);
  */
 export async function pageCustomFields(ctx: SignedInCtx, query: unknown = {}): Promise<{ data: CustomFieldView[]; next_cursor: string | null }> {
   assertCan(ctx);
-  initModels();
   const f = validate(fieldListSchema, query ?? {});
   const after = decodeCursor(f.cursor, ["number", "string", "string"]);
   if (after && !/^[0-9a-f-]{36}$/i.test(String(after[2]))) throw new AppError("VALIDATION", { fields: { cursor: ["validation.invalid"] } });
@@ -100,7 +98,6 @@ export async function getCustomField(ctx: SignedInCtx, id: string) {
 
 export async function createCustomField(ctx: SignedInCtx, input: unknown) {
   assertPrivileged(ctx, FIELDS);
-  initModels();
   const data = validate(customFieldSchema, input);
   const position = data.position ?? ((await CustomField.max<number, CustomField>("position", { where: { accountId: ctx.actor.accountId } })) ?? -1) + 1;
   try {

@@ -1,7 +1,7 @@
 /** Contact groups of an account (many-to-many with contacts). Deleting a group keeps its contacts. */
 import { findOwned } from "../lib/owned";
 import { QueryTypes, UniqueConstraintError } from "sequelize";
-import { ContactGroup, initModels, sequelize } from "../../models";
+import { ContactGroup, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -28,7 +28,6 @@ const groupListSchema = z.object(pageInput);
  */
 export async function listGroups(ctx: SignedInCtx, query: unknown = {}): Promise<{ data: GroupView[]; next_cursor: string | null }> {
   assertCan(ctx, GROUPS);
-  initModels();
   const f = validate(groupListSchema, query ?? {});
   const after = textCursor(f.cursor);
   const bind: unknown[] = [ctx.actor.accountId];
@@ -51,7 +50,6 @@ export async function listGroups(ctx: SignedInCtx, query: unknown = {}): Promise
 /** Group names for forms and filters (contacts screens): id and name only, no counting. */
 export async function groupOptions(ctx: SignedInCtx) {
   assertCan(ctx);
-  initModels();
   const rows = await ContactGroup.findAll({
     where: { accountId: ctx.actor.accountId },
     attributes: ["id", "name"],
@@ -78,7 +76,6 @@ export async function getGroup(ctx: SignedInCtx, id: string, query: Record<strin
 
 export async function createGroup(ctx: SignedInCtx, input: unknown) {
   assertCan(ctx, GROUPS);
-  initModels();
   const data = validate(groupSchema, input);
   try {
     const g = await ContactGroup.create({ accountId: ctx.actor.accountId, name: data.name, description: data.description });

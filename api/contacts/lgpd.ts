@@ -5,7 +5,7 @@
  * (messages keep their delivery facts) is docs/decisions/004-lgpd-erasure.md.
  */
 import { QueryTypes } from "sequelize";
-import { Contact, CustomField, initModels, sequelize } from "../../models";
+import { Contact, CustomField, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -76,7 +76,6 @@ function cell(s: string) {
 export async function exportContact(ctx: SignedInCtx, id: string, format: unknown = "json"): Promise<ContactExport> {
   assertPrivileged(ctx);
   assertId(id);
-  initModels();
   const fmt = validate(exportFormatSchema, format);
   const data = await collect(ctx, id);
   await recordAudit(ctx, "contacts.exported", { meta: { contactId: id, format: fmt } });
@@ -94,7 +93,6 @@ export async function exportContact(ctx: SignedInCtx, id: string, format: unknow
 export async function eraseContact(ctx: SignedInCtx, id: string) {
   assertPrivileged(ctx);
   assertId(id);
-  initModels();
   await sequelize().transaction(async (transaction) => {
     const n = await Contact.destroy({ where: { id, accountId: ctx.actor.accountId }, transaction });
     if (!n) throw new AppError("NOT_FOUND");

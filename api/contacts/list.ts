@@ -8,7 +8,7 @@
  * containment (`custom @> {"key": value}`) served by the jsonb_path_ops GIN index.
  */
 import { QueryTypes } from "sequelize";
-import { CustomField, initModels, sequelize } from "../../models";
+import { CustomField, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { encodeCursor, pageInput } from "../lib/page";
@@ -47,7 +47,6 @@ export type ContactPage = { data: ContactRow[]; next_cursor: string | null; next
 
 export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promise<ContactPage> {
   assertCan(ctx);
-  initModels();
   const f = validate(contactListQuerySchema.extend(pageInput), query ?? {});
   const bind: unknown[] = [ctx.actor.accountId];
   const where: string[] = ["c.account_id = $1"];

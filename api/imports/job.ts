@@ -22,7 +22,7 @@ import { CsvError, parse } from "csv-parse";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { IMPORT_MAX_ROWS } from "../../models/constants";
 import { env } from "../lib/env";
 import { AppError, isAppError } from "../lib/errors";
@@ -351,7 +351,6 @@ class ImportJob {
  */
 export async function runImport(id: string, touch?: () => Promise<void>) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return;
-  initModels();
   const client = new pg.Client({ connectionString: env().DATABASE_URL, application_name: "mensageria-import" });
   const mergers: pg.Client[] = [];
   await client.connect();
@@ -380,7 +379,6 @@ export async function runImport(id: string, touch?: () => Promise<void>) {
  * keeps a duplicate from running it twice.
  */
 export async function sweepImports() {
-  initModels();
   const rows = await sequelize().query<{ id: string }>(
     `UPDATE contact_imports SET updated_at = now()
      WHERE (status = 'queued' AND updated_at < now() - interval '10 minutes') OR (status = 'running' AND updated_at < now() - interval '2 minutes')

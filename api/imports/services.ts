@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { IMPORT_MAX_FILES, type ImportStatus } from "../../models/constants";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -153,7 +153,6 @@ async function* uploads(files: ImportUpload[] | AsyncIterable<ImportUpload>): As
  */
 export async function createImport(ctx: SignedInCtx, files: ImportUpload[] | AsyncIterable<ImportUpload>): Promise<ImportView> {
   assertAllowed(ctx);
-  initModels();
   if (Array.isArray(files)) {
     if (files.length > IMPORT_MAX_FILES) throw new AppError("IMPORT_TOO_MANY_FILES");
     const bad = files.find((f) => !isCsvName(f.name));
@@ -196,7 +195,6 @@ export async function createImport(ctx: SignedInCtx, files: ImportUpload[] | Asy
 
 export async function getImport(ctx: SignedInCtx, id: string): Promise<ImportView> {
   assertAllowed(ctx);
-  initModels();
   const row = await findRow(ctx.actor.accountId, id);
   return toView(row, await customFields(ctx.actor.accountId));
 }
@@ -209,7 +207,6 @@ const importListSchema = z.object(pageInput);
  */
 export async function listImports(ctx: SignedInCtx, query: unknown = {}): Promise<{ data: ImportView[]; next_cursor: string | null }> {
   assertAllowed(ctx);
-  initModels();
   const f = validate(importListSchema, query ?? {});
   const after = timeCursor(f.cursor);
   const page = await rows<ImportRow & { cursor_ts: string }>(
@@ -239,7 +236,6 @@ export async function startImport(
   input: { mapping: Record<string, string>; groupId?: string | null; newGroupName?: string | null },
 ): Promise<ImportView> {
   assertAllowed(ctx);
-  initModels();
   const data = validate(startImportSchema, input);
   const accountId = ctx.actor.accountId;
   await sequelize().transaction(async (transaction) => {
@@ -291,7 +287,6 @@ export async function startImport(
  */
 export async function errorReport(ctx: SignedInCtx, id: string): Promise<ReadableStream<Uint8Array>> {
   assertAllowed(ctx);
-  initModels();
   const row = await findRow(ctx.actor.accountId, id);
   const path = errorReportPath(row.id);
   const exists = await stat(path).then(

@@ -16,7 +16,7 @@
  * (same provider) stores nothing again.
  */
 import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { keywordsOf } from "../optouts/account-keywords";
 import { matchKeyword } from "../optouts/keywords";
@@ -56,7 +56,6 @@ export async function accountForInbound(from: string, to: string): Promise<strin
 }
 
 export async function receiveInbound(input: InboundSms): Promise<InboundOutcome> {
-  initModels();
   const db = sequelize();
   if (input.providerMessageId) {
     const [seen] = await db.query<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, {

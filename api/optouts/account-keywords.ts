@@ -15,7 +15,7 @@
  * Permission: the /sms/optouts screen of the policy, like the opt-outs.
  */
 import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -35,7 +35,6 @@ export const LAST_OPTOUT_KEYWORD = "smpp.errors.lastOptoutKeyword";
 
 function assertKeywords(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/optouts")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 /** The keywords of an account for inbound matching (no permission: the MO path has no actor). */

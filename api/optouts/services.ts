@@ -6,7 +6,7 @@
  * there answers the existing entry (adding is idempotent).
  */
 import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { formatPhone } from "../contacts/phone";
 import type { SignedInCtx } from "../lib/context";
@@ -43,12 +43,10 @@ export type Page<T> = { data: T[]; next_cursor: string | null; page?: number; la
 
 function assertOptouts(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/optouts")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 function assertDenyList(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/denylist")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 const numberOf = (recipient: string) => {

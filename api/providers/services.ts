@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { connectionsChanged, publicSettings } from "../channels/connections";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -56,7 +56,6 @@ const COLUMNS = "id, name, channel, kind, settings, enabled, created_at, updated
 
 export function assertStaff(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/admin/providers")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 /** "••••" and, for a long secret, its last four characters; a short one (an SMPP password) shows nothing of itself. */

@@ -45,7 +45,7 @@
 import { randomUUID } from "node:crypto";
 import smpp, { type PDU, type Session } from "smpp";
 import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
+import { initModels, sequelize } from "../../models";
 import { loadActor } from "../auth/actor";
 import {
   concatOf,
@@ -74,6 +74,8 @@ import type { MessageStatus } from "../messages/status";
 import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "./limits";
 import { hashSmppPassword } from "./users";
 
+// Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
+initModels();
 const config = env();
 assertBindable(config.SMPP_HOST, "SMPP_HOST");
 type Mode = "transmitter" | "receiver" | "transceiver";

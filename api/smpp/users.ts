@@ -6,7 +6,7 @@
  */
 import { randomInt } from "node:crypto";
 import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -24,7 +24,6 @@ const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
 
 function assertAllowed(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/smpp")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 export function generateSmppPassword(): string {

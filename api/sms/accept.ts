@@ -30,7 +30,7 @@
  */
 import { createHash } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { defaultProvider, dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
@@ -191,7 +191,6 @@ export async function acceptSms(ctx: SignedInCtx, input: unknown, opts: AcceptOp
 
 async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions): Promise<AcceptSmsAnswer> {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
-  initModels();
   const key = opts.idempotencyKey ?? null;
   if (key !== null) checkKey(key);
   const data = validate(sendSmsSchema, input);

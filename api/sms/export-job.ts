@@ -18,7 +18,7 @@ import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { env } from "../lib/env";
 import { DEFAULT_LOCALE } from "../lib/i18n";
 import { STORED_REASON_KEYS, errorMessageText } from "./error-message";
@@ -95,7 +95,6 @@ function selectOf(row: JobRow, lit: (v: string) => string) {
 }
 
 export async function runExport(id: string, touch?: () => Promise<void>) {
-  initModels();
   const db = sequelize();
   const [row] = await db.query<JobRow>(
     `UPDATE sms_exports SET status = 'processing', started_at = now(), updated_at = now(), error = NULL
@@ -147,7 +146,6 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
 
 /** The job gave up (after the runner's attempts): say so on the export. */
 export async function failExport(id: string, reason: string) {
-  initModels();
   await sequelize().query(`UPDATE sms_exports SET status = 'failed', error = $2, finished_at = now(), updated_at = now() WHERE id = $1 AND status IN ('queued','processing')`, {
     bind: [id, reason.slice(0, 500)],
   });
@@ -159,7 +157,6 @@ export async function failExport(id: string, reason: string) {
  * the retention with their files.
  */
 export async function sweepExports() {
-  initModels();
   const db = sequelize();
   const stale = await db.query<{ id: string }>(
     `UPDATE sms_exports SET updated_at = now()

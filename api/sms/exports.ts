@@ -11,7 +11,7 @@ import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
@@ -104,7 +104,6 @@ const view = (r: Row): ExportView => ({
 
 export async function findRow(accountId: string, id: string, kind: ExportKind = "sms") {
   assertId(id);
-  initModels();
   const [row] = await sequelize().query<Row>(`SELECT * FROM sms_exports WHERE id = $1 AND account_id = $2 AND kind = $3`, {
     bind: [id, accountId, kind],
     type: QueryTypes.SELECT,
@@ -125,7 +124,6 @@ export async function createExport(ctx: SignedInCtx, input: unknown): Promise<Ex
 
 /** Stores a queued export of `kind` (with its audit entry) and announces it to the workers. Permission and filter are the caller's. */
 export async function queueExport(ctx: SignedInCtx, kind: ExportKind, filter: object, auditAction: string): Promise<Row> {
-  initModels();
   const row = await sequelize().transaction(async (transaction) => {
     const [r] = await sequelize().query<Row>(`INSERT INTO sms_exports (account_id, kind, filter, created_by) VALUES ($1, $2, $3::jsonb, $4) RETURNING *`, {
       bind: [ctx.actor.accountId, kind, JSON.stringify(filter), ctx.actor.userId],
@@ -142,7 +140,6 @@ export async function queueExport(ctx: SignedInCtx, kind: ExportKind, filter: ob
 
 /** The account's exports of `kind`, newest first. */
 export async function exportRows(accountId: string, kind: ExportKind, limit = 50): Promise<Row[]> {
-  initModels();
   return sequelize().query<Row>(`SELECT * FROM sms_exports WHERE account_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT $3`, {
     bind: [accountId, kind, Math.min(Math.max(1, limit), 200)],
     type: QueryTypes.SELECT,

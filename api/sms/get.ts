@@ -1,6 +1,6 @@
 /** One SMS of the acting account with its history (GET /api/sms/messages/:id). */
 import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { can } from "../policy/policy";
@@ -41,7 +41,6 @@ type Row = {
 export async function getSmsMessage(ctx: SignedInCtx, id: string) {
   if (!can(ctx.actor, "/sms/history")) throw new AppError("FORBIDDEN");
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  initModels();
   const db = sequelize();
   const [m] = await db.query<Row>(`SELECT * FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms'`, {
     bind: [id, ctx.actor.accountId],

@@ -7,7 +7,7 @@
  * sends (api/sms/release.ts), so a replaced text meets the same review. Needs /sms/send.
  */
 import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -31,7 +31,6 @@ export async function replaceScheduledSms(
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
   if (body.trim() === "") throw bodyError("validation.required");
   if ([...body].length > MAX_BODY) throw bodyError(`validation.maxLength::${MAX_BODY}`);
-  initModels();
   const db = sequelize();
   const accountId = ctx.actor.accountId;
   return db.transaction(async (transaction) => {

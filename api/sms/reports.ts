@@ -7,7 +7,7 @@
  */
 import { QueryTypes } from "sequelize";
 import { MESSAGE_STATUSES } from "../../models/constants";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { keyset, pageInput } from "../lib/page";
@@ -75,7 +75,6 @@ export const daysSchema = z.object({
 
 function allow(ctx: SignedInCtx, path: string) {
   if (!can(ctx.actor, path)) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 type StatusCounts = Partial<Record<string, number>>;

@@ -4,7 +4,7 @@
  * /sms/send/success (a message, or a campaign with counts by status). Account-scoped.
  */
 import { QueryTypes } from "sequelize";
-import { SmsTemplate, initModels, sequelize } from "../../models";
+import { SmsTemplate, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
@@ -18,7 +18,6 @@ function assertSend(ctx: SignedInCtx) {
 
 export async function sendOptions(ctx: SignedInCtx) {
   assertSend(ctx);
-  initModels();
   const accountId = ctx.actor.accountId;
   const [groups, templates, routes, [account], senders] = await Promise.all([
     sequelize().query<{ id: string; name: string; members: number }>(

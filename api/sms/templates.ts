@@ -4,7 +4,7 @@
  * account. Sends use a template by id (api/sms/accept.ts).
  */
 import { Op, QueryTypes, UniqueConstraintError, type Transaction } from "sequelize";
-import { SmsTemplate, initModels, sequelize } from "../../models";
+import { SmsTemplate, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -41,7 +41,6 @@ export function templateView(t: SmsTemplate): SmsTemplateView {
 /** Every template of the account, by name. */
 export async function listSmsTemplates(ctx: SignedInCtx): Promise<{ data: SmsTemplateView[] }> {
   assertCan(ctx);
-  initModels();
   const rows = await SmsTemplate.findAll({
     where: { accountId: ctx.actor.accountId },
     order: [
@@ -60,7 +59,6 @@ const templatePageSchema = z.object(pageInput);
  */
 export async function pageSmsTemplates(ctx: SignedInCtx, input: unknown): Promise<{ data: SmsTemplateView[]; next_cursor: string | null }> {
   assertCan(ctx);
-  initModels();
   const { limit, cursor } = validate(templatePageSchema, input ?? {});
   const after = textIdCursor(cursor);
   // Keyset on (lower(name), id): lower(name) is unique in the account (index sms_templates_account_name_idx).
@@ -92,7 +90,6 @@ export async function getSmsTemplate(ctx: SignedInCtx, id: string): Promise<SmsT
 
 /** The account's template `id` for a send (permission /sms/send is the caller's), or a field error on template_id. */
 export async function templateForSend(ctx: SignedInCtx, id: string, transaction?: Transaction): Promise<SmsTemplate> {
-  initModels();
   const row = UUID.test(id) ? await SmsTemplate.findOne({ where: { id, accountId: ctx.actor.accountId }, transaction }) : null;
   if (!row) throw new AppError("VALIDATION", { fields: { template_id: ["validation.option"] } });
   return row;
@@ -100,7 +97,6 @@ export async function templateForSend(ctx: SignedInCtx, id: string, transaction?
 
 export async function createSmsTemplate(ctx: SignedInCtx, input: unknown): Promise<SmsTemplateView> {
   assertCan(ctx);
-  initModels();
   const data = validate(smsTemplateSchema, input);
   try {
     const t = await SmsTemplate.create({ accountId: ctx.actor.accountId, name: data.name, body: data.body });
@@ -137,7 +133,6 @@ export async function deleteSmsTemplate(ctx: SignedInCtx, id: string): Promise<{
 /** Delete several templates of the account at once; ids of other accounts or unknown ids are ignored. */
 export async function deleteSmsTemplates(ctx: SignedInCtx, input: unknown): Promise<{ deleted: number; ids: string[] }> {
   assertCan(ctx);
-  initModels();
   const { ids } = validate(bulkIdsSchema, input);
   const valid = [...new Set(ids.filter((i) => UUID.test(i)).map((i) => i.toLowerCase()))];
   if (valid.length === 0) return { deleted: 0, ids: [] };

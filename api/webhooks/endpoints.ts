@@ -8,7 +8,7 @@
 import { onePage } from "../lib/page";
 import { randomBytes } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { seal, unseal } from "../lib/crypto";
@@ -38,7 +38,6 @@ const COLUMNS = "id, url, description, events, enabled, created_at, updated_at";
 
 export function assertWebhooks(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/webhooks")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 export function newSecret(): string {
