@@ -14,6 +14,7 @@ import { translate } from "../lib/i18n";
 import { UUID } from "../lib/owned";
 import { can } from "../policy/policy";
 import type { InvalidRowReason } from "./recipients-file";
+import { rows } from "../lib/sql";
 
 const BATCH = 5_000;
 
@@ -30,10 +31,10 @@ export async function invalidRowsReport(ctx: SignedInCtx, campaignId: string, lo
   if (!UUID.test(campaignId)) throw new AppError("NOT_FOUND");
   const db = sequelize();
   const accountId = ctx.actor.accountId;
-  const [campaign] = await db.query<{ id: string; rows: number }>(
+  const [campaign] = await rows<{ id: string; rows: number }>(
     `SELECT c.id, (SELECT count(*)::int FROM campaign_invalid_rows r WHERE r.campaign_id = c.id) AS rows
        FROM campaigns c WHERE c.id = $1 AND c.account_id = $2`,
-    { bind: [campaignId, accountId], type: QueryTypes.SELECT },
+    [campaignId, accountId],
   );
   if (!campaign) throw new AppError("NOT_FOUND");
   const t = (key: string) => translate(locale, key);

@@ -11,6 +11,7 @@ import { UUID } from "../lib/owned";
 import { can } from "../policy/policy";
 import { listSenders, smsRouteOffers } from "./catalog";
 import { templateView } from "./templates";
+import { rows } from "../lib/sql";
 
 function assertSend(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
@@ -20,16 +21,16 @@ export async function sendOptions(ctx: SignedInCtx) {
   assertSend(ctx);
   const accountId = ctx.actor.accountId;
   const [groups, templates, routes, [account], senders] = await Promise.all([
-    sequelize().query<{ id: string; name: string; members: number }>(
+    rows<{ id: string; name: string; members: number }>(
       `SELECT g.id, g.name,
               (SELECT count(*)::int FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id
                 WHERE m.group_id = g.id AND c.mobile_number IS NOT NULL) AS members
          FROM contact_groups g WHERE g.account_id = $1 ORDER BY lower(g.name)`,
-      { bind: [accountId], type: QueryTypes.SELECT },
+      [accountId],
     ),
     SmsTemplate.findAll({ where: { accountId }, order: [[sequelize().fn("lower", sequelize().col("name")), "ASC"]] }),
     smsRouteOffers(accountId),
-    sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [accountId], type: QueryTypes.SELECT }),
+    rows<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId]),
     listSenders(ctx),
   ]);
   return { groups, templates: templates.map(templateView), routes, currency: (account?.currency ?? "BRL").trim(), senders: senders.data };
@@ -85,9 +86,9 @@ export async function sendOutcome(ctx: SignedInCtx, ref: { campaign?: string | n
     };
   }
   if (ref.message && UUID.test(ref.message)) {
-    const [m] = await db.query<{ id: string; status: string; segments: number; price: string; currency: string; scheduled_at: Date | null }>(
+    const [m] = await rows<{ id: string; status: string; segments: number; price: string; currency: string; scheduled_at: Date | null }>(
       `SELECT id, status, segments, price, currency, scheduled_at FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms'`,
-      { bind: [ref.message, accountId], type: QueryTypes.SELECT },
+      [ref.message, accountId],
     );
     if (!m) throw new AppError("NOT_FOUND");
     const charged = Number(m.price) > 0;

@@ -13,16 +13,13 @@
 import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { AppError } from "../lib/errors";
+import { rows } from "../lib/sql";
 
 export type OwnSender = { number: string; nickname: string };
 
 /** The account's active short codes, by number. */
 export async function ownSenders(accountId: string, transaction?: Transaction): Promise<OwnSender[]> {
-  return sequelize().query<OwnSender>(`SELECT number, nickname FROM short_codes WHERE account_id = $1 AND status = 'active' ORDER BY number`, {
-    bind: [accountId],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  return rows<OwnSender>(`SELECT number, nickname FROM short_codes WHERE account_id = $1 AND status = 'active' ORDER BY number`, [accountId], { transaction });
 }
 
 /** Whether the account may send from `sender` (already trimmed; blank is the route's default). */
