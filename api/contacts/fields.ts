@@ -17,6 +17,7 @@ import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { assertCan, assertPrivileged } from "./access";
 import { customFieldSchema, customFieldUpdateSchema } from "./schemas";
+import { exec } from "../lib/sql";
 
 const FIELDS = "/contacts/fields";
 
@@ -144,10 +145,7 @@ export async function deleteCustomField(ctx: SignedInCtx, id: string) {
   const d = await findField(ctx, id);
   await sequelize().transaction(async (transaction) => {
     await d.destroy({ transaction });
-    await sequelize().query(`UPDATE contacts SET custom = custom - $2::text WHERE account_id = $1 AND custom ? $2::text`, {
-      bind: [ctx.actor.accountId, d.key],
-      transaction,
-    });
+    await exec(`UPDATE contacts SET custom = custom - $2::text WHERE account_id = $1 AND custom ? $2::text`, [ctx.actor.accountId, d.key], { transaction });
     await recordAudit({ ...ctx, transaction }, "contacts.field_deleted", { meta: { fieldId: d.id, key: d.key } });
   });
   return { id: d.id, key: d.key };

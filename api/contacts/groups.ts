@@ -12,6 +12,7 @@ import { assertCan } from "./access";
 import { listContacts } from "./list";
 import { groupSchema } from "./schemas";
 import { textCursor } from "./time-cursor";
+import { rows } from "../lib/sql";
 
 const GROUPS = "/contacts/groups";
 
@@ -65,7 +66,7 @@ export async function getGroup(ctx: SignedInCtx, id: string, query: Record<strin
   assertCan(ctx, GROUPS);
   const g = await findGroup(ctx, id);
   const [members, contacts] = await Promise.all([
-    sequelize().query<{ n: number }>(`SELECT count(*)::int AS n FROM contact_group_members WHERE group_id = $1`, { bind: [g.id], type: QueryTypes.SELECT }),
+    rows<{ n: number }>(`SELECT count(*)::int AS n FROM contact_group_members WHERE group_id = $1`, [g.id]),
     listContacts(ctx, { ...query, group: g.id }),
   ]);
   return {

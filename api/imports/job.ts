@@ -31,6 +31,7 @@ import { notify } from "../notifications/services";
 import { absolute, errorReportPath, importDir, parserOptions, removeImportFiles, type StoredFile } from "./files";
 import { RowBuilder, stagingColumns, type CustomDef, type StagingColumn } from "./rows";
 import { IMPORT_STREAM } from "./services";
+import { exec } from "../lib/sql";
 
 /** Staged lines per merge transaction (each merger takes its partition of them). */
 export const MERGE_BATCH = 100_000;
@@ -130,9 +131,7 @@ class ImportJob {
     const now = Date.now();
     if (!force && now - this.lastProgress < PROGRESS_MS) return;
     this.lastProgress = now;
-    await sequelize().query(`UPDATE contact_imports SET processed_rows = $2, error_count = $3, updated_at = now() WHERE id = $1`, {
-      bind: [this.row.id, this.processed, this.errors.count],
-    });
+    await exec(`UPDATE contact_imports SET processed_rows = $2, error_count = $3, updated_at = now() WHERE id = $1`, [this.row.id, this.processed, this.errors.count]);
     await this.keepAlive();
   }
 
@@ -334,11 +333,11 @@ class ImportJob {
       const code = isAppError(e) && e.code.startsWith("IMPORT_") ? e.code : "IMPORT_FAILED";
       if (!isAppError(e)) console.error(`import ${id} failed`, e);
       // The job's connections may be mid-COPY: the pool records the failure.
-      await sequelize().query(`DELETE FROM contact_import_rows WHERE import_id = $1`, { bind: [id] });
-      await sequelize().query(
+      await exec(`DELETE FROM contact_import_rows WHERE import_id = $1`, [id]);
+      await exec(
         `UPDATE contact_imports SET status = 'failed', failure = $2, failure_params = $3::jsonb, finished_at = now(), processed_rows = $4,
            error_count = $5, updated_at = now() WHERE id = $1`,
-        { bind: [id, `errors.${code}`, JSON.stringify(isAppError(e) ? (e.params ?? {}) : {}), this.processed, this.errors.count] },
+        [id, `errors.${code}`, JSON.stringify(isAppError(e) ? (e.params ?? {}) : {}), this.processed, this.errors.count],
       );
       await removeImportFiles(id, { keepReport: true });
     }
