@@ -30,6 +30,7 @@ import { intParam, validate } from "../lib/validate";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { can } from "../policy/policy";
 import { CAMPAIGNS_PER_PAGE, controlCampaignSchema, listCampaignsSchema, type CampaignStatus } from "./schemas";
+import { exec, rows } from "../lib/sql";
 
 /** Message statuses of a campaign that are not finished yet (the campaign is still running). */
 export const UNFINISHED = ["scheduled", "pending", "queued", "sending"];
@@ -180,10 +181,10 @@ export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
 
 async function findCampaign(ctx: SignedInCtx, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}) {
   assertId(id);
-  const [row] = await db().query<CampaignRow>(
-    // NO KEY UPDATE: messages inserted into the campaign (their foreign key takes KEY SHARE) are not blocked.
+  const [row] = await rows<CampaignRow>(
     `SELECT * FROM campaigns WHERE id = $1 AND account_id = $2 AND channel = 'sms' ${opts.lock ? "FOR NO KEY UPDATE" : ""}`,
-    { bind: [id, ctx.actor.accountId], type: QueryTypes.SELECT, transaction: opts.transaction },
+    [id, ctx.actor.accountId],
+    { transaction: opts.transaction },
   );
   if (!row) throw new AppError("NOT_FOUND");
   return row;
@@ -195,9 +196,9 @@ export async function getCampaign(ctx: SignedInCtx, id: string) {
   const row = await findCampaign(ctx, id);
   const [counts, [money]] = await Promise.all([
     countsOf([row.id]),
-    db().query<{ cost: string | null; currency: string }>(
+    rows<{ cost: string | null; currency: string }>(
       `SELECT (SELECT sum(price) FROM messages WHERE campaign_id = $1 AND account_id = $2) AS cost, currency FROM accounts WHERE id = $2`,
-      { bind: [row.id, ctx.actor.accountId], type: QueryTypes.SELECT },
+      [row.id, ctx.actor.accountId],
     ),
   ]);
   return {
@@ -223,12 +224,9 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
     let canceled = 0;
     let republished = 0;
     if (status === "paused") {
-      await db().query(`UPDATE campaigns SET status = 'paused', updated_at = now() WHERE id = $1`, { bind: [c.id], transaction });
+      await exec(`UPDATE campaigns SET status = 'paused', updated_at = now() WHERE id = $1`, [c.id], { transaction });
     } else if (status === "running") {
-      await db().query(`UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, {
-        bind: [c.id],
-        transaction,
-      });
+      await exec(`UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, [c.id], { transaction });
       // Entries of paused messages were acked: publish every queued message again (duplicates are harmless).
       const rows = await db().query<{ n: string }>(
         `WITH o AS (
@@ -240,8 +238,8 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
       );
       republished = Number(rows[0]?.n ?? 0);
     } else {
-      await db().query(`UPDATE campaigns SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1`, { bind: [c.id], transaction });
-      const [r] = await db().query<{ n: string; refunded: string | null }>(
+      await exec(`UPDATE campaigns SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1`, [c.id], { transaction });
+      const [r] = await rows<{ n: string; refunded: string | null }>(
         `WITH f AS (
            UPDATE messages SET status = 'failed', failed_at = now(), error_code = 'canceled', error_message = $3, updated_at = now()
            WHERE campaign_id = $1 AND account_id = $2 AND status IN ('scheduled','pending','queued')
@@ -253,12 +251,13 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
            SELECT id, $2, 'refund', 'system', jsonb_build_object('price', price, 'currency', trim(currency), 'reason', 'canceled') FROM f WHERE price > 0
          )
          SELECT count(*) AS n, sum(price) AS refunded FROM f`,
-        { bind: [c.id, ctx.actor.accountId, CANCELED_REASON], type: QueryTypes.SELECT, transaction },
+        [c.id, ctx.actor.accountId, CANCELED_REASON],
+        { transaction },
       );
       canceled = Number(r.n);
       refunded = Number(r.refunded ?? 0);
       if (refunded > 0) {
-        await db().query(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, { bind: [ctx.actor.accountId, refunded], transaction });
+        await exec(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, [ctx.actor.accountId, refunded], { transaction });
       }
     }
     await recordAudit({ ...ctx, transaction }, `campaign.${status === "running" ? "resumed" : status}`, {
@@ -276,7 +275,7 @@ export async function deleteCampaign(ctx: SignedInCtx, id: string) {
   await db().transaction(async (transaction) => {
     const c = await findCampaign(ctx, id, { transaction, lock: true });
     if (!FINISHED_CAMPAIGN.includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
-    await db().query(`DELETE FROM campaigns WHERE id = $1 AND account_id = $2`, { bind: [c.id, ctx.actor.accountId], transaction });
+    await exec(`DELETE FROM campaigns WHERE id = $1 AND account_id = $2`, [c.id, ctx.actor.accountId], { transaction });
     await recordAudit({ ...ctx, transaction }, "campaign.deleted", { meta: { campaign_id: c.id, status: c.status, total: c.total } });
   });
   return { ok: true };

@@ -10,6 +10,7 @@ import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { env } from "../lib/env";
 import { key, redis } from "../lib/redis";
+import { exec } from "../lib/sql";
 
 const BATCH = 500;
 
@@ -32,10 +33,7 @@ export async function relayOnce(): Promise<number> {
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([err]) => err);
     if (failed || results.length !== rows.length) throw new Error(`outbox XADD failed: ${failed?.[0]?.message ?? "no answer"}`);
-    await sequelize().query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, {
-      bind: [rows.map((r) => r.id)],
-      transaction,
-    });
+    await exec(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)], { transaction });
     return rows.length;
   });
 }
