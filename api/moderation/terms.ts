@@ -10,6 +10,7 @@ import { validate } from "../lib/validate";
 import { assertStaff } from "./access";
 import type { TermKind } from "./match";
 import { termSchema, termsQuerySchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export type ModerationTerm = { id: string; kind: TermKind; value: string; note: string; created_at: Date; updated_at: Date };
 const COLUMNS = "id, kind, value, note, created_at, updated_at";
@@ -31,7 +32,7 @@ export async function listTerms(ctx: SignedInCtx, kind: TermKind, input: unknown
 export async function getTerm(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ data: ModerationTerm }> {
   assertStaff(ctx);
   assertId(id);
-  const [row] = await sequelize().query<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE id = $1 AND kind = $2`, { bind: [id, kind], type: QueryTypes.SELECT });
+  const [row] = await rows<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE id = $1 AND kind = $2`, [id, kind]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: row };
 }
@@ -42,16 +43,13 @@ export async function addTerm(ctx: SignedInCtx, kind: TermKind, input: unknown):
   const data = validate(termSchema(kind), input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const [row] = await db.query<ModerationTerm>(
+    const [row] = await rows<ModerationTerm>(
       `INSERT INTO moderation_terms (kind, value, note, created_by) VALUES ($1, $2, $3, $4) ON CONFLICT (kind, value) DO NOTHING RETURNING ${COLUMNS}`,
-      { bind: [kind, data.value, data.note, ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+      [kind, data.value, data.note, ctx.actor.userId],
+      { transaction },
     );
     if (!row) {
-      const [existing] = await db.query<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1 AND value = $2`, {
-        bind: [kind, data.value],
-        type: QueryTypes.SELECT,
-        transaction,
-      });
+      const [existing] = await rows<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1 AND value = $2`, [kind, data.value], { transaction });
       return { data: existing, created: false };
     }
     await recordAudit({ ...ctx, transaction }, `moderation.${kind}_added`, { meta: { id: row.id, value: row.value } });
@@ -63,12 +61,13 @@ export async function updateTerm(ctx: SignedInCtx, kind: TermKind, id: string, i
   assertStaff(ctx);
   assertId(id);
   const data = validate(termSchema(kind), input);
-  const db = sequelize();
   try {
-    const [row] = await db.query<ModerationTerm>(`UPDATE moderation_terms SET value = $3, note = $4, updated_at = now() WHERE id = $1 AND kind = $2 RETURNING ${COLUMNS}`, {
-      bind: [id, kind, data.value, data.note],
-      type: QueryTypes.SELECT,
-    });
+    const [row] = await rows<ModerationTerm>(`UPDATE moderation_terms SET value = $3, note = $4, updated_at = now() WHERE id = $1 AND kind = $2 RETURNING ${COLUMNS}`, [
+      id,
+      kind,
+      data.value,
+      data.note,
+    ]);
     if (!row) throw new AppError("NOT_FOUND");
     return { data: row };
   } catch (e) {

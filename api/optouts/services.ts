@@ -16,6 +16,7 @@ import { validate } from "../lib/validate";
 import { timeCursor, tsText } from "../contacts/time-cursor";
 import { can } from "../policy/policy";
 import { addDenySchema, addOptoutSchema, listQuerySchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -111,10 +112,7 @@ export async function listOptouts(ctx: SignedInCtx, query: unknown = {}): Promis
 export async function getOptout(ctx: SignedInCtx, id: string): Promise<{ data: Optout }> {
   assertOptouts(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: optoutOf(row) };
 }
@@ -125,20 +123,21 @@ export async function addOptout(ctx: SignedInCtx, input: unknown, opts: { source
   const source = opts.source ?? "manual";
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const inserted = await db.query<Omit<Optout, Derived>>(
+    const inserted = await rows<Omit<Optout, Derived>>(
       `INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, $2, $3, $4)
        ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING ${OPTOUT_COLUMNS}`,
-      { bind: [ctx.actor.accountId, data.channel, data.recipient, source], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, data.channel, data.recipient, source],
+      { transaction },
     );
     if (inserted[0]) {
       await recordAudit({ ...ctx, transaction }, "optout.added", { meta: { id: inserted[0].id, channel: data.channel, source } });
       return { data: optoutOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3`, {
-      bind: [ctx.actor.accountId, data.channel, data.recipient],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [existing] = await rows<Omit<Optout, Derived>>(
+      `SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3`,
+      [ctx.actor.accountId, data.channel, data.recipient],
+      { transaction },
+    );
     return { data: optoutOf(existing), created: false };
   });
 }
@@ -148,9 +147,7 @@ export async function removeOptout(ctx: SignedInCtx, id: string): Promise<{ ok: 
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const db = sequelize();
   await db.transaction(async (transaction) => {
-    const gone = await db.query<{ id: string; channel: string }>(`DELETE FROM optouts WHERE id = $1 AND account_id = $2 RETURNING id, channel`, {
-      bind: [id, ctx.actor.accountId],
-      type: QueryTypes.SELECT,
+    const gone = await rows<{ id: string; channel: string }>(`DELETE FROM optouts WHERE id = $1 AND account_id = $2 RETURNING id, channel`, [id, ctx.actor.accountId], {
       transaction,
     });
     if (!gone[0]) throw new AppError("NOT_FOUND");
@@ -166,17 +163,17 @@ export async function updateOptout(ctx: SignedInCtx, id: string, input: unknown)
   const data = validate(addOptoutSchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const [clash] = await db.query<{ id: string }>(`SELECT id FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3 AND id <> $4`, {
-      bind: [ctx.actor.accountId, data.channel, data.recipient, id],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [clash] = await rows<{ id: string }>(
+      `SELECT id FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3 AND id <> $4`,
+      [ctx.actor.accountId, data.channel, data.recipient, id],
+      { transaction },
+    );
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<Optout, Derived>>(`UPDATE optouts SET channel = $3, recipient = $4 WHERE id = $1 AND account_id = $2 RETURNING ${OPTOUT_COLUMNS}`, {
-      bind: [id, ctx.actor.accountId, data.channel, data.recipient],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [row] = await rows<Omit<Optout, Derived>>(
+      `UPDATE optouts SET channel = $3, recipient = $4 WHERE id = $1 AND account_id = $2 RETURNING ${OPTOUT_COLUMNS}`,
+      [id, ctx.actor.accountId, data.channel, data.recipient],
+      { transaction },
+    );
     if (!row) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "optout.updated", { meta: { id, channel: data.channel } });
     return { data: optoutOf(row) };
@@ -201,10 +198,7 @@ export async function listDenyList(ctx: SignedInCtx, query: unknown = {}): Promi
 export async function getDenyEntry(ctx: SignedInCtx, id: string): Promise<{ data: DenyEntry }> {
   assertDenyList(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: denyOf(row) };
 }
@@ -214,20 +208,21 @@ export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ 
   const data = validate(addDenySchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const inserted = await db.query<Omit<DenyEntry, Derived>>(
+    const inserted = await rows<Omit<DenyEntry, Derived>>(
       `INSERT INTO deny_list (account_id, recipient, reason) VALUES ($1, $2, $3)
        ON CONFLICT (account_id, recipient) DO NOTHING RETURNING ${DENY_COLUMNS}`,
-      { bind: [ctx.actor.accountId, data.recipient, data.reason], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, data.recipient, data.reason],
+      { transaction },
     );
     if (inserted[0]) {
       await recordAudit({ ...ctx, transaction }, "denylist.added", { meta: { id: inserted[0].id } });
       return { data: denyOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`, {
-      bind: [ctx.actor.accountId, data.recipient],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [existing] = await rows<Omit<DenyEntry, Derived>>(
+      `SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`,
+      [ctx.actor.accountId, data.recipient],
+      { transaction },
+    );
     return { data: denyOf(existing), created: false };
   });
 }
@@ -239,17 +234,15 @@ export async function updateDenyEntry(ctx: SignedInCtx, id: string, input: unkno
   const data = validate(addDenySchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const [clash] = await db.query<{ id: string }>(`SELECT id FROM deny_list WHERE account_id = $1 AND recipient = $2 AND id <> $3`, {
-      bind: [ctx.actor.accountId, data.recipient, id],
-      type: QueryTypes.SELECT,
+    const [clash] = await rows<{ id: string }>(`SELECT id FROM deny_list WHERE account_id = $1 AND recipient = $2 AND id <> $3`, [ctx.actor.accountId, data.recipient, id], {
       transaction,
     });
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<DenyEntry, Derived>>(`UPDATE deny_list SET recipient = $3, reason = $4 WHERE id = $1 AND account_id = $2 RETURNING ${DENY_COLUMNS}`, {
-      bind: [id, ctx.actor.accountId, data.recipient, data.reason],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [row] = await rows<Omit<DenyEntry, Derived>>(
+      `UPDATE deny_list SET recipient = $3, reason = $4 WHERE id = $1 AND account_id = $2 RETURNING ${DENY_COLUMNS}`,
+      [id, ctx.actor.accountId, data.recipient, data.reason],
+      { transaction },
+    );
     if (!row) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "denylist.updated", { meta: { id } });
     return { data: denyOf(row) };
@@ -261,11 +254,7 @@ export async function removeDenyEntry(ctx: SignedInCtx, id: string): Promise<{ o
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const db = sequelize();
   await db.transaction(async (transaction) => {
-    const gone = await db.query<{ id: string }>(`DELETE FROM deny_list WHERE id = $1 AND account_id = $2 RETURNING id`, {
-      bind: [id, ctx.actor.accountId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const gone = await rows<{ id: string }>(`DELETE FROM deny_list WHERE id = $1 AND account_id = $2 RETURNING id`, [id, ctx.actor.accountId], { transaction });
     if (!gone[0]) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "denylist.removed", { meta: { id } });
   });
