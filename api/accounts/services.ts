@@ -1,5 +1,5 @@
 /** Accounts a person belongs to; the current account; creating and editing an account. */
-import { Op, QueryTypes, Sequelize } from "sequelize";
+import { Op, Sequelize } from "sequelize";
 import { Account, Currency, Membership, User, sequelize, type PlanPermission } from "../../models";
 import { loadActor } from "../auth/actor";
 import { recordAudit } from "../audit/record";
@@ -11,6 +11,7 @@ import { decodeCursor, keyset } from "../lib/page";
 import type { Role } from "../../models/constants";
 import { canWrite } from "../policy/policy";
 import { accountPageSchema, accountSchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 function view(a: Account, role: string, isAgent: boolean) {
   return {
@@ -103,7 +104,7 @@ type InfoRow = {
 };
 
 export async function accountInfo(ctx: SignedInCtx) {
-  const [a] = await sequelize().query<InfoRow>(INFO_SQL, { bind: [ctx.actor.accountId], type: QueryTypes.SELECT });
+  const [a] = await rows<InfoRow>(INFO_SQL, [ctx.actor.accountId]);
   if (!a) throw new AppError("ACCOUNT_INFO_FAILED");
   const permissions: Partial<Record<PlanPermission, boolean>> = {};
   for (const r of a.plans) for (const [k, v] of Object.entries(r.permissions ?? {})) if (v) permissions[k as PlanPermission] = true;

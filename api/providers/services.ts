@@ -29,6 +29,7 @@ import {
   type SecretSetting,
   type UpdateProviderInput,
 } from "./schemas";
+import { exec, rows } from "../lib/sql";
 
 export type ProviderRow = {
   id: string;
@@ -85,11 +86,7 @@ async function routesByConnection(transaction?: Transaction): Promise<Map<string
 /** Loads a connection with its credentials (server-side use only: adapters, the test action). */
 export async function loadProvider(id: string, transaction?: Transaction, lock = false): Promise<ProviderRow> {
   assertId(id);
-  const [row] = await sequelize().query<ProviderRow>(`SELECT ${COLUMNS} FROM provider_connections WHERE id = $1${lock ? " FOR UPDATE" : ""}`, {
-    bind: [id],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const [row] = await rows<ProviderRow>(`SELECT ${COLUMNS} FROM provider_connections WHERE id = $1${lock ? " FOR UPDATE" : ""}`, [id], { transaction });
   if (!row) throw new AppError("NOT_FOUND");
   return row;
 }
@@ -167,9 +164,10 @@ export async function updateProvider(ctx: SignedInCtx, id: string, input: unknow
       input,
     );
     const { settings, generated } = settingsOf(data, before.kind === data.kind ? before.settings : {});
-    const [row] = await db.query<ProviderRow>(
+    const [row] = await rows<ProviderRow>(
       `UPDATE provider_connections SET kind = $2, settings = $3::jsonb, enabled = $4, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
-      { bind: [id, data.kind, JSON.stringify(settings), data.enabled ?? false], type: QueryTypes.SELECT, transaction },
+      [id, data.kind, JSON.stringify(settings), data.enabled ?? false],
+      { transaction },
     );
     const changedSecrets = SECRET_SETTINGS.filter((k) => settings[k] !== before.settings[k] && settings[k] !== undefined);
     await recordAudit({ ...ctx, transaction }, "provider_connection.updated", {
@@ -190,7 +188,7 @@ export async function deleteProvider(ctx: SignedInCtx, id: string): Promise<{ ok
     const row = await loadProvider(id, transaction, true);
     const used = (await routesByConnection(transaction)).get(id) ?? [];
     if (used.length) throw new AppError("PROVIDER_IN_USE", { params: { name: row.name, routes: used.join(", ") } });
-    await db.query(`DELETE FROM provider_connections WHERE id = $1`, { bind: [id], transaction });
+    await exec(`DELETE FROM provider_connections WHERE id = $1`, [id], { transaction });
     await recordAudit({ ...ctx, transaction }, "provider_connection.deleted", { meta: { id, name: row.name, kind: row.kind } });
   });
   await connectionsChanged();
@@ -219,9 +217,10 @@ export async function putRouteMap(ctx: SignedInCtx, input: unknown): Promise<{ d
   const db = sequelize();
   await db.transaction(async (transaction) => {
     const ids = [...new Set(wanted.map(([, id]) => id))];
-    const found = await db.query<{ id: string; name: string; enabled: boolean }>(
+    const found = await rows<{ id: string; name: string; enabled: boolean }>(
       `SELECT id, name, enabled FROM provider_connections WHERE id = ANY($1::uuid[]) AND channel = 'sms' FOR SHARE`,
-      { bind: [ids], type: QueryTypes.SELECT, transaction },
+      [ids],
+      { transaction },
     );
     const byId = new Map(found.map((f) => [f.id, f]));
     const fields: Record<string, string[]> = {};
@@ -231,18 +230,16 @@ export async function putRouteMap(ctx: SignedInCtx, input: unknown): Promise<{ d
       else if (!c.enabled) fields[route] = ["admin.providers.errors.disabled"];
     }
     if (Object.keys(fields).length) throw new AppError("VALIDATION", { fields });
-    const before = await db.query<{ route: string; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections FOR UPDATE`, {
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const before = await rows<{ route: string; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections FOR UPDATE`, undefined, { transaction });
     const changes: Record<string, { from: string | null; to: string }> = {};
     for (const [route, id] of wanted) {
       const prev = before.find((b) => b.route === route)?.connection_id ?? null;
       if (prev === id) continue;
-      await db.query(
+      await exec(
         `INSERT INTO sms_route_connections (route, connection_id, updated_at) VALUES ($1, $2, now())
          ON CONFLICT (route) DO UPDATE SET connection_id = EXCLUDED.connection_id, updated_at = now()`,
-        { bind: [route, id], transaction },
+        [route, id],
+        { transaction },
       );
       changes[route] = { from: prev, to: byId.get(id)!.name };
     }

@@ -12,6 +12,7 @@ import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { assertCanWrite, can } from "../policy/policy";
 import { shortCodeSchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export type ShortCodeView = {
   id: string;
@@ -52,10 +53,7 @@ export async function availableShortCodes(ctx: SignedInCtx): Promise<ShortCodeVi
 export async function getShortCode(ctx: SignedInCtx, id: string): Promise<ShortCodeView> {
   assertAllowed(ctx);
   assertId(id);
-  const [row] = await sequelize().query<ShortCodeView>(`SELECT ${COLUMNS} FROM short_codes WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<ShortCodeView>(`SELECT ${COLUMNS} FROM short_codes WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return view(row);
 }
@@ -65,10 +63,11 @@ export async function updateShortCode(ctx: SignedInCtx, id: string, input: unkno
   assertAllowed(ctx, true);
   assertId(id);
   const data = validate(shortCodeSchema, input);
-  const [row] = await sequelize().query<ShortCodeView>(`UPDATE short_codes SET nickname = $3, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`, {
-    bind: [id, ctx.actor.accountId, data.nickname],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<ShortCodeView>(`UPDATE short_codes SET nickname = $3, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`, [
+    id,
+    ctx.actor.accountId,
+    data.nickname,
+  ]);
   if (!row) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "short_codes.updated", { meta: { id, number: row.number } });
   return view(row);

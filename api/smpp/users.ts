@@ -17,6 +17,7 @@ import { z } from "../lib/zod";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { can } from "../policy/policy";
 import { bulkDeleteSchema, createSmppUserSchema, updateSmppUserSchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export type SmppUser = { id: string; system_id: string; route: string; tps: number; enabled: boolean; created_at: Date; updated_at: Date };
 const COLUMNS = "id, system_id, route, tps, enabled, created_at, updated_at";
@@ -36,10 +37,7 @@ export const hashSmppPassword = (password: string) => Bun.password.hash(password
 
 export async function listSmppUsers(ctx: SignedInCtx): Promise<{ data: SmppUser[] }> {
   assertAllowed(ctx);
-  const data = await sequelize().query<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500`, {
-    bind: [ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const data = await rows<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500`, [ctx.actor.accountId]);
   return { data };
 }
 
@@ -70,10 +68,7 @@ export async function pageSmppUsers(ctx: SignedInCtx, input: unknown): Promise<{
 export async function getSmppUser(ctx: SignedInCtx, id: string): Promise<{ data: SmppUser }> {
   assertAllowed(ctx);
   assertId(id);
-  const [row] = await sequelize().query<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: row };
 }
@@ -120,11 +115,7 @@ export async function deleteSmppUser(ctx: SignedInCtx, id: string): Promise<{ ok
   assertId(id);
   const db = sequelize();
   await db.transaction(async (transaction) => {
-    const gone = await db.query<{ system_id: string }>(`DELETE FROM smpp_users WHERE id = $1 AND account_id = $2 RETURNING system_id`, {
-      bind: [id, ctx.actor.accountId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const gone = await rows<{ system_id: string }>(`DELETE FROM smpp_users WHERE id = $1 AND account_id = $2 RETURNING system_id`, [id, ctx.actor.accountId], { transaction });
     if (!gone[0]) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "smpp_user.deleted", { meta: { id, system_id: gone[0].system_id } });
   });
@@ -137,11 +128,7 @@ export async function deleteSmppUsers(ctx: SignedInCtx, input: unknown): Promise
   const { ids } = validate(bulkDeleteSchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const gone = await db.query<{ id: string }>(`DELETE FROM smpp_users WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, {
-      bind: [ctx.actor.accountId, ids],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const gone = await rows<{ id: string }>(`DELETE FROM smpp_users WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, [ctx.actor.accountId, ids], { transaction });
     if (gone.length) await recordAudit({ ...ctx, transaction }, "smpp_user.deleted", { meta: { ids: gone.map((g) => g.id) } });
     return { deleted: gone.length };
   });
