@@ -29,7 +29,7 @@
  * docs/decisions/008-send-paths.md explains the choices.
  */
 import { createHash } from "node:crypto";
-import { QueryTypes, type Transaction } from "sequelize";
+import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { defaultProvider, dispatchStream } from "../channels/registry";
@@ -367,7 +367,6 @@ function fixedBinds(run: Run, campaignId: string | null) {
 
 /** A list from the request (at most 1,000): rendered and counted here, inserted from arrays. */
 async function acceptList(run: Run, list: Array<{ to: string; variables: Record<string, string> }>): Promise<Result> {
-  const db = sequelize();
   const { transaction } = run;
   const rendered = list.map((m) => {
     const r = renderTemplate(run.text, m.variables, run.data.variables);
@@ -377,13 +376,14 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
   });
   const recipients = rendered.map((r) => r.to);
   // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
-  const blockedRows = await db.query<{ recipient: string; why: Blocked }>(
+  const blockedRows = await rows<{ recipient: string; why: Blocked }>(
     `SELECT DISTINCT ON (recipient) recipient, why FROM (
        SELECT recipient, 'optout' AS why, 0 AS rank FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = ANY($3::text[])
        UNION ALL
        SELECT recipient, 'deny_list', 1 FROM deny_list WHERE account_id = $1 AND recipient = ANY($3::text[])
      ) b ORDER BY recipient, rank`,
-    { bind: [run.accountId, CHANNEL, recipients], type: QueryTypes.SELECT, transaction },
+    [run.accountId, CHANNEL, recipients],
+    { transaction },
   );
   const blocked = new Map(blockedRows.map((r) => [r.recipient, r.why]));
   const sendable = rendered.filter((r) => !blocked.has(r.to));
@@ -394,28 +394,25 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
   const optout = blockedRows.filter((r) => r.why === "optout").length;
   const rejected = blockedRows.filter((r) => r.why === "deny_list").length;
   const campaignId = rendered.length > 1 ? await createCampaign(run, { kind: "list", count: rendered.length }, "SMS", rendered.length, sendable.length) : null;
-  const rows = await db.query<{ id: string; recipient: string }>(
+  const found = await rows<{ id: string; recipient: string }>(
     insertMessagesSql(
       `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why, id
          FROM unnest($11::text[], $12::text[], $13::int[], $14::text[], $15::text[], $16::uuid[]) WITH ORDINALITY AS u(recipient, body, segments, coding, why, id, n)`,
       `SELECT id, recipient FROM m`,
       { events: true, ids: true },
     ),
-    {
-      bind: [
-        ...fixedBinds(run, campaignId),
-        recipients,
-        rendered.map((r) => r.body),
-        rendered.map((r) => r.segments),
-        rendered.map((r) => r.coding),
-        rendered.map((r) => blocked.get(r.to) ?? ""),
-        rendered.map(() => run.messageId),
-      ],
-      type: QueryTypes.SELECT,
-      transaction,
-    },
+    [
+      ...fixedBinds(run, campaignId),
+      recipients,
+      rendered.map((r) => r.body),
+      rendered.map((r) => r.segments),
+      rendered.map((r) => r.coding),
+      rendered.map((r) => blocked.get(r.to) ?? ""),
+      rendered.map(() => run.messageId),
+    ],
+    { transaction },
   );
-  const idOf = new Map(rows.map((r) => [r.recipient, r.id]));
+  const idOf = new Map(found.map((r) => [r.recipient, r.id]));
   const status = run.scheduledAt ? "scheduled" : "queued";
   const answer: AcceptSmsAnswer = {
     data: rendered.map((r): AcceptedSms => {
@@ -431,7 +428,7 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
     ...(run.scheduledAt ? { scheduled_at: run.scheduledAt.toISOString() } : {}),
     ...(campaignId ? { summary: { messages: rendered.length, sendable: sendable.length, optout, rejected, segments } } : {}),
   };
-  return { answer, audit: { messages: rows.length, segments, optout, rejected } };
+  return { answer, audit: { messages: found.length, segments, optout, rejected } };
 }
 
 /**

@@ -3,8 +3,6 @@
  * routes it is offered and their price per segment (GET /api/sms/products) — and its price rows
  * (GET /api/sms/prices, GET/PUT /api/sms/prices/:id; changing a price is for platform staff only).
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
@@ -86,8 +84,8 @@ const priceView = (r: PriceRow) => ({
 /** The account's own price rows. */
 export async function listSmsPrices(ctx: SignedInCtx) {
   assertSend(ctx);
-  const rows = await sequelize().query<PriceRow>(`SELECT * FROM sms_prices WHERE account_id = $1 ORDER BY route`, { bind: [ctx.actor.accountId], type: QueryTypes.SELECT });
-  return { data: rows.map(priceView) };
+  const found = await rows<PriceRow>(`SELECT * FROM sms_prices WHERE account_id = $1 ORDER BY route`, [ctx.actor.accountId]);
+  return { data: found.map(priceView) };
 }
 
 /** One price row: the account's own; platform staff read any account's. */

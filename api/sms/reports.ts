@@ -136,7 +136,7 @@ export async function smsCarriers(ctx: SignedInCtx, query: unknown = {}): Promis
 }
 
 async function carriersOf(accountId: string, from: string, to: string): Promise<CarrierRow[]> {
-  const rows = await sequelize().query<{ carrier: string | null; total: string; delivered: string; failed: string; unavailable: string }>(
+  const found = await rows<{ carrier: string | null; total: string; delivered: string; failed: string; unavailable: string }>(
     `SELECT carrier, count(*) AS total,
             count(*) FILTER (WHERE status IN ('delivered','read')) AS delivered,
             count(*) FILTER (WHERE status = 'failed') AS failed,
@@ -146,9 +146,9 @@ async function carriersOf(accountId: string, from: string, to: string): Promise<
         AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
       GROUP BY carrier
       ORDER BY count(*) DESC, carrier NULLS LAST`,
-    { bind: [accountId, from, to], type: QueryTypes.SELECT },
+    [accountId, from, to],
   );
-  return rows.map((r) => {
+  return found.map((r) => {
     const finals = Number(r.delivered) + Number(r.failed) + Number(r.unavailable);
     return {
       carrier: r.carrier,
@@ -310,7 +310,7 @@ export async function smsCampaignReport(
   const { limit, cursor } = validate(campaignPageSchema, input ?? {});
   // The position of the last row shown: its created_at to the microsecond and its id.
   const after = timeIdCursor(cursor);
-  const rows = await sequelize().query<{
+  const found = await rows<{
     id: string;
     name: string;
     status: string;
@@ -332,10 +332,10 @@ export async function smsCampaignReport(
         ${after ? "AND (c.created_at, c.id) < ($5::timestamptz, $6::uuid)" : ""}
       ORDER BY c.created_at DESC, c.id DESC
       LIMIT $4`,
-    { bind: [ctx.actor.accountId, from, to, limit + 1, ...(after ? [after[0], after[1]] : [])], type: QueryTypes.SELECT },
+    [ctx.actor.accountId, from, to, limit + 1, ...(after ? [after[0], after[1]] : [])],
   );
   const page = keyset(
-    rows,
+    found,
     limit,
     (r) => [r.position, r.id],
     (r): CampaignReportRow => {

@@ -3,7 +3,6 @@
  * mobile, templates, routes with their price, senders: the short codes it may send from) and the outcome of one accepted send for
  * /sms/send/success (a message, or a campaign with counts by status). Account-scoped.
  */
-import { QueryTypes } from "sequelize";
 import { SmsTemplate, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -55,33 +54,32 @@ export type SendOutcome = {
 /** One accepted send of the account: `campaign` id or `message` id; NOT_FOUND otherwise. */
 export async function sendOutcome(ctx: SignedInCtx, ref: { campaign?: string | null; message?: string | null }): Promise<SendOutcome> {
   assertSend(ctx);
-  const db = sequelize();
   const accountId = ctx.actor.accountId;
   if (ref.campaign && UUID.test(ref.campaign)) {
-    const [c] = await db.query<{ id: string; name: string; status: string; source: Record<string, unknown>; scheduled_at: Date | null }>(
+    const [c] = await rows<{ id: string; name: string; status: string; source: Record<string, unknown>; scheduled_at: Date | null }>(
       `SELECT id, name, status, source, scheduled_at FROM campaigns WHERE id = $1 AND account_id = $2`,
-      { bind: [ref.campaign, accountId], type: QueryTypes.SELECT },
+      [ref.campaign, accountId],
     );
     if (!c) throw new AppError("NOT_FOUND");
-    const rows = await db.query<{ status: string; n: number; segments: string; price: string; currency: string }>(
+    const found = await rows<{ status: string; n: number; segments: string; price: string; currency: string }>(
       `SELECT status, count(*)::int AS n, sum(segments) FILTER (WHERE price > 0) AS segments, sum(price) AS price, min(currency) AS currency
          FROM messages WHERE campaign_id = $1 AND account_id = $2 GROUP BY status`,
-      { bind: [c.id, accountId], type: QueryTypes.SELECT },
+      [c.id, accountId],
     );
-    const by = Object.fromEntries(rows.map((r) => [r.status, r.n]));
+    const by = Object.fromEntries(found.map((r) => [r.status, r.n]));
     return {
       kind: "campaign",
       id: c.id,
       message_id: null,
       campaign: { id: c.id, name: c.name, status: c.status, source: c.source },
-      messages: rows.reduce((s, r) => s + r.n, 0),
+      messages: found.reduce((s, r) => s + r.n, 0),
       by_status: by,
       optout: by.optout ?? 0,
       rejected: by.rejected ?? 0,
       invalid: Number(c.source.invalid ?? 0),
-      segments: rows.reduce((s, r) => s + Number(r.segments ?? 0), 0),
-      total_price: rows.reduce((s, r) => s + Number(r.price ?? 0), 0),
-      currency: (rows[0]?.currency ?? "BRL").trim(),
+      segments: found.reduce((s, r) => s + Number(r.segments ?? 0), 0),
+      total_price: found.reduce((s, r) => s + Number(r.price ?? 0), 0),
+      currency: (found[0]?.currency ?? "BRL").trim(),
       scheduled_at: c.scheduled_at ? new Date(c.scheduled_at).toISOString() : null,
     };
   }

@@ -3,7 +3,7 @@
  * {{variables}} (api/sms/template-vars.ts). Permission /sms/templates; every query scoped by the
  * account. Sends use a template by id (api/sms/accept.ts).
  */
-import { Op, QueryTypes, UniqueConstraintError, type Transaction } from "sequelize";
+import { Op, UniqueConstraintError, type Transaction } from "sequelize";
 import { SmsTemplate, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -16,6 +16,7 @@ import { textIdCursor } from "./cursor";
 import { can } from "../policy/policy";
 import { bulkIdsSchema, smsTemplateSchema } from "./schemas";
 import { templateVariables } from "./template-vars";
+import { rows } from "../lib/sql";
 
 const TEMPLATES = "/sms/templates";
 
@@ -62,14 +63,14 @@ export async function pageSmsTemplates(ctx: SignedInCtx, input: unknown): Promis
   const { limit, cursor } = validate(templatePageSchema, input ?? {});
   const after = textIdCursor(cursor);
   // Keyset on (lower(name), id): lower(name) is unique in the account (index sms_templates_account_name_idx).
-  const rows = await sequelize().query<{ id: string; name: string; body: string; created_at: Date; updated_at: Date; sort: string }>(
+  const found = await rows<{ id: string; name: string; body: string; created_at: Date; updated_at: Date; sort: string }>(
     `SELECT id, name, body, created_at, updated_at, lower(name) AS sort FROM sms_templates
       WHERE account_id = $1 ${after ? "AND (lower(name), id) > ($3, $4::uuid)" : ""}
       ORDER BY lower(name), id LIMIT $2`,
-    { bind: [ctx.actor.accountId, limit + 1, ...(after ?? [])], type: QueryTypes.SELECT },
+    [ctx.actor.accountId, limit + 1, ...(after ?? [])],
   );
   return keyset(
-    rows,
+    found,
     limit,
     (r) => [r.sort, r.id],
     (r) => ({
