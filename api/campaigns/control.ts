@@ -17,7 +17,7 @@
  * The same PUT twice answers the same campaign (idempotent); an impossible change is 409
  * CAMPAIGN_STATE.
  */
-import { QueryTypes, type Transaction } from "sequelize";
+import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { dispatchStream } from "../channels/registry";
@@ -121,11 +121,12 @@ function view(c: CampaignRow, counts: Record<string, number>): CampaignView {
 async function countsOf(ids: string[], transaction?: Transaction): Promise<Map<string, Record<string, number>>> {
   const out = new Map<string, Record<string, number>>(ids.map((id) => [id, {}]));
   if (ids.length === 0) return out;
-  const rows = await db().query<{ campaign_id: string; status: string; n: string }>(
+  const found = await rows<{ campaign_id: string; status: string; n: string }>(
     `SELECT campaign_id, status, count(*) AS n FROM messages WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status`,
-    { bind: [ids], type: QueryTypes.SELECT, transaction },
+    [ids],
+    { transaction },
   );
-  for (const r of rows) out.get(r.campaign_id)![r.status] = Number(r.n);
+  for (const r of found) out.get(r.campaign_id)![r.status] = Number(r.n);
   return out;
 }
 
@@ -152,22 +153,19 @@ export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
   const accountId = ctx.actor.accountId;
   const filter = q.status ? `AND status = $3` : "";
   const bind: unknown[] = [accountId, "sms", ...(q.status ? [q.status] : [])];
-  const [{ n }] = await db().query<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}`, {
-    bind,
-    type: QueryTypes.SELECT,
-  });
+  const [{ n }] = await rows<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}`, bind);
   const pageBind = [...bind, ...(after ?? [])];
-  const rows = await db().query<CampaignRow & { position: string }>(
+  const found = await rows<CampaignRow & { position: string }>(
     `SELECT *, ${POSITION_SQL("created_at")} AS position FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}
        ${after ? `AND (created_at, id) < ($${bind.length + 1}::timestamptz, $${bind.length + 2}::uuid)` : ""}
      ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1} OFFSET ${after ? 0 : (q.page - 1) * q.limit}`,
-    { bind: pageBind, type: QueryTypes.SELECT },
+    pageBind,
   );
-  const counts = await countsOf(rows.slice(0, q.limit).map((r) => r.id));
+  const counts = await countsOf(found.slice(0, q.limit).map((r) => r.id));
   const total = Number(n);
   return {
     ...keyset(
-      rows,
+      found,
       q.limit,
       (r) => [r.position, r.id],
       (r) => view(r, counts.get(r.id)!),
@@ -228,15 +226,16 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
     } else if (status === "running") {
       await exec(`UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, [c.id], { transaction });
       // Entries of paused messages were acked: publish every queued message again (duplicates are harmless).
-      const rows = await db().query<{ n: string }>(
+      const found = await rows<{ n: string }>(
         `WITH o AS (
            INSERT INTO outbox (topic, payload)
            SELECT $2, jsonb_build_object('message_id', id::text) FROM messages WHERE campaign_id = $1 AND status = 'queued'
            RETURNING 1
          ) SELECT count(*) AS n FROM o`,
-        { bind: [c.id, dispatchStream(c.channel)], type: QueryTypes.SELECT, transaction },
+        [c.id, dispatchStream(c.channel)],
+        { transaction },
       );
-      republished = Number(rows[0]?.n ?? 0);
+      republished = Number(found[0]?.n ?? 0);
     } else {
       await exec(`UPDATE campaigns SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1`, [c.id], { transaction });
       const [r] = await rows<{ n: string; refunded: string | null }>(

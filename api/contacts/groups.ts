@@ -1,6 +1,6 @@
 /** Contact groups of an account (many-to-many with contacts). Deleting a group keeps its contacts. */
 import { findOwned } from "../lib/owned";
-import { QueryTypes, UniqueConstraintError } from "sequelize";
+import { UniqueConstraintError } from "sequelize";
 import { ContactGroup, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -33,15 +33,15 @@ export async function listGroups(ctx: SignedInCtx, query: unknown = {}): Promise
   const after = textCursor(f.cursor);
   const bind: unknown[] = [ctx.actor.accountId];
   if (after) bind.push(...after);
-  const rows = await sequelize().query<{ id: string; name: string; description: string; members: number; created_at: Date; sort_name: string }>(
+  const found = await rows<{ id: string; name: string; description: string; members: number; created_at: Date; sort_name: string }>(
     `SELECT g.id, g.name, g.description, g.created_at, lower(g.name) AS sort_name,
             (SELECT count(*)::int FROM contact_group_members m WHERE m.group_id = g.id) AS members
        FROM contact_groups g WHERE g.account_id = $1 ${after ? "AND (lower(g.name), g.id) > ($2, $3::uuid)" : ""}
       ORDER BY lower(g.name), g.id LIMIT ${f.limit + 1}`,
-    { bind, type: QueryTypes.SELECT },
+    bind,
   );
   return keyset(
-    rows,
+    found,
     f.limit,
     (g) => [g.sort_name, g.id],
     ({ sort_name: _s, ...g }) => ({ ...g, created_at: new Date(g.created_at).toISOString() }),

@@ -21,8 +21,6 @@ import { finished } from "node:stream/promises";
 import { CsvError, parse } from "csv-parse";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { IMPORT_MAX_ROWS } from "../../models/constants";
 import { env } from "../lib/env";
 import { AppError, isAppError } from "../lib/errors";
@@ -31,7 +29,7 @@ import { notify } from "../notifications/services";
 import { absolute, errorReportPath, importDir, parserOptions, removeImportFiles, type StoredFile } from "./files";
 import { RowBuilder, stagingColumns, type CustomDef, type StagingColumn } from "./rows";
 import { IMPORT_STREAM } from "./services";
-import { exec } from "../lib/sql";
+import { exec, rows } from "../lib/sql";
 
 /** Staged lines per merge transaction (each merger takes its partition of them). */
 export const MERGE_BATCH = 100_000;
@@ -378,17 +376,12 @@ export async function runImport(id: string, touch?: () => Promise<void>) {
  * keeps a duplicate from running it twice.
  */
 export async function sweepImports() {
-  const rows = await sequelize().query<{ id: string }>(
-    `UPDATE contact_imports SET updated_at = now()
+  const found = await rows<{ id: string }>(`UPDATE contact_imports SET updated_at = now()
      WHERE (status = 'queued' AND updated_at < now() - interval '10 minutes') OR (status = 'running' AND updated_at < now() - interval '2 minutes')
-     RETURNING id`,
-    { type: QueryTypes.SELECT },
-  );
-  for (const r of rows) await redis().xadd(key(IMPORT_STREAM), "*", "id", r.id);
+     RETURNING id`);
+  for (const r of found) await redis().xadd(key(IMPORT_STREAM), "*", "id", r.id);
   // Uploads nobody started within a day: their files are personal data we no longer need.
-  const abandoned = await sequelize().query<{ id: string }>(`DELETE FROM contact_imports WHERE status = 'uploaded' AND created_at < now() - interval '24 hours' RETURNING id`, {
-    type: QueryTypes.SELECT,
-  });
+  const abandoned = await rows<{ id: string }>(`DELETE FROM contact_imports WHERE status = 'uploaded' AND created_at < now() - interval '24 hours' RETURNING id`);
   for (const r of abandoned) await removeImportFiles(r.id);
-  return rows.length + abandoned.length;
+  return found.length + abandoned.length;
 }
