@@ -12,7 +12,7 @@
  * Deciding twice the same way answers the approval again; the opposite decision is refused.
  * Locks are taken account → approval → messages, the order of the accept transaction.
  */
-import { QueryTypes, type Transaction } from "sequelize";
+import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { dispatchStream } from "../channels/registry";
@@ -87,14 +87,13 @@ export async function listApprovals(ctx: SignedInCtx, kind: TermKind, input: unk
     bind.push(after[0] ? 1 : 0, after[1], after[2]);
     where += ` AND ((a.status = 'pending')::int, a.created_at, a.id) < ($${bind.length - 2}::int, $${bind.length - 1}::timestamptz, $${bind.length}::uuid)`;
   }
-  const rows = await sequelize().query<Approval & { cursor_ts: string }>(
-    // The cursor keeps created_at to the microsecond (a JS Date would cut it to the millisecond).
+  const found = await rows<Approval & { cursor_ts: string }>(
     `${SELECT.replace("SELECT ", `SELECT to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_ts, `)} WHERE ${where}
      ORDER BY (a.status = 'pending') DESC, a.created_at DESC, a.id DESC LIMIT ${q.limit + 1}`,
-    { bind, type: QueryTypes.SELECT },
+    bind,
   );
   return keyset(
-    rows,
+    found,
     q.limit,
     (r) => [r.status === "pending" ? 1 : 0, r.cursor_ts, r.id],
     ({ cursor_ts: _c, ...r }) => r,
@@ -150,11 +149,11 @@ export async function updateApprovalNote(ctx: SignedInCtx, kind: TermKind, id: s
   assertAccountSide(ctx);
   assertId(id);
   const data = validate(approvalNoteSchema, input);
-  const rows = await sequelize().query<{ id: string; status: string }>(
+  const found = await rows<{ id: string; status: string }>(
     `UPDATE moderation_approvals SET note = $4, updated_at = now() WHERE id = $1 AND kind = $2 AND account_id = $3 RETURNING id, status`,
-    { bind: [id, kind, ctx.actor.accountId, data.note], type: QueryTypes.SELECT },
+    [id, kind, ctx.actor.accountId, data.note],
   );
-  if (rows.length === 0) throw new AppError("NOT_FOUND");
+  if (found.length === 0) throw new AppError("NOT_FOUND");
   return { data: await visibleApproval(ctx, kind, id, false) };
 }
 

@@ -1,5 +1,4 @@
 /** The words and URL domains under review (platform-wide; staff only). Spec: GET words, PUT/DELETE words/{id}; same for urls; POST added to create one. */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -22,11 +21,8 @@ export async function listTerms(ctx: SignedInCtx, kind: TermKind, input: unknown
   const after = decodeCursor(q.cursor, ["string"]);
   const bind: unknown[] = [kind];
   if (after) bind.push(after[0]);
-  const rows = await sequelize().query<ModerationTerm>(
-    `SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1${after ? " AND value > $2" : ""} ORDER BY value LIMIT ${q.limit + 1}`,
-    { bind, type: QueryTypes.SELECT },
-  );
-  return keyset(rows, q.limit, (r) => [r.value]);
+  const found = await rows<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1${after ? " AND value > $2" : ""} ORDER BY value LIMIT ${q.limit + 1}`, bind);
+  return keyset(found, q.limit, (r) => [r.value]);
 }
 
 export async function getTerm(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ data: ModerationTerm }> {
@@ -80,8 +76,8 @@ export async function updateTerm(ctx: SignedInCtx, kind: TermKind, id: string, i
 export async function removeTerm(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ deleted: true }> {
   assertStaff(ctx);
   assertId(id);
-  const rows = await sequelize().query<{ id: string }>(`DELETE FROM moderation_terms WHERE id = $1 AND kind = $2 RETURNING id`, { bind: [id, kind], type: QueryTypes.SELECT });
-  if (rows.length === 0) throw new AppError("NOT_FOUND");
+  const found = await rows<{ id: string }>(`DELETE FROM moderation_terms WHERE id = $1 AND kind = $2 RETURNING id`, [id, kind]);
+  if (found.length === 0) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, `moderation.${kind}_removed`, { meta: { id } });
   return { deleted: true };
 }

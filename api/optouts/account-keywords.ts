@@ -14,7 +14,7 @@
  * Writes of one account are serialized by a transaction-scoped advisory lock.
  * Permission: the /sms/optouts screen of the policy, like the opt-outs.
  */
-import { QueryTypes, type Transaction } from "sequelize";
+import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -40,12 +40,8 @@ function assertKeywords(ctx: SignedInCtx) {
 
 /** The keywords of an account for inbound matching (no permission: the MO path has no actor). */
 export async function keywordsOf(accountId: string, transaction?: Transaction): Promise<{ optout: string[]; resume: string[] }> {
-  const rows = await sequelize().query<{ keyword: string; action: KeywordAction }>(`SELECT keyword, action FROM optout_keywords WHERE account_id = $1 ${ORDER}`, {
-    bind: [accountId],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
-  return { optout: rows.filter((r) => r.action === "optout").map((r) => r.keyword), resume: rows.filter((r) => r.action === "resume").map((r) => r.keyword) };
+  const found = await rows<{ keyword: string; action: KeywordAction }>(`SELECT keyword, action FROM optout_keywords WHERE account_id = $1 ${ORDER}`, [accountId], { transaction });
+  return { optout: found.filter((r) => r.action === "optout").map((r) => r.keyword), resume: found.filter((r) => r.action === "resume").map((r) => r.keyword) };
 }
 
 async function lockAccount(accountId: string, transaction: Transaction) {
@@ -53,23 +49,19 @@ async function lockAccount(accountId: string, transaction: Transaction) {
 }
 
 async function counts(accountId: string, transaction: Transaction): Promise<Record<KeywordAction, number>> {
-  const rows = await sequelize().query<{ action: KeywordAction; n: number }>(`SELECT action, count(*)::int AS n FROM optout_keywords WHERE account_id = $1 GROUP BY action`, {
-    bind: [accountId],
-    type: QueryTypes.SELECT,
+  const found = await rows<{ action: KeywordAction; n: number }>(`SELECT action, count(*)::int AS n FROM optout_keywords WHERE account_id = $1 GROUP BY action`, [accountId], {
     transaction,
   });
   const out = { optout: 0, resume: 0 };
-  for (const r of rows) out[r.action] = r.n;
+  for (const r of found) out[r.action] = r.n;
   return out;
 }
 
 async function clash(accountId: string, folded: string, exceptId: string | null, transaction: Transaction): Promise<boolean> {
-  const rows = await sequelize().query(`SELECT 1 FROM optout_keywords WHERE account_id = $1 AND folded = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, {
-    bind: [accountId, folded, exceptId],
-    type: QueryTypes.SELECT,
+  const found = await rows(`SELECT 1 FROM optout_keywords WHERE account_id = $1 AND folded = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, [accountId, folded, exceptId], {
     transaction,
   });
-  return rows.length > 0;
+  return found.length > 0;
 }
 
 /**
@@ -79,11 +71,11 @@ async function clash(accountId: string, folded: string, exceptId: string | null,
 export async function listKeywords(ctx: SignedInCtx, query: { action?: string } = {}): Promise<{ data: OptoutKeyword[]; next_cursor: null }> {
   assertKeywords(ctx);
   const action = (KEYWORD_ACTIONS as readonly string[]).includes(query.action ?? "") ? query.action : null;
-  const rows = await sequelize().query<OptoutKeyword>(`SELECT ${COLUMNS} FROM optout_keywords WHERE account_id = $1 AND ($2::text IS NULL OR action = $2) ${ORDER}`, {
-    bind: [ctx.actor.accountId, action],
-    type: QueryTypes.SELECT,
-  });
-  return { data: rows, next_cursor: null };
+  const found = await rows<OptoutKeyword>(`SELECT ${COLUMNS} FROM optout_keywords WHERE account_id = $1 AND ($2::text IS NULL OR action = $2) ${ORDER}`, [
+    ctx.actor.accountId,
+    action,
+  ]);
+  return { data: found, next_cursor: null };
 }
 
 /** One keyword of the account (NOT_FOUND otherwise). */

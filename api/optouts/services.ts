@@ -5,7 +5,6 @@
  * query is scoped by the acting account. Numbers are stored E.164; adding one that is already
  * there answers the existing entry (adding is idempotent).
  */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { formatPhone } from "../contacts/phone";
@@ -75,8 +74,7 @@ async function page<T extends { id: string }>(table: "optouts" | "deny_list", co
     bind.push(`%${f.q}%`);
     where += ` AND recipient LIKE $${bind.length}`;
   }
-  const db = sequelize();
-  const counted = after ? null : db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, { bind, type: QueryTypes.SELECT });
+  const counted = after ? null : rows<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, bind);
   const rowBind = [...bind];
   let rowWhere = where;
   if (after) {
@@ -84,14 +82,14 @@ async function page<T extends { id: string }>(table: "optouts" | "deny_list", co
     rowWhere += ` AND (created_at, id) < ($${rowBind.length - 1}::timestamptz, $${rowBind.length}::uuid)`;
   }
   const offset = after ? 0 : (f.page - 1) * f.limit;
-  const rows = await db.query<T & { cursor_ts: string }>(
+  const found = await rows<T & { cursor_ts: string }>(
     `SELECT ${columns}, ${tsText("created_at")} AS cursor_ts FROM ${table} WHERE ${rowWhere}
       ORDER BY created_at DESC, id DESC LIMIT ${f.limit + 1} OFFSET ${offset}`,
-    { bind: rowBind, type: QueryTypes.SELECT },
+    rowBind,
   );
-  const data = rows.slice(0, f.limit);
+  const data = found.slice(0, f.limit);
   const last = data.at(-1);
-  const next_cursor = rows.length > f.limit && last ? encodeCursor([last.cursor_ts, last.id]) : null;
+  const next_cursor = found.length > f.limit && last ? encodeCursor([last.cursor_ts, last.id]) : null;
   const out = data.map(({ cursor_ts: _c, ...r }) => r as unknown as T);
   if (!counted) return { data: out, next_cursor };
   const n = (await counted)[0]?.n ?? 0;

@@ -74,12 +74,9 @@ function view(row: ProviderRow, routes: Map<string, SmsRoute[]>): ProviderView {
 }
 
 async function routesByConnection(transaction?: Transaction): Promise<Map<string, SmsRoute[]>> {
-  const rows = await sequelize().query<{ route: SmsRoute; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections ORDER BY route`, {
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const found = await rows<{ route: SmsRoute; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections ORDER BY route`, undefined, { transaction });
   const map = new Map<string, SmsRoute[]>();
-  for (const r of rows) map.set(r.connection_id, [...(map.get(r.connection_id) ?? []), r.route]);
+  for (const r of found) map.set(r.connection_id, [...(map.get(r.connection_id) ?? []), r.route]);
   return map;
 }
 
@@ -136,14 +133,15 @@ export async function createProvider(ctx: SignedInCtx, input: unknown): Promise<
   const { settings, generated } = settingsOf(data);
   const db = sequelize();
   const row = await db.transaction(async (transaction) => {
-    const rows = await db.query<ProviderRow>(
+    const found = await rows<ProviderRow>(
       `INSERT INTO provider_connections (name, channel, kind, settings, enabled) VALUES ($1, 'sms', $2, $3::jsonb, $4)
        ON CONFLICT (name) DO NOTHING RETURNING ${COLUMNS}`,
-      { bind: [data.name, data.kind, JSON.stringify(settings), data.enabled ?? true], type: QueryTypes.SELECT, transaction },
+      [data.name, data.kind, JSON.stringify(settings), data.enabled ?? true],
+      { transaction },
     );
-    if (!rows[0]) throw new AppError("VALIDATION", { fields: { name: ["admin.providers.errors.nameTaken"] } });
-    await recordAudit({ ...ctx, transaction }, "provider_connection.created", { meta: { id: rows[0].id, name: data.name, kind: data.kind } });
-    return rows[0];
+    if (!found[0]) throw new AppError("VALIDATION", { fields: { name: ["admin.providers.errors.nameTaken"] } });
+    await recordAudit({ ...ctx, transaction }, "provider_connection.created", { meta: { id: found[0].id, name: data.name, kind: data.kind } });
+    return found[0];
   });
   await connectionsChanged();
   return { data: view(row, new Map()), ...(generated ? { generated } : {}) };
@@ -198,11 +196,10 @@ export async function deleteProvider(ctx: SignedInCtx, id: string): Promise<{ ok
 /** The four SMS routes (one page) and the connection of each. */
 export async function getRouteMap(ctx: SignedInCtx): Promise<{ data: RouteMapEntry[]; next_cursor: string | null }> {
   assertStaff(ctx);
-  const rows = await sequelize().query<{ route: SmsRoute; connection_id: string; connection_name: string }>(
+  const found = await rows<{ route: SmsRoute; connection_id: string; connection_name: string }>(
     `SELECT r.route, r.connection_id, c.name AS connection_name FROM sms_route_connections r JOIN provider_connections c ON c.id = r.connection_id`,
-    { type: QueryTypes.SELECT },
   );
-  const by = new Map(rows.map((r) => [r.route, r]));
+  const by = new Map(found.map((r) => [r.route, r]));
   return onePage(SMS_ROUTES.map((route) => ({ route, connection_id: by.get(route)?.connection_id ?? null, connection_name: by.get(route)?.connection_name ?? null })));
 }
 

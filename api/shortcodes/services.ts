@@ -3,8 +3,6 @@
  * assigns them (admin area); the account lists them, sees which it can send from now and names
  * them. Every read is scoped by the acting account: another account's code is not found.
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -38,11 +36,8 @@ function view(r: Omit<ShortCodeView, "created_at" | "updated_at"> & { created_at
 /** Every short code of the account, by number. */
 export async function listShortCodes(ctx: SignedInCtx): Promise<ShortCodeView[]> {
   assertAllowed(ctx);
-  const rows = await sequelize().query<ShortCodeView>(`SELECT ${COLUMNS} FROM short_codes WHERE account_id = $1 ORDER BY number`, {
-    bind: [ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
-  return rows.map(view);
+  const found = await rows<ShortCodeView>(`SELECT ${COLUMNS} FROM short_codes WHERE account_id = $1 ORDER BY number`, [ctx.actor.accountId]);
+  return found.map(view);
 }
 
 /** The account's short codes it can send from now: active and homologated with at least one carrier. */

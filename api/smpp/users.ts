@@ -5,7 +5,6 @@
  * scoped by the acting account; system_id is unique on the platform.
  */
 import { randomInt } from "node:crypto";
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -51,14 +50,14 @@ export async function pageSmppUsers(ctx: SignedInCtx, input: unknown): Promise<{
   assertAllowed(ctx);
   const { limit, cursor } = validate(smppPageSchema, input ?? {});
   const after = timeIdCursor(cursor);
-  const rows = await sequelize().query<SmppUser & { position: string }>(
+  const found = await rows<SmppUser & { position: string }>(
     `SELECT ${COLUMNS}, ${POSITION_SQL("created_at")} AS position FROM smpp_users
       WHERE account_id = $1 ${after ? "AND (created_at, id) < ($3::timestamptz, $4::uuid)" : ""}
       ORDER BY created_at DESC, id DESC LIMIT $2`,
-    { bind: [ctx.actor.accountId, limit + 1, ...(after ?? [])], type: QueryTypes.SELECT },
+    [ctx.actor.accountId, limit + 1, ...(after ?? [])],
   );
   return keyset(
-    rows,
+    found,
     limit,
     (r) => [r.position, r.id],
     ({ position: _position, ...u }) => u,
@@ -80,14 +79,15 @@ export async function createSmppUser(ctx: SignedInCtx, input: unknown): Promise<
   const hash = await hashSmppPassword(password);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const rows = await db.query<SmppUser>(
+    const found = await rows<SmppUser>(
       `INSERT INTO smpp_users (account_id, system_id, password_hash, route, tps, enabled, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (system_id) DO NOTHING RETURNING ${COLUMNS}`,
-      { bind: [ctx.actor.accountId, data.system_id, hash, data.route, data.tps, data.enabled, ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, data.system_id, hash, data.route, data.tps, data.enabled, ctx.actor.userId],
+      { transaction },
     );
-    if (!rows[0]) throw new AppError("VALIDATION", { fields: { system_id: ["smpp.errors.systemIdTaken"] } });
-    await recordAudit({ ...ctx, transaction }, "smpp_user.created", { meta: { id: rows[0].id, system_id: data.system_id } });
-    return { data: rows[0], password };
+    if (!found[0]) throw new AppError("VALIDATION", { fields: { system_id: ["smpp.errors.systemIdTaken"] } });
+    await recordAudit({ ...ctx, transaction }, "smpp_user.created", { meta: { id: found[0].id, system_id: data.system_id } });
+    return { data: found[0], password };
   });
 }
 
@@ -99,14 +99,15 @@ export async function updateSmppUser(ctx: SignedInCtx, id: string, input: unknow
   const hash = password ? await hashSmppPassword(password) : null;
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const rows = await db.query<SmppUser>(
+    const found = await rows<SmppUser>(
       `UPDATE smpp_users SET route = $3, tps = $4, enabled = $5, password_hash = COALESCE($6, password_hash), updated_at = now()
        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
-      { bind: [id, ctx.actor.accountId, data.route, data.tps, data.enabled, hash], type: QueryTypes.SELECT, transaction },
+      [id, ctx.actor.accountId, data.route, data.tps, data.enabled, hash],
+      { transaction },
     );
-    if (!rows[0]) throw new AppError("NOT_FOUND");
+    if (!found[0]) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "smpp_user.updated", { meta: { id, route: data.route, tps: data.tps, enabled: data.enabled, password_reset: Boolean(password) } });
-    return password ? { data: rows[0], password } : { data: rows[0] };
+    return password ? { data: found[0], password } : { data: found[0] };
   });
 }
 

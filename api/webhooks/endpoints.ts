@@ -7,7 +7,7 @@
  */
 import { onePage } from "../lib/page";
 import { randomBytes } from "node:crypto";
-import { QueryTypes, type Transaction } from "sequelize";
+import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -59,16 +59,16 @@ export async function ownedEndpoint(ctx: SignedInCtx, id: string, transaction?: 
 
 export async function listEndpoints(ctx: SignedInCtx): Promise<{ data: WebhookEndpoint[] }> {
   assertWebhooks(ctx);
-  const rows = await sequelize().query<WebhookEndpoint>(
+  const found = await rows<WebhookEndpoint>(
     `SELECT ${COLUMNS.split(", ")
       .map((c) => `e.${c}`)
       .join(", ")},
             (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending') AS pending,
             (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'failed') AS failed
      FROM webhook_endpoints e WHERE e.account_id = $1 ORDER BY e.created_at, e.id`,
-    { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
+    [ctx.actor.accountId],
   );
-  return onePage(rows);
+  return onePage(found);
 }
 
 export async function getEndpoint(ctx: SignedInCtx, id: string): Promise<{ data: WebhookEndpoint }> {
