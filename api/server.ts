@@ -1,5 +1,9 @@
 import { createApp } from "./app";
 import { env } from "./lib/env";
+import { initModels } from "../models";
+
+// Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
+initModels();
 
 const app = createApp().listen({ port: env().API_PORT, hostname: "127.0.0.1", maxRequestBodySize: env().MAX_UPLOAD_MB * 1024 * 1024 });
 console.log(`api listening on http://127.0.0.1:${app.server?.port}/api (docs at /api/docs)`);

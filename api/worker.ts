@@ -21,6 +21,10 @@ import { EXPORT_STREAM } from "./sms/exports";
 import { startWebhookWorkers } from "./webhooks/worker";
 import { releaseAbsentAgents, sweepIdle } from "./live/rooms/sweeps";
 import { startLiveOutbound } from "./live/outbound";
+import { initModels } from "../models";
+
+// Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
+initModels();
 
 env();
 const consumers = [

@@ -285,7 +285,11 @@ function init<M extends Model>(model: ModelStatic<M>, table: string, attrs: Mode
 }
 
 let ready = false;
-/** Initialise every model once per process. Safe to call many times. */
+/**
+ * Map every model to its table. Each process calls this once at its entry point (api/server.ts,
+ * api/worker.ts, realtime/server.ts, api/smpp/server.ts, remix/app/entry.server.tsx, seeds/run.ts,
+ * bench and test scripts run with Bun); use-cases never do (ADR 025). Repeated calls do nothing.
+ */
 export function initModels() {
   if (ready) return;
   ready = true;

@@ -35,6 +35,10 @@ import { redeemStreamTicket } from "../api/realtime/tickets";
 import { CLOSE, Connection, formatCursors, runCommand, localConnection, localConnections, parseCursors, type Identity, type Transport } from "./connection";
 import { Feed, StreamHub, isStreamId, type Entry } from "./hub";
 import { holdRevocable, listenForRevocations } from "./revocation";
+import { initModels } from "../models";
+
+// Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
+initModels();
 
 const e = env();
 const encoder = new TextEncoder();

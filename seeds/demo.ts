@@ -7,7 +7,7 @@ import { newKey } from "../api/live/settings";
 import type { CreationAttributes, Transaction } from "sequelize";
 import { hashPassword } from "../api/auth/passwords";
 import { randomToken } from "../api/lib/crypto";
-import { Account, AccountPlan, Currency, Department, Membership, Notification, PLAN_PERMISSIONS, Plan, ROLES, User, Whitelabel, initModels, sequelize, type Role } from "../models";
+import { Account, AccountPlan, Currency, Department, Membership, Notification, PLAN_PERMISSIONS, Plan, ROLES, User, Whitelabel, sequelize, type Role } from "../models";
 import { buildCurrencies } from "./currencies";
 
 /** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
@@ -31,7 +31,6 @@ const PEOPLE: Record<Role, [string, string, "male" | "female"]> = {
 const AGENT_ROLES = new Set<Role>(["owner", "admin", "manager", "agent"]);
 
 export async function seed({ log }: { log: (s: string) => void }) {
-  initModels();
   let created = 0;
   let hash: string | undefined; // argon2 is slow: hash once, only if a user is actually created
   const logins: [string, string, string][] = [];

@@ -1,5 +1,5 @@
 import { Op } from "sequelize";
-import { AuditLog, Membership, initModels } from "../../models";
+import { AuditLog, Membership } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { unreadCount } from "../notifications/services";
 import { seesAll } from "../policy/policy";
@@ -7,7 +7,6 @@ import { accountInfo } from "./services";
 
 /** The home screen: balance, role, team size, unread notifications, recent activity (own, or all for owner/admin). */
 export async function homeSummary(ctx: SignedInCtx) {
-  initModels();
   const all = seesAll(ctx.actor, "activity");
   const [account, members, unread, recent] = await Promise.all([
     accountInfo(ctx),

@@ -1,6 +1,6 @@
 /** Accounts a person belongs to; the current account; creating and editing an account. */
 import { Op, Sequelize } from "sequelize";
-import { Account, Currency, Membership, User, initModels, sequelize, type PlanPermission } from "../../models";
+import { Account, Currency, Membership, User, sequelize, type PlanPermission } from "../../models";
 import { loadActor } from "../auth/actor";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -35,7 +35,6 @@ function view(a: Account, role: string, isAgent: boolean) {
  * (A reseller owns every account it creates, so the list grows with its customers.)
  */
 export async function listAccountsPage(userId: string, query: unknown) {
-  initModels();
   const { cursor, limit } = validate(accountPageSchema, query ?? {});
   const after = decodeCursor(cursor, ["string", "string"]);
   const ms = await Membership.findAll({
@@ -65,7 +64,6 @@ export async function listAccountsPage(userId: string, query: unknown) {
 
 /** The person's accounts, all of them (the screens' account switcher and list). */
 export async function listAccounts(userId: string) {
-  initModels();
   const ms = await Membership.findAll({ where: { userId }, include: [{ model: Account, as: "account" }], order: [[{ model: Account, as: "account" }, "name", "ASC"]] });
   return ms.filter((m) => m.account).map((m) => view(m.account!, m.role, m.isAgent));
 }
@@ -139,7 +137,6 @@ export async function accountInfo(ctx: SignedInCtx) {
 export async function getAccount(ctx: SignedInCtx, accountId: string) {
   // Ids come from URLs: anything that is not a uuid is simply not found.
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId)) throw new AppError("NOT_FOUND");
-  initModels();
   const m = await Membership.findOne({ where: { userId: ctx.actor.userId, accountId }, include: [{ model: Account, as: "account" }] });
   if (!m?.account) throw new AppError("NOT_FOUND");
   return view(m.account, m.role, m.isAgent);
@@ -149,7 +146,6 @@ export async function getAccount(ctx: SignedInCtx, accountId: string) {
 export async function switchAccount(ctx: SignedInCtx, accountId: string) {
   const actor = await loadActor(ctx.actor.userId, accountId).catch(() => null);
   if (!actor || actor.accountId !== accountId) throw new AppError("NOT_FOUND");
-  initModels();
   await User.update({ currentAccountId: accountId }, { where: { id: ctx.actor.userId } });
   await recordAudit({ ...ctx, actor }, "accounts.switched");
   return actor;
@@ -157,7 +153,6 @@ export async function switchAccount(ctx: SignedInCtx, accountId: string) {
 
 /** A new account owned by the acting person (resellers' accounts become their children). */
 export async function createAccount(ctx: SignedInCtx, input: unknown) {
-  initModels();
   const data = validate(accountSchema, input);
   if (!(await Currency.findByPk(data.currency))) throw new AppError("VALIDATION", { fields: { currency: ["validation.required"] } });
   return sequelize().transaction(async (transaction) => {
@@ -184,7 +179,6 @@ export function canEditAccount(role: Role) {
 
 export async function updateAccount(ctx: SignedInCtx, input: unknown) {
   if (!canEditAccount(ctx.actor.role)) throw new AppError("FORBIDDEN");
-  initModels();
   const data = validate(accountSchema, input);
   if (!(await Currency.findByPk(data.currency))) throw new AppError("VALIDATION", { fields: { currency: ["validation.required"] } });
   const a = await Account.findByPk(ctx.actor.accountId);
@@ -195,6 +189,5 @@ export async function updateAccount(ctx: SignedInCtx, input: unknown) {
 }
 
 export async function listCurrencies() {
-  initModels();
   return Currency.findAll({ order: [["code", "ASC"]] });
 }

@@ -3,7 +3,7 @@
  * paged. Owner, admin and information security see everyone's; others only their own.
  */
 import { Op, type WhereOptions } from "sequelize";
-import { AuditLog, User, initModels } from "../../models";
+import { AuditLog, User } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { z } from "../lib/zod";
 import { translate } from "../lib/i18n";
@@ -30,7 +30,6 @@ export const auditDescription = (locale: string, action: string) => translate(lo
  * last id seen); each row's action also in `locale`.
  */
 export async function listAuditLog(ctx: SignedInCtx, query: unknown, locale = "pt-BR") {
-  initModels();
   const { before, action, cursor, limit } = validate(auditQuerySchema, query ?? {});
   const after = decodeCursor(cursor, ["number"]);
   const below = after ? Number(after[0]) : before;

@@ -1,9 +1,8 @@
-import { AuditLog, initModels } from "../../models";
+import { AuditLog } from "../../models";
 import type { Ctx } from "../lib/context";
 
 /** Append one audit entry (sign-in events, permission changes…). Never throws into the caller's flow. */
 export async function recordAudit(ctx: Ctx, action: string, opts: { userId?: string | null; accountId?: string | null; meta?: Record<string, unknown> } = {}) {
-  initModels();
   await AuditLog.create(
     {
       action,

@@ -1,4 +1,4 @@
-import { User, initModels } from "../../models";
+import { User } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { Ctx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -12,7 +12,6 @@ import { loginSchema } from "./schemas";
  * (e-mail, IP) and per IP, slowed down per e-mail (./rate-limit); every outcome audited. Answers whether the second factor is still owed.
  */
 export async function login(ctx: Ctx, input: unknown) {
-  initModels();
   const { email, password } = validate(loginSchema, input);
   await assertLoginAllowed(email, ctx.ip);
   const user = await User.findOne({ where: { email } });

@@ -3,7 +3,7 @@
  * provider id signs in; else a person with the same e-mail gets linked; else a new person and
  * company are created (verified, owner), like a registration without password.
  */
-import { Account, Membership, User, initModels, sequelize, type Locale } from "../../models";
+import { Account, Membership, User, sequelize, type Locale } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { Ctx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
@@ -15,7 +15,6 @@ export type OAuthProvider = "google" | "facebook";
 export type OAuthProfile = { id: string; email?: string | null; emailVerified?: boolean; firstName?: string | null; lastName?: string | null };
 
 export async function oauthSignIn(ctx: Ctx, provider: OAuthProvider, profile: OAuthProfile, locale: Locale = "pt-BR") {
-  initModels();
   if (!profile.id) throw new AppError("INVALID_CREDENTIALS");
   const idField = provider === "google" ? "googleId" : "facebookId";
   return sequelize().transaction(async (transaction) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { UniqueConstraintError } from "sequelize";
-import { Account, AccountPlan, Membership, Plan, User, initModels, sequelize, type Locale } from "../../models";
+import { Account, AccountPlan, Membership, Plan, User, sequelize, type Locale } from "../../models";
 import { recordAudit } from "../audit/record";
 import { notify } from "../notifications/services";
 import type { Ctx } from "../lib/context";
@@ -29,7 +29,6 @@ export type Registered = { user: { id: string; email: string }; account: { id: s
  * the e-mail goes to the owner of the address, who can sign in or reset the password.
  */
 export async function register(ctx: Ctx, input: unknown, opts: { trial?: boolean; whitelabelId?: string | null } = {}): Promise<Registered> {
-  initModels();
   const data = validate(registerSchema, input);
   await registerAttempt(ctx.ip);
   try {

@@ -9,7 +9,7 @@
  *    channel that every realtime process listens to, closing the matching ones within a second.
  */
 import { Op } from "sequelize";
-import { RefreshToken, initModels, type Role } from "../../models";
+import { RefreshToken, type Role } from "../../models";
 import { env } from "../lib/env";
 import { AppError, isAppError } from "../lib/errors";
 import { key, redis } from "../lib/redis";
@@ -60,7 +60,6 @@ export async function publishRevocation(r: Revocation) {
  * their open realtime connections. Call after the change is committed.
  */
 export async function revokeUserSessions(userId: string, opts: { except?: string | null; reason: string }) {
-  initModels();
   const except = opts.except ?? undefined;
   const ids = (await redis().smembers(userSessionsKey(userId))).filter((id) => id !== except);
   if (ids.length) {

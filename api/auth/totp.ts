@@ -1,7 +1,7 @@
 /** Second factor: TOTP (RFC 6238, SHA-1, 6 digits, 30 s) with the seed sealed at rest. */
 import * as OTPAuth from "otpauth";
 import QRCode from "qrcode";
-import { User, initModels } from "../../models";
+import { User } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { Ctx } from "../lib/context";
 import { seal, unseal } from "../lib/crypto";
@@ -41,7 +41,6 @@ export async function beginTotpEnrolment(userId: string) {
  * enrolment again (e.g. the web keeps the secret in the session between requests).
  */
 export async function totpEnrolmentView(userId: string, secret: string) {
-  initModels();
   const user = await User.findByPk(userId);
   if (!user) throw new AppError("UNAUTHENTICATED");
   if (!/^[A-Z2-7]{16,}$/.test(secret)) throw new AppError("VALIDATION");

@@ -1,5 +1,5 @@
 import { Op } from "sequelize";
-import { User, UserToken, initModels, sequelize } from "../../models";
+import { User, UserToken, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { Ctx } from "../lib/context";
 import { hashToken, randomToken } from "../lib/crypto";
@@ -15,7 +15,6 @@ const TTL = { email_verify: 48 * 3600_000, password_reset: 3600_000 } as const;
 
 /** One-time link token; only its hash is stored. Earlier unused tokens of the same purpose die. */
 export async function issueUserToken(ctx: Ctx, userId: string, purpose: keyof typeof TTL) {
-  initModels();
   const token = randomToken();
   await UserToken.update({ usedAt: new Date() }, { where: { userId, purpose, usedAt: null }, transaction: ctx.transaction });
   await UserToken.create({ userId, purpose, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + TTL[purpose]) }, { transaction: ctx.transaction });
@@ -23,7 +22,6 @@ export async function issueUserToken(ctx: Ctx, userId: string, purpose: keyof ty
 }
 
 async function findValid(token: string, purpose: keyof typeof TTL, transaction?: Ctx["transaction"]) {
-  initModels();
   const row = await UserToken.findOne({
     where: { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { [Op.gt]: new Date() } },
     transaction,

@@ -17,8 +17,8 @@
  * The same PUT twice answers the same campaign (idempotent); an impossible change is 409
  * CAMPAIGN_STATE.
  */
-import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { type Transaction } from "sequelize";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { dispatchStream } from "../channels/registry";
 import { CANCELED_REASON } from "../dispatch/dispatcher";
@@ -30,6 +30,7 @@ import { intParam, validate } from "../lib/validate";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { can } from "../policy/policy";
 import { CAMPAIGNS_PER_PAGE, controlCampaignSchema, listCampaignsSchema, type CampaignStatus } from "./schemas";
+import { exec, rows } from "../lib/sql";
 
 /** Message statuses of a campaign that are not finished yet (the campaign is still running). */
 export const UNFINISHED = ["scheduled", "pending", "queued", "sending"];
@@ -120,11 +121,12 @@ function view(c: CampaignRow, counts: Record<string, number>): CampaignView {
 async function countsOf(ids: string[], transaction?: Transaction): Promise<Map<string, Record<string, number>>> {
   const out = new Map<string, Record<string, number>>(ids.map((id) => [id, {}]));
   if (ids.length === 0) return out;
-  const rows = await db().query<{ campaign_id: string; status: string; n: string }>(
+  const found = await rows<{ campaign_id: string; status: string; n: string }>(
     `SELECT campaign_id, status, count(*) AS n FROM messages WHERE campaign_id = ANY($1::uuid[]) GROUP BY campaign_id, status`,
-    { bind: [ids], type: QueryTypes.SELECT, transaction },
+    [ids],
+    { transaction },
   );
-  for (const r of rows) out.get(r.campaign_id)![r.status] = Number(r.n);
+  for (const r of found) out.get(r.campaign_id)![r.status] = Number(r.n);
   return out;
 }
 
@@ -148,26 +150,22 @@ export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
   canRead(ctx);
   const q = validate(campaignPageSchema, input ?? {});
   const after = timeIdCursor(q.cursor);
-  initModels();
   const accountId = ctx.actor.accountId;
   const filter = q.status ? `AND status = $3` : "";
   const bind: unknown[] = [accountId, "sms", ...(q.status ? [q.status] : [])];
-  const [{ n }] = await db().query<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}`, {
-    bind,
-    type: QueryTypes.SELECT,
-  });
+  const [{ n }] = await rows<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}`, bind);
   const pageBind = [...bind, ...(after ?? [])];
-  const rows = await db().query<CampaignRow & { position: string }>(
+  const found = await rows<CampaignRow & { position: string }>(
     `SELECT *, ${POSITION_SQL("created_at")} AS position FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}
        ${after ? `AND (created_at, id) < ($${bind.length + 1}::timestamptz, $${bind.length + 2}::uuid)` : ""}
      ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1} OFFSET ${after ? 0 : (q.page - 1) * q.limit}`,
-    { bind: pageBind, type: QueryTypes.SELECT },
+    pageBind,
   );
-  const counts = await countsOf(rows.slice(0, q.limit).map((r) => r.id));
+  const counts = await countsOf(found.slice(0, q.limit).map((r) => r.id));
   const total = Number(n);
   return {
     ...keyset(
-      rows,
+      found,
       q.limit,
       (r) => [r.position, r.id],
       (r) => view(r, counts.get(r.id)!),
@@ -181,11 +179,10 @@ export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
 
 async function findCampaign(ctx: SignedInCtx, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}) {
   assertId(id);
-  initModels();
-  const [row] = await db().query<CampaignRow>(
-    // NO KEY UPDATE: messages inserted into the campaign (their foreign key takes KEY SHARE) are not blocked.
+  const [row] = await rows<CampaignRow>(
     `SELECT * FROM campaigns WHERE id = $1 AND account_id = $2 AND channel = 'sms' ${opts.lock ? "FOR NO KEY UPDATE" : ""}`,
-    { bind: [id, ctx.actor.accountId], type: QueryTypes.SELECT, transaction: opts.transaction },
+    [id, ctx.actor.accountId],
+    { transaction: opts.transaction },
   );
   if (!row) throw new AppError("NOT_FOUND");
   return row;
@@ -197,9 +194,9 @@ export async function getCampaign(ctx: SignedInCtx, id: string) {
   const row = await findCampaign(ctx, id);
   const [counts, [money]] = await Promise.all([
     countsOf([row.id]),
-    db().query<{ cost: string | null; currency: string }>(
+    rows<{ cost: string | null; currency: string }>(
       `SELECT (SELECT sum(price) FROM messages WHERE campaign_id = $1 AND account_id = $2) AS cost, currency FROM accounts WHERE id = $2`,
-      { bind: [row.id, ctx.actor.accountId], type: QueryTypes.SELECT },
+      [row.id, ctx.actor.accountId],
     ),
   ]);
   return {
@@ -225,25 +222,23 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
     let canceled = 0;
     let republished = 0;
     if (status === "paused") {
-      await db().query(`UPDATE campaigns SET status = 'paused', updated_at = now() WHERE id = $1`, { bind: [c.id], transaction });
+      await exec(`UPDATE campaigns SET status = 'paused', updated_at = now() WHERE id = $1`, [c.id], { transaction });
     } else if (status === "running") {
-      await db().query(`UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, {
-        bind: [c.id],
-        transaction,
-      });
+      await exec(`UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, [c.id], { transaction });
       // Entries of paused messages were acked: publish every queued message again (duplicates are harmless).
-      const rows = await db().query<{ n: string }>(
+      const found = await rows<{ n: string }>(
         `WITH o AS (
            INSERT INTO outbox (topic, payload)
            SELECT $2, jsonb_build_object('message_id', id::text) FROM messages WHERE campaign_id = $1 AND status = 'queued'
            RETURNING 1
          ) SELECT count(*) AS n FROM o`,
-        { bind: [c.id, dispatchStream(c.channel)], type: QueryTypes.SELECT, transaction },
+        [c.id, dispatchStream(c.channel)],
+        { transaction },
       );
-      republished = Number(rows[0]?.n ?? 0);
+      republished = Number(found[0]?.n ?? 0);
     } else {
-      await db().query(`UPDATE campaigns SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1`, { bind: [c.id], transaction });
-      const [r] = await db().query<{ n: string; refunded: string | null }>(
+      await exec(`UPDATE campaigns SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1`, [c.id], { transaction });
+      const [r] = await rows<{ n: string; refunded: string | null }>(
         `WITH f AS (
            UPDATE messages SET status = 'failed', failed_at = now(), error_code = 'canceled', error_message = $3, updated_at = now()
            WHERE campaign_id = $1 AND account_id = $2 AND status IN ('scheduled','pending','queued')
@@ -255,12 +250,13 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
            SELECT id, $2, 'refund', 'system', jsonb_build_object('price', price, 'currency', trim(currency), 'reason', 'canceled') FROM f WHERE price > 0
          )
          SELECT count(*) AS n, sum(price) AS refunded FROM f`,
-        { bind: [c.id, ctx.actor.accountId, CANCELED_REASON], type: QueryTypes.SELECT, transaction },
+        [c.id, ctx.actor.accountId, CANCELED_REASON],
+        { transaction },
       );
       canceled = Number(r.n);
       refunded = Number(r.refunded ?? 0);
       if (refunded > 0) {
-        await db().query(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, { bind: [ctx.actor.accountId, refunded], transaction });
+        await exec(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, [ctx.actor.accountId, refunded], { transaction });
       }
     }
     await recordAudit({ ...ctx, transaction }, `campaign.${status === "running" ? "resumed" : status}`, {
@@ -278,7 +274,7 @@ export async function deleteCampaign(ctx: SignedInCtx, id: string) {
   await db().transaction(async (transaction) => {
     const c = await findCampaign(ctx, id, { transaction, lock: true });
     if (!FINISHED_CAMPAIGN.includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
-    await db().query(`DELETE FROM campaigns WHERE id = $1 AND account_id = $2`, { bind: [c.id, ctx.actor.accountId], transaction });
+    await exec(`DELETE FROM campaigns WHERE id = $1 AND account_id = $2`, [c.id, ctx.actor.accountId], { transaction });
     await recordAudit({ ...ctx, transaction }, "campaign.deleted", { meta: { campaign_id: c.id, status: c.status, total: c.total } });
   });
   return { ok: true };

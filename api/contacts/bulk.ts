@@ -3,8 +3,7 @@
  * the acting account: ids of another account's contacts are simply not touched.
  */
 import { findOwned } from "../lib/owned";
-import { QueryTypes } from "sequelize";
-import { ContactGroup, initModels, sequelize } from "../../models";
+import { ContactGroup, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -12,6 +11,7 @@ import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { assertCan, assertId } from "./access";
 import { bulkSchema, idList } from "./schemas";
+import { rows } from "../lib/sql";
 
 const ids1000 = z.object({ ids: idList(1000).refine((l) => l.length > 0, "validation.required") });
 
@@ -20,16 +20,11 @@ const groupOf = (ctx: SignedInCtx, groupId: string) => findOwned(ContactGroup, c
 /** Delete the given contacts of the acting account (memberships cascade). Answers how many went. */
 export async function deleteContacts(ctx: SignedInCtx, ids: unknown) {
   assertCan(ctx);
-  initModels();
   const list = validate(ids1000, { ids }).ids;
   return sequelize().transaction(async (transaction) => {
-    const rows = await sequelize().query<{ id: string }>(`DELETE FROM contacts WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, {
-      bind: [ctx.actor.accountId, list],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
-    if (rows.length) await recordAudit({ ...ctx, transaction }, "contacts.deleted", { meta: { ids: rows.map((r) => r.id), count: rows.length } });
-    return { deleted: rows.length };
+    const found = await rows<{ id: string }>(`DELETE FROM contacts WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, [ctx.actor.accountId, list], { transaction });
+    if (found.length) await recordAudit({ ...ctx, transaction }, "contacts.deleted", { meta: { ids: found.map((r) => r.id), count: found.length } });
+    return { deleted: found.length };
   });
 }
 
@@ -44,34 +39,34 @@ export async function deleteContact(ctx: SignedInCtx, id: string) {
 /** Put the given contacts in a group (those already in it stay). Answers how many were added. */
 export async function addToGroup(ctx: SignedInCtx, ids: unknown, groupId: string) {
   assertCan(ctx);
-  initModels();
   const list = validate(ids1000, { ids }).ids;
   const group = await groupOf(ctx, groupId);
   return sequelize().transaction(async (transaction) => {
-    const rows = await sequelize().query<{ contact_id: string }>(
+    const found = await rows<{ contact_id: string }>(
       `INSERT INTO contact_group_members (group_id, contact_id, account_id)
        SELECT $2, c.id, c.account_id FROM contacts c WHERE c.account_id = $1 AND c.id = ANY($3::uuid[])
        ON CONFLICT (group_id, contact_id) DO NOTHING RETURNING contact_id`,
-      { bind: [ctx.actor.accountId, group.id, list], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, group.id, list],
+      { transaction },
     );
-    if (rows.length) await recordAudit({ ...ctx, transaction }, "contacts.grouped", { meta: { groupId: group.id, ids: rows.map((r) => r.contact_id), count: rows.length } });
-    return { added: rows.length };
+    if (found.length) await recordAudit({ ...ctx, transaction }, "contacts.grouped", { meta: { groupId: group.id, ids: found.map((r) => r.contact_id), count: found.length } });
+    return { added: found.length };
   });
 }
 
 /** Take the given contacts out of a group (they stay as contacts). Answers how many left it. */
 export async function removeFromGroup(ctx: SignedInCtx, ids: unknown, groupId: string) {
   assertCan(ctx);
-  initModels();
   const list = validate(ids1000, { ids }).ids;
   const group = await groupOf(ctx, groupId);
   return sequelize().transaction(async (transaction) => {
-    const rows = await sequelize().query<{ contact_id: string }>(
+    const found = await rows<{ contact_id: string }>(
       `DELETE FROM contact_group_members WHERE account_id = $1 AND group_id = $2 AND contact_id = ANY($3::uuid[]) RETURNING contact_id`,
-      { bind: [ctx.actor.accountId, group.id, list], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, group.id, list],
+      { transaction },
     );
-    if (rows.length) await recordAudit({ ...ctx, transaction }, "contacts.ungrouped", { meta: { groupId: group.id, ids: rows.map((r) => r.contact_id), count: rows.length } });
-    return { removed: rows.length };
+    if (found.length) await recordAudit({ ...ctx, transaction }, "contacts.ungrouped", { meta: { groupId: group.id, ids: found.map((r) => r.contact_id), count: found.length } });
+    return { removed: found.length };
   });
 }
 

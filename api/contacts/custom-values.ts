@@ -1,4 +1,4 @@
-import { CustomField, initModels } from "../../models";
+import { CustomField } from "../../models";
 import { AppError, type FieldErrors } from "../lib/errors";
 
 /**
@@ -6,7 +6,6 @@ import { AppError, type FieldErrors } from "../lib/errors";
  * format (number, ISO date, one of the list's options), required ones present on creation.
  */
 export async function checkCustomValues(accountId: string, values: Record<string, string | number | null>, opts: { creating: boolean }) {
-  initModels();
   const defs = await CustomField.findAll({ where: { accountId } });
   const byKey = new Map(defs.map((d) => [d.key, d]));
   const out: Record<string, string | number | null> = {};

@@ -7,7 +7,7 @@
  */
 import { findOwned } from "../lib/owned";
 import { literal, Op, UniqueConstraintError } from "sequelize";
-import { CustomField, initModels, sequelize } from "../../models";
+import { CustomField, sequelize } from "../../models";
 import type { CustomFieldType } from "../../models/constants";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -17,6 +17,7 @@ import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { assertCan, assertPrivileged } from "./access";
 import { customFieldSchema, customFieldUpdateSchema } from "./schemas";
+import { exec } from "../lib/sql";
 
 const FIELDS = "/contacts/fields";
 
@@ -50,7 +51,6 @@ const taken = () => new AppError("CUSTOM_FIELD_TAKEN", { fields: { key: ["errors
 
 export async function listCustomFields(ctx: SignedInCtx): Promise<CustomFieldView[]> {
   assertCan(ctx);
-  initModels();
   const rows = await CustomField.findAll({
     where: { accountId: ctx.actor.accountId },
     order: [
@@ -70,7 +70,6 @@ const fieldListSchema = z.object(pageInput);
  */
 export async function pageCustomFields(ctx: SignedInCtx, query: unknown = {}): Promise<{ data: CustomFieldView[]; next_cursor: string | null }> {
   assertCan(ctx);
-  initModels();
   const f = validate(fieldListSchema, query ?? {});
   const after = decodeCursor(f.cursor, ["number", "string", "string"]);
   if (after && !/^[0-9a-f-]{36}$/i.test(String(after[2]))) throw new AppError("VALIDATION", { fields: { cursor: ["validation.invalid"] } });
@@ -100,7 +99,6 @@ export async function getCustomField(ctx: SignedInCtx, id: string) {
 
 export async function createCustomField(ctx: SignedInCtx, input: unknown) {
   assertPrivileged(ctx, FIELDS);
-  initModels();
   const data = validate(customFieldSchema, input);
   const position = data.position ?? ((await CustomField.max<number, CustomField>("position", { where: { accountId: ctx.actor.accountId } })) ?? -1) + 1;
   try {
@@ -147,10 +145,7 @@ export async function deleteCustomField(ctx: SignedInCtx, id: string) {
   const d = await findField(ctx, id);
   await sequelize().transaction(async (transaction) => {
     await d.destroy({ transaction });
-    await sequelize().query(`UPDATE contacts SET custom = custom - $2::text WHERE account_id = $1 AND custom ? $2::text`, {
-      bind: [ctx.actor.accountId, d.key],
-      transaction,
-    });
+    await exec(`UPDATE contacts SET custom = custom - $2::text WHERE account_id = $1 AND custom ? $2::text`, [ctx.actor.accountId, d.key], { transaction });
     await recordAudit({ ...ctx, transaction }, "contacts.field_deleted", { meta: { fieldId: d.id, key: d.key } });
   });
   return { id: d.id, key: d.key };

@@ -4,12 +4,12 @@
  * contactActivity: the person's conversations, messages and opt-outs across channels.
  */
 import { findOwned } from "../lib/owned";
-import { QueryTypes } from "sequelize";
-import { Contact, CustomField, sequelize } from "../../models";
+import { Contact, CustomField } from "../../models";
 import type { CustomFieldType } from "../../models/constants";
 import type { SignedInCtx } from "../lib/context";
 import { assertCan, displayName, isPrivileged } from "./access";
 import { formatPhone } from "./phone";
+import { rows } from "../lib/sql";
 
 export type CustomValueView = {
   key: string;
@@ -61,10 +61,10 @@ export type ContactView = {
 export const findContact = (ctx: SignedInCtx, id: string) => findOwned(Contact, ctx, id);
 
 export async function groupsOfContact(accountId: string, contactId: string) {
-  return sequelize().query<{ id: string; name: string; added_at: Date }>(
+  return rows<{ id: string; name: string; added_at: Date }>(
     `SELECT g.id, g.name, m.created_at AS added_at FROM contact_group_members m JOIN contact_groups g ON g.id = m.group_id
       WHERE m.account_id = $1 AND m.contact_id = $2 ORDER BY lower(g.name)`,
-    { bind: [accountId, contactId], type: QueryTypes.SELECT },
+    [accountId, contactId],
   );
 }
 

@@ -1,7 +1,7 @@
 /** Contact groups of an account (many-to-many with contacts). Deleting a group keeps its contacts. */
 import { findOwned } from "../lib/owned";
-import { QueryTypes, UniqueConstraintError } from "sequelize";
-import { ContactGroup, initModels, sequelize } from "../../models";
+import { UniqueConstraintError } from "sequelize";
+import { ContactGroup, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -12,6 +12,7 @@ import { assertCan } from "./access";
 import { listContacts } from "./list";
 import { groupSchema } from "./schemas";
 import { textCursor } from "./time-cursor";
+import { rows } from "../lib/sql";
 
 const GROUPS = "/contacts/groups";
 
@@ -28,20 +29,19 @@ const groupListSchema = z.object(pageInput);
  */
 export async function listGroups(ctx: SignedInCtx, query: unknown = {}): Promise<{ data: GroupView[]; next_cursor: string | null }> {
   assertCan(ctx, GROUPS);
-  initModels();
   const f = validate(groupListSchema, query ?? {});
   const after = textCursor(f.cursor);
   const bind: unknown[] = [ctx.actor.accountId];
   if (after) bind.push(...after);
-  const rows = await sequelize().query<{ id: string; name: string; description: string; members: number; created_at: Date; sort_name: string }>(
+  const found = await rows<{ id: string; name: string; description: string; members: number; created_at: Date; sort_name: string }>(
     `SELECT g.id, g.name, g.description, g.created_at, lower(g.name) AS sort_name,
             (SELECT count(*)::int FROM contact_group_members m WHERE m.group_id = g.id) AS members
        FROM contact_groups g WHERE g.account_id = $1 ${after ? "AND (lower(g.name), g.id) > ($2, $3::uuid)" : ""}
       ORDER BY lower(g.name), g.id LIMIT ${f.limit + 1}`,
-    { bind, type: QueryTypes.SELECT },
+    bind,
   );
   return keyset(
-    rows,
+    found,
     f.limit,
     (g) => [g.sort_name, g.id],
     ({ sort_name: _s, ...g }) => ({ ...g, created_at: new Date(g.created_at).toISOString() }),
@@ -51,7 +51,6 @@ export async function listGroups(ctx: SignedInCtx, query: unknown = {}): Promise
 /** Group names for forms and filters (contacts screens): id and name only, no counting. */
 export async function groupOptions(ctx: SignedInCtx) {
   assertCan(ctx);
-  initModels();
   const rows = await ContactGroup.findAll({
     where: { accountId: ctx.actor.accountId },
     attributes: ["id", "name"],
@@ -67,7 +66,7 @@ export async function getGroup(ctx: SignedInCtx, id: string, query: Record<strin
   assertCan(ctx, GROUPS);
   const g = await findGroup(ctx, id);
   const [members, contacts] = await Promise.all([
-    sequelize().query<{ n: number }>(`SELECT count(*)::int AS n FROM contact_group_members WHERE group_id = $1`, { bind: [g.id], type: QueryTypes.SELECT }),
+    rows<{ n: number }>(`SELECT count(*)::int AS n FROM contact_group_members WHERE group_id = $1`, [g.id]),
     listContacts(ctx, { ...query, group: g.id }),
   ]);
   return {
@@ -78,7 +77,6 @@ export async function getGroup(ctx: SignedInCtx, id: string, query: Record<strin
 
 export async function createGroup(ctx: SignedInCtx, input: unknown) {
   assertCan(ctx, GROUPS);
-  initModels();
   const data = validate(groupSchema, input);
   try {
     const g = await ContactGroup.create({ accountId: ctx.actor.accountId, name: data.name, description: data.description });

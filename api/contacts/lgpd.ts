@@ -4,8 +4,7 @@
  * and erasure. Both are audited. The erasure rule for data that must outlive the contact
  * (messages keep their delivery facts) is docs/decisions/004-lgpd-erasure.md.
  */
-import { QueryTypes } from "sequelize";
-import { Contact, CustomField, initModels, sequelize } from "../../models";
+import { Contact, CustomField, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -13,15 +12,13 @@ import { validate } from "../lib/validate";
 import { assertId, assertPrivileged } from "./access";
 import { groupsOfContact } from "./get";
 import { exportFormatSchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export type ContactExport = { filename: string; contentType: string; body: string };
 
 /** Everything held about one contact: every column, every custom value (sensitive ones too), groups, tags, audit entries naming it. */
 async function collect(ctx: SignedInCtx, id: string) {
-  const [row] = await sequelize().query<Record<string, unknown>>(`SELECT * FROM contacts WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<Record<string, unknown>>(`SELECT * FROM contacts WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   const [groups, defs, audit] = await Promise.all([
     groupsOfContact(ctx.actor.accountId, id),
@@ -32,11 +29,11 @@ async function collect(ctx: SignedInCtx, id: string) {
         ["label", "ASC"],
       ],
     }),
-    sequelize().query<{ id: number; action: string; user_email: string | null; created_at: Date; meta: Record<string, unknown> }>(
+    rows<{ id: number; action: string; user_email: string | null; created_at: Date; meta: Record<string, unknown> }>(
       `SELECT a.id, a.action, u.email AS user_email, a.created_at, a.meta FROM audit_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.account_id = $1 AND (a.meta @> jsonb_build_object('contactId', $2::text) OR a.meta->'ids' @> jsonb_build_array($2::text))
         ORDER BY a.id`,
-      { bind: [ctx.actor.accountId, id], type: QueryTypes.SELECT },
+      [ctx.actor.accountId, id],
     ),
   ]);
   const custom = (row.custom ?? {}) as Record<string, unknown>;
@@ -76,7 +73,6 @@ function cell(s: string) {
 export async function exportContact(ctx: SignedInCtx, id: string, format: unknown = "json"): Promise<ContactExport> {
   assertPrivileged(ctx);
   assertId(id);
-  initModels();
   const fmt = validate(exportFormatSchema, format);
   const data = await collect(ctx, id);
   await recordAudit(ctx, "contacts.exported", { meta: { contactId: id, format: fmt } });
@@ -94,7 +90,6 @@ export async function exportContact(ctx: SignedInCtx, id: string, format: unknow
 export async function eraseContact(ctx: SignedInCtx, id: string) {
   assertPrivileged(ctx);
   assertId(id);
-  initModels();
   await sequelize().transaction(async (transaction) => {
     const n = await Contact.destroy({ where: { id, accountId: ctx.actor.accountId }, transaction });
     if (!n) throw new AppError("NOT_FOUND");

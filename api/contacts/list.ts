@@ -8,7 +8,7 @@
  * containment (`custom @> {"key": value}`) served by the jsonb_path_ops GIN index.
  */
 import { QueryTypes } from "sequelize";
-import { CustomField, initModels, sequelize } from "../../models";
+import { CustomField, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { encodeCursor, pageInput } from "../lib/page";
@@ -17,6 +17,7 @@ import { assertCan, displayName, isPrivileged } from "./access";
 import { formatPhone } from "./phone";
 import { contactListQuerySchema } from "./schemas";
 import { timeCursor, tsText } from "./time-cursor";
+import { rows } from "../lib/sql";
 
 export const CONTACTS_PAGE = 50;
 /** `total` is exact up to this many matches; beyond it the answer says `total_capped: true` (counting a million rows per page view is not worth it). */
@@ -47,7 +48,6 @@ export type ContactPage = { data: ContactRow[]; next_cursor: string | null; next
 
 export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promise<ContactPage> {
   assertCan(ctx);
-  initModels();
   const f = validate(contactListQuerySchema.extend(pageInput), query ?? {});
   const bind: unknown[] = [ctx.actor.accountId];
   const where: string[] = ["c.account_id = $1"];
@@ -138,11 +138,11 @@ export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promi
 async function groupNamesOf(accountId: string, ids: string[]) {
   const out = new Map<string, string[]>();
   if (!ids.length) return out;
-  const rows = await sequelize().query<{ contact_id: string; name: string }>(
+  const found = await rows<{ contact_id: string; name: string }>(
     `SELECT m.contact_id, g.name FROM contact_group_members m JOIN contact_groups g ON g.id = m.group_id
       WHERE m.account_id = $1 AND m.contact_id = ANY($2::uuid[]) ORDER BY lower(g.name)`,
-    { bind: [accountId, ids], type: QueryTypes.SELECT },
+    [accountId, ids],
   );
-  for (const r of rows) (out.get(r.contact_id) ?? out.set(r.contact_id, []).get(r.contact_id)!).push(r.name);
+  for (const r of found) (out.get(r.contact_id) ?? out.set(r.contact_id, []).get(r.contact_id)!).push(r.name);
   return out;
 }

@@ -4,7 +4,7 @@
  * form, the API and the CSV import never make duplicates. Every query is scoped by account.
  */
 import { UniqueConstraintError, type Transaction } from "sequelize";
-import { Contact, ContactGroup, ContactGroupMember, CustomField, initModels, sequelize } from "../../models";
+import { Contact, ContactGroup, ContactGroupMember, CustomField, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -47,7 +47,6 @@ async function checkGroups(accountId: string, groupIds: string[], transaction: T
 /** Create, or merge into the contact with the same mobile number. Answers the id and whether it was new. */
 export async function saveContact(ctx: SignedInCtx, input: unknown) {
   assertCan(ctx);
-  initModels();
   const data: ContactInput = validate(contactSchema, input);
   const checked = await checkCustomValues(ctx.actor.accountId, data.custom, { creating: true });
   // A blank custom value never erases the merged contact's value ("missing ones keep their value").
@@ -83,7 +82,6 @@ export async function saveContact(ctx: SignedInCtx, input: unknown) {
 export async function updateContact(ctx: SignedInCtx, contactId: string, input: unknown) {
   assertCan(ctx);
   assertContactId(contactId);
-  initModels();
   const data: ContactInput = validate(contactSchema, input);
   const custom = await checkCustomValues(ctx.actor.accountId, data.custom, { creating: false });
   if (!isPrivileged(ctx)) {

@@ -1,6 +1,6 @@
 /** Departments of an account (live-chat queues route by department). Omni plan gated. */
 import { Op, UniqueConstraintError } from "sequelize";
-import { Department, Membership, initModels } from "../../models";
+import { Department, Membership } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -16,7 +16,6 @@ function assertAllowed(ctx: SignedInCtx, write = false) {
 
 export async function listDepartments(ctx: SignedInCtx, q?: string) {
   assertAllowed(ctx);
-  initModels();
   const rows = await Department.findAll({
     where: { accountId: ctx.actor.accountId, ...(q ? { name: { [Op.iLike]: `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } } : {}) },
     order: [["name", "ASC"]],
@@ -35,7 +34,6 @@ export async function getDepartment(ctx: SignedInCtx, id: string) {
 
 export async function createDepartment(ctx: SignedInCtx, input: unknown) {
   assertAllowed(ctx, true);
-  initModels();
   const data = validate(departmentSchema, input);
   try {
     const d = await Department.create({ ...data, accountId: ctx.actor.accountId });
@@ -64,7 +62,6 @@ export async function updateDepartment(ctx: SignedInCtx, id: string, input: unkn
 export async function deleteDepartment(ctx: SignedInCtx, id: string) {
   assertAllowed(ctx, true);
   assertId(id);
-  initModels();
   const n = await Department.destroy({ where: { id, accountId: ctx.actor.accountId } });
   if (!n) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "departments.deleted", { meta: { id } });

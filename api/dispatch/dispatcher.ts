@@ -19,7 +19,7 @@
  * (PermanentSendError) fails the message at once. Failing a message that never reached the
  * provider refunds its price in the same transaction (`refund` event).
  */
-import { QueryTypes, type Transaction } from "sequelize";
+import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { PermanentSendError, ThrottledError, type ChannelAdapter, type OutboundMessage } from "../channels/contract";
 import { adapterForConnection, connectionFor } from "../channels/provider-connections";
@@ -29,6 +29,7 @@ import { env, parseRouteRates, type RouteRate } from "../lib/env";
 import { nextStatus, type MessageStatus } from "../messages/status";
 import { acquire, bucketFor, pause } from "./rate-limit";
 import { recoverLostEntries } from "./recovery";
+import { exec, rows } from "../lib/sql";
 
 export const DISPATCH_GROUP = "dispatchers";
 /** error_message of a message failed by a campaign's cancel (a locale key, like accept's reasons). */
@@ -68,10 +69,11 @@ export function routeRate(channel: string, route: string | null): RouteRate | un
 }
 
 async function systemEvent(t: Transaction, messageId: string, accountId: string, status: string, payload: Record<string, unknown>) {
-  await db().query(`INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, $3, 'system', $4::jsonb)`, {
-    bind: [messageId, accountId, status, JSON.stringify(payload)],
-    transaction: t,
-  });
+  await exec(
+    `INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, $3, 'system', $4::jsonb)`,
+    [messageId, accountId, status, JSON.stringify(payload)],
+    { transaction: t },
+  );
 }
 
 /**
@@ -89,20 +91,22 @@ export async function failUnsent(
 ): Promise<boolean> {
   const from: readonly string[] = opts.from ?? UNSENT_STATUSES;
   const row = await db().transaction(async (t) => {
-    const [m] = await db().query<{ account_id: string; status: MessageStatus; price: string; currency: string }>(
+    const [m] = await rows<{ account_id: string; status: MessageStatus; price: string; currency: string }>(
       `SELECT account_id, status, price, currency FROM messages WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2::uuid) FOR UPDATE`,
-      { bind: [messageId, opts.accountId ?? null], type: QueryTypes.SELECT, transaction: t },
+      [messageId, opts.accountId ?? null],
+      { transaction: t },
     );
     // Only before the provider took it: a `sent` message's fate is the provider's receipt.
     if (!m || !(UNSENT_STATUSES as readonly string[]).includes(m.status) || !from.includes(m.status) || !nextStatus(m.status, "failed").apply) return null;
-    await db().query(`UPDATE messages SET status = 'failed', failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1`, {
-      bind: [messageId, code.slice(0, 100), reason.slice(0, 1000)],
-      transaction: t,
-    });
+    await exec(
+      `UPDATE messages SET status = 'failed', failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1`,
+      [messageId, code.slice(0, 100), reason.slice(0, 1000)],
+      { transaction: t },
+    );
     await systemEvent(t, messageId, m.account_id, "failed", { error_code: code, error_message: reason, previous: m.status });
     const price = Number(m.price);
     if (price > 0) {
-      await db().query(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, { bind: [m.account_id, price], transaction: t });
+      await exec(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, [m.account_id, price], { transaction: t });
       await systemEvent(t, messageId, m.account_id, "refund", { price, currency: m.currency.trim(), reason: code });
     }
     await opts.also?.(t);
@@ -114,7 +118,7 @@ export async function failUnsent(
 /** Records `sent` with the provider's id (status machine under the row lock). */
 async function recordSent(messageId: string, provider: string, providerMessageId: string) {
   // The usual case in one round trip: still `sending` (ours), so `sent` applies.
-  const [fast] = await db().query<{ account_id: string }>(
+  const [fast] = await rows<{ account_id: string }>(
     `WITH u AS (
        UPDATE messages SET provider = $2, provider_message_id = $3, status = 'sent', sent_at = now(), updated_at = now()
        WHERE id = $1 AND status = 'sending' RETURNING id, account_id
@@ -123,22 +127,19 @@ async function recordSent(messageId: string, provider: string, providerMessageId
        SELECT id, account_id, 'sent', 'system', jsonb_build_object('provider', $2::text, 'provider_message_id', $3::text, 'previous', 'sending') FROM u
      )
      SELECT account_id FROM u`,
-    { bind: [messageId, provider, providerMessageId], type: QueryTypes.SELECT },
+    [messageId, provider, providerMessageId],
   );
   if (fast) return;
   // Anything else (a receipt got there first…): the status machine decides under the row lock.
   await db().transaction(async (t) => {
-    const [m] = await db().query<{ status: MessageStatus; account_id: string }>(`SELECT status, account_id FROM messages WHERE id = $1 FOR UPDATE`, {
-      bind: [messageId],
-      type: QueryTypes.SELECT,
-      transaction: t,
-    });
+    const [m] = await rows<{ status: MessageStatus; account_id: string }>(`SELECT status, account_id FROM messages WHERE id = $1 FOR UPDATE`, [messageId], { transaction: t });
     const decision = nextStatus(m.status, "sent");
-    await db().query(
+    await exec(
       `UPDATE messages SET provider = $2, provider_message_id = $3, status = $4,
          sent_at = CASE WHEN $5 THEN now() ELSE sent_at END, updated_at = now()
        WHERE id = $1`,
-      { bind: [messageId, provider, providerMessageId, decision.status, decision.apply], transaction: t },
+      [messageId, provider, providerMessageId, decision.status, decision.apply],
+      { transaction: t },
     );
     if (decision.apply) await systemEvent(t, messageId, m.account_id, "sent", { provider, provider_message_id: providerMessageId, previous: m.status });
   });
@@ -175,16 +176,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function dispatchMessage(messageId: string, meta: DispatchMeta): Promise<DispatchResult> {
   if (!UUID.test(messageId ?? "")) return "skipped";
   // 1. Claim (not while its campaign is paused or canceled).
-  const [claimed] = await db().query<Row>(
+  const [claimed] = await rows<Row>(
     `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = $1 AND direction = 'outbound' AND ${CLAIMABLE} AND NOT ${HELD} RETURNING *`,
-    { bind: [messageId], type: QueryTypes.SELECT },
+    [messageId],
   );
   let message: Row | undefined = claimed;
   let resubmit = false;
   if (!message) {
-    const [current] = await db().query<Row & { campaign_status: string | null }>(
+    const [current] = await rows<Row & { campaign_status: string | null }>(
       `SELECT m.*, c.status AS campaign_status FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id WHERE m.id = $1`,
-      { bind: [messageId], type: QueryTypes.SELECT },
+      [messageId],
     );
     if (!current) return "skipped";
     if (["pending", "queued", "scheduled"].includes(current.status) && current.campaign_status === "canceled") {
@@ -263,7 +264,7 @@ async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<
 /** `sent` for many submitted messages in one statement; the ones no longer `sending` go through recordSent. */
 async function recordSentMany(list: Array<{ id: string } & Submitted>) {
   if (list.length === 0) return;
-  const done = await db().query<{ id: string; account_id: string }>(
+  const done = await rows<{ id: string; account_id: string }>(
     `WITH v AS (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) AS v(id, provider, pmid)
      ), u AS (
@@ -274,7 +275,7 @@ async function recordSentMany(list: Array<{ id: string } & Submitted>) {
        SELECT id, account_id, 'sent', 'system', jsonb_build_object('provider', provider, 'provider_message_id', pmid, 'previous', 'sending') FROM u
      )
      SELECT id, account_id FROM u`,
-    { bind: [list.map((m) => m.id), list.map((m) => m.provider), list.map((m) => m.providerMessageId)], type: QueryTypes.SELECT },
+    [list.map((m) => m.id), list.map((m) => m.provider), list.map((m) => m.providerMessageId)],
   );
   const recorded = new Set(done.map((d) => d.id));
   for (const m of list) if (!recorded.has(m.id)) await recordSent(m.id, m.provider, m.providerMessageId);
@@ -289,9 +290,9 @@ export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unkno
   const failures = new Map<string, unknown>();
   const ids = [...new Set(entries.map((e) => e.fields.message_id).filter((id) => UUID.test(id ?? "")))];
   const claimed = ids.length
-    ? await db().query<Row>(
+    ? await rows<Row>(
         `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = ANY($1::uuid[]) AND direction = 'outbound' AND ${CLAIMABLE} AND NOT ${HELD} RETURNING *`,
-        { bind: [ids], type: QueryTypes.SELECT },
+        [ids],
       )
     : [];
   const mine = new Map(claimed.map((r) => [r.id, r]));
@@ -335,7 +336,7 @@ export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unkno
  */
 export async function deadLetter(messageId: string, reason: string) {
   if (!UUID.test(messageId ?? "")) return;
-  const [m] = await db().query<Row>(`SELECT * FROM messages WHERE id = $1`, { bind: [messageId], type: QueryTypes.SELECT });
+  const [m] = await rows<Row>(`SELECT * FROM messages WHERE id = $1`, [messageId]);
   if (!m) return;
   const adapter = m.status === "sending" ? await adapterOf(m) : undefined;
   const known = adapter?.lookup ? await adapter.lookup(m.id).catch(() => null) : null;

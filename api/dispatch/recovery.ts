@@ -13,11 +13,10 @@
  *    scheduled/pending/queued/sending becomes `completed`.
  */
 import { every } from "../jobs/every";
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { channels, dispatchStream } from "../channels/registry";
 import { env } from "../lib/env";
 import { key, redis } from "../lib/redis";
+import { rows } from "../lib/sql";
 
 const CANDIDATES = 5_000;
 
@@ -37,13 +36,13 @@ export async function idsInStream(stream: string, field = "message_id"): Promise
 
 /** Publishes again the messages of `channel` whose entries were lost; returns how many. */
 export async function recoverLostEntries(channel: string, olderThanSeconds = env().DISPATCH_RECOVER_SECONDS): Promise<number> {
-  const candidates = await sequelize().query<{ id: string }>(
+  const candidates = await rows<{ id: string }>(
     `SELECT m.id FROM messages m
      WHERE m.channel = $1 AND m.direction = 'outbound' AND m.status IN ('queued','sending')
        AND m.updated_at < now() - make_interval(secs => $2)
        AND NOT (m.campaign_id IS NOT NULL AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = m.campaign_id AND c.status IN ('paused','canceled')))
      ORDER BY m.updated_at LIMIT ${CANDIDATES}`,
-    { bind: [channel, olderThanSeconds], type: QueryTypes.SELECT },
+    [channel, olderThanSeconds],
   );
   if (candidates.length === 0) return 0;
   const stream = key(dispatchStream(channel));
@@ -61,14 +60,11 @@ export async function recoverLostEntries(channel: string, olderThanSeconds = env
 
 /** Running campaigns with every message written and none left to send become `completed`. */
 export async function completeCampaigns(): Promise<number> {
-  const done = await sequelize().query<{ id: string }>(
-    `UPDATE campaigns c SET status = 'completed', completed_at = now(), updated_at = now()
+  const done = await rows<{ id: string }>(`UPDATE campaigns c SET status = 'completed', completed_at = now(), updated_at = now()
      WHERE c.status = 'running'
        AND (SELECT count(*) FROM messages m WHERE m.campaign_id = c.id) >= c.total
        AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.campaign_id = c.id AND m.status IN ('scheduled','pending','queued','sending'))
-     RETURNING c.id`,
-    { type: QueryTypes.SELECT },
-  );
+     RETURNING c.id`);
   return done.length;
 }
 

@@ -6,10 +6,10 @@
  * COMMIT publishes a row twice; consumers tolerate duplicates (the dispatcher's conditional
  * claim of a message).
  */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { env } from "../lib/env";
 import { key, redis } from "../lib/redis";
+import { exec, rows } from "../lib/sql";
 
 const BATCH = 500;
 
@@ -22,21 +22,19 @@ export function entryFields(payload: Record<string, unknown> | null, outboxId: s
 /** Publishes one batch; returns how many rows were published. */
 export async function relayOnce(): Promise<number> {
   return sequelize().transaction(async (transaction) => {
-    const rows = await sequelize().query<{ id: string; topic: string; payload: Record<string, unknown> }>(
+    const found = await rows<{ id: string; topic: string; payload: Record<string, unknown> }>(
       `SELECT id, topic, payload FROM outbox WHERE published_at IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      { type: QueryTypes.SELECT, transaction },
+      undefined,
+      { transaction },
     );
-    if (rows.length === 0) return 0;
+    if (found.length === 0) return 0;
     const pipeline = redis().pipeline();
-    for (const row of rows) pipeline.xadd(key(row.topic), "*", ...entryFields(row.payload, row.id));
+    for (const row of found) pipeline.xadd(key(row.topic), "*", ...entryFields(row.payload, row.id));
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([err]) => err);
-    if (failed || results.length !== rows.length) throw new Error(`outbox XADD failed: ${failed?.[0]?.message ?? "no answer"}`);
-    await sequelize().query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, {
-      bind: [rows.map((r) => r.id)],
-      transaction,
-    });
-    return rows.length;
+    if (failed || results.length !== found.length) throw new Error(`outbox XADD failed: ${failed?.[0]?.message ?? "no answer"}`);
+    await exec(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [found.map((r) => r.id)], { transaction });
+    return found.length;
   });
 }
 

@@ -8,7 +8,7 @@ import { Elysia } from "elysia";
 import { Op } from "sequelize";
 import { loadActor } from "../auth/actor";
 import { assertTokenIssuedAfterRevocation, revokeTokenFamilies } from "../auth/revocation";
-import { RefreshToken, initModels } from "../../models";
+import { RefreshToken } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
@@ -70,7 +70,6 @@ type Signer = { sign: (p: Record<string, string | number>) => Promise<string> };
 
 /** Issue an access + refresh pair. */
 export async function issueTokens(accessJwt: Signer, refreshJwt: Signer, userId: string, accountId: string | null | undefined, tfa: "pending" | "ok") {
-  initModels();
   const claims = { sub: userId, ...(accountId ? { acc: accountId } : {}), tfa, typ: "access", at: Date.now() };
   if (tfa === "pending") return { token: await accessJwt.sign(claims), refresh_token: null as string | null };
   const row = await RefreshToken.create({ userId, expiresAt: new Date(Date.now() + env().JWT_REFRESH_TTL * 1000) });
@@ -82,7 +81,6 @@ export async function issueTokens(accessJwt: Signer, refreshJwt: Signer, userId:
 
 /** Use a refresh token once: it is revoked and a new pair is issued; a reused one revokes them all. */
 export async function rotateRefresh(refreshJwt: Verifier, raw: string | null) {
-  initModels();
   const claims = raw ? await refreshJwt.verify(raw, MUST_EXPIRE) : false;
   if (!claims || claims.typ !== "refresh" || typeof claims.jti !== "string" || typeof claims.sub !== "string") throw new AppError("INVALID_TOKEN");
   const [n] = await RefreshToken.update({ revokedAt: new Date() }, { where: { id: claims.jti, userId: claims.sub, revokedAt: null, expiresAt: { [Op.gt]: new Date() } } });
@@ -95,7 +93,6 @@ export async function rotateRefresh(refreshJwt: Verifier, raw: string | null) {
 
 /** Logout: revoke the given refresh token, or every refresh token of its person with `all`. */
 export async function revokeRefresh(refreshJwt: Verifier, raw: string | null, all = false) {
-  initModels();
   const claims = raw ? await refreshJwt.verify(raw, MUST_EXPIRE) : false;
   if (!claims || claims.typ !== "refresh" || typeof claims.jti !== "string" || typeof claims.sub !== "string") throw new AppError("INVALID_TOKEN");
   const where = all ? { userId: claims.sub, revokedAt: null } : { id: claims.jti, userId: claims.sub, revokedAt: null };

@@ -21,8 +21,6 @@ import { finished } from "node:stream/promises";
 import { CsvError, parse } from "csv-parse";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
 import { IMPORT_MAX_ROWS } from "../../models/constants";
 import { env } from "../lib/env";
 import { AppError, isAppError } from "../lib/errors";
@@ -31,6 +29,7 @@ import { notify } from "../notifications/services";
 import { absolute, errorReportPath, importDir, parserOptions, removeImportFiles, type StoredFile } from "./files";
 import { RowBuilder, stagingColumns, type CustomDef, type StagingColumn } from "./rows";
 import { IMPORT_STREAM } from "./services";
+import { exec, rows } from "../lib/sql";
 
 /** Staged lines per merge transaction (each merger takes its partition of them). */
 export const MERGE_BATCH = 100_000;
@@ -130,9 +129,7 @@ class ImportJob {
     const now = Date.now();
     if (!force && now - this.lastProgress < PROGRESS_MS) return;
     this.lastProgress = now;
-    await sequelize().query(`UPDATE contact_imports SET processed_rows = $2, error_count = $3, updated_at = now() WHERE id = $1`, {
-      bind: [this.row.id, this.processed, this.errors.count],
-    });
+    await exec(`UPDATE contact_imports SET processed_rows = $2, error_count = $3, updated_at = now() WHERE id = $1`, [this.row.id, this.processed, this.errors.count]);
     await this.keepAlive();
   }
 
@@ -334,11 +331,11 @@ class ImportJob {
       const code = isAppError(e) && e.code.startsWith("IMPORT_") ? e.code : "IMPORT_FAILED";
       if (!isAppError(e)) console.error(`import ${id} failed`, e);
       // The job's connections may be mid-COPY: the pool records the failure.
-      await sequelize().query(`DELETE FROM contact_import_rows WHERE import_id = $1`, { bind: [id] });
-      await sequelize().query(
+      await exec(`DELETE FROM contact_import_rows WHERE import_id = $1`, [id]);
+      await exec(
         `UPDATE contact_imports SET status = 'failed', failure = $2, failure_params = $3::jsonb, finished_at = now(), processed_rows = $4,
            error_count = $5, updated_at = now() WHERE id = $1`,
-        { bind: [id, `errors.${code}`, JSON.stringify(isAppError(e) ? (e.params ?? {}) : {}), this.processed, this.errors.count] },
+        [id, `errors.${code}`, JSON.stringify(isAppError(e) ? (e.params ?? {}) : {}), this.processed, this.errors.count],
       );
       await removeImportFiles(id, { keepReport: true });
     }
@@ -351,7 +348,6 @@ class ImportJob {
  */
 export async function runImport(id: string, touch?: () => Promise<void>) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return;
-  initModels();
   const client = new pg.Client({ connectionString: env().DATABASE_URL, application_name: "mensageria-import" });
   const mergers: pg.Client[] = [];
   await client.connect();
@@ -380,18 +376,12 @@ export async function runImport(id: string, touch?: () => Promise<void>) {
  * keeps a duplicate from running it twice.
  */
 export async function sweepImports() {
-  initModels();
-  const rows = await sequelize().query<{ id: string }>(
-    `UPDATE contact_imports SET updated_at = now()
+  const found = await rows<{ id: string }>(`UPDATE contact_imports SET updated_at = now()
      WHERE (status = 'queued' AND updated_at < now() - interval '10 minutes') OR (status = 'running' AND updated_at < now() - interval '2 minutes')
-     RETURNING id`,
-    { type: QueryTypes.SELECT },
-  );
-  for (const r of rows) await redis().xadd(key(IMPORT_STREAM), "*", "id", r.id);
+     RETURNING id`);
+  for (const r of found) await redis().xadd(key(IMPORT_STREAM), "*", "id", r.id);
   // Uploads nobody started within a day: their files are personal data we no longer need.
-  const abandoned = await sequelize().query<{ id: string }>(`DELETE FROM contact_imports WHERE status = 'uploaded' AND created_at < now() - interval '24 hours' RETURNING id`, {
-    type: QueryTypes.SELECT,
-  });
+  const abandoned = await rows<{ id: string }>(`DELETE FROM contact_imports WHERE status = 'uploaded' AND created_at < now() - interval '24 hours' RETURNING id`);
   for (const r of abandoned) await removeImportFiles(r.id);
-  return rows.length + abandoned.length;
+  return found.length + abandoned.length;
 }

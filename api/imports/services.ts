@@ -8,8 +8,7 @@ import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { IMPORT_MAX_FILES, type ImportStatus } from "../../models/constants";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -23,6 +22,7 @@ import { can } from "../policy/policy";
 import { errorReportPath, importDir, isCsvName, readHead, removeImportFiles, storeUpload, type StoredFile } from "./files";
 import { isValidTarget, suggestMapping } from "./mapping";
 import { startImportSchema } from "./schemas";
+import { exec, rows } from "../lib/sql";
 
 export const IMPORT_STREAM = "jobs:imports";
 /** Share of the progress bar given to reading the files; the rest is the merge into contacts (which runs alongside and takes longer). */
@@ -82,10 +82,7 @@ function assertAllowed(ctx: SignedInCtx) {
 
 type CustomDefRow = { key: string; label: string; type: string; options: string[] };
 async function customFields(accountId: string) {
-  return sequelize().query<CustomDefRow>(`SELECT key, label, type, options FROM custom_fields WHERE account_id = $1 ORDER BY position, key`, {
-    bind: [accountId],
-    type: QueryTypes.SELECT,
-  });
+  return rows<CustomDefRow>(`SELECT key, label, type, options FROM custom_fields WHERE account_id = $1 ORDER BY position, key`, [accountId]);
 }
 
 /** Share of the job done: reading the files, then merging the valid rows into contacts. */
@@ -135,9 +132,7 @@ const COLUMNS = `id, account_id, user_id, status, files, mapping, group_id, tota
 
 async function findRow(accountId: string, id: string, opts: { lock?: boolean; transaction?: import("sequelize").Transaction } = {}) {
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<ImportRow>(`SELECT ${COLUMNS} FROM contact_imports WHERE id = $1 AND account_id = $2${opts.lock ? " FOR UPDATE" : ""}`, {
-    bind: [id, accountId],
-    type: QueryTypes.SELECT,
+  const [row] = await rows<ImportRow>(`SELECT ${COLUMNS} FROM contact_imports WHERE id = $1 AND account_id = $2${opts.lock ? " FOR UPDATE" : ""}`, [id, accountId], {
     transaction: opts.transaction,
   });
   if (!row) throw new AppError("NOT_FOUND");
@@ -158,7 +153,6 @@ async function* uploads(files: ImportUpload[] | AsyncIterable<ImportUpload>): As
  */
 export async function createImport(ctx: SignedInCtx, files: ImportUpload[] | AsyncIterable<ImportUpload>): Promise<ImportView> {
   assertAllowed(ctx);
-  initModels();
   if (Array.isArray(files)) {
     if (files.length > IMPORT_MAX_FILES) throw new AppError("IMPORT_TOO_MANY_FILES");
     const bad = files.find((f) => !isCsvName(f.name));
@@ -185,10 +179,11 @@ export async function createImport(ctx: SignedInCtx, files: ImportUpload[] | Asy
     if (!stored.length) throw new AppError("VALIDATION", { fields: { files: ["validation.required"] } });
     const total = stored.reduce((s, f) => s + f.rows, 0);
     await sequelize().transaction(async (transaction) => {
-      await sequelize().query(`INSERT INTO contact_imports (id, account_id, user_id, status, files, total_rows) VALUES ($1, $2, $3, 'uploaded', $4::jsonb, $5)`, {
-        bind: [id, ctx.actor.accountId, ctx.actor.userId, JSON.stringify(stored), total],
-        transaction,
-      });
+      await exec(
+        `INSERT INTO contact_imports (id, account_id, user_id, status, files, total_rows) VALUES ($1, $2, $3, 'uploaded', $4::jsonb, $5)`,
+        [id, ctx.actor.accountId, ctx.actor.userId, JSON.stringify(stored), total],
+        { transaction },
+      );
       await recordAudit({ ...ctx, transaction }, "contacts.import_created", { meta: { importId: id, files: stored.map((f) => f.name), rows: total } });
     });
   } catch (e) {
@@ -200,7 +195,6 @@ export async function createImport(ctx: SignedInCtx, files: ImportUpload[] | Asy
 
 export async function getImport(ctx: SignedInCtx, id: string): Promise<ImportView> {
   assertAllowed(ctx);
-  initModels();
   const row = await findRow(ctx.actor.accountId, id);
   return toView(row, await customFields(ctx.actor.accountId));
 }
@@ -213,18 +207,17 @@ const importListSchema = z.object(pageInput);
  */
 export async function listImports(ctx: SignedInCtx, query: unknown = {}): Promise<{ data: ImportView[]; next_cursor: string | null }> {
   assertAllowed(ctx);
-  initModels();
   const f = validate(importListSchema, query ?? {});
   const after = timeCursor(f.cursor);
-  const rows = await sequelize().query<ImportRow & { cursor_ts: string }>(
+  const page = await rows<ImportRow & { cursor_ts: string }>(
     `SELECT ${COLUMNS}, ${tsText("created_at")} AS cursor_ts FROM contact_imports
       WHERE account_id = $1 ${after ? "AND (created_at, id) < ($2::timestamptz, $3::uuid)" : ""}
       ORDER BY created_at DESC, id DESC LIMIT ${f.limit + 1}`,
-    { bind: [ctx.actor.accountId, ...(after ?? [])], type: QueryTypes.SELECT },
+    [ctx.actor.accountId, ...(after ?? [])],
   );
   const custom = await customFields(ctx.actor.accountId);
   return keyset(
-    rows,
+    page,
     f.limit,
     (r) => [r.cursor_ts, r.id],
     (r) => toView(r, custom),
@@ -243,7 +236,6 @@ export async function startImport(
   input: { mapping: Record<string, string>; groupId?: string | null; newGroupName?: string | null },
 ): Promise<ImportView> {
   assertAllowed(ctx);
-  initModels();
   const data = validate(startImportSchema, input);
   const accountId = ctx.actor.accountId;
   await sequelize().transaction(async (transaction) => {
@@ -265,28 +257,16 @@ export async function startImport(
 
     let groupId: string | null = null;
     if (data.groupId) {
-      const [g] = await sequelize().query<{ id: string }>(`SELECT id FROM contact_groups WHERE id = $1 AND account_id = $2`, {
-        bind: [data.groupId, accountId],
-        type: QueryTypes.SELECT,
-        transaction,
-      });
+      const [g] = await rows<{ id: string }>(`SELECT id FROM contact_groups WHERE id = $1 AND account_id = $2`, [data.groupId, accountId], { transaction });
       if (!g) throw new AppError("VALIDATION", { fields: { group_id: ["validation.invalid"] } });
       groupId = g.id;
     } else if (data.newGroupName) {
       // A name already taken (any case) reuses that group: importing twice into "Clientes" is one group.
-      await sequelize().query(`INSERT INTO contact_groups (account_id, name) VALUES ($1, $2) ON CONFLICT (account_id, lower(name)) DO NOTHING`, {
-        bind: [accountId, data.newGroupName],
-        transaction,
-      });
-      const [g] = await sequelize().query<{ id: string }>(`SELECT id FROM contact_groups WHERE account_id = $1 AND lower(name) = lower($2)`, {
-        bind: [accountId, data.newGroupName],
-        type: QueryTypes.SELECT,
-        transaction,
-      });
+      await exec(`INSERT INTO contact_groups (account_id, name) VALUES ($1, $2) ON CONFLICT (account_id, lower(name)) DO NOTHING`, [accountId, data.newGroupName], { transaction });
+      const [g] = await rows<{ id: string }>(`SELECT id FROM contact_groups WHERE account_id = $1 AND lower(name) = lower($2)`, [accountId, data.newGroupName], { transaction });
       groupId = g.id;
     }
-    await sequelize().query(`UPDATE contact_imports SET status = 'queued', mapping = $2::jsonb, group_id = $3, updated_at = now() WHERE id = $1`, {
-      bind: [id, JSON.stringify(mapping), groupId],
+    await exec(`UPDATE contact_imports SET status = 'queued', mapping = $2::jsonb, group_id = $3, updated_at = now() WHERE id = $1`, [id, JSON.stringify(mapping), groupId], {
       transaction,
     });
     await recordAudit({ ...ctx, transaction }, "contacts.import_started", { meta: { importId: id, groupId } });
@@ -295,7 +275,7 @@ export async function startImport(
     await redis().xadd(key(IMPORT_STREAM), "*", "id", id);
   } catch (e) {
     // The job could not be announced: back to "uploaded" so the person can start it again.
-    await sequelize().query(`UPDATE contact_imports SET status = 'uploaded', updated_at = now() WHERE id = $1 AND status = 'queued'`, { bind: [id] });
+    await exec(`UPDATE contact_imports SET status = 'uploaded', updated_at = now() WHERE id = $1 AND status = 'queued'`, [id]);
     throw e;
   }
   return getImport(ctx, id);
@@ -307,7 +287,6 @@ export async function startImport(
  */
 export async function errorReport(ctx: SignedInCtx, id: string): Promise<ReadableStream<Uint8Array>> {
   assertAllowed(ctx);
-  initModels();
   const row = await findRow(ctx.actor.accountId, id);
   const path = errorReportPath(row.id);
   const exists = await stat(path).then(

@@ -3,7 +3,6 @@
  * uuid, or a row of another account, is simply not found (never a database error, never a leak).
  */
 import type { Model, ModelStatic, Transaction, WhereOptions } from "sequelize";
-import { initModels } from "../../models";
 import type { SignedInCtx } from "./context";
 import { AppError } from "./errors";
 
@@ -15,7 +14,6 @@ export function assertId(id: string) {
 
 export async function findOwned<M extends Model>(model: ModelStatic<M>, ctx: SignedInCtx, id: string, opts: { transaction?: Transaction } = {}): Promise<M> {
   assertId(id);
-  initModels();
   const row = await model.findOne({ where: { id, accountId: ctx.actor.accountId } as unknown as WhereOptions<M>, transaction: opts.transaction });
   if (!row) throw new AppError("NOT_FOUND");
   return row;

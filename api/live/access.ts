@@ -3,10 +3,10 @@
  * by their own path (the policy: /live* needs the omni plan, /tabulations the "tab" permission,
  * /opening-hours "opening_hour"); what agents read while attending is guarded by /live.
  */
-import { QueryTypes, type Transaction } from "sequelize";
-import { sequelize } from "../../models";
+import type { Transaction } from "sequelize";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
+import { rows } from "../lib/sql";
 import { assertCanWrite, canWrite, decide } from "../policy/policy";
 
 /** Who changes live chat's configuration: the policy's `live` writers. */
@@ -31,11 +31,6 @@ export function assertWriter(ctx: SignedInCtx, path: string) {
   assertCanWrite(ctx.actor, "live");
 }
 
-/** SELECT (or ... RETURNING) with positional binds. */
-export function rows<T extends object = Record<string, unknown>>(sql: string, bind: unknown[], transaction?: Transaction): Promise<T[]> {
-  return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
-}
-
 export function iso(d: Date | string | null): string | null {
   return d === null ? null : new Date(d).toISOString();
 }
@@ -51,7 +46,7 @@ export async function assertDepartments(ctx: SignedInCtx, ids: string[], field: 
   if (ids.length === 0) return;
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   if (!ids.every((i) => UUID.test(i))) throw new AppError("VALIDATION", { fields: { [field]: ["validation.option"] } });
-  const found = await rows<{ id: string }>(`SELECT id FROM departments WHERE account_id = $1 AND id = ANY($2::uuid[])`, [ctx.actor.accountId, ids], transaction);
+  const found = await rows<{ id: string }>(`SELECT id FROM departments WHERE account_id = $1 AND id = ANY($2::uuid[])`, [ctx.actor.accountId, ids], { transaction });
   if (found.length !== new Set(ids).size) throw new AppError("VALIDATION", { fields: { [field]: ["validation.option"] } });
 }
 

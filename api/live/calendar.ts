@@ -10,7 +10,8 @@ import { validate } from "../lib/validate";
 import { keyset } from "../lib/page";
 import { livePage } from "./config-page";
 import { sequelize } from "../../models";
-import { assertDepartments, assertPath, assertWriter, iso, isUniqueViolation, rows } from "./access";
+import { assertDepartments, assertPath, assertWriter, iso, isUniqueViolation } from "./access";
+import { rows } from "../lib/sql";
 import { holidaySchema, openingHourSchema } from "./schemas";
 
 const HOLIDAYS = "/holidays";
@@ -99,13 +100,13 @@ export async function createOpeningHours(ctx: SignedInCtx, input: unknown): Prom
   if (v.department_id) await assertDepartments(ctx, [v.department_id], "department_id");
   return sequelize().transaction(async (transaction) => {
     // One writer per account at a time, so two overlapping posts cannot both pass the check.
-    await rows(`SELECT pg_advisory_xact_lock(hashtext('live_opening_hours:' || $1))`, [ctx.actor.accountId], transaction);
+    await rows(`SELECT pg_advisory_xact_lock(hashtext('live_opening_hours:' || $1))`, [ctx.actor.accountId], { transaction });
     const overlap = await rows(
       `SELECT 1 FROM live_opening_hours
         WHERE account_id = $1 AND department_id IS NOT DISTINCT FROM $2::uuid AND weekday = ANY($3::smallint[])
           AND opens < $5::time AND closes > $4::time LIMIT 1`,
       [ctx.actor.accountId, v.department_id, v.weekdays, v.opens, v.closes],
-      transaction,
+      { transaction },
     );
     if (overlap.length) throw new AppError("VALIDATION", { fields: { opens: ["live.hours.overlap"] } });
     const ids: string[] = [];
@@ -113,7 +114,7 @@ export async function createOpeningHours(ctx: SignedInCtx, input: unknown): Prom
       const [{ id }] = await rows<{ id: string }>(
         `INSERT INTO live_opening_hours (account_id, department_id, weekday, opens, closes) VALUES ($1, $2, $3, $4::time, $5::time) RETURNING id`,
         [ctx.actor.accountId, v.department_id, weekday, v.opens, v.closes],
-        transaction,
+        { transaction },
       );
       ids.push(id);
     }

@@ -4,8 +4,7 @@
  * the agent's own status, sound preferences and the account's attendance settings. Read-only; every
  * change goes through the room use-cases (./rooms).
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
+import { rows } from "../lib/sql";
 import type { SignedInCtx } from "../lib/context";
 import { listMacros } from "./macros";
 import { samplesForAgent } from "./samples";
@@ -15,10 +14,6 @@ import { myLoad, roomCounts } from "./rooms/queries";
 import { AGENT_STATUSES, type AgentStatus, type Room } from "./rooms/types";
 import { roomSummary } from "./rooms/views";
 import { settingsRow } from "./settings";
-
-async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
-  return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT });
-}
 
 export type DeskAgent = { id: string; name: string; email: string; status: AgentStatus };
 

@@ -7,7 +7,7 @@
  *  - otherwise open when a row of that weekday has opens <= local time < closes (closes may be 24:00).
  * `openAt` is pure; `isOpen` reads the account's rows and calls it.
  */
-import { rows } from "./access";
+import { rows } from "../lib/sql";
 
 export const LIVE_TIME_ZONE = "America/Sao_Paulo";
 

@@ -6,7 +6,8 @@
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { validate } from "../lib/validate";
-import { assertPath, iso, rows } from "./access";
+import { assertPath, iso } from "./access";
+import { rows } from "../lib/sql";
 import { preferencesSchema, type MuteOption } from "./schemas";
 
 const PATH = "/live/preferences";

@@ -6,7 +6,7 @@
  * the worker COPYs liveRoomsExportSelect to a CSV, one row per room created in the period.
  */
 import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { keyset, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
@@ -129,7 +129,6 @@ export async function pageLiveExports(ctx: SignedInCtx, input: { cursor?: string
   assertAllowed(ctx);
   const q = validate(exportPageSchema, { cursor: input.cursor, limit: input.limit });
   const after = timeIdCursor(q.cursor);
-  initModels();
   const found = await sequelize().query<Row & { sort_key: string }>(
     `SELECT *, ${sortTime("created_at")} AS sort_key FROM sms_exports
       WHERE account_id = $1 AND kind = 'live_rooms' ${after ? "AND (created_at, id) < ($2::timestamptz, $3::uuid)" : ""}

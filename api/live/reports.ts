@@ -14,8 +14,7 @@
  *    (averages in whole seconds, over the rooms that have both ends).
  * Messages (per day, per agent) are those WRITTEN in the period, in rooms of the department/agent filter.
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
+import { rows } from "../lib/sql";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
@@ -70,10 +69,6 @@ export type ReportPeriod = z.infer<typeof reportPeriodSchema>;
 
 export function parsePeriod(input: unknown): ReportPeriod {
   return validate(reportPeriodSchema, input ?? {});
-}
-
-function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
-  return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT });
 }
 
 /** The department and agent of a filter must be the account's (others' read as unknown options). */

@@ -12,7 +12,8 @@ import { UUID, assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { keyset } from "../lib/page";
 import { livePage } from "./config-page";
-import { assertAnyPath, assertDepartments, iso, isLiveWriter, rows } from "./access";
+import { assertAnyPath, assertDepartments, iso, isLiveWriter } from "./access";
+import { rows } from "../lib/sql";
 import { sendAgentMessage } from "./rooms/agent-actions";
 import { sampleApiSchema, sampleEditSchema, sampleFormSchema, type SampleAudience } from "./schemas";
 

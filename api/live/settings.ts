@@ -16,7 +16,8 @@ import { validate } from "../lib/validate";
 import { keyset } from "../lib/page";
 import { assertCanWrite, canWrite } from "../policy/policy";
 import { livePage } from "./config-page";
-import { assertAnyPath, assertDepartments, assertWriter, iso, rows } from "./access";
+import { assertAnyPath, assertDepartments, assertWriter, iso } from "./access";
+import { rows } from "../lib/sql";
 import { DEFAULT_WIDGET, WIDGET_COLOR_PARTS, agentSettingsSchema, systemSettingsSchema, widgetSettingsSchema, type WidgetSettings } from "./schemas";
 
 const SYSTEM = "/live/configs/system";
@@ -41,10 +42,10 @@ export const newKey = () => randomBytes(18).toString("base64url");
 /** The account's row, created with the defaults and a fresh widget key on first use. */
 export async function settingsRow(accountId: string, transaction?: Transaction): Promise<SettingsRow> {
   const COLS = "queued_enabled, acceptance_option, default_capacity, tabulation_required, idle_minutes, widget_key, widget, updated_at";
-  const [found] = await rows<SettingsRow>(`SELECT ${COLS} FROM live_settings WHERE account_id = $1`, [accountId], transaction);
+  const [found] = await rows<SettingsRow>(`SELECT ${COLS} FROM live_settings WHERE account_id = $1`, [accountId], { transaction });
   if (found) return found;
-  await rows(`INSERT INTO live_settings (account_id, widget_key) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING RETURNING account_id`, [accountId, newKey()], transaction);
-  const [created] = await rows<SettingsRow>(`SELECT ${COLS} FROM live_settings WHERE account_id = $1`, [accountId], transaction);
+  await rows(`INSERT INTO live_settings (account_id, widget_key) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING RETURNING account_id`, [accountId, newKey()], { transaction });
+  const [created] = await rows<SettingsRow>(`SELECT ${COLS} FROM live_settings WHERE account_id = $1`, [accountId], { transaction });
   return created;
 }
 
@@ -156,14 +157,14 @@ export async function updateAgentConfig(ctx: SignedInCtx, userId: string, input:
       `INSERT INTO live_agents (account_id, user_id, capacity) VALUES ($1, $2, $3)
        ON CONFLICT (account_id, user_id) DO UPDATE SET capacity = EXCLUDED.capacity RETURNING user_id`,
       [ctx.actor.accountId, userId, v.capacity],
-      transaction,
+      { transaction },
     );
-    await rows(`DELETE FROM live_agent_departments WHERE account_id = $1 AND user_id = $2 RETURNING user_id`, [ctx.actor.accountId, userId], transaction);
+    await rows(`DELETE FROM live_agent_departments WHERE account_id = $1 AND user_id = $2 RETURNING user_id`, [ctx.actor.accountId, userId], { transaction });
     if (extra.length) {
       await rows(
         `INSERT INTO live_agent_departments (account_id, user_id, department_id) SELECT $1, $2, unnest($3::uuid[]) RETURNING user_id`,
         [ctx.actor.accountId, userId, extra],
-        transaction,
+        { transaction },
       );
     }
     await recordAudit({ ...ctx, transaction }, "live.agent_updated", { meta: { userId, capacity: v.capacity, departments: extra } });

@@ -6,17 +6,12 @@
  * Service time: from a room being given to an agent (assigned, accepted transfer, resumed offline
  * contact) to the next `closed` event of that room, from live_room_events.
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
+import { rows } from "../lib/sql";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { can, SUPERVISOR_ROLES_SQL } from "../policy/policy";
 import { AGENT_STATUSES, type AgentStatus } from "./rooms/types";
 import { settingsRow } from "./settings";
-
-async function rows<T extends object>(sql: string, bind: unknown[]): Promise<T[]> {
-  return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT });
-}
 
 const TODAY = `(date_trunc('day', now() AT TIME ZONE 'America/Sao_Paulo') AT TIME ZONE 'America/Sao_Paulo')`;
 

@@ -9,7 +9,8 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
-import { assertAnyPath, assertPath, assertWriter, iso, isUniqueViolation, rows } from "./access";
+import { assertAnyPath, assertPath, assertWriter, iso, isUniqueViolation } from "./access";
+import { rows } from "../lib/sql";
 import { tabulationActiveSchema, tabulationSchema } from "./schemas";
 
 const SCREEN = "/tabulations";

@@ -10,7 +10,7 @@ import { z } from "../lib/zod";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
-import { rows } from "./access";
+import { rows } from "../lib/sql";
 import { isOpen } from "./hours";
 import type { LiveMessage, Room } from "./rooms/types";
 import { messageView, roomSummary } from "./rooms/views";
@@ -67,12 +67,12 @@ async function ownMessage(accountId: string, visitorId: string, messageId: strin
       WHERE m.id = $1 AND m.account_id = $2 AND r.account_id = $2 AND r.channel = 'webchat' AND r.external_id = $3
       FOR UPDATE OF m`,
     [messageId, accountId, visitorId],
-    transaction,
+    { transaction },
   );
   // Another visitor's message, an agent's message or an unknown id: all the same 404.
   if (!m || m.author !== "visitor") throw new AppError("NOT_FOUND");
   if (m.status === "DELETED") throw new AppError("NOT_FOUND");
-  const [room] = await rows<Room>(`SELECT * FROM live_rooms WHERE id = $1`, [m.room_id], transaction);
+  const [room] = await rows<Room>(`SELECT * FROM live_rooms WHERE id = $1`, [m.room_id], { transaction });
   return { message: m as LiveMessage, room };
 }
 
@@ -112,7 +112,7 @@ async function changeOwnMessage(visitor: Visitor, messageId: string, name: "edit
   const out: LivePublish[] = [];
   const changed = await sequelize().transaction(async (transaction) => {
     const { message, room } = await ownMessage(visitor.accountId, visitor.visitorId, messageId, transaction);
-    const [m] = await rows<LiveMessage>(`UPDATE live_messages SET ${set}, updated_at = now() WHERE id = $1 RETURNING *`, [message.id, ...bind], transaction);
+    const [m] = await rows<LiveMessage>(`UPDATE live_messages SET ${set}, updated_at = now() WHERE id = $1 RETURNING *`, [message.id, ...bind], { transaction });
     out.push(event(room, name, m));
     return m;
   });

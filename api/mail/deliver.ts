@@ -4,7 +4,7 @@
  * claimed, so a redelivered job never sends twice once the first attempt was recorded.
  */
 import nodemailer, { type Transporter } from "nodemailer";
-import { OutboundEmail, initModels, sequelize } from "../../models";
+import { OutboundEmail, sequelize } from "../../models";
 import { env } from "../lib/env";
 
 let transport: Transporter | undefined;
@@ -14,7 +14,6 @@ function smtp() {
 }
 
 export async function deliverMail(id: string) {
-  initModels();
   const [rows] = (await sequelize().query(`UPDATE outbound_emails SET attempts = attempts + 1, updated_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`, {
     bind: [id],
   })) as [Array<{ id: string }>, unknown];
@@ -37,7 +36,6 @@ export async function deliverMail(id: string) {
 
 /** Rows still queued after a while (their announcement was lost): announce them again. */
 export async function sweepQueuedMail(announce: (id: string) => Promise<unknown>) {
-  initModels();
   const [rows] = (await sequelize().query(
     `SELECT id FROM outbound_emails WHERE status = 'queued' AND updated_at < now() - interval '30 seconds' ORDER BY created_at LIMIT 500`,
   )) as [Array<{ id: string }>, unknown];

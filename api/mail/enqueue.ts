@@ -3,7 +3,7 @@
  * transaction (nothing is sent for work that rolls back), then announced on the mail stream
  * after commit. The worker delivers it (api/mail/deliver.ts).
  */
-import { OutboundEmail, initModels, type Locale } from "../../models";
+import { OutboundEmail, type Locale } from "../../models";
 import type { Ctx } from "../lib/context";
 import { env } from "../lib/env";
 import { translate } from "../lib/i18n";
@@ -33,7 +33,6 @@ export function renderMail(locale: Locale, template: MailTemplate, params: { nam
 }
 
 export async function enqueueMail(ctx: Ctx, to: string, locale: Locale, template: MailTemplate, params: { name?: string; path: string; account?: string; brand?: string }) {
-  initModels();
   const link = new URL(params.path, env().APP_URL).toString();
   const { subject, text, html } = renderMail(locale, template, { ...params, name: params.name || to.split("@")[0], link });
   const row = await OutboundEmail.create({ toAddress: to, subject, html, textBody: text, accountId: ctx.actor?.accountId ?? null }, { transaction: ctx.transaction });

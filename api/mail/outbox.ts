@@ -6,7 +6,7 @@
  * - everyone else: only the e-mails addressed to themselves.
  */
 import { Op, type WhereOptions } from "sequelize";
-import { OutboundEmail, initModels, sequelize } from "../../models";
+import { OutboundEmail, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
@@ -29,7 +29,6 @@ function visibleTo(ctx: SignedInCtx): WhereOptions<OutboundEmail> {
 /** Newest first, keyset paged on (created_at, id): `before` is the id of the last row seen. */
 export async function listOutbox(ctx: SignedInCtx, query: unknown) {
   assertAvailable();
-  initModels();
   const { before } = validate(outboxQuerySchema, query ?? {});
   const cursor = before
     ? sequelize().literal(`("OutboundEmail"."created_at", "OutboundEmail"."id") < (SELECT c.created_at, c.id FROM outbound_emails c WHERE c.id = ${sequelize().escape(before)})`)
@@ -55,7 +54,6 @@ const LINK = /https?:\/\/[^\s<>"']+/g;
 /** One e-mail of the outbox, with the links of its text body (NOT_FOUND when not visible). */
 export async function getOutboxEmail(ctx: SignedInCtx, id: unknown) {
   assertAvailable();
-  initModels();
   const parsed = outboxIdSchema.safeParse(id);
   if (!parsed.success) throw new AppError("NOT_FOUND");
   const m = await OutboundEmail.findOne({ where: { [Op.and]: [{ id: parsed.data }, visibleTo(ctx)] } });

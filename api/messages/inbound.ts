@@ -15,12 +15,12 @@
  * (VOLTAR, START by default) removes its SMS opt-out. Dedupe: a provider id seen before
  * (same provider) stores nothing again.
  */
-import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { keywordsOf } from "../optouts/account-keywords";
 import { matchKeyword } from "../optouts/keywords";
 import { smsSegments } from "../sms/segments";
+import { exec, rows } from "../lib/sql";
 
 export type InboundSms = {
   provider: string;
@@ -42,7 +42,7 @@ export type InboundOutcome =
 /** The account an MO from `from` to `to` belongs to (see the module comment), or null. */
 export async function accountForInbound(from: string, to: string): Promise<string | null> {
   const toDigits = to.replace(/^\+/, "");
-  const [row] = await sequelize().query<{ account_id: string }>(
+  const [row] = await rows<{ account_id: string }>(
     `(SELECT account_id, -1 AS rank, updated_at AS created_at FROM short_codes WHERE number = $2 AND account_id IS NOT NULL)
      UNION ALL
      (SELECT account_id, 0, created_at FROM messages
@@ -50,19 +50,15 @@ export async function accountForInbound(from: string, to: string): Promise<strin
      UNION ALL
      (SELECT account_id, 1, created_at FROM messages WHERE direction = 'outbound' AND recipient = $1 ORDER BY created_at DESC LIMIT 1)
      ORDER BY rank LIMIT 1`,
-    { bind: [from, toDigits], type: QueryTypes.SELECT },
+    [from, toDigits],
   );
   return row?.account_id ?? null;
 }
 
 export async function receiveInbound(input: InboundSms): Promise<InboundOutcome> {
-  initModels();
   const db = sequelize();
   if (input.providerMessageId) {
-    const [seen] = await db.query<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, {
-      bind: [input.provider, input.providerMessageId],
-      type: QueryTypes.SELECT,
-    });
+    const [seen] = await rows<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, [input.provider, input.providerMessageId]);
     if (seen) return { result: "duplicate", messageId: seen.id };
   }
   const accountId = await accountForInbound(input.from, input.to);
@@ -72,30 +68,26 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
   }
   const { coding, segments } = smsSegments(input.body);
   const outcome = await db.transaction(async (transaction): Promise<InboundOutcome> => {
-    const inserted = await db.query<{ id: string }>(
+    const inserted = await rows<{ id: string }>(
       `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, provider_message_id, price, created_at, updated_at)
        VALUES ($1, 'sms', 'inbound', $2, $3, $4, $5, $6, 'received', $7, $8, 0, $9, now())
        ON CONFLICT (provider, provider_message_id) WHERE provider_message_id IS NOT NULL DO NOTHING
        RETURNING id`,
-      {
-        bind: [accountId, input.from, input.to.slice(0, 20), input.body, segments, coding, input.provider, input.providerMessageId, input.occurredAt],
-        type: QueryTypes.SELECT,
-        transaction,
-      },
+      [accountId, input.from, input.to.slice(0, 20), input.body, segments, coding, input.provider, input.providerMessageId, input.occurredAt],
+      { transaction },
     );
     if (!inserted[0]) {
-      const [seen] = await db.query<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, {
-        bind: [input.provider, input.providerMessageId],
-        type: QueryTypes.SELECT,
+      const [seen] = await rows<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, [input.provider, input.providerMessageId], {
         transaction,
       });
       return { result: "duplicate", messageId: seen.id };
     }
     const messageId = inserted[0].id;
-    await db.query(`INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, 'received', 'provider', $3::jsonb)`, {
-      bind: [messageId, accountId, JSON.stringify({ provider: input.provider, occurred_at: input.occurredAt.toISOString() })],
-      transaction,
-    });
+    await exec(
+      `INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, 'received', 'provider', $3::jsonb)`,
+      [messageId, accountId, JSON.stringify({ provider: input.provider, occurred_at: input.occurredAt.toISOString() })],
+      { transaction },
+    );
 
     const keywords = await keywordsOf(accountId, transaction);
     const stop = matchKeyword(input.body, keywords.optout);
@@ -103,18 +95,17 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
     let keyword: { action: "optout" | "resume"; keyword: string } | null = null;
     if (stop) {
       keyword = { action: "optout", keyword: stop };
-      const added = await db.query<{ id: string }>(
+      const added = await rows<{ id: string }>(
         `INSERT INTO optouts (account_id, channel, recipient, source, keyword) VALUES ($1, 'sms', $2, 'keyword', $3)
          ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING id`,
-        { bind: [accountId, input.from, stop], type: QueryTypes.SELECT, transaction },
+        [accountId, input.from, stop],
+        { transaction },
       );
       if (added[0])
         await recordAudit({ transaction }, "optout.added", { accountId, meta: { id: added[0].id, channel: "sms", source: "keyword", keyword: stop, message_id: messageId } });
     } else if (resume) {
       keyword = { action: "resume", keyword: resume };
-      const gone = await db.query<{ id: string }>(`DELETE FROM optouts WHERE account_id = $1 AND channel = 'sms' AND recipient = $2 RETURNING id`, {
-        bind: [accountId, input.from],
-        type: QueryTypes.SELECT,
+      const gone = await rows<{ id: string }>(`DELETE FROM optouts WHERE account_id = $1 AND channel = 'sms' AND recipient = $2 RETURNING id`, [accountId, input.from], {
         transaction,
       });
       if (gone[0])

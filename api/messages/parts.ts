@@ -9,10 +9,10 @@
  * (the same machine), so a repeated or late part receipt changes nothing. The message-level
  * change goes through applyProviderReceipt (dedupe, status machine, message event).
  */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { applyProviderReceipt, type ReceiptOutcome } from "./receipts";
 import { isFailure, nextStatus, type MessageStatus } from "./status";
+import { exec, rows } from "../lib/sql";
 
 export type PartReceipt = {
   provider: string;
@@ -35,24 +35,20 @@ export function aggregatePartStatuses(total: number, statuses: MessageStatus[]):
 export async function applyPartReceipt(input: PartReceipt): Promise<ReceiptOutcome | { result: "unknown_part" }> {
   const db = sequelize();
   const found = await db.transaction(async (transaction) => {
-    const [part] = await db.query<{ message_id: string; part: number; total: number; status: MessageStatus }>(
+    const [part] = await rows<{ message_id: string; part: number; total: number; status: MessageStatus }>(
       `SELECT message_id, part, total, status FROM message_parts WHERE provider = $1 AND provider_message_id = $2`,
-      { bind: [input.provider, input.partId], type: QueryTypes.SELECT, transaction },
+      [input.provider, input.partId],
+      { transaction },
     );
     if (!part) return null;
     // All parts of the message locked together: two part receipts aggregate one after the other.
-    const parts = await db.query<{ part: number; status: MessageStatus }>(`SELECT part, status FROM message_parts WHERE message_id = $1 ORDER BY part FOR UPDATE`, {
-      bind: [part.message_id],
-      type: QueryTypes.SELECT,
+    const parts = await rows<{ part: number; status: MessageStatus }>(`SELECT part, status FROM message_parts WHERE message_id = $1 ORDER BY part FOR UPDATE`, [part.message_id], {
       transaction,
     });
     const mine = parts.find((p) => p.part === part.part)!;
     const decision = nextStatus(mine.status, input.status);
     if (decision.apply) {
-      await db.query(`UPDATE message_parts SET status = $3, updated_at = now() WHERE message_id = $1 AND part = $2`, {
-        bind: [part.message_id, part.part, decision.status],
-        transaction,
-      });
+      await exec(`UPDATE message_parts SET status = $3, updated_at = now() WHERE message_id = $1 AND part = $2`, [part.message_id, part.part, decision.status], { transaction });
       mine.status = decision.status;
     }
     return {

@@ -18,9 +18,10 @@
  * alone, at once; under load the batches grow and the commit cost is shared (issue 4 bench:
  * docs/benchmarks.md). A caller still gets its own receipt's outcome only after the commit.
  */
-import { QueryTypes, type Transaction } from "sequelize";
+import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { STATUS_TIMESTAMP, isFailure, nextStatus, type MessageStatus } from "./status";
+import { exec, rows } from "../lib/sql";
 
 export type ProviderReceipt = {
   provider: string;
@@ -111,11 +112,7 @@ const COLUMN = { queuedAt: null, sentAt: "sent_at", deliveredAt: "delivered_at",
 
 function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return sequelize().query<Locked>(`SELECT id, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, {
-    bind: [ids],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  return rows<Locked>(`SELECT id, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids], { transaction });
 }
 
 /** Applies receipts in one transaction, in their order; answers one outcome per receipt. */
@@ -132,19 +129,21 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     // the ids are found first and then locked by a plain `id = ANY` (ADR 013).
     const messages =
       byId.length === 0
-        ? await db.query<Locked>(
+        ? await rows<Locked>(
             `SELECT m.id, m.account_id, m.status, m.provider, m.provider_message_id
              FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages m ON m.provider = r.provider AND m.provider_message_id = r.pid
              ORDER BY m.id FOR UPDATE OF m`,
-            { bind: pidArrays, type: QueryTypes.SELECT, transaction },
+            pidArrays,
+            { transaction },
           )
         : await lockByIds(
             (
-              await db.query<{ id: string }>(
+              await rows<{ id: string }>(
                 `SELECT id FROM messages WHERE id = ANY($3::uuid[])
                  UNION
                  SELECT x.id FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages x ON x.provider = r.provider AND x.provider_message_id = r.pid`,
-                { bind: [...pidArrays, byId], type: QueryTypes.SELECT, transaction },
+                [...pidArrays, byId],
+                { transaction },
               )
             ).map((f) => f.id),
             transaction,
@@ -204,18 +203,15 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     if (events.length > 0) {
       const inserted = new Set(
         (
-          await db.query<{ message_id: string; status: string }>(
+          await rows<{ message_id: string; status: string }>(
             `INSERT INTO message_events (message_id, account_id, status, source, provider_event_id, payload)
              SELECT e.message_id, e.account_id, e.status, 'provider', e.event_id, e.payload::jsonb
              FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS e(message_id, account_id, status, event_id, payload, n)
              ORDER BY e.n
              ON CONFLICT (message_id, status, source) WHERE source = 'provider' DO NOTHING
              RETURNING message_id, status`,
-            {
-              bind: [events.map((e) => e.messageId), events.map((e) => e.accountId), events.map((e) => e.status), events.map((e) => e.eventId), events.map((e) => e.payload)],
-              type: QueryTypes.SELECT,
-              transaction,
-            },
+            [events.map((e) => e.messageId), events.map((e) => e.accountId), events.map((e) => e.status), events.map((e) => e.eventId), events.map((e) => e.payload)],
+            { transaction },
           )
         ).map((e) => `${e.message_id}:${e.status}`),
       );
@@ -229,7 +225,7 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     const ids = [...new Set([...changes.keys(), ...carriers.keys()])];
     if (ids.length > 0) {
       const at = (c: keyof Change["at"]) => ids.map((id) => changes.get(id)?.at[c]?.toISOString() ?? null);
-      await db.query(
+      await exec(
         `UPDATE messages m SET status = COALESCE(c.status, m.status),
            sent_at = COALESCE(c.sent_at, m.sent_at), delivered_at = COALESCE(c.delivered_at, m.delivered_at),
            read_at = COALESCE(c.read_at, m.read_at), failed_at = COALESCE(c.failed_at, m.failed_at),
@@ -240,21 +236,19 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
          FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::boolean[], $8::text[], $9::text[], $10::text[])
            AS c(id, status, sent_at, delivered_at, read_at, failed_at, set_error, error_code, error_message, carrier)
          WHERE m.id = c.id`,
-        {
-          bind: [
-            ids,
-            ids.map((id) => changes.get(id)?.status ?? null),
-            at("sent_at"),
-            at("delivered_at"),
-            at("read_at"),
-            at("failed_at"),
-            ids.map((id) => Boolean(changes.get(id)?.error)),
-            ids.map((id) => changes.get(id)?.error?.code ?? null),
-            ids.map((id) => changes.get(id)?.error?.message ?? null),
-            ids.map((id) => carriers.get(id) ?? null),
-          ],
-          transaction,
-        },
+        [
+          ids,
+          ids.map((id) => changes.get(id)?.status ?? null),
+          at("sent_at"),
+          at("delivered_at"),
+          at("read_at"),
+          at("failed_at"),
+          ids.map((id) => Boolean(changes.get(id)?.error)),
+          ids.map((id) => changes.get(id)?.error?.code ?? null),
+          ids.map((id) => changes.get(id)?.error?.message ?? null),
+          ids.map((id) => carriers.get(id) ?? null),
+        ],
+        { transaction },
       );
     }
     return answers;

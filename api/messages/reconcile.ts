@@ -18,13 +18,12 @@
  * receipt; a batch is claimed by stamping `status_checked_at` (SKIP LOCKED: workers never share
  * one), so a message without an answer is asked again only RECONCILE_AFTER_SECONDS later.
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { adapterForProvider } from "../channels/provider-connections";
 import type { ProviderStatus } from "../channels/contract";
 import { env } from "../lib/env";
 import { applyProviderReceipts, type ProviderReceipt } from "./receipts";
 import { nextStatus } from "./status";
+import { rows } from "../lib/sql";
 
 export const EXPIRED_ERROR = { code: "EXPIRED", message: "No final status from the provider within the message's validity period" };
 
@@ -41,7 +40,7 @@ function options(): ReconcileOptions {
 
 /** Claims up to `batch` messages due for a look-up (stamps status_checked_at) and answers them. */
 async function claim(o: ReconcileOptions): Promise<Claimed[]> {
-  return sequelize().query<Claimed>(
+  return rows<Claimed>(
     `UPDATE messages m SET status_checked_at = now()
      FROM (
        SELECT id FROM messages
@@ -51,7 +50,7 @@ async function claim(o: ReconcileOptions): Promise<Claimed[]> {
      ) due
      WHERE m.id = due.id
      RETURNING m.id, m.channel, m.provider, m.provider_message_id, m.sent_at, m.sent_at < now() - make_interval(secs => $2) AS expired`,
-    { bind: [o.afterSeconds, o.validitySeconds, o.batch], type: QueryTypes.SELECT },
+    [o.afterSeconds, o.validitySeconds, o.batch],
   );
 }
 

@@ -6,7 +6,6 @@
  *  - an account's admin and sales (the /sms/antifraude screen of the policy) see their own
  *    approvals and held messages, ask for a term ahead and add their justification.
  */
-import { initModels } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { can } from "../policy/policy";
@@ -17,12 +16,10 @@ export function isModerationStaff(actor: Actor): boolean {
 
 export function assertStaff(ctx: SignedInCtx) {
   if (!isModerationStaff(ctx.actor)) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 /** Staff, or the account's /sms/antifraude roles; answers whether the actor sees every account. */
 export function assertReader(ctx: SignedInCtx): { all: boolean } {
-  initModels();
   if (isModerationStaff(ctx.actor)) return { all: true };
   if (!can(ctx.actor, "/sms/antifraude")) throw new AppError("FORBIDDEN");
   return { all: false };
@@ -30,5 +27,4 @@ export function assertReader(ctx: SignedInCtx): { all: boolean } {
 
 export function assertAccountSide(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/antifraude")) throw new AppError("FORBIDDEN");
-  initModels();
 }

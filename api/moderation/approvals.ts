@@ -12,7 +12,7 @@
  * Deciding twice the same way answers the approval again; the opposite decision is refused.
  * Locks are taken account → approval → messages, the order of the accept transaction.
  */
-import { QueryTypes, type Transaction } from "sequelize";
+import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { dispatchStream } from "../channels/registry";
@@ -24,6 +24,7 @@ import { validate } from "../lib/validate";
 import { assertAccountSide, assertReader, assertStaff } from "./access";
 import type { TermKind } from "./match";
 import { approvalNoteSchema, approvalRequestSchema, approvalsQuerySchema, rejectSchema } from "./schemas";
+import { exec, rows } from "../lib/sql";
 
 export const REJECTED_ERROR_CODE = "moderation_rejected";
 
@@ -86,14 +87,13 @@ export async function listApprovals(ctx: SignedInCtx, kind: TermKind, input: unk
     bind.push(after[0] ? 1 : 0, after[1], after[2]);
     where += ` AND ((a.status = 'pending')::int, a.created_at, a.id) < ($${bind.length - 2}::int, $${bind.length - 1}::timestamptz, $${bind.length}::uuid)`;
   }
-  const rows = await sequelize().query<Approval & { cursor_ts: string }>(
-    // The cursor keeps created_at to the microsecond (a JS Date would cut it to the millisecond).
+  const found = await rows<Approval & { cursor_ts: string }>(
     `${SELECT.replace("SELECT ", `SELECT to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_ts, `)} WHERE ${where}
      ORDER BY (a.status = 'pending') DESC, a.created_at DESC, a.id DESC LIMIT ${q.limit + 1}`,
-    { bind, type: QueryTypes.SELECT },
+    bind,
   );
   return keyset(
-    rows,
+    found,
     q.limit,
     (r) => [r.status === "pending" ? 1 : 0, r.cursor_ts, r.id],
     ({ cursor_ts: _c, ...r }) => r,
@@ -102,10 +102,7 @@ export async function listApprovals(ctx: SignedInCtx, kind: TermKind, input: unk
 
 async function visibleApproval(ctx: SignedInCtx, kind: TermKind, id: string, all: boolean): Promise<Approval> {
   assertId(id);
-  const [row] = await sequelize().query<Approval>(`${SELECT} WHERE a.id = $1 AND a.kind = $2${all ? "" : " AND a.account_id = $3"}`, {
-    bind: all ? [id, kind] : [id, kind, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<Approval>(`${SELECT} WHERE a.id = $1 AND a.kind = $2${all ? "" : " AND a.account_id = $3"}`, all ? [id, kind] : [id, kind, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return row;
 }
@@ -114,10 +111,10 @@ async function visibleApproval(ctx: SignedInCtx, kind: TermKind, id: string, all
 export async function getApproval(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ data: Approval & { messages: HeldMessage[] } }> {
   const { all } = assertReader(ctx);
   const approval = await visibleApproval(ctx, kind, id, all);
-  const messages = await sequelize().query<HeldMessage>(
+  const messages = await rows<HeldMessage>(
     `SELECT m.id, m.sender AS "from", m.recipient AS "to", m.recipient, m.sender, m.body, m.price::int AS price, m.status, m.created_at, h.state AS hold_state
      FROM moderation_holds h JOIN messages m ON m.id = h.message_id WHERE h.approval_id = $1 ORDER BY m.created_at, m.id LIMIT 100`,
-    { bind: [id], type: QueryTypes.SELECT },
+    [id],
   );
   return { data: { ...approval, messages } };
 }
@@ -128,19 +125,20 @@ export async function requestApproval(ctx: SignedInCtx, kind: TermKind, input: u
   const data = validate(approvalRequestSchema(kind), input);
   const db = sequelize();
   const created = await db.transaction(async (transaction) => {
-    await db.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, { bind: [ctx.actor.accountId], transaction });
-    const [row] = await db.query<{ id: string }>(
+    await exec(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [ctx.actor.accountId], { transaction });
+    const [row] = await rows<{ id: string }>(
       `INSERT INTO moderation_approvals (account_id, kind, value, note, requested_by) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (account_id, kind, value) WHERE status = 'pending' DO NOTHING RETURNING id`,
-      { bind: [ctx.actor.accountId, kind, data.value, data.note, ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, kind, data.value, data.note, ctx.actor.userId],
+      { transaction },
     );
     if (row) return { id: row.id, created: true };
-    const [open] = await db.query<{ id: string }>(`SELECT id FROM moderation_approvals WHERE account_id = $1 AND kind = $2 AND value = $3 AND status = 'pending'`, {
-      bind: [ctx.actor.accountId, kind, data.value],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
-    if (data.note) await db.query(`UPDATE moderation_approvals SET note = $2, updated_at = now() WHERE id = $1`, { bind: [open.id, data.note], transaction });
+    const [open] = await rows<{ id: string }>(
+      `SELECT id FROM moderation_approvals WHERE account_id = $1 AND kind = $2 AND value = $3 AND status = 'pending'`,
+      [ctx.actor.accountId, kind, data.value],
+      { transaction },
+    );
+    if (data.note) await exec(`UPDATE moderation_approvals SET note = $2, updated_at = now() WHERE id = $1`, [open.id, data.note], { transaction });
     return { id: open.id, created: false };
   });
   return { data: await visibleApproval(ctx, kind, created.id, false), created: created.created };
@@ -151,28 +149,24 @@ export async function updateApprovalNote(ctx: SignedInCtx, kind: TermKind, id: s
   assertAccountSide(ctx);
   assertId(id);
   const data = validate(approvalNoteSchema, input);
-  const rows = await sequelize().query<{ id: string; status: string }>(
+  const found = await rows<{ id: string; status: string }>(
     `UPDATE moderation_approvals SET note = $4, updated_at = now() WHERE id = $1 AND kind = $2 AND account_id = $3 RETURNING id, status`,
-    { bind: [id, kind, ctx.actor.accountId, data.note], type: QueryTypes.SELECT },
+    [id, kind, ctx.actor.accountId, data.note],
   );
-  if (rows.length === 0) throw new AppError("NOT_FOUND");
+  if (found.length === 0) throw new AppError("NOT_FOUND");
   return { data: await visibleApproval(ctx, kind, id, false) };
 }
 
 /** Locks the account, then the approval (the accept transaction's order). */
 async function lockApproval(kind: TermKind, id: string, t: Transaction) {
   assertId(id);
-  const db = sequelize();
-  const [peek] = await db.query<{ account_id: string }>(`SELECT account_id FROM moderation_approvals WHERE id = $1 AND kind = $2`, {
-    bind: [id, kind],
-    type: QueryTypes.SELECT,
-    transaction: t,
-  });
+  const [peek] = await rows<{ account_id: string }>(`SELECT account_id FROM moderation_approvals WHERE id = $1 AND kind = $2`, [id, kind], { transaction: t });
   if (!peek) throw new AppError("NOT_FOUND");
-  await db.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, { bind: [peek.account_id], transaction: t });
-  const [row] = await db.query<{ id: string; account_id: string; status: string; value: string }>(
+  await exec(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [peek.account_id], { transaction: t });
+  const [row] = await rows<{ id: string; account_id: string; status: string; value: string }>(
     `SELECT id, account_id, status, value FROM moderation_approvals WHERE id = $1 FOR UPDATE`,
-    { bind: [id], type: QueryTypes.SELECT, transaction: t },
+    [id],
+    { transaction: t },
   );
   return row;
 }
@@ -184,30 +178,32 @@ export async function approve(ctx: SignedInCtx, kind: TermKind, id: string): Pro
     const a = await lockApproval(kind, id, transaction);
     if (a.status === "approved") return { accountId: a.account_id, released: [] as Array<{ id: string }> };
     if (a.status === "rejected") throw new AppError("VALIDATION", { fields: { status: ["validation.option"] } });
-    await db.query(`UPDATE moderation_approvals SET status = 'approved', decided_by = $2, decided_at = now(), updated_at = now() WHERE id = $1`, {
-      bind: [id, ctx.actor.userId],
+    await exec(`UPDATE moderation_approvals SET status = 'approved', decided_by = $2, decided_at = now(), updated_at = now() WHERE id = $1`, [id, ctx.actor.userId], {
       transaction,
     });
-    await db.query(`UPDATE moderation_holds SET state = 'released', resolved_at = now() WHERE approval_id = $1 AND state = 'held'`, { bind: [id], transaction });
+    await exec(`UPDATE moderation_holds SET state = 'released', resolved_at = now() WHERE approval_id = $1 AND state = 'held'`, [id], { transaction });
     // Released: pending messages of this approval that no other review still holds.
-    const released = await db.query<{ id: string; channel: string; account_id: string; segments: number; price: string; currency: string }>(
+    const released = await rows<{ id: string; channel: string; account_id: string; segments: number; price: string; currency: string }>(
       `UPDATE messages m SET status = 'queued', queued_at = now(), error_code = NULL, error_message = NULL, updated_at = now()
        WHERE m.id IN (SELECT h.message_id FROM moderation_holds h WHERE h.approval_id = $1)
          AND m.status = 'pending'
          AND NOT EXISTS (SELECT 1 FROM moderation_holds o WHERE o.message_id = m.id AND o.state = 'held')
        RETURNING m.id, m.channel, m.account_id, m.segments, m.price, m.currency`,
-      { bind: [id], type: QueryTypes.SELECT, transaction },
+      [id],
+      { transaction },
     );
     if (released.length > 0) {
-      await db.query(`INSERT INTO outbox (topic, payload) SELECT t, jsonb_build_object('message_id', id::text) FROM unnest($1::text[], $2::uuid[]) AS r(t, id)`, {
-        bind: [released.map((m) => dispatchStream(m.channel)), released.map((m) => m.id)],
-        transaction,
-      });
-      await db.query(
+      await exec(
+        `INSERT INTO outbox (topic, payload) SELECT t, jsonb_build_object('message_id', id::text) FROM unnest($1::text[], $2::uuid[]) AS r(t, id)`,
+        [released.map((m) => dispatchStream(m.channel)), released.map((m) => m.id)],
+        { transaction },
+      );
+      await exec(
         `INSERT INTO message_events (message_id, account_id, status, source, payload)
          SELECT m.id, m.account_id, 'queued', 'system', jsonb_build_object('segments', m.segments, 'price', m.price, 'currency', m.currency, 'previous', 'pending', 'approval_id', $2::text)
          FROM messages m WHERE m.id = ANY($1::uuid[])`,
-        { bind: [released.map((m) => m.id), id], transaction },
+        [released.map((m) => m.id), id],
+        { transaction },
       );
     }
     await recordAudit({ ...ctx, transaction }, `moderation.${kind}_approved`, { accountId: a.account_id, meta: { id, value: a.value, released: released.length } });
@@ -224,29 +220,30 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
     const a = await lockApproval(kind, id, transaction);
     if (a.status === "rejected") return { accountId: a.account_id, rejected: [] as Array<{ id: string; refunded: string }> };
     if (a.status === "approved") throw new AppError("VALIDATION", { fields: { status: ["validation.option"] } });
-    await db.query(`UPDATE moderation_approvals SET status = 'rejected', reason = $3, decided_by = $2, decided_at = now(), updated_at = now() WHERE id = $1`, {
-      bind: [id, ctx.actor.userId, reason],
-      transaction,
-    });
-    const ids = (
-      await db.query<{ message_id: string }>(`SELECT message_id FROM moderation_holds WHERE approval_id = $1`, { bind: [id], type: QueryTypes.SELECT, transaction })
-    ).map((r) => r.message_id);
+    await exec(
+      `UPDATE moderation_approvals SET status = 'rejected', reason = $3, decided_by = $2, decided_at = now(), updated_at = now() WHERE id = $1`,
+      [id, ctx.actor.userId, reason],
+      { transaction },
+    );
+    const ids = (await rows<{ message_id: string }>(`SELECT message_id FROM moderation_holds WHERE approval_id = $1`, [id], { transaction })).map((r) => r.message_id);
     // A rejected message waits on nothing else: all its holds end here.
-    await db.query(`UPDATE moderation_holds SET state = 'rejected', resolved_at = now() WHERE message_id = ANY($1::uuid[]) AND state = 'held'`, { bind: [ids], transaction });
-    const rejected = await db.query<{ id: string; refunded: string }>(
+    await exec(`UPDATE moderation_holds SET state = 'rejected', resolved_at = now() WHERE message_id = ANY($1::uuid[]) AND state = 'held'`, [ids], { transaction });
+    const rejected = await rows<{ id: string; refunded: string }>(
       `WITH old AS (SELECT id, price FROM messages WHERE id = ANY($1::uuid[]) AND status = 'pending' FOR UPDATE)
        UPDATE messages m SET status = 'rejected', failed_at = now(), error_code = $2, error_message = $3, price = 0, updated_at = now()
        FROM old WHERE m.id = old.id RETURNING m.id, old.price AS refunded`,
-      { bind: [ids, REJECTED_ERROR_CODE, reason], type: QueryTypes.SELECT, transaction },
+      [ids, REJECTED_ERROR_CODE, reason],
+      { transaction },
     );
     const refund = rejected.reduce((s, m) => s + Number(m.refunded), 0);
-    if (refund > 0) await db.query(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, { bind: [a.account_id, refund], transaction });
+    if (refund > 0) await exec(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, [a.account_id, refund], { transaction });
     if (rejected.length > 0) {
-      await db.query(
+      await exec(
         `INSERT INTO message_events (message_id, account_id, status, source, payload)
          SELECT r.id, $2, 'rejected', 'system', jsonb_build_object('error_code', $3::text, 'error_message', $4::text, 'refunded', r.refunded, 'previous', 'pending', 'approval_id', $5::text)
          FROM unnest($1::uuid[], $6::bigint[]) AS r(id, refunded)`,
-        { bind: [rejected.map((m) => m.id), a.account_id, REJECTED_ERROR_CODE, reason, id, rejected.map((m) => m.refunded)], transaction },
+        [rejected.map((m) => m.id), a.account_id, REJECTED_ERROR_CODE, reason, id, rejected.map((m) => m.refunded)],
+        { transaction },
       );
     }
     await recordAudit({ ...ctx, transaction }, `moderation.${kind}_rejected`, {

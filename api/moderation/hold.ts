@@ -12,9 +12,9 @@
  * holdManyForReview does the same for the scheduled release (many bodies, many accounts).
  * Nothing is written when nothing matches (one small query of the platform list).
  */
-import { QueryTypes, type Transaction } from "sequelize";
-import { sequelize } from "../../models";
+import { type Transaction } from "sequelize";
 import { matchingTerms, type Term } from "./match";
+import { exec, rows } from "../lib/sql";
 
 export const HELD_ERROR_CODE = "moderation";
 export const HELD_REASON = "moderation.held";
@@ -72,48 +72,52 @@ export async function holdManyForReview(messages: { id: string; accountId: strin
 const termKey = (t: Term) => `${t.kind}:${t.value}`;
 
 async function termsUnderReview(transaction: Transaction): Promise<Term[]> {
-  return sequelize().query<Term>(`SELECT kind, value FROM moderation_terms`, { type: QueryTypes.SELECT, transaction });
+  return rows<Term>(`SELECT kind, value FROM moderation_terms`, undefined, { transaction });
 }
 
 /** The matched terms the account has no approval for. */
 async function notAllowed(accountId: string, matched: Term[], transaction: Transaction): Promise<Term[]> {
-  const allowed = await sequelize().query<Term>(
+  const allowed = await rows<Term>(
     `SELECT kind, value FROM moderation_approvals WHERE account_id = $1 AND status = 'approved' AND (kind || ':' || value) = ANY($2::text[])`,
-    { bind: [accountId, matched.map(termKey)], type: QueryTypes.SELECT, transaction },
+    [accountId, matched.map(termKey)],
+    { transaction },
   );
   return matched.filter((t) => !allowed.some((a) => a.kind === t.kind && a.value === t.value));
 }
 
 /** Holds the account's queued `messageIds` on the reviews of `review` (opened when missing). */
 async function applyHold(accountId: string, review: Term[], messageIds: string[], transaction: Transaction): Promise<HoldResult> {
-  const db = sequelize();
-  const held = await db.query<{ id: string }>(
+  const held = await rows<{ id: string }>(
     `UPDATE messages SET status = 'pending', queued_at = NULL, error_code = $3, error_message = $4, updated_at = now()
      WHERE id = ANY($2::uuid[]) AND account_id = $1 AND status = 'queued' RETURNING id`,
-    { bind: [accountId, messageIds, HELD_ERROR_CODE, HELD_REASON], type: QueryTypes.SELECT, transaction },
+    [accountId, messageIds, HELD_ERROR_CODE, HELD_REASON],
+    { transaction },
   );
   if (held.length === 0) return { held: new Set(), terms: [] };
   const ids = held.map((h) => h.id);
-  await db.query(`DELETE FROM outbox WHERE published_at IS NULL AND payload->>'message_id' = ANY($1::text[])`, { bind: [ids], transaction });
-  await db.query(`DELETE FROM message_events WHERE message_id = ANY($1::uuid[]) AND status = 'queued' AND source = 'system'`, { bind: [ids], transaction });
-  await db.query(
+  await exec(`DELETE FROM outbox WHERE published_at IS NULL AND payload->>'message_id' = ANY($1::text[])`, [ids], { transaction });
+  await exec(`DELETE FROM message_events WHERE message_id = ANY($1::uuid[]) AND status = 'queued' AND source = 'system'`, [ids], { transaction });
+  await exec(
     `INSERT INTO message_events (message_id, account_id, status, source, payload)
      SELECT id, $2, 'pending', 'system', jsonb_build_object('reason', $3::text, 'error_code', $3::text, 'error_message', $4::text, 'terms', $5::jsonb)
      FROM unnest($1::uuid[]) AS id`,
-    { bind: [ids, accountId, HELD_ERROR_CODE, HELD_REASON, JSON.stringify(review)], transaction },
+    [ids, accountId, HELD_ERROR_CODE, HELD_REASON, JSON.stringify(review)],
+    { transaction },
   );
   // Concurrent accepts meet on the partial unique index: the later upsert waits for the first and does nothing.
-  await db.query(
+  await exec(
     `INSERT INTO moderation_approvals (account_id, kind, value) SELECT $1, t.kind, t.value FROM unnest($2::text[], $3::text[]) AS t(kind, value)
      ON CONFLICT (account_id, kind, value) WHERE status = 'pending' DO NOTHING`,
-    { bind: [accountId, review.map((t) => t.kind), review.map((t) => t.value)], transaction },
+    [accountId, review.map((t) => t.kind), review.map((t) => t.value)],
+    { transaction },
   );
-  await db.query(
+  await exec(
     `INSERT INTO moderation_holds (message_id, approval_id, account_id)
      SELECT m.id, a.id, $1 FROM unnest($2::uuid[]) AS m(id)
      CROSS JOIN moderation_approvals a
      WHERE a.account_id = $1 AND a.status = 'pending' AND (a.kind || ':' || a.value) = ANY($3::text[])`,
-    { bind: [accountId, ids, review.map(termKey)], transaction },
+    [accountId, ids, review.map(termKey)],
+    { transaction },
   );
   return { held: new Set(ids), terms: review };
 }

@@ -1,5 +1,4 @@
 /** The words and URL domains under review (platform-wide; staff only). Spec: GET words, PUT/DELETE words/{id}; same for urls; POST added to create one. */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -10,6 +9,7 @@ import { validate } from "../lib/validate";
 import { assertStaff } from "./access";
 import type { TermKind } from "./match";
 import { termSchema, termsQuerySchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export type ModerationTerm = { id: string; kind: TermKind; value: string; note: string; created_at: Date; updated_at: Date };
 const COLUMNS = "id, kind, value, note, created_at, updated_at";
@@ -21,17 +21,14 @@ export async function listTerms(ctx: SignedInCtx, kind: TermKind, input: unknown
   const after = decodeCursor(q.cursor, ["string"]);
   const bind: unknown[] = [kind];
   if (after) bind.push(after[0]);
-  const rows = await sequelize().query<ModerationTerm>(
-    `SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1${after ? " AND value > $2" : ""} ORDER BY value LIMIT ${q.limit + 1}`,
-    { bind, type: QueryTypes.SELECT },
-  );
-  return keyset(rows, q.limit, (r) => [r.value]);
+  const found = await rows<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1${after ? " AND value > $2" : ""} ORDER BY value LIMIT ${q.limit + 1}`, bind);
+  return keyset(found, q.limit, (r) => [r.value]);
 }
 
 export async function getTerm(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ data: ModerationTerm }> {
   assertStaff(ctx);
   assertId(id);
-  const [row] = await sequelize().query<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE id = $1 AND kind = $2`, { bind: [id, kind], type: QueryTypes.SELECT });
+  const [row] = await rows<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE id = $1 AND kind = $2`, [id, kind]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: row };
 }
@@ -42,16 +39,13 @@ export async function addTerm(ctx: SignedInCtx, kind: TermKind, input: unknown):
   const data = validate(termSchema(kind), input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const [row] = await db.query<ModerationTerm>(
+    const [row] = await rows<ModerationTerm>(
       `INSERT INTO moderation_terms (kind, value, note, created_by) VALUES ($1, $2, $3, $4) ON CONFLICT (kind, value) DO NOTHING RETURNING ${COLUMNS}`,
-      { bind: [kind, data.value, data.note, ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+      [kind, data.value, data.note, ctx.actor.userId],
+      { transaction },
     );
     if (!row) {
-      const [existing] = await db.query<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1 AND value = $2`, {
-        bind: [kind, data.value],
-        type: QueryTypes.SELECT,
-        transaction,
-      });
+      const [existing] = await rows<ModerationTerm>(`SELECT ${COLUMNS} FROM moderation_terms WHERE kind = $1 AND value = $2`, [kind, data.value], { transaction });
       return { data: existing, created: false };
     }
     await recordAudit({ ...ctx, transaction }, `moderation.${kind}_added`, { meta: { id: row.id, value: row.value } });
@@ -63,12 +57,13 @@ export async function updateTerm(ctx: SignedInCtx, kind: TermKind, id: string, i
   assertStaff(ctx);
   assertId(id);
   const data = validate(termSchema(kind), input);
-  const db = sequelize();
   try {
-    const [row] = await db.query<ModerationTerm>(`UPDATE moderation_terms SET value = $3, note = $4, updated_at = now() WHERE id = $1 AND kind = $2 RETURNING ${COLUMNS}`, {
-      bind: [id, kind, data.value, data.note],
-      type: QueryTypes.SELECT,
-    });
+    const [row] = await rows<ModerationTerm>(`UPDATE moderation_terms SET value = $3, note = $4, updated_at = now() WHERE id = $1 AND kind = $2 RETURNING ${COLUMNS}`, [
+      id,
+      kind,
+      data.value,
+      data.note,
+    ]);
     if (!row) throw new AppError("NOT_FOUND");
     return { data: row };
   } catch (e) {
@@ -81,8 +76,8 @@ export async function updateTerm(ctx: SignedInCtx, kind: TermKind, id: string, i
 export async function removeTerm(ctx: SignedInCtx, kind: TermKind, id: string): Promise<{ deleted: true }> {
   assertStaff(ctx);
   assertId(id);
-  const rows = await sequelize().query<{ id: string }>(`DELETE FROM moderation_terms WHERE id = $1 AND kind = $2 RETURNING id`, { bind: [id, kind], type: QueryTypes.SELECT });
-  if (rows.length === 0) throw new AppError("NOT_FOUND");
+  const found = await rows<{ id: string }>(`DELETE FROM moderation_terms WHERE id = $1 AND kind = $2 RETURNING id`, [id, kind]);
+  if (found.length === 0) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, `moderation.${kind}_removed`, { meta: { id } });
   return { deleted: true };
 }

@@ -3,7 +3,7 @@
  * stream so the realtime service pushes them live.
  */
 import { Op } from "sequelize";
-import { Notification, initModels } from "../../models";
+import { Notification } from "../../models";
 import type { Ctx, SignedInCtx } from "../lib/context";
 import { translate } from "../lib/i18n";
 import { decodeCursor, keyset } from "../lib/page";
@@ -15,7 +15,6 @@ export const NOTIFICATIONS_PAGE = 20;
 export const notificationStream = (accountId: string) => key("account", accountId, "notifications");
 
 export async function notify(ctx: Ctx, input: { accountId: string; userId?: string | null; kind: string; params?: Record<string, string | number>; link?: string | null }) {
-  initModels();
   const n = await Notification.create(
     { accountId: input.accountId, userId: input.userId ?? null, kind: input.kind, params: input.params ?? {}, link: input.link ?? null },
     { transaction: ctx.transaction },
@@ -38,7 +37,6 @@ function visible(ctx: SignedInCtx) {
  * previous page), or after `before` (the last id seen: the screen's, a deprecated alias in the API).
  */
 export async function listNotifications(ctx: SignedInCtx, opts: { before?: unknown; cursor?: unknown; limit?: unknown; unreadOnly?: boolean } = {}) {
-  initModels();
   const { before, cursor, limit } = validate(listQuerySchema, { before: opts.before, cursor: opts.cursor, limit: opts.limit ?? NOTIFICATIONS_PAGE });
   const after = decodeCursor(cursor, ["number"]);
   const below = after ? Number(after[0]) : before;
@@ -63,12 +61,10 @@ export function notificationMessage(locale: string, n: { kind: string; params: R
 }
 
 export async function unreadCount(ctx: SignedInCtx) {
-  initModels();
   return Notification.count({ where: { ...visible(ctx), readAt: null } });
 }
 
 export async function markRead(ctx: SignedInCtx, ids: number[] | "all") {
-  initModels();
   const where = ids === "all" ? { ...visible(ctx), readAt: null } : { ...visible(ctx), id: ids, readAt: null };
   const [n] = await Notification.update({ readAt: new Date() }, { where });
   return n;

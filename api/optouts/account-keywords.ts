@@ -14,8 +14,8 @@
  * Writes of one account are serialized by a transaction-scoped advisory lock.
  * Permission: the /sms/optouts screen of the policy, like the opt-outs.
  */
-import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { type Transaction } from "sequelize";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -24,6 +24,7 @@ import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
 import { foldKeyword } from "./keywords";
 import { KEYWORD_ACTIONS, keywordIdsSchema, keywordSchema, MAX_KEYWORDS, optoutSettingsSchema, type KeywordAction } from "./schemas";
+import { exec, rows } from "../lib/sql";
 
 export type OptoutKeyword = { id: string; keyword: string; action: KeywordAction; created_at: Date; updated_at: Date };
 export type OptoutSettings = { keywords: string[]; resume_keywords: string[]; updated_at: Date | null };
@@ -35,41 +36,32 @@ export const LAST_OPTOUT_KEYWORD = "smpp.errors.lastOptoutKeyword";
 
 function assertKeywords(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/optouts")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 /** The keywords of an account for inbound matching (no permission: the MO path has no actor). */
 export async function keywordsOf(accountId: string, transaction?: Transaction): Promise<{ optout: string[]; resume: string[] }> {
-  const rows = await sequelize().query<{ keyword: string; action: KeywordAction }>(`SELECT keyword, action FROM optout_keywords WHERE account_id = $1 ${ORDER}`, {
-    bind: [accountId],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
-  return { optout: rows.filter((r) => r.action === "optout").map((r) => r.keyword), resume: rows.filter((r) => r.action === "resume").map((r) => r.keyword) };
+  const found = await rows<{ keyword: string; action: KeywordAction }>(`SELECT keyword, action FROM optout_keywords WHERE account_id = $1 ${ORDER}`, [accountId], { transaction });
+  return { optout: found.filter((r) => r.action === "optout").map((r) => r.keyword), resume: found.filter((r) => r.action === "resume").map((r) => r.keyword) };
 }
 
 async function lockAccount(accountId: string, transaction: Transaction) {
-  await sequelize().query(`SELECT pg_advisory_xact_lock(hashtext('optout_keywords:' || $1))`, { bind: [accountId], transaction });
+  await exec(`SELECT pg_advisory_xact_lock(hashtext('optout_keywords:' || $1))`, [accountId], { transaction });
 }
 
 async function counts(accountId: string, transaction: Transaction): Promise<Record<KeywordAction, number>> {
-  const rows = await sequelize().query<{ action: KeywordAction; n: number }>(`SELECT action, count(*)::int AS n FROM optout_keywords WHERE account_id = $1 GROUP BY action`, {
-    bind: [accountId],
-    type: QueryTypes.SELECT,
+  const found = await rows<{ action: KeywordAction; n: number }>(`SELECT action, count(*)::int AS n FROM optout_keywords WHERE account_id = $1 GROUP BY action`, [accountId], {
     transaction,
   });
   const out = { optout: 0, resume: 0 };
-  for (const r of rows) out[r.action] = r.n;
+  for (const r of found) out[r.action] = r.n;
   return out;
 }
 
 async function clash(accountId: string, folded: string, exceptId: string | null, transaction: Transaction): Promise<boolean> {
-  const rows = await sequelize().query(`SELECT 1 FROM optout_keywords WHERE account_id = $1 AND folded = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, {
-    bind: [accountId, folded, exceptId],
-    type: QueryTypes.SELECT,
+  const found = await rows(`SELECT 1 FROM optout_keywords WHERE account_id = $1 AND folded = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)`, [accountId, folded, exceptId], {
     transaction,
   });
-  return rows.length > 0;
+  return found.length > 0;
 }
 
 /**
@@ -79,21 +71,18 @@ async function clash(accountId: string, folded: string, exceptId: string | null,
 export async function listKeywords(ctx: SignedInCtx, query: { action?: string } = {}): Promise<{ data: OptoutKeyword[]; next_cursor: null }> {
   assertKeywords(ctx);
   const action = (KEYWORD_ACTIONS as readonly string[]).includes(query.action ?? "") ? query.action : null;
-  const rows = await sequelize().query<OptoutKeyword>(`SELECT ${COLUMNS} FROM optout_keywords WHERE account_id = $1 AND ($2::text IS NULL OR action = $2) ${ORDER}`, {
-    bind: [ctx.actor.accountId, action],
-    type: QueryTypes.SELECT,
-  });
-  return { data: rows, next_cursor: null };
+  const found = await rows<OptoutKeyword>(`SELECT ${COLUMNS} FROM optout_keywords WHERE account_id = $1 AND ($2::text IS NULL OR action = $2) ${ORDER}`, [
+    ctx.actor.accountId,
+    action,
+  ]);
+  return { data: found, next_cursor: null };
 }
 
 /** One keyword of the account (NOT_FOUND otherwise). */
 export async function getKeyword(ctx: SignedInCtx, id: string): Promise<{ data: OptoutKeyword }> {
   assertKeywords(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<OptoutKeyword>(`SELECT ${COLUMNS} FROM optout_keywords WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<OptoutKeyword>(`SELECT ${COLUMNS} FROM optout_keywords WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: row };
 }
@@ -107,11 +96,12 @@ export async function addKeyword(ctx: SignedInCtx, input: unknown): Promise<{ da
     await lockAccount(accountId, transaction);
     if (await clash(accountId, foldKeyword(data.keyword), null, transaction)) throw new AppError("VALIDATION", { fields: { keyword: [KEYWORD_TAKEN] } });
     if ((await counts(accountId, transaction))[data.action] >= MAX_KEYWORDS) throw new AppError("VALIDATION", { fields: { keyword: [`validation.max::${MAX_KEYWORDS}`] } });
-    const [row] = await db.query<OptoutKeyword>(
+    const [row] = await rows<OptoutKeyword>(
       `INSERT INTO optout_keywords (account_id, keyword, folded, action, position)
        VALUES ($1, $2, $3, $4, (SELECT COALESCE(max(position), 0) + 1 FROM optout_keywords WHERE account_id = $1 AND action = $4))
        RETURNING ${COLUMNS}`,
-      { bind: [accountId, data.keyword, foldKeyword(data.keyword), data.action], type: QueryTypes.SELECT, transaction },
+      [accountId, data.keyword, foldKeyword(data.keyword), data.action],
+      { transaction },
     );
     await recordAudit({ ...ctx, transaction }, "optout.keyword_added", { meta: { id: row.id, keyword: row.keyword, action: row.action } });
     return { data: row };
@@ -126,11 +116,7 @@ export async function updateKeyword(ctx: SignedInCtx, id: string, input: unknown
   const db = sequelize();
   return db.transaction(async (transaction) => {
     await lockAccount(accountId, transaction);
-    const [current] = await db.query<{ action: KeywordAction }>(`SELECT action FROM optout_keywords WHERE id = $1 AND account_id = $2`, {
-      bind: [id, accountId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [current] = await rows<{ action: KeywordAction }>(`SELECT action FROM optout_keywords WHERE id = $1 AND account_id = $2`, [id, accountId], { transaction });
     if (!current) throw new AppError("NOT_FOUND");
     if (await clash(accountId, foldKeyword(data.keyword), id, transaction)) throw new AppError("VALIDATION", { fields: { keyword: [KEYWORD_TAKEN] } });
     if (current.action !== data.action) {
@@ -138,13 +124,14 @@ export async function updateKeyword(ctx: SignedInCtx, id: string, input: unknown
       if (current.action === "optout" && n.optout <= 1) throw new AppError("VALIDATION", { fields: { action: [LAST_OPTOUT_KEYWORD] } });
       if (n[data.action] >= MAX_KEYWORDS) throw new AppError("VALIDATION", { fields: { action: [`validation.max::${MAX_KEYWORDS}`] } });
     }
-    const [row] = await db.query<OptoutKeyword>(
+    const [row] = await rows<OptoutKeyword>(
       `UPDATE optout_keywords SET keyword = $3, folded = $4, updated_at = now(),
          position = CASE WHEN action = $5 THEN position
                          ELSE (SELECT COALESCE(max(position), 0) + 1 FROM optout_keywords WHERE account_id = $2 AND action = $5) END,
          action = $5
        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
-      { bind: [id, accountId, data.keyword, foldKeyword(data.keyword), data.action], type: QueryTypes.SELECT, transaction },
+      [id, accountId, data.keyword, foldKeyword(data.keyword), data.action],
+      { transaction },
     );
     await recordAudit({ ...ctx, transaction }, "optout.keyword_updated", { meta: { id, keyword: row.keyword, action: row.action } });
     return { data: row };
@@ -162,9 +149,10 @@ async function remove(ctx: SignedInCtx, ids: string[], opts: { notFound: boolean
   const db = sequelize();
   return db.transaction(async (transaction) => {
     await lockAccount(accountId, transaction);
-    const gone = await db.query<{ id: string; keyword: string; action: KeywordAction }>(
+    const gone = await rows<{ id: string; keyword: string; action: KeywordAction }>(
       `DELETE FROM optout_keywords WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id, keyword, action`,
-      { bind: [accountId, valid], type: QueryTypes.SELECT, transaction },
+      [accountId, valid],
+      { transaction },
     );
     if (gone.length === 0 && opts.notFound) throw new AppError("NOT_FOUND");
     if (gone.some((g) => g.action === "optout") && (await counts(accountId, transaction)).optout === 0) {
@@ -196,11 +184,7 @@ export async function getOptoutSettings(ctx: SignedInCtx): Promise<{ data: Optou
 
 async function settingsOf(accountId: string, transaction?: Transaction): Promise<OptoutSettings> {
   const { optout, resume } = await keywordsOf(accountId, transaction);
-  const [last] = await sequelize().query<{ at: Date | null }>(`SELECT max(updated_at) AS at FROM optout_keywords WHERE account_id = $1`, {
-    bind: [accountId],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const [last] = await rows<{ at: Date | null }>(`SELECT max(updated_at) AS at FROM optout_keywords WHERE account_id = $1`, [accountId], { transaction });
   return { keywords: optout, resume_keywords: resume, updated_at: last?.at ?? null };
 }
 
@@ -216,14 +200,15 @@ export async function saveOptoutSettings(ctx: SignedInCtx, input: unknown): Prom
   const db = sequelize();
   return db.transaction(async (transaction) => {
     await lockAccount(accountId, transaction);
-    await db.query(`DELETE FROM optout_keywords WHERE account_id = $1 AND NOT (folded = ANY($2::text[]))`, { bind: [accountId, rows.map((r) => r.folded)], transaction });
-    await db.query(
+    await exec(`DELETE FROM optout_keywords WHERE account_id = $1 AND NOT (folded = ANY($2::text[]))`, [accountId, rows.map((r) => r.folded)], { transaction });
+    await exec(
       `INSERT INTO optout_keywords (account_id, keyword, folded, action, position)
        SELECT $1, k, f, a, p FROM unnest($2::text[], $3::text[], $4::text[], $5::int[]) AS t(k, f, a, p)
        ON CONFLICT (account_id, folded) DO UPDATE SET keyword = EXCLUDED.keyword, action = EXCLUDED.action, position = EXCLUDED.position,
          updated_at = CASE WHEN (optout_keywords.keyword, optout_keywords.action, optout_keywords.position) IS DISTINCT FROM
                                 (EXCLUDED.keyword, EXCLUDED.action, EXCLUDED.position) THEN now() ELSE optout_keywords.updated_at END`,
-      { bind: [accountId, rows.map((r) => r.keyword), rows.map((r) => r.folded), rows.map((r) => r.action), rows.map((r) => r.position)], transaction },
+      [accountId, rows.map((r) => r.keyword), rows.map((r) => r.folded), rows.map((r) => r.action), rows.map((r) => r.position)],
+      { transaction },
     );
     await recordAudit({ ...ctx, transaction }, "optout.settings_updated", { meta: { keywords: data.keywords, resume_keywords: data.resume_keywords } });
     return { data: await settingsOf(accountId, transaction) };

@@ -5,8 +5,7 @@
  * query is scoped by the acting account. Numbers are stored E.164; adding one that is already
  * there answers the existing entry (adding is idempotent).
  */
-import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { formatPhone } from "../contacts/phone";
 import type { SignedInCtx } from "../lib/context";
@@ -16,6 +15,7 @@ import { validate } from "../lib/validate";
 import { timeCursor, tsText } from "../contacts/time-cursor";
 import { can } from "../policy/policy";
 import { addDenySchema, addOptoutSchema, listQuerySchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -43,12 +43,10 @@ export type Page<T> = { data: T[]; next_cursor: string | null; page?: number; la
 
 function assertOptouts(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/optouts")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 function assertDenyList(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/denylist")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 const numberOf = (recipient: string) => {
@@ -76,8 +74,7 @@ async function page<T extends { id: string }>(table: "optouts" | "deny_list", co
     bind.push(`%${f.q}%`);
     where += ` AND recipient LIKE $${bind.length}`;
   }
-  const db = sequelize();
-  const counted = after ? null : db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, { bind, type: QueryTypes.SELECT });
+  const counted = after ? null : rows<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, bind);
   const rowBind = [...bind];
   let rowWhere = where;
   if (after) {
@@ -85,14 +82,14 @@ async function page<T extends { id: string }>(table: "optouts" | "deny_list", co
     rowWhere += ` AND (created_at, id) < ($${rowBind.length - 1}::timestamptz, $${rowBind.length}::uuid)`;
   }
   const offset = after ? 0 : (f.page - 1) * f.limit;
-  const rows = await db.query<T & { cursor_ts: string }>(
+  const found = await rows<T & { cursor_ts: string }>(
     `SELECT ${columns}, ${tsText("created_at")} AS cursor_ts FROM ${table} WHERE ${rowWhere}
       ORDER BY created_at DESC, id DESC LIMIT ${f.limit + 1} OFFSET ${offset}`,
-    { bind: rowBind, type: QueryTypes.SELECT },
+    rowBind,
   );
-  const data = rows.slice(0, f.limit);
+  const data = found.slice(0, f.limit);
   const last = data.at(-1);
-  const next_cursor = rows.length > f.limit && last ? encodeCursor([last.cursor_ts, last.id]) : null;
+  const next_cursor = found.length > f.limit && last ? encodeCursor([last.cursor_ts, last.id]) : null;
   const out = data.map(({ cursor_ts: _c, ...r }) => r as unknown as T);
   if (!counted) return { data: out, next_cursor };
   const n = (await counted)[0]?.n ?? 0;
@@ -113,10 +110,7 @@ export async function listOptouts(ctx: SignedInCtx, query: unknown = {}): Promis
 export async function getOptout(ctx: SignedInCtx, id: string): Promise<{ data: Optout }> {
   assertOptouts(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: optoutOf(row) };
 }
@@ -127,20 +121,21 @@ export async function addOptout(ctx: SignedInCtx, input: unknown, opts: { source
   const source = opts.source ?? "manual";
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const inserted = await db.query<Omit<Optout, Derived>>(
+    const inserted = await rows<Omit<Optout, Derived>>(
       `INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, $2, $3, $4)
        ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING ${OPTOUT_COLUMNS}`,
-      { bind: [ctx.actor.accountId, data.channel, data.recipient, source], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, data.channel, data.recipient, source],
+      { transaction },
     );
     if (inserted[0]) {
       await recordAudit({ ...ctx, transaction }, "optout.added", { meta: { id: inserted[0].id, channel: data.channel, source } });
       return { data: optoutOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3`, {
-      bind: [ctx.actor.accountId, data.channel, data.recipient],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [existing] = await rows<Omit<Optout, Derived>>(
+      `SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3`,
+      [ctx.actor.accountId, data.channel, data.recipient],
+      { transaction },
+    );
     return { data: optoutOf(existing), created: false };
   });
 }
@@ -150,9 +145,7 @@ export async function removeOptout(ctx: SignedInCtx, id: string): Promise<{ ok: 
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const db = sequelize();
   await db.transaction(async (transaction) => {
-    const gone = await db.query<{ id: string; channel: string }>(`DELETE FROM optouts WHERE id = $1 AND account_id = $2 RETURNING id, channel`, {
-      bind: [id, ctx.actor.accountId],
-      type: QueryTypes.SELECT,
+    const gone = await rows<{ id: string; channel: string }>(`DELETE FROM optouts WHERE id = $1 AND account_id = $2 RETURNING id, channel`, [id, ctx.actor.accountId], {
       transaction,
     });
     if (!gone[0]) throw new AppError("NOT_FOUND");
@@ -168,17 +161,17 @@ export async function updateOptout(ctx: SignedInCtx, id: string, input: unknown)
   const data = validate(addOptoutSchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const [clash] = await db.query<{ id: string }>(`SELECT id FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3 AND id <> $4`, {
-      bind: [ctx.actor.accountId, data.channel, data.recipient, id],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [clash] = await rows<{ id: string }>(
+      `SELECT id FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = $3 AND id <> $4`,
+      [ctx.actor.accountId, data.channel, data.recipient, id],
+      { transaction },
+    );
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<Optout, Derived>>(`UPDATE optouts SET channel = $3, recipient = $4 WHERE id = $1 AND account_id = $2 RETURNING ${OPTOUT_COLUMNS}`, {
-      bind: [id, ctx.actor.accountId, data.channel, data.recipient],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [row] = await rows<Omit<Optout, Derived>>(
+      `UPDATE optouts SET channel = $3, recipient = $4 WHERE id = $1 AND account_id = $2 RETURNING ${OPTOUT_COLUMNS}`,
+      [id, ctx.actor.accountId, data.channel, data.recipient],
+      { transaction },
+    );
     if (!row) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "optout.updated", { meta: { id, channel: data.channel } });
     return { data: optoutOf(row) };
@@ -203,10 +196,7 @@ export async function listDenyList(ctx: SignedInCtx, query: unknown = {}): Promi
 export async function getDenyEntry(ctx: SignedInCtx, id: string): Promise<{ data: DenyEntry }> {
   assertDenyList(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: denyOf(row) };
 }
@@ -216,20 +206,21 @@ export async function addDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ 
   const data = validate(addDenySchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const inserted = await db.query<Omit<DenyEntry, Derived>>(
+    const inserted = await rows<Omit<DenyEntry, Derived>>(
       `INSERT INTO deny_list (account_id, recipient, reason) VALUES ($1, $2, $3)
        ON CONFLICT (account_id, recipient) DO NOTHING RETURNING ${DENY_COLUMNS}`,
-      { bind: [ctx.actor.accountId, data.recipient, data.reason], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, data.recipient, data.reason],
+      { transaction },
     );
     if (inserted[0]) {
       await recordAudit({ ...ctx, transaction }, "denylist.added", { meta: { id: inserted[0].id } });
       return { data: denyOf(inserted[0]), created: true };
     }
-    const [existing] = await db.query<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`, {
-      bind: [ctx.actor.accountId, data.recipient],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [existing] = await rows<Omit<DenyEntry, Derived>>(
+      `SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`,
+      [ctx.actor.accountId, data.recipient],
+      { transaction },
+    );
     return { data: denyOf(existing), created: false };
   });
 }
@@ -241,17 +232,15 @@ export async function updateDenyEntry(ctx: SignedInCtx, id: string, input: unkno
   const data = validate(addDenySchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const [clash] = await db.query<{ id: string }>(`SELECT id FROM deny_list WHERE account_id = $1 AND recipient = $2 AND id <> $3`, {
-      bind: [ctx.actor.accountId, data.recipient, id],
-      type: QueryTypes.SELECT,
+    const [clash] = await rows<{ id: string }>(`SELECT id FROM deny_list WHERE account_id = $1 AND recipient = $2 AND id <> $3`, [ctx.actor.accountId, data.recipient, id], {
       transaction,
     });
     if (clash) throw new AppError("VALIDATION", { fields: { recipient: ["smpp.errors.alreadyListed"] } });
-    const [row] = await db.query<Omit<DenyEntry, Derived>>(`UPDATE deny_list SET recipient = $3, reason = $4 WHERE id = $1 AND account_id = $2 RETURNING ${DENY_COLUMNS}`, {
-      bind: [id, ctx.actor.accountId, data.recipient, data.reason],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [row] = await rows<Omit<DenyEntry, Derived>>(
+      `UPDATE deny_list SET recipient = $3, reason = $4 WHERE id = $1 AND account_id = $2 RETURNING ${DENY_COLUMNS}`,
+      [id, ctx.actor.accountId, data.recipient, data.reason],
+      { transaction },
+    );
     if (!row) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "denylist.updated", { meta: { id } });
     return { data: denyOf(row) };
@@ -263,11 +252,7 @@ export async function removeDenyEntry(ctx: SignedInCtx, id: string): Promise<{ o
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const db = sequelize();
   await db.transaction(async (transaction) => {
-    const gone = await db.query<{ id: string }>(`DELETE FROM deny_list WHERE id = $1 AND account_id = $2 RETURNING id`, {
-      bind: [id, ctx.actor.accountId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const gone = await rows<{ id: string }>(`DELETE FROM deny_list WHERE id = $1 AND account_id = $2 RETURNING id`, [id, ctx.actor.accountId], { transaction });
     if (!gone[0]) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "denylist.removed", { meta: { id } });
   });

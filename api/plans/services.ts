@@ -1,5 +1,5 @@
 /** The catalogue of plans a customer can have (active plans only). */
-import { Plan, initModels } from "../../models";
+import { Plan } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { can } from "../policy/policy";
 import { AppError } from "../lib/errors";
@@ -20,7 +20,6 @@ function view(p: Plan) {
 
 export async function listPlans(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
-  initModels();
   const rows = await Plan.findAll({
     where: { active: true },
     order: [
@@ -34,7 +33,6 @@ export async function listPlans(ctx: SignedInCtx) {
 
 export async function getPlan(ctx: SignedInCtx, id: string) {
   if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
-  initModels();
   const p = await Plan.findOne({ where: { id, active: true } });
   if (!p) throw new AppError("NOT_FOUND");
   return view(p);

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { connectionsChanged, publicSettings } from "../channels/provider-connections";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -29,6 +29,7 @@ import {
   type SecretSetting,
   type UpdateProviderInput,
 } from "./schemas";
+import { exec, rows } from "../lib/sql";
 
 export type ProviderRow = {
   id: string;
@@ -56,7 +57,6 @@ const COLUMNS = "id, name, channel, kind, settings, enabled, created_at, updated
 
 export function assertStaff(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/admin/providers")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 /** "••••" and, for a long secret, its last four characters; a short one (an SMPP password) shows nothing of itself. */
@@ -74,23 +74,16 @@ function view(row: ProviderRow, routes: Map<string, SmsRoute[]>): ProviderView {
 }
 
 async function routesByConnection(transaction?: Transaction): Promise<Map<string, SmsRoute[]>> {
-  const rows = await sequelize().query<{ route: SmsRoute; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections ORDER BY route`, {
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const found = await rows<{ route: SmsRoute; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections ORDER BY route`, undefined, { transaction });
   const map = new Map<string, SmsRoute[]>();
-  for (const r of rows) map.set(r.connection_id, [...(map.get(r.connection_id) ?? []), r.route]);
+  for (const r of found) map.set(r.connection_id, [...(map.get(r.connection_id) ?? []), r.route]);
   return map;
 }
 
 /** Loads a connection with its credentials (server-side use only: adapters, the test action). */
 export async function loadProvider(id: string, transaction?: Transaction, lock = false): Promise<ProviderRow> {
   assertId(id);
-  const [row] = await sequelize().query<ProviderRow>(`SELECT ${COLUMNS} FROM provider_connections WHERE id = $1${lock ? " FOR UPDATE" : ""}`, {
-    bind: [id],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const [row] = await rows<ProviderRow>(`SELECT ${COLUMNS} FROM provider_connections WHERE id = $1${lock ? " FOR UPDATE" : ""}`, [id], { transaction });
   if (!row) throw new AppError("NOT_FOUND");
   return row;
 }
@@ -140,14 +133,15 @@ export async function createProvider(ctx: SignedInCtx, input: unknown): Promise<
   const { settings, generated } = settingsOf(data);
   const db = sequelize();
   const row = await db.transaction(async (transaction) => {
-    const rows = await db.query<ProviderRow>(
+    const found = await rows<ProviderRow>(
       `INSERT INTO provider_connections (name, channel, kind, settings, enabled) VALUES ($1, 'sms', $2, $3::jsonb, $4)
        ON CONFLICT (name) DO NOTHING RETURNING ${COLUMNS}`,
-      { bind: [data.name, data.kind, JSON.stringify(settings), data.enabled ?? true], type: QueryTypes.SELECT, transaction },
+      [data.name, data.kind, JSON.stringify(settings), data.enabled ?? true],
+      { transaction },
     );
-    if (!rows[0]) throw new AppError("VALIDATION", { fields: { name: ["admin.providers.errors.nameTaken"] } });
-    await recordAudit({ ...ctx, transaction }, "provider_connection.created", { meta: { id: rows[0].id, name: data.name, kind: data.kind } });
-    return rows[0];
+    if (!found[0]) throw new AppError("VALIDATION", { fields: { name: ["admin.providers.errors.nameTaken"] } });
+    await recordAudit({ ...ctx, transaction }, "provider_connection.created", { meta: { id: found[0].id, name: data.name, kind: data.kind } });
+    return found[0];
   });
   await connectionsChanged();
   return { data: view(row, new Map()), ...(generated ? { generated } : {}) };
@@ -168,9 +162,10 @@ export async function updateProvider(ctx: SignedInCtx, id: string, input: unknow
       input,
     );
     const { settings, generated } = settingsOf(data, before.kind === data.kind ? before.settings : {});
-    const [row] = await db.query<ProviderRow>(
+    const [row] = await rows<ProviderRow>(
       `UPDATE provider_connections SET kind = $2, settings = $3::jsonb, enabled = $4, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
-      { bind: [id, data.kind, JSON.stringify(settings), data.enabled ?? false], type: QueryTypes.SELECT, transaction },
+      [id, data.kind, JSON.stringify(settings), data.enabled ?? false],
+      { transaction },
     );
     const changedSecrets = SECRET_SETTINGS.filter((k) => settings[k] !== before.settings[k] && settings[k] !== undefined);
     await recordAudit({ ...ctx, transaction }, "provider_connection.updated", {
@@ -191,7 +186,7 @@ export async function deleteProvider(ctx: SignedInCtx, id: string): Promise<{ ok
     const row = await loadProvider(id, transaction, true);
     const used = (await routesByConnection(transaction)).get(id) ?? [];
     if (used.length) throw new AppError("PROVIDER_IN_USE", { params: { name: row.name, routes: used.join(", ") } });
-    await db.query(`DELETE FROM provider_connections WHERE id = $1`, { bind: [id], transaction });
+    await exec(`DELETE FROM provider_connections WHERE id = $1`, [id], { transaction });
     await recordAudit({ ...ctx, transaction }, "provider_connection.deleted", { meta: { id, name: row.name, kind: row.kind } });
   });
   await connectionsChanged();
@@ -201,11 +196,10 @@ export async function deleteProvider(ctx: SignedInCtx, id: string): Promise<{ ok
 /** The four SMS routes (one page) and the connection of each. */
 export async function getRouteMap(ctx: SignedInCtx): Promise<{ data: RouteMapEntry[]; next_cursor: string | null }> {
   assertStaff(ctx);
-  const rows = await sequelize().query<{ route: SmsRoute; connection_id: string; connection_name: string }>(
+  const found = await rows<{ route: SmsRoute; connection_id: string; connection_name: string }>(
     `SELECT r.route, r.connection_id, c.name AS connection_name FROM sms_route_connections r JOIN provider_connections c ON c.id = r.connection_id`,
-    { type: QueryTypes.SELECT },
   );
-  const by = new Map(rows.map((r) => [r.route, r]));
+  const by = new Map(found.map((r) => [r.route, r]));
   return onePage(SMS_ROUTES.map((route) => ({ route, connection_id: by.get(route)?.connection_id ?? null, connection_name: by.get(route)?.connection_name ?? null })));
 }
 
@@ -220,9 +214,10 @@ export async function putRouteMap(ctx: SignedInCtx, input: unknown): Promise<{ d
   const db = sequelize();
   await db.transaction(async (transaction) => {
     const ids = [...new Set(wanted.map(([, id]) => id))];
-    const found = await db.query<{ id: string; name: string; enabled: boolean }>(
+    const found = await rows<{ id: string; name: string; enabled: boolean }>(
       `SELECT id, name, enabled FROM provider_connections WHERE id = ANY($1::uuid[]) AND channel = 'sms' FOR SHARE`,
-      { bind: [ids], type: QueryTypes.SELECT, transaction },
+      [ids],
+      { transaction },
     );
     const byId = new Map(found.map((f) => [f.id, f]));
     const fields: Record<string, string[]> = {};
@@ -232,18 +227,16 @@ export async function putRouteMap(ctx: SignedInCtx, input: unknown): Promise<{ d
       else if (!c.enabled) fields[route] = ["admin.providers.errors.disabled"];
     }
     if (Object.keys(fields).length) throw new AppError("VALIDATION", { fields });
-    const before = await db.query<{ route: string; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections FOR UPDATE`, {
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const before = await rows<{ route: string; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections FOR UPDATE`, undefined, { transaction });
     const changes: Record<string, { from: string | null; to: string }> = {};
     for (const [route, id] of wanted) {
       const prev = before.find((b) => b.route === route)?.connection_id ?? null;
       if (prev === id) continue;
-      await db.query(
+      await exec(
         `INSERT INTO sms_route_connections (route, connection_id, updated_at) VALUES ($1, $2, now())
          ON CONFLICT (route) DO UPDATE SET connection_id = EXCLUDED.connection_id, updated_at = now()`,
-        { bind: [route, id], transaction },
+        [route, id],
+        { transaction },
       );
       changes[route] = { from: prev, to: byId.get(id)!.name };
     }

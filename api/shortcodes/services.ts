@@ -3,8 +3,6 @@
  * assigns them (admin area); the account lists them, sees which it can send from now and names
  * them. Every read is scoped by the acting account: another account's code is not found.
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -12,6 +10,7 @@ import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { assertCanWrite, can } from "../policy/policy";
 import { shortCodeSchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export type ShortCodeView = {
   id: string;
@@ -37,11 +36,8 @@ function view(r: Omit<ShortCodeView, "created_at" | "updated_at"> & { created_at
 /** Every short code of the account, by number. */
 export async function listShortCodes(ctx: SignedInCtx): Promise<ShortCodeView[]> {
   assertAllowed(ctx);
-  const rows = await sequelize().query<ShortCodeView>(`SELECT ${COLUMNS} FROM short_codes WHERE account_id = $1 ORDER BY number`, {
-    bind: [ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
-  return rows.map(view);
+  const found = await rows<ShortCodeView>(`SELECT ${COLUMNS} FROM short_codes WHERE account_id = $1 ORDER BY number`, [ctx.actor.accountId]);
+  return found.map(view);
 }
 
 /** The account's short codes it can send from now: active and homologated with at least one carrier. */
@@ -52,10 +48,7 @@ export async function availableShortCodes(ctx: SignedInCtx): Promise<ShortCodeVi
 export async function getShortCode(ctx: SignedInCtx, id: string): Promise<ShortCodeView> {
   assertAllowed(ctx);
   assertId(id);
-  const [row] = await sequelize().query<ShortCodeView>(`SELECT ${COLUMNS} FROM short_codes WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<ShortCodeView>(`SELECT ${COLUMNS} FROM short_codes WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return view(row);
 }
@@ -65,10 +58,11 @@ export async function updateShortCode(ctx: SignedInCtx, id: string, input: unkno
   assertAllowed(ctx, true);
   assertId(id);
   const data = validate(shortCodeSchema, input);
-  const [row] = await sequelize().query<ShortCodeView>(`UPDATE short_codes SET nickname = $3, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`, {
-    bind: [id, ctx.actor.accountId, data.nickname],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<ShortCodeView>(`UPDATE short_codes SET nickname = $3, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`, [
+    id,
+    ctx.actor.accountId,
+    data.nickname,
+  ]);
   if (!row) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "short_codes.updated", { meta: { id, number: row.number } });
   return view(row);

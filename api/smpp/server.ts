@@ -44,8 +44,7 @@
  */
 import { randomUUID } from "node:crypto";
 import smpp, { type PDU, type Session } from "smpp";
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
+import { initModels, sequelize } from "../../models";
 import { loadActor } from "../auth/actor";
 import {
   concatOf,
@@ -73,7 +72,10 @@ import { isOwnSender } from "../sms/senders";
 import type { MessageStatus } from "../messages/status";
 import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "./limits";
 import { hashSmppPassword } from "./users";
+import { exec, rows } from "../lib/sql";
 
+// Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
+initModels();
 const config = env();
 assertBindable(config.SMPP_HOST, "SMPP_HOST");
 type Mode = "transmitter" | "receiver" | "transceiver";
@@ -94,18 +96,15 @@ keepMessagesRaw(smpp.filters); // octets reach decodeText undecoded (the package
 const dummyHash = hashSmppPassword(randomUUID());
 
 async function findUser(systemId: string): Promise<UserRow | undefined> {
-  const [u] = await db().query<UserRow>(`SELECT id, account_id, system_id, password_hash, route, tps, enabled, created_by FROM smpp_users WHERE system_id = $1`, {
-    bind: [systemId],
-    type: QueryTypes.SELECT,
-  });
+  const [u] = await rows<UserRow>(`SELECT id, account_id, system_id, password_hash, route, tps, enabled, created_by FROM smpp_users WHERE system_id = $1`, [systemId]);
   return u;
 }
 
 /** The person the SMPP user acts as: its creator while still a member, else the account's first owner. */
 async function actorFor(user: UserRow) {
-  const candidates = await db().query<{ user_id: string }>(
+  const candidates = await rows<{ user_id: string }>(
     `SELECT user_id FROM memberships WHERE account_id = $1 AND (user_id = $2 OR role = 'owner') ORDER BY (user_id = $2) DESC, created_at LIMIT 1`,
-    { bind: [user.account_id, user.created_by], type: QueryTypes.SELECT },
+    [user.account_id, user.created_by],
   );
   if (!candidates[0]) throw new AppError("ACCOUNT_INFO_FAILED");
   return loadActor(candidates[0].user_id, user.account_id, { strict: true });
@@ -165,10 +164,11 @@ async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?:
       {
         messageId,
         also: async (accepted, transaction) => {
-          await db().query(`INSERT INTO smpp_messages (message_id, smpp_user_id, registered_delivery, data_coding) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, {
-            bind: [accepted.data![0].id, b.user.id, whole.receipt, whole.dataCoding & 0xff],
-            transaction,
-          });
+          await exec(
+            `INSERT INTO smpp_messages (message_id, smpp_user_id, registered_delivery, data_coding) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+            [accepted.data![0].id, b.user.id, whole.receipt, whole.dataCoding & 0xff],
+            { transaction },
+          );
         },
       },
     );
@@ -198,10 +198,10 @@ async function query(b: Bound, pdu: PDU): Promise<Answer> {
   const id = messageIdOf(pdu);
   if (!id) return { command_status: STATUS.ESME_RINVMSGID };
   const source = String(pdu.source_addr ?? "").trim();
-  const [m] = await db().query<{ status: MessageStatus; error_code: string | null; done_at: Date | null }>(
+  const [m] = await rows<{ status: MessageStatus; error_code: string | null; done_at: Date | null }>(
     `SELECT status, error_code, CASE WHEN status IN ('delivered','read','failed','unavailable','rejected','optout') THEN COALESCE(delivered_at, failed_at, updated_at) END AS done_at
      FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms' AND direction = 'outbound' AND ($3 = '' OR sender = $3)`,
-    { bind: [id, b.user.account_id, source], type: QueryTypes.SELECT },
+    [id, b.user.account_id, source],
   );
   if (!m) return { command_status: STATUS.ESME_RQUERYFAIL };
   const err = /^\d{1,3}$/.test(m.error_code ?? "") ? Math.min(255, Number(m.error_code)) : 0;
@@ -219,11 +219,11 @@ async function cancel(b: Bound, pdu: PDU): Promise<Answer> {
   if (String(pdu.message_id ?? "").trim() === "") {
     const to = e164(pdu.destination_addr);
     if (!to) return { command_status: STATUS.ESME_RINVDSTADR };
-    const ids = await db().query<{ id: string }>(
+    const ids = await rows<{ id: string }>(
       `SELECT m.id FROM smpp_messages sm JOIN messages m ON m.id = sm.message_id
        WHERE sm.smpp_user_id = $1 AND m.account_id = $2 AND m.status = 'scheduled' AND m.recipient = $3 AND m.sender = $4
        ORDER BY m.created_at LIMIT 10000`,
-      { bind: [b.user.id, b.user.account_id, to, String(pdu.source_addr ?? "").trim()], type: QueryTypes.SELECT },
+      [b.user.id, b.user.account_id, to, String(pdu.source_addr ?? "").trim()],
     );
     let canceled = 0;
     for (const { id } of ids) if (await cancelScheduledSms(ctx, id)) canceled++;
@@ -244,9 +244,9 @@ const validSchedule = (at: string) => {
 async function replace(b: Bound, pdu: PDU): Promise<Answer> {
   const id = messageIdOf(pdu);
   if (!id) return { command_status: STATUS.ESME_RINVMSGID };
-  const [sm] = await db().query<{ data_coding: number }>(
+  const [sm] = await rows<{ data_coding: number }>(
     `SELECT sm.data_coding FROM smpp_messages sm JOIN smpp_users u ON u.id = sm.smpp_user_id WHERE sm.message_id = $1 AND u.account_id = $2`,
-    { bind: [id, b.user.account_id], type: QueryTypes.SELECT },
+    [id, b.user.account_id],
   );
   const raw = (pdu.short_message as { message?: unknown } | undefined)?.message;
   const text = Buffer.isBuffer(raw) ? decodeText(sm?.data_coding ?? 0, raw) : null;
@@ -404,10 +404,7 @@ async function pump() {
   const receivers = [...bound].filter((b) => b.mode !== "transmitter");
   const userIds = [...new Set([...bound].map((b) => b.user.id))];
   if (userIds.length) {
-    const fresh = await db().query<UserRow>(`SELECT id, account_id, system_id, password_hash, route, tps, enabled, created_by FROM smpp_users WHERE id = ANY($1::uuid[])`, {
-      bind: [userIds],
-      type: QueryTypes.SELECT,
-    });
+    const fresh = await rows<UserRow>(`SELECT id, account_id, system_id, password_hash, route, tps, enabled, created_by FROM smpp_users WHERE id = ANY($1::uuid[])`, [userIds]);
     const byId = new Map(fresh.map((u) => [u.id, u]));
     for (const b of bound) {
       const u = byId.get(b.user.id);
@@ -420,7 +417,7 @@ async function pump() {
   }
   const receiverUsers = [...new Set(receivers.filter((b) => bound.has(b)).map((b) => b.user.id))];
   if (!receiverUsers.length || inFlight >= MAX_IN_FLIGHT) return;
-  const due = await db().query<{
+  const due = await rows<{
     message_id: string;
     smpp_user_id: string;
     status: MessageStatus;
@@ -440,7 +437,7 @@ async function pump() {
      WHERE s.message_id = due.message_id AND m.id = s.message_id
      RETURNING s.message_id, s.smpp_user_id, m.status, m.sender, m.recipient, m.error_code, left(m.body, 20) AS body, m.created_at,
                COALESCE(m.delivered_at, m.failed_at, m.updated_at) AS done_at`,
-    { bind: [receiverUsers, FINAL], type: QueryTypes.SELECT },
+    [receiverUsers, FINAL],
   );
   // Each receipt waits for its own deliver_sm_resp (up to 10 s) without holding up the pass: one
   // slow or silent ESME must not delay every other ESME's receipts (head-of-line blocking).
@@ -492,7 +489,7 @@ async function pump() {
           })
         : false;
       // Not acknowledged: owed again (sent on a later pass or the next bind).
-      if (!ok) await db().query(`UPDATE smpp_messages SET receipt_sent_at = NULL WHERE message_id = $1`, { bind: [r.message_id] });
+      if (!ok) await exec(`UPDATE smpp_messages SET receipt_sent_at = NULL WHERE message_id = $1`, [r.message_id]);
     })()
       .catch((e) => console.error("smpp receipt bookkeeping failed", r.message_id, e))
       .finally(() => inFlight--);

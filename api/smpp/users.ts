@@ -5,8 +5,7 @@
  * scoped by the acting account; system_id is unique on the platform.
  */
 import { randomInt } from "node:crypto";
-import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -17,6 +16,7 @@ import { z } from "../lib/zod";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { can } from "../policy/policy";
 import { bulkDeleteSchema, createSmppUserSchema, updateSmppUserSchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export type SmppUser = { id: string; system_id: string; route: string; tps: number; enabled: boolean; created_at: Date; updated_at: Date };
 const COLUMNS = "id, system_id, route, tps, enabled, created_at, updated_at";
@@ -24,7 +24,6 @@ const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
 
 function assertAllowed(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/smpp")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 export function generateSmppPassword(): string {
@@ -37,10 +36,7 @@ export const hashSmppPassword = (password: string) => Bun.password.hash(password
 
 export async function listSmppUsers(ctx: SignedInCtx): Promise<{ data: SmppUser[] }> {
   assertAllowed(ctx);
-  const data = await sequelize().query<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500`, {
-    bind: [ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const data = await rows<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500`, [ctx.actor.accountId]);
   return { data };
 }
 
@@ -54,14 +50,14 @@ export async function pageSmppUsers(ctx: SignedInCtx, input: unknown): Promise<{
   assertAllowed(ctx);
   const { limit, cursor } = validate(smppPageSchema, input ?? {});
   const after = timeIdCursor(cursor);
-  const rows = await sequelize().query<SmppUser & { position: string }>(
+  const found = await rows<SmppUser & { position: string }>(
     `SELECT ${COLUMNS}, ${POSITION_SQL("created_at")} AS position FROM smpp_users
       WHERE account_id = $1 ${after ? "AND (created_at, id) < ($3::timestamptz, $4::uuid)" : ""}
       ORDER BY created_at DESC, id DESC LIMIT $2`,
-    { bind: [ctx.actor.accountId, limit + 1, ...(after ?? [])], type: QueryTypes.SELECT },
+    [ctx.actor.accountId, limit + 1, ...(after ?? [])],
   );
   return keyset(
-    rows,
+    found,
     limit,
     (r) => [r.position, r.id],
     ({ position: _position, ...u }) => u,
@@ -71,10 +67,7 @@ export async function pageSmppUsers(ctx: SignedInCtx, input: unknown): Promise<{
 export async function getSmppUser(ctx: SignedInCtx, id: string): Promise<{ data: SmppUser }> {
   assertAllowed(ctx);
   assertId(id);
-  const [row] = await sequelize().query<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<SmppUser>(`SELECT ${COLUMNS} FROM smpp_users WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: row };
 }
@@ -86,14 +79,15 @@ export async function createSmppUser(ctx: SignedInCtx, input: unknown): Promise<
   const hash = await hashSmppPassword(password);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const rows = await db.query<SmppUser>(
+    const found = await rows<SmppUser>(
       `INSERT INTO smpp_users (account_id, system_id, password_hash, route, tps, enabled, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (system_id) DO NOTHING RETURNING ${COLUMNS}`,
-      { bind: [ctx.actor.accountId, data.system_id, hash, data.route, data.tps, data.enabled, ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, data.system_id, hash, data.route, data.tps, data.enabled, ctx.actor.userId],
+      { transaction },
     );
-    if (!rows[0]) throw new AppError("VALIDATION", { fields: { system_id: ["smpp.errors.systemIdTaken"] } });
-    await recordAudit({ ...ctx, transaction }, "smpp_user.created", { meta: { id: rows[0].id, system_id: data.system_id } });
-    return { data: rows[0], password };
+    if (!found[0]) throw new AppError("VALIDATION", { fields: { system_id: ["smpp.errors.systemIdTaken"] } });
+    await recordAudit({ ...ctx, transaction }, "smpp_user.created", { meta: { id: found[0].id, system_id: data.system_id } });
+    return { data: found[0], password };
   });
 }
 
@@ -105,14 +99,15 @@ export async function updateSmppUser(ctx: SignedInCtx, id: string, input: unknow
   const hash = password ? await hashSmppPassword(password) : null;
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const rows = await db.query<SmppUser>(
+    const found = await rows<SmppUser>(
       `UPDATE smpp_users SET route = $3, tps = $4, enabled = $5, password_hash = COALESCE($6, password_hash), updated_at = now()
        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
-      { bind: [id, ctx.actor.accountId, data.route, data.tps, data.enabled, hash], type: QueryTypes.SELECT, transaction },
+      [id, ctx.actor.accountId, data.route, data.tps, data.enabled, hash],
+      { transaction },
     );
-    if (!rows[0]) throw new AppError("NOT_FOUND");
+    if (!found[0]) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "smpp_user.updated", { meta: { id, route: data.route, tps: data.tps, enabled: data.enabled, password_reset: Boolean(password) } });
-    return password ? { data: rows[0], password } : { data: rows[0] };
+    return password ? { data: found[0], password } : { data: found[0] };
   });
 }
 
@@ -121,11 +116,7 @@ export async function deleteSmppUser(ctx: SignedInCtx, id: string): Promise<{ ok
   assertId(id);
   const db = sequelize();
   await db.transaction(async (transaction) => {
-    const gone = await db.query<{ system_id: string }>(`DELETE FROM smpp_users WHERE id = $1 AND account_id = $2 RETURNING system_id`, {
-      bind: [id, ctx.actor.accountId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const gone = await rows<{ system_id: string }>(`DELETE FROM smpp_users WHERE id = $1 AND account_id = $2 RETURNING system_id`, [id, ctx.actor.accountId], { transaction });
     if (!gone[0]) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "smpp_user.deleted", { meta: { id, system_id: gone[0].system_id } });
   });
@@ -138,11 +129,7 @@ export async function deleteSmppUsers(ctx: SignedInCtx, input: unknown): Promise
   const { ids } = validate(bulkDeleteSchema, input);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const gone = await db.query<{ id: string }>(`DELETE FROM smpp_users WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, {
-      bind: [ctx.actor.accountId, ids],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const gone = await rows<{ id: string }>(`DELETE FROM smpp_users WHERE account_id = $1 AND id = ANY($2::uuid[]) RETURNING id`, [ctx.actor.accountId, ids], { transaction });
     if (gone.length) await recordAudit({ ...ctx, transaction }, "smpp_user.deleted", { meta: { ids: gone.map((g) => g.id) } });
     return { deleted: gone.length };
   });

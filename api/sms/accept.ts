@@ -29,8 +29,8 @@
  * docs/decisions/008-send-paths.md explains the choices.
  */
 import { createHash } from "node:crypto";
-import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { type Transaction } from "sequelize";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import { defaultProvider, dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
@@ -44,6 +44,7 @@ import { MAX_BODY, MAX_SCHEDULE_DAYS, sendSmsSchema, type SendSmsInput } from ".
 import { smsSegments, type SmsCoding } from "./segments";
 import { templateForSend } from "./templates";
 import { parseTemplate, renderTemplate, type ParsedTemplate } from "./template-vars";
+import { exec, rows } from "../lib/sql";
 
 export type AcceptedSms = {
   id: string;
@@ -191,7 +192,6 @@ export async function acceptSms(ctx: SignedInCtx, input: unknown, opts: AcceptOp
 
 async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions): Promise<AcceptSmsAnswer> {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
-  initModels();
   const key = opts.idempotencyKey ?? null;
   if (key !== null) checkKey(key);
   const data = validate(sendSmsSchema, input);
@@ -210,17 +210,16 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
   const db = sequelize();
 
   const answer = await db.transaction(async (transaction) => {
-    const [account] = await db.query<{ balance: string; credit_limit: string; currency: string }>(`SELECT balance, credit_limit, currency FROM accounts WHERE id = $1`, {
-      bind: [accountId],
-      type: QueryTypes.SELECT,
+    const [account] = await rows<{ balance: string; credit_limit: string; currency: string }>(`SELECT balance, credit_limit, currency FROM accounts WHERE id = $1`, [accountId], {
       transaction,
     });
     if (!account) throw new AppError("NOT_FOUND");
 
     if (key !== null) {
-      const [stored] = await db.query<{ request_hash: string; response: AcceptSmsAnswer }>(
+      const [stored] = await rows<{ request_hash: string; response: AcceptSmsAnswer }>(
         `SELECT request_hash, response FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
-        { bind: [accountId, key], type: QueryTypes.SELECT, transaction },
+        [accountId, key],
+        { transaction },
       );
       if (stored) {
         if (stored.request_hash !== hash) throw new AppError("IDEMPOTENCY_CONFLICT");
@@ -241,20 +240,13 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
     const queuedIds = result.answer.data
       ? result.answer.data.filter((m) => m.status === "queued").map((m) => m.id)
       : result.answer.campaign_id
-        ? (
-            await db.query<{ id: string }>(`SELECT id FROM messages WHERE campaign_id = $1 AND status = 'queued'`, {
-              bind: [result.answer.campaign_id],
-              type: QueryTypes.SELECT,
-              transaction,
-            })
-          ).map((r) => r.id)
+        ? (await rows<{ id: string }>(`SELECT id FROM messages WHERE campaign_id = $1 AND status = 'queued'`, [result.answer.campaign_id], { transaction })).map((r) => r.id)
         : [];
     const { held } = await holdForReview({ accountId, body: text, messageIds: queuedIds, transaction });
     if (result.answer.data) markHeld(result.answer.data, held);
     await opts.also?.(result.answer, transaction);
     if (key !== null) {
-      await db.query(`INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`, {
-        bind: [accountId, key, hash, JSON.stringify(result.answer)],
+      await exec(`INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`, [accountId, key, hash, JSON.stringify(result.answer)], {
         transaction,
       });
     }
@@ -273,11 +265,11 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
     // Last: the debit, only if the balance still covers it. The account row is locked from here to
     // COMMIT only, so concurrent sends of the account overlap everywhere else.
     if (run.debit > 0) {
-      const debited = await db.query<{ id: string }>(`UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1 AND balance + credit_limit >= $2 RETURNING id`, {
-        bind: [accountId, run.debit],
-        type: QueryTypes.SELECT,
-        transaction,
-      });
+      const debited = await rows<{ id: string }>(
+        `UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1 AND balance + credit_limit >= $2 RETURNING id`,
+        [accountId, run.debit],
+        { transaction },
+      );
       if (debited.length === 0) throw new AppError("INSUFFICIENT_BALANCE");
     }
     return result.answer;
@@ -321,29 +313,13 @@ async function debit(run: Run, total: number) {
 async function createCampaign(run: Run, source: Record<string, unknown>, label: string, total: number, sendable: number): Promise<string> {
   const name = run.data.campaign_name || `${label} · ${spStamp(new Date())}`.slice(0, 120);
   const status = run.scheduledAt ? "scheduled" : sendable === 0 ? "completed" : "running";
-  const [row] = await sequelize().query<{ id: string }>(
+  const [row] = await rows<{ id: string }>(
     `INSERT INTO campaigns (account_id, channel, name, status, sender, body, route, template_id, source, total, created_by, scheduled_at, started_at, completed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12,
              CASE WHEN $4 = 'scheduled' THEN NULL ELSE now() END, CASE WHEN $4 = 'completed' THEN now() END)
      RETURNING id`,
-    {
-      bind: [
-        run.accountId,
-        CHANNEL,
-        name,
-        status,
-        run.data.from,
-        run.text,
-        run.data.route,
-        run.data.template_id,
-        JSON.stringify(source),
-        total,
-        run.ctx.actor.userId,
-        run.scheduledAt,
-      ],
-      type: QueryTypes.SELECT,
-      transaction: run.transaction,
-    },
+    [run.accountId, CHANNEL, name, status, run.data.from, run.text, run.data.route, run.data.template_id, JSON.stringify(source), total, run.ctx.actor.userId, run.scheduledAt],
+    { transaction: run.transaction },
   );
   return row.id;
 }
@@ -391,7 +367,6 @@ function fixedBinds(run: Run, campaignId: string | null) {
 
 /** A list from the request (at most 1,000): rendered and counted here, inserted from arrays. */
 async function acceptList(run: Run, list: Array<{ to: string; variables: Record<string, string> }>): Promise<Result> {
-  const db = sequelize();
   const { transaction } = run;
   const rendered = list.map((m) => {
     const r = renderTemplate(run.text, m.variables, run.data.variables);
@@ -401,13 +376,14 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
   });
   const recipients = rendered.map((r) => r.to);
   // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
-  const blockedRows = await db.query<{ recipient: string; why: Blocked }>(
+  const blockedRows = await rows<{ recipient: string; why: Blocked }>(
     `SELECT DISTINCT ON (recipient) recipient, why FROM (
        SELECT recipient, 'optout' AS why, 0 AS rank FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = ANY($3::text[])
        UNION ALL
        SELECT recipient, 'deny_list', 1 FROM deny_list WHERE account_id = $1 AND recipient = ANY($3::text[])
      ) b ORDER BY recipient, rank`,
-    { bind: [run.accountId, CHANNEL, recipients], type: QueryTypes.SELECT, transaction },
+    [run.accountId, CHANNEL, recipients],
+    { transaction },
   );
   const blocked = new Map(blockedRows.map((r) => [r.recipient, r.why]));
   const sendable = rendered.filter((r) => !blocked.has(r.to));
@@ -418,28 +394,25 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
   const optout = blockedRows.filter((r) => r.why === "optout").length;
   const rejected = blockedRows.filter((r) => r.why === "deny_list").length;
   const campaignId = rendered.length > 1 ? await createCampaign(run, { kind: "list", count: rendered.length }, "SMS", rendered.length, sendable.length) : null;
-  const rows = await db.query<{ id: string; recipient: string }>(
+  const found = await rows<{ id: string; recipient: string }>(
     insertMessagesSql(
       `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why, id
          FROM unnest($11::text[], $12::text[], $13::int[], $14::text[], $15::text[], $16::uuid[]) WITH ORDINALITY AS u(recipient, body, segments, coding, why, id, n)`,
       `SELECT id, recipient FROM m`,
       { events: true, ids: true },
     ),
-    {
-      bind: [
-        ...fixedBinds(run, campaignId),
-        recipients,
-        rendered.map((r) => r.body),
-        rendered.map((r) => r.segments),
-        rendered.map((r) => r.coding),
-        rendered.map((r) => blocked.get(r.to) ?? ""),
-        rendered.map(() => run.messageId),
-      ],
-      type: QueryTypes.SELECT,
-      transaction,
-    },
+    [
+      ...fixedBinds(run, campaignId),
+      recipients,
+      rendered.map((r) => r.body),
+      rendered.map((r) => r.segments),
+      rendered.map((r) => r.coding),
+      rendered.map((r) => blocked.get(r.to) ?? ""),
+      rendered.map(() => run.messageId),
+    ],
+    { transaction },
   );
-  const idOf = new Map(rows.map((r) => [r.recipient, r.id]));
+  const idOf = new Map(found.map((r) => [r.recipient, r.id]));
   const status = run.scheduledAt ? "scheduled" : "queued";
   const answer: AcceptSmsAnswer = {
     data: rendered.map((r): AcceptedSms => {
@@ -455,7 +428,7 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
     ...(run.scheduledAt ? { scheduled_at: run.scheduledAt.toISOString() } : {}),
     ...(campaignId ? { summary: { messages: rendered.length, sendable: sendable.length, optout, rejected, segments } } : {}),
   };
-  return { answer, audit: { messages: rows.length, segments, optout, rejected } };
+  return { answer, audit: { messages: found.length, segments, optout, rejected } };
 }
 
 /**
@@ -466,7 +439,7 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
 async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "file" }>): Promise<Result> {
   const db = sequelize();
   const { transaction, accountId } = run;
-  const q = <T extends object>(sql: string, bind: unknown[]) => db.query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  const q = <T extends object>(sql: string, bind: unknown[]) => rows<T>(sql, bind, { transaction });
   const exec = (sql: string, bind: unknown[] = []) => db.query(sql, { bind, transaction });
 
   let label: string;

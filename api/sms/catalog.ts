@@ -3,8 +3,6 @@
  * routes it is offered and their price per segment (GET /api/sms/products) — and its price rows
  * (GET /api/sms/prices, GET/PUT /api/sms/prices/:id; changing a price is for platform staff only).
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
@@ -15,6 +13,7 @@ import { can, isPlatformStaff } from "../policy/policy";
 import { resolvePrices } from "./pricing";
 import type { SmsRoute } from "./schemas";
 import { ownSenders } from "./senders";
+import { rows } from "../lib/sql";
 
 /** How far back GET /senders looks for senders used. */
 export const SENDERS_LOOKBACK_DAYS = 90;
@@ -44,11 +43,11 @@ export async function listSenders(ctx: SignedInCtx): Promise<{ data: SenderView[
   assertSend(ctx);
   const codes = await ownSenders(ctx.actor.accountId);
   const used = codes.length
-    ? await sequelize().query<{ sender: string; last: Date }>(
+    ? await rows<{ sender: string; last: Date }>(
         `SELECT sender, max(created_at) AS last FROM messages
           WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound' AND sender = ANY($3::text[]) AND created_at > now() - make_interval(days => $2)
           GROUP BY sender`,
-        { bind: [ctx.actor.accountId, SENDERS_LOOKBACK_DAYS, codes.map((c) => c.number)], type: QueryTypes.SELECT },
+        [ctx.actor.accountId, SENDERS_LOOKBACK_DAYS, codes.map((c) => c.number)],
       )
     : [];
   const lastUsed = new Map(used.map((r) => [r.sender, new Date(r.last).toISOString()]));
@@ -61,7 +60,7 @@ export type RouteOffer = { route: SmsRoute; price_per_segment: number; currency:
 
 /** The routes the account is offered and their price per segment (api/sms/pricing.ts `resolvePrices`). */
 export async function smsRouteOffers(accountId: string): Promise<RouteOffer[]> {
-  const [account] = await sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [accountId], type: QueryTypes.SELECT });
+  const [account] = await rows<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId]);
   const currency = (account?.currency ?? "BRL").trim();
   const prices = await resolvePrices("sms", accountId, currency);
   return prices.map((p) => ({ route: p.route, price_per_segment: p.pricePerSegment, currency: p.currency, price_id: p.priceId }));
@@ -85,18 +84,15 @@ const priceView = (r: PriceRow) => ({
 /** The account's own price rows. */
 export async function listSmsPrices(ctx: SignedInCtx) {
   assertSend(ctx);
-  const rows = await sequelize().query<PriceRow>(`SELECT * FROM sms_prices WHERE account_id = $1 ORDER BY route`, { bind: [ctx.actor.accountId], type: QueryTypes.SELECT });
-  return { data: rows.map(priceView) };
+  const found = await rows<PriceRow>(`SELECT * FROM sms_prices WHERE account_id = $1 ORDER BY route`, [ctx.actor.accountId]);
+  return { data: found.map(priceView) };
 }
 
 /** One price row: the account's own; platform staff read any account's. */
 export async function getSmsPrice(ctx: SignedInCtx, id: string) {
   if (!isPlatformStaff(ctx.actor)) assertSend(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await sequelize().query<PriceRow>(`SELECT * FROM sms_prices WHERE id = $1 AND (account_id = $2 OR $3)`, {
-    bind: [id, ctx.actor.accountId, isPlatformStaff(ctx.actor)],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<PriceRow>(`SELECT * FROM sms_prices WHERE id = $1 AND (account_id = $2 OR $3)`, [id, ctx.actor.accountId, isPlatformStaff(ctx.actor)]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: priceView(row) };
 }
@@ -116,10 +112,7 @@ export async function updateSmsPrice(ctx: SignedInCtx, id: string, input: unknow
   if (!isPlatformStaff(ctx.actor)) throw new AppError("FORBIDDEN");
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const data = validate(priceSchema, input);
-  const [row] = await sequelize().query<PriceRow>(`UPDATE sms_prices SET price_per_segment = $2, updated_at = now() WHERE id = $1 RETURNING *`, {
-    bind: [id, data.price_per_segment],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<PriceRow>(`UPDATE sms_prices SET price_per_segment = $2, updated_at = now() WHERE id = $1 RETURNING *`, [id, data.price_per_segment]);
   if (!row) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "sms.price_updated", { meta: { priceId: id, accountId: row.account_id, route: row.route, price_per_segment: data.price_per_segment } });
   return { data: priceView(row) };

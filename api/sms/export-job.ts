@@ -17,14 +17,14 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
-import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { env } from "../lib/env";
 import { DEFAULT_LOCALE } from "../lib/i18n";
 import { STORED_REASON_KEYS, errorMessageText } from "./error-message";
 import { HISTORY_TIME_ZONE } from "./history";
 import { liveRoomsExportSelect, type LiveExportFilter } from "../live/report-exports";
 import { EXPORT_RETENTION_DAYS, announceExport, exportRelativePath, type ExportFilter, type ExportKind } from "./exports";
+import { exec, rows } from "../lib/sql";
 
 /** The CSV's columns, in order (machine names; documented in ADR 009). */
 export const EXPORT_COLUMNS = [
@@ -95,13 +95,12 @@ function selectOf(row: JobRow, lit: (v: string) => string) {
 }
 
 export async function runExport(id: string, touch?: () => Promise<void>) {
-  initModels();
   const db = sequelize();
-  const [row] = await db.query<JobRow>(
+  const [row] = await rows<JobRow>(
     `UPDATE sms_exports SET status = 'processing', started_at = now(), updated_at = now(), error = NULL
       WHERE id = $1 AND status IN ('queued','processing')
       RETURNING id, account_id, kind, filter, status, (SELECT locale FROM users WHERE users.id = sms_exports.created_by) AS locale`,
-    { bind: [id], type: QueryTypes.SELECT },
+    [id],
   );
   if (!row) return; // finished (or removed) already: a repeated announcement does nothing
   const relative = exportRelativePath(row.account_id, row.id);
@@ -134,9 +133,12 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
     await pipeline(source, heartbeat, createWriteStream(part));
     await rename(part, path);
     const size = (await stat(path)).size;
-    await db.query(`UPDATE sms_exports SET status = 'done', rows = $2, file_path = $3, file_size = $4, finished_at = now(), updated_at = now() WHERE id = $1`, {
-      bind: [row.id, source.rowCount, relative, size],
-    });
+    await exec(`UPDATE sms_exports SET status = 'done', rows = $2, file_path = $3, file_size = $4, finished_at = now(), updated_at = now() WHERE id = $1`, [
+      row.id,
+      source.rowCount,
+      relative,
+      size,
+    ]);
   } catch (e) {
     await rm(part, { force: true }).catch(() => undefined);
     throw e;
@@ -147,10 +149,10 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
 
 /** The job gave up (after the runner's attempts): say so on the export. */
 export async function failExport(id: string, reason: string) {
-  initModels();
-  await sequelize().query(`UPDATE sms_exports SET status = 'failed', error = $2, finished_at = now(), updated_at = now() WHERE id = $1 AND status IN ('queued','processing')`, {
-    bind: [id, reason.slice(0, 500)],
-  });
+  await exec(`UPDATE sms_exports SET status = 'failed', error = $2, finished_at = now(), updated_at = now() WHERE id = $1 AND status IN ('queued','processing')`, [
+    id,
+    reason.slice(0, 500),
+  ]);
 }
 
 /**
@@ -159,19 +161,13 @@ export async function failExport(id: string, reason: string) {
  * the retention with their files.
  */
 export async function sweepExports() {
-  initModels();
-  const db = sequelize();
-  const stale = await db.query<{ id: string }>(
-    `UPDATE sms_exports SET updated_at = now()
+  const stale = await rows<{ id: string }>(`UPDATE sms_exports SET updated_at = now()
       WHERE (status = 'queued' AND updated_at < now() - interval '1 minute') OR (status = 'processing' AND updated_at < now() - interval '5 minutes')
-      RETURNING id`,
-    { type: QueryTypes.SELECT },
-  );
+      RETURNING id`);
   for (const r of stale) await announceExport(r.id);
-  const old = await db.query<{ id: string; file_path: string | null }>(`DELETE FROM sms_exports WHERE created_at < now() - make_interval(days => $1) RETURNING id, file_path`, {
-    bind: [EXPORT_RETENTION_DAYS],
-    type: QueryTypes.SELECT,
-  });
+  const old = await rows<{ id: string; file_path: string | null }>(`DELETE FROM sms_exports WHERE created_at < now() - make_interval(days => $1) RETURNING id, file_path`, [
+    EXPORT_RETENTION_DAYS,
+  ]);
   for (const r of old) if (r.file_path) await rm(resolve(env().UPLOAD_DIR, r.file_path), { force: true });
   return stale.length + old.length;
 }

@@ -10,8 +10,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { Readable } from "node:stream";
-import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
@@ -22,6 +21,7 @@ import { validate } from "../lib/validate";
 import type { z } from "../lib/zod";
 import { can } from "../policy/policy";
 import { saoPauloToday, smsHistorySchema } from "./history";
+import { rows } from "../lib/sql";
 
 export const EXPORT_STREAM = "jobs:sms-exports";
 export const EXPORT_STATUSES = ["queued", "processing", "done", "failed"] as const;
@@ -104,11 +104,7 @@ const view = (r: Row): ExportView => ({
 
 export async function findRow(accountId: string, id: string, kind: ExportKind = "sms") {
   assertId(id);
-  initModels();
-  const [row] = await sequelize().query<Row>(`SELECT * FROM sms_exports WHERE id = $1 AND account_id = $2 AND kind = $3`, {
-    bind: [id, accountId, kind],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<Row>(`SELECT * FROM sms_exports WHERE id = $1 AND account_id = $2 AND kind = $3`, [id, accountId, kind]);
   if (!row) throw new AppError("NOT_FOUND");
   return row;
 }
@@ -125,13 +121,12 @@ export async function createExport(ctx: SignedInCtx, input: unknown): Promise<Ex
 
 /** Stores a queued export of `kind` (with its audit entry) and announces it to the workers. Permission and filter are the caller's. */
 export async function queueExport(ctx: SignedInCtx, kind: ExportKind, filter: object, auditAction: string): Promise<Row> {
-  initModels();
   const row = await sequelize().transaction(async (transaction) => {
-    const [r] = await sequelize().query<Row>(`INSERT INTO sms_exports (account_id, kind, filter, created_by) VALUES ($1, $2, $3::jsonb, $4) RETURNING *`, {
-      bind: [ctx.actor.accountId, kind, JSON.stringify(filter), ctx.actor.userId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const [r] = await rows<Row>(
+      `INSERT INTO sms_exports (account_id, kind, filter, created_by) VALUES ($1, $2, $3::jsonb, $4) RETURNING *`,
+      [ctx.actor.accountId, kind, JSON.stringify(filter), ctx.actor.userId],
+      { transaction },
+    );
     await recordAudit({ ...ctx, transaction }, auditAction, { meta: { exportId: r.id, filter } });
     return r;
   });
@@ -142,11 +137,11 @@ export async function queueExport(ctx: SignedInCtx, kind: ExportKind, filter: ob
 
 /** The account's exports of `kind`, newest first. */
 export async function exportRows(accountId: string, kind: ExportKind, limit = 50): Promise<Row[]> {
-  initModels();
-  return sequelize().query<Row>(`SELECT * FROM sms_exports WHERE account_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT $3`, {
-    bind: [accountId, kind, Math.min(Math.max(1, limit), 200)],
-    type: QueryTypes.SELECT,
-  });
+  return rows<Row>(`SELECT * FROM sms_exports WHERE account_id = $1 AND kind = $2 ORDER BY created_at DESC, id DESC LIMIT $3`, [
+    accountId,
+    kind,
+    Math.min(Math.max(1, limit), 200),
+  ]);
 }
 
 export async function listExports(ctx: SignedInCtx, limit = 50): Promise<ExportView[]> {

@@ -1,9 +1,8 @@
 /** One SMS of the acting account with its history (GET /api/sms/messages/:id). */
-import { QueryTypes } from "sequelize";
-import { initModels, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { can } from "../policy/policy";
+import { rows } from "../lib/sql";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -41,16 +40,11 @@ type Row = {
 export async function getSmsMessage(ctx: SignedInCtx, id: string) {
   if (!can(ctx.actor, "/sms/history")) throw new AppError("FORBIDDEN");
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  initModels();
-  const db = sequelize();
-  const [m] = await db.query<Row>(`SELECT * FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms'`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const [m] = await rows<Row>(`SELECT * FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms'`, [id, ctx.actor.accountId]);
   if (!m) throw new AppError("NOT_FOUND");
-  const events = await db.query<{ status: string; source: string; payload: Record<string, unknown>; created_at: Date }>(
+  const events = await rows<{ status: string; source: string; payload: Record<string, unknown>; created_at: Date }>(
     `SELECT status, source, payload, created_at FROM message_events WHERE message_id = $1 AND account_id = $2 ORDER BY id`,
-    { bind: [id, ctx.actor.accountId], type: QueryTypes.SELECT },
+    [id, ctx.actor.accountId],
   );
   return {
     data: {

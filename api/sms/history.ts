@@ -15,7 +15,7 @@
  */
 import { QueryTypes } from "sequelize";
 import { MESSAGE_STATUSES } from "../../models/constants";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import { normalizePhone } from "../contacts/phone";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -179,7 +179,6 @@ type Row = Omit<SmsHistoryItem, "price" | "currency" | "from" | "to"> & { price:
 export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Promise<SmsHistoryPage> {
   if (!can(ctx.actor, "/sms/history")) throw new AppError("FORBIDDEN");
   const q = validate(smsHistorySchema, query);
-  initModels();
   const db = sequelize();
 
   const lte = q.created_at.lte || saoPauloToday();

@@ -6,14 +6,13 @@
  * constant memory. A cell a spreadsheet would run as a formula gets a leading apostrophe (as in
  * the history export, ADR 009).
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { translate } from "../lib/i18n";
 import { UUID } from "../lib/owned";
 import { can } from "../policy/policy";
 import type { InvalidRowReason } from "./recipients-file";
+import { rows } from "../lib/sql";
 
 const BATCH = 5_000;
 
@@ -28,12 +27,11 @@ export type InvalidRowsReport = { filename: string; rows: number; body: AsyncIte
 export async function invalidRowsReport(ctx: SignedInCtx, campaignId: string, locale: string): Promise<InvalidRowsReport> {
   if (!can(ctx.actor, "/sms/campaigns")) throw new AppError("FORBIDDEN");
   if (!UUID.test(campaignId)) throw new AppError("NOT_FOUND");
-  const db = sequelize();
   const accountId = ctx.actor.accountId;
-  const [campaign] = await db.query<{ id: string; rows: number }>(
+  const [campaign] = await rows<{ id: string; rows: number }>(
     `SELECT c.id, (SELECT count(*)::int FROM campaign_invalid_rows r WHERE r.campaign_id = c.id) AS rows
        FROM campaigns c WHERE c.id = $1 AND c.account_id = $2`,
-    { bind: [campaignId, accountId], type: QueryTypes.SELECT },
+    [campaignId, accountId],
   );
   if (!campaign) throw new AppError("NOT_FOUND");
   const t = (key: string) => translate(locale, key);
@@ -42,14 +40,14 @@ export async function invalidRowsReport(ctx: SignedInCtx, campaignId: string, lo
     yield "\uFEFF" + csvLine([t("sms:invalidRows.columns.line"), t("sms:invalidRows.columns.value"), t("sms:invalidRows.columns.reason")]);
     let after = 0;
     for (;;) {
-      const rows = await db.query<{ line: string; value: string; reason: InvalidRowReason }>(
+      const found = await rows<{ line: string; value: string; reason: InvalidRowReason }>(
         `SELECT line, value, reason FROM campaign_invalid_rows WHERE campaign_id = $1 AND account_id = $2 AND line > $3 ORDER BY line LIMIT ${BATCH}`,
-        { bind: [campaignId, accountId, after], type: QueryTypes.SELECT },
+        [campaignId, accountId, after],
       );
-      if (rows.length === 0) return;
-      yield rows.map((r) => csvLine([r.line, asText(r.value), reasons[r.reason] ?? r.reason])).join("");
-      after = Number(rows[rows.length - 1].line);
-      if (rows.length < BATCH) return;
+      if (found.length === 0) return;
+      yield found.map((r) => csvLine([r.line, asText(r.value), reasons[r.reason] ?? r.reason])).join("");
+      after = Number(found[found.length - 1].line);
+      if (found.length < BATCH) return;
     }
   }
   return { filename: `invalid-rows-${campaign.id.slice(0, 8)}.csv`, rows: campaign.rows, body: body() };

@@ -5,10 +5,10 @@
  * not offered. Integer minor units (centavos); finer prices are not needed yet. Used by accept
  * (api/sms/accept.ts, through `segmentPrice`) and the offers (api/sms/catalog.ts `smsRouteOffers`).
  */
-import { QueryTypes, type Transaction } from "sequelize";
-import { sequelize } from "../../models";
+import { type Transaction } from "sequelize";
 import { AppError } from "../lib/errors";
 import { SMS_ROUTES, type SmsRoute } from "./schemas";
+import { rows } from "../lib/sql";
 
 /** The default price of one segment on route T1 for an account without its own price: R$ 0,08. */
 export const DEFAULT_PRICE_PER_SEGMENT: Partial<Record<SmsRoute, number>> = { T1: 8 };
@@ -59,11 +59,12 @@ export async function resolvePrices<C extends PricedChannel>(
 ): Promise<RoutePrice<RouteOf<C>>[]> {
   const pricing: ChannelPricing<RouteOf<C>> = CHANNEL_PRICING[channel];
   const only = opts.routes ? { ...pricing, routes: pricing.routes.filter((r) => opts.routes!.includes(r)) } : pricing;
-  const rows = await sequelize().query<PriceRow>(
+  const found = await rows<PriceRow>(
     `SELECT id, route, price_per_segment, currency FROM ${pricing.table} WHERE account_id = $1 AND ($2::text[] IS NULL OR route = ANY($2::text[]))`,
-    { bind: [accountId, opts.routes ? [...opts.routes] : null], type: QueryTypes.SELECT, transaction: opts.transaction },
+    [accountId, opts.routes ? [...opts.routes] : null],
+    { transaction: opts.transaction },
   );
-  return pickPrices(only, currency, rows);
+  return pickPrices(only, currency, found);
 }
 
 export type SegmentPrice = { pricePerSegment: number; currency: string };

@@ -21,7 +21,6 @@ import { finished } from "node:stream/promises";
 import { CsvError, parse } from "csv-parse";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { sequelize } from "../../models";
 import { normalizePhone } from "../contacts/phone";
 import { detectDelimiter, isCsvName, parserOptions, type Encoding } from "../imports/files";
 import { copyText } from "../imports/rows";
@@ -32,6 +31,7 @@ import { can } from "../policy/policy";
 import type { StagedFile } from "./accept";
 import { MAX_FILE_ROWS } from "./schemas";
 import { columnVariable } from "./template-vars";
+import { exec } from "../lib/sql";
 
 const PHONE_HEADERS = new Set(["mobile", "mobile_number", "celular", "telefone", "phone", "numero", "numero_celular", "telefone_celular", "whatsapp", "fone", "msisdn"]);
 const HEAD_BYTES = 64 * 1024;
@@ -187,10 +187,10 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
 /** Remove a staged batch that was not accepted (validation error, insufficient balance…). */
 export async function dropStagedFile(file: StagedFile | null | undefined) {
   if (!file) return;
-  await sequelize().query(`DELETE FROM sms_send_rows WHERE batch_id = $1`, { bind: [file.batchId] });
+  await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [file.batchId]);
 }
 
 /** Worker sweep: batches a crash left behind. */
 export async function sweepStagedFiles(): Promise<void> {
-  await sequelize().query(`DELETE FROM sms_send_rows WHERE created_at < now() - make_interval(mins => $1)`, { bind: [STAGED_BATCH_TTL_MINUTES] });
+  await exec(`DELETE FROM sms_send_rows WHERE created_at < now() - make_interval(mins => $1)`, [STAGED_BATCH_TTL_MINUTES]);
 }

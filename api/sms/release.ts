@@ -12,10 +12,10 @@
  * held for approval (status `pending`, its outbox row and `queued` event removed) instead of being
  * sent — exactly the hold of the accept step.
  */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { dispatchStream } from "../channels/registry";
 import { holdManyForReview } from "../moderation/hold";
+import { rows } from "../lib/sql";
 
 export const RELEASE_BATCH = 5000;
 
@@ -23,7 +23,7 @@ export const RELEASE_BATCH = 5000;
 export async function releaseDueBatch(limit = RELEASE_BATCH): Promise<number> {
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const released = await db.query<{ id: string; account_id: string; body: string }>(
+    const released = await rows<{ id: string; account_id: string; body: string }>(
       `WITH due AS (
          SELECT m.id FROM messages m
           WHERE m.status = 'scheduled' AND m.scheduled_at <= now()
@@ -47,7 +47,8 @@ export async function releaseDueBatch(limit = RELEASE_BATCH): Promise<number> {
           WHERE id IN (SELECT DISTINCT campaign_id FROM up WHERE campaign_id IS NOT NULL) AND status = 'scheduled'
        )
        SELECT id, account_id, body FROM up`,
-      { bind: [limit, dispatchStream("")] /* the topic prefix: "messages:" + channel */, type: QueryTypes.SELECT, transaction },
+      [limit, dispatchStream("")],
+      { transaction },
     );
     await holdManyForReview(
       released.map((r) => ({ id: r.id, accountId: r.account_id, body: r.body ?? "" })),

@@ -6,14 +6,15 @@
  * a `replaced` system event and the audit entry. The release checks moderation on the body it
  * sends (api/sms/release.ts), so a replaced text meets the same review. Needs /sms/send.
  */
-import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { type Transaction } from "sequelize";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { can } from "../policy/policy";
 import { MAX_BODY } from "./schemas";
 import { smsSegments } from "./segments";
+import { exec, rows } from "../lib/sql";
 
 const bodyError = (message: string) => new AppError("VALIDATION", { fields: { body: [message] } });
 
@@ -31,13 +32,13 @@ export async function replaceScheduledSms(
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
   if (body.trim() === "") throw bodyError("validation.required");
   if ([...body].length > MAX_BODY) throw bodyError(`validation.maxLength::${MAX_BODY}`);
-  initModels();
   const db = sequelize();
   const accountId = ctx.actor.accountId;
   return db.transaction(async (transaction) => {
-    const [m] = await db.query<{ status: string; segments: number; price: string }>(
+    const [m] = await rows<{ status: string; segments: number; price: string }>(
       `SELECT status, segments, price FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms' AND direction = 'outbound' FOR UPDATE`,
-      { bind: [messageId, accountId], type: QueryTypes.SELECT, transaction },
+      [messageId, accountId],
+      { transaction },
     );
     if (!m || m.status !== "scheduled") return false;
     const { segments, coding } = smsSegments(body);
@@ -45,21 +46,24 @@ export async function replaceScheduledSms(
     const price = Math.round(segments * perSegment);
     const difference = price - Number(m.price);
     const at = opts.scheduledAt?.toISOString() ?? null;
-    await db.query(
+    await exec(
       `UPDATE messages SET body = $2, segments = $3, coding = $4, price = $5, scheduled_at = COALESCE($6::timestamptz, scheduled_at), updated_at = now() WHERE id = $1`,
-      { bind: [messageId, body, segments, coding, price, at], transaction },
+      [messageId, body, segments, coding, price, at],
+      { transaction },
     );
-    await db.query(`INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, 'replaced', 'system', $3::jsonb)`, {
-      bind: [messageId, accountId, JSON.stringify({ segments, price, previous_price: Number(m.price), ...(at ? { scheduled_at: at } : {}) })],
-      transaction,
-    });
+    await exec(
+      `INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, 'replaced', 'system', $3::jsonb)`,
+      [messageId, accountId, JSON.stringify({ segments, price, previous_price: Number(m.price), ...(at ? { scheduled_at: at } : {}) })],
+      { transaction },
+    );
     await recordAudit({ ...ctx, transaction }, "sms.replaced", { meta: { message_id: messageId, segments, price, ...(at ? { scheduled_at: at } : {}) } });
     await opts.also?.(transaction);
     // Last, like acceptSms: the account row is locked only from here to COMMIT.
     if (difference !== 0) {
-      const changed = await db.query<{ id: string }>(
+      const changed = await rows<{ id: string }>(
         `UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1 AND ($2 <= 0 OR balance + credit_limit >= $2) RETURNING id`,
-        { bind: [accountId, difference], type: QueryTypes.SELECT, transaction },
+        [accountId, difference],
+        { transaction },
       );
       if (changed.length === 0) throw new AppError("INSUFFICIENT_BALANCE");
     }

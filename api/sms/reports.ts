@@ -7,7 +7,7 @@
  */
 import { QueryTypes } from "sequelize";
 import { MESSAGE_STATUSES } from "../../models/constants";
-import { initModels, sequelize } from "../../models";
+import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { keyset, pageInput } from "../lib/page";
@@ -19,6 +19,7 @@ import { HISTORY_MAX_DAYS, HISTORY_TIME_ZONE, saoPauloToday } from "./history";
 
 const TZ = `'${HISTORY_TIME_ZONE}'`;
 import { CHART_DAYS, WAITING_STATUSES } from "./report-constants";
+import { rows } from "../lib/sql";
 
 export { CHART_DAYS, WAITING_STATUSES };
 /** Statuses counted per day and per campaign, in display order. */
@@ -75,7 +76,6 @@ export const daysSchema = z.object({
 
 function allow(ctx: SignedInCtx, path: string) {
   if (!can(ctx.actor, path)) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 type StatusCounts = Partial<Record<string, number>>;
@@ -84,7 +84,7 @@ export type Charts = { days: number; from: string; to: string; currency: string;
 
 /** The account's currency (ISO 4217): every price and cost of its messages is in its minor units. */
 export async function accountCurrency(accountId: string): Promise<string> {
-  const [account] = await sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [accountId], type: QueryTypes.SELECT });
+  const [account] = await rows<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId]);
   return (account?.currency ?? "BRL").trim();
 }
 
@@ -136,7 +136,7 @@ export async function smsCarriers(ctx: SignedInCtx, query: unknown = {}): Promis
 }
 
 async function carriersOf(accountId: string, from: string, to: string): Promise<CarrierRow[]> {
-  const rows = await sequelize().query<{ carrier: string | null; total: string; delivered: string; failed: string; unavailable: string }>(
+  const found = await rows<{ carrier: string | null; total: string; delivered: string; failed: string; unavailable: string }>(
     `SELECT carrier, count(*) AS total,
             count(*) FILTER (WHERE status IN ('delivered','read')) AS delivered,
             count(*) FILTER (WHERE status = 'failed') AS failed,
@@ -146,9 +146,9 @@ async function carriersOf(accountId: string, from: string, to: string): Promise<
         AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
       GROUP BY carrier
       ORDER BY count(*) DESC, carrier NULLS LAST`,
-    { bind: [accountId, from, to], type: QueryTypes.SELECT },
+    [accountId, from, to],
   );
-  return rows.map((r) => {
+  return found.map((r) => {
     const finals = Number(r.delivered) + Number(r.failed) + Number(r.unavailable);
     return {
       carrier: r.carrier,
@@ -192,7 +192,7 @@ export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promis
   const bind = [ctx.actor.accountId, from, to];
   const range = `account_id = $1 AND channel = 'sms' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}`;
   const [[t], errors, currency, carriers] = await Promise.all([
-    sequelize().query<Record<string, string | null>>(
+    rows<Record<string, string | null>>(
       `SELECT count(*) FILTER (WHERE direction = 'outbound') AS messages,
               count(*) FILTER (WHERE direction = 'outbound' AND sent_at IS NOT NULL) AS sent,
               count(*) FILTER (WHERE direction = 'outbound' AND status IN ('delivered','read')) AS delivered,
@@ -204,12 +204,12 @@ export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promis
               coalesce(sum(price) FILTER (WHERE direction = 'outbound'), 0) AS cost,
               count(*) FILTER (WHERE direction = 'inbound') AS received
          FROM messages WHERE ${range}`,
-      { bind, type: QueryTypes.SELECT },
+      bind,
     ),
-    sequelize().query<{ error_code: string; n: string }>(
+    rows<{ error_code: string; n: string }>(
       `SELECT error_code, count(*) AS n FROM messages WHERE ${range} AND direction = 'outbound' AND error_code IS NOT NULL
         GROUP BY error_code ORDER BY count(*) DESC, error_code LIMIT 5`,
-      { bind, type: QueryTypes.SELECT },
+      bind,
     ),
     accountCurrency(ctx.actor.accountId),
     carriersOf(ctx.actor.accountId, from, to),
@@ -280,15 +280,12 @@ export async function smsQueue(ctx: SignedInCtx): Promise<QueueView> {
   allow(ctx, "/sms/queue");
   const bind = [ctx.actor.accountId, [...WAITING_STATUSES]];
   const [counts, oldest] = await Promise.all([
-    sequelize().query<{ status: string; n: string }>(
-      `SELECT status, count(*) AS n FROM messages WHERE account_id = $1 AND channel = 'sms' AND status = ANY($2::text[]) GROUP BY status`,
-      { bind, type: QueryTypes.SELECT },
-    ),
-    sequelize().query<Omit<QueueView["oldest"][number], "from" | "to">>(
+    rows<{ status: string; n: string }>(`SELECT status, count(*) AS n FROM messages WHERE account_id = $1 AND channel = 'sms' AND status = ANY($2::text[]) GROUP BY status`, bind),
+    rows<Omit<QueueView["oldest"][number], "from" | "to">>(
       `SELECT id, status, sender, recipient, segments, created_at, scheduled_at, campaign_id FROM messages
         WHERE account_id = $1 AND channel = 'sms' AND status = ANY($2::text[])
         ORDER BY coalesce(scheduled_at, created_at), id LIMIT 20`,
-      { bind, type: QueryTypes.SELECT },
+      bind,
     ),
   ]);
   const c = Object.fromEntries(WAITING_STATUSES.map((s) => [s, 0])) as QueueView["counts"];
@@ -313,7 +310,7 @@ export async function smsCampaignReport(
   const { limit, cursor } = validate(campaignPageSchema, input ?? {});
   // The position of the last row shown: its created_at to the microsecond and its id.
   const after = timeIdCursor(cursor);
-  const rows = await sequelize().query<{
+  const found = await rows<{
     id: string;
     name: string;
     status: string;
@@ -335,10 +332,10 @@ export async function smsCampaignReport(
         ${after ? "AND (c.created_at, c.id) < ($5::timestamptz, $6::uuid)" : ""}
       ORDER BY c.created_at DESC, c.id DESC
       LIMIT $4`,
-    { bind: [ctx.actor.accountId, from, to, limit + 1, ...(after ? [after[0], after[1]] : [])], type: QueryTypes.SELECT },
+    [ctx.actor.accountId, from, to, limit + 1, ...(after ? [after[0], after[1]] : [])],
   );
   const page = keyset(
-    rows,
+    found,
     limit,
     (r) => [r.position, r.id],
     (r): CampaignReportRow => {

@@ -3,14 +3,14 @@
  * mobile, templates, routes with their price, senders: the short codes it may send from) and the outcome of one accepted send for
  * /sms/send/success (a message, or a campaign with counts by status). Account-scoped.
  */
-import { QueryTypes } from "sequelize";
-import { SmsTemplate, initModels, sequelize } from "../../models";
+import { SmsTemplate, sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
 import { can } from "../policy/policy";
 import { listSenders, smsRouteOffers } from "./catalog";
 import { templateView } from "./templates";
+import { rows } from "../lib/sql";
 
 function assertSend(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
@@ -18,19 +18,18 @@ function assertSend(ctx: SignedInCtx) {
 
 export async function sendOptions(ctx: SignedInCtx) {
   assertSend(ctx);
-  initModels();
   const accountId = ctx.actor.accountId;
   const [groups, templates, routes, [account], senders] = await Promise.all([
-    sequelize().query<{ id: string; name: string; members: number }>(
+    rows<{ id: string; name: string; members: number }>(
       `SELECT g.id, g.name,
               (SELECT count(*)::int FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id
                 WHERE m.group_id = g.id AND c.mobile_number IS NOT NULL) AS members
          FROM contact_groups g WHERE g.account_id = $1 ORDER BY lower(g.name)`,
-      { bind: [accountId], type: QueryTypes.SELECT },
+      [accountId],
     ),
     SmsTemplate.findAll({ where: { accountId }, order: [[sequelize().fn("lower", sequelize().col("name")), "ASC"]] }),
     smsRouteOffers(accountId),
-    sequelize().query<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, { bind: [accountId], type: QueryTypes.SELECT }),
+    rows<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId]),
     listSenders(ctx),
   ]);
   return { groups, templates: templates.map(templateView), routes, currency: (account?.currency ?? "BRL").trim(), senders: senders.data };
@@ -55,40 +54,39 @@ export type SendOutcome = {
 /** One accepted send of the account: `campaign` id or `message` id; NOT_FOUND otherwise. */
 export async function sendOutcome(ctx: SignedInCtx, ref: { campaign?: string | null; message?: string | null }): Promise<SendOutcome> {
   assertSend(ctx);
-  const db = sequelize();
   const accountId = ctx.actor.accountId;
   if (ref.campaign && UUID.test(ref.campaign)) {
-    const [c] = await db.query<{ id: string; name: string; status: string; source: Record<string, unknown>; scheduled_at: Date | null }>(
+    const [c] = await rows<{ id: string; name: string; status: string; source: Record<string, unknown>; scheduled_at: Date | null }>(
       `SELECT id, name, status, source, scheduled_at FROM campaigns WHERE id = $1 AND account_id = $2`,
-      { bind: [ref.campaign, accountId], type: QueryTypes.SELECT },
+      [ref.campaign, accountId],
     );
     if (!c) throw new AppError("NOT_FOUND");
-    const rows = await db.query<{ status: string; n: number; segments: string; price: string; currency: string }>(
+    const found = await rows<{ status: string; n: number; segments: string; price: string; currency: string }>(
       `SELECT status, count(*)::int AS n, sum(segments) FILTER (WHERE price > 0) AS segments, sum(price) AS price, min(currency) AS currency
          FROM messages WHERE campaign_id = $1 AND account_id = $2 GROUP BY status`,
-      { bind: [c.id, accountId], type: QueryTypes.SELECT },
+      [c.id, accountId],
     );
-    const by = Object.fromEntries(rows.map((r) => [r.status, r.n]));
+    const by = Object.fromEntries(found.map((r) => [r.status, r.n]));
     return {
       kind: "campaign",
       id: c.id,
       message_id: null,
       campaign: { id: c.id, name: c.name, status: c.status, source: c.source },
-      messages: rows.reduce((s, r) => s + r.n, 0),
+      messages: found.reduce((s, r) => s + r.n, 0),
       by_status: by,
       optout: by.optout ?? 0,
       rejected: by.rejected ?? 0,
       invalid: Number(c.source.invalid ?? 0),
-      segments: rows.reduce((s, r) => s + Number(r.segments ?? 0), 0),
-      total_price: rows.reduce((s, r) => s + Number(r.price ?? 0), 0),
-      currency: (rows[0]?.currency ?? "BRL").trim(),
+      segments: found.reduce((s, r) => s + Number(r.segments ?? 0), 0),
+      total_price: found.reduce((s, r) => s + Number(r.price ?? 0), 0),
+      currency: (found[0]?.currency ?? "BRL").trim(),
       scheduled_at: c.scheduled_at ? new Date(c.scheduled_at).toISOString() : null,
     };
   }
   if (ref.message && UUID.test(ref.message)) {
-    const [m] = await db.query<{ id: string; status: string; segments: number; price: string; currency: string; scheduled_at: Date | null }>(
+    const [m] = await rows<{ id: string; status: string; segments: number; price: string; currency: string; scheduled_at: Date | null }>(
       `SELECT id, status, segments, price, currency, scheduled_at FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms'`,
-      { bind: [ref.message, accountId], type: QueryTypes.SELECT },
+      [ref.message, accountId],
     );
     if (!m) throw new AppError("NOT_FOUND");
     const charged = Number(m.price) > 0;

@@ -10,30 +10,22 @@
  * Neither the spec nor the data model has approved alphanumeric sender IDs, so a name such as
  * "LOJA" is not allowed: nothing would stop an account from posing as another brand or bank.
  */
-import { QueryTypes, type Transaction } from "sequelize";
-import { sequelize } from "../../models";
+import { type Transaction } from "sequelize";
 import { AppError } from "../lib/errors";
+import { rows } from "../lib/sql";
 
 export type OwnSender = { number: string; nickname: string };
 
 /** The account's active short codes, by number. */
 export async function ownSenders(accountId: string, transaction?: Transaction): Promise<OwnSender[]> {
-  return sequelize().query<OwnSender>(`SELECT number, nickname FROM short_codes WHERE account_id = $1 AND status = 'active' ORDER BY number`, {
-    bind: [accountId],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  return rows<OwnSender>(`SELECT number, nickname FROM short_codes WHERE account_id = $1 AND status = 'active' ORDER BY number`, [accountId], { transaction });
 }
 
 /** Whether the account may send from `sender` (already trimmed; blank is the route's default). */
 export async function isOwnSender(accountId: string, sender: string, transaction?: Transaction): Promise<boolean> {
   if (sender === "") return true;
-  const rows = await sequelize().query(`SELECT 1 FROM short_codes WHERE account_id = $1 AND number = $2 AND status = 'active'`, {
-    bind: [accountId, sender],
-    type: QueryTypes.SELECT,
-    transaction,
-  });
-  return rows.length > 0;
+  const found = await rows(`SELECT 1 FROM short_codes WHERE account_id = $1 AND number = $2 AND status = 'active'`, [accountId, sender], { transaction });
+  return found.length > 0;
 }
 
 /** Refuses (422, field `from`) a sender the account may not send from. */

@@ -3,8 +3,8 @@
  * {{variables}} (api/sms/template-vars.ts). Permission /sms/templates; every query scoped by the
  * account. Sends use a template by id (api/sms/accept.ts).
  */
-import { Op, QueryTypes, UniqueConstraintError, type Transaction } from "sequelize";
-import { SmsTemplate, initModels, sequelize } from "../../models";
+import { Op, UniqueConstraintError, type Transaction } from "sequelize";
+import { SmsTemplate, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -16,6 +16,7 @@ import { textIdCursor } from "./cursor";
 import { can } from "../policy/policy";
 import { bulkIdsSchema, smsTemplateSchema } from "./schemas";
 import { templateVariables } from "./template-vars";
+import { rows } from "../lib/sql";
 
 const TEMPLATES = "/sms/templates";
 
@@ -41,7 +42,6 @@ export function templateView(t: SmsTemplate): SmsTemplateView {
 /** Every template of the account, by name. */
 export async function listSmsTemplates(ctx: SignedInCtx): Promise<{ data: SmsTemplateView[] }> {
   assertCan(ctx);
-  initModels();
   const rows = await SmsTemplate.findAll({
     where: { accountId: ctx.actor.accountId },
     order: [
@@ -60,18 +60,17 @@ const templatePageSchema = z.object(pageInput);
  */
 export async function pageSmsTemplates(ctx: SignedInCtx, input: unknown): Promise<{ data: SmsTemplateView[]; next_cursor: string | null }> {
   assertCan(ctx);
-  initModels();
   const { limit, cursor } = validate(templatePageSchema, input ?? {});
   const after = textIdCursor(cursor);
   // Keyset on (lower(name), id): lower(name) is unique in the account (index sms_templates_account_name_idx).
-  const rows = await sequelize().query<{ id: string; name: string; body: string; created_at: Date; updated_at: Date; sort: string }>(
+  const found = await rows<{ id: string; name: string; body: string; created_at: Date; updated_at: Date; sort: string }>(
     `SELECT id, name, body, created_at, updated_at, lower(name) AS sort FROM sms_templates
       WHERE account_id = $1 ${after ? "AND (lower(name), id) > ($3, $4::uuid)" : ""}
       ORDER BY lower(name), id LIMIT $2`,
-    { bind: [ctx.actor.accountId, limit + 1, ...(after ?? [])], type: QueryTypes.SELECT },
+    [ctx.actor.accountId, limit + 1, ...(after ?? [])],
   );
   return keyset(
-    rows,
+    found,
     limit,
     (r) => [r.sort, r.id],
     (r) => ({
@@ -92,7 +91,6 @@ export async function getSmsTemplate(ctx: SignedInCtx, id: string): Promise<SmsT
 
 /** The account's template `id` for a send (permission /sms/send is the caller's), or a field error on template_id. */
 export async function templateForSend(ctx: SignedInCtx, id: string, transaction?: Transaction): Promise<SmsTemplate> {
-  initModels();
   const row = UUID.test(id) ? await SmsTemplate.findOne({ where: { id, accountId: ctx.actor.accountId }, transaction }) : null;
   if (!row) throw new AppError("VALIDATION", { fields: { template_id: ["validation.option"] } });
   return row;
@@ -100,7 +98,6 @@ export async function templateForSend(ctx: SignedInCtx, id: string, transaction?
 
 export async function createSmsTemplate(ctx: SignedInCtx, input: unknown): Promise<SmsTemplateView> {
   assertCan(ctx);
-  initModels();
   const data = validate(smsTemplateSchema, input);
   try {
     const t = await SmsTemplate.create({ accountId: ctx.actor.accountId, name: data.name, body: data.body });
@@ -137,7 +134,6 @@ export async function deleteSmsTemplate(ctx: SignedInCtx, id: string): Promise<{
 /** Delete several templates of the account at once; ids of other accounts or unknown ids are ignored. */
 export async function deleteSmsTemplates(ctx: SignedInCtx, input: unknown): Promise<{ deleted: number; ids: string[] }> {
   assertCan(ctx);
-  initModels();
   const { ids } = validate(bulkIdsSchema, input);
   const valid = [...new Set(ids.filter((i) => UUID.test(i)).map((i) => i.toLowerCase()))];
   if (valid.length === 0) return { deleted: 0, ids: [] };

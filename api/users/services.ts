@@ -3,7 +3,7 @@
  * manage users; every query is scoped by the actor's account.
  */
 import { Op, Sequelize, type Transaction } from "sequelize";
-import { Account, AuditLog, Department, Invitation, Membership, User, initModels, sequelize, type Role } from "../../models";
+import { Account, AuditLog, Department, Invitation, Membership, User, sequelize, type Role } from "../../models";
 import { recordAudit } from "../audit/record";
 import { notify } from "../notifications/services";
 import { hashPassword } from "../auth/passwords";
@@ -74,7 +74,6 @@ function assertCanSeeUsers(ctx: SignedInCtx) {
  */
 export async function listUsers(ctx: SignedInCtx, query: unknown) {
   assertCanSeeUsers(ctx);
-  initModels();
   const { page, q, cursor, limit } = validate(listQuerySchema, query ?? {});
   const after = decodeCursor(cursor, ["string", "string"]);
   // Matches the e-mail or the full name ("Ana Souza"), case-insensitively.
@@ -146,7 +145,6 @@ function toRow(m: Membership): UserRow {
 export async function getUser(ctx: SignedInCtx, userId: string) {
   assertCanSeeUsers(ctx);
   assertId(userId);
-  initModels();
   const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, include: [{ model: User, as: "user" }] });
   if (!m?.user) throw new AppError("NOT_FOUND");
   return toRow(m);
@@ -154,7 +152,6 @@ export async function getUser(ctx: SignedInCtx, userId: string) {
 
 export async function inviteUser(ctx: SignedInCtx, input: unknown) {
   assertManager(ctx);
-  initModels();
   const data = validate(inviteSchema, input);
   return sequelize().transaction(async (transaction) => {
     const tctx = { ...ctx, transaction };
@@ -191,7 +188,6 @@ export async function inviteUser(ctx: SignedInCtx, input: unknown) {
 export async function revokeInvitation(ctx: SignedInCtx, invitationId: string) {
   assertManager(ctx);
   assertId(invitationId);
-  initModels();
   const n = await Invitation.destroy({ where: { id: invitationId, accountId: ctx.actor.accountId, acceptedAt: null } });
   if (!n) throw new AppError("NOT_FOUND");
   await recordAudit(ctx, "users.invitation_revoked", { meta: { invitationId } });
@@ -199,7 +195,6 @@ export async function revokeInvitation(ctx: SignedInCtx, invitationId: string) {
 
 /** Look up an open invitation by its link token (the /invitation/{token} screen). */
 export async function findInvitation(token: string) {
-  initModels();
   const inv = await Invitation.findOne({
     where: { tokenHash: hashToken(token), acceptedAt: null, expiresAt: { [Op.gt]: new Date() } },
     include: [{ model: Account, as: "account" }],
@@ -214,7 +209,6 @@ export async function findInvitation(token: string) {
  * someone who already has a login joins with it (`signedInUserId` must own the invited e-mail).
  */
 export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?: string) {
-  initModels();
   const token = typeof input === "object" && input && "token" in input ? String((input as { token: unknown }).token) : "";
   return sequelize().transaction(async (transaction) => {
     const inv = await Invitation.findOne({
@@ -246,7 +240,6 @@ export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?
 export async function updateUser(ctx: SignedInCtx, userId: string, input: unknown) {
   assertManager(ctx);
   assertId(userId);
-  initModels();
   const data = validate(updateUserSchema, input);
   const { row, roleChanged } = await sequelize().transaction(async (transaction) => {
     const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, include: [{ model: User, as: "user" }], transaction });
@@ -282,7 +275,6 @@ export async function updateUser(ctx: SignedInCtx, userId: string, input: unknow
 export async function removeUser(ctx: SignedInCtx, userId: string) {
   assertManager(ctx);
   assertId(userId);
-  initModels();
   await sequelize().transaction(async (transaction) => {
     const m = await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId }, transaction });
     if (!m) throw new AppError("NOT_FOUND");
@@ -300,7 +292,6 @@ export async function removeUser(ctx: SignedInCtx, userId: string) {
 
 /** The signed-in person's own profile. */
 export async function getProfile(userId: string) {
-  initModels();
   const u = await User.findByPk(userId);
   if (!u) throw new AppError("UNAUTHENTICATED");
   return {
@@ -319,7 +310,6 @@ export async function getProfile(userId: string) {
 
 export async function updateProfile(ctx: SignedInCtx, input: unknown) {
   const data = validate(profileSchema, input);
-  initModels();
   await User.update(
     { firstName: data.firstName, lastName: data.lastName, mobile: data.mobile, gender: data.gender ?? null, birthDate: data.birthDate ?? null },
     { where: { id: ctx.actor.userId } },
@@ -329,14 +319,12 @@ export async function updateProfile(ctx: SignedInCtx, input: unknown) {
 
 export async function setLocale(userId: string, input: unknown) {
   const { locale } = validate(localeSchema, input);
-  initModels();
   await User.update({ locale }, { where: { id: userId } });
   return locale;
 }
 
 export async function changePassword(ctx: SignedInCtx, input: unknown) {
   const data = validate(changePasswordSchema, input);
-  initModels();
   const user = await User.findByPk(ctx.actor.userId);
   await assertPasswordCheckAllowed(ctx.actor.userId);
   if (!user || !(await verifyPassword(data.currentPassword, user.passwordHash))) {
@@ -353,7 +341,6 @@ export const SIGN_IN_EVENTS = 20;
 
 /** users/sessions: the acting person's latest sign-in events (successes, failures, 2FA changes). */
 export async function listSignInEvents(ctx: SignedInCtx) {
-  initModels();
   const rows = await AuditLog.findAll({
     where: { userId: ctx.actor.userId, action: { [Op.startsWith]: "auth." } },
     order: [

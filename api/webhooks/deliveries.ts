@@ -13,6 +13,7 @@ import { validate } from "../lib/validate";
 import { assertWebhooks, ownedEndpoint } from "./endpoints";
 import { createDeliveries, testEvent } from "./events";
 import { deliveriesQuerySchema } from "./schemas";
+import { rows } from "../lib/sql";
 
 export const DELIVERIES_PAGE = 20;
 
@@ -91,10 +92,11 @@ export async function retryDelivery(ctx: SignedInCtx, deliveryId: string): Promi
   assertId(deliveryId);
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    const [row] = await db.query<Omit<WebhookDelivery, "attempt_log">>(
+    const [row] = await rows<Omit<WebhookDelivery, "attempt_log">>(
       `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now()
        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
-      { bind: [deliveryId, ctx.actor.accountId], type: QueryTypes.SELECT, transaction },
+      [deliveryId, ctx.actor.accountId],
+      { transaction },
     );
     if (!row) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "webhook.delivery_retried", { meta: { id: deliveryId, endpoint_id: row.endpoint_id } });
@@ -108,10 +110,7 @@ export async function sendTestEvent(ctx: SignedInCtx, endpointId: string): Promi
   await ownedEndpoint(ctx, endpointId);
   const event = testEvent(endpointId);
   await createDeliveries(ctx.actor.accountId, [event], endpointId);
-  const [row] = await sequelize().query<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2`, {
-    bind: [endpointId, event.id],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await rows<{ id: string }>(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2`, [endpointId, event.id]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: { event_id: event.id, delivery_id: row.id } };
 }

@@ -7,8 +7,8 @@
  */
 import { onePage } from "../lib/page";
 import { randomBytes } from "node:crypto";
-import { QueryTypes, type Transaction } from "sequelize";
-import { initModels, sequelize } from "../../models";
+import { type Transaction } from "sequelize";
+import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { seal, unseal } from "../lib/crypto";
@@ -18,6 +18,7 @@ import { checkUrl, isOutboundError } from "../lib/outbound";
 import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
 import { webhookEndpointSchema } from "./schemas";
+import { exec, rows } from "../lib/sql";
 
 export const MAX_ENDPOINTS = 20;
 
@@ -38,7 +39,6 @@ const COLUMNS = "id, url, description, events, enabled, created_at, updated_at";
 
 export function assertWebhooks(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/webhooks")) throw new AppError("FORBIDDEN");
-  initModels();
 }
 
 export function newSecret(): string {
@@ -48,9 +48,10 @@ export function newSecret(): string {
 /** The endpoint of the acting account, locked when a transaction is given. */
 export async function ownedEndpoint(ctx: SignedInCtx, id: string, transaction?: Transaction): Promise<WebhookEndpoint & { secret_sealed: string }> {
   assertId(id);
-  const [row] = await sequelize().query<WebhookEndpoint & { secret_sealed: string }>(
+  const [row] = await rows<WebhookEndpoint & { secret_sealed: string }>(
     `SELECT ${COLUMNS}, secret_sealed FROM webhook_endpoints WHERE id = $1 AND account_id = $2${transaction ? " FOR UPDATE" : ""}`,
-    { bind: [id, ctx.actor.accountId], type: QueryTypes.SELECT, transaction },
+    [id, ctx.actor.accountId],
+    { transaction },
   );
   if (!row) throw new AppError("NOT_FOUND");
   return row;
@@ -58,16 +59,16 @@ export async function ownedEndpoint(ctx: SignedInCtx, id: string, transaction?: 
 
 export async function listEndpoints(ctx: SignedInCtx): Promise<{ data: WebhookEndpoint[] }> {
   assertWebhooks(ctx);
-  const rows = await sequelize().query<WebhookEndpoint>(
+  const found = await rows<WebhookEndpoint>(
     `SELECT ${COLUMNS.split(", ")
       .map((c) => `e.${c}`)
       .join(", ")},
             (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending') AS pending,
             (SELECT count(*)::int FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'failed') AS failed
      FROM webhook_endpoints e WHERE e.account_id = $1 ORDER BY e.created_at, e.id`,
-    { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
+    [ctx.actor.accountId],
   );
-  return onePage(rows);
+  return onePage(found);
 }
 
 export async function getEndpoint(ctx: SignedInCtx, id: string): Promise<{ data: WebhookEndpoint }> {
@@ -98,17 +99,14 @@ export async function createEndpoint(ctx: SignedInCtx, input: unknown): Promise<
   const secret = newSecret();
   const db = sequelize();
   return db.transaction(async (transaction) => {
-    await db.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, { bind: [ctx.actor.accountId], transaction });
-    const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE account_id = $1`, {
-      bind: [ctx.actor.accountId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    await exec(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [ctx.actor.accountId], { transaction });
+    const [{ n }] = await rows<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE account_id = $1`, [ctx.actor.accountId], { transaction });
     if (n >= MAX_ENDPOINTS) throw new AppError("VALIDATION", { fields: { url: [`validation.max::${MAX_ENDPOINTS}`] } });
-    const [row] = await db.query<WebhookEndpoint>(
+    const [row] = await rows<WebhookEndpoint>(
       `INSERT INTO webhook_endpoints (account_id, url, description, events, enabled, secret_sealed, created_by)
        VALUES ($1, $2, $3, $4::text[], $5, $6, $7) RETURNING ${COLUMNS}`,
-      { bind: [ctx.actor.accountId, data.url, data.description, data.events, data.enabled, seal(secret), ctx.actor.userId], type: QueryTypes.SELECT, transaction },
+      [ctx.actor.accountId, data.url, data.description, data.events, data.enabled, seal(secret), ctx.actor.userId],
+      { transaction },
     );
     await recordAudit({ ...ctx, transaction }, "webhook.created", { meta: { id: row.id, events: data.events } });
     return { data: { ...row, secret } };
@@ -122,10 +120,11 @@ export async function updateEndpoint(ctx: SignedInCtx, id: string, input: unknow
   const db = sequelize();
   return db.transaction(async (transaction) => {
     await ownedEndpoint(ctx, id, transaction);
-    const [row] = await db.query<WebhookEndpoint>(
+    const [row] = await rows<WebhookEndpoint>(
       `UPDATE webhook_endpoints SET url = $3, description = $4, events = $5::text[], enabled = $6, updated_at = now()
        WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,
-      { bind: [id, ctx.actor.accountId, data.url, data.description, data.events, data.enabled], type: QueryTypes.SELECT, transaction },
+      [id, ctx.actor.accountId, data.url, data.description, data.events, data.enabled],
+      { transaction },
     );
     await recordAudit({ ...ctx, transaction }, "webhook.updated", { meta: { id, events: data.events, enabled: data.enabled } });
     return { data: row };
@@ -138,7 +137,7 @@ export async function deleteEndpoint(ctx: SignedInCtx, id: string): Promise<{ de
   const db = sequelize();
   return db.transaction(async (transaction) => {
     await ownedEndpoint(ctx, id, transaction);
-    await db.query(`DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2`, { bind: [id, ctx.actor.accountId], transaction });
+    await exec(`DELETE FROM webhook_endpoints WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId], { transaction });
     await recordAudit({ ...ctx, transaction }, "webhook.deleted", { meta: { id } });
     return { deleted: true as const };
   });
@@ -164,11 +163,12 @@ export async function rotateSecret(ctx: SignedInCtx, id: string): Promise<{ data
   const db = sequelize();
   return db.transaction(async (transaction) => {
     await ownedEndpoint(ctx, id, transaction);
-    const [row] = await db.query<{ previous_secret_expires_at: Date }>(
+    const [row] = await rows<{ previous_secret_expires_at: Date }>(
       `UPDATE webhook_endpoints SET previous_secret_sealed = secret_sealed, secret_sealed = $3,
          previous_secret_expires_at = now() + make_interval(hours => $4), updated_at = now()
        WHERE id = $1 AND account_id = $2 RETURNING previous_secret_expires_at`,
-      { bind: [id, ctx.actor.accountId, seal(secret), SECRET_OVERLAP_HOURS], type: QueryTypes.SELECT, transaction },
+      [id, ctx.actor.accountId, seal(secret), SECRET_OVERLAP_HOURS],
+      { transaction },
     );
     await recordAudit({ ...ctx, transaction }, "webhook.secret_rotated", { meta: { id, previous_valid_until: row.previous_secret_expires_at } });
     return { data: { id, secret, previous_secret_expires_at: row.previous_secret_expires_at } };

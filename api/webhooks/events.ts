@@ -6,11 +6,10 @@
  * enabled endpoint — idempotent on (endpoint, event id), so a redelivered entry adds nothing.
  */
 import { randomUUID } from "node:crypto";
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { DEFAULT_LOCALE } from "../lib/i18n";
 import { errorMessageText } from "../sms/error-message";
 import { TEST_EVENT_TYPE } from "./schemas";
+import { rows } from "../lib/sql";
 
 export const WEBHOOK_EVENTS_STREAM = "webhooks:events";
 
@@ -37,13 +36,13 @@ const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 
 /** message.status_changed events of outbound messages, from their message_events rows. */
 async function statusEvents(accountId: string, ids: string[]): Promise<WebhookEvent[]> {
-  const rows = await sequelize().query<EventRow>(
+  const found = await rows<EventRow>(
     `SELECT e.id::text, e.public_id, e.message_id, e.status, e.source, e.payload, e.created_at, m.channel, m.direction, m.sender, m.recipient, m.campaign_id
      FROM message_events e JOIN messages m ON m.id = e.message_id
      WHERE e.account_id = $1 AND e.id = ANY($2::bigint[]) AND m.direction = 'outbound' ORDER BY e.id`,
-    { bind: [accountId, ids], type: QueryTypes.SELECT },
+    [accountId, ids],
   );
-  return rows.map((r) => {
+  return found.map((r) => {
     const p = r.payload ?? {};
     return {
       // The row's random public id, never the serial (a counter shared by every account: issue 12 item 16).
@@ -75,12 +74,12 @@ async function statusEvents(accountId: string, ids: string[]): Promise<WebhookEv
 
 /** message.received events of inbound messages. */
 async function inboundEvents(accountId: string, ids: string[]): Promise<WebhookEvent[]> {
-  const rows = await sequelize().query<InboundRow>(
+  const found = await rows<InboundRow>(
     `SELECT id, channel, sender, recipient, body, segments, created_at, status FROM messages
      WHERE account_id = $1 AND id = ANY($2::uuid[]) AND direction = 'inbound' ORDER BY created_at, id`,
-    { bind: [accountId, ids], type: QueryTypes.SELECT },
+    [accountId, ids],
   );
-  return rows.map((r) => ({
+  return found.map((r) => ({
     id: `evt_mr_${r.id}`,
     type: "message.received",
     payload: {
@@ -103,7 +102,7 @@ async function inboundEvents(accountId: string, ids: string[]): Promise<WebhookE
 /** Inserts one delivery per (event, matching enabled endpoint); returns how many are new. */
 export async function createDeliveries(accountId: string, events: WebhookEvent[], onlyEndpointId?: string): Promise<number> {
   if (events.length === 0) return 0;
-  const rows = await sequelize().query<{ id: string }>(
+  const found = await rows<{ id: string }>(
     `INSERT INTO webhook_deliveries (endpoint_id, account_id, event_id, event_type, payload, next_attempt_at)
      SELECT w.id, w.account_id, ev.id, ev.type, ev.payload, now()
      FROM unnest($2::text[], $3::text[], $4::jsonb[]) AS ev(id, type, payload)
@@ -112,12 +111,9 @@ export async function createDeliveries(accountId: string, events: WebhookEvent[]
        AND (ev.type = ANY(w.events) OR '*' = ANY(w.events) OR ev.type = '${TEST_EVENT_TYPE}')
      ON CONFLICT (endpoint_id, event_id) DO NOTHING
      RETURNING id`,
-    {
-      bind: [accountId, events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), onlyEndpointId ?? null],
-      type: QueryTypes.SELECT,
-    },
+    [accountId, events.map((e) => e.id), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload)), onlyEndpointId ?? null],
   );
-  return rows.length;
+  return found.length;
 }
 
 /** Handles one `webhooks:events` entry ({kind, account_id, ids}). */

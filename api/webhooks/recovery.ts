@@ -8,23 +8,22 @@
  * duplicate is harmless: deliveries are unique per (endpoint, event id), and the receiver's
  * idempotency key is the event id (the `webhook-id` header).
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { idsInStream } from "../dispatch/recovery";
 import { entryFields } from "../dispatch/relay";
 import { env } from "../lib/env";
 import { key, redis } from "../lib/redis";
 import { WEBHOOK_EVENTS_STREAM } from "./events";
+import { exec, rows } from "../lib/sql";
 
 const CANDIDATES = 5_000;
 
 /** Announces again the published, unhandled event rows older than `olderThanSeconds` that have no entry; returns how many. */
 export async function recoverLostEvents(olderThanSeconds = env().DISPATCH_RECOVER_SECONDS): Promise<number> {
-  const candidates = await sequelize().query<{ id: string; payload: Record<string, unknown> }>(
+  const candidates = await rows<{ id: string; payload: Record<string, unknown> }>(
     `SELECT id::text, payload FROM outbox
      WHERE topic = $1 AND handled_at IS NULL AND published_at < now() - make_interval(secs => $2)
      ORDER BY published_at LIMIT ${CANDIDATES}`,
-    { bind: [WEBHOOK_EVENTS_STREAM, olderThanSeconds], type: QueryTypes.SELECT },
+    [WEBHOOK_EVENTS_STREAM, olderThanSeconds],
   );
   if (candidates.length === 0) return 0;
   const stream = key(WEBHOOK_EVENTS_STREAM);
@@ -43,8 +42,5 @@ export async function recoverLostEvents(olderThanSeconds = env().DISPATCH_RECOVE
 /** Marks an event batch's outbox row handled (its deliveries exist); a row of another topic is left alone. */
 export async function markHandled(outboxId: string | undefined) {
   if (!/^\d{1,19}$/.test(outboxId ?? "")) return;
-  await sequelize().query(`UPDATE outbox SET handled_at = now() WHERE id = $1 AND topic = $2 AND handled_at IS NULL`, {
-    bind: [outboxId, WEBHOOK_EVENTS_STREAM],
-    type: QueryTypes.UPDATE,
-  });
+  await exec(`UPDATE outbox SET handled_at = now() WHERE id = $1 AND topic = $2 AND handled_at IS NULL`, [outboxId, WEBHOOK_EVENTS_STREAM]);
 }

@@ -9,13 +9,13 @@
  * redirect: the guarded client of api/lib/outbound decides where we may POST) is recorded as an attempt and retried on the schedule of ./backoff, then `failed`.
  * The outcome is written only if the row is still the one we claimed (same attempt count).
  */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { signWebhook } from "../channels/webhook-signature";
 import { unseal } from "../lib/crypto";
 import { env } from "../lib/env";
 import { retryDelayMs } from "./backoff";
 import { isOutboundError, outboundFetch } from "../lib/outbound";
+import { exec, rows } from "../lib/sql";
 
 export const EXCERPT_BYTES = 1024;
 
@@ -76,7 +76,7 @@ const CLAIM_WINDOW = 5_000;
 async function claimDue(limit: number, perEndpoint: number, busy: Map<string, number>): Promise<Claimed[]> {
   // A claimed delivery may wait for one round of its endpoint's POSTs before its own: two timeouts, and a margin.
   const leaseSeconds = 2 * Math.ceil(env().WEBHOOK_TIMEOUT_MS / 1000) + 30;
-  return sequelize().query<Claimed>(
+  return rows<Claimed>(
     `WITH due AS (
        SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
@@ -95,7 +95,7 @@ async function claimDue(limit: number, perEndpoint: number, busy: Map<string, nu
      FROM claimed, webhook_endpoints w WHERE d.id = claimed.id AND w.id = d.endpoint_id
      RETURNING d.id, d.endpoint_id, d.event_id, d.payload, d.attempts, w.url, w.secret_sealed,
                CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret_sealed END AS previous_secret_sealed`,
-    { bind: [[...busy.keys()], [...busy.values()], perEndpoint, limit], type: QueryTypes.SELECT },
+    [[...busy.keys()], [...busy.values()], perEndpoint, limit],
   );
 }
 
@@ -126,34 +126,21 @@ async function record(outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const col = <T>(f: (o: Outcome) => T) => outcomes.map(f);
   await sequelize().transaction(async (transaction) => {
-    await sequelize().query(
+    await exec(
       `UPDATE webhook_deliveries d SET status = u.status, last_status_code = u.code, last_error = u.error, updated_at = now(),
          next_attempt_at = CASE WHEN u.status = 'pending' THEN now() + make_interval(secs => u.delay_ms / 1000) END,
          succeeded_at = CASE WHEN u.status = 'succeeded' THEN now() ELSE d.succeeded_at END
        FROM unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::double precision[]) AS u(id, attempts, status, code, error, delay_ms)
        WHERE d.id = u.id AND d.attempts = u.attempts AND d.status = 'pending'`,
-      {
-        bind: [col((o) => o.d.id), col((o) => o.d.attempts), col((o) => o.status), col((o) => o.result.statusCode), col((o) => o.result.error), col((o) => o.delay)],
-        type: QueryTypes.UPDATE,
-        transaction,
-      },
+      [col((o) => o.d.id), col((o) => o.d.attempts), col((o) => o.status), col((o) => o.result.statusCode), col((o) => o.result.error), col((o) => o.delay)],
+      { transaction },
     );
-    await sequelize().query(
-      // A delivery deleted meanwhile (its endpoint was) has no attempt to keep; locking the others keeps them until commit.
+    await exec(
       `INSERT INTO webhook_attempts (delivery_id, started_at, duration_ms, status_code, error, response_excerpt)
        SELECT u.* FROM unnest($1::uuid[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[]) AS u(id, started_at, duration_ms, status_code, error, excerpt)
        JOIN webhook_deliveries d ON d.id = u.id FOR KEY SHARE OF d`,
-      {
-        bind: [
-          col((o) => o.d.id),
-          col((o) => o.startedAt),
-          col((o) => o.result.durationMs),
-          col((o) => o.result.statusCode),
-          col((o) => o.result.error),
-          col((o) => o.result.excerpt),
-        ],
-        transaction,
-      },
+      [col((o) => o.d.id), col((o) => o.startedAt), col((o) => o.result.durationMs), col((o) => o.result.statusCode), col((o) => o.result.error), col((o) => o.result.excerpt)],
+      { transaction },
     );
   });
 }

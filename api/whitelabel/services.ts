@@ -1,6 +1,6 @@
 /** Reseller branding per host: name and color on the login page and the shell. */
 import { UniqueConstraintError } from "sequelize";
-import { Account, Whitelabel, initModels, sequelize } from "../../models";
+import { Account, Whitelabel, sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { platformHosts } from "../lib/env";
@@ -21,7 +21,6 @@ export async function brandForHost(host: string | null | undefined): Promise<Bra
   if (!h || isPlatformHost(h)) return null;
   const hit = cache.get(h);
   if (hit && Date.now() - hit.at < 30_000) return hit.brand;
-  initModels();
   const w = await Whitelabel.findOne({ where: { host: h } });
   const brand = w ? { name: w.name, color: w.color } : null;
   cache.set(h, { brand, at: Date.now() });
@@ -35,7 +34,6 @@ function assertAllowed(ctx: SignedInCtx) {
 /** The reseller's own whitelabel (platform staff see every one). */
 export async function getWhitelabel(ctx: SignedInCtx) {
   assertAllowed(ctx);
-  initModels();
   const own = await Whitelabel.findOne({ where: { accountId: ctx.actor.accountId } });
   const all = ctx.actor.accountType === "platform" ? await Whitelabel.findAll({ order: [["name", "ASC"]] }) : own ? [own] : [];
   return { own, all };
@@ -49,7 +47,6 @@ export async function saveWhitelabel(ctx: SignedInCtx, input: unknown) {
   assertAllowed(ctx);
   const data = validate(whitelabelSchema, input);
   if (isPlatformHost(data.host)) throw new AppError("VALIDATION", { fields: { host: ["validation.hostReserved"] } });
-  initModels();
   try {
     const w = await sequelize().transaction(async (transaction) => {
       const existing = await Whitelabel.findOne({ where: { accountId: ctx.actor.accountId }, transaction });

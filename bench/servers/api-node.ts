@@ -9,6 +9,10 @@ import { accountInfo } from "../../api/accounts/services";
 import { loadActor } from "../../api/auth/actor";
 import { env } from "../../api/lib/env";
 import { isAppError } from "../../api/lib/errors";
+import { initModels } from "../../models";
+
+// Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
+initModels();
 
 const secret = new TextEncoder().encode(env().JWT_SECRET);
 const port = Number(process.env.PORT);

@@ -11,6 +11,11 @@ import { i18nConfig, type Lng } from "./lib/i18n";
 import { allResources, i18next } from "./lib/i18n.server";
 import { NonceProvider } from "./lib/nonce";
 import { htmlSecurityHeaders, newNonce } from "./lib/security-headers.server";
+import { initModels } from "../../models";
+
+// The web process's server build carries its own copy of models/ (Vite bundles our sources), so the
+// models are mapped here, once when the build loads, rather than by remix/server.ts (ADR 025).
+initModels();
 
 const ABORT_DELAY = 10_000;
 

@@ -5,6 +5,10 @@
  * Usage: DATABASE_URL=… bun tests/support/release-run.ts <batch> <ms>
  */
 import { releaseDue } from "../../api/sms/release";
+import { initModels } from "../../models";
+
+// Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
+initModels();
 
 const batch = Number(process.argv[2] ?? 100);
 const until = Date.now() + Number(process.argv[3] ?? 3000);

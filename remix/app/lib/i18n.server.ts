@@ -1,7 +1,7 @@
 import { RemixI18Next } from "remix-i18next/server";
 import { createCookie } from "@remix-run/node";
 import type { Resource } from "i18next";
-import { User, initModels } from "../../../models";
+import { User } from "../../../models";
 import { loadResources } from "~api/lib/i18n";
 import { fallbackLng, i18nConfig, supportedLngs, webNamespaces, type Lng } from "./i18n";
 import { getSession } from "./session.server";
@@ -21,7 +21,6 @@ export const i18next = new RemixI18Next({
       const session = await getSession(request);
       const userId = session.get("userId");
       if (userId) {
-        initModels();
         const u = await User.findByPk(userId, { attributes: ["locale"] });
         if (u) return u.locale;
       }

@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { acceptInvitationSchema } from "~api/auth/schemas";
 import { isAppError } from "~api/lib/errors";
 import { acceptInvitation, findInvitation } from "~api/users/services";
-import { User, initModels } from "../../../../models";
+import { User } from "../../../../models";
 import { AuthMessage } from "~/components/auth/message";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
@@ -24,7 +24,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     const inv = await findInvitation(params.token ?? "");
     const userId = await optionalUserId(request);
-    initModels();
     const me = userId ? await User.findByPk(userId, { attributes: ["email"] }) : null;
     return json({ valid: true as const, ...inv, signedInAsInvitee: Boolean(me && me.email.toLowerCase() === inv.email.toLowerCase()) });
   } catch (e) {

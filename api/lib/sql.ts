@@ -1,0 +1,29 @@
+/**
+ * Set-based SQL for use-cases (ADR 025): one typed way to run a statement over the process's
+ * Sequelize pool. Values always travel as bind parameters ($1, $2…), never in the text; a
+ * tenant-owned table is always filtered by its account_id. The row type is the query's own shape
+ * (snake_case columns as PostgreSQL names them), written beside the query.
+ */
+import { QueryTypes, type Transaction } from "sequelize";
+import { sequelize } from "../../models/db";
+
+export type SqlOptions = { transaction?: Transaction | null };
+
+/** The rows of a SELECT, or of an INSERT/UPDATE/DELETE … RETURNING. */
+export function rows<T extends object = Record<string, unknown>>(sql: string, bind?: unknown[], opts: SqlOptions = {}): Promise<T[]> {
+  return sequelize().query<T>(sql, { bind, type: QueryTypes.SELECT, transaction: opts.transaction ?? undefined });
+}
+
+/** The first row, or null when there is none. */
+export async function row<T extends object = Record<string, unknown>>(sql: string, bind?: unknown[], opts: SqlOptions = {}): Promise<T | null> {
+  return (await rows<T>(sql, bind, opts))[0] ?? null;
+}
+
+/**
+ * A statement whose rows nobody reads; answers how many rows it touched. Sequelize reports the
+ * driver's row count only for its UPDATE query type (for any statement text), hence the type.
+ */
+export async function exec(sql: string, bind?: unknown[], opts: SqlOptions = {}): Promise<number> {
+  const [, affected] = await sequelize().query(sql, { bind, type: QueryTypes.UPDATE, transaction: opts.transaction ?? undefined });
+  return affected;
+}
