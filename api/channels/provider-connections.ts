@@ -7,14 +7,13 @@
  * listening process at once (Redis pub/sub, `connectionsChanged`), so the next message uses it.
  */
 import { every } from "../jobs/every";
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { connect, key, redis } from "../lib/redis";
 import type { ChannelAdapter } from "./contract";
 import { httpAdapter } from "./http";
 import { adapterFor } from "./registry";
 import { simulatorAdapter } from "./simulator";
 import { smppAdapter } from "./smpp/adapter";
+import { rows } from "../lib/sql";
 
 export const CONNECTION_KINDS = ["smpp", "http", "simulator"] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
@@ -37,11 +36,10 @@ let loading: Promise<Snapshot> | undefined;
 let generation = 0;
 
 async function load(): Promise<Snapshot> {
-  const db = sequelize();
   const at = Date.now();
   const [connections, routes] = await Promise.all([
-    db.query<ProviderConnection>(`SELECT id, name, channel, kind, settings, enabled, updated_at FROM provider_connections`, { type: QueryTypes.SELECT }),
-    db.query<{ route: string; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections`, { type: QueryTypes.SELECT }),
+    rows<ProviderConnection>(`SELECT id, name, channel, kind, settings, enabled, updated_at FROM provider_connections`),
+    rows<{ route: string; connection_id: string }>(`SELECT route, connection_id FROM sms_route_connections`),
   ]);
   return { at, connections, routes: new Map(routes.map((r) => [r.route, r.connection_id])) };
 }

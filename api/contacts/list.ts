@@ -7,8 +7,7 @@
  * members' primary key, the tag is the GIN index on tags, a custom field equality is a jsonb
  * containment (`custom @> {"key": value}`) served by the jsonb_path_ops GIN index.
  */
-import { QueryTypes } from "sequelize";
-import { CustomField, sequelize } from "../../models";
+import { CustomField } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { encodeCursor, pageInput } from "../lib/page";
@@ -87,28 +86,24 @@ export async function listContacts(ctx: SignedInCtx, query: unknown = {}): Promi
     where.push(`(c.created_at, c.id) < (${param(ts)}::timestamptz, ${param(id)}::uuid)`);
   }
 
-  const db = sequelize();
-  const [rows, counted] = await Promise.all([
-    db.query<Omit<ContactRow, "name" | "mobile_formatted" | "groups" | "created_at"> & { created_at: Date; cursor_ts: string }>(
+  const [found, counted] = await Promise.all([
+    rows<Omit<ContactRow, "name" | "mobile_formatted" | "groups" | "created_at"> & { created_at: Date; cursor_ts: string }>(
       `SELECT c.id, c.first_name, c.last_name, c.mobile_number, c.email::text AS email, c.company, c.city, c.tags, c.created_at,
               ${tsText("c.created_at")} AS cursor_ts
          FROM contacts c WHERE ${where.join(" AND ")}
         ORDER BY c.created_at DESC, c.id DESC LIMIT ${f.limit + 1}`,
-      { bind, type: QueryTypes.SELECT },
+      bind,
     ),
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM contacts c WHERE ${filters} LIMIT ${COUNT_CAP + 1}) s`, {
-      bind: countBind,
-      type: QueryTypes.SELECT,
-    }),
+    rows<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM contacts c WHERE ${filters} LIMIT ${COUNT_CAP + 1}) s`, countBind),
   ]);
-  const page = rows.slice(0, f.limit);
+  const page = found.slice(0, f.limit);
   const groups = await groupNamesOf(
     ctx.actor.accountId,
     page.map((r) => r.id),
   );
   const n = counted[0]?.n ?? 0;
   const last = page.at(-1);
-  const next = rows.length > f.limit && last ? encodeCursor([last.cursor_ts, last.id]) : null;
+  const next = found.length > f.limit && last ? encodeCursor([last.cursor_ts, last.id]) : null;
   return {
     data: page.map((r) => {
       const mobile = formatPhone(r.mobile_number);

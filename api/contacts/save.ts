@@ -35,6 +35,7 @@ const COLUMNS = [
 ] as const;
 
 import { assertId as assertContactId } from "../lib/owned";
+import { rows } from "../lib/sql";
 
 export { assertContactId };
 
@@ -60,16 +61,17 @@ export async function saveContact(ctx: SignedInCtx, input: unknown) {
       .filter((c) => c !== "mobile_number")
       .map((c) => `${c} = COALESCE(EXCLUDED.${c}, contacts.${c})`)
       .join(", ");
-    const [rows] = (await sequelize().query(
+    const [saved] = await rows<{ id: string; inserted: boolean }>(
       `INSERT INTO contacts (account_id, custom, tags, ${cols.join(", ")}) VALUES ($1, $2::jsonb, $3::text[], ${placeholders})
        ON CONFLICT (account_id, mobile_number) WHERE mobile_number IS NOT NULL DO UPDATE SET ${merge},
          custom = contacts.custom || EXCLUDED.custom,
          tags = ARRAY(SELECT DISTINCT unnest(contacts.tags || EXCLUDED.tags)),
          updated_at = now()
        RETURNING id, (xmax = 0) AS inserted`,
-      { bind: [ctx.actor.accountId, JSON.stringify(custom), data.tags, ...values], transaction },
-    )) as [Array<{ id: string; inserted: boolean }>, unknown];
-    const { id, inserted } = rows[0];
+      [ctx.actor.accountId, JSON.stringify(custom), data.tags, ...values],
+      { transaction },
+    );
+    const { id, inserted } = saved;
     for (const groupId of data.groupIds) {
       await ContactGroupMember.findOrCreate({ where: { groupId, contactId: id }, defaults: { groupId, contactId: id, accountId: ctx.actor.accountId }, transaction });
     }

@@ -247,6 +247,7 @@ class ImportJob {
       SELECT (SELECT count(*) FILTER (WHERE inserted) FROM up)::int AS inserted, (SELECT count(*) FROM lines)::int AS lines`;
     const db = this.mergers[partition];
     let counts: { inserted: number; lines: number };
+    // Direct pg: a merger is its own raw pg client with its own BEGIN/SET LOCAL/COMMIT, outside the Sequelize pool api/lib/sql.ts uses.
     await db.query("BEGIN");
     try {
       // Staging statistics lag behind the COPYs: the (import_id, line) index is always the way in.
@@ -270,6 +271,7 @@ class ImportJob {
 
   async run() {
     const { id, account_id: accountId } = this.row;
+    // Direct pg: the reader is the raw pg client that also runs the COPY stream; api/lib/sql.ts only speaks to the Sequelize pool.
     await this.reader.query(`DELETE FROM contact_import_rows WHERE import_id = $1`, [id]);
     await this.reader.query(
       `UPDATE contact_imports SET status = 'running', started_at = now(), finished_at = NULL, processed_rows = 0, inserted_rows = 0,
@@ -352,6 +354,7 @@ export async function runImport(id: string, touch?: () => Promise<void>) {
   const mergers: pg.Client[] = [];
   await client.connect();
   try {
+    // Direct pg: the advisory lock is held by this session (client), which api/lib/sql.ts's pooled connections cannot hold.
     const { rows: lock } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok`, [`import:${id}`]);
     if (!lock[0].ok) return; // another worker runs it right now
     const { rows } = await client.query<JobRow>(`SELECT id, account_id, user_id, status, files, mapping, group_id FROM contact_imports WHERE id = $1`, [id]);

@@ -3,7 +3,7 @@
  * statements on the process's one Sequelize pool. PostgreSQL parses and plans a named statement
  * once per connection instead of on every call (the planning of these joins cost more than their
  * execution), and the call skips Sequelize's query object, hooks and retry wrapper. Only for a
- * few fixed SELECT texts on the hot path; every other statement goes through sequelize().query.
+ * few fixed SELECT texts on the hot path; every other statement goes through api/lib/sql.ts (ADR 025).
  * Values always travel as parameters ($1, $2…), never in the text.
  */
 import { sequelize } from "../../models/db";

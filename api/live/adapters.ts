@@ -14,8 +14,6 @@
  * `connect` refuse with a VALIDATION AppError naming the form field to blame.
  */
 import { createHash, createPrivateKey, randomUUID, sign } from "node:crypto";
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { randomToken } from "../lib/crypto";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
@@ -24,6 +22,7 @@ import type { ChannelSecrets, ConnectionWithSecrets } from "./channel-connection
 import { readServiceAccountKey, type ConnectableChannel, type ConnectInput, type ServiceAccountKey } from "./channel-schemas";
 import type { Attachment, LiveChannel, LiveMessage, Room } from "./rooms";
 import { fileBytes, fileIdOf, signedFileUrl } from "./uploads";
+import { row } from "../lib/sql";
 
 const TIMEOUT_MS = 15_000;
 
@@ -263,11 +262,8 @@ async function gbmSignal(key: ServiceAccountKey, method: "POST" | "PATCH", path:
 
 async function agentName(userId: string | null): Promise<string> {
   if (!userId) return "";
-  const [row] = await sequelize().query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, {
-    bind: [userId],
-    type: QueryTypes.SELECT,
-  });
-  return row?.name ?? "";
+  const found = await row<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM users WHERE id = $1`, [userId]);
+  return found?.name ?? "";
 }
 
 // ---- the contract ----------------------------------------------------------------------------------

@@ -4,8 +4,6 @@
  * room flow's use-cases (sendAgentMessage, visitorMessage) like any message. And who may download
  * a stored file: the account's attendants, the room's webchat visitor, or a signed URL's holder.
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
@@ -15,6 +13,7 @@ import { getRoom } from "./rooms/queries";
 import type { LiveChannel } from "./rooms/types";
 import { attachFilesToRoom, dropFile, findFile, maxUploadBytes, storeFile, tooLarge, validSignature, type LiveFile } from "./uploads";
 import { accountForWidgetKey, admitVisitorPost, assertVisitor, webchatMessage, type WidgetCaller } from "./visitors";
+import { row } from "../lib/sql";
 
 /** Room for multipart framing and the other fields around the file. */
 const FRAMING_BYTES = 64 * 1024;
@@ -44,10 +43,7 @@ export async function agentUpload(ctx: SignedInCtx, request: Request) {
   const roomIdFirst = new URL(request.url).searchParams.get("id_room");
   if (roomIdFirst) {
     assertId(roomIdFirst);
-    const [r] = await sequelize().query<{ channel: LiveChannel }>(`SELECT channel FROM live_rooms WHERE id = $1 AND account_id = $2`, {
-      bind: [roomIdFirst, ctx.actor.accountId],
-      type: QueryTypes.SELECT,
-    });
+    const r = await row<{ channel: LiveChannel }>(`SELECT channel FROM live_rooms WHERE id = $1 AND account_id = $2`, [roomIdFirst, ctx.actor.accountId]);
     if (!r) throw new AppError("NOT_FOUND");
     assertDeclaredSize(request, r.channel);
   }
@@ -57,9 +53,9 @@ export async function agentUpload(ctx: SignedInCtx, request: Request) {
   const roomId = str(form.get("id_room")) || roomIdFirst || "";
   if (!roomId) throw new AppError("VALIDATION", { fields: { id_room: ["validation.required"] } });
   assertId(roomId);
-  const [room] = await sequelize().query<{ id: string; channel: LiveChannel; status: string; agent_id: string | null; locked: boolean }>(
+  const room = await row<{ id: string; channel: LiveChannel; status: string; agent_id: string | null; locked: boolean }>(
     `SELECT id, channel, status, agent_id, locked FROM live_rooms WHERE id = $1 AND account_id = $2`,
-    { bind: [roomId, ctx.actor.accountId], type: QueryTypes.SELECT },
+    [roomId, ctx.actor.accountId],
   );
   if (!room) throw new AppError("NOT_FOUND");
   if (room.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
@@ -141,10 +137,11 @@ export async function fileForDownload(id: string, access: FileAccess): Promise<L
     const accountId = await accountForWidgetKey(access.widgetKey);
     const visitor = assertVisitor(accountId, access.visitorId, access.visitorToken);
     if (file && file.account_id === accountId && file.room_id) {
-      const [room] = await sequelize().query(`SELECT 1 FROM live_rooms WHERE id = $1 AND account_id = $2 AND channel = 'webchat' AND external_id = $3`, {
-        bind: [file.room_id, accountId, visitor.visitorId],
-        type: QueryTypes.SELECT,
-      });
+      const room = await row(`SELECT 1 FROM live_rooms WHERE id = $1 AND account_id = $2 AND channel = 'webchat' AND external_id = $3`, [
+        file.room_id,
+        accountId,
+        visitor.visitorId,
+      ]);
       if (room) return file;
     }
     throw new AppError("NOT_FOUND");

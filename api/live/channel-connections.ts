@@ -10,7 +10,6 @@
  * read and removed. Permission: the /channels screen of the policy, an omni plan, and an owner or
  * admin (they hold the business's credentials).
  */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { seal, unseal } from "../lib/crypto";
@@ -24,6 +23,7 @@ import { connectSchema, type ServiceAccountKey } from "./channel-schemas";
 
 export { CONNECTABLE, connectSchema, type ConnectableChannel, type ConnectInput } from "./channel-schemas";
 import type { ConnectableChannel } from "./channel-schemas";
+import { exec, row, rows } from "../lib/sql";
 
 export type ChannelSecrets = {
   /** Telegram: the bot token; Graph: the page access token; Google: the webhook's client token (X-Goog-Signature). */
@@ -67,23 +67,17 @@ export type ConnectionView = ReturnType<typeof view>;
 
 export async function listConnections(ctx: SignedInCtx): Promise<{ data: ConnectionView[] }> {
   assertChannelsAdmin(ctx);
-  const rows = await sequelize().query<Connection>(`SELECT ${COLUMNS} FROM live_channel_connections WHERE account_id = $1 ORDER BY channel`, {
-    bind: [ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
-  return { data: rows.map(view) };
+  const found = await rows<Connection>(`SELECT ${COLUMNS} FROM live_channel_connections WHERE account_id = $1 ORDER BY channel`, [ctx.actor.accountId]);
+  return { data: found.map(view) };
 }
 
 /** One connection of the account (404 for another account's). */
 export async function getConnection(ctx: SignedInCtx, id: string): Promise<ConnectionView> {
   assertChannelsAdmin(ctx);
   assertId(id);
-  const [row] = await sequelize().query<Connection>(`SELECT ${COLUMNS} FROM live_channel_connections WHERE id = $1 AND account_id = $2`, {
-    bind: [id, ctx.actor.accountId],
-    type: QueryTypes.SELECT,
-  });
-  if (!row) throw new AppError("NOT_FOUND");
-  return view(row);
+  const found = await row<Connection>(`SELECT ${COLUMNS} FROM live_channel_connections WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
+  if (!found) throw new AppError("NOT_FOUND");
+  return view(found);
 }
 
 /**
@@ -101,7 +95,7 @@ export async function connectChannel(ctx: SignedInCtx, input: unknown): Promise<
     try {
       await adapter.connect({ ...row, secrets: verified.secrets }, webhookUrl(row.channel, row.id));
     } catch (e) {
-      await sequelize().query(`DELETE FROM live_channel_connections WHERE id = $1`, { bind: [row.id] });
+      await exec(`DELETE FROM live_channel_connections WHERE id = $1`, [row.id]);
       throw e;
     }
   }
@@ -111,23 +105,20 @@ export async function connectChannel(ctx: SignedInCtx, input: unknown): Promise<
 /** Writes the account's connection of `channel`; the provider's account may belong to one account only (else `accountField` is blamed). */
 async function saveConnection(ctx: SignedInCtx, channel: ConnectableChannel, verified: VerifiedConnection, accountField: string): Promise<Connection> {
   return sequelize().transaction(async (transaction) => {
-    const [taken] = await sequelize().query<{ account_id: string }>(`SELECT account_id FROM live_channel_connections WHERE channel = $1 AND external_id = $2 FOR UPDATE`, {
-      bind: [channel, verified.externalId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const taken = await row<{ account_id: string }>(
+      `SELECT account_id FROM live_channel_connections WHERE channel = $1 AND external_id = $2 FOR UPDATE`,
+      [channel, verified.externalId],
+      { transaction },
+    );
     if (taken && taken.account_id !== ctx.actor.accountId) throw new AppError("VALIDATION", { fields: { [accountField]: ["channels.errors.taken"] } });
-    const [saved] = await sequelize().query<Connection>(
+    const [saved] = await rows<Connection>(
       `INSERT INTO live_channel_connections (account_id, channel, external_id, name, secrets_sealed, created_by)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (account_id, channel) DO UPDATE SET external_id = EXCLUDED.external_id, name = EXCLUDED.name,
          secrets_sealed = EXCLUDED.secrets_sealed, updated_at = now()
        RETURNING ${COLUMNS}`,
-      {
-        bind: [ctx.actor.accountId, channel, verified.externalId, verified.name.slice(0, 200), seal(JSON.stringify(verified.secrets)), ctx.actor.userId],
-        type: QueryTypes.SELECT,
-        transaction,
-      },
+      [ctx.actor.accountId, channel, verified.externalId, verified.name.slice(0, 200), seal(JSON.stringify(verified.secrets)), ctx.actor.userId],
+      { transaction },
     );
     return saved;
   });
@@ -137,14 +128,14 @@ async function saveConnection(ctx: SignedInCtx, channel: ConnectableChannel, ver
 export async function disconnectChannel(ctx: SignedInCtx, id: string): Promise<{ deleted: boolean }> {
   assertChannelsAdmin(ctx);
   assertId(id);
-  const [row] = await sequelize().query<Connection & { secrets_sealed: string }>(
-    `DELETE FROM live_channel_connections WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}, secrets_sealed`,
-    { bind: [id, ctx.actor.accountId], type: QueryTypes.SELECT },
-  );
-  if (!row) throw new AppError("NOT_FOUND");
-  const adapter = channelAdapter(row.channel);
+  const found = await row<Connection & { secrets_sealed: string }>(`DELETE FROM live_channel_connections WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}, secrets_sealed`, [
+    id,
+    ctx.actor.accountId,
+  ]);
+  if (!found) throw new AppError("NOT_FOUND");
+  const adapter = channelAdapter(found.channel);
   // Only a channel that registered something at the provider needs the secrets back.
-  if (adapter.disconnect) await adapter.disconnect(unsealed(row));
+  if (adapter.disconnect) await adapter.disconnect(unsealed(found));
   return { deleted: true };
 }
 
@@ -153,23 +144,20 @@ function unsealed(row: Connection & { secrets_sealed: string }): ConnectionWithS
   return { ...rest, secrets: JSON.parse(unseal(secrets_sealed)) as ChannelSecrets };
 }
 
-const withSecrets = (row: (Connection & { secrets_sealed: string }) | undefined): ConnectionWithSecrets | null => (row ? unsealed(row) : null);
+const withSecrets = (row: (Connection & { secrets_sealed: string }) | null): ConnectionWithSecrets | null => (row ? unsealed(row) : null);
 
 /** A connection by its id (webhooks: the URL names it). */
 export async function connectionById(channel: ConnectableChannel, id: string): Promise<ConnectionWithSecrets | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [row] = await sequelize().query<Connection & { secrets_sealed: string }>(`SELECT ${COLUMNS}, secrets_sealed FROM live_channel_connections WHERE id = $1 AND channel = $2`, {
-    bind: [id, channel],
-    type: QueryTypes.SELECT,
-  });
-  return withSecrets(row);
+  const found = await row<Connection & { secrets_sealed: string }>(`SELECT ${COLUMNS}, secrets_sealed FROM live_channel_connections WHERE id = $1 AND channel = $2`, [id, channel]);
+  return withSecrets(found);
 }
 
 /** The account's connection of a channel (outbound: a room's channel names it). */
 export async function connectionOf(accountId: string, channel: string): Promise<ConnectionWithSecrets | null> {
-  const [row] = await sequelize().query<Connection & { secrets_sealed: string }>(
-    `SELECT ${COLUMNS}, secrets_sealed FROM live_channel_connections WHERE account_id = $1 AND channel = $2`,
-    { bind: [accountId, channel], type: QueryTypes.SELECT },
-  );
-  return withSecrets(row);
+  const found = await row<Connection & { secrets_sealed: string }>(`SELECT ${COLUMNS}, secrets_sealed FROM live_channel_connections WHERE account_id = $1 AND channel = $2`, [
+    accountId,
+    channel,
+  ]);
+  return withSecrets(found);
 }

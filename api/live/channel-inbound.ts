@@ -11,8 +11,6 @@
  * (the message keeps its text, or names the file it could not keep); a provider's API that cannot
  * be reached (Telegram getFile) makes the webhook answer 5xx, so the provider delivers it again.
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { isAppError } from "../lib/errors";
 import { download, graphProfileName, telegram } from "./adapters";
 import type { ConnectionWithSecrets } from "./channel-connections";
@@ -21,6 +19,7 @@ import { roomSummary } from "./rooms/views";
 import { visitorMessage } from "./rooms/visitor";
 import { publishLive, type LivePublish } from "./streams";
 import { attachFilesToRoom, maxUploadBytes, storeFile } from "./uploads";
+import { row, rows } from "../lib/sql";
 
 type Incoming = { fetch: (maxBytes: number) => Promise<{ bytes: Uint8Array; tooLarge: boolean; unavailable?: boolean }>; name: string | null; label: string };
 
@@ -47,21 +46,18 @@ async function keepFiles(accountId: string, channel: LiveChannel, files: Incomin
 
 /** Was this provider message already stored (a redelivered webhook)? Saves fetching its files again. */
 async function seen(accountId: string, channel: LiveChannel, externalId: string, messageId: string): Promise<boolean> {
-  const [row] = await sequelize().query(
+  const found = await row(
     `SELECT 1 FROM live_messages m JOIN live_rooms r ON r.id = m.room_id
      WHERE r.account_id = $1 AND r.channel = $2 AND r.external_id = $3 AND m.client_id = $4 LIMIT 1`,
-    { bind: [accountId, channel, externalId, `ext:${messageId}`], type: QueryTypes.SELECT },
+    [accountId, channel, externalId, `ext:${messageId}`],
   );
-  return Boolean(row);
+  return Boolean(found);
 }
 
 /** Has this visitor an open (or queued) room on the channel? */
 async function hasOpenRoom(accountId: string, channel: LiveChannel, externalId: string): Promise<boolean> {
-  const [row] = await sequelize().query(`SELECT 1 FROM live_rooms WHERE account_id = $1 AND channel = $2 AND external_id = $3 AND status <> 'CLOSED' LIMIT 1`, {
-    bind: [accountId, channel, externalId],
-    type: QueryTypes.SELECT,
-  });
-  return Boolean(row);
+  const found = await row(`SELECT 1 FROM live_rooms WHERE account_id = $1 AND channel = $2 AND external_id = $3 AND status <> 'CLOSED' LIMIT 1`, [accountId, channel, externalId]);
+  return Boolean(found);
 }
 
 async function receive(
@@ -208,7 +204,7 @@ export async function channelReceipt(
   const watermark = Number.isFinite(Number(at.watermark)) ? new Date(Number(at.watermark)) : null;
   const upTo = at.mid ? String(at.mid) : null;
   if (!mids?.length && !watermark && !upTo) return 0;
-  const changed = await sequelize().query<LiveMessage>(
+  const changed = await rows<LiveMessage>(
     `UPDATE live_messages m SET status = $4, delivered_at = COALESCE(m.delivered_at, now()),
        read_at = CASE WHEN $4 = 'READ' THEN COALESCE(m.read_at, now()) ELSE m.read_at END, updated_at = now()
      FROM live_rooms r
@@ -218,12 +214,12 @@ export async function channelReceipt(
          OR ($6::text[] IS NULL AND $7::timestamptz IS NOT NULL AND m.created_at <= $7)
          OR ($6::text[] IS NULL AND $8::text IS NOT NULL AND m.created_at <= (SELECT created_at FROM live_messages x WHERE x.room_id = m.room_id AND x.external_id = $8)))
      RETURNING m.*`,
-    { bind: [accountId, channel, visitorExternalId, status, from, mids?.length ? mids : null, watermark, upTo], type: QueryTypes.SELECT },
+    [accountId, channel, visitorExternalId, status, from, mids?.length ? mids : null, watermark, upTo],
   );
   if (changed.length === 0) return 0;
   const byRoom = new Map<string, string[]>();
   for (const m of changed) byRoom.set(m.room_id, [...(byRoom.get(m.room_id) ?? []), m.id]);
-  const rooms = await sequelize().query<Room>(`SELECT * FROM live_rooms WHERE id = ANY($1::uuid[])`, { bind: [[...byRoom.keys()]], type: QueryTypes.SELECT });
+  const rooms = await rows<Room>(`SELECT * FROM live_rooms WHERE id = ANY($1::uuid[])`, [[...byRoom.keys()]]);
   await publishLive(
     rooms.map(
       (room): LivePublish => ({

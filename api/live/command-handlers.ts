@@ -4,8 +4,6 @@
  * (api/live/routes.ts): the payload is checked here only for its shape; rules live in ./rooms.
  */
 import { z } from "zod";
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { registerLiveCommand, type LiveCaller } from "./commands";
@@ -19,6 +17,7 @@ import { visitorMessage } from "./rooms/visitor";
 import "./commands";
 import { agentTyping, visitorTyping } from "./typing";
 import { deleteOwnMessage, editOwnMessage } from "./widget-public";
+import { row } from "../lib/sql";
 
 const roomId = z.object({ room_id: z.string().min(1, "validation.required") });
 /** `message` (as the HTTP API names it) or `body` (as the message views do). */
@@ -40,10 +39,7 @@ function agent(caller: LiveCaller) {
 /** The visitor's own room (its token is bound to one room). */
 async function visitorRoom(caller: LiveCaller): Promise<Room> {
   if (caller.kind !== "visitor") throw new AppError("FORBIDDEN");
-  const [room] = await sequelize().query<Room>(`SELECT * FROM live_rooms WHERE id = $1 AND account_id = $2`, {
-    bind: [caller.visitor.roomId, caller.visitor.accountId],
-    type: QueryTypes.SELECT,
-  });
+  const room = await row<Room>(`SELECT * FROM live_rooms WHERE id = $1 AND account_id = $2`, [caller.visitor.roomId, caller.visitor.accountId]);
   if (!room) throw new AppError("NOT_FOUND");
   return room;
 }

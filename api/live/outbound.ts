@@ -10,7 +10,6 @@
  * deliveries); then, or at once for a permanent error (provider 4xx, no connection), the
  * message becomes FAIL with the reason and a `failed` live event tells the agent.
  */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { startConsumer } from "../jobs/runner";
 import { env } from "../lib/env";
@@ -20,6 +19,7 @@ import { connectionOf } from "./channel-connections";
 import type { LiveMessage, Room } from "./rooms/types";
 import { messageView, roomSummary } from "./rooms/views";
 import { publishLive } from "./streams";
+import { exec, row } from "../lib/sql";
 
 export const LIVE_OUTBOUND_STREAM = "live:outbound";
 
@@ -30,13 +30,9 @@ export async function deliverLiveMessage(messageId: string): Promise<DeliverOutc
   if (!UUID.test(messageId ?? "")) return "skipped";
   let failure: string | null = null;
   const outcome = await sequelize().transaction(async (transaction): Promise<DeliverOutcome> => {
-    const [message] = await sequelize().query<LiveMessage>(`SELECT * FROM live_messages WHERE id = $1 FOR UPDATE`, {
-      bind: [messageId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const message = await row<LiveMessage>(`SELECT * FROM live_messages WHERE id = $1 FOR UPDATE`, [messageId], { transaction });
     if (!message || message.author === "visitor" || message.external_id || message.status === "FAIL" || message.status === "DELETED") return "skipped";
-    const [room] = await sequelize().query<Room>(`SELECT * FROM live_rooms WHERE id = $1`, { bind: [message.room_id], type: QueryTypes.SELECT, transaction });
+    const room = await row<Room>(`SELECT * FROM live_rooms WHERE id = $1`, [message.room_id], { transaction });
     const adapter = room ? LIVE_ADAPTERS[room.channel] : undefined;
     const connection = room && adapter ? await connectionOf(room.account_id, room.channel) : null;
     if (!room || !adapter || !connection) {
@@ -45,7 +41,7 @@ export async function deliverLiveMessage(messageId: string): Promise<DeliverOutc
     }
     try {
       const sent = await adapter.send(connection, room, message);
-      await sequelize().query(`UPDATE live_messages SET external_id = $2, updated_at = now() WHERE id = $1`, { bind: [message.id, sent.externalId], transaction });
+      await exec(`UPDATE live_messages SET external_id = $2, updated_at = now() WHERE id = $1`, [message.id, sent.externalId], { transaction });
       return "sent";
     } catch (e) {
       if (e instanceof ProviderError && e.permanent) {
@@ -62,13 +58,13 @@ export async function deliverLiveMessage(messageId: string): Promise<DeliverOutc
 /** The message could not be delivered: FAIL with the reason (unless it was sent meanwhile), and the agent is told. */
 export async function failLiveMessage(messageId: string, reason: string): Promise<void> {
   if (!UUID.test(messageId ?? "")) return;
-  const [message] = await sequelize().query<LiveMessage>(
+  const message = await row<LiveMessage>(
     `UPDATE live_messages SET status = 'FAIL', error = $2, updated_at = now()
      WHERE id = $1 AND external_id IS NULL AND status IN ('SENT') RETURNING *`,
-    { bind: [messageId, reason.slice(0, 500)], type: QueryTypes.SELECT },
+    [messageId, reason.slice(0, 500)],
   );
   if (!message) return;
-  const [room] = await sequelize().query<Room>(`SELECT * FROM live_rooms WHERE id = $1`, { bind: [message.room_id], type: QueryTypes.SELECT });
+  const room = await row<Room>(`SELECT * FROM live_rooms WHERE id = $1`, [message.room_id]);
   if (!room) return;
   await publishLive([
     {

@@ -5,8 +5,6 @@
  * stores the period (São Paulo days, at most 31, default today) and optional department/agent;
  * the worker COPYs liveRoomsExportSelect to a CSV, one row per room created in the period.
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { keyset, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
@@ -15,6 +13,7 @@ import { sortTime, timeIdCursor } from "./keyset";
 import { exportRows, findRow, openExportFile, queueExport, type ExportStatus, type Row } from "../sms/exports";
 import { assertPath } from "./access";
 import { assertFilterOwned, parsePeriod, REPORT_TIME_ZONE, type ReportPeriod } from "./reports";
+import { rows } from "../lib/sql";
 
 export type LiveExportFilter = ReportPeriod;
 
@@ -129,11 +128,11 @@ export async function pageLiveExports(ctx: SignedInCtx, input: { cursor?: string
   assertAllowed(ctx);
   const q = validate(exportPageSchema, { cursor: input.cursor, limit: input.limit });
   const after = timeIdCursor(q.cursor);
-  const found = await sequelize().query<Row & { sort_key: string }>(
+  const found = await rows<Row & { sort_key: string }>(
     `SELECT *, ${sortTime("created_at")} AS sort_key FROM sms_exports
       WHERE account_id = $1 AND kind = 'live_rooms' ${after ? "AND (created_at, id) < ($2::timestamptz, $3::uuid)" : ""}
       ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1}`,
-    { bind: after ? [ctx.actor.accountId, after[0], after[1]] : [ctx.actor.accountId], type: QueryTypes.SELECT },
+    after ? [ctx.actor.accountId, after[0], after[1]] : [ctx.actor.accountId],
   );
   return keyset(found, q.limit, (r) => [r.sort_key, r.id], view);
 }

@@ -4,8 +4,6 @@
  * transitions. Owners and admins see every conversation of the account; anyone else only the
  * conversations they attended (spec section 6).
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
@@ -18,6 +16,7 @@ import { assertAttendant } from "./rooms/guards";
 import { roomMessages } from "./rooms/queries";
 import type { Room } from "./rooms/types";
 import { roomSummary } from "./rooms/views";
+import { row, rows } from "../lib/sql";
 
 export const TRANSCRIPTS_PER_PAGE = 20;
 
@@ -68,13 +67,13 @@ export async function searchTranscripts(ctx: SignedInCtx, input: TranscriptSearc
   const page = after ? undefined : q.page;
   const limit = page !== undefined && (input.limit === undefined || input.limit === "") ? TRANSCRIPTS_PER_PAGE : q.limit;
   if (after) where.push(`(r.created_at, r.id) < (${add(after[0])}::timestamptz, ${add(after[1])}::uuid)`);
-  const found = await sequelize().query<Room & { agent_name: string | null; total: number; sort_key: string }>(
+  const found = await rows<Room & { agent_name: string | null; total: number; sort_key: string }>(
     `SELECT r.*, trim(u.first_name || ' ' || u.last_name) AS agent_name, ${sortTime("r.created_at")} AS sort_key
             ${page !== undefined ? ", count(*) OVER ()::int AS total" : ""}
      FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id
      WHERE ${where.join(" AND ")}
      ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit + 1} OFFSET ${page !== undefined ? (page - 1) * limit : 0}`,
-    { bind, type: QueryTypes.SELECT },
+    bind,
   );
   const out = {
     ...keyset(
@@ -103,25 +102,25 @@ export async function transcript(ctx: SignedInCtx, roomId: string, opts: { befor
   assertAttendant(ctx);
   assertId(roomId);
   const bind: unknown[] = [ctx.actor.accountId, ctx.actor.userId, roomId];
-  const [room] = await sequelize().query<Room & { agent_name: string | null; department_name: string | null; tabulation_name: string | null }>(
+  const room = await row<Room & { agent_name: string | null; department_name: string | null; tabulation_name: string | null }>(
     `SELECT r.*, trim(u.first_name || ' ' || u.last_name) AS agent_name, d.name AS department_name, t.name AS tabulation_name
      FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id LEFT JOIN departments d ON d.id = r.department_id
      LEFT JOIN live_tabulations t ON t.id = r.tabulation_id
      WHERE r.id = $3 AND r.account_id = $1 ${seesAll(ctx.actor, "transcripts") ? "AND $2::uuid IS NOT NULL" : `AND ${MINE}`}`,
-    { bind, type: QueryTypes.SELECT },
+    bind,
   );
   if (!room) throw new AppError("NOT_FOUND");
   const [messages, events, names] = await Promise.all([
     roomMessages(ctx.actor.accountId, room.id, { before: opts.before ?? null }),
-    sequelize().query<{ id: string; type: string; actor_name: string | null; payload: Record<string, unknown>; created_at: Date }>(
+    rows<{ id: string; type: string; actor_name: string | null; payload: Record<string, unknown>; created_at: Date }>(
       `SELECT e.id::text, e.type, trim(u.first_name || ' ' || u.last_name) AS actor_name, e.payload, e.created_at
        FROM live_room_events e LEFT JOIN users u ON u.id = e.actor_id WHERE e.room_id = $1 AND e.account_id = $2 ORDER BY e.id`,
-      { bind: [room.id, ctx.actor.accountId], type: QueryTypes.SELECT },
+      [room.id, ctx.actor.accountId],
     ),
-    sequelize().query<{ id: string; name: string }>(
+    rows<{ id: string; name: string }>(
       `SELECT DISTINCT u.id, trim(u.first_name || ' ' || u.last_name) AS name FROM live_messages m JOIN users u ON u.id = m.user_id
        WHERE m.room_id = $1 AND m.account_id = $2`,
-      { bind: [room.id, ctx.actor.accountId], type: QueryTypes.SELECT },
+      [room.id, ctx.actor.accountId],
     ),
   ]);
   return {
@@ -137,9 +136,9 @@ export async function transcript(ctx: SignedInCtx, roomId: string, opts: { befor
 export async function transcriptAgents(ctx: SignedInCtx) {
   assertAttendant(ctx);
   if (!seesAll(ctx.actor, "transcripts")) return [];
-  return sequelize().query<{ id: string; name: string }>(
+  return rows<{ id: string; name: string }>(
     `SELECT u.id, trim(u.first_name || ' ' || u.last_name) AS name FROM memberships m JOIN users u ON u.id = m.user_id
      WHERE m.account_id = $1 AND (m.is_agent OR m.role IN (${SUPERVISOR_ROLES_SQL})) ORDER BY lower(u.first_name), lower(u.last_name)`,
-    { bind: [ctx.actor.accountId], type: QueryTypes.SELECT },
+    [ctx.actor.accountId],
   );
 }

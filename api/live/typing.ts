@@ -7,8 +7,6 @@
  * one per room and side per TYPING_EVERY_MS (a Redis key with a TTL), so a client that sends on
  * every keystroke cannot flood the streams. Screens show it for TYPING_SHOW_MS, or until a message.
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
@@ -17,6 +15,7 @@ import { channelTyping } from "./channel-signals";
 import { TYPING_EVERY_MS } from "./limits";
 import { publishLive } from "./streams";
 import type { Room } from "./rooms/types";
+import { row } from "../lib/sql";
 
 /** True for the first signal of a room and side in TYPING_EVERY_MS. */
 async function firstInWindow(roomId: string, side: "visitor" | "agent"): Promise<boolean> {
@@ -34,7 +33,7 @@ export async function visitorTyping(room: Pick<Room, "id" | "account_id" | "agen
 /** The attending agent is typing in an open room: the visitor sees their first name. */
 export async function agentTyping(ctx: SignedInCtx, roomId: string): Promise<{ sent: boolean }> {
   assertId(roomId);
-  const [row] = await sequelize().query<{
+  const found = await row<{
     id: string;
     account_id: string;
     agent_id: string | null;
@@ -44,19 +43,19 @@ export async function agentTyping(ctx: SignedInCtx, roomId: string): Promise<{ s
     first_name: string | null;
   }>(
     `SELECT r.id, r.account_id, r.agent_id, r.status, r.channel, r.external_id, u.first_name FROM live_rooms r LEFT JOIN users u ON u.id = r.agent_id WHERE r.id = $1 AND r.account_id = $2`,
-    { bind: [roomId, ctx.actor.accountId], type: QueryTypes.SELECT },
+    [roomId, ctx.actor.accountId],
   );
-  if (!row) throw new AppError("NOT_FOUND");
-  if (row.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
-  if (row.status !== "OPEN") return { sent: false };
-  if (!(await firstInWindow(row.id, "agent"))) return { sent: false };
-  if (row.channel === "webchat") {
+  if (!found) throw new AppError("NOT_FOUND");
+  if (found.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
+  if (found.status !== "OPEN") return { sent: false };
+  if (!(await firstInWindow(found.id, "agent"))) return { sent: false };
+  if (found.channel === "webchat") {
     await publishLive([
-      { accountId: row.account_id, roomId: row.id, event: "typing", data: { room_id: row.id, by: "agent", name: row.first_name ?? "" }, visitor: true, agents: false },
+      { accountId: found.account_id, roomId: found.id, event: "typing", data: { room_id: found.id, by: "agent", name: found.first_name ?? "" }, visitor: true, agents: false },
     ]);
   } else {
     // Telegram, Messenger/Instagram and Business Messages have their own "typing…": best effort, not awaited.
-    channelTyping(row.account_id, row.channel, row.external_id);
+    channelTyping(found.account_id, found.channel, found.external_id);
   }
   return { sent: true };
 }

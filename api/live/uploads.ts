@@ -11,13 +11,13 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import { QueryTypes, type Transaction } from "sequelize";
-import { sequelize } from "../../models";
+import type { Transaction } from "sequelize";
 import { hmac, randomToken, safeEqual } from "../lib/crypto";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
 import type { Attachment, LiveChannel } from "./rooms/types";
+import { exec, row, rows } from "../lib/sql";
 
 export type FileKind = Attachment["type"];
 
@@ -155,15 +155,12 @@ export async function storeFile(input: StoreInput, opts: { transaction?: Transac
   const detected = checkFile(input.channel, input.bytes, input.name);
   const name = cleanName(input.name, detected);
   const sha = await putBytes(input.bytes);
-  const [row] = await sequelize().query<{ id: string }>(
+  const [inserted] = await rows<{ id: string }>(
     `INSERT INTO live_files (account_id, room_id, sha256, type, media_type, name, size) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    {
-      bind: [input.accountId, input.roomId ?? null, sha, detected.type, detected.media_type, name, input.bytes.byteLength],
-      type: QueryTypes.SELECT,
-      transaction: opts.transaction,
-    },
+    [input.accountId, input.roomId ?? null, sha, detected.type, detected.media_type, name, input.bytes.byteLength],
+    { transaction: opts.transaction },
   );
-  return { id: row.id, type: detected.type, uri: fileUri(row.id), media_type: detected.media_type, name, size: input.bytes.byteLength };
+  return { id: inserted.id, type: detected.type, uri: fileUri(inserted.id), media_type: detected.media_type, name, size: input.bytes.byteLength };
 }
 
 export const fileUri = (id: string) => `/api/live/files/${id}`;
@@ -177,20 +174,20 @@ export function fileIdOf(uri: string): string | null {
 /** Files stored before their room existed (a visitor's first message) are tied to it afterwards. */
 export async function attachFilesToRoom(accountId: string, fileIds: string[], roomId: string) {
   if (fileIds.length === 0) return;
-  await sequelize().query(`UPDATE live_files SET room_id = $3 WHERE account_id = $1 AND id = ANY($2::uuid[]) AND room_id IS NULL`, { bind: [accountId, fileIds, roomId] });
+  await exec(`UPDATE live_files SET room_id = $3 WHERE account_id = $1 AND id = ANY($2::uuid[]) AND room_id IS NULL`, [accountId, fileIds, roomId]);
 }
 
 /** Forgets a file row (its message was refused); the bytes may be shared and stay. */
 export async function dropFile(id: string) {
-  await sequelize().query(`DELETE FROM live_files WHERE id = $1`, { bind: [id] });
+  await exec(`DELETE FROM live_files WHERE id = $1`, [id]);
 }
 
 export type LiveFile = { id: string; account_id: string; room_id: string | null; sha256: string; type: FileKind; media_type: string; name: string; size: number };
 
 export async function findFile(id: string): Promise<(LiveFile & { path: string }) | null> {
   if (!UUID.test(id)) return null;
-  const [row] = await sequelize().query<LiveFile>(`SELECT * FROM live_files WHERE id = $1`, { bind: [id], type: QueryTypes.SELECT });
-  return row ? { ...row, path: pathOf(row.sha256) } : null;
+  const found = await row<LiveFile>(`SELECT * FROM live_files WHERE id = $1`, [id]);
+  return found ? { ...found, path: pathOf(found.sha256) } : null;
 }
 
 /** The bytes of a stored file (the outbound adapters upload them to the channel). */

@@ -5,8 +5,6 @@
  * id), so nobody can read or write another visitor's conversation by guessing an id. The widget
  * key (live_settings.widget_key) names the account; it is public (it sits in the page's script tag).
  */
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../models";
 import { hmac, randomToken, safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { isOpen } from "./hours";
@@ -20,6 +18,7 @@ import { visitorView } from "./rooms/views";
 import { queuePosition, visitorMessage } from "./rooms/visitor";
 import { widgetConfigByKey } from "./settings";
 import { limitConversationStart } from "./widget-limits";
+import { row, rows } from "../lib/sql";
 
 export const visitorToken = (accountId: string, visitorId: string) => hmac(`visitor:${accountId}:${visitorId}`);
 
@@ -80,10 +79,7 @@ export async function admitVisitorPost(accountId: string, input: VisitorPost, ca
   const contact = cleanRoomContact({ username: input.name, email: input.email, phone: input.phone }, { username: "name" });
   if (input.department_id) {
     const [dept] = /^[0-9a-f-]{36}$/i.test(input.department_id)
-      ? await sequelize().query(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, {
-          bind: [input.department_id, accountId],
-          type: QueryTypes.SELECT,
-        })
+      ? await rows(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, [input.department_id, accountId])
       : [];
     if (!dept) throw new AppError("VALIDATION", { fields: { department_id: ["validation.option"] } });
   }
@@ -138,9 +134,9 @@ export async function visitorConversation(widgetKey: string, visitorId: string, 
   assertVisitor(accountId, visitorId, token);
   // Read before the room: a socket opened from here misses nothing written while this reply is built.
   const resumeFrom = await streamMark();
-  const [room] = await sequelize().query<Room>(
+  const room = await row<Room>(
     `SELECT * FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 ORDER BY (status <> 'CLOSED') DESC, created_at DESC LIMIT 1`,
-    { bind: [accountId, visitorId], type: QueryTypes.SELECT },
+    [accountId, visitorId],
   );
   if (!room) return { room: null, messages: [], more: false, position: null, participants: [], realtime_token: null, resume_from: null };
   const page = await roomMessages(accountId, room.id, { before: before ?? null, limit: 30 });
@@ -159,20 +155,20 @@ export async function visitorConversation(widgetKey: string, visitorId: string, 
 export async function visitorMarkRead(widgetKey: string, visitorId: string, token: string) {
   const accountId = await accountForWidgetKey(widgetKey);
   assertVisitor(accountId, visitorId, token);
-  const [room] = await sequelize().query<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 AND status <> 'CLOSED'`, {
-    bind: [accountId, visitorId],
-    type: QueryTypes.SELECT,
-  });
+  const room = await row<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1 AND channel = 'webchat' AND external_id = $2 AND status <> 'CLOSED'`, [
+    accountId,
+    visitorId,
+  ]);
   return { changed: room ? await visitorRead(accountId, room.id) : 0 };
 }
 
 /** The people of a room the visitor sees in the widget's user list: the agents who attend or wrote. */
 export async function roomParticipants(accountId: string, roomId: string): Promise<Array<{ id: string; name: string }>> {
-  return sequelize().query<{ id: string; name: string }>(
+  return rows<{ id: string; name: string }>(
     `SELECT u.id, COALESCE(NULLIF(trim(u.first_name), ''), split_part(u.email::text, '@', 1)) AS name FROM users u
       WHERE u.id IN (SELECT agent_id FROM live_rooms WHERE id = $1 AND account_id = $2 AND agent_id IS NOT NULL
                      UNION SELECT user_id FROM live_messages WHERE room_id = $1 AND account_id = $2 AND author = 'agent' AND user_id IS NOT NULL)
       ORDER BY u.first_name, u.id`,
-    { bind: [roomId, accountId], type: QueryTypes.SELECT },
+    [roomId, accountId],
   );
 }

@@ -4,8 +4,9 @@
  * claimed, so a redelivered job never sends twice once the first attempt was recorded.
  */
 import nodemailer, { type Transporter } from "nodemailer";
-import { OutboundEmail, sequelize } from "../../models";
+import { OutboundEmail } from "../../models";
 import { env } from "../lib/env";
+import { rows } from "../lib/sql";
 
 let transport: Transporter | undefined;
 function smtp() {
@@ -14,10 +15,8 @@ function smtp() {
 }
 
 export async function deliverMail(id: string) {
-  const [rows] = (await sequelize().query(`UPDATE outbound_emails SET attempts = attempts + 1, updated_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`, {
-    bind: [id],
-  })) as [Array<{ id: string }>, unknown];
-  if (!rows.length) return; // already delivered (or unknown): nothing to do
+  const found = await rows<{ id: string }>(`UPDATE outbound_emails SET attempts = attempts + 1, updated_at = now() WHERE id = $1 AND status = 'queued' RETURNING id`, [id]);
+  if (!found.length) return; // already delivered (or unknown): nothing to do
   const mail = await OutboundEmail.findByPk(id);
   if (!mail) return;
   if (!env().SMTP_URL) {
@@ -36,9 +35,7 @@ export async function deliverMail(id: string) {
 
 /** Rows still queued after a while (their announcement was lost): announce them again. */
 export async function sweepQueuedMail(announce: (id: string) => Promise<unknown>) {
-  const [rows] = (await sequelize().query(
-    `SELECT id FROM outbound_emails WHERE status = 'queued' AND updated_at < now() - interval '30 seconds' ORDER BY created_at LIMIT 500`,
-  )) as [Array<{ id: string }>, unknown];
-  for (const r of rows) await announce(r.id);
-  return rows.length;
+  const found = await rows<{ id: string }>(`SELECT id FROM outbound_emails WHERE status = 'queued' AND updated_at < now() - interval '30 seconds' ORDER BY created_at LIMIT 500`);
+  for (const r of found) await announce(r.id);
+  return found.length;
 }

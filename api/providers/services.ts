@@ -8,7 +8,7 @@
  * (`connectionsChanged`), so the next message uses it without a restart.
  */
 import { randomBytes } from "node:crypto";
-import { QueryTypes, type Transaction } from "sequelize";
+import type { Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { connectionsChanged, publicSettings } from "../channels/provider-connections";
 import { recordAudit } from "../audit/record";
@@ -91,11 +91,8 @@ export async function loadProvider(id: string, transaction?: Transaction, lock =
 /** Every connection: platform configuration (a handful), one page. */
 export async function listProviders(ctx: SignedInCtx): Promise<{ data: ProviderView[]; next_cursor: string | null }> {
   assertStaff(ctx);
-  const [rows, routes] = await Promise.all([
-    sequelize().query<ProviderRow>(`SELECT ${COLUMNS} FROM provider_connections ORDER BY channel, name`, { type: QueryTypes.SELECT }),
-    routesByConnection(),
-  ]);
-  return onePage(rows.map((r) => view(r, routes)));
+  const [found, routes] = await Promise.all([rows<ProviderRow>(`SELECT ${COLUMNS} FROM provider_connections ORDER BY channel, name`), routesByConnection()]);
+  return onePage(found.map((r) => view(r, routes)));
 }
 
 export async function getProvider(ctx: SignedInCtx, id: string): Promise<{ data: ProviderView }> {

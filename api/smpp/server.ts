@@ -44,7 +44,7 @@
  */
 import { randomUUID } from "node:crypto";
 import smpp, { type PDU, type Session } from "smpp";
-import { initModels, sequelize } from "../../models";
+import { initModels } from "../../models";
 import { loadActor } from "../auth/actor";
 import {
   concatOf,
@@ -82,7 +82,6 @@ type Mode = "transmitter" | "receiver" | "transceiver";
 type UserRow = { id: string; account_id: string; system_id: string; password_hash: string; route: string; tps: number; enabled: boolean; created_by: string | null };
 type Bound = { session: Session; user: UserRow; mode: Mode };
 
-const db = () => sequelize();
 const bound = new Set<Bound>();
 /** A part of a concatenated message: its text, and what part 1 decides for the whole message. */
 type Part = { text: string; receipt: boolean; dataCoding: number };
@@ -258,10 +257,7 @@ async function replace(b: Bound, pdu: PDU): Promise<Answer> {
     if (at !== null && !validSchedule(at)) return { command_status: STATUS.ESME_RINVSCHED };
     const replaced = await replaceScheduledSms({ actor: await actorFor(b.user) }, id, text, {
       scheduledAt: at === null ? undefined : new Date(at),
-      also: (transaction) =>
-        db()
-          .query(`UPDATE smpp_messages SET registered_delivery = $2 WHERE message_id = $1`, { bind: [id, wantsReceipt(pdu)], transaction })
-          .then(() => undefined),
+      also: (transaction) => exec(`UPDATE smpp_messages SET registered_delivery = $2 WHERE message_id = $1`, [id, wantsReceipt(pdu)], { transaction }).then(() => undefined),
     });
     return replaced ? {} : { command_status: STATUS.ESME_RREPLACEFAIL };
   } catch (e) {

@@ -437,10 +437,9 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
  * UPDATE, and inserted as messages with one INSERT … SELECT.
  */
 async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "file" }>): Promise<Result> {
-  const db = sequelize();
   const { transaction, accountId } = run;
   const q = <T extends object>(sql: string, bind: unknown[]) => rows<T>(sql, bind, { transaction });
-  const exec = (sql: string, bind: unknown[] = []) => db.query(sql, { bind, transaction });
+  const write = (sql: string, bind: unknown[] = []) => exec(sql, bind, { transaction });
 
   let label: string;
   let campaignSource: Record<string, unknown>;
@@ -474,10 +473,10 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
   const recipientCol = source.kind === "group" ? "c.mobile_number" : "s.recipient";
   const nCol = source.kind === "group" ? "row_number() OVER ()" : "s.n";
 
-  await exec(`CREATE TEMP TABLE sms_accept_rows (n bigint, recipient text, body text, segments int, coding text, missing text, why text) ON COMMIT DROP`);
+  await write(`CREATE TEMP TABLE sms_accept_rows (n bigint, recipient text, body text, segments int, coding text, missing text, why text) ON COMMIT DROP`);
   if (parsed.vars.length === 0) {
     const { segments, coding } = smsSegments(run.text);
-    await exec(`INSERT INTO sms_accept_rows (n, recipient, body, segments, coding) SELECT ${nCol}, ${recipientCol}, $3, $4, $5 FROM ${from}`, [
+    await write(`INSERT INTO sms_accept_rows (n, recipient, body, segments, coding) SELECT ${nCol}, ${recipientCol}, $3, $4, $5 FROM ${from}`, [
       ...sourceBind,
       run.text,
       segments,
@@ -485,7 +484,7 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
     ]);
   } else {
     const sql = renderSql(parsed, rowVar, "$3", "$4");
-    await exec(
+    await write(
       `INSERT INTO sms_accept_rows (n, recipient, body, missing, segments, coding)
        SELECT x.n, x.recipient, x.body, x.missing, i.segments, i.coding
          FROM (SELECT ${nCol} AS n, ${recipientCol} AS recipient, ${sql.body} AS body, ${sql.missing} AS missing FROM ${from}) x
@@ -498,11 +497,11 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
     );
     if (gap) throw missingVariable(gap.missing, gap.count);
   }
-  await exec(`ANALYZE sms_accept_rows`);
+  await write(`ANALYZE sms_accept_rows`);
 
   // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
-  await exec(`UPDATE sms_accept_rows r SET why = 'deny_list' FROM deny_list d WHERE d.account_id = $1 AND d.recipient = r.recipient`, [accountId]);
-  await exec(`UPDATE sms_accept_rows r SET why = 'optout' FROM optouts o WHERE o.account_id = $1 AND o.channel = $2 AND o.recipient = r.recipient`, [accountId, CHANNEL]);
+  await write(`UPDATE sms_accept_rows r SET why = 'deny_list' FROM deny_list d WHERE d.account_id = $1 AND d.recipient = r.recipient`, [accountId]);
+  await write(`UPDATE sms_accept_rows r SET why = 'optout' FROM optouts o WHERE o.account_id = $1 AND o.channel = $2 AND o.recipient = r.recipient`, [accountId, CHANNEL]);
   const [counts] = await q<{ messages: number; sendable: number; optout: number; rejected: number; segments: string; too_long: number }>(
     `SELECT count(*)::int AS messages, count(*) FILTER (WHERE why IS NULL)::int AS sendable,
             count(*) FILTER (WHERE why = 'optout')::int AS optout, count(*) FILTER (WHERE why = 'deny_list')::int AS rejected,
@@ -525,13 +524,13 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
   if (source.kind === "file") {
     // The invalid rows stay with the campaign, for its report (api/sms/invalid-rows.ts).
     if (source.file.invalid > 0) {
-      await exec(
+      await write(
         `INSERT INTO campaign_invalid_rows (campaign_id, account_id, line, value, reason)
          SELECT $2, $3, n, recipient, reason FROM sms_send_rows WHERE batch_id = $1 AND reason IS NOT NULL ON CONFLICT DO NOTHING`,
         [source.file.batchId, campaignId, accountId],
       );
     }
-    await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [source.file.batchId]);
+    await write(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [source.file.batchId]);
   }
 
   const summary: AcceptSummary = {

@@ -17,7 +17,6 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
-import { sequelize } from "../../models";
 import { env } from "../lib/env";
 import { DEFAULT_LOCALE } from "../lib/i18n";
 import { STORED_REASON_KEYS, errorMessageText } from "./error-message";
@@ -95,7 +94,6 @@ function selectOf(row: JobRow, lit: (v: string) => string) {
 }
 
 export async function runExport(id: string, touch?: () => Promise<void>) {
-  const db = sequelize();
   const [row] = await rows<JobRow>(
     `UPDATE sms_exports SET status = 'processing', started_at = now(), updated_at = now(), error = NULL
       WHERE id = $1 AND status IN ('queued','processing')
@@ -113,6 +111,7 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
   try {
     const lit = (v: string) => client.escapeLiteral(v);
     const sql = `COPY (${selectOf(row, lit)}) TO STDOUT WITH (FORMAT csv, HEADER)`;
+    // Direct pg: a COPY … TO STDOUT stream needs a raw pg client; api/lib/sql.ts cannot stream.
     const source = client.query(copyTo(sql));
     let last = Date.now();
     // A UTF-8 byte-order mark first, so spreadsheet programs read the accents right.
@@ -122,7 +121,7 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
         if (Date.now() - last > 10_000) {
           last = Date.now();
           void touch?.().catch(() => undefined);
-          void db.query(`UPDATE sms_exports SET updated_at = now() WHERE id = $1`, { bind: [row.id] }).catch(() => undefined);
+          void exec(`UPDATE sms_exports SET updated_at = now() WHERE id = $1`, [row.id]).catch(() => undefined);
         }
         if (first) {
           first = false;

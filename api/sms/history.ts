@@ -13,9 +13,7 @@
  * a huge range still answers fast, and the cursor keeps going past the last counted page.
  * The date range applies to every filter, the id too.
  */
-import { QueryTypes } from "sequelize";
 import { MESSAGE_STATUSES } from "../../models/constants";
-import { sequelize } from "../../models";
 import { normalizePhone } from "../contacts/phone";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -23,6 +21,7 @@ import { MAX_LIMIT } from "../lib/page";
 import { intParam, pageParam, validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
+import { rows } from "../lib/sql";
 
 export const HISTORY_PAGE_SIZE = 50;
 export const HISTORY_MAX_DAYS = 31;
@@ -179,7 +178,6 @@ type Row = Omit<SmsHistoryItem, "price" | "currency" | "from" | "to"> & { price:
 export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Promise<SmsHistoryPage> {
   if (!can(ctx.actor, "/sms/history")) throw new AppError("FORBIDDEN");
   const q = validate(smsHistorySchema, query);
-  const db = sequelize();
 
   const lte = q.created_at.lte || saoPauloToday();
   const gte = q.created_at.gte || (q.created_at.lte ? lte : saoPauloToday());
@@ -217,8 +215,8 @@ export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Pr
   bind.push(size + 1, offset);
   const dir = direction === "desc" ? "DESC" : "ASC";
 
-  const [rows, [counted]] = await Promise.all([
-    db.query<Row>(
+  const [found, [counted]] = await Promise.all([
+    rows<Row>(
       `SELECT id, created_at, scheduled_at, sent_at, delivered_at, direction, type, sender, recipient, body, segments, coding, status, route,
               price, currency, error_code, error_message,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position
@@ -226,16 +224,13 @@ export async function listSmsMessages(ctx: SignedInCtx, query: unknown = {}): Pr
         WHERE ${where.join(" AND ")}
         ORDER BY created_at ${dir}, id ${dir}
         LIMIT $${bind.length - 1} OFFSET $${bind.length}`,
-      { bind, type: QueryTypes.SELECT },
+      bind,
     ),
-    db.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE ${filtered.join(" AND ")} LIMIT ${HISTORY_COUNT_CAP + 1}) s`, {
-      bind: countBind,
-      type: QueryTypes.SELECT,
-    }),
+    rows<{ n: string }>(`SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE ${filtered.join(" AND ")} LIMIT ${HISTORY_COUNT_CAP + 1}) s`, countBind),
   ]);
 
-  const more = rows.length > size;
-  const shown = rows.slice(0, size);
+  const more = found.length > size;
+  const shown = found.slice(0, size);
   const n = Number(counted.n);
   const capped = n > HISTORY_COUNT_CAP;
   const total = Math.min(n, HISTORY_COUNT_CAP);

@@ -176,6 +176,7 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
       copy.destroy(e instanceof Error ? e : new Error(String(e)));
       await finished(copy).catch(() => undefined);
     }
+    // Direct pg: the same raw client as the COPY above, so the clean-up follows the stream it ran on.
     await client.query(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [batchId]).catch(() => undefined);
     if (e instanceof CsvError) throw fileError("sms.errors.fileLayout");
     throw e;

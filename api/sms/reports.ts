@@ -5,9 +5,7 @@
  * account's own `messages` rows (channel 'sms'), over São Paulo days: a day is
  * [00:00:00, 24:00:00) America/Sao_Paulo. Money is integer minor units of the account's currency.
  */
-import { QueryTypes } from "sequelize";
 import { MESSAGE_STATUSES } from "../../models/constants";
-import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { keyset, pageInput } from "../lib/page";
@@ -98,20 +96,20 @@ export async function smsCharts(ctx: SignedInCtx, query: unknown = {}): Promise<
 }
 
 async function perDay(accountId: string, from: string, to: string) {
-  const [currency, rows] = await Promise.all([
+  const [currency, found] = await Promise.all([
     accountCurrency(accountId),
-    sequelize().query<{ day: string; status: string; n: string; segments: string; cost: string }>(
+    rows<{ day: string; status: string; n: string; segments: string; cost: string }>(
       `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
        FROM messages
       WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound'
         AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
       GROUP BY 1, 2`,
-      { bind: [accountId, from, to], type: QueryTypes.SELECT },
+      [accountId, from, to],
     ),
   ]);
   const byDay = new Map(daysOf(from, to).map((d) => [d, { day: d, total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts }]));
   const totals = { total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts };
-  for (const r of rows) {
+  for (const r of found) {
     const d = byDay.get(r.day);
     if (!d) continue;
     for (const t of [d, totals]) {

@@ -2,7 +2,6 @@
  * Deliveries of an endpoint with their attempts, a manual retry, and a test event. Same
  * permission and tenancy as the endpoints (./endpoints).
  */
-import { QueryTypes } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -36,13 +35,13 @@ export type WebhookDelivery = {
 
 const COLUMNS = "id, endpoint_id, event_id, event_type, payload, status, attempts, next_attempt_at, last_status_code, last_error, created_at, succeeded_at";
 
-async function withAttempts(rows: Omit<WebhookDelivery, "attempt_log">[]): Promise<WebhookDelivery[]> {
-  if (rows.length === 0) return [];
-  const attempts = await sequelize().query<WebhookAttempt & { delivery_id: string }>(
+async function withAttempts(deliveries: Omit<WebhookDelivery, "attempt_log">[]): Promise<WebhookDelivery[]> {
+  if (deliveries.length === 0) return [];
+  const attempts = await rows<WebhookAttempt & { delivery_id: string }>(
     `SELECT id::text, delivery_id, started_at, duration_ms, status_code, error, response_excerpt FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY id`,
-    { bind: [rows.map((r) => r.id)], type: QueryTypes.SELECT },
+    [deliveries.map((r) => r.id)],
   );
-  return rows.map((r) => ({ ...r, attempt_log: attempts.filter((a) => a.delivery_id === r.id).map(({ delivery_id: _, ...a }) => a) }));
+  return deliveries.map((r) => ({ ...r, attempt_log: attempts.filter((a) => a.delivery_id === r.id).map(({ delivery_id: _, ...a }) => a) }));
 }
 
 /**
@@ -60,7 +59,6 @@ export async function listDeliveries(ctx: SignedInCtx, endpointId: string, input
     bind.push(q.status);
     where += ` AND status = $${bind.length}`;
   }
-  const db = sequelize();
   const size = q.limit === DEFAULT_LIMIT && !q.cursor ? DELIVERIES_PAGE : q.limit;
   const after = decodeCursor(q.cursor, ["string", "string"]);
   let offset = 0;
@@ -69,16 +67,16 @@ export async function listDeliveries(ctx: SignedInCtx, endpointId: string, input
     bind.push(after[0], after[1]);
     keyed += ` AND (created_at, id) < ($${bind.length - 1}::timestamptz, $${bind.length}::uuid)`;
   } else offset = (q.page - 1) * size;
-  const [[{ n }], rows] = await Promise.all([
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${where}`, { bind: bind.slice(0, after ? -2 : undefined), type: QueryTypes.SELECT }),
-    db.query<Omit<WebhookDelivery, "attempt_log"> & { key_at: string }>(
+  const [[{ n }], found] = await Promise.all([
+    rows<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE ${where}`, bind.slice(0, after ? -2 : undefined)),
+    rows<Omit<WebhookDelivery, "attempt_log"> & { key_at: string }>(
       `SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS key_at
          FROM webhook_deliveries WHERE ${keyed} ORDER BY created_at DESC, id DESC LIMIT ${size + 1} OFFSET ${offset}`,
-      { bind, type: QueryTypes.SELECT },
+      bind,
     ),
   ]);
   const page = keyset(
-    rows,
+    found,
     size,
     (r) => [r.key_at, r.id],
     ({ key_at: _, ...r }) => r,

@@ -19,14 +19,13 @@
  * (api/messages/reconcile.ts) — the same end the SMSC itself reports when validity passes.
  */
 import smpp, { type PDU, type Session } from "smpp";
-import { QueryTypes } from "sequelize";
-import { sequelize } from "../../../models";
 import { receiveInbound } from "../../messages/inbound";
 import { applyPartReceipt } from "../../messages/parts";
 import { smsParts } from "../../sms/segments";
 import type { ProviderConnection } from "../provider-connections";
 import { PermanentSendError, ProviderThrottledError, type ChannelAdapter, type OutboundMessage } from "../contract";
 import { concatOf, concatRef, concatUdh, DATA_CODING, e164, ESM_CLASS_RECEIPT, parseReceiptText, Reassembler, STAT_STATUS, STATUS, textOf } from "./protocol";
+import { exec, rows } from "../../lib/sql";
 
 export type SmppSettings = { host: string; port: number; system_id: string; password: string; system_type?: string; tps?: number };
 
@@ -226,11 +225,10 @@ export function closeLink(connectionId: string) {
 
 async function submitParts(link: SmppLink, c: ProviderConnection, message: OutboundMessage): Promise<string> {
   const { coding, parts } = smsParts(message.body);
-  const db = sequelize();
-  const done = await db.query<{ part: number; provider_message_id: string }>(`SELECT part, provider_message_id FROM message_parts WHERE message_id = $1 AND provider = $2`, {
-    bind: [message.id, c.name],
-    type: QueryTypes.SELECT,
-  });
+  const done = await rows<{ part: number; provider_message_id: string }>(`SELECT part, provider_message_id FROM message_parts WHERE message_id = $1 AND provider = $2`, [
+    message.id,
+    c.name,
+  ]);
   const ids = new Map(done.map((d) => [d.part, d.provider_message_id]));
   const ref = concatRef(message.id);
   const total = parts.length;
@@ -255,10 +253,10 @@ async function submitParts(link: SmppLink, c: ProviderConnection, message: Outbo
     }
     if (PERMANENT.has(status)) throw new PermanentSendError(`smpp_0x${status.toString(16)}`, `The SMSC refused the message (command_status 0x${status.toString(16)})`);
     if (status !== STATUS.ESME_ROK || !resp.message_id) throw new Error(`smpp ${c.name}: submit_sm answered 0x${status.toString(16)}`);
-    await db.query(
+    await exec(
       `INSERT INTO message_parts (message_id, part, total, provider, provider_message_id) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (message_id, part) DO NOTHING`,
-      { bind: [message.id, seq, total, c.name, String(resp.message_id)] },
+      [message.id, seq, total, c.name, String(resp.message_id)],
     );
     ids.set(seq, String(resp.message_id));
   }

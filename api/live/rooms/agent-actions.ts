@@ -9,7 +9,7 @@ import { publishLive } from "../streams";
 import { cleanRoomContact, contactFor, type RoomContactPatch } from "./contact";
 import { assertCapacity, assign, distribute } from "./distribution";
 import { assertAttendant, assertMine } from "./guards";
-import { db, one } from "./sql";
+import { exec, row } from "../../lib/sql";
 import { inRoomTransaction } from "./transaction";
 import { assertMove, attendingAgent, changeRoom, lockRoom } from "./transition";
 import { AGENT_STATUSES, type AgentStatus, type Attachment, type LiveMessage, type Room } from "./types";
@@ -20,10 +20,10 @@ export async function setAgentStatus(ctx: SignedInCtx, status: AgentStatus) {
   assertAttendant(ctx);
   if (!AGENT_STATUSES.includes(status)) throw new AppError("VALIDATION", { fields: { status: ["validation.option"] } });
   const { accountId, userId } = ctx.actor;
-  await db().query(
+  await exec(
     `INSERT INTO live_agents (account_id, user_id, status, status_at) VALUES ($1, $2, $3, now())
      ON CONFLICT (account_id, user_id) DO UPDATE SET status = EXCLUDED.status, status_at = now()`,
-    { bind: [accountId, userId, status] },
+    [accountId, userId, status],
   );
   await publishLive([{ accountId, event: "agent_status", to: "*", data: { user_id: userId, status } }]);
   if (status === "AVAILABLE") await distribute(accountId);
@@ -36,10 +36,10 @@ export async function takeRoom(ctx: SignedInCtx, roomId: string | null) {
   const { accountId, userId } = ctx.actor;
   return inRoomTransaction(async (w) => {
     const { transaction } = w;
-    let room: Room | undefined;
+    let room: Room | null;
     if (roomId) room = await lockRoom(accountId, roomId, transaction);
     else {
-      room = await one<Room>(
+      room = await row<Room>(
         `SELECT r.* FROM live_rooms r WHERE r.account_id = $1 AND r.status = 'QUEUE'
            AND (r.department_id IS NULL OR r.department_id = (SELECT department_id FROM memberships WHERE account_id = $1 AND user_id = $2)
                 OR EXISTS (SELECT 1 FROM live_agent_departments d WHERE d.account_id = $1 AND d.user_id = $2 AND d.department_id = r.department_id))
@@ -80,14 +80,14 @@ export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: 
     if (room.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
     if (room.locked) throw new AppError("LIVE_ROOM_LOCKED");
     const clientId = input.clientId ? String(input.clientId).slice(0, 100) : null;
-    const message = await one<LiveMessage>(
+    const message = await row<LiveMessage>(
       `INSERT INTO live_messages (account_id, room_id, author, user_id, body, attachments, client_id, suggestions)
        VALUES ($1, $2, 'agent', $3, $4, $5::jsonb, $6, $7::jsonb) ON CONFLICT (room_id, client_id) WHERE client_id IS NOT NULL DO NOTHING RETURNING *`,
       [room.account_id, room.id, ctx.actor.userId, body, JSON.stringify(input.attachments ?? []), clientId, JSON.stringify(suggestions)],
       { transaction },
     );
     if (!message) {
-      const existing = await one<LiveMessage>(`SELECT * FROM live_messages WHERE room_id = $1 AND client_id = $2`, [room.id, clientId], { transaction });
+      const existing = await row<LiveMessage>(`SELECT * FROM live_messages WHERE room_id = $1 AND client_id = $2`, [room.id, clientId], { transaction });
       if (!existing) throw new AppError("NOT_FOUND");
       return existing;
     }
@@ -102,7 +102,7 @@ export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: 
     });
     // Channels other than the webchat are reached through the worker (pipeline step 2).
     if (room.channel !== "webchat") {
-      await db().query(`INSERT INTO outbox (topic, payload) VALUES ('live:outbound', jsonb_build_object('message_id', $1::text))`, { bind: [message.id], transaction });
+      await exec(`INSERT INTO outbox (topic, payload) VALUES ('live:outbound', jsonb_build_object('message_id', $1::text))`, [message.id], { transaction });
     }
     return message;
   });
@@ -133,7 +133,7 @@ export async function closeRoom(ctx: SignedInCtx, roomId: string, input: { tabul
 
 async function assertTabulation(accountId: string, tabulationId: string, transaction: Transaction): Promise<string> {
   assertId(tabulationId);
-  const tab = await one<{ id: string }>(`SELECT id FROM live_tabulations WHERE id = $1 AND account_id = $2 AND active`, [tabulationId, accountId], { transaction });
+  const tab = await row<{ id: string }>(`SELECT id FROM live_tabulations WHERE id = $1 AND account_id = $2 AND active`, [tabulationId, accountId], { transaction });
   if (!tab) throw new AppError("VALIDATION", { fields: { tabulation_id: ["validation.option"] } });
   return tab.id;
 }
@@ -199,7 +199,7 @@ export async function updateRoomContact(ctx: SignedInCtx, roomId: string, patch:
 /** The room's linked contact gets the name, e-mail and mobile it lacks (a mobile another contact holds is left out). */
 async function fillContact(room: Room, transaction: Transaction) {
   const space = (room.username ?? "").indexOf(" ");
-  await db().query(
+  await exec(
     `UPDATE contacts SET
        first_name = COALESCE(NULLIF(first_name, ''), $3),
        last_name = COALESCE(NULLIF(last_name, ''), $4),
@@ -207,17 +207,15 @@ async function fillContact(room: Room, transaction: Transaction) {
        mobile_number = COALESCE(mobile_number, CASE WHEN NOT EXISTS (SELECT 1 FROM contacts o WHERE o.account_id = $2 AND o.mobile_number = $6) THEN $6 END),
        updated_at = now()
      WHERE id = $1 AND account_id = $2`,
-    {
-      bind: [
-        room.contact_id,
-        room.account_id,
-        room.username ? (space > 0 ? room.username.slice(0, space) : room.username) : null,
-        room.username && space > 0 ? room.username.slice(space + 1) : null,
-        room.email,
-        room.phone,
-      ],
-      transaction,
-    },
+    [
+      room.contact_id,
+      room.account_id,
+      room.username ? (space > 0 ? room.username.slice(0, space) : room.username) : null,
+      room.username && space > 0 ? room.username.slice(space + 1) : null,
+      room.email,
+      room.phone,
+    ],
+    { transaction },
   );
 }
 

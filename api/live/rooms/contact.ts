@@ -3,7 +3,7 @@ import type { Transaction } from "sequelize";
 import { normalizePhone } from "../../contacts/phone";
 import { AppError } from "../../lib/errors";
 import { email as emailSchema } from "../../lib/fields";
-import { one } from "./sql";
+import { row } from "../../lib/sql";
 
 /** What the visitor told about themself. */
 export type ContactDetails = { accountId: string; username?: string; email?: string | null; phone?: string | null };
@@ -13,7 +13,7 @@ export async function contactFor(input: ContactDetails, transaction: Transaction
   const email = input.email && input.email.includes("@") ? input.email.trim().toLowerCase() : null;
   const mobile = input.phone && /^\+[1-9]\d{7,14}$/.test(input.phone) ? input.phone : null;
   if (!email && !mobile) return null;
-  const found = await one<{ id: string }>(
+  const found = await row<{ id: string }>(
     `SELECT id FROM contacts WHERE account_id = $1 AND ((mobile_number = $2) OR (email = $3)) ORDER BY (mobile_number = $2) DESC NULLS LAST LIMIT 1`,
     [input.accountId, mobile, email],
     { transaction },
@@ -22,7 +22,7 @@ export async function contactFor(input: ContactDetails, transaction: Transaction
   // A name is split at the first space (spec section 5).
   const name = (input.username ?? "").trim();
   const space = name.indexOf(" ");
-  const created = await one<{ id: string }>(
+  const created = await row<{ id: string }>(
     `INSERT INTO contacts (account_id, first_name, last_name, mobile_number, email) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (account_id, mobile_number) WHERE mobile_number IS NOT NULL DO UPDATE SET updated_at = now() RETURNING id`,
     [input.accountId, space > 0 ? name.slice(0, space) : name || null, space > 0 ? name.slice(space + 1) : null, mobile, email],

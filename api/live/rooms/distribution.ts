@@ -9,21 +9,22 @@ import { SUPERVISOR_ROLES_SQL } from "../../policy/policy";
 import { onlineAgents } from "../presence";
 import { settingsRow } from "../settings";
 import { publishLive } from "../streams";
-import { db, one } from "./sql";
+import { exec, row } from "../../lib/sql";
+import { sequelize } from "../../../models";
 import { changeRoom, type RoomWork } from "./transition";
 import type { AgentStatus, Room } from "./types";
 
 /** How many rooms an agent may attend at once, and how many they attend now (agent row locked). */
 export async function agentLoad(accountId: string, userId: string, transaction: Transaction) {
   const settings = await settingsRow(accountId, transaction);
-  await db().query(`INSERT INTO live_agents (account_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, { bind: [accountId, userId], transaction });
-  const agent = await one<{ capacity: number | null; status: AgentStatus }>(
+  await exec(`INSERT INTO live_agents (account_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [accountId, userId], { transaction });
+  const agent = await row<{ capacity: number | null; status: AgentStatus }>(
     `SELECT capacity, status FROM live_agents WHERE account_id = $1 AND user_id = $2 FOR UPDATE`,
     [accountId, userId],
     { transaction },
   );
   if (!agent) throw new AppError("NOT_FOUND");
-  const open = await one<{ n: number }>(`SELECT count(*)::int AS n FROM live_rooms WHERE account_id = $1 AND agent_id = $2 AND status = 'OPEN'`, [accountId, userId], {
+  const open = await row<{ n: number }>(`SELECT count(*)::int AS n FROM live_rooms WHERE account_id = $1 AND agent_id = $2 AND status = 'OPEN'`, [accountId, userId], {
     transaction,
   });
   return { capacity: agent.capacity ?? settings.default_capacity, open: open?.n ?? 0, status: agent.status };
@@ -51,12 +52,12 @@ export async function distribute(accountId: string): Promise<number> {
   let assigned = 0;
   for (let i = 0; i < 1000; i++) {
     const notices: RoomWork["notices"] = [];
-    const done = await db().transaction(async (transaction) => {
-      const room = await one<Room>(`SELECT * FROM live_rooms WHERE account_id = $1 AND status = 'QUEUE' ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`, [accountId], {
+    const done = await sequelize().transaction(async (transaction) => {
+      const room = await row<Room>(`SELECT * FROM live_rooms WHERE account_id = $1 AND status = 'QUEUE' ORDER BY queued_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`, [accountId], {
         transaction,
       });
       if (!room) return true;
-      const agent = await one<{ user_id: string }>(
+      const agent = await row<{ user_id: string }>(
         `SELECT a.user_id FROM live_agents a
          JOIN memberships m ON m.account_id = a.account_id AND m.user_id = a.user_id
          WHERE a.account_id = $1 AND a.status = 'AVAILABLE' AND a.user_id = ANY($5::uuid[]) AND (m.is_agent OR m.role IN (${SUPERVISOR_ROLES_SQL}))

@@ -9,7 +9,8 @@ import { isSupervisor } from "../../policy/policy";
 import { sortTime, timeIdCursor } from "../keyset";
 import { agentLoad } from "./distribution";
 import { assertAttendant } from "./guards";
-import { db, one, rows } from "./sql";
+import { row, rows } from "../../lib/sql";
+import { sequelize } from "../../../models";
 import type { LiveMessage, Room } from "./types";
 import { messageView, roomSummary } from "./views";
 
@@ -86,7 +87,7 @@ export async function listRooms(ctx: SignedInCtx, list: RoomList, page: unknown 
 export async function getRoom(ctx: SignedInCtx, roomId: string) {
   assertAttendant(ctx);
   assertId(roomId);
-  const room = await one<Room>(`SELECT * FROM live_rooms WHERE id = $1 AND account_id = $2`, [roomId, ctx.actor.accountId]);
+  const room = await row<Room>(`SELECT * FROM live_rooms WHERE id = $1 AND account_id = $2`, [roomId, ctx.actor.accountId]);
   if (!room) throw new AppError("NOT_FOUND");
   if (
     !isSupervisor(ctx.actor) &&
@@ -121,19 +122,19 @@ export async function roomMessages(accountId: string, roomId: string, opts: { be
 /** The agent's load for the workspace header: open rooms and capacity. */
 export async function myLoad(ctx: SignedInCtx) {
   assertAttendant(ctx);
-  return db().transaction((t) => agentLoad(ctx.actor.accountId, ctx.actor.userId, t));
+  return sequelize().transaction((t) => agentLoad(ctx.actor.accountId, ctx.actor.userId, t));
 }
 
 /** How many rooms each list holds for the acting agent (the workspace's tab counts) and the unread messages of my open rooms, in one scan. */
 export async function roomCounts(ctx: SignedInCtx): Promise<Record<Exclude<RoomList, "all">, number> & { unread: number }> {
   assertAttendant(ctx);
   const lists = ["queue", "me", "closed", "offline", "idle"] as const;
-  const row = await one<Record<(typeof lists)[number] | "unread", number>>(
+  const counts = await row<Record<(typeof lists)[number] | "unread", number>>(
     `WITH w AS (SELECT $2::uuid AS uid, $3::boolean AS sup)
      SELECT ${lists.map((l) => `count(*) FILTER (WHERE ${LIST_WHERE[l]})::int AS ${l}`).join(", ")},
        COALESCE(sum(r.unread_count) FILTER (WHERE ${LIST_WHERE.me}), 0)::int AS unread
      FROM live_rooms r, w WHERE r.account_id = $1`,
     [ctx.actor.accountId, ctx.actor.userId, isSupervisor(ctx.actor)],
   );
-  return row!;
+  return counts!;
 }

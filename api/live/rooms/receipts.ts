@@ -3,7 +3,7 @@ import type { SignedInCtx } from "../../lib/context";
 import { assertId } from "../../lib/owned";
 import { channelSeen } from "../channel-signals";
 import { assertAttendant, assertMine } from "./guards";
-import { rows } from "./sql";
+import { rows } from "../../lib/sql";
 import { inRoomTransaction } from "./transaction";
 import { attendingAgent, changeRoom, lockRoom, notify, type RoomNotice } from "./transition";
 import type { LiveMessage } from "./types";

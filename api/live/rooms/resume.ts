@@ -3,7 +3,7 @@ import type { SignedInCtx } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { assertCapacity } from "./distribution";
 import { assertAttendant, assertMine } from "./guards";
-import { one } from "./sql";
+import { row } from "../../lib/sql";
 import { inRoomTransaction } from "./transaction";
 import { assertMove, attendingAgent, changeRoom, lockRoom } from "./transition";
 
@@ -15,7 +15,7 @@ export async function resumeOffline(ctx: SignedInCtx, roomId: string) {
     const room = await lockRoom(ctx.actor.accountId, roomId, transaction);
     if (!room.offline || room.solved) throw new AppError("LIVE_ROOM_STATE");
     assertMove(room, "reopen");
-    const active = await one<{ id: string }>(
+    const active = await row<{ id: string }>(
       `SELECT id FROM live_rooms WHERE account_id = $1 AND channel = $2 AND external_id = $3 AND status <> 'CLOSED'`,
       [room.account_id, room.channel, room.external_id],
       { transaction },

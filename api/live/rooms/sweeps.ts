@@ -2,7 +2,7 @@
 import { absentAgents } from "../presence";
 import { idleSinceSql } from "../settings";
 import { publishLive } from "../streams";
-import { rows } from "./sql";
+import { rows } from "../../lib/sql";
 import { inRoomTransaction } from "./transaction";
 import { attendingAgent, changeRoom, roomNotice } from "./transition";
 import type { Room } from "./types";

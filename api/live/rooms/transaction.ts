@@ -1,7 +1,7 @@
 /** The frame of every room use-case: one transaction, then the notices, then the distribution. */
 import { publishLive } from "../streams";
 import { distribute } from "./distribution";
-import { db } from "./sql";
+import { sequelize } from "../../../models";
 import type { RoomWork } from "./transition";
 
 /**
@@ -11,7 +11,7 @@ import type { RoomWork } from "./transition";
 export async function inRoomTransaction<T>(work: (w: RoomWork) => Promise<T>): Promise<T> {
   const notices: RoomWork["notices"] = [];
   const accounts = new Set<string>();
-  const result = await db().transaction((transaction) => work({ transaction, notices, distribute: accounts }));
+  const result = await sequelize().transaction((transaction) => work({ transaction, notices, distribute: accounts }));
   await publishLive(notices);
   for (const accountId of accounts) await distribute(accountId);
   return result;

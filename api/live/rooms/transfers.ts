@@ -9,7 +9,7 @@ import { assertId } from "../../lib/owned";
 import { SUPERVISOR_ROLES_SQL } from "../../policy/policy";
 import { assertCapacity } from "./distribution";
 import { assertAttendant, assertMine } from "./guards";
-import { one } from "./sql";
+import { row } from "../../lib/sql";
 import { inRoomTransaction } from "./transaction";
 import { assertMove, changeRoom, lockRoom } from "./transition";
 import type { Room } from "./types";
@@ -30,7 +30,7 @@ export async function transferToAgent(ctx: SignedInCtx, roomId: string, toUserId
     if (room.status !== "OPEN") throw new AppError("LIVE_ROOM_STATE");
     if (room.locked) throw new AppError("LIVE_ROOM_LOCKED");
     if (toUserId === room.agent_id) throw new AppError("VALIDATION", { fields: { agent_id: ["validation.option"] } });
-    const target = await one<{ user_id: string }>(
+    const target = await row<{ user_id: string }>(
       `SELECT user_id FROM memberships WHERE account_id = $1 AND user_id = $2 AND (is_agent OR role IN (${SUPERVISOR_ROLES_SQL}))`,
       [room.account_id, toUserId],
       { transaction },
@@ -87,7 +87,7 @@ export async function transferToDepartment(ctx: SignedInCtx, roomId: string, dep
     assertMine(ctx, room);
     assertMove(room, "requeue");
     if (room.locked) throw new AppError("LIVE_ROOM_LOCKED");
-    const dept = await one<{ id: string }>(`SELECT id FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, [departmentId, room.account_id], { transaction });
+    const dept = await row<{ id: string }>(`SELECT id FROM departments WHERE id = $1 AND account_id = $2 AND status = 'active'`, [departmentId, room.account_id], { transaction });
     if (!dept) throw new AppError("VALIDATION", { fields: { department_id: ["validation.option"] } });
     const previous = room.agent_id;
     return changeRoom(w, room, {

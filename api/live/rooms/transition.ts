@@ -8,7 +8,7 @@ import type { Transaction } from "sequelize";
 import { AppError } from "../../lib/errors";
 import { assertId } from "../../lib/owned";
 import type { LivePublish } from "../streams";
-import { db, one } from "./sql";
+import { exec, row } from "../../lib/sql";
 import type { Room, RoomStatus } from "./types";
 import { roomSummary } from "./views";
 
@@ -89,23 +89,24 @@ export const attendingAgent = (room: Room): LivePublish["to"] => (room.agent_id 
 /** Locks the account's room (404 when it is another account's or does not exist). */
 export async function lockRoom(accountId: string, roomId: string, transaction: Transaction): Promise<Room> {
   assertId(roomId);
-  const room = await one<Room>(`SELECT * FROM live_rooms WHERE id = $1 AND account_id = $2 FOR UPDATE`, [roomId, accountId], { transaction });
+  const room = await row<Room>(`SELECT * FROM live_rooms WHERE id = $1 AND account_id = $2 FOR UPDATE`, [roomId, accountId], { transaction });
   if (!room) throw new AppError("NOT_FOUND");
   return room;
 }
 
 /** A live_room_events row; exported for a room's first event, written with its INSERT (./visitor). */
 export async function logRoomEvent(transaction: Transaction, room: Pick<Room, "id" | "account_id">, { type, actor, payload = {} }: RoomLog) {
-  await db().query(`INSERT INTO live_room_events (account_id, room_id, type, actor_id, payload) VALUES ($1, $2, $3, $4, $5::jsonb)`, {
-    bind: [room.account_id, room.id, type, actor, JSON.stringify(payload)],
-    transaction,
-  });
+  await exec(
+    `INSERT INTO live_room_events (account_id, room_id, type, actor_id, payload) VALUES ($1, $2, $3, $4, $5::jsonb)`,
+    [room.account_id, room.id, type, actor, JSON.stringify(payload)],
+    { transaction },
+  );
 }
 
 async function updateRoom(transaction: Transaction, id: string, set: RoomColumns): Promise<Room> {
   const keys = Object.keys(set);
   const sql = `UPDATE live_rooms SET ${keys.map((k, i) => `${k} = $${i + 2}`).join(", ")}, updated_at = now() WHERE id = $1 RETURNING *`;
-  const updated = await one<Room>(sql, [id, ...keys.map((k) => (set as Record<string, unknown>)[k])], { transaction });
+  const updated = await row<Room>(sql, [id, ...keys.map((k) => (set as Record<string, unknown>)[k])], { transaction });
   if (!updated) throw new AppError("NOT_FOUND");
   return updated;
 }

@@ -4,7 +4,7 @@ import { AppError } from "../../lib/errors";
 import { settingsRow } from "../settings";
 import type { LivePublish } from "../streams";
 import { contactFor } from "./contact";
-import { one } from "./sql";
+import { row } from "../../lib/sql";
 import { inRoomTransaction } from "./transaction";
 import { changeRoom, logRoomEvent, type RoomNotice } from "./transition";
 import type { Attachment, LiveChannel, LiveMessage, Room } from "./types";
@@ -31,33 +31,33 @@ export type VisitorMessageInput = {
 
 /** The next protocol number of the account: YYYYMMDD (São Paulo day) + 6-digit sequence of that day. */
 async function nextProtocol(accountId: string, transaction: Transaction): Promise<string> {
-  const row = await one<{ protocol: string }>(
+  const found = await row<{ protocol: string }>(
     `INSERT INTO live_protocols (account_id, day, seq) VALUES ($1, (now() AT TIME ZONE 'America/Sao_Paulo')::date, 1)
      ON CONFLICT (account_id, day) DO UPDATE SET seq = live_protocols.seq + 1
      RETURNING to_char(day, 'YYYYMMDD') || lpad(seq::text, 6, '0') AS protocol`,
     [accountId],
     { transaction },
   );
-  if (!row) throw new AppError("NOT_FOUND");
-  return row.protocol;
+  if (!found) throw new AppError("NOT_FOUND");
+  return found.protocol;
 }
 
 /** The visitor's room on that channel that is not closed, locked. */
 function lockActiveRoom(input: VisitorMessageInput, transaction: Transaction) {
-  return one<Room>(
+  return row<Room>(
     `SELECT * FROM live_rooms WHERE account_id = $1 AND channel = $2 AND external_id = $3 AND status <> 'CLOSED' FOR UPDATE`,
     [input.accountId, input.channel, input.externalId],
     { transaction },
   );
 }
 
-/** A new room for the visitor: QUEUE in its department, or an offline contact (CLOSED) outside hours. Undefined when another message opened it first. */
-async function openRoom(input: VisitorMessageInput, transaction: Transaction): Promise<Room | undefined> {
+/** A new room for the visitor: QUEUE in its department, or an offline contact (CLOSED) outside hours. Null when another message opened it first. */
+async function openRoom(input: VisitorMessageInput, transaction: Transaction): Promise<Room | null> {
   const protocol = await nextProtocol(input.accountId, transaction);
   const contactId = await contactFor(input, transaction);
   const offline = input.open === false;
   // ON CONFLICT: two first messages of one visitor at once open one room.
-  const inserted = await one<Room>(
+  const inserted = await row<Room>(
     `INSERT INTO live_rooms (account_id, contact_id, channel, external_id, username, email, phone, protocol, status, department_id, queued_at, offline, closed_at, close_reason)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), $11, CASE WHEN $11 THEN now() END, CASE WHEN $11 THEN 'offline' END)
      ON CONFLICT (account_id, channel, external_id) WHERE status <> 'CLOSED' DO NOTHING RETURNING *`,
@@ -97,19 +97,19 @@ export async function visitorMessage(input: VisitorMessageInput): Promise<{ room
     let created = false;
     if (!room) {
       room = await openRoom(input, transaction);
-      created = room !== undefined;
+      created = room !== null;
       room ??= await lockActiveRoom(input, transaction);
       if (!room) throw new AppError("LIVE_ROOM_STATE");
     }
     const clientId = input.clientId ?? (input.externalMessageId ? `ext:${input.externalMessageId}` : null);
-    const inserted = await one<LiveMessage>(
+    const inserted = await row<LiveMessage>(
       `INSERT INTO live_messages (account_id, room_id, author, body, attachments, client_id, external_id)
        VALUES ($1, $2, 'visitor', $3, $4::jsonb, $5, $6) ON CONFLICT (room_id, client_id) WHERE client_id IS NOT NULL DO NOTHING RETURNING *`,
       [input.accountId, room.id, body, JSON.stringify(input.attachments ?? []), clientId, input.externalMessageId ?? null],
       { transaction },
     );
     if (!inserted) {
-      const existing = await one<LiveMessage>(`SELECT * FROM live_messages WHERE room_id = $1 AND client_id = $2`, [room.id, clientId], { transaction });
+      const existing = await row<LiveMessage>(`SELECT * FROM live_messages WHERE room_id = $1 AND client_id = $2`, [room.id, clientId], { transaction });
       if (!existing) throw new AppError("NOT_FOUND");
       return { room, message: existing, created: false, duplicate: true };
     }
@@ -133,12 +133,12 @@ export async function visitorMessage(input: VisitorMessageInput): Promise<{ room
 
 /** The visitor's place in its department's queue (1 = next), or null when not waiting. */
 export async function queuePosition(accountId: string, roomId: string): Promise<number | null> {
-  const row = await one<{ position: number | null }>(
+  const found = await row<{ position: number | null }>(
     `SELECT CASE WHEN r.status = 'QUEUE' THEN (
         SELECT count(*)::int FROM live_rooms q WHERE q.account_id = r.account_id AND q.status = 'QUEUE'
           AND q.department_id IS NOT DISTINCT FROM r.department_id AND (q.queued_at, q.id) <= (r.queued_at, r.id)) END AS position
      FROM live_rooms r WHERE r.id = $1 AND r.account_id = $2`,
     [roomId, accountId],
   );
-  return row?.position ?? null;
+  return found?.position ?? null;
 }
