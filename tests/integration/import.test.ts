@@ -14,7 +14,7 @@ import { describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { streamHandled } from "../support/wait";
-import { ago, makeContact, makeContactGroup, makeContactImportRow, makeCustomFields, setContactImport } from "../support/factories";
+import { ago, makeContact, makeContactGroup, makeContacts, makeContactImportRow, makeCustomFields, setContactImport } from "../support/factories";
 
 const root = resolve(__dirname, "..", "..");
 const importsDir = join(root, process.env.UPLOAD_DIR ?? "var/uploads", "imports");
@@ -296,6 +296,35 @@ describe("CSV import: duplicates, errors and groups", () => {
     const st = await start(o.token, up.body.id, { mapping: up.body.suggestedMapping, group_id: og.id });
     expect(st.status).toBe(422);
     expect(st.body.error.fields.group_id).toBeTruthy();
+  });
+
+  it("a list imported again rewrites only the contacts it changes, and every line still joins the group", async () => {
+    const o = await owner();
+    const [ana, bruno] = await makeContacts(o.accountId, [
+      { firstName: "Ana", mobileNumber: "+5511987650101", city: "Recife", tags: ["vip", "feira"], updatedAt: ago("2 days") },
+      { firstName: "Bruno", mobileNumber: "+5511987650102", city: "Natal", updatedAt: ago("2 days") },
+    ]);
+    const stamps = async () =>
+      Object.fromEntries(
+        (await query<{ id: string; stale: boolean }>("SELECT id, updated_at < now() - interval '1 day' AS stale FROM contacts WHERE id = ANY($1)", [[ana, bruno]])).map((r) => [
+          r.id,
+          r.stale,
+        ]),
+      );
+    // Ana's line says nothing new (a known tag, her city, an empty column); Bruno's moves him to Olinda.
+    const done = await importCsv(o, "Nome;Celular;Cidade;Tags\nAna;11987650101;Recife;vip\nBruno;11987650102;Olinda;\nCarla;11987650103;;\n", {
+      new_group_name: "Reimportados",
+    });
+    expect(done).toMatchObject({ status: "completed", insertedRows: 1, mergedRows: 2, errorCount: 0 });
+    expect(await stamps()).toEqual({ [ana]: true, [bruno]: false });
+    const rows = await query("SELECT first_name, city, tags FROM contacts WHERE account_id = $1 ORDER BY mobile_number", [o.accountId]);
+    expect(rows).toEqual([
+      { first_name: "Ana", city: "Recife", tags: ["vip", "feira"] },
+      { first_name: "Bruno", city: "Olinda", tags: [] },
+      { first_name: "Carla", city: null, tags: [] },
+    ]);
+    const members = await query("SELECT c.first_name FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id WHERE m.group_id = $1 ORDER BY 1", [done.groupId]);
+    expect(members.map((m) => m.first_name)).toEqual(["Ana", "Bruno", "Carla"]);
   });
 
   it("refuses to start without a mobile number column in every file, with a mapping to an unknown field, or twice", async () => {

@@ -13,6 +13,7 @@ export type ContactFields = {
   custom?: Record<string, unknown>;
   tags?: string[];
   createdAt?: Date | string | SqlExpression;
+  updatedAt?: Date | string | SqlExpression;
 };
 
 /** Rows per INSERT: PostgreSQL takes at most 65,535 parameters in one statement. */
