@@ -24,9 +24,9 @@ const { databaseUrl, env } = await benchPlatform("mensageria_bench_accept", "ben
 const apiPort = env.API_PORT;
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
-await db.query(`UPDATE accounts SET balance = 10000000000 WHERE name = 'Demo Comércio Ltda'`);
+await db.query(`UPDATE account_balances SET balance = 10000000000 WHERE account_id = (SELECT id FROM accounts WHERE name = 'Demo Comércio Ltda')`);
 const before = await db
-  .query(`SELECT a.id, a.balance::bigint AS balance, (SELECT count(*) FROM messages m WHERE m.account_id = a.id)::int AS messages,
+  .query(`SELECT a.id, (SELECT balance FROM account_balances b WHERE b.account_id = a.id)::bigint AS balance, (SELECT count(*) FROM messages m WHERE m.account_id = a.id)::int AS messages,
   (SELECT coalesce(sum(price), 0) FROM messages m WHERE m.account_id = a.id)::bigint AS spent FROM accounts a WHERE a.name = 'Demo Comércio Ltda'`)
   .then((r) => r.rows[0]);
 
@@ -78,7 +78,7 @@ const single = await pass("single (1 recipient per request)", connections, 1);
 const bulk = await pass("bulk (1,000 recipients per request)", bulkConnections, 1000);
 const after = await db
   .query(
-    `SELECT a.balance::bigint AS balance, (SELECT count(*) FROM messages m WHERE m.account_id = a.id)::int AS messages,
+    `SELECT (SELECT balance FROM account_balances b WHERE b.account_id = a.id)::bigint AS balance, (SELECT count(*) FROM messages m WHERE m.account_id = a.id)::int AS messages,
   (SELECT coalesce(sum(price), 0) FROM messages m WHERE m.account_id = a.id)::bigint AS spent FROM accounts a WHERE a.id = $1`,
     [before.id],
   )

@@ -220,8 +220,8 @@ async function run() {
       if (rows[0]) return rows[0].number;
     }
   })();
-  await db.query(`UPDATE accounts SET balance = 10000000000 WHERE id = $1`, [accountId]);
-  const balanceBefore = Number((await db.query(`SELECT balance FROM accounts WHERE id = $1`, [accountId])).rows[0].balance);
+  await db.query(`UPDATE account_balances SET balance = 10000000000 WHERE account_id = $1`, [accountId]);
+  const balanceBefore = Number((await db.query(`SELECT balance FROM account_balances WHERE account_id = $1`, [accountId])).rows[0].balance);
 
   // ---- the webhook receiver: what it acknowledged, per webhook-id ----
   const acked = new Map();
@@ -487,7 +487,7 @@ async function run() {
   const submittedTwice = submits.filter((n) => n > 1).length;
   const neverSubmitted = rows.filter((r, i) => submits[i] === 0 && !["optout", "rejected"].includes(r.status)).length;
 
-  const balanceAfter = Number((await db.query(`SELECT balance FROM accounts WHERE id = $1`, [accountId])).rows[0].balance);
+  const balanceAfter = Number((await db.query(`SELECT balance FROM account_balances WHERE account_id = $1`, [accountId])).rows[0].balance);
   const prices = byKey.reduce((a, k) => a + Number(k.price), 0);
   const {
     rows: [refund],

@@ -33,7 +33,7 @@ let serial = 0;
 const DEMO_SHORT_CODE = "29094";
 const results = [];
 for (const workers of WORKERS) {
-  await db.query("UPDATE accounts SET balance = 1000000000 WHERE id = $1", [accountId]);
+  await db.query("UPDATE account_balances SET balance = 1000000000 WHERE account_id = $1", [accountId]);
   const ws = Array.from({ length: workers }, () => start("api/worker.ts"));
   await sleep(1500);
   const t0 = Date.now();

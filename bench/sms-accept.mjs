@@ -42,7 +42,7 @@ const accountId = (await reg.clone().json()).account.id;
 const { rows: mails } = await db.query("SELECT text_body FROM outbound_emails WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1", [email]);
 await post(`/auth/verify-email/${/\/email-verify\/([^\s]+)/.exec(mails[0].text_body)[1]}`, {});
 const { token } = await post("/auth/login", { email, password }).then((r) => r.json());
-await db.query("UPDATE accounts SET balance = 1000000000000 WHERE id = $1", [accountId]);
+await db.query("UPDATE account_balances SET balance = 1000000000000 WHERE account_id = $1", [accountId]);
 
 const later = () => new Date(Date.now() + 80 * 86_400_000).toISOString();
 let seq = 10_000_000;

@@ -39,8 +39,6 @@ export class Account extends Model<InferAttributes<Account>, InferCreationAttrib
   declare type: CreationOptional<AccountType>;
   declare status: CreationOptional<(typeof ENTITY_STATUSES)[number]>;
   declare currency: CreationOptional<string>;
-  /** Integer minor units (centavos) of `currency`. */
-  declare balance: CreationOptional<number>;
   declare creditLimit: CreationOptional<number>;
   declare authToken: string;
   declare timezone: CreationOptional<string>;
@@ -321,7 +319,6 @@ export function initModels() {
     type: text,
     status: text,
     currency: text,
-    balance: DataTypes.BIGINT,
     creditLimit: DataTypes.BIGINT,
     authToken: text,
     timezone: text,

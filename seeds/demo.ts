@@ -47,8 +47,12 @@ export async function seed({ log }: { log: (s: string) => void }) {
     const sms = await plan("SMS", { service: "sms", price: 0, currency: "BRL", billingCycle: "prepaid", permissions: {} });
     const trial = await plan("Experiência", { service: "omni", price: 0, currency: "BRL", billingCycle: "monthly", isTrial: true, durationDays: 30, permissions: ALL_PERMISSIONS });
 
-    const account = (name: string, defaults: Partial<CreationAttributes<Account>> = {}) =>
-      Account.findOrCreate({ where: { name }, defaults: { name, authToken: randomToken(24), currency: "BRL", ...defaults }, ...t }).then(count);
+    /** An account (its balance row comes with it, by trigger); `balance` is its opening balance when it is new. */
+    const account = async (name: string, { balance = 0, ...defaults }: Partial<CreationAttributes<Account>> & { balance?: number } = {}) => {
+      const [row, isNew] = await Account.findOrCreate({ where: { name }, defaults: { name, authToken: randomToken(24), currency: "BRL", ...defaults }, ...t });
+      if (isNew && balance) await sequelize().query(`UPDATE account_balances SET balance = $2 WHERE account_id = $1`, { bind: [row.id, balance], transaction });
+      return count([row, isNew]);
+    };
 
     const member = async (acc: Account, email: string, role: Role, person: [string, string, string?], departmentId: string | null = null) => {
       let user = await User.findOne({ where: { email }, ...t });

@@ -1,5 +1,5 @@
 /** Accounts a person belongs to; the current account; creating and editing an account. */
-import { Op, Sequelize } from "sequelize";
+import { Op, Sequelize, type Transaction } from "sequelize";
 import { Account, Currency, Membership, User, sequelize, type PlanPermission } from "../../models";
 import { loadActor } from "../auth/actor";
 import { recordAudit } from "../audit/record";
@@ -7,20 +7,21 @@ import type { SignedInCtx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { prepared, preparedRows } from "../lib/prepared";
+import { rows } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { decodeCursor, keyset } from "../lib/page";
 import type { Role } from "../../models/constants";
 import { canWrite } from "../policy/policy";
 import { accountPageSchema, accountSchema } from "./schemas";
 
-function view(a: Account, role: string, isAgent: boolean) {
+function view(a: Account, role: string, isAgent: boolean, balance: number) {
   return {
     id: a.id,
     name: a.name,
     type: a.type,
     status: a.status,
     currency: a.currency,
-    balance: a.balance,
+    balance,
     limit: a.creditLimit,
     role,
     is_agent: isAgent,
@@ -28,6 +29,14 @@ function view(a: Account, role: string, isAgent: boolean) {
     timezone: a.timezone,
     address: { street: a.street, number: a.number, complement: a.complement, district: a.district, city: a.city, province: a.province, postal_code: a.postalCode },
   };
+}
+
+/** The balances of accounts (their own rows, account_balances: ADR 027), by account id. */
+async function balancesOf(accountIds: string[], transaction?: Transaction): Promise<Map<string, number>> {
+  const found = await rows<{ account_id: string; balance: string }>(`SELECT account_id, balance FROM account_balances WHERE account_id = ANY($1::uuid[])`, [accountIds], {
+    transaction,
+  });
+  return new Map(found.map((b) => [b.account_id, Number(b.balance)]));
 }
 
 /**
@@ -54,18 +63,20 @@ export async function listAccountsPage(userId: string, query: unknown) {
     ],
     limit: limit + 1,
   });
+  const balances = await balancesOf(ms.map((m) => m.accountId));
   return keyset(
     ms,
     limit,
     (m) => [m.account!.name, m.account!.id],
-    (m) => view(m.account!, m.role, m.isAgent),
+    (m) => view(m.account!, m.role, m.isAgent, balances.get(m.accountId) ?? 0),
   );
 }
 
 /** The person's accounts, all of them (the screens' account switcher and list). */
 export async function listAccounts(userId: string) {
   const ms = await Membership.findAll({ where: { userId }, include: [{ model: Account, as: "account" }], order: [[{ model: Account, as: "account" }, "name", "ASC"]] });
-  return ms.filter((m) => m.account).map((m) => view(m.account!, m.role, m.isAgent));
+  const balances = await balancesOf(ms.map((m) => m.accountId));
+  return ms.filter((m) => m.account).map((m) => view(m.account!, m.role, m.isAgent, balances.get(m.accountId) ?? 0));
 }
 
 /** accounts/info: the current account with the actor's role and the plans keyed by service. */
@@ -76,13 +87,13 @@ export async function listAccounts(userId: string) {
 const INFO_SQL = prepared(
   "account-info",
   `
-  SELECT a.id, a.name, a.type, a.status, a.currency, a.balance, a.credit_limit, a.whitelabel_id, a.timezone, a.auth_token,
+  SELECT a.id, a.name, a.type, a.status, a.currency, b.balance, a.credit_limit, a.whitelabel_id, a.timezone, a.auth_token,
          a.street, a.number, a.complement, a.district, a.city, a.province, a.postal_code,
          COALESCE((SELECT json_agg(json_build_object('service', ap.service, 'id', ap.plan_id, 'name', p.name, 'ends_at', ap.ends_at, 'trial', p.is_trial,
                                                      'permissions', p.permissions) ORDER BY ap.starts_at)
                      FROM account_plans ap JOIN plans p ON p.id = ap.plan_id
                     WHERE ap.account_id = a.id AND ap.starts_at <= now() AND (ap.ends_at IS NULL OR ap.ends_at > now())), '[]') AS plans
-    FROM accounts a WHERE a.id = $1`,
+    FROM accounts a JOIN account_balances b ON b.account_id = a.id WHERE a.id = $1`,
 );
 
 type InfoRow = {
@@ -139,7 +150,7 @@ export async function getAccount(ctx: SignedInCtx, accountId: string) {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId)) throw new AppError("NOT_FOUND");
   const m = await Membership.findOne({ where: { userId: ctx.actor.userId, accountId }, include: [{ model: Account, as: "account" }] });
   if (!m?.account) throw new AppError("NOT_FOUND");
-  return view(m.account, m.role, m.isAgent);
+  return view(m.account, m.role, m.isAgent, (await balancesOf([accountId])).get(accountId) ?? 0);
 }
 
 /** accounts/summary/{id}: make another of the person's accounts the current one. */
@@ -168,7 +179,7 @@ export async function createAccount(ctx: SignedInCtx, input: unknown) {
     );
     await Membership.create({ accountId: account.id, userId: ctx.actor.userId, role: "owner", isAgent: true }, { transaction });
     await recordAudit({ ...ctx, transaction }, "accounts.created", { accountId: account.id });
-    return view(account, "owner", true);
+    return view(account, "owner", true, 0);
   });
 }
 
@@ -185,7 +196,7 @@ export async function updateAccount(ctx: SignedInCtx, input: unknown) {
   if (!a) throw new AppError("NOT_FOUND");
   await a.update(data);
   await recordAudit(ctx, "accounts.updated");
-  return view(a, ctx.actor.role, ctx.actor.isAgent);
+  return view(a, ctx.actor.role, ctx.actor.isAgent, (await balancesOf([a.id])).get(a.id) ?? 0);
 }
 
 export async function listCurrencies() {

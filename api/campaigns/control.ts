@@ -17,6 +17,7 @@
  * The same PUT twice answers the same campaign (idempotent); an impossible change is 409
  * CAMPAIGN_STATE.
  */
+import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
@@ -255,9 +256,7 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
       );
       canceled = Number(r.n);
       refunded = Number(r.refunded ?? 0);
-      if (refunded > 0) {
-        await exec(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, [ctx.actor.accountId, refunded], { transaction });
-      }
+      await creditBalance(ctx.actor.accountId, refunded, transaction);
     }
     await recordAudit({ ...ctx, transaction }, `campaign.${status === "running" ? "resumed" : status}`, {
       meta: { campaign_id: c.id, previous: c.status, canceled, refunded, republished },

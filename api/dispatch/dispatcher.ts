@@ -19,6 +19,7 @@
  * (PermanentSendError) fails the message at once. Failing a message that never reached the
  * provider refunds its price in the same transaction (`refund` event).
  */
+import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { PermanentSendError, ThrottledError, type ChannelAdapter, type OutboundMessage } from "../channels/contract";
@@ -106,7 +107,7 @@ export async function failUnsent(
     await systemEvent(t, messageId, m.account_id, "failed", { error_code: code, error_message: reason, previous: m.status });
     const price = Number(m.price);
     if (price > 0) {
-      await exec(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, [m.account_id, price], { transaction: t });
+      await creditBalance(m.account_id, price, t);
       await systemEvent(t, messageId, m.account_id, "refund", { price, currency: m.currency.trim(), reason: code });
     }
     await opts.also?.(t);

@@ -12,6 +12,7 @@
  * Deciding twice the same way answers the approval again; the opposite decision is refused.
  * Locks are taken account → approval → messages, the order of the accept transaction.
  */
+import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
@@ -236,7 +237,7 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
       { transaction },
     );
     const refund = rejected.reduce((s, m) => s + Number(m.refunded), 0);
-    if (refund > 0) await exec(`UPDATE accounts SET balance = balance + $2, updated_at = now() WHERE id = $1`, [a.account_id, refund], { transaction });
+    await creditBalance(a.account_id, refund, transaction);
     if (rejected.length > 0) {
       await exec(
         `INSERT INTO message_events (message_id, account_id, status, source, payload)

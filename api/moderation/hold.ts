@@ -71,8 +71,11 @@ export async function holdManyForReview(messages: { id: string; accountId: strin
 
 const termKey = (t: Term) => `${t.kind}:${t.value}`;
 
+/** The platform's words and URL domains under review (usually none or a few). */
+export const TERMS_SQL = `SELECT kind, value FROM moderation_terms`;
+
 async function termsUnderReview(transaction: Transaction): Promise<Term[]> {
-  return rows<Term>(`SELECT kind, value FROM moderation_terms`, undefined, { transaction });
+  return rows<Term>(TERMS_SQL, undefined, { transaction });
 }
 
 /** The matched terms the account has no approval for. */

@@ -28,18 +28,22 @@
  * The caller gets the answer only after the commit; the worker's relay then publishes the outbox.
  * docs/decisions/008-send-paths.md explains the choices.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
-import { recordAudit } from "../audit/record";
+import { debitBalance } from "../accounts/balance";
+import { auditFields, recordAudit } from "../audit/record";
 import { defaultProvider, dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
-import { holdForReview, markHeld } from "../moderation/hold";
-import { segmentPrice } from "./pricing";
-import { assertOwnSender } from "./senders";
+import { TERMS_SQL, holdForReview, markHeld } from "../moderation/hold";
+import { matchingTerms, type Term } from "../moderation/match";
+import { prepared, preparedRows } from "../lib/prepared";
+import { writeOneSms } from "./accept-batch";
+import { type PriceRow, priceRowsSql, routeNotOffered, routePrice, segmentPrice } from "./pricing";
+import { assertOwnSender, ownSenderSql, senderNotOwned } from "./senders";
 import { MAX_BODY, MAX_SCHEDULE_DAYS, sendSmsSchema, type SendSmsInput } from "./schemas";
 import { smsSegments, type SmsCoding } from "./segments";
 import { templateForSend } from "./templates";
@@ -207,12 +211,22 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
   const provider = defaultProvider(CHANNEL);
   if (!provider) throw new AppError("INTERNAL", { message: "no SMS provider is registered" });
   const hash = requestHash(data, opts.file);
+  // One number, no key, no template (the OTP and transactional case): the group-committed path.
+  if (key === null && source.kind === "list" && source.list.length === 1 && !data.template_id) {
+    const one = await acceptOne(ctx, data, source.list[0], provider, scheduledAt, opts);
+    if ("answer" in one) return one.answer;
+    // Not written (a body under moderation, or the balance ran out for its batch): the same send,
+    // with the same message id, one at a time below, which decides it exactly.
+    opts = { ...opts, messageId: one.id };
+  }
   const db = sequelize();
 
   const answer = await db.transaction(async (transaction) => {
-    const [account] = await rows<{ balance: string; credit_limit: string; currency: string }>(`SELECT balance, credit_limit, currency FROM accounts WHERE id = $1`, [accountId], {
-      transaction,
-    });
+    const [account] = await rows<{ balance: string; credit_limit: string; currency: string }>(
+      `SELECT b.balance, a.credit_limit, a.currency FROM accounts a JOIN account_balances b ON b.account_id = a.id WHERE a.id = $1`,
+      [accountId],
+      { transaction },
+    );
     if (!account) throw new AppError("NOT_FOUND");
 
     if (key !== null) {
@@ -264,14 +278,7 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
     });
     // Last: the debit, only if the balance still covers it. The account row is locked from here to
     // COMMIT only, so concurrent sends of the account overlap everywhere else.
-    if (run.debit > 0) {
-      const debited = await rows<{ id: string }>(
-        `UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1 AND balance + credit_limit >= $2 RETURNING id`,
-        [accountId, run.debit],
-        { transaction },
-      );
-      if (debited.length === 0) throw new AppError("INSUFFICIENT_BALANCE");
-    }
+    if (run.debit > 0 && !(await debitBalance(accountId, run.debit, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
     return result.answer;
   });
   return answer;
@@ -365,26 +372,116 @@ function fixedBinds(run: Run, campaignId: string | null) {
   return [run.accountId, CHANNEL, run.data.from, run.provider, run.data.route, run.pricePerSegment, run.currency, run.scheduledAt, campaignId, dispatchStream(CHANNEL)];
 }
 
+type Rendered = { to: string; body: string; segments: number; coding: SmsCoding };
+
+/** One recipient's body: the text with its {{variables}} filled in, checked, its segments counted. */
+function renderOne(text: string, m: { to: string; variables: Record<string, string> }, globals: Record<string, string>): Rendered {
+  const r = renderTemplate(text, m.variables, globals);
+  if (r.missing !== null) throw missingVariable(r.missing);
+  if ([...r.text].length > MAX_BODY) throw fieldError("body", `validation.maxLength::${MAX_BODY}`);
+  return { to: m.to, body: r.text, ...smsSegments(r.text) };
+}
+
+/** The answer's entry of one recipient: sent to (priced), or blocked and why (free). */
+function entryOf(id: string, r: Rendered, why: Blocked | undefined, status: "queued" | "scheduled", pricePerSegment: number): AcceptedSms {
+  const base = { id, to: r.to, segments: r.segments, coding: r.coding };
+  if (!why) return { ...base, status, price: r.segments * pricePerSegment };
+  const b = BLOCKED[why];
+  return { ...base, status: b.status, price: 0, error_code: b.error_code, error_message: b.error_message };
+}
+
+/** Which of the recipients (bind: text[]) the account may not send to on the channel, and why: opted out (their own choice) wins over the deny list. */
+function blockedSql(account: string, channel: string, recipients: string) {
+  return `SELECT DISTINCT ON (recipient) recipient, why FROM (
+       SELECT recipient, 'optout' AS why, 0 AS rank FROM optouts WHERE account_id = ${account} AND channel = ${channel} AND recipient = ANY(${recipients}::text[])
+       UNION ALL
+       SELECT recipient, 'deny_list', 1 FROM deny_list WHERE account_id = ${account} AND recipient = ANY(${recipients}::text[])
+     ) b ORDER BY recipient, rank`;
+}
+
+/**
+ * Everything a one-number send must know before it is written, in one round trip (a prepared
+ * statement): the account's currency, whether it owns the sender, its price rows for
+ * the route, why the recipient is blocked (if so), and the terms under moderation. Each piece is
+ * the rule's own SQL (senders.ts, pricing.ts, blockedSql, moderation/hold.ts).
+ */
+const ONE_FACTS = prepared(
+  "sms-accept-one",
+  `SELECT a.currency, ${ownSenderSql("$1", "$2::text")} AS sender_ok,
+          COALESCE((SELECT json_agg(p) FROM (${priceRowsSql("sms", "$1", "$3")}) p), '[]') AS prices,
+          (SELECT why FROM (${blockedSql("$1", "$4", "$5")}) b LIMIT 1) AS why,
+          (SELECT json_agg(t) FROM (${TERMS_SQL}) t) AS terms
+     FROM accounts a WHERE a.id = $1`,
+);
+type OneFacts = { currency: string; sender_ok: boolean; prices: PriceRow[]; why: Blocked | null; terms: Term[] | null };
+
+/**
+ * A one-number send, checked by the same rules in the same order as a list (sender, route, body,
+ * opt-outs and deny list) and written group-committed with the other sends of the
+ * account in flight (api/sms/accept-batch.ts, ADR 027). Answers the send, or — when it must go
+ * one at a time (a body with a term under moderation; a batch the balance no longer covered; a
+ * batch whose statement failed) — the message id it is to keep, with nothing written.
+ */
+async function acceptOne(
+  ctx: SignedInCtx,
+  data: SendSmsInput,
+  m: { to: string; variables: Record<string, string> },
+  provider: string,
+  scheduledAt: Date | null,
+  opts: AcceptOptions,
+): Promise<{ answer: AcceptSmsAnswer } | { id: string }> {
+  const accountId = ctx.actor.accountId;
+  const id = opts.messageId ?? randomUUID();
+  const [f] = await preparedRows<OneFacts>(ONE_FACTS, [accountId, data.from, [data.route], CHANNEL, [m.to]]);
+  if (!f) throw new AppError("NOT_FOUND");
+  if (!f.sender_ok) throw senderNotOwned();
+  const currency = f.currency.trim();
+  const price = routePrice(data.route, currency, f.prices);
+  if (!price) throw routeNotOffered();
+  const r = renderOne(data.body, m, data.variables);
+  if (f.terms && matchingTerms(data.body, f.terms).length > 0) return { id };
+  const why = f.why ?? undefined;
+  const total = why ? 0 : r.segments * price.pricePerSegment;
+  const status = scheduledAt ? "scheduled" : "queued";
+  const entry = entryOf(id, r, why, status, price.pricePerSegment);
+  const answer: AcceptSmsAnswer = { data: [entry], total_price: total, currency, ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}) };
+  const audit = { messages: 1, segments: why ? 0 : r.segments, optout: why === "optout" ? 1 : 0, rejected: why === "deny_list" ? 1 : 0 };
+  const written = await writeOneSms({
+    id,
+    accountId,
+    channel: CHANNEL,
+    topic: dispatchStream(CHANNEL),
+    sender: data.from,
+    recipient: r.to,
+    body: r.body,
+    segments: r.segments,
+    coding: r.coding,
+    status: entry.status as "queued" | "scheduled" | "optout" | "rejected",
+    errorCode: entry.error_code ?? null,
+    errorMessage: entry.error_message ?? null,
+    price: entry.price,
+    currency,
+    route: data.route,
+    provider,
+    scheduledAt,
+    audit: auditFields(ctx, "sms.accepted", {
+      meta: { ...audit, total_price: total, currency, route: data.route, source: "list", ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}) },
+    }),
+    also: opts.also ? (transaction) => opts.also!(answer, transaction) : undefined,
+  }).catch((e) => {
+    console.error("sms accept batch failed; its sends go one at a time", e);
+    return false;
+  });
+  return written ? { answer } : { id };
+}
+
 /** A list from the request (at most 1,000): rendered and counted here, inserted from arrays. */
 async function acceptList(run: Run, list: Array<{ to: string; variables: Record<string, string> }>): Promise<Result> {
   const { transaction } = run;
-  const rendered = list.map((m) => {
-    const r = renderTemplate(run.text, m.variables, run.data.variables);
-    if (r.missing !== null) throw missingVariable(r.missing);
-    if ([...r.text].length > MAX_BODY) throw fieldError("body", `validation.maxLength::${MAX_BODY}`);
-    return { to: m.to, body: r.text, ...smsSegments(r.text) };
-  });
+  const rendered = list.map((m) => renderOne(run.text, m, run.data.variables));
   const recipients = rendered.map((r) => r.to);
   // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
-  const blockedRows = await rows<{ recipient: string; why: Blocked }>(
-    `SELECT DISTINCT ON (recipient) recipient, why FROM (
-       SELECT recipient, 'optout' AS why, 0 AS rank FROM optouts WHERE account_id = $1 AND channel = $2 AND recipient = ANY($3::text[])
-       UNION ALL
-       SELECT recipient, 'deny_list', 1 FROM deny_list WHERE account_id = $1 AND recipient = ANY($3::text[])
-     ) b ORDER BY recipient, rank`,
-    [run.accountId, CHANNEL, recipients],
-    { transaction },
-  );
+  const blockedRows = await rows<{ recipient: string; why: Blocked }>(blockedSql("$1", "$2", "$3"), [run.accountId, CHANNEL, recipients], { transaction });
   const blocked = new Map(blockedRows.map((r) => [r.recipient, r.why]));
   const sendable = rendered.filter((r) => !blocked.has(r.to));
   const segments = sendable.reduce((s, r) => s + r.segments, 0);
@@ -415,13 +512,7 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
   const idOf = new Map(found.map((r) => [r.recipient, r.id]));
   const status = run.scheduledAt ? "scheduled" : "queued";
   const answer: AcceptSmsAnswer = {
-    data: rendered.map((r): AcceptedSms => {
-      const why = blocked.get(r.to);
-      const base = { id: idOf.get(r.to)!, to: r.to, segments: r.segments, coding: r.coding };
-      if (!why) return { ...base, status, price: r.segments * run.pricePerSegment };
-      const b = BLOCKED[why];
-      return { ...base, status: b.status, price: 0, error_code: b.error_code, error_message: b.error_message };
-    }),
+    data: rendered.map((r) => entryOf(idOf.get(r.to)!, r, blocked.get(r.to), status, run.pricePerSegment)),
     total_price: total,
     currency: run.currency,
     ...(campaignId ? { campaign_id: campaignId } : {}),

@@ -59,15 +59,25 @@ export async function resolvePrices<C extends PricedChannel>(
 ): Promise<RoutePrice<RouteOf<C>>[]> {
   const pricing: ChannelPricing<RouteOf<C>> = CHANNEL_PRICING[channel];
   const only = opts.routes ? { ...pricing, routes: pricing.routes.filter((r) => opts.routes!.includes(r)) } : pricing;
-  const found = await rows<PriceRow>(
-    `SELECT id, route, price_per_segment, currency FROM ${pricing.table} WHERE account_id = $1 AND ($2::text[] IS NULL OR route = ANY($2::text[]))`,
-    [accountId, opts.routes ? [...opts.routes] : null],
-    { transaction: opts.transaction },
-  );
+  const found = await rows<PriceRow>(priceRowsSql(channel, "$1", "$2"), [accountId, opts.routes ? [...opts.routes] : null], { transaction: opts.transaction });
   return pickPrices(only, currency, found);
 }
 
+/** The own price rows `pickPrices` reads, as a SELECT on two bind parameters (the account, the routes as text[] or NULL for all). */
+export function priceRowsSql(channel: PricedChannel, account: string, routes: string) {
+  return `SELECT id, route, price_per_segment, currency FROM ${CHANNEL_PRICING[channel].table} WHERE account_id = ${account} AND (${routes}::text[] IS NULL OR route = ANY(${routes}::text[]))`;
+}
+
+/** The price of one segment on `route` from own rows already read (`priceRowsSql`), by the rule; null when the route is not offered. */
+export function routePrice(route: SmsRoute, currency: string, found: readonly PriceRow[]): SegmentPrice | null {
+  const [price] = pickPrices({ ...CHANNEL_PRICING.sms, routes: [route] }, currency, found);
+  return price ? { pricePerSegment: price.pricePerSegment, currency } : null;
+}
+
 export type SegmentPrice = { pricePerSegment: number; currency: string };
+
+/** The refusal of a route the account is not offered (422, field `route`). */
+export const routeNotOffered = () => new AppError("VALIDATION", { fields: { route: ["validation.option"] } });
 
 /**
  * The account's price of one SMS segment on `route`, in the account's currency. A route it is not
@@ -76,6 +86,6 @@ export type SegmentPrice = { pricePerSegment: number; currency: string };
  */
 export async function segmentPrice(accountId: string, accountCurrency: string, route: SmsRoute, transaction?: Transaction): Promise<SegmentPrice> {
   const [price] = await resolvePrices("sms", accountId, accountCurrency, { routes: [route], transaction });
-  if (!price) throw new AppError("VALIDATION", { fields: { route: ["validation.option"] } });
+  if (!price) throw routeNotOffered();
   return { pricePerSegment: price.pricePerSegment, currency: accountCurrency };
 }

@@ -6,6 +6,7 @@
  * a `replaced` system event and the audit entry. The release checks moderation on the body it
  * sends (api/sms/release.ts), so a replaced text meets the same review. Needs /sms/send.
  */
+import { debitBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { recordAudit } from "../audit/record";
@@ -59,14 +60,7 @@ export async function replaceScheduledSms(
     await recordAudit({ ...ctx, transaction }, "sms.replaced", { meta: { message_id: messageId, segments, price, ...(at ? { scheduled_at: at } : {}) } });
     await opts.also?.(transaction);
     // Last, like acceptSms: the account row is locked only from here to COMMIT.
-    if (difference !== 0) {
-      const changed = await rows<{ id: string }>(
-        `UPDATE accounts SET balance = balance - $2, updated_at = now() WHERE id = $1 AND ($2 <= 0 OR balance + credit_limit >= $2) RETURNING id`,
-        [accountId, difference],
-        { transaction },
-      );
-      if (changed.length === 0) throw new AppError("INSUFFICIENT_BALANCE");
-    }
+    if (!(await debitBalance(accountId, difference, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
     return true;
   });
 }

@@ -21,14 +21,21 @@ export async function ownSenders(accountId: string, transaction?: Transaction): 
   return rows<OwnSender>(`SELECT number, nickname FROM short_codes WHERE account_id = $1 AND status = 'active' ORDER BY number`, [accountId], { transaction });
 }
 
+/** The rule as an SQL condition on two bind parameters (the account, the trimmed sender), for statements that read it with other facts. */
+export const ownSenderSql = (account: string, sender: string) =>
+  `(${sender} = '' OR EXISTS (SELECT 1 FROM short_codes WHERE account_id = ${account} AND number = ${sender} AND status = 'active'))`;
+
 /** Whether the account may send from `sender` (already trimmed; blank is the route's default). */
 export async function isOwnSender(accountId: string, sender: string, transaction?: Transaction): Promise<boolean> {
   if (sender === "") return true;
-  const found = await rows(`SELECT 1 FROM short_codes WHERE account_id = $1 AND number = $2 AND status = 'active'`, [accountId, sender], { transaction });
-  return found.length > 0;
+  const [found] = await rows<{ ok: boolean }>(`SELECT ${ownSenderSql("$1", "$2")} AS ok`, [accountId, sender], { transaction });
+  return found.ok;
 }
+
+/** The refusal of a sender the account may not send from (422, field `from`). */
+export const senderNotOwned = () => new AppError("VALIDATION", { fields: { from: ["sms.errors.senderNotOwned"] } });
 
 /** Refuses (422, field `from`) a sender the account may not send from. */
 export async function assertOwnSender(accountId: string, sender: string, transaction?: Transaction): Promise<void> {
-  if (!(await isOwnSender(accountId, sender, transaction))) throw new AppError("VALIDATION", { fields: { from: ["sms.errors.senderNotOwned"] } });
+  if (!(await isOwnSender(accountId, sender, transaction))) throw senderNotOwned();
 }

@@ -31,7 +31,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const balance = async () => Number((await stack.query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+const balance = async () => Number((await stack.query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance);
 
 describe("a 10,000-recipient campaign", () => {
   it("completes with exact per-status counts, each message submitted once, charged once", async () => {

@@ -23,7 +23,7 @@ async function person(tag: string, role?: Role): Promise<P> {
   if (role) await setMember(p.accountId, p.userId, { role });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
-const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance);
 const row = async (id: string) => (await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [id]))[0];
 const submits = async (id: string) => {
   const res = await fetch(new URL(`/v1/stats?reference=${id}`, inject("simulatorUrl")), { headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` } });

@@ -22,7 +22,7 @@ async function person(tag: string, balance = 0): Promise<Who> {
 }
 
 async function balanceOf(accountId: string) {
-  const [row] = await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]);
+  const [row] = await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]);
   return Number(row.balance);
 }
 

@@ -160,13 +160,13 @@ describe("SMPP server", () => {
   it("submit_sm is accepted through the pipeline (debit, route) and its receipt comes back as deliver_sm", async () => {
     const c = await client();
     expect(await c.bind("transceiver", user.system_id, user.password)).toBe(0);
-    const before = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+    const before = Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance);
     const resp = await c.submit({ source_addr: code, destination_addr: "5511988881001", registered_delivery: 1, short_message: "Seu pedido saiu" });
     expect(resp.command_status).toBe(0);
     const id = resp.message_id as string;
     const [m] = await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [id]);
     expect(m).toMatchObject({ account_id: accountId, recipient: "+5511988881001", sender: code, body: "Seu pedido saiu", route: "T1", direction: "outbound" });
-    const after = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+    const after = Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance);
     expect(before - after).toBe(Number(m.price));
 
     const receipt = await c.waitDeliver((p) => (p.esm_class & 0x04) === 0x04 && String(p.short_message?.message ?? "").includes(`id:${id}`));
@@ -185,7 +185,7 @@ describe("SMPP server", () => {
     const c = await client();
     // A transmitter: it takes none of the receipts the later tests wait for.
     expect(await c.bind("transmitter", user.system_id, user.password)).toBe(STATUS.ESME_ROK);
-    const before = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+    const before = Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance);
     for (const source_addr of ["40404", theirs, "BANCO"]) {
       const r = await c.submit({ source_addr, destination_addr: "5511988881101", short_message: "Seu codigo e 1234" });
       expect(r.command_status, source_addr).toBe(STATUS.ESME_RINVSRCADR);
@@ -193,7 +193,7 @@ describe("SMPP server", () => {
     const part = await c.submit({ source_addr: "40404", destination_addr: "5511988881101", data_coding: 0, short_message: { udh: concatUdh(77, 2, 1), message: "a".repeat(150) } });
     expect(part.command_status).toBe(STATUS.ESME_RINVSRCADR);
     expect(await query("SELECT 1 FROM messages WHERE account_id = $1 AND recipient = '+5511988881101'", [accountId])).toHaveLength(0);
-    expect(Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance)).toBe(before);
+    expect(Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance)).toBe(before);
     // Its own short code, and no source (the route's default), are accepted.
     expect((await c.submit({ source_addr: code, destination_addr: "5511988881101", short_message: "ok" })).command_status).toBe(STATUS.ESME_ROK);
     expect((await c.submit({ destination_addr: "5511988881101", short_message: "ok" })).command_status).toBe(STATUS.ESME_ROK);
@@ -326,7 +326,7 @@ describe("SMPP server interoperability (issue 12)", () => {
   const STATE = { delivered: 2, failed: 5, unavailable: 3 } as const;
   const row = async (id: string) => (await query<Record<string, any>>("SELECT * FROM messages WHERE id = $1", [id]))[0];
   const byRecipient = (to: string) => query<Record<string, any>>("SELECT * FROM messages WHERE account_id = $1 AND recipient = $2", [accountId, to]);
-  const balance = async () => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [money.accountId]))[0].balance);
+  const balance = async () => Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [money.accountId]))[0].balance);
   const untilFinal = (id: string) => expect.poll(async () => (await row(id)).status, { timeout: 20_000, interval: 200 }).toSatisfy((s: string) => FINAL.includes(s));
   const inAnHour = () => new Date(Date.now() + 3_600_000);
   let users = 0;
@@ -621,7 +621,7 @@ describe("SMPP server interoperability (issue 12)", () => {
   it("a submit whose receipt request cannot be recorded is refused whole: no message, no charge", async () => {
     const u = await createUser(token, { system_id: `tx${tag}`, route: "T1", tps: 50 });
     const c = await transceiver({ system_id: u.data.system_id, password: u.password });
-    const before = Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+    const before = Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance);
     // Fault injection in the database: smpp_messages refuses this user's rows (and only this user's).
     const fn = `fail_smpp_${tag}`;
     await query(
@@ -632,7 +632,7 @@ describe("SMPP server interoperability (issue 12)", () => {
       const r = await c.submit({ source_addr: code, destination_addr: "5511988887200", registered_delivery: 1, short_message: "nada escrito" });
       expect(r.command_status).toBe(STATUS.ESME_RSYSERR);
       expect(await byRecipient("+5511988887200")).toEqual([]);
-      expect(Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance)).toBe(before);
+      expect(Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance)).toBe(before);
     } finally {
       await query(`DROP TRIGGER ${fn} ON smpp_messages`);
       await query(`DROP FUNCTION ${fn}()`);

@@ -2,6 +2,9 @@
  * Sends of one account run side by side (the account row is locked only by the final debit), yet
  * never spend the same balance twice: with money for exactly 5 messages, 12 concurrent single
  * sends give 5 accepted and 7 × 402, the balance ends at exactly 0 and only 5 messages exist.
+ * One-number sends that arrive together are written together (group commit, ADR 027): fewer
+ * transactions than messages, each message still whole (outbox row, event, audit entry) and the
+ * balance exact.
  */
 import { randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -31,7 +34,7 @@ describe("concurrent sends of one account", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 402)).toHaveLength(7);
     expect(answers.filter((a) => a.status === 402).every((a) => a.body.error.code === "INSUFFICIENT_BALANCE")).toBe(true);
-    const [account] = await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [p.accountId]);
+    const [account] = await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [p.accountId]);
     expect(Number(account.balance)).toBe(0);
     const [{ n, outbox }] = await query<{ n: number; outbox: number }>(
       `SELECT count(*)::int AS n, (SELECT count(*)::int FROM outbox o WHERE o.payload->>'message_id' = ANY(array_agg(m.id::text))) AS outbox
@@ -40,5 +43,31 @@ describe("concurrent sends of one account", () => {
     );
     expect(n).toBe(5);
     expect(outbox).toBe(5);
+  });
+
+  it("writes one-number sends that arrive together in shared transactions, each whole, the balance exact", async () => {
+    const p = await registerPerson("grouped");
+    await setAccount(p.accountId, { balance: 1_000_000, creditLimit: 0 });
+    const { token } = await login(p.email, p.password);
+    const answers = await Promise.all(Array.from({ length: 40 }, () => send(token)));
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
+    const spent = answers.reduce((sum, a) => sum + a.body.total_price, 0);
+    expect(spent).toBe(40 * DEFAULT_T1);
+    const [w] = await query<{ messages: number; transactions: number; outbox: number; events: number; audits: number; balance: string }>(
+      `SELECT count(*)::int AS messages, count(DISTINCT m.xmin::text)::int AS transactions,
+              (SELECT count(*)::int FROM outbox o WHERE o.payload->>'message_id' = ANY(array_agg(m.id::text))) AS outbox,
+              (SELECT count(*)::int FROM message_events e WHERE e.message_id = ANY(array_agg(m.id)) AND e.status = 'queued') AS events,
+              (SELECT count(*)::int FROM audit_logs l WHERE l.account_id = $1 AND l.action = 'sms.accepted') AS audits,
+              (SELECT balance FROM account_balances WHERE account_id = $1) AS balance
+         FROM messages m WHERE m.account_id = $1`,
+      [p.accountId],
+    );
+    expect(w).toMatchObject({ messages: 40, outbox: 40, events: 40, audits: 40 });
+    expect(Number(w.balance)).toBe(1_000_000 - spent);
+    // The first send of an idle account is written alone; those that arrive meanwhile share the next write.
+    expect(w.transactions).toBeLessThan(40);
+    expect(answers.map((a) => a.body.data[0].id).sort()).toEqual(
+      (await query<{ id: string }>("SELECT id::text FROM messages WHERE account_id = $1 ORDER BY id", [p.accountId])).map((r) => r.id).sort(),
+    );
   });
 });

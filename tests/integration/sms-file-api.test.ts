@@ -22,7 +22,7 @@ async function person(tag: string, balance: number): Promise<Who> {
   await setAccount(p.accountId, { balance });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
-const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance);
 
 /** POST multipart to the API: `parts` in order, each a text field or a file. */
 async function postFile(who: Who, parts: Array<[string, string] | [string, { name: string; text: string }]>, opts: { key?: string; lang?: string } = {}) {

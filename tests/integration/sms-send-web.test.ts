@@ -19,7 +19,7 @@ type Customer = WebCustomer;
 
 const freshCustomer = (tag: string, balance: number): Promise<Customer> => signedInCustomer(tag, { balance, lastName: "Envio", company: "Envio" });
 
-const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance);
 const count = async (sql: string, params: unknown[]) => (await query<{ n: number }>(sql, params))[0].n;
 
 /** The send form as a browser without JavaScript posts it: multipart, CSRF first, then mode, then the rest. */

@@ -23,7 +23,7 @@ async function person(tag: string, balance: number): Promise<Who> {
   await setAccount(p.accountId, { balance });
   return { ...p, token: (await login(p.email, p.password)).token };
 }
-const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]))[0].balance);
+const balanceOf = async (accountId: string) => Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance);
 const send = (who: Who, body: unknown) => api("/api/sms/messages", { token: who.token, body });
 
 let seq = 10_000_000 + Math.floor(Math.random() * 50_000_000);

@@ -139,7 +139,7 @@ describe("anti-fraud screens without JavaScript", () => {
       body: JSON.stringify({ to: "11 98765-4321", body: `Oferta ${term} imperdível` }),
     }).then((r) => r.json() as Promise<{ data: Array<{ id: string; status: string; price: number }> }>);
     expect(sent.data[0].status).toBe("pending");
-    expect(Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [c.accountId]))[0].balance)).toBe(500 - sent.data[0].price);
+    expect(Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [c.accountId]))[0].balance)).toBe(500 - sent.data[0].price);
 
     const own = visible((await c.client.page("/sms/antifraude")).html);
     expect(own).toContain(`Oferta ${term} imperdível`);
@@ -159,7 +159,7 @@ describe("anti-fraud screens without JavaScript", () => {
       error_message: "Golpe conhecido",
       price: "0",
     });
-    expect(Number((await query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [c.accountId]))[0].balance)).toBe(500);
+    expect(Number((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [c.accountId]))[0].balance)).toBe(500);
 
     // An owner of a customer account is not one of the /sms/antifraude roles; customers never reach /admin.
     const owner = await freshCustomer("modwebowner");

@@ -26,7 +26,7 @@ export async function enqueueSms(accountId: string, opts: Enqueue = {}, q: Query
   const price = opts.price ?? 8;
   const rows = await q<{ id: string }>(
     `WITH d AS (
-       UPDATE accounts SET balance = balance - $3::bigint * cardinality($2::text[]) WHERE id = $1 RETURNING id
+       UPDATE account_balances SET balance = balance - $3::bigint * cardinality($2::text[]) WHERE account_id = $1 RETURNING account_id
      ), m AS (
        INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, route, price, currency, queued_at, campaign_id)
        SELECT $1, 'sms', 'outbound', 'LOJA', r.recipient, 'Oferta ' || r.n, 1, 'GSM7', 'queued', $4, $3, 'BRL', now(), $5::uuid
@@ -45,7 +45,7 @@ export async function enqueueSms(accountId: string, opts: Enqueue = {}, q: Query
 }
 
 export async function balanceOf(accountId: string, q: Query = query) {
-  const [row] = await q<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1", [accountId]);
+  const [row] = await q<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]);
   return Number(row.balance);
 }
 
