@@ -2,7 +2,18 @@
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { can } from "../policy/policy";
-import { rows } from "../lib/sql";
+import { prepared, preparedRows } from "../lib/prepared";
+
+/**
+ * The message and its history in one round trip (a prepared statement: integrators poll this once
+ * per message they sent, so it is planned once per connection).
+ */
+const ONE_MESSAGE = prepared(
+  "sms-message",
+  `SELECT m.*, COALESCE((SELECT json_agg(json_build_object('status', e.status, 'source', e.source, 'payload', e.payload, 'created_at', e.created_at) ORDER BY e.id)
+                           FROM message_events e WHERE e.message_id = m.id AND e.account_id = m.account_id), '[]') AS events
+     FROM messages m WHERE m.id = $1 AND m.account_id = $2 AND m.channel = 'sms'`,
+);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,12 +51,11 @@ type Row = {
 export async function getSmsMessage(ctx: SignedInCtx, id: string) {
   if (!can(ctx.actor, "/sms/history")) throw new AppError("FORBIDDEN");
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [m] = await rows<Row>(`SELECT * FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms'`, [id, ctx.actor.accountId]);
+  const [m] = await preparedRows<Row & { events: Array<{ status: string; source: string; payload: Record<string, unknown>; created_at: string }> }>(ONE_MESSAGE, [
+    id,
+    ctx.actor.accountId,
+  ]);
   if (!m) throw new AppError("NOT_FOUND");
-  const events = await rows<{ status: string; source: string; payload: Record<string, unknown>; created_at: Date }>(
-    `SELECT status, source, payload, created_at FROM message_events WHERE message_id = $1 AND account_id = $2 ORDER BY id`,
-    [id, ctx.actor.accountId],
-  );
   return {
     data: {
       id: m.id,
@@ -76,7 +86,7 @@ export async function getSmsMessage(ctx: SignedInCtx, id: string) {
       failed_at: m.failed_at,
       created_at: m.created_at,
       updated_at: m.updated_at,
-      events: events.map((e) => ({ status: e.status, source: e.source, created_at: e.created_at, details: e.payload })),
+      events: m.events.map((e) => ({ status: e.status, source: e.source, created_at: new Date(e.created_at), details: e.payload })),
     },
   };
 }
