@@ -11,7 +11,10 @@
  *   rule smpp-bind-ip): past the limit every bind from the IP is refused, without a password
  *   check, and its session closed, until the window ends.
  * - submit_sm before a bind (or on a receiver bind) -> ESME_RINVBNDSTS; over the user's tps
- *   (a per-second window in Redis, shared by all its sessions) -> ESME_RTHROTTLED.
+ *   (a per-second window in Redis, shared by all its sessions) -> ESME_RTHROTTLED at once, never
+ *   by answering slower. A session's requests are handled side by side, up to WINDOW at a time,
+ *   each answered when it is done (out of order, as SMPP 3.4 allows); the parts of a
+ *   concatenated message keep their order.
  * - submit_sm and data_sm (answered data_sm_resp) go through the same submit(): acceptSms
  *   (billing, opt-outs/deny list, the outbox) on the user's route, acting as the person who
  *   created the SMPP user (else the account's first owner). The text is decoded by its
@@ -175,6 +178,15 @@ async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?:
   } catch (e) {
     return { status: submitStatus(e) };
   }
+}
+
+/** Requests handled at once per bound session (the window an ESME may keep open). */
+export const WINDOW = 64;
+
+/** Whether a submit_sm/data_sm is one part of a concatenated message (its UDH says so). */
+function isPart(pdu: PDU): boolean {
+  if (pdu.command !== "submit_sm" && pdu.command !== "data_sm") return false;
+  return concatOf(messageOf(pdu).udh) !== null;
 }
 
 /** schedule_delivery_time (absolute or relative, decoded by the codec) as acceptSms's scheduled_at (an unreadable one fails its check); null: at once. */
@@ -348,18 +360,40 @@ function onSession(session: Session) {
     session.send(pdu.response());
     session.close();
   });
-  /** A request of a bound transmitter/transceiver, handled one at a time per session: parts are reassembled in the order they came. */
-  const transmit = (handle: (b: Bound, pdu: PDU) => Promise<Answer>) => async (pdu: PDU) => {
+  // Requests in progress on this session, and the chain that keeps concatenated parts in order.
+  let outstanding = 0;
+  let paused = false;
+  let inOrder: Promise<void> = Promise.resolve();
+  /**
+   * A request of a bound transmitter/transceiver. Up to WINDOW are handled at once and each is
+   * answered as soon as it is done (SMPP 3.4 2.7: responses may come out of order); past WINDOW
+   * the socket is not read until one is answered. Parts of a concatenated message go one after
+   * another, in the order they came, so they are reassembled in that order.
+   */
+  const transmit = (handle: (b: Bound, pdu: PDU) => Promise<Answer>) => (pdu: PDU) => {
     if (!me || me.mode === "receiver") return session.send(pdu.response({ command_status: STATUS.ESME_RINVBNDSTS }));
-    session.pause();
-    try {
-      session.send(pdu.response(await handle(me, pdu)));
-    } catch (e) {
-      console.error(`smpp ${pdu.command} failed`, e);
-      session.send(pdu.response({ command_status: STATUS.ESME_RSYSERR }));
-    } finally {
-      session.resume();
+    const b = me;
+    outstanding++;
+    if (outstanding >= WINDOW && !paused) {
+      paused = true;
+      session.pause();
     }
+    const work = async () => {
+      try {
+        session.send(pdu.response(await handle(b, pdu)));
+      } catch (e) {
+        console.error(`smpp ${pdu.command} failed`, e);
+        session.send(pdu.response({ command_status: STATUS.ESME_RSYSERR }));
+      } finally {
+        outstanding--;
+        if (paused && outstanding < WINDOW) {
+          paused = false;
+          session.resume();
+        }
+      }
+    };
+    if (isPart(pdu)) inOrder = inOrder.then(work);
+    else void work();
   };
   const submitted = async (b: Bound, pdu: PDU): Promise<Answer> => {
     const r = await submit(b, pdu);

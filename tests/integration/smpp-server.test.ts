@@ -11,7 +11,7 @@ import { concatUdh, parseReceiptText, STATUS } from "../../api/channels/smpp/pro
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "../../api/smpp/limits";
 import { api, giveShortCode, login, registerPerson } from "../support/api";
-import { query } from "../support/db";
+import { db, query } from "../support/db";
 import { smppClient, type TestClient } from "../support/smpp-client";
 import { DEMO_PASSWORD } from "../support/web";
 import { setAccount } from "../support/factories";
@@ -246,6 +246,33 @@ describe("SMPP server", () => {
     expect(statuses.filter((s) => s === STATUS.ESME_RTHROTTLED).length).toBeGreaterThanOrEqual(4);
     expect(statuses.filter((s) => s === 0).length).toBeGreaterThanOrEqual(1);
     expect(statuses.every((s) => s === 0 || s === STATUS.ESME_RTHROTTLED)).toBe(true);
+  });
+
+  it("handles a session's requests side by side: a submit held up does not hold the next request, which is answered first", async () => {
+    const u = await createUser(token, { system_id: `win${tag}`, route: "T1", tps: 50 });
+    const c = await client();
+    expect(await c.bind("transceiver", u.data.system_id, u.password)).toBe(0);
+    // Another transaction holds the account's balance row: the submit waits at its debit.
+    const holder = await db().connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT balance FROM account_balances WHERE account_id = $1 FOR UPDATE", [accountId]);
+      const submitted = c.submit({ source_addr: code, destination_addr: "5511988886001", short_message: "Janela aberta" });
+      await expect.poll(async () => (await query("SELECT 1 FROM pg_locks WHERE NOT granted AND locktype = 'transactionid'")).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      // The next request of the same session is answered while the submit still waits.
+      const q = await c.request("query_sm", { message_id: "00000000-0000-4000-8000-000000000000", source_addr: code }, 10_000);
+      expect(q.command_status).toBe(STATUS.ESME_RQUERYFAIL);
+      expect(c.received.some((p) => p.command === "submit_sm_resp")).toBe(false);
+      await holder.query("COMMIT");
+      const answer = await submitted;
+      expect(answer.command_status).toBe(STATUS.ESME_ROK);
+      const order = c.received.map((p) => p.command).filter((x) => x === "query_sm_resp" || x === "submit_sm_resp");
+      expect(order).toEqual(["query_sm_resp", "submit_sm_resp"]);
+    } finally {
+      await holder.query("ROLLBACK").catch(() => undefined);
+      holder.release();
+      await c.close();
+    }
   });
 
   it("insufficient balance answers ESME_RSUBMITFAIL and writes nothing", async () => {
