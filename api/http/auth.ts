@@ -7,6 +7,7 @@ import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import { Op } from "sequelize";
 import { loadActor } from "../auth/actor";
+import { verifyHs256 } from "../auth/hs256";
 import { assertTokenIssuedAfterRevocation, revokeTokenFamilies } from "../auth/revocation";
 import { RefreshToken } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
@@ -21,27 +22,18 @@ export const jwtPlugin = new Elysia({ name: "jwt-plugin" })
   .use(jwt({ name: "refreshJwt", secret: env().JWT_SECRET + ":refresh", exp: `${env().JWT_REFRESH_TTL}s` }));
 
 /**
- * How every token we read is verified: our algorithm only, and it must expire. Every token we
- * issue carries `exp`; one without it (signed by whoever holds the secret) would be good forever.
+ * How refresh tokens are verified (jose, through the plugin): our algorithm only, and it must
+ * expire. Every token we issue carries `exp`; one without it (signed by whoever holds the secret)
+ * would be good forever. Access tokens, read on every request, are checked the same way by
+ * verifyHs256 without the thread hop.
  */
 type VerifyOptions = NonNullable<Parameters<typeof jwtPlugin.decorator.accessJwt.verify>[1]>;
 const MUST_EXPIRE: VerifyOptions = { algorithms: ["HS256"], requiredClaims: ["exp"] };
 type Verifier = { verify: (t?: string, options?: VerifyOptions) => Promise<false | Record<string, unknown>> };
 
-/**
- * The verifier of access tokens: the same plugin on the same secret, given as a CryptoKey imported
- * once. Given the raw bytes (as jwtPlugin is, which must be built synchronously), jose imports a
- * key on every verification, and every authenticated request verifies one.
- */
-let accessVerifier: Promise<Verifier> | undefined;
-const verifyAccess = () =>
-  (accessVerifier ??= crypto.subtle
-    .importKey("raw", new TextEncoder().encode(env().JWT_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["verify"])
-    .then((secret) => jwt({ name: "accessJwt", secret }).decorator.accessJwt));
-
-/** The claims of a valid access token (signature, expiry, `typ`), else false. The one check of every access token. */
+/** The claims of a valid access token (signature, expiry, `typ`), else false. The one check of every access token (api/auth/hs256.ts: HS256 only, must expire). */
 export async function accessClaims(raw: string | null | undefined): Promise<AccessClaims | false> {
-  const claims = raw ? await (await verifyAccess()).verify(raw, MUST_EXPIRE) : false;
+  const claims = raw ? verifyHs256(raw, env().JWT_SECRET) : null;
   return claims && claims.typ === "access" && typeof claims.sub === "string" ? (claims as unknown as AccessClaims) : false;
 }
 

@@ -32,7 +32,7 @@ export const smppRoutes = new Elysia({ prefix: "/smpp", tags: ["smpp"], detail: 
       body: t.Object({
         system_id: t.String({ description: "3-15 characters A-Z a-z 0-9 _ . - ; unique on the platform" }),
         route: t.Optional(t.Union([route, t.Literal(""), t.Null()], { description: "Default T1" })),
-        tps: t.Optional(t.Union([t.Number(), t.String()], { description: "Submits per second allowed, 1-1000 (default 10); over it submit_sm answers ESME_RTHROTTLED" })),
+        tps: t.Optional(t.Union([t.Number(), t.String()], { description: "Submits per second allowed, 1-5000 (default 10); over it submit_sm answers ESME_RTHROTTLED" })),
         enabled: t.Optional(flag),
       }),
       detail: {

@@ -417,10 +417,11 @@ type OneFacts = { currency: string; sender_ok: boolean; prices: PriceRow[]; why:
 
 /**
  * A one-number send, checked by the same rules in the same order as a list (sender, route, body,
- * opt-outs and deny list) and written group-committed with the other sends of the
- * account in flight (api/sms/accept-batch.ts, ADR 027). Answers the send, or — when it must go
- * one at a time (a body with a term under moderation; a batch the balance no longer covered; a
- * batch whose statement failed) — the message id it is to keep, with nothing written.
+ * opt-outs and deny list) and written group-committed with the other sends in flight
+ * (api/sms/accept-batch.ts, ADR 027). Answers the send; refuses it (402) when its account could
+ * not pay for it alone as its batch was written; or — when it must go one at a time (a body with
+ * a term under moderation; a batch its account could pay for only in part; a batch whose
+ * statement failed) — answers the message id it is to keep, with nothing written.
  */
 async function acceptOne(
   ctx: SignedInCtx,
@@ -470,9 +471,12 @@ async function acceptOne(
     also: opts.also ? (transaction) => opts.also!(answer, transaction) : undefined,
   }).catch((e) => {
     console.error("sms accept batch failed; its sends go one at a time", e);
-    return false;
+    return null;
   });
-  return written ? { answer } : { id };
+  if (written?.written) return { answer };
+  // Its account could not pay for even this one when its batch was written: 402 at once, as the list path's early check.
+  if (written && written.available < total) throw new AppError("INSUFFICIENT_BALANCE");
+  return { id };
 }
 
 /** A list from the request (at most 1,000): rendered and counted here, inserted from arrays. */

@@ -70,4 +70,25 @@ describe("concurrent sends of one account", () => {
       (await query<{ id: string }>("SELECT id::text FROM messages WHERE account_id = $1 ORDER BY id", [p.accountId])).map((r) => r.id).sort(),
     );
   });
+
+  it("an account that runs out in a shared write loses only its own sends; the others' are written", async () => {
+    const poor = await registerPerson("grouped-poor");
+    const rich = await registerPerson("grouped-rich");
+    await setAccount(poor.accountId, { balance: 3 * DEFAULT_T1, creditLimit: 0 });
+    await setAccount(rich.accountId, { balance: 1_000_000, creditLimit: 0 });
+    const [p, r] = [(await login(poor.email, poor.password)).token, (await login(rich.email, rich.password)).token];
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i % 2 ? r : p).then((a) => ({ ...a, rich: i % 2 === 1 }))));
+    const statuses = (rich: boolean) => answers.filter((a) => a.rich === rich).map((a) => a.status);
+    expect(statuses(true)).toEqual(Array(10).fill(200));
+    expect(statuses(false).filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses(false).filter((s) => s === 402)).toHaveLength(7);
+    const balances = await query<{ account_id: string; balance: string; messages: number }>(
+      `SELECT b.account_id, b.balance, (SELECT count(*)::int FROM messages m WHERE m.account_id = b.account_id) AS messages
+         FROM account_balances b WHERE b.account_id = ANY($1::uuid[])`,
+      [[poor.accountId, rich.accountId]],
+    );
+    const of = (id: string) => balances.find((b) => b.account_id === id)!;
+    expect(of(poor.accountId)).toMatchObject({ balance: "0", messages: 3 });
+    expect(of(rich.accountId)).toMatchObject({ balance: String(1_000_000 - 10 * DEFAULT_T1), messages: 10 });
+  });
 });

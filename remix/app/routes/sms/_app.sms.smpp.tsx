@@ -11,7 +11,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData }
 import { useTranslation } from "react-i18next";
 import { env } from "~api/lib/env";
 import { z } from "~api/lib/zod";
-import { createSmppUserSchema, updateSmppUserSchema } from "~api/smpp/schemas";
+import { MAX_TPS, createSmppUserSchema, updateSmppUserSchema } from "~api/smpp/schemas";
 import { createSmppUser, deleteSmppUser, listSmppUsers, updateSmppUser } from "~api/smpp/users";
 import { SMS_ROUTES } from "~api/sms/schemas";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
@@ -148,7 +148,7 @@ export default function SmppUsers() {
                                 </div>
                                 <div className="grid gap-1.5">
                                   <Label htmlFor={`tps-${u.id}`}>{t("users.fields.tps")}</Label>
-                                  <Input id={`tps-${u.id}`} name="tps" type="number" min={1} max={1000} defaultValue={u.tps} required />
+                                  <Input id={`tps-${u.id}`} name="tps" type="number" min={1} max={MAX_TPS} defaultValue={u.tps} required />
                                   <ErrorText errors={editErrors?.tps} />
                                 </div>
                                 <label className="flex items-center gap-2">
