@@ -37,6 +37,8 @@ export type OneSms = {
   provider: string;
   scheduledAt: Date | null;
   audit: ReturnType<typeof auditFields>;
+  /** The request's Idempotency-Key, stored with the request's hash and the answer in the same statement. */
+  idempotency: { key: string; hash: string; response: unknown } | null;
   /** More to write in the same transaction once the message exists (our SMPP server's receipt request). */
   also?: (transaction: Transaction) => Promise<void>;
 };
@@ -45,9 +47,9 @@ const WRITE_SQL = `
   WITH i AS (
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[],
                          $11::bigint[], $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::uuid[], $17::text[], $18::text[], $19::jsonb[],
-                         $20::text[], $21::text[], $22::text[])
+                         $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::jsonb[])
       AS i(account_id, id, sender, recipient, body, segments, coding, status, error_code, error_message,
-           price, currency, route, provider, scheduled_at, user_id, ip, user_agent, meta, action, channel, topic)
+           price, currency, route, provider, scheduled_at, user_id, ip, user_agent, meta, action, channel, topic, key, request_hash, response)
   ), t AS (
     SELECT account_id, sum(price)::bigint AS total FROM i GROUP BY account_id
   ), ${debitEachSql("t", "l", "d")}, ok AS (
@@ -67,6 +69,9 @@ const WRITE_SQL = `
            CASE WHEN m.status IN ('queued', 'scheduled') THEN jsonb_build_object('segments', m.segments, 'price', m.price, 'currency', btrim(m.currency))
                 ELSE jsonb_build_object('reason', m.error_code) END
       FROM m
+  ), ik AS (
+    -- A key another request stored meanwhile fails the statement (its primary key): the batch goes one at a time, and that send finds the key.
+    INSERT INTO idempotency_keys (account_id, key, request_hash, response) SELECT account_id, key, request_hash, response FROM ok WHERE key IS NOT NULL
   ), au AS (
     INSERT INTO audit_logs (account_id, user_id, action, ip, user_agent, meta) SELECT account_id, user_id, action, ip::inet, user_agent, meta FROM ok
   )
@@ -107,7 +112,12 @@ async function write(_key: string, items: OneSms[]): Promise<Written[]> {
     col((x) => x.audit.action),
     col((x) => x.channel),
     col((x) => x.topic),
+    col((x) => x.idempotency?.key ?? null),
+    col((x) => x.idempotency?.hash ?? null),
+    col((x) => (x.idempotency ? JSON.stringify(x.idempotency.response) : null)),
   ];
+  const keys = items.filter((x) => x.idempotency).map((x) => `${x.accountId} ${x.idempotency!.key}`);
+  if (new Set(keys).size !== keys.length) throw new Error("one Idempotency-Key twice in a batch: its sends go one at a time");
   type Row = { id: string | null; account_id: string | null; available: string | null };
   const hooks = items.filter((x) => x.also);
   // A single statement commits alone (one round trip); hooks need the statement's transaction around them.

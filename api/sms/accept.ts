@@ -211,9 +211,9 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
   const provider = defaultProvider(CHANNEL);
   if (!provider) throw new AppError("INTERNAL", { message: "no SMS provider is registered" });
   const hash = requestHash(data, opts.file);
-  // One number, no key, no template (the OTP and transactional case): the group-committed path.
-  if (key === null && source.kind === "list" && source.list.length === 1 && !data.template_id) {
-    const one = await acceptOne(ctx, data, source.list[0], provider, scheduledAt, opts);
+  // One number, no template (the OTP and transactional case): the group-committed path.
+  if (source.kind === "list" && source.list.length === 1 && !data.template_id) {
+    const one = await acceptOne(ctx, data, source.list[0], provider, scheduledAt, key === null ? null : { key, hash }, opts);
     if ("answer" in one) return one.answer;
     // Not written (a body under moderation, or the balance ran out for its batch): the same send,
     // with the same message id, one at a time below, which decides it exactly.
@@ -401,7 +401,8 @@ function blockedSql(account: string, channel: string, recipients: string) {
 
 /**
  * Everything a one-number send must know before it is written, in one round trip (a prepared
- * statement): the account's currency, whether it owns the sender, its price rows for
+ * statement): the account's currency, a stored answer under the request's Idempotency-Key,
+ * whether it owns the sender, its price rows for
  * the route, why the recipient is blocked (if so), and the terms under moderation. Each piece is
  * the rule's own SQL (senders.ts, pricing.ts, blockedSql, moderation/hold.ts).
  */
@@ -410,10 +411,18 @@ const ONE_FACTS = prepared(
   `SELECT a.currency, ${ownSenderSql("$1", "$2::text")} AS sender_ok,
           COALESCE((SELECT json_agg(p) FROM (${priceRowsSql("sms", "$1", "$3")}) p), '[]') AS prices,
           (SELECT why FROM (${blockedSql("$1", "$4", "$5")}) b LIMIT 1) AS why,
-          (SELECT json_agg(t) FROM (${TERMS_SQL}) t) AS terms
+          (SELECT json_agg(t) FROM (${TERMS_SQL}) t) AS terms,
+          (SELECT json_build_object('request_hash', k.request_hash, 'response', k.response) FROM idempotency_keys k WHERE k.account_id = $1 AND k.key = $6::text) AS stored
      FROM accounts a WHERE a.id = $1`,
 );
-type OneFacts = { currency: string; sender_ok: boolean; prices: PriceRow[]; why: Blocked | null; terms: Term[] | null };
+type OneFacts = {
+  currency: string;
+  sender_ok: boolean;
+  prices: PriceRow[];
+  why: Blocked | null;
+  terms: Term[] | null;
+  stored: { request_hash: string; response: AcceptSmsAnswer } | null;
+};
 
 /**
  * A one-number send, checked by the same rules in the same order as a list (sender, route, body,
@@ -429,12 +438,18 @@ async function acceptOne(
   m: { to: string; variables: Record<string, string> },
   provider: string,
   scheduledAt: Date | null,
+  idempotency: { key: string; hash: string } | null,
   opts: AcceptOptions,
 ): Promise<{ answer: AcceptSmsAnswer } | { id: string }> {
   const accountId = ctx.actor.accountId;
   const id = opts.messageId ?? randomUUID();
-  const [f] = await preparedRows<OneFacts>(ONE_FACTS, [accountId, data.from, [data.route], CHANNEL, [m.to]]);
+  const [f] = await preparedRows<OneFacts>(ONE_FACTS, [accountId, data.from, [data.route], CHANNEL, [m.to], idempotency?.key ?? null]);
   if (!f) throw new AppError("NOT_FOUND");
+  // The same request under a key already used answers what it answered then; another request under it is refused.
+  if (f.stored) {
+    if (f.stored.request_hash !== idempotency?.hash) throw new AppError("IDEMPOTENCY_CONFLICT");
+    return { answer: f.stored.response };
+  }
   if (!f.sender_ok) throw senderNotOwned();
   const currency = f.currency.trim();
   const price = routePrice(data.route, currency, f.prices);
@@ -468,6 +483,7 @@ async function acceptOne(
     audit: auditFields(ctx, "sms.accepted", {
       meta: { ...audit, total_price: total, currency, route: data.route, source: "list", ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}) },
     }),
+    idempotency: idempotency ? { ...idempotency, response: answer } : null,
     also: opts.also ? (transaction) => opts.also!(answer, transaction) : undefined,
   }).catch((e) => {
     console.error("sms accept batch failed; its sends go one at a time", e);
