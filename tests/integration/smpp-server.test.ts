@@ -275,6 +275,23 @@ describe("SMPP server", () => {
     }
   });
 
+  it("a bind keeps acting as its person only briefly: once the account is suspended, its submits are refused within a second", async () => {
+    const p = await registerPerson("smppsusp");
+    const t = (await login(p.email, p.password)).token;
+    await setAccount(p.accountId, { balance: 100000 });
+    const u = await createUser(t, { system_id: `sus${tag}`, route: "T1", tps: 50 });
+    const c = await client();
+    expect(await c.bind("transceiver", u.data.system_id, u.password)).toBe(0);
+    expect((await c.submit({ destination_addr: "5511988887001", short_message: "antes" })).command_status).toBe(STATUS.ESME_ROK);
+    await setAccount(p.accountId, { status: "suspended" });
+    const suspendedAt = Date.now();
+    await expect
+      .poll(async () => (await c.submit({ destination_addr: "5511988887002", short_message: "depois" })).command_status, { timeout: 5000, interval: 100 })
+      .toBe(STATUS.ESME_RSUBMITFAIL);
+    expect(Date.now() - suspendedAt).toBeLessThan(3000);
+    await c.close();
+  });
+
   it("insufficient balance answers ESME_RSUBMITFAIL and writes nothing", async () => {
     const poor = await registerPerson("smpppoor");
     const poorToken = (await login(poor.email, poor.password)).token;
