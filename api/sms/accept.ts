@@ -27,6 +27,12 @@
  *      longer covers the total).
  * The caller gets the answer only after the commit; the worker's relay then publishes the outbox.
  * docs/decisions/008-send-paths.md explains the choices.
+ *
+ * A send to ONE number without a template (OTP codes, transactional messages) is checked by the
+ * same rules in the same order but written group-committed with the other sends in flight
+ * (acceptOne below, api/sms/accept-batch.ts, ADR 027); what cannot go that way (a body under
+ * moderation, an account that could pay for only part of its batch, a failed batch) comes back
+ * here, one at a time, under the message id it was given.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { type Transaction } from "sequelize";
