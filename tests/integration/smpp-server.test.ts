@@ -282,11 +282,11 @@ describe("SMPP server", () => {
     const u = await createUser(t, { system_id: `sus${tag}`, route: "T1", tps: 50 });
     const c = await client();
     expect(await c.bind("transceiver", u.data.system_id, u.password)).toBe(0);
-    expect((await c.submit({ destination_addr: "5511988887001", short_message: "antes" })).command_status).toBe(STATUS.ESME_ROK);
+    expect((await c.submit({ destination_addr: "5511988887501", short_message: "antes" })).command_status).toBe(STATUS.ESME_ROK);
     await setAccount(p.accountId, { status: "suspended" });
     const suspendedAt = Date.now();
     await expect
-      .poll(async () => (await c.submit({ destination_addr: "5511988887002", short_message: "depois" })).command_status, { timeout: 5000, interval: 100 })
+      .poll(async () => (await c.submit({ destination_addr: "5511988887502", short_message: "depois" })).command_status, { timeout: 5000, interval: 100 })
       .toBe(STATUS.ESME_RSUBMITFAIL);
     expect(Date.now() - suspendedAt).toBeLessThan(3000);
     await c.close();
@@ -526,7 +526,7 @@ describe("SMPP server interoperability (issue 12)", () => {
     expect(await row(id)).toMatchObject({ status: "failed", error_code: "canceled", error_message: "errors.MESSAGE_CANCELED" });
     expect(await balance()).toBe(before);
     expect((await c.request("query_sm", { message_id: id })).message_state).toBe(4); // DELETED
-    const receipt = await c.waitDeliver((p) => p.receipted_message_id === id);
+    const receipt = await c.waitDeliver((p) => p.receipted_message_id === id, 25_000);
     expect(parseReceiptText(receipt.short_message.message)?.stat).toBe("DELETED");
     expect((await c.request("cancel_sm", { message_id: id })).command_status).toBe(STATUS.ESME_RCANCELFAIL);
 

@@ -5,6 +5,7 @@ export type TestClient = {
   session: Session;
   delivered: PDU[];
   bind(mode: "transceiver" | "transmitter" | "receiver", systemId: string, password: string): Promise<number>;
+  /** submit_sm; rejects when no answer comes within 30 s. */
   submit(params: Record<string, unknown>): Promise<PDU>;
   /** Any request (query_sm, data_sm…); rejects when no answer comes within `ms` (30 s: the whole suite shares two cores). */
   request(command: string, params: Record<string, unknown>, ms?: number): Promise<PDU>;
@@ -60,7 +61,15 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
         delivered,
         closed,
         bind: (mode, systemId, password) => new Promise((res) => session[`bind_${mode}`]({ system_id: systemId, password }, (pdu: PDU) => res(pdu.command_status))),
-        submit: (params) => new Promise((res) => session.submit_sm(params, (pdu: PDU) => res(pdu))),
+        submit: (params) =>
+          new Promise((res, rej) => {
+            // Bounded, so a lost answer fails its own step by name instead of the whole test's timeout.
+            const t = setTimeout(() => rej(new Error(`no answer to submit_sm to ${String(params.destination_addr)} in 30000 ms`)), 30_000);
+            session.submit_sm(params, (pdu: PDU) => {
+              clearTimeout(t);
+              res(pdu);
+            });
+          }),
         request: (command, params, ms = 30_000) =>
           new Promise((res, rej) => {
             const t = setTimeout(() => rej(new Error(`no answer to ${command} in ${ms} ms`)), ms);
