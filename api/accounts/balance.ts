@@ -50,13 +50,3 @@ export async function creditBalance(accountId: string, amount: number, transacti
   if (amount <= 0) return;
   await exec(`UPDATE account_balances SET balance = balance + $2, updated_at = now() WHERE account_id = $1`, [accountId, amount], { transaction });
 }
-
-/** What an account may still spend now: balance + credit limit (read without a lock: the debit decides). */
-export async function spendable(accountId: string, transaction?: Transaction): Promise<{ balance: number; creditLimit: number } | null> {
-  const [r] = await rows<{ balance: string; credit_limit: string }>(
-    `SELECT b.balance, a.credit_limit FROM accounts a JOIN account_balances b ON b.account_id = a.id WHERE a.id = $1`,
-    [accountId],
-    { transaction },
-  );
-  return r ? { balance: Number(r.balance), creditLimit: Number(r.credit_limit) } : null;
-}

@@ -198,7 +198,7 @@ async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?:
 }
 
 /** Requests handled at once per bound session (the window an ESME may keep open). */
-export const WINDOW = 64;
+const WINDOW = 64;
 
 /** Whether a submit_sm/data_sm is one part of a concatenated message (its UDH says so). */
 function isPart(pdu: PDU): boolean {
