@@ -9,7 +9,7 @@ import { channels, dispatchStream } from "./channels/registry";
 import { every } from "./jobs/every";
 import { startConsumer } from "./jobs/runner";
 import { env } from "./lib/env";
-import { key, redis } from "./lib/redis";
+import { publishJob } from "./jobs/publish";
 import { deliverMail, sweepQueuedMail } from "./mail/deliver";
 import { MAIL_STREAM } from "./mail/enqueue";
 import { reconcileSent } from "./messages/reconcile";
@@ -57,7 +57,7 @@ const webhooks = startWebhookWorkers();
 // workers are safe by SKIP LOCKED or idempotent writes).
 const graceMs = env().LIVE_DISCONNECT_GRACE_SECONDS * 1000;
 const sweeps = [
-  every("mail sweep", env().MAIL_SWEEP_SECONDS * 1000, () => sweepQueuedMail((id) => redis().xadd(key(MAIL_STREAM), "*", "id", id))),
+  every("mail sweep", env().MAIL_SWEEP_SECONDS * 1000, () => sweepQueuedMail((id) => publishJob(MAIL_STREAM, id, { id }))),
   every("import sweep", env().IMPORT_SWEEP_SECONDS * 1000, sweepImports),
   every("idempotency key sweep", env().IDEMPOTENCY_SWEEP_SECONDS * 1000, sweepIdempotencyKeys),
   // Scheduled messages: released when due.

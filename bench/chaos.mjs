@@ -50,7 +50,7 @@ import Redis from "ioredis";
 import pg from "pg";
 import { WebSocket } from "undici";
 import { RedisServer } from "../tests/support/redis-server.mjs";
-import { benchPlatform, bun, dropDatabase, freePort, onExit, root, sleep, up } from "./lib.mjs";
+import { benchPlatform, bun, dropDatabase, freePort, onExit, redisKey, root, sleep, up } from "./lib.mjs";
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
 const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 300);
@@ -114,6 +114,7 @@ const { databaseUrl, apiPort, env } = await benchPlatform(
   },
   { fresh: true },
 );
+const ticketKey = redisKey(env, "realtimeTicket", "TICKET");
 
 /**
  * A process of the stack that can be killed and started again with the same env and port. One
@@ -273,7 +274,7 @@ async function run() {
     [accountId],
   );
   const agents = (await db.query(`SELECT id FROM users WHERE email LIKE 'chaos-agent-%@chaos.example' ORDER BY email LIMIT $1`, [CLIENTS])).rows.map((r) => r.id);
-  const liveStream = `${prefix}live:account:${accountId}`;
+  const liveStream = redisKey(env, "accountLiveStream", accountId);
   let stopping = false;
   for (const userId of agents) clients.push(liveClient(userId, accountId, () => stopping));
   await waitFor(() => clients.every((c) => c.connects > 0), 60_000);
@@ -606,7 +607,7 @@ function liveClient(userId, accountId, stopped) {
     if (stopped()) return;
     const ticket = randomBytes(24).toString("base64url");
     try {
-      await redis.set(`${prefix}rt-ticket:${ticket}`, JSON.stringify({ userId, accountId, sessionId: null }), "EX", 60);
+      await redis.set(ticketKey.replace("TICKET", ticket), JSON.stringify({ userId, accountId, sessionId: null }), "EX", 60);
     } catch {
       return setTimeout(connect, 500 + Math.random() * 500);
     }

@@ -60,6 +60,16 @@ export function startProcess(cmd, args, env) {
  * Starts `bun <script>` with `env`, killed when the bench exits. BENCH_BUN_FLAGS (e.g.
  * "--cpu-prof-md --cpu-prof-dir=/tmp/prof") is passed to Bun, to profile what a bench measures.
  */
+/**
+ * A key of the key scheme (api/lib/redis-keys.ts, ADR 028) under `env`'s prefix: benches never
+ * build keys by hand. For a key made per call (a ticket), pass a placeholder and replace it.
+ */
+export function redisKey(env, family, ...args) {
+  const r = spawnSync(bun, ["api/cli/redis-key.ts", family, ...args], { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`redis-key ${family}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
 export const startBun = (script, env) => startProcess(bun, [...(process.env.BENCH_BUN_FLAGS ?? "").split(" ").filter(Boolean), script], env);
 
 /**

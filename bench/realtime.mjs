@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import Redis from "ioredis";
 import pg from "pg";
 import { WebSocket } from "undici";
-import { benchPlatform, freePort, startBun, up } from "./lib.mjs";
+import { benchPlatform, freePort, redisKey, startBun, up } from "./lib.mjs";
 
 const sizes = (process.env.BENCH_CLIENTS ?? "500,2000").split(",").map(Number);
 const rate = Number(process.env.BENCH_RATE ?? 20);
@@ -46,11 +46,12 @@ await db.query(
   [accountId],
 );
 const agents = (await db.query(`SELECT id FROM users WHERE email LIKE 'bench-agent-%@bench.example' ORDER BY email LIMIT $1`, [max])).rows.map((r) => r.id);
-const stream = `${prefix}live:account:${accountId}`;
+const stream = redisKey(env, "accountLiveStream", accountId);
+const ticketKey = redisKey(env, "realtimeTicket", "TICKET");
 
 async function ticket(userId) {
   const t = randomBytes(24).toString("base64url");
-  await redis.set(`${prefix}rt-ticket:${t}`, JSON.stringify({ userId, accountId }), "EX", 3600);
+  await redis.set(ticketKey.replace("TICKET", t), JSON.stringify({ userId, accountId }), "EX", 3600);
   return t;
 }
 

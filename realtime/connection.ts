@@ -188,7 +188,7 @@ export class Connection {
         this.feeds.push(new Feed(this.hub, accountLiveStream(accountId), "account", last.account ?? null, (e) => liveEntryFor(e.fields.to, userId, supervisor), deliver));
       }
     } else {
-      this.feeds.push(new Feed(this.hub, roomLiveStream(id.visitor.roomId), "room", last.room ?? null, () => true, deliver));
+      this.feeds.push(new Feed(this.hub, roomLiveStream(id.visitor.accountId, id.visitor.roomId), "room", last.room ?? null, () => true, deliver));
     }
     const cursors: Record<string, string> = {};
     for (const f of this.feeds) cursors[f.name] = await f.prepare();

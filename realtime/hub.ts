@@ -1,15 +1,20 @@
 /**
- * One reader per realtime process for every Redis Stream its clients follow: a single blocking
+ * The readers of one realtime process for every Redis Stream its clients follow: a blocking
  * XREAD over all of them (never one Redis connection per client), whose entries are handed to
- * each local subscriber. When the set of streams changes, the blocked read is interrupted with
- * CLIENT UNBLOCK so a new stream is read at once.
+ * each local subscriber. On one Redis server that is one read over every stream; on a Redis
+ * Cluster a command must stay in one slot, so there is one reader per slot in use: the live and
+ * notification streams carry one of REALTIME_SHARDS hash tags (api/lib/redis-keys.ts), so a
+ * process has at most that many readers whatever the number of accounts. When the set of streams
+ * of a reader changes, the blocked read is woken by an entry on the reader's own wake-up stream
+ * (in the same slot, read in the same XREAD), so a new stream is read at once.
  *
  * A client's `Feed` joins the hub first, then reads what it missed with XRANGE (from the last id
  * it saw), then delivers the live entries it buffered meanwhile, skipping any id it already
  * sent: nothing is lost between the catch-up and the live tail, and nothing is sent twice.
  */
-import { connect, redis } from "../api/lib/redis";
-
+import { randomBytes } from "node:crypto";
+import { connect, isCluster, redis, slotOf } from "../api/lib/redis";
+import { keys, tagOf } from "../api/lib/redis-keys";
 export type Entry = { id: string; fields: Record<string, string> /** per-stream frame cache */; frame?: string };
 export interface Subscriber {
   push(entry: Entry): void;
@@ -45,127 +50,90 @@ export async function topId(stream: string): Promise<string> {
 type Tail = { lastId: string; subs: Set<Subscriber> };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export class StreamHub {
-  private tails = new Map<string, Tail>();
-  private opening = new Map<string, Promise<Tail>>();
-  private reader = connect();
-  private readerId: string | null = null;
+/** A wake-up stream's length: one entry is enough to end a blocked read. */
+const WAKE_MAXLEN = 10;
+/** A wake-up stream outlives its process by at most this long. */
+const WAKE_TTL_MS = 10 * 60_000;
+
+/** The streams of one slot (all streams, on one server) and the blocking reader that reads them. */
+class Reader {
+  readonly tails = new Map<string, Tail>();
+  private client = connect("realtime reader");
+  private wakeKey: string;
+  /** Only this reader writes its wake-up stream (its process id is random): reading it from 0-0 misses no wake-up. */
+  private wakeId = "0-0";
   private gen = 0;
   private readingGen = -1;
-  private blocked = false;
-  private waking = false;
   private idle?: () => void;
   private stopped = false;
-  private done: Promise<void>;
+  readonly done: Promise<void>;
 
-  constructor(private readonly blockMs = 5000) {
-    this.reader.on("ready", () => {
-      this.reader.client("ID").then(
-        (id) => (this.readerId = String(id)),
-        () => undefined,
-      );
-    });
+  constructor(
+    tag: string,
+    processId: string,
+    private readonly blockMs: number,
+  ) {
+    this.wakeKey = keys.hubWake(tag, processId);
     this.done = this.loop();
   }
 
-  /** Streams read and local subscribers (for /realtime/health and the bench). */
-  stats() {
-    let subscribers = 0;
-    for (const t of this.tails.values()) subscribers += t.subs.size;
-    return { streams: this.tails.size, subscribers };
+  add(stream: string, tail: Tail) {
+    this.tails.set(stream, tail);
+    this.changed();
   }
 
-  async subscribe(stream: string, sub: Subscriber): Promise<void> {
-    for (;;) {
-      const tail = await this.tailOf(stream);
-      // Removed while we waited (its last subscriber left): open it again.
-      if (this.tails.get(stream) !== tail) continue;
-      tail.subs.add(sub);
-      return;
-    }
+  remove(stream: string) {
+    this.tails.delete(stream);
+    this.gen++;
   }
 
-  unsubscribe(stream: string, sub: Subscriber) {
-    const tail = this.tails.get(stream);
-    if (!tail) return;
-    tail.subs.delete(sub);
-    if (tail.subs.size === 0) {
-      this.tails.delete(stream);
-      this.gen++;
-    }
+  /** The set of streams changed: read the new set now rather than after the block. */
+  changed() {
+    this.gen++;
+    this.idle?.();
+    this.idle = undefined;
+    if (this.readingGen >= 0 && this.readingGen < this.gen)
+      void redis()
+        .multi()
+        .xadd(this.wakeKey, "MAXLEN", "~", String(WAKE_MAXLEN), "*", "w", "1")
+        .pexpire(this.wakeKey, WAKE_TTL_MS)
+        .exec()
+        .catch(() => undefined);
   }
 
   async stop() {
     this.stopped = true;
     this.idle?.();
-    this.reader.disconnect();
+    this.client.disconnect();
     await this.done.catch(() => undefined);
-  }
-
-  private tailOf(stream: string): Promise<Tail> {
-    const t = this.tails.get(stream);
-    if (t) return Promise.resolve(t);
-    let p = this.opening.get(stream);
-    if (!p) {
-      p = topId(stream).then(
-        (lastId) => {
-          const tail: Tail = { lastId, subs: new Set() };
-          this.tails.set(stream, tail);
-          this.opening.delete(stream);
-          this.gen++;
-          this.wake();
-          return tail;
-        },
-        (err) => {
-          this.opening.delete(stream);
-          throw err;
-        },
-      );
-      this.opening.set(stream, p);
-    }
-    return p;
-  }
-
-  /** Make the read loop pick up a changed set of streams now rather than after its block. */
-  private wake() {
-    this.idle?.();
-    this.idle = undefined;
-    if (this.waking) return;
-    this.waking = true;
-    void (async () => {
-      while (!this.stopped && this.readingGen < this.gen && this.tails.size > 0) {
-        if (this.blocked && this.readerId)
-          await redis()
-            .client("UNBLOCK", this.readerId)
-            .catch(() => undefined);
-        await sleep(15);
-      }
-      this.waking = false;
-    })();
+    await redis()
+      .del(this.wakeKey)
+      .catch(() => undefined);
   }
 
   private async loop() {
     while (!this.stopped) {
       if (this.tails.size === 0) {
+        this.readingGen = -1;
         await new Promise<void>((r) => (this.idle = r));
         continue;
       }
-      const keys = [...this.tails.keys()];
-      const ids = keys.map((k) => this.tails.get(k)!.lastId);
+      const streams = [...this.tails.keys()];
+      const ids = streams.map((k) => this.tails.get(k)!.lastId);
       this.readingGen = this.gen;
       let res: Array<[string, Array<[string, string[]]>]> | null;
       try {
-        this.blocked = true;
-        res = (await this.reader.xread("COUNT", 1000, "BLOCK", this.blockMs, "STREAMS", ...keys, ...ids)) as typeof res;
+        res = (await this.client.xread("COUNT", 1000, "BLOCK", this.blockMs, "STREAMS", ...streams, this.wakeKey, ...ids, this.wakeId)) as typeof res;
       } catch {
-        this.blocked = false;
         if (this.stopped) break;
         await sleep(200);
         continue;
-      } finally {
-        this.blocked = false;
       }
       for (const [stream, entries] of res ?? []) {
+        if (stream === this.wakeKey) {
+          if (entries.length) this.wakeId = entries[entries.length - 1][0];
+          continue;
+        }
         const tail = this.tails.get(stream);
         if (!tail) continue;
         for (const [id, list] of entries) {
@@ -182,6 +150,86 @@ export class StreamHub {
         }
       }
     }
+  }
+}
+
+export class StreamHub {
+  private readers = new Map<string, Reader>();
+  private opening = new Map<string, Promise<Tail>>();
+  private readonly processId = randomBytes(8).toString("hex");
+  private readonly cluster = isCluster();
+
+  constructor(private readonly blockMs = 5000) {}
+
+  /** Streams read, local subscribers and blocking readers (for /realtime/health and the bench). */
+  stats() {
+    let subscribers = 0;
+    let streams = 0;
+    for (const r of this.readers.values()) {
+      streams += r.tails.size;
+      for (const t of r.tails.values()) subscribers += t.subs.size;
+    }
+    return { streams, subscribers, readers: this.readers.size };
+  }
+
+  async subscribe(stream: string, sub: Subscriber): Promise<void> {
+    for (;;) {
+      const tail = await this.tailOf(stream);
+      // Removed while we waited (its last subscriber left): open it again.
+      if (this.readerOf(stream).tails.get(stream) !== tail) continue;
+      tail.subs.add(sub);
+      return;
+    }
+  }
+
+  unsubscribe(stream: string, sub: Subscriber) {
+    const reader = this.readers.get(this.groupOf(stream));
+    const tail = reader?.tails.get(stream);
+    if (!reader || !tail) return;
+    tail.subs.delete(sub);
+    if (tail.subs.size === 0) reader.remove(stream);
+  }
+
+  async stop() {
+    await Promise.all([...this.readers.values()].map((r) => r.stop()));
+    this.readers.clear();
+  }
+
+  /** Streams read together: those of one slot on a cluster, all of them on one server. */
+  private groupOf(stream: string): string {
+    return this.cluster ? String(slotOf(stream)) : "all";
+  }
+
+  private readerOf(stream: string): Reader {
+    const group = this.groupOf(stream);
+    let r = this.readers.get(group);
+    if (!r) {
+      r = new Reader(this.cluster ? tagOf(stream) : "rt:0", this.processId, this.blockMs);
+      this.readers.set(group, r);
+    }
+    return r;
+  }
+
+  private tailOf(stream: string): Promise<Tail> {
+    const t = this.readerOf(stream).tails.get(stream);
+    if (t) return Promise.resolve(t);
+    let p = this.opening.get(stream);
+    if (!p) {
+      p = topId(stream).then(
+        (lastId) => {
+          const tail: Tail = { lastId, subs: new Set() };
+          this.readerOf(stream).add(stream, tail);
+          this.opening.delete(stream);
+          return tail;
+        },
+        (err) => {
+          this.opening.delete(stream);
+          throw err;
+        },
+      );
+      this.opening.set(stream, p);
+    }
+    return p;
   }
 }
 

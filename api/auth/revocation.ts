@@ -1,8 +1,8 @@
 /**
  * Revocation: the one place that ends a person's signed-in state (SECURITY.md "Sessions and
  * revocation", ADR 015 amendment). Three kinds of credential outlive a request and all die here:
- *  - web sessions (data in Redis under key("session", id); each person's ids are indexed in the
- *    set key("user-sessions", userId), kept by remix/app/lib/session.server.ts),
+ *  - web sessions (data in Redis under keys.session(id); each person's ids are indexed in the
+ *    set keys.userSessions(userId), kept by remix/app/lib/session.server.ts),
  *  - API refresh tokens (rows; revoked) and access tokens (stateless JWTs: a per-person
  *    "valid after" instant that every verification checks, kept as long as an access token lives),
  *  - open realtime connections (websockets and SSE streams): a revocation event on a Redis
@@ -12,18 +12,19 @@ import { Op } from "sequelize";
 import { RefreshToken, type Role } from "../../models";
 import { env } from "../lib/env";
 import { AppError, isAppError } from "../lib/errors";
-import { key, redis } from "../lib/redis";
+import { perSlot, redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 import { loadActor } from "./actor";
 
-export const sessionKey = (sessionId: string) => key("session", sessionId);
-export const userSessionsKey = (userId: string) => key("user-sessions", userId);
-const validAfterKey = (userId: string) => key("tokens-valid-after", userId);
-const familyRevokedKey = (family: string) => key("token-family-revoked", family);
+export const sessionKey = (sessionId: string) => keys.session(sessionId);
+export const userSessionsKey = (userId: string) => keys.userSessions(userId);
+const validAfterKey = (userId: string) => keys.tokensValidAfter(userId);
+const familyRevokedKey = (userId: string, family: string) => keys.tokenFamilyRevoked(userId, family);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The channel realtime processes subscribe to. */
-export const revocationChannel = () => key("revocations");
+export const revocationChannel = () => keys.channel("revocations");
 
 /**
  * Which realtime connections to close: every given field must match. `userId` alone is all of
@@ -63,11 +64,9 @@ export async function revokeUserSessions(userId: string, opts: { except?: string
   const except = opts.except ?? undefined;
   const ids = (await redis().smembers(userSessionsKey(userId))).filter((id) => id !== except);
   if (ids.length) {
-    await redis()
-      .multi()
-      .del(...ids.map(sessionKey))
-      .srem(userSessionsKey(userId), ...ids)
-      .exec();
+    // Sessions live in slots of their own (a cookie names only the session): deleted per slot, then unindexed.
+    await perSlot(ids.map(sessionKey), (slotKeys) => redis().del(...slotKeys));
+    await redis().srem(userSessionsKey(userId), ...ids);
   }
   // An API caller's "session" is its token family (the refresh row its access token names).
   const spareRow = except && UUID.test(except) ? { id: { [Op.ne]: except } } : {};
@@ -86,7 +85,7 @@ export async function revokeUserSessions(userId: string, opts: { except?: string
 export async function revokeTokenFamilies(userId: string, families: readonly string[], reason = "logout") {
   if (!families.length) return;
   const multi = redis().multi();
-  for (const family of families) multi.set(familyRevokedKey(family), "1", "EX", env().JWT_ACCESS_TTL + 60);
+  for (const family of families) multi.set(familyRevokedKey(userId, family), "1", "EX", env().JWT_ACCESS_TTL + 60);
   await multi.exec();
   for (const family of families) await publishRevocation({ userId, sessionId: family, reason });
 }
@@ -108,7 +107,7 @@ type ValidAfter = { at: number; except: string | null };
  * was signed out (API logout).
  */
 export async function assertTokenIssuedAfterRevocation(userId: string, issuedAtMs: number, family: string | null) {
-  const [raw, familyRevoked] = family ? await redis().mget(validAfterKey(userId), familyRevokedKey(family)) : [await redis().get(validAfterKey(userId)), null];
+  const [raw, familyRevoked] = family ? await redis().mget(validAfterKey(userId), familyRevokedKey(userId, family)) : [await redis().get(validAfterKey(userId)), null];
   if (familyRevoked) throw new AppError("UNAUTHENTICATED");
   if (!raw) return;
   const mark = JSON.parse(raw) as ValidAfter;

@@ -6,7 +6,8 @@ import { recordAudit } from "../audit/record";
 import type { Ctx } from "../lib/context";
 import { seal, unseal } from "../lib/crypto";
 import { AppError } from "../lib/errors";
-import { key, redis } from "../lib/redis";
+import { redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 import { validate } from "../lib/validate";
 import { verifyPassword } from "./passwords";
 import { assertLoginAllowed, assertPasswordCheckAllowed, clearLoginFailures, clearPasswordChecks, recordLoginFailure } from "./rate-limit";
@@ -25,7 +26,7 @@ async function check(userId: string, secret: string, label: string, code: string
   const delta = t.validate({ token: code, window: 1 });
   if (delta === null) return false;
   const step = Math.floor(Date.now() / 30_000) + delta;
-  const fresh = await redis().set(key("totp", "used", userId, step), "1", "EX", 120, "NX");
+  const fresh = await redis().set(keys.totpUsed(userId, step), "1", "EX", 120, "NX");
   return fresh === "OK";
 }
 

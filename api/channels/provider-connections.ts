@@ -7,7 +7,8 @@
  * listening process at once (Redis pub/sub, `connectionsChanged`), so the next message uses it.
  */
 import { every } from "../jobs/every";
-import { connect, key, redis } from "../lib/redis";
+import { connect, redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 import type { ChannelAdapter } from "./contract";
 import { httpAdapter } from "./http";
 import { adapterFor } from "./registry";
@@ -65,7 +66,7 @@ export function invalidateConnections() {
   loading = undefined;
 }
 
-const changedChannel = () => key("provider-connections", "changed");
+const changedChannel = () => keys.channel("provider-connections-changed");
 
 /**
  * After a committed change of a connection or of the route map (api/providers): this process

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureServices, ensureDatabase } from "./services.mjs";
+import { ensureServices, ensureDatabase, has } from "./services.mjs";
 import { buildWeb } from "./web-build.mjs";
 import { parseProcfile, supervise } from "./supervisor.mjs";
 
@@ -52,10 +52,21 @@ if (mode === "start") {
   runAll({ ...env, NODE_ENV: process.env.NODE_ENV ?? "development" });
 } else if (mode === "test") {
   build();
-  run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", ...process.argv.slice(3)], {
-    TEST_ADMIN_DATABASE_URL: services.databaseUrl,
-    REDIS_URL: services.redisUrl,
-  });
+  const args = process.argv.slice(3);
+  const env = { TEST_ADMIN_DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl };
+  run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", ...args], env);
+  // The whole suite runs a second time on a local Redis Cluster (3 masters, 3 replicas; ADR 028):
+  // the integration tests, where every Redis command of every process is exercised. Only for the
+  // whole suite (`npm test` without arguments); TEST_REDIS_CLUSTER=1 runs a chosen file on one.
+  if (args.length === 0 && process.env.TEST_REDIS_CLUSTER !== "0") {
+    if (has("redis-server")) {
+      console.log("\nSecond pass: the integration tests on a Redis Cluster (TEST_REDIS_CLUSTER=0 skips it).\n");
+      run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", "tests/integration"], { ...env, TEST_REDIS_CLUSTER: "1" });
+    } else if (process.env.CI) {
+      console.error("\nThe Redis Cluster pass needs redis-server on the PATH (apt-get install -y redis-server).");
+      process.exit(1);
+    } else console.warn("\nSkipped the Redis Cluster pass: no redis-server on the PATH (apt-get install -y redis-server).");
+  }
 } else {
   console.error(`Unknown mode "${mode}": use start or test.`);
   process.exit(2);

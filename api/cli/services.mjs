@@ -9,7 +9,8 @@ import net from "node:net";
 import pg from "pg";
 
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }).status === 0;
+/** Whether `cmd` is on the PATH. */
+export const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }).status === 0;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function fail(sentence) {

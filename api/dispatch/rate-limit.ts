@@ -12,7 +12,8 @@
  * A provider that throttles us (429 Retry-After, SMPP ESME_RTHROTTLED) is honoured with `pause`:
  * every worker's next `acquire` on that bucket waits until the pause ends.
  */
-import { key, redis } from "../lib/redis";
+import { redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 
 const SCRIPT = `
 local t = redis.call('TIME')
@@ -36,18 +37,18 @@ return math.ceil(allowAt - now)
 let sha: string | undefined;
 
 async function run(bucketKey: string, rate: number, burst: number): Promise<number> {
-  const keys = [key("ratelimit", bucketKey), key("ratelimit", bucketKey, "pause")];
+  const both = [keys.dispatchBucket(bucketKey), keys.dispatchBucketPause(bucketKey)];
   const r = redis();
   if (sha) {
     try {
-      return Number(await r.evalsha(sha, 2, ...keys, String(rate), String(burst)));
+      return Number(await r.evalsha(sha, 2, ...both, String(rate), String(burst)));
     } catch (e) {
       // NOSCRIPT after a Redis restart: load it again below.
       if (!String(e).includes("NOSCRIPT")) throw e;
     }
   }
   sha = (await r.script("LOAD", SCRIPT)) as string;
-  return Number(await r.evalsha(sha, 2, ...keys, String(rate), String(burst)));
+  return Number(await r.evalsha(sha, 2, ...both, String(rate), String(burst)));
 }
 
 /**
@@ -60,7 +61,7 @@ export function acquire(bucketKey: string, ratePerSecond: number, burst = 1): Pr
 
 /** The provider asked us to slow down: nobody submits on `bucketKey` for `ms`. Extends, never shortens, a pause. */
 export async function pause(bucketKey: string, ms: number): Promise<void> {
-  const k = key("ratelimit", bucketKey, "pause");
+  const k = keys.dispatchBucketPause(bucketKey);
   const ttl = Math.max(1, Math.ceil(ms));
   const current = await redis().pttl(k);
   if (current < ttl) await redis().set(k, "1", "PX", ttl);

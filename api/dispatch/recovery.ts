@@ -15,21 +15,28 @@
 import { every } from "../jobs/every";
 import { channels, dispatchStream } from "../channels/registry";
 import { env } from "../lib/env";
-import { key, redis } from "../lib/redis";
+import { publishJobs } from "../jobs/publish";
+import { redis } from "../lib/redis";
+import { allJobStreams } from "../lib/redis-keys";
 import { rows } from "../lib/sql";
 
 const CANDIDATES = 5_000;
 
-/** The values of `field` over the stream's entries (read in pages; such a stream holds only unfinished work). */
-export async function idsInStream(stream: string, field = "message_id"): Promise<Set<string>> {
+/** The values of `field` over the entries of every shard of logical stream `name` (read in pages; such a stream holds only unfinished work). */
+export async function idsInStream(name: string, field = "message_id"): Promise<Set<string>> {
   const ids = new Set<string>();
+  for (const stream of allJobStreams(name)) await collect(stream, field, ids);
+  return ids;
+}
+
+async function collect(stream: string, field: string, ids: Set<string>): Promise<void> {
   let start = "-";
   for (;;) {
     const page = (await redis().xrange(stream, start, "+", "COUNT", 2000)) as Array<[string, string[]]>;
     for (const [, fields] of page) {
       for (let i = 0; i < fields.length; i += 2) if (fields[i] === field) ids.add(fields[i + 1]);
     }
-    if (page.length < 2000) return ids;
+    if (page.length < 2000) return;
     start = `(${page[page.length - 1][0]}`;
   }
 }
@@ -45,15 +52,13 @@ export async function recoverLostEntries(channel: string, olderThanSeconds = env
     [channel, olderThanSeconds],
   );
   if (candidates.length === 0) return 0;
-  const stream = key(dispatchStream(channel));
+  const stream = dispatchStream(channel);
   const present = await idsInStream(stream);
   const lost = candidates.filter((c) => !present.has(c.id));
   if (lost.length === 0) return 0;
-  const pipeline = redis().pipeline();
-  for (const { id } of lost) pipeline.xadd(stream, "*", "message_id", id, "recovered", "1");
-  const results = (await pipeline.exec()) ?? [];
-  const failed = results.find(([err]) => err);
-  if (failed) throw new Error(`recovery XADD failed: ${failed[0]?.message}`);
+  await publishJobs(lost.map(({ id }) => ({ stream, id, fields: ["message_id", id, "recovered", "1"] }))).catch((e) => {
+    throw new Error(`recovery XADD failed: ${e instanceof Error ? e.message : String(e)}`);
+  });
   console.warn(`dispatch sweep: ${lost.length} ${channel} message(s) had no stream entry, published again`);
   return lost.length;
 }

@@ -8,7 +8,7 @@
  */
 import { sequelize } from "../../models";
 import { env } from "../lib/env";
-import { key, redis } from "../lib/redis";
+import { publishJobs } from "../jobs/publish";
 import { exec, rows } from "../lib/sql";
 
 const BATCH = 500;
@@ -19,6 +19,9 @@ export function entryFields(payload: Record<string, unknown> | null, outboxId: s
   return [...fields, "outbox_id", String(outboxId)];
 }
 
+/** What picks an outbox row's shard: its message, so every entry about one message lands in one shard. */
+export const shardId = (payload: Record<string, unknown> | null, outboxId: string) => (typeof payload?.message_id === "string" ? payload.message_id : String(outboxId));
+
 /** Publishes one batch; returns how many rows were published. */
 export async function relayOnce(): Promise<number> {
   return sequelize().transaction(async (transaction) => {
@@ -28,11 +31,10 @@ export async function relayOnce(): Promise<number> {
       { transaction },
     );
     if (found.length === 0) return 0;
-    const pipeline = redis().pipeline();
-    for (const row of found) pipeline.xadd(key(row.topic), "*", ...entryFields(row.payload, row.id));
-    const results = (await pipeline.exec()) ?? [];
-    const failed = results.find(([err]) => err);
-    if (failed || results.length !== found.length) throw new Error(`outbox XADD failed: ${failed?.[0]?.message ?? "no answer"}`);
+    // Each entry to the shard of its topic that its message (else its row) hashes to.
+    await publishJobs(found.map((row) => ({ stream: row.topic, id: shardId(row.payload, row.id), fields: entryFields(row.payload, row.id) }))).catch((e) => {
+      throw new Error(`outbox XADD failed: ${e instanceof Error ? e.message : String(e)}`);
+    });
     await exec(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [found.map((r) => r.id)], { transaction });
     return found.length;
   });

@@ -25,7 +25,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import { IMPORT_MAX_ROWS } from "../../models/constants";
 import { env } from "../lib/env";
 import { AppError, isAppError } from "../lib/errors";
-import { key, redis } from "../lib/redis";
+import { publishJob } from "../jobs/publish";
 import { notify } from "../notifications/services";
 import { absolute, errorReportPath, importDir, parserOptions, removeImportFiles, type StoredFile } from "./files";
 import { RowBuilder, stagingColumns, type CustomDef, type StagingColumn } from "./rows";
@@ -406,7 +406,7 @@ export async function sweepImports() {
   const found = await rows<{ id: string }>(`UPDATE contact_imports SET updated_at = now()
      WHERE (status = 'queued' AND updated_at < now() - interval '10 minutes') OR (status = 'running' AND updated_at < now() - interval '2 minutes')
      RETURNING id`);
-  for (const r of found) await redis().xadd(key(IMPORT_STREAM), "*", "id", r.id);
+  for (const r of found) await publishJob(IMPORT_STREAM, r.id, { id: r.id });
   // Uploads nobody started within a day: their files are personal data we no longer need.
   const abandoned = await rows<{ id: string }>(`DELETE FROM contact_imports WHERE status = 'uploaded' AND created_at < now() - interval '24 hours' RETURNING id`);
   for (const r of abandoned) await removeImportFiles(r.id);

@@ -13,7 +13,7 @@ import { IMPORT_MAX_FILES, type ImportStatus } from "../../models/constants";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
 import { AppError, type FieldErrors } from "../lib/errors";
-import { key, redis } from "../lib/redis";
+import { publishJob } from "../jobs/publish";
 import { keyset, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
@@ -272,7 +272,7 @@ export async function startImport(
     await recordAudit({ ...ctx, transaction }, "contacts.import_started", { meta: { importId: id, groupId } });
   });
   try {
-    await redis().xadd(key(IMPORT_STREAM), "*", "id", id);
+    await publishJob(IMPORT_STREAM, id, { id });
   } catch (e) {
     // The job could not be announced: back to "uploaded" so the person can start it again.
     await exec(`UPDATE contact_imports SET status = 'uploaded', updated_at = now() WHERE id = $1 AND status = 'queued'`, [id]);

@@ -6,10 +6,15 @@
  * whole batch, so a process never reclaims an entry it is still handling. After a Redis restart
  * (streams and groups gone) the group is created again on the first NOGROUP answer, and `onLost`
  * republishes at once what the lost stream held (no waiting for the periodic sweep).
+ *
+ * A logical stream ("messages:sms") is STREAM_SHARDS physical streams (ADR 028); a consumer reads
+ * each shard with its own loop and connection, so on a cluster the work spreads over the masters.
+ * `concurrency`, `batch` and the rest apply per shard.
  */
 import { hostname } from "node:os";
 import type Redis from "ioredis";
-import { connect, key, redis } from "../lib/redis";
+import { connect, redis } from "../lib/redis";
+import { keys, streamShards } from "../lib/redis-keys";
 
 /** `touch` resets the entry's idle time: a long job calls it now and then so no other consumer reclaims it while it runs. */
 export type JobHandler = (fields: Record<string, string>, meta: { id: string; deliveries: number; touch: () => Promise<void> }) => Promise<void>;
@@ -57,10 +62,10 @@ function toFields(list: string[]): Record<string, string> {
   return o;
 }
 
-/** Creates the group (and the stream) unless it exists; answers whether it was created. */
-export async function ensureGroup(stream: string, group: string): Promise<boolean> {
+/** Creates the group (and the stream) on a physical stream unless it exists; answers whether it was created. */
+async function ensureGroup(stream: string, group: string): Promise<boolean> {
   try {
-    await redis().xgroup("CREATE", key(stream), group, "0", "MKSTREAM");
+    await redis().xgroup("CREATE", stream, group, "0", "MKSTREAM");
     return true;
   } catch (e) {
     if (!String(e).includes("BUSYGROUP")) throw e;
@@ -68,8 +73,19 @@ export async function ensureGroup(stream: string, group: string): Promise<boolea
   }
 }
 
+/** Consumes every shard of `opts.stream`. */
 export function startConsumer(opts: ConsumerOptions) {
-  const stream = key(opts.stream);
+  const shards = Array.from({ length: streamShards() }, (_, n) => startShard(opts, n));
+  return {
+    async stop() {
+      await Promise.all(shards.map((s) => s.stop()));
+    },
+  };
+}
+
+function startShard(opts: ConsumerOptions, shard: number) {
+  const stream = keys.jobStream(opts.stream, shard);
+  const dead = keys.deadStream(opts.stream, shard);
   const consumer = `${hostname()}-${process.pid}`;
   const maxAttempts = opts.maxAttempts ?? 5;
   const reader: Redis = connect();
@@ -104,7 +120,7 @@ export function startConsumer(opts: ConsumerOptions) {
       }
       const m = redis()
         .multi()
-        .xadd(`${stream}:dead`, "*", ...Object.entries(e.fields).flat(), "reason", reason.slice(0, 500), "source_id", e.id)
+        .xadd(dead, "*", ...Object.entries(e.fields).flat(), "reason", reason.slice(0, 500), "source_id", e.id)
         .xack(stream, opts.group, e.id);
       if (opts.deleteAcked) m.xdel(stream, e.id);
       await m.exec();
@@ -197,7 +213,7 @@ export function startConsumer(opts: ConsumerOptions) {
   }
 
   const loop = (async () => {
-    await ensureGroup(opts.stream, opts.group).catch((e) => console.error(`consumer ${opts.stream} cannot create its group yet`, e));
+    await ensureGroup(stream, opts.group).catch((e) => console.error(`consumer ${opts.stream} cannot create its group yet`, e));
     let lastReclaim = 0;
     // While Redis is down every pass fails: one line when that starts and one when it ends, not one a second.
     let failing = false;
@@ -235,7 +251,7 @@ export function startConsumer(opts: ConsumerOptions) {
           // Redis lost the stream and its group (a restart without persistence): create them again.
           // Entries added since (the lost-entry sweep republishes) are read from the start ("0").
           console.warn(`consumer ${opts.stream}: group ${opts.group} missing, creating it again`);
-          const created = await ensureGroup(opts.stream, opts.group).catch((err) => void console.error(`consumer ${opts.stream} cannot create its group`, err));
+          const created = await ensureGroup(stream, opts.group).catch((err) => void console.error(`consumer ${opts.stream} cannot create its group`, err));
           // Only the consumer that recreated the group recovers (several workers see NOGROUP at once).
           if (created && opts.onLost)
             await opts.onLost().catch((err) => console.error(`consumer ${opts.stream}: recovery after lost stream failed (the periodic sweep will retry)`, err));

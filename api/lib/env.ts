@@ -8,6 +8,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { DEFAULT_SIMULATOR_MIX, parseMix } from "../simulator/outcome";
+import { parseRedisUrl } from "./redis-url";
 
 const port = z.coerce.number().int().min(1).max(65535);
 const optionalText = z
@@ -20,9 +21,26 @@ const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/mensageria"),
-    REDIS_URL: z.string().url().default("redis://127.0.0.1:6379/0"),
-    /** Prefix for every Redis key/stream, so test runs never see each other's data. */
-    REDIS_PREFIX: z.string().default(""),
+    /** One server (redis://host:port/db) or a Redis Cluster: a comma-separated list of seed nodes (ADR 028). */
+    REDIS_URL: z
+      .string()
+      .default("redis://127.0.0.1:6379/0")
+      .superRefine((v, ctx) => {
+        try {
+          parseRedisUrl(v);
+        } catch (e) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: (e as Error).message });
+        }
+      }),
+    /** Prefix for every Redis key/stream, so test runs never see each other's data. No braces: they would change the keys' hash tags. */
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[^{}]*$/, "REDIS_PREFIX must not contain { or }")
+      .default(""),
+    /** Each job stream (dispatch per channel, mail, imports, exports, webhooks…) is split in this many shards, read side by side; on a cluster they spread over the masters. */
+    STREAM_SHARDS: z.coerce.number().int().min(1).max(64).default(1),
+    /** The live and notification streams of the accounts are grouped in this many hash tags: on a cluster a realtime process needs at most this many blocking readers. */
+    REALTIME_SHARDS: z.coerce.number().int().min(1).max(256).default(16),
     WEB_PORT: port.default(3000),
     API_PORT: port.default(3001),
     REALTIME_PORT: port.default(3002),

@@ -8,11 +8,12 @@
  * success, where the rule says so).
  */
 import { AppError } from "./errors";
-import { key, redis } from "./redis";
+import { redis } from "./redis";
+import { keys } from "./redis-keys";
 
 export type Rule = { name: string; limit: number; windowSeconds: number };
 
-const counterKey = (rule: Rule, subject: string) => key("ratelimit", rule.name, subject.toLowerCase());
+const counterKey = (rule: Rule, subject: string) => keys.rateLimit(rule.name, subject.toLowerCase());
 
 async function minutesLeft(k: string, windowSeconds: number) {
   const ttl = await redis().ttl(k);

@@ -19,14 +19,15 @@
  */
 import type { Actor } from "../lib/context";
 import { attends, isSupervisor } from "../policy/policy";
-import { key, redis } from "../lib/redis";
+import { redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 
 export const PRESENCE_TTL_MS = 45_000;
 
-const presenceKey = (accountId: string, userId: string) => key("live-presence", accountId, userId);
-const seenKey = (accountId: string) => key("live-seen", accountId);
+const presenceKey = (accountId: string, userId: string) => keys.livePresence(accountId, userId);
+const seenKey = (accountId: string) => keys.liveSeen(accountId);
 /** Pub/sub channel every realtime process listens to for connection control (take-overs). */
-export const realtimeControlChannel = () => key("realtime", "control");
+export const realtimeControlChannel = () => keys.channel("realtime-control");
 
 export type ControlMessage = { type: "disconnect"; connectionId: string; reason: "connected_elsewhere" };
 

@@ -2,6 +2,9 @@
  * Live chat's Redis Streams (ARCHITECTURE.md "Real time", ADR 014). The use-cases publish after
  * their transaction commits; the realtime processes read and push to browsers. Two streams:
  *
+ * (Both carry the account's realtime shard tag, api/lib/redis-keys.ts, so one event's two entries
+ * share a slot.)
+ *
  *  - `live:account:{accountId}`: everything agents and supervisors see. Each entry has
  *    `event`, `room_id`, `to` ("*" = every agent of the account, or a comma list of user ids;
  *    supervisors — ADMINISTRATOR/MANAGER profiles — receive every entry) and `data` (JSON).
@@ -9,10 +12,11 @@
  *
  * Event names are the spec's (section 7, real time) plus a few of ours for state the screens need.
  */
-import { key, redis } from "../lib/redis";
+import { perSlot, redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 
-export const accountLiveStream = (accountId: string) => key("live", "account", accountId);
-export const roomLiveStream = (roomId: string) => key("live", "room", roomId);
+export const accountLiveStream = (accountId: string) => keys.accountLiveStream(accountId);
+export const roomLiveStream = (accountId: string, roomId: string) => keys.roomLiveStream(accountId, roomId);
 
 /**
  * Redis's clock in ms. Stream ids start with the ms of the write, so an id made from a mark read
@@ -83,9 +87,18 @@ export function visitorSafe(data: Record<string, unknown>): Record<string, unkno
   return { ...data, room: Object.fromEntries(VISITOR_ROOM_FIELDS.map((k) => [k, room[k] ?? null])) };
 }
 
-/** Publishes live events (call after commit). One round trip for any number of events. */
+/** Publishes live events (call after commit). One round trip per slot touched (one on a single server). */
 export async function publishLive(events: LivePublish[]): Promise<void> {
   if (events.length === 0) return;
+  const byStream = new Map<string, LivePublish[]>();
+  for (const e of events) {
+    const k = accountLiveStream(e.accountId);
+    byStream.set(k, [...(byStream.get(k) ?? []), e]);
+  }
+  await perSlot([...byStream.keys()], (streams) => publishSlot(streams.flatMap((s) => byStream.get(s)!)));
+}
+
+async function publishSlot(events: LivePublish[]): Promise<void> {
   const pipeline = redis().pipeline();
   for (const e of events) {
     const data = JSON.stringify(e.data);
@@ -110,7 +123,7 @@ export async function publishLive(events: LivePublish[]): Promise<void> {
       );
     if (e.visitor && e.roomId) {
       pipeline.xadd(
-        roomLiveStream(e.roomId),
+        roomLiveStream(e.accountId, e.roomId),
         "MAXLEN",
         "~",
         String(ROOM_MAXLEN),

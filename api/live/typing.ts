@@ -10,7 +10,8 @@
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
-import { key, redis } from "../lib/redis";
+import { redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 import { channelTyping } from "./channel-signals";
 import { TYPING_EVERY_MS } from "./limits";
 import { publishLive } from "./streams";
@@ -19,7 +20,7 @@ import { row } from "../lib/sql";
 
 /** True for the first signal of a room and side in TYPING_EVERY_MS. */
 async function firstInWindow(roomId: string, side: "visitor" | "agent"): Promise<boolean> {
-  return (await redis().set(key("live", "typing", roomId, side), "1", "PX", TYPING_EVERY_MS, "NX")) === "OK";
+  return (await redis().set(keys.liveTyping(roomId, side), "1", "PX", TYPING_EVERY_MS, "NX")) === "OK";
 }
 
 /** The visitor is typing in their room (its token names it). */

@@ -9,25 +9,24 @@
  * conversation is over (`revokeVisitorTokens`).
  */
 import { hashToken, randomToken } from "../lib/crypto";
-import { key, redis } from "../lib/redis";
+import { perSlot, redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 
 /** A visitor who goes quiet this long must start a new conversation. */
 export const VISITOR_TOKEN_TTL_SECONDS = 24 * 3600;
 
 export type VisitorIdentity = { accountId: string; roomId: string };
 
-const tokenKey = (token: string) => key("live-visitor", hashToken(token));
-const roomKey = (roomId: string) => key("live-visitor-room", roomId);
+const tokenKey = (token: string) => keys.liveVisitor(hashToken(token));
+const roomKey = (roomId: string) => keys.liveVisitorRoom(roomId);
 
 export async function issueVisitorToken(accountId: string, roomId: string): Promise<string> {
   const token = randomToken(32);
   const k = tokenKey(token);
-  await redis()
-    .multi()
-    .set(k, JSON.stringify({ accountId, roomId } satisfies VisitorIdentity), "EX", VISITOR_TOKEN_TTL_SECONDS)
-    .sadd(roomKey(roomId), k)
-    .expire(roomKey(roomId), VISITOR_TOKEN_TTL_SECONDS)
-    .exec();
+  // The room's index first, then the token (different slots on a cluster): a crash in between
+  // leaves an index entry without a token, never a token the room's revocation cannot find.
+  await redis().multi().sadd(roomKey(roomId), k).expire(roomKey(roomId), VISITOR_TOKEN_TTL_SECONDS).exec();
+  await redis().set(k, JSON.stringify({ accountId, roomId } satisfies VisitorIdentity), "EX", VISITOR_TOKEN_TTL_SECONDS);
   return token;
 }
 
@@ -44,6 +43,7 @@ export async function redeemVisitorToken(token: string | null | undefined): Prom
 
 /** Ends every visitor token of a room (e.g. the room was erased); open connections keep reading until they reconnect. */
 export async function revokeVisitorTokens(roomId: string): Promise<void> {
-  const keys = await redis().smembers(roomKey(roomId));
-  await redis().del(roomKey(roomId), ...keys);
+  const tokens = await redis().smembers(roomKey(roomId));
+  await perSlot(tokens, (slotKeys) => redis().del(...slotKeys));
+  await redis().del(roomKey(roomId));
 }

@@ -7,7 +7,7 @@ import { OutboundEmail, type Locale } from "../../models";
 import type { Ctx } from "../lib/context";
 import { env } from "../lib/env";
 import { translate } from "../lib/i18n";
-import { key, redis } from "../lib/redis";
+import { publishJob } from "../jobs/publish";
 
 export const MAIL_STREAM = "jobs:mail";
 
@@ -36,10 +36,7 @@ export async function enqueueMail(ctx: Ctx, to: string, locale: Locale, template
   const link = new URL(params.path, env().APP_URL).toString();
   const { subject, text, html } = renderMail(locale, template, { ...params, name: params.name || to.split("@")[0], link });
   const row = await OutboundEmail.create({ toAddress: to, subject, html, textBody: text, accountId: ctx.actor?.accountId ?? null }, { transaction: ctx.transaction });
-  const announce = () =>
-    redis()
-      .xadd(key(MAIL_STREAM), "*", "id", row.id)
-      .then(() => undefined);
+  const announce = () => publishJob(MAIL_STREAM, row.id, { id: row.id }).then(() => undefined);
   if (ctx.transaction) ctx.transaction.afterCommit(() => void announce().catch((e) => console.error("mail announce failed", e)));
   else await announce();
   return row;

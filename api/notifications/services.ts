@@ -7,12 +7,13 @@ import { Notification } from "../../models";
 import type { Ctx, SignedInCtx } from "../lib/context";
 import { translate } from "../lib/i18n";
 import { decodeCursor, keyset } from "../lib/page";
-import { key, redis } from "../lib/redis";
+import { redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 import { validate } from "../lib/validate";
 import { listQuerySchema } from "./schemas";
 
 export const NOTIFICATIONS_PAGE = 20;
-export const notificationStream = (accountId: string) => key("account", accountId, "notifications");
+export const notificationStream = (accountId: string) => keys.notificationStream(accountId);
 
 export async function notify(ctx: Ctx, input: { accountId: string; userId?: string | null; kind: string; params?: Record<string, string | number>; link?: string | null }) {
   const n = await Notification.create(

@@ -8,7 +8,8 @@
 import { webSessionAlive } from "../auth/revocation";
 import type { Actor } from "../lib/context";
 import { randomToken } from "../lib/crypto";
-import { key, redis } from "../lib/redis";
+import { redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 
 export const TICKET_TTL_SECONDS = 60;
 
@@ -17,13 +18,13 @@ export type StreamTicket = { userId: string; accountId: string; sessionId: strin
 export async function issueStreamTicket(actor: Pick<Actor, "userId" | "accountId">, sessionId?: string | null) {
   const ticket = randomToken(24);
   const value: StreamTicket = { userId: actor.userId, accountId: actor.accountId, sessionId: sessionId ?? null };
-  await redis().set(key("rt-ticket", ticket), JSON.stringify(value), "EX", TICKET_TTL_SECONDS);
+  await redis().set(keys.realtimeTicket(ticket), JSON.stringify(value), "EX", TICKET_TTL_SECONDS);
   return ticket;
 }
 
 export async function redeemStreamTicket(ticket: string | null): Promise<StreamTicket | null> {
   if (!ticket || ticket.length > 64) return null;
-  const raw = await redis().getdel(key("rt-ticket", ticket));
+  const raw = await redis().getdel(keys.realtimeTicket(ticket));
   if (!raw) return null;
   const who = JSON.parse(raw) as StreamTicket;
   if (who.sessionId && !(await webSessionAlive(who.sessionId, who.userId))) return null;

@@ -67,7 +67,8 @@ import {
 import { assertBindable, env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { hit, peek } from "../lib/rate-limit";
-import { key, redis } from "../lib/redis";
+import { redis } from "../lib/redis";
+import { keys } from "../lib/redis-keys";
 import { acceptSms } from "../sms/accept";
 import { cancelScheduledSms } from "../sms/cancel-scheduled";
 import { replaceScheduledSms } from "../sms/replace-scheduled";
@@ -130,7 +131,7 @@ async function boundActor(b: Bound): Promise<Actor> {
 }
 
 async function overTps(user: UserRow): Promise<boolean> {
-  const k = key("smpp", "tps", user.id, String(Math.floor(Date.now() / 1000)));
+  const k = keys.smppTps(user.id, Math.floor(Date.now() / 1000));
   const [[, n]] = (await redis().multi().incr(k).expire(k, 2).exec()) as [[null, number], unknown];
   return n > user.tps;
 }

@@ -16,7 +16,7 @@ import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { AppError, isAppError, type FieldErrors } from "../lib/errors";
 import { assertId } from "../lib/owned";
-import { key, redis } from "../lib/redis";
+import { publishJob } from "../jobs/publish";
 import { validate } from "../lib/validate";
 import type { z } from "../lib/zod";
 import { can } from "../policy/policy";
@@ -111,7 +111,7 @@ export async function findRow(accountId: string, id: string, kind: ExportKind = 
 
 /** Announce a queued export to the workers (idempotent: the job skips finished exports). */
 export async function announceExport(id: string) {
-  await redis().xadd(key(EXPORT_STREAM), "*", "id", id);
+  await publishJob(EXPORT_STREAM, id, { id });
 }
 
 export async function createExport(ctx: SignedInCtx, input: unknown): Promise<ExportView> {

@@ -9,9 +9,9 @@
  * idempotency key is the event id (the `webhook-id` header).
  */
 import { idsInStream } from "../dispatch/recovery";
-import { entryFields } from "../dispatch/relay";
+import { entryFields, shardId } from "../dispatch/relay";
+import { publishJobs } from "../jobs/publish";
 import { env } from "../lib/env";
-import { key, redis } from "../lib/redis";
 import { WEBHOOK_EVENTS_STREAM } from "./events";
 import { exec, rows } from "../lib/sql";
 
@@ -26,15 +26,14 @@ export async function recoverLostEvents(olderThanSeconds = env().DISPATCH_RECOVE
     [WEBHOOK_EVENTS_STREAM, olderThanSeconds],
   );
   if (candidates.length === 0) return 0;
-  const stream = key(WEBHOOK_EVENTS_STREAM);
-  const present = await idsInStream(stream, "outbox_id");
+  const present = await idsInStream(WEBHOOK_EVENTS_STREAM, "outbox_id");
   const lost = candidates.filter((c) => !present.has(c.id));
   if (lost.length === 0) return 0;
-  const pipeline = redis().pipeline();
-  for (const row of lost) pipeline.xadd(stream, "*", ...entryFields(row.payload, row.id), "recovered", "1");
-  const results = (await pipeline.exec()) ?? [];
-  const failed = results.find(([err]) => err);
-  if (failed) throw new Error(`webhook events recovery XADD failed: ${failed[0]?.message}`);
+  await publishJobs(
+    lost.map((row) => ({ stream: WEBHOOK_EVENTS_STREAM, id: shardId(row.payload, row.id), fields: [...entryFields(row.payload, row.id), "recovered", "1"] })),
+  ).catch((e) => {
+    throw new Error(`webhook events recovery XADD failed: ${e instanceof Error ? e.message : String(e)}`);
+  });
   console.warn(`webhook sweep: ${lost.length} event batch(es) had no stream entry, announced again`);
   return lost.length;
 }

@@ -1,13 +1,13 @@
 /** The JWT API's sign-in: credentials, refresh rotation with theft detection, TOTP, rate limits. */
-import Redis from "ioredis";
 import * as OTPAuth from "otpauth";
 import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { query } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
 import { api, login, randomIp, registerPerson } from "../support/api";
+import { openRedis, keysOf } from "../support/redis";
 
-const redis = new Redis(inject("redisUrl"));
+const redis = openRedis(inject("redisUrl"));
 afterAll(async () => {
   await redis.quit();
 });
@@ -257,7 +257,7 @@ describe("sign-in rate limits", () => {
   it("counts failures per client IP (X-Forwarded-For from the loopback proxy) and enforces the IP limit", async () => {
     const prefix = inject("redisPrefix");
     const ip = randomIp();
-    const ipKey = `${prefix}ratelimit:login-ip:${ip}`;
+    const ipKey = keysOf(prefix).rateLimit("login-ip", ip);
     for (let i = 0; i < 3; i++) {
       const res = await api("/api/auth/login", { body: { email: `nobody.${i}.${Date.now()}@test.example`, password: "Wrong!Pass#54x" }, ip });
       expect(res.status).toBe(401);

@@ -9,14 +9,14 @@
  * rules run here with their defaults (5). The client IP is the last X-Forwarded-For entry only
  * when the socket is our own loopback proxy (api/http/auth.ts clientIp), as these tests are.
  */
-import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { NEW_PASSWORD, api, login, randomIp, registerPerson } from "../support/api";
 import { lastMailTo, query, uniqueEmail } from "../support/db";
 import { startStack, type Stack } from "../support/stack";
 import { WebClient, location } from "../support/web";
+import { openRedis } from "../support/redis";
 
-const redis = new Redis(inject("redisUrl"));
+const redis = openRedis(inject("redisUrl"));
 afterAll(async () => {
   await redis.quit();
 });

@@ -7,12 +7,12 @@
  *   unlimited-route messages all get through, each submitted exactly once (a 429 is neither a
  *   failed attempt nor a duplicate), none dead-lettered or failed by us.
  */
-import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { enqueueSms, tally, waitUntil } from "../support/campaigns";
 import { startStack, type Stack } from "../support/stack";
 import { setAccount } from "../support/factories";
+import { openRedis, keysOf } from "../support/redis";
 
 let stack: Stack;
 let accountId: string;
@@ -96,8 +96,14 @@ describe("rate limits and throttling", () => {
       [ids],
     );
     expect(n).toBe("0");
-    const redis = new Redis(stack.redisUrl);
-    const dead = await redis.xrange(`${stack.redisPrefix}messages:sms:dead`, "-", "+");
+    const redis = openRedis(stack.redisUrl);
+    const dead = (
+      await Promise.all(
+        keysOf(stack.redisPrefix)
+          .allDeadStreams("messages:sms")
+          .map((s) => redis.xrange(s, "-", "+")),
+      )
+    ).flat();
     await redis.quit();
     expect(dead.filter(([, f]) => ids.includes(f[1]))).toEqual([]);
     // Sent at the provider's pace: 300 submits at <= 50/s take about 5 s (a second's burst at the

@@ -4,12 +4,13 @@
  * (its own HTTP process) exactly once, and the simulator's signed receipt moves it to its final
  * status — the one the simulator's mix predicts for that reference.
  */
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { registerPerson } from "../support/api";
 import { query } from "../support/db";
+import { openRedis, keysOf } from "../support/redis";
 
 const API_KEY = inject("simulatorApiKey");
 const FINAL = ["delivered", "failed", "unavailable", "rejected", "optout", "read"];
@@ -78,7 +79,7 @@ const acceptedFor = async (reference: string) => (await simulator(`/v1/stats?ref
 
 beforeAll(async () => {
   accountId = (await registerPerson("dispatch", { verify: false })).accountId;
-  redis = new Redis(inject("redisUrl"));
+  redis = openRedis(inject("redisUrl"));
 });
 
 afterAll(async () => {
@@ -128,7 +129,7 @@ describe("dispatch: outbox -> stream -> dispatcher -> simulator -> signed receip
     expect(await acceptedFor(twice)).toBe(1);
 
     // The same entry again after it was sent and its receipt applied.
-    await redis.xadd(`${inject("redisPrefix")}messages:sms`, "*", "message_id", twice, "outbox_id", "0");
+    await redis.xadd(keysOf(inject("redisPrefix")).jobStreamFor("messages:sms", twice), "*", "message_id", twice, "outbox_id", "0");
     // A second message published after the duplicate shows the dispatcher has read past it.
     const [marker] = await enqueue();
     await allFinal([marker]);
@@ -176,7 +177,14 @@ describe("dispatch: outbox -> stream -> dispatcher -> simulator -> signed receip
     expect(row.error_message).toMatch(/simulator answered 503/);
     // The runner's hook fails the message first, then moves the entry to the dead-letter stream.
     const deadEntry = async () =>
-      (await redis.xrange(`${inject("redisPrefix")}messages:sms:dead`, "-", "+"))
+      (
+        await Promise.all(
+          keysOf(inject("redisPrefix"))
+            .allDeadStreams("messages:sms")
+            .map((s) => redis.xrange(s, "-", "+")),
+        )
+      )
+        .flat()
         .map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])))
         .filter((f) => f.message_id === id);
     const [entry] = await waitUntil("dead-letter entry", deadEntry, (e) => e.length > 0, 10_000);

@@ -9,12 +9,12 @@ import { createWriteStream, existsSync, openAsBlob, readdirSync, rmSync, statSyn
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import Redis from "ioredis";
 import { describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { streamHandled } from "../support/wait";
 import { ago, makeContact, makeContactGroup, makeContacts, makeContactImportRow, makeCustomFields, setContactImport } from "../support/factories";
+import { openRedis, keysOf } from "../support/redis";
 
 const root = resolve(__dirname, "..", "..");
 const importsDir = join(root, process.env.UPLOAD_DIR ?? "var/uploads", "imports");
@@ -525,8 +525,9 @@ describe("CSV import: the worker job is idempotent", () => {
     const o = await owner();
     const done = await importCsv(o, "Celular,Nome\n11987650001,Ana\n11987650002,Bia\n123,X\n");
     expect(done).toMatchObject({ insertedRows: 2, errorCount: 1 });
-    const redis = new Redis(inject("redisUrl"));
-    const stream = `${inject("redisPrefix")}jobs:imports`;
+    const redis = openRedis(inject("redisUrl"));
+    const scheme = keysOf(inject("redisPrefix"));
+    const stream = scheme.jobStreamFor("jobs:imports", done.id);
     try {
       const entry = (await redis.xadd(stream, "*", "id", done.id))!;
       // Signal: the importers read and acked the redelivered entry (the job ran, or declined).
@@ -544,7 +545,7 @@ describe("CSV import: the worker job is idempotent", () => {
         insertedRows: 7,
       });
       await makeContactImportRow(up.body.id, { line: 1, mobileNumber: "+5511987659999", firstName: "Fantasma" });
-      await redis.xadd(stream, "*", "id", up.body.id);
+      await redis.xadd(scheme.jobStreamFor("jobs:imports", up.body.id), "*", "id", up.body.id);
       const after = await finished(o.token, up.body.id);
       expect(after).toMatchObject({ status: "completed", processedRows: 2, insertedRows: 1, mergedRows: 1, errorCount: 0 });
       const rows = await contactsOf(o.accountId);

@@ -11,7 +11,7 @@ import type Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roomLiveEvents, startChannelStack, startRecordingPeer, waitUntil as waitFor, type RecordingPeer } from "../support/loopback-peer";
 import type { Stack } from "../support/stack";
-import { streamHandled } from "../support/wait";
+import { jobsHandled } from "../support/wait";
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("fake-jpeg-bytes")]);
 const BOT_TOKEN = "123456789:AAFakeTokenForLoopbackPeer_0123456789";
@@ -183,7 +183,7 @@ describe("Telegram", () => {
     expect(row).toMatch(/^\d+$/);
     // Signal: the live senders acked every outbound entry so far (this message's included), so
     // no redelivery of it is left to send it again.
-    await streamHandled(`${stack.redisPrefix}live:outbound`, "live-senders", undefined, 20_000, redis);
+    await jobsHandled("live:outbound", "live-senders", { prefix: stack.redisPrefix, r: redis });
     expect(peer.calls.filter((c) => c.path.endsWith("/sendMessage"))).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@
  * write through the public widget endpoint, agents act through the JWT API, and every transition
  * is checked in the database and on the live event stream.
  */
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
@@ -23,6 +23,7 @@ import {
   setLiveSettings,
   sql,
 } from "../support/factories";
+import { openRedis, keysOf } from "../support/redis";
 
 type Agent = { person: Person; token: string; as: (path: string, opts?: Parameters<typeof api>[1]) => Promise<{ status: number; body: any }> };
 
@@ -61,7 +62,7 @@ const status = async (a: Agent, s: string) => expect((await a.as("/api/webchat/s
 
 /** Live events of the account stream for one room, oldest first. */
 async function events(roomId: string) {
-  const entries = await redis.xrange(`${inject("redisPrefix")}live:account:${accountId}`, "-", "+");
+  const entries = await redis.xrange(keysOf(inject("redisPrefix")).accountLiveStream(accountId), "-", "+");
   return entries.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]]))).filter((e) => e.room_id === roomId);
 }
 
@@ -73,7 +74,7 @@ async function reset() {
 }
 
 beforeAll(async () => {
-  redis = new Redis(inject("redisUrl"));
+  redis = openRedis(inject("redisUrl"));
   const person = await registerPerson("live-owner");
   accountId = person.accountId;
   await giveOmni(accountId);

@@ -1,12 +1,12 @@
 /** Transactional e-mail goes out through the worker over real SMTP (a loopback peer started by the test setup). */
-import Redis from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { lastMailTo, query, uniqueEmail } from "../support/db";
-import { streamHandled } from "../support/wait";
+import { jobsHandled } from "../support/wait";
 import { WebClient } from "../support/web";
 import { ago, makeOutboundEmail } from "../support/factories";
+import { openRedis } from "../support/redis";
 
-const redis = new Redis(inject("redisUrl"));
+const redis = openRedis(inject("redisUrl"));
 afterAll(() => redis.quit());
 
 async function receivedBy(address: string, ms = 8000) {
@@ -50,7 +50,7 @@ describe("mail delivery", () => {
     // Signal: the row is sent (the sweep announces only queued rows) and the mailers handled every
     // entry on the stream by now (a second announcement of it included).
     await expect.poll(async () => (await query<{ status: string }>("SELECT status FROM outbound_emails WHERE to_address = $1", [email]))[0]?.status).toBe("sent");
-    await streamHandled(`${inject("redisPrefix")}jobs:mail`, "mailers");
+    await jobsHandled("jobs:mail", "mailers");
     expect(await receivedBy(email, 100)).toHaveLength(1);
   }, 40_000);
 });

@@ -11,11 +11,11 @@
  * and at the end no outbound message is in a non-final state.
  * Item 4: nothing writes the account events stream (`account:{id}:events`) any more.
  */
-import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueueSms } from "../support/campaigns";
 import { startStack, type Stack } from "../support/stack";
 import { setAccount } from "../support/factories";
+import { openRedis, scanKeys } from "../support/redis";
 
 /** The simulator's test numbers (api/simulator/server.ts). */
 const LOST_RECEIPT_NUMBER = "+15005550404";
@@ -151,15 +151,9 @@ describe("reconciliation of messages left `sent`", () => {
   it("nothing writes the account events stream (it had no reader; webhooks read message_events)", async () => {
     const [id] = await enqueueSms(accountId, { recipients: ["+5521988770003"] }, stack.query);
     await expect.poll(async () => (await statusOf(stack, id)).status, { timeout: 30_000, interval: 200 }).toBe("delivered");
-    const redis = new Redis(stack.redisUrl);
+    const redis = openRedis(stack.redisUrl);
     try {
-      const keys: string[] = [];
-      let cursor = "0";
-      do {
-        const [next, page] = await redis.scan(cursor, "MATCH", `${stack.redisPrefix}account:*`, "COUNT", 1000);
-        cursor = next;
-        keys.push(...page);
-      } while (cursor !== "0");
+      const keys = (await scanKeys(redis, `${stack.redisPrefix}*`)).filter((k) => /account.*events|events.*account/.test(k));
       expect(keys).toEqual([]);
     } finally {
       await redis.quit();

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
 import { lastMailTo, linkIn } from "../support/db";
 import { LiveClient, wsUrl } from "../support/live-client";
+import { keys } from "../../api/lib/redis-keys";
 import { freePort, waitFor } from "../support/net";
 import { WebClient, location, signIn } from "../support/web";
 import { addLiveAgent, addMember, setAccount } from "../support/factories";
@@ -161,7 +162,7 @@ describe("stream tickets", () => {
     const p = await registerPerson("rv-ticket");
     const c = await signIn(p.email, p.password);
     const ticket = await ticketOf(c);
-    const ttl = await redis().ttl(`${inject("redisPrefix")}rt-ticket:${ticket}`);
+    const ttl = await redis().ttl(keys.realtimeTicket(ticket));
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60);
     const first = await openSse(`${rt()}/realtime/notifications?ticket=${ticket}`);

@@ -3,12 +3,13 @@
  * (one / all), and the live stream behind it (SSE through the web process, resumable with
  * Last-Event-ID). Each test works on a fresh account.
  */
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { query, uniqueEmail } from "../support/db";
 import { location, signIn, type WebClient } from "../support/web";
 import { makeNotification, setUserByEmail } from "../support/factories";
+import { openRedis, keysOf } from "../support/redis";
 
 const PASSWORD = "Fresh!Pwd#2026x";
 
@@ -180,11 +181,11 @@ async function openStream(ticket: string, lastEventId?: string) {
 describe("live notifications (SSE through the web process)", () => {
   let redis: Redis;
   let me: Awaited<ReturnType<typeof freshOwner>>;
-  const stream = () => `${inject("redisPrefix")}account:${me.accountId}:notifications`;
+  const stream = () => keysOf(inject("redisPrefix")).notificationStream(me.accountId);
   const ticketOf = async (c: WebClient) => (await c.page("/notifications")).html.match(/data-stream-ticket="([^"]+)"/)![1];
 
   beforeAll(async () => {
-    redis = new Redis(inject("redisUrl"));
+    redis = openRedis(inject("redisUrl"));
     me = await freshOwner("notif-live");
   });
   afterAll(async () => {

@@ -8,13 +8,14 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { api, giveOmni, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { WebClient } from "../support/web";
 import { makeDepartments, makeHoliday, setLiveSettings } from "../support/factories";
+import { openRedis, keysOf } from "../support/redis";
 
 const root = resolve(__dirname, "..", "..");
 let owner: Person;
@@ -32,13 +33,13 @@ async function visitor(message: string) {
 }
 
 /** Entries of a stream as objects, oldest first. */
-async function stream(name: string) {
-  const entries = await redis.xrange(`${inject("redisPrefix")}${name}`, "-", "+");
+async function stream(key: string) {
+  const entries = await redis.xrange(key, "-", "+");
   return entries.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])) as Record<string, string>);
 }
 
 beforeAll(async () => {
-  redis = new Redis(inject("redisUrl"));
+  redis = openRedis(inject("redisUrl"));
   owner = await registerPerson("widget-owner");
   await giveOmni(owner.accountId);
   ({ token } = await login(owner.email, owner.password));
@@ -165,13 +166,15 @@ describe("the visitor edits and deletes their own messages", () => {
     expect(conv.body.participants).toEqual([{ id: owner.userId, name: "Teste" }]);
 
     // Live events: to the visitor's room stream and to the attending agent on the account stream.
-    const room = (await stream(`live:room:${ana.room.id}`)).filter((e) => e.event === "edited" || e.event === "deleted");
+    const room = (await stream(keysOf(inject("redisPrefix")).roomLiveStream(owner.accountId, ana.room.id))).filter((e) => e.event === "edited" || e.event === "deleted");
     expect(room.map((e) => [e.event, JSON.parse(e.data).message.id])).toEqual([
       ["edited", ana.message.id],
       ["deleted", ana.message.id],
     ]);
     expect(JSON.parse(room[0].data).message.body).toBe("Quero trocar o pedido 124");
-    const account = (await stream(`live:account:${owner.accountId}`)).filter((e) => e.room_id === ana.room.id && (e.event === "edited" || e.event === "deleted"));
+    const account = (await stream(keysOf(inject("redisPrefix")).accountLiveStream(owner.accountId))).filter(
+      (e) => e.room_id === ana.room.id && (e.event === "edited" || e.event === "deleted"),
+    );
     expect(account.map((e) => [e.event, e.to])).toEqual([
       ["edited", "*"],
       ["deleted", owner.userId],

@@ -2,6 +2,10 @@
  * One isolated platform per test run: its own PostgreSQL database (migrated and seeded), its
  * own Redis key prefix, and the real processes (web, api, worker, realtime, simulator) on free
  * loopback ports. Tests talk to them over HTTP like any client would.
+ *
+ * With TEST_REDIS_CLUSTER=1 (the second pass of `npm test`, ADR 028) the run gets its own Redis
+ * Cluster of 3 masters and 3 replicas on loopback (tests/support/redis-cluster.mjs) instead of
+ * the one server, and the job streams are split in 3 shards: the same suite, on a cluster.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -9,7 +13,8 @@ import { connect } from "node:net";
 import { freePort, waitFor } from "../support/net";
 import { resolve } from "node:path";
 import pg from "pg";
-import Redis from "ioredis";
+import { deleteByPrefix, openRedis } from "../support/redis";
+import { RedisCluster } from "../support/redis-cluster.mjs";
 import { SMTPServer } from "smtp-server";
 import { OAUTH_CLIENT, startOAuthPeer } from "./oauth-peer";
 import { randomSecrets } from "../support/secrets";
@@ -59,7 +64,10 @@ let cleanup: (() => Promise<void>) | undefined;
 
 export async function setup(project: TestProject) {
   const admin = process.env.TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379/0";
+  const cluster = process.env.TEST_REDIS_CLUSTER === "1" ? await RedisCluster.start() : undefined;
+  const redisUrl = cluster?.url ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379/0";
+  // The key scheme's shard counts, the same in the processes and in the test workers (which inherit process.env).
+  Object.assign(process.env, { REDIS_URL: redisUrl, STREAM_SHARDS: cluster ? "3" : "1" });
   const id = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const dbName = `mensageria_test_${id}`;
   const redisPrefix = `test:${id}:`;
@@ -67,6 +75,7 @@ export async function setup(project: TestProject) {
   // What this set-up started is stopped again by `cleanup`, which exists from the first resource
   // on: a set-up that fails half-way (a process that never comes up) leaves nothing running.
   const stops: Array<() => Promise<void>> = [];
+  if (cluster) stops.push(() => cluster.stop());
   cleanup = async () => {
     for (const stop of stops.reverse()) await stop().catch((e) => process.stderr.write(`cleanup: ${e}\n`));
     stops.length = 0;
@@ -81,16 +90,7 @@ export async function setup(project: TestProject) {
     await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
     await c.end();
   });
-  stops.push(async () => {
-    const redis = new Redis(redisUrl);
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${redisPrefix}*`, "COUNT", 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== "0");
-    await redis.quit();
-  });
+  stops.push(() => deleteByPrefix(redisUrl, redisPrefix));
   try {
     await startAll();
   } catch (e) {
@@ -109,7 +109,7 @@ export async function setup(project: TestProject) {
     stops.push(() => oauth.close());
 
     // A real SMTP peer on loopback: the worker delivers every e-mail to it; tests read what arrived.
-    const received = new Redis(redisUrl);
+    const received = openRedis(redisUrl);
     const smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ["STARTTLS"],

@@ -1,7 +1,8 @@
 /** A websocket client of the realtime service for tests: collects frames, sends commands and waits for replies. */
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import { WebSocket } from "undici";
 import { inject } from "vitest";
+import { openRedis, scanKeys } from "./redis";
 
 export const wsUrl = (base: string, params: Record<string, string>) => `${base.replace(/^http/, "ws")}/realtime/ws?${new URLSearchParams(params)}`;
 
@@ -11,14 +12,10 @@ export type Frame = { type: string; [k: string]: any };
 export type PresenceStore = { url: string; prefix: string };
 const runStore = (): PresenceStore => ({ url: inject("redisUrl"), prefix: inject("redisPrefix") });
 
-/** Whether some agent's presence hold (key live-presence:<account>:<user>, api/live/presence.ts) names `connectionId`. */
+/** Whether some agent's presence hold (keys.livePresence, api/live/presence.ts) names `connectionId`. */
 async function holdsPresence(redis: Redis, prefix: string, connectionId: string) {
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}live-presence:*`, "COUNT", 1000);
-    if (keys.length > 0 && (await redis.mget(...keys)).includes(connectionId)) return true;
-    cursor = next;
-  } while (cursor !== "0");
+  const holds = (await scanKeys(redis, `${prefix}*`)).filter((k) => k.endsWith(`}:presence:${k.split(":presence:")[1]}`) && k.includes(":presence:"));
+  for (const k of holds) if ((await redis.get(k)) === connectionId) return true;
   return false;
 }
 
@@ -71,7 +68,7 @@ export class LiveClient {
   private async presenceReleased(ms = 2000) {
     const id = this.frames.find((f) => f.type === "welcome" || f.type === "already_connected")?.connection_id as string | undefined;
     if (!id) return;
-    const redis = new Redis(this.store.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const redis = openRedis(this.store.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     try {
       const end = Date.now() + ms;
       while (Date.now() < end && (await holdsPresence(redis, this.store.prefix, id))) await new Promise((r) => setTimeout(r, 20));

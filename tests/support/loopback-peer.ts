@@ -4,11 +4,12 @@
  * and lets the test answer it. Also the setup those tests share: the demo owner attending live chat.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import { connectAgent, type LiveClient } from "./live-client";
 import { freePort } from "./net";
 import { startStack, type Stack } from "./stack";
 import { makeLiveSettings } from "./factories";
+import { openRedis, keysOf } from "./redis";
 
 export type PeerCall = { method: string; path: string; query: URLSearchParams; headers: IncomingMessage["headers"]; body: Buffer; json: any };
 export type PeerReply = {
@@ -88,7 +89,7 @@ export async function liveOwner(stack: Stack): Promise<{ token: string; accountI
 
 /** The live events of one room, from the account's Redis stream. */
 export async function roomLiveEvents(redis: Redis, stack: Stack, accountId: string, roomId: string): Promise<Array<Record<string, string>>> {
-  const entries = await redis.xrange(`${stack.redisPrefix}live:account:${accountId}`, "-", "+");
+  const entries = await redis.xrange(keysOf(stack.redisPrefix).accountLiveStream(accountId), "-", "+");
   return entries.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]]))).filter((e) => e.room_id === roomId);
 }
 
@@ -98,7 +99,7 @@ export async function roomLiveEvents(redis: Redis, stack: Stack, accountId: stri
  */
 export async function startChannelStack(peer: RecordingPeer, env: Record<string, string>) {
   const stack = await startStack({ realtime: true, env: { OUTBOX_POLL_MS: "50", ...env } });
-  const redis = new Redis(stack.redisUrl);
+  const redis = openRedis(stack.redisUrl);
   const { token, accountId, socket } = await liveOwner(stack);
   return {
     stack,

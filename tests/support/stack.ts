@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { freePort, waitFor } from "./net";
 import { randomSecrets } from "./secrets";
 import { resolve } from "node:path";
-import Redis from "ioredis";
+import { deleteByPrefix } from "./redis";
 import pg from "pg";
 
 const root = resolve(__dirname, "..", "..");
@@ -165,14 +165,7 @@ export async function startStack(opts: StackOptions = {}) {
       await a.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
       await a.end();
       if (!opts.redisUrl) {
-        const r = new Redis(redisUrl);
-        let cursor = "0";
-        do {
-          const [next, keys] = await r.scan(cursor, "MATCH", `${redisPrefix}*`, "COUNT", 1000);
-          cursor = next;
-          if (keys.length) await r.del(...keys);
-        } while (cursor !== "0");
-        await r.quit();
+        await deleteByPrefix(redisUrl, redisPrefix);
       }
     },
   };

@@ -11,14 +11,15 @@
  * - `webhooksSettled`: every webhook event batch of an account is fanned out (its outbox row's
  *   handled_at is set) and none of its deliveries is still pending.
  */
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import { afterAll, expect, inject } from "vitest";
 import { query } from "./db";
+import { keysOf, openRedis } from "./redis";
 
 let client: Redis | undefined;
 /** One connection per test file (this module is imported while the file is collected, so the hook is the file's). */
 function redis() {
-  client ??= new Redis(inject("redisUrl"));
+  client ??= openRedis(inject("redisUrl"));
   return client;
 }
 afterAll(async () => {
@@ -44,8 +45,8 @@ export async function handledUpTo(stream: string, group: string, id: string, r: 
 }
 
 /**
- * Waits until `group` has handled every entry of `stream` (a prefixed key, e.g.
- * `${inject("redisPrefix")}jobs:imports`) up to `id`, by default the newest entry now; entries
+ * Waits until `group` has handled every entry of `stream` (a physical key, e.g.
+ * keysOf(prefix).jobStreamFor("jobs:imports", id)) up to `id`, by default the newest entry now; entries
  * added later (other tests') do not hold it up. `r`: another Redis (a private stack's).
  */
 export async function streamHandled(stream: string, group: string, id?: string, timeout = 20_000, r: Redis = redis()) {
@@ -57,19 +58,34 @@ export async function streamHandled(stream: string, group: string, id?: string, 
   await expect.poll(() => handledUpTo(stream, group, upTo as string, r), { timeout, interval: 100, message: `${group} never handled ${stream} up to ${upTo}` }).toBe(true);
 }
 
+/**
+ * `streamHandled` on every shard of job stream `name` (ADR 028) up to its newest entry now; a shard
+ * never written is done. `prefix`/`r`: a private stack's.
+ */
+export async function jobsHandled(name: string, group: string, opts: { prefix?: string; r?: Redis; timeout?: number } = {}) {
+  const r = opts.r ?? redis();
+  for (const stream of keysOf(opts.prefix ?? inject("redisPrefix")).allJobStreams(name)) {
+    if (!(await r.exists(stream))) continue;
+    await streamHandled(stream, group, undefined, opts.timeout ?? 20_000, r);
+  }
+}
+
 /** The ids among `ids` that still have an entry in the dispatch stream of `channel`. */
 export async function inDispatchStream(ids: string[], channel = "sms") {
   const wanted = new Set(ids);
   const found = new Set<string>();
-  let start = "-";
-  for (;;) {
-    const page = (await redis().xrange(`${inject("redisPrefix")}messages:${channel}`, start, "+", "COUNT", 2000)) as Array<[string, string[]]>;
-    for (const [, fields] of page) {
-      for (let i = 0; i < fields.length; i += 2) if (fields[i] === "message_id" && wanted.has(fields[i + 1])) found.add(fields[i + 1]);
+  for (const stream of keysOf(inject("redisPrefix")).allJobStreams(`messages:${channel}`)) {
+    let start = "-";
+    for (;;) {
+      const page = (await redis().xrange(stream, start, "+", "COUNT", 2000)) as Array<[string, string[]]>;
+      for (const [, fields] of page) {
+        for (let i = 0; i < fields.length; i += 2) if (fields[i] === "message_id" && wanted.has(fields[i + 1])) found.add(fields[i + 1]);
+      }
+      if (page.length < 2000) break;
+      start = `(${page[page.length - 1][0]}`;
     }
-    if (page.length < 2000) return [...found];
-    start = `(${page[page.length - 1][0]}`;
   }
+  return [...found];
 }
 
 /**

@@ -40,9 +40,12 @@ const sessionCookie = createCookie(SESSION_COOKIE, {
  */
 async function writeData(id: string, data: Partial<SessionData>, mode?: "XX") {
   const value = JSON.stringify(data);
-  const tx = mode ? redis().multi().set(sessionKey(id), value, "EX", MAX_AGE, mode) : redis().multi().set(sessionKey(id), value, "EX", MAX_AGE);
-  if (data.userId) tx.sadd(userSessionsKey(data.userId), id).expire(userSessionsKey(data.userId), MAX_AGE);
-  await tx.exec();
+  // The person's index first, then the data (they live in different slots on a cluster): a crash
+  // in between leaves an id in the index whose session does not exist, never a session no
+  // revocation can find.
+  if (data.userId) await redis().multi().sadd(userSessionsKey(data.userId), id).expire(userSessionsKey(data.userId), MAX_AGE).exec();
+  if (mode) await redis().set(sessionKey(id), value, "EX", MAX_AGE, mode);
+  else await redis().set(sessionKey(id), value, "EX", MAX_AGE);
 }
 
 export const sessionStorage = createSessionStorage<SessionData, SessionFlash>({
@@ -64,9 +67,8 @@ export const sessionStorage = createSessionStorage<SessionData, SessionFlash>({
   async deleteData(id) {
     const raw = await redis().get(sessionKey(id));
     const userId = raw ? (JSON.parse(raw) as SessionData).userId : undefined;
-    const tx = redis().multi().del(sessionKey(id));
-    if (userId) tx.srem(userSessionsKey(userId), id);
-    await tx.exec();
+    await redis().del(sessionKey(id));
+    if (userId) await redis().srem(userSessionsKey(userId), id);
   },
 });
 
