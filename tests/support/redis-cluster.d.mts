@@ -5,6 +5,7 @@ export declare class RedisCluster {
   static start(opts?: { masters?: number; replicasPerMaster?: number }): Promise<RedisCluster>;
   waitHealthy(ms?: number): Promise<void>;
   masters(): Promise<number[]>;
+  masterOf(slot: number): Promise<number>;
   kill(port: number): Promise<void>;
   restart(port: number): void;
   stop(): Promise<void>;

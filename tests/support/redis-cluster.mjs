@@ -123,6 +123,20 @@ export class RedisCluster {
     }
   }
 
+  /** The port of the master serving `slot` now. */
+  async masterOf(slot) {
+    const alive = this.nodes.find((n) => n.child && n.child.exitCode === null && n.child.signalCode === null);
+    const cl = this.#client(alive.port);
+    try {
+      const ranges = /** @type {Array<[number, number, [string, number]]>} */ (await cl.call("CLUSTER", "SLOTS"));
+      const hit = ranges.find(([from, to]) => slot >= from && slot <= to);
+      if (!hit) throw new Error(`redis cluster: no master serves slot ${slot}`);
+      return Number(hit[2][1]);
+    } finally {
+      cl.disconnect();
+    }
+  }
+
   /** kill -9 the node on `port` (its memory is gone); answers once it has exited. */
   async kill(port) {
     const n = this.nodes.find((x) => x.port === port);
