@@ -7,6 +7,7 @@ import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
 import { channels, dispatchStream } from "./channels/registry";
 import { every } from "./jobs/every";
+import { everyOnce } from "./jobs/lease";
 import { startConsumer } from "./jobs/runner";
 import { env } from "./lib/env";
 import { publishJob } from "./jobs/publish";
@@ -53,24 +54,25 @@ const providerLinks = startConnectionLinks();
 // Customer webhooks: fan-out of `webhooks:events` into deliveries, and the signed POSTs with retries.
 const webhooks = startWebhookWorkers();
 
-// Periodic sweeps (./jobs/every: one run at a time per process, failures logged by name; other
-// workers are safe by SKIP LOCKED or idempotent writes).
+// Periodic sweeps (./jobs/every: one run at a time per process, failures logged by name). Those
+// that scan and re-announce, or ask providers, run once per period across all workers
+// (./jobs/lease everyOnce); the others share the work safely (SKIP LOCKED, conditional writes).
 const graceMs = env().LIVE_DISCONNECT_GRACE_SECONDS * 1000;
 const sweeps = [
-  every("mail sweep", env().MAIL_SWEEP_SECONDS * 1000, () => sweepQueuedMail((id) => publishJob(MAIL_STREAM, id, { id }))),
+  everyOnce("mail sweep", env().MAIL_SWEEP_SECONDS * 1000, () => sweepQueuedMail((id) => publishJob(MAIL_STREAM, id, { id }))),
   every("import sweep", env().IMPORT_SWEEP_SECONDS * 1000, sweepImports),
-  every("idempotency key sweep", env().IDEMPOTENCY_SWEEP_SECONDS * 1000, sweepIdempotencyKeys),
+  everyOnce("idempotency key sweep", env().IDEMPOTENCY_SWEEP_SECONDS * 1000, sweepIdempotencyKeys),
   // Scheduled messages: released when due.
   every("schedule release", env().SCHEDULE_SWEEP_MS, releaseDue),
   // Messages left `sent` (receipt lost or late): asked at their provider, expired after their validity.
-  every("reconciliation sweep", env().RECONCILE_SWEEP_SECONDS * 1000, reconcileSent),
-  every("staged SMS files sweep", 10 * 60_000, sweepStagedFiles),
+  everyOnce("reconciliation sweep", env().RECONCILE_SWEEP_SECONDS * 1000, reconcileSent),
+  everyOnce("staged SMS files sweep", 10 * 60_000, sweepStagedFiles),
   // Live chat: open rooms whose visitor stopped answering the agent become idle contacts.
   every("live idle sweep", env().LIVE_IDLE_SWEEP_MS, sweepIdle),
   // Live chat: rooms waiting for an agent who has had no live connection for the grace time go back to
   // the queue. Checked four times per grace (between 0.25 s and 5 s) so the delay stays near the grace.
   every("live absent-agent sweep", Math.min(5_000, Math.max(250, graceMs / 4)), () => releaseAbsentAgents(graceMs)),
-  every("sms export sweep", 15_000, sweepExports),
+  everyOnce("sms export sweep", 15_000, sweepExports),
 ];
 
 console.log(

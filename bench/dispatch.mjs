@@ -7,17 +7,24 @@
  * applied). Once with 1 worker, once with 2. Prints accept msg/s, end-to-end msg/s (from the first
  * accept to the last final status) and dispatch msg/s (from the first to the last `sent_at`).
  * Run: `node bench/dispatch.mjs` (PostgreSQL and Redis as for npm start). BENCH_MESSAGES (20000),
- * BENCH_WORKERS ("1,2"), BENCH_CONCURRENCY (DISPATCH_CONCURRENCY, 32), SIMULATOR_DELAY_MS (50).
+ * BENCH_WORKERS ("1,2,4"), BENCH_CONCURRENCY (DISPATCH_CONCURRENCY, 32), SIMULATOR_DELAY_MS (50).
+ * BENCH_REDIS=cluster runs it on a Redis Cluster of its own (3 masters, 3 replicas on loopback,
+ * tests/support/redis-cluster.mjs) with the job streams in BENCH_SHARDS (3) shards (ADR 028).
+ * Scaling efficiency = (msg/s with n workers / msg/s with the first row's) / (n / its workers).
  */
-import { freePort, sleep, up } from "./lib.mjs";
+import { onExit, freePort, sleep, up } from "./lib.mjs";
 import { benchStack } from "./stack.mjs";
+import { RedisCluster } from "../tests/support/redis-cluster.mjs";
 
 const N = Number(process.env.BENCH_MESSAGES ?? 20000);
-const WORKERS = (process.env.BENCH_WORKERS ?? "1,2").split(",").map(Number);
+const WORKERS = (process.env.BENCH_WORKERS ?? "1,2,4").split(",").map(Number);
 const dbName = "mensageria_bench_dispatch";
+const cluster = process.env.BENCH_REDIS === "cluster" ? await RedisCluster.start() : null;
+if (cluster) onExit(() => void cluster.stop());
 
 const simPort = await freePort();
 const { env, db, api, token, start, finish } = await benchStack(dbName, "dispatch", {
+  ...(cluster ? { REDIS_URL: cluster.url, STREAM_SHARDS: process.env.BENCH_SHARDS ?? "3" } : {}),
   SIMULATOR_PORT: String(simPort),
   SIMULATOR_URL: `http://127.0.0.1:${simPort}`,
   SIMULATOR_DELAY_MS: process.env.SIMULATOR_DELAY_MS ?? "50",
@@ -79,12 +86,18 @@ for (const workers of WORKERS) {
   await sleep(1000);
 }
 
-console.log(`\nSMS dispatch end to end (${N} messages, DISPATCH_CONCURRENCY ${env.DISPATCH_CONCURRENCY}, simulator delay ${env.SIMULATOR_DELAY_MS} ms)\n`);
-console.log("| workers | messages | accept msg/s | end-to-end s | end-to-end msg/s | dispatch msg/s (sent_at) |");
-console.log("|---:|---:|---:|---:|---:|---:|");
-for (const r of results) console.log(`| ${r.workers} | ${r.messages} | ${r.acceptPerSec} | ${r.endToEndSeconds.toFixed(1)} | ${r.endToEndPerSec} | ${r.dispatchPerSec} |`);
+const redisLabel = cluster ? `Redis Cluster 3+3, ${env.STREAM_SHARDS} stream shards` : "one Redis server";
+console.log(`\nSMS dispatch end to end (${N} messages, ${redisLabel}, DISPATCH_CONCURRENCY ${env.DISPATCH_CONCURRENCY}, simulator delay ${env.SIMULATOR_DELAY_MS} ms)\n`);
+console.log("| workers | messages | accept msg/s | end-to-end s | end-to-end msg/s | dispatch msg/s (sent_at) | scaling efficiency |");
+console.log("|---:|---:|---:|---:|---:|---:|---:|");
+const base = results[0];
+for (const r of results) {
+  const efficiency = (r.dispatchPerSec / base.dispatchPerSec / (r.workers / base.workers)) * 100;
+  console.log(`| ${r.workers} | ${r.messages} | ${r.acceptPerSec} | ${r.endToEndSeconds.toFixed(1)} | ${r.endToEndPerSec} | ${r.dispatchPerSec} | ${efficiency.toFixed(0)} % |`);
+}
 const sim = await (await fetch(`http://127.0.0.1:${simPort}/v1/stats`, { headers: { Authorization: `Bearer ${env.SIMULATOR_API_KEY}` } })).json();
 console.log(
   `\nsimulator: ${sim.accepted} submits accepted (${sim.unique} unique), ${sim.throttled} throttled, ${sim.receiptsPosted} receipts posted in ${sim.receiptAttempts} attempts`,
 );
+await cluster?.stop();
 await finish();

@@ -95,6 +95,8 @@ export async function dropDatabase(name) {
 
 /** Deletes a run's Redis keys (streams, rate-limit buckets…): everything under `prefix`. */
 export async function dropRedisPrefix(url, prefix) {
+  // A cluster (a seed list) is the bench's own and is stopped whole.
+  if (url.includes(",")) return;
   const { default: Redis } = await import("ioredis");
   const r = new Redis(url);
   let cursor = "0";

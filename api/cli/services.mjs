@@ -79,8 +79,34 @@ async function canConnect(url) {
   }
 }
 
+/**
+ * A given REDIS_URL (one server, or a cluster's comma-separated seed nodes, ADR 028) must answer
+ * before anything starts: a clear sentence naming the addresses tried, not a process that starts
+ * and then logs lost connections.
+ */
+async function checkGivenRedis(value) {
+  const seeds = value
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => {
+      try {
+        const u = new URL(p);
+        return { host: u.hostname || "127.0.0.1", port: Number(u.port || 6379) };
+      } catch {
+        return null;
+      }
+    });
+  if (seeds.length === 0 || seeds.includes(null)) fail(`REDIS_URL is not a Redis URL or a comma-separated list of them: "${value}".`);
+  for (let i = 0; i < 20; i++) {
+    for (const s of seeds) if (await portOpen(s.port, s.host)) return value;
+    await sleep(500);
+  }
+  fail(`Redis is not reachable at REDIS_URL: none of ${seeds.map((s) => `${s.host}:${s.port}`).join(", ")} answered within 10 s.`);
+}
+
 async function ensureRedis() {
-  if (process.env.REDIS_URL) return process.env.REDIS_URL;
+  if (process.env.REDIS_URL) return checkGivenRedis(process.env.REDIS_URL);
   if (await portOpen(6379)) return "redis://127.0.0.1:6379/0";
   if (!has("redis-server") && isRoot && has("apt-get")) aptInstall("redis-server");
   if (has("redis-server")) {

@@ -12,7 +12,7 @@
  * 2. Finished campaigns. A running campaign whose messages all exist (count >= total) and none is
  *    scheduled/pending/queued/sending becomes `completed`.
  */
-import { every } from "../jobs/every";
+import { everyOnce } from "../jobs/lease";
 import { channels, dispatchStream } from "../channels/registry";
 import { env } from "../lib/env";
 import { publishJobs } from "../jobs/publish";
@@ -75,7 +75,7 @@ export async function completeCampaigns(): Promise<number> {
 
 /** Runs both sweeps every DISPATCH_SWEEP_SECONDS until stopped. */
 export function startDispatchSweep() {
-  return every("dispatch sweep", env().DISPATCH_SWEEP_SECONDS * 1000, async () => {
+  return everyOnce("dispatch sweep", env().DISPATCH_SWEEP_SECONDS * 1000, async () => {
     for (const channel of channels()) await recoverLostEntries(channel);
     await completeCampaigns();
   });

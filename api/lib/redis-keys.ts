@@ -15,6 +15,7 @@
  * | `rt:<n>`             | live (account and room) and notification streams of the accounts of realtime shard n, and each realtime process's wake-up stream for that shard | one blocking XREAD per shard in a realtime process; one pipeline per event |
  * | `<stream>:<n>`       | shard n of a job stream and its dead-letter stream                 | MULTI XADD dead + XACK |
  * | `smpp:<user>`        | an SMPP user's per-second submit counters                          | alone |
+ * | `lease:<sweep>`      | the lease of a sweep that runs once across the workers              | alone (SET NX, compare-and-extend script) |
  * | others               | one key each (tickets, visitor tokens, typing marks, pub/sub channels) | alone |
  *
  * Job streams are split in STREAM_SHARDS shards (a message goes to the shard its id hashes to),
@@ -77,6 +78,9 @@ export function keysFor(prefix: string | (() => string)) {
     jobStreamFor: (name: string, id: string) => k(`${name}:${shardOf(id, streamShards())}`),
     allJobStreams: (name: string) => Array.from({ length: streamShards() }, (_, n) => k(`${name}:${n}`)),
     allDeadStreams: (name: string) => Array.from({ length: streamShards() }, (_, n) => k(`${name}:${n}`, "dead")),
+
+    // A sweep's run-once lease (api/jobs/lease.ts)
+    lease: (name: string) => k(`lease:${name}`),
 
     // Pub/sub channels (a cluster broadcasts them to every node; the tag is only for the scheme)
     channel: (name: "revocations" | "provider-connections-changed" | "realtime-control") => k(`channel:${name}`),

@@ -2,7 +2,7 @@
  * The worker's part of customer webhooks: the fan-out consumer, the sweep of event batches Redis
  * lost (./recovery), and the delivery sender.
  */
-import { every } from "../jobs/every";
+import { everyOnce } from "../jobs/lease";
 import { startConsumer } from "../jobs/runner";
 import { env } from "../lib/env";
 import { fanOut, WEBHOOK_EVENTS_STREAM } from "./events";
@@ -25,7 +25,7 @@ export function startWebhookWorkers() {
     // Redis lost the stream: every published, unhandled batch is announced again at once, whatever its age.
     onLost: () => recoverLostEvents(0),
   });
-  const sweep = every("webhook events sweep", env().DISPATCH_SWEEP_SECONDS * 1000, () => recoverLostEvents());
+  const sweep = everyOnce("webhook events sweep", env().DISPATCH_SWEEP_SECONDS * 1000, () => recoverLostEvents());
   return {
     async stop() {
       await sweep.stop();

@@ -114,3 +114,32 @@ describe("npm start supervisor", () => {
     expect(h.grep(/^steady \| stopped/)).toHaveLength(1);
   });
 });
+
+describe("boot with a Redis that does not answer (issue 15)", () => {
+  it("stops before starting anything, naming every address of REDIS_URL it tried", async () => {
+    const boot = resolve(__dirname, "..", "..", "api", "cli", "boot.mjs");
+    // Two closed loopback ports: a cluster seed list none of whose nodes answers.
+    const child = spawn(process.execPath, [boot, "start"], {
+      env: { ...process.env, REDIS_URL: "redis://127.0.0.1:1,redis://127.0.0.1:2" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    harnesses.push(child);
+    let out = "";
+    child.stdout?.on("data", (c: Buffer) => (out += c));
+    child.stderr?.on("data", (c: Buffer) => (out += c));
+    const code = await new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
+    expect(code).toBe(1);
+    expect(out).toContain("Redis is not reachable at REDIS_URL: none of 127.0.0.1:1, 127.0.0.1:2 answered within 10 s.");
+    expect(out).not.toContain("Open http://localhost");
+  }, 40_000);
+
+  it("refuses a REDIS_URL that is not a list of Redis URLs", async () => {
+    const boot = resolve(__dirname, "..", "..", "api", "cli", "boot.mjs");
+    const child = spawn(process.execPath, [boot, "start"], { env: { ...process.env, REDIS_URL: "redis://127.0.0.1:6379,::nonsense" }, stdio: ["ignore", "pipe", "pipe"] });
+    harnesses.push(child);
+    let out = "";
+    child.stderr?.on("data", (c: Buffer) => (out += c));
+    expect(await new Promise<number | null>((r) => child.once("exit", (c) => r(c)))).toBe(1);
+    expect(out).toContain("REDIS_URL is not a Redis URL or a comma-separated list of them");
+  }, 40_000);
+});
