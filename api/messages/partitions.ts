@@ -11,7 +11,7 @@
  *       smpp_messages, moderation_holds), each as `<dir>/<YYYY_MM>/<table>.csv.gz` (CSV with a
  *       header, as COPY writes it), written to `.part`, read back and its records counted
  *       against COPY's row count, then renamed;
- *    b. detached in one short transaction (lock_timeout 5 s; a lock not had is retried next run):
+ *    b. detached in one short transaction (lock_timeout 1 s, up to 5 attempts; else the next run):
  *       the keyed rows are deleted (as many as were exported, else it rolls back), the month's
  *       message_provider_ids too, the events partition detached (its foreign key dropped), the
  *       messages partition detached;
@@ -121,7 +121,7 @@ async function detachMonth(client: pg.Client, s: string, exported: ArchivedMonth
   const { from, to } = monthSelects(s);
   await client.query("BEGIN");
   try {
-    await client.query("SET LOCAL lock_timeout = '5s'");
+    await client.query("SET LOCAL lock_timeout = '1s'");
     for (const table of ["message_parts", "smpp_messages", "moderation_holds"]) {
       const deleted = await client.query(`DELETE FROM ${table} WHERE message_created_at >= ${from} AND message_created_at < ${to}`);
       if (deleted.rowCount !== exported.files[table].rows) {
@@ -138,6 +138,22 @@ async function detachMonth(client: pg.Client, s: string, exported: ArchivedMonth
   } catch (e) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw e;
+  }
+}
+
+/**
+ * The detach waits at most 1 s for its locks (a waiting ACCESS EXCLUSIVE request queues every other
+ * reader and writer of messages behind it), then gives way and tries again, up to 5 times 2 s
+ * apart, so a busy moment does not cost a new export of the month.
+ */
+async function detachWithRetries(client: pg.Client, s: string, exported: ArchivedMonth): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await detachMonth(client, s, exported);
+    } catch (e) {
+      if ((e as { code?: string }).code !== "55P03" || attempt >= 5) throw e; // lock_not_available
+      await new Promise((r) => setTimeout(r, 2000));
+    }
   }
 }
 
@@ -205,7 +221,7 @@ export async function maintainPartitions(opts: PartitionOptions = {}): Promise<P
           continue;
         }
         const exported = await exportMonth(client, dir, t.suffix);
-        if (!(await detachMonth(client, t.suffix, exported))) continue; // a keyed row came in meanwhile: next run
+        if (!(await detachWithRetries(client, t.suffix, exported))) continue; // a keyed row came in meanwhile: next run
         archived.push(await dropDetached(client, dir, t.suffix, exported));
       }
       return { created, retentionMonths, cutoff: cutoff.toISOString(), archived };

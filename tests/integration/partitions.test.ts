@@ -122,6 +122,8 @@ beforeAll(async () => {
   url = u.toString();
   await run(["models/migrate.ts", "up"]);
   db = new pg.Pool({ connectionString: url, max: 3 });
+  // DROP DATABASE … WITH (FORCE) at the end terminates a connection still closing: not an error of the test.
+  db.on("error", () => undefined);
   await q(`INSERT INTO currencies (code, name, name_plural, symbol, symbol_native, decimal_digits) VALUES ('BRL', 'Real', 'Reais', 'R$', 'R$', 2)`);
   [{ id: accountId }] = await q<{ id: string }>(`INSERT INTO accounts (name, auth_token) VALUES ('Partições', 'x') RETURNING id`);
   // Months from 16 back to the current one; data in the last 16 except the current.
@@ -235,5 +237,28 @@ describe("the partition job", () => {
 
     // A third run has nothing to archive.
     expect((await maintain(now)).archived).toEqual([]);
+
+    // A long reader of messages holds the detach off: the job gives way (1 s lock timeout), tries again
+    // and archives the month once the reader is gone; the reader is neither blocked nor cancelled.
+    await q(`UPDATE plans SET history_retention_months = 13 WHERE name = 'Longo'`);
+    const reader = await db.connect();
+    await reader.query("BEGIN");
+    await reader.query("SELECT count(*) FROM messages");
+    const job = maintain(now);
+    const waiting = async () =>
+      (
+        await q<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE NOT l.granted AND a.application_name = 'mensageria-partitions' AND a.datname = current_database()`,
+        )
+      )[0].n;
+    await expect.poll(waiting, { timeout: 30_000, interval: 50 }).toBe(1); // the detach waits behind the reader…
+    await expect.poll(waiting, { timeout: 5_000, interval: 50 }).toBe(0); // …and gives way after its 1 s lock timeout
+    expect((await reader.query("SELECT count(*)::int AS n FROM messages WHERE created_at >= $1", [month(-13).toISOString()])).rows[0].n).toBeGreaterThan(0);
+    await reader.query("COMMIT");
+    reader.release();
+    const third = await job;
+    expect(third.archived?.map((m) => m.month)).toEqual([suffix(month(-14))]);
+    expect(await csvRecords(third.archived![0].files.messages.path)).toBe(before.get(suffix(month(-14))));
   }, 120_000);
 });
