@@ -3,7 +3,8 @@
  * worker (`maintainPartitions`, every MESSAGE_PARTITIONS_SWEEP_SECONDS):
  *
  * 1. Ahead: the months from the current one to MESSAGE_PARTITIONS_AHEAD_MONTHS ahead exist
- *    (`message_partitions_ensure`, the migration's function). There is no DEFAULT partition.
+ *    (`message_partitions_ensure`, the migration's function; lock wait 1 s, retried, see
+ *    retryOnLockTimeout). There is no DEFAULT partition.
  * 2. Behind: a month that ended more than the retention ago (the longest
  *    `plans.history_retention_months`: a partition holds every account) leaves the database:
  *    a. exported, before anything changes, from one REPEATABLE READ snapshot: the month's
@@ -142,18 +143,34 @@ async function detachMonth(client: pg.Client, s: string, exported: ArchivedMonth
 }
 
 /**
- * The detach waits at most 1 s for its locks (a waiting ACCESS EXCLUSIVE request queues every other
- * reader and writer of messages behind it), then gives way and tries again, up to 5 times 2 s
- * apart, so a busy moment does not cost a new export of the month.
+ * Creating and detaching a partition both take an ACCESS EXCLUSIVE lock on the parent, and a
+ * request waiting for it queues every other reader and writer of messages behind it (a long export
+ * would stall every send). So each waits at most 1 s (`lock_timeout`, set by the caller's
+ * transaction), then gives way and tries again, up to 5 times 2 s apart; after that the next run
+ * tries (months are created three ahead, so there is time).
  */
-async function detachWithRetries(client: pg.Client, s: string, exported: ArchivedMonth): Promise<boolean> {
+async function retryOnLockTimeout<T>(fn: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await detachMonth(client, s, exported);
+      return await fn();
     } catch (e) {
       if ((e as { code?: string }).code !== "55P03" || attempt >= 5) throw e; // lock_not_available
       await new Promise((r) => setTimeout(r, 2000));
     }
+  }
+}
+
+/** The months from `from` to `to` (message_partitions_ensure), in a transaction that waits 1 s at most for its locks. */
+async function ensureMonths(client: pg.Client, from: Date, to: Date): Promise<number> {
+  await client.query("BEGIN");
+  try {
+    await client.query("SET LOCAL lock_timeout = '1s'");
+    const { rows } = await client.query<{ n: number }>(`SELECT message_partitions_ensure($1::timestamptz, $2::timestamptz) AS n`, [from.toISOString(), to.toISOString()]);
+    await client.query("COMMIT");
+    return Number(rows[0].n);
+  } catch (e) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw e;
   }
 }
 
@@ -200,14 +217,7 @@ export async function maintainPartitions(opts: PartitionOptions = {}): Promise<P
     const locked = (await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [LOCK_KEY])).rows[0].ok;
     if (!locked) return { skipped: "locked" };
     try {
-      const created = Number(
-        (
-          await client.query<{ n: number }>(`SELECT message_partitions_ensure($1::timestamptz, $2::timestamptz) AS n`, [
-            monthStart(now).toISOString(),
-            monthStart(now, ahead).toISOString(),
-          ])
-        ).rows[0].n,
-      );
+      const created = await retryOnLockTimeout(() => ensureMonths(client, monthStart(now), monthStart(now, ahead)));
       const retentionMonths = Number(
         (await client.query<{ n: number }>(`SELECT COALESCE(max(history_retention_months), $1)::int AS n FROM plans`, [DEFAULT_RETENTION_MONTHS])).rows[0].n,
       );
@@ -221,7 +231,7 @@ export async function maintainPartitions(opts: PartitionOptions = {}): Promise<P
           continue;
         }
         const exported = await exportMonth(client, dir, t.suffix);
-        if (!(await detachWithRetries(client, t.suffix, exported))) continue; // a keyed row came in meanwhile: next run
+        if (!(await retryOnLockTimeout(() => detachMonth(client, t.suffix, exported)))) continue; // a keyed row came in meanwhile: next run
         archived.push(await dropDetached(client, dir, t.suffix, exported));
       }
       return { created, retentionMonths, cutoff: cutoff.toISOString(), archived };

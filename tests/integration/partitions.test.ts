@@ -238,13 +238,14 @@ describe("the partition job", () => {
     // A third run has nothing to archive.
     expect((await maintain(now)).archived).toEqual([]);
 
-    // A long reader of messages holds the detach off: the job gives way (1 s lock timeout), tries again
-    // and archives the month once the reader is gone; the reader is neither blocked nor cancelled.
+    // A long reader of messages holds off the creation of a month and the detach (both need the parent's
+    // ACCESS EXCLUSIVE lock): the job gives way (1 s lock timeout), tries again and does both once the
+    // reader is gone; the reader is neither blocked nor cancelled.
     await q(`UPDATE plans SET history_retention_months = 13 WHERE name = 'Longo'`);
     const reader = await db.connect();
     await reader.query("BEGIN");
     await reader.query("SELECT count(*) FROM messages");
-    const job = maintain(now);
+    const job = maintain(now, 4); // a month more ahead: its creation waits for the reader too
     const waiting = async () =>
       (
         await q<{ n: number }>(
@@ -259,6 +260,8 @@ describe("the partition job", () => {
     reader.release();
     const third = await job;
     expect(third.archived?.map((m) => m.month)).toEqual([suffix(month(-14))]);
+    expect(third.created).toBe(1);
+    expect(await partitionsOf("messages")).toContain(`messages_p${suffix(month(4))}`);
     expect(await csvRecords(third.archived![0].files.messages.path)).toBe(before.get(suffix(month(-14))));
   }, 120_000);
 });
