@@ -232,7 +232,13 @@ export function smsHistoryQueries(accountId: string, q: z.infer<typeof smsHistor
         LIMIT $${bind.length - 1} OFFSET $${bind.length}`,
       bind,
     },
-    count: { sql: `SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE ${filtered.join(" AND ")} LIMIT ${HISTORY_COUNT_CAP + 1}) s`, bind: countBind },
+    // In the page's index order: the capped count walks at most 10,001 entries of the newest months'
+    // indexes and stops. Without an order the planner may pick a parallel scan of every partition in the
+    // range, whose worker start alone cost ~200 ms on the loaded bench machine (ADR 029).
+    count: {
+      sql: `SELECT count(*) AS n FROM (SELECT 1 FROM messages WHERE ${filtered.join(" AND ")} ORDER BY created_at ${dir}, id ${dir} LIMIT ${HISTORY_COUNT_CAP + 1}) s`,
+      bind: countBind,
+    },
   };
 }
 
