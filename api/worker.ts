@@ -13,6 +13,7 @@ import { env } from "./lib/env";
 import { publishJob } from "./jobs/publish";
 import { deliverMail, sweepQueuedMail } from "./mail/deliver";
 import { MAIL_STREAM } from "./mail/enqueue";
+import { maintainPartitions } from "./messages/partitions";
 import { reconcileSent } from "./messages/reconcile";
 import { sweepIdempotencyKeys } from "./sms/idempotency";
 import { sweepStagedFiles } from "./sms/recipients-file";
@@ -73,7 +74,12 @@ const sweeps = [
   // the queue. Checked four times per grace (between 0.25 s and 5 s) so the delay stays near the grace.
   every("live absent-agent sweep", Math.min(5_000, Math.max(250, graceMs / 4)), () => releaseAbsentAgents(graceMs)),
   everyOnce("sms export sweep", 15_000, sweepExports),
+  // messages / message_events partitions: months created ahead; months past the plans' retention exported,
+  // verified, detached and dropped. One run over all workers (advisory lock); ADR 029.
+  every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),
 ];
+// Partitions ahead from the start, not an hour later.
+void sweeps[sweeps.length - 1].kick();
 
 console.log(
   `worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`,

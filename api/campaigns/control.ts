@@ -243,12 +243,12 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
         `WITH f AS (
            UPDATE messages SET status = 'failed', failed_at = now(), error_code = 'canceled', error_message = $3, updated_at = now()
            WHERE campaign_id = $1 AND account_id = $2 AND status IN ('scheduled','pending','queued')
-           RETURNING id, price, currency
+           RETURNING id, created_at, price, currency
          ), ev AS (
-           INSERT INTO message_events (message_id, account_id, status, source, payload)
-           SELECT id, $2, 'failed', 'system', jsonb_build_object('error_code', 'canceled', 'error_message', $3::text, 'campaign_id', $1::text) FROM f
+           INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+           SELECT id, created_at, $2, 'failed', 'system', jsonb_build_object('error_code', 'canceled', 'error_message', $3::text, 'campaign_id', $1::text) FROM f
            UNION ALL
-           SELECT id, $2, 'refund', 'system', jsonb_build_object('price', price, 'currency', trim(currency), 'reason', 'canceled') FROM f WHERE price > 0
+           SELECT id, created_at, $2, 'refund', 'system', jsonb_build_object('price', price, 'currency', trim(currency), 'reason', 'canceled') FROM f WHERE price > 0
          )
          SELECT count(*) AS n, sum(price) AS refunded FROM f`,
         [c.id, ctx.actor.accountId, CANCELED_REASON],

@@ -69,10 +69,11 @@ export function routeRate(channel: string, route: string | null): RouteRate | un
   return rates[route];
 }
 
-async function systemEvent(t: Transaction, messageId: string, accountId: string, status: string, payload: Record<string, unknown>) {
+/** `createdAt`: the message's created_at as PostgreSQL's text (exact to the microsecond; it names the month of the event's partition). */
+async function systemEvent(t: Transaction, messageId: string, createdAt: string, accountId: string, status: string, payload: Record<string, unknown>) {
   await exec(
-    `INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, $3, 'system', $4::jsonb)`,
-    [messageId, accountId, status, JSON.stringify(payload)],
+    `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload) VALUES ($1, $2, $3, $4, 'system', $5::jsonb)`,
+    [messageId, createdAt, accountId, status, JSON.stringify(payload)],
     { transaction: t },
   );
 }
@@ -92,23 +93,23 @@ export async function failUnsent(
 ): Promise<boolean> {
   const from: readonly string[] = opts.from ?? UNSENT_STATUSES;
   const row = await db().transaction(async (t) => {
-    const [m] = await rows<{ account_id: string; status: MessageStatus; price: string; currency: string }>(
-      `SELECT account_id, status, price, currency FROM messages WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2::uuid) FOR UPDATE`,
+    const [m] = await rows<{ account_id: string; created_at: string; status: MessageStatus; price: string; currency: string }>(
+      `SELECT account_id, created_at::text AS created_at, status, price, currency FROM messages WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2::uuid) FOR UPDATE`,
       [messageId, opts.accountId ?? null],
       { transaction: t },
     );
     // Only before the provider took it: a `sent` message's fate is the provider's receipt.
     if (!m || !(UNSENT_STATUSES as readonly string[]).includes(m.status) || !from.includes(m.status) || !nextStatus(m.status, "failed").apply) return null;
     await exec(
-      `UPDATE messages SET status = 'failed', failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1`,
-      [messageId, code.slice(0, 100), reason.slice(0, 1000)],
+      `UPDATE messages SET status = 'failed', failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1 AND created_at = $4`,
+      [messageId, code.slice(0, 100), reason.slice(0, 1000), m.created_at],
       { transaction: t },
     );
-    await systemEvent(t, messageId, m.account_id, "failed", { error_code: code, error_message: reason, previous: m.status });
+    await systemEvent(t, messageId, m.created_at, m.account_id, "failed", { error_code: code, error_message: reason, previous: m.status });
     const price = Number(m.price);
     if (price > 0) {
       await creditBalance(m.account_id, price, t);
-      await systemEvent(t, messageId, m.account_id, "refund", { price, currency: m.currency.trim(), reason: code });
+      await systemEvent(t, messageId, m.created_at, m.account_id, "refund", { price, currency: m.currency.trim(), reason: code });
     }
     await opts.also?.(t);
     return m;
@@ -122,10 +123,10 @@ async function recordSent(messageId: string, provider: string, providerMessageId
   const [fast] = await rows<{ account_id: string }>(
     `WITH u AS (
        UPDATE messages SET provider = $2, provider_message_id = $3, status = 'sent', sent_at = now(), updated_at = now()
-       WHERE id = $1 AND status = 'sending' RETURNING id, account_id
+       WHERE id = $1 AND status = 'sending' RETURNING id, created_at, account_id
      ), e AS (
-       INSERT INTO message_events (message_id, account_id, status, source, payload)
-       SELECT id, account_id, 'sent', 'system', jsonb_build_object('provider', $2::text, 'provider_message_id', $3::text, 'previous', 'sending') FROM u
+       INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+       SELECT id, created_at, account_id, 'sent', 'system', jsonb_build_object('provider', $2::text, 'provider_message_id', $3::text, 'previous', 'sending') FROM u
      )
      SELECT account_id FROM u`,
     [messageId, provider, providerMessageId],
@@ -133,16 +134,20 @@ async function recordSent(messageId: string, provider: string, providerMessageId
   if (fast) return;
   // Anything else (a receipt got there first…): the status machine decides under the row lock.
   await db().transaction(async (t) => {
-    const [m] = await rows<{ status: MessageStatus; account_id: string }>(`SELECT status, account_id FROM messages WHERE id = $1 FOR UPDATE`, [messageId], { transaction: t });
+    const [m] = await rows<{ status: MessageStatus; account_id: string; created_at: string }>(
+      `SELECT status, account_id, created_at::text AS created_at FROM messages WHERE id = $1 FOR UPDATE`,
+      [messageId],
+      { transaction: t },
+    );
     const decision = nextStatus(m.status, "sent");
     await exec(
       `UPDATE messages SET provider = $2, provider_message_id = $3, status = $4,
          sent_at = CASE WHEN $5 THEN now() ELSE sent_at END, updated_at = now()
-       WHERE id = $1`,
-      [messageId, provider, providerMessageId, decision.status, decision.apply],
+       WHERE id = $1 AND created_at = $6`,
+      [messageId, provider, providerMessageId, decision.status, decision.apply, m.created_at],
       { transaction: t },
     );
-    if (decision.apply) await systemEvent(t, messageId, m.account_id, "sent", { provider, provider_message_id: providerMessageId, previous: m.status });
+    if (decision.apply) await systemEvent(t, messageId, m.created_at, m.account_id, "sent", { provider, provider_message_id: providerMessageId, previous: m.status });
   });
 }
 
@@ -270,10 +275,10 @@ async function recordSentMany(list: Array<{ id: string } & Submitted>) {
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) AS v(id, provider, pmid)
      ), u AS (
        UPDATE messages m SET provider = v.provider, provider_message_id = v.pmid, status = 'sent', sent_at = now(), updated_at = now()
-       FROM v WHERE m.id = v.id AND m.status = 'sending' RETURNING m.id, m.account_id, v.provider, v.pmid
+       FROM v WHERE m.id = v.id AND m.status = 'sending' RETURNING m.id, m.created_at, m.account_id, v.provider, v.pmid
      ), e AS (
-       INSERT INTO message_events (message_id, account_id, status, source, payload)
-       SELECT id, account_id, 'sent', 'system', jsonb_build_object('provider', provider, 'provider_message_id', pmid, 'previous', 'sending') FROM u
+       INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+       SELECT id, created_at, account_id, 'sent', 'system', jsonb_build_object('provider', provider, 'provider_message_id', pmid, 'previous', 'sending') FROM u
      )
      SELECT id, account_id FROM u`,
     [list.map((m) => m.id), list.map((m) => m.provider), list.map((m) => m.providerMessageId)],

@@ -88,6 +88,12 @@ const schema = z
     IDEMPOTENCY_SWEEP_SECONDS: z.coerce.number().int().positive().default(3600),
     /** Where uploaded files (CSV imports) and generated reports are kept; shared by web, api and worker. */
     UPLOAD_DIR: z.string().default("var/uploads"),
+    /** Where the partition job writes a month of messages (compressed CSV) before detaching it; default UPLOAD_DIR/message-archive (ADR 029). */
+    MESSAGE_ARCHIVE_DIR: z.string().default(""),
+    /** How many months of messages partitions the worker keeps created ahead of the current one (ADR 029). */
+    MESSAGE_PARTITIONS_AHEAD_MONTHS: z.coerce.number().int().min(1).max(24).default(3),
+    /** How often the worker's partition job runs (create ahead, export and detach past retention). */
+    MESSAGE_PARTITIONS_SWEEP_SECONDS: z.coerce.number().int().positive().default(3600),
     /** Largest request body accepted (uploads), in megabytes. */
     MAX_UPLOAD_MB: z.coerce.number().int().positive().default(2048),
     /** Largest JSON, urlencoded or text body accepted on any route but the upload routes, in kilobytes (api/lib/body-limit.ts). */

@@ -58,7 +58,10 @@ export async function accountForInbound(from: string, to: string): Promise<strin
 export async function receiveInbound(input: InboundSms): Promise<InboundOutcome> {
   const db = sequelize();
   if (input.providerMessageId) {
-    const [seen] = await rows<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, [input.provider, input.providerMessageId]);
+    const [seen] = await rows<{ id: string }>(`SELECT message_id AS id FROM message_provider_ids WHERE provider = $1 AND provider_message_id = $2`, [
+      input.provider,
+      input.providerMessageId,
+    ]);
     if (seen) return { result: "duplicate", messageId: seen.id };
   }
   const accountId = await accountForInbound(input.from, input.to);
@@ -68,24 +71,37 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
   }
   const { coding, segments } = smsSegments(input.body);
   const outcome = await db.transaction(async (transaction): Promise<InboundOutcome> => {
-    const inserted = await rows<{ id: string }>(
-      `INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, provider_message_id, price, created_at, updated_at)
-       VALUES ($1, 'sms', 'inbound', $2, $3, $4, $5, $6, 'received', $7, $8, 0, $9, now())
-       ON CONFLICT (provider, provider_message_id) WHERE provider_message_id IS NOT NULL DO NOTHING
-       RETURNING id`,
+    // The (provider, provider_message_id) pair is claimed first in message_provider_ids (unique over every
+    // month, ADR 029): a concurrent duplicate waits for it and inserts nothing. An MO without a provider id
+    // (none today) is inserted as it is.
+    const inserted = await rows<{ id: string; created_at: string }>(
+      `WITH k AS (
+         INSERT INTO message_provider_ids (provider, provider_message_id, message_id, message_created_at, account_id)
+         SELECT $7, $8, gen_random_uuid(), $9, $1 WHERE $8::text IS NOT NULL
+         ON CONFLICT (provider, provider_message_id) DO NOTHING
+         RETURNING message_id
+       )
+       INSERT INTO messages (id, account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, provider_message_id, price, created_at, updated_at)
+       SELECT COALESCE((SELECT message_id FROM k), gen_random_uuid()), $1, 'sms', 'inbound', $2, $3, $4, $5, $6, 'received', $7, $8, 0, $9, now()
+        WHERE $8::text IS NULL OR EXISTS (SELECT 1 FROM k)
+       RETURNING id, created_at::text AS created_at`,
       [accountId, input.from, input.to.slice(0, 20), input.body, segments, coding, input.provider, input.providerMessageId, input.occurredAt],
       { transaction },
     );
     if (!inserted[0]) {
-      const [seen] = await rows<{ id: string }>(`SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`, [input.provider, input.providerMessageId], {
-        transaction,
-      });
+      const [seen] = await rows<{ id: string }>(
+        `SELECT message_id AS id FROM message_provider_ids WHERE provider = $1 AND provider_message_id = $2`,
+        [input.provider, input.providerMessageId],
+        {
+          transaction,
+        },
+      );
       return { result: "duplicate", messageId: seen.id };
     }
     const messageId = inserted[0].id;
     await exec(
-      `INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, 'received', 'provider', $3::jsonb)`,
-      [messageId, accountId, JSON.stringify({ provider: input.provider, occurred_at: input.occurredAt.toISOString() })],
+      `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload) VALUES ($1, $4, $2, 'received', 'provider', $3::jsonb)`,
+      [messageId, accountId, JSON.stringify({ provider: input.provider, occurred_at: input.occurredAt.toISOString() }), inserted[0].created_at],
       { transaction },
     );
 

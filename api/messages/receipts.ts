@@ -106,13 +106,18 @@ function pump() {
   });
 }
 
-type Locked = { id: string; account_id: string; status: MessageStatus; provider: string; provider_message_id: string };
+/** created_at as PostgreSQL's text: exact to the microsecond, it names the message's month (partition, ADR 029). */
+type Locked = { id: string; created_at: string; account_id: string; status: MessageStatus; provider: string; provider_message_id: string };
 type Change = { status: MessageStatus; at: Partial<Record<"sent_at" | "delivered_at" | "read_at" | "failed_at", Date>>; error?: { code: string | null; message: string | null } };
 const COLUMN = { queuedAt: null, sentAt: "sent_at", deliveredAt: "delivered_at", readAt: "read_at", failedAt: "failed_at" } as const;
 
 function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return rows<Locked>(`SELECT id, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids], { transaction });
+  return rows<Locked>(
+    `SELECT id, created_at::text AS created_at, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+    [ids],
+    { transaction },
+  );
 }
 
 /** Applies receipts in one transaction, in their order; answers one outcome per receipt. */
@@ -130,8 +135,10 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     const messages =
       byId.length === 0
         ? await rows<Locked>(
-            `SELECT m.id, m.account_id, m.status, m.provider, m.provider_message_id
-             FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages m ON m.provider = r.provider AND m.provider_message_id = r.pid
+            `SELECT m.id, m.created_at::text AS created_at, m.account_id, m.status, m.provider, m.provider_message_id
+             FROM unnest($1::text[], $2::text[]) AS r(provider, pid)
+             JOIN message_provider_ids k ON k.provider = r.provider AND k.provider_message_id = r.pid
+             JOIN messages m ON m.id = k.message_id AND m.created_at = k.message_created_at
              ORDER BY m.id FOR UPDATE OF m`,
             pidArrays,
             { transaction },
@@ -141,7 +148,8 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
               await rows<{ id: string }>(
                 `SELECT id FROM messages WHERE id = ANY($3::uuid[])
                  UNION
-                 SELECT x.id FROM unnest($1::text[], $2::text[]) AS r(provider, pid) JOIN messages x ON x.provider = r.provider AND x.provider_message_id = r.pid`,
+                 SELECT k.message_id FROM unnest($1::text[], $2::text[]) AS r(provider, pid)
+                 JOIN message_provider_ids k ON k.provider = r.provider AND k.provider_message_id = r.pid`,
                 [...pidArrays, byId],
                 { transaction },
               )
@@ -162,7 +170,7 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     const seen = new Set<string>();
     const current = new Map(messages.map((m) => [m.id, m.status]));
     const changes = new Map<string, Change>();
-    const events: { index: number; messageId: string; accountId: string; status: string; eventId: string; payload: string }[] = [];
+    const events: { index: number; messageId: string; createdAt: string; accountId: string; status: string; eventId: string; payload: string }[] = [];
     const carriers = new Map<string, string>();
     const answers = inputs.map((input, index): ReceiptOutcome => {
       const message = input.messageId ? byMessageId.get(input.messageId) : byProviderId.get(`${input.provider}\u0000${input.providerMessageId}`);
@@ -175,6 +183,7 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
       events.push({
         index,
         messageId: message.id,
+        createdAt: message.created_at,
         accountId: message.account_id,
         status: input.status,
         eventId: input.eventId,
@@ -204,13 +213,20 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
       const inserted = new Set(
         (
           await rows<{ message_id: string; status: string }>(
-            `INSERT INTO message_events (message_id, account_id, status, source, provider_event_id, payload)
-             SELECT e.message_id, e.account_id, e.status, 'provider', e.event_id, e.payload::jsonb
-             FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS e(message_id, account_id, status, event_id, payload, n)
+            `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, provider_event_id, payload)
+             SELECT e.message_id, e.created_at, e.account_id, e.status, 'provider', e.event_id, e.payload::jsonb
+             FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) WITH ORDINALITY AS e(message_id, account_id, status, event_id, payload, created_at, n)
              ORDER BY e.n
-             ON CONFLICT (message_id, status, source) WHERE source = 'provider' DO NOTHING
+             ON CONFLICT (message_id, message_created_at, status, source) WHERE source = 'provider' DO NOTHING
              RETURNING message_id, status`,
-            [events.map((e) => e.messageId), events.map((e) => e.accountId), events.map((e) => e.status), events.map((e) => e.eventId), events.map((e) => e.payload)],
+            [
+              events.map((e) => e.messageId),
+              events.map((e) => e.accountId),
+              events.map((e) => e.status),
+              events.map((e) => e.eventId),
+              events.map((e) => e.payload),
+              events.map((e) => e.createdAt),
+            ],
             { transaction },
           )
         ).map((e) => `${e.message_id}:${e.status}`),
@@ -233,9 +249,9 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
            error_message = CASE WHEN c.set_error THEN c.error_message ELSE m.error_message END,
            carrier = COALESCE(m.carrier, c.carrier),
            updated_at = CASE WHEN c.status IS NULL THEN m.updated_at ELSE now() END
-         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::boolean[], $8::text[], $9::text[], $10::text[])
-           AS c(id, status, sent_at, delivered_at, read_at, failed_at, set_error, error_code, error_message, carrier)
-         WHERE m.id = c.id`,
+         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::boolean[], $8::text[], $9::text[], $10::text[], $11::timestamptz[])
+           AS c(id, status, sent_at, delivered_at, read_at, failed_at, set_error, error_code, error_message, carrier, created_at)
+         WHERE m.id = c.id AND m.created_at = c.created_at`,
         [
           ids,
           ids.map((id) => changes.get(id)?.status ?? null),
@@ -247,6 +263,7 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
           ids.map((id) => changes.get(id)?.error?.code ?? null),
           ids.map((id) => changes.get(id)?.error?.message ?? null),
           ids.map((id) => carriers.get(id) ?? null),
+          ids.map((id) => byMessageId.get(id)!.created_at),
         ],
         { transaction },
       );

@@ -114,7 +114,7 @@ export async function getApproval(ctx: SignedInCtx, kind: TermKind, id: string):
   const approval = await visibleApproval(ctx, kind, id, all);
   const messages = await rows<HeldMessage>(
     `SELECT m.id, m.sender AS "from", m.recipient AS "to", m.recipient, m.sender, m.body, m.price::int AS price, m.status, m.created_at, h.state AS hold_state
-     FROM moderation_holds h JOIN messages m ON m.id = h.message_id WHERE h.approval_id = $1 ORDER BY m.created_at, m.id LIMIT 100`,
+     FROM moderation_holds h JOIN messages m ON m.id = h.message_id AND m.created_at = h.message_created_at WHERE h.approval_id = $1 ORDER BY m.created_at, m.id LIMIT 100`,
     [id],
   );
   return { data: { ...approval, messages } };
@@ -186,7 +186,7 @@ export async function approve(ctx: SignedInCtx, kind: TermKind, id: string): Pro
     // Released: pending messages of this approval that no other review still holds.
     const released = await rows<{ id: string; channel: string; account_id: string; segments: number; price: string; currency: string }>(
       `UPDATE messages m SET status = 'queued', queued_at = now(), error_code = NULL, error_message = NULL, updated_at = now()
-       WHERE m.id IN (SELECT h.message_id FROM moderation_holds h WHERE h.approval_id = $1)
+       WHERE (m.id, m.created_at) IN (SELECT h.message_id, h.message_created_at FROM moderation_holds h WHERE h.approval_id = $1)
          AND m.status = 'pending'
          AND NOT EXISTS (SELECT 1 FROM moderation_holds o WHERE o.message_id = m.id AND o.state = 'held')
        RETURNING m.id, m.channel, m.account_id, m.segments, m.price, m.currency`,
@@ -200,8 +200,8 @@ export async function approve(ctx: SignedInCtx, kind: TermKind, id: string): Pro
         { transaction },
       );
       await exec(
-        `INSERT INTO message_events (message_id, account_id, status, source, payload)
-         SELECT m.id, m.account_id, 'queued', 'system', jsonb_build_object('segments', m.segments, 'price', m.price, 'currency', m.currency, 'previous', 'pending', 'approval_id', $2::text)
+        `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+         SELECT m.id, m.created_at, m.account_id, 'queued', 'system', jsonb_build_object('segments', m.segments, 'price', m.price, 'currency', m.currency, 'previous', 'pending', 'approval_id', $2::text)
          FROM messages m WHERE m.id = ANY($1::uuid[])`,
         [released.map((m) => m.id), id],
         { transaction },
@@ -229,10 +229,10 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
     const ids = (await rows<{ message_id: string }>(`SELECT message_id FROM moderation_holds WHERE approval_id = $1`, [id], { transaction })).map((r) => r.message_id);
     // A rejected message waits on nothing else: all its holds end here.
     await exec(`UPDATE moderation_holds SET state = 'rejected', resolved_at = now() WHERE message_id = ANY($1::uuid[]) AND state = 'held'`, [ids], { transaction });
-    const rejected = await rows<{ id: string; refunded: string }>(
+    const rejected = await rows<{ id: string; created_at: string; refunded: string }>(
       `WITH old AS (SELECT id, price FROM messages WHERE id = ANY($1::uuid[]) AND status = 'pending' FOR UPDATE)
        UPDATE messages m SET status = 'rejected', failed_at = now(), error_code = $2, error_message = $3, price = 0, updated_at = now()
-       FROM old WHERE m.id = old.id RETURNING m.id, old.price AS refunded`,
+       FROM old WHERE m.id = old.id RETURNING m.id, m.created_at::text AS created_at, old.price AS refunded`,
       [ids, REJECTED_ERROR_CODE, reason],
       { transaction },
     );
@@ -240,10 +240,10 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
     await creditBalance(a.account_id, refund, transaction);
     if (rejected.length > 0) {
       await exec(
-        `INSERT INTO message_events (message_id, account_id, status, source, payload)
-         SELECT r.id, $2, 'rejected', 'system', jsonb_build_object('error_code', $3::text, 'error_message', $4::text, 'refunded', r.refunded, 'previous', 'pending', 'approval_id', $5::text)
-         FROM unnest($1::uuid[], $6::bigint[]) AS r(id, refunded)`,
-        [rejected.map((m) => m.id), a.account_id, REJECTED_ERROR_CODE, reason, id, rejected.map((m) => m.refunded)],
+        `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+         SELECT r.id, r.created_at, $2, 'rejected', 'system', jsonb_build_object('error_code', $3::text, 'error_message', $4::text, 'refunded', r.refunded, 'previous', 'pending', 'approval_id', $5::text)
+         FROM unnest($1::uuid[], $6::bigint[], $7::timestamptz[]) AS r(id, refunded, created_at)`,
+        [rejected.map((m) => m.id), a.account_id, REJECTED_ERROR_CODE, reason, id, rejected.map((m) => m.refunded), rejected.map((m) => m.created_at)],
         { transaction },
       );
     }

@@ -90,21 +90,27 @@ async function notAllowed(accountId: string, matched: Term[], transaction: Trans
 
 /** Holds the account's queued `messageIds` on the reviews of `review` (opened when missing). */
 async function applyHold(accountId: string, review: Term[], messageIds: string[], transaction: Transaction): Promise<HoldResult> {
-  const held = await rows<{ id: string }>(
+  // created_at as text: exact to the microsecond (a JS Date is not), it names the message's month.
+  const held = await rows<{ id: string; created_at: string }>(
     `UPDATE messages SET status = 'pending', queued_at = NULL, error_code = $3, error_message = $4, updated_at = now()
-     WHERE id = ANY($2::uuid[]) AND account_id = $1 AND status = 'queued' RETURNING id`,
+     WHERE id = ANY($2::uuid[]) AND account_id = $1 AND status = 'queued' RETURNING id, created_at::text AS created_at`,
     [accountId, messageIds, HELD_ERROR_CODE, HELD_REASON],
     { transaction },
   );
   if (held.length === 0) return { held: new Set(), terms: [] };
   const ids = held.map((h) => h.id);
+  const created = held.map((h) => h.created_at);
   await exec(`DELETE FROM outbox WHERE published_at IS NULL AND payload->>'message_id' = ANY($1::text[])`, [ids], { transaction });
-  await exec(`DELETE FROM message_events WHERE message_id = ANY($1::uuid[]) AND status = 'queued' AND source = 'system'`, [ids], { transaction });
   await exec(
-    `INSERT INTO message_events (message_id, account_id, status, source, payload)
-     SELECT id, $2, 'pending', 'system', jsonb_build_object('reason', $3::text, 'error_code', $3::text, 'error_message', $4::text, 'terms', $5::jsonb)
-     FROM unnest($1::uuid[]) AS id`,
-    [ids, accountId, HELD_ERROR_CODE, HELD_REASON, JSON.stringify(review)],
+    `DELETE FROM message_events WHERE message_id = ANY($1::uuid[]) AND message_created_at = ANY($2::timestamptz[]) AND status = 'queued' AND source = 'system'`,
+    [ids, created],
+    { transaction },
+  );
+  await exec(
+    `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+     SELECT m.id, m.created_at, $2, 'pending', 'system', jsonb_build_object('reason', $3::text, 'error_code', $3::text, 'error_message', $4::text, 'terms', $5::jsonb)
+     FROM unnest($1::uuid[], $6::timestamptz[]) AS m(id, created_at)`,
+    [ids, accountId, HELD_ERROR_CODE, HELD_REASON, JSON.stringify(review), created],
     { transaction },
   );
   // Concurrent accepts meet on the partial unique index: the later upsert waits for the first and does nothing.
@@ -115,11 +121,11 @@ async function applyHold(accountId: string, review: Term[], messageIds: string[]
     { transaction },
   );
   await exec(
-    `INSERT INTO moderation_holds (message_id, approval_id, account_id)
-     SELECT m.id, a.id, $1 FROM unnest($2::uuid[]) AS m(id)
+    `INSERT INTO moderation_holds (message_id, message_created_at, approval_id, account_id)
+     SELECT m.id, m.created_at, a.id, $1 FROM unnest($2::uuid[], $4::timestamptz[]) AS m(id, created_at)
      CROSS JOIN moderation_approvals a
      WHERE a.account_id = $1 AND a.status = 'pending' AND (a.kind || ':' || a.value) = ANY($3::text[])`,
-    [accountId, ids, review.map(termKey)],
+    [accountId, ids, review.map(termKey), created],
     { transaction },
   );
   return { held: new Set(ids), terms: review };

@@ -249,7 +249,7 @@ async function cancel(b: Bound, pdu: PDU): Promise<Answer> {
     const to = e164(pdu.destination_addr);
     if (!to) return { command_status: STATUS.ESME_RINVDSTADR };
     const ids = await rows<{ id: string }>(
-      `SELECT m.id FROM smpp_messages sm JOIN messages m ON m.id = sm.message_id
+      `SELECT m.id FROM smpp_messages sm JOIN messages m ON m.id = sm.message_id AND m.created_at = sm.message_created_at
        WHERE sm.smpp_user_id = $1 AND m.account_id = $2 AND m.status = 'scheduled' AND m.recipient = $3 AND m.sender = $4
        ORDER BY m.created_at LIMIT 10000`,
       [b.user.id, b.user.account_id, to, String(pdu.source_addr ?? "").trim()],
@@ -477,12 +477,12 @@ async function pump() {
     done_at: Date;
   }>(
     `WITH due AS (
-       SELECT sm.message_id FROM smpp_messages sm JOIN messages m ON m.id = sm.message_id
+       SELECT sm.message_id FROM smpp_messages sm JOIN messages m ON m.id = sm.message_id AND m.created_at = sm.message_created_at
        WHERE sm.smpp_user_id = ANY($1::uuid[]) AND sm.receipt_sent_at IS NULL AND sm.registered_delivery AND m.status = ANY($2::text[])
        ORDER BY sm.created_at LIMIT 200 FOR UPDATE OF sm SKIP LOCKED
      )
      UPDATE smpp_messages s SET receipt_sent_at = now() FROM due, messages m
-     WHERE s.message_id = due.message_id AND m.id = s.message_id
+     WHERE s.message_id = due.message_id AND m.id = s.message_id AND m.created_at = s.message_created_at
      RETURNING s.message_id, s.smpp_user_id, m.status, m.sender, m.recipient, m.error_code, left(m.body, 20) AS body, m.created_at,
                COALESCE(m.delivered_at, m.failed_at, m.updated_at) AS done_at`,
     [receiverUsers, FINAL],

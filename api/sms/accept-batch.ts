@@ -60,12 +60,12 @@ const WRITE_SQL = `
     SELECT id, account_id, channel, 'outbound', sender, recipient, body, segments, coding, status, provider, route, price, currency,
            scheduled_at, CASE WHEN status = 'queued' THEN now() END, error_code, error_message
       FROM ok
-    RETURNING id, account_id, status, segments, price, currency, error_code
+    RETURNING id, created_at, account_id, status, segments, price, currency, error_code
   ), o AS (
     INSERT INTO outbox (topic, payload) SELECT ok.topic, jsonb_build_object('message_id', ok.id::text) FROM ok WHERE ok.status = 'queued'
   ), e AS (
-    INSERT INTO message_events (message_id, account_id, status, source, payload)
-    SELECT m.id, m.account_id, m.status, 'system',
+    INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+    SELECT m.id, m.created_at, m.account_id, m.status, 'system',
            CASE WHEN m.status IN ('queued', 'scheduled') THEN jsonb_build_object('segments', m.segments, 'price', m.price, 'currency', btrim(m.currency))
                 ELSE jsonb_build_object('reason', m.error_code) END
       FROM m

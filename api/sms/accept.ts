@@ -357,14 +357,14 @@ function insertMessagesSql(rows: string, select: string, opts: { events: boolean
              CASE r.why WHEN 'optout' THEN '${BLOCKED.optout.error_message}' WHEN 'deny_list' THEN '${BLOCKED.deny_list.error_message}' END,
              $9::uuid
       FROM r ORDER BY r.n
-      RETURNING id, recipient, status, segments, coding, price, error_code
+      RETURNING id, created_at, recipient, status, segments, coding, price, error_code
     ), o AS (
       INSERT INTO outbox (topic, payload) SELECT $10, jsonb_build_object('message_id', m.id::text) FROM m WHERE m.status = 'queued'
     )${
       opts.events
         ? `, e AS (
-      INSERT INTO message_events (message_id, account_id, status, source, payload)
-      SELECT m.id, $1, m.status, 'system',
+      INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+      SELECT m.id, m.created_at, $1, m.status, 'system',
              CASE WHEN m.status IN ('queued', 'scheduled') THEN jsonb_build_object('segments', m.segments, 'price', m.price, 'currency', $7::text)
                   ELSE jsonb_build_object('reason', m.error_code) END
       FROM m

@@ -11,7 +11,7 @@ import { prepared, preparedRows } from "../lib/prepared";
 const ONE_MESSAGE = prepared(
   "sms-message",
   `SELECT m.*, COALESCE((SELECT json_agg(json_build_object('status', e.status, 'source', e.source, 'payload', e.payload, 'created_at', e.created_at) ORDER BY e.id)
-                           FROM message_events e WHERE e.message_id = m.id AND e.account_id = m.account_id), '[]') AS events
+                           FROM message_events e WHERE e.message_id = m.id AND e.message_created_at = m.created_at AND e.account_id = m.account_id), '[]') AS events
      FROM messages m WHERE m.id = $1 AND m.account_id = $2 AND m.channel = 'sms'`,
 );
 

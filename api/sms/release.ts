@@ -25,7 +25,7 @@ export async function releaseDueBatch(limit = RELEASE_BATCH): Promise<number> {
   return db.transaction(async (transaction) => {
     const released = await rows<{ id: string; account_id: string; body: string }>(
       `WITH due AS (
-         SELECT m.id FROM messages m
+         SELECT m.id, m.created_at FROM messages m
           WHERE m.status = 'scheduled' AND m.scheduled_at <= now()
             AND NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.id = m.campaign_id AND c.status IN ('paused', 'canceled'))
           ORDER BY m.scheduled_at
@@ -33,13 +33,13 @@ export async function releaseDueBatch(limit = RELEASE_BATCH): Promise<number> {
           FOR UPDATE OF m SKIP LOCKED
        ), up AS (
          UPDATE messages m SET status = 'queued', queued_at = now(), updated_at = now()
-           FROM due WHERE m.id = due.id AND m.status = 'scheduled'
-         RETURNING m.id, m.account_id, m.campaign_id, m.channel, m.segments, m.price, m.currency, m.body
+           FROM due WHERE m.id = due.id AND m.created_at = due.created_at AND m.status = 'scheduled'
+         RETURNING m.id, m.created_at, m.account_id, m.campaign_id, m.channel, m.segments, m.price, m.currency, m.body
        ), o AS (
          INSERT INTO outbox (topic, payload) SELECT $2 || up.channel, jsonb_build_object('message_id', up.id::text) FROM up
        ), e AS (
-         INSERT INTO message_events (message_id, account_id, status, source, payload)
-         SELECT up.id, up.account_id, 'queued', 'system',
+         INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+         SELECT up.id, up.created_at, up.account_id, 'queued', 'system',
                 jsonb_build_object('segments', up.segments, 'price', up.price, 'currency', up.currency, 'released', true)
            FROM up
        ), c AS (

@@ -36,8 +36,8 @@ export async function replaceScheduledSms(
   const db = sequelize();
   const accountId = ctx.actor.accountId;
   return db.transaction(async (transaction) => {
-    const [m] = await rows<{ status: string; segments: number; price: string }>(
-      `SELECT status, segments, price FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms' AND direction = 'outbound' FOR UPDATE`,
+    const [m] = await rows<{ status: string; segments: number; price: string; created_at: string }>(
+      `SELECT status, segments, price, created_at::text AS created_at FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'sms' AND direction = 'outbound' FOR UPDATE`,
       [messageId, accountId],
       { transaction },
     );
@@ -48,13 +48,13 @@ export async function replaceScheduledSms(
     const difference = price - Number(m.price);
     const at = opts.scheduledAt?.toISOString() ?? null;
     await exec(
-      `UPDATE messages SET body = $2, segments = $3, coding = $4, price = $5, scheduled_at = COALESCE($6::timestamptz, scheduled_at), updated_at = now() WHERE id = $1`,
-      [messageId, body, segments, coding, price, at],
+      `UPDATE messages SET body = $2, segments = $3, coding = $4, price = $5, scheduled_at = COALESCE($6::timestamptz, scheduled_at), updated_at = now() WHERE id = $1 AND created_at = $7`,
+      [messageId, body, segments, coding, price, at, m.created_at],
       { transaction },
     );
     await exec(
-      `INSERT INTO message_events (message_id, account_id, status, source, payload) VALUES ($1, $2, 'replaced', 'system', $3::jsonb)`,
-      [messageId, accountId, JSON.stringify({ segments, price, previous_price: Number(m.price), ...(at ? { scheduled_at: at } : {}) })],
+      `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload) VALUES ($1, $4, $2, 'replaced', 'system', $3::jsonb)`,
+      [messageId, accountId, JSON.stringify({ segments, price, previous_price: Number(m.price), ...(at ? { scheduled_at: at } : {}) }), m.created_at],
       { transaction },
     );
     await recordAudit({ ...ctx, transaction }, "sms.replaced", { meta: { message_id: messageId, segments, price, ...(at ? { scheduled_at: at } : {}) } });

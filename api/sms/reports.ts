@@ -95,17 +95,42 @@ export async function smsCharts(ctx: SignedInCtx, query: unknown = {}): Promise<
   return { days, ...(await perDay(ctx.actor.accountId, from, to)) };
 }
 
+/**
+ * The report queries over a period, exported so tests/integration/partitions.test.ts can EXPLAIN the
+ * very SQL: each bounds created_at by the period's São Paulo days, so only that period's monthly
+ * partitions are scanned (ADR 029). Bind: $1 account, $2 first day, $3 last day.
+ */
+const PERIOD = `account_id = $1 AND channel = 'sms' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}`;
+export const PER_DAY_SQL = `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
+       FROM messages
+      WHERE ${PERIOD} AND direction = 'outbound'
+      GROUP BY 1, 2`;
+export const CARRIERS_SQL = `SELECT carrier, count(*) AS total,
+            count(*) FILTER (WHERE status IN ('delivered','read')) AS delivered,
+            count(*) FILTER (WHERE status = 'failed') AS failed,
+            count(*) FILTER (WHERE status = 'unavailable') AS unavailable
+       FROM messages
+      WHERE ${PERIOD} AND direction = 'outbound'
+      GROUP BY carrier
+      ORDER BY count(*) DESC, carrier NULLS LAST`;
+export const INSIGHTS_TOTALS_SQL = `SELECT count(*) FILTER (WHERE direction = 'outbound') AS messages,
+              count(*) FILTER (WHERE direction = 'outbound' AND sent_at IS NOT NULL) AS sent,
+              count(*) FILTER (WHERE direction = 'outbound' AND status IN ('delivered','read')) AS delivered,
+              count(*) FILTER (WHERE direction = 'outbound' AND status = 'failed') AS failed,
+              count(*) FILTER (WHERE direction = 'outbound' AND status = 'unavailable') AS unavailable,
+              count(*) FILTER (WHERE direction = 'outbound' AND status IN ('rejected','optout')) AS rejected,
+              count(*) FILTER (WHERE direction = 'outbound' AND status IN ('scheduled','pending','queued','sending')) AS waiting,
+              coalesce(sum(segments) FILTER (WHERE direction = 'outbound'), 0) AS segments,
+              coalesce(sum(price) FILTER (WHERE direction = 'outbound'), 0) AS cost,
+              count(*) FILTER (WHERE direction = 'inbound') AS received
+         FROM messages WHERE ${PERIOD}`;
+export const INSIGHTS_ERRORS_SQL = `SELECT error_code, count(*) AS n FROM messages WHERE ${PERIOD} AND direction = 'outbound' AND error_code IS NOT NULL
+        GROUP BY error_code ORDER BY count(*) DESC, error_code LIMIT 5`;
+
 async function perDay(accountId: string, from: string, to: string) {
   const [currency, found] = await Promise.all([
     accountCurrency(accountId),
-    rows<{ day: string; status: string; n: string; segments: string; cost: string }>(
-      `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
-       FROM messages
-      WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound'
-        AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
-      GROUP BY 1, 2`,
-      [accountId, from, to],
-    ),
+    rows<{ day: string; status: string; n: string; segments: string; cost: string }>(PER_DAY_SQL, [accountId, from, to]),
   ]);
   const byDay = new Map(daysOf(from, to).map((d) => [d, { day: d, total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts }]));
   const totals = { total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts };
@@ -134,18 +159,7 @@ export async function smsCarriers(ctx: SignedInCtx, query: unknown = {}): Promis
 }
 
 async function carriersOf(accountId: string, from: string, to: string): Promise<CarrierRow[]> {
-  const found = await rows<{ carrier: string | null; total: string; delivered: string; failed: string; unavailable: string }>(
-    `SELECT carrier, count(*) AS total,
-            count(*) FILTER (WHERE status IN ('delivered','read')) AS delivered,
-            count(*) FILTER (WHERE status = 'failed') AS failed,
-            count(*) FILTER (WHERE status = 'unavailable') AS unavailable
-       FROM messages
-      WHERE account_id = $1 AND channel = 'sms' AND direction = 'outbound'
-        AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
-      GROUP BY carrier
-      ORDER BY count(*) DESC, carrier NULLS LAST`,
-    [accountId, from, to],
-  );
+  const found = await rows<{ carrier: string | null; total: string; delivered: string; failed: string; unavailable: string }>(CARRIERS_SQL, [accountId, from, to]);
   return found.map((r) => {
     const finals = Number(r.delivered) + Number(r.failed) + Number(r.unavailable);
     return {
@@ -188,27 +202,9 @@ export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promis
   allow(ctx, "/sms/insights");
   const { from, to } = validate(rangeSchema("today"), input ?? {});
   const bind = [ctx.actor.accountId, from, to];
-  const range = `account_id = $1 AND channel = 'sms' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}`;
   const [[t], errors, currency, carriers] = await Promise.all([
-    rows<Record<string, string | null>>(
-      `SELECT count(*) FILTER (WHERE direction = 'outbound') AS messages,
-              count(*) FILTER (WHERE direction = 'outbound' AND sent_at IS NOT NULL) AS sent,
-              count(*) FILTER (WHERE direction = 'outbound' AND status IN ('delivered','read')) AS delivered,
-              count(*) FILTER (WHERE direction = 'outbound' AND status = 'failed') AS failed,
-              count(*) FILTER (WHERE direction = 'outbound' AND status = 'unavailable') AS unavailable,
-              count(*) FILTER (WHERE direction = 'outbound' AND status IN ('rejected','optout')) AS rejected,
-              count(*) FILTER (WHERE direction = 'outbound' AND status IN ('scheduled','pending','queued','sending')) AS waiting,
-              coalesce(sum(segments) FILTER (WHERE direction = 'outbound'), 0) AS segments,
-              coalesce(sum(price) FILTER (WHERE direction = 'outbound'), 0) AS cost,
-              count(*) FILTER (WHERE direction = 'inbound') AS received
-         FROM messages WHERE ${range}`,
-      bind,
-    ),
-    rows<{ error_code: string; n: string }>(
-      `SELECT error_code, count(*) AS n FROM messages WHERE ${range} AND direction = 'outbound' AND error_code IS NOT NULL
-        GROUP BY error_code ORDER BY count(*) DESC, error_code LIMIT 5`,
-      bind,
-    ),
+    rows<Record<string, string | null>>(INSIGHTS_TOTALS_SQL, bind),
+    rows<{ error_code: string; n: string }>(INSIGHTS_ERRORS_SQL, bind),
     accountCurrency(ctx.actor.accountId),
     carriersOf(ctx.actor.accountId, from, to),
   ]);

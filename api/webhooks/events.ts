@@ -38,7 +38,7 @@ const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 async function statusEvents(accountId: string, ids: string[]): Promise<WebhookEvent[]> {
   const found = await rows<EventRow>(
     `SELECT e.id::text, e.public_id, e.message_id, e.status, e.source, e.payload, e.created_at, m.channel, m.direction, m.sender, m.recipient, m.campaign_id
-     FROM message_events e JOIN messages m ON m.id = e.message_id
+     FROM message_events e JOIN messages m ON m.id = e.message_id AND m.created_at = e.message_created_at
      WHERE e.account_id = $1 AND e.id = ANY($2::bigint[]) AND m.direction = 'outbound' ORDER BY e.id`,
     [accountId, ids],
   );

@@ -31,12 +31,12 @@ export async function enqueueSms(accountId: string, opts: Enqueue = {}, q: Query
        INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, coding, status, route, price, currency, queued_at, campaign_id)
        SELECT $1, 'sms', 'outbound', 'LOJA', r.recipient, 'Oferta ' || r.n, 1, 'GSM7', 'queued', $4, $3, 'BRL', now(), $5::uuid
        FROM d, unnest($2::text[]) WITH ORDINALITY AS r(recipient, n) ORDER BY r.n
-       RETURNING id
+       RETURNING id, created_at
      ), o AS (
        INSERT INTO outbox (topic, payload) SELECT 'messages:sms', jsonb_build_object('message_id', m.id::text) FROM m
      ), e AS (
-       INSERT INTO message_events (message_id, account_id, status, source, payload)
-       SELECT m.id, $1, 'queued', 'system', jsonb_build_object('segments', 1, 'price', $3::bigint, 'currency', 'BRL') FROM m
+       INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+       SELECT m.id, m.created_at, $1, 'queued', 'system', jsonb_build_object('segments', 1, 'price', $3::bigint, 'currency', 'BRL') FROM m
      )
      SELECT id FROM m`,
     [accountId, recipients, price, opts.route ?? "T1", opts.campaignId ?? null],

@@ -1,5 +1,5 @@
 /** Messages (history from the past, inbound ones, odd statuses), their events, campaigns and history exports. */
-import { type Query, type SqlExpression, insertRow, insertRows, runDb, updateRows, given } from "./sql";
+import { type Query, type SqlExpression, insertRow, insertRows, runDb, updateRows, given, sql } from "./sql";
 
 type Time = Date | string | SqlExpression | null;
 export type MessageStatus = "pending" | "queued" | "sending" | "sent" | "delivered" | "read" | "unavailable" | "failed" | "received" | "scheduled" | "rejected" | "optout";
@@ -75,7 +75,9 @@ export type MessageEventFields = { status: string; source?: "provider" | "system
 
 /** A message's status log, oldest first. */
 export async function makeMessageEvents(accountId: string, messageId: string, events: MessageEventFields[], q: Query = runDb): Promise<void> {
-  const rows = events.map((e) => ({ messageId, accountId, source: "system", payload: {}, ...given(e) }));
+  // The event's partition is its message's month (ADR 029): message_created_at is the message's created_at.
+  const messageCreatedAt = sql(`(SELECT created_at FROM messages WHERE id = '${messageId.replace(/[^0-9a-f-]/gi, "")}'::uuid)`);
+  const rows = events.map((e) => ({ messageId, messageCreatedAt, accountId, source: "system", payload: {}, ...given(e) }));
   await insertRows("message_events", rows, {}, q);
 }
 
