@@ -20,6 +20,20 @@ const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/mensageria"),
+    /**
+     * A streaming read replica of DATABASE_URL's server (ADR 030, api/lib/read-replica.ts): the
+     * lag-tolerant reads (history, reports, dashboards, exports) go there while it answers and keeps
+     * within REPLICA_MAX_LAG_MS; otherwise to the primary. Unset: every read goes to the primary.
+     */
+    DATABASE_REPLICA_URL: optionalText.superRefine((v, ctx) => {
+      if (v === undefined) return;
+      const problem = replicaUrlProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+    /** Lag-tolerant reads leave the replica when it takes longer than this to replay what the primary had written (ADR 030). */
+    REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+    /** How often each process measures its replica (a check waits at most REPLICA_MAX_LAG_MS for it to catch up). */
+    REPLICA_CHECK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     REDIS_URL: z.string().url().default("redis://127.0.0.1:6379/0"),
     /** Prefix for every Redis key/stream, so test runs never see each other's data. */
     REDIS_PREFIX: z.string().default(""),
@@ -200,6 +214,17 @@ const schema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   })
   .superRefine((env, ctx) => {
+    // A physical replica holds the same databases as its primary: one of another name is a mistake.
+    if (env.DATABASE_REPLICA_URL && !replicaUrlProblem(env.DATABASE_REPLICA_URL)) {
+      const mine = databaseOf(env.DATABASE_URL);
+      const theirs = databaseOf(env.DATABASE_REPLICA_URL);
+      if (mine !== theirs)
+        ctx.addIssue({
+          code: "custom",
+          path: ["DATABASE_REPLICA_URL"],
+          message: `names database "${theirs}" but DATABASE_URL names "${mine}": a replica serves the primary's own databases`,
+        });
+    }
     if (env.NODE_ENV === "production") {
       for (const key of ["SESSION_SECRET", "JWT_SECRET", "APP_URL", "SIMULATOR_WEBHOOK_SECRET", "SIMULATOR_API_KEY"] as const) {
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
@@ -324,6 +349,22 @@ export function assertBindable(host: string, variable: string): void {
   if (!refusal) return;
   console.error(refusal);
   process.exit(1);
+}
+
+const databaseOf = (url: string) => decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
+
+/** Why DATABASE_REPLICA_URL is unusable as written, or null. */
+export function replicaUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return "is not a URL (postgres://user:password@host:5432/database)";
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") return `must start with postgres:// (not ${url.protocol}//)`;
+  if (!url.hostname) return "names no host (postgres://user:password@host:5432/database)";
+  if (!databaseOf(text)) return "names no database (postgres://user:password@host:5432/database)";
+  return null;
 }
 
 export type RouteRate = { rate: number; burst: number };
