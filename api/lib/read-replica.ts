@@ -23,7 +23,9 @@ import { measureLag, parseLsn } from "./replica-lag";
 
 /** The replica pool's application_name (pg_stat_activity on the replica shows who reads there). */
 export const REPLICA_APPLICATION_NAME = "mensageria-replica-reader";
-/** How long a connection to the replica may take before it counts as not answering. */
+/** The measuring connection's own name: a busy reader pool never delays a check, nor shows as one. */
+export const REPLICA_CHECK_APPLICATION_NAME = "mensageria-replica-check";
+/** How long a connection to the replica, or a check's statement, may take before it counts as not answering. */
 const CONNECT_TIMEOUT_MS = 3000;
 /** How often a check asks the replica again while it catches up. */
 const POLL_MS = 50;
@@ -32,6 +34,7 @@ const POLL_MS = 50;
 export type ReaderState = { on: "replica"; lagMs: number } | { on: "primary"; reason: string };
 
 let pool: Sequelize | undefined;
+let checkClient: pg.Client | undefined;
 let state: ReaderState | null = null;
 let checker: Every | undefined;
 let firstCheck: Promise<void> | undefined;
@@ -69,13 +72,31 @@ function setState(next: ReaderState, url: string) {
 
 type ReplicaStatus = { standby: boolean; replayed: string | null; system: string; database: string };
 
-async function replicaStatus(db: Sequelize): Promise<ReplicaStatus> {
-  const [r] = await db.query<ReplicaStatus>(
-    `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed,
-            (pg_control_system()).system_identifier::text AS system, current_database() AS database`,
-    { type: QueryTypes.SELECT },
-  );
-  return r;
+/** The replica as the check sees it, on one connection of its own (opened again after any failure). */
+async function replicaStatus(url: string): Promise<ReplicaStatus> {
+  try {
+    if (!checkClient) {
+      const client = new pg.Client({
+        connectionString: url,
+        application_name: REPLICA_CHECK_APPLICATION_NAME,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        query_timeout: CONNECT_TIMEOUT_MS,
+      });
+      client.on("error", () => undefined); // a dropped connection fails the next query, which resets it
+      checkClient = client;
+      await client.connect();
+    }
+    const { rows } = await checkClient.query<ReplicaStatus>(
+      `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed,
+              (pg_control_system()).system_identifier::text AS system, current_database() AS database`,
+    );
+    return rows[0];
+  } catch (e) {
+    const client = checkClient;
+    checkClient = undefined;
+    await client?.end().catch(() => undefined);
+    throw e;
+  }
 }
 
 /** One measurement: where the reads go until the next one. */
@@ -98,9 +119,8 @@ async function check(url: string): Promise<void> {
     primaryIdentity = undefined;
     return; // the primary does not answer: nothing to compare with, and every read fails anyway
   }
-  const db = replicaPool(url);
   try {
-    const first = await replicaStatus(db);
+    const first = await replicaStatus(url);
     if (first.system !== primary.system) {
       return setState({ on: "primary", reason: `is not a replica of DATABASE_URL's server (system identifier ${first.system}, primary ${primary.system})` }, url);
     }
@@ -118,7 +138,7 @@ async function check(url: string): Promise<void> {
           replayed = null;
           return r;
         }
-        const s = await replicaStatus(db);
+        const s = await replicaStatus(url);
         return s.replayed === null ? -1n : parseLsn(s.replayed);
       },
     });
@@ -207,6 +227,8 @@ export async function closeReadReplica() {
   firstCheck = undefined;
   state = null;
   primaryIdentity = undefined;
+  await checkClient?.end().catch(() => undefined);
+  checkClient = undefined;
   await pool?.close();
   pool = undefined;
 }
