@@ -175,19 +175,21 @@ export function readerState(): ReaderState | null {
 /**
  * The connection for a read that tolerates lag: the replica's pool while it is healthy, else the
  * primary's `sequelize()`. Never use it inside a transaction or for a read-your-own-write screen.
+ * A process's first call starts the checks and does not wait for them: until the first check has
+ * answered (api and worker start it at boot), reads go to the primary.
  */
-export async function readReplica(): Promise<Sequelize> {
+export function readReplica(): Sequelize {
   const url = env().DATABASE_REPLICA_URL;
   if (!url) return sequelize();
-  await watchReadReplica();
+  void watchReadReplica();
   return state?.on === "replica" ? replicaPool(url) : sequelize();
 }
 
 /** The same choice as a connection string, for raw pg clients (the export's COPY stream). */
-export async function readerUrl(): Promise<string> {
+export function readerUrl(): string {
   const url = env().DATABASE_REPLICA_URL;
   if (!url) return env().DATABASE_URL;
-  await watchReadReplica();
+  void watchReadReplica();
   return state?.on === "replica" ? url : env().DATABASE_URL;
 }
 
@@ -201,7 +203,7 @@ const CONFLICT = "40001"; // "canceling statement due to conflict with recovery"
  * primary — a read can always be repeated. A lost replica is marked down at once (logged once).
  */
 export async function onReader<T>(read: (db: Sequelize) => Promise<T>): Promise<T> {
-  const db = await readReplica();
+  const db = readReplica();
   const primary = sequelize();
   if (db === primary) return read(db);
   try {

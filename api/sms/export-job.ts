@@ -108,7 +108,7 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
   await mkdir(dirname(path), { recursive: true });
 
   // The rows tolerate lag (ADR 030): the COPY reads the replica while it is healthy; the job's own row stays on the primary.
-  const client = new pg.Client({ connectionString: await readerUrl(), application_name: "mensageria-sms-export" });
+  const client = new pg.Client({ connectionString: readerUrl(), application_name: "mensageria-sms-export" });
   await client.connect();
   try {
     const lit = (v: string) => client.escapeLiteral(v);

@@ -27,7 +27,7 @@ const READERS = "mensageria-replica-reader";
 /** The measuring connection's (REPLICA_CHECK_APPLICATION_NAME). */
 const CHECK = "mensageria-replica-check";
 /** Wide enough that the reads right after a pause are done long before it (a loaded machine included). */
-const WIDE_BOUND_MS = 8000;
+const WIDE_BOUND_MS = 20_000;
 /** Narrow, so the fallback comes soon after a pause. */
 const NARROW_BOUND_MS = 1000;
 
