@@ -145,4 +145,9 @@ describe("DATABASE_REPLICA_URL (ADR 030)", () => {
     );
     expect(() => withReplica({ DATABASE_REPLICA_URL: "postgres://app@db2/mensageria", REPLICA_MAX_LAG_MS: "0" })).toThrow("REPLICA_MAX_LAG_MS");
   });
+
+  it("compares the database names only when DATABASE_URL is given (a test process reading its secrets has none)", () => {
+    const e = parseEnv({ NODE_ENV: "test", DEV_SECRETS_FILE: join(checkout(), ".secrets.dev.env"), DATABASE_REPLICA_URL: "postgres://app@db2:5433/mensageria_test_x" });
+    expect(e.DATABASE_REPLICA_URL).toBe("postgres://app@db2:5433/mensageria_test_x");
+  });
 });
