@@ -15,7 +15,8 @@
  * Messages (per day, per agent) are those WRITTEN in the period, in rooms of the department/agent filter.
  */
 // Lag-tolerant reads (ADR 030): this module's reports run on the read replica while it is healthy; the
-// check that guards a write (assertFilterOwned, before an export is created) reads the primary.
+// check that guards a write (assertFilterOwned, before an export is created) and the agents' live
+// statuses (listLiveAgents: whom to transfer to, right after a status change) read the primary.
 import { replicaRows as rows, rows as primaryRows } from "../lib/sql";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -275,7 +276,7 @@ function assertAgentsReader(ctx: SignedInCtx) {
  */
 export async function listLiveAgents(ctx: SignedInCtx): Promise<LiveAgentRow[]> {
   assertAgentsReader(ctx);
-  return rows<LiveAgentRow>(
+  return primaryRows<LiveAgentRow>(
     `SELECT u.id, trim(u.first_name || ' ' || u.last_name) AS name, u.email::text AS email, m.role, m.department_id,
             COALESCE(a.status, 'OFFLINE') AS status, a.status_at AS status_date, COALESCE(a.status, 'OFFLINE') <> 'OFFLINE' AS active,
             (SELECT count(*)::int FROM live_rooms r WHERE r.account_id = m.account_id AND r.agent_id = m.user_id AND r.status = 'OPEN') AS active_calls
