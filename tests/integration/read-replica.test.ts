@@ -65,8 +65,24 @@ async function login() {
   token = res.body.token;
 }
 
+/**
+ * A POST after a long idle gap (stopping the replica takes seconds on a loaded machine) can meet
+ * the keep-alive connection the api (Bun, 10 s idle timeout) is closing at that instant: undici
+ * answers "other side closed" without the request having been read. Only then, and only when the
+ * api still answers its health check (it did not crash), the POST is sent once more.
+ */
+async function post(path: string, body: unknown) {
+  try {
+    return await stack.api(path, { token, body });
+  } catch (e) {
+    if ((e as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw e;
+    expect((await stack.api("/api/health")).status).toBe(200);
+    return stack.api(path, { token, body });
+  }
+}
+
 async function send() {
-  const res = await stack.api("/api/sms/messages", { token, body: { to: `+55219${String(70000000 + serial++).padStart(8, "0")}`, body: "Réplica de leitura" } });
+  const res = await post("/api/sms/messages", { to: `+55219${String(70000000 + serial++).padStart(8, "0")}`, body: "Réplica de leitura" });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data[0].id as string;
 }
