@@ -73,6 +73,9 @@ export async function startStack(opts: StackOptions = {}) {
     LOGIN_MAX_FAILS_PER_IP: "1000",
     ...opts.env,
   } as NodeJS.ProcessEnv;
+  // The run's DATABASE_REPLICA_URL (a suite pass with a read replica) names the run's database, not
+  // this one (the processes would refuse it): a private stack reads the primary unless given one.
+  delete env.DATABASE_REPLICA_URL;
   Object.assign(env, opts.databaseEnv?.({ name: dbName, url: databaseUrl }));
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
     const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
