@@ -24,9 +24,12 @@ import { startWebhookWorkers } from "./webhooks/worker";
 import { releaseAbsentAgents, sweepIdle } from "./live/rooms/sweeps";
 import { startLiveOutbound } from "./live/outbound";
 import { initModels } from "../models";
+import { watchReadReplica } from "./lib/read-replica";
 
 // Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
 initModels();
+// The read replica (ADR 030), when configured, is measured from the start: its state is logged now, not at the first report.
+void watchReadReplica();
 
 env();
 const consumers = [

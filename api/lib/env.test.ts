@@ -119,3 +119,35 @@ describe("listeners", () => {
     expect(bindRefusal({ ...dev, DEV_SECRETS: false }, "0.0.0.0", "WEB_HOST")).toBeNull();
   });
 });
+
+describe("DATABASE_REPLICA_URL (ADR 030)", () => {
+  const withReplica = (extra: Record<string, string>) =>
+    parseEnv({ NODE_ENV: "test", DEV_SECRETS_FILE: join(checkout(), ".secrets.dev.env"), DATABASE_URL: "postgres://app@db1:5432/mensageria", ...extra });
+
+  it("is optional; the lag bound and the check interval have documented defaults", () => {
+    const e = withReplica({});
+    expect(e.DATABASE_REPLICA_URL).toBeUndefined();
+    expect(e.REPLICA_MAX_LAG_MS).toBe(5000);
+    expect(e.REPLICA_CHECK_MS).toBe(1000);
+    expect(withReplica({ DATABASE_REPLICA_URL: "postgres://app@db2:5433/mensageria", REPLICA_MAX_LAG_MS: "2000" })).toMatchObject({
+      DATABASE_REPLICA_URL: "postgres://app@db2:5433/mensageria",
+      REPLICA_MAX_LAG_MS: 2000,
+    });
+  });
+
+  it("stops the process at start with a sentence naming it when it is malformed", () => {
+    expect(() => withReplica({ DATABASE_REPLICA_URL: "db2:5433" })).toThrow(/DATABASE_REPLICA_URL: (is not a URL|must start with postgres)/);
+    expect(() => withReplica({ DATABASE_REPLICA_URL: "not a url" })).toThrow("DATABASE_REPLICA_URL: is not a URL (postgres://user:password@host:5432/database)");
+    expect(() => withReplica({ DATABASE_REPLICA_URL: "http://db2:5433/mensageria" })).toThrow("DATABASE_REPLICA_URL: must start with postgres:// (not http://)");
+    expect(() => withReplica({ DATABASE_REPLICA_URL: "postgres://app@db2:5433" })).toThrow("DATABASE_REPLICA_URL: names no database");
+    expect(() => withReplica({ DATABASE_REPLICA_URL: "postgres://app@db2:5433/other" })).toThrow(
+      'DATABASE_REPLICA_URL: names database "other" but DATABASE_URL names "mensageria"',
+    );
+    expect(() => withReplica({ DATABASE_REPLICA_URL: "postgres://app@db2/mensageria", REPLICA_MAX_LAG_MS: "0" })).toThrow("REPLICA_MAX_LAG_MS");
+  });
+
+  it("compares the database names only when DATABASE_URL is given (a test process reading its secrets has none)", () => {
+    const e = parseEnv({ NODE_ENV: "test", DEV_SECRETS_FILE: join(checkout(), ".secrets.dev.env"), DATABASE_REPLICA_URL: "postgres://app@db2:5433/mensageria_test_x" });
+    expect(e.DATABASE_REPLICA_URL).toBe("postgres://app@db2:5433/mensageria_test_x");
+  });
+});

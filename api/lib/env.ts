@@ -21,6 +21,20 @@ const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/mensageria"),
+    /**
+     * A streaming read replica of DATABASE_URL's server (ADR 030, api/lib/read-replica.ts): the
+     * lag-tolerant reads (history, reports, dashboards, exports) go there while it answers and keeps
+     * within REPLICA_MAX_LAG_MS; otherwise to the primary. Unset: every read goes to the primary.
+     */
+    DATABASE_REPLICA_URL: optionalText.superRefine((v, ctx) => {
+      if (v === undefined) return;
+      const problem = replicaUrlProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+    /** Lag-tolerant reads leave the replica when it takes longer than this to replay what the primary had written (ADR 030). */
+    REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+    /** How often each process measures its replica (a check waits at most REPLICA_MAX_LAG_MS for it to catch up). */
+    REPLICA_CHECK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     /** One server (redis://host:port/db) or a Redis Cluster: a comma-separated list of seed nodes (ADR 028). */
     REDIS_URL: z
       .string()
@@ -254,10 +268,16 @@ type SecretName = (typeof SECRET_NAMES)[number];
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = schema.safeParse(source);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`);
-    throw new Error(`Invalid configuration — fix these environment variables:\n  ${lines.join("\n  ")}`);
+  const lines = result.success ? [] : result.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`);
+  // A physical replica holds the same databases as its primary: one of another name is a mistake.
+  // Compared only when DATABASE_URL is given (a test process reading its secrets may have none).
+  const replica = result.data?.DATABASE_REPLICA_URL;
+  if (result.success && replica && source.DATABASE_URL && databaseOf(replica) !== databaseOf(source.DATABASE_URL)) {
+    lines.push(
+      `DATABASE_REPLICA_URL: names database "${databaseOf(replica)}" but DATABASE_URL names "${databaseOf(source.DATABASE_URL)}": a replica serves the primary's own databases`,
+    );
   }
+  if (!result.success || lines.length) throw new Error(`Invalid configuration — fix these environment variables:\n  ${lines.join("\n  ")}`);
   const e = result.data;
   // Outside production (where the schema requires them all) a secret not set is this checkout's
   // own random one: no secret is written in the source, and no two checkouts share one.
@@ -348,6 +368,22 @@ export function assertBindable(host: string, variable: string): void {
   if (!refusal) return;
   console.error(refusal);
   process.exit(1);
+}
+
+const databaseOf = (url: string) => decodeURIComponent(new URL(url).pathname.replace(/^\//, ""));
+
+/** Why DATABASE_REPLICA_URL is unusable as written, or null. */
+export function replicaUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return "is not a URL (postgres://user:password@host:5432/database)";
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") return `must start with postgres:// (not ${url.protocol}//)`;
+  if (!url.hostname) return "names no host (postgres://user:password@host:5432/database)";
+  if (!databaseOf(text)) return "names no database (postgres://user:password@host:5432/database)";
+  return null;
 }
 
 export type RouteRate = { rate: number; burst: number };

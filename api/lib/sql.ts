@@ -6,6 +6,7 @@
  */
 import { QueryTypes, type Transaction } from "sequelize";
 import { sequelize } from "../../models/db";
+import { onReader } from "./read-replica";
 
 export type SqlOptions = { transaction?: Transaction | null };
 
@@ -26,4 +27,18 @@ export async function row<T extends object = Record<string, unknown>>(sql: strin
 export async function exec(sql: string, bind?: unknown[], opts: SqlOptions = {}): Promise<number> {
   const [, affected] = await sequelize().query(sql, { bind, type: QueryTypes.UPDATE, transaction: opts.transaction ?? undefined });
   return affected;
+}
+
+/**
+ * `rows` for a read that tolerates a few seconds of lag (ADR 030): on the read replica when
+ * DATABASE_REPLICA_URL is set and healthy, else on the primary (api/lib/read-replica.ts). No
+ * transaction option, on purpose: a transaction's reads belong to the primary.
+ */
+export function replicaRows<T extends object = Record<string, unknown>>(sql: string, bind?: unknown[]): Promise<T[]> {
+  return onReader((db) => db.query<T>(sql, { bind, type: QueryTypes.SELECT }));
+}
+
+/** `row` on the lag-tolerant reader (see replicaRows). */
+export async function replicaRow<T extends object = Record<string, unknown>>(sql: string, bind?: unknown[]): Promise<T | null> {
+  return (await replicaRows<T>(sql, bind))[0] ?? null;
 }

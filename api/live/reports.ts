@@ -14,7 +14,10 @@
  *    (averages in whole seconds, over the rooms that have both ends).
  * Messages (per day, per agent) are those WRITTEN in the period, in rooms of the department/agent filter.
  */
-import { rows } from "../lib/sql";
+// Lag-tolerant reads (ADR 030): this module's reports run on the read replica while it is healthy; the
+// check that guards a write (assertFilterOwned, before an export is created) and the agents' live
+// statuses (listLiveAgents: whom to transfer to, right after a status change) read the primary.
+import { replicaRows as rows, rows as primaryRows } from "../lib/sql";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
@@ -74,11 +77,11 @@ export function parsePeriod(input: unknown): ReportPeriod {
 /** The department and agent of a filter must be the account's (others' read as unknown options). */
 export async function assertFilterOwned(accountId: string, p: ReportPeriod) {
   if (p.department_id) {
-    const [d] = await rows(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2`, [p.department_id, accountId]);
+    const [d] = await primaryRows(`SELECT 1 FROM departments WHERE id = $1 AND account_id = $2`, [p.department_id, accountId]);
     if (!d) throw new AppError("VALIDATION", { fields: { department_id: ["validation.option"] } });
   }
   if (p.agent_id) {
-    const [m] = await rows(`SELECT 1 FROM memberships WHERE user_id = $1 AND account_id = $2`, [p.agent_id, accountId]);
+    const [m] = await primaryRows(`SELECT 1 FROM memberships WHERE user_id = $1 AND account_id = $2`, [p.agent_id, accountId]);
     if (!m) throw new AppError("VALIDATION", { fields: { agent_id: ["validation.option"] } });
   }
 }
@@ -273,7 +276,7 @@ function assertAgentsReader(ctx: SignedInCtx) {
  */
 export async function listLiveAgents(ctx: SignedInCtx): Promise<LiveAgentRow[]> {
   assertAgentsReader(ctx);
-  return rows<LiveAgentRow>(
+  return primaryRows<LiveAgentRow>(
     `SELECT u.id, trim(u.first_name || ' ' || u.last_name) AS name, u.email::text AS email, m.role, m.department_id,
             COALESCE(a.status, 'OFFLINE') AS status, a.status_at AS status_date, COALESCE(a.status, 'OFFLINE') <> 'OFFLINE' AS active,
             (SELECT count(*)::int FROM live_rooms r WHERE r.account_id = m.account_id AND r.agent_id = m.user_id AND r.status = 'OPEN') AS active_calls

@@ -6,7 +6,8 @@
  * Service time: from a room being given to an agent (assigned, accepted transfer, resumed offline
  * contact) to the next `closed` event of that room, from live_room_events.
  */
-import { rows } from "../lib/sql";
+// Lag-tolerant reads (ADR 030): this module's queries run on the read replica while it is healthy.
+import { replicaRows as rows } from "../lib/sql";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { can, SUPERVISOR_ROLES_SQL } from "../policy/policy";

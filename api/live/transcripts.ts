@@ -16,7 +16,8 @@ import { assertAttendant } from "./rooms/guards";
 import { roomMessages } from "./rooms/queries";
 import type { Room } from "./rooms/types";
 import { roomSummary } from "./rooms/views";
-import { row, rows } from "../lib/sql";
+// Lag-tolerant reads (ADR 030): this module's queries run on the read replica while it is healthy.
+import { replicaRow as row, replicaRows as rows } from "../lib/sql";
 
 export const TRANSCRIPTS_PER_PAGE = 20;
 

@@ -24,6 +24,7 @@ import { HISTORY_TIME_ZONE } from "./history";
 import { liveRoomsExportSelect, type LiveExportFilter } from "../live/report-exports";
 import { EXPORT_RETENTION_DAYS, announceExport, exportRelativePath, type ExportFilter, type ExportKind } from "./exports";
 import { exec, rows } from "../lib/sql";
+import { readerUrl } from "../lib/read-replica";
 
 /** The CSV's columns, in order (machine names; documented in ADR 009). */
 export const EXPORT_COLUMNS = [
@@ -106,7 +107,8 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
   const part = `${path}.part`;
   await mkdir(dirname(path), { recursive: true });
 
-  const client = new pg.Client({ connectionString: env().DATABASE_URL, application_name: "mensageria-sms-export" });
+  // The rows tolerate lag (ADR 030): the COPY reads the replica while it is healthy; the job's own row stays on the primary.
+  const client = new pg.Client({ connectionString: readerUrl(), application_name: "mensageria-sms-export" });
   await client.connect();
   try {
     const lit = (v: string) => client.escapeLiteral(v);

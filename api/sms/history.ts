@@ -21,7 +21,8 @@ import { MAX_LIMIT } from "../lib/page";
 import { intParam, pageParam, validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
-import { rows } from "../lib/sql";
+// Lag-tolerant reads (ADR 030): this module's queries run on the read replica while it is healthy.
+import { replicaRows as rows } from "../lib/sql";
 
 export const HISTORY_PAGE_SIZE = 50;
 export const HISTORY_MAX_DAYS = 31;

@@ -17,7 +17,8 @@ import { HISTORY_MAX_DAYS, HISTORY_TIME_ZONE, saoPauloToday } from "./history";
 
 const TZ = `'${HISTORY_TIME_ZONE}'`;
 import { CHART_DAYS, WAITING_STATUSES } from "./report-constants";
-import { rows } from "../lib/sql";
+// Lag-tolerant reads (ADR 030): this module's queries run on the read replica while it is healthy.
+import { replicaRows as rows } from "../lib/sql";
 
 export { CHART_DAYS, WAITING_STATUSES };
 /** Statuses counted per day and per campaign, in display order. */

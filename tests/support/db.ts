@@ -1,6 +1,7 @@
 /** Direct reads of the run's database (for facts a client cannot see, like the mail outbox). */
 import pg from "pg";
 import { inject } from "vitest";
+import { replicaCaughtUp } from "./replica-wait";
 
 let pool: pg.Pool | undefined;
 export function db() {
@@ -9,7 +10,10 @@ export function db() {
 }
 
 export async function query<T = Record<string, unknown>>(sql: string, params: unknown[] = []) {
-  return (await db().query(sql, params)).rows as T[];
+  const rows = (await db().query(sql, params)).rows as T[];
+  // A pass with a read replica: what a test writes here is on the replica before the test reads a screen.
+  await replicaCaughtUp(db());
+  return rows;
 }
 
 /** The newest e-mail sent to `to`, waiting up to `ms` for it. */

@@ -29,6 +29,8 @@ export type StackOptions = {
   realtime?: boolean;
   /** Echo the processes' output (also TEST_SERVER_LOGS=1). */
   logs?: boolean;
+  /** Env that depends on the stack's own database (e.g. DATABASE_REPLICA_URL naming it), merged after `env`. */
+  databaseEnv?: (database: { name: string; url: string }) => Record<string, string>;
 };
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
@@ -71,15 +73,28 @@ export async function startStack(opts: StackOptions = {}) {
     LOGIN_MAX_FAILS_PER_IP: "1000",
     ...opts.env,
   } as NodeJS.ProcessEnv;
+  // The run's DATABASE_REPLICA_URL (a suite pass with a read replica) names the run's database, not
+  // this one (the processes would refuse it): a private stack reads the primary unless given one.
+  delete env.DATABASE_REPLICA_URL;
+  Object.assign(env, opts.databaseEnv?.({ name: dbName, url: databaseUrl }));
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {
     const r = spawnSync(bun, [script], { cwd: root, env, encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
   }
   const logs = opts.logs || Boolean(process.env.TEST_SERVER_LOGS);
-  const spawnProc = (name: string, script: string) => {
-    const child = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout?.on("data", (chunk: Buffer) => logs && process.stdout.write(`[stack ${name}] ${chunk}`));
-    child.stderr?.on("data", (chunk: Buffer) => logs && process.stderr.write(`[stack ${name}] ${chunk}`));
+  // Each process's output (stdout and stderr, across restarts), for tests that check what was logged.
+  const outputs = new Map<string, string>();
+  const spawnProc = (name: string, script: string, procEnv: NodeJS.ProcessEnv = env) => {
+    const child = spawn(bun, [script], { cwd: root, env: procEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const keep = (chunk: Buffer) => outputs.set(name, (outputs.get(name) ?? "") + chunk.toString());
+    child.stdout?.on("data", (chunk: Buffer) => {
+      keep(chunk);
+      if (logs) process.stdout.write(`[stack ${name}] ${chunk}`);
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      keep(chunk);
+      if (logs) process.stderr.write(`[stack ${name}] ${chunk}`);
+    });
     return child;
   };
   let api = spawnProc("api", "api/server.ts");
@@ -130,10 +145,14 @@ export async function startStack(opts: StackOptions = {}) {
     async stopApi() {
       await kill(api, "SIGTERM");
     },
-    /** Starts the API process again on the same port and waits until it answers. */
-    async startApi() {
-      api = spawnProc("api", "api/server.ts");
+    /** Starts the API process again on the same port (with `extraEnv` over the stack's env) and waits until it answers. */
+    async startApi(extraEnv: Record<string, string> = {}) {
+      api = spawnProc("api", "api/server.ts", { ...env, ...extraEnv });
       await waitFor(`${apiUrl}/api/health`, 60, 100);
+    },
+    /** What a process ("api", "worker0", "simulator", "realtime") has written to stdout and stderr so far. */
+    output(name: string) {
+      return outputs.get(name) ?? "";
     },
     async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []) {
       return (await pool.query(sql, params)).rows as T[];
