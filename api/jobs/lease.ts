@@ -31,7 +31,9 @@ export function everyOnce(name: string, ms: number, fn: () => Promise<unknown> |
     name,
     ms,
     async () => {
-      const lease = await tryLease(name, ms);
+      // A little shorter than the period: the holder's own next tick (one period after this one)
+      // must find it free, or the sweep would run every other period.
+      const lease = await tryLease(name, Math.max(1, ms - Math.min(ms / 10, 1000)));
       if (!lease) return;
       const keep = setInterval(() => void lease.extend(ms).catch(() => undefined), Math.max(50, ms / 2));
       try {

@@ -41,6 +41,18 @@ describe("a sweep's run-once lease", () => {
     for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1], "two runs within one period").toBeGreaterThanOrEqual(PERIOD - 30);
   });
 
+  it("a lone worker still runs it every period (its own lease is free again at its next tick)", async () => {
+    const PERIOD = 150;
+    const starts: number[] = [];
+    const began = Date.now();
+    const a = everyOnce("lone sweep", PERIOD, () => void starts.push(Date.now()));
+    await expect.poll(() => starts.length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(8);
+    await a.stop();
+    const periods = (Date.now() - began) / PERIOD;
+    // Every other period (a lease as long as the period, found still held at the next tick) would be about periods / 2.
+    expect(starts.length).toBeGreaterThanOrEqual(Math.floor(periods) - 1);
+  });
+
   it("a holder that died lets go when its lease expires; the other worker then runs it", async () => {
     const dead = await tryLease("orphaned sweep", 600);
     expect(dead).not.toBeNull();
