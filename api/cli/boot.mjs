@@ -66,8 +66,18 @@ if (mode === "start") {
   if (whole && process.env.TEST_REDIS_CLUSTER !== "0") {
     if (has("redis-server")) {
       console.log("\nSecond pass: the integration tests on a Redis Cluster (TEST_REDIS_CLUSTER=0 skips it).\n");
-      // redis-failover ran above, on a cluster of its own.
-      run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", "tests/integration", "--exclude", ALONE], {
+      // Not again: redis-failover (ran above, on a cluster of its own), the fault tests that start a
+      // single redis-server of their own (the cluster would not be what they test), boot and the
+      // PostgreSQL replica (no Redis of the run).
+      const notAgain = [
+        ALONE,
+        "tests/integration/dispatch-faults.test.ts",
+        "tests/integration/webhooks-faults.test.ts",
+        "tests/integration/redis-logs.test.ts",
+        "tests/integration/boot-supervisor.test.ts",
+        "tests/integration/read-replica.test.ts",
+      ].flatMap((f) => ["--exclude", f]);
+      run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", "tests/integration", ...notAgain], {
         ...env,
         TEST_REDIS_CLUSTER: "1",
       });
