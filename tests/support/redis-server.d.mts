@@ -1,4 +1,6 @@
 /** Types of ./redis-server.mjs (plain JavaScript, shared with bench/chaos.mjs). */
+/** A free loopback port. */
+export declare function freePort(): Promise<number>;
 export declare class RedisServer {
   readonly port: number;
   constructor(port: number);

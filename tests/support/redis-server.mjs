@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import Redis from "ioredis";
 
-const freePort = () =>
+/** A free loopback port (also used by ./redis-cluster.mjs). */
+export const freePort = () =>
   new Promise((resolve) => {
     const s = createServer();
     s.listen(0, "127.0.0.1", () => {
