@@ -15,6 +15,8 @@
  * | `rt:<n>`             | live (account and room) and notification streams of the accounts of realtime shard n, and each realtime process's wake-up stream for that shard | one blocking XREAD per shard in a realtime process; one pipeline per event |
  * | `<stream>:<n>`       | shard n of a job stream and its dead-letter stream                 | MULTI XADD dead + XACK |
  * | `smpp:<user>`        | an SMPP user's per-second submit counters                          | alone |
+ * | `concat:<owner>`     | the parts of a concatenated SMS held until the last (owner: an SMPP user or a provider connection) | alone (one script per part) |
+ * | `smpp-link:<conn>`   | an SMPP provider connection's next submit slot (its tps, shared by every worker) | alone (one script) |
  * | `lease:<sweep>`      | the lease of a sweep that runs once across the workers              | alone (SET NX, compare-and-extend script) |
  * | others               | one key each (tickets, visitor tokens, typing marks, pub/sub channels) | alone |
  *
@@ -57,6 +59,8 @@ export function keysFor(prefix: string | (() => string)) {
     dispatchBucket: (bucket: string) => k(`bucket:${bucket}`),
     dispatchBucketPause: (bucket: string) => k(`bucket:${bucket}`, "pause"),
     smppTps: (smppUserId: string, second: number) => k(`smpp:${smppUserId}`, "tps", second),
+    smppLinkSlot: (connectionId: string) => k(`smpp-link:${connectionId}`, "slot"),
+    smppConcat: (owner: string, message: string) => k(`concat:${owner}`, message),
 
     // Live chat
     livePresence: (accountId: string, userId: string) => k(`live:${accountId}`, "presence", userId),

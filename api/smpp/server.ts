@@ -19,8 +19,9 @@
  *   (billing, opt-outs/deny list, the outbox) on the user's route, acting as the person who
  *   created the SMPP user (else the account's first owner). The text is decoded by its
  *   data_coding (decodeText in api/channels/smpp/protocol.ts: the codings of SMPP 3.4 5.2.19 we
- *   accept); any other coding -> ESME_RINVDCS. Concatenated parts (UDH IE 00/08) are held until
- *   the last one arrives and accepted as ONE message, under the id every part was answered with
+ *   accept); any other coding -> ESME_RINVDCS. Concatenated parts (UDH IE 00/08) are held in Redis
+ *   (api/channels/smpp/reassembly.ts: the parts may come over binds to different instances of
+ *   this server) until the last one arrives and accepted as ONE message, under the id every part was answered with
  *   (made when the first part arrived): the id its receipt carries. Whether a receipt is owed, and
  *   the coding replace_sm later uses, come from part 1. Insufficient balance -> ESME_RSUBMITFAIL;
  *   a bad destination -> ESME_RINVDSTADR; a bad source or one the account may not send from
@@ -50,20 +51,7 @@ import smpp, { type PDU, type Session } from "smpp";
 import { initModels } from "../../models";
 import { loadActor } from "../auth/actor";
 import type { Actor } from "../lib/context";
-import {
-  concatOf,
-  decodeText,
-  e164,
-  keepMessagesRaw,
-  messageOf,
-  messageState,
-  Reassembler,
-  RECEIPT_STAT,
-  receiptStat,
-  receiptText,
-  STATUS,
-  userData,
-} from "../channels/smpp/protocol";
+import { concatOf, decodeText, e164, keepMessagesRaw, messageOf, messageState, RECEIPT_STAT, receiptStat, receiptText, STATUS, userData } from "../channels/smpp/protocol";
 import { assertBindable, env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { hit, peek } from "../lib/rate-limit";
@@ -77,6 +65,7 @@ import { isOwnSender } from "../sms/senders";
 import type { MessageStatus } from "../messages/status";
 import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "./limits";
 import { hashSmppPassword } from "./users";
+import { SharedReassembler } from "../channels/smpp/reassembly";
 import { exec, rows } from "../lib/sql";
 
 // Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
@@ -91,7 +80,8 @@ type Bound = { session: Session; user: UserRow; mode: Mode; actor?: { value: Act
 const bound = new Set<Bound>();
 /** A part of a concatenated message: its text, and what part 1 decides for the whole message. */
 type Part = { text: string; receipt: boolean; dataCoding: number };
-const parts = new Reassembler<Part>();
+/** Each SMPP user's held parts, in Redis: its binds may be on several instances of this server. */
+const partsOf = (user: UserRow) => new SharedReassembler<Part>(user.id);
 const FINAL = Object.keys(RECEIPT_STAT);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Requests an ESME may send that we answer; any other gets generic_nack ESME_RINVCMDID. */
@@ -170,7 +160,7 @@ async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?:
   let whole: Part = { text, receipt: wantsReceipt(pdu), dataCoding: Number(pdu.data_coding ?? 0) };
   let messageId: string | undefined;
   if (concat) {
-    const held = parts.add(`${b.user.id}|${pdu.source_addr}|${pdu.destination_addr}`, concat, whole);
+    const held = await partsOf(b.user).add(String(pdu.source_addr ?? ""), String(pdu.destination_addr ?? ""), concat, whole);
     if (!held.parts) return { status: STATUS.ESME_ROK, messageId: held.id };
     messageId = held.id;
     whole = { ...held.parts[0], text: held.parts.map((p) => p.text).join("") };

@@ -218,6 +218,32 @@ describe("SMPP server", () => {
     expect(rows[0].segments).toBe(2);
   });
 
+  it("binds of one user on two instances of the server: parts sent to each are ONE message, and its receipt reaches the receiver bound to the other instance", async () => {
+    // Two instances behind a load balancer (the suite runs a second one on smppPort2, same database and Redis).
+    const one = await client();
+    const other = await smppClient(inject("smppPort2"));
+    clients.push(other);
+    expect(await one.bind("transmitter", user.system_id, user.password)).toBe(0);
+    expect(await other.bind("transceiver", user.system_id, user.password)).toBe(0);
+    const parts = ["Parte um de tres, enviada a uma instancia. ".repeat(3), "Parte dois, a outra instancia. ".repeat(4), "e o fim."];
+    const answers = [];
+    for (const [i, message] of parts.entries()) {
+      const c = i === 1 ? other : one; // part 2 over the other instance's bind
+      answers.push(await c.submit({ destination_addr: "5511988881012", registered_delivery: 1, data_coding: 0, short_message: { udh: concatUdh(43, 3, i + 1), message } }));
+    }
+    expect(answers.map((a) => a.command_status)).toEqual([0, 0, 0]);
+    // Every part is answered with the one message id, whichever instance answered it.
+    expect(new Set(answers.map((a) => a.message_id)).size).toBe(1);
+    const rows = await query<{ id: string; body: string }>("SELECT id, body FROM messages WHERE account_id = $1 AND recipient = '+5511988881012'", [accountId]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toEqual({ id: answers[0].message_id, body: parts.join("") });
+    // The transmitter's instance has no receiver of the user: the receipt goes out from the other one.
+    const receipt = await other.waitDeliver((p) => p.receipted_message_id === rows[0].id, 30_000);
+    expect(parseReceiptText(receipt.short_message.message)?.id).toBe(rows[0].id);
+    // The user's later tests expect no other session of it.
+    await Promise.all([one.close(), other.close()]);
+  });
+
   it("a receipt produced while the user was unbound goes out on its next bind (receiver)", async () => {
     const tx = await client();
     expect(await tx.bind("transmitter", user.system_id, user.password)).toBe(0);

@@ -35,6 +35,8 @@ declare module "vitest" {
     oauthUrl: string;
     simulatorUrl: string;
     smppPort: number;
+    /** A second instance of our SMPP server on the same database and Redis (binds of one user on two instances). */
+    smppPort2: number;
     /** This run's secrets (random per run), for tests that sign what the processes verify. */
     sessionSecret: string;
     jwtSecret: string;
@@ -103,7 +105,16 @@ export async function setup(project: TestProject) {
     dbUrl.pathname = `/${dbName}`;
     const databaseUrl = dbUrl.toString();
 
-    const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort, smppPort2] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     // Google sign-in is configured against a loopback authorization server; Facebook stays unconfigured.
     const oauth = await startOAuthPeer(oauthPort);
     stops.push(() => oauth.close());
@@ -202,8 +213,10 @@ export async function setup(project: TestProject) {
       simulator: "api/simulator/server.ts",
       smpp: "api/smpp/server.ts",
     };
+    const procEnv: Record<string, NodeJS.ProcessEnv> = { smpp2: { ...env, SMPP_PORT: String(smppPort2) } };
+    procs.smpp2 = "api/smpp/server.ts";
     for (const [name, script] of Object.entries(procs)) {
-      const child = spawn(bun, [script], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(bun, [script], { cwd: root, env: procEnv[name] ?? env, stdio: ["ignore", "pipe", "pipe"] });
       const echo = (chunk: Buffer) => {
         if (process.env.TEST_SERVER_LOGS) process.stdout.write(`[${name}] ${chunk}`);
       };
@@ -221,6 +234,7 @@ export async function setup(project: TestProject) {
       waitFor(`http://127.0.0.1:${realtime}/realtime/health`, upWithin),
       waitFor(`http://127.0.0.1:${simulator}/health`, upWithin),
       waitForPort(smppPort, upWithin),
+      waitForPort(smppPort2, upWithin),
     ]);
 
     project.provide("webUrl", `http://localhost:${web}`);
@@ -233,6 +247,7 @@ export async function setup(project: TestProject) {
     project.provide("oauthUrl", `http://127.0.0.1:${oauthPort}`);
     project.provide("simulatorUrl", `http://127.0.0.1:${simulator}`);
     project.provide("smppPort", smppPort);
+    project.provide("smppPort2", smppPort2);
     project.provide("sessionSecret", secrets.SESSION_SECRET);
     project.provide("jwtSecret", secrets.JWT_SECRET);
     project.provide("simulatorWebhookSecret", secrets.SIMULATOR_WEBHOOK_SECRET);

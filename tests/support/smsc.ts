@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import smpp, { type PDU, type Session } from "smpp";
-import { concatOf, receiptText, STATUS, textOf } from "../../api/channels/smpp/protocol";
+import { concatOf, concatUdh, receiptText, STATUS, textOf } from "../../api/channels/smpp/protocol";
 
 export type Submitted = {
   messageId: string | null;
@@ -19,6 +19,8 @@ export type Submitted = {
   concat: { ref: number; total: number; seq: number } | null;
   text: string;
   at: Date;
+  /** Which bind it came over (1 for the first bind the SMSC accepted, 2 for the second…). */
+  bind: number;
 };
 
 export type Smsc = {
@@ -30,6 +32,10 @@ export type Smsc = {
   bound(): boolean;
   receipt(messageId: string, stat: string, err?: string): Promise<number>;
   mo(from: string, to: string, text: string): Promise<number>;
+  /** An MO in concatenated parts (UDH 00 03 ref total seq), part i over bound session i mod the number bound. */
+  moParts(from: string, to: string, parts: string[], ref: number): Promise<number[]>;
+  /** How many sessions are bound now. */
+  sessions(): number;
   /** Drops every connection (an SMSC restart or a network cut). */
   kick(): void;
   close(): Promise<void>;
@@ -51,6 +57,21 @@ export async function startSmsc(creds: { systemId: string; password: string }): 
         short_message: receiptText({ id: messageId, stat, err, submitted: new Date(), done: new Date() }),
       }),
     mo: (from, to, text) => deliver({ esm_class: 0, source_addr: from.replace(/^\+/, ""), source_addr_ton: 1, destination_addr: to, short_message: text }),
+    moParts: async (from, to, parts, ref) => {
+      const out: number[] = [];
+      for (const [i, message] of parts.entries()) {
+        const params = {
+          esm_class: 0x40,
+          source_addr: from.replace(/^\+/, ""),
+          source_addr_ton: 1,
+          destination_addr: to,
+          short_message: { udh: concatUdh(ref, parts.length, i + 1), message },
+        };
+        out.push(await deliver(params, i));
+      }
+      return out;
+    },
+    sessions: () => sessions.size,
     kick: () => {
       for (const s of sessions) s.destroy();
       sessions.clear();
@@ -62,19 +83,21 @@ export async function startSmsc(creds: { systemId: string; password: string }): 
       }),
   };
 
-  function deliver(params: Record<string, unknown>): Promise<number> {
-    const s = [...sessions][0];
+  function deliver(params: Record<string, unknown>, n = 0): Promise<number> {
+    const all = [...sessions];
+    const s = all[n % Math.max(1, all.length)];
     if (!s) return Promise.reject(new Error("no bound session"));
     return new Promise((resolve) => s.deliver_sm(params, (pdu: PDU) => resolve(pdu.command_status)));
   }
 
   const server = smpp.createServer((session: Session) => {
     let bound = false;
+    let bindNo = 0;
     const bind = (pdu: PDU) => {
       if (pdu.system_id !== creds.systemId) return session.send(pdu.response({ command_status: STATUS.ESME_RINVSYSID }));
       if (pdu.password !== creds.password) return session.send(pdu.response({ command_status: STATUS.ESME_RINVPASWD }));
       bound = true;
-      smsc.binds++;
+      bindNo = ++smsc.binds;
       sessions.add(session);
       session.send(pdu.response({ system_id: "TESTSMSC" }));
     };
@@ -98,6 +121,7 @@ export async function startSmsc(creds: { systemId: string; password: string }): 
         concat: concatOf(udh),
         text,
         at: new Date(),
+        bind: bindNo,
       };
       if (smsc.throttle(s)) {
         smsc.submits.push({ ...s, messageId: null, status: STATUS.ESME_RTHROTTLED });

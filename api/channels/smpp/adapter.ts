@@ -1,6 +1,9 @@
 /**
  * SMPP 3.4 client provider (ADR 011): one persistent bind_transceiver per provider connection
  * (per worker process), enquire_link keep-alive, reconnect with exponential backoff (1 s … 30 s).
+ * With several workers the SMSC sees one bind per worker (its bind limit must allow them,
+ * docs/deploy.md); the connection's tps is shared by all of them (a submit slot in Redis), and an
+ * MO's concatenated parts are reassembled in Redis whichever bind they arrive on.
  *
  * send(): the body is split like api/sms/segments.ts counts it (153 GSM-7 septets / 67 UCS-2
  * units per part); each part is a submit_sm with data_coding 0 (GSM 03.38) or 8 (UCS-2 BE),
@@ -24,7 +27,10 @@ import { applyPartReceipt } from "../../messages/parts";
 import { smsParts } from "../../sms/segments";
 import type { ProviderConnection } from "../provider-connections";
 import { PermanentSendError, ProviderThrottledError, type ChannelAdapter, type OutboundMessage } from "../contract";
-import { concatOf, concatRef, concatUdh, DATA_CODING, e164, ESM_CLASS_RECEIPT, parseReceiptText, Reassembler, STAT_STATUS, STATUS, textOf } from "./protocol";
+import { concatOf, concatRef, concatUdh, DATA_CODING, e164, ESM_CLASS_RECEIPT, parseReceiptText, STAT_STATUS, STATUS, textOf } from "./protocol";
+import { SharedReassembler } from "./reassembly";
+import { redis } from "../../lib/redis";
+import { keys } from "../../lib/redis-keys";
 import { exec, rows } from "../../lib/sql";
 
 export type SmppSettings = { host: string; port: number; system_id: string; password: string; system_type?: string; tps?: number };
@@ -55,13 +61,14 @@ export class SmppLink {
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private waiters: Array<() => void> = [];
-  private nextSlot = 0;
-  private mo = new Reassembler();
+  /** An MO's parts may arrive over the binds of different workers: held in Redis. */
+  private mo: SharedReassembler<string>;
 
   constructor(
     readonly connection: ProviderConnection,
     readonly settings: SmppSettings,
   ) {
+    this.mo = new SharedReassembler<string>(connection.id);
     this.open();
   }
 
@@ -135,13 +142,10 @@ export class SmppLink {
 
   /** Sends a request PDU and resolves with its response (rejects on timeout or a closed link). */
   async request(command: string, params: Record<string, unknown>): Promise<PDU> {
-    // The connection's tps: submits spaced at least 1/tps seconds apart in this process.
+    // The connection's tps: submits spaced at least 1/tps seconds apart across every worker's bind.
     if (command === "submit_sm" && this.settings.tps) {
-      const gap = 1000 / this.settings.tps;
-      const now = Date.now();
-      const at = Math.max(now, this.nextSlot);
-      this.nextSlot = at + gap;
-      if (at > now) await new Promise((r) => setTimeout(r, at - now));
+      const wait = await nextSlot(this.connection.id, 1000 / this.settings.tps);
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
     const session = this.session;
     if (!session || !this.bound) throw new Error(`smpp ${this.connection.name}: not bound`);
@@ -183,7 +187,7 @@ export class SmppLink {
     const from = e164(pdu.source_addr);
     if (!from) return STATUS.ESME_ROK;
     const concat = concatOf(udh);
-    const body = concat ? (this.mo.add(`${pdu.source_addr}|${pdu.destination_addr}`, concat, text).parts?.join("") ?? null) : text;
+    const body = concat ? ((await this.mo.add(String(pdu.source_addr ?? ""), String(pdu.destination_addr ?? ""), concat, text)).parts?.join("") ?? null) : text;
     if (body === null) return STATUS.ESME_ROK;
     await receiveInbound({ provider: this.connection.name, providerMessageId: null, from, to: String(pdu.destination_addr ?? ""), body, occurredAt: new Date() });
     return STATUS.ESME_ROK;
@@ -204,6 +208,22 @@ export class SmppLink {
       }
     }
   }
+}
+
+/**
+ * The connection's next submit slot, shared by every worker (each has its own bind): the slot is
+ * max(now, the stored next) and the stored next moves one gap past it, in one script on Redis's
+ * clock (processes' clocks may differ). The wait before this submit, in ms.
+ */
+const SLOT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local at = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+redis.call('SET', KEYS[1], tostring(at + tonumber(ARGV[1])), 'PX', 60000)
+return at - now
+`;
+async function nextSlot(connectionId: string, gapMs: number): Promise<number> {
+  return Number(await redis().eval(SLOT, 1, keys.smppLinkSlot(connectionId), String(Math.ceil(gapMs))));
 }
 
 const links = new Map<string, SmppLink>();

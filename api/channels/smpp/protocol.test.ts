@@ -13,7 +13,6 @@ import {
   MESSAGE_STATE,
   messageState,
   parseReceiptText,
-  Reassembler,
   receiptStat,
   receiptText,
   SHORT_MESSAGE_MAX,
@@ -38,18 +37,6 @@ describe("SMPP protocol helpers", () => {
     expect(parseReceiptText(text)).toEqual({ id: "m-1", stat: "DELIVRD", err: "000" });
     expect(parseReceiptText("id:7 sub:001 dlvrd:000 stat:undeliv err:005")).toEqual({ id: "7", stat: "UNDELIV", err: "005" });
     expect(parseReceiptText("hello")).toBeNull();
-  });
-
-  it("reassembles parts in any order once, whatever arrives twice", () => {
-    const r = new Reassembler();
-    const first = r.add("k", { ref: 1, total: 3, seq: 2 }, "b");
-    expect(first.parts).toBeNull();
-    expect(r.add("k", { ref: 1, total: 3, seq: 1 }, "a")).toEqual({ id: first.id, parts: null });
-    expect(r.add("other", { ref: 1, total: 3, seq: 3 }, "x").id).not.toBe(first.id);
-    expect(r.add("k", { ref: 1, total: 3, seq: 3 }, "c")).toEqual({ id: first.id, parts: ["a", "b", "c"] });
-    const again = r.add("k", { ref: 1, total: 3, seq: 3 }, "c"); // a new message with the same ref starts over
-    expect(again.parts).toBeNull();
-    expect(again.id).not.toBe(first.id);
   });
 
   it("E.164 from SMPP addresses", () => {

@@ -4,7 +4,6 @@
  * delivery-receipt text ("id:… sub:… dlvrd:… submit date:… done date:… stat:… err:… text:…")
  * and the reassembly of concatenated parts. No I/O.
  */
-import { randomUUID } from "node:crypto";
 import type { MessageStatus } from "../../messages/status";
 import { GSM_BASIC, isGsm7 } from "../../sms/segments";
 
@@ -273,39 +272,6 @@ export function parseReceiptText(text: string): ParsedReceipt | null {
   if (!id || !stat) return null;
   const err = /(?:^|\s)err:(\w+)/i.exec(text)?.[1] ?? null;
   return { id, stat: stat.toUpperCase(), err };
-}
-
-/**
- * Holds the parts of concatenated messages until all arrived (per sender key + reference), then
- * gives them once, in order. Each message gets an id when its first part arrives, the same for
- * all its parts (our SMPP server answers every part with it). Parts older than `ttlMs` are
- * dropped (an incomplete message is lost, as on a handset).
- */
-export class Reassembler<P = string> {
-  private pending = new Map<string, { at: number; id: string; total: number; parts: Map<number, P> }>();
-  constructor(private ttlMs = 10 * 60_000) {}
-
-  /** The message's id, and its parts in order when `part` completed it (else null). */
-  add(key: string, c: Concat, part: P): { id: string; parts: P[] | null } {
-    this.sweep();
-    const k = `${key}|${c.ref}|${c.total}`;
-    let entry = this.pending.get(k);
-    if (!entry) {
-      entry = { at: Date.now(), id: randomUUID(), total: c.total, parts: new Map() };
-      this.pending.set(k, entry);
-    }
-    entry.parts.set(c.seq, part);
-    if (entry.parts.size < entry.total) return { id: entry.id, parts: null };
-    this.pending.delete(k);
-    const parts: P[] = [];
-    for (let i = 1; i <= entry.total; i++) if (entry.parts.has(i)) parts.push(entry.parts.get(i)!);
-    return { id: entry.id, parts };
-  }
-
-  private sweep() {
-    const now = Date.now();
-    for (const [k, e] of this.pending) if (now - e.at > this.ttlMs) this.pending.delete(k);
-  }
 }
 
 /** E.164 from an SMPP address ("5511987654321" or "+55…"); null when it is not a phone number. */
