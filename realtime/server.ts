@@ -21,6 +21,7 @@
  * closes (4401 / end of stream) when its person is signed out, removed, changes role or their
  * account is suspended (realtime/revocation.ts).
  */
+import { clientAddress } from "../api/lib/client-ip";
 import type { ServerWebSocket } from "bun";
 import { loadActor } from "../api/auth/actor";
 import { accessTokenIdentity, bearer } from "../api/http/auth";
@@ -198,7 +199,7 @@ const server = Bun.serve<WsData>({
   idleTimeout: 0,
   async fetch(request, srv) {
     const url = new URL(request.url);
-    const ip = request.headers.get("X-Forwarded-For")?.split(",").at(-1)?.trim() || srv.requestIP(request)?.address || null;
+    const ip = clientAddress(request.headers.get("X-Forwarded-For"), srv.requestIP(request)?.address);
     const locale = url.searchParams.get("lang") ?? request.headers.get("Accept-Language");
     const userAgent = request.headers.get("User-Agent");
     switch (url.pathname) {

@@ -4,6 +4,7 @@
  * relayed frame by frame), serves the built assets, and gives every browser its CSRF cookie
  * before Remix sees the request.
  */
+import { clientAddress } from "../api/lib/client-ip";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import type { Server } from "bun";
 import { join } from "node:path";
@@ -77,7 +78,8 @@ async function staticFile(pathname: string): Promise<Response | null> {
 }
 
 /** A browser's websocket to /realtime/* relayed to the realtime process (frames and close codes as they are). */
-type Relay = { target: string; ip: string | null; upstream?: WebSocket; pending: Array<string | Uint8Array> };
+/** `forwardedFor`: the X-Forwarded-For the realtime process gets (the chain so far, then the address web saw). */
+type Relay = { target: string; forwardedFor: string | null; upstream?: WebSocket; pending: Array<string | Uint8Array> };
 
 function relayClose(code: number) {
   // 1005/1006 (no code, abnormal) cannot be sent in a close frame: "going away" instead.
@@ -94,7 +96,8 @@ async function answer(request: Request, srv: Server<Relay>): Promise<Response | 
   if (pathname.startsWith("/realtime/")) {
     if (request.headers.get("Upgrade")?.toLowerCase() === "websocket") {
       const target = e.REALTIME_URL.replace(/^http/, "ws") + pathname + url.search;
-      if (srv.upgrade(request, { data: { target, ip, pending: [] } })) return undefined;
+      const forwardedFor = [request.headers.get("X-Forwarded-For"), ip].filter(Boolean).join(", ") || null;
+      if (srv.upgrade(request, { data: { target, forwardedFor, pending: [] } })) return undefined;
       return new Response("Upgrade failed", { status: 400 });
     }
     return forward(request, e.REALTIME_URL, ip);
@@ -120,10 +123,12 @@ async function answer(request: Request, srv: Server<Relay>): Promise<Response | 
     headers = new Headers(request.headers);
     headers.set("Cookie", [request.headers.get("Cookie"), `${CSRF_COOKIE}=${setCsrf}`].filter(Boolean).join("; "));
   }
-  if (ip) {
-    if (headers === request.headers) headers = new Headers(request.headers);
-    headers.set("X-Real-IP", ip);
-  }
+  // The client's address for the Remix app (sign-in limits, audit): through the trusted proxies
+  // (TRUSTED_PROXIES), never a header the client sent itself.
+  const client = clientAddress(request.headers.get("X-Forwarded-For"), ip);
+  if (headers === request.headers) headers = new Headers(request.headers);
+  headers.delete("X-Real-IP");
+  if (client) headers.set("X-Real-IP", client);
   const body = await limitedBody(request);
   if ("refused" in body) return body.refused;
   const remixRequest = new Request(url, { method: request.method, headers, body: body.body, signal: request.signal, redirect: request.redirect });
@@ -151,7 +156,7 @@ const server = Bun.serve<Relay>({
     open(ws) {
       const d = ws.data;
       // Bun's WebSocket client takes headers (the DOM typing does not know them).
-      const up = new WebSocket(d.target, { headers: d.ip ? { "X-Forwarded-For": d.ip } : {} } as unknown as string[]);
+      const up = new WebSocket(d.target, { headers: d.forwardedFor ? { "X-Forwarded-For": d.forwardedFor } : {} } as unknown as string[]);
       up.binaryType = "arraybuffer";
       d.upstream = up;
       up.onopen = () => {

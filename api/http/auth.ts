@@ -3,6 +3,7 @@
  * the user, the account and whether the second factor is done; refresh tokens are rotated
  * (one use each, stored as rows, reuse revokes the whole family).
  */
+import { clientAddress, fromTrustedProxy } from "../lib/client-ip";
 import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import { Op } from "sequelize";
@@ -37,19 +38,15 @@ export async function accessClaims(raw: string | null | undefined): Promise<Acce
   return claims && claims.typ === "access" && typeof claims.sub === "string" ? (claims as unknown as AccessClaims) : false;
 }
 
-/** The caller's IP: the socket, or the last X-Forwarded-For hop when the socket is our own proxy. */
+/** The caller's IP: the socket, or, through our trusted proxies, the client they forwarded for (api/lib/client-ip.ts). */
 export function clientIp(request: Request, socketIp: string | null | undefined) {
-  const loopback = !socketIp || socketIp === "127.0.0.1" || socketIp === "::1" || socketIp === "::ffff:127.0.0.1";
-  const forwarded = request.headers.get("X-Forwarded-For");
-  if (loopback && forwarded) return forwarded.split(",").at(-1)!.trim();
-  return socketIp ?? null;
+  return clientAddress(request.headers.get("X-Forwarded-For"), socketIp);
 }
 
-/** The host the person opened: X-Forwarded-Host when the socket is our own proxy, else Host. */
+/** The host the person opened: X-Forwarded-Host when the socket is a trusted proxy (TRUSTED_PROXIES), else Host. */
 export function clientHost(request: Request, socketIp: string | null | undefined) {
-  const loopback = !socketIp || socketIp === "127.0.0.1" || socketIp === "::1" || socketIp === "::ffff:127.0.0.1";
   const forwarded = request.headers.get("X-Forwarded-Host");
-  if (loopback && forwarded) return forwarded.split(",")[0].trim();
+  if (forwarded && fromTrustedProxy(socketIp)) return forwarded.split(",")[0].trim();
   return request.headers.get("Host");
 }
 

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
+import { DEFAULT_TRUSTED_PROXIES, parseTrustedProxies } from "./trusted-proxies";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { DEFAULT_SIMULATOR_MIX, parseMix } from "../simulator/outcome";
@@ -44,6 +45,17 @@ const schema = z
           parseRedisUrl(v);
         } catch (e) {
           ctx.addIssue({ code: z.ZodIssueCode.custom, message: (e as Error).message });
+        }
+      }),
+    /** Who may tell us the client's address in X-Forwarded-For: our own web and the load balancers (api/lib/client-ip.ts). */
+    TRUSTED_PROXIES: z
+      .string()
+      .default(DEFAULT_TRUSTED_PROXIES)
+      .superRefine((v, ctx) => {
+        try {
+          parseTrustedProxies(v);
+        } catch (e) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `TRUSTED_PROXIES: ${(e as Error).message}` });
         }
       }),
     /** Prefix for every Redis key/stream, so test runs never see each other's data. No braces: they would change the keys' hash tags. */

@@ -9,6 +9,9 @@
  * rules run here with their defaults (5). The client IP is the last X-Forwarded-For entry only
  * when the socket is our own loopback proxy (api/http/auth.ts clientIp), as these tests are.
  */
+import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { NEW_PASSWORD, api, login, randomIp, registerPerson } from "../support/api";
 import { lastMailTo, query, uniqueEmail } from "../support/db";
@@ -213,5 +216,67 @@ describe("per-IP limits (private stack with small limits)", () => {
         path,
       ).toBe(true);
     }
+  });
+});
+
+describe("the client's address behind a load balancer (TRUSTED_PROXIES)", () => {
+  // Trusted: the loopback address web forwards from, and the balancers' network 10.250.0.0/16.
+  // A socket from 127.0.0.2 is none of them: a client connecting directly.
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ env: { REGISTER_MAX_PER_IP: "3", TRUSTED_PROXIES: "127.0.0.1/32,::1/128,10.250.0.0/16" } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** A sign-up's status, with this X-Forwarded-For, from the socket address `from` (loopback 127.0.0.1 by default). */
+  const register = (forwardedFor: string | null, from = "127.0.0.1") =>
+    new Promise<number>((done, fail) => {
+      const body = JSON.stringify(signUp(uniqueEmail("lb")));
+      const req = request(
+        new URL("/api/auth/register", stack.apiUrl),
+        {
+          method: "POST",
+          localAddress: from,
+          headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), ...(forwardedFor ? { "X-Forwarded-For": forwardedFor } : {}) },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => done(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", fail);
+      req.end(body);
+    });
+
+  it("one client through two balancers is one address: its 4th sign-up answers 429, whatever it prepends; another client is not affected", async () => {
+    const client = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    // client -> balancer 10.250.0.5 or .6 -> web (appends the balancer's address) -> api
+    const statuses = [
+      await register(`${client}, 10.250.0.5`),
+      await register(`${client}, 10.250.0.6`),
+      await register(`6.6.6.6, ${client}, 10.250.0.5`),
+      await register(`${client}, 10.250.0.6`),
+    ];
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    expect(await register(`203.0.113.${Math.floor(Math.random() * 200) + 1}, 10.250.0.5`)).toBe(201);
+  });
+
+  it("a socket that is no trusted proxy is the client: the X-Forwarded-For it sends is not believed", async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push(await register(`192.0.2.${i + 1}`, "127.0.0.2"));
+    expect(statuses).toEqual([201, 201, 201, 429]);
+  });
+
+  it("a setting that is no address or block stops the process with a sentence naming it", () => {
+    const r = spawnSync(resolve(__dirname, "../../node_modules/.bin/bun"), ["api/server.ts"], {
+      cwd: resolve(__dirname, "../.."),
+      env: { ...stack.env, API_PORT: "0", TRUSTED_PROXIES: "10.0.0.0/8,balancer.internal" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(r.status).not.toBe(0);
+    expect(`${r.stdout}${r.stderr}`).toContain('TRUSTED_PROXIES: "balancer.internal" is not an IP address or a CIDR block');
   });
 });
