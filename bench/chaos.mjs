@@ -33,6 +33,13 @@
  *   realtime  clients, cuts, resumed (reconnected after every cut and holding the last event),
  *             events missed (still in the stream, after the client's first connect, never received).
  *
+ * CHAOS_INSTANCES=n (default 1) runs n web, n api, n realtime and n worker processes side by
+ * side (issue 15), each kind behind a round-robin TCP balancer on loopback (bench/balancer.mjs):
+ * the senders and the realtime clients go through the web balancer (web -> api balancer, web ->
+ * realtime balancer, as in docs/deploy.md), the simulator posts its receipts to the api balancer,
+ * and the faults hit one process of a kind at a time (instance 1, then 2, …) while the others go
+ * on serving. Nothing may be lost, doubled or charged twice there either.
+ *
  * Exit code 0 only when every lost, doubled and charged-twice count is 0. Everything it started
  * (processes, redis-server, database) is removed at the end, also on failure or Ctrl-C.
  * Run: `npm run chaos` (PostgreSQL as for npm start; redis-server installed). CHAOS_SECONDS (90),
@@ -50,6 +57,8 @@ import Redis from "ioredis";
 import pg from "pg";
 import { WebSocket } from "undici";
 import { RedisServer } from "../tests/support/redis-server.mjs";
+import { buildWeb } from "../api/cli/web-build.mjs";
+import { startBalancer } from "./balancer.mjs";
 import { benchPlatform, bun, dropDatabase, freePort, onExit, redisKey, root, sleep, up } from "./lib.mjs";
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
@@ -57,6 +66,7 @@ const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 300);
 const RATE = Number(process.env.CHAOS_RATE ?? 10);
 const SETTLE = Number(process.env.CHAOS_SETTLE_SECONDS ?? 180);
 const IDLE = Number(process.env.CHAOS_IDLE_SECONDS ?? 90);
+const INSTANCES = Math.max(1, Number(process.env.CHAOS_INSTANCES ?? 1));
 const LIVE_EVERY_MS = 500;
 const FINAL_STATUSES = ["delivered", "failed", "unavailable", "read", "expired", "rejected", "optout", "canceled"];
 const runId = `${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
@@ -88,7 +98,10 @@ function killChild(child, signal = "SIGKILL") {
 }
 
 await redisServer.start();
-const [simPort, realtimePort, receiverPort] = [await freePort(), await freePort(), await freePort()];
+const [simPort, realtimePort, receiverPort, webPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+/** With one instance, api and realtime listen on the public ports themselves; with more, a balancer does. */
+const ports = async () => (INSTANCES === 1 ? [] : Promise.all(Array.from({ length: INSTANCES }, () => freePort())));
+const [apiPorts, realtimePorts, webPorts] = [await ports(), await ports(), await ports()];
 const { databaseUrl, apiPort, env } = await benchPlatform(
   dbName,
   prefix,
@@ -115,18 +128,20 @@ const { databaseUrl, apiPort, env } = await benchPlatform(
   { fresh: true },
 );
 const ticketKey = redisKey(env, "realtimeTicket", "TICKET");
+// With several instances: the web processes' (and the simulator's receipts') way is through the api and realtime balancers.
+if (INSTANCES > 1) Object.assign(env, { API_URL: `http://127.0.0.1:${apiPort}`, REALTIME_URL: `http://127.0.0.1:${realtimePort}` });
 
 /**
  * A process of the stack that can be killed and started again with the same env and port. One
  * that exits by itself (not killed by us) is a finding: it is logged and counted.
  */
 const crashes = [];
-function proc(name, script, health) {
+function proc(name, script, health, own = {}) {
   return {
     name,
     child: null,
     start() {
-      const child = spawn(bun, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", logFd, logFd] });
+      const child = spawn(bun, [script], { cwd: root, env: { ...process.env, ...env, ...own }, stdio: ["ignore", logFd, logFd] });
       child.on("exit", (code, signal) => {
         if (child.killedByUs) return;
         crashes.push(`${name} (${signal ?? `exit ${code}`})`);
@@ -146,11 +161,23 @@ function proc(name, script, health) {
     },
   };
 }
-const api = proc("api", "api/server.ts", `http://127.0.0.1:${apiPort}/api/health`);
-const worker = proc("worker", "api/worker.ts");
-const realtime = proc("realtime", "realtime/server.ts", `http://127.0.0.1:${realtimePort}/realtime/health`);
+/** n processes of a kind; with one, named as before (api, worker, realtime). */
+const kind = (name, make) => Array.from({ length: INSTANCES }, (_, i) => make(INSTANCES === 1 ? name : `${name} ${i + 1}`, i));
+const apis = kind("api", (name, i) =>
+  INSTANCES === 1
+    ? proc(name, "api/server.ts", `http://127.0.0.1:${apiPort}/api/health`)
+    : proc(name, "api/server.ts", `http://127.0.0.1:${apiPorts[i]}/api/health`, { API_PORT: String(apiPorts[i]) }),
+);
+const workers = kind("worker", (name) => proc(name, "api/worker.ts"));
+const realtimes = kind("realtime", (name, i) =>
+  INSTANCES === 1
+    ? proc(name, "realtime/server.ts", `http://127.0.0.1:${realtimePort}/realtime/health`)
+    : proc(name, "realtime/server.ts", `http://127.0.0.1:${realtimePorts[i]}/realtime/health`, { REALTIME_PORT: String(realtimePorts[i]) }),
+);
+const webs = INSTANCES === 1 ? [] : kind("web", (name, i) => proc(name, "remix/server.ts", `http://127.0.0.1:${webPorts[i]}/health`, { WEB_PORT: String(webPorts[i]) }));
 const simulator = proc("simulator", "api/simulator/server.ts", `http://127.0.0.1:${simPort}/health`);
-const procs = [api, worker, realtime, simulator];
+const procs = [...apis, ...workers, ...realtimes, ...webs, simulator];
+const balancers = [];
 onExit(() => {
   for (const p of procs) p.child?.kill("SIGKILL");
 });
@@ -176,8 +203,16 @@ process.on("SIGINT", () => abort("interrupted"));
 process.on("uncaughtException", abort);
 process.on("unhandledRejection", abort);
 try {
-  await Promise.all([api.start(), realtime.start(), simulator.start(), worker.start()]);
-  log(`stack up: api :${apiPort}, realtime :${realtimePort}, simulator :${simPort}, redis-server :${redisServer.port}, database ${dbName}`);
+  if (INSTANCES > 1) {
+    buildWeb(); // the web app's build, when its sources changed (as npm start does)
+    balancers.push(await startBalancer(apiPort, apiPorts), await startBalancer(realtimePort, realtimePorts), await startBalancer(webPort, webPorts));
+  }
+  await Promise.all(procs.map((p) => p.start()));
+  log(
+    INSTANCES === 1
+      ? `stack up: api :${apiPort}, realtime :${realtimePort}, simulator :${simPort}, redis-server :${redisServer.port}, database ${dbName}`
+      : `stack up: ${INSTANCES} of each behind balancers — web :${webPort} (${webPorts.join(", ")}), api :${apiPort} (${apiPorts.join(", ")}), realtime :${realtimePort} (${realtimePorts.join(", ")}), ${INSTANCES} workers; simulator :${simPort}, redis-server :${redisServer.port}, database ${dbName}`,
+  );
   exitCode = await run();
 } catch (e) {
   console.error(e);
@@ -189,7 +224,8 @@ process.exit(exitCode);
 // ---- the run -------------------------------------------------------------------------------------
 
 async function run() {
-  const base = `http://127.0.0.1:${apiPort}`;
+  // Integrators call the api; with several instances they (and the agents' sockets) go through the web balancer.
+  const base = INSTANCES === 1 ? `http://127.0.0.1:${apiPort}` : `http://127.0.0.1:${webPort}`;
   let token = null;
   let signingIn = null;
   const signIn = () =>
@@ -335,12 +371,17 @@ async function run() {
     faults.push(what);
     await f().catch((e) => log(`fault ${what} failed: ${e.message}`));
   };
-  const killWorker = () =>
-    fault("kill -9 worker (new one after 2 s)", async () => {
+  // With several of a kind, each fault hits the next one in turn while the others serve.
+  const turn = { worker: 0, api: 0, realtime: 0, web: 0 };
+  const pick = (list, k) => list[turn[k]++ % list.length];
+  const killWorker = () => {
+    const worker = pick(workers, "worker");
+    return fault(`kill -9 ${worker.name} (new one after 2 s)`, async () => {
       await worker.kill9();
       await sleep(2000);
       await worker.start();
     });
+  };
   const terminateBackends = () =>
     fault("pg_terminate_backend of the stack's connections", async () => {
       const { rows } = await db.query(
@@ -355,12 +396,14 @@ async function run() {
     [0.24, killWorker],
     [
       0.32,
-      () =>
-        fault("kill -9 api (new one after 5 s; senders retry with their Idempotency-Key)", async () => {
+      () => {
+        const api = pick(apis, "api");
+        return fault(`kill -9 ${api.name} (new one after 5 s; senders retry with their Idempotency-Key)`, async () => {
           await api.kill9();
           await sleep(5000);
           await api.start();
-        }),
+        });
+      },
     ],
     [
       0.44,
@@ -374,17 +417,32 @@ async function run() {
     [0.54, killWorker],
     [
       0.64,
-      () =>
-        fault("kill -9 realtime (new one after 2 s)", async () => {
+      () => {
+        const realtime = pick(realtimes, "realtime");
+        return fault(`kill -9 ${realtime.name} (new one after 2 s)`, async () => {
           await realtime.kill9();
           await sleep(2000);
           await realtime.start();
-        }),
+        });
+      },
     ],
     [0.74, killWorker],
     [0.8, terminateBackends],
     [0.88, killWorker],
   ];
+  if (INSTANCES > 1) {
+    // The front processes too: a web (its agents' sockets and requests in flight cut), and the next api.
+    const killFront = (list, k, pause) => () => {
+      const p = pick(list, k);
+      return fault(`kill -9 ${p.name} (new one after ${pause / 1000} s)`, async () => {
+        await p.kill9();
+        await sleep(pause);
+        await p.start();
+      });
+    };
+    schedule.push([0.5, killFront(webs, "web", 3000)], [0.84, killFront(apis, "api", 5000)]);
+    schedule.sort((a, b) => a[0] - b[0]);
+  }
   const t0Run = Date.now();
   const faulting = (async () => {
     for (const [at, f] of schedule) {
@@ -521,7 +579,9 @@ async function run() {
 
   const unanswered = sends.filter((s) => !s.id);
   const line = (label, value, note = "") => console.log(`| ${label} | ${value} |${note ? ` ${note}` : ""}`);
-  console.log(`\nChaos: ${SECONDS} s at ${RATE} SMS/s, ${CLIENTS} realtime clients, ${new Date().toISOString()}`);
+  console.log(
+    `\nChaos: ${SECONDS} s at ${RATE} SMS/s, ${CLIENTS} realtime clients, ${INSTANCES === 1 ? "one process of each kind" : `${INSTANCES} web, api, realtime and worker processes behind balancers`}, ${new Date().toISOString()}`,
+  );
   console.log(`faults: ${faults.join("; ")}`);
   console.log(`processes that exited by themselves: ${crashes.length ? crashes.join(", ") : "none"}; their output: ${logFile}\n`);
   console.log("| SMS | count |");
@@ -614,7 +674,7 @@ function liveClient(userId, accountId, stopped) {
     const q = new URLSearchParams({ ticket });
     if (c.cursor) q.set("last", `account:${c.cursor}`);
     if (c.connectionId) q.set("replacing", c.connectionId);
-    const ws = new WebSocket(`ws://127.0.0.1:${realtimePort}/realtime/ws?${q}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${INSTANCES === 1 ? realtimePort : webPort}/realtime/ws?${q}`);
     c.ws = ws;
     let welcomed = false;
     ws.addEventListener("message", (ev) => {
@@ -678,6 +738,7 @@ async function cleanup() {
     } catch {}
   }
   await Promise.all(procs.map((p) => p.stop()));
+  await Promise.all(balancers.map((b) => b.close()));
   receiver?.close();
   await db.end().catch(() => undefined);
   redis.disconnect();

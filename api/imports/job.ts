@@ -15,6 +15,7 @@
  * number gives the same contacts again. A PostgreSQL advisory lock keeps two workers off the
  * same import.
  */
+import { openSession } from "../lib/pg-session";
 import { once } from "node:events";
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -23,7 +24,6 @@ import { CsvError, parse } from "csv-parse";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { IMPORT_MAX_ROWS } from "../../models/constants";
-import { env } from "../lib/env";
 import { AppError, isAppError } from "../lib/errors";
 import { publishJob } from "../jobs/publish";
 import { notify } from "../notifications/services";
@@ -374,9 +374,8 @@ class ImportJob {
  */
 export async function runImport(id: string, touch?: () => Promise<void>) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return;
-  const client = new pg.Client({ connectionString: env().DATABASE_URL, application_name: "mensageria-import" });
+  const client = await openSession("mensageria-import");
   const mergers: pg.Client[] = [];
-  await client.connect();
   try {
     // Direct pg: the advisory lock is held by this session (client), which api/lib/sql.ts's pooled connections cannot hold.
     const { rows: lock } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok`, [`import:${id}`]);
@@ -385,9 +384,7 @@ export async function runImport(id: string, touch?: () => Promise<void>) {
     const row = rows[0];
     if (!row || (row.status !== "queued" && row.status !== "running")) return;
     for (let i = 0; i < MERGERS; i++) {
-      const merger = new pg.Client({ connectionString: env().DATABASE_URL, application_name: "mensageria-import-merge" });
-      await merger.connect();
-      mergers.push(merger);
+      mergers.push(await openSession("mensageria-import-merge"));
     }
     await new ImportJob(client, mergers, row, touch).run();
   } finally {

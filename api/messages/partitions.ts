@@ -24,6 +24,7 @@
  * One run at a time over every worker: a session advisory lock on the job's own connection
  * (`pg_try_advisory_lock`); a worker that does not get it skips the run.
  */
+import { openSession } from "../lib/pg-session";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, rename } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -211,8 +212,7 @@ export async function maintainPartitions(opts: PartitionOptions = {}): Promise<P
   const ahead = opts.aheadMonths ?? env().MESSAGE_PARTITIONS_AHEAD_MONTHS;
   const dir = opts.dir ?? archiveDir();
   // Direct pg: a session advisory lock and COPY streams need one connection of their own; api/lib/sql.ts cannot stream.
-  const client = new pg.Client({ connectionString: opts.databaseUrl ?? env().DATABASE_URL, application_name: "mensageria-partitions" });
-  await client.connect();
+  const client = await openSession("mensageria-partitions", opts.databaseUrl ?? env().DATABASE_URL);
   try {
     const locked = (await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1) AS ok", [LOCK_KEY])).rows[0].ok;
     if (!locked) return { skipped: "locked" };

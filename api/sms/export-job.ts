@@ -10,12 +10,12 @@
  * from the start over the same `.part` file. Dates are São Paulo wall-clock times; the price is
  * in the account's currency (decimal, e.g. 0.08) with its code.
  */
+import { openSession } from "../lib/pg-session";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { env } from "../lib/env";
 import { DEFAULT_LOCALE } from "../lib/i18n";
@@ -108,8 +108,7 @@ export async function runExport(id: string, touch?: () => Promise<void>) {
   await mkdir(dirname(path), { recursive: true });
 
   // The rows tolerate lag (ADR 030): the COPY reads the replica while it is healthy; the job's own row stays on the primary.
-  const client = new pg.Client({ connectionString: readerUrl(), application_name: "mensageria-sms-export" });
-  await client.connect();
+  const client = await openSession("mensageria-sms-export", readerUrl());
   try {
     const lit = (v: string) => client.escapeLiteral(v);
     const sql = `COPY (${selectOf(row, lit)}) TO STDOUT WITH (FORMAT csv, HEADER)`;

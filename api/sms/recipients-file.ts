@@ -14,18 +14,17 @@
  * phone number. A first row whose cells contain a phone number is data, not a header: the
  * columns are then named col1, col2…
  */
+import { openSession } from "../lib/pg-session";
 import { isUtf8 } from "node:buffer";
 import { createHash, randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { finished } from "node:stream/promises";
 import { CsvError, parse } from "csv-parse";
-import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { normalizePhone } from "../contacts/phone";
 import { detectDelimiter, isCsvName, parserOptions, type Encoding } from "../imports/files";
 import { copyText } from "../imports/rows";
 import type { SignedInCtx } from "../lib/context";
-import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { can } from "../policy/policy";
 import type { StagedFile } from "./accept";
@@ -93,8 +92,7 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
   const firstLine = headBuf.toString("latin1").split(/\r\n|\n|\r/, 1)[0] ?? "";
   const parser = parse({ ...parserOptions({ delimiter: detectDelimiter(firstLine), encoding }), info: true });
 
-  const client = new pg.Client({ connectionString: env().DATABASE_URL, application_name: "mensageria-sms-file" });
-  await client.connect();
+  const client = await openSession("mensageria-sms-file");
   let copy: ReturnType<typeof copyFrom> | null = null;
   const feed = (async () => {
     try {

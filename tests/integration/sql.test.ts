@@ -43,3 +43,29 @@ describe("api/lib/sql", () => {
     expect(await row("SELECT to_regclass($1) AS t", [`public.${table}`])).toEqual({ t: null });
   });
 });
+
+describe("api/lib/pg-session (a job's own connection)", () => {
+  it("a connection cut under it (pg_terminate_backend), idle or mid-query, fails the query and ends the client, never the process", async () => {
+    const { openSession } = await import("../../api/lib/pg-session");
+    const quiet = console.error;
+    console.error = () => undefined; // the helper logs the lost connection; expected here
+    try {
+      for (const midQuery of [false, true]) {
+        const session = await openSession("mensageria-test-session");
+        const pid = (await session.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
+        const ended = new Promise<void>((r) => session.once("end", () => r()));
+        const running = midQuery
+          ? session.query("SELECT pg_sleep(30)").then(
+              () => "finished",
+              (e: Error) => e.message,
+            )
+          : null;
+        await row("SELECT pg_terminate_backend($1)", [pid]);
+        await ended; // without a listener, pg's 'error' event here is an uncaught exception (vitest fails the run)
+        if (running) expect(await running).toMatch(/terminat/);
+      }
+    } finally {
+      console.error = quiet;
+    }
+  });
+});
