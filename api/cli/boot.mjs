@@ -55,22 +55,23 @@ if (mode === "start") {
   const args = process.argv.slice(3);
   const env = { TEST_ADMIN_DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl };
   const whole = args.length === 0;
-  // The Redis failover test (a 20,000-message dispatch on a cluster of its own) loads both cores for
-  // a minute and a half: in a whole run it goes alone, after the rest, so it slows no other test.
-  const ALONE = "tests/integration/redis-failover.test.ts";
-  run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", ...(whole ? ["--exclude", ALONE] : args)], env);
-  if (whole) run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", ALONE], env);
+  // The Redis failover test (a 20,000-message dispatch on a cluster of its own) and the two-of-each
+  // chaos run (ten processes under kills) each load both cores for a minute or more: in a whole run
+  // they go after the rest, one after the other, so they slow no other test and not each other.
+  const ALONE = ["tests/integration/redis-failover.test.ts", "tests/integration/chaos-instances.test.ts"];
+  run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", ...(whole ? ALONE.flatMap((f) => ["--exclude", f]) : args)], env);
+  if (whole) run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", "--no-file-parallelism", ...ALONE], env);
   // The whole suite runs a second time on a local Redis Cluster (3 masters, 3 replicas; ADR 028):
   // the integration tests, where every Redis command of every process is exercised. Only for the
   // whole suite (`npm test` without arguments); TEST_REDIS_CLUSTER=1 runs a chosen file on one.
   if (whole && process.env.TEST_REDIS_CLUSTER !== "0") {
     if (has("redis-server")) {
       console.log("\nSecond pass: the integration tests on a Redis Cluster (TEST_REDIS_CLUSTER=0 skips it).\n");
-      // Not again: redis-failover (ran above, on a cluster of its own), the fault tests that start a
-      // single redis-server of their own (the cluster would not be what they test), boot and the
-      // PostgreSQL replica (no Redis of the run).
+      // Not again: redis-failover (ran above, on a cluster of its own), the fault tests and the chaos
+      // run that start a single redis-server of their own (the cluster would not be what they
+      // test), boot and the PostgreSQL replica (no Redis of the run).
       const notAgain = [
-        ALONE,
+        ...ALONE,
         "tests/integration/dispatch-faults.test.ts",
         "tests/integration/webhooks-faults.test.ts",
         "tests/integration/redis-logs.test.ts",
