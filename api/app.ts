@@ -26,6 +26,7 @@ import { campaignRoutes } from "./campaigns/routes";
 import { optoutRoutes } from "./optouts/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
 import { smppRoutes } from "./smpp/routes";
+import { whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -62,6 +63,8 @@ export function createApp() {
     .use(shortCodeRoutes)
     .use(campaignRoutes)
     .use(smppRoutes)
+    .use(whatsappRoutes)
+    .use(whatsappWebhookRoutes)
     .use(wordRoutes)
     .use(urlRoutes)
     .use(providerAdminRoutes)

@@ -105,6 +105,8 @@ const schema = z
     /** Live chat channels' provider APIs (ADR 017; tests point them at a loopback peer). */
     TELEGRAM_API_URL: z.string().url().default("https://api.telegram.org"),
     GRAPH_API_URL: z.string().url().default("https://graph.facebook.com/v19.0"),
+    /** WhatsApp Cloud API (Graph) base: Meta's in production; elsewhere, unless set, the simulator's loopback WhatsApp peer. */
+    WHATSAPP_API_URL: z.string().url().optional(),
     GBM_API_URL: z.string().url().default("https://businessmessages.googleapis.com"),
     /** Google's OAuth token endpoint for Business Messages service accounts (the key's own token_uri is ignored: ADR 021). */
     GBM_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
@@ -270,6 +272,7 @@ export type Env = z.infer<typeof schema> & {
   SIMULATOR_URL: string;
   SIMULATOR_API_KEY: string;
   SIMULATOR_WEBHOOK_URL: string;
+  WHATSAPP_API_URL: string;
   /** True when any secret came from DEV_SECRETS_FILE: then every listener stays on loopback. */
   DEV_SECRETS: boolean;
 };
@@ -307,6 +310,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     SIMULATOR_URL: e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`,
     SIMULATOR_API_KEY: e.SIMULATOR_API_KEY ?? dev!.SIMULATOR_API_KEY,
     SIMULATOR_WEBHOOK_URL: e.SIMULATOR_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/providers/simulator`,
+    WHATSAPP_API_URL:
+      e.WHATSAPP_API_URL ?? (e.NODE_ENV === "production" ? "https://graph.facebook.com/v19.0" : `${e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`}/whatsapp/v19.0`),
     DEV_SECRETS: dev !== undefined,
   };
 }

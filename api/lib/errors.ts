@@ -60,6 +60,8 @@ export const ERROR_STATUS = {
   LIVE_FILE_STICKER: 422,
   /** A request body above JSON_BODY_LIMIT_KB (api/lib/body-limit.ts). */
   BODY_TOO_LARGE: 413,
+  /** A provider's API did not answer (network, timeout, 5xx) while we acted for the person (WhatsApp connect, template submit). */
+  PROVIDER_UNAVAILABLE: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -25,7 +25,7 @@ import { connectionById } from "./channel-connections";
 /** A webhook post is small JSON (media arrives by URL / file id); anything bigger is not a provider's. */
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 
-async function rawBody(request: Request): Promise<Uint8Array> {
+export async function rawBody(request: Request): Promise<Uint8Array> {
   const declared = Number(request.headers.get("Content-Length") ?? NaN);
   if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BYTES) throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
   const bytes = new Uint8Array(await request.arrayBuffer());
@@ -33,7 +33,7 @@ async function rawBody(request: Request): Promise<Uint8Array> {
   return bytes;
 }
 
-function parseJson(bytes: Uint8Array): unknown {
+export function parseJson(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {

@@ -33,12 +33,15 @@
  * real provider, for hours (RECEIPT_RETRY_SCHEDULE_S, scaled by SIMULATOR_RECEIPT_RETRY_SCALE).
  * Receipts that wait for a free post go together as one JSON array (see pumpReceipts).
  * State is in memory: a restart forgets references (like a provider's retention ending).
+ *
+ * Under /whatsapp/v19.0 it is also a WhatsApp Cloud API (Graph) peer: ./whatsapp-cloud.ts.
  */
 import { randomUUID } from "node:crypto";
 import { simulatedCarrier } from "./carrier";
 import { signWebhook } from "../channels/webhook-signature";
 import { env } from "../lib/env";
 import { parseMix, SIMULATED_ERRORS, simulatedOutcome, type SimulatedOutcome } from "./outcome";
+import { whatsappCloudPeer } from "./whatsapp-cloud";
 
 const config = env();
 const mix = parseMix(config.SIMULATOR_MIX);
@@ -351,6 +354,9 @@ const server = Bun.serve({
     if (req.method === "GET" && pathname.startsWith("/v1/messages/")) return status(req, decodeURIComponent(pathname.slice("/v1/messages/".length)));
     if (req.method === "GET" && pathname === "/v1/stats") return stats(req);
     if (req.method === "POST" && pathname === "/v1/inbound") return inbound(req);
+    // Meta's WhatsApp Cloud API (Graph) and its webhooks: ./whatsapp-cloud.ts.
+    const whatsapp = await whatsappCloudPeer(req, pathname);
+    if (whatsapp) return whatsapp;
     return error(404, "not_found", "No such endpoint");
   },
 });

@@ -1,0 +1,202 @@
+/**
+ * A loopback peer of Meta's WhatsApp Business Cloud API (Graph), served by the simulator process
+ * under /whatsapp/v19.0 (WHATSAPP_API_URL's default outside production), so `npm start` and the
+ * tests run the whole WhatsApp loop without Meta. It speaks Graph's request and error formats and
+ * posts Graph's webhooks, signed X-Hub-Signature-256 with the simulated Meta app's secret.
+ *
+ * Its rules (documented for whoever tries it by hand):
+ * - Tokens: any bearer token starting with "EAA" (as Meta's do) is valid; any other, or one
+ *   containing "expired", answers 401 OAuthException code 190.
+ * - Numbers: every phone number id of digits exists, except one ending in 404 (400, code 100
+ *   "Object with ID … does not exist"). Its display number is +55 11 9 and its last 8 digits;
+ *   verified name "Simulated Business <last 4>", quality GREEN, messaging limit TIER_1K.
+ * - The app: one simulated Meta app whose secret is simulatedAppSecret(SIMULATOR_API_KEY) (an HMAC
+ *   of the simulator's key, so nobody writes it down); its webhooks are signed with it.
+ * - POST /{waba}/subscribed_apps {override_callback_uri, verify_token}: first Meta's handshake, a GET
+ *   of the URI with hub.mode=subscribe, hub.verify_token and hub.challenge, which must answer 200
+ *   with the challenge (else 400 code 2200, as Meta); then the WABA's webhooks go there.
+ *   DELETE /{waba}/subscribed_apps stops them.
+ * - POST /{waba}/message_templates: Meta's checks that matter here (name, category, language, a
+ *   BODY component; the same name and language twice: 400 code 100 subcode 2388024) -> {id,
+ *   status: PENDING, category}. SIMULATOR_DELAY_MS later it decides: a name containing "reject"
+ *   is REJECTED with reason INVALID_FORMAT, any other APPROVED; the decision is posted as a
+ *   `message_template_status_update` webhook. GET lists the WABA's templates, DELETE ?name=
+ *   deletes every language of a name.
+ * - Test control (Authorization: Bearer SIMULATOR_API_KEY, not Graph): POST
+ *   /whatsapp/_sim/templates/{id} {event: PAUSED | DISABLED | REINSTATED | APPROVED | REJECTED,
+ *   reason?} posts that template status webhook now (Meta pauses templates of low quality).
+ * Webhook posts are retried (0.5 s doubling, 6 tries) while the endpoint fails, as Meta does.
+ * State is in memory: a restart forgets templates and subscriptions.
+ */
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { env } from "../lib/env";
+
+const config = env();
+const PREFIX = "/whatsapp/v19.0/";
+const CONTROL = "/whatsapp/_sim/templates/";
+
+/** The simulated Meta app's secret (its webhooks' signing key), from the simulator's key. */
+export const simulatedAppSecret = (simulatorApiKey: string) => createHmac("sha256", simulatorApiKey).update("whatsapp-cloud-app-secret").digest("base64url");
+
+type Template = { id: string; waba: string; name: string; language: string; category: string; components: unknown; status: string };
+const templates = new Map<string, Template>();
+const subscriptions = new Map<string, string>(); // waba -> callback URI
+let nextTemplateId = 1_000_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+const graphError = (status: number, code: number, message: string, type = "OAuthException", subcode?: number) =>
+  json({ error: { message, type, code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: randomBytes(8).toString("base64url") } }, status);
+
+function tokenError(req: Request): Response | null {
+  const token = (req.headers.get("Authorization") ?? "").replace(/^Bearer\s+/i, "");
+  if (!token.startsWith("EAA") || token.includes("expired")) return graphError(401, 190, "Invalid OAuth access token - Cannot parse access token");
+  return null;
+}
+
+async function body(req: Request): Promise<Record<string, unknown>> {
+  try {
+    const v = await req.json();
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Posts one webhook to the WABA's callback, signed; retried while it fails. */
+function postWebhook(waba: string, field: string, value: Record<string, unknown>) {
+  const uri = subscriptions.get(waba);
+  if (!uri) return;
+  const raw = JSON.stringify({ object: "whatsapp_business_account", entry: [{ id: waba, time: Math.floor(Date.now() / 1000), changes: [{ field, value }] }] });
+  const signature = `sha256=${createHmac("sha256", simulatedAppSecret(config.SIMULATOR_API_KEY)).update(raw).digest("hex")}`;
+  void (async () => {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      try {
+        const res = await fetch(uri, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signature },
+          body: raw,
+          signal: AbortSignal.timeout(10_000),
+        });
+        await res.arrayBuffer();
+        if (res.ok) return;
+      } catch {}
+      await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+    }
+    console.warn(`whatsapp peer: gave up posting ${field} to ${uri}`);
+  })();
+}
+
+function templateEvent(t: Template, event: string, reason = "NONE") {
+  postWebhook(t.waba, "message_template_status_update", {
+    event,
+    message_template_id: Number(t.id),
+    message_template_name: t.name,
+    message_template_language: t.language,
+    reason,
+  });
+}
+
+async function subscribe(req: Request, waba: string): Promise<Response> {
+  const b = await body(req);
+  const uri = typeof b.override_callback_uri === "string" ? b.override_callback_uri : "";
+  const verifyToken = typeof b.verify_token === "string" ? b.verify_token : "";
+  if (!uri || !verifyToken) return graphError(400, 100, "(#100) override_callback_uri and verify_token are required", "OAuthException");
+  const challenge = randomUUID();
+  const url = new URL(uri);
+  url.searchParams.set("hub.mode", "subscribe");
+  url.searchParams.set("hub.verify_token", verifyToken);
+  url.searchParams.set("hub.challenge", challenge);
+  let echoed = "";
+  let status = 0;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    status = res.status;
+    echoed = await res.text();
+  } catch (e) {
+    echoed = (e as Error).message;
+  }
+  if (status !== 200 || echoed.trim() !== challenge) {
+    return graphError(400, 2200, `(#2200) Callback verification failed with the following errors: HTTP Status Code = ${status}; HTTP Message = ${echoed.slice(0, 80)}`);
+  }
+  subscriptions.set(waba, uri);
+  return json({ success: true });
+}
+
+async function createTemplate(req: Request, waba: string): Promise<Response> {
+  const b = await body(req);
+  const name = String(b.name ?? "");
+  const language = String(b.language ?? "");
+  const category = String(b.category ?? "");
+  if (!/^[a-z0-9_]{1,512}$/.test(name)) return graphError(400, 100, "(#100) Invalid parameter: name", "OAuthException", 2388042);
+  if (!["UTILITY", "MARKETING", "AUTHENTICATION"].includes(category)) return graphError(400, 100, "(#100) Invalid parameter: category");
+  if (!/^[a-z]{2,3}(_[A-Z]{2})?$/.test(language)) return graphError(400, 100, "(#100) Invalid parameter: language");
+  const components = Array.isArray(b.components) ? b.components : [];
+  if (!components.some((c) => (c as { type?: unknown })?.type === "BODY")) return graphError(400, 100, "(#100) Invalid parameter: components needs a BODY");
+  if ([...templates.values()].some((t) => t.waba === waba && t.name === name && t.language === language)) {
+    return graphError(400, 100, "Message template already exists in this language", "OAuthException", 2388024);
+  }
+  const t: Template = { id: String(nextTemplateId++), waba, name, language, category, components, status: "PENDING" };
+  templates.set(t.id, t);
+  setTimeout(() => {
+    if (!templates.has(t.id)) return;
+    const rejected = name.includes("reject");
+    t.status = rejected ? "REJECTED" : "APPROVED";
+    templateEvent(t, t.status, rejected ? "INVALID_FORMAT" : "NONE");
+  }, config.SIMULATOR_DELAY_MS);
+  return json({ id: t.id, status: t.status, category });
+}
+
+/** Graph (`/whatsapp/v19.0/…`) and the test control (`/whatsapp/_sim/…`); null for any other path. */
+export async function whatsappCloudPeer(req: Request, pathname: string): Promise<Response | null> {
+  if (pathname.startsWith(CONTROL) && req.method === "POST") {
+    if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
+    const t = templates.get(decodeURIComponent(pathname.slice(CONTROL.length)));
+    if (!t) return json({ error: { code: "not_found" } }, 404);
+    const b = await body(req);
+    const event = String(b.event ?? "").toUpperCase();
+    if (!["PAUSED", "DISABLED", "REINSTATED", "APPROVED", "REJECTED"].includes(event)) return json({ error: { code: "invalid_event" } }, 400);
+    t.status = event === "REINSTATED" ? "APPROVED" : event;
+    templateEvent(t, event, typeof b.reason === "string" ? b.reason : "NONE");
+    return json({ ok: true }, 202);
+  }
+  if (!pathname.startsWith(PREFIX)) return null;
+  const denied = tokenError(req);
+  if (denied) return denied;
+  const [object, edge, ...rest] = pathname.slice(PREFIX.length).split("/").map(decodeURIComponent);
+  if (!/^\d+$/.test(object ?? "") || rest.length) return graphError(400, 100, "Unsupported request - method type or path", "GraphMethodException", 33);
+  if (object.endsWith("404"))
+    return graphError(
+      400,
+      100,
+      `Unsupported get request. Object with ID '${object}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
+      "GraphMethodException",
+      33,
+    );
+  if (!edge && req.method === "GET") {
+    const last8 = object.slice(-8).padStart(8, "0");
+    return json({
+      id: object,
+      display_phone_number: `+55 11 9${last8.slice(0, 4)}-${last8.slice(4)}`,
+      verified_name: `Simulated Business ${object.slice(-4)}`,
+      quality_rating: "GREEN",
+      messaging_limit_tier: "TIER_1K",
+    });
+  }
+  if (edge === "subscribed_apps" && req.method === "POST") return subscribe(req, object);
+  if (edge === "subscribed_apps" && req.method === "DELETE") {
+    subscriptions.delete(object);
+    return json({ success: true });
+  }
+  if (edge === "message_templates" && req.method === "POST") return createTemplate(req, object);
+  if (edge === "message_templates" && req.method === "GET") {
+    return json({ data: [...templates.values()].filter((t) => t.waba === object).map(({ waba: _w, ...t }) => t) });
+  }
+  if (edge === "message_templates" && req.method === "DELETE") {
+    const name = new URL(req.url).searchParams.get("name") ?? "";
+    const mine = [...templates.values()].filter((t) => t.waba === object && t.name === name);
+    if (!mine.length) return graphError(400, 100, "(#100) Message template not found", "OAuthException", 2593002);
+    for (const t of mine) templates.delete(t.id);
+    return json({ success: true });
+  }
+  return graphError(400, 100, "Unsupported request - method type or path", "GraphMethodException", 33);
+}

@@ -1,0 +1,156 @@
+/**
+ * WhatsApp API (issue 16; spec section 7 "WhatsApp new"): numbers and templates of the acting
+ * account, and Meta's webhooks of a number. Thin: the use-cases in ./numbers and ./templates
+ * check roles and plan and scope by account; ./webhooks applies what Meta posts.
+ */
+import { Elysia, t } from "elysia";
+import { authenticated } from "../http/auth";
+import { created } from "../http/created";
+import { createdResponse, errorResponses, fileResponse, successResponse } from "../http/openapi";
+import { safeEqual } from "../lib/crypto";
+import { AppError } from "../lib/errors";
+import { pageQuery } from "../lib/page";
+import { parseJson, rawBody, validHubSignature } from "../live/channel-webhooks";
+import { connectWhatsappNumber, disconnectWhatsappNumber, listWhatsappNumbers, numberById } from "./numbers";
+import * as R from "./responses";
+import { createWhatsappTemplate, deleteWhatsappTemplate, getWhatsappTemplate, listWhatsappTemplates } from "./templates";
+import { applyCloudWebhook, type CloudWebhook } from "./webhooks";
+
+const bearer = [{ bearer: [] }];
+const id = t.Object({ id: t.String() });
+const text = (description: string) => t.Optional(t.Union([t.String(), t.Null()], { description }));
+
+export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp"], detail: { security: bearer } })
+  .use(authenticated)
+  .get("/numbers", ({ ctx, query }) => listWhatsappNumbers(ctx, query), {
+    query: t.Object(pageQuery),
+    detail: { responses: successResponse(R.WhatsappNumbers), summary: "The account's WhatsApp numbers with what Meta reports about them (never their secrets)" },
+  })
+  .get("/new/numbers", ({ ctx, query }) => listWhatsappNumbers(ctx, query), {
+    query: t.Object(pageQuery),
+    detail: { responses: successResponse(R.WhatsappNumbers), summary: "Spec path of GET whatsapp/numbers" },
+  })
+  .post(
+    "/numbers",
+    async ({ ctx, body, set }) => {
+      const answer = await connectWhatsappNumber(ctx, body);
+      return created(set, `/api/whatsapp/numbers/${answer.data.id}`, answer);
+    },
+    {
+      body: t.Object({
+        integration: t.Optional(t.Literal("cloud")),
+        phone_number_id: t.String({ description: "Meta's phone number id (digits)" }),
+        waba_id: t.String({ description: "The WhatsApp Business Account id (digits)" }),
+        access_token: t.String({ description: "A system user's access token of the account's Meta app" }),
+        app_secret: t.String({ description: "The Meta app's secret: Meta signs its webhooks with it (X-Hub-Signature-256)" }),
+      }),
+      detail: {
+        responses: { ...createdResponse(R.WhatsappNumberOne), ...errorResponses(409, 422, 502) },
+        summary:
+          "Connect a Cloud API number: checked at Meta with the token (422 on access_token or phone_number_id), its WABA's webhooks pointed at webhook_url (Meta's handshake first); 409 NUMBER_ALREADY_REGISTERED when an account has it; 502 when Meta does not answer",
+      },
+    },
+  )
+  .delete("/new/numbers/:number", ({ ctx, params }) => disconnectWhatsappNumber(ctx, params.number), {
+    params: t.Object({ number: t.String({ description: "The number's id here, or its phone number id" }) }),
+    detail: { responses: successResponse(R.Deleted), summary: "Disconnect a number: its templates go with it; Meta stops posting its webhooks" },
+  })
+  .get("/templates", ({ ctx, query }) => listWhatsappTemplates(ctx, query), {
+    query: t.Object({ status: t.Optional(t.String()), number_id: t.Optional(t.String()), ...pageQuery }),
+    detail: {
+      responses: successResponse(R.WhatsappTemplates),
+      summary: "The account's templates, newest first, each with its status (pending, approved, rejected, paused, disabled)",
+    },
+  })
+  .post(
+    "/templates",
+    async ({ ctx, body, set }) => {
+      const answer = await createWhatsappTemplate(ctx, body);
+      return created(set, `/api/whatsapp/templates/${answer.data.id}`, answer);
+    },
+    {
+      body: t.Object({
+        number_id: t.String({ description: "The number (its id here) whose WhatsApp Business Account gets the template" }),
+        name: t.String({ description: "Lowercase letters, digits and underscores" }),
+        category: t.String({ description: "utility, marketing or authentication" }),
+        language: t.String({ description: "e.g. pt_BR, en_US, es" }),
+        header: t.Optional(
+          t.Union([
+            t.Null(),
+            t.Object({ type: t.Literal("text"), text: t.String(), example: t.Optional(t.String()) }),
+            t.Object({ type: t.Union([t.Literal("image"), t.Literal("video"), t.Literal("document")]), url: t.String({ description: "https; JPG/PNG, MP4 or PDF" }) }),
+          ]),
+        ),
+        body: t.String({ description: "Up to 1,024 characters; variables {{1}}, {{2}}… in order" }),
+        body_examples: t.Optional(t.Array(t.String(), { description: "One example per body variable" })),
+        footer: text("Up to 60 characters, no variables"),
+        buttons: t.Optional(
+          t.Array(
+            t.Union([
+              t.Object({ type: t.Literal("quick_reply"), text: t.String() }),
+              t.Object({ type: t.Literal("phone"), text: t.String(), phone: t.String({ description: "E.164" }) }),
+              t.Object({ type: t.Literal("url"), text: t.String(), url: t.String({ description: "At most one variable, {{1}}, at its end" }), example: t.Optional(t.String()) }),
+            ]),
+            { description: "At most 3: quick replies (distinct texts), a phone, a website" },
+          ),
+        ),
+      }),
+      detail: {
+        responses: { ...createdResponse(R.WhatsappTemplateOne), ...errorResponses(403, 422, 502) },
+        summary:
+          "Create a template and submit it to Meta (status pending until Meta's webhook approves or rejects it). Each of Meta's rules broken is a 422 naming it; Meta's own refusal is a 422 on the form; 403 PLAN_REQUIRED without the plan's whatsapp permission",
+      },
+    },
+  )
+  .get("/templates/:id", ({ ctx, params }) => getWhatsappTemplate(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(R.WhatsappTemplateOne), summary: "One template with its status and Meta's reason of a rejection" },
+  })
+  .delete("/templates/:id", ({ ctx, params }) => deleteWhatsappTemplate(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(R.Deleted), summary: "Delete a template here and at Meta (every language of its name, as Graph does)" },
+  });
+
+/** Meta's webhooks of one number: the subscription handshake and the signed events. */
+export const whatsappWebhookRoutes = new Elysia({ prefix: "/webhooks/whatsapp", tags: ["whatsapp"] })
+  .get(
+    "/:id",
+    async ({ params, query, set }) => {
+      const number = await numberById(params.id);
+      if (!number) throw new AppError("NOT_FOUND");
+      const token = query["hub.verify_token"];
+      if (query["hub.mode"] !== "subscribe" || typeof token !== "string" || !safeEqual(token, number.secrets.verify_token)) throw new AppError("FORBIDDEN");
+      set.headers["Content-Type"] = "text/plain; charset=utf-8";
+      return String(query["hub.challenge"] ?? "");
+    },
+    {
+      params: id,
+      query: t.Record(t.String(), t.String()),
+      detail: {
+        responses: {
+          ...fileResponse({ "text/plain": "The hub.challenge received, as is" }, "Subscribed: Meta expects hub.challenge echoed as the body"),
+          ...errorResponses(403, 404),
+        },
+        summary: "WhatsApp webhook subscription handshake: echoes hub.challenge when hub.mode is subscribe and hub.verify_token is the number's; else 403",
+      },
+    },
+  )
+  .post(
+    "/:id",
+    async ({ params, request }) => {
+      const number = await numberById(params.id);
+      if (!number) throw new AppError("NOT_FOUND");
+      const raw = await rawBody(request);
+      if (!validHubSignature(number.secrets.app_secret, raw, request.headers.get("X-Hub-Signature-256"))) throw new AppError("UNAUTHENTICATED");
+      return { ok: true as const, results: await applyCloudWebhook(number, parseJson(raw) as CloudWebhook) };
+    },
+    {
+      params: id,
+      parse: "none",
+      detail: {
+        responses: { ...successResponse(R.CloudWebhookAck, "Received (Meta only reads the status: 200)"), ...errorResponses(401, 404) },
+        summary:
+          "WhatsApp Cloud API webhook (X-Hub-Signature-256 with the app secret over the raw body; missing or wrong: 401, nothing changed): template status updates move the number's templates (an event older than the last decision changes nothing)",
+      },
+    },
+  );

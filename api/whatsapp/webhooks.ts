@@ -1,0 +1,56 @@
+/**
+ * The WhatsApp Cloud API webhooks of one number (/api/webhooks/whatsapp/{id}; issue 16).
+ * GET is Meta's subscription handshake: hub.mode=subscribe and hub.verify_token = the number's
+ * verify token (made at connect) -> hub.challenge echoed; else 403. POST is signed
+ * X-Hub-Signature-256 with the customer's app secret over the raw body: a missing or wrong
+ * signature is 401 and changes nothing. Meta's envelope: {object: "whatsapp_business_account",
+ * entry: [{id: waba id, time, changes: [{field, value}]}]}.
+ *
+ * Handled here: `message_template_status_update` {event, message_template_id,
+ * message_template_name, message_template_language, reason} moves the number's template with that
+ * provider id: APPROVED/REINSTATED -> approved, REJECTED -> rejected (reason kept), PAUSED,
+ * DISABLED. An event older than the template's last decision (entry.time, in seconds, before status_at: a
+ * replay or a late delivery) changes nothing; the same event again changes nothing either.
+ * Changes of other fields (message statuses, inbound messages) are acknowledged and counted as
+ * `ignored` until the sending part of the issue handles them.
+ */
+import { exec, row } from "../lib/sql";
+import type { NumberWithSecrets } from "./numbers";
+import { providerStatus } from "./templates";
+
+type Change = { field?: unknown; value?: Record<string, unknown> };
+export type CloudWebhook = { object?: unknown; entry?: Array<{ id?: unknown; time?: unknown; changes?: Change[] }> };
+export type WebhookResult = { field: string; result: "applied" | "unchanged" | "unknown_template" | "ignored" };
+
+export async function applyCloudWebhook(number: NumberWithSecrets, payload: CloudWebhook): Promise<WebhookResult[]> {
+  const results: WebhookResult[] = [];
+  if (payload?.object !== "whatsapp_business_account" || !Array.isArray(payload.entry)) return results;
+  for (const entry of payload.entry) {
+    // Meta's entry.time is in seconds; without one, the moment we got it.
+    const at = typeof entry?.time === "number" && Number.isFinite(entry.time) ? new Date(entry.time * 1000) : new Date();
+    for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
+      const field = typeof change?.field === "string" ? change.field : "";
+      if (field !== "message_template_status_update" || !change.value) {
+        results.push({ field, result: "ignored" });
+        continue;
+      }
+      results.push({ field, result: await templateStatus(number, change.value, at) });
+    }
+  }
+  return results;
+}
+
+async function templateStatus(number: NumberWithSecrets, v: Record<string, unknown>, at: Date): Promise<WebhookResult["result"]> {
+  const status = providerStatus(String(v.event ?? ""));
+  const providerId = v.message_template_id === undefined ? "" : String(v.message_template_id);
+  if (!status || !providerId) return "unchanged";
+  const reason = status === "rejected" ? String(v.reason ?? "").slice(0, 500) || null : null;
+  const n = await exec(
+    `UPDATE whatsapp_templates SET status = $3, reason = $4, status_at = $5, updated_at = now()
+      WHERE number_id = $1 AND provider_template_id = $2 AND (status_at IS NULL OR status_at <= $5) AND (status <> $3 OR reason IS DISTINCT FROM $4)`,
+    [number.id, providerId, status, reason, at],
+  );
+  if (n) return "applied";
+  const known = await row(`SELECT 1 FROM whatsapp_templates WHERE number_id = $1 AND provider_template_id = $2`, [number.id, providerId]);
+  return known ? "unchanged" : "unknown_template";
+}

@@ -1,0 +1,268 @@
+/**
+ * WhatsApp, first part (issue 16): numbers of Meta's Cloud API and their templates, against the
+ * simulator's loopback Graph peer (api/simulator/whatsapp-cloud.ts): connecting checks the number
+ * with the token and subscribes the WABA's webhooks through Meta's handshake to our URL; templates
+ * are checked against Meta's rules (each refusal names the rule, translated), submitted, and moved
+ * by the peer's signed template webhooks (approved, rejected with the reason, paused,
+ * reinstated); an unsigned, wrongly signed or replayed webhook changes nothing.
+ */
+import { createHmac } from "node:crypto";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { simulatedAppSecret } from "../../api/simulator/whatsapp-cloud";
+import { api, login, registerPerson } from "../support/api";
+import { query } from "../support/db";
+import { giveOmni } from "../support/factories";
+
+const appSecret = () => simulatedAppSecret(inject("simulatorApiKey"));
+const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
+let token: string;
+let accountId: string;
+let numberId: string;
+let wabaId: string;
+
+async function connect(t: string, body: Record<string, unknown>, lang = "en") {
+  return api("/api/whatsapp/numbers", { token: t, body, lang });
+}
+const template = (over: Record<string, unknown> = {}) => ({
+  number_id: numberId,
+  name: `pedido_${digits(6)}`,
+  category: "utility",
+  language: "pt_BR",
+  header: { type: "text", text: "Pedido {{1}}", example: "4321" },
+  body: "Olá {{1}}, seu pedido {{2}} saiu para entrega.",
+  body_examples: ["Ana", "4321"],
+  footer: "Loja Exemplo",
+  buttons: [
+    { type: "quick_reply", text: "Obrigado" },
+    { type: "url", text: "Acompanhar", url: "https://loja.example/pedido/{{1}}", example: "https://loja.example/pedido/4321" },
+  ],
+  ...over,
+});
+const templateRow = async (id: string) =>
+  (
+    await query<{ status: string; reason: string | null; provider_template_id: string }>("SELECT status, reason, provider_template_id FROM whatsapp_templates WHERE id = $1", [id])
+  )[0];
+
+/** A Graph webhook as Meta posts it, signed with `secret` (the app's, by default). */
+async function postWebhook(id: string, value: Record<string, unknown>, opts: { secret?: string | null; time?: number } = {}) {
+  const raw = JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [{ id: wabaId, time: opts.time ?? Math.floor(Date.now() / 1000), changes: [{ field: "message_template_status_update", value }] }],
+  });
+  const secret = opts.secret === undefined ? appSecret() : opts.secret;
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (secret) headers["X-Hub-Signature-256"] = `sha256=${createHmac("sha256", secret).update(raw).digest("hex")}`;
+  const res = await fetch(new URL(`/api/webhooks/whatsapp/${id}`, inject("apiUrl")), { method: "POST", headers, body: raw });
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+  const p = await registerPerson("whatsapp");
+  accountId = p.accountId;
+  await giveOmni(accountId); // the plan's `whatsapp` permission (templates)
+  token = (await login(p.email, p.password)).token;
+});
+
+describe("WhatsApp Cloud API numbers", () => {
+  it("connects a number: checked at Meta with the token, Meta's facts kept, the WABA's webhooks subscribed through the handshake; secrets never answered", async () => {
+    const phoneNumberId = `1${digits(14)}`;
+    wabaId = `2${digits(14)}`;
+    const res = await connect(token, { phone_number_id: phoneNumberId, waba_id: wabaId, access_token: `EAAG${digits(20)}`, app_secret: appSecret() });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    numberId = res.body.data.id;
+    expect(res.headers.get("location")).toBe(`/api/whatsapp/numbers/${numberId}`);
+    expect(res.body.data).toMatchObject({
+      integration: "cloud",
+      phone_number_id: phoneNumberId,
+      waba_id: wabaId,
+      display_phone_number: `+55 11 9${phoneNumberId.slice(-8, -4)}-${phoneNumberId.slice(-4)}`,
+      verified_name: `Simulated Business ${phoneNumberId.slice(-4)}`,
+      quality_rating: "GREEN",
+      messaging_limit: "TIER_1K",
+      webhook_url: `${inject("webUrl")}/api/webhooks/whatsapp/${numberId}`,
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/EAAG|secret|verify_token/);
+    const [stored] = await query<{ secrets_sealed: string; account_id: string }>("SELECT secrets_sealed, account_id FROM whatsapp_numbers WHERE id = $1", [numberId]);
+    expect(stored.account_id).toBe(accountId);
+    expect(stored.secrets_sealed).not.toContain("EAAG");
+    expect((await api("/api/whatsapp/numbers", { token })).body.data.map((n: { id: string }) => n.id)).toEqual([numberId]);
+
+    // The same number again, from this or another account: 409.
+    const again = await connect(token, { phone_number_id: phoneNumberId, waba_id: wabaId, access_token: `EAAG${digits(20)}`, app_secret: appSecret() });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe("NUMBER_ALREADY_REGISTERED");
+  });
+
+  it("a wrong token, an unknown number and missing fields are 422 naming the field (translated); nothing is kept", async () => {
+    const wrongToken = await connect(token, { phone_number_id: `3${digits(10)}`, waba_id: `4${digits(10)}`, access_token: "not-a-meta-token", app_secret: "x" });
+    expect(wrongToken.status).toBe(422);
+    expect(wrongToken.body.error.fields).toEqual({ access_token: ["Meta refused this access token (wrong or expired)"] });
+    const unknown = await connect(token, { phone_number_id: `3${digits(9)}404`, waba_id: `4${digits(10)}`, access_token: `EAAG${digits(20)}`, app_secret: "x" }, "pt-BR");
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.fields).toEqual({ phone_number_id: ["A Meta não reconhece este id de número com este token"] });
+    const empty = await connect(token, { phone_number_id: "12a", waba_id: "", access_token: "", app_secret: "" });
+    expect(empty.status).toBe(422);
+    expect(Object.keys(empty.body.error.fields).sort()).toEqual(["access_token", "app_secret", "phone_number_id", "waba_id"]);
+    expect(await query("SELECT 1 FROM whatsapp_numbers WHERE account_id = $1", [accountId])).toHaveLength(1);
+  });
+});
+
+describe("WhatsApp templates", () => {
+  it("Meta's rules, each refused with a translated message naming it; nothing written", async () => {
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ name: "Pedido Saiu" }, "name", "Use only lowercase letters, digits and underscores"],
+      [{ body: "Olá {{2}}", body_examples: ["x"] }, "body", "Number the variables in order, starting at 1 (1, 2, 3…)"],
+      [{ body_examples: ["Ana"] }, "body_examples", "Give one example for each variable (2)"],
+      [
+        { header: { type: "image", url: "https://loja.example/banner.gif" } },
+        "header.url",
+        "Invalid media URL: an https address of a JPG/PNG image, an MP4 video or a PDF document",
+      ],
+      [
+        { header: { type: "document", url: "http://loja.example/catalogo.pdf" } },
+        "header.url",
+        "Invalid media URL: an https address of a JPG/PNG image, an MP4 video or a PDF document",
+      ],
+      [{ footer: "Até {{1}}" }, "footer", "The footer cannot have variables"],
+      [
+        {
+          buttons: [
+            { type: "quick_reply", text: "Sim" },
+            { type: "quick_reply", text: "Não" },
+            { type: "quick_reply", text: "Talvez" },
+            { type: "quick_reply", text: "Depois" },
+          ],
+        },
+        "buttons",
+        "At most 3 buttons",
+      ],
+      [
+        {
+          buttons: [
+            { type: "quick_reply", text: "Sim" },
+            { type: "quick_reply", text: "sim" },
+          ],
+        },
+        "buttons",
+        "Quick reply buttons cannot repeat text",
+      ],
+      [
+        {
+          buttons: [
+            { type: "phone", text: "Ligar", phone: "+5511999990000" },
+            { type: "phone", text: "Ligar 2", phone: "+5511999990001" },
+          ],
+        },
+        "buttons",
+        "Call to action: one phone, one website, or both",
+      ],
+      [
+        { buttons: [{ type: "url", text: "Ver", url: "https://loja.example/{{1}}/pedido", example: "https://loja.example/1/pedido" }] },
+        "buttons.0.url",
+        "The URL takes at most one variable, at its end",
+      ],
+      [{ buttons: [{ type: "phone", text: "Ligar", phone: "11 99999-0000" }] }, "buttons.0.phone", "Invalid phone number"],
+      [{ category: "promo" }, "category", "Choose one of the options"],
+    ];
+    for (const [over, field, message] of cases) {
+      const res = await api("/api/whatsapp/templates", { token, body: template(over), lang: "en" });
+      expect(res.status, JSON.stringify(over)).toBe(422);
+      expect(res.body.error.fields[field], `${JSON.stringify(over)} -> ${JSON.stringify(res.body.error.fields)}`).toEqual([message]);
+    }
+    expect(await query("SELECT 1 FROM whatsapp_templates WHERE account_id = $1", [accountId])).toHaveLength(0);
+  });
+
+  it("submitted -> pending -> approved by Meta's signed webhook; a rejected one keeps Meta's reason; the same name twice is refused", async () => {
+    const created = await api("/api/whatsapp/templates", { token, body: template() });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const t = created.body.data;
+    expect(t).toMatchObject({ status: "pending", category: "utility", language: "pt_BR", reason: null });
+    expect(t.provider_template_id).toMatch(/^\d+$/);
+    expect(t.components).toEqual([
+      { type: "HEADER", format: "TEXT", text: "Pedido {{1}}", example: { header_text: ["4321"] } },
+      { type: "BODY", text: "Olá {{1}}, seu pedido {{2}} saiu para entrega.", example: { body_text: [["Ana", "4321"]] } },
+      { type: "FOOTER", text: "Loja Exemplo" },
+      {
+        type: "BUTTONS",
+        buttons: [
+          { type: "QUICK_REPLY", text: "Obrigado" },
+          { type: "URL", text: "Acompanhar", url: "https://loja.example/pedido/{{1}}", example: ["https://loja.example/pedido/4321"] },
+        ],
+      },
+    ]);
+    await expect.poll(async () => (await api(`/api/whatsapp/templates/${t.id}`, { token })).body.data.status, { timeout: 15_000 }).toBe("approved");
+
+    const dup = await api("/api/whatsapp/templates", { token, body: template({ name: t.name }) });
+    expect(dup.status).toBe(422);
+    expect(dup.body.error.fields.name).toBeTruthy();
+
+    const rejected = await api("/api/whatsapp/templates", { token, body: template({ name: `promo_reject_${digits(4)}`, category: "marketing" }) });
+    expect(rejected.status).toBe(201);
+    await expect.poll(async () => templateRow(rejected.body.data.id), { timeout: 15_000 }).toMatchObject({ status: "rejected", reason: "INVALID_FORMAT" });
+    const listed = await api("/api/whatsapp/templates?status=approved", { token });
+    expect(listed.body.data.map((x: { id: string }) => x.id)).toEqual([t.id]);
+  });
+
+  it("Meta pauses and reinstates a template; an unsigned, wrongly signed or older (replayed) webhook changes nothing", async () => {
+    const created = await api("/api/whatsapp/templates", { token, body: template() });
+    const t = created.body.data;
+    await expect.poll(async () => (await templateRow(t.id)).status, { timeout: 15_000 }).toBe("approved");
+    const control = (event: string) =>
+      fetch(new URL(`/whatsapp/_sim/templates/${t.provider_template_id}`, inject("simulatorUrl")), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${inject("simulatorApiKey")}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ event }),
+      });
+    expect((await control("PAUSED")).status).toBe(202);
+    await expect.poll(async () => (await templateRow(t.id)).status, { timeout: 15_000 }).toBe("paused");
+
+    const approve = { event: "APPROVED", message_template_id: Number(t.provider_template_id), message_template_name: t.name, message_template_language: "pt_BR", reason: "NONE" };
+    expect((await postWebhook(numberId, approve, { secret: null })).status).toBe(401);
+    expect((await postWebhook(numberId, approve, { secret: "not-the-app-secret" })).status).toBe(401);
+    // A correctly signed event older than the pause (Meta retried it late, or someone replays it).
+    const old = await postWebhook(numberId, approve, { time: Math.floor(Date.now() / 1000) - 3600 });
+    expect(old.status).toBe(200);
+    expect(old.body.results).toEqual([{ field: "message_template_status_update", result: "unchanged" }]);
+    expect((await templateRow(t.id)).status).toBe("paused");
+
+    expect((await control("REINSTATED")).status).toBe(202);
+    await expect.poll(async () => (await templateRow(t.id)).status, { timeout: 15_000 }).toBe("approved");
+    // A template the number does not have: acknowledged, nothing changed.
+    const stranger = await postWebhook(numberId, { ...approve, message_template_id: 1 });
+    expect(stranger.body.results).toEqual([{ field: "message_template_status_update", result: "unknown_template" }]);
+  });
+
+  it("the handshake echoes the challenge only for the number's verify token", async () => {
+    const url = new URL(`/api/webhooks/whatsapp/${numberId}`, inject("apiUrl"));
+    url.searchParams.set("hub.mode", "subscribe");
+    url.searchParams.set("hub.verify_token", "wrong");
+    url.searchParams.set("hub.challenge", "abc123");
+    expect((await fetch(url)).status).toBe(403);
+  });
+
+  it("templates need the plan's whatsapp permission; deleting one removes it here and at Meta", async () => {
+    const other = await registerPerson("whatsapp-noplan");
+    const otherToken = (await login(other.email, other.password)).token;
+    const refused = await api("/api/whatsapp/templates", { token: otherToken });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("PLAN_REQUIRED");
+
+    const created = await api("/api/whatsapp/templates", { token, body: template() });
+    const t = created.body.data;
+    const del = await api(`/api/whatsapp/templates/${t.id}`, { token, method: "DELETE" });
+    expect(del.body).toEqual({ deleted: 1 });
+    const atMeta = await fetch(new URL(`/whatsapp/v19.0/${wabaId}/message_templates`, inject("simulatorUrl")), { headers: { Authorization: "Bearer EAAGtest" } }).then((r) =>
+      r.json(),
+    );
+    expect(atMeta.data.map((x: { name: string }) => x.name)).not.toContain(t.name);
+    // Another account cannot see or delete this account's templates.
+    expect((await api(`/api/whatsapp/templates/${t.id}`, { token: otherToken })).status).toBe(403);
+  });
+
+  it("disconnecting the number takes its templates with it", async () => {
+    const del = await api(`/api/whatsapp/new/numbers/${numberId}`, { token, method: "DELETE" });
+    expect(del.body).toEqual({ deleted: 1 });
+    expect(await query("SELECT 1 FROM whatsapp_templates WHERE number_id = $1", [numberId])).toHaveLength(0);
+    expect((await api(`/api/whatsapp/new/numbers/${numberId}`, { token, method: "DELETE" })).status).toBe(404);
+  });
+});
