@@ -1,6 +1,7 @@
 /**
  * Inbound SMS (MO): a mobile's reply reaching us through a provider (SMPP deliver_sm, the HTTP
- * provider's or the simulator's signed webhook). Stored as a message of direction `inbound`,
+ * provider's or the simulator's signed webhook); WhatsApp's inbound messages take the same path
+ * with `channel: "whatsapp"` and the number's account (api/whatsapp/webhooks.ts). Stored as a message of direction `inbound`,
  * status `received` (sender = the mobile, recipient = the number or short code it was sent to).
  *
  * Which account it belongs to (ADR 011): the account the short code it was sent to is assigned
@@ -32,6 +33,10 @@ export type InboundSms = {
   to: string;
   body: string;
   occurredAt: Date;
+  /** The channel (sms by default; whatsapp for WhatsApp's inbound messages): the message's and the keyword opt-out's. */
+  channel?: "sms" | "whatsapp";
+  /** The account, when the provider's address already says it (a WhatsApp number belongs to one account); else resolved as above. */
+  accountId?: string;
 };
 
 export type InboundOutcome =
@@ -64,12 +69,13 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
     ]);
     if (seen) return { result: "duplicate", messageId: seen.id };
   }
-  const accountId = await accountForInbound(input.from, input.to);
+  const channel = input.channel ?? "sms";
+  const accountId = input.accountId ?? (await accountForInbound(input.from, input.to));
   if (!accountId) {
     console.warn(`inbound SMS from ${input.from} to ${input.to} (${input.provider}) matches no account: not stored`);
     return { result: "unrouted" };
   }
-  const { coding, segments } = smsSegments(input.body);
+  const { coding, segments } = channel === "sms" ? smsSegments(input.body) : { coding: null, segments: 1 };
   const outcome = await db.transaction(async (transaction): Promise<InboundOutcome> => {
     // The (provider, provider_message_id) pair is claimed first in message_provider_ids (unique over every
     // month, ADR 029): a concurrent duplicate waits for it and inserts nothing. An MO without a provider id
@@ -82,10 +88,10 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
          RETURNING message_id
        )
        INSERT INTO messages (id, account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, provider_message_id, price, created_at, updated_at)
-       SELECT COALESCE((SELECT message_id FROM k), gen_random_uuid()), $1, 'sms', 'inbound', $2, $3, $4, $5, $6, 'received', $7, $8, 0, $9, now()
+       SELECT COALESCE((SELECT message_id FROM k), gen_random_uuid()), $1, $10, 'inbound', $2, $3, $4, $5, $6, 'received', $7, $8, 0, $9, now()
         WHERE $8::text IS NULL OR EXISTS (SELECT 1 FROM k)
        RETURNING id, created_at::text AS created_at`,
-      [accountId, input.from, input.to.slice(0, 20), input.body, segments, coding, input.provider, input.providerMessageId, input.occurredAt],
+      [accountId, input.from, input.to.slice(0, 40), input.body, segments, coding, input.provider, input.providerMessageId, input.occurredAt, channel],
       { transaction },
     );
     if (!inserted[0]) {
@@ -112,20 +118,19 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
     if (stop) {
       keyword = { action: "optout", keyword: stop };
       const added = await rows<{ id: string }>(
-        `INSERT INTO optouts (account_id, channel, recipient, source, keyword) VALUES ($1, 'sms', $2, 'keyword', $3)
+        `INSERT INTO optouts (account_id, channel, recipient, source, keyword) VALUES ($1, $4, $2, 'keyword', $3)
          ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING id`,
-        [accountId, input.from, stop],
+        [accountId, input.from, stop, channel],
         { transaction },
       );
-      if (added[0])
-        await recordAudit({ transaction }, "optout.added", { accountId, meta: { id: added[0].id, channel: "sms", source: "keyword", keyword: stop, message_id: messageId } });
+      if (added[0]) await recordAudit({ transaction }, "optout.added", { accountId, meta: { id: added[0].id, channel, source: "keyword", keyword: stop, message_id: messageId } });
     } else if (resume) {
       keyword = { action: "resume", keyword: resume };
-      const gone = await rows<{ id: string }>(`DELETE FROM optouts WHERE account_id = $1 AND channel = 'sms' AND recipient = $2 RETURNING id`, [accountId, input.from], {
+      const gone = await rows<{ id: string }>(`DELETE FROM optouts WHERE account_id = $1 AND channel = $3 AND recipient = $2 RETURNING id`, [accountId, input.from, channel], {
         transaction,
       });
       if (gone[0])
-        await recordAudit({ transaction }, "optout.removed", { accountId, meta: { id: gone[0].id, channel: "sms", source: "keyword", keyword: resume, message_id: messageId } });
+        await recordAudit({ transaction }, "optout.removed", { accountId, meta: { id: gone[0].id, channel, source: "keyword", keyword: resume, message_id: messageId } });
     }
     return { result: "stored", messageId, accountId, keyword };
   });

@@ -24,7 +24,9 @@
  *   deletes every language of a name.
  * - Test control (Authorization: Bearer SIMULATOR_API_KEY, not Graph): POST
  *   /whatsapp/_sim/templates/{id} {event: PAUSED | DISABLED | REINSTATED | APPROVED | REJECTED,
- *   reason?} posts that template status webhook now (Meta pauses templates of low quality).
+ *   reason?} posts that template status webhook now (Meta pauses templates of low quality);
+ *   POST /whatsapp/_sim/inbound {waba_id, phone_number_id, from, text, timestamp?} posts a contact's
+ *   text message to the number as Meta's `messages` webhook (answers its wamid).
  * Webhook posts are retried (0.5 s doubling, 6 tries) while the endpoint fails, as Meta does.
  * State is in memory: a restart forgets templates and subscriptions.
  */
@@ -146,8 +148,32 @@ async function createTemplate(req: Request, waba: string): Promise<Response> {
   return json({ id: t.id, status: t.status, category });
 }
 
+const wamid = () => `wamid.${Buffer.from(randomBytes(24)).toString("base64url")}`;
+
+/** A contact writes to a number: Meta's `messages` webhook. */
+async function simulateInbound(req: Request): Promise<Response> {
+  const b = await body(req);
+  const waba = String(b.waba_id ?? "");
+  const phoneNumberId = String(b.phone_number_id ?? "");
+  const from = String(b.from ?? "").replace(/^\+/, "");
+  if (!subscriptions.has(waba) || !/^\d+$/.test(phoneNumberId) || !/^[1-9]\d{7,14}$/.test(from)) return json({ error: { code: "invalid" } }, 400);
+  const id = wamid();
+  const timestamp = String(typeof b.timestamp === "number" ? b.timestamp : Math.floor(Date.now() / 1000));
+  postWebhook(waba, "messages", {
+    messaging_product: "whatsapp",
+    metadata: { display_phone_number: phoneNumberId.slice(-8), phone_number_id: phoneNumberId },
+    contacts: [{ profile: { name: "Cliente Simulado" }, wa_id: from }],
+    messages: [{ from, id, timestamp, type: "text", text: { body: String(b.text ?? "") } }],
+  });
+  return json({ id }, 202);
+}
+
 /** Graph (`/whatsapp/v19.0/…`) and the test control (`/whatsapp/_sim/…`); null for any other path. */
 export async function whatsappCloudPeer(req: Request, pathname: string): Promise<Response | null> {
+  if (pathname === "/whatsapp/_sim/inbound" && req.method === "POST") {
+    if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
+    return simulateInbound(req);
+  }
   if (pathname.startsWith(CONTROL) && req.method === "POST") {
     if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
     const t = templates.get(decodeURIComponent(pathname.slice(CONTROL.length)));

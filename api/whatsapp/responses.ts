@@ -42,5 +42,20 @@ export const WhatsappTemplateOne = t.Object({ data: WhatsappTemplate });
 export const Deleted = t.Object({ deleted: Type.Integer() });
 export const CloudWebhookAck = t.Object({
   ok: t.Literal(true),
-  results: t.Array(t.Object({ field: t.String(), result: t.Union([t.Literal("applied"), t.Literal("unchanged"), t.Literal("unknown_template"), t.Literal("ignored")]) })),
+  results: t.Array(
+    t.Object({
+      field: t.String(),
+      result: t.Union([t.Literal("applied"), t.Literal("unchanged"), t.Literal("unknown_template"), t.Literal("ignored"), t.Literal("received"), t.Literal("duplicate")], {
+        description: "templates: applied, unchanged, unknown_template; messages: received, duplicate; other fields: ignored",
+      }),
+    }),
+  ),
+});
+
+export const WhatsappWindowOne = t.Object({
+  data: t.Object({
+    open: t.Boolean({ description: "Free-form messages may be sent now" }),
+    last_inbound_at: nullable(t.String({ format: "date-time", description: "The contact's last message to the number" })),
+    expires_at: nullable(t.String({ format: "date-time", description: "24 hours after it" })),
+  }),
 });

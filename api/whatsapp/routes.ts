@@ -15,6 +15,7 @@ import { connectWhatsappNumber, disconnectWhatsappNumber, listWhatsappNumbers, n
 import * as R from "./responses";
 import { createWhatsappTemplate, deleteWhatsappTemplate, getWhatsappTemplate, listWhatsappTemplates } from "./templates";
 import { applyCloudWebhook, type CloudWebhook } from "./webhooks";
+import { getWhatsappWindow } from "./window";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });
@@ -54,6 +55,14 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
   .delete("/new/numbers/:number", ({ ctx, params }) => disconnectWhatsappNumber(ctx, params.number), {
     params: t.Object({ number: t.String({ description: "The number's id here, or its phone number id" }) }),
     detail: { responses: successResponse(R.Deleted), summary: "Disconnect a number: its templates go with it; Meta stops posting its webhooks" },
+  })
+  .get("/window", ({ ctx, query }) => getWhatsappWindow(ctx, query), {
+    query: t.Object({ number_id: t.String({ description: "The number (its id here)" }), to: t.String({ description: "The contact, E.164" }) }),
+    detail: {
+      responses: successResponse(R.WhatsappWindowOne),
+      summary:
+        "The 24-hour customer-service window of a number and a contact: open (free-form messages allowed) until expires_at, 24 hours after the contact's last message; closed: only templates",
+    },
   })
   .get("/templates", ({ ctx, query }) => listWhatsappTemplates(ctx, query), {
     query: t.Object({ status: t.Optional(t.String()), number_id: t.Optional(t.String()), ...pageQuery }),
@@ -150,7 +159,7 @@ export const whatsappWebhookRoutes = new Elysia({ prefix: "/webhooks/whatsapp", 
       detail: {
         responses: { ...successResponse(R.CloudWebhookAck, "Received (Meta only reads the status: 200)"), ...errorResponses(401, 404) },
         summary:
-          "WhatsApp Cloud API webhook (X-Hub-Signature-256 with the app secret over the raw body; missing or wrong: 401, nothing changed): template status updates move the number's templates (an event older than the last decision changes nothing)",
+          "WhatsApp Cloud API webhook (X-Hub-Signature-256 with the app secret over the raw body; missing or wrong: 401, nothing changed): template status updates move the number's templates (an event older than the last decision changes nothing); a contact's messages are stored once (opt-out keywords applied) and open its 24-hour window",
       },
     },
   );

@@ -11,16 +11,25 @@
  * provider id: APPROVED/REINSTATED -> approved, REJECTED -> rejected (reason kept), PAUSED,
  * DISABLED. An event older than the template's last decision (entry.time, in seconds, before status_at: a
  * replay or a late delivery) changes nothing; the same event again changes nothing either.
- * Changes of other fields (message statuses, inbound messages) are acknowledged and counted as
+ * `messages` with `messages: [{from, id, timestamp, type, text?}]` (a contact wrote to the
+ * number; metadata.phone_number_id must be this number's): stored as an inbound WhatsApp message
+ * of the number's account (api/messages/inbound.ts: deduped by Meta's message id, opt-out and
+ * resume keywords applied to the whatsapp channel), and the contact's 24-hour window opened from
+ * its time (./window.ts). Message statuses and other fields are acknowledged and counted as
  * `ignored` until the sending part of the issue handles them.
  */
 import { exec, row } from "../lib/sql";
+import { receiveInbound } from "../messages/inbound";
+import { openWindow } from "./window";
 import type { NumberWithSecrets } from "./numbers";
 import { providerStatus } from "./templates";
 
+/** The provider name of WhatsApp Cloud API messages (messages.provider, message_provider_ids). */
+export const CLOUD_PROVIDER = "whatsapp_cloud";
+
 type Change = { field?: unknown; value?: Record<string, unknown> };
 export type CloudWebhook = { object?: unknown; entry?: Array<{ id?: unknown; time?: unknown; changes?: Change[] }> };
-export type WebhookResult = { field: string; result: "applied" | "unchanged" | "unknown_template" | "ignored" };
+export type WebhookResult = { field: string; result: "applied" | "unchanged" | "unknown_template" | "ignored" | "received" | "duplicate" };
 
 export async function applyCloudWebhook(number: NumberWithSecrets, payload: CloudWebhook): Promise<WebhookResult[]> {
   const results: WebhookResult[] = [];
@@ -30,14 +39,40 @@ export async function applyCloudWebhook(number: NumberWithSecrets, payload: Clou
     const at = typeof entry?.time === "number" && Number.isFinite(entry.time) ? new Date(entry.time * 1000) : new Date();
     for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
       const field = typeof change?.field === "string" ? change.field : "";
-      if (field !== "message_template_status_update" || !change.value) {
-        results.push({ field, result: "ignored" });
-        continue;
-      }
-      results.push({ field, result: await templateStatus(number, change.value, at) });
+      if (field === "message_template_status_update" && change.value) results.push({ field, result: await templateStatus(number, change.value, at) });
+      else if (field === "messages" && change.value && Array.isArray(change.value.messages)) {
+        for (const m of change.value.messages as InboundMessage[]) results.push({ field, result: await inbound(number, change.value, m) });
+      } else results.push({ field, result: "ignored" });
     }
   }
   return results;
+}
+
+type InboundMessage = { from?: unknown; id?: unknown; timestamp?: unknown; type?: unknown; text?: { body?: unknown } };
+
+/** A contact's message to the number: stored (once) and the window opened from its time. */
+async function inbound(number: NumberWithSecrets, value: Record<string, unknown>, m: InboundMessage): Promise<WebhookResult["result"]> {
+  const metadata = value.metadata as { phone_number_id?: unknown } | undefined;
+  if (metadata?.phone_number_id !== undefined && String(metadata.phone_number_id) !== number.phone_number_id) return "ignored";
+  const from = `+${String(m.from ?? "").replace(/^\+/, "")}`;
+  if (!/^\+[1-9]\d{7,14}$/.test(from) || typeof m.id !== "string" || !m.id) return "ignored";
+  const seconds = Number(m.timestamp);
+  const occurredAt = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
+  const type = typeof m.type === "string" ? m.type : "text";
+  const body = type === "text" && typeof m.text?.body === "string" ? m.text.body.slice(0, 4096) : `[${type}]`;
+  const outcome = await receiveInbound({
+    provider: CLOUD_PROVIDER,
+    providerMessageId: m.id.slice(0, 200),
+    from,
+    to: number.phone_number_id,
+    body,
+    occurredAt,
+    channel: "whatsapp",
+    accountId: number.account_id,
+  });
+  // Also for a duplicate (Meta retried after we stored it but before our answer reached it): the same time again changes nothing.
+  await openWindow(number.account_id, number.id, from, occurredAt);
+  return outcome.result === "duplicate" ? "duplicate" : "received";
 }
 
 async function templateStatus(number: NumberWithSecrets, v: Record<string, unknown>, at: Date): Promise<WebhookResult["result"]> {

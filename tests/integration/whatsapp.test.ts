@@ -44,10 +44,10 @@ const templateRow = async (id: string) =>
   )[0];
 
 /** A Graph webhook as Meta posts it, signed with `secret` (the app's, by default). */
-async function postWebhook(id: string, value: Record<string, unknown>, opts: { secret?: string | null; time?: number } = {}) {
+async function postWebhook(id: string, value: Record<string, unknown>, opts: { secret?: string | null; time?: number; field?: string } = {}) {
   const raw = JSON.stringify({
     object: "whatsapp_business_account",
-    entry: [{ id: wabaId, time: opts.time ?? Math.floor(Date.now() / 1000), changes: [{ field: "message_template_status_update", value }] }],
+    entry: [{ id: wabaId, time: opts.time ?? Math.floor(Date.now() / 1000), changes: [{ field: opts.field ?? "message_template_status_update", value }] }],
   });
   const secret = opts.secret === undefined ? appSecret() : opts.secret;
   const headers: Record<string, string> = { "Content-Type": "application/json" };
@@ -257,6 +257,56 @@ describe("WhatsApp templates", () => {
     expect(atMeta.data.map((x: { name: string }) => x.name)).not.toContain(t.name);
     // Another account cannot see or delete this account's templates.
     expect((await api(`/api/whatsapp/templates/${t.id}`, { token: otherToken })).status).toBe(403);
+  });
+
+  it("a contact's message (Meta's messages webhook) is stored once and opens its 24-hour window; an older one does not move it back; the window closes 24 h later", async () => {
+    const contact = `+55119${digits(8)}`;
+    const windowNow = async () => (await api(`/api/whatsapp/window?number_id=${numberId}&to=${encodeURIComponent(contact)}`, { token })).body.data;
+    expect(await windowNow()).toEqual({ open: false, last_inbound_at: null, expires_at: null });
+    const [{ phone_number_id: phoneNumberId }] = await query<{ phone_number_id: string }>("SELECT phone_number_id FROM whatsapp_numbers WHERE id = $1", [numberId]);
+    const sent = await fetch(new URL("/whatsapp/_sim/inbound", inject("simulatorUrl")), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${inject("simulatorApiKey")}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ waba_id: wabaId, phone_number_id: phoneNumberId, from: contact, text: "Oi, meu pedido chegou?" }),
+    });
+    expect(sent.status).toBe(202);
+    const { id: wamid } = await sent.json();
+    const stored = async () =>
+      query<{ body: string; status: string; sender: string; recipient: string; provider_message_id: string }>(
+        "SELECT body, status, sender, recipient, provider_message_id FROM messages WHERE account_id = $1 AND channel = 'whatsapp' AND direction = 'inbound' AND sender = $2",
+        [accountId, contact],
+      );
+    await expect.poll(async () => (await stored()).length, { timeout: 15_000 }).toBe(1);
+    expect((await stored())[0]).toEqual({ body: "Oi, meu pedido chegou?", status: "received", sender: contact, recipient: phoneNumberId, provider_message_id: wamid });
+    const open = await windowNow();
+    expect(open.open).toBe(true);
+    expect(Date.parse(open.expires_at) - Date.parse(open.last_inbound_at)).toBe(24 * 3600_000);
+
+    // Meta delivers the same message again (a retry): acknowledged as a duplicate, nothing new.
+    const value = (id: string, seconds: number, text = "Oi, meu pedido chegou?") => ({
+      messaging_product: "whatsapp",
+      metadata: { phone_number_id: phoneNumberId },
+      messages: [{ from: contact.slice(1), id, timestamp: String(seconds), type: "text", text: { body: text } }],
+    });
+    const again = await postWebhook(numberId, value(wamid, Math.floor(Date.parse(open.last_inbound_at) / 1000)), { field: "messages" });
+    expect(again.body.results).toEqual([{ field: "messages", result: "duplicate" }]);
+    expect(await stored()).toHaveLength(1);
+    // An older message arriving late is stored, but the window keeps its later start.
+    const late = await postWebhook(numberId, value(`wamid.late${digits(6)}`, Math.floor(Date.now() / 1000) - 2 * 86400, "mensagem antiga"), { field: "messages" });
+    expect(late.body.results).toEqual([{ field: "messages", result: "received" }]);
+    expect((await windowNow()).last_inbound_at).toBe(open.last_inbound_at);
+
+    // The clock: 25 hours later (the contact's last message moved back) the window is closed.
+    await query("UPDATE whatsapp_windows SET last_inbound_at = now() - interval '25 hours' WHERE number_id = $1 AND contact = $2", [numberId, contact]);
+    expect((await windowNow()).open).toBe(false);
+
+    // SAIR on WhatsApp opts the contact out of WhatsApp (not SMS).
+    const stop = await postWebhook(numberId, value(`wamid.stop${digits(6)}`, Math.floor(Date.now() / 1000), "SAIR"), { field: "messages" });
+    expect(stop.body.results).toEqual([{ field: "messages", result: "received" }]);
+    expect(await query("SELECT channel, source, keyword FROM optouts WHERE account_id = $1 AND recipient = $2", [accountId, contact])).toEqual([
+      { channel: "whatsapp", source: "keyword", keyword: "SAIR" },
+    ]);
+    expect((await windowNow()).open).toBe(true); // and it is a message of the contact: the window is open again
   });
 
   it("disconnecting the number takes its templates with it", async () => {
