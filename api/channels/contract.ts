@@ -18,6 +18,8 @@ export type OutboundMessage = {
   segments: number;
   coding: "GSM7" | "UCS2" | null;
   route: string | null;
+  /** What a channel richer than text sends, as its provider takes it (WhatsApp: Graph's message object); null for SMS. */
+  content?: unknown;
 };
 
 export type SendOptions = {

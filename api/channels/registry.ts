@@ -7,8 +7,9 @@
  */
 import type { ChannelAdapter } from "./contract";
 import { simulatorAdapter } from "./simulator";
+import { whatsappCloudAdapter } from "./whatsapp/adapter";
 
-const ADAPTERS: ChannelAdapter[] = [simulatorAdapter("sms")];
+const ADAPTERS: ChannelAdapter[] = [simulatorAdapter("sms"), whatsappCloudAdapter];
 
 export const SIMULATOR_PROVIDER = "simulator";
 

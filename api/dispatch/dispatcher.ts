@@ -54,6 +54,7 @@ type Row = {
   status: MessageStatus;
   provider: string | null;
   campaign_id: string | null;
+  content: unknown;
 };
 
 const db = () => sequelize();
@@ -244,6 +245,7 @@ async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<
     segments: msg.segments,
     coding: msg.coding,
     route: msg.route,
+    content: msg.content,
   };
   const bucket = bucketFor(msg.channel, adapter.provider, msg.route);
   const limit = routeRate(msg.channel, msg.route);

@@ -26,7 +26,10 @@
  *   /whatsapp/_sim/templates/{id} {event: PAUSED | DISABLED | REINSTATED | APPROVED | REJECTED,
  *   reason?} posts that template status webhook now (Meta pauses templates of low quality);
  *   POST /whatsapp/_sim/inbound {waba_id, phone_number_id, from, text, timestamp?} posts a contact's
- *   text message to the number as Meta's `messages` webhook (answers its wamid).
+ *   text message to the number as Meta's `messages` webhook (answers its wamid); GET
+ *   /whatsapp/_sim/messages[?to=] lists the messages sent through the peer, as it received them.
+ * - POST /{phone-number-id}/messages: see sendMessage (a number belongs to the WABA subscribed
+ *   with the same token).
  * Webhook posts are retried (0.5 s doubling, 6 tries) while the endpoint fails, as Meta does.
  * State is in memory: a restart forgets templates and subscriptions.
  */
@@ -43,11 +46,17 @@ export const simulatedAppSecret = (simulatorApiKey: string) => createHmac("sha25
 type Template = { id: string; waba: string; name: string; language: string; category: string; components: unknown; status: string };
 const templates = new Map<string, Template>();
 const subscriptions = new Map<string, string>(); // waba -> callback URI
+/** The WABA subscribed with a token: a number sending with that token belongs to it (the peer's rule). */
+const tokenWaba = new Map<string, string>();
+type Sent = { id: string; from: string; to: string; type: string; content: Record<string, unknown>; at: number };
+const sent: Sent[] = [];
 let nextTemplateId = 1_000_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 const graphError = (status: number, code: number, message: string, type = "OAuthException", subcode?: number) =>
   json({ error: { message, type, code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: randomBytes(8).toString("base64url") } }, status);
+
+const bearerOf = (req: Request) => (req.headers.get("Authorization") ?? "").replace(/^Bearer\s+/i, "");
 
 function tokenError(req: Request): Response | null {
   const token = (req.headers.get("Authorization") ?? "").replace(/^Bearer\s+/i, "");
@@ -121,6 +130,7 @@ async function subscribe(req: Request, waba: string): Promise<Response> {
     return graphError(400, 2200, `(#2200) Callback verification failed with the following errors: HTTP Status Code = ${status}; HTTP Message = ${echoed.slice(0, 80)}`);
   }
   subscriptions.set(waba, uri);
+  tokenWaba.set(bearerOf(req), waba);
   return json({ success: true });
 }
 
@@ -148,6 +158,51 @@ async function createTemplate(req: Request, waba: string): Promise<Response> {
   return json({ id: t.id, status: t.status, category });
 }
 
+/**
+ * POST /{phone-number-id}/messages: Graph's checks that matter here (messaging_product, an E.164
+ * `to` of digits, a known type; a template must exist APPROVED in the number's WABA: 132001 /
+ * 132015 as Meta), then statuses sent, delivered and read, SIMULATOR_DELAY_MS apart, posted to the
+ * WABA's callback; a recipient ending in 0001 fails (131026 Message undeliverable).
+ */
+async function sendMessage(req: Request, phoneNumberId: string): Promise<Response> {
+  const b = await body(req);
+  const to = String(b.to ?? "");
+  const type = String(b.type ?? "text");
+  if (b.messaging_product !== "whatsapp") return graphError(400, 100, "(#100) The parameter messaging_product is required.");
+  if (!/^[1-9]\d{7,14}$/.test(to)) return graphError(400, 100, "(#100) Invalid parameter: to");
+  if (!["text", "template", "image", "video", "document", "audio", "location", "interactive"].includes(type)) return graphError(400, 100, "(#100) Invalid parameter: type");
+  const waba = tokenWaba.get(bearerOf(req)) ?? "";
+  if (type === "template") {
+    const t = b.template as { name?: unknown; language?: { code?: unknown } } | undefined;
+    const found = [...templates.values()].find((x) => x.waba === waba && x.name === t?.name && x.language === t?.language?.code);
+    if (!found) return graphError(404, 132001, "(#132001) Template name does not exist in the translation");
+    if (found.status === "PAUSED") return graphError(400, 132015, "(#132015) Template is paused");
+    if (found.status !== "APPROVED") return graphError(400, 132001, "(#132001) Template name does not exist in the translation");
+  } else if (type === "text" && typeof (b.text as { body?: unknown } | undefined)?.body !== "string") return graphError(400, 100, "(#100) Invalid parameter: text.body");
+  const id = wamid();
+  const { messaging_product: _p, recipient_type: _r, to: _t, ...content } = b;
+  sent.push({ id, from: phoneNumberId, to, type, content, at: Date.now() });
+  if (sent.length > 100_000) sent.splice(0, sent.length - 100_000);
+  const statusAt = (status: string, after: number, errors?: unknown[]) =>
+    setTimeout(
+      () =>
+        postWebhook(waba, "messages", {
+          messaging_product: "whatsapp",
+          metadata: { display_phone_number: phoneNumberId.slice(-8), phone_number_id: phoneNumberId },
+          statuses: [{ id, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to, ...(errors ? { errors } : {}) }],
+        }),
+      after,
+    );
+  const delay = Math.max(10, config.SIMULATOR_DELAY_MS);
+  if (to.endsWith("0001")) statusAt("failed", delay, [{ code: 131026, title: "Message undeliverable" }]);
+  else {
+    statusAt("sent", delay);
+    statusAt("delivered", delay * 2);
+    statusAt("read", delay * 3);
+  }
+  return json({ messaging_product: "whatsapp", contacts: [{ input: to, wa_id: to }], messages: [{ id }] });
+}
+
 const wamid = () => `wamid.${Buffer.from(randomBytes(24)).toString("base64url")}`;
 
 /** A contact writes to a number: Meta's `messages` webhook. */
@@ -170,6 +225,11 @@ async function simulateInbound(req: Request): Promise<Response> {
 
 /** Graph (`/whatsapp/v19.0/…`) and the test control (`/whatsapp/_sim/…`); null for any other path. */
 export async function whatsappCloudPeer(req: Request, pathname: string): Promise<Response | null> {
+  if (pathname === "/whatsapp/_sim/messages" && req.method === "GET") {
+    if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
+    const to = new URL(req.url).searchParams.get("to");
+    return json({ data: sent.filter((m) => !to || m.to === to.replace(/^\+/, "")) });
+  }
   if (pathname === "/whatsapp/_sim/inbound" && req.method === "POST") {
     if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
     return simulateInbound(req);
@@ -208,6 +268,7 @@ export async function whatsappCloudPeer(req: Request, pathname: string): Promise
       messaging_limit_tier: "TIER_1K",
     });
   }
+  if (edge === "messages" && req.method === "POST") return sendMessage(req, object);
   if (edge === "subscribed_apps" && req.method === "POST") return subscribe(req, object);
   if (edge === "subscribed_apps" && req.method === "DELETE") {
     subscriptions.delete(object);

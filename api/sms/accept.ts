@@ -397,7 +397,7 @@ function entryOf(id: string, r: Rendered, why: Blocked | undefined, status: "que
 }
 
 /** Which of the recipients (bind: text[]) the account may not send to on the channel, and why: opted out (their own choice) wins over the deny list. */
-function blockedSql(account: string, channel: string, recipients: string) {
+export function blockedSql(account: string, channel: string, recipients: string) {
   return `SELECT DISTINCT ON (recipient) recipient, why FROM (
        SELECT recipient, 'optout' AS why, 0 AS rank FROM optouts WHERE account_id = ${account} AND channel = ${channel} AND recipient = ANY(${recipients}::text[])
        UNION ALL

@@ -13,12 +13,23 @@ import { rows } from "../lib/sql";
 /** The default price of one segment on route T1 for an account without its own price: R$ 0,08. */
 export const DEFAULT_PRICE_PER_SEGMENT: Partial<Record<SmsRoute, number>> = { T1: 8 };
 
+/** WhatsApp is priced per message by Meta's category; `service` is a free-form message inside the 24-hour window. */
+export const WHATSAPP_PRICE_ROUTES = ["marketing", "utility", "authentication", "service"] as const;
+export type WhatsappPriceRoute = (typeof WHATSAPP_PRICE_ROUTES)[number];
+/**
+ * The default price per WhatsApp message, in centavos, for an account without its own row: near
+ * Meta's Brazil rates (marketing ≈ US$ 0.0625, utility and authentication ≈ US$ 0.0080; service
+ * conversations free) with the platform's margin.
+ */
+export const DEFAULT_WHATSAPP_PRICES: Partial<Record<WhatsappPriceRoute, number>> = { marketing: 40, utility: 6, authentication: 6, service: 0 };
+
 /** A channel's prices: its table (account_id, route, price_per_segment, currency), its routes in offer order, its defaults. */
 export type ChannelPricing<R extends string> = { table: string; routes: readonly R[]; defaults: Partial<Record<R, number>> };
 
 /** The priced channels. A new channel adds its entry here and resolves its prices with `resolvePrices`. */
 export const CHANNEL_PRICING = {
   sms: { table: "sms_prices", routes: SMS_ROUTES, defaults: DEFAULT_PRICE_PER_SEGMENT } satisfies ChannelPricing<SmsRoute>,
+  whatsapp: { table: "whatsapp_prices", routes: WHATSAPP_PRICE_ROUTES, defaults: DEFAULT_WHATSAPP_PRICES } satisfies ChannelPricing<WhatsappPriceRoute>,
 } as const;
 export type PricedChannel = keyof typeof CHANNEL_PRICING;
 type RouteOf<C extends PricedChannel> = (typeof CHANNEL_PRICING)[C]["routes"][number];
@@ -57,7 +68,7 @@ export async function resolvePrices<C extends PricedChannel>(
   currency: string,
   opts: { routes?: readonly RouteOf<C>[]; transaction?: Transaction } = {},
 ): Promise<RoutePrice<RouteOf<C>>[]> {
-  const pricing: ChannelPricing<RouteOf<C>> = CHANNEL_PRICING[channel];
+  const pricing = CHANNEL_PRICING[channel] as unknown as ChannelPricing<RouteOf<C>>;
   const only = opts.routes ? { ...pricing, routes: pricing.routes.filter((r) => opts.routes!.includes(r)) } : pricing;
   const found = await rows<PriceRow>(priceRowsSql(channel, "$1", "$2"), [accountId, opts.routes ? [...opts.routes] : null], { transaction: opts.transaction });
   return pickPrices(only, currency, found);

@@ -82,6 +82,12 @@ export async function ownNumber(accountId: string, id: string): Promise<NumberWi
   return unsealed(found);
 }
 
+/** A number of the account by its phone number id, with its secrets (the dispatcher's adapter), or null. */
+export async function ownNumberByPhone(accountId: string, phoneNumberId: string): Promise<NumberWithSecrets | null> {
+  const found = await row<Row>(`SELECT ${COLUMNS}, secrets_sealed FROM whatsapp_numbers WHERE account_id = $1 AND phone_number_id = $2`, [accountId, phoneNumberId]);
+  return found ? unsealed(found) : null;
+}
+
 /** A number by id with its secrets, whatever its account (the webhook route: the URL names it), or null. */
 export async function numberById(id: string): Promise<NumberWithSecrets | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;

@@ -45,9 +45,20 @@ export const CloudWebhookAck = t.Object({
   results: t.Array(
     t.Object({
       field: t.String(),
-      result: t.Union([t.Literal("applied"), t.Literal("unchanged"), t.Literal("unknown_template"), t.Literal("ignored"), t.Literal("received"), t.Literal("duplicate")], {
-        description: "templates: applied, unchanged, unknown_template; messages: received, duplicate; other fields: ignored",
-      }),
+      result: t.Union(
+        [
+          t.Literal("applied"),
+          t.Literal("unchanged"),
+          t.Literal("unknown_template"),
+          t.Literal("ignored"),
+          t.Literal("received"),
+          t.Literal("duplicate"),
+          t.Literal("unknown_message"),
+        ],
+        {
+          description: "templates: applied, unchanged, unknown_template; messages: received, duplicate; statuses: applied, unchanged, unknown_message; other fields: ignored",
+        },
+      ),
     }),
   ),
 });
@@ -57,5 +68,39 @@ export const WhatsappWindowOne = t.Object({
     open: t.Boolean({ description: "Free-form messages may be sent now" }),
     last_inbound_at: nullable(t.String({ format: "date-time", description: "The contact's last message to the number" })),
     expires_at: nullable(t.String({ format: "date-time", description: "24 hours after it" })),
+  }),
+});
+
+export const WhatsappAccepted = t.Object({
+  data: t.Object({
+    id: t.String({ format: "uuid" }),
+    to: t.String(),
+    status: t.Union([t.Literal("queued"), t.Literal("optout"), t.Literal("rejected")]),
+    price: Type.Integer({ description: "In the currency's cents" }),
+    currency: t.String(),
+    category: t.String({ description: "marketing, utility, authentication, or service (free text in the window)" }),
+    error_code: t.Optional(t.String({ description: "optout or deny_list, when not sent" })),
+  }),
+});
+
+const at = nullable(t.String({ format: "date-time" }));
+export const WhatsappMessageOne = t.Object({
+  data: t.Object({
+    id: t.String({ format: "uuid" }),
+    from: t.String({ description: "The number's phone number id" }),
+    to: t.String(),
+    type: t.String(),
+    body: t.String({ description: "The text, or the template's body with its variables" }),
+    status: t.String(),
+    price: Type.Integer(),
+    currency: t.String(),
+    provider_message_id: nullable(t.String({ description: "Meta's message id (wamid)" })),
+    error_code: nullable(t.String()),
+    error_message: nullable(t.String()),
+    created_at: t.String({ format: "date-time" }),
+    sent_at: at,
+    delivered_at: at,
+    read_at: at,
+    failed_at: at,
   }),
 });

@@ -16,6 +16,7 @@ import * as R from "./responses";
 import { createWhatsappTemplate, deleteWhatsappTemplate, getWhatsappTemplate, listWhatsappTemplates } from "./templates";
 import { applyCloudWebhook, type CloudWebhook } from "./webhooks";
 import { getWhatsappWindow } from "./window";
+import { acceptWhatsapp, getWhatsappMessage } from "./send";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });
@@ -55,6 +56,49 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
   .delete("/new/numbers/:number", ({ ctx, params }) => disconnectWhatsappNumber(ctx, params.number), {
     params: t.Object({ number: t.String({ description: "The number's id here, or its phone number id" }) }),
     detail: { responses: successResponse(R.Deleted), summary: "Disconnect a number: its templates go with it; Meta stops posting its webhooks" },
+  })
+  .post(
+    "/messages",
+    async ({ ctx, body, request, set }) => {
+      const answer = await acceptWhatsapp(ctx, body, request.headers.get("Idempotency-Key"));
+      set.status = 202;
+      return answer;
+    },
+    {
+      body: t.Object({
+        from: t.String({ description: "The number (its id here) that sends" }),
+        to: t.String({ description: "The contact, E.164" }),
+        type: t.String({ description: "text (only inside the contact's 24-hour window) or template (an approved one)" }),
+        text: t.Optional(t.Object({ body: t.String({ description: "Up to 4,096 characters" }) })),
+        template: t.Optional(
+          t.Object({
+            name: t.String(),
+            language: t.String({ description: "e.g. pt_BR" }),
+            variables: t.Optional(t.Array(t.String(), { description: "The body's variables, {{1}} first" })),
+            header_variable: t.Optional(t.String({ description: "The text header's variable, when it has one" })),
+            button_variable: t.Optional(t.String({ description: "The URL button's variable, when it has one" })),
+          }),
+        ),
+      }),
+      headers: t.Object({
+        "idempotency-key": t.Optional(t.String({ description: "The same key and request answer the first response; another request under the key is 409 IDEMPOTENCY_CONFLICT" })),
+      }),
+      detail: {
+        responses: {
+          ...successResponse(R.WhatsappAccepted, "Accepted: queued (sent by the worker; statuses by Meta's webhooks), or optout/rejected at price 0", 202),
+          ...errorResponses(402, 409),
+        },
+        summary:
+          "Send one WhatsApp message: free text inside the contact's 24-hour window, else an approved template with its variables ('Please provide a template before sending', 'Please fill all parameters'); priced by Meta's category in the account's currency and debited now",
+      },
+    },
+  )
+  .get("/messages/:id", ({ ctx, params }) => getWhatsappMessage(ctx, params.id), {
+    params: id,
+    detail: {
+      responses: successResponse(R.WhatsappMessageOne),
+      summary: "One WhatsApp message of the account: status (queued, sending, sent, delivered, read, failed…) with Meta's error, timestamps",
+    },
   })
   .get("/window", ({ ctx, query }) => getWhatsappWindow(ctx, query), {
     query: t.Object({ number_id: t.String({ description: "The number (its id here)" }), to: t.String({ description: "The contact, E.164" }) }),

@@ -15,21 +15,22 @@
  * number; metadata.phone_number_id must be this number's): stored as an inbound WhatsApp message
  * of the number's account (api/messages/inbound.ts: deduped by Meta's message id, opt-out and
  * resume keywords applied to the whatsapp channel), and the contact's 24-hour window opened from
- * its time (./window.ts). Message statuses and other fields are acknowledged and counted as
- * `ignored` until the sending part of the issue handles them.
+ * its time (./window.ts). `messages` with `statuses: [{id: wamid, status, timestamp, errors}]`:
+ * Meta's status of a message we sent, applied like any provider receipt. Other fields are
+ * acknowledged as `ignored`.
  */
 import { exec, row } from "../lib/sql";
 import { receiveInbound } from "../messages/inbound";
+import { applyProviderReceipt } from "../messages/receipts";
+import type { MessageStatus } from "../messages/status";
+import { CLOUD_PROVIDER } from "../channels/whatsapp/adapter";
 import { openWindow } from "./window";
 import type { NumberWithSecrets } from "./numbers";
 import { providerStatus } from "./templates";
 
-/** The provider name of WhatsApp Cloud API messages (messages.provider, message_provider_ids). */
-export const CLOUD_PROVIDER = "whatsapp_cloud";
-
 type Change = { field?: unknown; value?: Record<string, unknown> };
 export type CloudWebhook = { object?: unknown; entry?: Array<{ id?: unknown; time?: unknown; changes?: Change[] }> };
-export type WebhookResult = { field: string; result: "applied" | "unchanged" | "unknown_template" | "ignored" | "received" | "duplicate" };
+export type WebhookResult = { field: string; result: "applied" | "unchanged" | "unknown_template" | "ignored" | "received" | "duplicate" | "unknown_message" };
 
 export async function applyCloudWebhook(number: NumberWithSecrets, payload: CloudWebhook): Promise<WebhookResult[]> {
   const results: WebhookResult[] = [];
@@ -40,8 +41,9 @@ export async function applyCloudWebhook(number: NumberWithSecrets, payload: Clou
     for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
       const field = typeof change?.field === "string" ? change.field : "";
       if (field === "message_template_status_update" && change.value) results.push({ field, result: await templateStatus(number, change.value, at) });
-      else if (field === "messages" && change.value && Array.isArray(change.value.messages)) {
-        for (const m of change.value.messages as InboundMessage[]) results.push({ field, result: await inbound(number, change.value, m) });
+      else if (field === "messages" && change.value && (Array.isArray(change.value.messages) || Array.isArray(change.value.statuses))) {
+        for (const m of (change.value.messages ?? []) as InboundMessage[]) results.push({ field, result: await inbound(number, change.value, m) });
+        for (const st of (change.value.statuses ?? []) as CloudStatus[]) results.push({ field, result: await status(number, st) });
       } else results.push({ field, result: "ignored" });
     }
   }
@@ -73,6 +75,42 @@ async function inbound(number: NumberWithSecrets, value: Record<string, unknown>
   // Also for a duplicate (Meta retried after we stored it but before our answer reached it): the same time again changes nothing.
   await openWindow(number.account_id, number.id, from, occurredAt);
   return outcome.result === "duplicate" ? "duplicate" : "received";
+}
+
+type CloudStatus = { id?: unknown; status?: unknown; timestamp?: unknown; recipient_id?: unknown; errors?: Array<{ code?: unknown; title?: unknown; message?: unknown }> };
+const STATUS: Record<string, MessageStatus> = { sent: "sent", delivered: "delivered", read: "read", failed: "failed" };
+
+/**
+ * Meta's status of a message we sent (sent, delivered, read, failed with its error code and
+ * title): through the one receipt path (api/messages/receipts.ts: deduplicated per message and
+ * status, forward-only, announced to the customer's webhooks in the same transaction).
+ */
+async function status(number: NumberWithSecrets, st: CloudStatus): Promise<WebhookResult["result"]> {
+  const next = typeof st.status === "string" ? STATUS[st.status] : undefined;
+  if (!next || typeof st.id !== "string" || !st.id) return "ignored";
+  // Only this number's own messages: another number's app cannot move a message it did not send.
+  const mine = await row<{ id: string }>(
+    `SELECT m.id FROM message_provider_ids p JOIN messages m ON m.id = p.message_id AND m.created_at = p.message_created_at
+      WHERE p.provider = $1 AND p.provider_message_id = $2 AND m.account_id = $3 AND m.sender = $4`,
+    [CLOUD_PROVIDER, st.id, number.account_id, number.phone_number_id],
+  );
+  if (!mine) return "unknown_message";
+  const seconds = Number(st.timestamp);
+  const error = st.errors?.[0];
+  const outcome = await applyProviderReceipt({
+    messageId: mine.id,
+    provider: CLOUD_PROVIDER,
+    providerMessageId: st.id,
+    status: next,
+    errorCode: next === "failed" && error?.code !== undefined ? String(error.code).slice(0, 40) : null,
+    errorMessage: next === "failed" ? String(error?.title ?? error?.message ?? "").slice(0, 500) || null : null,
+    occurredAt: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date(),
+    eventId: `${st.id}:${next}`,
+  });
+  if (outcome.result === "ignored") return "unknown_message";
+  if (outcome.result === "applied") return "applied";
+  // A repeat, or a status the message is already past (read before delivered): nothing changed.
+  return outcome.result === "duplicate" ? "duplicate" : "unchanged";
 }
 
 async function templateStatus(number: NumberWithSecrets, v: Record<string, unknown>, at: Date): Promise<WebhookResult["result"]> {

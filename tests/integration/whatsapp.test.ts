@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { simulatedAppSecret } from "../../api/simulator/whatsapp-cloud";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
-import { giveOmni } from "../support/factories";
+import { giveOmni, setAccount } from "../support/factories";
 
 const appSecret = () => simulatedAppSecret(inject("simulatorApiKey"));
 const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
@@ -307,6 +307,115 @@ describe("WhatsApp templates", () => {
       { channel: "whatsapp", source: "keyword", keyword: "SAIR" },
     ]);
     expect((await windowNow()).open).toBe(true); // and it is a message of the contact: the window is open again
+  });
+
+  it("sends an approved template with its variables: priced by category and debited at accept, dispatched to Graph, then sent, delivered and read by Meta's webhooks", async () => {
+    await setAccount(accountId, { balance: 10_000 });
+    const created = await api("/api/whatsapp/templates", { token, body: template() });
+    const t = created.body.data;
+    await expect.poll(async () => (await templateRow(t.id)).status, { timeout: 15_000 }).toBe("approved");
+    const to = `+55119${digits(8)}`;
+    const send = (over: Record<string, unknown> = {}, key?: string) =>
+      fetch(new URL("/api/whatsapp/messages", inject("apiUrl")), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "Accept-Language": "en", ...(key ? { "Idempotency-Key": key } : {}) },
+        body: JSON.stringify({
+          from: numberId,
+          to,
+          type: "template",
+          template: { name: t.name, language: "pt_BR", variables: ["Ana", "4321"], header_variable: "4321", button_variable: "4321" },
+          ...over,
+        }),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+    const missing = await send({ template: { name: t.name, language: "pt_BR", variables: ["Ana"] } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error.fields).toEqual({ "template.variables": ["Please fill all parameters of the template"] });
+    const key = `wa-${digits(8)}`;
+    const accepted = await send({}, key);
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
+    expect(accepted.body.data).toMatchObject({ to, status: "queued", price: 6, currency: "BRL", category: "utility" });
+    const id = accepted.body.data.id;
+    // The same key and request: the same answer, nothing new; the balance moved once.
+    expect((await send({}, key)).body).toEqual(accepted.body);
+    expect((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance).toBe("9994");
+
+    const read = async () => (await api(`/api/whatsapp/messages/${id}`, { token })).body.data;
+    await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe("read");
+    const m = await read();
+    expect(m).toMatchObject({ to, type: "template", body: "Olá Ana, seu pedido 4321 saiu para entrega.", price: 6, error_code: null });
+    expect(m.provider_message_id).toMatch(/^wamid\./);
+    expect(m.sent_at && m.delivered_at && m.read_at).toBeTruthy();
+    const statuses = await query<{ status: string }>("SELECT status FROM message_events WHERE message_id = $1 AND source = 'provider'", [id]);
+    expect(statuses.map((e) => e.status).sort()).toEqual(["delivered", "read", "sent"]);
+    // What Graph received: Meta's template message with its components.
+    const atMeta = await fetch(new URL(`/whatsapp/_sim/messages?to=${encodeURIComponent(to)}`, inject("simulatorUrl")), {
+      headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` },
+    }).then((r) => r.json());
+    expect(atMeta.data).toHaveLength(1);
+    expect(atMeta.data[0].content).toEqual({
+      type: "template",
+      template: {
+        name: t.name,
+        language: { code: "pt_BR" },
+        components: [
+          { type: "header", parameters: [{ type: "text", text: "4321" }] },
+          {
+            type: "body",
+            parameters: [
+              { type: "text", text: "Ana" },
+              { type: "text", text: "4321" },
+            ],
+          },
+          { type: "button", sub_type: "url", index: "1", parameters: [{ type: "text", text: "4321" }] },
+        ],
+      },
+    });
+  });
+
+  it("free text only inside the contact's window (priced as service); a failure keeps Meta's code; an opted-out contact is not sent to", async () => {
+    await setAccount(accountId, { balance: 10_000 });
+    const [{ phone_number_id: phoneNumberId }] = await query<{ phone_number_id: string }>("SELECT phone_number_id FROM whatsapp_numbers WHERE id = $1", [numberId]);
+    const text = (to: string, body = "Seu pedido saiu para entrega") =>
+      api("/api/whatsapp/messages", { token, lang: "en", body: { from: numberId, to, type: "text", text: { body } } });
+    const to = `+55119${digits(4)}2222`;
+    const closed = await text(to);
+    expect(closed.status).toBe(422);
+    expect(closed.body.error.fields).toEqual({ template: ["Please provide a template before sending (the contact's 24-hour window is closed)"] });
+    expect(await query("SELECT 1 FROM messages WHERE account_id = $1 AND recipient = $2", [accountId, to])).toHaveLength(0);
+
+    const inbound = (from: string) =>
+      fetch(new URL("/whatsapp/_sim/inbound", inject("simulatorUrl")), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${inject("simulatorApiKey")}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ waba_id: wabaId, phone_number_id: phoneNumberId, from, text: "Oi" }),
+      });
+    expect((await inbound(to)).status).toBe(202);
+    await expect.poll(async () => (await api(`/api/whatsapp/window?number_id=${numberId}&to=${encodeURIComponent(to)}`, { token })).body.data.open, { timeout: 15_000 }).toBe(true);
+    const ok = await text(to);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(202);
+    expect(ok.body.data).toMatchObject({ status: "queued", price: 0, category: "service" });
+    await expect.poll(async () => (await api(`/api/whatsapp/messages/${ok.body.data.id}`, { token })).body.data.status, { timeout: 20_000 }).toBe("read");
+
+    // Meta refuses delivery (the peer's number ending 0001): failed with Meta's code and title.
+    const undeliverable = `+55119${digits(4)}0001`;
+    expect((await inbound(undeliverable)).status).toBe(202);
+    await expect
+      .poll(async () => (await api(`/api/whatsapp/window?number_id=${numberId}&to=${encodeURIComponent(undeliverable)}`, { token })).body.data.open, { timeout: 15_000 })
+      .toBe(true);
+    const bad = await text(undeliverable);
+    await expect
+      .poll(async () => (await api(`/api/whatsapp/messages/${bad.body.data.id}`, { token })).body.data, { timeout: 20_000 })
+      .toMatchObject({
+        status: "failed",
+        error_code: "131026",
+        error_message: "Message undeliverable",
+      });
+
+    // A contact who wrote SAIR on WhatsApp: written as optout at price 0, never sent.
+    await query("INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, 'whatsapp', $2, 'manual')", [accountId, to]);
+    const out = await text(to);
+    expect(out.body.data).toMatchObject({ status: "optout", price: 0, error_code: "optout" });
   });
 
   it("disconnecting the number takes its templates with it", async () => {

@@ -116,3 +116,17 @@ export async function subscribeCloudWebhooks(wabaId: string, token: string, call
 export async function unsubscribeCloudWebhooks(wabaId: string, token: string): Promise<void> {
   await graph(`${encodeURIComponent(wabaId)}/subscribed_apps`, token, { method: "DELETE" });
 }
+
+/**
+ * POST /{phone-number-id}/messages: one message (Graph's message object: `type` and its part —
+ * text, template…) to `to` (E.164 without +, as Graph takes it). Answers Meta's message id (wamid).
+ */
+export async function sendCloudMessage(phoneNumberId: string, token: string, to: string, content: Record<string, unknown>): Promise<string> {
+  const answer = await graph(`${encodeURIComponent(phoneNumberId)}/messages`, token, {
+    method: "POST",
+    body: { ...content, messaging_product: "whatsapp", recipient_type: "individual", to: to.replace(/^\+/, "") },
+  });
+  const id = answer?.messages?.[0]?.id;
+  if (typeof id !== "string" || !id) throw new GraphError("Graph: no message id in the answer", 502, null);
+  return id;
+}

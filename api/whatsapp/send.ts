@@ -1,0 +1,220 @@
+/**
+ * Step 1 of the message pipeline for WhatsApp (issue 16): accept one message to one contact from
+ * one of the account's numbers, as the SMS accept does (api/sms/accept.ts), in ONE transaction:
+ *   1. an Idempotency-Key answers the stored response of the same request (or 409 for another);
+ *   2. a contact who opted out of WhatsApp or is on the deny list gets a message `optout` /
+ *      `rejected` at price 0 and no outbox row;
+ *   3. free text only inside the contact's 24-hour window (./window.ts), else 422 'Please provide a
+ *      template before sending'; a template only when approved, with exactly its variables
+ *      ('Please fill all parameters');
+ *   4. the price by Meta's category (the template's, or `service` for text in the window) in the
+ *      account's currency (api/sms/pricing.ts CHANNEL_PRICING.whatsapp);
+ *   5. the message (`queued`, content = Graph's message object), its outbox row (topic
+ *      messages:whatsapp) and queued event, the audit entry and the key; the debit last
+ *      (402 INSUFFICIENT_BALANCE and nothing written when it no longer covers the price).
+ * The worker's dispatcher then sends it through the channel adapter (api/channels/whatsapp/adapter.ts)
+ * and Meta's status webhooks move it: sent, delivered, read, failed.
+ */
+import { createHash } from "node:crypto";
+import { sequelize } from "../../models";
+import { debitBalance } from "../accounts/balance";
+import { recordAudit } from "../audit/record";
+import { CLOUD_PROVIDER } from "../channels/whatsapp/adapter";
+import { dispatchStream } from "../channels/registry";
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { exec, row, rows } from "../lib/sql";
+import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
+import { can } from "../policy/policy";
+import { blockedSql } from "../sms/accept";
+import { resolvePrices, type WhatsappPriceRoute } from "../sms/pricing";
+import { ownNumber } from "./numbers";
+import { variablesOf } from "./schemas";
+import { windowOf } from "./window";
+
+const E164 = /^\+[1-9]\d{7,14}$/;
+const param = z.string().trim().min(1, "validation.required").max(1000, "validation.maxLength::1000");
+
+export const sendWhatsappSchema = z
+  .object({
+    from: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.required"),
+    to: z.string().trim().regex(E164, "validation.phone"),
+    type: z.enum(["text", "template"], "validation.option"),
+    text: z.object({ body: z.string().trim().min(1, "validation.required").max(4096, "validation.maxLength::4096") }).optional(),
+    template: z
+      .object({
+        name: z.string().trim().min(1, "validation.required").max(512),
+        language: z.string().trim().min(2, "validation.required").max(10),
+        variables: z.array(param).max(100).optional().default([]),
+        header_variable: param.optional(),
+        button_variable: param.optional(),
+      })
+      .optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.type === "text" && !m.text) ctx.addIssue({ code: "custom", path: ["text", "body"], message: "validation.required" });
+    if (m.type === "template" && !m.template) ctx.addIssue({ code: "custom", path: ["template"], message: "validation.waTemplateNeeded" });
+  });
+export type SendWhatsappInput = z.infer<typeof sendWhatsappSchema>;
+
+export type AcceptedWhatsapp = {
+  id: string;
+  to: string;
+  status: "queued" | "optout" | "rejected";
+  price: number;
+  currency: string;
+  category: WhatsappPriceRoute;
+  error_code?: string;
+};
+
+type TemplateRow = { id: string; name: string; language: string; category: WhatsappPriceRoute; status: string; components: Array<Record<string, unknown>> };
+
+/** Graph's template message and its readable text, from an approved template and the variables; 422 when they do not fit. */
+function templateContent(t: TemplateRow, input: NonNullable<SendWhatsappInput["template"]>) {
+  const part = (type: string) => t.components.find((c) => c.type === type) as { text?: string; format?: string; buttons?: Array<{ type: string; url?: string }> } | undefined;
+  const body = part("BODY")?.text ?? "";
+  const header = part("HEADER");
+  const urlButton = part("BUTTONS")?.buttons?.findIndex((b) => b.type === "URL" && variablesOf(b.url ?? "").length > 0) ?? -1;
+  const missing =
+    variablesOf(body).length !== input.variables.length ||
+    (header?.format === "TEXT" && variablesOf(header.text ?? "").length > 0 && !input.header_variable) ||
+    (urlButton >= 0 && !input.button_variable);
+  if (missing) throw new AppError("VALIDATION", { fields: { "template.variables": ["validation.waFillParameters"] } });
+  const components: Array<Record<string, unknown>> = [];
+  if (header?.format === "TEXT" && input.header_variable) components.push({ type: "header", parameters: [{ type: "text", text: input.header_variable }] });
+  if (input.variables.length) components.push({ type: "body", parameters: input.variables.map((text) => ({ type: "text", text })) });
+  if (urlButton >= 0 && input.button_variable)
+    components.push({ type: "button", sub_type: "url", index: String(urlButton), parameters: [{ type: "text", text: input.button_variable }] });
+  const text = body.replace(/\{\{\s*(\d+)\s*\}\}/g, (_, n) => input.variables[Number(n) - 1] ?? "");
+  return { content: { type: "template", template: { name: t.name, language: { code: t.language }, ...(components.length ? { components } : {}) } }, text };
+}
+
+export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempotencyKey: string | null = null): Promise<{ data: AcceptedWhatsapp }> {
+  if (!can(ctx.actor, "/whatsapp/send")) throw new AppError("FORBIDDEN");
+  const data = validate(sendWhatsappSchema, input);
+  const accountId = ctx.actor.accountId;
+  const number = await ownNumber(accountId, data.from).catch(() => {
+    throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
+  });
+  const hash = createHash("sha256").update(JSON.stringify(data)).digest("hex");
+  return sequelize().transaction(async (transaction) => {
+    const t = { transaction };
+    if (idempotencyKey !== null) {
+      const stored = await row<{ request_hash: string; response: { data: AcceptedWhatsapp } }>(
+        `SELECT request_hash, response FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
+        [accountId, idempotencyKey],
+        t,
+      );
+      if (stored) {
+        if (stored.request_hash !== hash) throw new AppError("IDEMPOTENCY_CONFLICT");
+        return stored.response;
+      }
+    }
+    const account = await row<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId], t);
+    const currency = (account?.currency ?? "BRL").trim();
+
+    let category: WhatsappPriceRoute = "service";
+    let content: Record<string, unknown>;
+    let text: string;
+    if (data.type === "template") {
+      const tpl = await row<TemplateRow>(
+        `SELECT id, name, language, category, status, components FROM whatsapp_templates WHERE account_id = $1 AND number_id = $2 AND name = $3 AND language = $4`,
+        [accountId, number.id, data.template!.name, data.template!.language],
+        t,
+      );
+      if (!tpl) throw new AppError("VALIDATION", { fields: { "template.name": ["validation.option"] } });
+      if (tpl.status !== "approved") throw new AppError("VALIDATION", { fields: { "template.name": ["validation.waTemplateNotApproved"] } });
+      category = tpl.category;
+      ({ content, text } = templateContent(tpl, data.template!));
+    } else {
+      const window = await windowOf(accountId, number.id, data.to);
+      if (!window.open) throw new AppError("VALIDATION", { fields: { template: ["validation.waTemplateNeeded"] } });
+      content = { type: "text", text: { body: data.text!.body } };
+      text = data.text!.body;
+    }
+
+    const [price] = await resolvePrices("whatsapp", accountId, currency, { routes: [category], transaction });
+    if (!price) throw new AppError("VALIDATION", { fields: { type: ["validation.option"] } });
+    const [blocked] = await rows<{ why: "optout" | "deny_list" }>(`SELECT why FROM (${blockedSql("$1", "'whatsapp'", "$2")}) b`, [accountId, [data.to]], t);
+    const status = blocked ? (blocked.why === "optout" ? "optout" : "rejected") : "queued";
+    const charge = blocked ? 0 : price.pricePerSegment;
+    const written = await row<{ id: string; created_at: string }>(
+      `WITH m AS (
+         INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, status, provider, price, currency, type, content, error_code, queued_at)
+         VALUES ($1, 'whatsapp', 'outbound', $2, $3, $4, 1, $5, $6, $7, $8, $9, $10::jsonb, $11, CASE WHEN $5 = 'queued' THEN now() END)
+         RETURNING id, created_at
+       ), o AS (
+         INSERT INTO outbox (topic, payload) SELECT $12, jsonb_build_object('message_id', m.id::text) FROM m WHERE $5 = 'queued'
+       ), e AS (
+         INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+         SELECT m.id, m.created_at, $1, $5, 'system', jsonb_build_object('price', $7::bigint, 'currency', $8::text, 'category', $13::text) FROM m
+       )
+       SELECT id, created_at::text AS created_at FROM m`,
+      [
+        accountId,
+        number.phone_number_id,
+        data.to,
+        text,
+        status,
+        CLOUD_PROVIDER,
+        charge,
+        currency,
+        data.type,
+        JSON.stringify(content),
+        blocked?.why ?? null,
+        dispatchStream("whatsapp"),
+        category,
+      ],
+      t,
+    );
+    const answer = {
+      data: { id: written!.id, to: data.to, status, price: charge, currency, category, ...(blocked ? { error_code: blocked.why } : {}) } as AcceptedWhatsapp,
+    };
+    if (idempotencyKey !== null) {
+      await exec(
+        `INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`,
+        [accountId, idempotencyKey, hash, JSON.stringify(answer)],
+        t,
+      );
+    }
+    await recordAudit({ ...ctx, transaction }, "whatsapp.accepted", { meta: { id: answer.data.id, type: data.type, category, price: charge, currency } });
+    // The debit last: the balance row is locked only from here to the commit.
+    if (!(await debitBalance(accountId, charge, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
+    return answer;
+  });
+}
+
+export type WhatsappMessageView = {
+  id: string;
+  from: string;
+  to: string;
+  type: string;
+  body: string;
+  status: string;
+  price: number;
+  currency: string;
+  provider_message_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  read_at: Date | null;
+  failed_at: Date | null;
+};
+
+/** GET /api/whatsapp/messages/{id}: one message of the account, read on the primary (the message just sent). */
+export async function getWhatsappMessage(ctx: SignedInCtx, id: string): Promise<{ data: WhatsappMessageView }> {
+  if (!can(ctx.actor, "/whatsapp/history")) throw new AppError("FORBIDDEN");
+  const found = /^[0-9a-f-]{36}$/i.test(id)
+    ? await row<WhatsappMessageView>(
+        `SELECT id, sender AS "from", recipient AS "to", type, body, status, price::int AS price, trim(currency) AS currency, provider_message_id, error_code, error_message,
+                created_at, sent_at, delivered_at, read_at, failed_at
+           FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'whatsapp'`,
+        [id, ctx.actor.accountId],
+      )
+    : null;
+  if (!found) throw new AppError("NOT_FOUND");
+  return { data: found };
+}
