@@ -24,7 +24,8 @@
  *   deletes every language of a name.
  * - Test control (Authorization: Bearer SIMULATOR_API_KEY, not Graph): POST
  *   /whatsapp/_sim/templates/{id} {event: PAUSED | DISABLED | REINSTATED | APPROVED | REJECTED,
- *   reason?} posts that template status webhook now (Meta pauses templates of low quality);
+ *   reason?, notify?} posts that template status webhook now (Meta pauses templates of low quality;
+ *   notify: false changes it at the peer only, a webhook not yet delivered);
  *   POST /whatsapp/_sim/inbound {waba_id, phone_number_id, from, text, timestamp?} posts a contact's
  *   text message to the number as Meta's `messages` webhook (answers its wamid); GET
  *   /whatsapp/_sim/messages[?to=] lists the messages sent through the peer, as it received them.
@@ -242,7 +243,8 @@ export async function whatsappCloudPeer(req: Request, pathname: string): Promise
     const event = String(b.event ?? "").toUpperCase();
     if (!["PAUSED", "DISABLED", "REINSTATED", "APPROVED", "REJECTED"].includes(event)) return json({ error: { code: "invalid_event" } }, 400);
     t.status = event === "REINSTATED" ? "APPROVED" : event;
-    templateEvent(t, event, typeof b.reason === "string" ? b.reason : "NONE");
+    // notify: false changes the template at "Meta" without its webhook (yet): a pause we have not heard of.
+    if (b.notify !== false) templateEvent(t, event, typeof b.reason === "string" ? b.reason : "NONE");
     return json({ ok: true }, 202);
   }
   if (!pathname.startsWith(PREFIX)) return null;

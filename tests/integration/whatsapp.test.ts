@@ -373,6 +373,34 @@ describe("WhatsApp templates", () => {
     });
   });
 
+  it("a template Meta paused between accept and dispatch (its webhook not yet here): the message fails with Meta's reason and is refunded", async () => {
+    await setAccount(accountId, { balance: 10_000 });
+    const created = await api("/api/whatsapp/templates", { token, body: template({ header: null, buttons: [] }) });
+    const t = created.body.data;
+    await expect.poll(async () => (await templateRow(t.id)).status, { timeout: 15_000 }).toBe("approved");
+    const paused = await fetch(new URL(`/whatsapp/_sim/templates/${t.provider_template_id}`, inject("simulatorUrl")), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${inject("simulatorApiKey")}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ event: "PAUSED", notify: false }),
+    });
+    expect(paused.status).toBe(202);
+    const res = await api("/api/whatsapp/messages", {
+      token,
+      body: { from: numberId, to: `+55119${digits(8)}`, type: "template", template: { name: t.name, language: "pt_BR", variables: ["Ana", "4321"] } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.data.price).toBe(6);
+    await expect
+      .poll(async () => (await api(`/api/whatsapp/messages/${res.body.data.id}`, { token })).body.data, { timeout: 20_000 })
+      .toMatchObject({
+        status: "failed",
+        error_code: "whatsapp_132015",
+      });
+    const m = (await api(`/api/whatsapp/messages/${res.body.data.id}`, { token })).body.data;
+    expect(m.error_message).toMatch(/Template is paused/);
+    expect((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance).toBe("10000");
+  });
+
   it("free text only inside the contact's window (priced as service); a failure keeps Meta's code; an opted-out contact is not sent to", async () => {
     await setAccount(accountId, { balance: 10_000 });
     const [{ phone_number_id: phoneNumberId }] = await query<{ phone_number_id: string }>("SELECT phone_number_id FROM whatsapp_numbers WHERE id = $1", [numberId]);
