@@ -8,6 +8,7 @@ import { IMPORT_STREAM } from "./imports/services";
 import { channels, dispatchStream } from "./channels/registry";
 import { every } from "./jobs/every";
 import { everyOnce } from "./jobs/lease";
+import { ensureDemoWhatsapp, usesLoopbackPeer } from "./whatsapp/demo";
 import { startConsumer } from "./jobs/runner";
 import { env } from "./lib/env";
 import { publishJob } from "./jobs/publish";
@@ -83,6 +84,23 @@ const sweeps = [
 ];
 // Partitions ahead from the start, not an hour later.
 void sweeps[sweeps.length - 1].kick();
+
+// Development with the loopback WhatsApp peer: the demo account's number and templates (api/whatsapp/demo.ts),
+// tried until the api, web and simulator answer (Meta's handshake goes through them), then not again.
+if (usesLoopbackPeer()) {
+  void (async () => {
+    for (let attempt = 1; attempt <= 60; attempt++) {
+      try {
+        const done = await ensureDemoWhatsapp();
+        if (done !== "skipped") console.log(`whatsapp demo number: ${done}`);
+        return;
+      } catch (e) {
+        if (attempt === 60) console.warn(`whatsapp demo number: not connected (${(e as Error).message})`);
+        await new Promise((r) => setTimeout(r, 3000).unref?.());
+      }
+    }
+  })();
+}
 
 console.log(
   `worker consuming ${MAIL_STREAM}, ${IMPORT_STREAM}, ${channels().map(dispatchStream).join(", ")}; outbox relay every ${env().OUTBOX_POLL_MS} ms (smtp: ${env().SMTP_URL ? "on" : "off, local outbox"})`,

@@ -453,3 +453,35 @@ describe("WhatsApp templates", () => {
     expect((await api(`/api/whatsapp/new/numbers/${numberId}`, { token, method: "DELETE" })).status).toBe(404);
   });
 });
+
+describe("npm start's demo WhatsApp number", () => {
+  it("in development with the loopback peer, the worker connects the demo account's number and its templates are approved: a template send goes through at once", async () => {
+    const { startStack } = await import("../support/stack");
+    const stack = await startStack({ env: { NODE_ENV: "development" }, apiAsAppUrl: true });
+    try {
+      const numbers = () =>
+        stack.query<{ id: string; phone_number_id: string }>(
+          "SELECT n.id, n.phone_number_id FROM whatsapp_numbers n JOIN accounts a ON a.id = n.account_id WHERE a.name = 'Demo Comércio Ltda'",
+        );
+      await expect.poll(async () => (await numbers()).length, { timeout: 60_000, interval: 500 }).toBe(1);
+      const [demo] = await numbers();
+      const approved = async () =>
+        (await stack.query<{ name: string }>("SELECT name FROM whatsapp_templates WHERE number_id = $1 AND status = 'approved' ORDER BY name", [demo.id])).map((t) => t.name);
+      await expect.poll(approved, { timeout: 30_000, interval: 500 }).toEqual(["pedido_saiu", "promo_semana"]);
+
+      const login = await stack.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
+      expect(login.status, JSON.stringify(login.body)).toBe(200);
+      await stack.query("UPDATE account_balances SET balance = 100000 WHERE account_id = (SELECT id FROM accounts WHERE name = 'Demo Comércio Ltda')");
+      const sent = await stack.api("/api/whatsapp/messages", {
+        token: login.body.token,
+        body: { from: demo.id, to: "+5511988887777", type: "template", template: { name: "pedido_saiu", language: "pt_BR", variables: ["Ana", "4321"] } },
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+      await expect
+        .poll(async () => (await stack.api(`/api/whatsapp/messages/${sent.body.data.id}`, { token: login.body.token })).body.data.status, { timeout: 30_000, interval: 300 })
+        .toBe("read");
+    } finally {
+      await stack.stop();
+    }
+  }, 180_000);
+});

@@ -29,6 +29,8 @@ export type StackOptions = {
   realtime?: boolean;
   /** Echo the processes' output (also TEST_SERVER_LOGS=1). */
   logs?: boolean;
+  /** APP_URL = the api's own URL (webhook URLs we hand providers then reach this stack's api; there is no web). */
+  apiAsAppUrl?: boolean;
   /** Env that depends on the stack's own database (e.g. DATABASE_REPLICA_URL naming it), merged after `env`. */
   databaseEnv?: (database: { name: string; url: string }) => Record<string, string>;
 };
@@ -71,6 +73,7 @@ export async function startStack(opts: StackOptions = {}) {
     MAIL_SWEEP_SECONDS: "60",
     IMPORT_SWEEP_SECONDS: "60",
     LOGIN_MAX_FAILS_PER_IP: "1000",
+    ...(opts.apiAsAppUrl ? { APP_URL: `http://127.0.0.1:${apiPort}` } : {}),
     ...opts.env,
   } as NodeJS.ProcessEnv;
   // The run's DATABASE_REPLICA_URL (a suite pass with a read replica) names the run's database, not
