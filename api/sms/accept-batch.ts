@@ -41,24 +41,27 @@ export type OneSms = {
   idempotency: { key: string; hash: string; response: unknown } | null;
   /** More to write in the same transaction once the message exists (our SMPP server's receipt request). */
   also?: (transaction: Transaction) => Promise<void>;
+  /** A channel richer than SMS: the message's type (default text) and what its provider takes (WhatsApp: Graph's message object). */
+  type?: string;
+  content?: unknown;
 };
 
 const WRITE_SQL = `
   WITH i AS (
     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[],
                          $11::bigint[], $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::uuid[], $17::text[], $18::text[], $19::jsonb[],
-                         $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::jsonb[])
+                         $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::jsonb[], $26::text[], $27::jsonb[])
       AS i(account_id, id, sender, recipient, body, segments, coding, status, error_code, error_message,
-           price, currency, route, provider, scheduled_at, user_id, ip, user_agent, meta, action, channel, topic, key, request_hash, response)
+           price, currency, route, provider, scheduled_at, user_id, ip, user_agent, meta, action, channel, topic, key, request_hash, response, type, content)
   ), t AS (
     SELECT account_id, sum(price)::bigint AS total FROM i GROUP BY account_id
   ), ${debitEachSql("t", "l", "d")}, ok AS (
     SELECT i.* FROM i JOIN t USING (account_id) WHERE t.total = 0 OR i.account_id IN (SELECT account_id FROM d)
   ), m AS (
     INSERT INTO messages (id, account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, price, currency,
-                          scheduled_at, queued_at, error_code, error_message)
+                          scheduled_at, queued_at, error_code, error_message, type, content)
     SELECT id, account_id, channel, 'outbound', sender, recipient, body, segments, coding, status, provider, route, price, currency,
-           scheduled_at, CASE WHEN status = 'queued' THEN now() END, error_code, error_message
+           scheduled_at, CASE WHEN status = 'queued' THEN now() END, error_code, error_message, COALESCE(type, 'text'), content
       FROM ok
     RETURNING id, created_at, account_id, status, segments, price, currency, error_code
   ), o AS (
@@ -115,6 +118,8 @@ async function write(_key: string, items: OneSms[]): Promise<Written[]> {
     col((x) => x.idempotency?.key ?? null),
     col((x) => x.idempotency?.hash ?? null),
     col((x) => (x.idempotency ? JSON.stringify(x.idempotency.response) : null)),
+    col((x) => x.type ?? null),
+    col((x) => (x.content === undefined || x.content === null ? null : JSON.stringify(x.content))),
   ];
   const keys = items.filter((x) => x.idempotency).map((x) => `${x.accountId} ${x.idempotency!.key}`);
   if (new Set(keys).size !== keys.length) throw new Error("one Idempotency-Key twice in a batch: its sends go one at a time");

@@ -95,6 +95,22 @@ export async function numberById(id: string): Promise<NumberWithSecrets | null> 
   return found ? unsealed(found) : null;
 }
 
+/**
+ * numberById for Meta's webhooks, which come by the thousand per second for the same few numbers:
+ * kept NUMBER_CACHE_MS per process (a disconnected number's webhooks may still be verified for
+ * that long; they only ever touch its own rows). Not for anything a person does.
+ */
+const NUMBER_CACHE_MS = 5_000;
+const numberCache = new Map<string, { at: number; number: NumberWithSecrets | null }>();
+export async function numberByIdCached(id: string): Promise<NumberWithSecrets | null> {
+  const hit = numberCache.get(id);
+  if (hit && Date.now() - hit.at < NUMBER_CACHE_MS) return hit.number;
+  const number = await numberById(id);
+  if (numberCache.size > 10_000) numberCache.clear();
+  numberCache.set(id, { at: Date.now(), number });
+  return number;
+}
+
 function unsealed(r: Row): NumberWithSecrets {
   const { secrets_sealed, ...rest } = r;
   return { ...rest, secrets: JSON.parse(unseal(secrets_sealed)) as WhatsappSecrets };

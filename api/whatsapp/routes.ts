@@ -11,7 +11,7 @@ import { safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { pageQuery } from "../lib/page";
 import { parseJson, rawBody, validHubSignature } from "../live/channel-webhooks";
-import { connectWhatsappNumber, disconnectWhatsappNumber, listWhatsappNumbers, numberById } from "./numbers";
+import { connectWhatsappNumber, disconnectWhatsappNumber, listWhatsappNumbers, numberById, numberByIdCached } from "./numbers";
 import * as R from "./responses";
 import { createWhatsappTemplate, deleteWhatsappTemplate, getWhatsappTemplate, listWhatsappTemplates } from "./templates";
 import { applyCloudWebhook, type CloudWebhook } from "./webhooks";
@@ -191,7 +191,7 @@ export const whatsappWebhookRoutes = new Elysia({ prefix: "/webhooks/whatsapp", 
   .post(
     "/:id",
     async ({ params, request }) => {
-      const number = await numberById(params.id);
+      const number = await numberByIdCached(params.id);
       if (!number) throw new AppError("NOT_FOUND");
       const raw = await rawBody(request);
       if (!validHubSignature(number.secrets.app_secret, raw, request.headers.get("X-Hub-Signature-256"))) throw new AppError("UNAUTHENTICATED");

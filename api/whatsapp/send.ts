@@ -1,6 +1,7 @@
 /**
  * Step 1 of the message pipeline for WhatsApp (issue 16): accept one message to one contact from
- * one of the account's numbers, as the SMS accept does (api/sms/accept.ts), in ONE transaction:
+ * one of the account's numbers, as the SMS accept does (api/sms/accept.ts), written atomically
+ * (group-committed, else alone: see acceptWhatsapp):
  *   1. an Idempotency-Key answers the stored response of the same request (or 409 for another);
  *   2. a contact who opted out of WhatsApp or is on the deny list gets a message `optout` /
  *      `rejected` at price 0 and no outbox row;
@@ -15,10 +16,12 @@
  * The worker's dispatcher then sends it through the channel adapter (api/channels/whatsapp/adapter.ts)
  * and Meta's status webhooks move it: sent, delivered, read, failed.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import type { Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { debitBalance } from "../accounts/balance";
-import { recordAudit } from "../audit/record";
+import { auditFields, recordAudit } from "../audit/record";
+import { writeOneSms } from "../sms/accept-batch";
 import { CLOUD_PROVIDER } from "../channels/whatsapp/adapter";
 import { dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
@@ -90,6 +93,58 @@ function templateContent(t: TemplateRow, input: NonNullable<SendWhatsappInput["t
   return { content: { type: "template", template: { name: t.name, language: { code: t.language }, ...(components.length ? { components } : {}) } }, text };
 }
 
+type Planned = { category: WhatsappPriceRoute; content: Record<string, unknown>; text: string; currency: string; price: number; blocked: "optout" | "deny_list" | null };
+
+/** Everything a send must know before it is written (steps 2–4 of the module comment), read in `transaction` when given. */
+async function plan(accountId: string, number: { id: string }, data: SendWhatsappInput, transaction?: Transaction): Promise<Planned> {
+  const t = { transaction };
+  const account = await row<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId], t);
+  const currency = (account?.currency ?? "BRL").trim();
+  let category: WhatsappPriceRoute = "service";
+  let content: Record<string, unknown>;
+  let text: string;
+  if (data.type === "template") {
+    const tpl = await row<TemplateRow>(
+      `SELECT id, name, language, category, status, components FROM whatsapp_templates WHERE account_id = $1 AND number_id = $2 AND name = $3 AND language = $4`,
+      [accountId, number.id, data.template!.name, data.template!.language],
+      t,
+    );
+    if (!tpl) throw new AppError("VALIDATION", { fields: { "template.name": ["validation.option"] } });
+    if (tpl.status !== "approved") throw new AppError("VALIDATION", { fields: { "template.name": ["validation.waTemplateNotApproved"] } });
+    category = tpl.category;
+    ({ content, text } = templateContent(tpl, data.template!));
+  } else {
+    const window = await windowOf(accountId, number.id, data.to);
+    if (!window.open) throw new AppError("VALIDATION", { fields: { template: ["validation.waTemplateNeeded"] } });
+    content = { type: "text", text: { body: data.text!.body } };
+    text = data.text!.body;
+  }
+  const [price] = await resolvePrices("whatsapp", accountId, currency, { routes: [category], transaction });
+  if (!price) throw new AppError("VALIDATION", { fields: { type: ["validation.option"] } });
+  const [blocked] = await rows<{ why: "optout" | "deny_list" }>(`SELECT why FROM (${blockedSql("$1", "'whatsapp'", "$2")}) b`, [accountId, [data.to]], t);
+  return { category, content, text, currency, price: blocked ? 0 : price.pricePerSegment, blocked: blocked?.why ?? null };
+}
+
+const answerOf = (id: string, to: string, p: Planned): { data: AcceptedWhatsapp } => ({
+  data: {
+    id,
+    to,
+    status: p.blocked ? (p.blocked === "optout" ? "optout" : "rejected") : "queued",
+    price: p.price,
+    currency: p.currency,
+    category: p.category,
+    ...(p.blocked ? { error_code: p.blocked } : {}),
+  },
+});
+
+/**
+ * One send. Checked first (the stored answer of its Idempotency-Key, the template or the window,
+ * the price, opt-outs), then written group-committed with the other one-number sends in flight
+ * (api/sms/accept-batch.ts, ADR 027: one statement and one debit of the account's balance row per
+ * batch, instead of every send of an account queueing on that row). A send the batch could not
+ * write (its account's balance did not cover the batch, or the batch failed: a key raced) is done
+ * again alone in one transaction, which gives it its exact answer (402, or the stored key's).
+ */
 export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempotencyKey: string | null = null): Promise<{ data: AcceptedWhatsapp }> {
   if (!can(ctx.actor, "/whatsapp/send")) throw new AppError("FORBIDDEN");
   const data = validate(sendWhatsappSchema, input);
@@ -98,48 +153,66 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
     throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
   });
   const hash = createHash("sha256").update(JSON.stringify(data)).digest("hex");
+  if (idempotencyKey !== null) {
+    const stored = await storedAnswer(accountId, idempotencyKey, hash);
+    if (stored) return stored;
+  }
+  const p = await plan(accountId, number, data);
+  const answer = answerOf(randomUUID(), data.to, p);
+  try {
+    const written = await writeOneSms({
+      id: answer.data.id,
+      accountId,
+      channel: "whatsapp",
+      topic: dispatchStream("whatsapp"),
+      sender: number.phone_number_id,
+      recipient: data.to,
+      body: p.text,
+      segments: 1,
+      coding: null as unknown as string,
+      status: answer.data.status,
+      errorCode: p.blocked,
+      errorMessage: null,
+      price: p.price,
+      currency: p.currency,
+      route: null as unknown as string,
+      provider: CLOUD_PROVIDER,
+      scheduledAt: null,
+      audit: auditFields(ctx, "whatsapp.accepted", { meta: { id: answer.data.id, type: data.type, category: p.category, price: p.price, currency: p.currency } }),
+      idempotency: idempotencyKey === null ? null : { key: idempotencyKey, hash, response: answer },
+      type: data.type,
+      content: p.content,
+    });
+    if (written.written) return answer;
+  } catch {
+    // The batch's statement failed (a key stored meanwhile by another request): this send alone, below.
+  }
+  return acceptAlone(ctx, data, number, hash, idempotencyKey);
+}
+
+async function storedAnswer(accountId: string, key: string, hash: string, transaction?: Transaction): Promise<{ data: AcceptedWhatsapp } | null> {
+  const stored = await row<{ request_hash: string; response: { data: AcceptedWhatsapp } }>(
+    `SELECT request_hash, response FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
+    [accountId, key],
+    { transaction },
+  );
+  if (!stored) return null;
+  if (stored.request_hash !== hash) throw new AppError("IDEMPOTENCY_CONFLICT");
+  return stored.response;
+}
+
+/** The one-at-a-time write (steps 1–5 in ONE transaction, the debit last): the exact answer of a send the batch could not take. */
+async function acceptAlone(ctx: SignedInCtx, data: SendWhatsappInput, number: { id: string; phone_number_id: string }, hash: string, idempotencyKey: string | null) {
+  const accountId = ctx.actor.accountId;
   return sequelize().transaction(async (transaction) => {
     const t = { transaction };
     if (idempotencyKey !== null) {
-      const stored = await row<{ request_hash: string; response: { data: AcceptedWhatsapp } }>(
-        `SELECT request_hash, response FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
-        [accountId, idempotencyKey],
-        t,
-      );
-      if (stored) {
-        if (stored.request_hash !== hash) throw new AppError("IDEMPOTENCY_CONFLICT");
-        return stored.response;
-      }
+      const stored = await storedAnswer(accountId, idempotencyKey, hash, transaction);
+      if (stored) return stored;
     }
-    const account = await row<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId], t);
-    const currency = (account?.currency ?? "BRL").trim();
-
-    let category: WhatsappPriceRoute = "service";
-    let content: Record<string, unknown>;
-    let text: string;
-    if (data.type === "template") {
-      const tpl = await row<TemplateRow>(
-        `SELECT id, name, language, category, status, components FROM whatsapp_templates WHERE account_id = $1 AND number_id = $2 AND name = $3 AND language = $4`,
-        [accountId, number.id, data.template!.name, data.template!.language],
-        t,
-      );
-      if (!tpl) throw new AppError("VALIDATION", { fields: { "template.name": ["validation.option"] } });
-      if (tpl.status !== "approved") throw new AppError("VALIDATION", { fields: { "template.name": ["validation.waTemplateNotApproved"] } });
-      category = tpl.category;
-      ({ content, text } = templateContent(tpl, data.template!));
-    } else {
-      const window = await windowOf(accountId, number.id, data.to);
-      if (!window.open) throw new AppError("VALIDATION", { fields: { template: ["validation.waTemplateNeeded"] } });
-      content = { type: "text", text: { body: data.text!.body } };
-      text = data.text!.body;
-    }
-
-    const [price] = await resolvePrices("whatsapp", accountId, currency, { routes: [category], transaction });
-    if (!price) throw new AppError("VALIDATION", { fields: { type: ["validation.option"] } });
-    const [blocked] = await rows<{ why: "optout" | "deny_list" }>(`SELECT why FROM (${blockedSql("$1", "'whatsapp'", "$2")}) b`, [accountId, [data.to]], t);
-    const status = blocked ? (blocked.why === "optout" ? "optout" : "rejected") : "queued";
-    const charge = blocked ? 0 : price.pricePerSegment;
-    const written = await row<{ id: string; created_at: string }>(
+    const p = await plan(accountId, number, data, transaction);
+    const status = p.blocked ? (p.blocked === "optout" ? "optout" : "rejected") : "queued";
+    const written = await row<{ id: string }>(
       `WITH m AS (
          INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, status, provider, price, currency, type, content, error_code, queued_at)
          VALUES ($1, 'whatsapp', 'outbound', $2, $3, $4, 1, $5, $6, $7, $8, $9, $10::jsonb, $11, CASE WHEN $5 = 'queued' THEN now() END)
@@ -150,37 +223,17 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
          INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
          SELECT m.id, m.created_at, $1, $5, 'system', jsonb_build_object('price', $7::bigint, 'currency', $8::text, 'category', $13::text) FROM m
        )
-       SELECT id, created_at::text AS created_at FROM m`,
-      [
-        accountId,
-        number.phone_number_id,
-        data.to,
-        text,
-        status,
-        CLOUD_PROVIDER,
-        charge,
-        currency,
-        data.type,
-        JSON.stringify(content),
-        blocked?.why ?? null,
-        dispatchStream("whatsapp"),
-        category,
-      ],
+       SELECT id FROM m`,
+      [accountId, number.phone_number_id, data.to, p.text, status, CLOUD_PROVIDER, p.price, p.currency, data.type, JSON.stringify(p.content), p.blocked, dispatchStream("whatsapp"), p.category],
       t,
     );
-    const answer = {
-      data: { id: written!.id, to: data.to, status, price: charge, currency, category, ...(blocked ? { error_code: blocked.why } : {}) } as AcceptedWhatsapp,
-    };
+    const answer = answerOf(written!.id, data.to, p);
     if (idempotencyKey !== null) {
-      await exec(
-        `INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`,
-        [accountId, idempotencyKey, hash, JSON.stringify(answer)],
-        t,
-      );
+      await exec(`INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`, [accountId, idempotencyKey, hash, JSON.stringify(answer)], t);
     }
-    await recordAudit({ ...ctx, transaction }, "whatsapp.accepted", { meta: { id: answer.data.id, type: data.type, category, price: charge, currency } });
+    await recordAudit({ ...ctx, transaction }, "whatsapp.accepted", { meta: { id: answer.data.id, type: data.type, category: p.category, price: p.price, currency: p.currency } });
     // The debit last: the balance row is locked only from here to the commit.
-    if (!(await debitBalance(accountId, charge, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
+    if (!(await debitBalance(accountId, p.price, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
     return answer;
   });
 }

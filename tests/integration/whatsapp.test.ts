@@ -336,9 +336,17 @@ describe("WhatsApp templates", () => {
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
     expect(accepted.body.data).toMatchObject({ to, status: "queued", price: 6, currency: "BRL", category: "utility" });
     const id = accepted.body.data.id;
-    // The same key and request: the same answer, nothing new; the balance moved once.
+    // The same key and request: the same answer, nothing new; the balance moved once. Another request under the key: 409.
     expect((await send({}, key)).body).toEqual(accepted.body);
     expect((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance).toBe("9994");
+    expect((await send({ to: `+55119${digits(8)}` }, key)).status).toBe(409);
+    // A balance that does not cover the price: 402, nothing written.
+    await setAccount(accountId, { balance: 5 });
+    const poor = await send({ to: `+55119${digits(8)}` });
+    expect(poor.status).toBe(402);
+    expect(poor.body.error.code).toBe("INSUFFICIENT_BALANCE");
+    expect(await query("SELECT 1 FROM messages WHERE account_id = $1 AND channel = 'whatsapp' AND direction = 'outbound'", [accountId])).toHaveLength(1);
+    await setAccount(accountId, { balance: 9994 });
 
     const read = async () => (await api(`/api/whatsapp/messages/${id}`, { token })).body.data;
     await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe("read");
@@ -444,6 +452,47 @@ describe("WhatsApp templates", () => {
     await query("INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, 'whatsapp', $2, 'manual')", [accountId, to]);
     const out = await text(to);
     expect(out.body.data).toMatchObject({ status: "optout", price: 0, error_code: "optout" });
+  });
+
+  it("the account's customer webhooks receive its WhatsApp statuses and its contacts' messages", async () => {
+    const { startRecordingPeer } = await import("../support/loopback-peer");
+    const receiver = await startRecordingPeer((_call, reply) => reply.send(200, { ok: true }));
+    try {
+      const hook = await api("/api/webhooks", { token, body: { url: `${receiver.url}/hook`, events: ["message.status_changed", "message.received"], description: "wa" } });
+      expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+      await setAccount(accountId, { balance: 10_000 });
+      const created = await api("/api/whatsapp/templates", { token, body: template({ header: null, buttons: [] }) });
+      await expect.poll(async () => (await templateRow(created.body.data.id)).status, { timeout: 15_000 }).toBe("approved");
+      const to = `+55119${digits(8)}`;
+      const sent = await api("/api/whatsapp/messages", {
+        token,
+        body: { from: numberId, to, type: "template", template: { name: created.body.data.name, language: "pt_BR", variables: ["Ana", "1"] } },
+      });
+      expect(sent.status).toBe(202);
+      const [{ phone_number_id: phoneNumberId }] = await query<{ phone_number_id: string }>("SELECT phone_number_id FROM whatsapp_numbers WHERE id = $1", [numberId]);
+      await fetch(new URL("/whatsapp/_sim/inbound", inject("simulatorUrl")), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${inject("simulatorApiKey")}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ waba_id: wabaId, phone_number_id: phoneNumberId, from: to, text: "Chegou, obrigado!" }),
+      });
+      const events = () => receiver.calls.map((c) => c.json).filter((j) => j?.data?.channel === "whatsapp");
+      await expect
+        .poll(
+          () =>
+            events()
+              .filter((e) => e.type === "message.status_changed" && e.data.message_id === sent.body.data.id)
+              .map((e) => e.data.status)
+              .sort(),
+          { timeout: 30_000 },
+        )
+        .toEqual(["delivered", "queued", "read", "sent"]);
+      await expect
+        .poll(() => events().find((e) => e.type === "message.received")?.data, { timeout: 30_000 })
+        .toMatchObject({ from: to, to: phoneNumberId, body: "Chegou, obrigado!" });
+      await api(`/api/webhooks/${hook.body.data.id}`, { token, method: "DELETE" });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("disconnecting the number takes its templates with it", async () => {
