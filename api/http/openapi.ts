@@ -44,6 +44,7 @@ const ERRORS = {
   415: ["UnsupportedMediaType", "The file's type (read from its content) is not accepted (LIVE_FILE_TYPE)"],
   422: ["Validation", "Invalid input: `error.fields` names each field with its translated messages (VALIDATION)"],
   429: ["TooManyRequests", "Too many attempts; Retry-After says when to try again (TOO_MANY_ATTEMPTS)"],
+  503: ["RetryLater", "Not known yet (a provider's status that outran the recording of its send): the provider retries (RETRY_LATER)"],
   502: ["BadGateway", "A provider's API did not answer while we acted for you (PROVIDER_UNAVAILABLE): nothing was kept; try again"],
 } as const;
 export type ErrorStatus = keyof typeof ERRORS;

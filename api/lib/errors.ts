@@ -62,6 +62,8 @@ export const ERROR_STATUS = {
   BODY_TOO_LARGE: 413,
   /** A provider's API did not answer (network, timeout, 5xx) while we acted for the person (WhatsApp connect, template submit). */
   PROVIDER_UNAVAILABLE: 502,
+  /** A provider's webhook names something we do not know yet (a status that outran the recording of its send): the provider retries. */
+  RETRY_LATER: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -195,13 +195,18 @@ export const whatsappWebhookRoutes = new Elysia({ prefix: "/webhooks/whatsapp", 
       if (!number) throw new AppError("NOT_FOUND");
       const raw = await rawBody(request);
       if (!validHubSignature(number.secrets.app_secret, raw, request.headers.get("X-Hub-Signature-256"))) throw new AppError("UNAUTHENTICATED");
-      return { ok: true as const, results: await applyCloudWebhook(number, parseJson(raw) as CloudWebhook) };
+      const results = await applyCloudWebhook(number, parseJson(raw) as CloudWebhook);
+      // A status of a message we do not know yet: its `sent` (with Meta's id) may still be being
+      // recorded by the worker that sent it. Meta retries a post answered with an error, with
+      // backoff, for days: 503 asks for that retry (what was applied stays applied; a repeat is a duplicate).
+      if (results.some((r) => r.result === "unknown_message")) throw new AppError("RETRY_LATER");
+      return { ok: true as const, results };
     },
     {
       params: id,
       parse: "none",
       detail: {
-        responses: { ...successResponse(R.CloudWebhookAck, "Received (Meta only reads the status: 200)"), ...errorResponses(401, 404) },
+        responses: { ...successResponse(R.CloudWebhookAck, "Received (Meta only reads the status: 200)"), ...errorResponses(401, 404, 503) },
         summary:
           "WhatsApp Cloud API webhook (X-Hub-Signature-256 with the app secret over the raw body; missing or wrong: 401, nothing changed): template status updates move the number's templates (an event older than the last decision changes nothing); a contact's messages are stored once (opt-out keywords applied) and open its 24-hour window",
       },

@@ -224,12 +224,30 @@ async function acceptAlone(ctx: SignedInCtx, data: SendWhatsappInput, number: { 
          SELECT m.id, m.created_at, $1, $5, 'system', jsonb_build_object('price', $7::bigint, 'currency', $8::text, 'category', $13::text) FROM m
        )
        SELECT id FROM m`,
-      [accountId, number.phone_number_id, data.to, p.text, status, CLOUD_PROVIDER, p.price, p.currency, data.type, JSON.stringify(p.content), p.blocked, dispatchStream("whatsapp"), p.category],
+      [
+        accountId,
+        number.phone_number_id,
+        data.to,
+        p.text,
+        status,
+        CLOUD_PROVIDER,
+        p.price,
+        p.currency,
+        data.type,
+        JSON.stringify(p.content),
+        p.blocked,
+        dispatchStream("whatsapp"),
+        p.category,
+      ],
       t,
     );
     const answer = answerOf(written!.id, data.to, p);
     if (idempotencyKey !== null) {
-      await exec(`INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`, [accountId, idempotencyKey, hash, JSON.stringify(answer)], t);
+      await exec(
+        `INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`,
+        [accountId, idempotencyKey, hash, JSON.stringify(answer)],
+        t,
+      );
     }
     await recordAudit({ ...ctx, transaction }, "whatsapp.accepted", { meta: { id: answer.data.id, type: data.type, category: p.category, price: p.price, currency: p.currency } });
     // The debit last: the balance row is locked only from here to the commit.

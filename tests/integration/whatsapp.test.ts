@@ -356,6 +356,14 @@ describe("WhatsApp templates", () => {
     expect(m.sent_at && m.delivered_at && m.read_at).toBeTruthy();
     const statuses = await query<{ status: string }>("SELECT status FROM message_events WHERE message_id = $1 AND source = 'provider'", [id]);
     expect(statuses.map((e) => e.status).sort()).toEqual(["delivered", "read", "sent"]);
+    // A status that outran the recording of its send (Meta's id not known here yet): 503, so Meta posts it again.
+    const early = await postWebhook(
+      numberId,
+      { messaging_product: "whatsapp", statuses: [{ id: `wamid.early${digits(8)}`, status: "delivered", timestamp: String(Math.floor(Date.now() / 1000)) }] },
+      { field: "messages" },
+    );
+    expect(early.status).toBe(503);
+    expect(early.body.error.code).toBe("RETRY_LATER");
     // What Graph received: Meta's template message with its components.
     const atMeta = await fetch(new URL(`/whatsapp/_sim/messages?to=${encodeURIComponent(to)}`, inject("simulatorUrl")), {
       headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` },
