@@ -26,15 +26,15 @@ import { CLOUD_PROVIDER } from "../channels/whatsapp/adapter";
 import { dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
-import { exec, row, rows } from "../lib/sql";
+import { exec, row } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
 import { blockedSql } from "../sms/accept";
-import { resolvePrices, type WhatsappPriceRoute } from "../sms/pricing";
+import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type WhatsappPriceRoute } from "../sms/pricing";
 import { ownNumber } from "./numbers";
 import { variablesOf } from "./schemas";
-import { windowOf } from "./window";
+import { WINDOW_HOURS } from "./window";
 
 const E164 = /^\+[1-9]\d{7,14}$/;
 const param = z.string().trim().min(1, "validation.required").max(1000, "validation.maxLength::1000");
@@ -95,34 +95,40 @@ function templateContent(t: TemplateRow, input: NonNullable<SendWhatsappInput["t
 
 type Planned = { category: WhatsappPriceRoute; content: Record<string, unknown>; text: string; currency: string; price: number; blocked: "optout" | "deny_list" | null };
 
+/** Everything a send must know before it is written, in ONE round trip: each piece is its rule's own SQL (pricing.ts, blockedSql, the window's). */
+const FACTS_SQL = `
+  SELECT a.currency,
+         (SELECT row_to_json(t) FROM (SELECT id, name, language, category, status, components FROM whatsapp_templates
+            WHERE account_id = $1 AND number_id = $2 AND name = $3 AND language = $4) t) AS template,
+         COALESCE((SELECT last_inbound_at + make_interval(hours => ${WINDOW_HOURS}) > now() FROM whatsapp_windows
+            WHERE account_id = $1 AND number_id = $2 AND contact = $5), false) AS window_open,
+         (SELECT coalesce(json_agg(p), '[]'::json) FROM (${priceRowsSql("whatsapp", "$1", "NULL")}) p) AS prices,
+         (SELECT why FROM (${blockedSql("$1", "'whatsapp'", "ARRAY[$5::text]")}) b LIMIT 1) AS why
+    FROM accounts a WHERE a.id = $1`;
+type Facts = { currency: string; template: TemplateRow | null; window_open: boolean; prices: PriceRow[]; why: "optout" | "deny_list" | null };
+
 /** Everything a send must know before it is written (steps 2–4 of the module comment), read in `transaction` when given. */
 async function plan(accountId: string, number: { id: string }, data: SendWhatsappInput, transaction?: Transaction): Promise<Planned> {
-  const t = { transaction };
-  const account = await row<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId], t);
-  const currency = (account?.currency ?? "BRL").trim();
+  const facts = await row<Facts>(FACTS_SQL, [accountId, number.id, data.template?.name ?? "", data.template?.language ?? "", data.to], { transaction });
+  const currency = (facts?.currency ?? "BRL").trim();
   let category: WhatsappPriceRoute = "service";
   let content: Record<string, unknown>;
   let text: string;
   if (data.type === "template") {
-    const tpl = await row<TemplateRow>(
-      `SELECT id, name, language, category, status, components FROM whatsapp_templates WHERE account_id = $1 AND number_id = $2 AND name = $3 AND language = $4`,
-      [accountId, number.id, data.template!.name, data.template!.language],
-      t,
-    );
+    const tpl = facts?.template;
     if (!tpl) throw new AppError("VALIDATION", { fields: { "template.name": ["validation.option"] } });
     if (tpl.status !== "approved") throw new AppError("VALIDATION", { fields: { "template.name": ["validation.waTemplateNotApproved"] } });
     category = tpl.category;
     ({ content, text } = templateContent(tpl, data.template!));
   } else {
-    const window = await windowOf(accountId, number.id, data.to);
-    if (!window.open) throw new AppError("VALIDATION", { fields: { template: ["validation.waTemplateNeeded"] } });
+    if (!facts?.window_open) throw new AppError("VALIDATION", { fields: { template: ["validation.waTemplateNeeded"] } });
     content = { type: "text", text: { body: data.text!.body } };
     text = data.text!.body;
   }
-  const [price] = await resolvePrices("whatsapp", accountId, currency, { routes: [category], transaction });
+  const [price] = pickPrices({ ...CHANNEL_PRICING.whatsapp, routes: [category] }, currency, facts?.prices ?? []);
   if (!price) throw new AppError("VALIDATION", { fields: { type: ["validation.option"] } });
-  const [blocked] = await rows<{ why: "optout" | "deny_list" }>(`SELECT why FROM (${blockedSql("$1", "'whatsapp'", "$2")}) b`, [accountId, [data.to]], t);
-  return { category, content, text, currency, price: blocked ? 0 : price.pricePerSegment, blocked: blocked?.why ?? null };
+  const blocked = facts?.why ?? null;
+  return { category, content, text, currency, price: blocked ? 0 : price.pricePerSegment, blocked };
 }
 
 const answerOf = (id: string, to: string, p: Planned): { data: AcceptedWhatsapp } => ({
