@@ -58,7 +58,7 @@ describe("development secrets", () => {
           }),
       ),
     );
-    expect(new Set(outputs).size).toBe(1);
+    expect(new Set(outputs).size, `outputs:\n${outputs.join("\n")}`).toBe(1);
     expect(JSON.parse(outputs[0])).toEqual(SECRET_NAMES.map((n) => devEnv(join(file, ".."))[n]));
   });
 

@@ -20,10 +20,9 @@ let accountId: string;
 
 beforeAll(async () => {
   stack = await startStack({ env: { SIMULATOR_DELAY_MS: "50" } });
-  const login = await stack.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
-  token = login.body.token;
-  [{ accountId }] = await stack.query<{ accountId: string }>("SELECT id AS \"accountId\" FROM accounts WHERE name = 'Demo Comércio Ltda'");
+  const owner = await stack.signInDemoOwner();
+  token = owner.token;
+  accountId = owner.accountId;
   await setAccount(accountId, { balance: 10000000 }, stack.query);
 }, 120_000);
 

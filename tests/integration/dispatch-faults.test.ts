@@ -30,12 +30,9 @@ beforeAll(async () => {
     redisUrl: redisServer.url,
     env: { SIMULATOR_DELAY_MS: "300", DISPATCH_CONCURRENCY: "64", DISPATCH_RECOVER_SECONDS: "3" },
   });
-  const login = await stack.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
-  token = login.body.token;
-  [{ accountId }] = await stack.query<{ accountId: string }>(
-    `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
-  );
+  const owner = await stack.signInDemoOwner();
+  token = owner.token;
+  accountId = owner.accountId;
   await setAccount(accountId, { balance: 100000000 }, stack.query);
 }, 120_000);
 

@@ -25,12 +25,9 @@ let code: string;
 beforeAll(async () => {
   smsc = await startSmsc({ systemId: "scale", password: "s3cret" });
   stack = await startStack({ workers: 2 });
-  const login = await stack.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
-  token = login.body.token;
-  [{ accountId }] = await stack.query<{ accountId: string }>(
-    `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
-  );
+  const owner = await stack.signInDemoOwner();
+  token = owner.token;
+  accountId = owner.accountId;
   await setAccount(accountId, { balance: 100000000 }, stack.query);
   code = (await makeShortCode(accountId, { nickname: "", deliverability: ["Vivo", "Claro", "TIM"], status: "active" }, stack.query)).number;
   await makeSmsPrice(accountId, { route: "T6", pricePerSegment: 5 }, stack.query);

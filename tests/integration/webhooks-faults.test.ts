@@ -37,12 +37,9 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   redisServer = await RedisServer.start();
   stack = await startStack({ redisUrl: redisServer.url, env: { SIMULATOR_DELAY_MS: "300", DISPATCH_SWEEP_SECONDS: "1" } });
-  const login = await stack.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
-  expect(login.status, JSON.stringify(login.body)).toBe(200);
-  token = login.body.token;
-  const [{ accountId }] = await stack.query<{ accountId: string }>(
-    `SELECT m.account_id AS "accountId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'owner@demo.example' LIMIT 1`,
-  );
+  const owner = await stack.signInDemoOwner();
+  token = owner.token;
+  const accountId = owner.accountId;
   await setAccount(accountId, { balance: 100000000 }, stack.query);
   const ep = await stack.api("/api/webhooks", { token, body: { url: receiverUrl, events: ["*"], description: "faults" } });
   expect(ep.status, JSON.stringify(ep.body)).toBe(201);

@@ -526,16 +526,15 @@ describe("npm start's demo WhatsApp number", () => {
         (await stack.query<{ name: string }>("SELECT name FROM whatsapp_templates WHERE number_id = $1 AND status = 'approved' ORDER BY name", [demo.id])).map((t) => t.name);
       await expect.poll(approved, { timeout: 30_000, interval: 500 }).toEqual(["pedido_saiu", "promo_semana"]);
 
-      const login = await stack.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
-      expect(login.status, JSON.stringify(login.body)).toBe(200);
-      await stack.query("UPDATE account_balances SET balance = 100000 WHERE account_id = (SELECT id FROM accounts WHERE name = 'Demo Comércio Ltda')");
+      const owner = await stack.signInDemoOwner();
+      await setAccount(owner.accountId, { balance: 100000 }, stack.query);
       const sent = await stack.api("/api/whatsapp/messages", {
-        token: login.body.token,
+        token: owner.token,
         body: { from: demo.id, to: "+5511988887777", type: "template", template: { name: "pedido_saiu", language: "pt_BR", variables: ["Ana", "4321"] } },
       });
       expect(sent.status, JSON.stringify(sent.body)).toBe(202);
       await expect
-        .poll(async () => (await stack.api(`/api/whatsapp/messages/${sent.body.data.id}`, { token: login.body.token })).body.data.status, { timeout: 30_000, interval: 300 })
+        .poll(async () => (await stack.api(`/api/whatsapp/messages/${sent.body.data.id}`, { token: owner.token })).body.data.status, { timeout: 30_000, interval: 300 })
         .toBe("read");
     } finally {
       await stack.stop();

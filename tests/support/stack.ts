@@ -174,6 +174,13 @@ export async function startStack(opts: StackOptions = {}) {
       } catch {}
       return { status: res.status, body: body as T, headers: res.headers };
     },
+    /** The seeded demo owner (seeds/demo.ts) signed in on this stack: a token, and the demo account's id. */
+    async signInDemoOwner(): Promise<{ token: string; accountId: string }> {
+      const res = await this.api("/api/auth/login", { body: { email: "owner@demo.example", password: "Demo!Mensa#2026" } });
+      if (res.status !== 200) throw new Error(`demo owner sign-in: ${res.status} ${JSON.stringify(res.body)}`);
+      const [{ id }] = await this.query<{ id: string }>("SELECT id FROM accounts WHERE name = 'Demo Comércio Ltda'");
+      return { token: res.body.token, accountId: id };
+    },
     /** The simulator's GET /v1/stats (or another path) with its key. */
     async simulator<T = any>(path = "/v1/stats") {
       const res = await fetch(new URL(path, simulatorUrl), { headers: { Authorization: `Bearer ${env.SIMULATOR_API_KEY}` } });
