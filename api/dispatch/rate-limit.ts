@@ -12,6 +12,7 @@
  * A provider that throttles us (429 Retry-After, SMPP ESME_RTHROTTLED) is honoured with `pause`:
  * every worker's next `acquire` on that bucket waits until the pause ends.
  */
+import { createHash } from "node:crypto";
 import { redis } from "../lib/redis";
 import { keys } from "../lib/redis-keys";
 
@@ -34,21 +35,20 @@ redis.call('SET', KEYS[1], tostring(newTat), 'PX', math.ceil(newTat - now + burs
 return math.ceil(allowAt - now)
 `;
 
-let sha: string | undefined;
+/** The script's SHA1, computed here: EVALSHA runs it where Redis has it cached. */
+const SHA = createHash("sha1").update(SCRIPT).digest("hex");
 
 async function run(bucketKey: string, rate: number, burst: number): Promise<number> {
   const both = [keys.dispatchBucket(bucketKey), keys.dispatchBucketPause(bucketKey)];
   const r = redis();
-  if (sha) {
-    try {
-      return Number(await r.evalsha(sha, 2, ...both, String(rate), String(burst)));
-    } catch (e) {
-      // NOSCRIPT after a Redis restart: load it again below.
-      if (!String(e).includes("NOSCRIPT")) throw e;
-    }
+  try {
+    return Number(await r.evalsha(SHA, 2, ...both, String(rate), String(burst)));
+  } catch (e) {
+    if (!String(e).includes("NOSCRIPT")) throw e;
   }
-  sha = (await r.script("LOAD", SCRIPT)) as string;
-  return Number(await r.evalsha(sha, 2, ...both, String(rate), String(burst)));
+  // Not cached on the node that holds these keys (a restarted Redis, or on a cluster another master
+  // than a SCRIPT LOAD would reach, which has no key to route by): EVAL runs it there and caches it.
+  return Number(await r.eval(SCRIPT, 2, ...both, String(rate), String(burst)));
 }
 
 /**
