@@ -20,17 +20,13 @@
  * acknowledged as `ignored`.
  */
 import { exec, row } from "../lib/sql";
-import { receiveInbound } from "../messages/inbound";
-import { applyProviderReceipt } from "../messages/receipts";
-import type { MessageStatus } from "../messages/status";
-import { CLOUD_PROVIDER } from "../channels/whatsapp/adapter";
-import { openWindow } from "./window";
+import { whatsappInbound, whatsappStatus, type WhatsappInboundMessage, type WhatsappResult, type WhatsappStatus } from "./inbound";
 import type { NumberWithSecrets } from "./numbers";
 import { providerStatus } from "./templates";
 
 type Change = { field?: unknown; value?: Record<string, unknown> };
 export type CloudWebhook = { object?: unknown; entry?: Array<{ id?: unknown; time?: unknown; changes?: Change[] }> };
-export type WebhookResult = { field: string; result: "applied" | "unchanged" | "unknown_template" | "ignored" | "received" | "duplicate" | "unknown_message" };
+export type WebhookResult = { field: string; result: WhatsappResult | "unknown_template" };
 
 export async function applyCloudWebhook(number: NumberWithSecrets, payload: CloudWebhook): Promise<WebhookResult[]> {
   const results: WebhookResult[] = [];
@@ -42,75 +38,15 @@ export async function applyCloudWebhook(number: NumberWithSecrets, payload: Clou
       const field = typeof change?.field === "string" ? change.field : "";
       if (field === "message_template_status_update" && change.value) results.push({ field, result: await templateStatus(number, change.value, at) });
       else if (field === "messages" && change.value && (Array.isArray(change.value.messages) || Array.isArray(change.value.statuses))) {
-        for (const m of (change.value.messages ?? []) as InboundMessage[]) results.push({ field, result: await inbound(number, change.value, m) });
-        for (const st of (change.value.statuses ?? []) as CloudStatus[]) results.push({ field, result: await status(number, st) });
+        const metadata = change.value.metadata as { phone_number_id?: unknown } | undefined;
+        // Only this number's own messages: metadata.phone_number_id, when Meta names one, must be its.
+        const other = metadata?.phone_number_id !== undefined && String(metadata.phone_number_id) !== number.phone_number_id;
+        for (const m of (change.value.messages ?? []) as WhatsappInboundMessage[]) results.push({ field, result: other ? "ignored" : await whatsappInbound(number, m) });
+        for (const st of (change.value.statuses ?? []) as WhatsappStatus[]) results.push({ field, result: await whatsappStatus(number, st) });
       } else results.push({ field, result: "ignored" });
     }
   }
   return results;
-}
-
-type InboundMessage = { from?: unknown; id?: unknown; timestamp?: unknown; type?: unknown; text?: { body?: unknown } };
-
-/** A contact's message to the number: stored (once) and the window opened from its time. */
-async function inbound(number: NumberWithSecrets, value: Record<string, unknown>, m: InboundMessage): Promise<WebhookResult["result"]> {
-  const metadata = value.metadata as { phone_number_id?: unknown } | undefined;
-  if (metadata?.phone_number_id !== undefined && String(metadata.phone_number_id) !== number.phone_number_id) return "ignored";
-  const from = `+${String(m.from ?? "").replace(/^\+/, "")}`;
-  if (!/^\+[1-9]\d{7,14}$/.test(from) || typeof m.id !== "string" || !m.id) return "ignored";
-  const seconds = Number(m.timestamp);
-  const occurredAt = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
-  const type = typeof m.type === "string" ? m.type : "text";
-  const body = type === "text" && typeof m.text?.body === "string" ? m.text.body.slice(0, 4096) : `[${type}]`;
-  const outcome = await receiveInbound({
-    provider: CLOUD_PROVIDER,
-    providerMessageId: m.id.slice(0, 200),
-    from,
-    to: number.phone_number_id,
-    body,
-    occurredAt,
-    channel: "whatsapp",
-    accountId: number.account_id,
-  });
-  // Also for a duplicate (Meta retried after we stored it but before our answer reached it): the same time again changes nothing.
-  await openWindow(number.account_id, number.id, from, occurredAt);
-  return outcome.result === "duplicate" ? "duplicate" : "received";
-}
-
-type CloudStatus = { id?: unknown; status?: unknown; timestamp?: unknown; recipient_id?: unknown; errors?: Array<{ code?: unknown; title?: unknown; message?: unknown }> };
-const STATUS: Record<string, MessageStatus> = { sent: "sent", delivered: "delivered", read: "read", failed: "failed" };
-
-/**
- * Meta's status of a message we sent (sent, delivered, read, failed with its error code and
- * title): through the one receipt path (api/messages/receipts.ts: deduplicated per message and
- * status, forward-only, announced to the customer's webhooks in the same transaction).
- */
-async function status(number: NumberWithSecrets, st: CloudStatus): Promise<WebhookResult["result"]> {
-  const next = typeof st.status === "string" ? STATUS[st.status] : undefined;
-  if (!next || typeof st.id !== "string" || !st.id) return "ignored";
-  // Only this number's own messages: another number's app cannot move a message it did not send.
-  const mine = await row<{ id: string }>(
-    `SELECT m.id FROM message_provider_ids p JOIN messages m ON m.id = p.message_id AND m.created_at = p.message_created_at
-      WHERE p.provider = $1 AND p.provider_message_id = $2 AND m.account_id = $3 AND m.sender = $4`,
-    [CLOUD_PROVIDER, st.id, number.account_id, number.phone_number_id],
-  );
-  if (!mine) return "unknown_message";
-  const seconds = Number(st.timestamp);
-  const error = st.errors?.[0];
-  const outcome = await applyProviderReceipt({
-    messageId: mine.id,
-    provider: CLOUD_PROVIDER,
-    providerMessageId: st.id,
-    status: next,
-    errorCode: next === "failed" && error?.code !== undefined ? String(error.code).slice(0, 40) : null,
-    errorMessage: next === "failed" ? String(error?.title ?? error?.message ?? "").slice(0, 500) || null : null,
-    occurredAt: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date(),
-    eventId: `${st.id}:${next}`,
-  });
-  if (outcome.result === "ignored") return "unknown_message";
-  if (outcome.result === "applied") return "applied";
-  // A repeat, or a status the message is already past (read before delivered): nothing changed.
-  return outcome.result === "duplicate" ? "duplicate" : "unchanged";
 }
 
 async function templateStatus(number: NumberWithSecrets, v: Record<string, unknown>, at: Date): Promise<WebhookResult["result"]> {

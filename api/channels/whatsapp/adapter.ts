@@ -12,6 +12,11 @@ import { PermanentSendError, type ChannelAdapter } from "../contract";
 import { GraphError, sendCloudMessage } from "./cloud";
 
 export const CLOUD_PROVIDER = "whatsapp_cloud";
+/** The older integration's provider (a BSP speaking the On-Premises API shape). */
+export const ONPREM_PROVIDER = "whatsapp_onprem";
+
+/** The provider name of a number's integration: what its messages and receipts are keyed by. */
+export const whatsappProvider = (integration: "cloud" | "onprem") => (integration === "onprem" ? ONPREM_PROVIDER : CLOUD_PROVIDER);
 
 export const whatsappCloudAdapter: ChannelAdapter = {
   channel: "whatsapp",
