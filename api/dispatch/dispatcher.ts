@@ -19,6 +19,7 @@
  * (PermanentSendError) fails the message at once. Failing a message that never reached the
  * provider refunds its price in the same transaction (`refund` event).
  */
+import { liveMessageStatus } from "../live/pipeline";
 import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
@@ -115,6 +116,8 @@ export async function failUnsent(
     await opts.also?.(t);
     return m;
   });
+  // A live chat message that went out as this one (a WhatsApp room's) fails with it.
+  if (row) await liveMessageStatus(row.account_id, messageId, "failed", reason).catch((e) => console.warn(`live message of ${messageId}: ${(e as Error).message}`));
   return Boolean(row);
 }
 

@@ -14,6 +14,8 @@
  * `connect` refuse with a VALIDATION AppError naming the form field to blame.
  */
 import { createHash, createPrivateKey, randomUUID, sign } from "node:crypto";
+import type { Transaction } from "sequelize";
+import type { SignedInCtx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
@@ -270,6 +272,9 @@ async function agentName(userId: string | null): Promise<string> {
 
 export type SentResult = { externalId: string };
 
+/** What an agent writes, before it is stored: its text and files, and a template where the channel has them. */
+export type AgentDraft = { body: string; attachments: Attachment[]; template: { id: string; variables: string[] } | null };
+
 /** The connect form of channel(s) `C`. */
 export type ConnectInputOf<C extends ConnectableChannel> = Extract<ConnectInput, { channel: C }>;
 /** The fields of a connect form (its `channel` aside), one form at a time. */
@@ -288,13 +293,34 @@ export type VerifiedConnection = {
 const refused = (field: string, error: string) => new AppError("VALIDATION", { fields: { [field]: [error] } });
 
 /** What a channel does with a room's messages: all the outbound worker and the signals use. */
+/** What a room goes out through: a channel connection, or for WhatsApp the number the contact wrote to. */
+export type LiveConnection = Omit<ConnectionWithSecrets, "channel"> & { channel: LiveChannel };
+
 export interface LiveMessaging {
-  /** Sends the agent's message to the room's visitor; answers the provider's message id (the first one when it took several calls). */
-  send(connection: ConnectionWithSecrets, room: Room, message: LiveMessage): Promise<SentResult>;
+  /**
+   * Sends the agent's message to the room's visitor (the live outbound worker, ./outbound); answers
+   * the provider's message id (the first one when it took several calls). Absent for a channel whose
+   * messages go through the message pipeline instead (`accept`).
+   */
+  send?(connection: LiveConnection, room: Room, message: LiveMessage): Promise<SentResult>;
   /** Shows the visitor that the agent is typing, where the channel has it (best effort). */
-  typing?(connection: ConnectionWithSecrets, room: Pick<Room, "external_id">): Promise<void>;
+  typing?(connection: LiveConnection, room: Pick<Room, "external_id">): Promise<void>;
   /** Tells the visitor the agent read their messages up to `lastMessageId`, where the channel has it (best effort). */
-  seen?(connection: ConnectionWithSecrets, room: Pick<Room, "external_id">, lastMessageId: string | null): Promise<void>;
+  seen?(connection: LiveConnection, room: Pick<Room, "external_id">, lastMessageId: string | null): Promise<void>;
+  /**
+   * The connection a room of this channel is reached through, where it is not the account's one
+   * connection of the channel (WhatsApp: the number the contact wrote to, named by the room).
+   */
+  connectionFor?(accountId: string, roomExternalId: string): Promise<LiveConnection | null>;
+  /**
+   * A channel whose agent messages are messages of the pipeline (WhatsApp: checked against the
+   * contact's window, priced, debited, dispatched through the channel's adapter and followed by
+   * its statuses like any WhatsApp message): accepts the draft there, in the room's transaction,
+   * and answers the text the room shows and the pipeline message its status follows (refusing
+   * with a VALIDATION AppError). Without it, a template is refused and the live outbound worker
+   * sends the message (`send`).
+   */
+  accept?(ctx: SignedInCtx, room: Room, draft: AgentDraft, transaction: Transaction): Promise<{ body: string; messageId: string }>;
 }
 
 /** Everything a channel does differently: its messages, and the life of its connection (of the connect form `Form`). */
@@ -500,5 +526,5 @@ export function channelAdapter<C extends ConnectableChannel>(channel: C): LiveCh
   return CHANNEL_ADAPTERS[channel];
 }
 
-/** The registry: the room's channel picks the adapter (none for the webchat: its widget is ours). */
-export const LIVE_ADAPTERS: Partial<Record<LiveChannel, LiveMessaging>> = CHANNEL_ADAPTERS;
+/** The adapters of the connectable channels (api/live/messaging.ts adds the other channels' to the registry). */
+export const CONNECTABLE_ADAPTERS: { readonly [C in ConnectableChannel]: LiveMessaging } = CHANNEL_ADAPTERS;

@@ -21,7 +21,7 @@ import { publishLive, type LivePublish } from "./streams";
 import { attachFilesToRoom, maxUploadBytes, storeFile } from "./uploads";
 import { row, rows } from "../lib/sql";
 
-type Incoming = { fetch: (maxBytes: number) => Promise<{ bytes: Uint8Array; tooLarge: boolean; unavailable?: boolean }>; name: string | null; label: string };
+export type Incoming = { fetch: (maxBytes: number) => Promise<{ bytes: Uint8Array; tooLarge: boolean; unavailable?: boolean }>; name: string | null; label: string };
 
 /** Stores the files of an incoming message; those refused are named in `skipped`. */
 async function keepFiles(accountId: string, channel: LiveChannel, files: Incoming[]) {
@@ -60,11 +60,15 @@ async function hasOpenRoom(accountId: string, channel: LiveChannel, externalId: 
   return Boolean(found);
 }
 
-async function receive(
-  connection: ConnectionWithSecrets,
+/**
+ * A visitor's message from a channel: its files kept, then the room flow's visitorMessage (once per
+ * provider message id). Also WhatsApp's (api/whatsapp/live.ts), whose rooms come from a number.
+ */
+export async function receiveChannelMessage(
+  connection: Pick<ConnectionWithSecrets, "account_id">,
   channel: LiveChannel,
-  /** username: the visitor's name, or how to look it up (asked only when the message opens a room). */
-  m: { externalId: string; messageId: string; username: string | (() => Promise<string>); text: string; files: Incoming[] },
+  /** username: the visitor's name, or how to look it up (asked only when the message opens a room); phone: theirs, where the channel is a phone number. */
+  m: { externalId: string; messageId: string; username: string | (() => Promise<string>); text: string; files: Incoming[]; phone?: string | null },
 ) {
   if (await seen(connection.account_id, channel, m.externalId, m.messageId)) return { duplicate: true };
   const { attachments, skipped } = await keepFiles(connection.account_id, channel, m.files);
@@ -80,6 +84,7 @@ async function receive(
     body: body.slice(0, 4096),
     attachments: attachments.map(({ id: _, ...a }) => a),
     externalMessageId: m.messageId,
+    phone: m.phone ?? null,
   });
   await attachFilesToRoom(
     connection.account_id,
@@ -127,7 +132,7 @@ export async function telegramUpdate(connection: ConnectionWithSecrets, update: 
   add(msg.sticker, `sticker-${msg.message_id}.webp`, "sticker");
   const person = msg.from ?? msg.chat;
   const username = [person.first_name, person.last_name].filter(Boolean).join(" ") || person.username || msg.chat.title || "";
-  return receive(connection, "telegram", {
+  return receiveChannelMessage(connection, "telegram", {
     externalId: String(msg.chat.id),
     messageId: String(msg.message_id),
     username,
@@ -177,7 +182,7 @@ export async function graphWebhook(connection: ConnectionWithSecrets, channel: "
         // A tapped quick reply: its title may be cut at 20 characters, its payload is our whole suggestion.
         const quick = ev.message.quick_reply?.payload;
         const text = typeof quick === "string" && quick.trim() ? quick : (ev.message.text ?? "");
-        results.push(await receive(connection, channel, { externalId: psid, messageId: mid, username, text, files }));
+        results.push(await receiveChannelMessage(connection, channel, { externalId: psid, messageId: mid, username, text, files }));
       } else if (ev.delivery && psid) {
         results.push({ delivered: await channelReceipt(connection.account_id, channel, psid, "DELIVERED", ev.delivery) });
       } else if (ev.read && psid) {
@@ -267,7 +272,7 @@ export async function googleBusinessWebhook(connection: ConnectionWithSecrets, p
   if (msg?.messageId) {
     const url = msg.image?.contentUrl ?? msg.image?.contentInfo?.fileUrl;
     const files: Incoming[] = url ? [{ fetch: (max) => download(url, max), name: null, label: "image" }] : [];
-    return receive(connection, "google_business", {
+    return receiveChannelMessage(connection, "google_business", {
       externalId: conversationId,
       messageId: String(msg.messageId),
       username: String(payload.context?.userInfo?.displayName ?? "").trim(),
@@ -283,7 +288,7 @@ export async function googleBusinessWebhook(connection: ConnectionWithSecrets, p
         .split("/")
         .pop() || String(payload.requestId ?? "");
     if (!text.trim() || !messageId) return { ignored: true };
-    return receive(connection, "google_business", {
+    return receiveChannelMessage(connection, "google_business", {
       externalId: conversationId,
       messageId,
       username: String(payload.context?.userInfo?.displayName ?? "").trim(),

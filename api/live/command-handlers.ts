@@ -28,6 +28,7 @@ const send = z
     body: z.string().max(4096, "validation.maxLength::4096").optional(),
     client_id: z.string().max(100).optional(),
     suggestions: z.array(z.string(), { message: "validation.invalid" }).optional(),
+    template: z.object({ id: z.string().max(64), variables: z.array(z.string().max(1000)).max(100).optional() }, "validation.invalid").optional(),
   })
   .transform((v) => ({ ...v, message: v.message ?? v.body ?? "" }));
 
@@ -51,7 +52,14 @@ registerLiveCommand(
     const input = validate(send, payload);
     if (caller.kind === "agent") {
       if (!input.room_id) throw new AppError("VALIDATION", { fields: { room_id: ["validation.required"] } });
-      return messageView(await sendAgentMessage(caller.ctx, input.room_id, { body: input.message, clientId: input.client_id ?? null, suggestions: input.suggestions ?? null }));
+      return messageView(
+        await sendAgentMessage(caller.ctx, input.room_id, {
+          body: input.message,
+          clientId: input.client_id ?? null,
+          suggestions: input.suggestions ?? null,
+          template: input.template ?? null,
+        }),
+      );
     }
     const room = await visitorRoom(caller);
     const result = await visitorMessage({

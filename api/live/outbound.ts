@@ -14,8 +14,8 @@ import { sequelize } from "../../models";
 import { startConsumer } from "../jobs/runner";
 import { env } from "../lib/env";
 import { UUID } from "../lib/owned";
-import { LIVE_ADAPTERS, ProviderError } from "./adapters";
-import { connectionOf } from "./channel-connections";
+import { ProviderError } from "./adapters";
+import { liveAdapter, roomConnection } from "./messaging";
 import type { LiveMessage, Room } from "./rooms/types";
 import { messageView, roomSummary } from "./rooms/views";
 import { publishLive } from "./streams";
@@ -33,9 +33,9 @@ export async function deliverLiveMessage(messageId: string): Promise<DeliverOutc
     const message = await row<LiveMessage>(`SELECT * FROM live_messages WHERE id = $1 FOR UPDATE`, [messageId], { transaction });
     if (!message || message.author === "visitor" || message.external_id || message.status === "FAIL" || message.status === "DELETED") return "skipped";
     const room = await row<Room>(`SELECT * FROM live_rooms WHERE id = $1`, [message.room_id], { transaction });
-    const adapter = room ? LIVE_ADAPTERS[room.channel] : undefined;
-    const connection = room && adapter ? await connectionOf(room.account_id, room.channel) : null;
-    if (!room || !adapter || !connection) {
+    const adapter = room ? liveAdapter(room.channel) : undefined;
+    const connection = room && adapter?.send ? await roomConnection(adapter, room.account_id, room.channel, room.external_id) : null;
+    if (!room || !adapter?.send || !connection) {
       failure = `channel ${room?.channel ?? "?"} is not connected`;
       return "failed";
     }

@@ -106,11 +106,27 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
   .post(
     "/omni/messages",
     async ({ ctx, body }) =>
-      messageView(await sendAgentMessage(ctx, body.room_id, { body: body.message ?? "", clientId: body.client_id ?? null, suggestions: body.suggestions ?? null })),
+      messageView(
+        await sendAgentMessage(ctx, body.room_id, {
+          body: body.message ?? "",
+          clientId: body.client_id ?? null,
+          suggestions: body.suggestions ?? null,
+          template: body.template ?? null,
+        }),
+      ),
     {
       body: t.Object({
         room_id: t.String(),
         message: t.Optional(t.String()),
+        template: t.Optional(
+          t.Object(
+            {
+              id: t.String({ description: "An approved template of the room's WhatsApp number" }),
+              variables: t.Optional(t.Array(t.String(), { description: "Its body variables, {{1}} first" })),
+            },
+            { description: "WhatsApp rooms: a template, the only message allowed outside the contact's 24-hour window (priced by its category)" },
+          ),
+        ),
         client_id: t.Optional(t.String({ description: "your id for this message: a retry answers the stored one" })),
         suggestions: t.Optional(
           t.Array(t.String(), {
@@ -120,8 +136,9 @@ export const liveRoutes = new Elysia({ tags: ["live"], detail: { security: beare
         ),
       }),
       detail: {
-        responses: { ...successResponse(R.Message, "Sent (an action: 200; a retry with the same client_id answers the stored message)"), ...errorResponses(409) },
-        summary: "The attending agent's message to the visitor (webchat at once; other channels through the worker); 409 when the room is not open or is locked in a transfer",
+        responses: { ...successResponse(R.Message, "Sent (an action: 200; a retry with the same client_id answers the stored message)"), ...errorResponses(402, 409, 422) },
+        summary:
+          "The attending agent's message to the visitor (webchat at once; other channels through the worker; WhatsApp as a priced WhatsApp message: free text and files inside the contact's 24-hour window, else a template, 422 naming it); 409 when the room is not open or is locked in a transfer",
       },
     },
   )

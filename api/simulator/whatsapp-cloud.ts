@@ -26,20 +26,29 @@
  *   /whatsapp/_sim/templates/{id} {event: PAUSED | DISABLED | REINSTATED | APPROVED | REJECTED,
  *   reason?, notify?} posts that template status webhook now (Meta pauses templates of low quality;
  *   notify: false changes it at the peer only, a webhook not yet delivered);
- *   POST /whatsapp/_sim/inbound {waba_id, phone_number_id, from, text, timestamp?} posts a contact's
- *   text message to the number as Meta's `messages` webhook (answers its wamid); GET
- *   /whatsapp/_sim/messages[?to=] lists the messages sent through the peer, as it received them.
+ *   POST /whatsapp/_sim/inbound {waba_id, phone_number_id, from, text, name?, timestamp?, media?:
+ *   {type: image | video | audio | document | sticker, data (base64), mime_type, filename?}} posts a
+ *   contact's message to the number as Meta's `messages` webhook (a text, or the file with `text`
+ *   as its caption; answers its wamid); GET /whatsapp/_sim/messages[?to=] lists the messages sent
+ *   through the peer, as it received them; GET /whatsapp/_sim/reads lists the contacts' messages
+ *   the business marked read.
+ * - Media: a contact's file gets a media id; GET /{media-id} answers {url, mime_type, file_size,
+ *   sha256} as Graph does, and the URL (on this peer) answers the bytes to a valid bearer token.
+ * - POST /{phone-number-id}/messages {status: "read", message_id} marks a contact's message read
+ *   (Graph's blue ticks): {success: true}.
  * - POST /{phone-number-id}/messages: see sendMessage (a number belongs to the WABA subscribed
  *   with the same token).
  * Webhook posts are retried (0.5 s doubling, 6 tries) while the endpoint fails, as Meta does.
  * State is in memory: a restart forgets templates and subscriptions.
  */
-import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { env } from "../lib/env";
 
 const config = env();
 const PREFIX = "/whatsapp/v19.0/";
 const CONTROL = "/whatsapp/_sim/templates/";
+/** Where a contact's file is downloaded from (Meta's CDN, here). */
+const MEDIA_DOWNLOAD = "/whatsapp/_media/";
 
 /** The simulated Meta app's secret (its webhooks' signing key), from the simulator's key. */
 export const simulatedAppSecret = (simulatorApiKey: string) => createHmac("sha256", simulatorApiKey).update("whatsapp-cloud-app-secret").digest("base64url");
@@ -51,6 +60,12 @@ const subscriptions = new Map<string, string>(); // waba -> callback URI
 const tokenWaba = new Map<string, string>();
 type Sent = { id: string; from: string; to: string; type: string; content: Record<string, unknown>; at: number };
 const sent: Sent[] = [];
+/** Contacts' files by media id (numeric, as Graph's), and the messages the business marked read. */
+const media = new Map<string, { bytes: Buffer; mime_type: string }>();
+let nextMediaId = 2_000_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
+const reads: Array<{ phone_number_id: string; message_id: string; at: number }> = [];
+const MEDIA_KINDS = ["image", "video", "audio", "document", "sticker"];
+const MEDIA_MAX_KEPT = 1000;
 let nextTemplateId = 1_000_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
@@ -170,6 +185,12 @@ async function sendMessage(req: Request, phoneNumberId: string): Promise<Respons
   const to = String(b.to ?? "");
   const type = String(b.type ?? "text");
   if (b.messaging_product !== "whatsapp") return graphError(400, 100, "(#100) The parameter messaging_product is required.");
+  if (b.status === "read") {
+    if (typeof b.message_id !== "string" || !b.message_id.startsWith("wamid.")) return graphError(400, 100, "(#100) Invalid parameter: message_id");
+    reads.push({ phone_number_id: phoneNumberId, message_id: b.message_id, at: Date.now() });
+    if (reads.length > 10_000) reads.splice(0, reads.length - 10_000);
+    return json({ success: true });
+  }
   if (!/^[1-9]\d{7,14}$/.test(to)) return graphError(400, 100, "(#100) Invalid parameter: to");
   if (!["text", "template", "image", "video", "document", "audio", "location", "interactive"].includes(type)) return graphError(400, 100, "(#100) Invalid parameter: type");
   const waba = tokenWaba.get(bearerOf(req)) ?? "";
@@ -215,11 +236,26 @@ async function simulateInbound(req: Request): Promise<Response> {
   if (!subscriptions.has(waba) || !/^\d+$/.test(phoneNumberId) || !/^[1-9]\d{7,14}$/.test(from)) return json({ error: { code: "invalid" } }, 400);
   const id = wamid();
   const timestamp = String(typeof b.timestamp === "number" ? b.timestamp : Math.floor(Date.now() / 1000));
+  const file = b.media as { type?: unknown; data?: unknown; mime_type?: unknown; filename?: unknown } | undefined;
+  let message: Record<string, unknown> = { type: "text", text: { body: String(b.text ?? "") } };
+  if (file) {
+    const kind = String(file.type ?? "");
+    if (!MEDIA_KINDS.includes(kind) || typeof file.data !== "string" || typeof file.mime_type !== "string") return json({ error: { code: "invalid_media" } }, 400);
+    const mediaId = String(nextMediaId++);
+    media.set(mediaId, { bytes: Buffer.from(file.data, "base64"), mime_type: file.mime_type });
+    if (media.size > MEDIA_MAX_KEPT) media.delete(media.keys().next().value as string);
+    const caption = typeof b.text === "string" && b.text && ["image", "video", "document"].includes(kind) ? { caption: b.text } : {};
+    const filename = kind === "document" && typeof file.filename === "string" ? { filename: file.filename } : {};
+    message = {
+      type: kind,
+      [kind]: { id: mediaId, mime_type: file.mime_type, sha256: createHash("sha256").update(media.get(mediaId)!.bytes).digest("base64"), ...caption, ...filename },
+    };
+  }
   postWebhook(waba, "messages", {
     messaging_product: "whatsapp",
     metadata: { display_phone_number: phoneNumberId.slice(-8), phone_number_id: phoneNumberId },
-    contacts: [{ profile: { name: "Cliente Simulado" }, wa_id: from }],
-    messages: [{ from, id, timestamp, type: "text", text: { body: String(b.text ?? "") } }],
+    contacts: [{ profile: { name: typeof b.name === "string" ? b.name : "Cliente Simulado" }, wa_id: from }],
+    messages: [{ from, id, timestamp, ...message }],
   });
   return json({ id }, 202);
 }
@@ -230,6 +266,17 @@ export async function whatsappCloudPeer(req: Request, pathname: string): Promise
     if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
     const to = new URL(req.url).searchParams.get("to");
     return json({ data: sent.filter((m) => !to || m.to === to.replace(/^\+/, "")) });
+  }
+  if (pathname === "/whatsapp/_sim/reads" && req.method === "GET") {
+    if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
+    return json({ data: reads });
+  }
+  if (pathname.startsWith(MEDIA_DOWNLOAD) && req.method === "GET") {
+    const denied = tokenError(req);
+    if (denied) return denied;
+    const found = media.get(pathname.slice(MEDIA_DOWNLOAD.length));
+    if (!found) return graphError(404, 100, "(#100) Media not found");
+    return new Response(new Uint8Array(found.bytes), { headers: { "Content-Type": found.mime_type, "Content-Length": String(found.bytes.length) } });
   }
   if (pathname === "/whatsapp/_sim/inbound" && req.method === "POST") {
     if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
@@ -260,6 +307,18 @@ export async function whatsappCloudPeer(req: Request, pathname: string): Promise
       "GraphMethodException",
       33,
     );
+  const file = !edge && req.method === "GET" ? media.get(object) : undefined;
+  if (file) {
+    const url = new URL(`${MEDIA_DOWNLOAD}${object}`, req.url).toString();
+    return json({
+      messaging_product: "whatsapp",
+      url,
+      mime_type: file.mime_type,
+      sha256: createHash("sha256").update(file.bytes).digest("hex"),
+      file_size: file.bytes.length,
+      id: object,
+    });
+  }
   if (!edge && req.method === "GET") {
     const last8 = object.slice(-8).padStart(8, "0");
     return json({

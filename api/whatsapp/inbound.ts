@@ -5,8 +5,8 @@
  * and `statuses` in the Cloud API), so one home for each rule:
  *   - whatsappInbound: stored as an inbound WhatsApp message of the number's account
  *     (api/messages/inbound.ts: deduplicated by the provider's message id, opt-out and resume
- *     keywords applied to the whatsapp channel) and the contact's 24-hour window opened from its
- *     time (./window.ts);
+ *     keywords applied to the whatsapp channel), the contact's 24-hour window opened from its
+ *     time (./window.ts), and into the live chat queue (./live.ts);
  *   - whatsappStatus: the provider's status of one of this number's messages (sent, delivered,
  *     read, failed with its error code and title), through the one receipt path.
  */
@@ -15,22 +15,66 @@ import { applyProviderReceipt } from "../messages/receipts";
 import type { MessageStatus } from "../messages/status";
 import { row } from "../lib/sql";
 import { whatsappProvider } from "../channels/whatsapp/adapter";
+import { liveMessageStatus } from "../live/pipeline";
+import { whatsappToRoom } from "./live";
 import { openWindow } from "./window";
 import type { NumberWithSecrets } from "./numbers";
 
 export type WhatsappResult = "applied" | "unchanged" | "ignored" | "received" | "duplicate" | "unknown_message";
 
-/** A contact's message as both integrations post it: {from: digits, id, timestamp: seconds, type, text: {body}}. */
-export type WhatsappInboundMessage = { from?: unknown; id?: unknown; timestamp?: unknown; type?: unknown; text?: { body?: unknown } };
+type Media = { id?: unknown; caption?: unknown; filename?: unknown; mime_type?: unknown };
+/** A contact's message as both integrations post it: {from: digits, id, timestamp: seconds, type, and the part of its type}. */
+export type WhatsappInboundMessage = {
+  from?: unknown;
+  id?: unknown;
+  timestamp?: unknown;
+  type?: unknown;
+  text?: { body?: unknown };
+  image?: Media;
+  video?: Media;
+  audio?: Media;
+  voice?: Media;
+  document?: Media;
+  sticker?: Media;
+  location?: { latitude?: unknown; longitude?: unknown; name?: unknown; address?: unknown };
+  interactive?: { button_reply?: { id?: unknown; title?: unknown }; list_reply?: { id?: unknown; title?: unknown; description?: unknown } };
+  button?: { text?: unknown; payload?: unknown };
+};
 
-/** A contact's message to the number: stored (once) and the window opened from its time. */
-export async function whatsappInbound(number: NumberWithSecrets, m: WhatsappInboundMessage): Promise<WhatsappResult> {
+const MEDIA_TYPES = ["image", "video", "audio", "voice", "document", "sticker"] as const;
+const str = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
+
+/** What a contact's message says, as text (a caption, the title of the reply they tapped, a place), and its file. */
+function readable(m: WhatsappInboundMessage, type: string): { text: string; media: { id: string; filename: string | null } | null } {
+  if (type === "text") return { text: str(m.text?.body), media: null };
+  const kind = MEDIA_TYPES.find((k) => k === type);
+  if (kind) {
+    const part = m[kind];
+    const id = str(part?.id);
+    return { text: str(part?.caption), media: id ? { id, filename: str(part?.filename) || null } : null };
+  }
+  if (type === "location" && m.location) {
+    const l = m.location;
+    return { text: [str(l.name), str(l.address), `${str(l.latitude)},${str(l.longitude)}`].filter(Boolean).join(" — "), media: null };
+  }
+  if (type === "interactive") return { text: str(m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title), media: null };
+  if (type === "button") return { text: str(m.button?.text), media: null };
+  return { text: "", media: null };
+}
+
+/**
+ * A contact's message to the number: stored (once), the window opened from its time, and — unless
+ * it was an opt-out or resume keyword — into the account's live queue (./live.ts).
+ * `profileName`: the name the contact gave WhatsApp (the webhook's contacts[].profile.name).
+ */
+export async function whatsappInbound(number: NumberWithSecrets, m: WhatsappInboundMessage, profileName = ""): Promise<WhatsappResult> {
   const from = `+${String(m.from ?? "").replace(/^\+/, "")}`;
   if (!/^\+[1-9]\d{7,14}$/.test(from) || typeof m.id !== "string" || !m.id) return "ignored";
   const seconds = Number(m.timestamp);
   const occurredAt = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
   const type = typeof m.type === "string" ? m.type : "text";
-  const body = type === "text" && typeof m.text?.body === "string" ? m.text.body.slice(0, 4096) : `[${type}]`;
+  const said = readable(m, type);
+  const body = (said.text || `[${type}]`).slice(0, 4096);
   const outcome = await receiveInbound({
     provider: whatsappProvider(number.integration),
     providerMessageId: m.id.slice(0, 200),
@@ -43,6 +87,10 @@ export async function whatsappInbound(number: NumberWithSecrets, m: WhatsappInbo
   });
   // Also for a duplicate (the provider retried after we stored it but before our answer reached it): the same time again changes nothing.
   await openWindow(number.account_id, number.id, from, occurredAt);
+  // The room too (idempotent on the provider's id): a keyword is an instruction to us, not a conversation.
+  if (outcome.result === "duplicate" || (outcome.result === "stored" && !outcome.keyword)) {
+    await whatsappToRoom(number, { id: m.id.slice(0, 200), from, text: said.text.slice(0, 4096), type, media: said.media, profileName: profileName.slice(0, 120) });
+  }
   return outcome.result === "duplicate" ? "duplicate" : "received";
 }
 
@@ -54,6 +102,8 @@ export type WhatsappStatus = {
   recipient_id?: unknown;
   errors?: Array<{ code?: unknown; title?: unknown; message?: unknown }>;
 };
+/** How long a status of a message we do not know is asked to be retried (see whatsappStatus). */
+const UNKNOWN_RETRY_MS = 10 * 60_000;
 const STATUS: Record<string, MessageStatus> = { sent: "sent", delivered: "delivered", read: "read", failed: "failed" };
 
 /**
@@ -71,8 +121,11 @@ export async function whatsappStatus(number: NumberWithSecrets, st: WhatsappStat
       WHERE p.provider = $1 AND p.provider_message_id = $2 AND m.account_id = $3 AND m.sender = $4`,
     [provider, st.id, number.account_id, number.phone_number_id],
   );
-  if (!mine) return "unknown_message";
   const seconds = Number(st.timestamp);
+  // Not (yet) ours: its `sent` may still be being recorded by the worker that sent it, so the
+  // provider is asked to retry — but only for a recent status: ours have their id recorded within
+  // seconds of the send, and an old one is of a message sent elsewhere (the number used by another app).
+  if (!mine) return Number.isFinite(seconds) && seconds * 1000 < Date.now() - UNKNOWN_RETRY_MS ? "ignored" : "unknown_message";
   const error = st.errors?.[0];
   const outcome = await applyProviderReceipt({
     messageId: mine.id,
@@ -85,7 +138,11 @@ export async function whatsappStatus(number: NumberWithSecrets, st: WhatsappStat
     eventId: `${st.id}:${next}`,
   });
   if (outcome.result === "ignored") return "unknown_message";
-  if (outcome.result === "applied") return "applied";
+  if (outcome.result === "applied") {
+    // An agent's message of a live chat room follows it there.
+    await liveMessageStatus(number.account_id, mine.id, outcome.status, next === "failed" ? String(error?.title ?? error?.message ?? error?.code ?? "failed") : null);
+    return "applied";
+  }
   // A repeat, or a status the message is already past (read before delivered): nothing changed.
   return outcome.result === "duplicate" ? "duplicate" : "unchanged";
 }

@@ -22,7 +22,7 @@ import { sequelize } from "../../models";
 import { debitBalance } from "../accounts/balance";
 import { auditFields, recordAudit } from "../audit/record";
 import { writeOneSms } from "../sms/accept-batch";
-import { CLOUD_PROVIDER } from "../channels/whatsapp/adapter";
+import { whatsappProvider } from "../channels/whatsapp/adapter";
 import { dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
@@ -30,6 +30,7 @@ import { exec, row } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
+import { checkUrl } from "../lib/outbound";
 import { blockedSql } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type WhatsappPriceRoute } from "../sms/pricing";
 import { ownNumber } from "./numbers";
@@ -38,13 +39,71 @@ import { WINDOW_HOURS } from "./window";
 
 const E164 = /^\+[1-9]\d{7,14}$/;
 const param = z.string().trim().min(1, "validation.required").max(1000, "validation.maxLength::1000");
+const text = (max: number) => z.string().trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`);
+
+/** A media link the provider fetches: https, not an address of a private network ('Invalid media URL'). */
+const mediaLink = z
+  .string()
+  .trim()
+  .max(2000, "validation.maxLength::2000")
+  .refine((v) => {
+    try {
+      return checkUrl(v, "tenant").url.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "validation.waSendMediaUrl");
+const caption = z.string().trim().max(1024, "validation.maxLength::1024").optional();
+
+/** Graph's interactive messages: reply buttons (1–3, titles up to 20 and distinct) or a list (sections of rows, 10 rows in all). */
+const interactive = z.discriminatedUnion(
+  "type",
+  [
+    z.object({
+      type: z.literal("button"),
+      body: z.object({ text: text(1024) }),
+      footer: z.object({ text: text(60) }).optional(),
+      action: z.object({
+        buttons: z
+          .array(z.object({ type: z.literal("reply").default("reply"), reply: z.object({ id: text(256), title: text(20) }) }))
+          .min(1, "validation.required")
+          .max(3, "validation.waButtonsMax::3")
+          .refine((b) => new Set(b.map((x) => x.reply.title.toLowerCase())).size === b.length, "validation.waQuickReplyRepeat"),
+      }),
+    }),
+    z.object({
+      type: z.literal("list"),
+      body: z.object({ text: text(4096) }),
+      footer: z.object({ text: text(60) }).optional(),
+      action: z.object({
+        button: text(20),
+        sections: z
+          .array(
+            z.object({
+              title: z.string().trim().max(24, "validation.maxLength::24").optional(),
+              rows: z
+                .array(z.object({ id: text(200), title: text(24), description: z.string().trim().max(72, "validation.maxLength::72").optional() }))
+                .min(1, "validation.required"),
+            }),
+          )
+          .min(1, "validation.required")
+          .max(10, "validation.maxItems::10")
+          .refine((s) => s.reduce((n, x) => n + x.rows.length, 0) <= 10, "validation.waListRows"),
+      }),
+    }),
+  ],
+  "validation.option",
+);
+
+export const SEND_TYPES = ["text", "template", "image", "video", "document", "audio", "sticker", "location", "interactive"] as const;
+export type SendType = (typeof SEND_TYPES)[number];
 
 export const sendWhatsappSchema = z
   .object({
     from: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.required"),
     to: z.string().trim().regex(E164, "validation.phone"),
-    type: z.enum(["text", "template"], "validation.option"),
-    text: z.object({ body: z.string().trim().min(1, "validation.required").max(4096, "validation.maxLength::4096") }).optional(),
+    type: z.enum(SEND_TYPES, "validation.option"),
+    text: z.object({ body: text(4096) }).optional(),
     template: z
       .object({
         name: z.string().trim().min(1, "validation.required").max(512),
@@ -54,10 +113,25 @@ export const sendWhatsappSchema = z
         button_variable: param.optional(),
       })
       .optional(),
+    image: z.object({ link: mediaLink, caption }).optional(),
+    video: z.object({ link: mediaLink, caption }).optional(),
+    document: z.object({ link: mediaLink, caption, filename: z.string().trim().max(240, "validation.maxLength::240").optional() }).optional(),
+    audio: z.object({ link: mediaLink }).optional(),
+    sticker: z.object({ link: mediaLink }).optional(),
+    location: z
+      .object({
+        latitude: z.coerce.number("validation.number").min(-90, "validation.min::-90").max(90, "validation.max::90"),
+        longitude: z.coerce.number("validation.number").min(-180, "validation.min::-180").max(180, "validation.max::180"),
+        name: z.string().trim().max(1000, "validation.maxLength::1000").optional(),
+        address: z.string().trim().max(1000, "validation.maxLength::1000").optional(),
+      })
+      .optional(),
+    interactive: interactive.optional(),
   })
   .superRefine((m, ctx) => {
     if (m.type === "text" && !m.text) ctx.addIssue({ code: "custom", path: ["text", "body"], message: "validation.required" });
-    if (m.type === "template" && !m.template) ctx.addIssue({ code: "custom", path: ["template"], message: "validation.waTemplateNeeded" });
+    else if (m.type === "template" && !m.template) ctx.addIssue({ code: "custom", path: ["template"], message: "validation.waTemplateNeeded" });
+    else if (m.type !== "text" && m.type !== "template" && !m[m.type]) ctx.addIssue({ code: "custom", path: [m.type], message: "validation.required" });
   });
 export type SendWhatsappInput = z.infer<typeof sendWhatsappSchema>;
 
@@ -93,6 +167,28 @@ function templateContent(t: TemplateRow, input: NonNullable<SendWhatsappInput["t
   return { content: { type: "template", template: { name: t.name, language: { code: t.language }, ...(components.length ? { components } : {}) } }, text };
 }
 
+/** Graph's message object of a free-form send, and the text the history shows for it. */
+function freeFormContent(data: SendWhatsappInput): { content: Record<string, unknown>; text: string } {
+  switch (data.type) {
+    case "text":
+      return { content: { type: "text", text: { body: data.text!.body } }, text: data.text!.body };
+    case "location": {
+      const l = data.location!;
+      return { content: { type: "location", location: l }, text: [l.name, l.address, `${l.latitude},${l.longitude}`].filter(Boolean).join(" — ") };
+    }
+    case "interactive": {
+      const i = data.interactive!;
+      const options = i.type === "button" ? i.action.buttons.map((b) => b.reply.title) : i.action.sections.flatMap((s) => s.rows.map((r) => r.title));
+      return { content: { type: "interactive", interactive: i }, text: `${i.body.text}\n[${options.join(" | ")}]` };
+    }
+    default: {
+      const media = data[data.type as "image" | "video" | "document" | "audio" | "sticker"]!;
+      const said = "caption" in media && media.caption ? media.caption : "";
+      return { content: { type: data.type, [data.type]: media }, text: said || `[${data.type}]` };
+    }
+  }
+}
+
 type Planned = { category: WhatsappPriceRoute; content: Record<string, unknown>; text: string; currency: string; price: number; blocked: "optout" | "deny_list" | null };
 
 /** Everything a send must know before it is written, in ONE round trip: each piece is its rule's own SQL (pricing.ts, blockedSql, the window's). */
@@ -122,8 +218,7 @@ async function plan(accountId: string, number: { id: string }, data: SendWhatsap
     ({ content, text } = templateContent(tpl, data.template!));
   } else {
     if (!facts?.window_open) throw new AppError("VALIDATION", { fields: { template: ["validation.waTemplateNeeded"] } });
-    content = { type: "text", text: { body: data.text!.body } };
-    text = data.text!.body;
+    ({ content, text } = freeFormContent(data));
   }
   const [price] = pickPrices({ ...CHANNEL_PRICING.whatsapp, routes: [category] }, currency, facts?.prices ?? []);
   if (!price) throw new AppError("VALIDATION", { fields: { type: ["validation.option"] } });
@@ -182,7 +277,7 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
       price: p.price,
       currency: p.currency,
       route: null as unknown as string,
-      provider: CLOUD_PROVIDER,
+      provider: whatsappProvider(number.integration),
       scheduledAt: null,
       audit: auditFields(ctx, "whatsapp.accepted", { meta: { id: answer.data.id, type: data.type, category: p.category, price: p.price, currency: p.currency } }),
       idempotency: idempotencyKey === null ? null : { key: idempotencyKey, hash, response: answer },
@@ -207,59 +302,78 @@ async function storedAnswer(accountId: string, key: string, hash: string, transa
   return stored.response;
 }
 
+type SendingNumber = { id: string; phone_number_id: string; integration: "cloud" | "onprem" };
+
 /** The one-at-a-time write (steps 1–5 in ONE transaction, the debit last): the exact answer of a send the batch could not take. */
-async function acceptAlone(ctx: SignedInCtx, data: SendWhatsappInput, number: { id: string; phone_number_id: string }, hash: string, idempotencyKey: string | null) {
+async function acceptAlone(ctx: SignedInCtx, data: SendWhatsappInput, number: SendingNumber, hash: string, idempotencyKey: string | null) {
   const accountId = ctx.actor.accountId;
   return sequelize().transaction(async (transaction) => {
-    const t = { transaction };
     if (idempotencyKey !== null) {
       const stored = await storedAnswer(accountId, idempotencyKey, hash, transaction);
       if (stored) return stored;
     }
-    const p = await plan(accountId, number, data, transaction);
-    const status = p.blocked ? (p.blocked === "optout" ? "optout" : "rejected") : "queued";
-    const written = await row<{ id: string }>(
-      `WITH m AS (
-         INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, status, provider, price, currency, type, content, error_code, queued_at)
-         VALUES ($1, 'whatsapp', 'outbound', $2, $3, $4, 1, $5, $6, $7, $8, $9, $10::jsonb, $11, CASE WHEN $5 = 'queued' THEN now() END)
-         RETURNING id, created_at
-       ), o AS (
-         INSERT INTO outbox (topic, payload) SELECT $12, jsonb_build_object('message_id', m.id::text) FROM m WHERE $5 = 'queued'
-       ), e AS (
-         INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
-         SELECT m.id, m.created_at, $1, $5, 'system', jsonb_build_object('price', $7::bigint, 'currency', $8::text, 'category', $13::text) FROM m
-       )
-       SELECT id FROM m`,
-      [
-        accountId,
-        number.phone_number_id,
-        data.to,
-        p.text,
-        status,
-        CLOUD_PROVIDER,
-        p.price,
-        p.currency,
-        data.type,
-        JSON.stringify(p.content),
-        p.blocked,
-        dispatchStream("whatsapp"),
-        p.category,
-      ],
+    const written = await writeWhatsappMessage(ctx, data, number, transaction, idempotencyKey === null ? null : { key: idempotencyKey, hash });
+    return written.answer;
+  });
+}
+
+/**
+ * Steps 2–5 of one send in the caller's `transaction`, the debit last (402 INSUFFICIENT_BALANCE
+ * rolls it all back): the message, its outbox row and queued event, the key's answer, the audit
+ * entry. Also an agent's message in a WhatsApp live chat room (./live.ts), in the room's transaction.
+ */
+export async function writeWhatsappMessage(
+  ctx: SignedInCtx,
+  data: SendWhatsappInput,
+  number: SendingNumber,
+  transaction: Transaction,
+  idempotency: { key: string; hash: string } | null = null,
+): Promise<{ answer: { data: AcceptedWhatsapp }; text: string }> {
+  const accountId = ctx.actor.accountId;
+  const t = { transaction };
+  const p = await plan(accountId, number, data, transaction);
+  const status = p.blocked ? (p.blocked === "optout" ? "optout" : "rejected") : "queued";
+  const written = await row<{ id: string }>(
+    `WITH m AS (
+       INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, status, provider, price, currency, type, content, error_code, queued_at)
+       VALUES ($1, 'whatsapp', 'outbound', $2, $3, $4, 1, $5, $6, $7, $8, $9, $10::jsonb, $11, CASE WHEN $5 = 'queued' THEN now() END)
+       RETURNING id, created_at
+     ), o AS (
+       INSERT INTO outbox (topic, payload) SELECT $12, jsonb_build_object('message_id', m.id::text) FROM m WHERE $5 = 'queued'
+     ), e AS (
+       INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
+       SELECT m.id, m.created_at, $1, $5, 'system', jsonb_build_object('price', $7::bigint, 'currency', $8::text, 'category', $13::text) FROM m
+     )
+     SELECT id FROM m`,
+    [
+      accountId,
+      number.phone_number_id,
+      data.to,
+      p.text,
+      status,
+      whatsappProvider(number.integration),
+      p.price,
+      p.currency,
+      data.type,
+      JSON.stringify(p.content),
+      p.blocked,
+      dispatchStream("whatsapp"),
+      p.category,
+    ],
+    t,
+  );
+  const answer = answerOf(written!.id, data.to, p);
+  if (idempotency) {
+    await exec(
+      `INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`,
+      [accountId, idempotency.key, idempotency.hash, JSON.stringify(answer)],
       t,
     );
-    const answer = answerOf(written!.id, data.to, p);
-    if (idempotencyKey !== null) {
-      await exec(
-        `INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`,
-        [accountId, idempotencyKey, hash, JSON.stringify(answer)],
-        t,
-      );
-    }
-    await recordAudit({ ...ctx, transaction }, "whatsapp.accepted", { meta: { id: answer.data.id, type: data.type, category: p.category, price: p.price, currency: p.currency } });
-    // The debit last: the balance row is locked only from here to the commit.
-    if (!(await debitBalance(accountId, p.price, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
-    return answer;
-  });
+  }
+  await recordAudit({ ...ctx, transaction }, "whatsapp.accepted", { meta: { id: answer.data.id, type: data.type, category: p.category, price: p.price, currency: p.currency } });
+  // The debit last: the balance row is locked only from here to the commit.
+  if (!(await debitBalance(accountId, p.price, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
+  return { answer, text: p.text };
 }
 
 export type WhatsappMessageView = {

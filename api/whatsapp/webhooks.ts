@@ -41,7 +41,14 @@ export async function applyCloudWebhook(number: NumberWithSecrets, payload: Clou
         const metadata = change.value.metadata as { phone_number_id?: unknown } | undefined;
         // Only this number's own messages: metadata.phone_number_id, when Meta names one, must be its.
         const other = metadata?.phone_number_id !== undefined && String(metadata.phone_number_id) !== number.phone_number_id;
-        for (const m of (change.value.messages ?? []) as WhatsappInboundMessage[]) results.push({ field, result: other ? "ignored" : await whatsappInbound(number, m) });
+        // The contact's WhatsApp profile name comes beside the messages: contacts[{wa_id, profile: {name}}].
+        const contacts = (Array.isArray(change.value.contacts) ? change.value.contacts : []) as Array<{ wa_id?: unknown; profile?: { name?: unknown } }>;
+        const nameOf = (from: unknown) => {
+          const name = contacts.find((c) => String(c?.wa_id ?? "") === String(from ?? ""))?.profile?.name;
+          return typeof name === "string" ? name : "";
+        };
+        for (const m of (change.value.messages ?? []) as WhatsappInboundMessage[])
+          results.push({ field, result: other ? "ignored" : await whatsappInbound(number, m, nameOf(m.from)) });
         for (const st of (change.value.statuses ?? []) as WhatsappStatus[]) results.push({ field, result: await whatsappStatus(number, st) });
       } else results.push({ field, result: "ignored" });
     }

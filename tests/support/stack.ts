@@ -161,10 +161,14 @@ export async function startStack(opts: StackOptions = {}) {
       return (await pool.query(sql, params)).rows as T[];
     },
     /** JSON call to this stack's API. */
-    async api<T = any>(path: string, o: { method?: string; body?: unknown; token?: string } = {}) {
+    async api<T = any>(path: string, o: { method?: string; body?: unknown; token?: string; lang?: string } = {}) {
       const res = await fetch(new URL(path, apiUrl), {
         method: o.method ?? (o.body === undefined ? "GET" : "POST"),
-        headers: { ...(o.body === undefined ? {} : { "Content-Type": "application/json" }), ...(o.token ? { Authorization: `Bearer ${o.token}` } : {}) },
+        headers: {
+          ...(o.body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...(o.token ? { Authorization: `Bearer ${o.token}` } : {}),
+          ...(o.lang ? { "Accept-Language": o.lang } : {}),
+        },
         body: o.body === undefined ? undefined : JSON.stringify(o.body),
       });
       const text = await res.text();

@@ -130,3 +130,32 @@ export async function sendCloudMessage(phoneNumberId: string, token: string, to:
   if (typeof id !== "string" || !id) throw new GraphError("Graph: no message id in the answer", 502, null);
   return id;
 }
+
+/** Marks a contact's message read (the blue ticks): POST /{phone-number-id}/messages {status: "read", message_id}. */
+export async function markCloudRead(phoneNumberId: string, token: string, messageId: string): Promise<void> {
+  await graph(`${encodeURIComponent(phoneNumberId)}/messages`, token, { method: "POST", body: { messaging_product: "whatsapp", status: "read", message_id: messageId } });
+}
+
+/** The media download's redirects followed (each hop checked again by the guard). */
+const MEDIA_REDIRECTS = 3;
+
+/**
+ * A contact's file: GET /{media-id} names its URL (Meta's CDN, valid a few minutes) and size, then
+ * the URL is fetched with the same token, at most `maxBytes`. Any failure answers `unavailable`:
+ * the message is kept without the file.
+ */
+export async function cloudMedia(mediaId: string, token: string, maxBytes: number): Promise<{ bytes: Uint8Array; tooLarge: boolean; unavailable?: boolean }> {
+  const none = { bytes: new Uint8Array(), tooLarge: false, unavailable: true };
+  try {
+    const info = await graph(encodeURIComponent(mediaId), token);
+    if (Number(info?.file_size) > maxBytes) return { bytes: new Uint8Array(), tooLarge: true };
+    if (typeof info?.url !== "string") return none;
+    // Meta's CDN is not a platform origin: checked as any URL (public addresses only), the token sent along as Meta asks.
+    const res = await outboundFetch(info.url, { headers: { Authorization: `Bearer ${token}` }, timeoutMs: TIMEOUT_MS * 2, maxBytes, redirects: MEDIA_REDIRECTS });
+    return res.status >= 200 && res.status < 300 ? { bytes: res.body, tooLarge: false } : none;
+  } catch (e) {
+    if (isOutboundError(e) && e.reason === "too_large") return { bytes: new Uint8Array(), tooLarge: true };
+    console.warn(`whatsapp media ${mediaId}: ${(e as Error).message}`);
+    return none;
+  }
+}

@@ -4,6 +4,7 @@ import type { SignedInCtx } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { assertId } from "../../lib/owned";
 import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "../limits";
+import { liveAdapter } from "../messaging";
 import { settingsRow } from "../settings";
 import { publishLive } from "../streams";
 import { cleanRoomContact, contactFor, type RoomContactPatch } from "./contact";
@@ -56,7 +57,14 @@ export async function takeRoom(ctx: SignedInCtx, roomId: string | null) {
   });
 }
 
-export type AgentMessageInput = { body: string; attachments?: Attachment[]; clientId?: string | null; suggestions?: readonly string[] | null };
+export type AgentMessageInput = {
+  body: string;
+  attachments?: Attachment[];
+  clientId?: string | null;
+  suggestions?: readonly string[] | null;
+  /** An approved template of the channel's (WhatsApp outside the contact's window) and its body variables. */
+  template?: { id: string; variables?: readonly string[] | null } | null;
+};
 
 /** The suggestion buttons as given (trimmed, blanks and repeats dropped), or a validation error on `suggestions`. */
 export function cleanSuggestions(list: readonly unknown[] | null | undefined): string[] {
@@ -69,8 +77,8 @@ export function cleanSuggestions(list: readonly unknown[] | null | undefined): s
 /** The agent's message to the visitor: stored, shown to the visitor, sent out through the channel. */
 export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: AgentMessageInput) {
   assertAttendant(ctx);
-  const body = (input.body ?? "").trim();
-  if (!body && !input.attachments?.length) throw new AppError("VALIDATION", { fields: { body: ["validation.required"] } });
+  let body = (input.body ?? "").trim();
+  if (!body && !input.attachments?.length && !input.template) throw new AppError("VALIDATION", { fields: { body: ["validation.required"] } });
   if (body.length > 4096) throw new AppError("VALIDATION", { fields: { body: ["validation.maxLength::4096"] } });
   const suggestions = cleanSuggestions(input.suggestions);
   return inRoomTransaction(async (w) => {
@@ -80,10 +88,19 @@ export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: 
     if (room.agent_id !== ctx.actor.userId) throw new AppError("FORBIDDEN");
     if (room.locked) throw new AppError("LIVE_ROOM_LOCKED");
     const clientId = input.clientId ? String(input.clientId).slice(0, 100) : null;
+    // A retry of a message already stored answers it, whatever the channel's rules say now.
+    const again = clientId ? await row<LiveMessage>(`SELECT * FROM live_messages WHERE room_id = $1 AND client_id = $2`, [room.id, clientId], { transaction }) : null;
+    if (again) return again;
+    // A channel whose messages go through the pipeline (WhatsApp) accepts it there, with its own rules; a template elsewhere is refused.
+    const adapter = liveAdapter(room.channel);
+    const template = input.template ? { id: String(input.template.id ?? ""), variables: [...(input.template.variables ?? [])].map(String) } : null;
+    let messageId: string | null = null;
+    if (adapter?.accept) ({ body, messageId } = await adapter.accept(ctx, room, { body, attachments: input.attachments ?? [], template }, transaction));
+    else if (template) throw new AppError("VALIDATION", { fields: { template: ["validation.option"] } });
     const message = await row<LiveMessage>(
-      `INSERT INTO live_messages (account_id, room_id, author, user_id, body, attachments, client_id, suggestions)
-       VALUES ($1, $2, 'agent', $3, $4, $5::jsonb, $6, $7::jsonb) ON CONFLICT (room_id, client_id) WHERE client_id IS NOT NULL DO NOTHING RETURNING *`,
-      [room.account_id, room.id, ctx.actor.userId, body, JSON.stringify(input.attachments ?? []), clientId, JSON.stringify(suggestions)],
+      `INSERT INTO live_messages (account_id, room_id, author, user_id, body, attachments, client_id, suggestions, message_id)
+       VALUES ($1, $2, 'agent', $3, $4, $5::jsonb, $6, $7::jsonb, $8) ON CONFLICT (room_id, client_id) WHERE client_id IS NOT NULL DO NOTHING RETURNING *`,
+      [room.account_id, room.id, ctx.actor.userId, body, JSON.stringify(input.attachments ?? []), clientId, JSON.stringify(suggestions), messageId],
       { transaction },
     );
     if (!message) {
@@ -100,8 +117,8 @@ export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: 
       },
       notify: { event: "send", to: [ctx.actor.userId], extra: { message: messageView(message) }, visitor: true },
     });
-    // Channels other than the webchat are reached through the worker (pipeline step 2).
-    if (room.channel !== "webchat") {
+    // Channels other than the webchat are reached through the worker (pipeline step 2): the live outbound one, unless the pipeline took it.
+    if (room.channel !== "webchat" && !messageId) {
       await exec(`INSERT INTO outbox (topic, payload) VALUES ('live:outbound', jsonb_build_object('message_id', $1::text))`, [message.id], { transaction });
     }
     return message;

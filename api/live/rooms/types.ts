@@ -60,6 +60,8 @@ export type LiveMessage = {
   error: string | null;
   /** Quick replies the agent offers under this message (0–11, each 1–25 characters). */
   suggestions: string[];
+  /** The message pipeline's message it went out as (WhatsApp: api/whatsapp/live.ts), else null. */
+  message_id: string | null;
   created_at: Date;
   delivered_at: Date | null;
   read_at: Date | null;

@@ -1,0 +1,164 @@
+/**
+ * WhatsApp as a live chat channel (issue 16). A contact's message to one of the account's numbers
+ * (./inbound.ts, either integration) opens or continues a room of channel `whatsapp` in the live
+ * queue — the existing room flow: departments, capacity, automatic or manual acceptance — named
+ * `{number id}:{contact E.164}`, so one contact writing to two numbers has two conversations. Its
+ * files are fetched from the provider and kept like any channel's (the spec's WhatsApp limits).
+ *
+ * The agent's answer is a message of the pipeline (`accept`, in the room's transaction): the
+ * WhatsApp send's own rules (free-form text and files only inside the contact's 24-hour window,
+ * else an approved template of the number with its variables; opt-outs refused), priced by
+ * category, debited, dispatched through the number's adapter and followed by the provider's
+ * statuses; the live message names it, and those statuses reach the room (api/live/pipeline.ts). A file goes as Graph's media object by a signed link of ours, which the
+ * provider fetches.
+ */
+import type { Transaction } from "sequelize";
+import { cloudMedia, markCloudRead } from "../channels/whatsapp/cloud";
+import type { SignedInCtx } from "../lib/context";
+import { env } from "../lib/env";
+import { AppError } from "../lib/errors";
+import { row } from "../lib/sql";
+import type { AgentDraft, LiveConnection, LiveMessaging } from "../live/adapters";
+import { receiveChannelMessage, type Incoming } from "../live/channel-inbound";
+import type { Room } from "../live/rooms/types";
+import { fileIdOf, signedFileUrl } from "../live/uploads";
+import { numberById, ownNumber, type NumberWithSecrets } from "./numbers";
+import { type SendWhatsappInput, writeWhatsappMessage } from "./send";
+
+const ROOM_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(\+[1-9]\d{7,14})$/i;
+
+/** The room of a contact on a number: `{number id}:{E.164}`. */
+export const whatsappRoomId = (numberId: string, contact: string) => `${numberId}:${contact}`;
+
+function roomRef(externalId: string): { numberId: string; contact: string } | null {
+  const m = ROOM_ID.exec(externalId);
+  return m ? { numberId: m[1], contact: m[2] } : null;
+}
+
+/** How long the signed link of an agent's file lives: the provider fetches it when the message is dispatched (retries included). */
+const MEDIA_LINK_TTL = 24 * 3600;
+
+/** What each integration does for a room beyond sending (the send itself is the channel adapter's, through the pipeline). */
+const INTEGRATION: Record<
+  NumberWithSecrets["integration"],
+  { media?: (n: NumberWithSecrets, mediaId: string, maxBytes: number) => ReturnType<typeof cloudMedia>; read?: (n: NumberWithSecrets, messageId: string) => Promise<void> }
+> = {
+  cloud: {
+    media: (n, mediaId, max) => cloudMedia(mediaId, n.secrets.access_token, max),
+    read: (n, messageId) => markCloudRead(n.phone_number_id, n.secrets.access_token, messageId),
+  },
+  onprem: {},
+};
+
+/** A contact's message as the room takes it: its text (caption, reply title, place) and its file, if any. */
+export type RoomInbound = { id: string; from: string; text: string; type: string; media: { id: string; filename: string | null } | null; profileName: string };
+
+/** A contact's message into the account's live queue (it was stored as an inbound WhatsApp message first). */
+export async function whatsappToRoom(number: NumberWithSecrets, m: RoomInbound) {
+  const media = m.media;
+  const fetchMedia = INTEGRATION[number.integration].media;
+  const files: Incoming[] = media
+    ? [
+        {
+          fetch: fetchMedia ? (max) => fetchMedia(number, media.id, max) : async () => ({ bytes: new Uint8Array(), tooLarge: false, unavailable: true }),
+          name: media.filename,
+          label: m.type,
+        },
+      ]
+    : [];
+  return receiveChannelMessage({ account_id: number.account_id }, "whatsapp", {
+    externalId: whatsappRoomId(number.id, m.from),
+    messageId: m.id,
+    username: m.profileName || m.from,
+    text: m.text,
+    files,
+    phone: m.from,
+  });
+}
+
+const refuse = (field: string, key: string) => new AppError("VALIDATION", { fields: { [field]: [key] } });
+
+/** The room's number (of the account), or a refusal naming the message: it was disconnected since. */
+async function roomNumber(room: Pick<Room, "account_id" | "external_id">) {
+  const ref = roomRef(room.external_id);
+  const number = ref ? await ownNumber(room.account_id, ref.numberId).catch(() => null) : null;
+  if (!ref || !number) throw refuse("body", "validation.waNumberGone");
+  return { number, contact: ref.contact };
+}
+
+/** The agent's draft as a WhatsApp send (Graph's message object), the free-form text written first when the file takes no caption. */
+async function draftSends(room: Room, number: NumberWithSecrets, contact: string, draft: AgentDraft, transaction: Transaction): Promise<SendWhatsappInput[]> {
+  const base = { from: number.id, to: contact };
+  if (draft.template) {
+    if (draft.attachments.length) throw refuse("template", "validation.waTemplateNoFiles");
+    const t = await row<{ name: string; language: string }>(
+      `SELECT name, language FROM whatsapp_templates WHERE id::text = $1 AND account_id = $2 AND number_id = $3`,
+      [draft.template.id, room.account_id, number.id],
+      {
+        transaction,
+      },
+    );
+    if (!t) throw refuse("template", "validation.option");
+    return [{ ...base, type: "template", template: { name: t.name, language: t.language, variables: draft.template.variables } }];
+  }
+  if (draft.attachments.length > 1) throw refuse("attachments", "validation.maxItems::1");
+  const [file] = draft.attachments;
+  if (!file) return [{ ...base, type: "text", text: { body: draft.body } }];
+  const id = fileIdOf(file.uri);
+  if (!id) throw refuse("attachments", "validation.option");
+  const link = signedFileUrl(id, MEDIA_LINK_TTL, env().APP_URL.replace(/\/+$/, ""));
+  const caption = draft.body || undefined;
+  switch (file.type) {
+    case "image":
+    case "video":
+      return [{ ...base, type: file.type, [file.type]: { link, caption } }];
+    case "document":
+      return [{ ...base, type: "document", document: { link, caption, filename: file.name.slice(0, 240) } }];
+    default: {
+      // Audio and stickers take no caption: the text goes first, as its own message.
+      const media: SendWhatsappInput = { ...base, type: file.type, [file.type]: { link } };
+      return caption ? [{ ...base, type: "text", text: { body: caption } }, media] : [media];
+    }
+  }
+}
+
+export const whatsappLive: LiveMessaging = {
+  /** The number the room's contact wrote to, as the connection the signals use. */
+  async connectionFor(accountId, roomExternalId) {
+    const ref = roomRef(roomExternalId);
+    const n = ref ? await ownNumber(accountId, ref.numberId).catch(() => null) : null;
+    if (!n) return null;
+    return {
+      id: n.id,
+      account_id: n.account_id,
+      channel: "whatsapp",
+      external_id: n.phone_number_id,
+      name: n.display_phone_number,
+      created_at: n.created_at,
+      updated_at: n.updated_at,
+      secrets: { token: n.secrets.access_token },
+    } satisfies LiveConnection;
+  },
+
+  async accept(ctx: SignedInCtx, room, draft, transaction) {
+    const { number, contact } = await roomNumber(room);
+    let body = draft.body;
+    let messageId = "";
+    for (const send of await draftSends(room, number, contact, draft, transaction)) {
+      const { answer, text } = await writeWhatsappMessage(ctx, send, number, transaction);
+      // An opted-out or denied contact: nothing goes, and the agent is told why (the whole message rolls back).
+      if (answer.data.status !== "queued") throw refuse("body", "validation.waContactBlocked");
+      messageId = answer.data.id;
+      if (send.type === "template") body = text;
+    }
+    return { body, messageId };
+  },
+
+  /** The blue ticks: the contact's newest message read (where the integration has it). */
+  async seen(connection, _room, lastMessageId) {
+    if (!lastMessageId) return;
+    const n = await numberById(connection.id);
+    const read = n ? INTEGRATION[n.integration].read : undefined;
+    if (n && read) await read(n, lastMessageId);
+  },
+};
