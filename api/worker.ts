@@ -9,6 +9,7 @@ import { channels, dispatchStream } from "./channels/registry";
 import { every } from "./jobs/every";
 import { everyOnce } from "./jobs/lease";
 import { ensureDemoWhatsapp, usesLoopbackPeer } from "./whatsapp/demo";
+import { sweepPolledTemplates } from "./whatsapp/templates";
 import { startConsumer } from "./jobs/runner";
 import { env } from "./lib/env";
 import { publishJob } from "./jobs/publish";
@@ -78,6 +79,7 @@ const sweeps = [
   // the queue. Checked four times per grace (between 0.25 s and 5 s) so the delay stays near the grace.
   every("live absent-agent sweep", Math.min(5_000, Math.max(250, graceMs / 4)), () => releaseAbsentAgents(graceMs)),
   everyOnce("sms export sweep", 15_000, sweepExports),
+  every("whatsapp template review sweep", env().WHATSAPP_TEMPLATE_SWEEP_MS, sweepPolledTemplates),
   // messages / message_events partitions: months created ahead; months past the plans' retention exported,
   // verified, detached and dropped. One run over all workers (advisory lock); ADR 029.
   every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),

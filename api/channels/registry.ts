@@ -8,8 +8,10 @@
 import type { ChannelAdapter } from "./contract";
 import { simulatorAdapter } from "./simulator";
 import { whatsappCloudAdapter } from "./whatsapp/adapter";
+import { whatsappOnpremAdapter } from "./whatsapp/onprem-adapter";
 
-const ADAPTERS: ChannelAdapter[] = [simulatorAdapter("sms"), whatsappCloudAdapter];
+/** WhatsApp: a message names its number's provider (whatsappProvider), so the Cloud adapter's being first only makes it the channel's default. */
+const ADAPTERS: ChannelAdapter[] = [simulatorAdapter("sms"), whatsappCloudAdapter, whatsappOnpremAdapter];
 
 export const SIMULATOR_PROVIDER = "simulator";
 

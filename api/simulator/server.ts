@@ -34,7 +34,9 @@
  * Receipts that wait for a free post go together as one JSON array (see pumpReceipts).
  * State is in memory: a restart forgets references (like a provider's retention ending).
  *
- * Under /whatsapp/v19.0 it is also a WhatsApp Cloud API (Graph) peer: ./whatsapp-cloud.ts.
+ * Under /whatsapp/v19.0 it is also a WhatsApp Cloud API (Graph) peer: ./whatsapp-cloud.ts; under
+ * /whatsapp-onprem/{client} a BSP's WhatsApp Business API clients in the On-Premises shape, with the
+ * BSP's template API: ./whatsapp-onprem.ts.
  */
 import { randomUUID } from "node:crypto";
 import { simulatedCarrier } from "./carrier";
@@ -42,6 +44,7 @@ import { signWebhook } from "../channels/webhook-signature";
 import { env } from "../lib/env";
 import { parseMix, SIMULATED_ERRORS, simulatedOutcome, type SimulatedOutcome } from "./outcome";
 import { whatsappCloudPeer } from "./whatsapp-cloud";
+import { whatsappOnpremPeer } from "./whatsapp-onprem";
 
 const config = env();
 const mix = parseMix(config.SIMULATOR_MIX);
@@ -357,6 +360,9 @@ const server = Bun.serve({
     // Meta's WhatsApp Cloud API (Graph) and its webhooks: ./whatsapp-cloud.ts.
     const whatsapp = await whatsappCloudPeer(req, pathname);
     if (whatsapp) return whatsapp;
+    // The older integration's On-Premises clients at a BSP: ./whatsapp-onprem.ts.
+    const onprem = await whatsappOnpremPeer(req, pathname);
+    if (onprem) return onprem;
     return error(404, "not_found", "No such endpoint");
   },
 });

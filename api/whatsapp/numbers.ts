@@ -1,18 +1,18 @@
 /**
- * WhatsApp numbers of the acting account (issue 16): connect a number of Meta's Cloud API, list
- * them, disconnect one. Connecting checks the number with the account's own token at Graph (a
- * wrong token or an unknown number is a 422 naming the field), keeps what Meta says about it
- * (display number, verified name, quality rating, messaging limit), and points the WhatsApp
- * Business Account's webhooks at this number's URL (/api/webhooks/whatsapp/{id}) with a verify
- * token made here: Meta checks it with the GET handshake before it answers. The secrets (token,
- * app secret, verify token) are sealed (api/lib/crypto), never answered. Every query is scoped by
- * the acting account; a number belongs to one account at a time (409 NUMBER_ALREADY_REGISTERED).
+ * WhatsApp numbers of the acting account (issue 16): connect a number, list them, disconnect one.
+ * Two integrations (./integrations.ts says what differs): a number of Meta's Cloud API (checked
+ * with the account's own token at Graph; the WhatsApp Business Account's webhooks pointed at
+ * /api/webhooks/whatsapp/{id} with a verify token made here, Meta's handshake first; ADR 033) or
+ * of a BSP's client in the On-Premises shape (logged in with the account's username and password
+ * at its base URL, its health read, its callbacks pointed at /api/webhooks/whatsapp-onprem/{id}
+ * with a token made here; ADR 035). A refusal is a 422 naming the form field. What the provider
+ * says about the number is kept; the secrets (tokens, app secret, base URL and credentials) are
+ * sealed (api/lib/crypto), never answered. Every query is scoped by the acting account; a number
+ * belongs to one account at a time (409 NUMBER_ALREADY_REGISTERED).
  */
 import { recordAudit } from "../audit/record";
-import { cloudNumberInfo, GraphError, subscribeCloudWebhooks, unsubscribeCloudWebhooks } from "../channels/whatsapp/cloud";
 import type { SignedInCtx } from "../lib/context";
-import { randomToken, seal, unseal } from "../lib/crypto";
-import { env } from "../lib/env";
+import { seal, unseal } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { exec, row, rows } from "../lib/sql";
 import { validate } from "../lib/validate";
@@ -20,8 +20,12 @@ import { z } from "../lib/zod";
 import { keyset, pageInput } from "../lib/page";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { can } from "../policy/policy";
-import { connectCloudNumberSchema } from "./schemas";
+import { INTEGRATIONS, integrationOf, whatsappWebhookUrl } from "./integrations";
+import { connectNumberSchema } from "./schemas";
 
+export { whatsappWebhookUrl };
+
+/** A Cloud API number's secrets (an onprem number's are read through onpremConnection, ./integrations.ts). */
 export type WhatsappSecrets = { access_token: string; app_secret: string; verify_token: string };
 export type WhatsappNumber = {
   id: string;
@@ -36,17 +40,21 @@ export type WhatsappNumber = {
   created_at: Date;
   updated_at: Date;
 };
-type Row = Omit<WhatsappNumber, "webhook_url"> & { account_id: string; secrets_sealed: string };
-export type NumberWithSecrets = Omit<WhatsappNumber, "webhook_url"> & { account_id: string; secrets: WhatsappSecrets };
+/** Internal facts beside the answered ones: the onprem number's template namespace (ADR 035). */
+type Internal = { account_id: string; template_namespace: string | null };
+type Row = Omit<WhatsappNumber, "webhook_url"> & Internal & { secrets_sealed: string };
+export type NumberWithSecrets = Omit<WhatsappNumber, "webhook_url"> & Internal & { secrets: WhatsappSecrets };
 
-const COLUMNS = "id, account_id, integration, phone_number_id, waba_id, display_phone_number, verified_name, quality_rating, messaging_limit, created_at, updated_at";
-
-/** Where Meta posts a number's webhooks: through web's public address, like every provider webhook. */
-export const whatsappWebhookUrl = (id: string) => `${env().APP_URL.replace(/\/+$/, "")}/api/webhooks/whatsapp/${id}`;
+const COLUMNS =
+  "id, account_id, integration, phone_number_id, waba_id, display_phone_number, verified_name, quality_rating, messaging_limit, template_namespace, created_at, updated_at";
+/** The same, of alias `n`. */
+const N_COLUMNS = COLUMNS.split(", ")
+  .map((c) => `n.${c}`)
+  .join(", ");
 
 function view(r: Omit<Row, "secrets_sealed">): WhatsappNumber {
-  const { account_id: _account, ...rest } = r;
-  return { ...rest, webhook_url: whatsappWebhookUrl(r.id) };
+  const { account_id: _account, template_namespace: _namespace, ...rest } = r;
+  return { ...rest, webhook_url: INTEGRATIONS[r.integration].webhookUrl(r.id) };
 }
 
 /** Connecting and disconnecting numbers: the roles of /whatsapp/jv/numbers/new (spec section 6). */
@@ -82,10 +90,51 @@ export async function ownNumber(accountId: string, id: string): Promise<NumberWi
   return unsealed(found);
 }
 
-/** A number of the account by its phone number id, with its secrets (the dispatcher's adapter), or null. */
-export async function ownNumberByPhone(accountId: string, phoneNumberId: string): Promise<NumberWithSecrets | null> {
-  const found = await row<Row>(`SELECT ${COLUMNS}, secrets_sealed FROM whatsapp_numbers WHERE account_id = $1 AND phone_number_id = $2`, [accountId, phoneNumberId]);
+/** A number of the account by its phone number id (of `integration`, when given), with its secrets (the dispatcher's adapter), or null. */
+export async function ownNumberByPhone(accountId: string, phoneNumberId: string, integration?: WhatsappNumber["integration"]): Promise<NumberWithSecrets | null> {
+  const found = await row<Row>(
+    `SELECT ${COLUMNS}, secrets_sealed FROM whatsapp_numbers WHERE account_id = $1 AND phone_number_id = $2 AND ($3::text IS NULL OR integration = $3) ORDER BY created_at LIMIT 1`,
+    [accountId, phoneNumberId, integration ?? null],
+  );
   return found ? unsealed(found) : null;
+}
+
+/**
+ * Claims the account's numbers (of `integrations`; one number when given) whose templates were not
+ * read at their provider in the last `everyMs` and that have templates: the caller polls them
+ * (./templates.ts). The claim is the conditional update, so concurrent readers poll a number once.
+ */
+export async function numbersDueForTemplateSync(accountId: string, integrations: string[], numberId: string | null, everyMs: number): Promise<NumberWithSecrets[]> {
+  if (!integrations.length || (numberId !== null && !/^[0-9a-f-]{36}$/i.test(numberId))) return [];
+  const due = await rows<Row>(
+    `UPDATE whatsapp_numbers n SET templates_synced_at = now()
+      WHERE n.account_id = $1 AND n.integration = ANY($2::text[]) AND ($3::uuid IS NULL OR n.id = $3)
+        AND (n.templates_synced_at IS NULL OR n.templates_synced_at < now() - make_interval(secs => $4::float8 / 1000))
+        AND EXISTS (SELECT 1 FROM whatsapp_templates t WHERE t.number_id = n.id)
+      RETURNING ${N_COLUMNS}, n.secrets_sealed`,
+    [accountId, integrations, numberId, everyMs],
+  );
+  return due.map(unsealed);
+}
+
+/**
+ * The worker's side of the same polling: numbers of any account, of those integrations, with a
+ * template still pending, claimed (templates_synced_at) so each is read at most every `everyMs`
+ * by whichever worker gets there first; at most `limit` per run.
+ */
+export async function numbersWithPendingTemplates(integrations: string[], everyMs: number, limit = 100): Promise<NumberWithSecrets[]> {
+  if (!integrations.length) return [];
+  const due = await rows<Row>(
+    `UPDATE whatsapp_numbers n SET templates_synced_at = now()
+      WHERE n.id IN (
+        SELECT x.id FROM whatsapp_numbers x
+         WHERE x.integration = ANY($1::text[]) AND (x.templates_synced_at IS NULL OR x.templates_synced_at < now() - make_interval(secs => $2::float8 / 1000))
+           AND EXISTS (SELECT 1 FROM whatsapp_templates t WHERE t.number_id = x.id AND t.status = 'pending')
+         ORDER BY x.templates_synced_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
+      RETURNING ${N_COLUMNS}, n.secrets_sealed`,
+    [integrations, everyMs, limit],
+  );
+  return due.map(unsealed);
 }
 
 /** A number by id with its secrets, whatever its account (the webhook route: the URL names it), or null. */
@@ -118,45 +167,51 @@ function unsealed(r: Row): NumberWithSecrets {
 
 export async function connectWhatsappNumber(ctx: SignedInCtx, input: unknown): Promise<{ data: WhatsappNumber }> {
   assertManage(ctx);
-  const data = validate(connectCloudNumberSchema, input);
-  const taken = await row<{ account_id: string }>(`SELECT account_id FROM whatsapp_numbers WHERE integration = 'cloud' AND phone_number_id = $1`, [data.phone_number_id]);
+  const data = validate(connectNumberSchema, input);
+  const integration = integrationOf(data);
+  const taken = await row<{ account_id: string }>(`SELECT account_id FROM whatsapp_numbers WHERE integration = $1 AND phone_number_id = $2`, [
+    data.integration,
+    integration.numberOf(data),
+  ]);
   if (taken) throw new AppError("NUMBER_ALREADY_REGISTERED");
-  const info = await cloudNumberInfo(data.phone_number_id, data.access_token);
-  const secrets: WhatsappSecrets = { access_token: data.access_token, app_secret: data.app_secret, verify_token: randomToken(24) };
+  const info = await integration.info(data);
   const created = await row<Row>(
-    `INSERT INTO whatsapp_numbers (account_id, integration, phone_number_id, waba_id, display_phone_number, verified_name, quality_rating, messaging_limit, secrets_sealed, created_by)
-     VALUES ($1, 'cloud', $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO whatsapp_numbers (account_id, integration, phone_number_id, waba_id, base_url, display_phone_number, verified_name, quality_rating, messaging_limit, template_namespace, secrets_sealed, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (integration, phone_number_id) DO NOTHING
      RETURNING ${COLUMNS}`,
     [
       ctx.actor.accountId,
-      data.phone_number_id,
-      data.waba_id,
+      data.integration,
+      info.phone_number_id,
+      info.waba_id,
+      info.base_url,
       info.display_phone_number,
       info.verified_name,
       info.quality_rating,
       info.messaging_limit,
-      seal(JSON.stringify(secrets)),
+      info.template_namespace,
+      seal(JSON.stringify(info.secrets)),
       ctx.actor.userId,
     ],
   );
   if (!created) throw new AppError("NUMBER_ALREADY_REGISTERED");
-  // The row exists (committed) before Meta's handshake reaches its URL; if the subscription fails, the number is not kept.
+  // The row exists (committed) before the provider may call its URL; if pointing the webhooks there fails, the number is not kept.
   try {
-    await subscribeCloudWebhooks(data.waba_id, data.access_token, whatsappWebhookUrl(created.id), secrets.verify_token);
+    await info.subscribe(created.id);
   } catch (e) {
     await exec(`DELETE FROM whatsapp_numbers WHERE id = $1`, [created.id]);
-    if (e instanceof GraphError && e.permanent) throw new AppError("VALIDATION", { fields: { waba_id: ["validation.waNumberUnknown"] } });
-    throw new AppError("PROVIDER_UNAVAILABLE");
+    throw e instanceof AppError ? e : new AppError("PROVIDER_UNAVAILABLE");
   }
-  await recordAudit(ctx, "whatsapp.number_connected", { meta: { id: created.id, phone_number_id: data.phone_number_id } });
+  await recordAudit(ctx, "whatsapp.number_connected", { meta: { id: created.id, integration: data.integration, phone_number_id: info.phone_number_id } });
   return { data: view(created) };
 }
 
 /**
  * DELETE whatsapp/new/numbers/{number}: `number` is the number's id here or its phone number id.
- * Its templates go with it; Meta stops posting its webhooks (best effort: a provider that does not
- * answer does not keep the number connected here).
+ * Its templates go with it; the provider stops posting its webhooks (Meta's subscription removed,
+ * the On-Premises client's webhook URL cleared; best effort: a provider that does not answer does
+ * not keep the number connected here).
  */
 export async function disconnectWhatsappNumber(ctx: SignedInCtx, number: string): Promise<{ deleted: number }> {
   assertManage(ctx);
@@ -167,9 +222,7 @@ export async function disconnectWhatsappNumber(ctx: SignedInCtx, number: string)
   ]);
   if (!found) throw new AppError("NOT_FOUND");
   const n = unsealed(found);
-  if (n.waba_id) {
-    await unsubscribeCloudWebhooks(n.waba_id, n.secrets.access_token).catch((e) => console.warn(`whatsapp: unsubscribing ${n.phone_number_id} failed: ${(e as Error).message}`));
-  }
+  await INTEGRATIONS[n.integration].disconnect(n).catch((e) => console.warn(`whatsapp: stopping the webhooks of ${n.phone_number_id} failed: ${(e as Error).message}`));
   await recordAudit(ctx, "whatsapp.number_disconnected", { meta: { id: n.id, phone_number_id: n.phone_number_id } });
   return { deleted: 1 };
 }

@@ -11,13 +11,13 @@ const nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Un
 export const WhatsappNumber = t.Object({
   id: t.String({ format: "uuid" }),
   integration: t.Union([t.Literal("cloud"), t.Literal("onprem")], { description: "cloud: Meta's WhatsApp Business Cloud API; onprem: the older integration" }),
-  phone_number_id: t.String({ description: "Meta's phone number id" }),
+  phone_number_id: t.String({ description: "cloud: Meta's phone number id; onprem: the number's digits (E.164 without +)" }),
   waba_id: nullable(t.String({ description: "The WhatsApp Business Account it belongs to (cloud)" })),
   display_phone_number: t.String(),
   verified_name: t.String(),
   quality_rating: t.String({ description: "Meta's quality rating: GREEN, YELLOW, RED or UNKNOWN" }),
   messaging_limit: t.String({ description: "Meta's messaging limit tier, e.g. TIER_1K" }),
-  webhook_url: t.String({ description: "Where Meta posts this number's webhooks (subscribed at connect)" }),
+  webhook_url: t.String({ description: "Where the provider posts this number's webhooks (set at connect; an onprem number's client is given it with a token, never answered)" }),
   created_at: t.String({ format: "date-time" }),
   updated_at: t.String({ format: "date-time" }),
 });

@@ -1,12 +1,13 @@
 /**
  * WhatsApp API (issue 16; spec section 7 "WhatsApp new"): numbers and templates of the acting
- * account, and Meta's webhooks of a number. Thin: the use-cases in ./numbers and ./templates
- * check roles and plan and scope by account; ./webhooks applies what Meta posts.
+ * account, and the provider webhooks of a number (Meta's, and an onprem number's client's). Thin:
+ * the use-cases in ./numbers and ./templates check roles and plan and scope by account;
+ * ./webhooks applies what Meta posts, ./onprem-webhooks what an On-Premises client posts.
  */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
-import { createdResponse, errorResponses, fileResponse, successResponse } from "../http/openapi";
+import { createdResponse, errorResponses, fileResponse, successResponse, zodBody } from "../http/openapi";
 import { safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { pageQuery } from "../lib/page";
@@ -15,6 +16,9 @@ import { connectWhatsappNumber, disconnectWhatsappNumber, listWhatsappNumbers, n
 import * as R from "./responses";
 import { createWhatsappTemplate, deleteWhatsappTemplate, getWhatsappTemplate, listWhatsappTemplates } from "./templates";
 import { applyCloudWebhook, type CloudWebhook } from "./webhooks";
+import { validOnpremWebhookToken } from "./integrations";
+import { applyOnpremWebhook, type OnpremWebhook } from "./onprem-webhooks";
+import { connectNumberSchema } from "./schemas";
 import { getWhatsappWindow } from "./window";
 import { acceptWhatsapp, getWhatsappMessage } from "./send";
 
@@ -39,17 +43,13 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
       return created(set, `/api/whatsapp/numbers/${answer.data.id}`, answer);
     },
     {
-      body: t.Object({
-        integration: t.Optional(t.Literal("cloud")),
-        phone_number_id: t.String({ description: "Meta's phone number id (digits)" }),
-        waba_id: t.String({ description: "The WhatsApp Business Account id (digits)" }),
-        access_token: t.String({ description: "A system user's access token of the account's Meta app" }),
-        app_secret: t.String({ description: "The Meta app's secret: Meta signs its webhooks with it (X-Hub-Signature-256)" }),
-      }),
+      // Either integration's form (cloud: phone_number_id, waba_id, access_token, app_secret; onprem: base_url, username, password, phone_number), checked by its zod schema.
+      body: t.Record(t.String(), t.Any()),
       detail: {
+        requestBody: zodBody(connectNumberSchema),
         responses: { ...createdResponse(R.WhatsappNumberOne), ...errorResponses(409, 422, 502) },
         summary:
-          "Connect a Cloud API number: checked at Meta with the token (422 on access_token or phone_number_id), its WABA's webhooks pointed at webhook_url (Meta's handshake first); 409 NUMBER_ALREADY_REGISTERED when an account has it; 502 when Meta does not answer",
+          "Connect a number. Cloud API (integration cloud or absent): checked at Meta with the token (422 on access_token or phone_number_id), its WABA's webhooks pointed at webhook_url (Meta's handshake first). On-Premises API at a BSP (integration onprem): logged in at base_url with username and password (422 on password when refused; 422 on base_url when the address is refused, unreachable, or not a connected client), the client's webhooks pointed at this number's URL with a token of ours. 409 NUMBER_ALREADY_REGISTERED when an account has it; 502 when the provider does not answer",
       },
     },
   )
@@ -165,12 +165,12 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
   });
 
 /** Meta's webhooks of one number: the subscription handshake and the signed events. */
-export const whatsappWebhookRoutes = new Elysia({ prefix: "/webhooks/whatsapp", tags: ["whatsapp"] })
+const cloudWebhookRoutes = new Elysia({ prefix: "/webhooks/whatsapp", tags: ["whatsapp"] })
   .get(
     "/:id",
     async ({ params, query, set }) => {
       const number = await numberById(params.id);
-      if (!number) throw new AppError("NOT_FOUND");
+      if (!number || number.integration !== "cloud") throw new AppError("NOT_FOUND");
       const token = query["hub.verify_token"];
       if (query["hub.mode"] !== "subscribe" || typeof token !== "string" || !safeEqual(token, number.secrets.verify_token)) throw new AppError("FORBIDDEN");
       set.headers["Content-Type"] = "text/plain; charset=utf-8";
@@ -192,7 +192,7 @@ export const whatsappWebhookRoutes = new Elysia({ prefix: "/webhooks/whatsapp", 
     "/:id",
     async ({ params, request }) => {
       const number = await numberByIdCached(params.id);
-      if (!number) throw new AppError("NOT_FOUND");
+      if (!number || number.integration !== "cloud") throw new AppError("NOT_FOUND");
       const raw = await rawBody(request);
       if (!validHubSignature(number.secrets.app_secret, raw, request.headers.get("X-Hub-Signature-256"))) throw new AppError("UNAUTHENTICATED");
       const results = await applyCloudWebhook(number, parseJson(raw) as CloudWebhook);
@@ -212,3 +212,30 @@ export const whatsappWebhookRoutes = new Elysia({ prefix: "/webhooks/whatsapp", 
       },
     },
   );
+
+/** An onprem number's client's webhooks (ADR 035): the token of the URL we registered, then its messages and statuses. */
+const onpremWebhookRoutes = new Elysia({ prefix: "/webhooks/whatsapp-onprem", tags: ["whatsapp"] }).post(
+  "/:id",
+  async ({ params, query, request }) => {
+    const number = await numberByIdCached(params.id);
+    if (!number || number.integration !== "onprem") throw new AppError("NOT_FOUND");
+    if (!validOnpremWebhookToken(number, typeof query.token === "string" ? query.token : null)) throw new AppError("UNAUTHENTICATED");
+    const results = await applyOnpremWebhook(number, parseJson(await rawBody(request)) as OnpremWebhook);
+    // A status of a message whose send is still being recorded: the client retries a callback not answered 200 (callback_persist), so 503 asks for that retry.
+    if (results.some((r) => r.result === "unknown_message")) throw new AppError("RETRY_LATER");
+    return { ok: true as const, results };
+  },
+  {
+    params: id,
+    query: t.Object({ token: t.Optional(t.String({ description: "The number's webhook token, part of the URL registered with the client at connect" })) }),
+    parse: "none",
+    detail: {
+      responses: { ...successResponse(R.CloudWebhookAck, "Received (the client only reads the status: 200)"), ...errorResponses(401, 404, 503) },
+      summary:
+        "WhatsApp On-Premises API webhook of an onprem number (the client cannot sign: the token of the URL registered at connect; missing or wrong: 401, nothing changed): a contact's messages are stored once and open its 24-hour window; statuses move the number's messages (a status of a message not recorded yet: 503, posted again)",
+    },
+  },
+);
+
+/** The provider webhooks of WhatsApp numbers, both integrations. */
+export const whatsappWebhookRoutes = new Elysia().use(cloudWebhookRoutes).use(onpremWebhookRoutes);

@@ -34,6 +34,35 @@ export const connectCloudNumberSchema = z.object({
 });
 export type ConnectCloudNumberInput = z.infer<typeof connectCloudNumberSchema>;
 
+/**
+ * An older-integration number (ADR 035): a WhatsApp Business API client in the On-Premises shape
+ * at a BSP — its base URL (http or https; where it may point is the outbound guard's decision at
+ * connect, api/lib/outbound.ts), the client's username and password, and the phone number it serves.
+ */
+export const connectOnpremNumberSchema = z.object({
+  integration: z.literal("onprem", "validation.option"),
+  base_url: z
+    .string()
+    .trim()
+    .min(1, "validation.required")
+    .max(500, "validation.maxLength::500")
+    .refine((v) => {
+      try {
+        return ["http:", "https:"].includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, "validation.httpUrl"),
+  username: z.string().trim().min(1, "validation.required").max(200, "validation.maxLength::200"),
+  password: z.string().min(1, "validation.required").max(200, "validation.maxLength::200"),
+  phone_number: z.string().trim().regex(E164, "validation.phone"),
+});
+export type ConnectOnpremNumberInput = z.infer<typeof connectOnpremNumberSchema>;
+
+/** The connect form of either integration (`integration` absent: cloud, as before the older one existed). */
+export const connectNumberSchema = z.discriminatedUnion("integration", [connectCloudNumberSchema, connectOnpremNumberSchema], "validation.option");
+export type ConnectNumberInput = z.infer<typeof connectNumberSchema>;
+
 const https = z.string().trim().min(1, "validation.required").max(2000, "validation.maxLength::2000");
 const MEDIA: Record<string, RegExp> = { image: /\.(jpe?g|png)$/i, video: /\.mp4$/i, document: /\.pdf$/i };
 

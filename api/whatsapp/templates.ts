@@ -1,14 +1,17 @@
 /**
  * WhatsApp message templates of the acting account (issue 16; spec sections 5 and 6). A template
  * is checked against Meta's rules here (./schemas: a refusal names the rule), written `pending`,
- * submitted to the number's WhatsApp Business Account, and then moved only by the provider's
- * template webhooks (./webhooks): approved, rejected with Meta's reason, paused, disabled. Only
- * approved templates can be sent. Templates are a plan feature (permission `whatsapp`) hidden
- * from the user and billing roles: the policy path /whatsapp/templates decides both.
+ * submitted through the number's integration (./integrations.ts: the WhatsApp Business Account at
+ * Graph, or the BSP's template API for an onprem number), and then moved only by the provider's
+ * word: Meta's template webhooks (./webhooks), or — the onprem BSP, which reports a review only in
+ * its template list — that list, read when the account reads its templates (at most every
+ * TEMPLATE_POLL_MS per number; ADR 035): approved, rejected with the provider's reason, paused,
+ * disabled. Only approved templates can be sent. Templates are a plan feature (permission
+ * `whatsapp`) hidden from the user and billing roles: the policy path /whatsapp/templates decides both.
  */
 import { recordAudit } from "../audit/record";
-import { deleteCloudTemplate, GraphError, submitCloudTemplate } from "../channels/whatsapp/cloud";
 import type { SignedInCtx } from "../lib/context";
+import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { exec, row, rows } from "../lib/sql";
 import { validate } from "../lib/validate";
@@ -16,7 +19,8 @@ import { z } from "../lib/zod";
 import { keyset, pageInput } from "../lib/page";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { can, decide } from "../policy/policy";
-import { ownNumber } from "./numbers";
+import { INTEGRATIONS, POLLED_INTEGRATIONS } from "./integrations";
+import { numbersDueForTemplateSync, numbersWithPendingTemplates, ownNumber } from "./numbers";
 import { createTemplateSchema, metaComponents } from "./schemas";
 
 export const TEMPLATE_STATUSES = ["pending", "approved", "rejected", "paused", "disabled"] as const;
@@ -52,10 +56,45 @@ const listSchema = z.object({
   ...pageInput,
 });
 
+/** How often a number's templates are read at a provider that must be asked (the onprem BSP), at most. */
+export const TEMPLATE_POLL_MS = 2_000;
+/** A provider that does not answer within this does not hold up the reading of the templates. */
+const POLL_WAIT_MS = 5_000;
+
+/**
+ * Polls the template statuses of the account's numbers whose provider reports them only when asked
+ * (ADR 035), before they are read: each number at most every TEMPLATE_POLL_MS, whoever reads. A
+ * provider that fails or is slow is logged and the stored statuses are read as they are.
+ */
+async function refreshPolledTemplates(accountId: string, numberId: string | null): Promise<boolean> {
+  const due = await numbersDueForTemplateSync(accountId, POLLED_INTEGRATIONS, numberId, TEMPLATE_POLL_MS);
+  if (!due.length) return false;
+  const polls = due.map((n) =>
+    INTEGRATIONS[n.integration].syncTemplates!(n).catch((e) => console.warn(`whatsapp: reading the templates of ${n.phone_number_id} failed: ${(e as Error).message}`)),
+  );
+  await Promise.race([Promise.all(polls), new Promise((r) => setTimeout(r, POLL_WAIT_MS).unref?.())]);
+  return true;
+}
+
+/**
+ * The worker's sweep (ADR 035): a template still pending at a provider that reports reviews only
+ * when asked is read without anyone opening the templates, so an approved one can be sent at once.
+ */
+export async function sweepPolledTemplates(): Promise<number> {
+  const due = await numbersWithPendingTemplates(POLLED_INTEGRATIONS, env().WHATSAPP_TEMPLATE_SWEEP_MS);
+  await Promise.all(
+    due.map((n) =>
+      INTEGRATIONS[n.integration].syncTemplates!(n).catch((e) => console.warn(`whatsapp: reading the templates of ${n.phone_number_id} failed: ${(e as Error).message}`)),
+    ),
+  );
+  return due.length;
+}
+
 /** The account's templates newest first (created_at, id), filtered by status and number; `limit` a page after `cursor`. */
 export async function listWhatsappTemplates(ctx: SignedInCtx, input: unknown): Promise<{ data: WhatsappTemplate[]; next_cursor: string | null }> {
   assertTemplates(ctx, "/whatsapp/templates");
   const q = validate(listSchema, input ?? {});
+  await refreshPolledTemplates(ctx.actor.accountId, q.number_id ?? null);
   const after = timeIdCursor(q.cursor);
   const found = await rows<WhatsappTemplate & { position: string }>(
     `SELECT ${COLUMNS}, ${POSITION_SQL("created_at")} AS position FROM whatsapp_templates
@@ -74,11 +113,11 @@ export async function listWhatsappTemplates(ctx: SignedInCtx, input: unknown): P
 
 export async function getWhatsappTemplate(ctx: SignedInCtx, id: string): Promise<{ data: WhatsappTemplate }> {
   assertTemplates(ctx, "/whatsapp/templates");
-  const found = /^[0-9a-f-]{36}$/i.test(id)
-    ? await row<WhatsappTemplate>(`SELECT ${COLUMNS} FROM whatsapp_templates WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId])
-    : null;
+  const read = () =>
+    /^[0-9a-f-]{36}$/i.test(id) ? row<WhatsappTemplate>(`SELECT ${COLUMNS} FROM whatsapp_templates WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]) : null;
+  const found = await read();
   if (!found) throw new AppError("NOT_FOUND");
-  return { data: found };
+  return { data: (await refreshPolledTemplates(ctx.actor.accountId, found.number_id)) ? ((await read()) ?? found) : found };
 }
 
 /**
@@ -93,7 +132,6 @@ export async function createWhatsappTemplate(ctx: SignedInCtx, input: unknown): 
   const number = await ownNumber(ctx.actor.accountId, t.number_id).catch(() => {
     throw new AppError("VALIDATION", { fields: { number_id: ["validation.option"] } });
   });
-  if (!number.waba_id) throw new AppError("VALIDATION", { fields: { number_id: ["validation.option"] } });
   const components = metaComponents(t);
   const created = await row<WhatsappTemplate>(
     `INSERT INTO whatsapp_templates (account_id, number_id, name, language, category, components, created_by)
@@ -103,15 +141,14 @@ export async function createWhatsappTemplate(ctx: SignedInCtx, input: unknown): 
     [ctx.actor.accountId, number.id, t.name, t.language, t.category, JSON.stringify(components), ctx.actor.userId],
   );
   if (!created) throw new AppError("VALIDATION", { fields: { name: ["validation.waTemplateTaken"] } });
-  let submitted: { id: string; status: string };
+  let submitted: { id: string | null; status: string };
   try {
-    submitted = await submitCloudTemplate(number.waba_id, number.secrets.access_token, { name: t.name, language: t.language, category: t.category, components });
+    submitted = await INTEGRATIONS[number.integration].submitTemplate(number, { name: t.name, language: t.language, category: t.category, components });
   } catch (e) {
     await exec(`DELETE FROM whatsapp_templates WHERE id = $1`, [created.id]);
-    if (e instanceof GraphError && e.permanent) throw new AppError("VALIDATION", { fields: { form: ["validation.waTemplateRefused"] } });
-    throw new AppError("PROVIDER_UNAVAILABLE");
+    throw e instanceof AppError ? e : new AppError("PROVIDER_UNAVAILABLE");
   }
-  // Meta may decide at once (an approved category match): the answer's status counts like a webhook's.
+  // The provider may decide at once (an approved category match): the answer's status counts like a webhook's.
   const status = providerStatus(submitted.status) ?? "pending";
   const saved = await row<WhatsappTemplate>(
     `UPDATE whatsapp_templates SET provider_template_id = $2, status = CASE WHEN status = 'pending' THEN $3 ELSE status END, updated_at = now()
@@ -122,19 +159,13 @@ export async function createWhatsappTemplate(ctx: SignedInCtx, input: unknown): 
   return { data: saved ?? created };
 }
 
-/** Deletes a template here and at Meta (every language of its name there, as Graph does). */
+/** Deletes a template here and at its provider (every language of its name there, as Graph and the BSP do). */
 export async function deleteWhatsappTemplate(ctx: SignedInCtx, id: string): Promise<{ deleted: number }> {
   assertTemplates(ctx, "/whatsapp/templates/new");
   const { data } = await getWhatsappTemplate(ctx, id);
   const number = await ownNumber(ctx.actor.accountId, data.number_id);
-  if (number.waba_id && data.provider_template_id) {
-    try {
-      await deleteCloudTemplate(number.waba_id, number.secrets.access_token, data.name);
-    } catch (e) {
-      // Already gone at Meta is gone; anything else keeps it here, to be deleted again.
-      if (!(e instanceof GraphError && e.permanent)) throw new AppError("PROVIDER_UNAVAILABLE");
-    }
-  }
+  // Submitted (the provider knows it): deleted there first; one already gone there is gone, anything else keeps it here.
+  if (data.provider_template_id) await INTEGRATIONS[number.integration].deleteTemplate(number, data.name);
   const n = await exec(`DELETE FROM whatsapp_templates WHERE account_id = $1 AND number_id = $2 AND name = $3`, [ctx.actor.accountId, number.id, data.name]);
   await recordAudit(ctx, "whatsapp.template_deleted", { meta: { id, name: data.name } });
   return { deleted: n };

@@ -186,6 +186,7 @@ export async function setup(project: TestProject) {
       SIMULATOR_PORT: String(simulator),
       SIMULATOR_URL: `http://127.0.0.1:${simulator}`,
       SIMULATOR_DELAY_MS: "200",
+      WHATSAPP_TEMPLATE_SWEEP_MS: "500",
       // Dispatch retries quickly in tests: a failed attempt is redelivered after 1 s, dead after 3.
       DISPATCH_RETRY_IDLE_MS: "1000",
       DISPATCH_MAX_ATTEMPTS: "3",
