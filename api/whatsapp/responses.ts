@@ -104,3 +104,24 @@ export const WhatsappMessageOne = t.Object({
     failed_at: at,
   }),
 });
+
+/** GET /api/whatsapp/messages (./history listWhatsappMessages): the account's WhatsApp messages, both directions. */
+export const WhatsappMessageItem = t.Object({
+  id: t.String({ format: "uuid" }),
+  direction: t.Union([t.Literal("outbound"), t.Literal("inbound")]),
+  type: t.String({ description: "text, template, or the type of a contact's message (image, audio…)" }),
+  from: t.String({ description: "Outbound: the number's phone number id; inbound: the contact (E.164)" }),
+  to: t.String({ description: "Outbound: the contact (E.164); inbound: the number's phone number id" }),
+  body: t.String({ description: "The text, or the template's body with its variables" }),
+  status: t.String({ description: "queued, sending, sent, delivered, read, failed, optout, rejected; received (inbound)" }),
+  price: Type.Integer({ description: "In the currency's cents" }),
+  currency: t.String(),
+  error_code: nullable(t.String({ description: "Meta's error code of a failure, or optout / deny_list" })),
+  error_message: nullable(t.String()),
+  created_at: t.String({ format: "date-time" }),
+  sent_at: at,
+  delivered_at: at,
+  read_at: at,
+  failed_at: at,
+});
+export const WhatsappMessages = Page(WhatsappMessageItem, "Newest first (created_at, id); oldest first with order=asc");

@@ -21,6 +21,7 @@ import { applyOnpremWebhook, type OnpremWebhook } from "./onprem-webhooks";
 import { connectNumberSchema } from "./schemas";
 import { getWhatsappWindow } from "./window";
 import { acceptWhatsapp, getWhatsappMessage } from "./send";
+import { listWhatsappMessages } from "./history";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });
@@ -93,6 +94,22 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
       },
     },
   )
+  .get("/messages", ({ ctx, query }) => listWhatsappMessages(ctx, query), {
+    query: t.Object({
+      id: t.Optional(t.String({ description: "One message id (uuid)" })),
+      status: t.Optional(t.String({ description: "One status (queued, sent, delivered, read, failed, received…)" })),
+      from: t.Optional(t.String({ description: "Sender (a row's `from`), exact: the number's phone number id, or a contact for inbound messages" })),
+      to: t.Optional(t.String({ description: "Recipient (a row's `to`) in any format (normalized to E.164), exact" })),
+      "created_at[gte]": t.Optional(t.String({ description: "First day YYYY-MM-DD (São Paulo, from 00:00:00). Default: the last day" })),
+      "created_at[lte]": t.Optional(t.String({ description: "Last day YYYY-MM-DD (São Paulo, to 23:59:59). Default: today; at most 31 days in all" })),
+      order: t.Optional(t.String({ description: "desc (default, newest first) or asc" })),
+      ...pageQuery,
+    }),
+    detail: {
+      responses: successResponse(R.WhatsappMessages),
+      summary: "WhatsApp history of the account (both directions) of a range of São Paulo days, newest first, a keyset page of `limit` (send `cursor` back with the same filters)",
+    },
+  })
   .get("/messages/:id", ({ ctx, params }) => getWhatsappMessage(ctx, params.id), {
     params: id,
     detail: {

@@ -100,18 +100,11 @@ const NOT_BUILT = [
   "/mail/reports",
   "/mail/usage",
   "/mail/optouts",
-  "/whatsapp",
   "/whatsapp/request",
-  "/whatsapp/send",
-  "/whatsapp/success",
   "/whatsapp/insights",
-  "/whatsapp/history",
-  `/whatsapp/history/${ID}`,
   "/whatsapp/campaigns",
   `/whatsapp/campaigns/${ID}`,
   "/whatsapp/exports",
-  "/whatsapp/templates",
-  "/whatsapp/templates/new",
   "/whatsapp/denylist",
   "/whatsapp/optouts",
   "/whatsapp/reports",
@@ -180,7 +173,7 @@ function builtPaths(): RegExp[] {
 }
 
 /** Built routes whose own answer without context is the not-found screen (what they show comes from a query). */
-const NEEDS_CONTEXT = ["/sms/send/success"]; // the outcome of a send: ?campaign= or ?message=
+const NEEDS_CONTEXT = ["/sms/send/success", "/whatsapp/success"]; // the outcome of a send: ?campaign= or ?message=
 
 const FULL_OMNI = { services: ["omni", "sms"], permissions: { opening_hour: true, dashboard: true, spie: true, tab: true, department: true, whatsapp: true } };
 

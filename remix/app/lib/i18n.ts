@@ -26,6 +26,7 @@ export const webNamespaces = [
   "channels",
   "liveDesk",
   "liveReports",
+  "whatsapp",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

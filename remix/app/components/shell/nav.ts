@@ -32,6 +32,15 @@ export const NAV: NavGroup[] = [
     ],
   },
   {
+    key: "whatsapp",
+    items: [
+      { key: "whatsappOverview", href: "/whatsapp", icon: "chat" },
+      { key: "whatsappSend", href: "/whatsapp/send", icon: "send" },
+      { key: "whatsappTemplates", href: "/whatsapp/templates", icon: "template" },
+      { key: "whatsappHistory", href: "/whatsapp/history", icon: "history" },
+    ],
+  },
+  {
     key: "live",
     items: [
       { key: "liveDesk", href: "/live", icon: "chat" },

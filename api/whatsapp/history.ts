@@ -1,0 +1,223 @@
+/**
+ * What the WhatsApp screens read besides the numbers (./numbers) and the templates list
+ * (./templates) (issue 16; spec section 2 /whatsapp, /whatsapp/send, /whatsapp/history):
+ *
+ * - listWhatsappMessages (GET /api/whatsapp/messages, /whatsapp/history): the account's WhatsApp
+ *   messages, both directions, of a date range of São Paulo days (at most 31, default today),
+ *   filtered by id, status, sender and recipient — the SMS history's filters and their rules,
+ *   parsed by its own schema (api/sms/history.ts smsHistorySchema) — newest first (created_at, id;
+ *   `order=asc` oldest first), a keyset page of `limit` (api/lib/page.ts): {data, next_cursor}.
+ *   The cursor must come back with the same filters. A lag-tolerant read (ADR 030).
+ * - getWhatsappMessageDetail (/whatsapp/history/{id}): one message (./send getWhatsappMessage) with
+ *   its direction and its events in order: queued, sent, delivered, read, failed with the
+ *   provider's error code and message. On the primary: the person just sent it.
+ * - countWhatsappTemplates (/whatsapp): the account's templates by status.
+ * - sendableWhatsappTemplates (/whatsapp/send): the approved templates of one number with what a
+ *   send must fill (the body's variables with their examples, the text header's variable, the
+ *   URL button's variable), as acceptWhatsapp asks them. For everyone who may send — the templates
+ *   screen itself is hidden from some roles, sending an approved template is not.
+ * Every query is scoped by the acting account.
+ */
+import type { SignedInCtx } from "../lib/context";
+import { AppError } from "../lib/errors";
+import { keyset } from "../lib/page";
+// Lag-tolerant reads (ADR 030): the history list (replicaRows) runs on the read replica while it is healthy.
+import { replicaRows, row, rows } from "../lib/sql";
+import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
+import { can, decide } from "../policy/policy";
+import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
+import { HISTORY_TIME_ZONE, saoPauloToday, smsHistorySchema } from "../sms/history";
+import { ownNumber } from "./numbers";
+import { variablesOf } from "./schemas";
+import { getWhatsappMessage, type WhatsappMessageView } from "./send";
+import { TEMPLATE_STATUSES, type TemplateStatus } from "./templates";
+
+export type WhatsappHistoryItem = {
+  id: string;
+  direction: "outbound" | "inbound";
+  type: string;
+  /** The number's phone number id (outbound) or the contact (inbound). */
+  from: string;
+  /** The contact, E.164 (outbound) or the number's phone number id (inbound). */
+  to: string;
+  body: string;
+  status: string;
+  price: number;
+  currency: string;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  read_at: Date | null;
+  failed_at: Date | null;
+};
+type HistoryRow = Omit<WhatsappHistoryItem, "from" | "to" | "price"> & { sender: string; recipient: string; price: string; position: string };
+
+const cursorSchema = z.object({ cursor: z.string().max(1000, "validation.invalid").optional() });
+
+/** The account's WhatsApp messages of a range of São Paulo days, filtered, one keyset page: {data, next_cursor}. */
+export async function listWhatsappMessages(ctx: SignedInCtx, input: unknown = {}): Promise<{ data: WhatsappHistoryItem[]; next_cursor: string | null }> {
+  if (!can(ctx.actor, "/whatsapp/history")) throw new AppError("FORBIDDEN");
+  const { cursor, page: _numbered, ...filters } = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
+  // The SMS history's filters and rules (days, at most 31, statuses, E.164 recipient, limit); paging is this list's keyset.
+  const q = validate(smsHistorySchema, filters);
+  const after = timeIdCursor(validate(cursorSchema, { cursor: cursor === "" || cursor === null ? undefined : cursor }).cursor);
+  const lte = q.created_at.lte || saoPauloToday();
+  const gte = q.created_at.gte || lte;
+  const desc = q.order !== "asc";
+
+  // $1 account, $2 first day, $3 last day (São Paulo): [gte 00:00, lte + 1 day 00:00), so only those months' partitions are read (ADR 029).
+  const bind: unknown[] = [ctx.actor.accountId, gte, lte];
+  const where = [
+    "account_id = $1",
+    "channel = 'whatsapp'",
+    `created_at >= ($2::date)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
+    `created_at < ($3::date + 1)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
+  ];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    bind.push(value);
+    where.push(sql(`$${bind.length}`));
+  };
+  if (q.id) add((n) => `id = ${n}::uuid`, q.id);
+  if (q.status) add((n) => `status = ${n}`, q.status);
+  if (q.from) add((n) => `sender = ${n}`, q.from);
+  if (q.to) add((n) => `recipient = ${n}`, q.to);
+  if (after) {
+    bind.push(after[0], after[1]);
+    where.push(`(created_at, id) ${desc ? "<" : ">"} ($${bind.length - 1}::timestamptz, $${bind.length}::uuid)`);
+  }
+  bind.push(q.limit + 1);
+  const dir = desc ? "DESC" : "ASC";
+  const found = await replicaRows<HistoryRow>(
+    `SELECT id, direction, type, sender, recipient, body, status, price, currency, error_code, error_message,
+            created_at, sent_at, delivered_at, read_at, failed_at, ${POSITION_SQL("created_at")} AS position
+       FROM messages
+      WHERE ${where.join(" AND ")}
+      ORDER BY created_at ${dir}, id ${dir}
+      LIMIT $${bind.length}`,
+    bind,
+  );
+  return keyset(
+    found,
+    q.limit,
+    (r) => [r.position, r.id],
+    ({ position: _p, sender, recipient, price, currency, ...m }) => ({ ...m, from: sender, to: recipient, price: Number(price), currency: currency.trim() }),
+  );
+}
+
+export type WhatsappEvent = {
+  status: string;
+  source: "provider" | "system";
+  created_at: Date;
+  /** When the provider says it happened (its webhook's timestamp), for provider events. */
+  occurred_at: string | null;
+  error_code: string | null;
+  error_message: string | null;
+};
+export type WhatsappMessageDetail = WhatsappMessageView & { direction: "outbound" | "inbound"; events: WhatsappEvent[] };
+
+/** One WhatsApp message of the account with its events, oldest first; 404 for another account's or a non-WhatsApp message. */
+export async function getWhatsappMessageDetail(ctx: SignedInCtx, id: string): Promise<{ data: WhatsappMessageDetail }> {
+  const { data } = await getWhatsappMessage(ctx, id);
+  const found = await row<{
+    direction: "outbound" | "inbound";
+    events: Array<{ status: string; source: "provider" | "system"; created_at: string; payload: Record<string, unknown> | null }>;
+  }>(
+    `SELECT m.direction,
+            COALESCE((SELECT json_agg(json_build_object('status', e.status, 'source', e.source, 'payload', e.payload, 'created_at', e.created_at) ORDER BY e.id)
+                        FROM message_events e WHERE e.message_id = m.id AND e.message_created_at = m.created_at AND e.account_id = m.account_id), '[]') AS events
+       FROM messages m WHERE m.id = $1 AND m.account_id = $2 AND m.channel = 'whatsapp'`,
+    [data.id, ctx.actor.accountId],
+  );
+  if (!found) throw new AppError("NOT_FOUND");
+  const text = (v: unknown) => (typeof v === "string" && v ? v : v === null || v === undefined ? null : String(v));
+  return {
+    data: {
+      ...data,
+      direction: found.direction,
+      events: found.events.map((e) => ({
+        status: e.status,
+        source: e.source,
+        created_at: new Date(e.created_at),
+        occurred_at: text(e.payload?.occurred_at),
+        error_code: text(e.payload?.error_code),
+        error_message: text(e.payload?.error_message),
+      })),
+    },
+  };
+}
+
+/** The account's templates by status (every status, 0 when none): the templates screen's own permission and plan gate. */
+export async function countWhatsappTemplates(ctx: SignedInCtx): Promise<Record<TemplateStatus, number>> {
+  const d = decide(ctx.actor, "/whatsapp/templates");
+  if (!d.allowed) throw new AppError(d.reason === "plan" ? "PLAN_REQUIRED" : "FORBIDDEN");
+  const found = await rows<{ status: TemplateStatus; n: number }>(`SELECT status, count(*)::int AS n FROM whatsapp_templates WHERE account_id = $1 GROUP BY status`, [
+    ctx.actor.accountId,
+  ]);
+  const counts = Object.fromEntries(TEMPLATE_STATUSES.map((s) => [s, 0])) as Record<TemplateStatus, number>;
+  for (const r of found) counts[r.status] = r.n;
+  return counts;
+}
+
+export type SendableTemplate = {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  /** The body as Meta approved it, with {{1}}, {{2}}… */
+  body: string;
+  /** One example per body variable, in order (as submitted). */
+  examples: string[];
+  header: { format: string; text: string | null } | null;
+  footer: string | null;
+  /** The text header has a variable ({{1}}): the send must give `header_variable`. */
+  header_variable: boolean;
+  /** A URL button ends with a variable: the send must give `button_variable`. */
+  button_variable: boolean;
+  buttons: Array<{ type: string; text: string; url?: string; phone_number?: string }>;
+};
+type Component = {
+  type?: string;
+  format?: string;
+  text?: string;
+  example?: { body_text?: string[][] };
+  buttons?: Array<{ type: string; text: string; url?: string; phone_number?: string }>;
+};
+
+/**
+ * The approved templates of one of the account's numbers, by name: what the send screen offers.
+ * One page (next_cursor null): Meta bounds a WhatsApp Business Account's templates to a few hundred.
+ */
+export async function sendableWhatsappTemplates(ctx: SignedInCtx, numberId: string): Promise<{ data: SendableTemplate[]; next_cursor: null }> {
+  if (!can(ctx.actor, "/whatsapp/send")) throw new AppError("FORBIDDEN");
+  const number = await ownNumber(ctx.actor.accountId, numberId);
+  const found = await rows<{ id: string; name: string; language: string; category: string; components: Component[] }>(
+    `SELECT id, name, language, category, components FROM whatsapp_templates
+      WHERE account_id = $1 AND number_id = $2 AND status = 'approved' ORDER BY name, language`,
+    [ctx.actor.accountId, number.id],
+  );
+  return {
+    data: found.map((t) => {
+      const part = (type: string) => (Array.isArray(t.components) ? t.components : []).find((c) => c.type === type);
+      const header = part("HEADER");
+      const body = part("BODY");
+      const buttons = part("BUTTONS")?.buttons ?? [];
+      return {
+        id: t.id,
+        name: t.name,
+        language: t.language,
+        category: t.category,
+        body: body?.text ?? "",
+        examples: body?.example?.body_text?.[0] ?? [],
+        header: header ? { format: header.format ?? "TEXT", text: header.text ?? null } : null,
+        footer: part("FOOTER")?.text ?? null,
+        header_variable: header?.format === "TEXT" && variablesOf(header.text ?? "").length > 0,
+        button_variable: buttons.some((b) => b.type === "URL" && variablesOf(b.url ?? "").length > 0),
+        buttons: buttons.map((b) => ({ type: b.type, text: b.text, ...(b.url ? { url: b.url } : {}), ...(b.phone_number ? { phone_number: b.phone_number } : {}) })),
+      };
+    }),
+    next_cursor: null,
+  };
+}

@@ -1,0 +1,62 @@
+/** WhatsApp messages, one line each (the overview's last messages and /whatsapp/history): the date opens the detail. */
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { formatDate, formatMoney } from "~/lib/format";
+import type { Lng } from "~/lib/i18n";
+
+export type MessageRow = {
+  id: string;
+  created_at: string;
+  direction: string;
+  type: string;
+  from: string;
+  to: string;
+  body: string;
+  status: string;
+  price: number;
+  currency: string;
+};
+
+export function MessagesTable({ rows, lng }: { rows: MessageRow[]; lng: Lng }) {
+  const { t } = useTranslation("whatsapp");
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>{t("history.columns.date")}</TableHead>
+          <TableHead>{t("history.columns.type")}</TableHead>
+          <TableHead>{t("history.columns.from")}</TableHead>
+          <TableHead>{t("history.columns.to")}</TableHead>
+          <TableHead>{t("history.columns.message")}</TableHead>
+          <TableHead className="text-right">{t("history.columns.price")}</TableHead>
+          <TableHead>{t("history.columns.status")}</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((m) => (
+          <TableRow key={m.id} data-message-id={m.id}>
+            <TableCell className="whitespace-nowrap">
+              <Link to={`/whatsapp/history/${m.id}`} className="text-primary hover:underline" aria-label={t("history.open", { date: formatDate(m.created_at, lng, true) })}>
+                <time dateTime={m.created_at}>{formatDate(m.created_at, lng, true)}</time>
+              </Link>
+            </TableCell>
+            <TableCell className="whitespace-nowrap">
+              {t(`messageType.${m.type}`, { defaultValue: m.type })} · {t(`direction.${m.direction}`)}
+            </TableCell>
+            <TableCell className="whitespace-nowrap">{m.from}</TableCell>
+            <TableCell className="whitespace-nowrap">{m.to}</TableCell>
+            <TableCell className="max-w-xs truncate" title={m.body}>
+              {m.body}
+            </TableCell>
+            <TableCell className="text-right tabular-nums whitespace-nowrap">{formatMoney(m.price, m.currency, lng)}</TableCell>
+            <TableCell>
+              <SmsStatusBadge status={m.status} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
