@@ -17,13 +17,16 @@ import { cloudMedia, markCloudRead } from "../channels/whatsapp/cloud";
 import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
-import { row } from "../lib/sql";
+import { row, rows } from "../lib/sql";
 import type { AgentDraft, LiveConnection, LiveMessaging } from "../live/adapters";
 import { receiveChannelMessage, type Incoming } from "../live/channel-inbound";
+import { getRoom } from "../live/rooms/queries";
 import type { Room } from "../live/rooms/types";
 import { fileIdOf, signedFileUrl } from "../live/uploads";
 import { numberById, ownNumber, type NumberWithSecrets } from "./numbers";
+import { variablesOf } from "./schemas";
 import { type SendWhatsappInput, writeWhatsappMessage } from "./send";
+import { windowOf } from "./window";
 
 const ROOM_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(\+[1-9]\d{7,14})$/i;
 
@@ -162,3 +165,48 @@ export const whatsappLive: LiveMessaging = {
     if (n && read) await read(n, lastMessageId);
   },
 };
+
+type ComposerTemplate = { id: string; name: string; language: string; category: string; body: string; variables: number };
+
+/**
+ * What the composer of a WhatsApp room may send now (GET /api/whatsapp/rooms/{id}/composer): the
+ * room's number and contact, the contact's 24-hour window, and the number's approved templates
+ * the composer can fill — those whose only variables are the body's (a header or URL variable
+ * needs the send screen). For whoever may see the room.
+ */
+export async function whatsappRoomComposer(ctx: SignedInCtx, roomId: string) {
+  const room = await getRoom(ctx, roomId);
+  const ref = roomRef(room.external_id);
+  const number = ref ? await ownNumber(room.account_id, ref.numberId).catch(() => null) : null;
+  if (!ref || !number) throw new AppError("NOT_FOUND");
+  const [window, found] = await Promise.all([
+    windowOf(room.account_id, number.id, ref.contact),
+    rows<{
+      id: string;
+      name: string;
+      language: string;
+      category: string;
+      components: Array<{ type: string; text?: string; format?: string; buttons?: Array<{ type: string; url?: string }> }>;
+    }>(`SELECT id, name, language, category, components FROM whatsapp_templates WHERE account_id = $1 AND number_id = $2 AND status = 'approved' ORDER BY name, language`, [
+      room.account_id,
+      number.id,
+    ]),
+  ]);
+  const templates: ComposerTemplate[] = [];
+  for (const t of found) {
+    const part = (type: string) => t.components.find((c) => c.type === type);
+    const header = part("HEADER");
+    const urlVariable = part("BUTTONS")?.buttons?.some((b) => b.type === "URL" && variablesOf(b.url ?? "").length > 0);
+    if ((header?.format === "TEXT" && variablesOf(header.text ?? "").length > 0) || urlVariable) continue;
+    const body = part("BODY")?.text ?? "";
+    templates.push({ id: t.id, name: t.name, language: t.language, category: t.category, body, variables: variablesOf(body).length });
+  }
+  return {
+    data: {
+      number: { id: number.id, display_phone_number: number.display_phone_number, verified_name: number.verified_name },
+      contact: ref.contact,
+      window,
+      templates,
+    },
+  };
+}

@@ -71,6 +71,30 @@ export const WhatsappWindowOne = t.Object({
   }),
 });
 
+/** GET /api/whatsapp/rooms/{id}/composer: what a WhatsApp room's composer may send now. */
+export const WhatsappRoomComposer = t.Object({
+  data: t.Object({
+    number: t.Object({ id: t.String({ format: "uuid" }), display_phone_number: t.String(), verified_name: t.String() }),
+    contact: t.String({ description: "The contact, E.164" }),
+    window: t.Object({
+      open: t.Boolean({ description: "Free text and files may be sent now; else only a template" }),
+      last_inbound_at: nullable(t.String({ format: "date-time" })),
+      expires_at: nullable(t.String({ format: "date-time" })),
+    }),
+    templates: t.Array(
+      t.Object({
+        id: t.String({ format: "uuid" }),
+        name: t.String(),
+        language: t.String(),
+        category: t.String({ description: "utility, marketing or authentication: its price" }),
+        body: t.String({ description: "The body with {{1}}, {{2}}… where the variables go" }),
+        variables: Type.Integer({ description: "How many body variables it takes" }),
+      }),
+      { description: "The number's approved templates the composer can fill (body variables only)" },
+    ),
+  }),
+});
+
 export const WhatsappAccepted = t.Object({
   data: t.Object({
     id: t.String({ format: "uuid" }),

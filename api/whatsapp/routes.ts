@@ -19,6 +19,7 @@ import { applyCloudWebhook, type CloudWebhook } from "./webhooks";
 import { validOnpremWebhookToken } from "./integrations";
 import { applyOnpremWebhook, type OnpremWebhook } from "./onprem-webhooks";
 import { connectNumberSchema } from "./schemas";
+import { whatsappRoomComposer } from "./live";
 import { getWhatsappWindow } from "./window";
 import { acceptWhatsapp, getWhatsappMessage } from "./send";
 import { listWhatsappMessages } from "./history";
@@ -115,6 +116,14 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
     detail: {
       responses: successResponse(R.WhatsappMessageOne),
       summary: "One WhatsApp message of the account: status (queued, sending, sent, delivered, read, failed…) with Meta's error, timestamps",
+    },
+  })
+  .get("/rooms/:id/composer", ({ ctx, params }) => whatsappRoomComposer(ctx, params.id), {
+    params: id,
+    detail: {
+      responses: { ...successResponse(R.WhatsappRoomComposer), ...errorResponses(403, 404) },
+      summary:
+        "What the composer of a WhatsApp live chat room may send now: the contact's 24-hour window (free text and files while open) and the number's approved templates it can fill (body variables), for whoever may see the room",
     },
   })
   .get("/window", ({ ctx, query }) => getWhatsappWindow(ctx, query), {

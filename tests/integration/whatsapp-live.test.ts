@@ -93,6 +93,9 @@ describe("WhatsApp rooms", () => {
     expect(inbound).toHaveLength(1);
     const w = await as(`/api/whatsapp/window?number_id=${numberId}&to=${encodeURIComponent(from)}`);
     expect(w.body.data.open).toBe(true);
+    expect((await as(`/api/whatsapp/rooms/${room.id}/composer`)).body.data.window.open).toBe(true);
+    // Not a WhatsApp room, or not one of the account's: 404.
+    expect((await as(`/api/whatsapp/rooms/00000000-0000-4000-8000-000000000000/composer`)).status).toBe(404);
   });
 
   it("a photo is fetched through Graph's media API and kept as the message's image; its caption is the text", async () => {
@@ -169,6 +172,13 @@ describe("WhatsApp rooms", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const templateId = created.body.data.id;
     await waitUntil("template approved", async () => (await as(`/api/whatsapp/templates/${templateId}`)).body.data.status === "approved" || undefined);
+    // The composer is told the window is closed and which templates it can send.
+    const composer = await as(`/api/whatsapp/rooms/${room.id}/composer`);
+    expect(composer.status).toBe(200);
+    expect(composer.body.data).toMatchObject({ number: { id: numberId }, contact: from, window: { open: false } });
+    expect(composer.body.data.templates).toContainEqual(
+      expect.objectContaining({ id: templateId, category: "utility", body: "Olá {{1}}, podemos continuar seu atendimento?", variables: 1 }),
+    );
     const wallet = await balance();
     const sent = await as("/api/omni/messages", { body: { room_id: room.id, template: { id: templateId, variables: ["Joana"] } } });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
