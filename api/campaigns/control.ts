@@ -1,9 +1,11 @@
 /**
- * Campaigns of the acting account (API /api/sms/campaigns and the /sms/campaigns screens):
- * list with per-status counts, one campaign, pause / resume / cancel, delete.
+ * Campaigns of the acting account, per channel (API /api/sms/campaigns and /api/whatsapp/campaigns,
+ * the /sms/campaigns and /whatsapp/campaigns screens): list with per-status counts, one campaign,
+ * pause / resume / cancel, delete. The channel is the caller's (CAMPAIGN_AREAS): a campaign of
+ * another channel is not found.
  *
- * - Reading needs the /sms/campaigns route of the policy; changing a campaign needs /sms/send too
- *   (who may send may stop or restart a send).
+ * - Reading needs the channel's campaigns route of the policy; changing a campaign needs its send
+ *   route too (who may send may stop or restart a send).
  * - Pause: the dispatcher stops claiming the campaign's messages (they stay `queued`, their
  *   entries are acked). Resume: status running and, in the same transaction, one outbox row per
  *   queued message of the campaign, so the relay publishes them again.
@@ -131,12 +133,19 @@ async function countsOf(ids: string[], transaction?: Transaction): Promise<Map<s
   return out;
 }
 
-function canRead(ctx: SignedInCtx) {
-  if (!can(ctx.actor, "/sms/campaigns")) throw new AppError("FORBIDDEN");
+/** The channels with campaigns, and the screens (policy routes) that read and change theirs. */
+export const CAMPAIGN_AREAS = {
+  sms: { read: "/sms/campaigns", write: "/sms/send" },
+  whatsapp: { read: "/whatsapp/campaigns", write: "/whatsapp/send" },
+} as const;
+export type CampaignChannel = keyof typeof CAMPAIGN_AREAS;
+
+function canRead(ctx: SignedInCtx, channel: CampaignChannel) {
+  if (!can(ctx.actor, CAMPAIGN_AREAS[channel].read)) throw new AppError("FORBIDDEN");
 }
-function canControl(ctx: SignedInCtx) {
-  canRead(ctx);
-  if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
+function canControl(ctx: SignedInCtx, channel: CampaignChannel) {
+  canRead(ctx, channel);
+  if (!can(ctx.actor, CAMPAIGN_AREAS[channel].write)) throw new AppError("FORBIDDEN");
 }
 
 /** The list's input: the screen's page and status, and the API's keyset `cursor` and `limit` (default 20). */
@@ -147,13 +156,13 @@ const campaignPageSchema = listCampaignsSchema.extend({ cursor: pageInput.cursor
  * with its per-status counts. `cursor` (the previous answer's next_cursor) pages by keyset; `page`
  * (OFFSET, the screen's numbered pages) stays, with per_page, total and last_page.
  */
-export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
-  canRead(ctx);
+export async function listCampaigns(ctx: SignedInCtx, input: unknown, channel: CampaignChannel = "sms") {
+  canRead(ctx, channel);
   const q = validate(campaignPageSchema, input ?? {});
   const after = timeIdCursor(q.cursor);
   const accountId = ctx.actor.accountId;
   const filter = q.status ? `AND status = $3` : "";
-  const bind: unknown[] = [accountId, "sms", ...(q.status ? [q.status] : [])];
+  const bind: unknown[] = [accountId, channel, ...(q.status ? [q.status] : [])];
   const [{ n }] = await rows<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}`, bind);
   const pageBind = [...bind, ...(after ?? [])];
   const found = await rows<CampaignRow & { position: string }>(
@@ -178,11 +187,11 @@ export async function listCampaigns(ctx: SignedInCtx, input: unknown) {
   };
 }
 
-async function findCampaign(ctx: SignedInCtx, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}) {
+async function findCampaign(ctx: SignedInCtx, id: string, channel: CampaignChannel, opts: { transaction?: Transaction; lock?: boolean } = {}) {
   assertId(id);
   const [row] = await rows<CampaignRow>(
-    `SELECT * FROM campaigns WHERE id = $1 AND account_id = $2 AND channel = 'sms' ${opts.lock ? "FOR NO KEY UPDATE" : ""}`,
-    [id, ctx.actor.accountId],
+    `SELECT * FROM campaigns WHERE id = $1 AND account_id = $2 AND channel = $3 ${opts.lock ? "FOR NO KEY UPDATE" : ""}`,
+    [id, ctx.actor.accountId, channel],
     { transaction: opts.transaction },
   );
   if (!row) throw new AppError("NOT_FOUND");
@@ -190,9 +199,9 @@ async function findCampaign(ctx: SignedInCtx, id: string, opts: { transaction?: 
 }
 
 /** One campaign with its counts, and what it cost (its messages' prices, minor units of the account's currency). */
-export async function getCampaign(ctx: SignedInCtx, id: string) {
-  canRead(ctx);
-  const row = await findCampaign(ctx, id);
+export async function getCampaign(ctx: SignedInCtx, id: string, channel: CampaignChannel = "sms") {
+  canRead(ctx, channel);
+  const row = await findCampaign(ctx, id, channel);
   const [counts, [money]] = await Promise.all([
     countsOf([row.id]),
     rows<{ cost: string | null; currency: string }>(
@@ -212,11 +221,11 @@ export async function getCampaign(ctx: SignedInCtx, id: string) {
 }
 
 /** PUT {status: "paused" | "running" | "canceled"}. */
-export async function controlCampaign(ctx: SignedInCtx, id: string, input: unknown) {
-  canControl(ctx);
+export async function controlCampaign(ctx: SignedInCtx, id: string, input: unknown, channel: CampaignChannel = "sms") {
+  canControl(ctx, channel);
   const { status } = validate(controlCampaignSchema, input);
   const result = await db().transaction(async (transaction) => {
-    const c = await findCampaign(ctx, id, { transaction, lock: true });
+    const c = await findCampaign(ctx, id, channel, { transaction, lock: true });
     if (c.status === status) return { changed: false, refunded: 0, canceled: 0, republished: 0 };
     if (!ALLOWED_FROM[status].includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
     let refunded = 0;
@@ -263,15 +272,15 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
     });
     return { changed: true, refunded, canceled, republished };
   });
-  const out = await getCampaign(ctx, id);
+  const out = await getCampaign(ctx, id, channel);
   return { ...out, meta: result };
 }
 
 /** DELETE: only a finished campaign; its messages stay (campaign_id set null). */
-export async function deleteCampaign(ctx: SignedInCtx, id: string) {
-  canControl(ctx);
+export async function deleteCampaign(ctx: SignedInCtx, id: string, channel: CampaignChannel = "sms") {
+  canControl(ctx, channel);
   await db().transaction(async (transaction) => {
-    const c = await findCampaign(ctx, id, { transaction, lock: true });
+    const c = await findCampaign(ctx, id, channel, { transaction, lock: true });
     if (!FINISHED_CAMPAIGN.includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
     await exec(`DELETE FROM campaigns WHERE id = $1 AND account_id = $2`, [c.id, ctx.actor.accountId], { transaction });
     await recordAudit({ ...ctx, transaction }, "campaign.deleted", { meta: { campaign_id: c.id, status: c.status, total: c.total } });

@@ -39,6 +39,8 @@
  * - POST /{phone-number-id}/messages: see sendMessage (a number belongs to the WABA subscribed
  *   with the same token).
  * Webhook posts are retried (0.5 s doubling, 6 tries) while the endpoint fails, as Meta does.
+ * Statuses of one number that fall due together (within 25 ms) go in one post, up to 100, as
+ * Meta batches them under volume.
  * State is in memory: a restart forgets templates and subscriptions.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
@@ -96,6 +98,7 @@ function postWebhook(waba: string, field: string, value: Record<string, unknown>
   const raw = JSON.stringify({ object: "whatsapp_business_account", entry: [{ id: waba, time: Math.floor(Date.now() / 1000), changes: [{ field, value }] }] });
   const signature = `sha256=${createHmac("sha256", simulatedAppSecret(config.SIMULATOR_API_KEY)).update(raw).digest("hex")}`;
   void (async () => {
+    let last = "";
     for (let attempt = 0; attempt < 6; attempt++) {
       try {
         const res = await fetch(uri, {
@@ -104,13 +107,43 @@ function postWebhook(waba: string, field: string, value: Record<string, unknown>
           body: raw,
           signal: AbortSignal.timeout(10_000),
         });
-        await res.arrayBuffer();
+        last = `HTTP ${res.status} ${(await res.text()).slice(0, 120)}`;
         if (res.ok) return;
-      } catch {}
+      } catch (e) {
+        last = (e as Error).message;
+      }
       await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
     }
-    console.warn(`whatsapp peer: gave up posting ${field} to ${uri}`);
+    console.warn(`whatsapp peer: gave up posting ${field} to ${uri} (last: ${last})`);
   })();
+}
+
+/**
+ * Statuses of one number due at the same moment go in one `messages` webhook (Meta puts several
+ * statuses in one post under volume): queued, and posted STATUS_FLUSH_MS later, at most
+ * STATUS_BATCH per post.
+ */
+const STATUS_FLUSH_MS = 25;
+const STATUS_BATCH = 100;
+const pendingStatuses = new Map<string, { waba: string; phoneNumberId: string; list: Array<Record<string, unknown>> }>();
+function queueStatus(waba: string, phoneNumberId: string, status: Record<string, unknown>) {
+  const key = `${waba}:${phoneNumberId}`;
+  let pending = pendingStatuses.get(key);
+  if (!pending) {
+    pending = { waba, phoneNumberId, list: [] };
+    pendingStatuses.set(key, pending);
+    setTimeout(() => {
+      pendingStatuses.delete(key);
+      for (let i = 0; i < pending!.list.length; i += STATUS_BATCH) {
+        postWebhook(waba, "messages", {
+          messaging_product: "whatsapp",
+          metadata: { display_phone_number: phoneNumberId.slice(-8), phone_number_id: phoneNumberId },
+          statuses: pending!.list.slice(i, i + STATUS_BATCH),
+        });
+      }
+    }, STATUS_FLUSH_MS);
+  }
+  pending.list.push(status);
 }
 
 function templateEvent(t: Template, event: string, reason = "NONE") {
@@ -206,15 +239,7 @@ async function sendMessage(req: Request, phoneNumberId: string): Promise<Respons
   sent.push({ id, from: phoneNumberId, to, type, content, at: Date.now() });
   if (sent.length > 100_000) sent.splice(0, sent.length - 100_000);
   const statusAt = (status: string, after: number, errors?: unknown[]) =>
-    setTimeout(
-      () =>
-        postWebhook(waba, "messages", {
-          messaging_product: "whatsapp",
-          metadata: { display_phone_number: phoneNumberId.slice(-8), phone_number_id: phoneNumberId },
-          statuses: [{ id, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to, ...(errors ? { errors } : {}) }],
-        }),
-      after,
-    );
+    setTimeout(() => queueStatus(waba, phoneNumberId, { id, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: to, ...(errors ? { errors } : {}) }), after);
   const delay = Math.max(10, config.SIMULATOR_DELAY_MS);
   if (to.endsWith("0001")) statusAt("failed", delay, [{ code: 131026, title: "Message undeliverable" }]);
   else {

@@ -93,7 +93,7 @@ const BLOCKED = {
 type Blocked = keyof typeof BLOCKED;
 
 /** Contact fields a group send's {{variables}} may use besides the custom field keys. */
-const CONTACT_VARIABLES: Record<string, string> = {
+export const CONTACT_VARIABLES: Record<string, string> = {
   first_name: "c.first_name",
   last_name: "c.last_name",
   name: "NULLIF(concat_ws(' ', c.first_name, c.last_name), '')",

@@ -11,9 +11,9 @@
  *     read, failed with its error code and title), through the one receipt path.
  */
 import { receiveInbound } from "../messages/inbound";
-import { applyProviderReceipt } from "../messages/receipts";
+import { applyProviderReceipts, type ProviderReceipt } from "../messages/receipts";
 import type { MessageStatus } from "../messages/status";
-import { row } from "../lib/sql";
+import { rows } from "../lib/sql";
 import { whatsappProvider } from "../channels/whatsapp/adapter";
 import { liveMessageStatus } from "../live/pipeline";
 import { whatsappToRoom } from "./live";
@@ -107,42 +107,75 @@ const UNKNOWN_RETRY_MS = 10 * 60_000;
 const STATUS: Record<string, MessageStatus> = { sent: "sent", delivered: "delivered", read: "read", failed: "failed" };
 
 /**
- * The provider's status of a message we sent, through the one receipt path
- * (api/messages/receipts.ts: deduplicated per message and status, forward-only, announced to the
- * customer's webhooks in the same transaction).
+ * The provider's statuses of messages we sent (one webhook post's: Meta puts several in one under
+ * volume), through the one receipt path (api/messages/receipts.ts: deduplicated per message and
+ * status, forward-only, announced to the customer's webhooks in the same transaction), in ONE
+ * batch: which of them are this number's own messages is read with one statement, and the
+ * receipts are written together. Answers each status's result, in order.
  */
-export async function whatsappStatus(number: NumberWithSecrets, st: WhatsappStatus): Promise<WhatsappResult> {
-  const next = typeof st.status === "string" ? STATUS[st.status] : undefined;
-  if (!next || typeof st.id !== "string" || !st.id) return "ignored";
+export async function whatsappStatuses(number: NumberWithSecrets, list: WhatsappStatus[]): Promise<WhatsappResult[]> {
   const provider = whatsappProvider(number.integration);
-  // Only this number's own messages: another number's app cannot move a message it did not send.
-  const mine = await row<{ id: string }>(
-    `SELECT m.id FROM message_provider_ids p JOIN messages m ON m.id = p.message_id AND m.created_at = p.message_created_at
-      WHERE p.provider = $1 AND p.provider_message_id = $2 AND m.account_id = $3 AND m.sender = $4`,
-    [provider, st.id, number.account_id, number.phone_number_id],
-  );
-  const seconds = Number(st.timestamp);
-  // Not (yet) ours: its `sent` may still be being recorded by the worker that sent it, so the
-  // provider is asked to retry — but only for a recent status: ours have their id recorded within
-  // seconds of the send, and an old one is of a message sent elsewhere (the number used by another app).
-  if (!mine) return Number.isFinite(seconds) && seconds * 1000 < Date.now() - UNKNOWN_RETRY_MS ? "ignored" : "unknown_message";
-  const error = st.errors?.[0];
-  const outcome = await applyProviderReceipt({
-    messageId: mine.id,
-    provider,
-    providerMessageId: st.id,
-    status: next,
-    errorCode: next === "failed" && error?.code !== undefined ? String(error.code).slice(0, 40) : null,
-    errorMessage: next === "failed" ? String(error?.title ?? error?.message ?? "").slice(0, 500) || null : null,
-    occurredAt: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date(),
-    eventId: `${st.id}:${next}`,
+  const parsed = list.map((st) => {
+    const next = typeof st.status === "string" ? STATUS[st.status] : undefined;
+    return next && typeof st.id === "string" && st.id ? { st, id: st.id, next } : null;
   });
-  if (outcome.result === "ignored") return "unknown_message";
-  if (outcome.result === "applied") {
-    // An agent's message of a live chat room follows it there.
-    await liveMessageStatus(number.account_id, mine.id, outcome.status, next === "failed" ? String(error?.title ?? error?.message ?? error?.code ?? "failed") : null);
-    return "applied";
+  const ids = [...new Set(parsed.flatMap((p) => (p ? [p.id] : [])))];
+  // Only this number's own messages: another number's app cannot move a message it did not send.
+  const mine = ids.length
+    ? await rows<{ id: string; pid: string }>(
+        `SELECT m.id, p.provider_message_id AS pid FROM message_provider_ids p JOIN messages m ON m.id = p.message_id AND m.created_at = p.message_created_at
+          WHERE p.provider = $1 AND p.provider_message_id = ANY($2::text[]) AND m.account_id = $3 AND m.sender = $4`,
+        [provider, ids, number.account_id, number.phone_number_id],
+      )
+    : [];
+  const messageOf = new Map(mine.map((r) => [r.pid, r.id]));
+  const results: WhatsappResult[] = parsed.map((p) => (p ? "unknown_message" : "ignored"));
+  const receipts: Array<{ index: number; input: ProviderReceipt; reason: string | null }> = [];
+  for (const [index, p] of parsed.entries()) {
+    if (!p) continue;
+    const seconds = Number(p.st.timestamp);
+    const messageId = messageOf.get(p.id);
+    // Not (yet) ours: its `sent` may still be being recorded by the worker that sent it, so the
+    // provider is asked to retry — but only for a recent status: ours have their id recorded within
+    // seconds of the send, and an old one is of a message sent elsewhere (the number used by another app).
+    if (!messageId) {
+      if (Number.isFinite(seconds) && seconds * 1000 < Date.now() - UNKNOWN_RETRY_MS) results[index] = "ignored";
+      continue;
+    }
+    const error = p.st.errors?.[0];
+    const reason = p.next === "failed" ? String(error?.title ?? error?.message ?? "").slice(0, 500) || null : null;
+    receipts.push({
+      index,
+      reason,
+      input: {
+        messageId,
+        provider,
+        providerMessageId: p.id,
+        status: p.next,
+        errorCode: p.next === "failed" && error?.code !== undefined ? String(error.code).slice(0, 40) : null,
+        errorMessage: reason,
+        occurredAt: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date(),
+        eventId: `${p.id}:${p.next}`,
+      },
+    });
   }
-  // A repeat, or a status the message is already past (read before delivered): nothing changed.
-  return outcome.result === "duplicate" ? "duplicate" : "unchanged";
+  const outcomes = receipts.length ? await applyProviderReceipts(receipts.map((r) => r.input)) : [];
+  for (const [i, outcome] of outcomes.entries()) {
+    const { index, input, reason } = receipts[i];
+    if (outcome.result === "ignored") results[index] = "unknown_message";
+    else if (outcome.result === "applied") {
+      // An agent's message of a live chat room follows it there.
+      await liveMessageStatus(number.account_id, input.messageId!, outcome.status, reason ?? (input.status === "failed" ? String(input.errorCode ?? "failed") : null));
+      results[index] = "applied";
+    }
+    // A repeat, or a status the message is already past (read before delivered): nothing changed.
+    else results[index] = outcome.result === "duplicate" ? "duplicate" : "unchanged";
+  }
+  return results;
+}
+
+/** One status (see whatsappStatuses). */
+export async function whatsappStatus(number: NumberWithSecrets, st: WhatsappStatus): Promise<WhatsappResult> {
+  const [result] = await whatsappStatuses(number, [st]);
+  return result;
 }

@@ -15,7 +15,7 @@
  * contact's 24-hour window opened) and whatsappStatus (the one receipt path: deduplicated,
  * forward-only). `errors` (the client's out-of-band problems) are logged and acknowledged.
  */
-import { whatsappInbound, whatsappStatus, type WhatsappInboundMessage, type WhatsappStatus } from "./inbound";
+import { whatsappInbound, whatsappStatuses, type WhatsappInboundMessage, type WhatsappStatus } from "./inbound";
 import type { NumberWithSecrets } from "./numbers";
 import type { WebhookResult } from "./webhooks";
 
@@ -32,7 +32,7 @@ export async function applyOnpremWebhook(number: NumberWithSecrets, payload: Onp
   };
   for (const m of Array.isArray(payload.messages) ? (payload.messages as WhatsappInboundMessage[]) : [])
     results.push({ field: "messages", result: await whatsappInbound(number, m, nameOf(m.from)) });
-  for (const st of Array.isArray(payload.statuses) ? (payload.statuses as WhatsappStatus[]) : []) results.push({ field: "statuses", result: await whatsappStatus(number, st) });
+  for (const result of await whatsappStatuses(number, Array.isArray(payload.statuses) ? (payload.statuses as WhatsappStatus[]) : [])) results.push({ field: "statuses", result });
   if (Array.isArray(payload.errors)) {
     console.warn(`whatsapp onprem ${number.phone_number_id}: the client reports ${JSON.stringify(payload.errors).slice(0, 300)}`);
     results.push({ field: "errors", result: "ignored" });

@@ -149,3 +149,21 @@ export const WhatsappMessageItem = t.Object({
   failed_at: at,
 });
 export const WhatsappMessages = Page(WhatsappMessageItem, "Newest first (created_at, id); oldest first with order=asc");
+
+/** POST /api/whatsapp/campaigns (./bulk.ts). */
+export const WhatsappCampaignAccepted = t.Object({
+  data: t.Object({
+    campaign_id: t.String({ format: "uuid" }),
+    status: t.Union([t.Literal("running"), t.Literal("scheduled"), t.Literal("completed")], { description: "completed at once when nobody could be sent to" }),
+    category: t.String({ description: "The template's category: its price" }),
+    total_price: Type.Integer({ description: "Debited now, in the currency's cents" }),
+    currency: t.String(),
+    scheduled_at: nullable(t.String({ format: "date-time" })),
+    summary: t.Object({
+      messages: Type.Integer(),
+      sendable: Type.Integer({ description: "Queued (or scheduled) and charged" }),
+      optout: Type.Integer({ description: "Opted out of WhatsApp: written, not sent, price 0" }),
+      rejected: Type.Integer({ description: "On the deny list: written, not sent, price 0" }),
+    }),
+  }),
+});

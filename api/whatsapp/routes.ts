@@ -20,12 +20,20 @@ import { validOnpremWebhookToken } from "./integrations";
 import { applyOnpremWebhook, type OnpremWebhook } from "./onprem-webhooks";
 import { connectNumberSchema } from "./schemas";
 import { whatsappRoomComposer } from "./live";
+import { acceptWhatsappCampaign } from "./bulk";
+import { controlCampaign, deleteCampaign, getCampaign, listCampaigns } from "../campaigns/control";
+import { CampaignControlled, CampaignDeleted, CampaignOne, CampaignPage } from "../campaigns/responses";
 import { getWhatsappWindow } from "./window";
 import { acceptWhatsapp, getWhatsappMessage } from "./send";
 import { listWhatsappMessages } from "./history";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });
+const media = (description: string, caption: boolean) =>
+  t.Object(
+    { link: t.String({ description: "https, a public address ('Invalid media URL' otherwise)" }), ...(caption ? { caption: t.Optional(t.String()) } : {}) },
+    { description },
+  );
 const text = (description: string) => t.Optional(t.Union([t.String(), t.Null()], { description }));
 
 export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp"], detail: { security: bearer } })
@@ -81,6 +89,23 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
             button_variable: t.Optional(t.String({ description: "The URL button's variable, when it has one" })),
           }),
         ),
+        image: t.Optional(media("A JPG/PNG image by an https link the provider fetches", true)),
+        video: t.Optional(media("An MP4 video by link", true)),
+        document: t.Optional(t.Object({ link: t.String(), caption: t.Optional(t.String()), filename: t.Optional(t.String()) }, { description: "A document (PDF…) by link" })),
+        audio: t.Optional(media("An audio by link (no caption)", false)),
+        sticker: t.Optional(media("A WebP sticker by link (no caption)", false)),
+        location: t.Optional(
+          t.Object(
+            { latitude: t.Number(), longitude: t.Number(), name: t.Optional(t.String()), address: t.Optional(t.String()) },
+            { description: "A place: latitude -90..90, longitude -180..180" },
+          ),
+        ),
+        interactive: t.Optional(
+          t.Record(t.String(), t.Any(), {
+            description:
+              "Graph's interactive object: {type: button, body: {text}, action: {buttons: [{type: reply, reply: {id, title ≤ 20, distinct}}] (1–3)}} or {type: list, body: {text}, action: {button, sections: [{title, rows: [{id, title ≤ 24, description ≤ 72}]}]}} (10 rows in all)",
+          }),
+        ),
       }),
       headers: t.Object({
         "idempotency-key": t.Optional(t.String({ description: "The same key and request answer the first response; another request under the key is 409 IDEMPOTENCY_CONFLICT" })),
@@ -117,6 +142,63 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
       responses: successResponse(R.WhatsappMessageOne),
       summary: "One WhatsApp message of the account: status (queued, sending, sent, delivered, read, failed…) with Meta's error, timestamps",
     },
+  })
+  .post(
+    "/campaigns",
+    async ({ ctx, body, request, set }) => {
+      const answer = await acceptWhatsappCampaign(ctx, body, request.headers.get("Idempotency-Key"));
+      return created(set, `/api/whatsapp/campaigns/${answer.data.campaign_id}`, answer);
+    },
+    {
+      body: t.Object({
+        from: t.String({ description: "The number (its id here) that sends" }),
+        name: t.Optional(t.String({ description: "The campaign's name (default: the source and the template)" })),
+        template: t.Object({
+          name: t.String(),
+          language: t.String(),
+          variables: t.Optional(
+            t.Array(t.String(), {
+              description:
+                "The body's variables, {{1}} first: a value, or a contact field written {{first_name}} ({{name}}, {{company}}, a custom field's key…) filled per recipient",
+            }),
+          ),
+          header_variable: t.Optional(t.String()),
+          button_variable: t.Optional(t.String()),
+        }),
+        to: t.Optional(t.Array(t.String(), { description: "Up to 10,000 numbers, E.164 (repeats sent once)" })),
+        group_id: t.Optional(t.String({ description: "Or a contact group: every member with a mobile number" })),
+        scheduled_at: t.Optional(t.String({ description: "ISO 8601 time to send at (up to 90 days ahead); the messages stay scheduled until then" })),
+      }),
+      headers: t.Object({ "idempotency-key": t.Optional(t.String({ description: "The same key and request answer the first response" })) }),
+      detail: {
+        responses: { ...createdResponse(R.WhatsappCampaignAccepted), ...errorResponses(402, 409) },
+        summary:
+          "Send an approved template to a list or a contact group as a campaign, now or scheduled: priced by the template's category and debited at accept; opted-out and denied contacts written as optout/rejected at price 0; a variable a recipient has no value for refuses it naming the variable",
+      },
+    },
+  )
+  .get("/campaigns", ({ ctx, query }) => listCampaigns(ctx, query, "whatsapp"), {
+    query: t.Object({ status: t.Optional(t.String()), cursor: pageQuery.cursor, limit: pageQuery.limit, page: t.Optional(t.String({ deprecated: true })) }),
+    detail: {
+      responses: successResponse(CampaignPage),
+      summary: "WhatsApp campaigns of the account, newest first, each with per-status message counts and progress (live counters)",
+    },
+  })
+  .get("/campaigns/:id", ({ ctx, params }) => getCampaign(ctx, params.id, "whatsapp"), {
+    params: id,
+    detail: { responses: successResponse(CampaignOne), summary: "One WhatsApp campaign with its per-status counts, progress and cost" },
+  })
+  .put("/campaigns/:id", ({ ctx, params, body }) => controlCampaign(ctx, params.id, body, "whatsapp"), {
+    params: id,
+    body: t.Object({ status: t.String({ description: "paused (pause), running (resume) or canceled (cancel: unsent messages fail as `canceled` and are refunded)" }) }),
+    detail: {
+      responses: { ...successResponse(CampaignControlled), ...errorResponses(409) },
+      summary: "Pause, resume or cancel a WhatsApp campaign; 409 CAMPAIGN_STATE when impossible",
+    },
+  })
+  .delete("/campaigns/:id", ({ ctx, params }) => deleteCampaign(ctx, params.id, "whatsapp"), {
+    params: id,
+    detail: { responses: { ...successResponse(CampaignDeleted), ...errorResponses(409) }, summary: "Delete a finished WhatsApp campaign; its messages keep their history" },
   })
   .get("/rooms/:id/composer", ({ ctx, params }) => whatsappRoomComposer(ctx, params.id), {
     params: id,

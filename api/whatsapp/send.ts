@@ -30,7 +30,8 @@ import { exec, row } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
-import { checkUrl } from "../lib/outbound";
+import { isIP } from "node:net";
+import { addressRisk } from "../lib/outbound";
 import { blockedSql } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type WhatsappPriceRoute } from "../sms/pricing";
 import { ownNumber } from "./numbers";
@@ -41,18 +42,22 @@ const E164 = /^\+[1-9]\d{7,14}$/;
 const param = z.string().trim().min(1, "validation.required").max(1000, "validation.maxLength::1000");
 const text = (max: number) => z.string().trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`);
 
-/** A media link the provider fetches: https, not an address of a private network ('Invalid media URL'). */
-const mediaLink = z
-  .string()
-  .trim()
-  .max(2000, "validation.maxLength::2000")
-  .refine((v) => {
-    try {
-      return checkUrl(v, "tenant").url.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "validation.waSendMediaUrl");
+/**
+ * A media link the provider fetches (Meta, not us): https, no credentials, not an address of a
+ * private network or a loopback name ('Invalid media URL'). Checked on its own, whatever our own
+ * outbound guard allows in development.
+ */
+export function publicMediaLink(v: string): boolean {
+  try {
+    const url = new URL(v);
+    const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    if (url.protocol !== "https:" || url.username || url.password || host === "localhost" || host.endsWith(".localhost")) return false;
+    return !(isIP(host) && addressRisk(host));
+  } catch {
+    return false;
+  }
+}
+const mediaLink = z.string().trim().max(2000, "validation.maxLength::2000").refine(publicMediaLink, "validation.waSendMediaUrl");
 const caption = z.string().trim().max(1024, "validation.maxLength::1024").optional();
 
 /** Graph's interactive messages: reply buttons (1–3, titles up to 20 and distinct) or a list (sections of rows, 10 rows in all). */

@@ -20,7 +20,7 @@
  * acknowledged as `ignored`.
  */
 import { exec, row } from "../lib/sql";
-import { whatsappInbound, whatsappStatus, type WhatsappInboundMessage, type WhatsappResult, type WhatsappStatus } from "./inbound";
+import { whatsappInbound, whatsappStatuses, type WhatsappInboundMessage, type WhatsappResult, type WhatsappStatus } from "./inbound";
 import type { NumberWithSecrets } from "./numbers";
 import { providerStatus } from "./templates";
 
@@ -49,7 +49,8 @@ export async function applyCloudWebhook(number: NumberWithSecrets, payload: Clou
         };
         for (const m of (change.value.messages ?? []) as WhatsappInboundMessage[])
           results.push({ field, result: other ? "ignored" : await whatsappInbound(number, m, nameOf(m.from)) });
-        for (const st of (change.value.statuses ?? []) as WhatsappStatus[]) results.push({ field, result: await whatsappStatus(number, st) });
+        for (const result of await whatsappStatuses(number, (Array.isArray(change.value.statuses) ? change.value.statuses : []) as WhatsappStatus[]))
+          results.push({ field, result });
       } else results.push({ field, result: "ignored" });
     }
   }
