@@ -44,6 +44,7 @@ import { handleForm, type FormReply } from "./forms.server";
 import { deskHref, parseTab } from "./live-state";
 import { redirectWithToast } from "./toast.server";
 import { redisMs } from "~api/live/streams";
+import { whatsappRoomComposer } from "~api/whatsapp/live";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -68,6 +69,8 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
   let thread: { data: ReturnType<typeof roomMessages> extends Promise<infer P> ? (P extends { data: infer D } ? D : never) : never; more: boolean } = { data: [], more: false };
   let names = null;
   let position: number | null = null;
+  // A WhatsApp room's composer: the contact's 24-hour window and the approved templates it may send (null: unreadable, e.g. the number was disconnected).
+  let composer: Awaited<ReturnType<typeof whatsappRoomComposer>>["data"] | null = null;
   if (roomParam && UUID.test(roomParam)) {
     try {
       const r = await getRoom(ctx, roomParam);
@@ -78,6 +81,14 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
         roomNames(ctx, r),
         queuePosition(ctx.actor.accountId, r.id),
       ]);
+      if (r.channel === "whatsapp")
+        composer = await whatsappRoomComposer(ctx, r.id).then(
+          (c) => c.data,
+          (e) => {
+            if (!isAppError(e)) throw e;
+            return null;
+          },
+        );
     } catch (e) {
       if (!isAppError(e)) throw e;
       roomError = `errors.${e.code}`;
@@ -99,6 +110,7 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
     roomError,
     names,
     position,
+    composer,
     thread,
     before: before && UUID.test(before) ? before : null,
     authors,
@@ -113,6 +125,12 @@ const schemas = {
     client_id: z.string().max(100).optional(),
     // The composer's suggestion buttons: one per line (plain form), or one field each (the screen's command without a socket).
     suggestions: z.union([z.string().max(2000, "validation.maxLength::2000"), z.array(z.string().max(200, "validation.maxLength::200")).max(50)]).optional(),
+  }),
+  // An approved template of a WhatsApp room's number with its body variables (outside the contact's window).
+  template: roomId.extend({
+    template_id: z.string("validation.required").min(1, "validation.required").max(64),
+    client_id: z.string().max(100).optional(),
+    variables: z.union([z.string().max(1000, "validation.maxLength::1000"), z.array(z.string().max(1000, "validation.maxLength::1000")).max(100)]).optional(),
   }),
   close: roomId.extend({ tabulation_id: z.union([z.uuid(), z.literal("")]).optional() }),
   transfer_agent: roomId.extend({ agent_id: z.uuid("validation.required") }),
@@ -161,6 +179,14 @@ export async function deskAction({ request }: ActionFunctionArgs) {
           body: String(value.body).replace(/\r\n?/g, "\n"),
           clientId: value.client_id ?? null,
           suggestions: Array.isArray(value.suggestions) ? value.suggestions : String(value.suggestions ?? "").split(/\r?\n/),
+        });
+        to = deskHref({ tab, room: id });
+        break;
+      case "template":
+        data = await sendAgentMessage(ctx, id, {
+          body: "",
+          clientId: value.client_id ?? null,
+          template: { id: String(value.template_id), variables: value.variables === undefined ? [] : ([] as string[]).concat(value.variables) },
         });
         to = deskHref({ tab, room: id });
         break;

@@ -76,6 +76,26 @@ function chime(volume: number) {
   }
 }
 
+/** A send's outcome: on refusal, the reasons as message keys (the page's action) or as text the server translated (the live connection). */
+export type SendResult = { ok: true } | { ok: false; errors: { keys?: string[]; texts?: string[] } };
+
+/** The reasons of a failed send, from either way a command goes. */
+function sendErrors(e: unknown): { keys?: string[]; texts?: string[] } {
+  const err = e as { fields?: Record<string, string[]>; message?: string; code?: string; data?: { result?: { error?: Record<string, unknown> } } };
+  const keyed = err.data?.result?.error;
+  if (keyed)
+    return {
+      keys: Object.values(keyed)
+        .flat()
+        .filter((x): x is string => typeof x === "string"),
+    };
+  const texts = err.fields ? Object.values(err.fields).flat() : [];
+  if (texts.length) return { texts };
+  // No connection or no reply: nothing the server said; otherwise its translated message.
+  if (err.code && err.code !== "DISCONNECTED" && err.code !== "TIMEOUT" && err.message) return { texts: [err.message] };
+  return { keys: ["liveDesk.composer.notSent"] };
+}
+
 export type DeskCommand = (command: string, payload: Record<string, unknown>) => Promise<unknown>;
 
 export function useLiveDesk({
@@ -243,23 +263,41 @@ export function useLiveDesk({
     [snapshot.me],
   );
 
-  const send = useCallback(
-    async (roomId: string, body: string, suggestions: string[] = []) => {
+  /** One agent message (text, or a template's rendered text shown while pending): its failure is kept on the thread and answered with its reasons. */
+  const deliver = useCallback(
+    async (body: string, suggestions: string[], post: (clientId: string) => Promise<unknown>): Promise<SendResult> => {
       const clientId = `c_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
       dispatch({ type: "pending", clientId, body, suggestions, at: new Date().toISOString() });
       try {
-        await command("send", { room_id: roomId, body, client_id: clientId, suggestions });
+        await post(clientId);
         if (!connection) revalidate.current();
-        return true;
-      } catch {
+        return { ok: true };
+      } catch (e) {
         dispatch({ type: "failed", clientId });
-        return false;
+        return { ok: false, errors: sendErrors(e) };
       }
     },
-    [command, connection],
+    [connection],
+  );
+
+  const send = useCallback(
+    (roomId: string, body: string, suggestions: string[] = []) =>
+      deliver(body, suggestions, (clientId) => command("send", { room_id: roomId, body, client_id: clientId, suggestions })),
+    [command, deliver],
+  );
+
+  /** An approved template (a WhatsApp room outside the contact's window): over the socket as the send command's `template`, else the page's `template` intent. */
+  const sendTemplate = useCallback(
+    (roomId: string, template: { id: string; variables: string[] }, preview: string) =>
+      deliver(preview, [], (clientId) =>
+        connection
+          ? connection.send("send", { room_id: roomId, client_id: clientId, template })
+          : command("template", { room_id: roomId, client_id: clientId, template_id: template.id, variables: template.variables }),
+      ),
+    [command, connection, deliver],
   );
 
   const older = useCallback((roomId: string, page: { data: MessageView[]; more: boolean }) => dispatch({ type: "older", roomId, page }), []);
 
-  return { state, command, send, older, rememberStatus, typingRoom, signalTyping };
+  return { state, command, send, sendTemplate, older, rememberStatus, typingRoom, signalTyping };
 }

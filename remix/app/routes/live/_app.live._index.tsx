@@ -7,13 +7,14 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "~api/live/limits";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput, FormErrors, useCsrf } from "~/components/forms/fields";
 import { RoomPanel } from "~/components/live/room-panel";
 import { SuggestionChips, Thread } from "~/components/live/thread";
-import { useLiveDesk } from "~/components/live/use-live-desk";
+import { type SendResult, useLiveDesk } from "~/components/live/use-live-desk";
+import { SendErrors, type SendErrorList, TemplatePicker, WindowLine } from "~/components/live/whatsapp-composer";
 import { useLive } from "~/components/live/live-provider";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -94,13 +95,14 @@ function Composer({
 }: {
   roomId: string;
   action: string;
-  onSend?: (body: string, suggestions: string[]) => Promise<boolean>;
+  onSend?: (body: string, suggestions: string[]) => Promise<SendResult>;
   onTyping?: () => void;
   errors?: string[] | null;
 }) {
   const { t } = useTranslation("liveDesk");
   const [busy, setBusy] = useState(false);
   const [local, setLocal] = useState<string | null>(null);
+  const [failed, setFailed] = useState<SendErrorList | null>(null);
   const [chips, setChips] = useState<string[]>([]);
   const ref = useRef<HTMLTextAreaElement>(null);
   const suggestionsRef = useRef<HTMLTextAreaElement>(null);
@@ -119,9 +121,12 @@ function Composer({
         if (suggestions.length > SUGGESTIONS_MAX) return setLocal(`validation.maxItems::${SUGGESTIONS_MAX}`);
         if (suggestions.some((s) => [...s].length > SUGGESTION_MAX_LENGTH)) return setLocal(`validation.eachMaxLength::${SUGGESTION_MAX_LENGTH}`);
         setLocal(null);
+        setFailed(null);
         setBusy(true);
-        void onSend(body, suggestions).then((ok) => {
+        void onSend(body, suggestions).then((r) => {
+          const ok = r.ok;
           setBusy(false);
+          if (!r.ok) setFailed(r.errors);
           if (ok && ref.current) ref.current.value = "";
           if (ok && suggestionsRef.current) {
             suggestionsRef.current.value = "";
@@ -134,7 +139,7 @@ function Composer({
       <CsrfInput />
       <input type="hidden" name="intent" value="send" />
       <input type="hidden" name="room_id" value={roomId} />
-      <FormErrors errors={local ? [local] : errors} />
+      <SendErrors errors={local ? { keys: [local] } : (failed ?? (errors?.length ? { keys: errors } : null))} />
       <div className="flex items-end gap-2">
         <label htmlFor="composer" className="sr-only">
           {t("composer.label")}
@@ -246,7 +251,7 @@ export default function LiveDesk() {
     }),
     [data],
   );
-  const { state, send, older, rememberStatus, typingRoom, signalTyping } = useLiveDesk({
+  const { state, send, sendTemplate, older, rememberStatus, typingRoom, signalTyping } = useLiveDesk({
     snapshot,
     connection,
     recent,
@@ -281,6 +286,31 @@ export default function LiveDesk() {
     : null;
   const errorIntent = actionData?.intent ?? null;
   const canWrite = room && room.status === "OPEN" && room.agent_id === data.me && !room.locked;
+  // A WhatsApp room's window and templates (read with the page, so again when the room is opened).
+  const whatsapp = room?.channel === "whatsapp" && data.room?.id === room.id;
+  const composer = whatsapp ? data.composer : null;
+  const windowClosed = composer ? !composer.window.open : false;
+  const revalidator = useRevalidator();
+  const refresh = useRef(revalidator.revalidate);
+  refresh.current = revalidator.revalidate;
+  // The window moves on each of the contact's messages: read it again when one arrives in this room
+  // (without a connection the page is refetched every 2 s anyway) …
+  const roomId = room?.id ?? null;
+  useEffect(() => {
+    if (!connection || !whatsapp || !roomId) return;
+    return connection.onEvent((event) => {
+      if (event.event === "send" && event.room_id === roomId && event.data?.message?.author === "visitor") refresh.current();
+    });
+  }, [connection, whatsapp, roomId]);
+  // … and when it closes while the room is on screen.
+  const expiresAt = composer?.window.open ? composer.window.expires_at : null;
+  useEffect(() => {
+    if (!expiresAt) return;
+    const ms = new Date(expiresAt).getTime() - Date.now();
+    if (ms > 2 ** 31 - 1) return;
+    const timer = setTimeout(() => refresh.current(), Math.max(0, ms) + 1000);
+    return () => clearTimeout(timer);
+  }, [expiresAt]);
   const firstId = data.thread.data[0]?.id ?? null;
 
   return (
@@ -387,7 +417,17 @@ export default function LiveDesk() {
                 </Link>
               </p>
             ) : null}
-            {canWrite ? (
+            {canWrite && whatsapp ? <WindowLine window={composer?.window ?? null} lng={lng} /> : null}
+            {canWrite && windowClosed ? (
+              <TemplatePicker
+                key={room.id}
+                roomId={room.id}
+                action={action}
+                templates={composer?.templates ?? []}
+                onSend={(template, preview) => sendTemplate(room.id, template, preview)}
+                errors={errorIntent === "template" ? errors : null}
+              />
+            ) : canWrite ? (
               <>
                 <Composer
                   roomId={room.id}
@@ -427,7 +467,7 @@ export default function LiveDesk() {
           names={data.names}
           action={action}
           lng={lng}
-          errors={errorIntent !== "send" ? errors : null}
+          errors={errorIntent !== "send" && errorIntent !== "template" ? errors : null}
           errorIntent={errorIntent}
         />
       ) : null}
