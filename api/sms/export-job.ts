@@ -25,6 +25,7 @@ import { liveRoomsExportSelect, type LiveExportFilter } from "../live/report-exp
 import { EXPORT_RETENTION_DAYS, announceExport, exportRelativePath, type ExportFilter, type ExportKind } from "./exports";
 import { exec, rows } from "../lib/sql";
 import { readerUrl } from "../lib/read-replica";
+import type { ReportChannel } from "./report-constants";
 
 /** The CSV's columns, in order (machine names; documented in ADR 009). */
 export const EXPORT_COLUMNS = [
@@ -67,10 +68,10 @@ const reasonText = (locale: string, lit: (v: string) => string) =>
  * The SELECT of an export (values quoted with `lit`, as COPY cannot bind), with error_message in
  * `locale` (the language of the person who asked for it). Exported for the bench and tests.
  */
-export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string) => string, locale: string = DEFAULT_LOCALE) {
+export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string) => string, locale: string = DEFAULT_LOCALE, channel: ReportChannel = "sms") {
   const where = [
     `account_id = ${lit(accountId)}::uuid`,
-    `channel = 'sms'`,
+    `channel = ${lit(channel === "whatsapp" ? "whatsapp" : "sms")}`,
     `created_at >= (${lit(f.sent_at.from)}::date)::timestamp AT TIME ZONE ${TZ}`,
     `created_at < (${lit(f.sent_at.to)}::date + 1)::timestamp AT TIME ZONE ${TZ}`,
   ];
@@ -88,10 +89,10 @@ export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string
 
 type JobRow = { id: string; account_id: string; kind: ExportKind; filter: ExportFilter; status: string; locale: string | null };
 
-/** The SELECT each kind of export runs (migration 0030): the SMS history or live chat conversations. */
+/** The SELECT each kind of export runs (migrations 0030, 0046): the SMS or WhatsApp history, or live chat conversations. */
 function selectOf(row: JobRow, lit: (v: string) => string) {
   if (row.kind === "live_rooms") return liveRoomsExportSelect(row.account_id, row.filter as unknown as LiveExportFilter, lit);
-  return exportSelect(row.account_id, row.filter, lit, row.locale ?? DEFAULT_LOCALE);
+  return exportSelect(row.account_id, row.filter, lit, row.locale ?? DEFAULT_LOCALE, row.kind);
 }
 
 export async function runExport(id: string, touch?: () => Promise<void>) {

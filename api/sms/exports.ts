@@ -1,6 +1,6 @@
 /**
- * SMS history exports (POST/GET /api/sms/reports, GET /api/sms/reports/:id/file; screens
- * /sms/exports and /sms/reports/exports). A request stores the filter — the history's filters,
+ * SMS and WhatsApp history exports (POST/GET /api/sms/reports, GET /api/sms/reports/:id/file; screens
+ * /sms/exports, /sms/reports/exports and /whatsapp/exports; the channel is the row's `kind`). A request stores the filter — the history's filters,
  * resolved (default today, recipient in E.164) so a later run exports exactly what was asked —
  * as an `sms_exports` row in state `queued`; after the commit its id goes on the Redis stream
  * `jobs:sms-exports`, and the worker (./export-job) writes the CSV. A lost announcement is
@@ -22,12 +22,13 @@ import type { z } from "../lib/zod";
 import { can } from "../policy/policy";
 import { saoPauloToday, smsHistorySchema } from "./history";
 import { rows } from "../lib/sql";
+import type { ReportChannel } from "./report-constants";
 
 export const EXPORT_STREAM = "jobs:sms-exports";
 export const EXPORT_STATUSES = ["queued", "processing", "done", "failed"] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
-/** What an export holds (migration 0030): the SMS history, or live chat conversations (api/live/report-exports). */
-export type ExportKind = "sms" | "live_rooms";
+/** What an export holds (migrations 0030, 0046): the SMS or WhatsApp history, or live chat conversations (api/live/report-exports). */
+export type ExportKind = ReportChannel | "live_rooms";
 /** Exports (and their files) are kept this many days, then the sweep removes them. */
 export const EXPORT_RETENTION_DAYS = 7;
 
@@ -74,8 +75,9 @@ export function parseExportFilter(raw: unknown): ExportFilter {
   return { id: q.id, from: q.from, to: q.to, status: q.status, sent_at: { from, to } };
 }
 
-function assertAllowed(ctx: SignedInCtx) {
-  if (!can(ctx.actor, "/sms/exports")) throw new AppError("FORBIDDEN");
+/** A channel's exports are its screen's: /sms/exports, /whatsapp/exports. */
+function assertAllowed(ctx: SignedInCtx, channel: ReportChannel) {
+  if (!can(ctx.actor, `/${channel}/exports`)) throw new AppError("FORBIDDEN");
 }
 
 export type Row = {
@@ -114,9 +116,10 @@ export async function announceExport(id: string) {
   await publishJob(EXPORT_STREAM, id, { id });
 }
 
-export async function createExport(ctx: SignedInCtx, input: unknown): Promise<ExportView> {
-  assertAllowed(ctx);
-  return view(await queueExport(ctx, "sms", parseExportFilter(input), "sms.export_requested"));
+/** Queue an export of the history of `channel` (the SMS history by default) with the history's filters. */
+export async function createExport(ctx: SignedInCtx, input: unknown, channel: ReportChannel = "sms"): Promise<ExportView> {
+  assertAllowed(ctx, channel);
+  return view(await queueExport(ctx, channel, parseExportFilter(input), `${channel}.export_requested`));
 }
 
 /** Stores a queued export of `kind` (with its audit entry) and announces it to the workers. Permission and filter are the caller's. */
@@ -144,14 +147,14 @@ export async function exportRows(accountId: string, kind: ExportKind, limit = 50
   ]);
 }
 
-export async function listExports(ctx: SignedInCtx, limit = 50): Promise<ExportView[]> {
-  assertAllowed(ctx);
-  return (await exportRows(ctx.actor.accountId, "sms", limit)).map(view);
+export async function listExports(ctx: SignedInCtx, limit = 50, channel: ReportChannel = "sms"): Promise<ExportView[]> {
+  assertAllowed(ctx, channel);
+  return (await exportRows(ctx.actor.accountId, channel, limit)).map(view);
 }
 
-export async function getExport(ctx: SignedInCtx, id: string): Promise<ExportView> {
-  assertAllowed(ctx);
-  return view(await findRow(ctx.actor.accountId, id));
+export async function getExport(ctx: SignedInCtx, id: string, channel: ReportChannel = "sms"): Promise<ExportView> {
+  assertAllowed(ctx, channel);
+  return view(await findRow(ctx.actor.accountId, id, channel));
 }
 
 export function exportRoot() {
@@ -162,12 +165,13 @@ export function exportRelativePath(accountId: string, id: string) {
   return join("sms-exports", accountId, `${id}.csv`);
 }
 
-export const exportFileName = (e: { id: string; filter: ExportFilter }) => `sms-${e.filter.sent_at.from}_${e.filter.sent_at.to}-${e.id.slice(0, 8)}.csv`;
+export const exportFileName = (e: { id: string; filter: ExportFilter; kind?: ExportKind }) =>
+  `${e.kind === "whatsapp" ? "whatsapp" : "sms"}-${e.filter.sent_at.from}_${e.filter.sent_at.to}-${e.id.slice(0, 8)}.csv`;
 
-/** The CSV of a finished export of the acting account: 404 for another's, 409 EXPORT_NOT_READY before it is done. */
-export async function exportFile(ctx: SignedInCtx, id: string): Promise<ExportFile> {
-  assertAllowed(ctx);
-  const row = await findRow(ctx.actor.accountId, id);
+/** The CSV of a finished export of the acting account and `channel`: 404 for another's, 409 EXPORT_NOT_READY before it is done. */
+export async function exportFile(ctx: SignedInCtx, id: string, channel: ReportChannel = "sms"): Promise<ExportFile> {
+  assertAllowed(ctx, channel);
+  const row = await findRow(ctx.actor.accountId, id, channel);
   return openExportFile(row, exportFileName);
 }
 

@@ -2,7 +2,8 @@
  * SMS figures for the dashboard and the reports (spec sections 2 and 7): per São Paulo day
  * counts (charts), carriers, insights (totals of a period), usage (messages, segments and cost per
  * day), the queue (messages waiting) and per-campaign counts. Every figure is counted from the
- * account's own `messages` rows (channel 'sms'), over São Paulo days: a day is
+ * account's own `messages` rows (channel 'sms'; perDay, periodTotals and statPeriod also serve the
+ * WhatsApp reports, api/whatsapp/reports.ts), over São Paulo days: a day is
  * [00:00:00, 24:00:00) America/Sao_Paulo. Money is integer minor units of the account's currency.
  */
 import { MESSAGE_STATUSES } from "../../models/constants";
@@ -16,11 +17,11 @@ import { can } from "../policy/policy";
 import { HISTORY_MAX_DAYS, HISTORY_TIME_ZONE, saoPauloToday } from "./history";
 
 const TZ = `'${HISTORY_TIME_ZONE}'`;
-import { CHART_DAYS, WAITING_STATUSES } from "./report-constants";
+import { CHART_DAYS, type ReportChannel, WAITING_STATUSES } from "./report-constants";
 // Lag-tolerant reads (ADR 030): this module's queries run on the read replica while it is healthy.
 import { replicaRows as rows } from "../lib/sql";
 
-export { CHART_DAYS, WAITING_STATUSES };
+export { CHART_DAYS, WAITING_STATUSES, type ReportChannel };
 /** Statuses counted per day and per campaign, in display order. */
 export const REPORT_STATUSES = MESSAGE_STATUSES.filter((s) => s !== "read");
 
@@ -73,7 +74,7 @@ export const daysSchema = z.object({
     }),
 });
 
-function allow(ctx: SignedInCtx, path: string) {
+export function allow(ctx: SignedInCtx, path: string) {
   if (!can(ctx.actor, path)) throw new AppError("FORBIDDEN");
 }
 
@@ -101,22 +102,28 @@ export async function smsCharts(ctx: SignedInCtx, query: unknown = {}): Promise<
  * very SQL: each bounds created_at by the period's São Paulo days, so only that period's monthly
  * partitions are scanned (ADR 029). Bind: $1 account, $2 first day, $3 last day.
  */
-const PERIOD = `account_id = $1 AND channel = 'sms' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}`;
-export const PER_DAY_SQL = `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
+/** A period's messages of one channel (bind $1 account, $2 first day, $3 last day). */
+export const period = (channel: ReportChannel) =>
+  `account_id = $1 AND channel = '${channel === "whatsapp" ? "whatsapp" : "sms"}' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}`;
+export const perDaySql = (
+  channel: ReportChannel,
+) => `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
        FROM messages
-      WHERE ${PERIOD} AND direction = 'outbound'
+      WHERE ${period(channel)} AND direction = 'outbound'
       GROUP BY 1, 2`;
+export const PER_DAY_SQL = perDaySql("sms");
 export const CARRIERS_SQL = `SELECT carrier, count(*) AS total,
             count(*) FILTER (WHERE status IN ('delivered','read')) AS delivered,
             count(*) FILTER (WHERE status = 'failed') AS failed,
             count(*) FILTER (WHERE status = 'unavailable') AS unavailable
        FROM messages
-      WHERE ${PERIOD} AND direction = 'outbound'
+      WHERE ${period("sms")} AND direction = 'outbound'
       GROUP BY carrier
       ORDER BY count(*) DESC, carrier NULLS LAST`;
-export const INSIGHTS_TOTALS_SQL = `SELECT count(*) FILTER (WHERE direction = 'outbound') AS messages,
+export const insightsTotalsSql = (channel: ReportChannel) => `SELECT count(*) FILTER (WHERE direction = 'outbound') AS messages,
               count(*) FILTER (WHERE direction = 'outbound' AND sent_at IS NOT NULL) AS sent,
               count(*) FILTER (WHERE direction = 'outbound' AND status IN ('delivered','read')) AS delivered,
+              count(*) FILTER (WHERE direction = 'outbound' AND status = 'read') AS read,
               count(*) FILTER (WHERE direction = 'outbound' AND status = 'failed') AS failed,
               count(*) FILTER (WHERE direction = 'outbound' AND status = 'unavailable') AS unavailable,
               count(*) FILTER (WHERE direction = 'outbound' AND status IN ('rejected','optout')) AS rejected,
@@ -124,14 +131,22 @@ export const INSIGHTS_TOTALS_SQL = `SELECT count(*) FILTER (WHERE direction = 'o
               coalesce(sum(segments) FILTER (WHERE direction = 'outbound'), 0) AS segments,
               coalesce(sum(price) FILTER (WHERE direction = 'outbound'), 0) AS cost,
               count(*) FILTER (WHERE direction = 'inbound') AS received
-         FROM messages WHERE ${PERIOD}`;
-export const INSIGHTS_ERRORS_SQL = `SELECT error_code, count(*) AS n FROM messages WHERE ${PERIOD} AND direction = 'outbound' AND error_code IS NOT NULL
+         FROM messages WHERE ${period(channel)}`;
+export const INSIGHTS_TOTALS_SQL = insightsTotalsSql("sms");
+export const INSIGHTS_ERRORS_SQL = `SELECT error_code, count(*) AS n FROM messages WHERE ${period("sms")} AND direction = 'outbound' AND error_code IS NOT NULL
         GROUP BY error_code ORDER BY count(*) DESC, error_code LIMIT 5`;
 
-async function perDay(accountId: string, from: string, to: string) {
+/** The totals of a period of one channel (insightsTotalsSql's columns as numbers). */
+export async function periodTotals(accountId: string, from: string, to: string, channel: ReportChannel): Promise<Record<string, number>> {
+  const [t] = await rows<Record<string, string | null>>(insightsTotalsSql(channel), [accountId, from, to]);
+  return Object.fromEntries(Object.entries(t ?? {}).map(([k, v]) => [k, Number(v ?? 0)]));
+}
+
+/** Per São Paulo day of a period, one channel's outbound messages: per status, segments and cost, with totals. */
+export async function perDay(accountId: string, from: string, to: string, channel: ReportChannel = "sms") {
   const [currency, found] = await Promise.all([
     accountCurrency(accountId),
-    rows<{ day: string; status: string; n: string; segments: string; cost: string }>(PER_DAY_SQL, [accountId, from, to]),
+    rows<{ day: string; status: string; n: string; segments: string; cost: string }>(perDaySql(channel), [accountId, from, to]),
   ]);
   const byDay = new Map(daysOf(from, to).map((d) => [d, { day: d, total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts }]));
   const totals = { total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts };
@@ -203,13 +218,13 @@ export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promis
   allow(ctx, "/sms/insights");
   const { from, to } = validate(rangeSchema("today"), input ?? {});
   const bind = [ctx.actor.accountId, from, to];
-  const [[t], errors, currency, carriers] = await Promise.all([
-    rows<Record<string, string | null>>(INSIGHTS_TOTALS_SQL, bind),
+  const [t, errors, currency, carriers] = await Promise.all([
+    periodTotals(ctx.actor.accountId, from, to, "sms"),
     rows<{ error_code: string; n: string }>(INSIGHTS_ERRORS_SQL, bind),
     accountCurrency(ctx.actor.accountId),
     carriersOf(ctx.actor.accountId, from, to),
   ]);
-  const n = (k: string) => Number(t[k] ?? 0);
+  const n = (k: string) => t[k] ?? 0;
   const finals = n("delivered") + n("failed") + n("unavailable");
   return {
     from,
@@ -353,7 +368,12 @@ export async function smsCampaignReport(
 /** The statistics report: per São Paulo day of a period (default the last 7 days), messages per status, segments and cost. */
 export async function smsStat(ctx: SignedInCtx, input: unknown = {}): Promise<Omit<Charts, "days">> {
   allow(ctx, "/sms/reports/stat");
-  const raw = (input ?? {}) as { from?: string; to?: string };
-  const { from, to } = validate(rangeSchema("today"), { from: raw.from || (raw.to ? undefined : addDays(saoPauloToday(), -6)), to: raw.to });
+  const { from, to } = statPeriod(input);
   return perDay(ctx.actor.accountId, from, to);
+}
+
+/** The statistics' period: {from, to} as given, else the last 7 days (today included), at most 31 days. */
+export function statPeriod(input: unknown) {
+  const raw = (input ?? {}) as { from?: string; to?: string };
+  return validate(rangeSchema("today"), { from: raw.from || (raw.to ? undefined : addDays(saoPauloToday(), -6)), to: raw.to });
 }

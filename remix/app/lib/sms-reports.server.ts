@@ -1,13 +1,15 @@
 /**
  * Loaders and actions shared by the SMS history and report screens (the same screen is reachable
  * as /sms/history and /sms/reports/history, /sms/exports and /sms/reports/exports, /sms/usage and
- * /sms/reports/usage): each route file passes its own paths.
+ * /sms/reports/usage): each route file passes its own paths. The export action, the exports list and the
+ * file download also serve the WhatsApp history (`channel`).
  */
 import { json } from "@remix-run/node";
 import { createExport, listExports } from "~api/sms/exports";
 import { getSmsMessage } from "~api/sms/get";
 import { listSmsMessages, saoPauloToday, type SmsHistoryPage } from "~api/sms/history";
-import { REPORT_STATUSES, smsUsage, type Usage } from "~api/sms/reports";
+import { REPORT_STATUSES, type ReportChannel, smsUsage, type Usage } from "~api/sms/reports";
+import { csvDownload, exportFile } from "~api/sms/exports";
 import { isAppError } from "~api/lib/errors";
 import { can } from "~api/policy/policy";
 import type { HistoryFilterValues } from "~/components/sms-reports/history-filters";
@@ -52,12 +54,12 @@ export async function historyLoader(request: Request) {
   return json({ page, values, errors, formErrors, statuses: REPORT_STATUSES, canExport: can(ctx.actor, "/sms/exports") }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-/** The history's Export button: queue an export with the filters shown, then go to the exports list. */
-export async function historyExportAction(request: Request, exportsPath: string) {
+/** The history's Export button (SMS or WhatsApp): queue an export with the filters shown, then go to the exports list. */
+export async function historyExportAction(request: Request, exportsPath: string, channel: ReportChannel = "sms") {
   const ctx = await requireRoute(request);
   return handleForm(request, null, async (_, form) => {
     const v = (k: string) => String(form.get(k) ?? "").trim();
-    await createExport(ctx, { id: v("id"), from: v("from"), to: v("to"), status: v("status"), sent_at: { from: v("start"), to: v("end") } });
+    await createExport(ctx, { id: v("id"), from: v("from"), to: v("to"), status: v("status"), sent_at: { from: v("start"), to: v("end") } }, channel);
     return redirectWithToast(request, exportsPath, { type: "success", title: "smsReports:exports.requested" });
   });
 }
@@ -68,10 +70,16 @@ export async function detailLoader(request: Request, id: string) {
   return json({ message: data }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-export async function exportsLoader(request: Request) {
+export async function exportsLoader(request: Request, channel: ReportChannel = "sms") {
   const ctx = await requireRoute(request);
-  const exports = await orHttpError(listExports(ctx));
+  const exports = await orHttpError(listExports(ctx, 50, channel));
   return json({ exports }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** /{channel}/exports/{id}/file: the export's CSV as a download (another account's or channel's: 404; not finished: 409). */
+export async function exportFileLoader(request: Request, id: string, channel: ReportChannel = "sms") {
+  const ctx = await requireRoute(request);
+  return csvDownload(await orHttpError(exportFile(ctx, id, channel)));
 }
 
 export async function usageLoader(request: Request) {

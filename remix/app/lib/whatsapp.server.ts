@@ -8,6 +8,7 @@ import { json } from "@remix-run/node";
 import type { SignedInCtx } from "~api/lib/context";
 import { AppError, isAppError } from "~api/lib/errors";
 import { MESSAGE_STATUSES } from "~api/messages/status";
+import { can } from "~api/policy/policy";
 import { HISTORY_MAX_DAYS, saoPauloToday } from "~api/sms/history";
 import { getWhatsappMessageDetail, listWhatsappMessages, type WhatsappHistoryItem } from "~api/whatsapp/history";
 import { listWhatsappNumbers, type WhatsappNumber } from "~api/whatsapp/numbers";
@@ -67,7 +68,10 @@ export async function whatsappHistoryLoader(request: Request) {
       else formErrors = [...formErrors, ...v];
     }
   }
-  return json({ page, values, cursor, errors, formErrors, statuses: WHATSAPP_STATUSES }, { headers: { "Cache-Control": "private, no-store" } });
+  return json(
+    { page, values, cursor, errors, formErrors, statuses: WHATSAPP_STATUSES, canExport: can(ctx.actor, "/whatsapp/exports") },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 /** /whatsapp/history/{id}: one message of the account with its events (another account's is not found). */

@@ -7,8 +7,8 @@ import type { Lng } from "~/lib/i18n";
 
 export type DayRow = ChartDayData & { segments: number; cost: number };
 
-/** Per day: messages, the chart's status groups, segments and cost; totals in the footer. */
-export function DayTable({ rows, totals, lng, currency }: { rows: DayRow[]; totals: Omit<DayRow, "day">; lng: Lng; currency: string }) {
+/** Per day: messages, the chart's status groups, segments (unless `segments` is false: WhatsApp has none) and cost; totals in the footer. */
+export function DayTable({ rows, totals, lng, currency, segments = true }: { rows: DayRow[]; totals: Omit<DayRow, "day">; lng: Lng; currency: string; segments?: boolean }) {
   const { t } = useTranslation("smsReports");
   const cells = (d: Omit<DayRow, "day">) => (
     <>
@@ -20,9 +20,11 @@ export function DayTable({ rows, totals, lng, currency }: { rows: DayRow[]; tota
           {formatCount(groupCount(d, g.statuses), lng)}
         </TableCell>
       ))}
-      <TableCell className="text-right tabular-nums" data-col="segments">
-        {formatCount(d.segments, lng)}
-      </TableCell>
+      {segments ? (
+        <TableCell className="text-right tabular-nums" data-col="segments">
+          {formatCount(d.segments, lng)}
+        </TableCell>
+      ) : null}
       <TableCell className="text-right tabular-nums" data-col="cost">
         {formatMoney(d.cost, currency, lng)}
       </TableCell>
@@ -39,7 +41,7 @@ export function DayTable({ rows, totals, lng, currency }: { rows: DayRow[]; tota
               {t(`charts.groups.${g.key}`)}
             </TableHead>
           ))}
-          <TableHead className="text-right">{t("days.segments")}</TableHead>
+          {segments ? <TableHead className="text-right">{t("days.segments")}</TableHead> : null}
           <TableHead className="text-right">{t("days.cost")}</TableHead>
         </TableRow>
       </TableHeader>

@@ -1,10 +1,5 @@
 /** /sms/exports/{id}/file: the export's CSV as a download (another account's: 404; not finished: 409). */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { csvDownload, exportFile } from "~api/sms/exports";
-import { orHttpError, requireRoute } from "~/lib/auth.server";
+import { exportFileLoader } from "~/lib/sms-reports.server";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireRoute(request);
-  const file = await orHttpError(exportFile(ctx, params.id ?? ""));
-  return csvDownload(file);
-}
+export const loader = ({ request, params }: LoaderFunctionArgs) => exportFileLoader(request, params.id ?? "");

@@ -1,12 +1,13 @@
 /**
  * /whatsapp/history: the account's WhatsApp messages (both directions) of a range of São Paulo
  * days, newest first, filtered by status and recipient (a GET form: bookmarkable, no JavaScript
- * needed), a keyset page at a time ("next" carries the cursor, as fast deep in the list as at its start).
+ * needed), a keyset page at a time ("next" carries the cursor, as fast deep in the list as at its start);
+ * the Export button posts the filters shown (CSRF, no JavaScript needed) and goes to /whatsapp/exports.
  */
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorText, FormErrors } from "~/components/forms/fields";
+import { CsrfInput, ErrorText, FormErrors } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
@@ -17,13 +18,24 @@ import { MessagesTable } from "~/components/whatsapp/messages-table";
 import { formatDay } from "~/components/sms-reports/format";
 import type { Lng } from "~/lib/i18n";
 import { WHATSAPP_HISTORY_FILTERS, type WhatsappHistoryFilters } from "~/components/whatsapp/history-filters";
+import type { FormReply } from "~/lib/forms.server";
+import { historyExportAction } from "~/lib/sms-reports.server";
 import { whatsappHistoryLoader } from "~/lib/whatsapp.server";
 import type { RootData } from "~/root";
 
 export const loader = ({ request }: LoaderFunctionArgs) => whatsappHistoryLoader(request);
+/** The Export button: an export of the WhatsApp history with the filters shown (the SMS history's export job), then /whatsapp/exports. */
+export const action = ({ request }: ActionFunctionArgs) => historyExportAction(request, "/whatsapp/exports", "whatsapp");
 
 export default function WhatsappHistory() {
-  const { page, values, cursor, errors, formErrors, statuses } = useLoaderData<typeof loader>();
+  const { page, values, cursor, errors, formErrors, statuses, canExport } = useLoaderData<typeof loader>();
+  const reply = useActionData<FormReply>();
+  const busy = useNavigation().state === "submitting";
+  const exportErrors = reply?.result?.error
+    ? Object.values(reply.result.error)
+        .flat()
+        .filter((e): e is string => typeof e === "string")
+    : [];
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation(["whatsapp", "smsReports", "common"]);
   const hrefWith = (extra: Record<string, string>) => {
@@ -43,7 +55,28 @@ export default function WhatsappHistory() {
 
   return (
     <div className="space-y-6">
-      <PageHeader description={t("history.description")} />
+      <PageHeader
+        description={t("history.description")}
+        actions={
+          canExport ? (
+            <>
+              <Form method="post" action="/whatsapp/history?index">
+                <CsrfInput />
+                {WHATSAPP_HISTORY_FILTERS.map((k) => (
+                  <input key={k} type="hidden" name={k} value={values[k]} />
+                ))}
+                <Button type="submit" disabled={busy || !page}>
+                  {t("smsReports:history.export")}
+                </Button>
+              </Form>
+              <Button asChild variant="outline">
+                <Link to="/whatsapp/exports">{t("smsReports:history.exportsLink")}</Link>
+              </Button>
+            </>
+          ) : null
+        }
+      />
+      <FormErrors errors={exportErrors} />
       <Card>
         <CardHeader className="gap-4">
           <Form method="get" action="/whatsapp/history" role="search" aria-label={t("history.filters.label")} className="grid gap-3 sm:grid-cols-2 sm:items-start lg:grid-cols-5">

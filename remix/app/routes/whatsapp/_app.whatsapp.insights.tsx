@@ -1,0 +1,81 @@
+/**
+ * /whatsapp/insights: the last 7 or 30 São Paulo days (?days=, links that work without JavaScript):
+ * sent, delivered, read, failed with their rates, cost, messages received, and the messages per day
+ * (the SMS charts: server-drawn SVG and the table beside it).
+ */
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { CHART_DAYS } from "~api/sms/report-constants";
+import { whatsappInsights } from "~api/whatsapp/reports";
+import { BarChart } from "~/components/sms-reports/bar-chart";
+import { DayTable } from "~/components/sms-reports/day-table";
+import { Figures } from "~/components/sms-reports/figures";
+import { formatCount, formatPercent } from "~/components/sms-reports/format";
+import { PageHeader } from "~/components/shell/page-header";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader } from "~/components/ui/card";
+import { orHttpError, requireRoute } from "~/lib/auth.server";
+import { formatMoney } from "~/lib/format";
+import type { RootData } from "~/root";
+
+export const handle = { crumb: "whatsapp:crumbs.insights" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireRoute(request);
+  const days = new URL(request.url).searchParams.get("days") ?? undefined;
+  const insights = await orHttpError(whatsappInsights(ctx, { days: days === "30" ? "30" : "7" }));
+  return json({ insights }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export default function WhatsappInsights() {
+  const { insights: i } = useLoaderData<typeof loader>();
+  const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
+  const { t } = useTranslation("whatsapp");
+  const n = (v: number) => formatCount(v, lng);
+  const totals = i.data.reduce(
+    (acc, d) => {
+      acc.total += d.total;
+      acc.segments += d.segments;
+      acc.cost += d.cost;
+      for (const [k, v] of Object.entries(d.statuses)) acc.statuses[k] = (acc.statuses[k] ?? 0) + (v ?? 0);
+      return acc;
+    },
+    { total: 0, segments: 0, cost: 0, statuses: {} as Record<string, number> },
+  );
+  return (
+    <div className="space-y-6">
+      <PageHeader description={t("reports.insightsDescription")} />
+      <nav aria-label={t("reports.days")} className="flex gap-2">
+        {CHART_DAYS.map((d) => (
+          <Button key={d} asChild variant={i.days === d ? "default" : "outline"} size="sm">
+            <Link to={`/whatsapp/insights?days=${d}`} aria-current={i.days === d ? "page" : undefined}>
+              {t(`reports.days${d}`)}
+            </Link>
+          </Button>
+        ))}
+      </nav>
+      <Figures
+        items={[
+          { key: "sent", label: t("reports.sent"), value: n(i.sent) },
+          { key: "delivered", label: t("reports.delivered"), value: n(i.delivered) },
+          { key: "read", label: t("reports.read"), value: n(i.read) },
+          { key: "failed", label: t("reports.failed"), value: n(i.failed) },
+          { key: "deliveryRate", label: t("reports.deliveryRate"), value: formatPercent(i.delivery_rate, lng) },
+          { key: "readRate", label: t("reports.readRate"), value: formatPercent(i.read_rate, lng) },
+          { key: "failureRate", label: t("reports.failureRate"), value: formatPercent(i.failure_rate, lng) },
+          { key: "cost", label: t("reports.cost"), value: formatMoney(i.cost, i.currency, lng) },
+          { key: "messages", label: t("reports.messages"), value: n(i.messages) },
+          { key: "received", label: t("reports.received"), value: n(i.received) },
+        ]}
+      />
+      <Card>
+        <CardHeader />
+        <CardContent className="space-y-6">
+          <BarChart data={i.data} lng={lng} label={t("reports.chart")} />
+          <DayTable rows={i.data} totals={totals} lng={lng} currency={i.currency} segments={false} />
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * /whatsapp/reports: the WhatsApp statistics of a period (default the last 7 days, at most 31; a
+ * GET form): messages per day as the SMS chart and table with totals, per status and per Meta
+ * pricing category (count and cost).
+ */
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { isAppError } from "~api/lib/errors";
+import { whatsappStat } from "~api/whatsapp/reports";
+import { FiguresTable } from "~/components/charts/figures-table";
+import { BarChart } from "~/components/sms-reports/bar-chart";
+import { DayTable } from "~/components/sms-reports/day-table";
+import { formatCount } from "~/components/sms-reports/format";
+import { RangeForm } from "~/components/sms-reports/range-form";
+import { PageHeader } from "~/components/shell/page-header";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { requireRoute } from "~/lib/auth.server";
+import { formatMoney } from "~/lib/format";
+import type { RootData } from "~/root";
+
+export const handle = { crumb: "whatsapp:crumbs.reports" };
+
+/** The outbound statuses a WhatsApp message goes through, in display order. */
+const STATUSES = ["queued", "sending", "sent", "delivered", "read", "failed", "rejected", "optout"] as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireRoute(request);
+  const params = new URL(request.url).searchParams;
+  const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
+  try {
+    return json({ stat: await whatsappStat(ctx, values), values, errors: {} as Record<string, string[]> }, { headers: { "Cache-Control": "private, no-store" } });
+  } catch (e) {
+    if (!isAppError(e) || e.code !== "VALIDATION") throw e;
+    return json({ stat: null, values, errors: (e.fields ?? {}) as Record<string, string[]> });
+  }
+}
+
+export default function WhatsappReports() {
+  const { stat, values, errors } = useLoaderData<typeof loader>();
+  const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
+  const { t } = useTranslation(["whatsapp", "smsReports"]);
+  return (
+    <div className="space-y-6">
+      <PageHeader description={t("reports.statDescription")} />
+      <Card>
+        <CardHeader>
+          <RangeForm action="/whatsapp/reports" values={{ from: values.from || stat?.from || "", to: values.to || stat?.to || "" }} errors={errors} />
+        </CardHeader>
+        {stat ? (
+          <CardContent className="space-y-6">
+            <BarChart data={stat.data} lng={lng} label={t("reports.chart")} />
+            <DayTable rows={stat.data} totals={stat.totals} lng={lng} currency={stat.currency} segments={false} />
+          </CardContent>
+        ) : null}
+      </Card>
+      {stat ? (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Card data-report="status">
+            <CardHeader>
+              <CardTitle>{t("reports.byStatus")}</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <FiguresTable
+                head={t("reports.status")}
+                rows={STATUSES.map((s) => ({ status: s, n: stat.totals.statuses[s] ?? 0 }))}
+                rowKey={(r) => r.status}
+                rowLabel={(r) => t(`smsReports:status.${r.status}`)}
+                rowAttr="status"
+                columns={[{ key: "messages", label: t("reports.messages"), value: (r) => formatCount(r.n, lng) }]}
+                totals={{ label: t("reports.total"), row: { status: "total", n: stat.totals.total } }}
+              />
+            </CardContent>
+          </Card>
+          <Card data-report="category">
+            <CardHeader>
+              <CardTitle>{t("reports.byCategory")}</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <FiguresTable
+                head={t("reports.category")}
+                rows={stat.categories}
+                rowKey={(r) => r.category}
+                rowLabel={(r) => t(`category.${r.category}`)}
+                rowAttr="category"
+                columns={[
+                  { key: "messages", label: t("reports.messages"), value: (r) => formatCount(r.messages, lng) },
+                  { key: "cost", label: t("reports.cost"), value: (r) => formatMoney(r.cost, stat.currency, lng) },
+                ]}
+                totals={{ label: t("reports.total"), row: { category: "total" as never, ...stat.category_totals } }}
+              />
+            </CardContent>
+          </Card>
+        </div>
+      ) : null}
+    </div>
+  );
+}
