@@ -38,6 +38,12 @@ export const NAV: NavGroup[] = [
       { key: "whatsappSend", href: "/whatsapp/send", icon: "send" },
       { key: "whatsappTemplates", href: "/whatsapp/templates", icon: "template" },
       { key: "whatsappHistory", href: "/whatsapp/history", icon: "history" },
+      { key: "whatsappDenylist", href: "/whatsapp/denylist", icon: "shield" },
+      { key: "whatsappOptouts", href: "/whatsapp/optouts", icon: "bell" },
+      { key: "whatsappJvNumbers", href: "/whatsapp/jv/numbers", icon: "hash" },
+      { key: "whatsappJvSend", href: "/whatsapp/jv/send", icon: "send" },
+      { key: "whatsappJvTemplates", href: "/whatsapp/jv/templates", icon: "template" },
+      { key: "whatsappJvHistory", href: "/whatsapp/jv/history", icon: "history" },
     ],
   },
   {
