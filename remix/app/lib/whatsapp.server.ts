@@ -246,8 +246,10 @@ export async function whatsappTemplatesLoader(request: Request, scope: WhatsappS
       limit: String(TEMPLATES_PAGE),
     });
   } catch (e) {
-    if (!isAppError(e) || e.code !== "VALIDATION") throw e;
-    errors = e.fields ?? {};
+    // The template list's use-case answers for /whatsapp/templates, hidden from some roles the spec lets reach /whatsapp/jv/templates: they see no list.
+    if (isAppError(e) && e.code === "FORBIDDEN" && scope.integration) page = null;
+    else if (!isAppError(e) || e.code !== "VALIDATION") throw e;
+    else errors = e.fields ?? {};
   }
   const numbers = await allNumbers(ctx, scope.integration);
   if (page && scope.integration) {
