@@ -14,7 +14,7 @@ import { encodeCursor, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
 import { timeCursor, tsText } from "../contacts/time-cursor";
 import { can } from "../policy/policy";
-import { addDenySchema, addOptoutSchema, listQuerySchema } from "./schemas";
+import { addDenySchema, addOptoutSchema, listQuerySchema, OPTOUT_CHANNELS } from "./schemas";
 import { rows } from "../lib/sql";
 
 export const PAGE_SIZE = 50;
@@ -100,9 +100,12 @@ async function page<T extends { id: string }>(table: "optouts" | "deny_list", co
 
 const OPTOUT_COLUMNS = "id, channel, recipient, source, keyword, created_at";
 
-export async function listOptouts(ctx: SignedInCtx, query: unknown = {}): Promise<Page<Optout>> {
+/** One page of the account's opt-outs; `opts.channel` keeps one channel's (the /whatsapp/optouts screen). */
+export async function listOptouts(ctx: SignedInCtx, query: unknown = {}, opts: { channel?: (typeof OPTOUT_CHANNELS)[number] } = {}): Promise<Page<Optout>> {
   assertOptouts(ctx);
-  const p = await page<Omit<Optout, Derived>>("optouts", OPTOUT_COLUMNS, ctx.actor.accountId, query);
+  if (opts.channel && !OPTOUT_CHANNELS.includes(opts.channel)) throw new AppError("VALIDATION", { fields: { channel: ["validation.option"] } });
+  // The channel is one of OPTOUT_CHANNELS (checked above), so it is written into the statement as a literal.
+  const p = await page<Omit<Optout, Derived>>("optouts", OPTOUT_COLUMNS, ctx.actor.accountId, query, opts.channel ? ` AND channel = '${opts.channel}'` : "");
   return { ...p, data: p.data.map(optoutOf) };
 }
 

@@ -7,7 +7,8 @@
  *   filtered by id, status, sender and recipient — the SMS history's filters and their rules,
  *   parsed by its own schema (api/sms/history.ts smsHistorySchema) — newest first (created_at, id;
  *   `order=asc` oldest first), a keyset page of `limit` (api/lib/page.ts): {data, next_cursor}.
- *   The cursor must come back with the same filters. A lag-tolerant read (ADR 030).
+ *   The cursor must come back with the same filters. `integration` ("cloud" | "onprem") keeps the
+ *   messages of that integration's numbers (the provider each message names). A lag-tolerant read (ADR 030).
  * - getWhatsappMessageDetail (/whatsapp/history/{id}): one message (./send getWhatsappMessage) with
  *   its direction and its events in order: queued, sent, delivered, read, failed with the
  *   provider's error code and message. On the primary: the person just sent it.
@@ -18,6 +19,7 @@
  *   screen itself is hidden from some roles, sending an approved template is not.
  * Every query is scoped by the acting account.
  */
+import { whatsappProvider } from "../channels/whatsapp/adapter";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { keyset } from "../lib/page";
@@ -56,13 +58,16 @@ export type WhatsappHistoryItem = {
 type HistoryRow = Omit<WhatsappHistoryItem, "from" | "to" | "price"> & { sender: string; recipient: string; price: string; position: string };
 
 const cursorSchema = z.object({ cursor: z.string().max(1000, "validation.invalid").optional() });
+/** Only the messages of one integration's numbers (/whatsapp/jv/history: "onprem"): the provider each message names (whatsappProvider). */
+const integrationSchema = z.object({ integration: z.enum(["cloud", "onprem"], "validation.option").optional() });
 
 /** The account's WhatsApp messages of a range of São Paulo days, filtered, one keyset page: {data, next_cursor}. */
 export async function listWhatsappMessages(ctx: SignedInCtx, input: unknown = {}): Promise<{ data: WhatsappHistoryItem[]; next_cursor: string | null }> {
   if (!can(ctx.actor, "/whatsapp/history")) throw new AppError("FORBIDDEN");
-  const { cursor, page: _numbered, ...filters } = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
+  const { cursor, page: _numbered, integration: integrationIn, ...filters } = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   // The SMS history's filters and rules (days, at most 31, statuses, E.164 recipient, limit); paging is this list's keyset.
   const q = validate(smsHistorySchema, filters);
+  const { integration } = validate(integrationSchema, { integration: integrationIn === "" || integrationIn === null ? undefined : integrationIn });
   const after = timeIdCursor(validate(cursorSchema, { cursor: cursor === "" || cursor === null ? undefined : cursor }).cursor);
   const lte = q.created_at.lte || saoPauloToday();
   const gte = q.created_at.gte || lte;
@@ -80,6 +85,7 @@ export async function listWhatsappMessages(ctx: SignedInCtx, input: unknown = {}
     bind.push(value);
     where.push(sql(`$${bind.length}`));
   };
+  if (integration) add((n) => `provider = ${n}`, whatsappProvider(integration));
   if (q.id) add((n) => `id = ${n}::uuid`, q.id);
   if (q.status) add((n) => `status = ${n}`, q.status);
   if (q.from) add((n) => `sender = ${n}`, q.from);

@@ -103,17 +103,6 @@ const NOT_BUILT = [
   "/whatsapp/request",
   "/whatsapp/campaigns",
   `/whatsapp/campaigns/${ID}`,
-  "/whatsapp/denylist",
-  "/whatsapp/optouts",
-  "/whatsapp/jv/send",
-  "/whatsapp/jv/numbers",
-  "/whatsapp/jv/numbers/new",
-  "/whatsapp/jv/success",
-  "/whatsapp/jv/history",
-  `/whatsapp/jv/history/${ID}`,
-  "/whatsapp/jv/templates",
-  "/whatsapp/jv/templates/new",
-  "/whatsapp/jv/denylist",
   "/whatsapp/jv/reports",
   "/rcs",
   "/rcs/request",
@@ -169,7 +158,7 @@ function builtPaths(): RegExp[] {
 }
 
 /** Built routes whose own answer without context is the not-found screen (what they show comes from a query). */
-const NEEDS_CONTEXT = ["/sms/send/success", "/whatsapp/success"]; // the outcome of a send: ?campaign= or ?message=
+const NEEDS_CONTEXT = ["/sms/send/success", "/whatsapp/success", "/whatsapp/jv/success"]; // the outcome of a send: ?campaign= or ?message=
 
 const FULL_OMNI = { services: ["omni", "sms"], permissions: { opening_hour: true, dashboard: true, spie: true, tab: true, department: true, whatsapp: true } };
 

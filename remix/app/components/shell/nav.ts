@@ -42,6 +42,12 @@ export const NAV: NavGroup[] = [
       { key: "whatsappReports", href: "/whatsapp/reports", icon: "report" },
       { key: "whatsappInsights", href: "/whatsapp/insights", icon: "insights" },
       { key: "whatsappUsage", href: "/whatsapp/usage", icon: "usage" },
+      { key: "whatsappDenylist", href: "/whatsapp/denylist", icon: "shield" },
+      { key: "whatsappOptouts", href: "/whatsapp/optouts", icon: "bell" },
+      { key: "whatsappJvNumbers", href: "/whatsapp/jv/numbers", icon: "hash" },
+      { key: "whatsappJvSend", href: "/whatsapp/jv/send", icon: "send" },
+      { key: "whatsappJvTemplates", href: "/whatsapp/jv/templates", icon: "template" },
+      { key: "whatsappJvHistory", href: "/whatsapp/jv/history", icon: "history" },
     ],
   },
   {

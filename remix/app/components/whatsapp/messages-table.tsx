@@ -19,7 +19,8 @@ export type MessageRow = {
   currency: string;
 };
 
-export function MessagesTable({ rows, lng }: { rows: MessageRow[]; lng: Lng }) {
+/** `base`: /whatsapp or /whatsapp/jv, where the detail links go. */
+export function MessagesTable({ rows, lng, base = "/whatsapp" }: { rows: MessageRow[]; lng: Lng; base?: string }) {
   const { t } = useTranslation("whatsapp");
   return (
     <Table>
@@ -38,7 +39,7 @@ export function MessagesTable({ rows, lng }: { rows: MessageRow[]; lng: Lng }) {
         {rows.map((m) => (
           <TableRow key={m.id} data-message-id={m.id}>
             <TableCell className="whitespace-nowrap">
-              <Link to={`/whatsapp/history/${m.id}`} className="text-primary hover:underline" aria-label={t("history.open", { date: formatDate(m.created_at, lng, true) })}>
+              <Link to={`${base}/history/${m.id}`} className="text-primary hover:underline" aria-label={t("history.open", { date: formatDate(m.created_at, lng, true) })}>
                 <time dateTime={m.created_at}>{formatDate(m.created_at, lng, true)}</time>
               </Link>
             </TableCell>

@@ -1,81 +1,9 @@
-/**
- * /whatsapp/success?message=<id>: the WhatsApp message a send accepted — its id, recipient, status
- * now, the price debited (the account's currency) — with links to its history and another send.
- * Without a message of the account it is not found.
- */
+/** /whatsapp/success?message=<id>: the WhatsApp message a send accepted (components/whatsapp/success-screen.tsx); without a message of the account it is not found. */
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { json } from "@remix-run/node";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { CheckCircle2 } from "lucide-react";
-import { useTranslation } from "react-i18next";
-import { getWhatsappMessage } from "~api/whatsapp/send";
-import { PageHeader } from "~/components/shell/page-header";
-import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
-import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardHeader } from "~/components/ui/card";
-import { orHttpError, requireRoute } from "~/lib/auth.server";
-import { formatDate, formatMoney } from "~/lib/format";
-import type { Lng } from "~/lib/i18n";
-import type { RootData } from "~/root";
+import { WhatsappSuccessScreen } from "~/components/whatsapp/success-screen";
+import { WHATSAPP, whatsappSuccessLoader } from "~/lib/whatsapp.server";
 
 export const handle = { crumb: "whatsapp:crumbs.success" };
+export const loader = ({ request }: LoaderFunctionArgs) => whatsappSuccessLoader(request, WHATSAPP);
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireRoute(request);
-  const id = new URL(request.url).searchParams.get("message") ?? "";
-  const { data } = await orHttpError(getWhatsappMessage(ctx, id));
-  return json({ message: data }, { headers: { "Cache-Control": "private, no-store" } });
-}
-
-export default function WhatsappSuccess() {
-  const { message: m } = useLoaderData<typeof loader>();
-  const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
-  const { t } = useTranslation(["whatsapp", "common"]);
-  const rows: Array<[string, string, React.ReactNode]> = [
-    [
-      "id",
-      t("success.id"),
-      <code key="id" className="text-xs" data-testid="message-id">
-        {m.id}
-      </code>,
-    ],
-    ["to", t("success.to"), m.to],
-    ["status", t("success.status"), <SmsStatusBadge key="s" status={m.status} />],
-    ["price", t("success.price"), formatMoney(m.price, m.currency, lng)],
-    ["createdAt", t("success.createdAt"), formatDate(m.created_at, lng, true)],
-  ];
-  return (
-    <div className="space-y-6">
-      <PageHeader description={t("success.description")} />
-      <Card className="max-w-2xl" data-testid="send-outcome">
-        <CardHeader>
-          <h2 className="flex items-center gap-2 text-lg font-semibold">
-            <CheckCircle2 className="size-5 text-green-600" />
-            {t("success.title")}
-          </h2>
-        </CardHeader>
-        <CardContent className="space-y-5">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-            {rows.map(([key, label, value]) => (
-              <div key={key} className="contents" data-row={key}>
-                <dt className="text-muted-foreground">{label}</dt>
-                <dd className="font-medium tabular-nums">{value}</dd>
-              </div>
-            ))}
-          </dl>
-          <div className="flex flex-wrap gap-2">
-            <Button asChild variant="outline">
-              <Link to={`/whatsapp/history/${m.id}`}>{t("success.viewMessage")}</Link>
-            </Button>
-            <Button asChild variant="outline">
-              <Link to="/whatsapp/history">{t("success.history")}</Link>
-            </Button>
-            <Button asChild>
-              <Link to="/whatsapp/send">{t("success.sendAnother")}</Link>
-            </Button>
-          </div>
-        </CardContent>
-      </Card>
-    </div>
-  );
-}
+export default WhatsappSuccessScreen;

@@ -1,0 +1,140 @@
+/**
+ * /whatsapp/history/{id} and /whatsapp/jv/history/{id}: one WhatsApp message of the account — who, what, price, Meta's message
+ * id, the times of each status (São Paulo) — and its events in order: queued, sent, delivered,
+ * read, or failed with Meta's error code and message. Until its status is final the page follows
+ * it by itself (refetched every 2 s; without JavaScript a <noscript> meta refresh).
+ */
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { isFinal, isMessageStatus } from "~api/messages/status";
+import { REFRESH_MS, useRefresh } from "~/components/live/use-refresh";
+import { PageHeader } from "~/components/shell/page-header";
+import { formatDateTime } from "~/components/sms-reports/format";
+import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { formatMoney } from "~/lib/format";
+import type { Lng } from "~/lib/i18n";
+import type { WhatsappMessageData } from "~/lib/whatsapp.server";
+import type { RootData } from "~/root";
+
+export function WhatsappMessageScreen() {
+  const { message: m } = useLoaderData<WhatsappMessageData>();
+  const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
+  const { t } = useTranslation(["whatsapp", "smsReports"]);
+  // Inbound messages and final statuses change no more.
+  const following = m.direction === "outbound" && !(isMessageStatus(m.status) && isFinal(m.status));
+  useRefresh(REFRESH_MS, following);
+  const rows: Array<[string, React.ReactNode]> = [
+    [
+      "id",
+      <code key="id" className="text-xs">
+        {m.id}
+      </code>,
+    ],
+    ["status", <SmsStatusBadge key="s" status={m.status} />],
+    ["direction", t(`direction.${m.direction}`)],
+    ["type", t(`messageType.${m.type}`, { defaultValue: m.type })],
+    ["from", m.from],
+    ["to", m.to],
+    ["price", formatMoney(m.price, m.currency, lng)],
+    [
+      "providerId",
+      m.provider_message_id ? (
+        <code key="p" className="break-all text-xs">
+          {m.provider_message_id}
+        </code>
+      ) : (
+        "—"
+      ),
+    ],
+    ["createdAt", formatDateTime(m.created_at, lng)],
+    ["sentAt", formatDateTime(m.sent_at, lng) || "—"],
+    ["deliveredAt", formatDateTime(m.delivered_at, lng) || "—"],
+    ["readAt", formatDateTime(m.read_at, lng) || "—"],
+    ["failedAt", formatDateTime(m.failed_at, lng) || "—"],
+    [
+      "error",
+      m.error_code || m.error_message ? (
+        <span key="e" data-error-code={m.error_code ?? ""}>
+          {[m.error_code, m.error_message].filter(Boolean).join(" — ")}
+        </span>
+      ) : (
+        "—"
+      ),
+    ],
+  ];
+  return (
+    <div className="space-y-6">
+      {following ? (
+        <noscript>
+          <meta httpEquiv="refresh" content={String(REFRESH_MS / 1000)} />
+        </noscript>
+      ) : null}
+      <PageHeader description={t("detail.description")} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>{t("detail.fieldsTitle")}</h2>
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+              {rows.map(([k, v]) => (
+                <div key={k} className="contents" data-field={k}>
+                  <dt className="text-muted-foreground">{t(`detail.fields.${k}`)}</dt>
+                  <dd>{v}</dd>
+                </div>
+              ))}
+            </dl>
+          </CardContent>
+        </Card>
+        <div className="space-y-6">
+          <Card>
+            <CardHeader>
+              <CardTitle>
+                <h2>{t("detail.content")}</h2>
+              </CardTitle>
+            </CardHeader>
+            <CardContent>
+              <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm" data-field="body">
+                {m.body}
+              </p>
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>
+                <h2>{t("detail.timeline")}</h2>
+              </CardTitle>
+            </CardHeader>
+            <CardContent>
+              {m.events.length === 0 ? (
+                <p className="text-sm text-muted-foreground">{t("detail.noEvents")}</p>
+              ) : (
+                <ol className="space-y-3 border-l pl-4" aria-label={t("detail.timeline")}>
+                  {m.events.map((e, i) => (
+                    <li key={i} className="space-y-1" data-event-status={e.status}>
+                      <div className="flex flex-wrap items-center gap-2">
+                        <SmsStatusBadge status={e.status} />
+                        <time dateTime={String(e.occurred_at ?? e.created_at)} className="text-sm">
+                          {formatDateTime(e.occurred_at ?? e.created_at, lng)}
+                        </time>
+                        <span className="text-xs text-muted-foreground">{t(`detail.source.${e.source === "provider" ? "provider" : "system"}`)}</span>
+                      </div>
+                      {e.error_code || e.error_message ? (
+                        <p className="text-sm text-destructive" data-event-error={e.error_code ?? ""}>
+                          {t("detail.eventError", { code: e.error_code ?? "—", message: e.error_message ?? "" })}
+                        </p>
+                      ) : null}
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}

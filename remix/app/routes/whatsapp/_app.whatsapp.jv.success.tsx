@@ -1,0 +1,9 @@
+/** /whatsapp/jv/success?message=<id>: the WhatsApp message a send accepted (components/whatsapp/success-screen.tsx); without a message of the account it is not found. */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { WhatsappSuccessScreen } from "~/components/whatsapp/success-screen";
+import { WHATSAPP_JV, whatsappSuccessLoader } from "~/lib/whatsapp.server";
+
+export const handle = { crumb: "whatsapp:crumbs.success" };
+export const loader = ({ request }: LoaderFunctionArgs) => whatsappSuccessLoader(request, WHATSAPP_JV);
+
+export default WhatsappSuccessScreen;
