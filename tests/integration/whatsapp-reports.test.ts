@@ -69,7 +69,9 @@ beforeAll(async () => {
   c = owner.client;
   accountId = owner.accountId;
   today = spToday();
-  const now = Date.now();
+  // All of them on São Paulo's today: in the first minutes after midnight the whole set moves
+  // forward to just after it (São Paulo has no daylight saving time: UTC-3).
+  const now = Date.now() + Math.max(0, Date.parse(`${today}T00:00:01-03:00`) - (Date.now() - 10 * 60_000));
   // Messages of the past with their statuses and prices: no client door makes them (tests/support/factories).
   for (const s of WHATSAPP) {
     const createdAt = new Date(now - s.minutesAgo * 60_000).toISOString();
