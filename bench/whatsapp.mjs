@@ -14,7 +14,11 @@
  *      status webhooks applied per second in that time;
  *   3. status webhooks alone: the bench posts Meta's signed `messages` webhooks itself (one status
  *      per post, BENCH_CONNECTIONS in flight) for BENCH_MESSAGES messages written `sent` by SQL:
- *      statuses/s and p50/p99 per post, every answer `applied`.
+ *      statuses/s and p50/p99 per post, every answer `applied`; then the same with
+ *      BENCH_STATUS_BATCH (100) statuses per post, as Meta sends them under volume;
+ *   4. the bulk accept: POST /api/whatsapp/campaigns of BENCH_CAMPAIGN (10,000) numbers, one
+ *      request, scheduled (the worker does not dispatch them): messages accepted per second, and
+ *      the balance moved by exactly the prices.
  * Bodies are built and signed before the clock starts. Run: `node bench/whatsapp.mjs`.
  */
 import { createHmac, randomUUID } from "node:crypto";
@@ -166,6 +170,56 @@ const statusPosts = Array.from({ length: N }, (_, i) => {
 });
 const statuses = await load(`${base}/api/webhooks/whatsapp/${number.id}`, statusPosts, (s, text) => s === 200 && text.includes('"applied"'));
 
+// 3b. The same, BATCH statuses per post (read this time, on the same messages).
+const BATCH = Number(process.env.BENCH_STATUS_BATCH ?? 100);
+const batchPosts = [];
+for (let i = 0; i < N; i += BATCH) {
+  const list = Array.from({ length: Math.min(BATCH, N - i) }, (_, j) => ({
+    id: `wamid.bench_${run}_${i + j + 1}`,
+    status: "read",
+    timestamp: String(Math.floor(Date.now() / 1000)),
+  }));
+  const body = JSON.stringify({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: wabaId,
+        time: Math.floor(Date.now() / 1000),
+        changes: [{ field: "messages", value: { messaging_product: "whatsapp", metadata: { phone_number_id: phoneNumberId }, statuses: list } }],
+      },
+    ],
+  });
+  batchPosts.push({ body, headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${createHmac("sha256", appSecret).update(body).digest("hex")}` } });
+}
+const batched = await load(
+  `${base}/api/webhooks/whatsapp/${number.id}`,
+  batchPosts,
+  (s, text) => s === 200 && !text.includes('"unknown_message"') && (text.match(/"applied"/g) ?? []).length > 0,
+);
+const { rows: readRows } = await db.query(`SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND provider_message_id LIKE $2 AND status = 'read'`, [
+  accountId,
+  `wamid.bench_${run}_%`,
+]);
+
+// 4. The bulk accept: one campaign of CAMPAIGN numbers, scheduled (not dispatched).
+const CAMPAIGN = Number(process.env.BENCH_CAMPAIGN ?? 10_000);
+const beforeCampaign = await balance();
+const campaignBody = JSON.stringify({
+  from: number.id,
+  to: Array.from({ length: CAMPAIGN }, (_, i) => `+55129${String(10_000_000 + i).padStart(8, "0")}`),
+  scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+  template: { name: "bench_pedido", language: "pt_BR", variables: ["Ana", "BF"] },
+});
+const tc = performance.now();
+const campaignRes = await fetch(`${base}/api/whatsapp/campaigns`, {
+  method: "POST",
+  headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+  body: campaignBody,
+});
+const campaignMs = performance.now() - tc;
+const campaign = await campaignRes.json();
+const campaignExact = campaignRes.status === 201 && beforeCampaign - (await balance()) === campaign.data.total_price && campaign.data.summary.sendable === CAMPAIGN;
+
 const f = (x) => Math.round(x).toLocaleString("en-US");
 console.log(`\nWhatsApp, ${N.toLocaleString("en-US")} template messages, ${CONNECTIONS} in flight, simulator delay ${env.SIMULATOR_DELAY_MS} ms, ${new Date().toISOString()}`);
 console.log("| what | per second | p50 / p99 ms | errors |");
@@ -175,6 +229,12 @@ console.log(
   `| dispatch to final: worker started -> sent to the peer -> sent, delivered, read (or failed) applied (${f(read)} final in ${endToEnd.toFixed(1)} s) | ${f(read / endToEnd)} messages, ≈ ${f((read * 3) / endToEnd)} statuses | — | ${N - read} not final |`,
 );
 console.log(`| status webhooks alone (signed, one status per post) | ${f(statuses.perSecond)} | ${statuses.p50.toFixed(1)} / ${statuses.p99.toFixed(1)} | ${statuses.bad} |`);
+console.log(
+  `| status webhooks alone (signed, ${BATCH} statuses per post; ${f(readRows[0].n)} of ${f(N)} read) | ${f(N / batched.seconds)} statuses, ${f(batched.perSecond)} posts | ${batched.p50.toFixed(1)} / ${batched.p99.toFixed(1)} per post | ${batched.bad} |`,
+);
+console.log(
+  `| bulk accept (POST /api/whatsapp/campaigns, ${f(CAMPAIGN)} numbers in one request, scheduled) | ${f(CAMPAIGN / (campaignMs / 1000))} messages | ${campaignMs.toFixed(0)} ms the request | ${campaignExact ? 0 : 1} |`,
+);
 console.log(`balance debited ${f(debited)} = sum of prices ${f(Number(priced[0].sum))} of ${f(priced[0].n)} messages: ${debited === Number(priced[0].sum) ? "exact" : "MISMATCH"}`);
 if (read < N) {
   const { rows: stuck } = await db.query(
@@ -188,4 +248,4 @@ await db.end();
 for (const p of children) p.kill("SIGTERM");
 await sleep(1000);
 if (!process.env.BENCH_KEEP_DB) await dropDatabase(dbName).catch(() => undefined);
-process.exit(accept.bad || statuses.bad || read < N || debited !== Number(priced[0].sum) ? 1 : 0);
+process.exit(accept.bad || statuses.bad || batched.bad || !campaignExact || read < N || debited !== Number(priced[0].sum) ? 1 : 0);

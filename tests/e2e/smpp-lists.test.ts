@@ -29,7 +29,7 @@ async function flow(page: Page, person: Person, tag: string) {
   await page.goto("/sms/smpp");
   expect(await page.content()).not.toContain(password);
 
-  await page.getByRole("link", { name: "Descadastros" }).click();
+  await page.getByRole("link", { name: "Descadastros", exact: true }).click();
   await page.waitForURL((u) => u.pathname === "/sms/optouts");
   await page.getByLabel("Descadastrar com").waitFor();
   await page.getByLabel("Número", { exact: true }).fill("(11) 97777-1234");
@@ -42,7 +42,7 @@ async function flow(page: Page, person: Person, tag: string) {
   expect(kws.map((k) => k.keyword)).toEqual(["SAIR", "CHEGA"]);
   await page.screenshot({ path: screenshotPath(`sms-optouts-${tag}`), fullPage: true });
 
-  await page.getByRole("link", { name: "Lista de bloqueio" }).click();
+  await page.getByRole("link", { name: "Lista de bloqueio", exact: true }).click();
   await page.waitForURL((u) => u.pathname === "/sms/denylist");
   // The opt-out page also has a "Número" field: fill only once the deny list's own form is there,
   // or a client-side navigation still rendering the previous page takes the number (seen under load).

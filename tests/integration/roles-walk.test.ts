@@ -101,8 +101,6 @@ const NOT_BUILT = [
   "/mail/usage",
   "/mail/optouts",
   "/whatsapp/request",
-  "/whatsapp/campaigns",
-  `/whatsapp/campaigns/${ID}`,
   "/whatsapp/jv/reports",
   "/rcs",
   "/rcs/request",

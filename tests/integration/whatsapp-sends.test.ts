@@ -3,7 +3,7 @@
  * media by link, places and interactive buttons inside the contact's window (each refused with the
  * rule it breaks), and campaigns — an approved template to a contact group of 10,000 with its
  * variables filled from the contacts, priced by category and debited once, opted-out and denied
- * contacts written at price 0, exact counts, canceled with every price back; a campaign of 1,000
+ * contacts written at price 0, exact counts, canceled with every price back; a campaign of 300
  * dispatched and followed to its final statuses with exact counts and balance; pause (nothing more
  * is sent, the live counters hold), resume; a scheduled campaign canceled and refunded.
  */
@@ -251,14 +251,14 @@ describe("WhatsApp campaigns", () => {
     await setAccount(accountId, { balance: 1_000_000 });
     const before = await balanceOf(accountId);
     const base = digits(3);
-    const to = Array.from({ length: 999 }, (_, i) => `+5512${base}${String(i * 10 + 7).padStart(6, "0")}`);
+    const to = Array.from({ length: 299 }, (_, i) => `+5512${base}${String(i * 10 + 7).padStart(6, "0")}`);
     const failing = `+55128${digits(4)}0001`;
     to.push(failing);
     const res = await as("/api/whatsapp/campaigns", { body: { from: numberId, to, template: { name: templateName, language: "pt_BR", variables: ["cliente", "77"] } } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.data.campaign_id;
-    expect(res.body.data.summary).toEqual({ messages: 1_000, sendable: 1_000, optout: 0, rejected: 0 });
-    await expect.poll(async () => (await campaign(id)).counts, { timeout: 120_000, interval: 1_000 }).toEqual({ read: 999, failed: 1 });
+    expect(res.body.data.summary).toEqual({ messages: 300, sendable: 300, optout: 0, rejected: 0 });
+    await expect.poll(async () => (await campaign(id)).counts, { timeout: 120_000, interval: 1_000 }).toEqual({ read: 299, failed: 1 });
     await expect.poll(async () => (await campaign(id)).status, { timeout: 30_000 }).toBe("completed");
     const [failed] = await query<{ error_code: string }>(`SELECT error_code FROM messages WHERE campaign_id = $1 AND recipient = $2`, [id, failing]);
     expect(failed.error_code).toBe("131026");
@@ -269,7 +269,7 @@ describe("WhatsApp campaigns", () => {
   it("pause stops the sending (live counters hold), resume sends the rest; a scheduled campaign canceled returns every message's price", async () => {
     await setAccount(accountId, { balance: 1_000_000 });
     const base = digits(3);
-    const unique = Array.from({ length: 2_000 }, (_, i) => `+5513${base}${String(i * 10 + 3).padStart(6, "0")}`);
+    const unique = Array.from({ length: 600 }, (_, i) => `+5513${base}${String(i * 10 + 3).padStart(6, "0")}`);
     const before = await balanceOf(accountId);
     const res = await as("/api/whatsapp/campaigns", { body: { from: numberId, to: unique, template: { name: templateName, language: "pt_BR", variables: ["cliente", "1"] } } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);

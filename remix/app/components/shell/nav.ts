@@ -38,6 +38,7 @@ export const NAV: NavGroup[] = [
       { key: "whatsappSend", href: "/whatsapp/send", icon: "send" },
       { key: "whatsappTemplates", href: "/whatsapp/templates", icon: "template" },
       { key: "whatsappHistory", href: "/whatsapp/history", icon: "history" },
+      { key: "whatsappCampaigns", href: "/whatsapp/campaigns", icon: "megaphone" },
       { key: "whatsappExports", href: "/whatsapp/exports", icon: "download" },
       { key: "whatsappReports", href: "/whatsapp/reports", icon: "report" },
       { key: "whatsappInsights", href: "/whatsapp/insights", icon: "insights" },
