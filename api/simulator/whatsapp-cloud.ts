@@ -233,6 +233,20 @@ async function sendMessage(req: Request, phoneNumberId: string): Promise<Respons
     if (!found) return graphError(404, 132001, "(#132001) Template name does not exist in the translation");
     if (found.status === "PAUSED") return graphError(400, 132015, "(#132015) Template is paused");
     if (found.status !== "APPROVED") return graphError(400, 132001, "(#132001) Template name does not exist in the translation");
+    // As Meta: the body's parameters must be as many as its variables (132000), and a media header needs its file (132012).
+    const parts = (found.components ?? []) as Array<{ type?: string; format?: string; text?: string }>;
+    const given = ((t as { components?: Array<{ type?: string; parameters?: Array<Record<string, unknown>> }> }).components ?? []) as Array<{
+      type?: string;
+      parameters?: Array<Record<string, unknown>>;
+    }>;
+    const expected = new Set((parts.find((c) => c.type === "BODY")?.text ?? "").match(/\{\{\s*\d+\s*\}\}/g) ?? []).size;
+    if ((given.find((c) => c.type === "body")?.parameters?.length ?? 0) !== expected)
+      return graphError(400, 132000, "(#132000) Number of parameters does not match the expected number of params");
+    const format = parts.find((c) => c.type === "HEADER")?.format?.toLowerCase();
+    if (format === "image" || format === "video" || format === "document") {
+      const p = given.find((c) => c.type === "header")?.parameters?.[0] as Record<string, { link?: unknown; id?: unknown } | undefined> | undefined;
+      if (p?.type !== format || !(p?.[format]?.link || p?.[format]?.id)) return graphError(400, 132012, "(#132012) Parameter format does not match format in the created template");
+    }
   } else if (type === "text" && typeof (b.text as { body?: unknown } | undefined)?.body !== "string") return graphError(400, 100, "(#100) Invalid parameter: text.body");
   const id = wamid();
   const { messaging_product: _p, recipient_type: _r, to: _t, ...content } = b;

@@ -35,6 +35,7 @@ import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type Whatsapp
 import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
 import { ownNumber } from "./numbers";
 import { variablesOf } from "./schemas";
+import { mediaHeaderComponent, mediaLink } from "./send";
 
 const E164 = /^\+[1-9]\d{7,14}$/;
 /** Recipients of one list send (a group has no limit but its own size). */
@@ -49,6 +50,7 @@ export const whatsappCampaignSchema = z.object({
     language: z.string().trim().min(2, "validation.required").max(10),
     variables: z.array(value).max(100).optional().default([]),
     header_variable: value.optional(),
+    header_media: z.object({ link: mediaLink }).optional(),
     button_variable: value.optional(),
   }),
   to: z.array(z.string().trim().regex(E164, "validation.phone")).min(1, "validation.required").max(MAX_LIST, `validation.maxItems::${MAX_LIST}`).optional(),
@@ -91,7 +93,7 @@ type TemplateRow = {
   language: string;
   category: WhatsappPriceRoute;
   status: string;
-  components: Array<{ type: string; text?: string; format?: string; buttons?: Array<{ type: string; url?: string }> }>;
+  components: Array<{ type: string; text?: string; format?: string; example?: { header_handle?: string[] }; buttons?: Array<{ type: string; url?: string }> }>;
 };
 
 export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, idempotencyKey: string | null = null): Promise<WhatsappCampaignAnswer> {
@@ -139,6 +141,8 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
     if (variablesOf(body).length !== data.template.variables.length || (headerVar && !data.template.header_variable) || (urlButton >= 0 && !data.template.button_variable)) {
       throw fieldError("template.variables", "validation.waFillParameters");
     }
+    const mediaHeader = mediaHeaderComponent(header, data.template.header_media?.link);
+    if (mediaHeader === undefined) throw fieldError("template.header_media.link", "validation.waFillParameters");
 
     // 2. The recipients with their variables, body and Graph's object, built by SQL.
     const bind: unknown[] = [accountId];
@@ -169,7 +173,10 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
     bind.push(texts);
     const textsParam = `($${bind.length}::text[])`;
     const bodySql = [`${textsParam}[1]`, ...order.flatMap((n, i) => [`COALESCE(x.v[${n}], '')`, `${textsParam}[${i + 2}]`])].join(" || ");
+    if (mediaHeader) bind.push(JSON.stringify(mediaHeader));
+    const mediaHeaderParam = mediaHeader ? `$${bind.length}::jsonb` : null;
     const components = [
+      mediaHeaderParam,
       headerSql ? `jsonb_build_object('type','header','parameters', jsonb_build_array(jsonb_build_object('type','text','text', x.h)))` : null,
       vars.length
         ? `jsonb_build_object('type','body','parameters', (SELECT jsonb_agg(jsonb_build_object('type','text','text', p) ORDER BY i) FROM unnest(x.v) WITH ORDINALITY AS a(p, i)))`

@@ -86,6 +86,9 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
             language: t.String({ description: "e.g. pt_BR" }),
             variables: t.Optional(t.Array(t.String(), { description: "The body's variables, {{1}} first" })),
             header_variable: t.Optional(t.String({ description: "The text header's variable, when it has one" })),
+            header_media: t.Optional(
+              t.Object({ link: t.String() }, { description: "An image, video or document header's file by an https link (default: the example the template was submitted with)" }),
+            ),
             button_variable: t.Optional(t.String({ description: "The URL button's variable, when it has one" })),
           }),
         ),
@@ -163,6 +166,7 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
             }),
           ),
           header_variable: t.Optional(t.String()),
+          header_media: t.Optional(t.Object({ link: t.String() }, { description: "A media header's file by an https link (default: the template's example)" })),
           button_variable: t.Optional(t.String()),
         }),
         to: t.Optional(t.Array(t.String(), { description: "Up to 10,000 numbers, E.164 (repeats sent once)" })),

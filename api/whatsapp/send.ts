@@ -57,7 +57,7 @@ export function publicMediaLink(v: string): boolean {
     return false;
   }
 }
-const mediaLink = z.string().trim().max(2000, "validation.maxLength::2000").refine(publicMediaLink, "validation.waSendMediaUrl");
+export const mediaLink = z.string().trim().max(2000, "validation.maxLength::2000").refine(publicMediaLink, "validation.waSendMediaUrl");
 const caption = z.string().trim().max(1024, "validation.maxLength::1024").optional();
 
 /** Graph's interactive messages: reply buttons (1–3, titles up to 20 and distinct) or a list (sections of rows, 10 rows in all). */
@@ -115,6 +115,7 @@ export const sendWhatsappSchema = z
         language: z.string().trim().min(2, "validation.required").max(10),
         variables: z.array(param).max(100).optional().default([]),
         header_variable: param.optional(),
+        header_media: z.object({ link: mediaLink }).optional(),
         button_variable: param.optional(),
       })
       .optional(),
@@ -152,11 +153,27 @@ export type AcceptedWhatsapp = {
 
 type TemplateRow = { id: string; name: string; language: string; category: WhatsappPriceRoute; status: string; components: Array<Record<string, unknown>> };
 
+type HeaderPart = { format?: string; example?: { header_handle?: string[] } };
+
+/**
+ * Graph's header parameter of a template whose header is an image, a video or a document (Meta
+ * refuses such a send without one: 132012): the link given with the send, else the example the
+ * template was submitted with. Null for a text header or none; undefined when a media header has no link.
+ */
+export function mediaHeaderComponent(header: HeaderPart | undefined, link?: string): Record<string, unknown> | null | undefined {
+  const kind = header?.format?.toLowerCase();
+  if (kind !== "image" && kind !== "video" && kind !== "document") return null;
+  const url = link ?? header?.example?.header_handle?.[0];
+  return url ? { type: "header", parameters: [{ type: kind, [kind]: { link: url } }] } : undefined;
+}
+
 /** Graph's template message and its readable text, from an approved template and the variables; 422 when they do not fit. */
 function templateContent(t: TemplateRow, input: NonNullable<SendWhatsappInput["template"]>) {
-  const part = (type: string) => t.components.find((c) => c.type === type) as { text?: string; format?: string; buttons?: Array<{ type: string; url?: string }> } | undefined;
+  const part = (type: string) => t.components.find((c) => c.type === type) as (HeaderPart & { text?: string; buttons?: Array<{ type: string; url?: string }> }) | undefined;
   const body = part("BODY")?.text ?? "";
   const header = part("HEADER");
+  const media = mediaHeaderComponent(header, input.header_media?.link);
+  if (media === undefined) throw new AppError("VALIDATION", { fields: { "template.header_media.link": ["validation.waFillParameters"] } });
   const urlButton = part("BUTTONS")?.buttons?.findIndex((b) => b.type === "URL" && variablesOf(b.url ?? "").length > 0) ?? -1;
   const missing =
     variablesOf(body).length !== input.variables.length ||
@@ -165,6 +182,7 @@ function templateContent(t: TemplateRow, input: NonNullable<SendWhatsappInput["t
   if (missing) throw new AppError("VALIDATION", { fields: { "template.variables": ["validation.waFillParameters"] } });
   const components: Array<Record<string, unknown>> = [];
   if (header?.format === "TEXT" && input.header_variable) components.push({ type: "header", parameters: [{ type: "text", text: input.header_variable }] });
+  if (media) components.push(media);
   if (input.variables.length) components.push({ type: "body", parameters: input.variables.map((text) => ({ type: "text", text })) });
   if (urlButton >= 0 && input.button_variable)
     components.push({ type: "button", sub_type: "url", index: String(urlButton), parameters: [{ type: "text", text: input.button_variable }] });
