@@ -40,12 +40,16 @@
  * - Webhook posts are retried (0.5 s doubling, 6 tries) while the endpoint does not answer 2xx,
  *   like the client's callback retries.
  * - Test control (Authorization: Bearer SIMULATOR_API_KEY, not the On-Premises API), under
- *   /whatsapp-onprem/_sim/{client}/: POST inbound {from, text, timestamp?} posts a contact's text
- *   message as the client's `messages` webhook (answers its id); POST expire-tokens ends every
- *   token of the client (the next call is 401, as after a client restart); GET messages[?to=] lists
- *   what the client received to send.
+ *   /whatsapp-onprem/_sim/{client}/: POST inbound {from, text, name?, timestamp?, media?: {type:
+ *   image | video | audio | voice | document | sticker, data (base64), mime_type, filename?}}
+ *   posts a contact's message (a text, or the file with `text` as its caption) as the client's
+ *   `messages` webhook (answers its id); POST expire-tokens ends every token of the client (the
+ *   next call is 401, as after a client restart); GET messages[?to=] lists what the client
+ *   received to send; GET reads lists the contacts' messages marked read.
+ * - GET /v1/media/{id}: a contact's file (its bytes, Content-Type its type; 404, code 1006 for an
+ *   unknown id). PUT /v1/messages/{id} {status: "read"} marks a contact's message read.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { env } from "../lib/env";
 
 const config = env();
@@ -66,6 +70,9 @@ type Client = {
   templates: Template[];
   sent: Sent[];
   namespace: string;
+  /** Contacts' files by media id, and the contacts' messages the business marked read. */
+  media: Map<string, { bytes: Buffer; mime_type: string }>;
+  reads: Array<{ id: string; at: number }>;
 };
 const clients = new Map<string, Client>();
 let nextTemplateId = 700_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -75,7 +82,7 @@ function clientOf(name: string): Client {
   if (!c) {
     const h = createHash("sha256").update(`onprem-namespace:${name}`).digest("hex");
     const namespace = `${h.slice(0, 8)}_${h.slice(8, 12)}_${h.slice(12, 16)}_${h.slice(16, 20)}_${h.slice(20, 32)}`;
-    c = { tokens: new Map(), webhookUrl: "", contacts: new Map(), templates: [], sent: [], namespace };
+    c = { tokens: new Map(), webhookUrl: "", contacts: new Map(), templates: [], sent: [], namespace, media: new Map(), reads: [] };
     clients.set(name, c);
   }
   return c;
@@ -224,9 +231,24 @@ async function simulateInbound(c: Client, req: Request): Promise<Response> {
   c.contacts.set(from, "valid");
   const id = messageId();
   const timestamp = typeof b.timestamp === "number" ? String(b.timestamp) : now();
+  const file = b.media as { type?: unknown; data?: unknown; mime_type?: unknown; filename?: unknown } | undefined;
+  let message: Record<string, unknown> = { type: "text", text: { body: String(b.text ?? "") } };
+  if (file) {
+    const kind = String(file.type ?? "");
+    if (!["image", "video", "audio", "document", "voice", "sticker"].includes(kind) || typeof file.data !== "string" || typeof file.mime_type !== "string")
+      return json({ error: { code: "invalid_media" } }, 400);
+    // The client's media ids are UUIDs.
+    const mediaId = randomUUID();
+    const bytes = Buffer.from(file.data, "base64");
+    c.media.set(mediaId, { bytes, mime_type: file.mime_type });
+    if (c.media.size > 200) c.media.delete(c.media.keys().next().value as string);
+    const caption = typeof b.text === "string" && b.text && ["image", "video", "document"].includes(kind) ? { caption: b.text } : {};
+    const filename = kind === "document" && typeof file.filename === "string" ? { filename: file.filename } : {};
+    message = { type: kind, [kind]: { id: mediaId, mime_type: file.mime_type, sha256: createHash("sha256").update(bytes).digest("hex"), ...caption, ...filename } };
+  }
   postWebhook(c, {
-    contacts: [{ profile: { name: "Cliente Simulado" }, wa_id: from }],
-    messages: [{ from, id, timestamp, type: "text", text: { body: String(b.text ?? "") } }],
+    contacts: [{ profile: { name: typeof b.name === "string" ? b.name : "Cliente Simulado" }, wa_id: from }],
+    messages: [{ from, id, timestamp, ...message }],
   });
   return json({ id }, 202);
 }
@@ -241,6 +263,7 @@ async function control(req: Request, pathname: string): Promise<Response> {
     c.tokens.clear();
     return json({ ok: true }, 202);
   }
+  if (action === "reads" && req.method === "GET") return json({ data: c.reads });
   if (action === "messages" && req.method === "GET") {
     const to = new URL(req.url).searchParams.get("to");
     return json({ data: c.sent.filter((m) => !to || m.to === digitsOf(to)) });
@@ -268,6 +291,17 @@ export async function whatsappOnpremPeer(req: Request, pathname: string): Promis
   }
   if (path === "contacts" && req.method === "POST") return checkContacts(c, await body(req));
   if (path === "messages" && req.method === "POST") return sendMessage(c, await body(req));
+  if (path.startsWith("messages/") && req.method === "PUT") {
+    if ((await body(req)).status !== "read") return apiError(400, 1009, "Parameter value is not valid", "status");
+    c.reads.push({ id: path.slice("messages/".length), at: Date.now() });
+    if (c.reads.length > 1000) c.reads.splice(0, c.reads.length - 1000);
+    return json({ meta: META });
+  }
+  if (path.startsWith("media/") && req.method === "GET") {
+    const found = c.media.get(path.slice("media/".length));
+    if (!found) return apiError(404, 1006, "Resource not found", "unknown media id");
+    return new Response(new Uint8Array(found.bytes), { headers: { "Content-Type": found.mime_type, "Content-Length": String(found.bytes.length) } });
+  }
   if (path === "configs/templates" && req.method === "GET") {
     return json({ count: c.templates.length, filters: {}, limit: 1000, offset: 0, sort: ["id"], total: c.templates.length, waba_templates: c.templates });
   }

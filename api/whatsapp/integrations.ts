@@ -11,17 +11,29 @@
  * and the secrets to seal) and points the provider's webhooks at the new row, stops them at
  * disconnect (best effort), submits and deletes templates, and — the onprem BSP, which reports a
  * template's review only in its template list — reads template statuses when asked
- * (`syncTemplates`, polled by ./templates.ts). Provider refusals become AppErrors here: a 422 naming
+ * (`syncTemplates`, polled by ./templates.ts); fetches a contact's file and marks their message
+ * read for the live chat (./live.ts). Provider refusals become AppErrors here: a 422 naming
  * the form field the provider blamed, 502 PROVIDER_UNAVAILABLE when it did not answer.
  * Sends, statuses and inbound messages are not here: the channel adapters
  * (api/channels/whatsapp/adapter.ts, onprem-adapter.ts) and ./inbound.ts.
  */
 import { createHash } from "node:crypto";
-import { cloudNumberInfo, deleteCloudTemplate, GraphError, submitCloudTemplate, subscribeCloudWebhooks, unsubscribeCloudWebhooks } from "../channels/whatsapp/cloud";
+import {
+  cloudMedia,
+  cloudNumberInfo,
+  deleteCloudTemplate,
+  GraphError,
+  markCloudRead,
+  submitCloudTemplate,
+  subscribeCloudWebhooks,
+  unsubscribeCloudWebhooks,
+} from "../channels/whatsapp/cloud";
 import {
   deleteOnpremTemplate,
   listOnpremTemplates,
+  markOnpremRead,
   OnpremError,
+  onpremMedia,
   onpremHealth,
   type OnpremConnection,
   type OnpremTemplate,
@@ -69,6 +81,10 @@ export type Integration<I> = {
   deleteTemplate(number: NumberWithSecrets, name: string): Promise<void>;
   /** Reads the templates' review status at the provider and applies it (integrations whose provider does not post it). */
   syncTemplates?(number: NumberWithSecrets): Promise<void>;
+  /** A contact's file by the media id of their message, at most maxBytes (`unavailable` on any failure: the message is kept without it). */
+  media(number: NumberWithSecrets, mediaId: string, maxBytes: number): Promise<{ bytes: Uint8Array; tooLarge: boolean; unavailable?: boolean }>;
+  /** Marks a contact's message read (the blue ticks they see), and those before it. */
+  markRead(number: NumberWithSecrets, messageId: string): Promise<void>;
 };
 
 const appUrl = () => env().APP_URL.replace(/\/+$/, "");
@@ -123,6 +139,8 @@ const cloud: Integration<ConnectCloudNumberInput> = {
       if (!(e instanceof GraphError && e.permanent)) throw new AppError("PROVIDER_UNAVAILABLE");
     }
   },
+  media: (n, mediaId, max) => cloudMedia(mediaId, n.secrets.access_token, max),
+  markRead: (n, messageId) => markCloudRead(n.phone_number_id, n.secrets.access_token, messageId),
 };
 
 // ---- onprem (ADR 035) -----------------------------------------------------------------------------
@@ -244,6 +262,8 @@ const onprem: Integration<ConnectOnpremNumberInput> = {
       if (!(e instanceof OnpremError && e.permanent)) throw new AppError("PROVIDER_UNAVAILABLE");
     }
   },
+  media: (n, mediaId, max) => onpremMedia(onpremConnection(n), mediaId, max),
+  markRead: (n, messageId) => markOnpremRead(onpremConnection(n), messageId),
   /**
    * The BSP's template list is its word on each template: every status it reports that differs
    * from ours is applied (approved, rejected with its reason, paused, disabled, back to approved),

@@ -13,7 +13,6 @@
  * provider fetches.
  */
 import type { Transaction } from "sequelize";
-import { cloudMedia, markCloudRead } from "../channels/whatsapp/cloud";
 import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
@@ -23,6 +22,7 @@ import { receiveChannelMessage, type Incoming } from "../live/channel-inbound";
 import { getRoom } from "../live/rooms/queries";
 import type { Room } from "../live/rooms/types";
 import { fileIdOf, signedFileUrl } from "../live/uploads";
+import { INTEGRATIONS } from "./integrations";
 import { numberById, ownNumber, type NumberWithSecrets } from "./numbers";
 import { variablesOf } from "./schemas";
 import { type SendWhatsappInput, writeWhatsappMessage } from "./send";
@@ -41,29 +41,17 @@ function roomRef(externalId: string): { numberId: string; contact: string } | nu
 /** How long the signed link of an agent's file lives: the provider fetches it when the message is dispatched (retries included). */
 const MEDIA_LINK_TTL = 24 * 3600;
 
-/** What each integration does for a room beyond sending (the send itself is the channel adapter's, through the pipeline). */
-const INTEGRATION: Record<
-  NumberWithSecrets["integration"],
-  { media?: (n: NumberWithSecrets, mediaId: string, maxBytes: number) => ReturnType<typeof cloudMedia>; read?: (n: NumberWithSecrets, messageId: string) => Promise<void> }
-> = {
-  cloud: {
-    media: (n, mediaId, max) => cloudMedia(mediaId, n.secrets.access_token, max),
-    read: (n, messageId) => markCloudRead(n.phone_number_id, n.secrets.access_token, messageId),
-  },
-  onprem: {},
-};
-
 /** A contact's message as the room takes it: its text (caption, reply title, place) and its file, if any. */
 export type RoomInbound = { id: string; from: string; text: string; type: string; media: { id: string; filename: string | null } | null; profileName: string };
 
 /** A contact's message into the account's live queue (it was stored as an inbound WhatsApp message first). */
 export async function whatsappToRoom(number: NumberWithSecrets, m: RoomInbound) {
   const media = m.media;
-  const fetchMedia = INTEGRATION[number.integration].media;
+  const integration = INTEGRATIONS[number.integration];
   const files: Incoming[] = media
     ? [
         {
-          fetch: fetchMedia ? (max) => fetchMedia(number, media.id, max) : async () => ({ bytes: new Uint8Array(), tooLarge: false, unavailable: true }),
+          fetch: (max) => integration.media(number, media.id, max),
           name: media.filename,
           label: m.type,
         },
@@ -161,8 +149,7 @@ export const whatsappLive: LiveMessaging = {
   async seen(connection, _room, lastMessageId) {
     if (!lastMessageId) return;
     const n = await numberById(connection.id);
-    const read = n ? INTEGRATION[n.integration].read : undefined;
-    if (n && read) await read(n, lastMessageId);
+    if (n) await INTEGRATIONS[n.integration].markRead(n, lastMessageId);
   },
 };
 

@@ -11,6 +11,7 @@
 import type Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simulatedAppSecret } from "../../api/simulator/whatsapp-cloud";
+import { ONPREM_SIM_PASSWORD, ONPREM_SIM_USERNAME } from "../../api/simulator/whatsapp-onprem";
 import { liveOwner, roomLiveEvents, waitUntil } from "../support/loopback-peer";
 import { openRedis } from "../support/redis";
 import { startStack, type Stack } from "../support/stack";
@@ -239,5 +240,50 @@ describe("WhatsApp rooms", () => {
     const file = await fetch(new URL(`${link.pathname}${link.search}`, stack.apiUrl));
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+});
+
+describe("WhatsApp rooms of the older integration (an On-Premises client)", () => {
+  let client: string;
+  let onpremId: string;
+  beforeAll(async () => {
+    client = `5511${digits(9)}`;
+    const res = await as("/api/whatsapp/numbers", {
+      body: {
+        integration: "onprem",
+        base_url: `${stack.simulatorUrl}/whatsapp-onprem/${client}`,
+        username: ONPREM_SIM_USERNAME,
+        password: ONPREM_SIM_PASSWORD,
+        phone_number: `+${client}`,
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    onpremId = res.body.data.id;
+  });
+
+  it("a contact's photo is fetched from the client's media API into the room; reading the room marks it read at the client", async () => {
+    const from = contact();
+    const posted = await sim(`/whatsapp-onprem/_sim/${client}/inbound`, {
+      from,
+      text: "o comprovante",
+      media: { type: "image", data: PNG.toString("base64"), mime_type: "image/png" },
+    });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(202);
+    const room = await waitUntil("room opened and assigned", async () => {
+      const r = (
+        await stack.query<Record<string, any>>(`SELECT * FROM live_rooms WHERE account_id = $1 AND channel = 'whatsapp' AND external_id = $2`, [accountId, `${onpremId}:${from}`])
+      )[0];
+      return r?.status === "OPEN" && r.agent_id ? r : undefined;
+    });
+    const [m] = await liveMessages(room.id);
+    expect(m).toMatchObject({ author: "visitor", body: "o comprovante", external_id: posted.body.id });
+    expect(m.attachments[0]).toMatchObject({ type: "image", media_type: "image/png", size: PNG.length });
+    const file = await fetch(new URL(m.attachments[0].uri, stack.apiUrl), { headers: { Authorization: `Bearer ${token}` } });
+    expect(Buffer.from(await file.arrayBuffer()).equals(PNG)).toBe(true);
+
+    expect((await as(`/api/omni/rooms/${room.id}/read`, { method: "POST" })).status).toBe(200);
+    await waitUntil("read at the client", async () =>
+      ((await sim(`/whatsapp-onprem/_sim/${client}/reads`)).body.data as Array<{ id: string }>).find((r) => r.id === posted.body.id),
+    );
   });
 });

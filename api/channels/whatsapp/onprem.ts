@@ -13,6 +13,8 @@
  *   POST   /v1/contacts               {blocking: "wait", contacts: ["+55…"], force_check} -> {contacts: [{input, status: valid|invalid, wa_id}]}
  *   POST   /v1/messages               {to, type, recipient_type, text | template {namespace, name, language {policy: deterministic, code}, components}}
  *                                      -> {messages: [{id}]}
+ *   PUT    /v1/messages/{id}          {status: "read"}: a contact's message marked read (blue ticks)
+ *   GET    /v1/media/{id}             a contact's file, the bytes themselves (Content-Type its type)
  *   PATCH  /v1/settings/application   {webhooks: {url}}: where the client posts {contacts, messages, statuses, errors}
  *   GET    /v1/settings/application   -> {settings: {application: {webhooks: {url}}}}
  *   The BSP's template management (templates live at the BSP, not in the client; 360dialog's shape):
@@ -227,4 +229,29 @@ export async function submitOnpremTemplate(c: OnpremConnection, t: { name: strin
 /** DELETE /v1/configs/templates/{name}: every language of the name. */
 export async function deleteOnpremTemplate(c: OnpremConnection, name: string): Promise<void> {
   await call(c, `/v1/configs/templates/${encodeURIComponent(name)}`, "templates", { method: "DELETE" });
+}
+
+/** PUT /v1/messages/{id} {status: "read"}: the contact's message (and those before it) shown read to them. */
+export async function markOnpremRead(c: OnpremConnection, messageId: string): Promise<void> {
+  await call(c, `/v1/messages/${encodeURIComponent(messageId)}`, "read", { method: "PUT", body: { status: "read" } });
+}
+
+/**
+ * GET /v1/media/{id}: a contact's file, answered as the bytes themselves, at most `maxBytes`
+ * (a 401 logs in again once, as every call). Any other failure answers `unavailable`: the
+ * message is kept without the file, as with the Cloud API.
+ */
+export async function onpremMedia(c: OnpremConnection, mediaId: string, maxBytes: number): Promise<{ bytes: Uint8Array; tooLarge: boolean; unavailable?: boolean }> {
+  const none = { bytes: new Uint8Array(), tooLarge: false, unavailable: true };
+  const url = `${c.baseUrl.replace(/\/+$/, "")}/v1/media/${encodeURIComponent(mediaId)}`;
+  const get = async (fresh: boolean) => outboundFetch(url, { headers: { Authorization: `Bearer ${await token(c, fresh)}` }, timeoutMs: TIMEOUT_MS * 2, maxBytes, trust: "tenant" });
+  try {
+    let res = await get(false);
+    if (res.status === 401) res = await get(true);
+    return res.status >= 200 && res.status < 300 ? { bytes: res.body, tooLarge: false } : none;
+  } catch (e) {
+    if (isOutboundError(e) && e.reason === "too_large") return { bytes: new Uint8Array(), tooLarge: true };
+    console.warn(`whatsapp onprem media ${mediaId}: ${(e as Error).message}`);
+    return none;
+  }
 }
