@@ -62,18 +62,23 @@ function assertManage(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/whatsapp/jv/numbers/new")) throw new AppError("FORBIDDEN");
 }
 
-const listSchema = z.object(pageInput);
+const listSchema = z.object({
+  integration: z.enum(["cloud", "onprem"], "validation.option").optional(),
+  waba_id: z.string().trim().max(64, "validation.maxLength::64").optional(),
+  ...pageInput,
+});
 
-/** The account's numbers, oldest first (created_at, id), `limit` a page after `cursor`. */
+/** The account's numbers (of one integration, of one WABA, when given), oldest first (created_at, id), `limit` a page after `cursor`. */
 export async function listWhatsappNumbers(ctx: SignedInCtx, input: unknown): Promise<{ data: WhatsappNumber[]; next_cursor: string | null }> {
   if (!can(ctx.actor, "/whatsapp/send") && !can(ctx.actor, "/whatsapp/history")) throw new AppError("FORBIDDEN");
-  const { limit, cursor } = validate(listSchema, input ?? {});
+  const { limit, cursor, integration, waba_id } = validate(listSchema, input ?? {});
   const after = timeIdCursor(cursor);
   const found = await rows<Row & { position: string }>(
     `SELECT ${COLUMNS}, ${POSITION_SQL("created_at")} AS position FROM whatsapp_numbers
-      WHERE account_id = $1 ${after ? "AND (created_at, id) > ($3::timestamptz, $4::uuid)" : ""}
+      WHERE account_id = $1 AND ($3::text IS NULL OR integration = $3) AND ($4::text IS NULL OR waba_id = $4)
+        ${after ? "AND (created_at, id) > ($5::timestamptz, $6::uuid)" : ""}
       ORDER BY created_at, id LIMIT $2`,
-    [ctx.actor.accountId, limit + 1, ...(after ?? [])],
+    [ctx.actor.accountId, limit + 1, integration ?? null, waba_id ?? null, ...(after ?? [])],
   );
   return keyset(
     found,

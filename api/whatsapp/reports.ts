@@ -113,3 +113,11 @@ export async function whatsappUsage(ctx: SignedInCtx, input: unknown = {}): Prom
   const [currency, data] = await Promise.all([accountCurrency(ctx.actor.accountId), byCategory(ctx.actor.accountId, from, to)]);
   return { from, to, currency, data, totals: sumOf(data) };
 }
+
+/** GET /api/whatsapp/messages/charts (spec's legacy path): per São Paulo day of the last 7 or 30 days, outbound messages per status and cost. */
+export async function whatsappCharts(ctx: SignedInCtx, query: unknown = {}) {
+  allow(ctx, "/whatsapp/insights");
+  const { days } = validate(daysSchema, query ?? {});
+  const to = saoPauloToday();
+  return { days, ...(await perDay(ctx.actor.accountId, addDays(to, -(days - 1)), to, "whatsapp")) };
+}

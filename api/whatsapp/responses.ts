@@ -167,3 +167,48 @@ export const WhatsappCampaignAccepted = t.Object({
     }),
   }),
 });
+
+/** DELETE /api/whatsapp/templates?ids= (the legacy bulk delete). */
+export const WhatsappTemplatesDeleted = t.Object({
+  deleted: Type.Integer({ description: "Templates deleted (every language of each name)" }),
+  ids: t.Array(t.String({ format: "uuid" }), { description: "The ids named that were deleted (one whose name went with an earlier id is left out)" }),
+});
+
+const statusCounts = t.Record(t.String(), Type.Integer(), { description: "Messages per status" });
+const ChartTotals = {
+  total: Type.Integer({ description: "Messages" }),
+  segments: Type.Integer(),
+  cost: Type.Integer({ description: "In the currency's cents" }),
+  statuses: statusCounts,
+};
+const dayOf = t.String({ format: "date", description: "São Paulo day" });
+/** GET /api/whatsapp/messages/charts. */
+export const WhatsappCharts = t.Object({
+  days: Type.Integer({ description: "7 or 30" }),
+  from: dayOf,
+  to: dayOf,
+  currency: t.String(),
+  data: t.Array(t.Object({ day: dayOf, ...ChartTotals }), { description: "One per day, oldest first, days without messages included" }),
+  totals: t.Object(ChartTotals),
+  next_cursor: t.Null(),
+});
+
+/** POST /api/whatsapp/messages/insights (./reports.ts whatsappInsights). */
+export const WhatsappInsightsOne = t.Object({
+  days: Type.Integer(),
+  from: dayOf,
+  to: dayOf,
+  currency: t.String(),
+  messages: Type.Integer({ description: "Outbound messages created in the period" }),
+  sent: Type.Integer(),
+  delivered: Type.Integer(),
+  read: Type.Integer(),
+  failed: Type.Integer(),
+  rejected: Type.Integer({ description: "Refused before sending: rejected or opted out" }),
+  delivery_rate: t.Number({ description: "delivered / sent, 0..1" }),
+  read_rate: t.Number({ description: "read / delivered, 0..1" }),
+  failure_rate: t.Number({ description: "failed / messages, 0..1" }),
+  cost: Type.Integer({ description: "In the currency's cents" }),
+  received: Type.Integer({ description: "Inbound messages (the contacts' own)" }),
+  data: t.Array(t.Object({ day: dayOf, ...ChartTotals })),
+});

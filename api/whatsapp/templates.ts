@@ -53,6 +53,8 @@ const listSchema = z.object({
     .string()
     .regex(/^[0-9a-f-]{36}$/i, "validation.invalid")
     .optional(),
+  integration: z.enum(["cloud", "onprem"], "validation.option").optional(),
+  waba_id: z.string().trim().max(64, "validation.maxLength::64").optional(),
   ...pageInput,
 });
 
@@ -99,9 +101,11 @@ export async function listWhatsappTemplates(ctx: SignedInCtx, input: unknown): P
   const found = await rows<WhatsappTemplate & { position: string }>(
     `SELECT ${COLUMNS}, ${POSITION_SQL("created_at")} AS position FROM whatsapp_templates
       WHERE account_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::uuid IS NULL OR number_id = $3)
-        ${after ? "AND (created_at, id) < ($5::timestamptz, $6::uuid)" : ""}
+        AND ($5::text IS NULL AND $6::text IS NULL OR number_id IN (
+              SELECT n.id FROM whatsapp_numbers n WHERE n.account_id = $1 AND ($5::text IS NULL OR n.integration = $5) AND ($6::text IS NULL OR n.waba_id = $6)))
+        ${after ? "AND (created_at, id) < ($7::timestamptz, $8::uuid)" : ""}
       ORDER BY created_at DESC, id DESC LIMIT $4`,
-    [ctx.actor.accountId, q.status ?? null, q.number_id ?? null, q.limit + 1, ...(after ?? [])],
+    [ctx.actor.accountId, q.status ?? null, q.number_id ?? null, q.limit + 1, q.integration ?? null, q.waba_id ?? null, ...(after ?? [])],
   );
   return keyset(
     found,
@@ -192,3 +196,24 @@ export function providerStatus(event: string): TemplateStatus | null {
 
 /** Whether a person may see the templates screen at all (used by the sidebar later). */
 export const seesTemplates = (ctx: SignedInCtx) => can(ctx.actor, "/whatsapp/templates");
+
+/**
+ * DELETE /api/whatsapp/templates?ids=a,b (the spec's legacy bulk delete): every template named,
+ * each as deleteWhatsappTemplate (all languages of its name, here and at the provider). An id that
+ * is not the account's is 404 before anything is deleted; one whose name went with an earlier id counts once.
+ */
+export async function deleteWhatsappTemplates(ctx: SignedInCtx, ids: string[]): Promise<{ deleted: number; ids: string[] }> {
+  assertTemplates(ctx, "/whatsapp/templates/new");
+  const wanted = [...new Set(ids.map((i) => i.trim()).filter(Boolean))];
+  if (!wanted.length || wanted.length > 100) throw new AppError("VALIDATION", { fields: { ids: [wanted.length ? "validation.maxItems::100" : "validation.required"] } });
+  for (const id of wanted) await getWhatsappTemplate(ctx, id);
+  let deleted = 0;
+  const done: string[] = [];
+  for (const id of wanted) {
+    const still = await row<{ id: string }>(`SELECT id FROM whatsapp_templates WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
+    if (!still) continue;
+    deleted += (await deleteWhatsappTemplate(ctx, id)).deleted;
+    done.push(id);
+  }
+  return { deleted, ids: done };
+}

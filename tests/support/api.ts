@@ -13,10 +13,12 @@ export type ApiOpts = {
   ip?: string;
   account?: string;
   host?: string;
+  /** Any other request headers (Idempotency-Key…). */
+  headers?: Record<string, string>;
 };
 
 export async function api<T = any>(path: string, opts: ApiOpts = {}): Promise<{ status: number; body: T; headers: Headers }> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.body !== undefined) headers["Content-Type"] = "application/json";
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   if (opts.lang) headers["Accept-Language"] = opts.lang;
