@@ -56,6 +56,36 @@ async function contactWrites(from: string, text: string, name: string) {
   expect(res.status).toBe(202);
 }
 
+/** The agent signs in on `page` (JavaScript on: connected, AVAILABLE), the contact writes, the room shows up in the queue and the agent takes it; answers the room's id. */
+async function takeRoom(page: Page, from: string, text: string): Promise<string> {
+  await signIn(page, agent);
+  await page.goto("/live?tab=queue");
+  // Connected: the status is restored at connect (AVAILABLE by default).
+  await expect
+    .poll(async () => (await query<{ status: string }>(`SELECT status FROM live_agents WHERE account_id = $1 AND user_id = $2`, [agent.accountId, agent.userId]))[0]?.status, {
+      timeout: 15_000,
+    })
+    .toBe("AVAILABLE");
+  // The contact writes: the room shows up in the queue without a reload.
+  await contactWrites(from, text, "Joana Prado");
+  let roomId = "";
+  await expect
+    .poll(
+      async () =>
+        (roomId =
+          (
+            await query<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1 AND channel = 'whatsapp' AND external_id = $2`, [agent.accountId, `${numberId}:${from}`])
+          )[0]?.id ?? ""),
+      { timeout: 20_000 },
+    )
+    .not.toBe("");
+  await page.locator(`[data-room="${roomId}"]`).click({ timeout: 20_000 });
+  await page.getByTestId("thread").getByText(text).waitFor();
+  await page.getByRole("button", { name: "Assumir atendimento" }).click();
+  await page.waitForURL((u) => u.searchParams.get("tab") === "me" && u.searchParams.get("room") === roomId);
+  return roomId;
+}
+
 /** The agent's bubble in the thread with this text. */
 const agentBubble = (page: Page, text: string) => page.getByTestId("thread").locator('[data-author="agent"]', { hasText: text });
 
@@ -81,33 +111,8 @@ describe.skipIf(!hasChromium)("a WhatsApp room on /live in Chromium", () => {
     const page = await newPage(browser());
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await signIn(page, agent);
-    await page.goto("/live?tab=queue");
-    // Connected: the status is restored at connect (AVAILABLE by default).
-    await expect
-      .poll(async () => (await query<{ status: string }>(`SELECT status FROM live_agents WHERE account_id = $1 AND user_id = $2`, [agent.accountId, agent.userId]))[0]?.status, {
-        timeout: 15_000,
-      })
-      .toBe("AVAILABLE");
-
-    // The contact writes: the room shows up in the queue without a reload.
     const from = `+5511${digits(9)}`;
-    await contactWrites(from, "Oi, meu pedido ainda não chegou", "Joana Prado");
-    let roomId = "";
-    await expect
-      .poll(
-        async () =>
-          (roomId =
-            (
-              await query<{ id: string }>(`SELECT id FROM live_rooms WHERE account_id = $1 AND channel = 'whatsapp' AND external_id = $2`, [agent.accountId, `${numberId}:${from}`])
-            )[0]?.id ?? ""),
-        { timeout: 20_000 },
-      )
-      .not.toBe("");
-    await page.locator(`[data-room="${roomId}"]`).click({ timeout: 20_000 });
-    await page.getByTestId("thread").getByText("meu pedido ainda não chegou").waitFor();
-    await page.getByRole("button", { name: "Assumir atendimento" }).click();
-    await page.waitForURL((u) => u.searchParams.get("tab") === "me" && u.searchParams.get("room") === roomId);
+    const roomId = await takeRoom(page, from, "Oi, meu pedido ainda não chegou");
 
     // The window: open until 24 hours after the contact's message, in São Paulo time.
     const [win] = await query<{ time: string; day: string }>(
@@ -167,5 +172,41 @@ describe.skipIf(!hasChromium)("a WhatsApp room on /live in Chromium", () => {
     await page.getByLabel("Mensagem", { exact: true }).waitFor();
     expect(await picker.count()).toBe(0);
     expect(errors).toEqual([]);
+  });
+  it("without JavaScript, the agent chooses another template, its own variables come with it, and it goes", async () => {
+    const make = async (name: string, body: string, examples: string[]) => {
+      const res = await api("/api/whatsapp/templates", { token, body: { number_id: numberId, name, category: "utility", language: "pt_BR", body, body_examples: examples } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.id as string;
+    };
+    const tag = digits(5);
+    const first = await make(`a_aviso_${tag}`, "Oi {{1}}, tudo certo?", ["Ana"]);
+    const second = await make(`b_pesquisa_${tag}`, "Olá {{1}}, de 0 a 10, que nota dá ao pedido {{2}}?", ["Ana", "42"]);
+    for (const id of [first, second]) await expect.poll(async () => (await api(`/api/whatsapp/templates/${id}`, { token })).body.data.status, { timeout: 30_000 }).toBe("approved");
+    const from = `+5511${digits(9)}`;
+    const roomId = await takeRoom(await newPage(browser()), from, "Quero avaliar meu pedido");
+    await query(`UPDATE whatsapp_windows SET last_inbound_at = now() - interval '25 hours' WHERE number_id = $1 AND contact = $2`, [numberId, from]);
+
+    const page = await newPage(browser(), { javaScriptEnabled: false });
+    await signIn(page, agent);
+    await page.goto(`/live?tab=me&room=${roomId}`);
+    const picker = page.getByTestId("template-picker");
+    await picker.waitFor();
+    // The first template is shown with its one variable; choosing the second brings the page back with its two.
+    expect(await picker.getByLabel("Variável 2").count()).toBe(0);
+    await picker.getByLabel("Modelo aprovado").selectOption(second);
+    await picker.getByRole("button", { name: "Escolher" }).click();
+    await page.waitForURL((u) => u.searchParams.get("template") === second);
+    expect(await picker.getByTestId("template-preview").textContent()).toBe("Olá {{1}}, de 0 a 10, que nota dá ao pedido {{2}}?");
+    await picker.getByLabel("Variável 1").fill("Joana");
+    await picker.getByLabel("Variável 2").fill("4321");
+    await picker.getByRole("button", { name: "Enviar modelo" }).click();
+    await agentBubble(page, "Olá Joana, de 0 a 10, que nota dá ao pedido 4321?").waitFor({ timeout: 15_000 });
+    const sent = await query<{ body: string; type: string; content: any }>(
+      `SELECT l.body, m.type, m.content FROM live_messages l JOIN messages m ON m.id = l.message_id WHERE l.room_id = $1 AND l.author = 'agent'`,
+      [roomId],
+    );
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ body: "Olá Joana, de 0 a 10, que nota dá ao pedido 4321?", type: "template", content: { template: { name: `b_pesquisa_${tag}` } } });
   });
 });

@@ -7,7 +7,7 @@
  */
 import { Form } from "@remix-run/react";
 import { formatInTimeZone } from "date-fns-tz";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
@@ -60,25 +60,37 @@ export function WindowLine({ window: w, lng }: { window: ComposerWindow | null; 
 /** The template's body with the values given so far; a blank variable keeps its placeholder. */
 export const renderTemplate = (body: string, values: readonly string[]) => body.replace(/\{\{(\d+)\}\}/g, (m, n: string) => values[Number(n) - 1]?.trim() || m);
 
-/** Outside the window: choose an approved template, fill its variables, send it. */
+/**
+ * Outside the window: choose an approved template, fill its variables, send it. Choosing is its
+ * own GET form (the desk's URL with `template`), so without JavaScript the page comes back with
+ * the chosen template's variables; with JavaScript the choice applies at once and that button goes.
+ */
 export function TemplatePicker({
   roomId,
   action,
+  tab,
+  initial,
   templates,
   onSend,
   errors,
 }: {
   roomId: string;
   action: string;
+  /** The desk's list tab, kept by the choose form. */
+  tab: string;
+  /** The template chosen by the URL (`template`), if any. */
+  initial?: string | null;
   templates: ComposerTemplate[];
   onSend?: (template: { id: string; variables: string[] }, preview: string) => Promise<SendResult>;
   /** The page action's refusal (without JavaScript). */
   errors?: string[] | null;
 }) {
   const { t } = useTranslation("liveDesk");
-  const [chosen, setChosen] = useState(templates[0]?.id ?? "");
+  const [chosen, setChosen] = useState(templates.some((x) => x.id === initial) ? initial! : (templates[0]?.id ?? ""));
   const [values, setValues] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const [failed, setFailed] = useState<SendErrorList | null>(null);
   const template = templates.find((x) => x.id === chosen) ?? templates[0];
   if (!template)
@@ -90,79 +102,90 @@ export function TemplatePicker({
   const vars = Array.from({ length: template.variables }, (_, i) => values[i] ?? "");
   const preview = renderTemplate(template.body, vars);
   return (
-    <Form
-      method="post"
-      action={action}
-      className="space-y-2 border-t p-3"
-      data-testid="template-picker"
-      onSubmit={(e) => {
-        if (!onSend) return;
-        e.preventDefault();
-        if (busy) return;
-        setBusy(true);
-        setFailed(null);
-        void onSend({ id: template.id, variables: vars.map((v) => v.trim()) }, preview).then((r) => {
-          setBusy(false);
-          if (r.ok) setValues([]);
-          else setFailed(r.errors);
-        });
-      }}
-    >
-      <CsrfInput />
-      <input type="hidden" name="intent" value="template" />
-      <input type="hidden" name="room_id" value={roomId} />
-      <SendErrors errors={failed ?? (errors?.length ? { keys: errors } : null)} />
-      <div className="space-y-1">
+    <div className="space-y-2 border-t p-3" data-testid="template-picker">
+      <Form method="get" action="/live" className="space-y-1" onSubmit={(e) => hydrated && e.preventDefault()}>
+        <input type="hidden" name="tab" value={tab} />
+        <input type="hidden" name="room" value={roomId} />
         <Label htmlFor="wa-template">{t("composer.whatsapp.template")}</Label>
-        <NativeSelect
-          id="wa-template"
-          name="template_id"
-          value={template.id}
-          onChange={(e) => {
-            setChosen(e.currentTarget.value);
-            setValues([]);
-            setFailed(null);
-          }}
-        >
-          {templates.map((x) => (
-            <NativeSelectOption key={x.id} value={x.id}>
-              {`${x.name} (${x.language}) · ${t(`composer.whatsapp.category.${x.category}`, { defaultValue: x.category })}`}
-            </NativeSelectOption>
-          ))}
-        </NativeSelect>
-      </div>
-      <figure className="rounded-md border bg-muted/40 p-2 text-sm">
-        <figcaption className="text-xs text-muted-foreground">{t("composer.whatsapp.preview")}</figcaption>
-        <p className="whitespace-pre-wrap" data-testid="template-preview">
-          {preview}
-        </p>
-      </figure>
-      {vars.map((v, i) => {
-        const id = `wa-variable-${i + 1}`;
-        return (
-          <div key={id} className="space-y-1">
-            <Label htmlFor={id}>{t("composer.whatsapp.variable", { n: i + 1 })}</Label>
-            <Input
-              id={id}
-              name="variables"
-              required
-              maxLength={1000}
-              value={v}
-              onChange={(e) => {
-                const next = [...vars];
-                next[i] = e.currentTarget.value;
-                setValues(next);
-              }}
-            />
-          </div>
-        );
-      })}
-      <div className="flex items-center justify-between gap-2">
-        <p className="text-xs text-muted-foreground">{t("composer.whatsapp.templateHelp")}</p>
-        <Button type="submit" disabled={busy}>
-          {t("composer.whatsapp.sendTemplate")}
-        </Button>
-      </div>
-    </Form>
+        <div className="flex gap-2">
+          <NativeSelect
+            id="wa-template"
+            name="template"
+            value={template.id}
+            onChange={(e) => {
+              setChosen(e.currentTarget.value);
+              setValues([]);
+              setFailed(null);
+            }}
+          >
+            {templates.map((x) => (
+              <NativeSelectOption key={x.id} value={x.id}>
+                {`${x.name} (${x.language}) · ${t(`composer.whatsapp.category.${x.category}`, { defaultValue: x.category })}`}
+              </NativeSelectOption>
+            ))}
+          </NativeSelect>
+          {hydrated ? null : (
+            <Button type="submit" variant="outline">
+              {t("composer.whatsapp.chooseTemplate")}
+            </Button>
+          )}
+        </div>
+      </Form>
+      <Form
+        method="post"
+        action={action}
+        className="space-y-2"
+        onSubmit={(e) => {
+          if (!onSend) return;
+          e.preventDefault();
+          if (busy) return;
+          setBusy(true);
+          setFailed(null);
+          void onSend({ id: template.id, variables: vars.map((v) => v.trim()) }, preview).then((r) => {
+            setBusy(false);
+            if (r.ok) setValues([]);
+            else setFailed(r.errors);
+          });
+        }}
+      >
+        <CsrfInput />
+        <input type="hidden" name="intent" value="template" />
+        <input type="hidden" name="room_id" value={roomId} />
+        <input type="hidden" name="template_id" value={template.id} />
+        <SendErrors errors={failed ?? (errors?.length ? { keys: errors } : null)} />
+        <figure className="rounded-md border bg-muted/40 p-2 text-sm">
+          <figcaption className="text-xs text-muted-foreground">{t("composer.whatsapp.preview")}</figcaption>
+          <p className="whitespace-pre-wrap" data-testid="template-preview">
+            {preview}
+          </p>
+        </figure>
+        {vars.map((v, i) => {
+          const id = `wa-variable-${i + 1}`;
+          return (
+            <div key={id} className="space-y-1">
+              <Label htmlFor={id}>{t("composer.whatsapp.variable", { n: i + 1 })}</Label>
+              <Input
+                id={id}
+                name="variables"
+                required
+                maxLength={1000}
+                value={v}
+                onChange={(e) => {
+                  const next = [...vars];
+                  next[i] = e.currentTarget.value;
+                  setValues(next);
+                }}
+              />
+            </div>
+          );
+        })}
+        <div className="flex items-center justify-between gap-2">
+          <p className="text-xs text-muted-foreground">{t("composer.whatsapp.templateHelp")}</p>
+          <Button type="submit" disabled={busy}>
+            {t("composer.whatsapp.sendTemplate")}
+          </Button>
+        </div>
+      </Form>
+    </div>
   );
 }

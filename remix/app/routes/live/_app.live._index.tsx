@@ -7,7 +7,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "~api/live/limits";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator, useRouteLoaderData, useSubmit } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator, useRouteLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput, FormErrors, useCsrf } from "~/components/forms/fields";
@@ -227,6 +227,7 @@ function AttachForm({ roomId, action, errors }: { roomId: string; action: string
 
 export default function LiveDesk() {
   const data = useLoaderData<typeof deskLoader>();
+  const [searchParams] = useSearchParams();
   const actionData = useActionData<FormReply & { intent?: string }>();
   const { t } = useTranslation(["liveDesk", "common"]);
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
@@ -423,6 +424,8 @@ export default function LiveDesk() {
                 key={room.id}
                 roomId={room.id}
                 action={action}
+                tab={data.tab}
+                initial={searchParams.get("template")}
                 templates={composer?.templates ?? []}
                 onSend={(template, preview) => sendTemplate(room.id, template, preview)}
                 errors={errorIntent === "template" ? errors : null}
