@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { png } from "../../tests/support/media-files";
+import { crc32 } from "../lib/crc32";
 
 process.env.UPLOAD_DIR = mkdtempSync(join(tmpdir(), "wa-media-unit-"));
 const { jpegDecodes, mediaTooLarge, pngDecodes } = await import("./media");
@@ -99,13 +100,4 @@ function pngWith(width: number, height: number, idat: Buffer): Buffer {
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), idat])), 0);
   return Buffer.concat([base.subarray(0, 8), ihdr, head, idat, crc, base.subarray(base.length - 12)]);
-}
-
-function crc32(b: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const x of b) {
-    c ^= x;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  }
-  return (c ^ 0xffffffff) >>> 0;
 }

@@ -20,6 +20,7 @@ import { createInflate } from "node:zlib";
 import { open } from "node:fs/promises";
 import { fileTypeFromFile } from "file-type";
 import type { SignedInCtx } from "../lib/context";
+import { crc32 } from "../lib/crc32";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
@@ -192,17 +193,6 @@ async function readAll(path: string, size: number): Promise<Buffer> {
   } finally {
     await fh.close();
   }
-}
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(b: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < b.length; i++) c = CRC_TABLE[(c ^ b[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 /** Channels per PNG colour type, and the bit depths each allows. */
@@ -451,6 +441,24 @@ type MediaRow = { id: string; type: MediaKind; media_type: string; name: string;
 async function mediaRow(accountId: string, id: string): Promise<MediaRow | null> {
   if (!UUID.test(id)) return null;
   return row<MediaRow>(`SELECT id, type, media_type, name, size, sha256 FROM live_files WHERE id = $1 AND account_id = $2 AND room_id IS NULL`, [id, accountId]);
+}
+
+/** The SHA-256 of a stored send file of the account (null: none). */
+export async function mediaSha256(accountId: string, id: string): Promise<string | null> {
+  return (await mediaRow(accountId, id))?.sha256 ?? null;
+}
+
+/**
+ * Forgets an uploaded file that the accepted message does not carry (a form posted again under
+ * its Idempotency-Key answers the first post's message, whose link is of the first copy).
+ */
+export async function dropMediaUnlessSent(accountId: string, fileId: string, messageId: string) {
+  await row(
+    `DELETE FROM live_files f WHERE f.id = $1 AND f.account_id = $2 AND f.room_id IS NULL
+        AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = $3 AND m.account_id = $2 AND strpos(m.content::text, $1::text) > 0)
+      RETURNING f.id`,
+    [fileId, accountId, messageId],
+  );
 }
 
 /** GET /api/whatsapp/media/{id}: the file's facts and a fresh signed link (another account's: not found). */

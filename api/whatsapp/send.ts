@@ -34,7 +34,7 @@ import { isIP } from "node:net";
 import { addressRisk } from "../lib/outbound";
 import { blockedSql } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type WhatsappPriceRoute } from "../sms/pricing";
-import { isMediaKind, mediaByIdAsLink } from "./media";
+import { isMediaKind, mediaByIdAsLink, mediaSha256 } from "./media";
 import { ownNumber } from "./numbers";
 import { variablesOf } from "./schemas";
 import { WINDOW_HOURS } from "./window";
@@ -275,7 +275,10 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
   const number = await ownNumber(accountId, data.from).catch(() => {
     throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
   });
-  const hash = createHash("sha256").update(JSON.stringify(data)).digest("hex");
+  // An uploaded file counts by its bytes: the same form posted twice (each post uploads its own copy) is the same request.
+  const hash = createHash("sha256")
+    .update(JSON.stringify(await mediaByContent(accountId, data)))
+    .digest("hex");
   if (idempotencyKey !== null) {
     const stored = await storedAnswer(accountId, idempotencyKey, hash);
     if (stored) return stored;
@@ -312,6 +315,13 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
     // The batch's statement failed (a key stored meanwhile by another request): this send alone, below.
   }
   return acceptAlone(ctx, data, number, hash, idempotencyKey);
+}
+
+/** The send as its Idempotency-Key compares it: an uploaded file named by the SHA-256 of its bytes instead of its id. */
+async function mediaByContent(accountId: string, data: SendWhatsappInput): Promise<unknown> {
+  if (!isMediaKind(data.type) || !data[data.type]?.id) return data;
+  const { id, ...rest } = data[data.type]!;
+  return { ...data, [data.type]: { ...rest, sha256: (await mediaSha256(accountId, id!)) ?? id } };
 }
 
 /** A media message naming an uploaded file by id goes with its signed link (Graph's object then carries the link the provider fetches). */

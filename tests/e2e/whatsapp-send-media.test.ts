@@ -3,7 +3,8 @@
  * form is a plain multipart POST. Inside the contact's window an image picked from disk (a PNG)
  * goes, the page lands on /whatsapp/success, and the simulator's Graph peer receives the image by
  * a link of ours; an image over 14 MB comes back with the translated 'Invalid file size' next to
- * the file field, and nothing is sent.
+ * the file field, and nothing is sent; the form posted twice (each post with its own copy of the
+ * file) sends once. With JavaScript only the chosen kind's fields show, and a PDF goes the same way.
  */
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,7 +16,7 @@ import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useB
 import { query } from "../support/db";
 import { giveOmni, setAccount } from "../support/factories";
 import { waitUntil } from "../support/loopback-peer";
-import { png } from "../support/media-files";
+import { pdf, png } from "../support/media-files";
 
 requireChromiumInCi();
 
@@ -30,7 +31,7 @@ const sim = (path: string, body?: unknown) =>
 describe.skipIf(!hasChromium)("WhatsApp send with a file, without JavaScript", () => {
   const browser = useBrowser();
 
-  it("a PNG picked from disk is sent and lands on success; a 15 MB image shows the translated 'Invalid file size'", async () => {
+  it("a PNG picked from disk is sent and lands on success; a 15 MB image shows the translated 'Invalid file size'; a double post sends once; with JavaScript a PDF goes too", async () => {
     const person = await registerPerson("wa-media-e2e");
     await giveOmni(person.accountId);
     await setAccount(person.accountId, { balance: 10_000 });
@@ -91,7 +92,46 @@ describe.skipIf(!hasChromium)("WhatsApp send with a file, without JavaScript", (
       const link = new URL(out.content.image.link);
       const fetched = await fetch(new URL(`${link.pathname}${link.search}`, inject("apiUrl")));
       expect(Buffer.from(await fetched.arrayBuffer()).equals(photo)).toBe(true);
+
+      // The same form posted twice under its idempotency key, each post with its own copy of the file (a double submit): one message.
+      await page.goto(`/whatsapp/send?number_id=${numberId}&to=${encodeURIComponent(to)}&type=image`);
+      const fields: Record<string, string> = {};
+      for (const input of await page.locator("form#whatsapp-send").locator("input[name], select[name], textarea[name]").all()) {
+        const type = await input.getAttribute("type");
+        if (type === "file" || (type === "radio" && !(await input.isChecked()))) continue;
+        fields[(await input.getAttribute("name"))!] = await input.inputValue();
+      }
+      const again = png(30, 30);
+      const post = () =>
+        page.request.post("/whatsapp/send", {
+          multipart: { ...fields, caption: "De novo", media_file: { name: "de-novo.png", mimeType: "image/png", buffer: again }, intent: "send" },
+          maxRedirects: 0,
+        });
+      const [first, second] = await Promise.all([post(), post()]);
+      expect(first.status()).toBe(302);
+      expect(second.headers().location).toBe(first.headers().location);
+      const twice = await query<{ id: string }>("SELECT id FROM messages WHERE account_id = $1 AND recipient = $2 AND body = 'De novo'", [person.accountId, to]);
+      expect(twice).toHaveLength(1);
+      // The second copy is not kept: only the file the message carries.
+      expect(await query("SELECT 1 FROM live_files WHERE account_id = $1 AND size = $2", [person.accountId, again.length])).toHaveLength(1);
       await page.context().close();
+
+      // With JavaScript the form shows the chosen kind's rule and fields only, and sends the same way.
+      const js = await newPage(browser());
+      await signIn(js, person);
+      await js.goto(`/whatsapp/send?number_id=${numberId}&to=${encodeURIComponent(to)}&type=document`);
+      await js.waitForLoadState("networkidle");
+      await js.getByText("Documento: PDF, DOC, DOCX, XLS, XLSX, PPT, PPTX ou TXT, até 100 MB.").waitFor();
+      await expect.poll(() => js.getByText("Imagem: JPEG ou PNG, até 14 MB.").count()).toBe(0);
+      expect(await js.getByLabel("Arquivo do computador").getAttribute("accept")).toContain(".pdf");
+      await js.getByLabel("Arquivo do computador").setInputFiles({ name: "nota.pdf", mimeType: "application/pdf", buffer: pdf() });
+      await js.getByLabel("Legenda").fill("Sua nota fiscal");
+      await js.getByRole("button", { name: "Enviar", exact: true }).click();
+      await js.waitForURL(/\/whatsapp\/success\?message=[0-9a-f-]{36}$/);
+      const [doc] = await query<{ type: string; content: any }>("SELECT type, content FROM messages WHERE id = $1", [new URL(js.url()).searchParams.get("message")]);
+      expect(doc.type).toBe("document");
+      expect(doc.content.document).toMatchObject({ caption: "Sua nota fiscal", filename: "nota.pdf" });
+      await js.context().close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

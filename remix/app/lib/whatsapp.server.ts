@@ -13,7 +13,7 @@ import { getWhatsappWindow, type WindowState } from "~api/whatsapp/window";
 import { z } from "~api/lib/zod";
 import { deleteWhatsappTemplate, listWhatsappTemplates, TEMPLATE_STATUSES, createWhatsappTemplate, type WhatsappTemplate } from "~api/whatsapp/templates";
 import { CAPTIONED, checkSchema, isMediaType, sendFormSchema, sendUrl, TYPES } from "~/components/whatsapp/send-form";
-import { dropWhatsappMedia, isMediaKind, storeWhatsappMedia, type MediaKind, type WhatsappMedia } from "~api/whatsapp/media";
+import { dropMediaUnlessSent, dropWhatsappMedia, isMediaKind, storeWhatsappMedia, type MediaKind, type WhatsappMedia } from "~api/whatsapp/media";
 import { requireCsrf } from "./csrf.server";
 import { streamUpload } from "./uploads.server";
 import { formFieldErrors, templateFormSchema, templateInput } from "~/components/whatsapp/template-form-schema";
@@ -266,6 +266,7 @@ export async function whatsappSendAction(request: Request, scope: WhatsappScope)
           throw renameFields(e, sendFormFields);
         });
         sent = true;
+        if (stored) await dropMediaUnlessSent(ctx.actor.accountId, stored.id, data.id);
         return redirectWithToast(request, `${scope.base}/success?message=${data.id}`, { type: "success", title: "whatsapp:send.accepted" });
       },
       { formData: fields },

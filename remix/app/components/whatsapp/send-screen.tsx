@@ -257,6 +257,7 @@ export function WhatsappSendScreen() {
               </section>
 
               <section hidden={hydrated && !media} className="space-y-4" aria-label={t("send.media")} data-testid="media-fields">
+                <h3 className="text-sm font-medium">{t("send.media")}</h3>
                 <ul className="space-y-0.5 text-xs text-muted-foreground" data-testid="media-rules">
                   {MEDIA_TYPES.filter((k) => !hydrated || k === media).map((k) => (
                     <li key={k}>{t(`send.mediaRules.${k}`)}</li>
