@@ -146,7 +146,7 @@ const INFO = {
   description:
     "JWT bearer API for integrators. Sign in at POST /api/auth/login; refresh at POST /api/auth/token. Send `X-Account-Id` to act in another account you belong to. " +
     "Request bodies are at most 1 MB (JSON_BODY_LIMIT_KB) except files sent as multipart/form-data to the upload routes (CSV imports, SMS recipient files, " +
-    "live chat files); a larger body is answered 413 BODY_TOO_LARGE. Every error answers {error: {code, message, fields?}} with the message in the " +
+    "live chat files, WhatsApp send media); a larger body is answered 413 BODY_TOO_LARGE. Every error answers {error: {code, message, fields?}} with the message in the " +
     "caller's language (Accept-Language).",
 };
 

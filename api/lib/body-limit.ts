@@ -15,9 +15,11 @@ const UPLOAD_ROUTES = [
   /^\/api\/contacts\/imports\/?$/,
   /^\/api\/sms\/messages\/?$/,
   /^\/api\/webchat\/upload\/?$/,
+  /^\/api\/whatsapp\/media\/?$/,
   /^\/api\/widget\/[^/]+\/upload\/?$/,
   /^\/contacts\/import\/?$/,
   /^\/sms\/send\/?$/,
+  /^\/whatsapp(?:\/jv)?\/send\/?$/,
   /^\/live\/?$/,
 ];
 

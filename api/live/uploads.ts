@@ -9,7 +9,8 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { createWriteStream } from "node:fs";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import type { Transaction } from "sequelize";
 import { hmac, randomToken, safeEqual } from "../lib/crypto";
@@ -148,6 +149,77 @@ async function putBytes(bytes: Uint8Array): Promise<string> {
   return sha;
 }
 
+/** A file streamed to disk (./incoming) and not yet kept: its bytes were counted and hashed on the way. */
+export type Spooled = { path: string; sha256: string; size: number };
+
+/**
+ * Streams a file to a temporary place beside the store, counting and hashing it as it comes:
+ * past `limit` bytes it stops reading (the stream is cancelled), removes what it wrote and throws
+ * `refuse()` (the caller's translated "Invalid file size"). Nothing is held in memory beyond one
+ * chunk; `inspect` sees every chunk (content checks that need the whole file, e.g. a codec's tag).
+ */
+export async function spoolFile(stream: ReadableStream<Uint8Array>, limit: number, refuse: () => Error, inspect?: (chunk: Uint8Array) => void): Promise<Spooled> {
+  const dir = join(liveFilesDir(), "incoming");
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${randomToken(12)}.part`);
+  const out = createWriteStream(path);
+  const hash = createHash("sha256");
+  const reader = stream.getReader();
+  let size = 0;
+  const write = (chunk: Uint8Array) =>
+    new Promise<void>((resolve, reject) => {
+      out.write(chunk, (e) => (e ? reject(e) : resolve()));
+    });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!value?.byteLength) continue;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw refuse();
+      }
+      hash.update(value);
+      inspect?.(value);
+      await write(value);
+    }
+    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  } catch (e) {
+    out.destroy();
+    await rm(path, { force: true });
+    throw e;
+  }
+  return { path, sha256: hash.digest("hex"), size };
+}
+
+/** Forgets a spooled file that was refused. */
+export const dropSpooled = (s: Spooled) => rm(s.path, { force: true });
+
+/** Moves a spooled file into the store under its SHA-256 (the same bytes already there: the copy goes). */
+export async function keepSpooled(s: Spooled): Promise<string> {
+  const path = pathOf(s.sha256);
+  if (existsSync(path)) await dropSpooled(s);
+  else {
+    await mkdir(join(liveFilesDir(), s.sha256.slice(0, 2)), { recursive: true });
+    await rename(s.path, path);
+  }
+  return path;
+}
+
+/** The row that gives stored bytes their account (and room, when it has one), type and name. */
+export async function recordFile(
+  f: { accountId: string; roomId?: string | null; sha256: string; type: FileKind; media_type: string; name: string; size: number },
+  opts: { transaction?: Transaction } = {},
+): Promise<string> {
+  const [inserted] = await rows<{ id: string }>(
+    `INSERT INTO live_files (account_id, room_id, sha256, type, media_type, name, size) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    [f.accountId, f.roomId ?? null, f.sha256, f.type, f.media_type, f.name, f.size],
+    { transaction: opts.transaction },
+  );
+  return inserted.id;
+}
+
 export type StoreInput = { accountId: string; channel: LiveChannel; roomId?: string | null; bytes: Uint8Array; name?: string | null };
 
 /** Checks and stores a file; answers the attachment of a live message. */
@@ -155,12 +227,11 @@ export async function storeFile(input: StoreInput, opts: { transaction?: Transac
   const detected = checkFile(input.channel, input.bytes, input.name);
   const name = cleanName(input.name, detected);
   const sha = await putBytes(input.bytes);
-  const [inserted] = await rows<{ id: string }>(
-    `INSERT INTO live_files (account_id, room_id, sha256, type, media_type, name, size) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [input.accountId, input.roomId ?? null, sha, detected.type, detected.media_type, name, input.bytes.byteLength],
-    { transaction: opts.transaction },
+  const id = await recordFile(
+    { accountId: input.accountId, roomId: input.roomId, sha256: sha, type: detected.type, media_type: detected.media_type, name, size: input.bytes.byteLength },
+    opts,
   );
-  return { id: inserted.id, type: detected.type, uri: fileUri(inserted.id), media_type: detected.media_type, name, size: input.bytes.byteLength };
+  return { id, type: detected.type, uri: fileUri(id), media_type: detected.media_type, name, size: input.bytes.byteLength };
 }
 
 export const fileUri = (id: string) => `/api/live/files/${id}`;

@@ -225,7 +225,8 @@ async function sendMessage(req: Request, phoneNumberId: string): Promise<Respons
     return json({ success: true });
   }
   if (!/^[1-9]\d{7,14}$/.test(to)) return graphError(400, 100, "(#100) Invalid parameter: to");
-  if (!["text", "template", "image", "video", "document", "audio", "location", "interactive"].includes(type)) return graphError(400, 100, "(#100) Invalid parameter: type");
+  if (!["text", "template", "image", "video", "document", "audio", "sticker", "location", "interactive"].includes(type))
+    return graphError(400, 100, "(#100) Invalid parameter: type");
   const waba = tokenWaba.get(bearerOf(req)) ?? "";
   if (type === "template") {
     const t = b.template as { name?: unknown; language?: { code?: unknown } } | undefined;

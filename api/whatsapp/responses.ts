@@ -212,3 +212,17 @@ export const WhatsappInsightsOne = t.Object({
   received: Type.Integer({ description: "Inbound messages (the contacts' own)" }),
   data: t.Array(t.Object({ day: dayOf, ...ChartTotals })),
 });
+
+export const WhatsappMedia = t.Object({
+  id: t.String({ format: "uuid", description: "Name it in a send as Graph does: image: {id}, video: {id}… (POST /whatsapp/messages)" }),
+  type: t.Union([t.Literal("image"), t.Literal("video"), t.Literal("audio"), t.Literal("document"), t.Literal("sticker")], {
+    description: "The kind of message it goes as (a send of another kind refuses it)",
+  }),
+  media_type: t.String({ description: "Read from the content: image/jpeg, image/png, video/mp4, video/3gpp, audio/ogg, application/pdf, text/plain…" }),
+  filename: t.String(),
+  size: Type.Integer({ description: "Bytes" }),
+  sha256: t.String({ description: "Hex" }),
+  link: t.String({ description: "A signed link of ours that answers the bytes without a session, until link_expires_at (24 hours): what the provider fetches" }),
+  link_expires_at: t.String({ format: "date-time" }),
+});
+export const WhatsappMediaOne = t.Object({ data: WhatsappMedia });

@@ -7,7 +7,8 @@
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
-import { createdResponse, errorResponses, fileResponse, successResponse, zodBody } from "../http/openapi";
+import { createdResponse, errorResponses, fileResponse, requestBody, successResponse, zodBody } from "../http/openapi";
+import { boundaryOf } from "../imports/multipart";
 import { safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { pageQuery } from "../lib/page";
@@ -25,15 +26,16 @@ import { controlCampaign, deleteCampaign, getCampaign, listCampaigns } from "../
 import { CampaignControlled, CampaignDeleted, CampaignOne, CampaignPage } from "../campaigns/responses";
 import { getWhatsappWindow } from "./window";
 import { acceptWhatsapp, getWhatsappMessage } from "./send";
+import { getWhatsappMedia, uploadWhatsappMedia } from "./media";
 import { listWhatsappMessages } from "./history";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });
-const media = (description: string, caption: boolean) =>
-  t.Object(
-    { link: t.String({ description: "https, a public address ('Invalid media URL' otherwise)" }), ...(caption ? { caption: t.Optional(t.String()) } : {}) },
-    { description },
-  );
+const mediaFields = {
+  link: t.Optional(t.String({ description: "https, a public address ('Invalid media URL' otherwise); or:" })),
+  id: t.Optional(t.String({ description: "A file uploaded with POST /whatsapp/media as this kind (exactly one of link and id)" })),
+};
+const media = (description: string, caption: boolean) => t.Object({ ...mediaFields, ...(caption ? { caption: t.Optional(t.String()) } : {}) }, { description });
 const text = (description: string) => t.Optional(t.Union([t.String(), t.Null()], { description }));
 
 export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp"], detail: { security: bearer } })
@@ -92,11 +94,16 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
             button_variable: t.Optional(t.String({ description: "The URL button's variable, when it has one" })),
           }),
         ),
-        image: t.Optional(media("A JPG/PNG image by an https link the provider fetches", true)),
-        video: t.Optional(media("An MP4 video by link", true)),
-        document: t.Optional(t.Object({ link: t.String(), caption: t.Optional(t.String()), filename: t.Optional(t.String()) }, { description: "A document (PDF…) by link" })),
-        audio: t.Optional(media("An audio by link (no caption)", false)),
-        sticker: t.Optional(media("A WebP sticker by link (no caption)", false)),
+        image: t.Optional(media("A JPG/PNG image by an https link the provider fetches, or by the id of an upload", true)),
+        video: t.Optional(media("An MP4/3GPP (H.264) video by link or id", true)),
+        document: t.Optional(
+          t.Object(
+            { ...mediaFields, caption: t.Optional(t.String()), filename: t.Optional(t.String()) },
+            { description: "A document (PDF, DOC(X), XLS(X), PPT(X), TXT) by link or id" },
+          ),
+        ),
+        audio: t.Optional(media("An audio (AAC, MP4, MP3, AMR, OGG Opus) by link or id (no caption)", false)),
+        sticker: t.Optional(media("A WebP sticker (512x512, up to 100 KB) by link or id (no caption)", false)),
         location: t.Optional(
           t.Object(
             { latitude: t.Number(), longitude: t.Number(), name: t.Optional(t.String()), address: t.Optional(t.String()) },
@@ -123,6 +130,35 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
       },
     },
   )
+  .post(
+    "/media",
+    async ({ ctx, request, query, set }) => {
+      const boundary = boundaryOf(request.headers.get("Content-Type"));
+      if (!boundary || !request.body) throw new AppError("VALIDATION", { fields: { file: ["validation.required"] } });
+      const answer = await uploadWhatsappMedia(ctx, request.body, boundary, query.type ?? null);
+      return created(set, `/api/whatsapp/media/${answer.data.id}`, answer);
+    },
+    {
+      // The body is streamed by the handler (never read whole): no parser.
+      parse: "none",
+      query: t.Object({ type: t.Optional(t.String({ description: "The kind it will be sent as (also a `type` part before the file)" })) }),
+      detail: {
+        requestBody: requestBody({
+          "multipart/form-data": t.Object({
+            type: t.Optional(t.String({ description: "image, video, audio, document or sticker; without it, the kind the content says" })),
+            file: t.String({ format: "binary" }),
+          }),
+        }),
+        responses: { ...createdResponse(R.WhatsappMediaOne), ...errorResponses(413, 415) },
+        summary:
+          "Upload a file for a WhatsApp send (Graph's media upload): its type read from its content (image JPEG/PNG; video MP4/3GPP H.264; audio AAC, MP4, MP3, AMR, OGG Opus; document PDF, DOC(X), XLS(X), PPT(X), TXT; sticker WebP 512x512). Sizes (spec): image 14,680,064 bytes, video 16,777,216, audio and document 104,857,600, sticker 100 KB, checked while it arrives: 413 'Invalid file size'; another type: 415; an image that does not decode: 422 'Invalid image or corrupted'. Send it with POST /whatsapp/messages as {type, <type>: {id}}",
+      },
+    },
+  )
+  .get("/media/:id", ({ ctx, params }) => getWhatsappMedia(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(R.WhatsappMediaOne), summary: "An uploaded file of the account with a fresh signed link (24 hours); another account's is not found" },
+  })
   .get("/messages", ({ ctx, query }) => listWhatsappMessages(ctx, query), {
     query: t.Object({
       id: t.Optional(t.String({ description: "One message id (uuid)" })),

@@ -34,6 +34,7 @@ import { isIP } from "node:net";
 import { addressRisk } from "../lib/outbound";
 import { blockedSql } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type WhatsappPriceRoute } from "../sms/pricing";
+import { isMediaKind, mediaByIdAsLink, mediaSha256 } from "./media";
 import { ownNumber } from "./numbers";
 import { variablesOf } from "./schemas";
 import { WINDOW_HOURS } from "./window";
@@ -59,6 +60,13 @@ export function publicMediaLink(v: string): boolean {
 }
 export const mediaLink = z.string().trim().max(2000, "validation.maxLength::2000").refine(publicMediaLink, "validation.waSendMediaUrl");
 const caption = z.string().trim().max(1024, "validation.maxLength::1024").optional();
+/**
+ * Graph's media object: by `link` (a public https address the provider fetches) or by `id` (a
+ * file uploaded here, POST /api/whatsapp/media: ./media.ts), exactly one of the two.
+ */
+const mediaSource = { link: mediaLink.optional(), id: z.string().trim().max(64, "validation.maxLength::64").optional() };
+const oneSource = (m: { link?: string; id?: string }) => Boolean(m.link) !== Boolean(m.id);
+const oneSourceIssue = { path: ["link"], message: "validation.waMediaLinkOrId" };
 
 /** Graph's interactive messages: reply buttons (1–3, titles up to 20 and distinct) or a list (sections of rows, 10 rows in all). */
 const interactive = z.discriminatedUnion(
@@ -119,11 +127,20 @@ export const sendWhatsappSchema = z
         button_variable: param.optional(),
       })
       .optional(),
-    image: z.object({ link: mediaLink, caption }).optional(),
-    video: z.object({ link: mediaLink, caption }).optional(),
-    document: z.object({ link: mediaLink, caption, filename: z.string().trim().max(240, "validation.maxLength::240").optional() }).optional(),
-    audio: z.object({ link: mediaLink }).optional(),
-    sticker: z.object({ link: mediaLink }).optional(),
+    image: z
+      .object({ ...mediaSource, caption })
+      .refine(oneSource, oneSourceIssue)
+      .optional(),
+    video: z
+      .object({ ...mediaSource, caption })
+      .refine(oneSource, oneSourceIssue)
+      .optional(),
+    document: z
+      .object({ ...mediaSource, caption, filename: z.string().trim().max(240, "validation.maxLength::240").optional() })
+      .refine(oneSource, oneSourceIssue)
+      .optional(),
+    audio: z.object(mediaSource).refine(oneSource, oneSourceIssue).optional(),
+    sticker: z.object(mediaSource).refine(oneSource, oneSourceIssue).optional(),
     location: z
       .object({
         latitude: z.coerce.number("validation.number").min(-90, "validation.min::-90").max(90, "validation.max::90"),
@@ -276,11 +293,15 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
   const number = await ownNumber(accountId, data.from).catch(() => {
     throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
   });
-  const hash = createHash("sha256").update(JSON.stringify(data)).digest("hex");
+  // An uploaded file counts by its bytes: the same form posted twice (each post uploads its own copy) is the same request.
+  const hash = createHash("sha256")
+    .update(JSON.stringify(await mediaByContent(accountId, data)))
+    .digest("hex");
   if (idempotencyKey !== null) {
     const stored = await storedAnswer(accountId, idempotencyKey, hash);
     if (stored) return stored;
   }
+  await withMediaLinks(accountId, data);
   const p = await plan(accountId, number, data);
   const answer = answerOf(randomUUID(), data.to, p);
   try {
@@ -312,6 +333,21 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
     // The batch's statement failed (a key stored meanwhile by another request): this send alone, below.
   }
   return acceptAlone(ctx, data, number, hash, idempotencyKey);
+}
+
+/** The send as its Idempotency-Key compares it: an uploaded file named by the SHA-256 of its bytes instead of its id. */
+async function mediaByContent(accountId: string, data: SendWhatsappInput): Promise<unknown> {
+  if (!isMediaKind(data.type) || !data[data.type]?.id) return data;
+  const { id, ...rest } = data[data.type]!;
+  return { ...data, [data.type]: { ...rest, sha256: (await mediaSha256(accountId, id!)) ?? id } };
+}
+
+/** A media message naming an uploaded file by id goes with its signed link (Graph's object then carries the link the provider fetches). */
+async function withMediaLinks(accountId: string, data: SendWhatsappInput) {
+  if (!isMediaKind(data.type)) return;
+  const kind = data.type;
+  const m = data[kind];
+  if (m?.id) Object.assign(data, { [kind]: await mediaByIdAsLink(accountId, kind, m) });
 }
 
 async function storedAnswer(accountId: string, key: string, hash: string, transaction?: Transaction): Promise<{ data: AcceptedWhatsapp } | null> {

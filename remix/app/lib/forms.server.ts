@@ -13,15 +13,18 @@ export type FormReply = { result: SubmissionResult<string[]> };
 
 const PASSWORD_FIELDS = ["password", "confirmPassword", "currentPassword"];
 
-/** opts.hideFields: more fields (secrets) never sent back to the form on an error. */
+/**
+ * opts.hideFields: more fields (secrets) never sent back to the form on an error. opts.formData:
+ * the fields when the body was already read (a streamed multipart upload: ./uploads.server.ts).
+ */
 export async function handleForm<S extends z.ZodType, R>(
   request: Request,
   schema: S | null,
   run: (value: z.infer<S>, formData: FormData) => Promise<R>,
-  opts: { hideFields?: string[] } = {},
+  opts: { hideFields?: string[]; formData?: FormData } = {},
 ): Promise<R | ReturnType<typeof json<FormReply>>> {
   const hideFields = [...PASSWORD_FIELDS, ...(opts.hideFields ?? [])];
-  const formData = await request.formData();
+  const formData = opts.formData ?? (await request.formData());
   const submission = schema ? parseWithZod(formData, { schema }) : null;
   try {
     await requireCsrf(request, formData);

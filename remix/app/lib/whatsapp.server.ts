@@ -12,7 +12,10 @@ import { acceptWhatsapp, getWhatsappMessage } from "~api/whatsapp/send";
 import { getWhatsappWindow, type WindowState } from "~api/whatsapp/window";
 import { z } from "~api/lib/zod";
 import { deleteWhatsappTemplate, listWhatsappTemplates, TEMPLATE_STATUSES, createWhatsappTemplate, type WhatsappTemplate } from "~api/whatsapp/templates";
-import { checkSchema, sendFormSchema, sendUrl } from "~/components/whatsapp/send-form";
+import { CAPTIONED, checkSchema, isMediaType, sendFormSchema, sendUrl, TYPES } from "~/components/whatsapp/send-form";
+import { dropMediaUnlessSent, dropWhatsappMedia, isMediaKind, storeWhatsappMedia, type MediaKind, type WhatsappMedia } from "~api/whatsapp/media";
+import { requireCsrf } from "./csrf.server";
+import { streamUpload } from "./uploads.server";
 import { formFieldErrors, templateFormSchema, templateInput } from "~/components/whatsapp/template-form-schema";
 import { handleForm } from "./forms.server";
 import { redirectWithToast } from "./toast.server";
@@ -120,15 +123,19 @@ function sendFormFields(fields: Record<string, string[]>): Record<string, string
       ? `variables[${variable[1]}]`
       : k === "text" || k === "text.body"
         ? "body"
-        : k === "template"
-          ? "type"
-          : k === "template.name" || k === "template.language"
-            ? "template_id"
-            : k === "template.variables"
-              ? "variables"
-              : k.startsWith("template.")
-                ? k.slice("template.".length)
-                : k;
+        : /^(image|video|document|audio|sticker)\.(id|link|caption|filename)$/.test(k)
+          ? ({ id: "media_file", link: "media_link", caption: "caption", filename: "media_file" } as Record<string, string>)[k.split(".")[1]]
+          : /^(image|video|document|audio|sticker)$/.test(k)
+            ? "media_file"
+            : k === "template"
+              ? "type"
+              : k === "template.name" || k === "template.language"
+                ? "template_id"
+                : k === "template.variables"
+                  ? "variables"
+                  : k.startsWith("template.")
+                    ? k.slice("template.".length)
+                    : k;
     (out[name] ??= []).push(...v);
   }
   return out;
@@ -142,7 +149,8 @@ export async function whatsappSendLoader(request: Request, scope: WhatsappScope)
   const asked = params.get("number_id") ?? "";
   const numberId = numbers.some((n) => n.id === asked) ? asked : (numbers[0]?.id ?? "");
   const to = params.get("to")?.trim() ?? "";
-  const type = params.get("type") === "text" ? "text" : "template";
+  const askedType = params.get("type") ?? "";
+  const type = (TYPES as readonly string[]).includes(askedType) ? askedType : "template";
   const templates: SendableTemplate[] = numberId ? (await sendableWhatsappTemplates(ctx, numberId)).data : [];
   const askedTemplate = params.get("template") ?? "";
   const templateId = templates.some((x) => x.id === askedTemplate) ? askedTemplate : (templates[0]?.id ?? "");
@@ -176,41 +184,96 @@ export async function whatsappSendLoader(request: Request, scope: WhatsappScope)
 
 export type WhatsappSendData = SerializeFrom<typeof whatsappSendLoader>;
 
-/** The send form's post: "check" reloads the page for the choice, "send" accepts the message (acceptWhatsapp) and goes to the scope's success page. */
+/**
+ * The send form's post: "check" reloads the page for the choice, "send" accepts the message
+ * (acceptWhatsapp) and goes to the scope's success page. The form is multipart: a media message's
+ * file (media_file) is streamed into storage while it arrives, checked by its content against the
+ * chosen kind's types and limit (~api/whatsapp/media.ts; refused as soon as it passes the limit),
+ * and sent by id, which the send turns into the signed link the provider fetches. The CSRF token
+ * and the type come before the file in the form; a file of a refused send is forgotten.
+ */
 export async function whatsappSendAction(request: Request, scope: WhatsappScope) {
   const ctx = await requireRoute(request);
-  const intent = (await request.clone().formData()).get("intent");
-  if (intent === "check") return handleForm(request, checkSchema, async (v) => redirect(sendUrl(scope.base, v)));
-  return handleForm(request, sendFormSchema, async (form) => {
-    const to = normalizePhone(form.to) ?? form.to;
-    let input: Record<string, unknown>;
-    if (form.type === "text") input = { from: form.from, to, type: "text", text: { body: form.body ?? "" } };
-    else {
-      const templates = await sendableWhatsappTemplates(ctx, form.from).catch(() => {
-        throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
-      });
-      const tpl = templates.data.find((x) => x.id === form.template_id);
-      if (!tpl) throw new AppError("VALIDATION", { fields: { template_id: ["validation.waTemplateNotApproved"] } });
-      input = {
-        from: form.from,
-        to,
-        type: "template",
-        template: {
-          name: tpl.name,
-          language: tpl.language,
-          variables: (form.variables ?? []).map((x) => x ?? ""),
-          ...(tpl.header_variable ? { header_variable: form.header_variable ?? "" } : {}),
-          ...(tpl.button_variable ? { button_variable: form.button_variable ?? "" } : {}),
-        },
-      };
-    }
-    if (scope.integration && !(await allNumbers(ctx, scope.integration)).some((n) => n.id === form.from))
-      throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
-    const { data } = await acceptWhatsapp(ctx, input, form.idempotency_key || null).catch((e) => {
-      throw renameFields(e, sendFormFields);
+  let fields: FormData;
+  let stored: WhatsappMedia | null = null;
+  let uploadError: unknown = null;
+  let sent = false;
+  if (/^multipart\/form-data;/i.test(request.headers.get("Content-Type") ?? "")) {
+    let kind: MediaKind | null = null;
+    const upload = await streamUpload(request, {
+      fileField: "media_file",
+      // "Check" comes before the file in the form: a file after it is not read. Send is the last button, so its intent follows the file.
+      acceptFiles: async (f) => {
+        const type = f.get("type");
+        if (f.get("intent") === "check" || !isMediaKind(type)) return false;
+        if (
+          !(await requireCsrf(request, f).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return false;
+        kind = type;
+        return true;
+      },
+      consume: async (files) => {
+        for await (const file of files) return storeWhatsappMedia(ctx, { kind, name: file.name, stream: file.stream });
+        return null;
+      },
     });
-    return redirectWithToast(request, `${scope.base}/success?message=${data.id}`, { type: "success", title: "whatsapp:send.accepted" });
-  });
+    fields = upload.fields;
+    if (upload.outcome.status === "ok") stored = upload.outcome.value;
+    if (upload.outcome.status === "error") uploadError = upload.outcome.error;
+  } else fields = await request.formData().catch(() => new FormData());
+  try {
+    if (fields.get("intent") === "check") return await handleForm(request, checkSchema, async (v) => redirect(sendUrl(scope.base, v)), { formData: fields });
+    return await handleForm(
+      request,
+      sendFormSchema,
+      async (form) => {
+        const to = normalizePhone(form.to) ?? form.to;
+        let input: Record<string, unknown>;
+        if (form.type === "text") input = { from: form.from, to, type: "text", text: { body: form.body ?? "" } };
+        else if (isMediaType(form.type)) {
+          if (uploadError) throw renameFields(uploadError, (f) => ({ media_file: f.file ?? Object.values(f).flat() }));
+          const link = form.media_link?.trim();
+          if (!stored && !link) throw new AppError("VALIDATION", { fields: { media_file: ["validation.waMediaLinkOrFile"] } });
+          if (stored && link) throw new AppError("VALIDATION", { fields: { media_link: ["validation.waMediaLinkOrFile"] } });
+          const caption = (CAPTIONED as readonly string[]).includes(form.type) && form.caption?.trim() ? { caption: form.caption.trim() } : {};
+          input = { from: form.from, to, type: form.type, [form.type]: { ...(stored ? { id: stored.id } : { link }), ...caption } };
+        } else {
+          const templates = await sendableWhatsappTemplates(ctx, form.from).catch(() => {
+            throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
+          });
+          const tpl = templates.data.find((x) => x.id === form.template_id);
+          if (!tpl) throw new AppError("VALIDATION", { fields: { template_id: ["validation.waTemplateNotApproved"] } });
+          input = {
+            from: form.from,
+            to,
+            type: "template",
+            template: {
+              name: tpl.name,
+              language: tpl.language,
+              variables: (form.variables ?? []).map((x) => x ?? ""),
+              ...(tpl.header_variable ? { header_variable: form.header_variable ?? "" } : {}),
+              ...(tpl.button_variable ? { button_variable: form.button_variable ?? "" } : {}),
+            },
+          };
+        }
+        if (scope.integration && !(await allNumbers(ctx, scope.integration)).some((n) => n.id === form.from))
+          throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
+        const { data } = await acceptWhatsapp(ctx, input, form.idempotency_key || null).catch((e) => {
+          throw renameFields(e, sendFormFields);
+        });
+        sent = true;
+        if (stored) await dropMediaUnlessSent(ctx.actor.accountId, stored.id, data.id);
+        return redirectWithToast(request, `${scope.base}/success?message=${data.id}`, { type: "success", title: "whatsapp:send.accepted" });
+      },
+      { formData: fields },
+    );
+  } finally {
+    if (stored && !sent) await dropWhatsappMedia(ctx.actor.accountId, stored.id).catch(() => undefined);
+  }
 }
 
 /** /whatsapp/success and /whatsapp/jv/success: the message a send accepted (?message=; another account's or none: not found). */

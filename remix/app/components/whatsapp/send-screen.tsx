@@ -4,6 +4,10 @@
  * body's {{1}}…, and the text header's or the URL button's variable where the template has one).
  * The window of the chosen number and contact is shown with when it closes (São Paulo time).
  *
+ * An image, video, document, audio or sticker goes by a public https link or by a file from the
+ * computer (the form is multipart; the server checks the file's content against the kind's types
+ * and size, and the provider fetches it by a signed link of ours). Audio and stickers take no caption.
+ *
  * The loader reads ?number_id=&to=&type=&template=: without JavaScript the "Check" button posts,
  * and the action answers a redirect to that URL (the window and the chosen template's variables
  * then show); with JavaScript the same URL is loaded as the number, contact, type or template
@@ -30,7 +34,7 @@ import type { FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import type { WhatsappSendData } from "~/lib/whatsapp.server";
 import type { RootData } from "~/root";
-import { formSchema, sendUrl, TYPES } from "./send-form";
+import { CAPTIONED, formSchema, isMediaType, MEDIA_ACCEPT, MEDIA_TYPES, sendUrl, TYPES } from "./send-form";
 
 function WindowNotice({ state, to, errors }: { state: { open: boolean; last_inbound_at: string | null; expires_at: string | null } | null; to: string; errors: string[] | null }) {
   const { t } = useTranslation("whatsapp");
@@ -116,6 +120,9 @@ export function WhatsappSendScreen() {
   const { key: templateKey, ...templateProps } = getSelectProps(fields.template_id);
   const { key: toKey, ...toProps } = getInputProps(fields.to, { type: "tel" });
   const { key: bodyKey, ...bodyProps } = getTextareaProps(fields.body);
+  const { key: linkKey, ...linkProps } = getInputProps(fields.media_link, { type: "url" });
+  const { key: captionKey, ...captionProps } = getTextareaProps(fields.caption);
+  const media = isMediaType(type) ? type : null;
 
   return (
     <div className="space-y-6">
@@ -127,7 +134,7 @@ export function WhatsappSendScreen() {
               {t("send.noNumbers")}
             </p>
           ) : (
-            <Form method="post" {...getFormProps(form)} ref={formRef} className="space-y-5">
+            <Form method="post" {...getFormProps(form)} encType="multipart/form-data" ref={formRef} className="space-y-5">
               <CsrfInput />
               <input type="hidden" name="idempotency_key" value={data.idempotencyKey} />
               <FormErrors errors={form.errors} />
@@ -247,6 +254,26 @@ export function WhatsappSendScreen() {
                 <FormField label={t("send.body")} htmlFor={fields.body.id} error={errs("body")} description={t("send.bodyHint")}>
                   <Textarea {...bodyProps} key={bodyKey} rows={4} />
                 </FormField>
+              </section>
+
+              <section hidden={hydrated && !media} className="space-y-4" aria-label={t("send.media")} data-testid="media-fields">
+                <h3 className="text-sm font-medium">{t("send.media")}</h3>
+                <ul className="space-y-0.5 text-xs text-muted-foreground" data-testid="media-rules">
+                  {MEDIA_TYPES.filter((k) => !hydrated || k === media).map((k) => (
+                    <li key={k}>{t(`send.mediaRules.${k}`)}</li>
+                  ))}
+                </ul>
+                <FormField label={t("send.mediaFile")} htmlFor="wa-send-media-file" error={errs("media_file")} description={t("send.mediaFileHint")}>
+                  <Input id="wa-send-media-file" name="media_file" type="file" accept={hydrated && media ? MEDIA_ACCEPT[media] : undefined} />
+                </FormField>
+                <FormField label={t("send.mediaLink")} htmlFor={fields.media_link.id} error={errs("media_link")} description={t("send.mediaLinkHint")}>
+                  <Input {...linkProps} key={linkKey} placeholder="https://" autoComplete="off" />
+                </FormField>
+                <div hidden={hydrated && !(CAPTIONED as readonly string[]).includes(type)}>
+                  <FormField label={t("send.caption")} htmlFor={fields.caption.id} error={errs("caption")} description={t("send.captionHint")}>
+                    <Textarea {...captionProps} key={captionKey} rows={2} />
+                  </FormField>
+                </div>
               </section>
 
               <Button type="submit" name="intent" value="send" disabled={busy}>
