@@ -27,6 +27,7 @@ import { optoutRoutes } from "./optouts/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
 import { smppRoutes } from "./smpp/routes";
 import { whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
+import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -64,6 +65,7 @@ export function createApp() {
     .use(campaignRoutes)
     .use(smppRoutes)
     .use(whatsappRoutes)
+    .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)
     .use(wordRoutes)
     .use(urlRoutes)
