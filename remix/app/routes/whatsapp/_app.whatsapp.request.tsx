@@ -10,7 +10,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { formatCnpj } from "~api/lib/cnpj";
 import { z } from "~api/lib/zod";
@@ -25,6 +25,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { RequestStatusBadge } from "~/components/whatsapp/badges";
+import { KeysetPager } from "~/components/whatsapp/keyset-pager";
 import { requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { formatDate } from "~/lib/format";
@@ -188,22 +189,7 @@ export default function WhatsappRequest() {
               </TableBody>
             </Table>
           )}
-          {cursor || page.next_cursor ? (
-            <nav className="flex justify-between gap-2" aria-label={t("common:pager.label")}>
-              {cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to="/whatsapp/request">{t("pager.first")}</Link>
-                </Button>
-              ) : (
-                <span />
-              )}
-              {page.next_cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={`/whatsapp/request?cursor=${encodeURIComponent(page.next_cursor)}`}>{t("pager.next")}</Link>
-                </Button>
-              ) : null}
-            </nav>
-          ) : null}
+          <KeysetPager first={cursor ? "/whatsapp/request" : null} next={page.next_cursor ? `/whatsapp/request?cursor=${encodeURIComponent(page.next_cursor)}` : null} />
         </CardContent>
       </Card>
 
