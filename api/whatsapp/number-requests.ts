@@ -125,10 +125,15 @@ export async function createNumberRequest(ctx: SignedInCtx, input: unknown, idem
     );
     if (pending) throw requested();
     let created: WhatsappNumberRequest;
+    // One time for created_at and status_at: the request began as requested when it was made.
+    const now = new Date();
     try {
       created = await WhatsappNumberRequest.create(
         {
           accountId,
+          status: "requested",
+          statusAt: now,
+          createdAt: now,
           legalName: data.legal_name,
           cnpj: data.cnpj,
           website: data.website,
@@ -149,8 +154,6 @@ export async function createNumberRequest(ctx: SignedInCtx, input: unknown, idem
       if (e instanceof UniqueConstraintError) throw requested();
       throw e;
     }
-    // The database's defaults (status, status_at) as stored.
-    await created.reload(t);
     const answer: Answer = { data: view(created) };
     if (idempotencyKey !== null) {
       await exec(

@@ -69,6 +69,13 @@ describe("numberRequestSchema", () => {
     });
   });
 
+  it("a display name breaking a rule gets that rule's message alone, even when the rest is right", () => {
+    expect(fieldErrors({ ...good, display_name: "PQ" })).toEqual({ display_name: ["validation.minLength::3"] });
+    expect(fieldErrors({ ...good, display_name: "Sabor Divino 🍞" })).toEqual({ display_name: ["validation.waDisplayNameEmoji"] });
+    expect(fieldErrors({ ...good, display_name: "" })).toEqual({ display_name: ["validation.required"] });
+    expect(fieldErrors({ ...good, legal_name: "" })).toEqual({ legal_name: ["validation.required"] });
+  });
+
   it("a display name unrelated to the business is refused on display_name", () => {
     expect(fieldErrors({ ...good, display_name: "Sabor Divino" })).toEqual({ display_name: ["validation.waDisplayNameRelated"] });
     expect(fieldErrors({ ...good, display_name: "Sabor Divino", description: "Sabor Divino é a marca da Padaria Pão Quente" })).toEqual({});

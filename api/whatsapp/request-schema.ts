@@ -149,6 +149,9 @@ export const numberRequestSchema = z
     description: text(512),
   })
   .superRefine((v, ctx) => {
-    if (!displayNameRelated(v.display_name, v)) ctx.addIssue({ code: "custom", path: ["display_name"], message: "validation.waDisplayNameRelated" });
+    // Only a display name (and a legal name) that passed their own rules are compared: one error at a time on the field.
+    const name = v.display_name;
+    if (typeof name !== "string" || typeof v.legal_name !== "string" || name.length < DISPLAY_NAME_MIN || name.length > DISPLAY_NAME_MAX || displayNameIssue(name)) return;
+    if (!displayNameRelated(name, v)) ctx.addIssue({ code: "custom", path: ["display_name"], message: "validation.waDisplayNameRelated" });
   });
 export type NumberRequestInput = z.infer<typeof numberRequestSchema>;

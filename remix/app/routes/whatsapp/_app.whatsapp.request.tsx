@@ -76,7 +76,7 @@ function RequestForm({ lastResult, busy }: { lastResult?: FormReply["result"]; b
       <CsrfInput />
       <input type="hidden" name="intent" value="request" />
       <FormErrors errors={form.errors} />
-      <fieldset className="grid gap-4 md:grid-cols-2">
+      <fieldset className="grid items-start gap-4 md:grid-cols-2">
         <legend className="mb-2 text-sm font-semibold">{t("request.form.business")}</legend>
         <TextField field={fields.legal_name} label={t("request.form.legalName")} autoComplete="organization" className="md:col-span-2" />
         <TextField field={fields.cnpj} label={t("request.form.cnpj")} description={t("request.form.cnpjHint")} autoComplete="off" />
@@ -85,7 +85,7 @@ function RequestForm({ lastResult, busy }: { lastResult?: FormReply["result"]; b
         <TextField field={fields.business_phone} label={t("request.form.businessPhone")} type="tel" description={t("request.form.phoneHint")} autoComplete="tel" />
         <TextField field={fields.address} label={t("request.form.address")} description={t("request.form.optional")} autoComplete="street-address" className="md:col-span-2" />
       </fieldset>
-      <fieldset className="grid gap-4 md:grid-cols-2">
+      <fieldset className="grid items-start gap-4 md:grid-cols-2">
         <legend className="mb-2 text-sm font-semibold">{t("request.form.whatsapp")}</legend>
         <TextField field={fields.display_name} label={t("request.form.displayName")} description={t("request.form.displayNameHint")} autoComplete="off" className="md:col-span-2" />
         <SelectField
@@ -141,10 +141,8 @@ export default function WhatsappRequest() {
                   <TableHead>{t("request.list.number")}</TableHead>
                   <TableHead>{t("request.list.displayName")}</TableHead>
                   <TableHead>{t("request.list.business")}</TableHead>
-                  <TableHead>{t("request.list.integration")}</TableHead>
                   <TableHead>{t("request.list.status")}</TableHead>
                   <TableHead>{t("request.list.requestedAt")}</TableHead>
-                  <TableHead>{t("request.list.statusAt")}</TableHead>
                   <TableHead className="text-right">
                     <span className="sr-only">{t("request.list.actions")}</span>
                   </TableHead>
@@ -153,7 +151,10 @@ export default function WhatsappRequest() {
               <TableBody>
                 {page.data.map((r) => (
                   <TableRow key={r.id} data-request={r.id} data-phone={r.phone_number}>
-                    <TableCell className="align-top font-medium whitespace-nowrap">{formatPhone(r.phone_number)}</TableCell>
+                    <TableCell className="align-top whitespace-nowrap">
+                      <div className="font-medium">{formatPhone(r.phone_number)}</div>
+                      <div className="text-xs text-muted-foreground">{t(`request.integration.${r.integration}`)}</div>
+                    </TableCell>
                     <TableCell className="align-top">
                       <div>{r.display_name}</div>
                       <div className="text-xs text-muted-foreground">{t(`request.vertical.${r.vertical}`, { defaultValue: r.vertical })}</div>
@@ -162,15 +163,16 @@ export default function WhatsappRequest() {
                       <div>{r.legal_name}</div>
                       <div className="text-xs text-muted-foreground tabular-nums">{formatCnpj(r.cnpj)}</div>
                     </TableCell>
-                    <TableCell className="align-top">{t(`request.integration.${r.integration}`)}</TableCell>
                     <TableCell className="align-top whitespace-normal">
                       <RequestStatusBadge status={r.status} />
+                      <div className="mt-1 text-xs whitespace-nowrap text-muted-foreground tabular-nums">
+                        {t("request.list.since", { date: formatDate(r.status_at, lng, true) })}
+                      </div>
                       {r.status === "rejected" && r.reason ? <p className="mt-1 max-w-64 text-xs text-muted-foreground">{t("request.list.reason", { reason: r.reason })}</p> : null}
                     </TableCell>
                     <TableCell className="align-top whitespace-nowrap tabular-nums" data-created-at>
                       {formatDate(r.created_at, lng, true)}
                     </TableCell>
-                    <TableCell className="align-top whitespace-nowrap tabular-nums">{formatDate(r.status_at, lng, true)}</TableCell>
                     <TableCell className="text-right align-top">
                       {PENDING.includes(r.status) ? (
                         <ConfirmDelete
@@ -198,7 +200,7 @@ export default function WhatsappRequest() {
           <CardTitle>
             <h2>{t("request.form.title")}</h2>
           </CardTitle>
-          <CardDescription>{t("request.form.description")}</CardDescription>
+          <CardDescription>{t("request.form.intro")}</CardDescription>
         </CardHeader>
         <CardContent>
           {/* A new request remounts the form: its fields start empty again. */}
