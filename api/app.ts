@@ -28,6 +28,7 @@ import { shortCodeRoutes } from "./shortcodes/routes";
 import { smppRoutes } from "./smpp/routes";
 import { whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
+import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -66,6 +67,7 @@ export function createApp() {
     .use(smppRoutes)
     .use(whatsappRoutes)
     .use(whatsappLegacyRoutes)
+    .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)
     .use(wordRoutes)
     .use(urlRoutes)

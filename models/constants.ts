@@ -49,3 +49,9 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Carriers a short code can be homologated with (its deliverability). */
 export const CARRIERS = ["Vivo", "Claro", "TIM", "Oi", "Algar", "Sercomtel"] as const;
+
+/** A WhatsApp number request (migration 0047): requested -> in_review -> approved | rejected | canceled. */
+export const WHATSAPP_REQUEST_STATUSES = ["requested", "in_review", "approved", "rejected", "canceled"] as const;
+export type WhatsappRequestStatus = (typeof WHATSAPP_REQUEST_STATUSES)[number];
+/** The statuses the account may still cancel from (and that hold the number: one pending request per number). */
+export const WHATSAPP_REQUEST_PENDING = ["requested", "in_review"] as const;

@@ -7,7 +7,7 @@ import { sequelize } from "./db";
 
 export * from "./constants";
 import type { AccountType, CustomFieldType, Locale, PlanPermission, Role } from "./constants";
-import { ENTITY_STATUSES, GENDERS } from "./constants";
+import { ENTITY_STATUSES, GENDERS, WHATSAPP_REQUEST_STATUSES } from "./constants";
 
 const id = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
 const bigId = { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true };
@@ -267,6 +267,30 @@ export class SmsTemplate extends Model<InferAttributes<SmsTemplate>, InferCreati
   declare updatedAt: CreationOptional<Date>;
 }
 
+/** A request for a WhatsApp number (migration 0047): the business's data for Meta, reviewed by platform staff. */
+export class WhatsappNumberRequest extends Model<InferAttributes<WhatsappNumberRequest>, InferCreationAttributes<WhatsappNumberRequest>> {
+  declare id: CreationOptional<string>;
+  declare accountId: string;
+  declare legalName: string;
+  declare cnpj: string;
+  declare website: string | null;
+  declare email: string;
+  declare businessPhone: string;
+  declare address: string | null;
+  declare displayName: string;
+  declare vertical: string;
+  declare phoneNumber: string;
+  declare integration: "cloud" | "onprem";
+  declare description: string | null;
+  declare status: CreationOptional<(typeof WHATSAPP_REQUEST_STATUSES)[number]>;
+  declare reason: CreationOptional<string | null>;
+  declare statusAt: CreationOptional<Date>;
+  declare createdBy: string | null;
+  declare canceledBy: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+}
+
 function init<M extends Model>(model: ModelStatic<M>, table: string, attrs: ModelAttributes<M>, opts: { timestamps?: boolean; updatedAt?: boolean } = {}) {
   // Sequelize writes the column name into each attribute object: never let two columns share one.
   // A data-type instance (DataTypes.ARRAY(TEXT)) is wrapped, not spread: spreading drops its prototype and Sequelize would read it as a plain column.
@@ -475,6 +499,27 @@ export function initModels() {
     ...ts,
   });
   init(SmsTemplate, "sms_templates", { id, accountId: DataTypes.UUID, name: text, body: text, ...ts });
+  init(WhatsappNumberRequest, "whatsapp_number_requests", {
+    id,
+    accountId: DataTypes.UUID,
+    legalName: text,
+    cnpj: text,
+    website: nText,
+    email: text,
+    businessPhone: text,
+    address: nText,
+    displayName: text,
+    vertical: text,
+    phoneNumber: text,
+    integration: text,
+    description: nText,
+    status: text,
+    reason: nText,
+    statusAt: DataTypes.DATE,
+    createdBy: DataTypes.UUID,
+    canceledBy: DataTypes.UUID,
+    ...ts,
+  });
   Contact.belongsToMany(ContactGroup, { through: ContactGroupMember, foreignKey: "contactId", otherKey: "groupId", as: "groups" });
   ContactGroup.belongsToMany(Contact, { through: ContactGroupMember, foreignKey: "groupId", otherKey: "contactId", as: "contacts" });
 

@@ -226,3 +226,28 @@ export const WhatsappMedia = t.Object({
   link_expires_at: t.String({ format: "date-time" }),
 });
 export const WhatsappMediaOne = t.Object({ data: WhatsappMedia });
+/** A request for a WhatsApp number (./number-requests.ts). */
+export const WhatsappNumberRequest = t.Object({
+  id: t.String({ format: "uuid" }),
+  legal_name: t.String(),
+  cnpj: t.String({ description: "14 characters without the mask (check digits verified)" }),
+  website: nullable(t.String({ description: "https" })),
+  email: t.String(),
+  business_phone: t.String({ description: "E.164" }),
+  address: nullable(t.String()),
+  display_name: t.String({ description: "The WhatsApp display name asked for (Meta's display name guidelines)" }),
+  vertical: t.String({
+    description:
+      "Meta's business category: AUTO, BEAUTY, APPAREL, EDU, ENTERTAIN, EVENT_PLAN, FINANCE, GROCERY, GOVT, HOTEL, HEALTH, NONPROFIT, PROF_SERVICES, RETAIL, TRAVEL, RESTAURANT or OTHER",
+  }),
+  phone_number: t.String({ description: "The number to register, E.164" }),
+  integration: t.Union([t.Literal("cloud"), t.Literal("onprem")], { description: "cloud: Meta's Cloud API; onprem: the older integration" }),
+  description: nullable(t.String()),
+  status: t.Union([t.Literal("requested"), t.Literal("in_review"), t.Literal("approved"), t.Literal("rejected"), t.Literal("canceled")]),
+  reason: nullable(t.String({ description: "Why it was rejected" })),
+  status_at: t.String({ format: "date-time", description: "When the current status began" }),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+});
+export const WhatsappNumberRequests = Page(WhatsappNumberRequest, "Newest first (created_at, id)");
+export const WhatsappNumberRequestOne = t.Object({ data: WhatsappNumberRequest });

@@ -100,7 +100,6 @@ const NOT_BUILT = [
   "/mail/reports",
   "/mail/usage",
   "/mail/optouts",
-  "/whatsapp/request",
   "/whatsapp/jv/reports",
   "/rcs",
   "/rcs/request",

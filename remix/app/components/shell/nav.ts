@@ -35,6 +35,7 @@ export const NAV: NavGroup[] = [
     key: "whatsapp",
     items: [
       { key: "whatsappOverview", href: "/whatsapp", icon: "chat" },
+      { key: "whatsappRequest", href: "/whatsapp/request", icon: "briefcase" },
       { key: "whatsappSend", href: "/whatsapp/send", icon: "send" },
       { key: "whatsappTemplates", href: "/whatsapp/templates", icon: "template" },
       { key: "whatsappHistory", href: "/whatsapp/history", icon: "history" },

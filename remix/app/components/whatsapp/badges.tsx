@@ -24,3 +24,15 @@ export function QualityBadge({ rating }: { rating: string }) {
     </Badge>
   );
 }
+
+const REQUEST_VARIANT: Record<string, BadgeProps["variant"]> = { requested: "outline", in_review: "warning", approved: "success", rejected: "destructive", canceled: "secondary" };
+
+/** A number request's status: requested, in review, approved, rejected or canceled. */
+export function RequestStatusBadge({ status }: { status: string }) {
+  const { t } = useTranslation("whatsapp");
+  return (
+    <Badge variant={REQUEST_VARIANT[status] ?? "outline"} data-status={status}>
+      {t(`request.status.${status}`, { defaultValue: status })}
+    </Badge>
+  );
+}

@@ -13,6 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
+import { KeysetPager } from "~/components/whatsapp/keyset-pager";
 import { MessagesTable } from "~/components/whatsapp/messages-table";
 import { formatDay } from "~/components/sms-reports/format";
 import type { Lng } from "~/lib/i18n";
@@ -107,22 +108,7 @@ export function WhatsappHistoryScreen() {
           ) : (
             <MessagesTable rows={page.data} lng={lng} base={base} />
           )}
-          {page && (cursor || page.next_cursor) ? (
-            <nav className="flex justify-between gap-2" aria-label={t("common:pager.label")}>
-              {cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={hrefWith({})}>{t("pager.first")}</Link>
-                </Button>
-              ) : (
-                <span />
-              )}
-              {page.next_cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={hrefWith({ cursor: page.next_cursor })}>{t("pager.next")}</Link>
-                </Button>
-              ) : null}
-            </nav>
-          ) : null}
+          {page ? <KeysetPager first={cursor ? hrefWith({}) : null} next={page.next_cursor ? hrefWith({ cursor: page.next_cursor }) : null} /> : null}
         </CardContent>
       </Card>
     </div>

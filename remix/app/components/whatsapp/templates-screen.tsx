@@ -17,6 +17,7 @@ import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { TemplateStatusBadge } from "~/components/whatsapp/badges";
+import { KeysetPager } from "~/components/whatsapp/keyset-pager";
 import { formatDate } from "~/lib/format";
 import type { FormReply } from "~/lib/forms.server";
 import type { WhatsappTemplatesData } from "~/lib/whatsapp.server";
@@ -155,22 +156,7 @@ export function WhatsappTemplatesScreen() {
               </TableBody>
             </Table>
           )}
-          {page && (cursor || page.next_cursor) ? (
-            <nav className="flex justify-between gap-2" aria-label={t("common:pager.label")}>
-              {cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={filterQuery()}>{t("pager.first")}</Link>
-                </Button>
-              ) : (
-                <span />
-              )}
-              {page.next_cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={filterQuery({ cursor: page.next_cursor })}>{t("pager.next")}</Link>
-                </Button>
-              ) : null}
-            </nav>
-          ) : null}
+          {page ? <KeysetPager first={cursor ? filterQuery() : null} next={page.next_cursor ? filterQuery({ cursor: page.next_cursor }) : null} /> : null}
         </CardContent>
       </Card>
     </div>

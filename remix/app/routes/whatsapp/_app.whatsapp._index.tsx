@@ -3,7 +3,7 @@
  * name, quality rating, messaging limit, the webhook URL Meta posts to) with a disconnect per number
  * (confirmation disclosure), the form that connects a number (checked at Meta with its token; the
  * secrets are never shown back), its templates counted by status and its last messages. Plain
- * forms: works without JavaScript.
+ * forms: works without JavaScript. A link asks for a new number (/whatsapp/request).
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -53,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       recent,
       can: {
         connect: can(ctx.actor, "/whatsapp/jv/numbers/new"),
+        request: can(ctx.actor, "/whatsapp/request"),
         send: can(ctx.actor, "/whatsapp/send"),
         newTemplate: can(ctx.actor, "/whatsapp/templates/new"),
         templates: seesTemplates,
@@ -137,6 +138,11 @@ export default function WhatsappOverview() {
             {data.can.history ? (
               <Button asChild variant="outline">
                 <Link to="/whatsapp/history">{t("overview.history")}</Link>
+              </Button>
+            ) : null}
+            {data.can.request ? (
+              <Button asChild variant="outline">
+                <Link to="/whatsapp/request">{t("overview.request")}</Link>
               </Button>
             ) : null}
           </>
