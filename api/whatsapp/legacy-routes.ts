@@ -261,8 +261,9 @@ export const whatsappLegacyRoutes = new Elysia({ tags: ["whatsapp"], detail: { s
     query: t.Object({ status: t.Optional(t.String()), ...pageQuery }),
     detail: { responses: successResponse(CampaignPage), summary: "Spec path of GET /whatsapp/campaigns" },
   })
-  .get("/whatsapp/new/templates/:businessId", ({ ctx, params, query }) => listWhatsappTemplates(ctx, { ...query, waba_id: params.businessId }), {
-    params: t.Object({ businessId: t.String({ description: "The WhatsApp Business Account id" }) }),
+  // One path name for both methods (the spec's {businessId} for GET, a number's id for POST): OpenAPI allows one parameter name per path.
+  .get("/whatsapp/new/templates/:id", ({ ctx, params, query }) => listWhatsappTemplates(ctx, { ...query, waba_id: params.id }), {
+    params: t.Object({ id: t.String({ description: "The WhatsApp Business Account id (the spec's businessId)" }) }),
     query: t.Object({ status: t.Optional(t.String()), ...pageQuery }),
     detail: { responses: successResponse(R.WhatsappTemplates), summary: "The templates of the account's numbers of one WABA, newest first" },
   })
