@@ -13,12 +13,12 @@ import { openAsBlob } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { simulatedAppSecret } from "../../api/simulator/whatsapp-cloud";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { balanceOf, giveOmni, setAccount } from "../support/factories";
 import { waitUntil } from "../support/loopback-peer";
 import { mp4, oggOpus, pdf, png, webp } from "../support/media-files";
+import { type CloudNumber, connectCloudNumber, contactWrites, digits, peerMessages } from "../support/whatsapp";
 
 /** A Blob of bytes (copied: a Buffer may view a shared pool). */
 const blobOf = (parts: Uint8Array[], opts?: BlobPropertyBag) =>
@@ -26,12 +26,10 @@ const blobOf = (parts: Uint8Array[], opts?: BlobPropertyBag) =>
     parts.map((p) => new Uint8Array(p)),
     opts,
   );
-const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
 let token: string;
 let accountId: string;
 let numberId: string;
-let phoneNumberId: string;
-let wabaId: string;
+let n: CloudNumber;
 let tmp: string;
 
 const as = (path: string, o: { method?: string; body?: unknown; lang?: string } = {}) => api(path, { token, ...o });
@@ -49,21 +47,12 @@ async function upload(file: Blob, name: string, type?: string, o: { token?: stri
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-const sim = async (path: string, body?: unknown) =>
-  fetch(new URL(path, inject("simulatorUrl")), {
-    method: body === undefined ? "GET" : "POST",
-    headers: { Authorization: `Bearer ${inject("simulatorApiKey")}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-const peerSent = async (to: string) => ((await (await sim(`/whatsapp/_sim/messages?to=${encodeURIComponent(to)}`)).json()) as any).data as Array<{ type: string; content: any }>;
 const filesOf = async (account: string) => Number((await query<{ n: string }>(`SELECT count(*) AS n FROM live_files WHERE account_id = $1`, [account]))[0].n);
 
 /** A contact who wrote to the number (the peer posts Meta's signed webhook): their window is open. */
 async function contactInWindow() {
   const to = `+5511${digits(9).replace(/0001$/, "0002")}`;
-  const wrote = await sim("/whatsapp/_sim/inbound", { waba_id: wabaId, phone_number_id: phoneNumberId, from: to, text: "oi" });
-  expect(wrote.status).toBe(202);
-  await expect.poll(async () => (await as(`/api/whatsapp/window?number_id=${numberId}&to=${encodeURIComponent(to)}`)).body.data.open, { timeout: 15_000 }).toBe(true);
+  await contactWrites(n, to);
   return to;
 }
 
@@ -73,13 +62,8 @@ beforeAll(async () => {
   await giveOmni(accountId);
   await setAccount(accountId, { balance: 100_000 });
   token = (await login(p.email, p.password)).token;
-  phoneNumberId = `1${digits(14)}`;
-  wabaId = `2${digits(14)}`;
-  const connected = await as("/api/whatsapp/numbers", {
-    body: { phone_number_id: phoneNumberId, waba_id: wabaId, access_token: `EAAG${digits(20)}`, app_secret: simulatedAppSecret(inject("simulatorApiKey")) },
-  });
-  expect(connected.status, JSON.stringify(connected.body)).toBe(201);
-  numberId = connected.body.data.id;
+  n = await connectCloudNumber(token);
+  numberId = n.numberId;
   tmp = await mkdtemp(join(tmpdir(), "wa-media-"));
 });
 
@@ -109,7 +93,7 @@ describe("WhatsApp media uploads", () => {
       const sent = await as("/api/whatsapp/messages", { body: { from: numberId, to, type: c.kind, [c.kind]: media } });
       expect(sent.status, `${c.name}: ${JSON.stringify(sent.body)}`).toBe(202);
       expect(sent.body.data.status).toBe("queued");
-      const out = await waitUntil(`${c.name} at the peer`, async () => (await peerSent(to)).find((m) => m.type === c.kind && m.content[c.kind].link.includes(up.body.data.id)));
+      const out = await waitUntil(`${c.name} at the peer`, async () => (await peerMessages(to)).find((m) => m.type === c.kind && m.content[c.kind].link.includes(up.body.data.id)));
       const object = out.content[c.kind];
       expect(object.id).toBeUndefined();
       if (c.caption) expect(object.caption).toBe(c.caption);
@@ -194,12 +178,8 @@ describe("WhatsApp media uploads", () => {
     expect((await fetch(new URL(`/api/live/files/${id}`, inject("apiUrl")))).status).toBe(401);
     expect((await fetch(new URL(`/api/live/files/${id}?exp=${Math.floor(Date.now() / 1000) + 3600}&sig=forged`, inject("apiUrl")))).status).toBe(404);
     // Its own number sending the other account's file: not found on image.id.
-    const otherNumber = await api("/api/whatsapp/numbers", {
-      token: otherToken,
-      body: { phone_number_id: `1${digits(14)}`, waba_id: `2${digits(14)}`, access_token: `EAAG${digits(20)}`, app_secret: simulatedAppSecret(inject("simulatorApiKey")) },
-    });
-    expect(otherNumber.status).toBe(201);
-    const stolen = await api("/api/whatsapp/messages", { token: otherToken, lang: "en", body: { from: otherNumber.body.data.id, to, type: "image", image: { id } } });
+    const otherNumber = await connectCloudNumber(otherToken);
+    const stolen = await api("/api/whatsapp/messages", { token: otherToken, lang: "en", body: { from: otherNumber.numberId, to, type: "image", image: { id } } });
     expect(stolen.status).toBe(422);
     expect(stolen.body.error.fields["image.id"]).toEqual(["File not found: upload it again (POST /api/whatsapp/media)"]);
     // The owner's image as a document: refused naming the document types; a link and an id at once: refused.

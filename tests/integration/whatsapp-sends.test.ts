@@ -7,69 +7,29 @@
  * dispatched and followed to its final statuses with exact counts and balance; pause (nothing more
  * is sent, the live counters hold), resume; a scheduled campaign canceled and refunded.
  */
-import { createHmac } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { simulatedAppSecret } from "../../api/simulator/whatsapp-cloud";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { balanceOf, giveOmni, makeGroupWithContacts, setAccount } from "../support/factories";
 import { waitUntil } from "../support/loopback-peer";
 import { inDispatchStream } from "../support/wait";
+import { type CloudNumber, connectCloudNumber, contactWrites, digits } from "../support/whatsapp";
 
-const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
 let token: string;
 let accountId: string;
 let numberId: string;
-let phoneNumberId: string;
-let wabaId: string;
+let n: CloudNumber;
 let templateName: string;
 const as = (path: string, o: { method?: string; body?: unknown; lang?: string } = {}) => api(path, { token, ...o });
 const campaign = async (id: string) => (await as(`/api/whatsapp/campaigns/${id}`)).body.data;
-
-/** The contact writes to the number (Meta's signed `messages` webhook): their window opens. */
-async function contactWrites(from: string) {
-  const raw = JSON.stringify({
-    object: "whatsapp_business_account",
-    entry: [
-      {
-        id: wabaId,
-        time: Math.floor(Date.now() / 1000),
-        changes: [
-          {
-            field: "messages",
-            value: {
-              messaging_product: "whatsapp",
-              metadata: { phone_number_id: phoneNumberId },
-              messages: [{ from: from.slice(1), id: `wamid.${digits(20)}`, timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body: "oi" } }],
-            },
-          },
-        ],
-      },
-    ],
-  });
-  const signature = `sha256=${createHmac("sha256", simulatedAppSecret(inject("simulatorApiKey")))
-    .update(raw)
-    .digest("hex")}`;
-  const res = await fetch(new URL(`/api/webhooks/whatsapp/${numberId}`, inject("apiUrl")), {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signature },
-    body: raw,
-  });
-  expect(res.status).toBe(200);
-}
 
 beforeAll(async () => {
   const p = await registerPerson("whatsapp-sends");
   accountId = p.accountId;
   await giveOmni(accountId);
   token = (await login(p.email, p.password)).token;
-  phoneNumberId = `1${digits(14)}`;
-  wabaId = `2${digits(14)}`;
-  const connected = await as("/api/whatsapp/numbers", {
-    body: { phone_number_id: phoneNumberId, waba_id: wabaId, access_token: `EAAG${digits(20)}`, app_secret: simulatedAppSecret(inject("simulatorApiKey")) },
-  });
-  expect(connected.status, JSON.stringify(connected.body)).toBe(201);
-  numberId = connected.body.data.id;
+  n = await connectCloudNumber(token);
+  numberId = n.numberId;
   templateName = `aviso_${digits(6)}`;
   const created = await as("/api/whatsapp/templates", {
     body: { number_id: numberId, name: templateName, category: "utility", language: "pt_BR", body: "Olá {{1}}, seu pedido {{2}} saiu.", body_examples: ["Ana", "42"] },
@@ -82,7 +42,7 @@ describe("free-form WhatsApp messages inside the window", () => {
   it("an image by link, a place and reply buttons go to Graph as its objects; a bad link, a private address, repeated button titles and 11 list rows are refused naming the rule", async () => {
     await setAccount(accountId, { balance: 100_000 });
     const to = `+5511${digits(9).replace(/0001$/, "0002")}`;
-    await contactWrites(to);
+    await contactWrites(n, to);
     await expect.poll(async () => (await as(`/api/whatsapp/window?number_id=${numberId}&to=${encodeURIComponent(to)}`)).body.data.open, { timeout: 10_000 }).toBe(true);
     const send = (body: Record<string, unknown>) => as("/api/whatsapp/messages", { body: { from: numberId, to, ...body }, lang: "en" });
 
