@@ -48,8 +48,8 @@ describe("receipts while the API is down for hours (scaled)", () => {
   let accountId: string;
 
   beforeAll(async () => {
-    // 0.002: the simulator's 24 h of receipt retries last 173 s; one hour between retries is 7.2 s.
-    stack = await startStack({ env: { SIMULATOR_RECEIPT_RETRY_SCALE: "0.002", SIMULATOR_MIX: "delivered:1", SIMULATOR_DELAY_MS: "100" } });
+    // 0.001: the simulator's 24 h of receipt retries last 86 s; one hour between retries is 3.6 s.
+    stack = await startStack({ env: { SIMULATOR_RECEIPT_RETRY_SCALE: "0.001", SIMULATOR_MIX: "delivered:1", SIMULATOR_DELAY_MS: "100" } });
     accountId = await ownerAccount(stack);
   }, 120_000);
 
@@ -64,7 +64,7 @@ describe("receipts while the API is down for hours (scaled)", () => {
     // first dispatch once took longer than 30 s (the test passes alone on the cluster).
     await expect.poll(async () => (await statusOf(stack, id)).status, { timeout: 60_000, interval: 200 }).toBe("sent");
     // Down for hours of the simulator's clock: 18 attempts reach about 5 h of its schedule
-    // (37 s here), past the 31 s after which the old schedule gave the receipt up.
+    // (18 s here), past the 15.5 s after which the old schedule gave the receipt up.
     await expect
       .poll(async () => (await stack.simulator(`/v1/stats?reference=${id}`)) as { receipt: string; receipt_attempts: number }, { timeout: 90_000, interval: 500 })
       .toSatisfy((s: { receipt: string; receipt_attempts: number }) => s.receipt === "pending" && s.receipt_attempts >= 18);
