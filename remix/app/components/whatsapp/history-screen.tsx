@@ -8,6 +8,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoader
 import { useTranslation } from "react-i18next";
 import { CsrfInput, ErrorText, FormErrors } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
+import { CursorPager } from "~/components/whatsapp/cursor-pager";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
@@ -107,22 +108,7 @@ export function WhatsappHistoryScreen() {
           ) : (
             <MessagesTable rows={page.data} lng={lng} base={base} />
           )}
-          {page && (cursor || page.next_cursor) ? (
-            <nav className="flex justify-between gap-2" aria-label={t("common:pager.label")}>
-              {cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={hrefWith({})}>{t("pager.first")}</Link>
-                </Button>
-              ) : (
-                <span />
-              )}
-              {page.next_cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={hrefWith({ cursor: page.next_cursor })}>{t("pager.next")}</Link>
-                </Button>
-              ) : null}
-            </nav>
-          ) : null}
+          {page ? <CursorPager cursor={cursor} next={page.next_cursor} href={(c) => hrefWith(c ? { cursor: c } : {})} /> : null}
         </CardContent>
       </Card>
     </div>

@@ -11,6 +11,7 @@ import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { ErrorText, FormErrors } from "~/components/forms/fields";
 import { REFRESH_MS, useRefresh } from "~/components/live/use-refresh";
 import { PageHeader } from "~/components/shell/page-header";
+import { CursorPager } from "~/components/whatsapp/cursor-pager";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { Label } from "~/components/ui/label";
@@ -155,22 +156,7 @@ export function WhatsappTemplatesScreen() {
               </TableBody>
             </Table>
           )}
-          {page && (cursor || page.next_cursor) ? (
-            <nav className="flex justify-between gap-2" aria-label={t("common:pager.label")}>
-              {cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={filterQuery()}>{t("pager.first")}</Link>
-                </Button>
-              ) : (
-                <span />
-              )}
-              {page.next_cursor ? (
-                <Button asChild variant="outline" size="sm">
-                  <Link to={filterQuery({ cursor: page.next_cursor })}>{t("pager.next")}</Link>
-                </Button>
-              ) : null}
-            </nav>
-          ) : null}
+          {page ? <CursorPager cursor={cursor} next={page.next_cursor} href={(c) => filterQuery(c ? { cursor: c } : undefined)} /> : null}
         </CardContent>
       </Card>
     </div>
