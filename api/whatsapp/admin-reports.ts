@@ -201,7 +201,7 @@ export async function adminWhatsappMessages(ctx: SignedInCtx, input: unknown = {
   assertWhatsappStaff(ctx, "history");
   const { account_id: _a, integration: _i, ...rest } = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   const account = await accountOf(input);
-  return whatsappMessagePage(account?.id ?? null, rest);
+  return whatsappMessagePage(account?.id ?? null, rest, true);
 }
 
 export type AdminWhatsappMessage = WhatsappMessageDetail & { account: { id: string; name: string } };

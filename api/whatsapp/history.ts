@@ -73,9 +73,10 @@ export type WhatsappHistoryRow = WhatsappHistoryItem & { account_id: string; acc
 
 /**
  * listWhatsappMessages's query, for one account or, with `accountId` null, every account (only
- * platform staff's history calls it so, ./admin-reports.ts, after its own check). Validates the input.
+ * platform staff's history calls it so, ./admin-reports.ts, after its own check, with `named`:
+ * each row's account_name). Validates the input.
  */
-export async function whatsappMessagePage(accountId: string | null, input: unknown = {}): Promise<{ data: WhatsappHistoryRow[]; next_cursor: string | null }> {
+export async function whatsappMessagePage(accountId: string | null, input: unknown = {}, named = false): Promise<{ data: WhatsappHistoryRow[]; next_cursor: string | null }> {
   const { cursor, page: _numbered, integration: integrationIn, ...filters } = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   // The SMS history's filters and rules (days, at most 31, statuses, E.164 recipient, limit); paging is this list's keyset.
   const q = validate(smsHistorySchema, filters);
@@ -111,7 +112,7 @@ export async function whatsappMessagePage(accountId: string | null, input: unkno
   const found = await replicaRows<HistoryRow & { account_id: string; account_name: string | null }>(
     `SELECT id, direction, type, sender, recipient, body, status, price, currency, error_code, error_message,
             created_at, sent_at, delivered_at, read_at, failed_at, ${POSITION_SQL("created_at")} AS position, account_id,
-            ${accountId === null ? "(SELECT a.name FROM accounts a WHERE a.id = messages.account_id)" : "NULL"} AS account_name
+            ${named ? "(SELECT a.name FROM accounts a WHERE a.id = messages.account_id)" : "NULL"} AS account_name
        FROM messages
       WHERE ${where.join(" AND ")}
       ORDER BY created_at ${dir}, id ${dir}

@@ -133,6 +133,7 @@ describe("platform staff's WhatsApp reports API", () => {
 
     const ofB = await get(`/api/admin/whatsapp/messages?${q}&account_id=${people.b.accountId}`);
     expect(ofB.body.data.map((m: { id: string }) => m.id)).toEqual([...ids.b].reverse());
+    expect(new Set(ofB.body.data.map((m: { account_name: string }) => m.account_name))).toEqual(new Set([people.b.company]));
     const failed = await get(`/api/admin/whatsapp/messages?${q}&status=failed`);
     expect(failed.body.data.map((m: { id: string }) => m.id)).toEqual([ids.a[2]]);
     const inbound = await get(`/api/admin/whatsapp/messages?${q}&from=%2B5511970002222`);

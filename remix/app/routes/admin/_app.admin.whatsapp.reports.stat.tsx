@@ -88,7 +88,7 @@ export default function AdminWhatsappStatScreen() {
               />
             </CardContent>
           </Card>
-          <Card data-report="accounts">
+          <Card data-report="accounts" className="lg:col-span-2">
             <CardHeader>
               <CardTitle>{t("whatsappReports.byAccount")}</CardTitle>
             </CardHeader>
