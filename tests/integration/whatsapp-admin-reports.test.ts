@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { makeMessage, makeMessageEvents, type MessageStatus } from "../support/factories";
-import { DEMO_PASSWORD } from "../support/web";
+import { DEMO_PASSWORD, signIn } from "../support/web";
 
 const spToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T12:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -204,6 +204,20 @@ describe("platform staff's WhatsApp reports API", () => {
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ days: 30, account: null });
     expect(all.body.messages).toBeGreaterThanOrEqual(2);
+  });
+
+  it("the screens' account field: a name several accounts hold offers them, a name nobody has is its field's error, one account's name filters", async () => {
+    const web = await signIn("staff@demo.example");
+    const several = await web.page(`/admin/whatsapp/reports/stat?from=${day}&to=${day}&account=waadmin`);
+    expect(several.res.status).toBe(200);
+    for (const k of ["a", "b"] as const) expect(several.html).toContain(`account_id=${people[k].accountId}`);
+    expect(several.html).toContain('data-testid="account-matches"');
+    expect(several.html).not.toContain('data-report="category"');
+    const none = await web.page(`/admin/whatsapp/reports/history?account=${encodeURIComponent("no account has this name")}`);
+    expect(none.html).toContain("Nenhuma conta tem esse nome.");
+    expect(none.html).not.toContain("data-message-id");
+    const one = await web.page(`/admin/whatsapp/reports/history?start=${day}&end=${day}&account=${encodeURIComponent(people.b.company)}`);
+    expect([...one.html.matchAll(/data-message-id="([^"]+)"/g)].map((m) => m[1])).toEqual([...ids.b].reverse());
   });
 
   it("is for platform staff only: a customer's owner is refused (403), nobody signed in is 401", async () => {
