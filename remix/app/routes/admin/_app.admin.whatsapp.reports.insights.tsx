@@ -9,12 +9,11 @@ import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react"
 import { useTranslation } from "react-i18next";
 import { CHART_DAYS } from "~api/sms/report-constants";
 import { adminWhatsappInsights } from "~api/whatsapp/admin-reports";
-import { Figures } from "~/components/sms-reports/figures";
-import { formatCount, formatPercent } from "~/components/sms-reports/format";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { AccountField, AccountMatches, DayFigures, formatAmounts, hrefOf } from "~/components/whatsapp/admin-reports";
+import { WhatsappInsightFigures } from "~/components/whatsapp/insight-figures";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import type { Lng } from "~/lib/i18n";
 import { accountFilter, accountParams, accountReady } from "~/lib/whatsapp-admin.server";
@@ -37,7 +36,6 @@ export default function AdminWhatsappInsightsScreen() {
   const { days, insights: i, filter, accountParams } = useLoaderData<typeof loader>();
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation(["admin", "whatsapp"]);
-  const n = (v: number) => formatCount(v, lng);
   return (
     <div className="space-y-6">
       <PageHeader description={t("whatsappReports.insightsDescription")} />
@@ -63,20 +61,7 @@ export default function AdminWhatsappInsightsScreen() {
       {i ? (
         <>
           {i.account ? <p className="text-sm text-muted-foreground">{t("whatsappReports.ofAccount", { name: i.account.name })}</p> : null}
-          <Figures
-            items={[
-              { key: "sent", label: t("whatsapp:reports.sent"), value: n(i.sent) },
-              { key: "delivered", label: t("whatsapp:reports.delivered"), value: n(i.delivered) },
-              { key: "read", label: t("whatsapp:reports.read"), value: n(i.read) },
-              { key: "failed", label: t("whatsapp:reports.failed"), value: n(i.failed) },
-              { key: "deliveryRate", label: t("whatsapp:reports.deliveryRate"), value: formatPercent(i.delivery_rate, lng) },
-              { key: "readRate", label: t("whatsapp:reports.readRate"), value: formatPercent(i.read_rate, lng) },
-              { key: "failureRate", label: t("whatsapp:reports.failureRate"), value: formatPercent(i.failure_rate, lng) },
-              { key: "cost", label: t("whatsapp:reports.cost"), value: formatAmounts(i.cost, lng) },
-              { key: "messages", label: t("whatsapp:reports.messages"), value: n(i.messages) },
-              { key: "received", label: t("whatsapp:reports.received"), value: n(i.received) },
-            ]}
-          />
+          <WhatsappInsightFigures i={i} cost={formatAmounts(i.cost, lng)} lng={lng} />
           <Card>
             <CardHeader />
             <CardContent className="space-y-6">
