@@ -26,9 +26,9 @@ import { campaignRoutes } from "./campaigns/routes";
 import { optoutRoutes } from "./optouts/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
 import { smppRoutes } from "./smpp/routes";
-import { whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
 import { whatsappRequestRoutes } from "./whatsapp/requests";
+import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -72,6 +72,7 @@ export function createApp() {
     .use(wordRoutes)
     .use(urlRoutes)
     .use(providerAdminRoutes)
+    .use(whatsappAdminRoutes)
     .use(liveRoutes)
     .use(liveReportRoutes)
     .use(widgetRoutes)

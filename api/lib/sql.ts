@@ -42,3 +42,6 @@ export function replicaRows<T extends object = Record<string, unknown>>(sql: str
 export async function replicaRow<T extends object = Record<string, unknown>>(sql: string, bind?: unknown[]): Promise<T | null> {
   return (await replicaRows<T>(sql, bind))[0] ?? null;
 }
+
+/** A text matched literally inside LIKE/ILIKE: its backslashes, % and _ escaped (LIKE's default escape character is the backslash). */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

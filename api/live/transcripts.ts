@@ -17,7 +17,7 @@ import { roomMessages } from "./rooms/queries";
 import type { Room } from "./rooms/types";
 import { roomSummary } from "./rooms/views";
 // Lag-tolerant reads (ADR 030): this module's queries run on the read replica while it is healthy.
-import { replicaRow as row, replicaRows as rows } from "../lib/sql";
+import { escapeLike, replicaRow as row, replicaRows as rows } from "../lib/sql";
 
 export const TRANSCRIPTS_PER_PAGE = 20;
 
@@ -38,8 +38,6 @@ export type TranscriptSearch = z.input<typeof transcriptSearchSchema>;
 /** Rooms I attended: mine now, or given to me at some point. */
 const MINE = `(r.agent_id = $2 OR EXISTS (SELECT 1 FROM live_room_events e WHERE e.room_id = r.id
   AND ((e.type = 'assigned' AND e.payload->>'agent_id' = $2::text) OR (e.type IN ('transfer_accept','resumed','closed') AND e.actor_id = $2))))`;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function searchTranscripts(ctx: SignedInCtx, input: TranscriptSearch) {
   assertAttendant(ctx);

@@ -3,7 +3,8 @@
  * counts (charts), carriers, insights (totals of a period), usage (messages, segments and cost per
  * day), the queue (messages waiting) and per-campaign counts. Every figure is counted from the
  * account's own `messages` rows (channel 'sms'; perDay, periodTotals and statPeriod also serve the
- * WhatsApp reports, api/whatsapp/reports.ts), over São Paulo days: a day is
+ * WhatsApp reports, api/whatsapp/reports.ts, and with a ReportScope of every account platform
+ * staff's, api/whatsapp/admin-reports.ts), over São Paulo days: a day is
  * [00:00:00, 24:00:00) America/Sao_Paulo. Money is integer minor units of the account's currency.
  */
 import { MESSAGE_STATUSES } from "../../models/constants";
@@ -102,14 +103,30 @@ export async function smsCharts(ctx: SignedInCtx, query: unknown = {}): Promise<
  * very SQL: each bounds created_at by the period's São Paulo days, so only that period's monthly
  * partitions are scanned (ADR 029). Bind: $1 account, $2 first day, $3 last day.
  */
-/** A period's messages of one channel (bind $1 account, $2 first day, $3 last day). */
-export const period = (channel: ReportChannel) =>
-  `account_id = $1 AND channel = '${channel === "whatsapp" ? "whatsapp" : "sms"}' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}`;
+/**
+ * Whose messages a report counts: one account's, or, for platform staff only, every account's
+ * (`accountId` null: api/whatsapp/admin-reports.ts); `provider` keeps the messages one provider
+ * sent (/whatsapp/jv/reports: the older integration's numbers, ADR 035).
+ */
+export type ReportScope = { accountId: string | null; provider?: string };
+/** How `period` reads its binds: $1 null for every account, $4 the provider. */
+export type PeriodOptions = { anyAccount?: boolean; provider?: boolean };
+export const periodOptions = (scope: ReportScope): PeriodOptions => ({ anyAccount: scope.accountId === null, provider: Boolean(scope.provider) });
+/** The binds of `period(channel, periodOptions(scope))`. */
+export const periodBind = (scope: ReportScope, from: string, to: string): unknown[] => [scope.accountId, from, to, ...(scope.provider ? [scope.provider] : [])];
+
+/**
+ * A period's messages of one channel (bind $1 account, $2 first day, $3 last day; with `provider`,
+ * $4 the provider). `anyAccount`: $1 is null and every account counts (platform staff's reports).
+ */
+export const period = (channel: ReportChannel, o: PeriodOptions = {}) =>
+  `${o.anyAccount ? "$1::uuid IS NULL" : "account_id = $1"} AND channel = '${channel === "whatsapp" ? "whatsapp" : "sms"}' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}${o.provider ? " AND provider = $4" : ""}`;
 export const perDaySql = (
   channel: ReportChannel,
+  o: PeriodOptions = {},
 ) => `SELECT to_char((created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, status, count(*) AS n, sum(segments) AS segments, sum(price) AS cost
        FROM messages
-      WHERE ${period(channel)} AND direction = 'outbound'
+      WHERE ${period(channel, o)} AND direction = 'outbound'
       GROUP BY 1, 2`;
 export const PER_DAY_SQL = perDaySql("sms");
 export const CARRIERS_SQL = `SELECT carrier, count(*) AS total,
@@ -120,7 +137,7 @@ export const CARRIERS_SQL = `SELECT carrier, count(*) AS total,
       WHERE ${period("sms")} AND direction = 'outbound'
       GROUP BY carrier
       ORDER BY count(*) DESC, carrier NULLS LAST`;
-export const insightsTotalsSql = (channel: ReportChannel) => `SELECT count(*) FILTER (WHERE direction = 'outbound') AS messages,
+export const insightsTotalsSql = (channel: ReportChannel, o: PeriodOptions = {}) => `SELECT count(*) FILTER (WHERE direction = 'outbound') AS messages,
               count(*) FILTER (WHERE direction = 'outbound' AND sent_at IS NOT NULL) AS sent,
               count(*) FILTER (WHERE direction = 'outbound' AND status IN ('delivered','read')) AS delivered,
               count(*) FILTER (WHERE direction = 'outbound' AND status = 'read') AS read,
@@ -131,23 +148,26 @@ export const insightsTotalsSql = (channel: ReportChannel) => `SELECT count(*) FI
               coalesce(sum(segments) FILTER (WHERE direction = 'outbound'), 0) AS segments,
               coalesce(sum(price) FILTER (WHERE direction = 'outbound'), 0) AS cost,
               count(*) FILTER (WHERE direction = 'inbound') AS received
-         FROM messages WHERE ${period(channel)}`;
+         FROM messages WHERE ${period(channel, o)}`;
 export const INSIGHTS_TOTALS_SQL = insightsTotalsSql("sms");
 export const INSIGHTS_ERRORS_SQL = `SELECT error_code, count(*) AS n FROM messages WHERE ${period("sms")} AND direction = 'outbound' AND error_code IS NOT NULL
         GROUP BY error_code ORDER BY count(*) DESC, error_code LIMIT 5`;
 
-/** The totals of a period of one channel (insightsTotalsSql's columns as numbers). */
-export async function periodTotals(accountId: string, from: string, to: string, channel: ReportChannel): Promise<Record<string, number>> {
-  const [t] = await rows<Record<string, string | null>>(insightsTotalsSql(channel), [accountId, from, to]);
+/** The totals of a period of one channel's messages of a scope (insightsTotalsSql's columns as numbers). */
+export async function periodTotals(scope: ReportScope, from: string, to: string, channel: ReportChannel): Promise<Record<string, number>> {
+  const [t] = await rows<Record<string, string | null>>(insightsTotalsSql(channel, periodOptions(scope)), periodBind(scope, from, to));
   return Object.fromEntries(Object.entries(t ?? {}).map(([k, v]) => [k, Number(v ?? 0)]));
 }
 
-/** Per São Paulo day of a period, one channel's outbound messages: per status, segments and cost, with totals. */
-export async function perDay(accountId: string, from: string, to: string, channel: ReportChannel = "sms") {
-  const [currency, found] = await Promise.all([
-    accountCurrency(accountId),
-    rows<{ day: string; status: string; n: string; segments: string; cost: string }>(perDaySql(channel), [accountId, from, to]),
-  ]);
+/** Per São Paulo day of a period, one channel's outbound messages of an account: per status, segments and cost (its currency), with totals. */
+export async function perDay(accountId: string, from: string, to: string, channel: ReportChannel = "sms", provider?: string) {
+  const [currency, days] = await Promise.all([accountCurrency(accountId), perDayOf({ accountId, provider }, from, to, channel)]);
+  return { from, to, currency, ...days };
+}
+
+/** perDay without the currency, for any ReportScope (every account's costs add up different currencies: platform staff's reports read the counts only). */
+export async function perDayOf(scope: ReportScope, from: string, to: string, channel: ReportChannel) {
+  const found = await rows<{ day: string; status: string; n: string; segments: string; cost: string }>(perDaySql(channel, periodOptions(scope)), periodBind(scope, from, to));
   const byDay = new Map(daysOf(from, to).map((d) => [d, { day: d, total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts }]));
   const totals = { total: 0, segments: 0, cost: 0, statuses: {} as StatusCounts };
   for (const r of found) {
@@ -160,7 +180,7 @@ export async function perDay(accountId: string, from: string, to: string, channe
       t.statuses[r.status] = (t.statuses[r.status] ?? 0) + Number(r.n);
     }
   }
-  return { from, to, currency, data: [...byDay.values()], totals };
+  return { data: [...byDay.values()], totals };
 }
 
 export type CarrierRow = { carrier: string | null; total: number; delivered: number; failed: number; unavailable: number; delivery_rate: number };
@@ -219,7 +239,7 @@ export async function smsInsights(ctx: SignedInCtx, input: unknown = {}): Promis
   const { from, to } = validate(rangeSchema("today"), input ?? {});
   const bind = [ctx.actor.accountId, from, to];
   const [t, errors, currency, carriers] = await Promise.all([
-    periodTotals(ctx.actor.accountId, from, to, "sms"),
+    periodTotals({ accountId: ctx.actor.accountId }, from, to, "sms"),
     rows<{ error_code: string; n: string }>(INSIGHTS_ERRORS_SQL, bind),
     accountCurrency(ctx.actor.accountId),
     carriersOf(ctx.actor.accountId, from, to),

@@ -64,6 +64,19 @@ const integrationSchema = z.object({ integration: z.enum(["cloud", "onprem"], "v
 /** The account's WhatsApp messages of a range of São Paulo days, filtered, one keyset page: {data, next_cursor}. */
 export async function listWhatsappMessages(ctx: SignedInCtx, input: unknown = {}): Promise<{ data: WhatsappHistoryItem[]; next_cursor: string | null }> {
   if (!can(ctx.actor, "/whatsapp/history")) throw new AppError("FORBIDDEN");
+  const page = await whatsappMessagePage(ctx.actor.accountId, input);
+  return { ...page, data: page.data.map(({ account_id: _a, account_name: _n, ...m }) => m) };
+}
+
+/** A history row with its account: what platform staff's history lists (./admin-reports.ts). */
+export type WhatsappHistoryRow = WhatsappHistoryItem & { account_id: string; account_name: string };
+
+/**
+ * listWhatsappMessages's query, for one account or, with `accountId` null, every account (only
+ * platform staff's history calls it so, ./admin-reports.ts, after its own check, with `named`:
+ * each row's account_name). Validates the input.
+ */
+export async function whatsappMessagePage(accountId: string | null, input: unknown = {}, named = false): Promise<{ data: WhatsappHistoryRow[]; next_cursor: string | null }> {
   const { cursor, page: _numbered, integration: integrationIn, ...filters } = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   // The SMS history's filters and rules (days, at most 31, statuses, E.164 recipient, limit); paging is this list's keyset.
   const q = validate(smsHistorySchema, filters);
@@ -73,10 +86,10 @@ export async function listWhatsappMessages(ctx: SignedInCtx, input: unknown = {}
   const gte = q.created_at.gte || lte;
   const desc = q.order !== "asc";
 
-  // $1 account, $2 first day, $3 last day (São Paulo): [gte 00:00, lte + 1 day 00:00), so only those months' partitions are read (ADR 029).
-  const bind: unknown[] = [ctx.actor.accountId, gte, lte];
+  // $1 account (null: every account), $2 first day, $3 last day (São Paulo): [gte 00:00, lte + 1 day 00:00), so only those months' partitions are read (ADR 029).
+  const bind: unknown[] = [accountId, gte, lte];
   const where = [
-    "account_id = $1",
+    accountId === null ? "$1::uuid IS NULL" : "account_id = $1",
     "channel = 'whatsapp'",
     `created_at >= ($2::date)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
     `created_at < ($3::date + 1)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
@@ -96,9 +109,10 @@ export async function listWhatsappMessages(ctx: SignedInCtx, input: unknown = {}
   }
   bind.push(q.limit + 1);
   const dir = desc ? "DESC" : "ASC";
-  const found = await replicaRows<HistoryRow>(
+  const found = await replicaRows<HistoryRow & { account_id: string; account_name: string | null }>(
     `SELECT id, direction, type, sender, recipient, body, status, price, currency, error_code, error_message,
-            created_at, sent_at, delivered_at, read_at, failed_at, ${POSITION_SQL("created_at")} AS position
+            created_at, sent_at, delivered_at, read_at, failed_at, ${POSITION_SQL("created_at")} AS position, account_id,
+            ${named ? "(SELECT a.name FROM accounts a WHERE a.id = messages.account_id)" : "NULL"} AS account_name
        FROM messages
       WHERE ${where.join(" AND ")}
       ORDER BY created_at ${dir}, id ${dir}
@@ -109,7 +123,14 @@ export async function listWhatsappMessages(ctx: SignedInCtx, input: unknown = {}
     found,
     q.limit,
     (r) => [r.position, r.id],
-    ({ position: _p, sender, recipient, price, currency, ...m }) => ({ ...m, from: sender, to: recipient, price: Number(price), currency: currency.trim() }),
+    ({ position: _p, sender, recipient, price, currency, account_name, ...m }) => ({
+      ...m,
+      from: sender,
+      to: recipient,
+      price: Number(price),
+      currency: currency.trim(),
+      account_name: account_name ?? "",
+    }),
   );
 }
 
@@ -127,32 +148,30 @@ export type WhatsappMessageDetail = WhatsappMessageView & { direction: "outbound
 /** One WhatsApp message of the account with its events, oldest first; 404 for another account's or a non-WhatsApp message. */
 export async function getWhatsappMessageDetail(ctx: SignedInCtx, id: string): Promise<{ data: WhatsappMessageDetail }> {
   const { data } = await getWhatsappMessage(ctx, id);
-  const found = await row<{
-    direction: "outbound" | "inbound";
-    events: Array<{ status: string; source: "provider" | "system"; created_at: string; payload: Record<string, unknown> | null }>;
-  }>(
-    `SELECT m.direction,
-            COALESCE((SELECT json_agg(json_build_object('status', e.status, 'source', e.source, 'payload', e.payload, 'created_at', e.created_at) ORDER BY e.id)
-                        FROM message_events e WHERE e.message_id = m.id AND e.message_created_at = m.created_at AND e.account_id = m.account_id), '[]') AS events
-       FROM messages m WHERE m.id = $1 AND m.account_id = $2 AND m.channel = 'whatsapp'`,
+  const found = await row<{ direction: "outbound" | "inbound"; events: EventRow[] }>(
+    `SELECT m.direction, ${EVENTS_SQL} AS events FROM messages m WHERE m.id = $1 AND m.account_id = $2 AND m.channel = 'whatsapp'`,
     [data.id, ctx.actor.accountId],
   );
   if (!found) throw new AppError("NOT_FOUND");
+  return { data: { ...data, direction: found.direction, events: eventsOf(found.events) } };
+}
+
+/** A message's events, oldest first, as JSON (the message `m`; its partition's rows only, ADR 029). */
+export const EVENTS_SQL = `COALESCE((SELECT json_agg(json_build_object('status', e.status, 'source', e.source, 'payload', e.payload, 'created_at', e.created_at) ORDER BY e.id)
+                        FROM message_events e WHERE e.message_id = m.id AND e.message_created_at = m.created_at AND e.account_id = m.account_id), '[]')`;
+export type EventRow = { status: string; source: "provider" | "system"; created_at: string; payload: Record<string, unknown> | null };
+
+/** EVENTS_SQL's rows as the detail shows them: the provider's time, error code and message out of the payload. */
+export function eventsOf(events: EventRow[]): WhatsappEvent[] {
   const text = (v: unknown) => (typeof v === "string" && v ? v : v === null || v === undefined ? null : String(v));
-  return {
-    data: {
-      ...data,
-      direction: found.direction,
-      events: found.events.map((e) => ({
-        status: e.status,
-        source: e.source,
-        created_at: new Date(e.created_at),
-        occurred_at: text(e.payload?.occurred_at),
-        error_code: text(e.payload?.error_code),
-        error_message: text(e.payload?.error_message),
-      })),
-    },
-  };
+  return events.map((e) => ({
+    status: e.status,
+    source: e.source,
+    created_at: new Date(e.created_at),
+    occurred_at: text(e.payload?.occurred_at),
+    error_code: text(e.payload?.error_code),
+    error_message: text(e.payload?.error_message),
+  }));
 }
 
 /** The account's templates by status (every status, 0 when none): the templates screen's own permission and plan gate. */

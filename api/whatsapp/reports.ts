@@ -7,10 +7,27 @@
  * send (api/whatsapp/send.ts). Money is integer minor units of the account's currency.
  * Lag-tolerant reads (ADR 030).
  */
+import { whatsappProvider } from "../channels/whatsapp/adapter";
 import type { SignedInCtx } from "../lib/context";
 import { replicaRows as rows } from "../lib/sql";
 import { validate } from "../lib/validate";
-import { accountCurrency, addDays, allow, type ChartDay, daysSchema, period, perDay, periodTotals, rangeSchema, statPeriod } from "../sms/reports";
+import { z } from "../lib/zod";
+import {
+  accountCurrency,
+  addDays,
+  allow,
+  type ChartDay,
+  daysSchema,
+  period,
+  periodBind,
+  type PeriodOptions,
+  periodOptions,
+  perDay,
+  periodTotals,
+  rangeSchema,
+  type ReportScope,
+  statPeriod,
+} from "../sms/reports";
 import { saoPauloToday } from "../sms/history";
 
 /** Meta's pricing categories, in display order (a message without one is a service message: text inside the window). */
@@ -19,27 +36,48 @@ export type WhatsappCategory = (typeof WHATSAPP_CATEGORIES)[number];
 export type CategoryRow = { category: WhatsappCategory; messages: number; cost: number };
 
 /**
- * Outbound WhatsApp messages of a period per pricing category: count and cost. Messages refused
- * before sending (rejected, optout) are not usage and are left out. Bind: $1 account, $2 first day, $3 last day.
+ * Outbound WhatsApp messages of a period per pricing category and currency: count and cost.
+ * Messages refused before sending (rejected, optout) are not usage and are left out. Bind: $1
+ * account (null with `anyAccount`), $2 first day, $3 last day, $4 provider with `provider` (sms/reports.ts period).
  */
-export const CATEGORY_SQL = `SELECT coalesce(c.category, 'service') AS category, count(*) AS n, coalesce(sum(m.price), 0) AS cost
-       FROM (SELECT id, created_at, account_id, price FROM messages
-              WHERE ${period("whatsapp")} AND direction = 'outbound' AND status NOT IN ('rejected','optout')) m
+export const categorySql = (
+  o: PeriodOptions = {},
+) => `SELECT coalesce(c.category, 'service') AS category, trim(m.currency) AS currency, count(*) AS n, coalesce(sum(m.price), 0) AS cost
+       FROM (SELECT id, created_at, account_id, price, currency FROM messages
+              WHERE ${period("whatsapp", o)} AND direction = 'outbound' AND status NOT IN ('rejected','optout')) m
        LEFT JOIN LATERAL (
          SELECT e.payload->>'category' AS category FROM message_events e
           WHERE e.message_id = m.id AND e.message_created_at = m.created_at AND e.account_id = m.account_id AND e.payload ? 'category'
           ORDER BY e.id LIMIT 1
        ) c ON true
-      GROUP BY 1`;
+      GROUP BY 1, 2`;
+export const CATEGORY_SQL = categorySql();
 
-async function byCategory(accountId: string, from: string, to: string): Promise<CategoryRow[]> {
-  const found = await rows<{ category: string; n: string; cost: string }>(CATEGORY_SQL, [accountId, from, to]);
-  const of = new Map(found.map((r) => [r.category, r]));
-  return WHATSAPP_CATEGORIES.map((category) => ({ category, messages: Number(of.get(category)?.n ?? 0), cost: Number(of.get(category)?.cost ?? 0) }));
+/** A scope's outbound WhatsApp messages of a period per category and currency (every category, in display order; a currency only where it has messages). */
+export async function categoriesByCurrency(scope: ReportScope, from: string, to: string): Promise<Array<CategoryRow & { currency: string }>> {
+  const found = await rows<{ category: string; currency: string; n: string; cost: string }>(categorySql(periodOptions(scope)), periodBind(scope, from, to));
+  return WHATSAPP_CATEGORIES.flatMap((category) =>
+    found.filter((r) => r.category === category).map((r) => ({ category, currency: r.currency, messages: Number(r.n), cost: Number(r.cost) })),
+  );
+}
+
+/** One account's (one currency's) categories: each of them, 0 when none. */
+async function byCategory(scope: ReportScope, from: string, to: string): Promise<CategoryRow[]> {
+  const found = await categoriesByCurrency(scope, from, to);
+  return WHATSAPP_CATEGORIES.map((category) => ({ category, ...sumOf(found.filter((r) => r.category === category)) }));
+}
+
+/** Which integration's numbers a report counts (/whatsapp/jv/reports: "onprem"), as the history's `integration`: the provider its messages name. */
+const integrationSchema = z.object({ integration: z.enum(["cloud", "onprem"], "validation.option").optional() });
+function scopeOf(ctx: SignedInCtx, input: unknown): ReportScope {
+  const raw = (input && typeof input === "object" ? (input as Record<string, unknown>).integration : undefined) ?? undefined;
+  const { integration } = validate(integrationSchema, { integration: raw === "" || raw === null ? undefined : raw });
+  return { accountId: ctx.actor.accountId, ...(integration ? { provider: whatsappProvider(integration) } : {}) };
 }
 
 const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 10_000) / 10_000 : 0);
-const sumOf = (list: CategoryRow[]) => list.reduce((t, r) => ({ messages: t.messages + r.messages, cost: t.cost + r.cost }), { messages: 0, cost: 0 });
+const sumOf = (list: Array<Pick<CategoryRow, "messages" | "cost">>) =>
+  list.reduce((t, r) => ({ messages: t.messages + r.messages, cost: t.cost + r.cost }), { messages: 0, cost: 0 });
 
 export type WhatsappInsights = {
   days: number;
@@ -67,40 +105,50 @@ export type WhatsappInsights = {
   data: ChartDay[];
 };
 
+/** The insights' last 7 or 30 São Paulo days (today included) as asked ({days}). */
+export function insightsPeriod(input: unknown) {
+  const { days } = validate(daysSchema, input ?? {});
+  const to = saoPauloToday();
+  return { days, from: addDays(to, -(days - 1)), to };
+}
+
+/** The insights' figures out of a period's totals (sms/reports.ts periodTotals): counts and rates. */
+export function insightFigures(t: Record<string, number>) {
+  const n = (k: string) => t[k] ?? 0;
+  return {
+    messages: n("messages"),
+    sent: n("sent"),
+    delivered: n("delivered"),
+    read: n("read"),
+    failed: n("failed"),
+    rejected: n("rejected"),
+    delivery_rate: ratio(n("delivered"), n("sent")),
+    read_rate: ratio(n("read"), n("delivered")),
+    failure_rate: ratio(n("failed"), n("messages")),
+    received: n("received"),
+  };
+}
+
 /** /whatsapp/insights: the last 7 or 30 São Paulo days (today included): totals, rates, cost, inbound, per day. */
 export async function whatsappInsights(ctx: SignedInCtx, query: unknown = {}): Promise<WhatsappInsights> {
   allow(ctx, "/whatsapp/insights");
-  const { days } = validate(daysSchema, query ?? {});
-  const to = saoPauloToday();
-  const from = addDays(to, -(days - 1));
-  const [t, chart] = await Promise.all([periodTotals(ctx.actor.accountId, from, to, "whatsapp"), perDay(ctx.actor.accountId, from, to, "whatsapp")]);
-  return {
-    days,
-    from,
-    to,
-    currency: chart.currency,
-    messages: t.messages,
-    sent: t.sent,
-    delivered: t.delivered,
-    read: t.read,
-    failed: t.failed,
-    rejected: t.rejected,
-    delivery_rate: ratio(t.delivered, t.sent),
-    read_rate: ratio(t.read, t.delivered),
-    failure_rate: ratio(t.failed, t.messages),
-    cost: t.cost,
-    received: t.received,
-    data: chart.data,
-  };
+  const { days, from, to } = insightsPeriod(query);
+  const [t, chart] = await Promise.all([periodTotals({ accountId: ctx.actor.accountId }, from, to, "whatsapp"), perDay(ctx.actor.accountId, from, to, "whatsapp")]);
+  return { days, from, to, currency: chart.currency, ...insightFigures(t), cost: t.cost ?? 0, data: chart.data };
 }
 
 export type WhatsappStat = Awaited<ReturnType<typeof perDay>> & { categories: CategoryRow[]; category_totals: { messages: number; cost: number } };
 
-/** /whatsapp/reports: per São Paulo day of a period (default the last 7 days, at most 31): messages per status and cost, and per category. */
+/**
+ * /whatsapp/reports: per São Paulo day of a period (default the last 7 days, at most 31): messages
+ * per status and cost, and per category. `integration` "onprem" (/whatsapp/jv/reports) keeps the
+ * older integration's numbers' messages, as /whatsapp/jv/history does; without it every number's.
+ */
 export async function whatsappStat(ctx: SignedInCtx, input: unknown = {}): Promise<WhatsappStat> {
-  allow(ctx, "/whatsapp/reports");
+  const scope = scopeOf(ctx, input);
+  allow(ctx, scope.provider === whatsappProvider("onprem") ? "/whatsapp/jv/reports" : "/whatsapp/reports");
   const { from, to } = statPeriod(input);
-  const [days, categories] = await Promise.all([perDay(ctx.actor.accountId, from, to, "whatsapp"), byCategory(ctx.actor.accountId, from, to)]);
+  const [days, categories] = await Promise.all([perDay(ctx.actor.accountId, from, to, "whatsapp", scope.provider), byCategory(scope, from, to)]);
   return { ...days, categories, category_totals: sumOf(categories) };
 }
 
@@ -110,7 +158,7 @@ export type WhatsappUsage = { from: string; to: string; currency: string; data: 
 export async function whatsappUsage(ctx: SignedInCtx, input: unknown = {}): Promise<WhatsappUsage> {
   allow(ctx, "/whatsapp/usage");
   const { from, to } = validate(rangeSchema("month"), input ?? {});
-  const [currency, data] = await Promise.all([accountCurrency(ctx.actor.accountId), byCategory(ctx.actor.accountId, from, to)]);
+  const [currency, data] = await Promise.all([accountCurrency(ctx.actor.accountId), byCategory({ accountId: ctx.actor.accountId }, from, to)]);
   return { from, to, currency, data, totals: sumOf(data) };
 }
 

@@ -251,3 +251,81 @@ export const WhatsappNumberRequest = t.Object({
 });
 export const WhatsappNumberRequests = Page(WhatsappNumberRequest, "Newest first (created_at, id)");
 export const WhatsappNumberRequestOne = t.Object({ data: WhatsappNumberRequest });
+// ---- platform staff's reports (./admin-reports.ts) ------------------------------------------------
+
+const int = Type.Integer;
+const day = t.String({ format: "date", description: "YYYY-MM-DD, São Paulo" });
+const Money = t.Object({ currency: t.String({ description: "ISO 4217" }), amount: int({ description: "Minor units of the currency" }) });
+const Amounts = t.Array(Money, { description: "One amount per currency (accounts may use different ones), by currency" });
+const ReportAccount = nullable(
+  t.Object({ id: t.String({ format: "uuid" }), name: t.String(), currency: t.String() }, { description: "The account asked for; null: every account" }),
+);
+const DayFigures = { messages: int({ description: "Outbound messages" }), delivered: int({ description: "Delivered or read" }), read: int(), failed: int() };
+const DayRow = t.Object({ day, ...DayFigures, statuses: t.Record(t.String(), int(), { description: "Outbound messages per status" }) });
+const days = t.Array(DayRow, { description: "One per day, oldest first, days without messages included" });
+
+export const AdminWhatsappStat = t.Object({
+  from: day,
+  to: day,
+  account: ReportAccount,
+  data: days,
+  totals: t.Object(DayFigures),
+  categories: t.Array(t.Object({ category: t.String({ description: "marketing, utility, authentication, service" }), messages: int(), cost: Amounts }), {
+    description: "Every category; messages refused before sending (rejected, optout) left out",
+  }),
+  category_totals: t.Object({ messages: int(), cost: Amounts }),
+  accounts: t.Array(
+    t.Object({
+      account: t.Object({ id: t.String({ format: "uuid" }), name: t.String() }),
+      ...DayFigures,
+      cost: int({ description: "In the account's currency" }),
+      currency: t.String(),
+    }),
+    { description: "The accounts with the most outbound messages (at most 20), most first" },
+  ),
+  next_cursor: t.Null({ description: "Always null: the whole report is one page" }),
+});
+
+export const AdminWhatsappInsights = t.Object({
+  days: int({ description: "7 or 30" }),
+  from: day,
+  to: day,
+  account: ReportAccount,
+  messages: int({ description: "Outbound messages created in the period" }),
+  sent: int({ description: "Handed to the provider" }),
+  delivered: int({ description: "Delivered or read" }),
+  read: int(),
+  failed: int(),
+  rejected: int({ description: "Refused before sending: rejected or opted out" }),
+  delivery_rate: t.Number({ description: "delivered / sent, 0..1, 4 decimals" }),
+  read_rate: t.Number({ description: "read / delivered" }),
+  failure_rate: t.Number({ description: "failed / messages" }),
+  cost: Amounts,
+  received: int({ description: "Inbound messages" }),
+  data: days,
+  next_cursor: t.Null({ description: "Always null: the whole report is one page" }),
+});
+
+const accountOfRow = { account_id: t.String({ format: "uuid" }), account_name: t.String() };
+export const AdminWhatsappMessages = Page(t.Composite([WhatsappMessageItem, t.Object(accountOfRow)]), "Every account's messages, newest first (created_at, id)");
+
+export const AdminWhatsappMessageOne = t.Object({
+  data: t.Composite([
+    WhatsappMessageOne.properties.data,
+    t.Object({
+      direction: t.Union([t.Literal("outbound"), t.Literal("inbound")]),
+      account: t.Object({ id: t.String({ format: "uuid" }), name: t.String() }),
+      events: t.Array(
+        t.Object({
+          status: t.String(),
+          source: t.Union([t.Literal("provider"), t.Literal("system")]),
+          created_at: t.String({ format: "date-time" }),
+          occurred_at: nullable(t.String({ description: "When the provider says it happened" })),
+          error_code: nullable(t.String()),
+          error_message: nullable(t.String()),
+        }),
+        { description: "Oldest first" },
+      ),
+    }),
+  ]),
+});

@@ -1,6 +1,7 @@
 /**
  * WhatsApp API (issue 16; spec section 7 "WhatsApp new"): numbers and templates of the acting
- * account, and the provider webhooks of a number (Meta's, and an onprem number's client's). Thin:
+ * account, the provider webhooks of a number (Meta's, and an onprem number's client's), and platform
+ * staff's reports over every account (/api/admin/whatsapp, ./admin-reports). Thin:
  * the use-cases in ./numbers and ./templates check roles and plan and scope by account;
  * ./webhooks applies what Meta posts, ./onprem-webhooks what an On-Premises client posts.
  */
@@ -28,6 +29,7 @@ import { getWhatsappWindow } from "./window";
 import { acceptWhatsapp, getWhatsappMessage } from "./send";
 import { getWhatsappMedia, uploadWhatsappMedia } from "./media";
 import { listWhatsappMessages } from "./history";
+import { adminWhatsappInsights, adminWhatsappMessage, adminWhatsappMessages, adminWhatsappStat } from "./admin-reports";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });
@@ -310,6 +312,51 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
   .delete("/templates/:id", ({ ctx, params }) => deleteWhatsappTemplate(ctx, params.id), {
     params: id,
     detail: { responses: successResponse(R.Deleted), summary: "Delete a template here and at Meta (every language of its name, as Graph does)" },
+  });
+
+const accountQuery = { account_id: t.Optional(t.String({ description: "One account (uuid); absent: every account" })) };
+
+/** Platform staff's WhatsApp reports (policy /admin/whatsapp/reports/*; ./admin-reports checks the staff): every account's figures and history, or one account's. */
+export const whatsappAdminRoutes = new Elysia({ prefix: "/admin/whatsapp", tags: ["admin"], detail: { security: bearer } })
+  .use(authenticated)
+  .get("/stat", async ({ ctx, query }) => ({ ...(await adminWhatsappStat(ctx, query)), next_cursor: null }), {
+    query: t.Object({
+      from: t.Optional(t.String({ description: "First day YYYY-MM-DD (São Paulo). Default: 6 days before `to`" })),
+      to: t.Optional(t.String({ description: "Last day (default today); at most 31 days" })),
+      ...accountQuery,
+    }),
+    detail: {
+      responses: successResponse(R.AdminWhatsappStat),
+      summary:
+        "Platform-wide WhatsApp statistics of a period (one page: at most 31 days): per day messages, delivered, read, failed; per Meta category count and cost; the 20 accounts with the most messages",
+    },
+  })
+  .get("/insights", async ({ ctx, query }) => ({ ...(await adminWhatsappInsights(ctx, query)), next_cursor: null }), {
+    query: t.Object({ days: t.Optional(t.String({ description: "7 (default) or 30" })), ...accountQuery }),
+    detail: {
+      responses: successResponse(R.AdminWhatsappInsights),
+      summary: "Platform-wide WhatsApp insights of the last 7 or 30 São Paulo days (one page: one row a day): sent, delivered, read, failed, rates, cost per currency, received",
+    },
+  })
+  .get("/messages", ({ ctx, query }) => adminWhatsappMessages(ctx, query), {
+    query: t.Object({
+      status: t.Optional(t.String({ description: "One status (queued, sent, delivered, read, failed, received…)" })),
+      from: t.Optional(t.String({ description: "Sender, exact: a number's phone number id, or a contact for inbound messages" })),
+      to: t.Optional(t.String({ description: "Recipient in any format (normalized to E.164), exact" })),
+      "created_at[gte]": t.Optional(t.String({ description: "First day YYYY-MM-DD (São Paulo). Default: the last day" })),
+      "created_at[lte]": t.Optional(t.String({ description: "Last day YYYY-MM-DD (São Paulo). Default: today; at most 31 days in all" })),
+      ...accountQuery,
+      ...pageQuery,
+    }),
+    detail: {
+      responses: successResponse(R.AdminWhatsappMessages),
+      summary:
+        "Every account's WhatsApp messages (both directions) of a range of São Paulo days, newest first, each with its account; a keyset page of `limit` (send `cursor` back with the same filters)",
+    },
+  })
+  .get("/messages/:id", ({ ctx, params }) => adminWhatsappMessage(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(R.AdminWhatsappMessageOne), summary: "One WhatsApp message of any account with its account and its events, oldest first" },
   });
 
 /** Meta's webhooks of one number: the subscription handshake and the signed events. */

@@ -19,6 +19,23 @@ import { redirectWithToast } from "~/lib/toast.server";
 
 const FIELD_OF: Record<string, keyof HistoryFilterValues> = { "created_at.gte": "start", "created_at.lte": "end", id: "id", from: "from", to: "to", status: "status" };
 
+/**
+ * A history use-case's VALIDATION error as its filter form shows it: each field's errors under the
+ * form's name for it (`fieldOf`: the use-case's input path -> the field), the rest above the form.
+ * Any other error is thrown on.
+ */
+export function filterErrors<F extends string>(e: unknown, fieldOf: Partial<Record<string, F>>): { errors: Partial<Record<F, string[]>>; formErrors: string[] } {
+  if (!isAppError(e) || e.code !== "VALIDATION") throw e;
+  const errors: Partial<Record<F, string[]>> = {};
+  const formErrors: string[] = [];
+  for (const [k, v] of Object.entries(e.fields ?? {})) {
+    const name = fieldOf[k];
+    if (name) errors[name] = v;
+    else formErrors.push(...v);
+  }
+  return { errors, formErrors };
+}
+
 export function historyValues(params: URLSearchParams): HistoryFilterValues {
   const get = (k: string) => params.get(k)?.trim() ?? "";
   const today = saoPauloToday();
@@ -31,8 +48,7 @@ export async function historyLoader(request: Request) {
   const params = new URL(request.url).searchParams;
   const values = historyValues(params);
   let page: SmsHistoryPage | null = null;
-  const errors: Partial<Record<keyof HistoryFilterValues, string[]>> = {};
-  let formErrors: string[] = [];
+  let shown: ReturnType<typeof filterErrors<keyof HistoryFilterValues>> = { errors: {}, formErrors: [] };
   try {
     page = await listSmsMessages(ctx, {
       id: values.id,
@@ -44,14 +60,9 @@ export async function historyLoader(request: Request) {
       cursor: params.get("cursor") ?? undefined,
     });
   } catch (e) {
-    if (!isAppError(e) || e.code !== "VALIDATION") throw e;
-    for (const [k, v] of Object.entries(e.fields ?? {})) {
-      const name = FIELD_OF[k];
-      if (name) errors[name] = v;
-      else formErrors = [...formErrors, ...v];
-    }
+    shown = filterErrors(e, FIELD_OF);
   }
-  return json({ page, values, errors, formErrors, statuses: REPORT_STATUSES, canExport: can(ctx.actor, "/sms/exports") }, { headers: { "Cache-Control": "private, no-store" } });
+  return json({ page, values, ...shown, statuses: REPORT_STATUSES, canExport: can(ctx.actor, "/sms/exports") }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** The history's Export button (SMS or WhatsApp): queue an export with the filters shown, then go to the exports list. */

@@ -26,8 +26,10 @@ import { HISTORY_MAX_DAYS, saoPauloToday } from "~api/sms/history";
 import { getWhatsappMessageDetail, listWhatsappMessages, type WhatsappHistoryItem } from "~api/whatsapp/history";
 import { onpremConnection } from "~api/whatsapp/integrations";
 import { listWhatsappNumbers, ownNumber, type WhatsappNumber } from "~api/whatsapp/numbers";
+import { whatsappStat } from "~api/whatsapp/reports";
 import type { WhatsappHistoryFilters } from "~/components/whatsapp/history-filters";
 import { orHttpError, requireRoute } from "./auth.server";
+import { filterErrors } from "./sms-reports.server";
 
 /**
  * Which screens: the WhatsApp ones (/whatsapp/*, every number) or the older integration's "jv" ones
@@ -66,7 +68,8 @@ export async function recentMessages(ctx: SignedInCtx, limit: number): Promise<W
 /** The statuses a WhatsApp message can have (both directions). */
 export const WHATSAPP_STATUSES = MESSAGE_STATUSES.filter((s) => s !== "pending" && s !== "scheduled" && s !== "unavailable");
 
-const FIELD_OF: Record<string, keyof WhatsappHistoryFilters | "cursor"> = { "created_at.gte": "start", "created_at.lte": "end", status: "status", to: "to", cursor: "cursor" };
+/** The history use-case's input paths as the filter form's fields (a cursor's error shows above the form). */
+const FIELD_OF: Record<string, keyof WhatsappHistoryFilters> = { "created_at.gte": "start", "created_at.lte": "end", status: "status", to: "to" };
 
 /** /whatsapp/history (and /whatsapp/jv/history: the On-Premises numbers' messages): the filters of the URL (São Paulo days, today by default), one keyset page, or the filters' errors. */
 export async function whatsappHistoryLoader(request: Request, scope: WhatsappScope = WHATSAPP) {
@@ -77,8 +80,7 @@ export async function whatsappHistoryLoader(request: Request, scope: WhatsappSco
   const end = get("end") || today;
   const values: WhatsappHistoryFilters = { start: get("start") || end, end, status: get("status"), to: get("to") };
   const cursor = get("cursor");
-  const errors: Partial<Record<keyof WhatsappHistoryFilters, string[]>> = {};
-  let formErrors: string[] = [];
+  let shown: ReturnType<typeof filterErrors<keyof WhatsappHistoryFilters>> = { errors: {}, formErrors: [] };
   let page: Awaited<ReturnType<typeof listWhatsappMessages>> | null = null;
   try {
     page = await listWhatsappMessages(ctx, {
@@ -89,16 +91,11 @@ export async function whatsappHistoryLoader(request: Request, scope: WhatsappSco
       ...(scope.integration ? { integration: scope.integration } : {}),
     });
   } catch (e) {
-    if (!isAppError(e) || e.code !== "VALIDATION") throw e;
-    for (const [k, v] of Object.entries(e.fields ?? {})) {
-      const name = FIELD_OF[k];
-      if (name && name !== "cursor") errors[name] = v;
-      else formErrors = [...formErrors, ...v];
-    }
+    shown = filterErrors(e, FIELD_OF);
   }
   // Export only where the route has its action (the /whatsapp history; the jv one lists the same messages there).
   const canExport = !scope.integration && can(ctx.actor, "/whatsapp/exports");
-  return json({ base: scope.base, page, values, cursor, errors, formErrors, statuses: WHATSAPP_STATUSES, canExport }, { headers: { "Cache-Control": "private, no-store" } });
+  return json({ base: scope.base, page, values, cursor, ...shown, statuses: WHATSAPP_STATUSES, canExport }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** /whatsapp/history/{id} (and /whatsapp/jv/history/{id}): one message of the account with its events (another account's is not found). */
@@ -107,6 +104,22 @@ export async function whatsappMessageLoader(request: Request, id: string, scope:
   const { data } = await orHttpError(getWhatsappMessageDetail(ctx, id));
   return json({ base: scope.base, message: data }, { headers: { "Cache-Control": "private, no-store" } });
 }
+
+/** /whatsapp/reports (and /whatsapp/jv/reports: the On-Premises numbers' messages): the statistics of the GET form's period, or its errors. */
+export async function whatsappReportsLoader(request: Request, scope: WhatsappScope = WHATSAPP) {
+  const ctx = await requireRoute(request);
+  const params = new URL(request.url).searchParams;
+  const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
+  const headers = { "Cache-Control": "private, no-store" };
+  try {
+    const stat = await whatsappStat(ctx, { ...values, ...(scope.integration ? { integration: scope.integration } : {}) });
+    return json({ base: scope.base, stat, values, errors: {} as Record<string, string[]> }, { headers });
+  } catch (e) {
+    if (!isAppError(e) || e.code !== "VALIDATION") throw e;
+    return json({ base: scope.base, stat: null, values, errors: (e.fields ?? {}) as Record<string, string[]> }, { headers });
+  }
+}
+export type WhatsappReportsData = SerializeFrom<typeof whatsappReportsLoader>;
 
 /** The same AppError with its field names renamed by `rename` (a use-case's input path -> the form's field). */
 export function renameFields(e: unknown, rename: (fields: Record<string, string[]>) => Record<string, string[]>): unknown {

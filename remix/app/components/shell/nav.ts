@@ -50,6 +50,7 @@ export const NAV: NavGroup[] = [
       { key: "whatsappJvSend", href: "/whatsapp/jv/send", icon: "send" },
       { key: "whatsappJvTemplates", href: "/whatsapp/jv/templates", icon: "template" },
       { key: "whatsappJvHistory", href: "/whatsapp/jv/history", icon: "history" },
+      { key: "whatsappJvReports", href: "/whatsapp/jv/reports", icon: "report" },
     ],
   },
   {
@@ -94,6 +95,9 @@ export const NAV: NavGroup[] = [
       { key: "whitelabel", href: "/admin/whitelabel", icon: "palette" },
       { key: "adminAntifraud", href: "/admin/antifraud", icon: "shield" },
       { key: "adminProviders", href: "/admin/providers", icon: "send" },
+      { key: "adminWhatsappStat", href: "/admin/whatsapp/reports/stat", icon: "report" },
+      { key: "adminWhatsappHistory", href: "/admin/whatsapp/reports/history", icon: "history" },
+      { key: "adminWhatsappInsights", href: "/admin/whatsapp/reports/insights", icon: "insights" },
     ],
   },
   {

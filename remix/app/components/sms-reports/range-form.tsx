@@ -1,12 +1,13 @@
 import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ErrorText } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 
-/** A period of days (at most 31) as a GET form; errors from the use-case under their field. */
-export function RangeForm({ action, values, errors }: { action: string; values: { from: string; to: string }; errors: Record<string, string[]> }) {
+/** A period of days (at most 31) as a GET form, with the screen's own fields after it (`children`); errors from the use-case under their field. */
+export function RangeForm({ action, values, errors, children }: { action: string; values: { from: string; to: string }; errors: Record<string, string[]>; children?: ReactNode }) {
   const { t } = useTranslation("smsReports");
   return (
     <Form method="get" action={action} aria-label={t("range.label")} className="flex flex-wrap items-start gap-3">
@@ -17,6 +18,7 @@ export function RangeForm({ action, values, errors }: { action: string; values: 
           <ErrorText errors={errors[k]} />
         </div>
       ))}
+      {children}
       <Button type="submit" variant="secondary" className="mt-6">
         {t("range.submit")}
       </Button>

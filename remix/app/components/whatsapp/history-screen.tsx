@@ -8,12 +8,12 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoader
 import { useTranslation } from "react-i18next";
 import { CsrfInput, ErrorText, FormErrors } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
+import { CursorPager } from "~/components/whatsapp/cursor-pager";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
-import { KeysetPager } from "~/components/whatsapp/keyset-pager";
 import { MessagesTable } from "~/components/whatsapp/messages-table";
 import { formatDay } from "~/components/sms-reports/format";
 import type { Lng } from "~/lib/i18n";
@@ -108,7 +108,7 @@ export function WhatsappHistoryScreen() {
           ) : (
             <MessagesTable rows={page.data} lng={lng} base={base} />
           )}
-          {page ? <KeysetPager first={cursor ? hrefWith({}) : null} next={page.next_cursor ? hrefWith({ cursor: page.next_cursor }) : null} /> : null}
+          {page ? <CursorPager cursor={cursor} next={page.next_cursor} href={(c) => hrefWith(c ? { cursor: c } : {})} /> : null}
         </CardContent>
       </Card>
     </div>

@@ -20,11 +20,30 @@ import type { RootData } from "~/root";
 export function WhatsappMessageScreen() {
   const { message: m } = useLoaderData<WhatsappMessageData>();
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
-  const { t } = useTranslation(["whatsapp", "smsReports"]);
+  const { t } = useTranslation("whatsapp");
   // Inbound messages and final statuses change no more.
   const following = m.direction === "outbound" && !(isMessageStatus(m.status) && isFinal(m.status));
   useRefresh(REFRESH_MS, following);
+  return (
+    <div className="space-y-6">
+      {following ? (
+        <noscript>
+          <meta httpEquiv="refresh" content={String(REFRESH_MS / 1000)} />
+        </noscript>
+      ) : null}
+      <PageHeader description={t("detail.description")} />
+      <WhatsappMessageDetail m={m} lng={lng} />
+    </div>
+  );
+}
+
+type DetailMessage = WhatsappMessageData["message"] & { account?: { id: string; name: string } };
+
+/** The message's fields, content and events (the detail screens' body; platform staff's history shows it with the message's account). */
+export function WhatsappMessageDetail({ m, lng }: { m: DetailMessage; lng: Lng }) {
+  const { t } = useTranslation(["whatsapp", "smsReports"]);
   const rows: Array<[string, React.ReactNode]> = [
+    ...(m.account ? ([["account", m.account.name]] as Array<[string, React.ReactNode]>) : []),
     [
       "id",
       <code key="id" className="text-xs">
@@ -64,76 +83,68 @@ export function WhatsappMessageScreen() {
     ],
   ];
   return (
-    <div className="space-y-6">
-      {following ? (
-        <noscript>
-          <meta httpEquiv="refresh" content={String(REFRESH_MS / 1000)} />
-        </noscript>
-      ) : null}
-      <PageHeader description={t("detail.description")} />
-      <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2>{t("detail.fieldsTitle")}</h2>
+          </CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+            {rows.map(([k, v]) => (
+              <div key={k} className="contents" data-field={k}>
+                <dt className="text-muted-foreground">{t(`detail.fields.${k}`)}</dt>
+                <dd>{v}</dd>
+              </div>
+            ))}
+          </dl>
+        </CardContent>
+      </Card>
+      <div className="space-y-6">
         <Card>
           <CardHeader>
             <CardTitle>
-              <h2>{t("detail.fieldsTitle")}</h2>
+              <h2>{t("detail.content")}</h2>
             </CardTitle>
           </CardHeader>
           <CardContent>
-            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-              {rows.map(([k, v]) => (
-                <div key={k} className="contents" data-field={k}>
-                  <dt className="text-muted-foreground">{t(`detail.fields.${k}`)}</dt>
-                  <dd>{v}</dd>
-                </div>
-              ))}
-            </dl>
+            <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm" data-field="body">
+              {m.body}
+            </p>
           </CardContent>
         </Card>
-        <div className="space-y-6">
-          <Card>
-            <CardHeader>
-              <CardTitle>
-                <h2>{t("detail.content")}</h2>
-              </CardTitle>
-            </CardHeader>
-            <CardContent>
-              <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm" data-field="body">
-                {m.body}
-              </p>
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>
-                <h2>{t("detail.timeline")}</h2>
-              </CardTitle>
-            </CardHeader>
-            <CardContent>
-              {m.events.length === 0 ? (
-                <p className="text-sm text-muted-foreground">{t("detail.noEvents")}</p>
-              ) : (
-                <ol className="space-y-3 border-l pl-4" aria-label={t("detail.timeline")}>
-                  {m.events.map((e, i) => (
-                    <li key={i} className="space-y-1" data-event-status={e.status}>
-                      <div className="flex flex-wrap items-center gap-2">
-                        <SmsStatusBadge status={e.status} />
-                        <time dateTime={String(e.occurred_at ?? e.created_at)} className="text-sm">
-                          {formatDateTime(e.occurred_at ?? e.created_at, lng)}
-                        </time>
-                        <span className="text-xs text-muted-foreground">{t(`detail.source.${e.source === "provider" ? "provider" : "system"}`)}</span>
-                      </div>
-                      {e.error_code || e.error_message ? (
-                        <p className="text-sm text-destructive" data-event-error={e.error_code ?? ""}>
-                          {t("detail.eventError", { code: e.error_code ?? "—", message: e.error_message ?? "" })}
-                        </p>
-                      ) : null}
-                    </li>
-                  ))}
-                </ol>
-              )}
-            </CardContent>
-          </Card>
-        </div>
+        <Card>
+          <CardHeader>
+            <CardTitle>
+              <h2>{t("detail.timeline")}</h2>
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            {m.events.length === 0 ? (
+              <p className="text-sm text-muted-foreground">{t("detail.noEvents")}</p>
+            ) : (
+              <ol className="space-y-3 border-l pl-4" aria-label={t("detail.timeline")}>
+                {m.events.map((e, i) => (
+                  <li key={i} className="space-y-1" data-event-status={e.status}>
+                    <div className="flex flex-wrap items-center gap-2">
+                      <SmsStatusBadge status={e.status} />
+                      <time dateTime={String(e.occurred_at ?? e.created_at)} className="text-sm">
+                        {formatDateTime(e.occurred_at ?? e.created_at, lng)}
+                      </time>
+                      <span className="text-xs text-muted-foreground">{t(`detail.source.${e.source === "provider" ? "provider" : "system"}`)}</span>
+                    </div>
+                    {e.error_code || e.error_message ? (
+                      <p className="text-sm text-destructive" data-event-error={e.error_code ?? ""}>
+                        {t("detail.eventError", { code: e.error_code ?? "—", message: e.error_message ?? "" })}
+                      </p>
+                    ) : null}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </CardContent>
+        </Card>
       </div>
     </div>
   );

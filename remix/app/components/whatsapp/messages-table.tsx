@@ -17,16 +17,34 @@ export type MessageRow = {
   status: string;
   price: number;
   currency: string;
+  /** Platform staff's history: the message's account. */
+  account_name?: string;
 };
 
-/** `base`: /whatsapp or /whatsapp/jv, where the detail links go. */
-export function MessagesTable({ rows, lng, base = "/whatsapp" }: { rows: MessageRow[]; lng: Lng; base?: string }) {
+/**
+ * `base`: /whatsapp or /whatsapp/jv, where the detail links go (`detailHref` instead: platform
+ * staff's history, whose rows also show their account with `account`).
+ */
+export function MessagesTable({
+  rows,
+  lng,
+  base = "/whatsapp",
+  detailHref,
+  account = false,
+}: {
+  rows: MessageRow[];
+  lng: Lng;
+  base?: string;
+  detailHref?: (id: string) => string;
+  account?: boolean;
+}) {
   const { t } = useTranslation("whatsapp");
   return (
     <Table>
       <TableHeader>
         <TableRow>
           <TableHead>{t("history.columns.date")}</TableHead>
+          {account ? <TableHead>{t("history.columns.account")}</TableHead> : null}
           <TableHead>{t("history.columns.type")}</TableHead>
           <TableHead>{t("history.columns.from")}</TableHead>
           <TableHead>{t("history.columns.to")}</TableHead>
@@ -39,10 +57,19 @@ export function MessagesTable({ rows, lng, base = "/whatsapp" }: { rows: Message
         {rows.map((m) => (
           <TableRow key={m.id} data-message-id={m.id}>
             <TableCell className="whitespace-nowrap">
-              <Link to={`${base}/history/${m.id}`} className="text-primary hover:underline" aria-label={t("history.open", { date: formatDate(m.created_at, lng, true) })}>
+              <Link
+                to={detailHref ? detailHref(m.id) : `${base}/history/${m.id}`}
+                className="text-primary hover:underline"
+                aria-label={t("history.open", { date: formatDate(m.created_at, lng, true) })}
+              >
                 <time dateTime={m.created_at}>{formatDate(m.created_at, lng, true)}</time>
               </Link>
             </TableCell>
+            {account ? (
+              <TableCell className="whitespace-nowrap" data-col="account">
+                {m.account_name}
+              </TableCell>
+            ) : null}
             <TableCell className="whitespace-nowrap">
               {t(`messageType.${m.type}`, { defaultValue: m.type })} · {t(`direction.${m.direction}`)}
             </TableCell>

@@ -11,13 +11,13 @@ import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { ErrorText, FormErrors } from "~/components/forms/fields";
 import { REFRESH_MS, useRefresh } from "~/components/live/use-refresh";
 import { PageHeader } from "~/components/shell/page-header";
+import { CursorPager } from "~/components/whatsapp/cursor-pager";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { TemplateStatusBadge } from "~/components/whatsapp/badges";
-import { KeysetPager } from "~/components/whatsapp/keyset-pager";
 import { formatDate } from "~/lib/format";
 import type { FormReply } from "~/lib/forms.server";
 import type { WhatsappTemplatesData } from "~/lib/whatsapp.server";
@@ -156,7 +156,7 @@ export function WhatsappTemplatesScreen() {
               </TableBody>
             </Table>
           )}
-          {page ? <KeysetPager first={cursor ? filterQuery() : null} next={page.next_cursor ? filterQuery({ cursor: page.next_cursor }) : null} /> : null}
+          {page ? <CursorPager cursor={cursor} next={page.next_cursor} href={(c) => filterQuery(c ? { cursor: c } : undefined)} /> : null}
         </CardContent>
       </Card>
     </div>

@@ -10,8 +10,7 @@ import { CHART_DAYS } from "~api/sms/report-constants";
 import { whatsappInsights } from "~api/whatsapp/reports";
 import { BarChart } from "~/components/sms-reports/bar-chart";
 import { DayTable } from "~/components/sms-reports/day-table";
-import { Figures } from "~/components/sms-reports/figures";
-import { formatCount, formatPercent } from "~/components/sms-reports/format";
+import { WhatsappInsightFigures } from "~/components/whatsapp/insight-figures";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
@@ -32,7 +31,6 @@ export default function WhatsappInsights() {
   const { insights: i } = useLoaderData<typeof loader>();
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation("whatsapp");
-  const n = (v: number) => formatCount(v, lng);
   const totals = i.data.reduce(
     (acc, d) => {
       acc.total += d.total;
@@ -55,20 +53,7 @@ export default function WhatsappInsights() {
           </Button>
         ))}
       </nav>
-      <Figures
-        items={[
-          { key: "sent", label: t("reports.sent"), value: n(i.sent) },
-          { key: "delivered", label: t("reports.delivered"), value: n(i.delivered) },
-          { key: "read", label: t("reports.read"), value: n(i.read) },
-          { key: "failed", label: t("reports.failed"), value: n(i.failed) },
-          { key: "deliveryRate", label: t("reports.deliveryRate"), value: formatPercent(i.delivery_rate, lng) },
-          { key: "readRate", label: t("reports.readRate"), value: formatPercent(i.read_rate, lng) },
-          { key: "failureRate", label: t("reports.failureRate"), value: formatPercent(i.failure_rate, lng) },
-          { key: "cost", label: t("reports.cost"), value: formatMoney(i.cost, i.currency, lng) },
-          { key: "messages", label: t("reports.messages"), value: n(i.messages) },
-          { key: "received", label: t("reports.received"), value: n(i.received) },
-        ]}
-      />
+      <WhatsappInsightFigures i={i} cost={formatMoney(i.cost, i.currency, lng)} lng={lng} />
       <Card>
         <CardHeader />
         <CardContent className="space-y-6">

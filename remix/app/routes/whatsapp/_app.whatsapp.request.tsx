@@ -25,7 +25,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { RequestStatusBadge } from "~/components/whatsapp/badges";
-import { KeysetPager } from "~/components/whatsapp/keyset-pager";
+import { CursorPager } from "~/components/whatsapp/cursor-pager";
 import { requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { formatDate } from "~/lib/format";
@@ -191,7 +191,7 @@ export default function WhatsappRequest() {
               </TableBody>
             </Table>
           )}
-          <KeysetPager first={cursor ? "/whatsapp/request" : null} next={page.next_cursor ? `/whatsapp/request?cursor=${encodeURIComponent(page.next_cursor)}` : null} />
+          <CursorPager cursor={cursor ?? ""} next={page.next_cursor} href={(c) => (c ? `/whatsapp/request?cursor=${encodeURIComponent(c)}` : "/whatsapp/request")} />
         </CardContent>
       </Card>
 
