@@ -130,7 +130,7 @@ export async function whatsappStatuses(number: NumberWithSecrets, list: Whatsapp
     : [];
   const messageOf = new Map(mine.map((r) => [r.pid, r.id]));
   const results: WhatsappResult[] = parsed.map((p) => (p ? "unknown_message" : "ignored"));
-  const receipts: Array<{ index: number; input: ProviderReceipt; reason: string | null }> = [];
+  const receipts: Array<{ index: number; messageId: string; input: ProviderReceipt; reason: string | null }> = [];
   for (const [index, p] of parsed.entries()) {
     if (!p) continue;
     const seconds = Number(p.st.timestamp);
@@ -144,11 +144,13 @@ export async function whatsappStatuses(number: NumberWithSecrets, list: Whatsapp
     }
     const error = p.st.errors?.[0];
     const reason = p.next === "failed" ? String(error?.title ?? error?.message ?? "").slice(0, 500) || null : null;
+    // By the provider's id (checked above to be this number's message): the receipt batch then finds
+    // and locks its messages with one statement (ADR 013), as it does for SMS receipts.
     receipts.push({
       index,
+      messageId,
       reason,
       input: {
-        messageId,
         provider,
         providerMessageId: p.id,
         status: p.next,
@@ -161,11 +163,11 @@ export async function whatsappStatuses(number: NumberWithSecrets, list: Whatsapp
   }
   const outcomes = receipts.length ? await applyProviderReceipts(receipts.map((r) => r.input)) : [];
   for (const [i, outcome] of outcomes.entries()) {
-    const { index, input, reason } = receipts[i];
+    const { index, messageId, input, reason } = receipts[i];
     if (outcome.result === "ignored") results[index] = "unknown_message";
     else if (outcome.result === "applied") {
       // An agent's message of a live chat room follows it there.
-      await liveMessageStatus(number.account_id, input.messageId!, outcome.status, reason ?? (input.status === "failed" ? String(input.errorCode ?? "failed") : null));
+      await liveMessageStatus(number.account_id, messageId, outcome.status, reason ?? (input.status === "failed" ? String(input.errorCode ?? "failed") : null));
       results[index] = "applied";
     }
     // A repeat, or a status the message is already past (read before delivered): nothing changed.
