@@ -15,7 +15,7 @@ import { applyProviderReceipts, type ProviderReceipt } from "../messages/receipt
 import type { MessageStatus } from "../messages/status";
 import { rows } from "../lib/sql";
 import { whatsappProvider } from "../channels/whatsapp/adapter";
-import { liveMessageStatus } from "../live/pipeline";
+import { liveMessageStatuses } from "../live/pipeline";
 import { whatsappToRoom } from "./live";
 import { openWindow } from "./window";
 import type { NumberWithSecrets } from "./numbers";
@@ -162,17 +162,19 @@ export async function whatsappStatuses(number: NumberWithSecrets, list: Whatsapp
     });
   }
   const outcomes = receipts.length ? await applyProviderReceipts(receipts.map((r) => r.input)) : [];
+  const live: Array<{ messageId: string; status: string; reason: string | null }> = [];
   for (const [i, outcome] of outcomes.entries()) {
     const { index, messageId, input, reason } = receipts[i];
     if (outcome.result === "ignored") results[index] = "unknown_message";
     else if (outcome.result === "applied") {
-      // An agent's message of a live chat room follows it there.
-      await liveMessageStatus(number.account_id, messageId, outcome.status, reason ?? (input.status === "failed" ? String(input.errorCode ?? "failed") : null));
+      live.push({ messageId, status: outcome.status, reason: reason ?? (input.status === "failed" ? String(input.errorCode ?? "failed") : null) });
       results[index] = "applied";
     }
     // A repeat, or a status the message is already past (read before delivered): nothing changed.
     else results[index] = outcome.result === "duplicate" ? "duplicate" : "unchanged";
   }
+  // An agent's message of a live chat room follows its statuses there (all of the post's at once).
+  if (live.length) await liveMessageStatuses(number.account_id, live);
   return results;
 }
 
