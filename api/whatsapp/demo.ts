@@ -15,13 +15,16 @@ import type { SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { exec, row, rows } from "../lib/sql";
 import { simulatedAppSecret } from "../simulator/whatsapp-cloud";
-import { connectWhatsappNumber, numberById, whatsappWebhookUrl } from "./numbers";
+import { ONPREM_SIM_PASSWORD, ONPREM_SIM_USERNAME } from "../simulator/whatsapp-onprem";
+import { connectWhatsappNumber, disconnectWhatsappNumber, numberById, whatsappWebhookUrl } from "./numbers";
 import { createWhatsappTemplate } from "./templates";
 
 export const DEMO_ACCOUNT = "Demo Comércio Ltda";
 /** The demo number at the peer (any digits are a number there) and its WhatsApp Business Account. */
 export const DEMO_PHONE_NUMBER_ID = "551130000001";
 export const DEMO_WABA_ID = "551130000000";
+/** The demo number of the older integration: a client of the peer's On-Premises shape (its base URL ends in these digits). */
+export const DEMO_ONPREM_NUMBER = "551130000002";
 
 const DEMO_TEMPLATES = [
   {
@@ -75,8 +78,10 @@ export async function ensureDemoWhatsapp(): Promise<"skipped" | "connected" | "r
       app_secret: simulatedAppSecret(env().SIMULATOR_API_KEY),
     });
     for (const t of DEMO_TEMPLATES) await createWhatsappTemplate(ctx, { ...t, number_id: data.id });
+    await ensureDemoOnprem(ctx);
     return "connected";
   }
+  await ensureDemoOnprem(ctx);
   // The peer restarted (it keeps nothing): subscribe again, submit again what it no longer has.
   const number = (await numberById(existing.id))!;
   await subscribeCloudWebhooks(DEMO_WABA_ID, number.secrets.access_token, whatsappWebhookUrl(number.id), number.secrets.verify_token);
@@ -94,4 +99,28 @@ export async function ensureDemoWhatsapp(): Promise<"skipped" | "connected" | "r
     }
   }
   return "resynced";
+}
+
+/**
+ * The demo account's number of the older integration (the /whatsapp/jv screens): a client of the
+ * peer's On-Premises shape, connected through the same use-case as the form, with `pedido_saiu`
+ * submitted to the peer's BSP (approved there a moment later; the worker reads it from its list).
+ * The peer forgets its clients on restart and a client's webhook token is kept only hashed here,
+ * so on a later start the demo number is connected again (disconnect, connect: a new webhook URL
+ * and token at the peer) rather than patched.
+ */
+async function ensureDemoOnprem(ctx: SignedInCtx) {
+  const existing = await row<{ id: string }>(`SELECT id FROM whatsapp_numbers WHERE account_id = $1 AND integration = 'onprem' AND phone_number_id = $2`, [
+    ctx.actor.accountId,
+    DEMO_ONPREM_NUMBER,
+  ]);
+  if (existing) await disconnectWhatsappNumber(ctx, existing.id);
+  const { data } = await connectWhatsappNumber(ctx, {
+    integration: "onprem",
+    base_url: `${env().SIMULATOR_URL.replace(/\/+$/, "")}/whatsapp-onprem/${DEMO_ONPREM_NUMBER}`,
+    username: ONPREM_SIM_USERNAME,
+    password: ONPREM_SIM_PASSWORD,
+    phone_number: `+${DEMO_ONPREM_NUMBER}`,
+  });
+  await createWhatsappTemplate(ctx, { ...DEMO_TEMPLATES[0], number_id: data.id });
 }
