@@ -17,6 +17,7 @@ import { exec, row, rows } from "../lib/sql";
 import { simulatedAppSecret } from "../simulator/whatsapp-cloud";
 import { ONPREM_SIM_PASSWORD, ONPREM_SIM_USERNAME } from "../simulator/whatsapp-onprem";
 import { connectWhatsappNumber, disconnectWhatsappNumber, numberById, whatsappWebhookUrl } from "./numbers";
+import { INTEGRATIONS } from "./integrations";
 import { createWhatsappTemplate } from "./templates";
 
 export const DEMO_ACCOUNT = "Demo Comércio Ltda";
@@ -114,7 +115,12 @@ async function ensureDemoOnprem(ctx: SignedInCtx) {
     ctx.actor.accountId,
     DEMO_ONPREM_NUMBER,
   ]);
-  if (existing) await disconnectWhatsappNumber(ctx, existing.id);
+  if (existing) {
+    // A peer that did not restart still has the template at its BSP: gone first, so it is submitted afresh.
+    const number = await numberById(existing.id);
+    if (number) await INTEGRATIONS.onprem.deleteTemplate(number, DEMO_TEMPLATES[0].name).catch(() => undefined);
+    await disconnectWhatsappNumber(ctx, existing.id);
+  }
   const { data } = await connectWhatsappNumber(ctx, {
     integration: "onprem",
     base_url: `${env().SIMULATOR_URL.replace(/\/+$/, "")}/whatsapp-onprem/${DEMO_ONPREM_NUMBER}`,
