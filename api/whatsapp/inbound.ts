@@ -123,8 +123,13 @@ export async function whatsappStatuses(number: NumberWithSecrets, list: Whatsapp
   // Only this number's own messages: another number's app cannot move a message it did not send.
   const mine = ids.length
     ? await rows<{ id: string; pid: string }>(
-        `SELECT m.id, p.provider_message_id AS pid FROM message_provider_ids p JOIN messages m ON m.id = p.message_id AND m.created_at = p.message_created_at
-          WHERE p.provider = $1 AND p.provider_message_id = ANY($2::text[]) AND m.account_id = $3 AND m.sender = $4`,
+        // From the provider's ids (their primary key) to the messages (theirs, partition by partition):
+        // left to itself the planner may start from the number's messages (account and sender), every
+        // one of them for every post — CPU-bound under volume (bench/whatsapp.mjs, docs/benchmarks.md).
+        `WITH k AS MATERIALIZED (
+           SELECT message_id, message_created_at, provider_message_id FROM message_provider_ids WHERE provider = $1 AND provider_message_id = ANY($2::text[]))
+         SELECT m.id, k.provider_message_id AS pid FROM k JOIN messages m ON m.id = k.message_id AND m.created_at = k.message_created_at
+          WHERE m.account_id = $3 AND m.sender = $4`,
         [provider, ids, number.account_id, number.phone_number_id],
       )
     : [];
