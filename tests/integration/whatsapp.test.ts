@@ -512,30 +512,45 @@ describe("WhatsApp templates", () => {
 });
 
 describe("npm start's demo WhatsApp number", () => {
-  it("in development with the loopback peer, the worker connects the demo account's number and its templates are approved: a template send goes through at once", async () => {
+  it("in development with the loopback peer, the worker connects the demo account's numbers (Cloud API and the older integration) and their templates are approved: a template send from each goes through at once", async () => {
     const { startStack } = await import("../support/stack");
     const stack = await startStack({ env: { NODE_ENV: "development" }, apiAsAppUrl: true });
     try {
       const numbers = () =>
-        stack.query<{ id: string; phone_number_id: string }>(
-          "SELECT n.id, n.phone_number_id FROM whatsapp_numbers n JOIN accounts a ON a.id = n.account_id WHERE a.name = 'Demo Comércio Ltda'",
+        stack.query<{ id: string; phone_number_id: string; integration: string }>(
+          "SELECT n.id, n.phone_number_id, n.integration FROM whatsapp_numbers n JOIN accounts a ON a.id = n.account_id WHERE a.name = 'Demo Comércio Ltda' ORDER BY n.integration",
         );
-      await expect.poll(async () => (await numbers()).length, { timeout: 60_000, interval: 500 }).toBe(1);
-      const [demo] = await numbers();
-      const approved = async () =>
-        (await stack.query<{ name: string }>("SELECT name FROM whatsapp_templates WHERE number_id = $1 AND status = 'approved' ORDER BY name", [demo.id])).map((t) => t.name);
-      await expect.poll(approved, { timeout: 30_000, interval: 500 }).toEqual(["pedido_saiu", "promo_semana"]);
+      // The Cloud API number and the older integration's (a client of the peer's On-Premises shape).
+      await expect
+        .poll(async () => (await numbers()).map((n) => `${n.integration}:${n.phone_number_id}`), { timeout: 60_000, interval: 500 })
+        .toEqual(["cloud:551130000001", "onprem:551130000002"]);
+      const [demo, onprem] = await numbers();
+      const approved = async (id: string) =>
+        (await stack.query<{ name: string }>("SELECT name FROM whatsapp_templates WHERE number_id = $1 AND status = 'approved' ORDER BY name", [id])).map((t) => t.name);
+      await expect.poll(() => approved(demo.id), { timeout: 30_000, interval: 500 }).toEqual(["pedido_saiu", "promo_semana"]);
 
       const owner = await stack.signInDemoOwner();
       await setAccount(owner.accountId, { balance: 100000 }, stack.query);
-      const sent = await stack.api("/api/whatsapp/messages", {
-        token: owner.token,
-        body: { from: demo.id, to: "+5511988887777", type: "template", template: { name: "pedido_saiu", language: "pt_BR", variables: ["Ana", "4321"] } },
-      });
-      expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+      // The onprem number's template is approved at the peer's BSP, read from its list when the templates are listed.
       await expect
-        .poll(async () => (await stack.api(`/api/whatsapp/messages/${sent.body.data.id}`, { token: owner.token })).body.data.status, { timeout: 30_000, interval: 300 })
-        .toBe("read");
+        .poll(
+          async () => (await stack.api(`/api/whatsapp/templates?number_id=${onprem.id}&status=approved`, { token: owner.token })).body.data.map((t: { name: string }) => t.name),
+          {
+            timeout: 30_000,
+            interval: 500,
+          },
+        )
+        .toEqual(["pedido_saiu"]);
+      for (const from of [demo.id, onprem.id]) {
+        const sent = await stack.api("/api/whatsapp/messages", {
+          token: owner.token,
+          body: { from, to: "+5511988887777", type: "template", template: { name: "pedido_saiu", language: "pt_BR", variables: ["Ana", "4321"] } },
+        });
+        expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+        await expect
+          .poll(async () => (await stack.api(`/api/whatsapp/messages/${sent.body.data.id}`, { token: owner.token })).body.data.status, { timeout: 30_000, interval: 300 })
+          .toBe("read");
+      }
     } finally {
       await stack.stop();
     }
