@@ -73,12 +73,15 @@ describe("a sweep's run-once lease", () => {
       active++;
       runs++;
       most = Math.max(most, active);
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 800));
       active--;
     };
-    const a = everyOnce("slow sweep", 100, slow);
-    const b = everyOnce("slow sweep", 100, slow);
-    await expect.poll(() => runs, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(3);
+    // A period of 250 ms: the holder renews its lease every 125 ms, so the lease outlives a renewal
+    // held up that long by a loaded machine (at 100 ms, a 40 ms hold-up on the 2-core CI let the
+    // other worker in); the run (800 ms) still spans three periods and several renewals.
+    const a = everyOnce("slow sweep", 250, slow);
+    const b = everyOnce("slow sweep", 250, slow);
+    await expect.poll(() => runs, { timeout: 15_000, interval: 50 }).toBeGreaterThanOrEqual(3);
     await Promise.all([a.stop(), b.stop()]);
     expect(most).toBe(1);
   });
