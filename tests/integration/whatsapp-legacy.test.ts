@@ -217,6 +217,30 @@ describe("older paths of lists, templates, figures and exports", () => {
     expect((await as("/api/sms/reports")).body.data.map((e: { id: string }) => e.id)).not.toContain(id);
   });
 
+  it("a campaign of a template with an image header sends the file given to each recipient", async () => {
+    const to = [contact(), contact()];
+    const res = await as("/api/whatsapp/campaigns", {
+      body: {
+        from: n.numberId,
+        template: { name: imageTemplate, language: "pt_BR", variables: ["{{mobile}}"], header_media: { link: "https://loja.example/black-friday.png" } },
+        to,
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    for (const recipient of to) {
+      const [sent] = await waitUntil(`the campaign's message to ${recipient} at the peer`, async () => {
+        const m = await peerMessages(recipient);
+        return m.length ? m : null;
+      });
+      expect(sent.content.template.components).toEqual(
+        expect.arrayContaining([
+          { type: "header", parameters: [{ type: "image", image: { link: "https://loja.example/black-friday.png" } }] },
+          { type: "body", parameters: [{ type: "text", text: recipient }] },
+        ]),
+      );
+    }
+  });
+
   it("the new campaign list is the campaigns' list", async () => {
     const res = await as("/api/whatsapp/campaigns", { body: { from: n.numberId, template: { name: textTemplate, language: "pt_BR", variables: ["Eva", "1"] }, to: [contact()] } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);

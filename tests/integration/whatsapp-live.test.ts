@@ -40,10 +40,14 @@ const sim = async (path: string, body?: unknown) => {
 /** A contact writes to the number through the peer (Meta's signed `messages` webhook to our URL). */
 const contactWrites = (from: string, text: string, extra: Record<string, unknown> = {}) =>
   sim("/whatsapp/_sim/inbound", { waba_id: wabaId, phone_number_id: phoneNumberId, from, text, ...extra });
-const roomOf = async (contact: string) =>
-  (
-    await stack.query<Record<string, any>>(`SELECT * FROM live_rooms WHERE account_id = $1 AND channel = 'whatsapp' AND external_id = $2`, [accountId, `${numberId}:${contact}`])
-  )[0];
+const roomOf = async (contact: string, number = numberId) =>
+  (await stack.query<Record<string, any>>(`SELECT * FROM live_rooms WHERE account_id = $1 AND channel = 'whatsapp' AND external_id = $2`, [accountId, `${number}:${contact}`]))[0];
+/** The room of a contact on a number, once it is open and assigned to the owner. */
+const assignedRoom = (from: string, number = numberId) =>
+  waitUntil("room opened and assigned", async () => {
+    const room = await roomOf(from, number);
+    return room?.status === "OPEN" && room.agent_id ? room : undefined;
+  });
 const liveMessages = (roomId: string) => stack.query<Record<string, any>>(`SELECT * FROM live_messages WHERE room_id = $1 ORDER BY created_at, id`, [roomId]);
 const balance = async () => Number((await stack.query<{ balance: string }>(`SELECT balance FROM account_balances WHERE account_id = $1`, [accountId]))[0].balance);
 const peerSent = async (to: string) => (await sim(`/whatsapp/_sim/messages?to=${encodeURIComponent(to)}`)).body.data as Array<{ id: string; type: string; content: any }>;
@@ -52,10 +56,7 @@ const contact = () => `+5511${digits(9).replace(/0001$/, "0002")}`;
 /** A contact who wrote, in a room the owner attends: its id. */
 async function openRoom(from: string, text = "Oi, quero saber do meu pedido", extra: Record<string, unknown> = {}) {
   expect((await contactWrites(from, text, extra)).status).toBe(202);
-  return waitUntil("room opened and assigned", async () => {
-    const room = await roomOf(from);
-    return room?.status === "OPEN" && room.agent_id ? room : undefined;
-  });
+  return assignedRoom(from);
 }
 
 beforeAll(async () => {
@@ -269,12 +270,7 @@ describe("WhatsApp rooms of the older integration (an On-Premises client)", () =
       media: { type: "image", data: PNG.toString("base64"), mime_type: "image/png" },
     });
     expect(posted.status, JSON.stringify(posted.body)).toBe(202);
-    const room = await waitUntil("room opened and assigned", async () => {
-      const r = (
-        await stack.query<Record<string, any>>(`SELECT * FROM live_rooms WHERE account_id = $1 AND channel = 'whatsapp' AND external_id = $2`, [accountId, `${onpremId}:${from}`])
-      )[0];
-      return r?.status === "OPEN" && r.agent_id ? r : undefined;
-    });
+    const room = await assignedRoom(from, onpremId);
     const [m] = await liveMessages(room.id);
     expect(m).toMatchObject({ author: "visitor", body: "o comprovante", external_id: posted.body.id });
     expect(m.attachments[0]).toMatchObject({ type: "image", media_type: "image/png", size: PNG.length });
