@@ -42,7 +42,25 @@ export type ProviderReceipt = {
    * ./reconcile). Kept in the event's payload; everything else is exactly a receipt's.
    */
   via?: "lookup" | "expiry";
+  /**
+   * Whose message it must be (a WhatsApp number's webhook moves only that number's messages):
+   * checked on the row the batch locks, so the check costs no statement of its own; a message of
+   * another account or sender is `ignored`, as an unknown id is.
+   */
+  scope?: { accountId: string; sender: string };
+  /** What else follows the receipt once applied (a live chat room's copy of the message); see ReceiptFollower. */
+  follow?: ReceiptFollower;
 };
+
+/**
+ * Work that follows applied receipts, run in the batch's own transaction with every applied receipt
+ * of the flush that names it (one statement per flush instead of one per post); answers what to do
+ * once that transaction committed (announce), run before the callers get their outcomes.
+ */
+export type ReceiptFollower = (
+  applied: Array<{ receipt: ProviderReceipt; messageId: string; accountId: string; status: MessageStatus }>,
+  transaction: Transaction,
+) => Promise<() => Promise<void>>;
 
 export type ReceiptOutcome =
   /** No message has this provider id (not ours, or already erased): nothing to do. */
@@ -107,14 +125,14 @@ function pump() {
 }
 
 /** created_at as PostgreSQL's text: exact to the microsecond, it names the message's month (partition, ADR 029). */
-type Locked = { id: string; created_at: string; account_id: string; status: MessageStatus; provider: string; provider_message_id: string };
+type Locked = { id: string; created_at: string; account_id: string; sender: string; status: MessageStatus; provider: string; provider_message_id: string };
 type Change = { status: MessageStatus; at: Partial<Record<"sent_at" | "delivered_at" | "read_at" | "failed_at", Date>>; error?: { code: string | null; message: string | null } };
 const COLUMN = { queuedAt: null, sentAt: "sent_at", deliveredAt: "delivered_at", readAt: "read_at", failedAt: "failed_at" } as const;
 
 function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return rows<Locked>(
-    `SELECT id, created_at::text AS created_at, account_id, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+    `SELECT id, created_at::text AS created_at, account_id, sender, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
     [ids],
     { transaction },
   );
@@ -123,7 +141,8 @@ function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
 /** Applies receipts in one transaction, in their order; answers one outcome per receipt. */
 export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {
   const db = sequelize();
-  return db.transaction(async (transaction) => {
+  const afterCommit: Array<() => Promise<void>> = [];
+  const outcomes = await db.transaction(async (transaction) => {
     const byId = inputs.filter((r) => r.messageId).map((r) => r.messageId!);
     const byPid = inputs.filter((r) => !r.messageId);
     const pidArrays = [byPid.map((r) => r.provider), byPid.map((r) => r.providerMessageId)];
@@ -135,7 +154,7 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     const messages =
       byId.length === 0
         ? await rows<Locked>(
-            `SELECT m.id, m.created_at::text AS created_at, m.account_id, m.status, m.provider, m.provider_message_id
+            `SELECT m.id, m.created_at::text AS created_at, m.account_id, m.sender, m.status, m.provider, m.provider_message_id
              FROM unnest($1::text[], $2::text[]) AS r(provider, pid)
              JOIN message_provider_ids k ON k.provider = r.provider AND k.provider_message_id = r.pid
              JOIN messages m ON m.id = k.message_id AND m.created_at = k.message_created_at
@@ -174,7 +193,7 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
     const carriers = new Map<string, string>();
     const answers = inputs.map((input, index): ReceiptOutcome => {
       const message = input.messageId ? byMessageId.get(input.messageId) : byProviderId.get(`${input.provider}\u0000${input.providerMessageId}`);
-      if (!message) return { result: "ignored" };
+      if (!message || (input.scope && (message.account_id !== input.scope.accountId || message.sender !== input.scope.sender))) return { result: "ignored" };
       const status = current.get(message.id)!;
       if (seen.has(`${message.id}:${input.status}`)) return { result: "duplicate", messageId: message.id, status };
       seen.add(`${message.id}:${input.status}`);
@@ -268,6 +287,19 @@ export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutc
         { transaction },
       );
     }
+    // The followers of the applied receipts, each once for the flush.
+    const followed = new Map<ReceiptFollower, Parameters<ReceiptFollower>[0]>();
+    for (const [index, answer] of answers.entries()) {
+      const follow = inputs[index].follow;
+      if (!follow || answer.result !== "applied") continue;
+      const list = followed.get(follow) ?? [];
+      list.push({ receipt: inputs[index], messageId: answer.messageId, accountId: byMessageId.get(answer.messageId)!.account_id, status: answer.status });
+      followed.set(follow, list);
+    }
+    for (const [follow, list] of followed) afterCommit.push(await follow(list, transaction));
     return answers;
   });
+  // Announcements only: the receipts are committed, so one that fails is logged, not retried.
+  for (const announce of afterCommit) await announce().catch((e) => console.warn(`receipt follower: ${(e as Error).message}`));
+  return outcomes;
 }

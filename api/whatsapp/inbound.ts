@@ -11,11 +11,10 @@
  *     read, failed with its error code and title), through the one receipt path.
  */
 import { receiveInbound } from "../messages/inbound";
-import { applyProviderReceipts, type ProviderReceipt } from "../messages/receipts";
+import { applyProviderReceipts, type ProviderReceipt, type ReceiptFollower } from "../messages/receipts";
 import type { MessageStatus } from "../messages/status";
-import { rows } from "../lib/sql";
 import { whatsappProvider } from "../channels/whatsapp/adapter";
-import { liveMessageStatuses } from "../live/pipeline";
+import { followLiveMessages } from "../live/pipeline";
 import { whatsappToRoom } from "./live";
 import { openWindow } from "./window";
 import type { NumberWithSecrets } from "./numbers";
@@ -106,80 +105,68 @@ export type WhatsappStatus = {
 const UNKNOWN_RETRY_MS = 10 * 60_000;
 const STATUS: Record<string, MessageStatus> = { sent: "sent", delivered: "delivered", read: "read", failed: "failed" };
 
+/** An agent's message of a live chat room follows its statuses there, in the receipt batch (every post of a flush at once). */
+const followLive: ReceiptFollower = async (applied, transaction) =>
+  (
+    await followLiveMessages(
+      applied.map(({ receipt, messageId, accountId, status }) => ({
+        accountId,
+        messageId,
+        status,
+        reason: receipt.errorMessage ?? (receipt.status === "failed" ? String(receipt.errorCode ?? "failed") : null),
+      })),
+      transaction,
+    )
+  ).publish;
+
 /**
  * The provider's statuses of messages we sent (one webhook post's: Meta puts several in one under
  * volume), through the one receipt path (api/messages/receipts.ts: deduplicated per message and
  * status, forward-only, announced to the customer's webhooks in the same transaction), in ONE
- * batch: which of them are this number's own messages is read with one statement, and the
- * receipts are written together. Answers each status's result, in order.
+ * batch. Which of them are this number's own messages is checked on the rows the batch locks (the
+ * receipt's scope) and the live rooms follow in the batch's transaction (followLive), so a post
+ * costs no statement of its own: every post of a flush shares the batch's. Answers each status's
+ * result, in order.
  */
 export async function whatsappStatuses(number: NumberWithSecrets, list: WhatsappStatus[]): Promise<WhatsappResult[]> {
   const provider = whatsappProvider(number.integration);
-  const parsed = list.map((st) => {
-    const next = typeof st.status === "string" ? STATUS[st.status] : undefined;
-    return next && typeof st.id === "string" && st.id ? { st, id: st.id, next } : null;
-  });
-  const ids = [...new Set(parsed.flatMap((p) => (p ? [p.id] : [])))];
   // Only this number's own messages: another number's app cannot move a message it did not send.
-  const mine = ids.length
-    ? await rows<{ id: string; pid: string }>(
-        // From the provider's ids (their primary key) to the messages (theirs, partition by partition):
-        // left to itself the planner may start from the number's messages (account and sender), every
-        // one of them for every post — CPU-bound under volume (bench/whatsapp.mjs, docs/benchmarks.md).
-        `WITH k AS MATERIALIZED (
-           SELECT message_id, message_created_at, provider_message_id FROM message_provider_ids WHERE provider = $1 AND provider_message_id = ANY($2::text[]))
-         SELECT m.id, k.provider_message_id AS pid FROM k JOIN messages m ON m.id = k.message_id AND m.created_at = k.message_created_at
-          WHERE m.account_id = $3 AND m.sender = $4`,
-        [provider, ids, number.account_id, number.phone_number_id],
-      )
-    : [];
-  const messageOf = new Map(mine.map((r) => [r.pid, r.id]));
-  const results: WhatsappResult[] = parsed.map((p) => (p ? "unknown_message" : "ignored"));
-  const receipts: Array<{ index: number; messageId: string; input: ProviderReceipt; reason: string | null }> = [];
-  for (const [index, p] of parsed.entries()) {
-    if (!p) continue;
-    const seconds = Number(p.st.timestamp);
-    const messageId = messageOf.get(p.id);
-    // Not (yet) ours: its `sent` may still be being recorded by the worker that sent it, so the
-    // provider is asked to retry — but only for a recent status: ours have their id recorded within
-    // seconds of the send, and an old one is of a message sent elsewhere (the number used by another app).
-    if (!messageId) {
-      if (Number.isFinite(seconds) && seconds * 1000 < Date.now() - UNKNOWN_RETRY_MS) results[index] = "ignored";
-      continue;
-    }
-    const error = p.st.errors?.[0];
-    const reason = p.next === "failed" ? String(error?.title ?? error?.message ?? "").slice(0, 500) || null : null;
-    // By the provider's id (checked above to be this number's message): the receipt batch then finds
-    // and locks its messages with one statement (ADR 013), as it does for SMS receipts.
+  const scope = { accountId: number.account_id, sender: number.phone_number_id };
+  const results: WhatsappResult[] = list.map(() => "ignored");
+  const receipts: Array<{ index: number; input: ProviderReceipt; seconds: number }> = [];
+  for (const [index, st] of list.entries()) {
+    const next = typeof st.status === "string" ? STATUS[st.status] : undefined;
+    if (!next || typeof st.id !== "string" || !st.id) continue;
+    const seconds = Number(st.timestamp);
+    const error = st.errors?.[0];
+    const reason = next === "failed" ? String(error?.title ?? error?.message ?? "").slice(0, 500) || null : null;
     receipts.push({
       index,
-      messageId,
-      reason,
+      seconds,
       input: {
         provider,
-        providerMessageId: p.id,
-        status: p.next,
-        errorCode: p.next === "failed" && error?.code !== undefined ? String(error.code).slice(0, 40) : null,
+        providerMessageId: st.id,
+        status: next,
+        errorCode: next === "failed" && error?.code !== undefined ? String(error.code).slice(0, 40) : null,
         errorMessage: reason,
         occurredAt: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date(),
-        eventId: `${p.id}:${p.next}`,
+        eventId: `${st.id}:${next}`,
+        scope,
+        follow: followLive,
       },
     });
   }
   const outcomes = receipts.length ? await applyProviderReceipts(receipts.map((r) => r.input)) : [];
-  const live: Array<{ messageId: string; status: string; reason: string | null }> = [];
   for (const [i, outcome] of outcomes.entries()) {
-    const { index, messageId, input, reason } = receipts[i];
-    if (outcome.result === "ignored") results[index] = "unknown_message";
-    else if (outcome.result === "applied") {
-      live.push({ messageId, status: outcome.status, reason: reason ?? (input.status === "failed" ? String(input.errorCode ?? "failed") : null) });
-      results[index] = "applied";
-    }
+    const { index, seconds } = receipts[i];
+    // Not (yet) ours: its `sent` may still be being recorded by the worker that sent it, so the
+    // provider is asked to retry — but only for a recent status: ours have their id recorded within
+    // seconds of the send, and an old one is of a message sent elsewhere (the number used by another app).
+    if (outcome.result === "ignored") results[index] = Number.isFinite(seconds) && seconds * 1000 < Date.now() - UNKNOWN_RETRY_MS ? "ignored" : "unknown_message";
+    else if (outcome.result === "applied") results[index] = "applied";
     // A repeat, or a status the message is already past (read before delivered): nothing changed.
     else results[index] = outcome.result === "duplicate" ? "duplicate" : "unchanged";
   }
-  // An agent's message of a live chat room follows its statuses there (all of the post's at once).
-  if (live.length) await liveMessageStatuses(number.account_id, live);
   return results;
 }
 

@@ -12,6 +12,7 @@ import { simulatedAppSecret } from "../../api/simulator/whatsapp-cloud";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { giveOmni, setAccount } from "../support/factories";
+import { connectCloudNumber } from "../support/whatsapp";
 
 const appSecret = () => simulatedAppSecret(inject("simulatorApiKey"));
 const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
@@ -364,6 +365,25 @@ describe("WhatsApp templates", () => {
     );
     expect(early.status).toBe(503);
     expect(early.body.error.code).toBe("RETRY_LATER");
+    // Another number's webhook (same account, its own app) cannot move this number's message:
+    // a recent status is of a message it does not know (retry), an old one is ignored; nothing is recorded.
+    const other = await connectCloudNumber(token);
+    const foreign = (timestamp: number) =>
+      postWebhook(
+        other.numberId,
+        {
+          messaging_product: "whatsapp",
+          metadata: { phone_number_id: other.phoneNumberId },
+          statuses: [{ id: m.provider_message_id, status: "failed", timestamp: String(timestamp), errors: [{ code: 131026, title: "Message undeliverable" }] }],
+        },
+        { field: "messages" },
+      );
+    expect((await foreign(Math.floor(Date.now() / 1000))).status).toBe(503);
+    const old = await foreign(Math.floor(Date.now() / 1000) - 3600);
+    expect(old.status).toBe(200);
+    expect(old.body.results).toEqual([{ field: "messages", result: "ignored" }]);
+    expect(await query("SELECT 1 FROM message_events WHERE message_id = $1 AND source = 'provider'", [id])).toHaveLength(3);
+    expect((await read()).status).toBe("read");
     // What Graph received: Meta's template message with its components.
     const atMeta = await fetch(new URL(`/whatsapp/_sim/messages?to=${encodeURIComponent(to)}`, inject("simulatorUrl")), {
       headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` },
