@@ -33,7 +33,7 @@ import { can } from "../policy/policy";
 import { CONTACT_VARIABLES } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type WhatsappPriceRoute } from "../sms/pricing";
 import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
-import { ownNumber } from "./numbers";
+import { SENDING_NUMBER, sendingNumber } from "./numbers";
 import { variablesOf } from "./schemas";
 import { mediaHeaderComponent, mediaLink } from "./send";
 
@@ -43,7 +43,7 @@ export const MAX_LIST = 10_000;
 const value = z.string().trim().min(1, "validation.required").max(1000, "validation.maxLength::1000");
 
 export const whatsappCampaignSchema = z.object({
-  from: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.required"),
+  from: z.string().trim().regex(SENDING_NUMBER, "validation.option"),
   name: z.string().trim().max(120, "validation.maxLength::120").optional(),
   template: z.object({
     name: z.string().trim().min(1, "validation.required").max(512),
@@ -104,9 +104,8 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
   if (scheduledAt && scheduledAt.getTime() <= Date.now()) throw fieldError("scheduled_at", "sms.errors.schedulePast");
   if (scheduledAt && scheduledAt.getTime() > Date.now() + MAX_SCHEDULE_DAYS * 86_400_000) throw fieldError("scheduled_at", `sms.errors.scheduleTooFar::${MAX_SCHEDULE_DAYS}`);
   const accountId = ctx.actor.accountId;
-  const number = await ownNumber(accountId, data.from).catch(() => {
-    throw fieldError("from", "validation.option");
-  });
+  const number = await sendingNumber(accountId, data.from);
+  if (!number) throw fieldError("from", "validation.option");
   const hash = createHash("sha256")
     .update(JSON.stringify({ ...data, scheduled_at: scheduledAt?.toISOString() ?? null }))
     .digest("hex");

@@ -18,14 +18,13 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, fileResponse, successResponse } from "../http/openapi";
-import type { SignedInCtx } from "../lib/context";
 import { onePage, pageQuery } from "../lib/page";
 import { listCampaigns } from "../campaigns/control";
 import { CampaignPage } from "../campaigns/responses";
 import { createExport, csvDownload, exportFile, getExport, listExports } from "../sms/exports";
 import { SmsExportList, SmsExportOne } from "../sms/responses";
 import { listWhatsappMessages } from "./history";
-import { connectWhatsappNumber, listWhatsappNumbers, ownNumberByPhone } from "./numbers";
+import { connectWhatsappNumber, listWhatsappNumbers } from "./numbers";
 import { whatsappCharts, whatsappInsights } from "./reports";
 import * as R from "./responses";
 import { acceptWhatsapp, getWhatsappMessage } from "./send";
@@ -34,13 +33,6 @@ import { createWhatsappTemplate, deleteWhatsappTemplate, deleteWhatsappTemplates
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });
 const idempotency = t.Object({ "idempotency-key": t.Optional(t.String({ description: "The same key and request answer the first response" })) });
-
-/** `from` of the older sends: the number's id here, or its phone number id (digits; a leading + is dropped). */
-async function numberIdOf(ctx: SignedInCtx, from: string): Promise<string> {
-  if (/^[0-9a-f-]{36}$/i.test(from)) return from;
-  const found = await ownNumberByPhone(ctx.actor.accountId, from.trim().replace(/^\+/, ""));
-  return found?.id ?? from;
-}
 
 const sendAnswer = { ...successResponse(R.WhatsappAccepted, "Accepted as POST /whatsapp/messages", 202), ...errorResponses(402, 409) };
 const sender = {
@@ -70,11 +62,7 @@ export const whatsappLegacyRoutes = new Elysia({ tags: ["whatsapp"], detail: { s
   .post(
     "/messages/sendTextTemplate",
     async ({ ctx, body, request, set }) => {
-      const answer = await acceptWhatsapp(
-        ctx,
-        { from: await numberIdOf(ctx, body.from), to: body.to, type: "template", template: templateOf(body) },
-        request.headers.get("Idempotency-Key"),
-      );
+      const answer = await acceptWhatsapp(ctx, { from: body.from, to: body.to, type: "template", template: templateOf(body) }, request.headers.get("Idempotency-Key"));
       set.status = 202;
       return answer;
     },
@@ -89,7 +77,7 @@ export const whatsappLegacyRoutes = new Elysia({ tags: ["whatsapp"], detail: { s
     async ({ ctx, body, request, set }) => {
       const type = body.type ?? "image";
       const media = { link: body.url, ...(body.caption ? { caption: body.caption } : {}), ...(body.filename ? { filename: body.filename } : {}) };
-      const answer = await acceptWhatsapp(ctx, { from: await numberIdOf(ctx, body.from), to: body.to, type, [type]: media }, request.headers.get("Idempotency-Key"));
+      const answer = await acceptWhatsapp(ctx, { from: body.from, to: body.to, type, [type]: media }, request.headers.get("Idempotency-Key"));
       set.status = 202;
       return answer;
     },
@@ -110,7 +98,7 @@ export const whatsappLegacyRoutes = new Elysia({ tags: ["whatsapp"], detail: { s
     async ({ ctx, body, request, set }) => {
       const answer = await acceptWhatsapp(
         ctx,
-        { from: await numberIdOf(ctx, body.from), to: body.to, type: "template", template: templateOf(body, body.media?.url) },
+        { from: body.from, to: body.to, type: "template", template: templateOf(body, body.media?.url) },
         request.headers.get("Idempotency-Key"),
       );
       set.status = 202;

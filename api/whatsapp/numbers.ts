@@ -90,9 +90,24 @@ export async function listWhatsappNumbers(ctx: SignedInCtx, input: unknown): Pro
 
 /** A number of the account with its secrets (for the use-cases that call Graph), or 404. */
 export async function ownNumber(accountId: string, id: string): Promise<NumberWithSecrets> {
-  const found = /^[0-9a-f-]{36}$/i.test(id) ? await row<Row>(`SELECT ${COLUMNS}, secrets_sealed FROM whatsapp_numbers WHERE id = $1 AND account_id = $2`, [id, accountId]) : null;
+  const found = await accountNumberById(accountId, id);
   if (!found) throw new AppError("NOT_FOUND");
-  return unsealed(found);
+  return found;
+}
+
+async function accountNumberById(accountId: string, id: string): Promise<NumberWithSecrets | null> {
+  const found = /^[0-9a-f-]{36}$/i.test(id) ? await row<Row>(`SELECT ${COLUMNS}, secrets_sealed FROM whatsapp_numbers WHERE id = $1 AND account_id = $2`, [id, accountId]) : null;
+  return found ? unsealed(found) : null;
+}
+
+/** What `from` of a send may be: the number's id here, or its phone number id (digits; a leading + as clients of the older API write it). */
+export const SENDING_NUMBER = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\+?\d{1,30})$/i;
+
+/** The account's number that sends as `from` (SENDING_NUMBER), with its secrets, or null. */
+export async function sendingNumber(accountId: string, from: string): Promise<NumberWithSecrets | null> {
+  const ref = from.trim();
+  if (!/^\+?\d{1,30}$/.test(ref)) return accountNumberById(accountId, ref);
+  return ownNumberByPhone(accountId, ref.replace(/^\+/, ""));
 }
 
 /** A number of the account by its phone number id (of `integration`, when given), with its secrets (the dispatcher's adapter), or null. */

@@ -80,7 +80,7 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
     },
     {
       body: t.Object({
-        from: t.String({ description: "The number (its id here) that sends" }),
+        from: t.String({ description: "The number that sends: its id here, or its phone number id (Meta's, or the older integration's number)" }),
         to: t.String({ description: "The contact, E.164" }),
         type: t.String({ description: "text (only inside the contact's 24-hour window) or template (an approved one)" }),
         text: t.Optional(t.Object({ body: t.String({ description: "Up to 4,096 characters" }) })),
@@ -192,7 +192,7 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
     },
     {
       body: t.Object({
-        from: t.String({ description: "The number (its id here) that sends" }),
+        from: t.String({ description: "The number that sends: its id here, or its phone number id (Meta's, or the older integration's number)" }),
         name: t.Optional(t.String({ description: "The campaign's name (default: the source and the template)" })),
         template: t.Object({
           name: t.String(),

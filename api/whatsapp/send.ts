@@ -35,7 +35,7 @@ import { addressRisk } from "../lib/outbound";
 import { blockedSql } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type WhatsappPriceRoute } from "../sms/pricing";
 import { isMediaKind, mediaByIdAsLink, mediaSha256 } from "./media";
-import { ownNumber } from "./numbers";
+import { SENDING_NUMBER, sendingNumber } from "./numbers";
 import { variablesOf } from "./schemas";
 import { WINDOW_HOURS } from "./window";
 
@@ -113,7 +113,7 @@ export type SendType = (typeof SEND_TYPES)[number];
 
 export const sendWhatsappSchema = z
   .object({
-    from: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.required"),
+    from: z.string().trim().regex(SENDING_NUMBER, "validation.option"),
     to: z.string().trim().regex(E164, "validation.phone"),
     type: z.enum(SEND_TYPES, "validation.option"),
     text: z.object({ body: text(4096) }).optional(),
@@ -290,9 +290,8 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
   if (!can(ctx.actor, "/whatsapp/send")) throw new AppError("FORBIDDEN");
   const data = validate(sendWhatsappSchema, input);
   const accountId = ctx.actor.accountId;
-  const number = await ownNumber(accountId, data.from).catch(() => {
-    throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
-  });
+  const number = await sendingNumber(accountId, data.from);
+  if (!number) throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
   // An uploaded file counts by its bytes: the same form posted twice (each post uploads its own copy) is the same request.
   const hash = createHash("sha256")
     .update(JSON.stringify(await mediaByContent(accountId, data)))

@@ -130,6 +130,28 @@ describe("free-form WhatsApp messages inside the window", () => {
     }
   });
 
+  it("`from` may name the number by its phone number id (a leading + too), for a message and a campaign; another account's number, or nonsense, is refused naming `from`", async () => {
+    await setAccount(accountId, { balance: 100_000 });
+    const tpl = { name: templateName, language: "pt_BR", variables: ["Ana", "9"] };
+    const to = `+5511${digits(9)}`;
+    const one = await as("/api/whatsapp/messages", { body: { from: n.phoneNumberId, to, type: "template", template: tpl } });
+    expect(one.status, JSON.stringify(one.body)).toBe(202);
+    const many = await as("/api/whatsapp/campaigns", {
+      body: { from: `+${n.phoneNumberId}`, to: [`+5511${digits(9)}`], template: tpl, scheduled_at: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(many.status, JSON.stringify(many.body)).toBe(201);
+    const sent = await query<{ sender: string }>(`SELECT sender FROM messages WHERE id = $1 OR campaign_id = $2`, [one.body.data.id, many.body.data.campaign_id]);
+    expect(sent.map((m) => m.sender)).toEqual([n.phoneNumberId, n.phoneNumberId]);
+    const stranger = await registerPerson("whatsapp-sends-other");
+    await giveOmni(stranger.accountId);
+    const theirs = await connectCloudNumber((await login(stranger.email, stranger.password)).token);
+    for (const from of [theirs.phoneNumberId, theirs.numberId, "número"]) {
+      const refused = await as("/api/whatsapp/messages", { body: { from, to, type: "template", template: tpl }, lang: "en" });
+      expect(refused.status, from).toBe(422);
+      expect(Object.keys(refused.body.error.fields)).toEqual(["from"]);
+    }
+  });
+
   it("outside the window media is refused like text: only a template", async () => {
     const res = await as("/api/whatsapp/messages", {
       body: { from: numberId, to: `+5511${digits(9)}`, type: "image", image: { link: "https://loja.example/produto.jpg" } },
