@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { formatDateTime } from "./format";
 import { SmsStatusBadge } from "./status-badge";
 import { PageHeader } from "~/components/shell/page-header";
-import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { ContentCard, DetailSection, FieldsCard, TimelineCard } from "~/components/messages/message-cards";
 import { formatMoney } from "~/lib/format";
 import { osm } from "~/lib/map";
 import type { detailLoader } from "~/lib/sms-reports.server";
@@ -64,69 +64,18 @@ export function MessageDetail() {
     <div className="space-y-6">
       <PageHeader description={t("detail.description")} />
       <div className="grid gap-6 lg:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle>{t("detail.fieldsTitle")}</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-              {rows.map(([k, v]) => (
-                <div key={k} className="contents" data-field={k}>
-                  <dt className="text-muted-foreground">{t(`detail.fields.${k}`)}</dt>
-                  <dd>{v}</dd>
-                </div>
-              ))}
-            </dl>
-          </CardContent>
-        </Card>
+        <FieldsCard title={t("detail.fieldsTitle")} rows={rows} label={(k) => t(`detail.fields.${k}`)} />
         <div className="space-y-6">
-          <Card>
-            <CardHeader>
-              <CardTitle>{t("detail.content")}</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm" data-field="body">
-                {m.body}
-              </p>
-            </CardContent>
-          </Card>
+          <ContentCard title={t("detail.content")} body={m.body} />
           {map ? (
-            <Card>
-              <CardHeader>
-                <CardTitle>{t("detail.map")}</CardTitle>
-              </CardHeader>
-              <CardContent className="space-y-2">
-                <iframe title={t("detail.map")} src={map.embed} className="h-64 w-full rounded-md border" loading="lazy" />
-                <a href={map.link} target="_blank" rel="noreferrer" className="text-sm text-primary hover:underline" data-map-link>
-                  {t("detail.openMap", { lat: m.latitude, lon: m.longitude })}
-                </a>
-              </CardContent>
-            </Card>
+            <DetailSection title={t("detail.map")} className="space-y-2">
+              <iframe title={t("detail.map")} src={map.embed} className="h-64 w-full rounded-md border" loading="lazy" />
+              <a href={map.link} target="_blank" rel="noreferrer" className="text-sm text-primary hover:underline" data-map-link>
+                {t("detail.openMap", { lat: m.latitude, lon: m.longitude })}
+              </a>
+            </DetailSection>
           ) : null}
-          <Card>
-            <CardHeader>
-              <CardTitle>{t("detail.timeline")}</CardTitle>
-            </CardHeader>
-            <CardContent>
-              {m.events.length === 0 ? (
-                <p className="text-sm text-muted-foreground">{t("detail.noEvents")}</p>
-              ) : (
-                <ol className="space-y-3 border-l pl-4" aria-label={t("detail.timeline")}>
-                  {m.events.map((e, i) => (
-                    <li key={i} className="space-y-1" data-event-status={e.status}>
-                      <div className="flex flex-wrap items-center gap-2">
-                        <SmsStatusBadge status={e.status} />
-                        <time dateTime={String(e.created_at)} className="text-sm">
-                          {formatDateTime(e.created_at, lng)}
-                        </time>
-                        <span className="text-xs text-muted-foreground">{t(`detail.source.${e.source === "provider" ? "provider" : "system"}`)}</span>
-                      </div>
-                    </li>
-                  ))}
-                </ol>
-              )}
-            </CardContent>
-          </Card>
+          <TimelineCard events={m.events} lng={lng} ns="smsReports" />
         </div>
       </div>
     </div>

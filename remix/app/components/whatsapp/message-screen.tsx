@@ -11,7 +11,7 @@ import { REFRESH_MS, useRefresh } from "~/components/live/use-refresh";
 import { PageHeader } from "~/components/shell/page-header";
 import { formatDateTime } from "~/components/sms-reports/format";
 import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
-import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { ContentCard, FieldsCard, TimelineCard } from "~/components/messages/message-cards";
 import { formatMoney } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
 import type { WhatsappMessageData } from "~/lib/whatsapp.server";
@@ -84,67 +84,10 @@ export function WhatsappMessageDetail({ m, lng }: { m: DetailMessage; lng: Lng }
   ];
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h2>{t("detail.fieldsTitle")}</h2>
-          </CardTitle>
-        </CardHeader>
-        <CardContent>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-            {rows.map(([k, v]) => (
-              <div key={k} className="contents" data-field={k}>
-                <dt className="text-muted-foreground">{t(`detail.fields.${k}`)}</dt>
-                <dd>{v}</dd>
-              </div>
-            ))}
-          </dl>
-        </CardContent>
-      </Card>
+      <FieldsCard title={t("detail.fieldsTitle")} rows={rows} label={(k) => t(`detail.fields.${k}`)} />
       <div className="space-y-6">
-        <Card>
-          <CardHeader>
-            <CardTitle>
-              <h2>{t("detail.content")}</h2>
-            </CardTitle>
-          </CardHeader>
-          <CardContent>
-            <p className="whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm" data-field="body">
-              {m.body}
-            </p>
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle>
-              <h2>{t("detail.timeline")}</h2>
-            </CardTitle>
-          </CardHeader>
-          <CardContent>
-            {m.events.length === 0 ? (
-              <p className="text-sm text-muted-foreground">{t("detail.noEvents")}</p>
-            ) : (
-              <ol className="space-y-3 border-l pl-4" aria-label={t("detail.timeline")}>
-                {m.events.map((e, i) => (
-                  <li key={i} className="space-y-1" data-event-status={e.status}>
-                    <div className="flex flex-wrap items-center gap-2">
-                      <SmsStatusBadge status={e.status} />
-                      <time dateTime={String(e.occurred_at ?? e.created_at)} className="text-sm">
-                        {formatDateTime(e.occurred_at ?? e.created_at, lng)}
-                      </time>
-                      <span className="text-xs text-muted-foreground">{t(`detail.source.${e.source === "provider" ? "provider" : "system"}`)}</span>
-                    </div>
-                    {e.error_code || e.error_message ? (
-                      <p className="text-sm text-destructive" data-event-error={e.error_code ?? ""}>
-                        {t("detail.eventError", { code: e.error_code ?? "—", message: e.error_message ?? "" })}
-                      </p>
-                    ) : null}
-                  </li>
-                ))}
-              </ol>
-            )}
-          </CardContent>
-        </Card>
+        <ContentCard title={t("detail.content")} body={m.body} />
+        <TimelineCard events={m.events} lng={lng} ns="whatsapp" />
       </div>
     </div>
   );

@@ -7,14 +7,15 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "~api/lib/zod";
 import { addKeyword, listKeywords, removeKeyword, removeKeywords, updateKeyword } from "~api/optouts/account-keywords";
 import { addOptoutSchema, KEYWORD_ACTIONS, keywordIdsSchema, keywordSchema, MAX_KEYWORD_LENGTH, OPTOUT_CHANNELS, optoutSettingsSchema } from "~api/optouts/schemas";
 import { addOptout, getOptoutSettings, listOptouts, removeOptout, saveOptoutSettings } from "~api/optouts/services";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
-import { NumberListCard, listQuery } from "~/components/optouts/number-list-card";
+import { listQuery } from "~/components/optouts/number-list-card";
+import { OptoutsListCard } from "~/components/optouts/optouts-list-card";
 import { SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
@@ -24,10 +25,8 @@ import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/
 import { Input } from "~/components/ui/input";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
-import { formatDate } from "~/lib/format";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import type { RootData } from "~/root";
 
 export const handle = { crumb: "smpp:optouts.title" };
 
@@ -94,7 +93,6 @@ export default function Optouts() {
   const { list, settings, keywords, q } = useLoaderData<typeof loader>();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
-  const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation(["smpp", "common"]);
   const sent = last?.result.initialValue as { intent?: string; id?: string } | undefined;
   const [addForm, addFields] = useForm({
@@ -130,42 +128,7 @@ export default function Optouts() {
       <PageHeader description={t("optouts.description")} />
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
         <div className="space-y-6">
-          <NumberListCard
-            path="/sms/optouts"
-            idPrefix="optout"
-            q={q}
-            list={{ ...list, page: list.page ?? 1, last_page: list.last_page ?? 1 }}
-            texts={{ search: t("optouts.search"), searchSubmit: t("optouts.searchSubmit"), empty: t("optouts.empty") }}
-            columns={[
-              t("optouts.columns.number"),
-              t("optouts.columns.channel"),
-              t("optouts.columns.source"),
-              t("optouts.columns.keyword"),
-              t("optouts.columns.createdAt"),
-              t("optouts.columns.actions"),
-            ]}
-            row={(o) => (
-              <TableRow key={o.id} data-optout={o.recipient}>
-                <TableCell className="font-medium">{o.recipient_formatted}</TableCell>
-                <TableCell>{t(`optouts.channels.${o.channel}`, { defaultValue: o.channel })}</TableCell>
-                <TableCell>{t(`optouts.sources.${o.source}`)}</TableCell>
-                <TableCell>{o.keyword ?? "—"}</TableCell>
-                <TableCell>{formatDate(o.created_at, lng, true)}</TableCell>
-                <TableCell className="text-right">
-                  <div className="flex justify-end">
-                    <ConfirmDelete
-                      id={o.id}
-                      errors={sent?.intent === "delete" && sent.id === o.id ? last?.result.error?.[""] : undefined}
-                      summary={t("optouts.delete.summary")}
-                      label={t("optouts.delete.label", { number: o.recipient_formatted })}
-                      body={t("optouts.delete.body", { number: o.recipient_formatted })}
-                      confirm={t("optouts.delete.confirm")}
-                    />
-                  </div>
-                </TableCell>
-              </TableRow>
-            )}
-          />
+          <OptoutsListCard path="/sms/optouts" idPrefix="optout" q={q} list={list} showChannel last={last} />
           <Card id="keywords">
             <CardHeader>
               <h2 className="leading-none font-semibold">{t("optouts.keywords.title")}</h2>

@@ -17,13 +17,12 @@ import { countWhatsappTemplates } from "~api/whatsapp/history";
 import { connectWhatsappNumber, disconnectWhatsappNumber } from "~api/whatsapp/numbers";
 import { connectCloudNumberSchema } from "~api/whatsapp/schemas";
 import { TEMPLATE_STATUSES } from "~api/whatsapp/templates";
-import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { QualityBadge, TemplateStatusBadge } from "~/components/whatsapp/badges";
+import { TemplateStatusBadge } from "~/components/whatsapp/badges";
+import { NumbersCard } from "~/components/whatsapp/numbers-card";
 import { MessagesTable } from "~/components/whatsapp/messages-table";
 import { requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
@@ -149,69 +148,18 @@ export default function WhatsappOverview() {
         }
       />
 
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h2>{t("numbers.title")}</h2>
-          </CardTitle>
-          <CardDescription>{t("numbers.description")}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {data.numbers.length === 0 ? (
-            <p className="py-6 text-center text-sm text-muted-foreground">{t("numbers.empty")}</p>
-          ) : (
-            <Table>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>{t("numbers.columns.number")}</TableHead>
-                  <TableHead>{t("numbers.columns.name")}</TableHead>
-                  <TableHead>{t("numbers.columns.quality")}</TableHead>
-                  <TableHead>{t("numbers.columns.limit")}</TableHead>
-                  <TableHead>{t("numbers.columns.webhook")}</TableHead>
-                  {data.can.connect ? (
-                    <TableHead className="text-right">
-                      <span className="sr-only">{t("numbers.columns.actions")}</span>
-                    </TableHead>
-                  ) : null}
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {data.numbers.map((n) => (
-                  <TableRow key={n.id} data-number-id={n.id}>
-                    <TableCell className="align-top">
-                      <div className="font-medium whitespace-nowrap">{n.display_phone_number || n.phone_number_id}</div>
-                      <div className="text-xs text-muted-foreground">{t("numbers.phoneNumberId", { id: n.phone_number_id })}</div>
-                    </TableCell>
-                    <TableCell className="align-top">{n.verified_name || "—"}</TableCell>
-                    <TableCell className="align-top">
-                      <QualityBadge rating={n.quality_rating} />
-                    </TableCell>
-                    <TableCell className="align-top">{t(`limit.${n.messaging_limit}`, { defaultValue: n.messaging_limit || "—" })}</TableCell>
-                    <TableCell className="max-w-xs align-top whitespace-normal">
-                      <code className="break-all text-xs" data-webhook-url>
-                        {n.webhook_url}
-                      </code>
-                    </TableCell>
-                    {data.can.connect ? (
-                      <TableCell className="text-right align-top">
-                        <ConfirmDelete
-                          id={n.id}
-                          intent="disconnect"
-                          errors={disconnectReply === n.id ? last?.result.error?.[""] : undefined}
-                          summary={t("numbers.disconnect.summary")}
-                          label={t("numbers.disconnect.label", { number: n.display_phone_number })}
-                          body={t("numbers.disconnect.body", { number: n.display_phone_number })}
-                          confirm={t("numbers.disconnect.confirm")}
-                        />
-                      </TableCell>
-                    ) : null}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </CardContent>
-      </Card>
+      <NumbersCard
+        title={t("numbers.title")}
+        description={t("numbers.description")}
+        empty={t("numbers.empty")}
+        numbers={data.numbers}
+        columns={[
+          { header: t("numbers.columns.name"), cell: (n) => n.verified_name || "—" },
+          { header: t("numbers.columns.limit"), cell: (n) => t(`limit.${n.messaging_limit}`, { defaultValue: n.messaging_limit || "—" }) },
+        ]}
+        canDisconnect={data.can.connect}
+        refused={disconnectReply ? { id: disconnectReply, errors: last?.result.error?.[""] } : undefined}
+      />
 
       <div className="grid items-start gap-6 lg:grid-cols-2">
         {data.can.connect ? (

@@ -10,13 +10,10 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "~api/lib/zod";
 import { disconnectWhatsappNumber } from "~api/whatsapp/numbers";
-import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { PageHeader } from "~/components/shell/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { QualityBadge } from "~/components/whatsapp/badges";
+import { NumbersCard } from "~/components/whatsapp/numbers-card";
 import { requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -58,68 +55,18 @@ export default function WhatsappJvNumbers() {
           </>
         }
       />
-      <Card>
-        <CardHeader>
-          <CardTitle>
-            <h2>{t("jv.numbers.title")}</h2>
-          </CardTitle>
-          <CardDescription>{t("jv.numbers.webhookHint")}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {data.numbers.length === 0 ? (
-            <p className="py-6 text-center text-sm text-muted-foreground">{t("jv.numbers.empty")}</p>
-          ) : (
-            <Table>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>{t("numbers.columns.number")}</TableHead>
-                  <TableHead>{t("jv.numbers.columns.baseUrl")}</TableHead>
-                  <TableHead>{t("jv.numbers.columns.status")}</TableHead>
-                  <TableHead>{t("numbers.columns.quality")}</TableHead>
-                  <TableHead>{t("numbers.columns.webhook")}</TableHead>
-                  {data.can.connect ? (
-                    <TableHead className="text-right">
-                      <span className="sr-only">{t("numbers.columns.actions")}</span>
-                    </TableHead>
-                  ) : null}
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {data.numbers.map((n) => (
-                  <TableRow key={n.id} data-number-id={n.id} data-phone={n.display_phone_number || n.phone_number_id}>
-                    <TableCell className="align-top font-medium whitespace-nowrap">{n.display_phone_number || n.phone_number_id}</TableCell>
-                    <TableCell className="align-top">
-                      <code className="break-all text-xs">{n.base_url_origin || "—"}</code>
-                    </TableCell>
-                    <TableCell className="align-top">
-                      <Badge variant="outline">{t("jv.numbers.connected")}</Badge>
-                    </TableCell>
-                    <TableCell className="align-top">{n.quality_rating ? <QualityBadge rating={n.quality_rating} /> : "—"}</TableCell>
-                    <TableCell className="max-w-xs align-top whitespace-normal">
-                      <code className="break-all text-xs" data-webhook-url>
-                        {n.webhook_url}
-                      </code>
-                    </TableCell>
-                    {data.can.connect ? (
-                      <TableCell className="text-right align-top">
-                        <ConfirmDelete
-                          id={n.id}
-                          intent="disconnect"
-                          errors={disconnectReply === n.id ? last?.result.error?.[""] : undefined}
-                          summary={t("numbers.disconnect.summary")}
-                          label={t("numbers.disconnect.label", { number: n.display_phone_number })}
-                          body={t("numbers.disconnect.body", { number: n.display_phone_number })}
-                          confirm={t("numbers.disconnect.confirm")}
-                        />
-                      </TableCell>
-                    ) : null}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </CardContent>
-      </Card>
+      <NumbersCard
+        title={t("jv.numbers.title")}
+        description={t("jv.numbers.webhookHint")}
+        empty={t("jv.numbers.empty")}
+        numbers={data.numbers}
+        columns={[
+          { header: t("jv.numbers.columns.baseUrl"), cell: (n) => <code className="break-all text-xs">{n.base_url_origin || "—"}</code> },
+          { header: t("jv.numbers.columns.status"), cell: () => <Badge variant="outline">{t("jv.numbers.connected")}</Badge> },
+        ]}
+        canDisconnect={data.can.connect}
+        refused={disconnectReply ? { id: disconnectReply, errors: last?.result.error?.[""] } : undefined}
+      />
     </div>
   );
 }

@@ -9,22 +9,19 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { addOptoutSchema } from "~api/optouts/schemas";
 import { addOptout, listOptouts, removeOptout } from "~api/optouts/services";
-import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
-import { NumberListCard, listQuery } from "~/components/optouts/number-list-card";
+import { listQuery } from "~/components/optouts/number-list-card";
+import { OptoutsListCard } from "~/components/optouts/optouts-list-card";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
-import { TableCell, TableRow } from "~/components/ui/table";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
-import { formatDate } from "~/lib/format";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import type { RootData } from "~/root";
 
 export const handle = { crumb: "smpp:optouts.title" };
 const PATH = "/whatsapp/optouts";
@@ -58,7 +55,6 @@ export default function WhatsappOptouts() {
   const { list, q } = useLoaderData<typeof loader>();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
-  const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation(["smpp", "whatsapp", "common"]);
   const sent = last?.result.initialValue as { intent?: string; id?: string } | undefined;
   const [form, fields] = useForm({
@@ -73,34 +69,7 @@ export default function WhatsappOptouts() {
     <div className="space-y-6">
       <PageHeader description={t("whatsapp:optouts.description")} />
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
-        <NumberListCard
-          path={PATH}
-          idPrefix="wa-optout"
-          q={q}
-          list={{ ...list, page: list.page ?? 1, last_page: list.last_page ?? 1 }}
-          texts={{ search: t("optouts.search"), searchSubmit: t("optouts.searchSubmit"), empty: t("optouts.empty") }}
-          columns={[t("optouts.columns.number"), t("optouts.columns.source"), t("optouts.columns.keyword"), t("optouts.columns.createdAt"), t("optouts.columns.actions")]}
-          row={(o) => (
-            <TableRow key={o.id} data-optout={o.recipient}>
-              <TableCell className="font-medium">{o.recipient_formatted}</TableCell>
-              <TableCell>{t(`optouts.sources.${o.source}`)}</TableCell>
-              <TableCell>{o.keyword ?? "—"}</TableCell>
-              <TableCell>{formatDate(o.created_at, lng, true)}</TableCell>
-              <TableCell className="text-right">
-                <div className="flex justify-end">
-                  <ConfirmDelete
-                    id={o.id}
-                    errors={sent?.intent === "delete" && sent.id === o.id ? last?.result.error?.[""] : undefined}
-                    summary={t("optouts.delete.summary")}
-                    label={t("optouts.delete.label", { number: o.recipient_formatted })}
-                    body={t("optouts.delete.body", { number: o.recipient_formatted })}
-                    confirm={t("optouts.delete.confirm")}
-                  />
-                </div>
-              </TableCell>
-            </TableRow>
-          )}
-        />
+        <OptoutsListCard path={PATH} idPrefix="wa-optout" q={q} list={list} showChannel={false} last={last} />
         <Card>
           <CardHeader>
             <h2 className="leading-none font-semibold">{t("optouts.add.title")}</h2>
