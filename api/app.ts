@@ -29,6 +29,7 @@ import { smppRoutes } from "./smpp/routes";
 import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
 import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
+import { emailRoutes } from "./email/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -66,6 +67,7 @@ export function createApp() {
     .use(campaignRoutes)
     .use(smppRoutes)
     .use(whatsappRoutes)
+    .use(emailRoutes)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)

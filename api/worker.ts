@@ -1,4 +1,5 @@
 /** The worker process: Redis Streams consumers for background jobs. */
+import { recheckDueDomains } from "./email/domains";
 import { startDispatchers } from "./dispatch/dispatcher";
 import { startDispatchSweep } from "./dispatch/recovery";
 import { startRelay } from "./dispatch/relay";
@@ -80,6 +81,8 @@ const sweeps = [
   every("live absent-agent sweep", Math.min(5_000, Math.max(250, graceMs / 4)), () => releaseAbsentAgents(graceMs)),
   everyOnce("sms export sweep", 15_000, sweepExports),
   every("whatsapp template review sweep", env().WHATSAPP_TEMPLATE_SWEEP_MS, sweepPolledTemplates),
+  // E-mail sending domains: their DNS rechecked when due (claimed per domain: workers side by side check each once).
+  every("email domain recheck", env().EMAIL_DOMAIN_SWEEP_MS, () => recheckDueDomains()),
   // messages / message_events partitions: months created ahead; months past the plans' retention exported,
   // verified, detached and dropped. One run over all workers (advisory lock); ADR 029.
   every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),

@@ -91,6 +91,36 @@ const schema = z
     MAIL_FROM: z.string().default("Mensageria <no-reply@mensageria.local>"),
     /** How often the worker re-announces e-mails still queued (lost stream entries). */
     MAIL_SWEEP_SECONDS: z.coerce.number().int().positive().default(15),
+    /**
+     * The platform's mail host for the e-mail channel (issue 17): customers' SPF records include
+     * `_spf.<EMAIL_HOST>` and their bounce host is a CNAME to it (its MX receives the DSNs).
+     */
+    EMAIL_HOST: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, "EMAIL_HOST must be a host name")
+      .default("mail.mensageria.localhost"),
+    /** DNS servers (host or host:port, comma separated) that sending domains are checked against; empty: the system's. Tests point it at a loopback server. */
+    EMAIL_DNS_SERVERS: z
+      .string()
+      .default("")
+      .transform((s) =>
+        s
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
+    /** How long each DNS question of a domain check may take, in milliseconds. */
+    EMAIL_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+    /** How often the worker looks for sending domains due a recheck. */
+    EMAIL_DOMAIN_SWEEP_MS: z.coerce.number().int().min(100).default(30_000),
+    /** How often the worker rechecks sending domains' DNS (a pending one every tenth of it, at least a minute). */
+    EMAIL_DOMAIN_RECHECK_MS: z.coerce
+      .number()
+      .int()
+      .min(60_000)
+      .default(6 * 3_600_000),
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,
     FACEBOOK_CLIENT_ID: optionalText,

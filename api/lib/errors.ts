@@ -30,6 +30,8 @@ export const ERROR_STATUS = {
   CLIENT_INACTIVE: 403,
   CSRF: 403,
   NUMBER_ALREADY_REGISTERED: 409,
+  /** The account already registered this sending domain (api/email/domains.ts). */
+  DOMAIN_ALREADY_REGISTERED: 409,
   /** A pending request of the account for the same WhatsApp number (api/whatsapp/number-requests.ts). */
   NUMBER_ALREADY_REQUESTED: 409,
   /** A WhatsApp number request already decided or canceled: it cannot be canceled. */

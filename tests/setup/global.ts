@@ -16,6 +16,7 @@ import pg from "pg";
 import { deleteByPrefix, openRedis } from "../support/redis";
 import { RedisCluster } from "../support/redis-cluster.mjs";
 import { SMTPServer } from "smtp-server";
+import { startDnsServer } from "../support/dns-server";
 import { OAUTH_CLIENT, startOAuthPeer } from "./oauth-peer";
 import { randomSecrets } from "../support/secrets";
 import type { TestProject } from "vitest/node";
@@ -105,7 +106,8 @@ export async function setup(project: TestProject) {
     dbUrl.pathname = `/${dbName}`;
     const databaseUrl = dbUrl.toString();
 
-    const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort, smppPort2] = await Promise.all([
+    const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort, smppPort2, dnsPort] = await Promise.all([
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -141,6 +143,13 @@ export async function setup(project: TestProject) {
       await new Promise<void>((r) => smtp.close(() => r()));
       await received.quit();
     });
+    // A DNS server on loopback that sending domains are checked against (its zone in Redis: tests/support/dns-server.ts).
+    const zone = openRedis(redisUrl);
+    const dns = await startDnsServer(dnsPort, zone, redisPrefix);
+    stops.push(async () => {
+      await dns.close();
+      await zone.quit();
+    });
     // This run's own random secrets, for every process it starts; in process.env too, so the test
     // workers (which inherit it) and the processes tests spawn with it agree with them.
     const secrets = randomSecrets();
@@ -169,6 +178,10 @@ export async function setup(project: TestProject) {
       WIDGET_CALLS_PER_KEY_PER_MINUTE: "100000",
       WIDGET_STARTS_PER_IP_PER_HOUR: "100000",
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      EMAIL_DNS_SERVERS: `127.0.0.1:${dnsPort}`,
+      EMAIL_DNS_TIMEOUT_MS: "1500",
+      EMAIL_HOST: "mail.mensageria.test",
+      EMAIL_DOMAIN_SWEEP_MS: "500",
       MAIL_SWEEP_SECONDS: "2",
       IMPORT_SWEEP_SECONDS: "2",
       IDEMPOTENCY_SWEEP_SECONDS: "2",

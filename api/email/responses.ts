@@ -1,0 +1,28 @@
+/** The success answers of the e-mail routes (./routes), as TypeBox schemas for the OpenAPI document. A domain's private key is never answered. */
+import { Type } from "@sinclair/typebox";
+import { t } from "elysia";
+import { Page } from "../lib/page";
+
+const nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
+const oneOf = (values: readonly string[], description?: string) => t.Union(values.map((v) => t.Literal(v)) as never, { description });
+
+export const EmailDnsRecord = t.Object({
+  purpose: oneOf(["spf", "dkim", "dmarc", "return_path"]),
+  type: oneOf(["TXT", "CNAME"]),
+  host: t.String({ description: "The name to publish the record at" }),
+  value: t.String({ description: "What to publish (SPF: our include in the domain's one v=spf1 record; DMARC: any v=DMARC1 policy)" }),
+  status: oneOf(["ok", "missing", "mismatch", "unreachable", "unchecked"], "At the last check: unreachable = DNS did not answer (the domain's status was kept)"),
+  found: t.Array(t.String(), { description: "What DNS answered at the last check" }),
+});
+export const EmailDomain = t.Object({
+  id: t.String({ format: "uuid" }),
+  domain: t.String({ description: "ASCII (an internationalised name in its xn-- form)" }),
+  status: oneOf(["pending", "validated", "failed"], "pending: never checked; validated: every record right at the last check; failed: some record missing or wrong"),
+  records: t.Array(EmailDnsRecord),
+  checked_at: nullable(t.String({ format: "date-time" })),
+  validated_at: nullable(t.String({ format: "date-time" })),
+  created_at: t.String({ format: "date-time" }),
+});
+export const EmailDomains = Page(EmailDomain, "Oldest first (created_at, id)");
+export const EmailDomainOne = t.Object({ data: EmailDomain });
+export const Deleted = t.Object({ deleted: Type.Integer() });

@@ -1,0 +1,53 @@
+/**
+ * E-mail API (issue 17; spec section 7 "E-mail"), under /api/email with the JWT: sending domains so
+ * far. Thin: the use-cases in ./domains check the route's roles and scope by account.
+ */
+import { Elysia, t } from "elysia";
+import { authenticated } from "../http/auth";
+import { created } from "../http/created";
+import { createdResponse, errorResponses, successResponse, zodBody } from "../http/openapi";
+import { pageQuery } from "../lib/page";
+import { deleteEmailDomain, domainSchema, getEmailDomain, listEmailDomains, registerEmailDomain, validateEmailDomain } from "./domains";
+import * as R from "./responses";
+
+const bearer = [{ bearer: [] }];
+const id = t.Object({ id: t.String() });
+
+export const emailRoutes = new Elysia({ prefix: "/email", tags: ["email"], detail: { security: bearer } })
+  .use(authenticated)
+  .get("/domains", ({ ctx, query }) => listEmailDomains(ctx, query), {
+    query: t.Object({ ...pageQuery, status: t.Optional(t.String({ description: "pending, validated or failed" })) }),
+    detail: { responses: successResponse(R.EmailDomains), summary: "The account's sending domains with the DNS records to publish and what the last check found" },
+  })
+  .post(
+    "/domains",
+    async ({ ctx, body, set }) => {
+      const answer = await registerEmailDomain(ctx, body);
+      return created(set, `/api/email/domains/${answer.data.id}`, answer);
+    },
+    {
+      body: t.Object({ domain: t.String({ description: "The domain mail is sent from, e.g. loja.com.br (an internationalised name is kept in its xn-- form)" }) }),
+      detail: {
+        requestBody: zodBody(domainSchema),
+        responses: { ...createdResponse(R.EmailDomainOne), ...errorResponses(409, 422) },
+        summary:
+          "Register a sending domain: a DKIM key is made for it and the four records to publish are answered (status pending). 422 on domain when it is not a domain name, is the platform's own, or the account has the most domains; 409 DOMAIN_ALREADY_REGISTERED when the account has it",
+      },
+    },
+  )
+  .get("/domains/:id", ({ ctx, params }) => getEmailDomain(ctx, params.id), {
+    params: id,
+    detail: { responses: { ...successResponse(R.EmailDomainOne), ...errorResponses(404) }, summary: "One sending domain" },
+  })
+  .post("/domains/validate/:id", ({ ctx, params }) => validateEmailDomain(ctx, params.id), {
+    params: id,
+    detail: {
+      responses: { ...successResponse(R.EmailDomainOne), ...errorResponses(404) },
+      summary:
+        "Check the domain's DNS now (SPF, DKIM, DMARC, return path): validated when all four are right, failed otherwise; a record DNS did not answer for is `unreachable` and leaves the status as it was",
+    },
+  })
+  .delete("/domains/:id", ({ ctx, params }) => deleteEmailDomain(ctx, params.id), {
+    params: id,
+    detail: { responses: { ...successResponse(R.Deleted), ...errorResponses(404) }, summary: "Remove a sending domain: mail can no longer be sent from it" },
+  });
