@@ -14,7 +14,6 @@
  * status. Every query is scoped by the acting account.
  */
 import { generateKeyPair } from "node:crypto";
-import { domainToASCII } from "node:url";
 import { promisify } from "node:util";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
@@ -28,6 +27,7 @@ import { z } from "../lib/zod";
 import { can } from "../policy/policy";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { cname, type Lookup, txt } from "./dns";
+import { domainSchema } from "./schemas";
 
 /** How many domains an account may register. */
 export const MAX_DOMAINS = 50;
@@ -96,23 +96,13 @@ function reserved(domain: string): boolean {
   return own.some((h) => domain === h || domain.endsWith(`.${h}`) || h.endsWith(`.${domain}`));
 }
 
-const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
-
-export const domainSchema = z.object({
-  domain: z
-    .string()
-    .trim()
-    .min(1, "validation.required")
-    .max(253, "validation.maxLength::253")
-    .transform((d) => domainToASCII(d.toLowerCase().replace(/\.$/, "").replace(/^@/, "")))
-    .refine((d) => HOST.test(d), "validation.emailDomain")
-    .refine((d) => !reserved(d), "validation.emailDomainReserved"),
-});
+/** The form's schema with what only the server knows: the platform's own host names are not a customer's. */
+const registerSchema = domainSchema.refine((v) => !reserved(v.domain), { message: "validation.emailDomainReserved", path: ["domain"] });
 
 /** Registers a domain for the account: a DKIM key of its own, status pending until its DNS is checked. */
 export async function registerEmailDomain(ctx: SignedInCtx, input: unknown): Promise<{ data: EmailDomain }> {
   assertReach(ctx);
-  const { domain } = validate(domainSchema, input);
+  const { domain } = validate(registerSchema, input);
   const [{ n }] = await rows<{ n: number }>(`SELECT count(*)::int AS n FROM email_domains WHERE account_id = $1`, [ctx.actor.accountId]);
   if (n >= MAX_DOMAINS) throw new AppError("VALIDATION", { fields: { domain: [`validation.emailDomainLimit::${MAX_DOMAINS}`] } });
   const { publicKey, privateKey } = await promisify(generateKeyPair)("rsa", {
@@ -239,8 +229,8 @@ export async function validateEmailDomain(ctx: SignedInCtx, id: string): Promise
 
 /**
  * The worker's schedule: domains of every account whose last check is older than
- * EMAIL_DOMAIN_RECHECK_MS (a pending or failed one: a tenth of it, at least a minute — someone is
- * probably publishing its records), claimed by moving checked_at first so that workers side by
+ * EMAIL_DOMAIN_RECHECK_MS (a pending or failed one: a tenth of it — someone is probably
+ * publishing its records; a new one is first checked that long after it was registered), claimed by moving checked_at first so that workers side by
  * side check each once. Answers how many were checked.
  */
 export async function recheckDueDomains(limit = 20): Promise<number> {
@@ -248,11 +238,10 @@ export async function recheckDueDomains(limit = 20): Promise<number> {
   const due = await rows<Row>(
     `UPDATE email_domains SET checked_at = now() WHERE id IN (
        SELECT id FROM email_domains
-        WHERE checked_at IS NULL
-           OR checked_at < now() - (CASE WHEN status = 'validated' THEN $1::bigint ELSE $2::bigint END) * interval '1 millisecond'
+        WHERE COALESCE(checked_at, created_at) < now() - (CASE WHEN status = 'validated' THEN $1::bigint ELSE $2::bigint END) * interval '1 millisecond'
         ORDER BY checked_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED)
      RETURNING ${COLUMNS}`,
-    [every, Math.max(60_000, Math.round(every / 10)), limit],
+    [every, Math.max(1000, Math.round(every / 10)), limit],
   );
   for (const r of due) await checkDomain(r).catch((e) => console.warn(`email domain ${r.domain}: ${(e as Error).message}`));
   return due.length;

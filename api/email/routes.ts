@@ -7,7 +7,8 @@ import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, successResponse, zodBody } from "../http/openapi";
 import { pageQuery } from "../lib/page";
-import { deleteEmailDomain, domainSchema, getEmailDomain, listEmailDomains, registerEmailDomain, validateEmailDomain } from "./domains";
+import { deleteEmailDomain, getEmailDomain, listEmailDomains, registerEmailDomain, validateEmailDomain } from "./domains";
+import { domainSchema } from "./schemas";
 import * as R from "./responses";
 
 const bearer = [{ bearer: [] }];

@@ -115,11 +115,11 @@ const schema = z
     EMAIL_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
     /** How often the worker looks for sending domains due a recheck. */
     EMAIL_DOMAIN_SWEEP_MS: z.coerce.number().int().min(100).default(30_000),
-    /** How often the worker rechecks sending domains' DNS (a pending one every tenth of it, at least a minute). */
+    /** How often the worker rechecks a validated sending domain's DNS (a pending or failed one: every tenth of it). */
     EMAIL_DOMAIN_RECHECK_MS: z.coerce
       .number()
       .int()
-      .min(60_000)
+      .min(10_000)
       .default(6 * 3_600_000),
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,

@@ -63,7 +63,8 @@ describe("e-mail sending domains", () => {
     expect(stored.dkim_private_key_sealed).not.toContain("BEGIN");
     // Listed and read back; the same domain again is 409 naming the field.
     expect((await api("/api/email/domains", { token })).body.data.map((x: { id: string }) => x.id)).toContain(d.id);
-    expect((await api(`/api/email/domains/${d.id}`, { token })).body.data).toEqual(d);
+    const read = (await api(`/api/email/domains/${d.id}`, { token })).body.data;
+    expect(read.records.map((r: Record) => [r.host, r.value])).toEqual(d.records.map((r: Record) => [r.host, r.value]));
     const again = await api("/api/email/domains", { token, body: { domain: name }, lang: "pt-BR" });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: "DOMAIN_ALREADY_REGISTERED", fields: { domain: ["Este domínio já está registrado na sua conta"] } });

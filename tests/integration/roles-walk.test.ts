@@ -92,7 +92,6 @@ const NOT_BUILT = [
   "/mail/campaigns",
   `/mail/campaigns/${ID}`,
   "/mail/exports",
-  "/mail/domains",
   "/mail/denylist",
   "/mail/reports",
   "/mail/usage",

@@ -182,6 +182,8 @@ export async function setup(project: TestProject) {
       EMAIL_DNS_TIMEOUT_MS: "1500",
       EMAIL_HOST: "mail.mensageria.test",
       EMAIL_DOMAIN_SWEEP_MS: "500",
+      // A pending domain is rechecked every 2 s (a tenth of this), a validated one every 20 s.
+      EMAIL_DOMAIN_RECHECK_MS: "20000",
       MAIL_SWEEP_SECONDS: "2",
       IMPORT_SWEEP_SECONDS: "2",
       IDEMPOTENCY_SWEEP_SECONDS: "2",

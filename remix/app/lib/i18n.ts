@@ -27,6 +27,7 @@ export const webNamespaces = [
   "liveDesk",
   "liveReports",
   "whatsapp",
+  "email",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -31,6 +31,7 @@ export const NAV: NavGroup[] = [
       { key: "antifraud", href: "/sms/antifraude", icon: "shield" },
     ],
   },
+  { key: "mail", items: [{ key: "mailDomains", href: "/mail/domains", icon: "mail" }] },
   {
     key: "whatsapp",
     items: [
