@@ -44,7 +44,23 @@ export const IMPORT_MAX_FILES = 10;
 export const IMPORT_MAX_ROWS = 1_000_000;
 
 /** Message statuses (spec section 4); the forward-only rules between them are in api/messages/status.ts. */
-export const MESSAGE_STATUSES = ["pending", "scheduled", "queued", "sending", "sent", "received", "delivered", "read", "failed", "unavailable", "rejected", "optout"] as const;
+/** What only e-mail reaches (spec section 4, "E-mail adds"; ADR 036): a 4xx retried, opens and clicks, and its own failures. */
+export const EMAIL_ONLY_STATUSES = ["deferred", "opened", "clicked", "bounced", "dropped", "blocked"] as const;
+export const MESSAGE_STATUSES = [
+  "pending",
+  "scheduled",
+  "queued",
+  "sending",
+  "sent",
+  "received",
+  "delivered",
+  "read",
+  "failed",
+  "unavailable",
+  "rejected",
+  "optout",
+  ...EMAIL_ONLY_STATUSES,
+] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /** Carriers a short code can be homologated with (its deliverability). */

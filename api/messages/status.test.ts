@@ -59,8 +59,21 @@ describe("nextStatus: the forward-only message status machine", () => {
     expect(nextStatus("received", "sent")).toEqual({ apply: false, status: "received" });
   });
 
-  it("final states are read and the failures", () => {
-    expect(MESSAGE_STATUSES.filter(isFinal).sort()).toEqual(["failed", "optout", "read", "rejected", "unavailable"]);
+  it("final states are read, clicked and the failures", () => {
+    expect(MESSAGE_STATUSES.filter(isFinal).sort()).toEqual(["blocked", "bounced", "clicked", "dropped", "failed", "optout", "read", "rejected", "unavailable"]);
+  });
+
+  it("e-mail (ADR 036): a deferral is passed by the retry that sends, a delayed report after sent moves nothing; opened then clicked; an open after a click changes nothing", () => {
+    expect(nextStatus("sending", "deferred")).toEqual({ apply: true, status: "deferred" });
+    expect(nextStatus("deferred", "sent")).toEqual({ apply: true, status: "sent" });
+    expect(nextStatus("deferred", "bounced")).toEqual({ apply: true, status: "bounced" });
+    expect(nextStatus("sent", "deferred")).toEqual({ apply: false, status: "sent" });
+    expect(nextStatus("delivered", "opened")).toEqual({ apply: true, status: "opened" });
+    expect(nextStatus("opened", "clicked")).toEqual({ apply: true, status: "clicked" });
+    expect(nextStatus("delivered", "clicked")).toEqual({ apply: true, status: "clicked" });
+    expect(nextStatus("clicked", "opened")).toEqual({ apply: false, status: "clicked" });
+    expect(nextStatus("opened", "bounced")).toEqual({ apply: false, status: "opened" });
+    expect(nextStatus("sent", "bounced")).toEqual({ apply: true, status: "bounced" });
   });
 
   it("applying receipts in any order ends on the same status as in order (delivered/read vs failed)", () => {

@@ -2,18 +2,21 @@
  * The forward-only message status machine (ARCHITECTURE.md "The message pipeline", step 3; spec
  * section 4). Pure: no database, no clock — safe in any process and in the browser bundle.
  *
- * Progress ranks: pending < scheduled < queued < sending < sent (= received, inbound) < delivered < read.
+ * Progress ranks: pending < scheduled < queued < sending < deferred < sent (= received, inbound)
+ * < delivered < read (= opened, e-mail) < clicked (e-mail).
  * - A status applies only when it moves the message forward; equal or lower ranks change nothing
- *   (so a late `delivered` never overwrites `read`, and nothing changes once `read`).
- * - Failure states (failed, unavailable, rejected, optout) are terminal and reachable from any
- *   state before `delivered`; after `delivered` or `read` they change nothing.
+ *   (so a late `delivered` never overwrites `read`, and nothing changes once `read` or `clicked`).
+ * - E-mail (ADR 036): `deferred` is a 4xx at SMTP time, retried — the later `sent` moves past it;
+ *   a "delayed" report after `sent` is recorded and moves nothing. `opened` ranks with `read`.
+ * - Failure states (failed, unavailable, rejected, optout; e-mail's bounced, dropped, blocked) are
+ *   terminal and reachable from any state before `delivered`; after `delivered` they change nothing.
  * - Once in a failure state, nothing changes.
  */
-import { MESSAGE_STATUSES, type MessageStatus } from "../../models/constants";
+import { EMAIL_ONLY_STATUSES, MESSAGE_STATUSES, type MessageStatus } from "../../models/constants";
 
-export { MESSAGE_STATUSES, type MessageStatus };
+export { EMAIL_ONLY_STATUSES, MESSAGE_STATUSES, type MessageStatus };
 
-export const FAILURE_STATUSES = ["failed", "unavailable", "rejected", "optout"] as const;
+export const FAILURE_STATUSES = ["failed", "unavailable", "rejected", "optout", "bounced", "dropped", "blocked"] as const;
 export type FailureStatus = (typeof FAILURE_STATUSES)[number];
 
 const RANK: Record<Exclude<MessageStatus, FailureStatus>, number> = {
@@ -21,10 +24,13 @@ const RANK: Record<Exclude<MessageStatus, FailureStatus>, number> = {
   scheduled: 1,
   queued: 2,
   sending: 3,
+  deferred: 3.5,
   sent: 4,
   received: 4,
   delivered: 5,
   read: 6,
+  opened: 6,
+  clicked: 7,
 };
 
 export function isMessageStatus(value: unknown): value is MessageStatus {
@@ -37,7 +43,7 @@ export function isFailure(status: MessageStatus): status is FailureStatus {
 
 /** True when no later status can change the message. */
 export function isFinal(status: MessageStatus): boolean {
-  return status === "read" || isFailure(status);
+  return status === "read" || status === "clicked" || isFailure(status);
 }
 
 /** Whether `incoming` applies on top of `current`, and the status the message ends with. */
@@ -55,8 +61,12 @@ export const STATUS_TIMESTAMP: Partial<Record<MessageStatus, "queuedAt" | "sentA
   sent: "sentAt",
   delivered: "deliveredAt",
   read: "readAt",
+  opened: "readAt",
   failed: "failedAt",
   unavailable: "failedAt",
   rejected: "failedAt",
   optout: "failedAt",
+  bounced: "failedAt",
+  dropped: "failedAt",
+  blocked: "failedAt",
 };

@@ -7,7 +7,7 @@
  * staff's, api/whatsapp/admin-reports.ts), over São Paulo days: a day is
  * [00:00:00, 24:00:00) America/Sao_Paulo. Money is integer minor units of the account's currency.
  */
-import { MESSAGE_STATUSES } from "../../models/constants";
+import { EMAIL_ONLY_STATUSES, MESSAGE_STATUSES } from "../../models/constants";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { keyset, pageInput } from "../lib/page";
@@ -24,7 +24,7 @@ import { replicaRows as rows } from "../lib/sql";
 
 export { CHART_DAYS, WAITING_STATUSES, type ReportChannel };
 /** Statuses counted per day and per campaign, in display order. */
-export const REPORT_STATUSES = MESSAGE_STATUSES.filter((s) => s !== "read");
+export const REPORT_STATUSES = MESSAGE_STATUSES.filter((s) => s !== "read" && !(EMAIL_ONLY_STATUSES as readonly string[]).includes(s));
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 function isDay(v: string) {

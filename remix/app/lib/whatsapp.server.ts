@@ -21,7 +21,7 @@ import { handleForm } from "./forms.server";
 import { redirectWithToast } from "./toast.server";
 import type { SignedInCtx } from "~api/lib/context";
 import { AppError, isAppError } from "~api/lib/errors";
-import { MESSAGE_STATUSES } from "~api/messages/status";
+import { EMAIL_ONLY_STATUSES, MESSAGE_STATUSES } from "~api/messages/status";
 import { HISTORY_MAX_DAYS, saoPauloToday } from "~api/sms/history";
 import { getWhatsappMessageDetail, listWhatsappMessages, type WhatsappHistoryItem } from "~api/whatsapp/history";
 import { onpremConnection } from "~api/whatsapp/integrations";
@@ -66,7 +66,9 @@ export async function recentMessages(ctx: SignedInCtx, limit: number): Promise<W
 }
 
 /** The statuses a WhatsApp message can have (both directions). */
-export const WHATSAPP_STATUSES = MESSAGE_STATUSES.filter((s) => s !== "pending" && s !== "scheduled" && s !== "unavailable");
+export const WHATSAPP_STATUSES = MESSAGE_STATUSES.filter(
+  (s) => s !== "pending" && s !== "scheduled" && s !== "unavailable" && !(EMAIL_ONLY_STATUSES as readonly string[]).includes(s),
+);
 
 /** The history use-case's input paths as the filter form's fields (a cursor's error shows above the form). */
 const FIELD_OF: Record<string, keyof WhatsappHistoryFilters> = { "created_at.gte": "start", "created_at.lte": "end", status: "status", to: "to" };
