@@ -26,3 +26,20 @@ export const EmailDomain = t.Object({
 export const EmailDomains = Page(EmailDomain, "Oldest first (created_at, id)");
 export const EmailDomainOne = t.Object({ data: EmailDomain });
 export const Deleted = t.Object({ deleted: Type.Integer() });
+
+export const EmailAccepted = t.Object({
+  data: t.Object({
+    messages: t.Array(
+      t.Object({
+        id: t.String({ format: "uuid" }),
+        to: t.String(),
+        status: oneOf(["queued", "scheduled", "optout", "rejected"], "optout / rejected: the address opted out or is on the deny list; not sent, not charged"),
+        price: Type.Integer({ description: "Minor units (centavos) of `currency`" }),
+      }),
+      { description: "One per distinct recipient, in the order given" },
+    ),
+    total_price: Type.Integer({ description: "Debited from the balance at accept" }),
+    currency: t.String(),
+    scheduled_at: nullable(t.String({ format: "date-time" })),
+  }),
+});

@@ -1,6 +1,7 @@
 /**
- * E-mail API (issue 17; spec section 7 "E-mail"), under /api/email with the JWT: sending domains so
- * far. Thin: the use-cases in ./domains check the route's roles and scope by account.
+ * E-mail API (issue 17; spec section 7 "E-mail"), under /api/email with the JWT: sending domains and
+ * the accept of messages so far. Thin: the use-cases (./domains, ./send) check the route's roles and
+ * scope by account.
  */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
@@ -8,7 +9,8 @@ import { created } from "../http/created";
 import { createdResponse, errorResponses, successResponse, zodBody } from "../http/openapi";
 import { pageQuery } from "../lib/page";
 import { deleteEmailDomain, getEmailDomain, listEmailDomains, registerEmailDomain, validateEmailDomain } from "./domains";
-import { domainSchema } from "./schemas";
+import { domainSchema, sendEmailSchema } from "./schemas";
+import { acceptEmail } from "./send";
 import * as R from "./responses";
 
 const bearer = [{ bearer: [] }];
@@ -51,4 +53,22 @@ export const emailRoutes = new Elysia({ prefix: "/email", tags: ["email"], detai
   .delete("/domains/:id", ({ ctx, params }) => deleteEmailDomain(ctx, params.id), {
     params: id,
     detail: { responses: { ...successResponse(R.Deleted), ...errorResponses(404) }, summary: "Remove a sending domain: mail can no longer be sent from it" },
-  });
+  })
+  .post(
+    "/messages",
+    async ({ ctx, body, request, set }) => {
+      const answer = await acceptEmail(ctx, body, request.headers.get("Idempotency-Key"));
+      set.status = 202;
+      return answer;
+    },
+    {
+      body: t.Record(t.String(), t.Any()),
+      headers: t.Object({ "idempotency-key": t.Optional(t.String({ description: "The same key and request answer the first response" })) }),
+      detail: {
+        requestBody: zodBody(sendEmailSchema),
+        responses: { ...successResponse(R.EmailAccepted, "Accepted", 202), ...errorResponses(402, 409, 422) },
+        summary:
+          "Send an e-mail to one address or a list (up to 1,000; more is a campaign), from an address of a validated domain of the account (422 on from: 'You need to register a domain and verify it before submitting'), with a subject and an HTML and/or text part (HTML up to 512 KB), now or at scheduled_at. Each distinct recipient is one message, priced and debited at accept (402 INSUFFICIENT_BALANCE: nothing written); an opted-out or denied address is answered optout / rejected at price 0",
+      },
+    },
+  );

@@ -28,3 +28,49 @@ export const domainSchema = z.object({
     .transform(asciiDomain)
     .refine((d) => HOST.test(d), "validation.emailDomain"),
 });
+
+/** Largest HTML part accepted, in bytes (the issue leaves it to us): 512 KB — Gmail clips a message past 102 KB, and no campaign needs more. */
+export const MAX_HTML_BYTES = 512 * 1024;
+/** Largest text part, in bytes. */
+export const MAX_TEXT_BYTES = 256 * 1024;
+/** Most recipients of one POST /email/messages (a larger audience is a campaign). */
+export const MAX_RECIPIENTS = 1000;
+/** A subject's longest (RFC 5322's line limit less the header name). */
+export const MAX_SUBJECT = 900;
+
+/** Line breaks or other control characters: never in a header (header injection). */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const bytes = (s: string) => new TextEncoder().encode(s).length;
+const address = z.string().trim().toLowerCase().max(254, "validation.maxLength::254").email("validation.email");
+
+export const sendEmailSchema = z
+  .object({
+    from: address,
+    from_name: z
+      .string()
+      .trim()
+      .max(120, "validation.maxLength::120")
+      .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl")
+      .optional(),
+    reply_to: address.optional(),
+    to: z.union([address, z.array(address).min(1, "validation.required").max(MAX_RECIPIENTS, `validation.maxItems::${MAX_RECIPIENTS}`)]),
+    subject: z
+      .string()
+      .trim()
+      .min(1, "validation.required")
+      .max(MAX_SUBJECT, `validation.maxLength::${MAX_SUBJECT}`)
+      .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl"),
+    html: z
+      .string()
+      .refine((v) => bytes(v) <= MAX_HTML_BYTES, `validation.emailHtmlSize::${MAX_HTML_BYTES / 1024}`)
+      .optional(),
+    text: z
+      .string()
+      .refine((v) => bytes(v) <= MAX_TEXT_BYTES, `validation.emailTextSize::${MAX_TEXT_BYTES / 1024}`)
+      .optional(),
+    scheduled_at: z.coerce.date("validation.date").optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.html?.trim() && !v.text?.trim()) ctx.addIssue({ code: "custom", path: ["html"], message: "validation.emailContentRequired" });
+  });
+export type SendEmailInput = z.infer<typeof sendEmailSchema>;

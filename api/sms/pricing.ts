@@ -23,6 +23,11 @@ export type WhatsappPriceRoute = (typeof WHATSAPP_PRICE_ROUTES)[number];
  */
 export const DEFAULT_WHATSAPP_PRICES: Partial<Record<WhatsappPriceRoute, number>> = { marketing: 40, utility: 6, authentication: 6, service: 0 };
 
+/** E-mail has one route (spec: "e-mail route T1"), priced per message: R$ 0,01 by default. */
+export const EMAIL_PRICE_ROUTES = ["T1"] as const;
+export type EmailPriceRoute = (typeof EMAIL_PRICE_ROUTES)[number];
+export const DEFAULT_EMAIL_PRICES: Partial<Record<EmailPriceRoute, number>> = { T1: 1 };
+
 /** A channel's prices: its table (account_id, route, price_per_segment, currency), its routes in offer order, its defaults. */
 export type ChannelPricing<R extends string> = { table: string; routes: readonly R[]; defaults: Partial<Record<R, number>> };
 
@@ -30,6 +35,7 @@ export type ChannelPricing<R extends string> = { table: string; routes: readonly
 export const CHANNEL_PRICING = {
   sms: { table: "sms_prices", routes: SMS_ROUTES, defaults: DEFAULT_PRICE_PER_SEGMENT } satisfies ChannelPricing<SmsRoute>,
   whatsapp: { table: "whatsapp_prices", routes: WHATSAPP_PRICE_ROUTES, defaults: DEFAULT_WHATSAPP_PRICES } satisfies ChannelPricing<WhatsappPriceRoute>,
+  email: { table: "email_prices", routes: EMAIL_PRICE_ROUTES, defaults: DEFAULT_EMAIL_PRICES } satisfies ChannelPricing<EmailPriceRoute>,
 } as const;
 export type PricedChannel = keyof typeof CHANNEL_PRICING;
 type RouteOf<C extends PricedChannel> = (typeof CHANNEL_PRICING)[C]["routes"][number];
