@@ -4,7 +4,7 @@
  * provider's signed status webhooks (`webhooks`, the receipt side in ./receipt-providers).
  * The dispatcher, the webhook route and the registry only ever speak this contract.
  */
-import type { MessageStatus } from "../messages/status";
+import type { FailureStatus, MessageStatus } from "../messages/status";
 import type { ReceiptProvider } from "./receipt-providers";
 
 /** What the dispatcher hands a provider: the message as stored (E.164 recipient for phone channels). */
@@ -80,20 +80,41 @@ export interface ChannelAdapter {
   status?(query: StatusQuery): Promise<ProviderStatus | null>;
   /** Signed status webhooks (verifyWebhook over the raw body + status vocabulary for parseWebhook). */
   webhooks?: ReceiptProvider;
+  /** What a message of this provider ends as when its retries run out (e-mail: `dropped`); `failed` when not said. */
+  exhaustedStatus?: FailureStatus;
   /** Opens a persistent link (an SMPP bind) so receipts and inbound messages flow before the first send. */
   start?(): void;
   /** Releases it (the connection was changed or removed). */
   close?(): void;
 }
 
-/** A provider's refusal that no retry can fix (invalid number, body refused…). */
+/**
+ * A provider's refusal that no retry can fix (invalid number, body refused…). `status`: the failure
+ * state the message ends in (e-mail: `bounced` for a 5xx, `blocked` for a 5.7.x policy refusal).
+ */
 export class PermanentSendError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: FailureStatus = "failed",
+  ) {
+    super(message);
+    this.name = "PermanentSendError";
+  }
+}
+
+/**
+ * The provider refused the message for now (an SMTP 4xx): transient — the dispatcher records the
+ * message `deferred` with the reason and the runner submits it again later; when the attempts run
+ * out it ends in the adapter's `exhaustedStatus`.
+ */
+export class DeferredSendError extends Error {
   constructor(
     readonly code: string,
     message: string,
   ) {
     super(message);
-    this.name = "PermanentSendError";
+    this.name = "DeferredSendError";
   }
 }
 

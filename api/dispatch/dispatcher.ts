@@ -23,12 +23,12 @@ import { liveMessageStatus } from "../live/pipeline";
 import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
-import { PermanentSendError, ThrottledError, type ChannelAdapter, type OutboundMessage } from "../channels/contract";
+import { DeferredSendError, PermanentSendError, ThrottledError, type ChannelAdapter, type OutboundMessage } from "../channels/contract";
 import { adapterForConnection, connectionFor } from "../channels/provider-connections";
 import { adapterFor, channels, defaultProvider, dispatchStream } from "../channels/registry";
 import { startConsumer, type Entry } from "../jobs/runner";
 import { env, parseRouteRates, type RouteRate } from "../lib/env";
-import { nextStatus, type MessageStatus } from "../messages/status";
+import { nextStatus, type FailureStatus, type MessageStatus } from "../messages/status";
 import { acquire, bucketFor, pause } from "./rate-limit";
 import { recoverLostEntries } from "./recovery";
 import { exec, rows } from "../lib/sql";
@@ -37,7 +37,8 @@ export const DISPATCH_GROUP = "dispatchers";
 /** error_message of a message failed by a campaign's cancel (a locale key, like accept's reasons). */
 export const CANCELED_REASON = "errors.CAMPAIGN_CANCELED";
 /** Statuses before the provider took the message: failing from these refunds the price. */
-export const UNSENT_STATUSES = ["pending", "queued", "scheduled", "sending"] as const;
+/** Not yet taken by the provider (`deferred`: an e-mail the receiving server refused for now, retried). */
+export const UNSENT_STATUSES = ["pending", "queued", "scheduled", "sending", "deferred"] as const;
 /** Throttle answers tolerated in one handling before it counts as a failed attempt. */
 const MAX_THROTTLES = 30;
 
@@ -91,9 +92,10 @@ export async function failUnsent(
   messageId: string,
   code: string,
   reason: string,
-  opts: { accountId?: string; from?: readonly MessageStatus[]; also?: (t: Transaction) => Promise<void> } = {},
+  opts: { accountId?: string; from?: readonly MessageStatus[]; also?: (t: Transaction) => Promise<void>; status?: FailureStatus } = {},
 ): Promise<boolean> {
   const from: readonly string[] = opts.from ?? UNSENT_STATUSES;
+  const status = opts.status ?? "failed";
   const row = await db().transaction(async (t) => {
     const [m] = await rows<{ account_id: string; created_at: string; status: MessageStatus; price: string; currency: string }>(
       `SELECT account_id, created_at::text AS created_at, status, price, currency FROM messages WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2::uuid) FOR UPDATE`,
@@ -101,13 +103,13 @@ export async function failUnsent(
       { transaction: t },
     );
     // Only before the provider took it: a `sent` message's fate is the provider's receipt.
-    if (!m || !(UNSENT_STATUSES as readonly string[]).includes(m.status) || !from.includes(m.status) || !nextStatus(m.status, "failed").apply) return null;
+    if (!m || !(UNSENT_STATUSES as readonly string[]).includes(m.status) || !from.includes(m.status) || !nextStatus(m.status, status).apply) return null;
     await exec(
-      `UPDATE messages SET status = 'failed', failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1 AND created_at = $4`,
-      [messageId, code.slice(0, 100), reason.slice(0, 1000), m.created_at],
+      `UPDATE messages SET status = $5, failed_at = now(), error_code = $2, error_message = $3, updated_at = now() WHERE id = $1 AND created_at = $4`,
+      [messageId, code.slice(0, 100), reason.slice(0, 1000), m.created_at, status],
       { transaction: t },
     );
-    await systemEvent(t, messageId, m.created_at, m.account_id, "failed", { error_code: code, error_message: reason, previous: m.status });
+    await systemEvent(t, messageId, m.created_at, m.account_id, status, { error_code: code, error_message: reason, previous: m.status });
     const price = Number(m.price);
     if (price > 0) {
       await creditBalance(m.account_id, price, t);
@@ -119,6 +121,19 @@ export async function failUnsent(
   // A live chat message that went out as this one (a WhatsApp room's) fails with it.
   if (row) await liveMessageStatus(row.account_id, messageId, "failed", reason).catch((e) => console.warn(`live message of ${messageId}: ${(e as Error).message}`));
   return Boolean(row);
+}
+
+/** A submit the provider refused for now: the message is `deferred` with the reason (an event per attempt), and retried by the runner. */
+async function recordDeferred(messageId: string, e: DeferredSendError) {
+  await db().transaction(async (t) => {
+    const [m] = await rows<{ account_id: string; created_at: string; status: MessageStatus }>(
+      `UPDATE messages SET status = 'deferred', error_code = $2, error_message = $3, updated_at = now()
+        WHERE id = $1 AND status IN ('sending','deferred') RETURNING account_id, created_at::text AS created_at, status`,
+      [messageId, e.code.slice(0, 100), e.message.slice(0, 1000)],
+      { transaction: t },
+    );
+    if (m) await systemEvent(t, messageId, m.created_at, m.account_id, "deferred", { error_code: e.code, error_message: e.message });
+  });
 }
 
 /** Records `sent` with the provider's id (status machine under the row lock). */
@@ -146,9 +161,12 @@ async function recordSent(messageId: string, provider: string, providerMessageId
     const decision = nextStatus(m.status, "sent");
     await exec(
       `UPDATE messages SET provider = $2, provider_message_id = $3, status = $4,
-         sent_at = CASE WHEN $5 THEN now() ELSE sent_at END, updated_at = now()
+         sent_at = CASE WHEN $5 THEN now() ELSE sent_at END, updated_at = now(),
+         -- A deferral's reason is history once the retry went out (the timeline keeps it).
+         error_code = CASE WHEN $7 = 'deferred' THEN NULL ELSE error_code END,
+         error_message = CASE WHEN $7 = 'deferred' THEN NULL ELSE error_message END
        WHERE id = $1 AND created_at = $6`,
-      [messageId, provider, providerMessageId, decision.status, decision.apply, m.created_at],
+      [messageId, provider, providerMessageId, decision.status, decision.apply, m.created_at, m.status],
       { transaction: t },
     );
     if (decision.apply) await systemEvent(t, messageId, m.created_at, m.account_id, "sent", { provider, provider_message_id: providerMessageId, previous: m.status });
@@ -205,8 +223,8 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
     }
     // Paused: ack the entry; resuming the campaign publishes its queued messages again.
     if (current.campaign_status === "paused" && current.status === "queued") return "held";
-    // Gone, inbound, not due, or already past `sending`: nothing to submit (a duplicate publish).
-    if (current.status !== "sending") return "skipped";
+    // Gone, inbound, not due, or already past `sending` (or `deferred`, retried): nothing to submit (a duplicate publish).
+    if (current.status !== "sending" && current.status !== "deferred") return "skipped";
     // `sending` on a first delivery: another entry for this message holds it (a duplicate
     // publish in flight, or an earlier attempt whose own entry the runner will redeliver).
     if (meta.deliveries <= 1 && !meta.recovered) return "skipped";
@@ -264,9 +282,10 @@ async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<
         continue;
       }
       if (e instanceof PermanentSendError) {
-        await failUnsent(msg.id, e.code, e.message);
+        await failUnsent(msg.id, e.code, e.message, { status: e.status });
         return "failed";
       }
+      if (e instanceof DeferredSendError) await recordDeferred(msg.id, e);
       throw e; // transient: the runner redelivers, then dead-letters
     }
   }
@@ -349,10 +368,10 @@ export async function deadLetter(messageId: string, reason: string) {
   if (!UUID.test(messageId ?? "")) return;
   const [m] = await rows<Row>(`SELECT * FROM messages WHERE id = $1`, [messageId]);
   if (!m) return;
-  const adapter = m.status === "sending" ? await adapterOf(m) : undefined;
+  const adapter = m.status === "sending" || m.status === "deferred" ? await adapterOf(m) : undefined;
   const known = adapter?.lookup ? await adapter.lookup(m.id).catch(() => null) : null;
   if (adapter && known) await recordSent(m.id, adapter.provider, known.providerMessageId);
-  else await failUnsent(m.id, "dispatch_failed", reason);
+  else await failUnsent(m.id, "dispatch_failed", reason, { status: m.status === "deferred" ? (adapter?.exhaustedStatus ?? "failed") : "failed" });
 }
 
 /** One consumer per channel that has a provider. */
