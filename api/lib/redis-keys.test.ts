@@ -36,6 +36,8 @@ describe("the key scheme", () => {
     expect(slotOf(live)).toBe(slotOf(k.roomLiveStream(account, room)));
     expect(slotOf(live)).toBe(slotOf(k.notificationStream(account)));
     expect(slotOf(live)).toBe(slotOf(k.hubWake(tagOf(live), "p1")));
+    // the SMTP peer's mailbox script (2 keys)
+    expect(slotOf(k.simulatorMailIds())).toBe(slotOf(k.simulatorMailEntries()));
     // the runner's MULTI XADD dead + XACK
     for (let n = 0; n < 4; n++) expect(slotOf(k.jobStream("messages:sms", n))).toBe(slotOf(k.deadStream("messages:sms", n)));
   });

@@ -18,6 +18,7 @@
  * | `concat:<owner>`     | the parts of a concatenated SMS held until the last (owner: an SMPP user or a provider connection) | alone (one script per part) |
  * | `smpp-link:<conn>`   | an SMPP provider connection's next submit slot (its tps, shared by every worker) | alone (one script) |
  * | `lease:<sweep>`      | the lease of a sweep that runs once across the workers              | alone (SET NX, compare-and-extend script) |
+ * | `sim-mail`           | the simulator's SMTP peer's mailbox: received ids, newest first, and the entries by id | one script (2 keys) |
  * | others               | one key each (tickets, visitor tokens, typing marks, pub/sub channels) | alone |
  *
  * Job streams are split in STREAM_SHARDS shards (a message goes to the shard its id hashes to),
@@ -85,6 +86,10 @@ export function keysFor(prefix: string | (() => string)) {
 
     // A sweep's run-once lease (api/jobs/lease.ts)
     lease: (name: string) => k(`lease:${name}`),
+
+    // The simulator's local SMTP peer (api/simulator/smtp-peer.ts): what it received, capped
+    simulatorMailIds: () => k("sim-mail", "ids"),
+    simulatorMailEntries: () => k("sim-mail", "entries"),
 
     // Pub/sub channels (a cluster broadcasts them to every node; the tag is only for the scheme)
     channel: (name: "revocations" | "provider-connections-changed" | "realtime-control") => k(`channel:${name}`),

@@ -37,12 +37,18 @@
  * Under /whatsapp/v19.0 it is also a WhatsApp Cloud API (Graph) peer: ./whatsapp-cloud.ts; under
  * /whatsapp-onprem/{client} a BSP's WhatsApp Business API clients in the On-Premises shape, with the
  * BSP's template API: ./whatsapp-onprem.ts.
+ *
+ * On 127.0.0.1:SIMULATOR_SMTP_PORT it is also the e-mail channel's local SMTP peer (a relay and
+ * the receiving MTAs: answers by the recipient's local part, verifies DKIM, sends DSN and ARF
+ * reports to our inbound listener), inspected under /email/_sim: ./smtp-peer.ts.
  */
 import { randomUUID } from "node:crypto";
 import { simulatedCarrier } from "./carrier";
 import { signWebhook } from "../channels/webhook-signature";
 import { env } from "../lib/env";
+import { closeRedis } from "../lib/redis";
 import { parseMix, SIMULATED_ERRORS, simulatedOutcome, type SimulatedOutcome } from "./outcome";
+import { smtpPeerInspection, startSmtpPeer } from "./smtp-peer";
 import { whatsappCloudPeer } from "./whatsapp-cloud";
 import { whatsappOnpremPeer } from "./whatsapp-onprem";
 
@@ -346,6 +352,8 @@ function stats(req: Request) {
   return json({ ...totals, references: Object.fromEntries([...byReference].map(([ref, e]) => [ref, e.accepted])) });
 }
 
+// The SMTP peer listens first: once /health answers, both are up.
+const smtpPeer = await startSmtpPeer();
 const server = Bun.serve({
   port: config.SIMULATOR_PORT,
   hostname: "127.0.0.1",
@@ -363,15 +371,25 @@ const server = Bun.serve({
     // The older integration's On-Premises clients at a BSP: ./whatsapp-onprem.ts.
     const onprem = await whatsappOnpremPeer(req, pathname);
     if (onprem) return onprem;
+    // What the local SMTP peer received: ./smtp-peer.ts.
+    const mail = await smtpPeerInspection(req, pathname);
+    if (mail) return mail;
     return error(404, "not_found", "No such endpoint");
   },
 });
 console.log(
-  `simulator listening on http://127.0.0.1:${server.port} (receipts to ${config.SIMULATOR_WEBHOOK_URL}, mix ${config.SIMULATOR_MIX}, delay ${config.SIMULATOR_DELAY_MS} ms)`,
+  `simulator listening on http://127.0.0.1:${server.port} (receipts to ${config.SIMULATOR_WEBHOOK_URL}, mix ${config.SIMULATOR_MIX}, delay ${config.SIMULATOR_DELAY_MS} ms)` +
+    `; SMTP peer on 127.0.0.1:${smtpPeer.port} (reports to ${config.EMAIL_INBOUND_HOST}:${config.EMAIL_INBOUND_PORT})`,
 );
 
-function shutdown() {
+/** Stops both listeners (the SMTP peer waits at most its closeTimeout for open sessions), then exits. */
+let stopping = false;
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
   server.stop(true);
+  await smtpPeer.close();
+  await closeRedis().catch(() => undefined);
   process.exit(0);
 }
 process.on("SIGTERM", shutdown);

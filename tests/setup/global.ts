@@ -35,6 +35,10 @@ declare module "vitest" {
     smtpPort: number;
     oauthUrl: string;
     simulatorUrl: string;
+    /** The simulator's local SMTP peer (api/simulator/smtp-peer.ts). */
+    simulatorSmtpPort: number;
+    /** Where the SMTP peer sends its DSN and ARF reports (the inbound listener's port; email-smtp-peer.test.ts listens there itself). */
+    emailInboundPort: number;
     smppPort: number;
     /** A second instance of our SMPP server on the same database and Redis (binds of one user on two instances). */
     smppPort2: number;
@@ -106,7 +110,9 @@ export async function setup(project: TestProject) {
     dbUrl.pathname = `/${dbName}`;
     const databaseUrl = dbUrl.toString();
 
-    const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort, smppPort2, dnsPort] = await Promise.all([
+    const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort, smppPort2, dnsPort, simulatorSmtpPort, emailInboundPort] = await Promise.all([
+      freePort(),
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -201,6 +207,10 @@ export async function setup(project: TestProject) {
       SIMULATOR_PORT: String(simulator),
       SIMULATOR_URL: `http://127.0.0.1:${simulator}`,
       SIMULATOR_DELAY_MS: "200",
+      // The simulator's SMTP peer, and where it sends its reports (ADR 036).
+      SIMULATOR_SMTP_PORT: String(simulatorSmtpPort),
+      EMAIL_INBOUND_HOST: "127.0.0.1",
+      EMAIL_INBOUND_PORT: String(emailInboundPort),
       WHATSAPP_TEMPLATE_SWEEP_MS: "500",
       // Dispatch retries quickly in tests: a failed attempt is redelivered after 1 s, dead after 3.
       DISPATCH_RETRY_IDLE_MS: "1000",
@@ -262,6 +272,8 @@ export async function setup(project: TestProject) {
     project.provide("smtpPort", smtpPort);
     project.provide("oauthUrl", `http://127.0.0.1:${oauthPort}`);
     project.provide("simulatorUrl", `http://127.0.0.1:${simulator}`);
+    project.provide("simulatorSmtpPort", simulatorSmtpPort);
+    project.provide("emailInboundPort", emailInboundPort);
     project.provide("smppPort", smppPort);
     project.provide("smppPort2", smppPort2);
     project.provide("sessionSecret", secrets.SESSION_SECRET);
