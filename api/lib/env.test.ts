@@ -104,6 +104,17 @@ describe("listeners", () => {
     const e = devEnv(checkout());
     expect(e.WEB_HOST).toBe("127.0.0.1");
     expect(e.SMPP_HOST).toBe("127.0.0.1");
+    expect(e.EMAIL_INBOUND_HOST).toBe("127.0.0.1");
+    expect(e.EMAIL_INBOUND_PORT).toBe(2526);
+  });
+
+  it("take the inbound mail listener's TLS key and certificate together or not at all", () => {
+    const base = { NODE_ENV: "development", DEV_SECRETS_FILE: join(checkout(), ".secrets.dev.env") };
+    expect(parseEnv({ ...base, EMAIL_INBOUND_TLS_KEY: "/etc/k.pem", EMAIL_INBOUND_TLS_CERT: "/etc/c.pem" }).EMAIL_INBOUND_TLS_CERT).toBe("/etc/c.pem");
+    expect(() => parseEnv({ ...base, EMAIL_INBOUND_TLS_KEY: "/etc/k.pem" })).toThrow(/EMAIL_INBOUND_TLS_CERT: is not set but EMAIL_INBOUND_TLS_KEY is/);
+    expect(() => parseEnv({ ...base, EMAIL_INBOUND_TLS_CERT: "/etc/c.pem", EMAIL_INBOUND_TLS_KEY: " " })).toThrow(
+      /EMAIL_INBOUND_TLS_KEY: is not set but EMAIL_INBOUND_TLS_CERT is/,
+    );
   });
 
   it("refuse any address but loopback with development secrets, naming the variable", () => {

@@ -121,6 +121,17 @@ const schema = z
       .int()
       .min(10_000)
       .default(6 * 3_600_000),
+    /**
+     * The inbound mail listener (api/email/inbound-server.ts, ADR 036): the MX of every
+     * `bounces.<domain>` and of EMAIL_HOST, where DSNs and complaints arrive. Production exposes it
+     * on port 25 (a port forward, or CAP_NET_BIND_SERVICE with EMAIL_INBOUND_PORT=25).
+     */
+    EMAIL_INBOUND_PORT: port.default(2526),
+    /** Loopback unless told otherwise; anything but loopback needs real secrets (assertBindable). */
+    EMAIL_INBOUND_HOST: z.string().trim().default("127.0.0.1"),
+    /** PEM files of the inbound listener's STARTTLS key and certificate, both or neither; neither: STARTTLS is not offered. */
+    EMAIL_INBOUND_TLS_KEY: optionalText,
+    EMAIL_INBOUND_TLS_CERT: optionalText,
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,
     FACEBOOK_CLIENT_ID: optionalText,
@@ -296,6 +307,10 @@ const schema = z
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   })
   .superRefine((env, ctx) => {
+    if (Boolean(env.EMAIL_INBOUND_TLS_KEY) !== Boolean(env.EMAIL_INBOUND_TLS_CERT)) {
+      const [missing, given] = env.EMAIL_INBOUND_TLS_KEY ? ["EMAIL_INBOUND_TLS_CERT", "EMAIL_INBOUND_TLS_KEY"] : ["EMAIL_INBOUND_TLS_KEY", "EMAIL_INBOUND_TLS_CERT"];
+      ctx.addIssue({ code: "custom", path: [missing], message: `is not set but ${given} is: set both (STARTTLS on the inbound listener) or neither` });
+    }
     if (env.NODE_ENV === "production") {
       for (const key of ["SESSION_SECRET", "JWT_SECRET", "APP_URL", "SIMULATOR_WEBHOOK_SECRET", "SIMULATOR_API_KEY"] as const) {
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });

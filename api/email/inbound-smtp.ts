@@ -1,0 +1,140 @@
+/**
+ * The inbound SMTP listener of the e-mail channel (ADR 036): the MX of every `bounces.<domain>`
+ * (a CNAME to EMAIL_HOST), where DSNs and complaints about our mail arrive. Its process is
+ * ./inbound-server.ts; tests start it in their own process.
+ *
+ * - RCPT TO is accepted only for a signed return path of ours (./return-path.ts): any other
+ *   address, or one whose tag is wrong, is refused 550 5.1.1 at RCPT, so spam and guessed ids are
+ *   turned away before any data is read. MAIL FROM may be anything, `<>` above all (RFC 5321
+ *   section 4.5.5: DSNs are sent with a null reverse path).
+ * - No AUTH (nobody signs in to an MX). STARTTLS only when a key and certificate are given (the
+ *   process reads EMAIL_INBOUND_TLS_KEY / EMAIL_INBOUND_TLS_CERT); without them it is not offered
+ *   (smtp-server would otherwise offer it with its own built-in test certificate).
+ * - A message over MAX_REPORT_BYTES (10 MB) is refused 552, announced in EHLO's SIZE; nothing past
+ *   the limit is kept in memory.
+ * - On DATA the mail is read by parseReport (./reports.ts: a DSN, an ARF complaint, or other) and
+ *   handed to onReport with the messages its recipients name, awaited: 250 once it resolved, 451
+ *   4.3.0 when it threw, so the sender keeps the report and tries again later and nothing is lost.
+ *   onReport may therefore see the same report twice (a retry after a 451, or a lost 250), and
+ *   must be idempotent.
+ */
+import type { AddressInfo } from "node:net";
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import { env } from "../lib/env";
+import { MAX_REPORT_BYTES, parseReport, type Report } from "./reports";
+import { messageOfReturnPath } from "./return-path";
+
+/** One message a report is about: the one its return path names. */
+export type ReportedMessage = { messageId: string; domain: string };
+
+export type InboundReport = {
+  report: Report;
+  /** The messages named by the recipients of the SMTP transaction (deduplicated, in RCPT order). */
+  recipients: ReportedMessage[];
+  /** The mail's size in bytes, as received. */
+  size: number;
+  /** The envelope sender ("" for the null reverse path `<>`). */
+  mailFrom: string;
+  /** The sending MTA's address. */
+  remoteAddress: string;
+};
+
+export type InboundSmtpOptions = {
+  port: number;
+  host: string;
+  /** Called once per accepted mail; a throw (or rejection) answers 451 and the sender retries. */
+  onReport: (inbound: InboundReport) => Promise<void> | void;
+  /** PEM key and certificate for STARTTLS; without them STARTTLS is not offered. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  /** The host name in the greeting and EHLO answer (default EMAIL_HOST). */
+  name?: string;
+  /** How long close() lets open sessions finish before it cuts them (421). */
+  closeTimeoutMs?: number;
+};
+
+export type InboundSmtp = { port: number; close(): Promise<void> };
+
+/** Recipients of one transaction: a DSN names one return path; a few more is already odd. */
+const MAX_RECIPIENTS = 50;
+/** Sessions at once: sending MTAs retry later when refused. */
+const MAX_CLIENTS = 200;
+
+/** An SMTP answer for smtp-server: its code, and the text (with our enhanced status code first). */
+function reply(code: number, text: string): Error & { responseCode: number } {
+  return Object.assign(new Error(text), { responseCode: code });
+}
+
+/** Starts listening on host:port (port 0: any free one); resolves once it listens. */
+export async function startInboundSmtp(options: InboundSmtpOptions): Promise<InboundSmtp> {
+  const server = new SMTPServer({
+    name: options.name ?? env().EMAIL_HOST,
+    banner: "reports only",
+    secure: false,
+    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
+    disabledCommands: options.tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
+    authOptional: true,
+    size: MAX_REPORT_BYTES,
+    rejectOversized: true,
+    maxRecipients: MAX_RECIPIENTS,
+    maxClients: MAX_CLIENTS,
+    closeTimeout: options.closeTimeoutMs ?? 5000,
+    logger: false,
+    // The client's host name is not used: no reverse DNS look-up per session.
+    disableReverseLookup: true,
+    onRcptTo(address, _session, callback) {
+      if (!messageOfReturnPath(address.address)) return callback(reply(550, "5.1.1 No such recipient: this host takes only reports about its own mail"));
+      callback();
+    },
+    onData(stream, session, callback) {
+      received(stream, session).then(
+        (answer) => callback(null, answer),
+        (err: Error) => callback(err),
+      );
+    },
+  });
+
+  /** Reads the mail (at most the size limit of it), then hands it to onReport. */
+  async function received(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= MAX_REPORT_BYTES) chunks.push(chunk);
+    }
+    // smtp-server answers an oversized mail 552 itself (rejectOversized): this reply is not sent.
+    if (stream.sizeExceeded || size > MAX_REPORT_BYTES) throw reply(552, "5.3.4 Message too big");
+    const report = await parseReport(Buffer.concat(chunks));
+    const recipients = new Map<string, ReportedMessage>();
+    for (const rcpt of session.envelope.rcptTo) {
+      const named = messageOfReturnPath(rcpt.address);
+      if (named) recipients.set(`${named.messageId}@${named.domain}`, named);
+    }
+    const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+    try {
+      await options.onReport({ report, recipients: [...recipients.values()], size, mailFrom, remoteAddress: session.remoteAddress });
+    } catch (err) {
+      console.error(`inbound mail: a ${report.kind} report from ${session.remoteAddress} was not recorded (answered 451)`, err);
+      throw reply(451, "4.3.0 Report not recorded, please try again later");
+    }
+    return `2.0.0 Report received (${report.kind})`;
+  }
+
+  // A client's broken connection is reported here; without a listener it would end the process.
+  server.on("error", (err: Error & { remote?: string }) => {
+    console.error(`inbound mail: ${err.remote ? `${err.remote}: ` : ""}${err.message}`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const failed = (err: Error) => reject(err);
+    server.server.once("error", failed);
+    server.listen(options.port, options.host, () => {
+      server.server.off("error", failed);
+      resolve();
+    });
+  });
+
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
