@@ -212,12 +212,7 @@ const schema = z
      * DSN and ARF reports back. SMTP_URL=smtp://127.0.0.1:<this> sends the e-mail channel to it.
      */
     SIMULATOR_SMTP_PORT: port.default(2525),
-    /**
-     * Our inbound SMTP listener (ADR 036: DSNs and complaints to `bounces.*` return paths). The local
-     * SMTP peer delivers its reports here, where a real MTA would ask the return path's MX.
-     */
-    EMAIL_INBOUND_HOST: z.string().trim().min(1).default("127.0.0.1"),
-    EMAIL_INBOUND_PORT: port.default(2526),
+    // The local SMTP peer delivers its reports to EMAIL_INBOUND_HOST:EMAIL_INBOUND_PORT (our inbound listener, above), where a real MTA would ask the return path's MX.
     /** Delay between a submit and its delivery receipt (and between an e-mail the SMTP peer accepted and its reports). */
     SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(300),
     /** Weighted final statuses, chosen per message by hashing its reference. */
