@@ -9,9 +9,10 @@ import type { ChannelAdapter } from "./contract";
 import { simulatorAdapter } from "./simulator";
 import { whatsappCloudAdapter } from "./whatsapp/adapter";
 import { whatsappOnpremAdapter } from "./whatsapp/onprem-adapter";
+import { emailSmtpAdapter } from "./email/adapter";
 
 /** WhatsApp: a message names its number's provider (whatsappProvider), so the Cloud adapter's being first only makes it the channel's default. */
-const ADAPTERS: ChannelAdapter[] = [simulatorAdapter("sms"), whatsappCloudAdapter, whatsappOnpremAdapter];
+const ADAPTERS: ChannelAdapter[] = [simulatorAdapter("sms"), whatsappCloudAdapter, whatsappOnpremAdapter, emailSmtpAdapter];
 
 export const SIMULATOR_PROVIDER = "simulator";
 

@@ -17,7 +17,7 @@ import { generateKeyPair } from "node:crypto";
 import { promisify } from "node:util";
 import { recordAudit } from "../audit/record";
 import type { SignedInCtx } from "../lib/context";
-import { seal } from "../lib/crypto";
+import { seal, unseal } from "../lib/crypto";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { keyset, pageInput } from "../lib/page";
@@ -245,4 +245,16 @@ export async function recheckDueDomains(limit = 20): Promise<number> {
   );
   for (const r of due) await checkDomain(r).catch((e) => console.warn(`email domain ${r.domain}: ${(e as Error).message}`));
   return due.length;
+}
+
+/**
+ * The DKIM key of the account's validated domain `domain` (the adapter signs every message with it),
+ * or null when the account has no such validated domain any more (removed, or failed a recheck).
+ */
+export async function signingKey(accountId: string, domain: string): Promise<{ selector: string; privateKey: string } | null> {
+  const found = await row<{ dkim_selector: string; dkim_private_key_sealed: string }>(
+    `SELECT dkim_selector, dkim_private_key_sealed FROM email_domains WHERE account_id = $1 AND domain = $2 AND status = 'validated'`,
+    [accountId, domain],
+  );
+  return found ? { selector: found.dkim_selector, privateKey: unseal(found.dkim_private_key_sealed) } : null;
 }

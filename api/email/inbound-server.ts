@@ -4,16 +4,20 @@
  * loopback with development secrets, like every listener: assertBindable), with STARTTLS when
  * EMAIL_INBOUND_TLS_KEY and EMAIL_INBOUND_TLS_CERT name PEM files.
  *
- * For now a report is only logged, one line each; turning it into receipts of the one receipt path
- * (api/messages/receipts.ts) and complaints into opt-outs comes next (ADR 036).
+ * Each report is applied (./bounces.ts: statuses through the one receipt path, hard bounces to the
+ * deny list, complaints to the opt-outs) and logged in one line; if applying it fails, the sender
+ * is answered 451 and sends it again.
  *
  * SIGTERM / SIGINT: no new sessions, the open ones may finish their mail (up to 5 s), then exit.
  */
 import { readFileSync } from "node:fs";
 import { assertBindable, env } from "../lib/env";
+import { initModels } from "../../models";
+import { applyInboundReport } from "./bounces";
 import { type InboundReport, startInboundSmtp } from "./inbound-smtp";
 
 const config = env();
+initModels();
 assertBindable(config.EMAIL_INBOUND_HOST, "EMAIL_INBOUND_HOST");
 
 /** One line about a report: its kind, whom it came from, the messages it names and what it says of them. */
@@ -37,7 +41,8 @@ const listener = await startInboundSmtp({
   host: config.EMAIL_INBOUND_HOST,
   port: config.EMAIL_INBOUND_PORT,
   tls,
-  onReport: (inbound) => {
+  onReport: async (inbound) => {
+    await applyInboundReport(inbound);
     console.log(summary(inbound));
   },
 });

@@ -23,10 +23,10 @@ import { can } from "../policy/policy";
 import { blockedSql } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow } from "../sms/pricing";
 import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
+import { EMAIL_PROVIDER } from "./provider";
 import { type SendEmailInput, sendEmailSchema } from "./schemas";
 
-/** The provider of e-mail sent over SMTP (the relay of SMTP_URL, or the local peer). */
-export const EMAIL_PROVIDER = "email_smtp";
+export { EMAIL_PROVIDER };
 
 export type AcceptedEmail = { id: string; to: string; status: "queued" | "scheduled" | "optout" | "rejected"; price: number };
 export type AcceptedEmails = { data: { messages: AcceptedEmail[]; total_price: number; currency: string; scheduled_at: string | null } };

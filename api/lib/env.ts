@@ -113,6 +113,10 @@ const schema = z
       ),
     /** How long each DNS question of a domain check may take, in milliseconds. */
     EMAIL_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(3000),
+    /** The relay of the e-mail channel (smtp:// or smtps://, with credentials): every customer e-mail goes through it. Unset: the simulator's local SMTP peer (SIMULATOR_SMTP_PORT). */
+    EMAIL_SMTP_URL: optionalText,
+    /** Most SMTP connections the e-mail adapter keeps open per process (nodemailer's pool). */
+    EMAIL_SMTP_POOL: z.coerce.number().int().min(1).max(100).default(5),
     /** How often the worker looks for sending domains due a recheck. */
     EMAIL_DOMAIN_SWEEP_MS: z.coerce.number().int().min(100).default(30_000),
     /** How often the worker rechecks a validated sending domain's DNS (a pending or failed one: every tenth of it). */
@@ -209,7 +213,7 @@ const schema = z
     /**
      * The simulator's local SMTP peer (api/simulator/smtp-peer.ts, ADR 036): a relay/receiving MTA
      * on 127.0.0.1 (never another address) that answers by the recipient's local part and sends
-     * DSN and ARF reports back. SMTP_URL=smtp://127.0.0.1:<this> sends the e-mail channel to it.
+     * DSN and ARF reports back. Without EMAIL_SMTP_URL the e-mail channel sends to it.
      */
     SIMULATOR_SMTP_PORT: port.default(2525),
     // The local SMTP peer delivers its reports to EMAIL_INBOUND_HOST:EMAIL_INBOUND_PORT (our inbound listener, above), where a real MTA would ask the return path's MX.

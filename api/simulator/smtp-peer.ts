@@ -141,19 +141,33 @@ async function record(entry: PeerMessage, raw: string) {
   await redis().eval(RECORD_SCRIPT, 2, keys.simulatorMailIds(), keys.simulatorMailEntries(), entry.id, JSON.stringify(entry), raw, KEPT_MESSAGES);
 }
 
-let transport: Transporter | undefined;
-/** A plain SMTP client to our inbound listener (no TLS: it is on our side of the network). */
-function inbound(): Transporter {
-  transport ??= nodemailer.createTransport({
-    host: config.EMAIL_INBOUND_HOST,
-    port: config.EMAIL_INBOUND_PORT,
-    secure: false,
-    ignoreTLS: true,
-    name: SMTP_PEER_NAME,
-    connectionTimeout: 5000,
-    greetingTimeout: 5000,
-    socketTimeout: 10_000,
-  });
+/**
+ * Where reports to a domain go, when not to our inbound listener: the MX a real MTA would look up
+ * for the return path's domain, set per domain through POST /email/_sim/routes (a test that stands
+ * in for the listener routes its own return-path domain to itself). In memory, like a DNS cache.
+ */
+const routes = new Map<string, number>();
+const transports = new Map<string, Transporter>();
+/** A plain SMTP client to our inbound listener, or to a routed domain's port (no TLS: it is on our side of the network). */
+function inbound(to: string): Transporter {
+  const domain = to.slice(to.lastIndexOf("@") + 1).toLowerCase();
+  const port = routes.get(domain) ?? config.EMAIL_INBOUND_PORT;
+  const host = routes.has(domain) ? "127.0.0.1" : config.EMAIL_INBOUND_HOST;
+  const key = `${host}:${port}`;
+  let transport = transports.get(key);
+  if (!transport) {
+    transport = nodemailer.createTransport({
+      host,
+      port,
+      secure: false,
+      ignoreTLS: true,
+      name: SMTP_PEER_NAME,
+      connectionTimeout: 5000,
+      greetingTimeout: 5000,
+      socketTimeout: 10_000,
+    });
+    transports.set(key, transport);
+  }
   return transport;
 }
 
@@ -161,7 +175,7 @@ function inbound(): Transporter {
 async function sendReport(to: string, raw: string, what: string) {
   for (let attempt = 0; ; attempt++) {
     try {
-      await inbound().sendMail({ envelope: { from: "", to: [to] }, raw });
+      await inbound(to).sendMail({ envelope: { from: "", to: [to] }, raw });
       return;
     } catch (e) {
       const err = e as Error & { responseCode?: number };
@@ -309,7 +323,7 @@ export async function startSmtpPeer(): Promise<{ port: number; close: () => Prom
     port: config.SIMULATOR_SMTP_PORT,
     close: () =>
       new Promise<void>((resolve) => {
-        transport?.close();
+        for (const t of transports.values()) t.close();
         server.close(() => resolve());
       }),
   };
@@ -317,9 +331,21 @@ export async function startSmtpPeer(): Promise<{ port: number; close: () => Prom
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 const MESSAGES = "/email/_sim/messages";
+/** POST {domain, port}: reports to addresses at `domain` go to 127.0.0.1:port (see `routes`). */
+const ROUTES = "/email/_sim/routes";
 
 /** GET /email/_sim/messages and /email/_sim/messages/{id} (see the header); null for any other path. */
 export async function smtpPeerInspection(req: Request, pathname: string): Promise<Response | null> {
+  if (pathname === ROUTES) {
+    if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
+    if (req.method !== "POST") return json({ error: { code: "method_not_allowed" } }, 405);
+    const body = (await req.json().catch(() => null)) as { domain?: unknown; port?: unknown } | null;
+    const domain = typeof body?.domain === "string" ? body.domain.trim().toLowerCase() : "";
+    const port = Number(body?.port);
+    if (!domain || !Number.isInteger(port) || port < 1 || port > 65535) return json({ error: { code: "invalid", message: "domain and port (1-65535) required" } }, 400);
+    routes.set(domain, port);
+    return json({ data: { domain, port } });
+  }
   if (pathname !== MESSAGES && !pathname.startsWith(`${MESSAGES}/`)) return null;
   if (req.method !== "GET") return json({ error: { code: "method_not_allowed" } }, 405);
   if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);

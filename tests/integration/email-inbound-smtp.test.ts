@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import nodemailer from "nodemailer";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type InboundReport, type InboundSmtp, startInboundSmtp } from "../../api/email/inbound-smtp";
 import { messageIdHeader, messageOfMessageIdHeader, returnPath } from "../../api/email/return-path";
 import { SECRET_NAMES } from "../../api/lib/env";
@@ -291,7 +291,12 @@ describe("the inbound-mail process", () => {
 
   /** Starts the process; `lines` fills with its output, `waitFor` resolves on a line that matches. */
   function start(env: NodeJS.ProcessEnv) {
-    const child = spawn(bun, ["api/email/inbound-server.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    // The run's database and Redis: the process applies what it receives (api/email/bounces.ts).
+    const child = spawn(bun, ["api/email/inbound-server.ts"], {
+      cwd: root,
+      env: { DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl"), REDIS_PREFIX: inject("redisPrefix"), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     children.push(child);
     let output = "";
     const watchers: Array<{ re: RegExp; done: (line: string) => void }> = [];

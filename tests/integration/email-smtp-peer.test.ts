@@ -3,8 +3,8 @@
  * sent to it with nodemailer (signed with DKIM, the key published on the run's loopback DNS, or
  * not), answered by the recipient's local part at RCPT TO, recorded with its DKIM verdict
  * (inspected at /email/_sim with the simulator's key), and reported on by SMTP: DSNs (RFC 3464)
- * and ARF complaints (RFC 5965) to the return path, with the null sender, at EMAIL_INBOUND_PORT —
- * where this file runs its own SMTP server standing in for our inbound listener. Reports are
+ * and ARF complaints (RFC 5965) to the return path, with the null sender — to this file's own SMTP
+ * server standing in for our inbound listener (the peer routes the return path's domain to it). Reports are
  * parsed with mailparser, an implementation that is not the peer's.
  */
 import { spawn } from "node:child_process";
@@ -62,7 +62,15 @@ beforeAll(async () => {
       });
     },
   });
-  await new Promise<void>((r) => inbound.listen(inject("emailInboundPort"), "127.0.0.1", () => r()));
+  // Our own stand-in on a port of its own; the peer is told to send this domain's reports there (its MX, as it were).
+  const standIn = await freePort();
+  await new Promise<void>((r) => inbound.listen(standIn, "127.0.0.1", () => r()));
+  const routed = await fetch(new URL("/email/_sim/routes", inject("simulatorUrl")), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${inject("simulatorApiKey")}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ domain: `bounces.${domain}`, port: standIn }),
+  });
+  expect(routed.status).toBe(200);
   await publishDns(`${selector}._domainkey.${domain}`, "TXT", [dkimRecord(key)]);
 });
 afterAll(() => new Promise<void>((r) => inbound.close(() => r())));

@@ -238,6 +238,8 @@ export async function setup(project: TestProject) {
       realtime: "realtime/server.ts",
       simulator: "api/simulator/server.ts",
       smpp: "api/smpp/server.ts",
+      // Our inbound SMTP listener: the local SMTP peer's DSNs and complaints come back here (ADR 036).
+      "inbound-mail": "api/email/inbound-server.ts",
     };
     const procEnv: Record<string, NodeJS.ProcessEnv> = { smpp2: { ...env, SMPP_PORT: String(smppPort2) } };
     procs.smpp2 = "api/smpp/server.ts";
@@ -261,6 +263,7 @@ export async function setup(project: TestProject) {
       waitFor(`http://127.0.0.1:${simulator}/health`, upWithin),
       waitForPort(smppPort, upWithin),
       waitForPort(smppPort2, upWithin),
+      waitForPort(emailInboundPort, upWithin),
     ]);
 
     project.provide("webUrl", `http://localhost:${web}`);

@@ -1,0 +1,75 @@
+/**
+ * E-mail over SMTP behind the one channel contract (api/channels/contract.ts; ADR 036): the
+ * dispatcher hands it a message of channel `email` (sender the from address, recipient the to
+ * address, body the text part, content the subject, HTML and the rest: api/email/send.ts wrote
+ * it). It goes through a pooled nodemailer transport to EMAIL_SMTP_URL (the relay), or without one
+ * to the simulator's local SMTP peer; DKIM-signed with the sending domain's key, the envelope
+ * sender the message's signed VERP return path (bounces come back to our inbound listener), the
+ * Message-ID ours, DSNs asked for (success, failure, delay).
+ * - 250: `sent` (the relay took it); the provider id is our message id (the reports name it).
+ * - 5xx: the message fails for good — `blocked` for a 5.7.x policy/spam refusal, `bounced` otherwise.
+ * - 4xx: `deferred`, retried by the dispatcher's runner; `dropped` when the attempts run out.
+ * - the domain no longer validated: `dropped` (nothing is sent unsigned or from another's domain).
+ * - connection errors: transient, retried.
+ */
+import nodemailer, { type Transporter } from "nodemailer";
+import { signingKey } from "../../email/domains";
+import { messageIdHeader, returnPath } from "../../email/return-path";
+import { EMAIL_PROVIDER } from "../../email/provider";
+import type { EmailContent } from "../../email/send";
+import { env } from "../../lib/env";
+import { DeferredSendError, PermanentSendError, type ChannelAdapter } from "../contract";
+
+let transport: Transporter | undefined;
+function smtp(): Transporter {
+  transport ??= nodemailer.createTransport({
+    ...(env().EMAIL_SMTP_URL ? { url: env().EMAIL_SMTP_URL } : { host: "127.0.0.1", port: env().SIMULATOR_SMTP_PORT, secure: false, ignoreTLS: true }),
+    pool: true,
+    maxConnections: env().EMAIL_SMTP_POOL,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 60_000,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+  return transport;
+}
+
+/** An SMTP error's reply code and text (nodemailer's error carries both), if it is one. */
+function smtpReply(e: unknown): { code: number; text: string } | null {
+  const err = e as { responseCode?: number; response?: string; message?: string };
+  return typeof err?.responseCode === "number" ? { code: err.responseCode, text: String(err.response ?? err.message ?? "").slice(0, 1000) } : null;
+}
+
+export const emailSmtpAdapter: ChannelAdapter = {
+  channel: "email",
+  provider: EMAIL_PROVIDER,
+  capabilities: { text: true, media: false, deliveryReceipts: true, idempotentSubmit: false },
+  exhaustedStatus: "dropped",
+  configured: () => true,
+  async send(message) {
+    const content = message.content as EmailContent;
+    const key = await signingKey(message.accountId, content.domain);
+    if (!key) throw new PermanentSendError("domain_not_validated", `The sending domain ${content.domain} is no longer validated`, "dropped");
+    try {
+      await smtp().sendMail({
+        from: content.from_name ? { name: content.from_name, address: message.sender } : message.sender,
+        to: message.recipient,
+        ...(content.reply_to ? { replyTo: content.reply_to } : {}),
+        subject: content.subject,
+        ...(message.body ? { text: message.body } : {}),
+        ...(content.html ? { html: content.html } : {}),
+        messageId: messageIdHeader(message.id, content.domain),
+        envelope: { from: returnPath(message.id, content.domain), to: [message.recipient] },
+        dsn: { id: message.id.replaceAll("-", ""), return: "headers", notify: ["success", "failure", "delay"], recipient: message.recipient },
+        dkim: { domainName: content.domain, keySelector: key.selector, privateKey: key.privateKey },
+      });
+    } catch (e) {
+      const reply = smtpReply(e);
+      if (reply && reply.code >= 500) {
+        throw new PermanentSendError(`smtp_${reply.code}`, reply.text, /\b5\.7\.\d{1,3}\b/.test(reply.text) ? "blocked" : "bounced");
+      }
+      if (reply && reply.code >= 400) throw new DeferredSendError(`smtp_${reply.code}`, reply.text);
+      throw e;
+    }
+    return { providerMessageId: message.id };
+  },
+};
