@@ -26,10 +26,17 @@ export default function Mailbox() {
   const { data, next, paged } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<RootData>("root");
   const lng = (root?.lng ?? "pt-BR") as Lng;
-  const { t } = useTranslation(["common", "admin"]);
+  const { t } = useTranslation(["common", "admin", "email"]);
   return (
     <div className="space-y-6">
-      <PageHeader description={t("mailbox.description")} />
+      <PageHeader
+        description={t("mailbox.description")}
+        actions={
+          <Link to="/dev/mailbox/email" className={buttonVariants({ variant: "outline", size: "sm" })}>
+            {t("email:peer.crumb")}
+          </Link>
+        }
+      />
       <Card className="py-0">
         <CardContent className="px-0">
           <Table data-testid="mailbox">
