@@ -33,14 +33,29 @@ export default function PeerMail() {
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation(["email", "admin", "common"]);
   const facts: Array<[string, React.ReactNode]> = [
-    [t("peer.subject"), <span data-testid="peer-subject">{mail.subject}</span>],
+    [
+      t("peer.subject"),
+      <span key="subject" data-testid="peer-subject">
+        {mail.subject}
+      </span>,
+    ],
     [t("peer.from"), mail.from],
-    [t("peer.to"), <span className="font-mono">{mail.to.join(", ")}</span>],
-    [t("peer.returnPath"), <code className="break-all text-xs">{mail.mail_from}</code>],
+    [
+      t("peer.to"),
+      <span key="to" className="font-mono">
+        {mail.to.join(", ")}
+      </span>,
+    ],
+    [
+      t("peer.returnPath"),
+      <code key="rp" className="break-all text-xs">
+        {mail.mail_from}
+      </code>,
+    ],
     [t("peer.received"), formatDate(mail.received_at, lng, true)],
     [
       t("peer.dkim"),
-      <span className="flex flex-wrap items-center gap-2" data-testid="peer-dkim">
+      <span key="dkim" className="flex flex-wrap items-center gap-2" data-testid="peer-dkim">
         <DkimBadge result={mail.dkim.result} />
         {mail.dkim.domain ? <span className="text-xs text-muted-foreground">{t("peer.dkimBy", { domain: mail.dkim.domain, selector: mail.dkim.selector ?? "—" })}</span> : null}
       </span>,
