@@ -1,4 +1,5 @@
 /** The worker process: Redis Streams consumers for background jobs. */
+import { DEMO_EMAIL_DOMAIN, ensureDemoEmailDomain, usesLocalPeers } from "./email/demo";
 import { recheckDueDomains } from "./email/domains";
 import { startDispatchers } from "./dispatch/dispatcher";
 import { startDispatchSweep } from "./dispatch/recovery";
@@ -101,6 +102,22 @@ if (usesLoopbackPeer()) {
         return;
       } catch (e) {
         if (attempt === 60) console.warn(`whatsapp demo number: not connected (${(e as Error).message})`);
+        await new Promise((r) => setTimeout(r, 3000).unref?.());
+      }
+    }
+  })();
+}
+
+// Development with the simulator: the demo account's sending domain, validated on its DNS peer (api/email/demo.ts).
+if (usesLocalPeers()) {
+  void (async () => {
+    for (let attempt = 1; attempt <= 60; attempt++) {
+      try {
+        const done = await ensureDemoEmailDomain();
+        if (done !== "skipped") console.log(`e-mail demo domain ${DEMO_EMAIL_DOMAIN}: ${done}`);
+        return;
+      } catch (e) {
+        if (attempt === 60) console.warn(`e-mail demo domain: not validated (${(e as Error).message})`);
         await new Promise((r) => setTimeout(r, 3000).unref?.());
       }
     }

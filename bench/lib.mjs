@@ -127,6 +127,9 @@ export async function benchPlatform(name, prefix, extra = {}, { fresh = false } 
     ...Object.fromEntries(["SESSION_SECRET", "JWT_SECRET", "SIMULATOR_WEBHOOK_SECRET", "SIMULATOR_API_KEY"].map((k) => [k, randomBytes(32).toString("base64url")])),
     APP_URL: "http://localhost:3000",
     API_PORT: String(apiPort),
+    // The simulator's SMTP and DNS peers on ports of their own (an `npm start` may hold the defaults).
+    SIMULATOR_SMTP_PORT: String(await freePort()),
+    SIMULATOR_DNS_PORT: String(await freePort()),
     ...extra,
   };
   for (const script of ["models/migrate.ts", "seeds/run.ts"]) {

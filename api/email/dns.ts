@@ -1,7 +1,7 @@
 /**
  * DNS look-ups of the e-mail channel (sending domains' records, issue 17): real queries to
- * EMAIL_DNS_SERVERS when set (tests: a DNS server of their own on loopback), else to the system's
- * resolvers (node:dns getServers). Each question is bounded (EMAIL_DNS_TIMEOUT_MS per server,
+ * EMAIL_DNS_SERVERS when set (tests: a DNS server of their own on loopback), else in development
+ * to the simulator's DNS peer, else to the system's resolvers (node:dns getServers). Each question is bounded (EMAIL_DNS_TIMEOUT_MS per server,
  * servers tried in turn); a truncated UDP answer is asked again over TCP. The answer says what was
  * found, or that nothing is there, or that DNS did not answer — a domain is never judged on a
  * look-up that failed.
@@ -22,8 +22,14 @@ export type Lookup = { kind: "found"; values: string[] } | { kind: "none" } | { 
 type Server = { host: string; port: number };
 const NXDOMAIN = 3;
 
+/**
+ * Where questions go: EMAIL_DNS_SERVERS; else, in development with the simulator (`npm start`),
+ * the simulator's DNS peer (it knows the demo domain and forwards the rest); else the system's.
+ */
 function servers(): Server[] {
-  const list = env().EMAIL_DNS_SERVERS.length ? env().EMAIL_DNS_SERVERS : getServers();
+  const e = env();
+  const local = e.NODE_ENV === "development" && e.SIMULATOR_URL ? [`127.0.0.1:${e.SIMULATOR_DNS_PORT}`] : null;
+  const list = e.EMAIL_DNS_SERVERS.length ? e.EMAIL_DNS_SERVERS : (local ?? getServers());
   return list.map((s) => {
     const bracketed = /^\[(.+)\](?::(\d+))?$/.exec(s);
     if (bracketed) return { host: bracketed[1], port: Number(bracketed[2] ?? 53) };

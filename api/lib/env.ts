@@ -216,6 +216,14 @@ const schema = z
      * DSN and ARF reports back. Without EMAIL_SMTP_URL the e-mail channel sends to it.
      */
     SIMULATOR_SMTP_PORT: port.default(2525),
+    /**
+     * The simulator's DNS peer (UDP, 127.0.0.1): answers the names of its zone (the demo's sending
+     * domain, published through /email/_sim/dns) and forwards every other question to
+     * SIMULATOR_DNS_FORWARD (default: the system's resolvers). `npm start` checks sending domains
+     * against it (api/email/dns.ts), so the demo domain validates and real ones still resolve.
+     */
+    SIMULATOR_DNS_PORT: port.default(2553),
+    SIMULATOR_DNS_FORWARD: optionalText,
     // The local SMTP peer delivers its reports to EMAIL_INBOUND_HOST:EMAIL_INBOUND_PORT (our inbound listener, above), where a real MTA would ask the return path's MX.
     /** Delay between a submit and its delivery receipt (and between an e-mail the SMTP peer accepted and its reports). */
     SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(300),

@@ -19,6 +19,7 @@
  * | `smpp-link:<conn>`   | an SMPP provider connection's next submit slot (its tps, shared by every worker) | alone (one script) |
  * | `lease:<sweep>`      | the lease of a sweep that runs once across the workers              | alone (SET NX, compare-and-extend script) |
  * | `sim-mail`           | the simulator's SMTP peer's mailbox: received ids, newest first, and the entries by id | one script (2 keys) |
+ * | `sim-dns`            | the simulator's DNS peer's zone (records by name and type)          | alone |
  * | others               | one key each (tickets, visitor tokens, typing marks, pub/sub channels) | alone |
  *
  * Job streams are split in STREAM_SHARDS shards (a message goes to the shard its id hashes to),
@@ -90,6 +91,8 @@ export function keysFor(prefix: string | (() => string)) {
     // The simulator's local SMTP peer (api/simulator/smtp-peer.ts): what it received, capped
     simulatorMailIds: () => k("sim-mail", "ids"),
     simulatorMailEntries: () => k("sim-mail", "entries"),
+    // The simulator's DNS peer (api/simulator/dns-peer.ts): its zone, `<name>|<TYPE>` -> JSON values
+    simulatorDnsZone: () => k("sim-dns", "zone"),
 
     // Pub/sub channels (a cluster broadcasts them to every node; the tag is only for the scheme)
     channel: (name: "revocations" | "provider-connections-changed" | "realtime-control") => k(`channel:${name}`),

@@ -49,6 +49,7 @@ import { env } from "../lib/env";
 import { closeRedis } from "../lib/redis";
 import { parseMix, SIMULATED_ERRORS, simulatedOutcome, type SimulatedOutcome } from "./outcome";
 import { smtpPeerInspection, startSmtpPeer } from "./smtp-peer";
+import { dnsPeerControl, startDnsPeer } from "./dns-peer";
 import { whatsappCloudPeer } from "./whatsapp-cloud";
 import { whatsappOnpremPeer } from "./whatsapp-onprem";
 
@@ -352,8 +353,9 @@ function stats(req: Request) {
   return json({ ...totals, references: Object.fromEntries([...byReference].map(([ref, e]) => [ref, e.accepted])) });
 }
 
-// The SMTP peer listens first: once /health answers, both are up.
+// The SMTP and DNS peers listen first: once /health answers, all are up.
 const smtpPeer = await startSmtpPeer();
+const dnsPeer = await startDnsPeer();
 const server = Bun.serve({
   port: config.SIMULATOR_PORT,
   hostname: "127.0.0.1",
@@ -374,12 +376,15 @@ const server = Bun.serve({
     // What the local SMTP peer received: ./smtp-peer.ts.
     const mail = await smtpPeerInspection(req, pathname);
     if (mail) return mail;
+    // The DNS peer's zone: ./dns-peer.ts.
+    const zone = await dnsPeerControl(req, pathname);
+    if (zone) return zone;
     return error(404, "not_found", "No such endpoint");
   },
 });
 console.log(
   `simulator listening on http://127.0.0.1:${server.port} (receipts to ${config.SIMULATOR_WEBHOOK_URL}, mix ${config.SIMULATOR_MIX}, delay ${config.SIMULATOR_DELAY_MS} ms)` +
-    `; SMTP peer on 127.0.0.1:${smtpPeer.port} (reports to ${config.EMAIL_INBOUND_HOST}:${config.EMAIL_INBOUND_PORT})`,
+    `; SMTP peer on 127.0.0.1:${smtpPeer.port} (reports to ${config.EMAIL_INBOUND_HOST}:${config.EMAIL_INBOUND_PORT}); DNS peer on 127.0.0.1:${dnsPeer.port}`,
 );
 
 /** Stops both listeners (the SMTP peer waits at most its closeTimeout for open sessions), then exits. */
@@ -389,6 +394,7 @@ async function shutdown() {
   stopping = true;
   server.stop(true);
   await smtpPeer.close();
+  await dnsPeer.close();
   await closeRedis().catch(() => undefined);
   process.exit(0);
 }

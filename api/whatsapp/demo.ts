@@ -55,7 +55,7 @@ export function usesLoopbackPeer(): boolean {
 }
 
 /** The demo account's first owner as the acting person, or null (no demo seeded). */
-async function demoOwner(): Promise<SignedInCtx | null> {
+export async function demoOwner(): Promise<SignedInCtx | null> {
   const owner = await row<{ user_id: string; account_id: string }>(
     `SELECT m.user_id, a.id AS account_id FROM accounts a JOIN memberships m ON m.account_id = a.id AND m.role = 'owner'
       WHERE a.name = $1 ORDER BY m.created_at LIMIT 1`,

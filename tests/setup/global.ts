@@ -39,6 +39,8 @@ declare module "vitest" {
     simulatorSmtpPort: number;
     /** Where the SMTP peer sends its DSN and ARF reports (the inbound listener's port; email-smtp-peer.test.ts listens there itself). */
     emailInboundPort: number;
+    /** The simulator's DNS peer (api/simulator/dns-peer.ts), forwarding to the run's DNS server. */
+    simulatorDnsPort: number;
     smppPort: number;
     /** A second instance of our SMPP server on the same database and Redis (binds of one user on two instances). */
     smppPort2: number;
@@ -110,7 +112,8 @@ export async function setup(project: TestProject) {
     dbUrl.pathname = `/${dbName}`;
     const databaseUrl = dbUrl.toString();
 
-    const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort, smppPort2, dnsPort, simulatorSmtpPort, emailInboundPort] = await Promise.all([
+    const [web, api, realtime, smtpPort, oauthPort, simulator, smppPort, smppPort2, dnsPort, simulatorSmtpPort, emailInboundPort, simulatorDnsPort] = await Promise.all([
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -209,6 +212,9 @@ export async function setup(project: TestProject) {
       SIMULATOR_DELAY_MS: "200",
       // The simulator's SMTP peer, and where it sends its reports (ADR 036).
       SIMULATOR_SMTP_PORT: String(simulatorSmtpPort),
+      // The simulator's DNS peer: its own port; what it does not know it asks the run's DNS server.
+      SIMULATOR_DNS_PORT: String(simulatorDnsPort),
+      SIMULATOR_DNS_FORWARD: `127.0.0.1:${dnsPort}`,
       EMAIL_INBOUND_HOST: "127.0.0.1",
       EMAIL_INBOUND_PORT: String(emailInboundPort),
       WHATSAPP_TEMPLATE_SWEEP_MS: "500",
@@ -277,6 +283,7 @@ export async function setup(project: TestProject) {
     project.provide("simulatorUrl", `http://127.0.0.1:${simulator}`);
     project.provide("simulatorSmtpPort", simulatorSmtpPort);
     project.provide("emailInboundPort", emailInboundPort);
+    project.provide("simulatorDnsPort", simulatorDnsPort);
     project.provide("smppPort", smppPort);
     project.provide("smppPort2", smppPort2);
     project.provide("sessionSecret", secrets.SESSION_SECRET);

@@ -66,6 +66,7 @@ export async function startStack(opts: StackOptions = {}) {
     SIMULATOR_URL: `http://127.0.0.1:${simulatorPort}`,
     // Its simulator's SMTP peer on a port of its own (the run's simulator holds another).
     SIMULATOR_SMTP_PORT: String(await freePort()),
+    SIMULATOR_DNS_PORT: String(await freePort()),
     SIMULATOR_DELAY_MS: "100",
     DISPATCH_RETRY_IDLE_MS: "1000",
     DISPATCH_MAX_ATTEMPTS: "3",
