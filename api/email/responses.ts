@@ -43,3 +43,42 @@ export const EmailAccepted = t.Object({
     scheduled_at: nullable(t.String({ format: "date-time" })),
   }),
 });
+
+const when = nullable(t.String({ format: "date-time" }));
+const emailMessageFields = {
+  id: t.String({ format: "uuid" }),
+  from: t.String(),
+  to: t.String(),
+  subject: t.String(),
+  status: t.String({ description: "Spec section 4: queued, scheduled, sending, deferred, sent, delivered, opened, clicked, bounced, dropped, blocked, optout, rejected, failed" }),
+  price: Type.Integer(),
+  currency: t.String(),
+  error_code: nullable(t.String()),
+  error_message: nullable(t.String()),
+  created_at: t.String({ format: "date-time" }),
+  scheduled_at: when,
+  sent_at: when,
+  delivered_at: when,
+  opened_at: when,
+  failed_at: when,
+};
+export const EmailMessage = t.Object(emailMessageFields);
+export const EmailMessages = Page(EmailMessage, "Newest first (created_at, id); order=asc oldest first");
+export const EmailMessageOne = t.Object({
+  data: t.Object({
+    ...emailMessageFields,
+    text: t.String(),
+    html: nullable(t.String()),
+    opens: Type.Integer(),
+    clicks: Type.Integer(),
+    events: t.Array(
+      t.Object({
+        status: t.String(),
+        source: oneOf(["provider", "system"]),
+        created_at: t.String({ format: "date-time" }),
+        error_code: nullable(t.String()),
+        error_message: nullable(t.String()),
+      }),
+    ),
+  }),
+});

@@ -11,6 +11,7 @@ import { pageQuery } from "../lib/page";
 import { deleteEmailDomain, getEmailDomain, listEmailDomains, registerEmailDomain, validateEmailDomain } from "./domains";
 import { domainSchema, sendEmailSchema } from "./schemas";
 import { acceptEmail } from "./send";
+import { getEmailMessage, listEmailMessages } from "./history";
 import * as R from "./responses";
 
 const bearer = [{ bearer: [] }];
@@ -71,4 +72,24 @@ export const emailRoutes = new Elysia({ prefix: "/email", tags: ["email"], detai
           "Send an e-mail to one address or a list (up to 1,000; more is a campaign), from an address of a validated domain of the account (422 on from: 'You need to register a domain and verify it before submitting'), with a subject and an HTML and/or text part (HTML up to 512 KB), now or at scheduled_at. Each distinct recipient is one message, priced and debited at accept (402 INSUFFICIENT_BALANCE: nothing written); an opted-out or denied address is answered optout / rejected at price 0",
       },
     },
-  );
+  )
+  .get("/messages", ({ ctx, query }) => listEmailMessages(ctx, query), {
+    query: t.Object({
+      ...pageQuery,
+      id: t.Optional(t.String()),
+      status: t.Optional(t.String()),
+      from: t.Optional(t.String({ description: "The sending address, exact" })),
+      to: t.Optional(t.String({ description: "The recipient's address, exact" })),
+      "created_at[gte]": t.Optional(t.String({ description: "First day YYYY-MM-DD (São Paulo); default the last day" })),
+      "created_at[lte]": t.Optional(t.String({ description: "Last day YYYY-MM-DD (São Paulo); default today; at most 31 days" })),
+      order: t.Optional(t.String({ description: "desc (default) or asc" })),
+    }),
+    detail: { responses: { ...successResponse(R.EmailMessages), ...errorResponses(422) }, summary: "The account's e-mail messages of a range of days, filtered, a keyset page" },
+  })
+  .get("/messages/:id", ({ ctx, params }) => getEmailMessage(ctx, params.id), {
+    params: id,
+    detail: {
+      responses: { ...successResponse(R.EmailMessageOne), ...errorResponses(404) },
+      summary: "One e-mail message: its status, times, content, counts of opens and clicks, and its events in order (with the code and reason of a bounce or block)",
+    },
+  });

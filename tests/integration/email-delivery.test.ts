@@ -104,4 +104,38 @@ describe("e-mail through the local SMTP peer and back", () => {
     expect((await events(m.id)).filter((s) => s === "deferred").length).toBeGreaterThanOrEqual(2);
     expect(await balanceOf(accountId)).toBe(before);
   }, 40_000);
+
+  it("GET /api/email/messages lists them filtered (status, to), newest first, keyset pages; GET /{id} gives the events with the bounce's code; another account gets 404", async () => {
+    const to = `late-bounce-${rand()}@destino.test`;
+    const m = await send(to);
+    await expect.poll(async () => (await message(m.id)).status, settle).toBe("bounced");
+    const list = await api(`/api/email/messages?to=${encodeURIComponent(to.toUpperCase())}`, { token });
+    expect(list.status, JSON.stringify(list.body)).toBe(200);
+    expect(list.body.data.map((x: { id: string; status: string; subject: string }) => [x.id, x.status, x.subject])).toEqual([[m.id, "bounced", "Seu pedido"]]);
+    const bounced = await api("/api/email/messages?status=bounced&limit=1", { token });
+    expect(bounced.body.data).toHaveLength(1);
+    expect(bounced.body.next_cursor).not.toBeNull();
+    const next = await api(`/api/email/messages?status=bounced&limit=1&cursor=${encodeURIComponent(bounced.body.next_cursor)}`, { token });
+    expect(next.body.data[0].id).not.toBe(bounced.body.data[0].id);
+    expect(next.body.data[0].status).toBe("bounced");
+    const detail = await api(`/api/email/messages/${m.id}`, { token });
+    expect(detail.body.data).toMatchObject({
+      id: m.id,
+      to,
+      from: `loja@${domain}`,
+      status: "bounced",
+      error_code: "5.1.1",
+      opens: 0,
+      clicks: 0,
+      html: "<p>Olá!</p>",
+      text: "Olá!",
+    });
+    expect(detail.body.data.events.map((e: { status: string }) => e.status)).toEqual(["queued", "sent", "bounced"]);
+    expect(detail.body.data.events[2]).toMatchObject({ source: "provider", error_code: "5.1.1" });
+    expect((await api("/api/email/messages?to=nao-e-email", { token, lang: "en" })).body.error.fields).toEqual({ to: ["Invalid e-mail"] });
+    const other = await registerPerson("emaildeliveryother");
+    const otherToken = (await login(other.email, other.password)).token;
+    expect((await api(`/api/email/messages/${m.id}`, { token: otherToken })).status).toBe(404);
+    expect((await api(`/api/email/messages?to=${encodeURIComponent(to)}`, { token: otherToken })).body.data).toEqual([]);
+  });
 });
