@@ -49,8 +49,9 @@ describe("a sweep's run-once lease", () => {
     await expect.poll(() => starts.length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(8);
     await a.stop();
     const periods = (Date.now() - began) / PERIOD;
-    // Every other period (a lease as long as the period, found still held at the next tick) would be about periods / 2.
-    expect(starts.length).toBeGreaterThanOrEqual(Math.floor(periods) - 1);
+    // Every other period (a lease as long as the period, found still held at the next tick) would be about periods / 2;
+    // every period is about `periods`, less the ticks a loaded machine's timers slipped (seen: 8 runs in 9.9 periods on CI).
+    expect(starts.length).toBeGreaterThanOrEqual(Math.floor(periods * 0.7));
   });
 
   it("a holder that died lets go when its lease expires; the other worker then runs it", async () => {
