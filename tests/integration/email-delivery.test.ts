@@ -8,7 +8,10 @@
  * denied; blocked (5.7.x); a delayed report recorded without moving `sent`; a complaint opting
  * the address out; a 4xx deferred, retried, and dropped when the attempts run out.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { verifyWebhook } from "../../api/channels/webhook-signature";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { rand, validatedDomain } from "../support/email";
@@ -137,5 +140,41 @@ describe("e-mail through the local SMTP peer and back", () => {
     const otherToken = (await login(other.email, other.password)).token;
     expect((await api(`/api/email/messages/${m.id}`, { token: otherToken })).status).toBe(404);
     expect((await api(`/api/email/messages?to=${encodeURIComponent(to)}`, { token: otherToken })).body.data).toEqual([]);
+  });
+
+  it("the account's customer webhooks receive each e-mail status, signed (sent, delivered, bounced)", async () => {
+    const hits: Array<{ headers: import("node:http").IncomingHttpHeaders; raw: string }> = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        hits.push({ headers: req.headers, raw: Buffer.concat(chunks).toString("utf8") });
+        res.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      const endpoint = await api("/api/webhooks", { token, body: { url, events: ["message.status_changed"], description: "e-mail" } });
+      expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+      const good = await send(`ana-${rand()}@destino.test`);
+      const bad = await send(`late-bounce-${rand()}@destino.test`);
+      const seen = () =>
+        hits
+          .filter((h) => verifyWebhook(endpoint.body.data.secret, h.headers as Record<string, string>, h.raw).ok)
+          .map((h) => JSON.parse(h.raw) as { data: { message_id: string; status: string } })
+          .map((b) => `${b.data.message_id === good.id ? "good" : b.data.message_id === bad.id ? "bad" : "other"}:${b.data.status}`);
+      await expect
+        .poll(
+          () =>
+            seen()
+              .filter((x) => !x.startsWith("other"))
+              .sort(),
+          { timeout: 20_000, interval: 200 },
+        )
+        .toEqual(expect.arrayContaining(["bad:bounced", "bad:sent", "good:delivered", "good:sent"]));
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
