@@ -1,4 +1,6 @@
 /** Showing an e-mail safely: HTML inside a sandboxed frame (links open in a new tab), text with clickable links. */
+import { useTranslation } from "react-i18next";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 
 const LINK = /(https?:\/\/[^\s<>"']+)/g;
 
@@ -24,6 +26,46 @@ export function LinkifiedText({ text }: { text: string }) {
           part
         ),
       )}
+    </>
+  );
+}
+
+/**
+ * An e-mail's HTML in a sandboxed frame (scripts never run; links open outside) and its text with
+ * clickable links, each in a card: /dev/mailbox/{id} and /dev/mailbox/email/{id}.
+ */
+export function MailBodyCards({ subject, html, text, textTestId }: { subject: string; html: string | null; text: string | null; textTestId: string }) {
+  const { t } = useTranslation("admin");
+  return (
+    <>
+      {html ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>{t("mailbox.html")}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <iframe
+              title={t("mailbox.htmlFrame", { subject })}
+              srcDoc={mailFrameDocument(html)}
+              sandbox="allow-popups allow-popups-to-escape-sandbox"
+              referrerPolicy="no-referrer"
+              className="h-[28rem] w-full rounded-md border bg-white"
+            />
+          </CardContent>
+        </Card>
+      ) : null}
+      {text ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>{t("mailbox.text")}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded-md bg-muted p-4 text-sm" data-testid={textTestId}>
+              <LinkifiedText text={text} />
+            </pre>
+          </CardContent>
+        </Card>
+      ) : null}
     </>
   );
 }

@@ -5,7 +5,7 @@ import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { getOutboxEmail } from "~api/mail/outbox";
-import { LinkifiedText, mailFrameDocument } from "~/components/settings/mail-body";
+import { MailBodyCards } from "~/components/settings/mail-body";
 import { MailStatusBadge } from "~/components/settings/mail-status";
 import { PageHeader } from "~/components/shell/page-header";
 import { buttonVariants } from "~/components/ui/button";
@@ -92,30 +92,7 @@ export default function MailboxEmail() {
           </CardContent>
         </Card>
       ) : null}
-      <Card>
-        <CardHeader>
-          <CardTitle>{t("admin:mailbox.html")}</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <iframe
-            title={t("admin:mailbox.htmlFrame", { subject: mail.subject })}
-            srcDoc={mailFrameDocument(mail.html)}
-            sandbox="allow-popups allow-popups-to-escape-sandbox"
-            referrerPolicy="no-referrer"
-            className="h-[28rem] w-full rounded-md border bg-white"
-          />
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>{t("admin:mailbox.text")}</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded-md bg-muted p-4 text-sm" data-testid="mail-text">
-            <LinkifiedText text={mail.text} />
-          </pre>
-        </CardContent>
-      </Card>
+      <MailBodyCards subject={mail.subject} html={mail.html} text={mail.text} textTestId="mail-text" />
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { ArrowLeft } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { getPeerMail } from "~api/email/local-peer";
 import { DkimBadge } from "~/components/email/dkim-badge";
-import { LinkifiedText, mailFrameDocument } from "~/components/settings/mail-body";
+import { MailBodyCards } from "~/components/settings/mail-body";
 import { PageHeader } from "~/components/shell/page-header";
 import { buttonVariants } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -83,34 +83,7 @@ export default function PeerMail() {
           </dl>
         </CardContent>
       </Card>
-      {mail.html ? (
-        <Card>
-          <CardHeader>
-            <CardTitle>{t("admin:mailbox.html")}</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <iframe
-              title={t("admin:mailbox.htmlFrame", { subject: mail.subject })}
-              srcDoc={mailFrameDocument(mail.html)}
-              sandbox="allow-popups allow-popups-to-escape-sandbox"
-              referrerPolicy="no-referrer"
-              className="h-[28rem] w-full rounded-md border bg-white"
-            />
-          </CardContent>
-        </Card>
-      ) : null}
-      {mail.text ? (
-        <Card>
-          <CardHeader>
-            <CardTitle>{t("admin:mailbox.text")}</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <pre className="whitespace-pre-wrap break-words text-sm" data-testid="peer-text">
-              <LinkifiedText text={mail.text} />
-            </pre>
-          </CardContent>
-        </Card>
-      ) : null}
+      <MailBodyCards subject={mail.subject} html={mail.html} text={mail.text} textTestId="peer-text" />
       <Card>
         <CardHeader>
           <CardTitle>{t("peer.headers")}</CardTitle>
