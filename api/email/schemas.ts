@@ -74,3 +74,52 @@ export const sendEmailSchema = z
     if (!v.html?.trim() && !v.text?.trim()) ctx.addIssue({ code: "custom", path: ["html"], message: "validation.emailContentRequired" });
   });
 export type SendEmailInput = z.infer<typeof sendEmailSchema>;
+
+/** Addresses as a person types them in one field: separated by commas, semicolons, spaces or lines. */
+export const splitAddresses = (typed: string) =>
+  typed
+    .split(/[\s,;]+/)
+    .map((a) => a.trim().toLowerCase())
+    .filter(Boolean);
+
+/**
+ * The /mail/send form (its `to` one text of addresses), checked like the API's body: each address
+ * refused names the field `to` with the address, so the person sees which one.
+ */
+export const sendEmailFormSchema = z
+  .object({
+    from: address,
+    from_name: z
+      .string()
+      .trim()
+      .max(120, "validation.maxLength::120")
+      .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl")
+      .optional(),
+    to: z
+      .string()
+      .trim()
+      .min(1, "validation.required")
+      .transform((v) => [...new Set(splitAddresses(v))])
+      .superRefine((list, ctx) => {
+        const bad = list.find((a) => !z.string().email().safeParse(a).success || a.length > 254);
+        if (bad) ctx.addIssue({ code: "custom", message: `validation.emailOne::${bad.slice(0, 100)}` });
+        if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `validation.maxItems::${MAX_RECIPIENTS}` });
+      }),
+    subject: z
+      .string()
+      .trim()
+      .min(1, "validation.required")
+      .max(MAX_SUBJECT, `validation.maxLength::${MAX_SUBJECT}`)
+      .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl"),
+    html: z
+      .string()
+      .refine((v) => bytes(v) <= MAX_HTML_BYTES, `validation.emailHtmlSize::${MAX_HTML_BYTES / 1024}`)
+      .optional(),
+    text: z
+      .string()
+      .refine((v) => bytes(v) <= MAX_TEXT_BYTES, `validation.emailTextSize::${MAX_TEXT_BYTES / 1024}`)
+      .optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.html?.trim() && !v.text?.trim()) ctx.addIssue({ code: "custom", path: ["html"], message: "validation.emailContentRequired" });
+  });

@@ -80,8 +80,6 @@ const NOT_BUILT = [
   "/admin/audit/insights",
   "/admin/logs",
   "/admin/trackers",
-  "/mail/send",
-  "/mail/send/success",
   "/mail/insights",
   "/mail/templates",
   "/mail/templates/create",
@@ -150,7 +148,7 @@ function builtPaths(): RegExp[] {
 }
 
 /** Built routes whose own answer without context is the not-found screen (what they show comes from a query). */
-const NEEDS_CONTEXT = ["/sms/send/success", "/whatsapp/success", "/whatsapp/jv/success"]; // the outcome of a send: ?campaign= or ?message=
+const NEEDS_CONTEXT = ["/sms/send/success", "/whatsapp/success", "/whatsapp/jv/success", "/mail/send/success"]; // the outcome of a send: ?campaign= or ?message=
 
 const FULL_OMNI = { services: ["omni", "sms"], permissions: { opening_hour: true, dashboard: true, spie: true, tab: true, department: true, whatsapp: true } };
 

@@ -31,7 +31,13 @@ export const NAV: NavGroup[] = [
       { key: "antifraud", href: "/sms/antifraude", icon: "shield" },
     ],
   },
-  { key: "mail", items: [{ key: "mailDomains", href: "/mail/domains", icon: "mail" }] },
+  {
+    key: "mail",
+    items: [
+      { key: "mailSend", href: "/mail/send", icon: "send" },
+      { key: "mailDomains", href: "/mail/domains", icon: "mail" },
+    ],
+  },
   {
     key: "whatsapp",
     items: [

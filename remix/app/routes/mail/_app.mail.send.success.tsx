@@ -1,0 +1,69 @@
+/**
+ * /mail/send/success?message=<id>&count=<n>: what a send accepted — how many messages, the first
+ * one's recipient, status now and price, its events so far — with a link to send another. A
+ * message that is not the account's is not found.
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { json } from "@remix-run/node";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { CheckCircle2 } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { getEmailMessage } from "~api/email/history";
+import { PageHeader } from "~/components/shell/page-header";
+import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader } from "~/components/ui/card";
+import { orHttpError, requireRoute } from "~/lib/auth.server";
+import { formatDate, formatMoney } from "~/lib/format";
+import type { Lng } from "~/lib/i18n";
+import type { RootData } from "~/root";
+
+export const handle = { crumb: "email:crumbs.success" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ctx = await requireRoute(request);
+  const url = new URL(request.url);
+  const { data } = await orHttpError(getEmailMessage(ctx, url.searchParams.get("message") ?? ""));
+  const count = Math.max(1, Math.min(1000, Number(url.searchParams.get("count")) || 1));
+  return json({ message: data, count }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export default function MailSendSuccess() {
+  const { message: m, count } = useLoaderData<typeof loader>();
+  const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
+  const { t } = useTranslation("email");
+  const rows: Array<[string, string, React.ReactNode]> = [
+    ["count", t("success.count"), String(count)],
+    ["to", t("success.to"), m.to],
+    ["subject", t("success.subject"), m.subject],
+    ["status", t("success.status"), <SmsStatusBadge key="s" status={m.status} />],
+    ["price", t("success.price"), formatMoney(m.price, m.currency, lng)],
+    ["createdAt", t("success.createdAt"), formatDate(m.created_at, lng, true)],
+  ];
+  return (
+    <div className="space-y-6">
+      <PageHeader description={t("success.description")} />
+      <Card className="max-w-2xl" data-testid="send-outcome">
+        <CardHeader>
+          <h2 className="flex items-center gap-2 text-lg font-semibold">
+            <CheckCircle2 className="size-5 text-green-600" />
+            {t("success.title", { count })}
+          </h2>
+        </CardHeader>
+        <CardContent className="space-y-5">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+            {rows.map(([key, label, value]) => (
+              <div key={key} className="contents" data-row={key}>
+                <dt className="text-muted-foreground">{label}</dt>
+                <dd className="font-medium tabular-nums">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <Button asChild variant="outline">
+            <Link to="/mail/send">{t("success.again")}</Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
