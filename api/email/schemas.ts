@@ -43,36 +43,44 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 const address = z.string().trim().toLowerCase().max(254, "validation.maxLength::254").email("validation.email");
 
+/** The fields the API's body and the /mail/send form share. */
+const fromName = z
+  .string()
+  .trim()
+  .max(120, "validation.maxLength::120")
+  .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl")
+  .optional();
+const subject = z
+  .string()
+  .trim()
+  .min(1, "validation.required")
+  .max(MAX_SUBJECT, `validation.maxLength::${MAX_SUBJECT}`)
+  .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl");
+const html = z
+  .string()
+  .refine((v) => bytes(v) <= MAX_HTML_BYTES, `validation.emailHtmlSize::${MAX_HTML_BYTES / 1024}`)
+  .optional();
+const text = z
+  .string()
+  .refine((v) => bytes(v) <= MAX_TEXT_BYTES, `validation.emailTextSize::${MAX_TEXT_BYTES / 1024}`)
+  .optional();
+/** HTML, text or both. */
+const contentRequired = (v: { html?: string; text?: string }, ctx: z.RefinementCtx) => {
+  if (!v.html?.trim() && !v.text?.trim()) ctx.addIssue({ code: "custom", path: ["html"], message: "validation.emailContentRequired" });
+};
+
 export const sendEmailSchema = z
   .object({
     from: address,
-    from_name: z
-      .string()
-      .trim()
-      .max(120, "validation.maxLength::120")
-      .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl")
-      .optional(),
+    from_name: fromName,
     reply_to: address.optional(),
     to: z.union([address, z.array(address).min(1, "validation.required").max(MAX_RECIPIENTS, `validation.maxItems::${MAX_RECIPIENTS}`)]),
-    subject: z
-      .string()
-      .trim()
-      .min(1, "validation.required")
-      .max(MAX_SUBJECT, `validation.maxLength::${MAX_SUBJECT}`)
-      .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl"),
-    html: z
-      .string()
-      .refine((v) => bytes(v) <= MAX_HTML_BYTES, `validation.emailHtmlSize::${MAX_HTML_BYTES / 1024}`)
-      .optional(),
-    text: z
-      .string()
-      .refine((v) => bytes(v) <= MAX_TEXT_BYTES, `validation.emailTextSize::${MAX_TEXT_BYTES / 1024}`)
-      .optional(),
+    subject,
+    html,
+    text,
     scheduled_at: z.coerce.date("validation.date").optional(),
   })
-  .superRefine((v, ctx) => {
-    if (!v.html?.trim() && !v.text?.trim()) ctx.addIssue({ code: "custom", path: ["html"], message: "validation.emailContentRequired" });
-  });
+  .superRefine(contentRequired);
 export type SendEmailInput = z.infer<typeof sendEmailSchema>;
 
 /** Addresses as a person types them in one field: separated by commas, semicolons, spaces or lines. */
@@ -89,12 +97,7 @@ export const splitAddresses = (typed: string) =>
 export const sendEmailFormSchema = z
   .object({
     from: address,
-    from_name: z
-      .string()
-      .trim()
-      .max(120, "validation.maxLength::120")
-      .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl")
-      .optional(),
+    from_name: fromName,
     to: z
       .string()
       .trim()
@@ -105,21 +108,8 @@ export const sendEmailFormSchema = z
         if (bad) ctx.addIssue({ code: "custom", message: `validation.emailOne::${bad.slice(0, 100)}` });
         if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `validation.maxItems::${MAX_RECIPIENTS}` });
       }),
-    subject: z
-      .string()
-      .trim()
-      .min(1, "validation.required")
-      .max(MAX_SUBJECT, `validation.maxLength::${MAX_SUBJECT}`)
-      .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl"),
-    html: z
-      .string()
-      .refine((v) => bytes(v) <= MAX_HTML_BYTES, `validation.emailHtmlSize::${MAX_HTML_BYTES / 1024}`)
-      .optional(),
-    text: z
-      .string()
-      .refine((v) => bytes(v) <= MAX_TEXT_BYTES, `validation.emailTextSize::${MAX_TEXT_BYTES / 1024}`)
-      .optional(),
+    subject,
+    html,
+    text,
   })
-  .superRefine((v, ctx) => {
-    if (!v.html?.trim() && !v.text?.trim()) ctx.addIssue({ code: "custom", path: ["html"], message: "validation.emailContentRequired" });
-  });
+  .superRefine(contentRequired);
