@@ -4,12 +4,11 @@
  * Without a message of the account it is not found.
  */
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { CheckCircle2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { SendOutcomeCard } from "~/components/messages/send-outcome";
 import { PageHeader } from "~/components/shell/page-header";
 import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
 import type { WhatsappSuccessData } from "~/lib/whatsapp.server";
@@ -35,35 +34,19 @@ export function WhatsappSuccessScreen() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("success.description")} />
-      <Card className="max-w-2xl" data-testid="send-outcome">
-        <CardHeader>
-          <h2 className="flex items-center gap-2 text-lg font-semibold">
-            <CheckCircle2 className="size-5 text-green-600" />
-            {t("success.title")}
-          </h2>
-        </CardHeader>
-        <CardContent className="space-y-5">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-            {rows.map(([key, label, value]) => (
-              <div key={key} className="contents" data-row={key}>
-                <dt className="text-muted-foreground">{label}</dt>
-                <dd className="font-medium tabular-nums">{value}</dd>
-              </div>
-            ))}
-          </dl>
-          <div className="flex flex-wrap gap-2">
-            <Button asChild variant="outline">
-              <Link to={`${base}/history/${m.id}`}>{t("success.viewMessage")}</Link>
-            </Button>
-            <Button asChild variant="outline">
-              <Link to={`${base}/history`}>{t("success.history")}</Link>
-            </Button>
-            <Button asChild>
-              <Link to={`${base}/send`}>{t("success.sendAnother")}</Link>
-            </Button>
-          </div>
-        </CardContent>
-      </Card>
+      <SendOutcomeCard title={t("success.title")} rows={rows}>
+        <div className="flex flex-wrap gap-2">
+          <Button asChild variant="outline">
+            <Link to={`${base}/history/${m.id}`}>{t("success.viewMessage")}</Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to={`${base}/history`}>{t("success.history")}</Link>
+          </Button>
+          <Button asChild>
+            <Link to={`${base}/send`}>{t("success.sendAnother")}</Link>
+          </Button>
+        </div>
+      </SendOutcomeCard>
     </div>
   );
 }

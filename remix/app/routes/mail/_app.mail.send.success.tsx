@@ -6,13 +6,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { CheckCircle2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { getEmailMessage } from "~api/email/history";
+import { SendOutcomeCard } from "~/components/messages/send-outcome";
 import { PageHeader } from "~/components/shell/page-header";
 import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
@@ -43,27 +42,11 @@ export default function MailSendSuccess() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("success.description")} />
-      <Card className="max-w-2xl" data-testid="send-outcome">
-        <CardHeader>
-          <h2 className="flex items-center gap-2 text-lg font-semibold">
-            <CheckCircle2 className="size-5 text-green-600" />
-            {t("success.title", { count })}
-          </h2>
-        </CardHeader>
-        <CardContent className="space-y-5">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-            {rows.map(([key, label, value]) => (
-              <div key={key} className="contents" data-row={key}>
-                <dt className="text-muted-foreground">{label}</dt>
-                <dd className="font-medium tabular-nums">{value}</dd>
-              </div>
-            ))}
-          </dl>
-          <Button asChild variant="outline">
-            <Link to="/mail/send">{t("success.again")}</Link>
-          </Button>
-        </CardContent>
-      </Card>
+      <SendOutcomeCard title={t("success.title", { count })} rows={rows}>
+        <Button asChild variant="outline">
+          <Link to="/mail/send">{t("success.again")}</Link>
+        </Button>
+      </SendOutcomeCard>
     </div>
   );
 }

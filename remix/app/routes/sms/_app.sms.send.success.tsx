@@ -6,12 +6,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { CheckCircle2, Clock } from "lucide-react";
+import { Clock } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { sendOutcome } from "~api/sms/send-view";
+import { SendOutcomeCard } from "~/components/messages/send-outcome";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate, formatMoney } from "~/lib/format";
 import { intlLocale, type Lng } from "~/lib/i18n";
@@ -45,84 +45,72 @@ export default function SmsSendSuccess() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("success.description")} />
-      <Card className="max-w-2xl" data-testid="send-outcome">
-        <CardHeader>
-          <h2 className="flex items-center gap-2 text-lg font-semibold">
-            {o.scheduled_at ? <Clock className="size-5 text-primary" /> : <CheckCircle2 className="size-5 text-green-600" />}
-            {o.scheduled_at ? t("success.scheduledTitle") : t("success.title")}
-          </h2>
-        </CardHeader>
-        <CardContent className="space-y-5">
-          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-            {rows.map(([key, label, value]) => (
-              <div key={key} className="contents" data-row={key}>
-                <dt className="text-muted-foreground">{label}</dt>
-                <dd className="font-medium tabular-nums">{value}</dd>
-              </div>
+      <SendOutcomeCard
+        title={o.scheduled_at ? t("success.scheduledTitle") : t("success.title")}
+        icon={o.scheduled_at ? <Clock className="size-5 text-primary" /> : undefined}
+        rows={rows}
+      >
+        {blocked > 0 || o.invalid > 0 ? (
+          <ul className="space-y-1 rounded-md border bg-muted/40 p-3 text-sm" data-testid="blocked-reasons">
+            {o.optout > 0 ? (
+              <li>
+                {n(o.optout)} — {t("success.optout")}
+              </li>
+            ) : null}
+            {o.rejected > 0 ? (
+              <li>
+                {n(o.rejected)} — {t("success.rejected")}
+              </li>
+            ) : null}
+            {o.invalid > 0 ? (
+              <li>
+                {n(o.invalid)} — {t("success.invalid")}
+                {o.campaign ? (
+                  <>
+                    {" "}
+                    <a
+                      className="font-medium text-primary underline-offset-4 hover:underline"
+                      href={`/sms/campaigns/${o.campaign.id}/invalid-rows`}
+                      download
+                      data-testid="invalid-rows-link"
+                    >
+                      {t("invalidRows.download")}
+                    </a>
+                  </>
+                ) : null}
+              </li>
+            ) : null}
+          </ul>
+        ) : null}
+        <div>
+          <h3 className="mb-2 text-sm font-medium">{t("success.status")}</h3>
+          <ul className="flex flex-wrap gap-2 text-sm">
+            {Object.entries(o.by_status).map(([status, count]) => (
+              <li key={status} className="rounded-full border px-2.5 py-0.5" data-status={status}>
+                {t(`status.${status}`, { defaultValue: status })}: {n(count)}
+              </li>
             ))}
-          </dl>
-          {blocked > 0 || o.invalid > 0 ? (
-            <ul className="space-y-1 rounded-md border bg-muted/40 p-3 text-sm" data-testid="blocked-reasons">
-              {o.optout > 0 ? (
-                <li>
-                  {n(o.optout)} — {t("success.optout")}
-                </li>
-              ) : null}
-              {o.rejected > 0 ? (
-                <li>
-                  {n(o.rejected)} — {t("success.rejected")}
-                </li>
-              ) : null}
-              {o.invalid > 0 ? (
-                <li>
-                  {n(o.invalid)} — {t("success.invalid")}
-                  {o.campaign ? (
-                    <>
-                      {" "}
-                      <a
-                        className="font-medium text-primary underline-offset-4 hover:underline"
-                        href={`/sms/campaigns/${o.campaign.id}/invalid-rows`}
-                        download
-                        data-testid="invalid-rows-link"
-                      >
-                        {t("invalidRows.download")}
-                      </a>
-                    </>
-                  ) : null}
-                </li>
-              ) : null}
-            </ul>
-          ) : null}
-          <div>
-            <h3 className="mb-2 text-sm font-medium">{t("success.status")}</h3>
-            <ul className="flex flex-wrap gap-2 text-sm">
-              {Object.entries(o.by_status).map(([status, count]) => (
-                <li key={status} className="rounded-full border px-2.5 py-0.5" data-status={status}>
-                  {t(`status.${status}`, { defaultValue: status })}: {n(count)}
-                </li>
-              ))}
-            </ul>
-          </div>
-          <div className="flex flex-wrap gap-2">
-            {o.message_id ? (
-              <Button asChild variant="outline">
-                <Link to={`/sms/history/${o.message_id}`}>{t("success.viewMessage")}</Link>
-              </Button>
-            ) : null}
-            {o.campaign ? (
-              <Button asChild variant="outline">
-                <Link to={`/sms/campaigns/${o.campaign.id}`}>{t("success.viewCampaign")}</Link>
-              </Button>
-            ) : null}
+          </ul>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {o.message_id ? (
             <Button asChild variant="outline">
-              <Link to="/sms/history">{t("success.history")}</Link>
+              <Link to={`/sms/history/${o.message_id}`}>{t("success.viewMessage")}</Link>
             </Button>
-            <Button asChild>
-              <Link to="/sms/send">{t("success.sendAnother")}</Link>
+          ) : null}
+          {o.campaign ? (
+            <Button asChild variant="outline">
+              <Link to={`/sms/campaigns/${o.campaign.id}`}>{t("success.viewCampaign")}</Link>
             </Button>
-          </div>
-        </CardContent>
-      </Card>
+          ) : null}
+          <Button asChild variant="outline">
+            <Link to="/sms/history">{t("success.history")}</Link>
+          </Button>
+          <Button asChild>
+            <Link to="/sms/send">{t("success.sendAnother")}</Link>
+          </Button>
+        </div>
+      </SendOutcomeCard>
     </div>
   );
 }
