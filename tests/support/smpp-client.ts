@@ -4,6 +4,7 @@ import smpp, { type PDU, type Session } from "smpp";
 export type TestClient = {
   session: Session;
   delivered: PDU[];
+  /** bind_*; rejects when no answer comes within 30 s. */
   bind(mode: "transceiver" | "transmitter" | "receiver", systemId: string, password: string): Promise<number>;
   /** submit_sm; rejects when no answer comes within 30 s. */
   submit(params: Record<string, unknown>): Promise<PDU>;
@@ -60,7 +61,15 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
         session,
         delivered,
         closed,
-        bind: (mode, systemId, password) => new Promise((res) => session[`bind_${mode}`]({ system_id: systemId, password }, (pdu: PDU) => res(pdu.command_status))),
+        bind: (mode, systemId, password) =>
+          new Promise((res, rej) => {
+            // Bounded like submit: a lost bind answer fails this step by name, not the test's timeout.
+            const t = setTimeout(() => rej(new Error(`no answer to bind_${mode} as ${systemId} in 30000 ms`)), 30_000);
+            session[`bind_${mode}`]({ system_id: systemId, password }, (pdu: PDU) => {
+              clearTimeout(t);
+              res(pdu.command_status);
+            });
+          }),
         submit: (params) =>
           new Promise((res, rej) => {
             // Bounded, so a lost answer fails its own step by name instead of the whole test's timeout.
