@@ -3,9 +3,15 @@
  * (a CNAME to EMAIL_HOST), where DSNs and complaints about our mail arrive. Its process is
  * ./inbound-server.ts; tests start it in their own process.
  *
- * - RCPT TO is accepted only for a signed return path of ours (./return-path.ts): any other
- *   address, or one whose tag is wrong, is refused 550 5.1.1 at RCPT, so spam and guessed ids are
- *   turned away before any data is read. MAIL FROM may be anything, `<>` above all (RFC 5321
+ * - RCPT TO is accepted only for a signed return path of ours (./return-path.ts) and for the
+ *   feedback-loop address `fbl@<EMAIL_HOST>` (fblAddress): any other address, or one whose tag is
+ *   wrong, is refused 550 5.1.1 at RCPT, so spam and guessed ids are turned away before any data
+ *   is read.
+ * - The feedback-loop address is the one registered with mailbox providers' complaint feedback
+ *   loops (they send every complaint there, not to the return path). It takes ARF reports only
+ *   (anything else is refused 550 5.6.0 after DATA); a report names its message by the signed
+ *   return path it quotes — its Original-Mail-From field (RFC 5965) or the returned message's
+ *   Return-Path header —, never by the unsigned Message-ID, so a forged complaint names nothing. MAIL FROM may be anything, `<>` above all (RFC 5321
  *   section 4.5.5: DSNs are sent with a null reverse path).
  * - No AUTH (nobody signs in to an MX). STARTTLS only when a key and certificate are given (the
  *   process reads EMAIL_INBOUND_TLS_KEY / EMAIL_INBOUND_TLS_CERT); without them it is not offered
@@ -23,6 +29,9 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "s
 import { env } from "../lib/env";
 import { MAX_REPORT_BYTES, parseReport, type Report } from "./reports";
 import { messageOfReturnPath } from "./return-path";
+
+/** The feedback-loop address: where providers' complaint feedback loops send their ARF reports. */
+export const fblAddress = (host: string = env().EMAIL_HOST) => `fbl@${host}`;
 
 /** One message a report is about: the one its return path names. */
 export type ReportedMessage = { messageId: string; domain: string };
@@ -82,7 +91,7 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
     // The client's host name is not used: no reverse DNS look-up per session.
     disableReverseLookup: true,
     onRcptTo(address, _session, callback) {
-      if (!messageOfReturnPath(address.address)) return callback(reply(550, "5.1.1 No such recipient: this host takes only reports about its own mail"));
+      if (!messageOfReturnPath(address.address) && !isFbl(address.address)) return callback(reply(550, "5.1.1 No such recipient: this host takes only reports about its own mail"));
       callback();
     },
     onData(stream, session, callback) {
@@ -92,6 +101,9 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
       );
     },
   });
+
+  const fbl = fblAddress(options.name ?? env().EMAIL_HOST).toLowerCase();
+  const isFbl = (address: string) => address.trim().toLowerCase() === fbl;
 
   /** Reads the mail (at most the size limit of it), then hands it to onReport. */
   async function received(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
@@ -105,9 +117,17 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
     if (stream.sizeExceeded || size > MAX_REPORT_BYTES) throw reply(552, "5.3.4 Message too big");
     const report = await parseReport(Buffer.concat(chunks));
     const recipients = new Map<string, ReportedMessage>();
-    for (const rcpt of session.envelope.rcptTo) {
-      const named = messageOfReturnPath(rcpt.address);
+    const name = (address: string | null) => {
+      const named = address ? messageOfReturnPath(address) : null;
       if (named) recipients.set(`${named.messageId}@${named.domain}`, named);
+    };
+    for (const rcpt of session.envelope.rcptTo) name(rcpt.address);
+    if (session.envelope.rcptTo.some((r) => isFbl(r.address))) {
+      if (report.kind !== "arf" && recipients.size === 0) throw reply(550, "5.6.0 This address takes only ARF feedback reports");
+      if (report.kind === "arf") {
+        name(report.originalMailFrom);
+        name(report.originalReturnPath);
+      }
     }
     const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
     try {

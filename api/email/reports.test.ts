@@ -162,6 +162,7 @@ describe("ARF (RFC 5965)", () => {
       originalMailFrom: "somespammer@example.net",
       originalRcptTo: "user@example.com",
       originalMessageId: "8787KJKJ3K4J3K4J3K4J3.mail@example.net", // the RFC writes it without angle brackets
+      originalReturnPath: null,
       arrivalDate: "Thu, 8 Mar 2005 14:00:00 EDT",
       reportedDomain: "example.net",
     });
@@ -174,6 +175,7 @@ describe("ARF (RFC 5965)", () => {
       originalMailFrom: "b-0a1b2c3d4e5f4a6b8c7d9e0f1a2b3c4d-5f1e2d3c@bounces.loja.example.com",
       originalRcptTo: "carla@fbl.example.net",
       originalMessageId: OUR_MESSAGE_ID,
+      originalReturnPath: null,
       arrivalDate: "Tue, 25 Nov 2026 13:00:00 +0000",
       reportedDomain: "loja.example.com",
     });
@@ -188,10 +190,21 @@ describe("ARF (RFC 5965)", () => {
       originalMailFrom: null,
       originalRcptTo: null,
       originalMessageId: null,
+      originalReturnPath: null,
       arrivalDate: null,
       reportedDomain: null,
     });
     expect(await parseReport(arf("Version: 1\r\nUser-Agent: x/1\r\n"))).toMatchObject({ kind: "arf", feedbackType: "other" });
+  });
+
+  it("reads the returned message's Return-Path (the envelope sender it was delivered with), and only from its headers", async () => {
+    const report = (returned: string) =>
+      `Content-Type: multipart/report; report-type=feedback-report; boundary="b"\r\n\r\n--b\r\nContent-Type: message/feedback-report\r\n\r\nFeedback-Type: abuse\r\nVersion: 1\r\n\r\n--b\r\nContent-Type: text/rfc822-headers\r\n\r\n${returned}\r\n--b--\r\n`;
+    expect(await parseReport(report("Return-Path: <b-1@bounces.loja.example.com>\r\nMessage-ID: <x@y>\r\n"))).toMatchObject({
+      originalReturnPath: "b-1@bounces.loja.example.com",
+      originalMessageId: "<x@y>",
+    });
+    expect(await parseReport(report("Message-ID: <x@y>\r\n\r\nReturn-Path: <b-2@bounces.loja.example.com>\r\n"))).toMatchObject({ originalReturnPath: null });
   });
 });
 

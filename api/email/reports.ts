@@ -54,6 +54,8 @@ export type ArfReport = {
   originalMailFrom: string | null;
   originalRcptTo: string | null;
   originalMessageId: string | null;
+  /** The returned message's Return-Path header (the envelope sender it was delivered with), as an address. */
+  originalReturnPath: string | null;
   arrivalDate: string | null;
   reportedDomain: string | null;
 };
@@ -190,18 +192,24 @@ function arfOf(part: Part, returned: Part | undefined): ArfReport {
     originalMailFrom: addressOf(fields.get("original-mail-from")),
     originalRcptTo: addressOf(fields.get("original-rcpt-to")),
     originalMessageId: returnedMessageId(returned),
+    originalReturnPath: addressOf(returnedHeader(returned, "return-path")),
     arrivalDate: fields.get("arrival-date")?.trim() || null,
     reportedDomain: fields.get("reported-domain")?.trim().toLowerCase() || null,
   };
 }
 
-/** The Message-ID of the returned message or headers part. */
-function returnedMessageId(part: Part | undefined): string | null {
-  if (!part) return null;
+/** A header of the returned message or headers part. */
+function returnedHeader(part: Part | undefined, name: string): string | undefined {
+  if (!part) return undefined;
   // Only the header block: the body of a returned message is none of ours to read.
   const text = part.content.toString("utf8");
   const end = text.search(/\r?\n\r?\n/);
-  return messageIdOf(fieldGroups(end < 0 ? text : text.slice(0, end))[0]?.get("message-id"));
+  return fieldGroups(end < 0 ? text : text.slice(0, end))[0]?.get(name);
+}
+
+/** The Message-ID of the returned message or headers part. */
+function returnedMessageId(part: Part | undefined): string | null {
+  return messageIdOf(returnedHeader(part, "message-id"));
 }
 
 function messageIdOf(value: string | undefined): string | null {

@@ -11,7 +11,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import nodemailer from "nodemailer";
 import { verifyWebhook } from "../../api/channels/webhook-signature";
+import { fblAddress } from "../../api/email/inbound-smtp";
+import { returnPath } from "../../api/email/return-path";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { rand, validatedDomain } from "../support/email";
@@ -96,6 +99,45 @@ describe("e-mail through the local SMTP peer and back", () => {
     const delayed = await send(`delay-${rand()}@destino.test`);
     await expect.poll(async () => events(delayed.id), settle).toEqual(["queued", "sent", "deferred"]);
     expect((await message(delayed.id)).status).toBe("sent");
+  });
+
+  it("a provider's feedback loop sends its complaint to fbl@<EMAIL_HOST>: the address it quotes is opted out", async () => {
+    const to = `ana-${rand()}@destino.test`;
+    const m = await send(to);
+    await expect.poll(async () => (await message(m.id)).status, settle).toBe("delivered");
+    const arf = [
+      "From: <feedbackloop@fbl.example.net>",
+      `To: ${fblAddress()}`,
+      "Subject: Abuse report",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/report; report-type=feedback-report; boundary="b"',
+      "",
+      "--b",
+      "Content-Type: message/feedback-report",
+      "",
+      "Feedback-Type: abuse",
+      "Version: 1",
+      `Original-Mail-From: <${returnPath(m.id, domain)}>`,
+      `Original-Rcpt-To: <${to}>`,
+      "",
+      "--b",
+      "Content-Type: text/rfc822-headers",
+      "",
+      `Message-ID: <${m.id}@${domain}>`,
+      "",
+      "--b--",
+      "",
+    ].join("\r\n");
+    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: inject("emailInboundPort"), secure: false, ignoreTLS: true });
+    try {
+      await transport.sendMail({ envelope: { from: "", to: fblAddress() }, raw: arf });
+    } finally {
+      transport.close();
+    }
+    await expect
+      .poll(async () => (await query("SELECT source FROM optouts WHERE account_id = $1 AND channel = 'email' AND recipient = $2", [accountId, to]))[0], settle)
+      .toEqual({ source: "complaint" });
+    expect([(await send(to)).status]).toEqual(["optout"]);
   });
 
   it("a 4xx at RCPT: deferred with the reason, retried, and dropped when the attempts run out (refunded)", async () => {

@@ -17,9 +17,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type InboundReport, type InboundSmtp, startInboundSmtp } from "../../api/email/inbound-smtp";
+import { fblAddress, type InboundReport, type InboundSmtp, startInboundSmtp } from "../../api/email/inbound-smtp";
 import { messageIdHeader, messageOfMessageIdHeader, returnPath } from "../../api/email/return-path";
-import { SECRET_NAMES } from "../../api/lib/env";
+import { env, SECRET_NAMES } from "../../api/lib/env";
 import { freePort } from "../support/net";
 
 const root = resolve(__dirname, "..", "..");
@@ -68,8 +68,13 @@ function dsn(id: string, recipient = "maria@example.org", status = "5.1.1"): str
   ].join("\r\n");
 }
 
-/** A feedback loop's complaint about our message `id` (RFC 5965), the original message inline. */
-function arf(id: string): string {
+/**
+ * A feedback loop's complaint about our message `id` (RFC 5965), the original message inline.
+ * `quoted`: the envelope sender it quotes (Original-Mail-From; default the message's return path);
+ * `returnPathHeader`: a Return-Path header on the returned message.
+ */
+function arf(id: string, opts: { quoted?: string | null; returnPathHeader?: string } = {}): string {
+  const quoted = opts.quoted === undefined ? returnPath(id, DOMAIN) : opts.quoted;
   return [
     "From: <feedbackloop@fbl.example.net>",
     `To: ${returnPath(id, DOMAIN)}`,
@@ -88,7 +93,7 @@ function arf(id: string): string {
     "Feedback-Type: abuse",
     "User-Agent: ExampleFBL/1.0",
     "Version: 1",
-    `Original-Mail-From: <${returnPath(id, DOMAIN)}>`,
+    ...(quoted === null ? [] : [`Original-Mail-From: <${quoted}>`]),
     "Original-Rcpt-To: <carla@fbl.example.net>",
     "Arrival-Date: Tue, 25 Nov 2026 13:00:00 +0000",
     `Reported-Domain: ${DOMAIN}`,
@@ -97,6 +102,7 @@ function arf(id: string): string {
     "Content-Type: message/rfc822",
     "Content-Disposition: inline",
     "",
+    ...(opts.returnPathHeader ? [`Return-Path: <${opts.returnPathHeader}>`] : []),
     `Message-ID: ${messageIdHeader(id, DOMAIN)}`,
     `From: Loja <ofertas@${DOMAIN}>`,
     "To: carla@fbl.example.net",
@@ -192,6 +198,29 @@ describe("the inbound SMTP listener", () => {
     expect(got.recipients).toEqual([{ messageId: id, domain: DOMAIN }]);
     expect(got.report).toMatchObject({ kind: "arf", feedbackType: "abuse", originalRcptTo: "carla@fbl.example.net", reportedDomain: DOMAIN });
     expect(got.report.kind === "arf" && messageOfMessageIdHeader(got.report.originalMessageId)).toBe(id);
+  });
+
+  it("the feedback-loop address fbl@<EMAIL_HOST> takes ARF complaints, naming the message by the signed return path they quote (Original-Mail-From, else the returned Return-Path)", async () => {
+    const fbl = fblAddress();
+    expect(fbl).toBe(`fbl@${env().EMAIL_HOST}`);
+    const [a, b] = [randomUUID(), randomUUID()];
+    expect(await send(listener.port, fbl.toUpperCase(), arf(a))).toMatchObject({ ok: true });
+    expect(reportsOf(a).map((r) => [r.report.kind, r.recipients])).toEqual([["arf", [{ messageId: a, domain: DOMAIN }]]]);
+    expect(await send(listener.port, fbl, arf(b, { quoted: null, returnPathHeader: returnPath(b, DOMAIN) }))).toMatchObject({ ok: true });
+    expect(reportsOf(b).map((r) => r.recipients)).toEqual([[{ messageId: b, domain: DOMAIN }]]);
+  });
+
+  it("a complaint to the feedback-loop address quoting a forged return path names nothing (a Message-ID alone is no proof); anything but ARF there is refused 550 5.6.0", async () => {
+    const id = randomUUID();
+    const forged = returnPath(id, DOMAIN).replace(/-([0-9a-f]{8})@/, (_, t: string) => `-${t === "00000000" ? "00000001" : "00000000"}@`);
+    const before = reports.length;
+    expect(await send(listener.port, fblAddress(), arf(id, { quoted: forged, returnPathHeader: forged }))).toMatchObject({ ok: true });
+    const got = reports.slice(before);
+    expect(got.map((r) => [r.report.kind, r.recipients])).toEqual([["arf", []]]);
+    const r = await send(listener.port, fblAddress(), dsn(id));
+    expect(r).toMatchObject({ ok: false, code: 550 });
+    expect(r.response).toMatch(/^550 5\.6\.0 /);
+    expect(reportsOf(id)).toEqual([]);
   });
 
   it("takes a real-shaped bounce as is (Gmail's: nested parts, an icon, no returned headers)", async () => {

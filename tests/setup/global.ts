@@ -162,7 +162,8 @@ export async function setup(project: TestProject) {
     // This run's own random secrets, for every process it starts; in process.env too, so the test
     // workers (which inherit it) and the processes tests spawn with it agree with them.
     const secrets = randomSecrets();
-    Object.assign(process.env, secrets);
+    // The platform's mail host too: tests address its feedback-loop mailbox (fbl@EMAIL_HOST).
+    Object.assign(process.env, secrets, { EMAIL_HOST: "mail.mensageria.test" });
     const env = {
       ...process.env,
       ...secrets,
