@@ -136,6 +136,8 @@ const schema = z
     /** PEM files of the inbound listener's STARTTLS key and certificate, both or neither; neither: STARTTLS is not offered. */
     EMAIL_INBOUND_TLS_KEY: optionalText,
     EMAIL_INBOUND_TLS_CERT: optionalText,
+    /** Where e-mail open pixels and click redirects point (`<url>/e/o/…`, `<url>/e/c/…`; ADR 039): a public origin whose /e/ reaches the web process. Unset: APP_URL. */
+    EMAIL_TRACK_URL: z.string().url().optional(),
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,
     FACEBOOK_CLIENT_ID: optionalText,
