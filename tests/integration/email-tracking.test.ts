@@ -7,8 +7,11 @@
  * the pixel is always a GIF, tracking turned off leaves the HTML untouched, and the insights'
  * figures are the ones recorded.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { verifyWebhook } from "../../api/channels/webhook-signature";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { rand, validatedDomain } from "../support/email";
@@ -212,5 +215,42 @@ describe("open and click tracking", () => {
     const wide = await api("/api/email/insights", { token: c.token, body: { from: "2026-01-01", to: "2026-03-01" }, lang: "en" });
     expect(wide.status).toBe(422);
     expect(Object.keys(wide.body.error.fields)).toEqual(["to"]);
+  });
+
+  it("the account's customer webhooks receive opened and clicked, signed, once each", async () => {
+    const w = await account("emailtrackinghooks");
+    const hits: Array<{ headers: import("node:http").IncomingHttpHeaders; raw: string }> = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        hits.push({ headers: req.headers, raw: Buffer.concat(chunks).toString("utf8") });
+        res.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      const endpoint = await api("/api/webhooks", { token: w.token, body: { url, events: ["message.status_changed"], description: "tracking" } });
+      expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+      const to = `gil-${rand()}@destino.test`;
+      const id = await send(w, to);
+      const html = await receivedHtml(to);
+      await expect.poll(() => status(id), settle).toBe("delivered");
+      await client(pixelOf(html)!);
+      await client(pixelOf(html)!);
+      await client(hrefs(html)[0]);
+      await client(hrefs(html)[0]);
+      const seen = () =>
+        hits
+          .filter((h) => verifyWebhook(endpoint.body.data.secret, h.headers as Record<string, string>, h.raw).ok)
+          .map((h) => JSON.parse(h.raw) as { data: { message_id: string; status: string } })
+          .filter((b) => b.data.message_id === id)
+          .map((b) => b.data.status)
+          .sort();
+      await expect.poll(seen, settle).toEqual(["clicked", "delivered", "opened", "sent"]);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });
