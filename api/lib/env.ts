@@ -502,12 +502,12 @@ export function env(): Env {
 }
 
 /**
- * The platform's own host names, lower-case: the app's (APP_URL), the unsubscribe page's and the
- * link shortener's. A reseller can never claim one as its whitelabel host, nor be served on one.
+ * The platform's own host names, lower-case: the app's (APP_URL), the unsubscribe page's, the
+ * link shortener's and the e-mail tracking links' (EMAIL_TRACK_URL). A reseller can never claim one as its whitelabel host, nor be served on one.
  */
 export function platformHosts(): string[] {
   const e = env();
-  const hosts = [new URL(e.APP_URL).hostname, e.UNSUBSCRIBE_HOST, e.SHORTENER_HOST];
+  const hosts = [new URL(e.APP_URL).hostname, e.UNSUBSCRIBE_HOST, e.SHORTENER_HOST, e.EMAIL_TRACK_URL ? new URL(e.EMAIL_TRACK_URL).hostname : null];
   return [...new Set(hosts.filter((h): h is string => Boolean(h)).map((h) => h.trim().toLowerCase().replace(/\.$/, "")))];
 }
 

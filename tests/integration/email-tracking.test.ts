@@ -248,7 +248,7 @@ describe("open and click tracking", () => {
           .filter((b) => b.data.message_id === id)
           .map((b) => b.data.status)
           .sort();
-      await expect.poll(seen, settle).toEqual(["clicked", "delivered", "opened", "sent"]);
+      await expect.poll(seen, settle).toEqual(["clicked", "delivered", "opened", "queued", "sent"]);
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
