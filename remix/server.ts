@@ -93,6 +93,8 @@ async function answer(request: Request, srv: Server<Relay>): Promise<Response | 
   if (pathname === "/health") return new Response("OK", { headers: { "Content-Type": "text/plain" } });
   const ip = srv.requestIP(request)?.address ?? null;
   if (pathname === "/api" || pathname.startsWith("/api/")) return forward(request, e.API_URL, ip);
+  // E-mail open pixels and click redirects (ADR 039): answered by the api process under /api/track.
+  if (pathname.startsWith("/e/o/") || pathname.startsWith("/e/c/")) return forward(request, `${e.API_URL}/api/track`, ip);
   if (pathname.startsWith("/realtime/")) {
     if (request.headers.get("Upgrade")?.toLowerCase() === "websocket") {
       const target = e.REALTIME_URL.replace(/^http/, "ws") + pathname + url.search;

@@ -19,6 +19,7 @@ import { z } from "../lib/zod";
 import { can } from "../policy/policy";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { HISTORY_TIME_ZONE, saoPauloToday, smsHistorySchema } from "../sms/history";
+import { engagementCounts } from "./tracking";
 
 export type EmailMessage = {
   id: string;
@@ -128,8 +129,7 @@ export async function getEmailMessage(ctx: SignedInCtx, id: string): Promise<{ d
       ...view(m),
       text: body,
       html,
-      opens: events.filter((e) => e.status === "opened").length,
-      clicks: events.filter((e) => e.status === "clicked").length,
+      ...(await engagementCounts(id, ctx.actor.accountId)),
       events: events.map(({ payload, ...e }) => ({ ...e, error_code: payload?.error_code ?? null, error_message: payload?.error_message ?? null })),
     },
   };

@@ -136,6 +136,8 @@ const schema = z
     /** PEM files of the inbound listener's STARTTLS key and certificate, both or neither; neither: STARTTLS is not offered. */
     EMAIL_INBOUND_TLS_KEY: optionalText,
     EMAIL_INBOUND_TLS_CERT: optionalText,
+    /** Where e-mail open pixels and click redirects point (`<url>/e/o/…`, `<url>/e/c/…`; ADR 039): a public origin whose /e/ reaches the web process. Unset: APP_URL. */
+    EMAIL_TRACK_URL: z.string().url().optional(),
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,
     FACEBOOK_CLIENT_ID: optionalText,
@@ -500,12 +502,12 @@ export function env(): Env {
 }
 
 /**
- * The platform's own host names, lower-case: the app's (APP_URL), the unsubscribe page's and the
- * link shortener's. A reseller can never claim one as its whitelabel host, nor be served on one.
+ * The platform's own host names, lower-case: the app's (APP_URL), the unsubscribe page's, the
+ * link shortener's and the e-mail tracking links' (EMAIL_TRACK_URL). A reseller can never claim one as its whitelabel host, nor be served on one.
  */
 export function platformHosts(): string[] {
   const e = env();
-  const hosts = [new URL(e.APP_URL).hostname, e.UNSUBSCRIBE_HOST, e.SHORTENER_HOST];
+  const hosts = [new URL(e.APP_URL).hostname, e.UNSUBSCRIBE_HOST, e.SHORTENER_HOST, e.EMAIL_TRACK_URL ? new URL(e.EMAIL_TRACK_URL).hostname : null];
   return [...new Set(hosts.filter((h): h is string => Boolean(h)).map((h) => h.trim().toLowerCase().replace(/\.$/, "")))];
 }
 

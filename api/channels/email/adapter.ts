@@ -16,6 +16,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { signingKey } from "../../email/domains";
 import { messageIdHeader, returnPath } from "../../email/return-path";
 import { EMAIL_PROVIDER } from "../../email/provider";
+import { trackedHtml } from "../../email/tracking";
 import type { EmailContent } from "../../email/send";
 import { env } from "../../lib/env";
 import { DeferredSendError, PermanentSendError, type ChannelAdapter } from "../contract";
@@ -56,7 +57,7 @@ export const emailSmtpAdapter: ChannelAdapter = {
         ...(content.reply_to ? { replyTo: content.reply_to } : {}),
         subject: content.subject,
         ...(message.body ? { text: message.body } : {}),
-        ...(content.html ? { html: content.html } : {}),
+        ...(content.html ? { html: await trackedHtml(message, content.html) } : {}),
         messageId: messageIdHeader(message.id, content.domain),
         envelope: { from: returnPath(message.id, content.domain), to: [message.recipient] },
         dsn: { id: message.id.replaceAll("-", ""), return: "headers", notify: ["success", "failure", "delay"], recipient: message.recipient },

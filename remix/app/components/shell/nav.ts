@@ -36,6 +36,7 @@ export const NAV: NavGroup[] = [
     items: [
       { key: "mailSend", href: "/mail/send", icon: "send" },
       { key: "mailDomains", href: "/mail/domains", icon: "mail" },
+      { key: "mailInsights", href: "/mail/insights", icon: "insights" },
     ],
   },
   {
@@ -105,6 +106,7 @@ export const NAV: NavGroup[] = [
       { key: "adminWhatsappStat", href: "/admin/whatsapp/reports/stat", icon: "report" },
       { key: "adminWhatsappHistory", href: "/admin/whatsapp/reports/history", icon: "history" },
       { key: "adminWhatsappInsights", href: "/admin/whatsapp/reports/insights", icon: "insights" },
+      { key: "adminEmailInsights", href: "/admin/email/reports/insights", icon: "insights" },
     ],
   },
   {
