@@ -214,11 +214,11 @@ const STATUS_OF: Record<EngagementKind, MessageStatus> = { open: "opened", click
 export async function recordEngagement(messageId: string, kind: EngagementKind, url: string | null = null): Promise<boolean> {
   const found = await row<{ status: MessageStatus }>(
     `WITH m AS (
-       SELECT id, account_id, campaign_id, status, split_part(recipient, '@', 2) AS domain FROM messages
+       SELECT id, created_at, account_id, campaign_id, status, split_part(recipient, '@', 2) AS domain FROM messages
         WHERE id = $1 AND channel = 'email' AND direction = 'outbound' LIMIT 1
      ), i AS (
-       INSERT INTO email_engagements (account_id, message_id, campaign_id, kind, url, recipient_domain)
-       SELECT account_id, id, campaign_id, $2, $3, left(domain, 253) FROM m
+       INSERT INTO email_engagements (account_id, message_id, message_created_at, campaign_id, kind, url, recipient_domain)
+       SELECT account_id, id, created_at, campaign_id, $2, $3, left(domain, 253) FROM m
      )
      SELECT status FROM m`,
     [messageId, kind, url],

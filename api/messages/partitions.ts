@@ -9,7 +9,7 @@
  *    `plans.history_retention_months`: a partition holds every account) leaves the database:
  *    a. exported, before anything changes, from one REPEATABLE READ snapshot: the month's
  *       messages, message_events and the rows keyed by those messages (message_parts,
- *       smpp_messages, moderation_holds), each as `<dir>/<YYYY_MM>/<table>.csv.gz` (CSV with a
+ *       smpp_messages, moderation_holds, email_engagements), each as `<dir>/<YYYY_MM>/<table>.csv.gz` (CSV with a
  *       header, as COPY writes it), written to `.part`, read back and its records counted
  *       against COPY's row count, then renamed;
  *    b. detached in one short transaction (lock_timeout 1 s, up to 5 attempts; else the next run):
@@ -71,6 +71,7 @@ function monthSelects(s: string, opts: { detached?: boolean } = {}) {
     all.message_parts = keyed("message_parts");
     all.smpp_messages = keyed("smpp_messages");
     all.moderation_holds = keyed("moderation_holds");
+    all.email_engagements = keyed("email_engagements");
   }
   return { all, from, to };
 }
@@ -124,7 +125,7 @@ async function detachMonth(client: pg.Client, s: string, exported: ArchivedMonth
   await client.query("BEGIN");
   try {
     await client.query("SET LOCAL lock_timeout = '1s'");
-    for (const table of ["message_parts", "smpp_messages", "moderation_holds"]) {
+    for (const table of ["message_parts", "smpp_messages", "moderation_holds", "email_engagements"]) {
       const deleted = await client.query(`DELETE FROM ${table} WHERE message_created_at >= ${from} AND message_created_at < ${to}`);
       if (deleted.rowCount !== exported.files[table].rows) {
         await client.query("ROLLBACK");

@@ -197,6 +197,11 @@ describe("the partition job", () => {
     // A keyed row of the oldest month: it leaves with its message, in the archive.
     const [old] = await q<{ id: string }>(`SELECT id FROM messages WHERE created_at >= $1 AND created_at < $2 LIMIT 1`, [month(-16).toISOString(), month(-15).toISOString()]);
     await q(`INSERT INTO message_parts (message_id, part, total, provider, provider_message_id) VALUES ($1, 1, 1, 'smpp', 'part-old')`, [old.id]);
+    // An open of an old e-mail too (ADR 039): it leaves with its message.
+    await q(
+      `INSERT INTO email_engagements (account_id, message_id, message_created_at, kind, recipient_domain) SELECT account_id, id, created_at, 'open', 'destino.test' FROM messages WHERE id = $1`,
+      [old.id],
+    );
     // The longest retention of every plan decides: 15 months keeps month -15 too.
     await q(`INSERT INTO plans (name, service, history_retention_months) VALUES ('Curto', 'sms', 2), ('Longo', 'sms', 15)`);
 
@@ -214,11 +219,13 @@ describe("the partition job", () => {
     expect(done.files.messages.rows).toBe(20);
     expect(done.files.message_events.rows).toBe(20);
     expect(done.files.message_parts.rows).toBe(1);
+    expect(done.files.email_engagements.rows).toBe(1);
     expect(await partitionsOf("messages")).not.toContain(`messages_p${suffix(month(-16))}`);
     expect(await partitionsOf("message_events")).not.toContain(`message_events_p${suffix(month(-16))}`);
     expect(await q(`SELECT 1 FROM pg_class WHERE relname = $1`, [`messages_p${suffix(month(-16))}`])).toHaveLength(0);
     expect(await q(`SELECT 1 FROM message_provider_ids WHERE message_created_at < $1`, [month(-15).toISOString()])).toHaveLength(0);
     expect(await q(`SELECT 1 FROM message_parts WHERE provider_message_id = 'part-old'`)).toHaveLength(0);
+    expect(await q(`SELECT 1 FROM email_engagements WHERE message_id = $1`, [old.id])).toHaveLength(0);
 
     // Ahead: this month and the next three exist for both tables.
     for (let i = 0; i <= 3; i++) {
