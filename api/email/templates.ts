@@ -232,3 +232,14 @@ export async function previewEmailTemplate(ctx: SignedInCtx, id: string, input: 
 export async function setEmailTemplateActive(ctx: SignedInCtx, id: string, active: boolean): Promise<{ data: EmailTemplateView }> {
   return updateEmailTemplate(ctx, id, { active });
 }
+
+/** The account's contacts with an address a preview can be filled from (the first 200 by name): the screen's contact picker. */
+export async function previewContacts(ctx: SignedInCtx): Promise<Array<{ id: string; label: string }>> {
+  assertReach(ctx);
+  const found = await rows<{ id: string; name: string | null; email: string }>(
+    `SELECT id, NULLIF(concat_ws(' ', first_name, last_name), '') AS name, email::text AS email FROM contacts
+      WHERE account_id = $1 AND email IS NOT NULL ORDER BY lower(coalesce(first_name, email::text)), id LIMIT 200`,
+    [ctx.actor.accountId],
+  );
+  return found.map((c) => ({ id: c.id, label: c.name ? `${c.name} <${c.email}>` : c.email }));
+}
