@@ -1,5 +1,5 @@
 /** The worker process: Redis Streams consumers for background jobs. */
-import { DEMO_EMAIL_DOMAIN, ensureDemoEmailDomain, usesLocalPeers } from "./email/demo";
+import { DEMO_EMAIL_DOMAIN, ensureDemoEmailDomain, ensureDemoEmailTemplates, usesLocalPeers } from "./email/demo";
 import { recheckDueDomains } from "./email/domains";
 import { startDispatchers } from "./dispatch/dispatcher";
 import { startDispatchSweep } from "./dispatch/recovery";
@@ -115,6 +115,8 @@ if (usesLocalPeers()) {
       try {
         const done = await ensureDemoEmailDomain();
         if (done !== "skipped") console.log(`e-mail demo domain ${DEMO_EMAIL_DOMAIN}: ${done}`);
+        const made = await ensureDemoEmailTemplates();
+        if (made) console.log(`e-mail demo templates: ${made} made from the library`);
         return;
       } catch (e) {
         if (attempt === 60) console.warn(`e-mail demo domain: not validated (${(e as Error).message})`);

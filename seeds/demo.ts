@@ -9,6 +9,7 @@ import { hashPassword } from "../api/auth/passwords";
 import { randomToken } from "../api/lib/crypto";
 import { Account, AccountPlan, Currency, Department, Membership, Notification, PLAN_PERMISSIONS, Plan, ROLES, User, Whitelabel, sequelize, type Role } from "../models";
 import { buildCurrencies } from "./currencies";
+import { ensurePlatformEmailLibrary } from "../api/email/libs";
 
 /** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
 export const DEMO_PASSWORD = "Demo!Mensa#2026";
@@ -177,6 +178,10 @@ export async function seed({ log }: { log: (s: string) => void }) {
     }
     log(`demo seed: ${currencies.length} currencies upserted, ${created} new rows`);
   });
+
+  // The platform's e-mail template library (every account reads it; ADR 037): added by name when missing.
+  const libs = await ensurePlatformEmailLibrary();
+  if (libs) log(`e-mail template library: ${libs} platform templates added`);
 
   const w = Math.max(...logins.map(([e]) => e.length));
   log(`demo logins (password for all: ${DEMO_PASSWORD})`);

@@ -82,3 +82,35 @@ export const EmailMessageOne = t.Object({
     ),
   }),
 });
+
+const templateFields = {
+  id: t.String({ format: "uuid" }),
+  name: t.String(),
+  subject: t.String({ description: "May hold {{variables}}" }),
+  mjml: t.String({ description: "The MJML source" }),
+  html: t.String({ description: "Compiled from the source at save (responsive, styles inlined), variables still as {{name}}" }),
+  text: nullable(t.String()),
+  variables: t.Array(t.String(), { description: "The {{variables}} the subject, source and text use" }),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+};
+export const EmailTemplate = t.Object({ ...templateFields, active: t.Boolean({ description: "An inactive template is refused at send ('This template is not active')" }) });
+export const EmailTemplates = Page(EmailTemplate, "By name (ignoring case), then id");
+export const EmailTemplateOne = t.Object({ data: EmailTemplate });
+export const EmailTemplatesDeleted = t.Object({ deleted: Type.Integer(), ids: t.Array(t.String({ format: "uuid" })) });
+export const EmailTemplatePreview = t.Object({
+  data: t.Object({
+    subject: t.String(),
+    html: t.String({ description: "Values HTML-escaped" }),
+    text: nullable(t.String()),
+    contact_id: nullable(t.String({ format: "uuid" })),
+    variables: t.Array(t.String()),
+  }),
+});
+export const EmailLib = t.Object({
+  ...templateFields,
+  description: t.String(),
+  platform: t.Boolean({ description: "The platform's entry (read-only), else the account's own" }),
+});
+export const EmailLibs = Page(EmailLib, "The platform's entries and the account's own, by name (ignoring case), then id");
+export const EmailLibOne = t.Object({ data: EmailLib });

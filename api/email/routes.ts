@@ -1,6 +1,6 @@
 /**
- * E-mail API (issue 17; spec section 7 "E-mail"), under /api/email with the JWT: sending domains and
- * the accept of messages so far. Thin: the use-cases (./domains, ./send) check the route's roles and
+ * E-mail API (issue 17; spec section 7 "E-mail"), under /api/email with the JWT: sending domains,
+ * the accept of messages, templates and the template library. Thin: the use-cases (./domains, ./send) check the route's roles and
  * scope by account.
  */
 import { Elysia, t } from "elysia";
@@ -9,7 +9,9 @@ import { created } from "../http/created";
 import { createdResponse, errorResponses, successResponse, zodBody } from "../http/openapi";
 import { pageQuery } from "../lib/page";
 import { deleteEmailDomain, getEmailDomain, listEmailDomains, registerEmailDomain, validateEmailDomain } from "./domains";
-import { domainSchema, sendEmailSchema } from "./schemas";
+import { createEmailLib, deleteEmailLib, listEmailLibs, updateEmailLib } from "./libs";
+import { domainSchema, emailBulkIdsSchema, emailLibSchema, emailTemplateSchema, emailTemplateUpdateSchema, sendEmailSchema } from "./schemas";
+import { createEmailTemplate, deleteEmailTemplate, deleteEmailTemplates, getEmailTemplate, listEmailTemplates, previewEmailTemplate, updateEmailTemplate } from "./templates";
 import { acceptEmail } from "./send";
 import { getEmailMessage, listEmailMessages } from "./history";
 import * as R from "./responses";
@@ -69,7 +71,7 @@ export const emailRoutes = new Elysia({ prefix: "/email", tags: ["email"], detai
         requestBody: zodBody(sendEmailSchema),
         responses: { ...successResponse(R.EmailAccepted, "Accepted", 202), ...errorResponses(402, 409, 422) },
         summary:
-          "Send an e-mail to one address or a list (up to 1,000; more is a campaign), from an address of a validated domain of the account (422 on from: 'You need to register a domain and verify it before submitting'), with a subject and an HTML and/or text part (HTML up to 512 KB), now or at scheduled_at. Each distinct recipient is one message, priced and debited at accept (402 INSUFFICIENT_BALANCE: nothing written); an opted-out or denied address is answered optout / rejected at price 0",
+          "Send an e-mail to one address or a list (up to 1,000; more is a campaign), from an address of a validated domain of the account (422 on from: 'You need to register a domain and verify it before submitting'), with a subject and an HTML and/or text part (HTML up to 512 KB) — or template_id + variables instead (422 on template_id: 'This template is not active', or not one of the account's; each recipient that is a contact of the account fills the variables the request does not give) —, now or at scheduled_at. Each distinct recipient is one message, priced and debited at accept (402 INSUFFICIENT_BALANCE: nothing written); an opted-out or denied address is answered optout / rejected at price 0",
       },
     },
   )
@@ -92,4 +94,92 @@ export const emailRoutes = new Elysia({ prefix: "/email", tags: ["email"], detai
       responses: { ...successResponse(R.EmailMessageOne), ...errorResponses(404) },
       summary: "One e-mail message: its status, times, content, counts of opens and clicks, and its events in order (with the code and reason of a bounce or block)",
     },
+  })
+  .post(
+    "/templates",
+    async ({ ctx, body, set }) => {
+      const answer = await createEmailTemplate(ctx, body);
+      return created(set, `/api/email/templates/${answer.data.id}`, answer);
+    },
+    {
+      body: t.Record(t.String(), t.Any()),
+      detail: {
+        requestBody: zodBody(emailTemplateSchema),
+        responses: { ...createdResponse(R.EmailTemplateOne), ...errorResponses(422) },
+        summary:
+          "Create an e-mail template: name (unique in the account), subject, MJML source compiled to responsive HTML at save (422 on mjml: the compiler's first error, or HTML over 512 KB), optional text part, active (default true). {{first_name}} and other contact or custom fields are filled at send",
+      },
+    },
+  )
+  .get("/templates", ({ ctx, query }) => listEmailTemplates(ctx, query), {
+    query: t.Object({ ...pageQuery, active: t.Optional(t.String({ description: "true or false" })) }),
+    detail: { responses: { ...successResponse(R.EmailTemplates), ...errorResponses(422) }, summary: "The account's e-mail templates by name, a keyset page" },
+  })
+  .delete("/templates", ({ ctx, body }) => deleteEmailTemplates(ctx, body), {
+    body: t.Record(t.String(), t.Any()),
+    detail: {
+      requestBody: zodBody(emailBulkIdsSchema),
+      responses: { ...successResponse(R.EmailTemplatesDeleted), ...errorResponses(422) },
+      summary: "Delete several templates of the account ({ids}); unknown ids and other accounts' are ignored. Answers how many and which",
+    },
+  })
+  .get("/templates/:id", ({ ctx, params }) => getEmailTemplate(ctx, params.id), {
+    params: id,
+    detail: { responses: { ...successResponse(R.EmailTemplateOne), ...errorResponses(404) }, summary: "One e-mail template" },
+  })
+  .put("/templates/:id", ({ ctx, params, body }) => updateEmailTemplate(ctx, params.id, body), {
+    params: id,
+    body: t.Record(t.String(), t.Any()),
+    detail: {
+      requestBody: zodBody(emailTemplateUpdateSchema),
+      responses: { ...successResponse(R.EmailTemplateOne), ...errorResponses(404, 422) },
+      summary: "Change a template: the fields given (e.g. only active to turn it off); a new source is compiled again",
+    },
+  })
+  .delete("/templates/:id", ({ ctx, params }) => deleteEmailTemplate(ctx, params.id), {
+    params: id,
+    detail: { responses: { ...successResponse(R.Deleted), ...errorResponses(404) }, summary: "Delete a template" },
+  })
+  .get("/templates/:id/preview", ({ ctx, params, query }) => previewEmailTemplate(ctx, params.id, query), {
+    params: id,
+    query: t.Object({ contact_id: t.Optional(t.String({ description: "A contact of the account whose fields fill the variables; sample values without it" })) }),
+    detail: {
+      responses: { ...successResponse(R.EmailTemplatePreview), ...errorResponses(404, 422) },
+      summary: "The template as a recipient gets it: subject, HTML (values HTML-escaped) and text with the variables filled from the contact, or sample values",
+    },
+  })
+  .post(
+    "/libs",
+    async ({ ctx, body, set }) => {
+      const answer = await createEmailLib(ctx, body);
+      return created(set, `/api/email/libs/${answer.data.id}`, answer);
+    },
+    {
+      body: t.Record(t.String(), t.Any()),
+      detail: {
+        requestBody: zodBody(emailLibSchema),
+        responses: { ...createdResponse(R.EmailLibOne), ...errorResponses(422) },
+        summary: "Save an entry in the account's template library (compiled like a template)",
+      },
+    },
+  )
+  .get("/libs", ({ ctx, query }) => listEmailLibs(ctx, query), {
+    query: t.Object(pageQuery),
+    detail: {
+      responses: { ...successResponse(R.EmailLibs), ...errorResponses(422) },
+      summary: "The template library: the platform's entries (platform: true, read-only) and the account's own, a keyset page",
+    },
+  })
+  .put("/libs/:id", ({ ctx, params, body }) => updateEmailLib(ctx, params.id, body), {
+    params: id,
+    body: t.Record(t.String(), t.Any()),
+    detail: {
+      requestBody: zodBody(emailLibSchema),
+      responses: { ...successResponse(R.EmailLibOne), ...errorResponses(404, 422) },
+      summary: "Change one of the account's library entries (a platform entry is 404)",
+    },
+  })
+  .delete("/libs/:id", ({ ctx, params }) => deleteEmailLib(ctx, params.id), {
+    params: id,
+    detail: { responses: { ...successResponse(R.Deleted), ...errorResponses(404) }, summary: "Delete one of the account's library entries (a platform entry is 404)" },
   });

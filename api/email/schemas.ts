@@ -69,18 +69,50 @@ const contentRequired = (v: { html?: string; text?: string }, ctx: z.RefinementC
   if (!v.html?.trim() && !v.text?.trim()) ctx.addIssue({ code: "custom", path: ["html"], message: "validation.emailContentRequired" });
 };
 
+/** A template's id (a uuid, else "not an option") and the values of its {{variables}}. */
+const templateId = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.option")
+  .optional();
+/** At most 100 variables, names as in templates, values up to 1,000 characters (a number or boolean is its text). */
+export const MAX_VARIABLES = 100;
+const variables = z
+  .record(
+    z.string().regex(/^[A-Za-z0-9_]{1,40}$/, "validation.emailVariableName"),
+    z.union([z.string().max(1000, "validation.maxLength::1000"), z.number(), z.boolean(), z.null()]),
+  )
+  .refine((v) => Object.keys(v).length <= MAX_VARIABLES, `validation.maxItems::${MAX_VARIABLES}`)
+  .optional();
+
+/**
+ * Either a template (its subject and parts; `variables` fill it) or a subject with HTML and/or
+ * text — not both: a subject or part beside a template is refused on that field.
+ */
+const contentOrTemplate = (v: { template_id?: string; subject?: string; html?: string; text?: string }, ctx: z.RefinementCtx) => {
+  if (v.template_id) {
+    for (const f of ["subject", "html", "text"] as const) if (v[f]?.trim()) ctx.addIssue({ code: "custom", path: [f], message: "validation.emailTemplateOrContent" });
+    return;
+  }
+  // A blank subject given is the subject field's own error; an absent one is this.
+  if (v.subject === undefined) ctx.addIssue({ code: "custom", path: ["subject"], message: "validation.required" });
+  contentRequired(v, ctx);
+};
+
 export const sendEmailSchema = z
   .object({
     from: address,
     from_name: fromName,
     reply_to: address.optional(),
     to: z.union([address, z.array(address).min(1, "validation.required").max(MAX_RECIPIENTS, `validation.maxItems::${MAX_RECIPIENTS}`)]),
-    subject,
+    subject: subject.optional(),
     html,
     text,
+    template_id: templateId,
+    variables,
     scheduled_at: z.coerce.date("validation.date").optional(),
   })
-  .superRefine(contentRequired);
+  .superRefine(contentOrTemplate);
 export type SendEmailInput = z.infer<typeof sendEmailSchema>;
 
 /** Addresses as a person types them in one field: separated by commas, semicolons, spaces or lines. */
@@ -108,8 +140,70 @@ export const sendEmailFormSchema = z
         if (bad) ctx.addIssue({ code: "custom", message: `validation.emailOne::${bad.slice(0, 100)}` });
         if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `validation.maxItems::${MAX_RECIPIENTS}` });
       }),
-    subject,
+    subject: subject.optional(),
     html,
     text,
+    template_id: templateId,
+    /** The form's variables as lines `name=value` (one a line). */
+    variables: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const out: Record<string, string> = {};
+        for (const line of (v ?? "").split(/\r?\n/)) {
+          if (!line.trim()) continue;
+          const at = line.indexOf("=");
+          const name = (at < 0 ? line : line.slice(0, at)).trim();
+          if (!/^[A-Za-z0-9_]{1,40}$/.test(name)) {
+            ctx.addIssue({ code: "custom", message: `validation.emailVariableLine::${line.trim().slice(0, 60)}` });
+            return z.NEVER;
+          }
+          out[name] =
+            at < 0
+              ? ""
+              : line
+                  .slice(at + 1)
+                  .trim()
+                  .slice(0, 1000);
+        }
+        return out;
+      }),
   })
-  .superRefine(contentRequired);
+  .superRefine(contentOrTemplate);
+
+/** Most bytes of a template's MJML source (the compiled HTML has the HTML limit, MAX_HTML_BYTES). */
+export const MAX_MJML_BYTES = MAX_HTML_BYTES;
+const mjml = z
+  .string("validation.required")
+  .refine((v) => v.trim().length > 0, "validation.required")
+  .refine((v) => bytes(v) <= MAX_MJML_BYTES, `validation.emailMjmlSize::${MAX_MJML_BYTES / 1024}`);
+/** A checkbox (a form's "on") or a JSON boolean. */
+const flag = z.union([z.boolean(), z.string()]).transform((v) => v === true || v === "on" || v === "true" || v === "1");
+const templateName = z.string().trim().min(1, "validation.required").max(120, "validation.maxLength::120");
+
+/** An e-mail template (POST /email/templates, /mail/templates/create): its subject may hold {{variables}}. */
+export const emailTemplateSchema = z.object({
+  name: templateName,
+  subject,
+  mjml,
+  text,
+  active: flag.optional(),
+});
+export type EmailTemplateInput = z.infer<typeof emailTemplateSchema>;
+/** PUT /email/templates/{id}: any of the fields (the toggle sends only `active`). */
+export const emailTemplateUpdateSchema = emailTemplateSchema.partial();
+
+/** A library entry (POST /email/libs). */
+export const emailLibSchema = z.object({
+  name: templateName,
+  description: z.string().trim().max(300, "validation.maxLength::300").optional(),
+  subject,
+  mjml,
+  text,
+});
+export type EmailLibInput = z.infer<typeof emailLibSchema>;
+
+/** Several ids at once (DELETE /email/templates). */
+export const emailBulkIdsSchema = z.object({
+  ids: z.array(z.string().max(100)).min(1, "validation.required").max(MAX_RECIPIENTS, `validation.maxItems::${MAX_RECIPIENTS}`),
+});

@@ -1,7 +1,9 @@
 /**
  * Accepting e-mail (issue 17, POST /api/email/messages; ADR 036): step 1 of the message pipeline
  * for the e-mail channel. One request names one recipient or a list (up to MAX_RECIPIENTS), a
- * subject and an HTML and/or text part, from an address of one of the account's validated
+ * subject and an HTML and/or text part — or a template (`template_id`, active, of the account) whose
+ * {{variables}} are filled per recipient from `variables` and the account's contact with that
+ * address (./variables.ts: HTML-escaped, one-line subject) —, from an address of one of the account's validated
  * domains ('You need to register a domain and verify it before submitting' otherwise), now or at
  * `scheduled_at`. In ONE transaction: a message row per recipient (channel `email`, sender the from
  * address, recipient the address, body the text part, content the rest), its outbox row (unless
@@ -25,6 +27,8 @@ import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow } from "../sms
 import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
 import { EMAIL_PROVIDER } from "./provider";
 import { type SendEmailInput, sendEmailSchema } from "./schemas";
+import { contactValuesByEmail, templateForSend } from "./templates";
+import { fillParts, partsVariables } from "./variables";
 
 export { EMAIL_PROVIDER };
 
@@ -34,7 +38,13 @@ export type AcceptedEmails = { data: { messages: AcceptedEmail[]; total_price: n
 const fieldError = (field: string, key: string) => new AppError("VALIDATION", { fields: { [field]: [key] } });
 
 /** What the message row's `content` holds besides the text body (the adapter builds the e-mail from it). */
-export type EmailContent = { subject: string; html: string | null; from_name: string | null; reply_to: string | null; domain: string };
+export type EmailContent = { subject: string; html: string | null; from_name: string | null; reply_to: string | null; domain: string; template_id?: string | null };
+
+/**
+ * Most bytes one request may render when a template's variables make each recipient's e-mail its
+ * own (recipients × HTML): past it the list is refused on `to` (send it as a campaign).
+ */
+export const MAX_RENDERED_BYTES = 64 * 1024 * 1024;
 
 const FACTS_SQL = `
   SELECT a.currency,
@@ -90,16 +100,34 @@ export async function acceptEmail(ctx: SignedInCtx, input: unknown, idempotencyK
         price: blocked ? 0 : price.pricePerSegment,
       };
     });
-    const content: EmailContent = { subject: data.subject, html: data.html?.trim() ? data.html : null, from_name: data.from_name || null, reply_to: data.reply_to ?? null, domain };
+    // Each recipient's parts: the request's own, or the template filled with the variables given and the recipient's contact (by address).
+    const base = { from_name: data.from_name || null, reply_to: data.reply_to ?? null, domain };
+    let parts: Array<{ body: string; content: EmailContent }>;
+    if (data.template_id) {
+      const template = await templateForSend(accountId, data.template_id, transaction);
+      const source = { subject: template.subject, html: template.html, text: template.text };
+      const perContact = partsVariables(template.subject, template.html, template.text).some((v) => !data.variables || !(v in data.variables));
+      const contacts = perContact ? await contactValuesByEmail(accountId, recipients, transaction) : new Map();
+      if (contacts.size > 0 && contacts.size * Buffer.byteLength(template.html) > MAX_RENDERED_BYTES) throw fieldError("to", "validation.emailRenderedSize");
+      const shared = fillParts(source, [data.variables]);
+      parts = recipients.map((to) => {
+        const own = contacts.get(to);
+        const filled = own ? fillParts(source, [data.variables, own]) : shared;
+        return { body: filled.text ?? "", content: { ...base, subject: filled.subject, html: filled.html, template_id: template.id } };
+      });
+    } else {
+      const content: EmailContent = { ...base, subject: data.subject ?? "", html: data.html?.trim() ? data.html : null };
+      parts = recipients.map(() => ({ body: data.text?.trim() ? data.text! : "", content }));
+    }
     await exec(
       `WITH m AS (
          INSERT INTO messages (id, account_id, channel, direction, sender, recipient, body, segments, status, provider, price, currency, type, content,
                                error_code, error_message, scheduled_at, queued_at)
-         SELECT r.id, $1, 'email', 'outbound', $2, r.recipient, $3, 1, r.status, $4, r.price, $5, 'email', $6::jsonb,
+         SELECT r.id, $1, 'email', 'outbound', $2, r.recipient, r.body, 1, r.status, $4, r.price, $5, 'email', r.content::jsonb,
                 CASE r.status WHEN 'optout' THEN 'optout' WHEN 'rejected' THEN 'deny_list' END,
                 CASE r.status WHEN 'optout' THEN 'errors.RECIPIENT_OPTED_OUT' WHEN 'rejected' THEN 'errors.RECIPIENT_DENIED' END,
                 $7::timestamptz, CASE WHEN r.status = 'queued' THEN now() END
-           FROM unnest($8::uuid[], $9::text[], $10::text[], $11::bigint[]) WITH ORDINALITY AS r(id, recipient, status, price, n)
+           FROM unnest($8::uuid[], $9::text[], $10::text[], $11::bigint[], $3::text[], $6::text[]) WITH ORDINALITY AS r(id, recipient, status, price, body, content, n)
           ORDER BY r.n
          RETURNING id, created_at, status, price
        ), o AS (
@@ -110,10 +138,10 @@ export async function acceptEmail(ctx: SignedInCtx, input: unknown, idempotencyK
       [
         accountId,
         data.from,
-        data.text?.trim() ? data.text : "",
+        parts.map((p) => p.body),
         EMAIL_PROVIDER,
         currency,
-        JSON.stringify(content),
+        parts.map((p) => JSON.stringify(p.content)),
         scheduledAt,
         messages.map((m) => m.id),
         messages.map((m) => m.to),

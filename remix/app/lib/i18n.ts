@@ -29,6 +29,7 @@ export const webNamespaces = [
   "whatsapp",
   "email",
   "emailInsights",
+  "emailTemplates",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

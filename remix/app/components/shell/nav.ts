@@ -35,6 +35,7 @@ export const NAV: NavGroup[] = [
     key: "mail",
     items: [
       { key: "mailSend", href: "/mail/send", icon: "send" },
+      { key: "mailTemplates", href: "/mail/templates", icon: "template" },
       { key: "mailDomains", href: "/mail/domains", icon: "mail" },
       { key: "mailInsights", href: "/mail/insights", icon: "insights" },
     ],
