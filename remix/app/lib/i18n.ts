@@ -28,6 +28,7 @@ export const webNamespaces = [
   "liveReports",
   "whatsapp",
   "email",
+  "emailCampaigns",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -36,6 +36,7 @@ export const NAV: NavGroup[] = [
     items: [
       { key: "mailSend", href: "/mail/send", icon: "send" },
       { key: "mailDomains", href: "/mail/domains", icon: "mail" },
+      { key: "mailCampaigns", href: "/mail/campaigns", icon: "megaphone" },
     ],
   },
   {
