@@ -5,7 +5,7 @@
  * by ./recipients-file.ts). No server module here: the browser bundle imports it.
  */
 import { z } from "../lib/zod";
-import { address, contentRequired, fromName, html, subject, text } from "./schemas";
+import { address, contentRequired, fromName, html, subject, text, toListField } from "./schemas";
 
 /** Most addresses of one list (`to`); a group or a file has no limit but its own (MAX_FILE_ROWS). */
 export const MAX_CAMPAIGN_LIST = 10_000;
@@ -32,24 +32,32 @@ export const emailCampaignSchema = z
   .superRefine(contentRequired);
 export type EmailCampaignInput = z.infer<typeof emailCampaignSchema>;
 
-/** The /mail/send form in group or file mode (the file itself is read by the action's upload handler). */
-export const emailCampaignFormSchema = z
+/** The ways /mail/send sends: addresses typed (one message each), a contact group or a CSV file (a campaign). */
+export const SEND_MODES = ["list", "group", "file"] as const;
+export type SendMode = (typeof SEND_MODES)[number];
+
+/**
+ * The /mail/send form in every mode (the file itself is read by the action's upload handler):
+ * `to` is checked only in list mode (each bad address named), `group_id` required in group mode.
+ */
+export const mailSendFormSchema = z
   .object({
-    mode: z.enum(["group", "file"], { message: "validation.option" }),
+    mode: z.enum(SEND_MODES, { message: "validation.option" }).default("list"),
     name,
     from: address,
     from_name: fromName,
+    to: z.string().optional(),
+    group_id: z.string().trim().optional(),
     subject,
     html,
     text,
-    group_id: groupId.optional(),
-    scheduled_at: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v ? v : undefined)),
+    scheduled_at: z.string().trim().optional(),
   })
   .superRefine(contentRequired)
   .superRefine((v, ctx) => {
+    if (v.mode === "list") {
+      const checked = toListField.safeParse(v.to ?? "");
+      if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: "custom", path: ["to"], message: issue.message });
+    }
     if (v.mode === "group" && !v.group_id) ctx.addIssue({ code: "custom", path: ["group_id"], message: "validation.required" });
   });

@@ -223,3 +223,14 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
     return answer;
   });
 }
+
+/** The account's contact groups for /mail/send, each with how many of its contacts have an e-mail address. */
+export async function emailSendGroups(ctx: SignedInCtx): Promise<Array<{ id: string; name: string; members: number }>> {
+  if (!can(ctx.actor, "/mail/send")) throw new AppError("FORBIDDEN");
+  return rows<{ id: string; name: string; members: number }>(
+    `SELECT g.id, g.name, (SELECT count(*)::int FROM contact_group_members gm JOIN contacts c ON c.id = gm.contact_id
+                             WHERE gm.group_id = g.id AND gm.account_id = g.account_id AND c.email IS NOT NULL) AS members
+       FROM contact_groups g WHERE g.account_id = $1 ORDER BY lower(g.name) LIMIT 500`,
+    [ctx.actor.accountId],
+  );
+}

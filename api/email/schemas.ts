@@ -90,6 +90,18 @@ export const splitAddresses = (typed: string) =>
     .map((a) => a.trim().toLowerCase())
     .filter(Boolean);
 
+/** The form's recipients: one text of addresses, each checked (a bad one named), at most MAX_RECIPIENTS. */
+export const toListField = z
+  .string()
+  .trim()
+  .min(1, "validation.required")
+  .transform((v) => [...new Set(splitAddresses(v))])
+  .superRefine((list, ctx) => {
+    const bad = list.find((a) => !z.string().email().safeParse(a).success || a.length > 254);
+    if (bad) ctx.addIssue({ code: "custom", message: `validation.emailOne::${bad.slice(0, 100)}` });
+    if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `validation.maxItems::${MAX_RECIPIENTS}` });
+  });
+
 /**
  * The /mail/send form (its `to` one text of addresses), checked like the API's body: each address
  * refused names the field `to` with the address, so the person sees which one.
@@ -98,16 +110,7 @@ export const sendEmailFormSchema = z
   .object({
     from: address,
     from_name: fromName,
-    to: z
-      .string()
-      .trim()
-      .min(1, "validation.required")
-      .transform((v) => [...new Set(splitAddresses(v))])
-      .superRefine((list, ctx) => {
-        const bad = list.find((a) => !z.string().email().safeParse(a).success || a.length > 254);
-        if (bad) ctx.addIssue({ code: "custom", message: `validation.emailOne::${bad.slice(0, 100)}` });
-        if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `validation.maxItems::${MAX_RECIPIENTS}` });
-      }),
+    to: toListField,
     subject,
     html,
     text,
