@@ -31,6 +31,7 @@ import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { emailRoutes } from "./email/routes";
 import { emailTrackingRoutes, emailTrackRoutes } from "./email/tracking-routes";
+import { emailCampaignRoutes } from "./email/campaign-routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -71,6 +72,7 @@ export function createApp() {
     .use(emailRoutes)
     .use(emailTrackingRoutes)
     .use(emailTrackRoutes)
+    .use(emailCampaignRoutes)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)

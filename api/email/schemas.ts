@@ -41,31 +41,31 @@ export const MAX_SUBJECT = 900;
 /** Line breaks or other control characters: never in a header (header injection). */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const bytes = (s: string) => new TextEncoder().encode(s).length;
-const address = z.string().trim().toLowerCase().max(254, "validation.maxLength::254").email("validation.email");
+export const address = z.string().trim().toLowerCase().max(254, "validation.maxLength::254").email("validation.email");
 
 /** The fields the API's body and the /mail/send form share. */
-const fromName = z
+export const fromName = z
   .string()
   .trim()
   .max(120, "validation.maxLength::120")
   .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl")
   .optional();
-const subject = z
+export const subject = z
   .string()
   .trim()
   .min(1, "validation.required")
   .max(MAX_SUBJECT, `validation.maxLength::${MAX_SUBJECT}`)
   .refine((v) => !CONTROL.test(v), "validation.emailHeaderControl");
-const html = z
+export const html = z
   .string()
   .refine((v) => bytes(v) <= MAX_HTML_BYTES, `validation.emailHtmlSize::${MAX_HTML_BYTES / 1024}`)
   .optional();
-const text = z
+export const text = z
   .string()
   .refine((v) => bytes(v) <= MAX_TEXT_BYTES, `validation.emailTextSize::${MAX_TEXT_BYTES / 1024}`)
   .optional();
 /** HTML, text or both. */
-const contentRequired = (v: { html?: string; text?: string }, ctx: z.RefinementCtx) => {
+export const contentRequired = (v: { html?: string; text?: string }, ctx: z.RefinementCtx) => {
   if (!v.html?.trim() && !v.text?.trim()) ctx.addIssue({ code: "custom", path: ["html"], message: "validation.emailContentRequired" });
 };
 
@@ -122,6 +122,18 @@ export const splitAddresses = (typed: string) =>
     .map((a) => a.trim().toLowerCase())
     .filter(Boolean);
 
+/** The form's recipients: one text of addresses, each checked (a bad one named), at most MAX_RECIPIENTS. */
+export const toListField = z
+  .string()
+  .trim()
+  .min(1, "validation.required")
+  .transform((v) => [...new Set(splitAddresses(v))])
+  .superRefine((list, ctx) => {
+    const bad = list.find((a) => !z.string().email().safeParse(a).success || a.length > 254);
+    if (bad) ctx.addIssue({ code: "custom", message: `validation.emailOne::${bad.slice(0, 100)}` });
+    if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `validation.maxItems::${MAX_RECIPIENTS}` });
+  });
+
 /**
  * The /mail/send form (its `to` one text of addresses), checked like the API's body: each address
  * refused names the field `to` with the address, so the person sees which one.
@@ -130,16 +142,7 @@ export const sendEmailFormSchema = z
   .object({
     from: address,
     from_name: fromName,
-    to: z
-      .string()
-      .trim()
-      .min(1, "validation.required")
-      .transform((v) => [...new Set(splitAddresses(v))])
-      .superRefine((list, ctx) => {
-        const bad = list.find((a) => !z.string().email().safeParse(a).success || a.length > 254);
-        if (bad) ctx.addIssue({ code: "custom", message: `validation.emailOne::${bad.slice(0, 100)}` });
-        if (list.length > MAX_RECIPIENTS) ctx.addIssue({ code: "custom", message: `validation.maxItems::${MAX_RECIPIENTS}` });
-      }),
+    to: toListField,
     subject: subject.optional(),
     html,
     text,

@@ -18,7 +18,7 @@
  * | `concat:<owner>`     | the parts of a concatenated SMS held until the last (owner: an SMPP user or a provider connection) | alone (one script per part) |
  * | `smpp-link:<conn>`   | an SMPP provider connection's next submit slot (its tps, shared by every worker) | alone (one script) |
  * | `lease:<sweep>`      | the lease of a sweep that runs once across the workers              | alone (SET NX, compare-and-extend script) |
- * | `sim-mail`           | the simulator's SMTP peer's mailbox: received ids, newest first, and the entries by id | one script (2 keys) |
+ * | `sim-mail`           | the simulator's SMTP peer's mailbox: received ids, newest first, the entries by id, and per recipient domain how many each address received | one script (2 keys); the counts alone |
  * | `sim-dns`            | the simulator's DNS peer's zone (records by name and type)          | alone |
  * | others               | one key each (tickets, visitor tokens, typing marks, pub/sub channels) | alone |
  *
@@ -91,6 +91,8 @@ export function keysFor(prefix: string | (() => string)) {
     // The simulator's local SMTP peer (api/simulator/smtp-peer.ts): what it received, capped
     simulatorMailIds: () => k("sim-mail", "ids"),
     simulatorMailEntries: () => k("sim-mail", "entries"),
+    // How many messages each address of a recipient domain received (every one, not capped): a campaign's "exactly once" proof
+    simulatorMailCounts: (domain: string) => k("sim-mail", "counts", domain),
     // The simulator's DNS peer (api/simulator/dns-peer.ts): its zone, `<name>|<TYPE>` -> JSON values
     simulatorDnsZone: () => k("sim-dns", "zone"),
 

@@ -26,7 +26,10 @@
  * server (Authorization: Bearer SIMULATOR_API_KEY, like the other `_sim` routes):
  *   GET /email/_sim/messages?to=<address>&limit=<1..1000, default 50> -> {data: [...]}, newest
  *     first, without the raw message;
- *   GET /email/_sim/messages/{id} -> {data: {..., raw}}, 404 for an id no longer kept.
+ *   GET /email/_sim/messages/{id} -> {data: {..., raw}}, 404 for an id no longer kept;
+ *   GET /email/_sim/counts?domain=<recipient domain> -> {data: {<address>: <messages received>}}:
+ *     every accepted message counted per recipient (not capped like the mailbox; kept a day), so a
+ *     campaign to thousands can prove each address got exactly one.
  *
  * Reports go by SMTP (nodemailer) to EMAIL_INBOUND_HOST:EMAIL_INBOUND_PORT — our inbound listener;
  * a real MTA would ask the return path's MX, which for our `bounces.<domain>` is that listener —
@@ -137,8 +140,14 @@ if #old > 0 then redis.call('LTRIM', KEYS[1], 0, cap - 1) end
 return #old
 `;
 
+const COUNTS_TTL_SECONDS = 86_400;
+
 async function record(entry: PeerMessage, raw: string) {
   await redis().eval(RECORD_SCRIPT, 2, keys.simulatorMailIds(), keys.simulatorMailEntries(), entry.id, JSON.stringify(entry), raw, KEPT_MESSAGES);
+  for (const to of entry.rcpt_to) {
+    const key = keys.simulatorMailCounts(to.slice(to.lastIndexOf("@") + 1).toLowerCase());
+    await redis().multi().hincrby(key, to.toLowerCase(), 1).expire(key, COUNTS_TTL_SECONDS).exec();
+  }
 }
 
 /**
@@ -333,6 +342,8 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 const MESSAGES = "/email/_sim/messages";
 /** POST {domain, port}: reports to addresses at `domain` go to 127.0.0.1:port (see `routes`). */
 const ROUTES = "/email/_sim/routes";
+/** GET ?domain=: per-address counts of the messages received for a recipient domain. */
+const COUNTS = "/email/_sim/counts";
 
 /** GET /email/_sim/messages and /email/_sim/messages/{id} (see the header); null for any other path. */
 export async function smtpPeerInspection(req: Request, pathname: string): Promise<Response | null> {
@@ -345,6 +356,13 @@ export async function smtpPeerInspection(req: Request, pathname: string): Promis
     if (!domain || !Number.isInteger(port) || port < 1 || port > 65535) return json({ error: { code: "invalid", message: "domain and port (1-65535) required" } }, 400);
     routes.set(domain, port);
     return json({ data: { domain, port } });
+  }
+  if (pathname === COUNTS) {
+    if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
+    const domain = new URL(req.url).searchParams.get("domain")?.trim().toLowerCase();
+    if (!domain) return json({ error: { code: "invalid", message: "domain required" } }, 400);
+    const counts = await redis().hgetall(keys.simulatorMailCounts(domain));
+    return json({ data: Object.fromEntries(Object.entries(counts).map(([a, n]) => [a, Number(n)])) });
   }
   if (pathname !== MESSAGES && !pathname.startsWith(`${MESSAGES}/`)) return null;
   if (req.method !== "GET") return json({ error: { code: "method_not_allowed" } }, 405);

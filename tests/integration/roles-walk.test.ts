@@ -82,8 +82,6 @@ const NOT_BUILT = [
   "/mail/dashboard",
   "/mail/history",
   `/mail/history/${ID}`,
-  "/mail/campaigns",
-  `/mail/campaigns/${ID}`,
   "/mail/exports",
   "/mail/denylist",
   "/mail/reports",

@@ -16,8 +16,9 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { signingKey } from "../../email/domains";
 import { messageIdHeader, returnPath } from "../../email/return-path";
 import { EMAIL_PROVIDER } from "../../email/provider";
+import { renderEmail } from "../../email/campaign-content";
 import { trackedHtml } from "../../email/tracking";
-import type { EmailContent } from "../../email/send";
+import { DKIM_HEADER_FIELDS, unsubscribeHeaders } from "../../email/unsubscribe";
 import { env } from "../../lib/env";
 import { DeferredSendError, PermanentSendError, type ChannelAdapter } from "../contract";
 
@@ -47,7 +48,10 @@ export const emailSmtpAdapter: ChannelAdapter = {
   exhaustedStatus: "dropped",
   configured: () => true,
   async send(message) {
-    const content = message.content as EmailContent;
+    // A campaign message is rendered from its campaign's one copy of the content (ADR 038).
+    const content = await renderEmail(message);
+    if (!content) throw new PermanentSendError("campaign_gone", "The message's campaign no longer exists", "dropped");
+    const list = content.campaignId ? unsubscribeHeaders({ accountId: message.accountId, email: message.recipient, campaignId: content.campaignId }) : null;
     const key = await signingKey(message.accountId, content.domain);
     if (!key) throw new PermanentSendError("domain_not_validated", `The sending domain ${content.domain} is no longer validated`, "dropped");
     try {
@@ -56,12 +60,13 @@ export const emailSmtpAdapter: ChannelAdapter = {
         to: message.recipient,
         ...(content.reply_to ? { replyTo: content.reply_to } : {}),
         subject: content.subject,
-        ...(message.body ? { text: message.body } : {}),
+        ...(content.text ? { text: content.text } : {}),
+        ...(list ? { headers: list } : {}),
         ...(content.html ? { html: await trackedHtml(message, content.html) } : {}),
         messageId: messageIdHeader(message.id, content.domain),
         envelope: { from: returnPath(message.id, content.domain), to: [message.recipient] },
         dsn: { id: message.id.replaceAll("-", ""), return: "headers", notify: ["success", "failure", "delay"], recipient: message.recipient },
-        dkim: { domainName: content.domain, keySelector: key.selector, privateKey: key.privateKey },
+        dkim: { domainName: content.domain, keySelector: key.selector, privateKey: key.privateKey, ...(list ? { headerFieldNames: DKIM_HEADER_FIELDS } : {}) },
       });
     } catch (e) {
       const reply = smtpReply(e);

@@ -4,7 +4,7 @@
  * (api/campaigns/control.ts CAMPAIGN_AREAS decides who reads and who controls).
  */
 import { json } from "@remix-run/node";
-import { CAMPAIGN_AREAS, type CampaignChannel, controlCampaign, deleteCampaign, getCampaign, listCampaigns } from "~api/campaigns/control";
+import { CAMPAIGN_AREAS, CAMPAIGN_BASE, type CampaignChannel, controlCampaign, deleteCampaign, getCampaign, listCampaigns } from "~api/campaigns/control";
 import { CAMPAIGN_STATUSES, CONTROL_STATUSES } from "~api/campaigns/schemas";
 import { z } from "~api/lib/zod";
 import { can } from "~api/policy/policy";
@@ -22,7 +22,7 @@ export async function campaignsLoader(request: Request, channel: CampaignChannel
   const filter = (CAMPAIGN_STATUSES as readonly string[]).includes(status) ? status : "";
   const page = url.searchParams.get("page") ?? "1";
   const list = await orHttpError(listCampaigns(ctx, { page: /^\d{1,6}$/.test(page) ? page : "1", status: filter }, channel));
-  return json({ ...list, status: filter, base: `/${channel}` });
+  return json({ ...list, status: filter, base: CAMPAIGN_BASE[channel] });
 }
 
 const formSchema = z.object({
@@ -33,7 +33,7 @@ const formSchema = z.object({
 export async function campaignLoader(request: Request, id: string, channel: CampaignChannel) {
   const ctx = await requireRoute(request);
   const { data } = await orHttpError(getCampaign(ctx, id, channel));
-  return json({ campaign: data, canControl: can(ctx.actor, CAMPAIGN_AREAS[channel].write), base: `/${channel}` });
+  return json({ campaign: data, canControl: can(ctx.actor, CAMPAIGN_AREAS[channel].write), base: CAMPAIGN_BASE[channel] });
 }
 
 export async function campaignAction(request: Request, id: string, channel: CampaignChannel) {
@@ -43,11 +43,11 @@ export async function campaignAction(request: Request, id: string, channel: Camp
   return handleForm(request, formSchema, async (value) => {
     if (value.intent === "delete") {
       await deleteCampaign(ctx, id, channel);
-      return redirectWithToast(request, `/${channel}/campaigns`, { type: "success", title: "smsOps:campaigns.toast.deleted" });
+      return redirectWithToast(request, `${CAMPAIGN_BASE[channel]}/campaigns`, { type: "success", title: "smsOps:campaigns.toast.deleted" });
     }
     const out = await controlCampaign(ctx, id, { status: value.status }, channel);
     const refunded = formatMoney(out.meta.refunded, campaign.currency, lng);
-    return redirectWithToast(request, `/${channel}/campaigns/${id}`, {
+    return redirectWithToast(request, `${CAMPAIGN_BASE[channel]}/campaigns/${id}`, {
       type: "success",
       title: out.meta.changed ? `smsOps:campaigns.toast.${value.status}` : "smsOps:campaigns.toast.unchanged",
       params: { count: out.meta.canceled, refunded },

@@ -30,6 +30,7 @@ export const webNamespaces = [
   "email",
   "emailInsights",
   "emailTemplates",
+  "emailCampaigns",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -92,7 +92,7 @@ export function CampaignScreen() {
             <h3 className="text-sm font-medium">{t("campaigns.countsTitle")}</h3>
             <StatusCounts counts={c.counts} />
           </div>
-          {c.invalid_rows > 0 ? (
+          {c.invalid_rows > 0 && base === "/sms" ? (
             <p className="text-sm" data-testid="invalid-rows">
               {t("sms:invalidRows.campaignHint", { count: c.invalid_rows })}{" "}
               <a className="font-medium text-primary underline-offset-4 hover:underline" href={`/sms/campaigns/${c.id}/invalid-rows`} download data-testid="invalid-rows-link">

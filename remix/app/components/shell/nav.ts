@@ -38,6 +38,7 @@ export const NAV: NavGroup[] = [
       { key: "mailTemplates", href: "/mail/templates", icon: "template" },
       { key: "mailDomains", href: "/mail/domains", icon: "mail" },
       { key: "mailInsights", href: "/mail/insights", icon: "insights" },
+      { key: "mailCampaigns", href: "/mail/campaigns", icon: "megaphone" },
     ],
   },
   {

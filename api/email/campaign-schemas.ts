@@ -1,0 +1,63 @@
+/**
+ * The e-mail campaign's input (POST /api/email/campaigns and the /mail/send group and file modes):
+ * the content fields of a single send (./schemas.ts) and exactly one source of recipients — `to`
+ * (a list), `group_id` (a contact group's contacts with an e-mail) or a CSV file (multipart, staged
+ * by ./recipients-file.ts). No server module here: the browser bundle imports it.
+ */
+import { z } from "../lib/zod";
+import { address, contentRequired, fromName, html, subject, text, toListField } from "./schemas";
+
+/** Most addresses of one list (`to`); a group or a file has no limit but its own (MAX_FILE_ROWS). */
+export const MAX_CAMPAIGN_LIST = 10_000;
+
+const groupId = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.option");
+const name = z.string().trim().max(120, "validation.maxLength::120").optional();
+
+export const emailCampaignSchema = z
+  .object({
+    name,
+    from: address,
+    from_name: fromName,
+    reply_to: address.optional(),
+    subject,
+    html,
+    text,
+    to: z.array(address).min(1, "validation.required").max(MAX_CAMPAIGN_LIST, `validation.maxItems::${MAX_CAMPAIGN_LIST}`).optional(),
+    group_id: groupId.optional(),
+    scheduled_at: z.coerce.date("validation.date").optional(),
+  })
+  .superRefine(contentRequired);
+export type EmailCampaignInput = z.infer<typeof emailCampaignSchema>;
+
+/** The ways /mail/send sends: addresses typed (one message each), a contact group or a CSV file (a campaign). */
+export const SEND_MODES = ["list", "group", "file"] as const;
+export type SendMode = (typeof SEND_MODES)[number];
+
+/**
+ * The /mail/send form in every mode (the file itself is read by the action's upload handler):
+ * `to` is checked only in list mode (each bad address named), `group_id` required in group mode.
+ */
+export const mailSendFormSchema = z
+  .object({
+    mode: z.enum(SEND_MODES, { message: "validation.option" }).default("list"),
+    name,
+    from: address,
+    from_name: fromName,
+    to: z.string().optional(),
+    group_id: z.string().trim().optional(),
+    subject,
+    html,
+    text,
+    scheduled_at: z.string().trim().optional(),
+  })
+  .superRefine(contentRequired)
+  .superRefine((v, ctx) => {
+    if (v.mode === "list") {
+      const checked = toListField.safeParse(v.to ?? "");
+      if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: "custom", path: ["to"], message: issue.message });
+    }
+    if (v.mode === "group" && !v.group_id) ctx.addIssue({ code: "custom", path: ["group_id"], message: "validation.required" });
+  });

@@ -1,0 +1,260 @@
+/**
+ * E-mail campaigns (issue 17, ADR 038; POST/GET/PUT/DELETE /api/email/campaigns): one content to a
+ * contact group (variables filled per contact, HTML-escaped), a CSV file (the e-mail column found
+ * by header; a file without one refused naming the field, nothing written or charged), a list of
+ * 10,000 addresses delivered through the simulator's SMTP peer each exactly once with the campaign's
+ * counters equal to the events, and pause / resume / cancel with the refund of the unsent.
+ * The content is kept once on the campaign; each message holds only its recipient and variables.
+ */
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { api, login, registerPerson } from "../support/api";
+import { query } from "../support/db";
+import { rand, validatedDomain } from "../support/email";
+import { balanceOf, makeGroupWithContacts, setAccount } from "../support/factories";
+
+let token: string;
+let accountId: string;
+let domain: string;
+const settle = { timeout: 30_000, interval: 250 };
+
+const campaign = (body: Record<string, unknown>, opts: { key?: string; lang?: string } = {}) =>
+  api("/api/email/campaigns", { token, body, lang: opts.lang ?? "en", headers: opts.key ? { "Idempotency-Key": opts.key } : undefined });
+const peer = (path: string) =>
+  fetch(new URL(path, inject("simulatorUrl")), { headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` } }).then((r) => r.json() as Promise<{ data: any }>);
+const atPeer = async (to: string) =>
+  (await peer(`/email/_sim/messages?to=${encodeURIComponent(to)}`)).data as Array<{ id: string; headers: { subject: string }; dkim: { result: string } }>;
+const rawAtPeer = async (id: string) => (await peer(`/email/_sim/messages/${id}`)).data.raw as string;
+const campaignMessages = (id: string) =>
+  query<{ id: string; recipient: string; status: string; price: string; body: string; content: any }>(
+    "SELECT id, recipient, status, price, body, content FROM messages WHERE campaign_id = $1 ORDER BY recipient",
+    [id],
+  );
+const emailRows = async () => (await query<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND channel = 'email'", [accountId]))[0].n;
+
+async function postFile(parts: Array<[string, string] | [string, { name: string; text: string }]>, lang = "en") {
+  const form = new FormData();
+  for (const [name, v] of parts) {
+    if (typeof v === "string") form.append(name, v);
+    else form.append(name, new Blob([v.text], { type: "text/csv" }), v.name);
+  }
+  const res = await fetch(new URL("/api/email/campaigns", inject("apiUrl")), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang },
+    body: form,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+beforeAll(async () => {
+  const p = await registerPerson("emailcamp");
+  accountId = p.accountId;
+  token = (await login(p.email, p.password)).token;
+  await setAccount(accountId, { balance: 100_000 });
+  domain = (await validatedDomain(token)).domain;
+});
+
+describe("POST /api/email/campaigns", () => {
+  it("sends to a contact group's contacts with an e-mail, each variable filled from its contact (HTML-escaped), opt-outs not charged; the content kept once on the campaign", async () => {
+    const tag = rand();
+    const optedOut = `saiu-${tag}@destino.test`;
+    const { groupId } = await makeGroupWithContacts(accountId, `Clientes ${tag}`, [
+      { firstName: "Ana", email: `ana-${tag}@destino.test` },
+      { firstName: "Bia & <Cia>", email: `bia-${tag}@destino.test` },
+      { firstName: "Sem E-mail", mobileNumber: `+55119${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}` },
+      { firstName: "Caio", email: optedOut },
+    ]);
+    await query("INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, 'email', $2, 'manual')", [accountId, optedOut]);
+    const before = await balanceOf(accountId);
+    const res = await campaign(
+      {
+        from: `ofertas@${domain}`,
+        from_name: "Loja",
+        group_id: groupId,
+        subject: "Oi {{first_name}}, temos novidades",
+        html: "<p>Olá {{ first_name }}!</p>",
+        text: "Olá {{first_name}}!",
+      },
+      { key: `grp-${tag}` },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.headers.get("Location")).toBe(`/api/email/campaigns/${res.body.data.campaign_id}`);
+    expect(res.body.data).toMatchObject({ status: "running", total_price: 2, currency: "BRL", summary: { messages: 3, sendable: 2, optout: 1, rejected: 0 } });
+    expect(await balanceOf(accountId)).toBe(before - 2);
+    const id = res.body.data.campaign_id;
+    // The same key answers the same campaign; nothing new is written or charged.
+    const again = await campaign(
+      {
+        from: `ofertas@${domain}`,
+        from_name: "Loja",
+        group_id: groupId,
+        subject: "Oi {{first_name}}, temos novidades",
+        html: "<p>Olá {{ first_name }}!</p>",
+        text: "Olá {{first_name}}!",
+      },
+      { key: `grp-${tag}` },
+    );
+    expect(again.body.data.campaign_id).toBe(id);
+    expect(await balanceOf(accountId)).toBe(before - 2);
+
+    const [stored] = await query<{ channel: string; content: any }>("SELECT channel, content FROM campaigns WHERE id = $1", [id]);
+    expect(stored).toMatchObject({
+      channel: "email",
+      content: { subject: "Oi {{first_name}}, temos novidades", html: "<p>Olá {{ first_name }}!</p>", text: "Olá {{first_name}}!", domain },
+    });
+    const rows = await campaignMessages(id);
+    expect(rows.map((r) => [r.recipient, r.status, Number(r.price)])).toEqual([
+      [`ana-${tag}@destino.test`, expect.stringMatching(/queued|sending|sent|delivered/), 1],
+      [`bia-${tag}@destino.test`, expect.stringMatching(/queued|sending|sent|delivered/), 1],
+      [optedOut, "optout", 0],
+    ]);
+    // Per message only what differs: no HTML, no text body.
+    expect(rows[0].body).toBe("");
+    expect(rows[0].content).toEqual({ campaign_id: id, domain, subject: "Oi {{first_name}}, temos novidades", vars: { first_name: "Ana" } });
+
+    await expect.poll(async () => (await atPeer(`bia-${tag}@destino.test`)).length, settle).toBe(1);
+    const [bia] = await atPeer(`bia-${tag}@destino.test`);
+    expect(bia.headers.subject).toBe("Oi Bia & <Cia>, temos novidades");
+    expect(bia.dkim.result).toBe("pass");
+    const raw = await rawAtPeer(bia.id);
+    expect(raw).toContain("Bia &amp; &lt;Cia&gt;");
+    await expect.poll(async () => (await atPeer(`ana-${tag}@destino.test`))[0]?.headers.subject, settle).toBe("Oi Ana, temos novidades");
+    expect(await atPeer(optedOut)).toEqual([]);
+
+    const got = await api(`/api/email/campaigns/${id}`, { token });
+    expect(got.body.data).toMatchObject({ id, channel: "email", from: `ofertas@${domain}`, total: 3, cost: 2 });
+    const list = await api("/api/email/campaigns", { token });
+    expect(list.body.data.map((c: { id: string }) => c.id)).toContain(id);
+    // Another channel's list does not show it.
+    expect((await api("/api/sms/campaigns", { token })).body.data.map((c: { id: string }) => c.id)).not.toContain(id);
+  });
+
+  it("refuses a variable a recipient has no value for, naming it; nothing written or charged", async () => {
+    const tag = rand();
+    const { groupId } = await makeGroupWithContacts(accountId, `Sem empresa ${tag}`, [{ firstName: "Ana", email: `x-${tag}@destino.test` }]);
+    const before = [await balanceOf(accountId), await emailRows()];
+    const res = await campaign({ from: `ofertas@${domain}`, group_id: groupId, subject: "Oi", html: "<p>{{company}}</p>" });
+    expect(res.status).toBe(422);
+    expect(res.body.error.fields).toEqual({ "variables.company": ["Please fill all parameters: company has no value"] });
+    expect([await balanceOf(accountId), await emailRows()]).toEqual(before);
+  });
+
+  it("sends to a CSV file: the e-mail column found by its header, the other columns fill the variables, invalid rows counted and not sent", async () => {
+    const tag = rand();
+    const csv = `nome;Email;cidade\nAna;ana-${tag}@destino.test;Recife\nBia;BIA-${tag}@Destino.test;Natal\nSem;nao-e-email;Natal\nAna de novo;ana-${tag}@destino.test;Recife\n`;
+    const before = await balanceOf(accountId);
+    const res = await postFile([
+      ["from", `ofertas@${domain}`],
+      ["subject", "{{nome}}, ofertas em {{cidade}}"],
+      ["text", "Olá {{nome}}"],
+      ["file", { name: "clientes.csv", text: csv }],
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.summary).toEqual({ messages: 2, sendable: 2, optout: 0, rejected: 0, invalid: 1 });
+    expect(await balanceOf(accountId)).toBe(before - 2);
+    const rows = await campaignMessages(res.body.data.campaign_id);
+    expect(rows.map((r) => [r.recipient, r.content.vars])).toEqual([
+      [`ana-${tag}@destino.test`, { nome: "Ana", cidade: "Recife" }],
+      [`bia-${tag}@destino.test`, { nome: "Bia", cidade: "Natal" }],
+    ]);
+    await expect.poll(async () => (await atPeer(`bia-${tag}@destino.test`))[0]?.headers.subject, settle).toBe("Bia, ofertas em Natal");
+    expect((await query<{ n: number }>("SELECT count(*)::int AS n FROM sms_send_rows WHERE recipient LIKE $1", [`%${tag}%`]))[0].n).toBe(0);
+  });
+
+  it("refuses a file without an e-mail column with a translated error naming the field; nothing charged, written or left staged", async () => {
+    const tag = rand();
+    const before = [await balanceOf(accountId), await emailRows()];
+    const parts = (name: string): Array<[string, string] | [string, { name: string; text: string }]> => [
+      ["from", `ofertas@${domain}`],
+      ["subject", "Oi"],
+      ["text", "Olá"],
+      ["file", { name, text: `nome;telefone\nAna ${tag};11999990000\nBia ${tag};11999990001\n` }],
+    ];
+    const en = await postFile(parts("sem-email.csv"));
+    expect(en.status).toBe(422);
+    expect(en.body.error.fields).toEqual({ file: ["No column with e-mail addresses was found"] });
+    const pt = await postFile(parts("sem-email.csv"), "pt-BR");
+    expect(pt.body.error.fields).toEqual({ file: ["Nenhuma coluna com endereços de e-mail foi encontrada"] });
+    expect([await balanceOf(accountId), await emailRows()]).toEqual(before);
+    expect((await query<{ n: number }>("SELECT count(*)::int AS n FROM sms_send_rows WHERE vars::text LIKE $1", [`%${tag}%`]))[0].n).toBe(0);
+  });
+
+  it("refuses a from address of a domain not validated, and two sources at once", async () => {
+    const bad = await campaign({ from: `x@nao-${rand()}.com`, to: ["a@destino.test"], subject: "Oi", text: "Olá" });
+    expect(bad.body.error.fields).toEqual({ from: ["You need to register a domain and verify it before submitting"] });
+    const both = await campaign({ from: `x@${domain}`, to: ["a@destino.test"], group_id: "7d0a6c6e-8f52-4f5e-9a59-6d7e2f1c1a11", subject: "Oi", text: "Olá" });
+    expect(both.status).toBe(422);
+    expect(Object.keys(both.body.error.fields)).toEqual(["group_id"]);
+  });
+});
+
+describe("a campaign to 10,000 addresses", () => {
+  it("delivers through the local SMTP peer: each address exactly one message, and the campaign's counters equal the events", { timeout: 600_000 }, async () => {
+    const rcptDomain = `massa-${rand()}.test`;
+    const to = Array.from({ length: 10_000 }, (_, i) => `cliente${i}@${rcptDomain}`);
+    const before = await balanceOf(accountId);
+    const res = await campaign({ from: `news@${domain}`, to, subject: "Novidades de {{email}}", html: "<p>Oferta para {{email}}</p>" });
+    expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(201);
+    expect(res.body.data.summary).toMatchObject({ messages: 10_000, sendable: 10_000 });
+    expect(await balanceOf(accountId)).toBe(before - 10_000);
+    const id = res.body.data.campaign_id;
+    const counts = async () => (await api(`/api/email/campaigns/${id}`, { token })).body.data as { counts: Record<string, number>; status: string; done: number };
+    await expect.poll(async () => (await counts()).counts.delivered ?? 0, { timeout: 540_000, interval: 2000 }).toBe(10_000);
+    const received = (await peer(`/email/_sim/counts?domain=${rcptDomain}`)).data as Record<string, number>;
+    expect(Object.keys(received).length).toBe(10_000);
+    expect(Object.values(received).every((n) => n === 1)).toBe(true);
+    expect(to.every((a) => received[a] === 1)).toBe(true);
+    const events = await query<{ status: string; n: number }>(
+      `SELECT e.status, count(DISTINCT e.message_id)::int AS n FROM message_events e JOIN messages m ON m.id = e.message_id AND m.created_at = e.message_created_at
+        WHERE m.campaign_id = $1 GROUP BY e.status ORDER BY e.status`,
+      [id],
+    );
+    const final = await counts();
+    expect(final.counts).toEqual({ delivered: 10_000 });
+    // Every message delivered once by the peer's report, none failed or dropped.
+    const byStatus = Object.fromEntries(events.map((e) => [e.status, e.n]));
+    expect(byStatus.delivered).toBe(10_000);
+    expect(Object.keys(byStatus).filter((s) => !["queued", "sent", "delivered"].includes(s))).toEqual([]);
+    await expect.poll(async () => (await counts()).status, { timeout: 60_000, interval: 1000 }).toBe("completed");
+  });
+});
+
+describe("pause, resume and cancel", () => {
+  it("a paused campaign holds its messages when they come due; resumed, they are sent; canceled (DELETE), the unsent fail as canceled and are refunded", async () => {
+    const tag = rand();
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const a = await campaign({ from: `news@${domain}`, to: [`p1-${tag}@destino.test`, `p2-${tag}@destino.test`], subject: "Agendada", text: "Olá", scheduled_at: at });
+    expect(a.body.data).toMatchObject({ status: "scheduled", total_price: 2 });
+    const id = a.body.data.campaign_id;
+    const paused = await api(`/api/email/campaigns/${id}`, { token, method: "PUT", body: { status: "paused" } });
+    expect(paused.status).toBe(200);
+    expect(paused.body.data.status).toBe("paused");
+    // They come due while paused: not released. A campaign beside it, due at the same moment and not paused, shows the release sweep ran.
+    const beside = await campaign({ from: `news@${domain}`, to: [`ao-lado-${tag}@destino.test`], subject: "Ao lado", text: "Olá", scheduled_at: at });
+    await query("UPDATE messages SET scheduled_at = now() - interval '1 second' WHERE campaign_id = ANY($1::uuid[])", [[id, beside.body.data.campaign_id]]);
+    await expect.poll(async () => (await campaignMessages(beside.body.data.campaign_id))[0].status, settle).not.toBe("scheduled");
+    expect((await campaignMessages(id)).map((m) => m.status)).toEqual(["scheduled", "scheduled"]);
+    expect(await atPeer(`p1-${tag}@destino.test`)).toEqual([]);
+    const resumed = await api(`/api/email/campaigns/${id}`, { token, method: "PUT", body: { status: "running" } });
+    expect(resumed.body.meta).toMatchObject({ changed: true });
+    await expect.poll(async () => (await atPeer(`p2-${tag}@destino.test`)).length, settle).toBe(1);
+    await expect.poll(async () => (await campaignMessages(id)).every((m) => ["sent", "delivered"].includes(m.status)), settle).toBe(true);
+
+    const b = await campaign({
+      from: `news@${domain}`,
+      to: [`c1-${tag}@destino.test`, `c2-${tag}@destino.test`, `c3-${tag}@destino.test`],
+      subject: "Cancelar",
+      text: "Olá",
+      scheduled_at: at,
+    });
+    const before = await balanceOf(accountId);
+    const canceled = await api(`/api/email/campaigns/${b.body.data.campaign_id}`, { token, method: "DELETE" });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.meta).toMatchObject({ changed: true, canceled: 3, refunded: 3 });
+    expect(canceled.body.data.status).toBe("canceled");
+    expect(await balanceOf(accountId)).toBe(before + 3);
+    expect((await campaignMessages(b.body.data.campaign_id)).map((m) => m.status)).toEqual(["failed", "failed", "failed"]);
+    const again = await api(`/api/email/campaigns/${b.body.data.campaign_id}`, { token, method: "PUT", body: { status: "running" } });
+    expect(again.status).toBe(409);
+    expect(await balanceOf(accountId)).toBe(before + 3);
+  });
+});
