@@ -28,6 +28,7 @@ export const webNamespaces = [
   "liveReports",
   "whatsapp",
   "email",
+  "emailReports",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

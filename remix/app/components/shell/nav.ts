@@ -35,6 +35,8 @@ export const NAV: NavGroup[] = [
     key: "mail",
     items: [
       { key: "mailSend", href: "/mail/send", icon: "send" },
+      { key: "mailHistory", href: "/mail/history", icon: "history" },
+      { key: "mailExports", href: "/mail/exports", icon: "download" },
       { key: "mailDomains", href: "/mail/domains", icon: "mail" },
     ],
   },
