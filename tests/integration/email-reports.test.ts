@@ -206,3 +206,58 @@ describe("e-mail exports", () => {
     expect((await c.get(`/sms/exports/${row.id}/file`)).status).toBe(404);
   });
 });
+
+describe("/mail/optouts and /mail/denylist without JavaScript", () => {
+  const send1 = async (to: string) => {
+    const res = await api("/api/email/messages", { token, body: { from: `loja@${domain}`, to, subject: "Oi", text: "Oi" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    return res.body.data.messages[0] as { status: string; price: number };
+  };
+
+  it("an address denied by the form is rejected at the next send (not charged), listed with its reason, found by search, removed; a bad address is named", async () => {
+    const to = `Nega-${rand()}@Destino.test`;
+    const added = await c.post("/mail/denylist", { intent: "add", recipient: to, reason: "Pediu por telefone" });
+    expect(added.status, await added.clone().text()).toBe(302);
+    expect(location(added)).toBe("/mail/denylist");
+    expect(await send1(to)).toMatchObject({ status: "rejected", price: 0 });
+    const page = strip((await c.page(`/mail/denylist?q=${encodeURIComponent(to.slice(0, 9).toUpperCase())}`)).html);
+    expect(page).toContain(`data-address="${to.toLowerCase()}"`);
+    expect(page).toContain("Pediu por telefone");
+    // The SMS deny list's numbers are not e-mail's.
+    await query("INSERT INTO deny_list (account_id, recipient, reason) VALUES ($1, '+5511911112222', 'sms') ON CONFLICT DO NOTHING", [accountId]);
+    expect(strip((await c.page("/mail/denylist")).html)).not.toContain("+5511911112222");
+    const [entry] = await query<{ id: string }>("SELECT id FROM deny_list WHERE account_id = $1 AND recipient = $2", [accountId, to.toLowerCase()]);
+    const [number] = await query<{ id: string }>("SELECT id FROM deny_list WHERE account_id = $1 AND recipient = '+5511911112222'", [accountId]);
+    expect((await c.post("/mail/denylist", { intent: "delete", id: number.id })).status).toBe(404);
+    const removed = await c.post("/mail/denylist", { intent: "delete", id: entry.id });
+    expect(removed.status).toBe(302);
+    expect(await query("SELECT 1 FROM deny_list WHERE id = $1", [entry.id])).toEqual([]);
+    expect((await send1(to)).status).toBe("queued");
+
+    const wrong = await c.post("/mail/denylist", { intent: "add", recipient: "nao-e-email", reason: "" });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toContain("E-mail inválido");
+  });
+
+  it("an address opted out by the form ends optout (not charged); a spam complaint through the peer opts out by itself; removing lets it receive again", async () => {
+    const to = `sair-${rand()}@destino.test`;
+    expect((await c.post("/mail/optouts", { intent: "add", recipient: to })).status).toBe(302);
+    expect(await send1(to)).toMatchObject({ status: "optout", price: 0 });
+    const complainer = `complain-${rand()}@destino.test`;
+    await send1(complainer);
+    await expect.poll(async () => strip((await c.page("/mail/optouts")).html).includes(`data-address="${complainer}"`), settle).toBe(true);
+    const page = strip((await c.page("/mail/optouts")).html);
+    expect(page).toContain(`data-address="${to}"`);
+    const complaintRow = page.slice(page.indexOf(`data-address="${complainer}"`));
+    expect(complaintRow.slice(0, complaintRow.indexOf("</tr>"))).toContain("Denúncia de spam");
+    // An SMS opt-out of the same account is not e-mail's.
+    const [sms] = await query<{ id: string }>("INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, 'sms', '+5511933334444', 'manual') RETURNING id", [
+      accountId,
+    ]);
+    expect(page).not.toContain("+5511933334444");
+    expect((await c.post("/mail/optouts", { intent: "delete", id: sms.id })).status).toBe(404);
+    const [own] = await query<{ id: string }>("SELECT id FROM optouts WHERE account_id = $1 AND channel = 'email' AND recipient = $2", [accountId, to]);
+    expect((await c.post("/mail/optouts", { intent: "delete", id: own.id })).status).toBe(302);
+    expect((await send1(to)).status).toBe("queued");
+  });
+});

@@ -37,6 +37,8 @@ export const NAV: NavGroup[] = [
       { key: "mailSend", href: "/mail/send", icon: "send" },
       { key: "mailHistory", href: "/mail/history", icon: "history" },
       { key: "mailExports", href: "/mail/exports", icon: "download" },
+      { key: "mailOptouts", href: "/mail/optouts", icon: "bell" },
+      { key: "mailDenylist", href: "/mail/denylist", icon: "shield" },
       { key: "mailDomains", href: "/mail/domains", icon: "mail" },
     ],
   },
