@@ -32,6 +32,7 @@ import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./wh
 import { emailRoutes } from "./email/routes";
 import { emailTrackingRoutes, emailTrackRoutes } from "./email/tracking-routes";
 import { emailCampaignRoutes } from "./email/campaign-routes";
+import { emailReportRoutes } from "./email/report-routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -73,6 +74,7 @@ export function createApp() {
     .use(emailTrackingRoutes)
     .use(emailTrackRoutes)
     .use(emailCampaignRoutes)
+    .use(emailReportRoutes)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)

@@ -11,14 +11,15 @@
  *   opens and clicks. 404 for another account's.
  */
 import type { SignedInCtx } from "../lib/context";
-import { AppError } from "../lib/errors";
+import { AppError, type FieldErrors, isAppError } from "../lib/errors";
 import { keyset } from "../lib/page";
 import { replicaRows, row, rows } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
-import { HISTORY_TIME_ZONE, saoPauloToday, smsHistorySchema } from "../sms/history";
+import { saoPauloToday, smsHistorySchema } from "../sms/history";
+import { historyPageSql } from "../messages/history-query";
 import { engagementCounts } from "./tracking";
 
 export type EmailMessage = {
@@ -60,51 +61,65 @@ const view = ({ sender, recipient, price, currency, subject, read_at, ...m }: Ro
 });
 
 const address = z.string().trim().toLowerCase().max(254, "validation.maxLength::254").email("validation.email").optional();
-const addressesSchema = z.object({ from: address, to: address });
+/** The e-mail history's and export's sender and recipient filters: addresses, exact, lower case. */
+export const emailAddressesSchema = z.object({ from: address, to: address });
 const cursorSchema = z.object({ cursor: z.string().max(1000, "validation.invalid").optional() });
 const blank = (v: unknown) => (v === "" || v === null ? undefined : v);
 
+/**
+ * The e-mail history's filters: the SMS history's rules for the days, id, status, order and
+ * limit (`filters`), e-mail's for the sender and recipient; the errors of both at once.
+ */
+export function validateEmailFilters(filters: Record<string, unknown>, from: unknown, to: unknown) {
+  const fields: FieldErrors = {};
+  const attempt = <T>(fn: () => T): T | null => {
+    try {
+      return fn();
+    } catch (e) {
+      if (!isAppError(e) || e.code !== "VALIDATION" || !e.fields) throw e;
+      Object.assign(fields, e.fields);
+      return null;
+    }
+  };
+  const q = attempt(() => validate(smsHistorySchema, filters));
+  const who = attempt(() => validate(emailAddressesSchema, { from: blank(from), to: blank(to) }));
+  if (!q || !who) throw new AppError("VALIDATION", { fields });
+  return { q, who };
+}
+
 export async function listEmailMessages(ctx: SignedInCtx, input: unknown = {}): Promise<{ data: EmailMessage[]; next_cursor: string | null }> {
   if (!can(ctx.actor, "/mail/history")) throw new AppError("FORBIDDEN");
-  const { cursor, from, to, page: _numbered, ...filters } = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
+  const page = await emailMessagePage(ctx.actor.accountId, input);
+  return { ...page, data: page.data.map(({ account_id: _a, account_name: _n, ...m }) => m) };
+}
+
+/** A history row with its account: what platform staff's history lists (./admin-reports.ts). */
+export type EmailHistoryRow = EmailMessage & { account_id: string; account_name: string };
+
+/**
+ * listEmailMessages's query, for one account or, with `accountId` null, every account (only
+ * platform staff's history calls it so, after its own check, with `named`: each row's
+ * account_name). Validates the input.
+ */
+export async function emailMessagePage(accountId: string | null, input: unknown = {}, named = false): Promise<{ data: EmailHistoryRow[]; next_cursor: string | null }> {
+  const { cursor, from, to, page: _numbered, account_id: _account, ...filters } = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   // The SMS history's rules for the days, id, status, order and limit; the addresses are e-mail's.
-  const q = validate(smsHistorySchema, filters);
-  const who = validate(addressesSchema, { from: blank(from), to: blank(to) });
+  const { q, who } = validateEmailFilters(filters, from, to);
   const after = timeIdCursor(validate(cursorSchema, { cursor: blank(cursor) }).cursor);
   const lte = q.created_at.lte || saoPauloToday();
   const gte = q.created_at.gte || lte;
-  const desc = q.order !== "asc";
-  const bind: unknown[] = [ctx.actor.accountId, gte, lte];
-  const where = [
-    "account_id = $1",
-    "channel = 'email'",
-    `created_at >= ($2::date)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
-    `created_at < ($3::date + 1)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
-  ];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    bind.push(value);
-    where.push(sql(`$${bind.length}`));
-  };
-  if (q.id) add((n) => `id = ${n}::uuid`, q.id);
-  if (q.status) add((n) => `status = ${n}`, q.status);
-  if (who.from) add((n) => `sender = ${n}`, who.from);
-  if (who.to) add((n) => `recipient = ${n}`, who.to);
-  if (after) {
-    bind.push(after[0], after[1]);
-    where.push(`(created_at, id) ${desc ? "<" : ">"} ($${bind.length - 1}::timestamptz, $${bind.length}::uuid)`);
-  }
-  bind.push(q.limit + 1);
-  const dir = desc ? "DESC" : "ASC";
-  const found = await replicaRows<Row & { position: string }>(
-    `SELECT ${COLUMNS}, ${POSITION_SQL("created_at")} AS position FROM messages
-      WHERE ${where.join(" AND ")} ORDER BY created_at ${dir}, id ${dir} LIMIT $${bind.length}`,
-    bind,
+  const { sql, bind } = historyPageSql(
+    { accountId, channel: "email", gte, lte, id: q.id, status: q.status, from: who.from, to: who.to },
+    `${COLUMNS}, ${POSITION_SQL("created_at")} AS position, account_id,
+     ${named ? "(SELECT a.name FROM accounts a WHERE a.id = messages.account_id)" : "NULL"} AS account_name`,
+    { after, desc: q.order !== "asc", limit: q.limit },
   );
+  const found = await replicaRows<Row & { position: string; account_id: string; account_name: string | null }>(sql, bind);
   return keyset(
     found,
     q.limit,
     (r) => [r.position, r.id],
-    ({ position: _p, ...r }) => view(r),
+    ({ position: _p, account_id, account_name, ...r }) => ({ ...view(r), account_id, account_name: account_name ?? "" }),
   );
 }
 
@@ -133,4 +148,40 @@ export async function getEmailMessage(ctx: SignedInCtx, id: string): Promise<{ d
       events: events.map(({ payload, ...e }) => ({ ...e, error_code: payload?.error_code ?? null, error_message: payload?.error_message ?? null })),
     },
   };
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/**
+ * An e-mail's HTML as one document to show inside a sandboxed frame: `<base target="_blank">` so
+ * its links leave the frame; a message with only a text part is that text, escaped, in a <pre>.
+ */
+export function previewDocument(html: string | null, text: string): string {
+  const base = '<base target="_blank">';
+  if (!html)
+    return `<!doctype html><html><head><meta charset="utf-8">${base}</head><body><pre style="white-space:pre-wrap;font-family:sans-serif">${escapeHtml(text)}</pre></body></html>`;
+  if (/<head[^>]*>/i.test(html)) return html.replace(/<head[^>]*>/i, (m) => `${m}<meta charset="utf-8">${base}`);
+  if (/<html[^>]*>/i.test(html)) return html.replace(/<html[^>]*>/i, (m) => `${m}<head><meta charset="utf-8">${base}</head>`);
+  return `<!doctype html><html><head><meta charset="utf-8">${base}</head><body>${html}</body></html>`;
+}
+
+/**
+ * The policy an e-mail preview is served under (GET /api/email/{id}/preview): a sandbox (no
+ * script runs, a unique origin), nothing fetched but inline styles and images by https or data:
+ * URLs, no form sent anywhere.
+ */
+export const PREVIEW_CSP =
+  "sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; font-src https: data:; form-action 'none'";
+
+/** GET /api/email/{id}/preview, /mail/history/{id}: the message's subject and its content as one HTML document (previewDocument). 404 for another account's. */
+export async function previewEmailMessage(ctx: SignedInCtx, id: string): Promise<{ subject: string; document: string }> {
+  if (!can(ctx.actor, "/mail/history")) throw new AppError("FORBIDDEN");
+  const found = UUID.test(id)
+    ? await row<{ subject: string | null; html: string | null; body: string }>(
+        `SELECT content->>'subject' AS subject, content->>'html' AS html, body FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'email'`,
+        [id, ctx.actor.accountId],
+      )
+    : null;
+  if (!found) throw new AppError("NOT_FOUND");
+  return { subject: found.subject ?? "", document: previewDocument(found.html, found.body ?? "") };
 }

@@ -118,6 +118,32 @@ export const optoutSettingsSchema = z.object({ keywords: keywordList, resume_key
 });
 export type OptoutSettingsInput = z.infer<typeof optoutSettingsSchema>;
 
+/** An e-mail address of the e-mail lists (/mail/optouts, /mail/denylist): trimmed, lower case, as messages.recipient holds it (migration 0052). */
+const emailAddress = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((v, ctx) => {
+    const s = (v ?? "").trim().toLowerCase();
+    if (!s) {
+      ctx.addIssue({ code: "custom", message: "validation.required" });
+      return z.NEVER;
+    }
+    if (s.length > 254) {
+      ctx.addIssue({ code: "custom", message: "validation.maxLength::254" });
+      return z.NEVER;
+    }
+    if (!z.string().email().safeParse(s).success) {
+      ctx.addIssue({ code: "custom", message: "validation.email" });
+      return z.NEVER;
+    }
+    return s;
+  });
+
+/** An e-mail opt-out (channel email): the address. */
+export const addEmailOptoutSchema = z.object({ recipient: emailAddress });
+/** An e-mail address on the deny list, with an optional reason. */
+export const addEmailDenySchema = addDenySchema.extend({ recipient: emailAddress });
+
 export const listQuerySchema = z.object({
   page: pageParam(),
   q: z
@@ -126,3 +152,12 @@ export const listQuerySchema = z.object({
     .transform((v) => (v ?? "").replace(/\D/g, "").slice(0, 15)),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
+
+/** The e-mail lists' query: `q` a part of the address (any case). */
+export const emailListQuerySchema = z.object({
+  page: pageParam(),
+  q: z
+    .union([z.string(), z.null()])
+    .optional()
+    .transform((v) => (v ?? "").trim().toLowerCase().slice(0, 254)),
+});

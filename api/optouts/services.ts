@@ -14,8 +14,8 @@ import { encodeCursor, pageInput } from "../lib/page";
 import { validate } from "../lib/validate";
 import { timeCursor, tsText } from "../contacts/time-cursor";
 import { can } from "../policy/policy";
-import { addDenySchema, addOptoutSchema, listQuerySchema, OPTOUT_CHANNELS } from "./schemas";
-import { rows } from "../lib/sql";
+import { addDenySchema, addEmailDenySchema, addEmailOptoutSchema, addOptoutSchema, emailListQuerySchema, listQuerySchema, OPTOUT_CHANNELS } from "./schemas";
+import { escapeLike, rows } from "../lib/sql";
 
 export const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,13 +50,15 @@ function assertDenyList(ctx: SignedInCtx) {
 }
 
 const numberOf = (recipient: string) => {
-  const formatted = formatPhone(recipient);
+  // The deny list and e-mail opt-outs also hold e-mail addresses (migration 0052): shown as they are.
+  const formatted = recipient.includes("@") ? recipient : formatPhone(recipient);
   return { to: recipient, to_formatted: formatted, recipient, recipient_formatted: formatted };
 };
 const optoutOf = (r: Omit<Optout, Derived>): Optout => ({ ...r, ...numberOf(r.recipient) });
 const denyOf = (r: Omit<DenyEntry, Derived>): DenyEntry => ({ ...r, ...numberOf(r.recipient) });
 
 const pageQuerySchema = listQuerySchema.extend(pageInput);
+const emailPageQuerySchema = emailListQuerySchema.extend(pageInput);
 
 /**
  * One page (newest first: created_at, id) of `table` for the account, optionally filtered by
@@ -65,13 +67,20 @@ const pageQuerySchema = listQuerySchema.extend(pageInput);
  * (page, last_page, total: the deprecated style the web's pager reads). Either way the answer
  * carries `next_cursor`, null on the last page.
  */
-async function page<T extends { id: string }>(table: "optouts" | "deny_list", columns: string, accountId: string, input: unknown, extra = ""): Promise<Page<T>> {
-  const f = validate(pageQuerySchema, input ?? {});
+async function page<T extends { id: string }>(
+  table: "optouts" | "deny_list",
+  columns: string,
+  accountId: string,
+  input: unknown,
+  extra = "",
+  search: "digits" | "address" = "digits",
+): Promise<Page<T>> {
+  const f = validate(search === "address" ? emailPageQuerySchema : pageQuerySchema, input ?? {});
   const after = timeCursor(f.cursor);
   const bind: unknown[] = [accountId];
   let where = `account_id = $1${extra}`;
   if (f.q) {
-    bind.push(`%${f.q}%`);
+    bind.push(`%${escapeLike(f.q)}%`);
     where += ` AND recipient LIKE $${bind.length}`;
   }
   const counted = after ? null : rows<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, bind);
@@ -256,6 +265,102 @@ export async function removeDenyEntry(ctx: SignedInCtx, id: string): Promise<{ o
   const db = sequelize();
   await db.transaction(async (transaction) => {
     const gone = await rows<{ id: string }>(`DELETE FROM deny_list WHERE id = $1 AND account_id = $2 RETURNING id`, [id, ctx.actor.accountId], { transaction });
+    if (!gone[0]) throw new AppError("NOT_FOUND");
+    await recordAudit({ ...ctx, transaction }, "denylist.removed", { meta: { id } });
+  });
+  return { ok: true };
+}
+
+// ---- the e-mail lists (issue 17; /mail/optouts and /mail/denylist) -------------------------------
+// The same tables: an opt-out of channel `email` holds an address; the deny list is the account's
+// one list, whose addresses are e-mail's (a send to them ends rejected, not charged).
+
+function assertMail(ctx: SignedInCtx, screen: "/mail/optouts" | "/mail/denylist") {
+  if (!can(ctx.actor, screen)) throw new AppError("FORBIDDEN");
+}
+/** The deny list's e-mail addresses (its numbers are the other channels'). */
+const ADDRESSES = " AND recipient LIKE '%@%'";
+
+/** One page of the account's e-mail opt-outs (`q`: part of the address). */
+export async function listEmailOptouts(ctx: SignedInCtx, query: unknown = {}): Promise<Page<Optout>> {
+  assertMail(ctx, "/mail/optouts");
+  const p = await page<Omit<Optout, Derived>>("optouts", OPTOUT_COLUMNS, ctx.actor.accountId, query, " AND channel = 'email'", "address");
+  return { ...p, data: p.data.map(optoutOf) };
+}
+
+/** Opts an address out of the account's e-mail (created false: it was already). */
+export async function addEmailOptout(ctx: SignedInCtx, input: unknown): Promise<{ data: Optout; created: boolean }> {
+  assertMail(ctx, "/mail/optouts");
+  const { recipient } = validate(addEmailOptoutSchema, input);
+  return sequelize().transaction(async (transaction) => {
+    const inserted = await rows<Omit<Optout, Derived>>(
+      `INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, 'email', $2, 'manual')
+       ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING ${OPTOUT_COLUMNS}`,
+      [ctx.actor.accountId, recipient],
+      { transaction },
+    );
+    if (inserted[0]) {
+      await recordAudit({ ...ctx, transaction }, "optout.added", { meta: { id: inserted[0].id, channel: "email", source: "manual" } });
+      return { data: optoutOf(inserted[0]), created: true };
+    }
+    const [existing] = await rows<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = 'email' AND recipient = $2`, [
+      ctx.actor.accountId,
+      recipient,
+    ]);
+    return { data: optoutOf(existing), created: false };
+  });
+}
+
+/** Removes an e-mail opt-out (another account's or another channel's: NOT_FOUND). */
+export async function removeEmailOptout(ctx: SignedInCtx, id: string): Promise<{ ok: true }> {
+  assertMail(ctx, "/mail/optouts");
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  await sequelize().transaction(async (transaction) => {
+    const gone = await rows<{ id: string }>(`DELETE FROM optouts WHERE id = $1 AND account_id = $2 AND channel = 'email' RETURNING id`, [id, ctx.actor.accountId], {
+      transaction,
+    });
+    if (!gone[0]) throw new AppError("NOT_FOUND");
+    await recordAudit({ ...ctx, transaction }, "optout.removed", { meta: { id, channel: "email" } });
+  });
+  return { ok: true };
+}
+
+/** One page of the deny list's e-mail addresses (`q`: part of the address). */
+export async function listEmailDenyList(ctx: SignedInCtx, query: unknown = {}): Promise<Page<DenyEntry>> {
+  assertMail(ctx, "/mail/denylist");
+  const p = await page<Omit<DenyEntry, Derived>>("deny_list", DENY_COLUMNS, ctx.actor.accountId, query, ADDRESSES, "address");
+  return { ...p, data: p.data.map(denyOf) };
+}
+
+/** Puts an e-mail address on the deny list (created false: it was already). */
+export async function addEmailDenyEntry(ctx: SignedInCtx, input: unknown): Promise<{ data: DenyEntry; created: boolean }> {
+  assertMail(ctx, "/mail/denylist");
+  const data = validate(addEmailDenySchema, input);
+  return sequelize().transaction(async (transaction) => {
+    const inserted = await rows<Omit<DenyEntry, Derived>>(
+      `INSERT INTO deny_list (account_id, recipient, reason) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id, recipient) DO NOTHING RETURNING ${DENY_COLUMNS}`,
+      [ctx.actor.accountId, data.recipient, data.reason],
+      { transaction },
+    );
+    if (inserted[0]) {
+      await recordAudit({ ...ctx, transaction }, "denylist.added", { meta: { id: inserted[0].id } });
+      return { data: denyOf(inserted[0]), created: true };
+    }
+    const [existing] = await rows<Omit<DenyEntry, Derived>>(`SELECT ${DENY_COLUMNS} FROM deny_list WHERE account_id = $1 AND recipient = $2`, [
+      ctx.actor.accountId,
+      data.recipient,
+    ]);
+    return { data: denyOf(existing), created: false };
+  });
+}
+
+/** Removes an e-mail address from the deny list (another account's entry or a number: NOT_FOUND). */
+export async function removeEmailDenyEntry(ctx: SignedInCtx, id: string): Promise<{ ok: true }> {
+  assertMail(ctx, "/mail/denylist");
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  await sequelize().transaction(async (transaction) => {
+    const gone = await rows<{ id: string }>(`DELETE FROM deny_list WHERE id = $1 AND account_id = $2${ADDRESSES} RETURNING id`, [id, ctx.actor.accountId], { transaction });
     if (!gone[0]) throw new AppError("NOT_FOUND");
     await recordAudit({ ...ctx, transaction }, "denylist.removed", { meta: { id } });
   });

@@ -87,11 +87,49 @@ export function exportSelect(accountId: string, f: ExportFilter, lit: (v: string
            ORDER BY created_at DESC, id DESC`;
 }
 
+/** The e-mail export's columns, in order (ADR 009's, with the subject and the opening instead of the SMS parts). */
+export const EMAIL_EXPORT_COLUMNS = [
+  "id",
+  "created_at",
+  "sent_at",
+  "delivered_at",
+  "opened_at",
+  "sender",
+  "recipient",
+  "subject",
+  "status",
+  "error_code",
+  "error_message",
+  "price",
+  "currency",
+] as const;
+
+/** The SELECT of an e-mail export (exportSelect's rules: values quoted with `lit`, São Paulo times, text made safe for spreadsheets). */
+export function emailExportSelect(accountId: string, f: ExportFilter, lit: (v: string) => string, locale: string = DEFAULT_LOCALE) {
+  const where = [
+    `account_id = ${lit(accountId)}::uuid`,
+    `channel = 'email'`,
+    `created_at >= (${lit(f.sent_at.from)}::date)::timestamp AT TIME ZONE ${TZ}`,
+    `created_at < (${lit(f.sent_at.to)}::date + 1)::timestamp AT TIME ZONE ${TZ}`,
+  ];
+  if (f.id) where.push(`id = ${lit(f.id)}::uuid`);
+  if (f.status) where.push(`status = ${lit(f.status)}`);
+  if (f.from) where.push(`sender = ${lit(f.from)}`);
+  if (f.to) where.push(`recipient = ${lit(f.to)}`);
+  return `SELECT id, ${when("created_at")} AS created_at, ${when("sent_at")} AS sent_at, ${when("delivered_at")} AS delivered_at, ${when("read_at")} AS opened_at,
+                 sender, recipient, ${safe("(content->>'subject')")} AS subject, status, error_code, ${reasonText(locale, lit)} AS error_message,
+                 to_char(price / 100.0, 'FM999999999990.00') AS price, trim(currency) AS currency
+            FROM messages
+           WHERE ${where.join(" AND ")}
+           ORDER BY created_at DESC, id DESC`;
+}
+
 type JobRow = { id: string; account_id: string; kind: ExportKind; filter: ExportFilter; status: string; locale: string | null };
 
-/** The SELECT each kind of export runs (migrations 0030, 0046): the SMS or WhatsApp history, or live chat conversations. */
+/** The SELECT each kind of export runs (migrations 0030, 0046, 0057): the SMS, WhatsApp or e-mail history, or live chat conversations. */
 function selectOf(row: JobRow, lit: (v: string) => string) {
   if (row.kind === "live_rooms") return liveRoomsExportSelect(row.account_id, row.filter as unknown as LiveExportFilter, lit);
+  if (row.kind === "email") return emailExportSelect(row.account_id, row.filter, lit, row.locale ?? DEFAULT_LOCALE);
   return exportSelect(row.account_id, row.filter, lit, row.locale ?? DEFAULT_LOCALE, row.kind);
 }
 

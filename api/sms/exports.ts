@@ -21,8 +21,9 @@ import { validate } from "../lib/validate";
 import type { z } from "../lib/zod";
 import { can } from "../policy/policy";
 import { saoPauloToday, smsHistorySchema } from "./history";
+import { validateEmailFilters } from "../email/history";
 import { rows } from "../lib/sql";
-import type { ReportChannel } from "./report-constants";
+import { CHANNEL_AREA, type ReportChannel } from "./report-constants";
 
 export const EXPORT_STREAM = "jobs:sms-exports";
 export const EXPORT_STATUSES = ["queued", "processing", "done", "failed"] as const;
@@ -55,15 +56,23 @@ const text = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" 
  * range may come nested (`sent_at: {from, to}`), flat (`sent_at[from]`) or as the history's
  * `created_at[gte]`/`created_at[lte]` (the export button of the history screen).
  */
-export function parseExportFilter(raw: unknown): ExportFilter {
+export function parseExportFilter(raw: unknown, channel: ReportChannel = "sms"): ExportFilter {
   const input = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
   const sent = (input.sent_at && typeof input.sent_at === "object" ? input.sent_at : {}) as Record<string, unknown>;
   const created = (input.created_at && typeof input.created_at === "object" ? input.created_at : {}) as Record<string, unknown>;
   const gte = text(sent.from ?? input["sent_at[from]"] ?? created.gte ?? input["created_at[gte]"]);
   const lte = text(sent.to ?? input["sent_at[to]"] ?? created.lte ?? input["created_at[lte]"]);
+  // E-mail's sender and recipient are addresses (the e-mail history's rule), the others' the SMS history's (recipient in E.164).
+  const email = channel === "email";
   let q: z.infer<typeof smsHistorySchema>;
+  let who = { from: "", to: "" };
   try {
-    q = validate(smsHistorySchema, { id: text(input.id), status: text(input.status), from: text(input.from), to: text(input.to), created_at: { gte, lte } });
+    const filters = { id: text(input.id), status: text(input.status), from: text(input.from), to: text(input.to), created_at: { gte, lte } };
+    if (email) {
+      const found = validateEmailFilters({ ...filters, from: "", to: "" }, filters.from, filters.to);
+      q = found.q;
+      who = { from: found.who.from ?? "", to: found.who.to ?? "" };
+    } else q = validate(smsHistorySchema, filters);
   } catch (e) {
     if (!isAppError(e) || !e.fields) throw e;
     const fields: FieldErrors = {};
@@ -72,12 +81,12 @@ export function parseExportFilter(raw: unknown): ExportFilter {
   }
   const to = q.created_at.lte || saoPauloToday();
   const from = q.created_at.gte || (q.created_at.lte ? to : saoPauloToday());
-  return { id: q.id, from: q.from, to: q.to, status: q.status, sent_at: { from, to } };
+  return { id: q.id, from: email ? who.from : q.from, to: email ? who.to : q.to, status: q.status, sent_at: { from, to } };
 }
 
-/** A channel's exports are its screen's: /sms/exports, /whatsapp/exports. */
+/** A channel's exports are its screen's: /sms/exports, /whatsapp/exports, /mail/exports. */
 function assertAllowed(ctx: SignedInCtx, channel: ReportChannel) {
-  if (!can(ctx.actor, `/${channel}/exports`)) throw new AppError("FORBIDDEN");
+  if (!can(ctx.actor, `${CHANNEL_AREA[channel]}/exports`)) throw new AppError("FORBIDDEN");
 }
 
 export type Row = {
@@ -119,7 +128,7 @@ export async function announceExport(id: string) {
 /** Queue an export of the history of `channel` (the SMS history by default) with the history's filters. */
 export async function createExport(ctx: SignedInCtx, input: unknown, channel: ReportChannel = "sms"): Promise<ExportView> {
   assertAllowed(ctx, channel);
-  return view(await queueExport(ctx, channel, parseExportFilter(input), `${channel}.export_requested`));
+  return view(await queueExport(ctx, channel, parseExportFilter(input, channel), `${channel}.export_requested`));
 }
 
 /** Stores a queued export of `kind` (with its audit entry) and announces it to the workers. Permission and filter are the caller's. */
@@ -166,7 +175,7 @@ export function exportRelativePath(accountId: string, id: string) {
 }
 
 export const exportFileName = (e: { id: string; filter: ExportFilter; kind?: ExportKind }) =>
-  `${e.kind === "whatsapp" ? "whatsapp" : "sms"}-${e.filter.sent_at.from}_${e.filter.sent_at.to}-${e.id.slice(0, 8)}.csv`;
+  `${e.kind === "whatsapp" || e.kind === "email" ? e.kind : "sms"}-${e.filter.sent_at.from}_${e.filter.sent_at.to}-${e.id.slice(0, 8)}.csv`;
 
 /** The CSV of a finished export of the acting account and `channel`: 404 for another's, 409 EXPORT_NOT_READY before it is done. */
 export async function exportFile(ctx: SignedInCtx, id: string, channel: ReportChannel = "sms"): Promise<ExportFile> {

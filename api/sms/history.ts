@@ -21,6 +21,7 @@ import { MAX_LIMIT } from "../lib/page";
 import { intParam, pageParam, validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
+import { historyWhere } from "../messages/history-query";
 // Lag-tolerant reads (ADR 030): this module's queries run on the read replica while it is healthy.
 import { replicaRows as rows } from "../lib/sql";
 
@@ -186,22 +187,8 @@ export function smsHistoryQueries(accountId: string, q: z.infer<typeof smsHistor
   const gte = q.created_at.gte || (q.created_at.lte ? lte : saoPauloToday());
   const direction: "asc" | "desc" = q.order === "asc" ? "asc" : "desc";
 
-  // $1 account, $2 first day, $3 last day (both São Paulo): [gte 00:00:00, lte + 1 day 00:00:00).
-  const bind: unknown[] = [accountId, gte, lte];
-  const where = [
-    "account_id = $1",
-    "channel = 'sms'",
-    `created_at >= ($2::date)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
-    `created_at < ($3::date + 1)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
-  ];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    bind.push(value);
-    where.push(sql(`$${bind.length}`));
-  };
-  if (q.id) add((n) => `id = ${n}::uuid`, q.id);
-  if (q.status) add((n) => `status = ${n}`, q.status);
-  if (q.from) add((n) => `sender = ${n}`, q.from);
-  if (q.to) add((n) => `recipient = ${n}`, q.to);
+  // $1 account, $2 first day, $3 last day (both São Paulo): [gte 00:00:00, lte + 1 day 00:00:00); the filters after (api/messages/history-query.ts).
+  const { where, bind } = historyWhere({ accountId, channel: "sms", gte, lte, id: q.id, status: q.status, from: q.from, to: q.to });
   const filtered = [...where];
   const countBind = [...bind];
 

@@ -18,7 +18,7 @@ import { can } from "../policy/policy";
 import { HISTORY_MAX_DAYS, HISTORY_TIME_ZONE, saoPauloToday } from "./history";
 
 const TZ = `'${HISTORY_TIME_ZONE}'`;
-import { CHART_DAYS, type ReportChannel, WAITING_STATUSES } from "./report-constants";
+import { CHART_DAYS, channelLiteral, type ReportChannel, WAITING_STATUSES } from "./report-constants";
 // Lag-tolerant reads (ADR 030): this module's queries run on the read replica while it is healthy.
 import { replicaRows as rows } from "../lib/sql";
 
@@ -120,7 +120,7 @@ export const periodBind = (scope: ReportScope, from: string, to: string): unknow
  * $4 the provider). `anyAccount`: $1 is null and every account counts (platform staff's reports).
  */
 export const period = (channel: ReportChannel, o: PeriodOptions = {}) =>
-  `${o.anyAccount ? "$1::uuid IS NULL" : "account_id = $1"} AND channel = '${channel === "whatsapp" ? "whatsapp" : "sms"}' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}${o.provider ? " AND provider = $4" : ""}`;
+  `${o.anyAccount ? "$1::uuid IS NULL" : "account_id = $1"} AND channel = '${channelLiteral(channel)}' AND created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}${o.provider ? " AND provider = $4" : ""}`;
 export const perDaySql = (
   channel: ReportChannel,
   o: PeriodOptions = {},

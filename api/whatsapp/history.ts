@@ -29,7 +29,8 @@ import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can, decide } from "../policy/policy";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
-import { HISTORY_TIME_ZONE, saoPauloToday, smsHistorySchema } from "../sms/history";
+import { saoPauloToday, smsHistorySchema } from "../sms/history";
+import { historyPageSql } from "../messages/history-query";
 import { ownNumber } from "./numbers";
 import { variablesOf } from "./schemas";
 import { getWhatsappMessage, type WhatsappMessageView } from "./send";
@@ -86,39 +87,15 @@ export async function whatsappMessagePage(accountId: string | null, input: unkno
   const gte = q.created_at.gte || lte;
   const desc = q.order !== "asc";
 
-  // $1 account (null: every account), $2 first day, $3 last day (São Paulo): [gte 00:00, lte + 1 day 00:00), so only those months' partitions are read (ADR 029).
-  const bind: unknown[] = [accountId, gte, lte];
-  const where = [
-    accountId === null ? "$1::uuid IS NULL" : "account_id = $1",
-    "channel = 'whatsapp'",
-    `created_at >= ($2::date)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
-    `created_at < ($3::date + 1)::timestamp AT TIME ZONE '${HISTORY_TIME_ZONE}'`,
-  ];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    bind.push(value);
-    where.push(sql(`$${bind.length}`));
-  };
-  if (integration) add((n) => `provider = ${n}`, whatsappProvider(integration));
-  if (q.id) add((n) => `id = ${n}::uuid`, q.id);
-  if (q.status) add((n) => `status = ${n}`, q.status);
-  if (q.from) add((n) => `sender = ${n}`, q.from);
-  if (q.to) add((n) => `recipient = ${n}`, q.to);
-  if (after) {
-    bind.push(after[0], after[1]);
-    where.push(`(created_at, id) ${desc ? "<" : ">"} ($${bind.length - 1}::timestamptz, $${bind.length}::uuid)`);
-  }
-  bind.push(q.limit + 1);
-  const dir = desc ? "DESC" : "ASC";
-  const found = await replicaRows<HistoryRow & { account_id: string; account_name: string | null }>(
-    `SELECT id, direction, type, sender, recipient, body, status, price, currency, error_code, error_message,
+  // One channel's messages of the São Paulo days, filtered (api/messages/history-query.ts: $1 account, null for every account).
+  const { sql, bind } = historyPageSql(
+    { accountId, channel: "whatsapp", gte, lte, id: q.id, status: q.status, from: q.from, to: q.to, provider: integration ? whatsappProvider(integration) : null },
+    `id, direction, type, sender, recipient, body, status, price, currency, error_code, error_message,
             created_at, sent_at, delivered_at, read_at, failed_at, ${POSITION_SQL("created_at")} AS position, account_id,
-            ${named ? "(SELECT a.name FROM accounts a WHERE a.id = messages.account_id)" : "NULL"} AS account_name
-       FROM messages
-      WHERE ${where.join(" AND ")}
-      ORDER BY created_at ${dir}, id ${dir}
-      LIMIT $${bind.length}`,
-    bind,
+            ${named ? "(SELECT a.name FROM accounts a WHERE a.id = messages.account_id)" : "NULL"} AS account_name`,
+    { after, desc, limit: q.limit },
   );
+  const found = await replicaRows<HistoryRow & { account_id: string; account_name: string | null }>(sql, bind);
   return keyset(
     found,
     q.limit,

@@ -31,6 +31,7 @@ export const webNamespaces = [
   "emailInsights",
   "emailTemplates",
   "emailCampaigns",
+  "emailReports",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

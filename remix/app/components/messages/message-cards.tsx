@@ -64,7 +64,7 @@ export type TimelineEvent = {
  * The message's status events in order (when the provider says it happened, else when we learned
  * it); the texts from the channel's namespace `ns` (who "the provider" is differs: Meta for WhatsApp).
  */
-export function TimelineCard({ events, lng, ns }: { events: TimelineEvent[]; lng: Lng; ns: "smsReports" | "whatsapp" }) {
+export function TimelineCard({ events, lng, ns }: { events: TimelineEvent[]; lng: Lng; ns: "smsReports" | "whatsapp" | "emailReports" }) {
   const { t } = useTranslation(ns);
   return (
     <Section title={t("detail.timeline")}>

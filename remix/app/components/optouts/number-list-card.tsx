@@ -1,5 +1,5 @@
 /**
- * The list card of /sms/optouts and /sms/denylist: a search form (GET ?q=), the numbers as a
+ * The list card of /sms/optouts and /sms/denylist (and the other channels' lists, /mail/* holding addresses): a search form (GET ?q=), the numbers as a
  * table (the caller draws each row) or the empty message, and the pages. Plain links and a GET
  * form: no JavaScript needed.
  */
@@ -26,6 +26,7 @@ export function NumberListCard<T>({
   texts,
   columns,
   row,
+  searchMode = "tel",
 }: {
   /** The screen's path (search and page links go there). */
   path: string;
@@ -37,6 +38,8 @@ export function NumberListCard<T>({
   /** Column headings; the last one is right-aligned (the actions). */
   columns: string[];
   row: (item: T) => ReactNode;
+  /** The search field's keyboard: digits of a number, or part of an e-mail address (/mail/optouts, /mail/denylist). */
+  searchMode?: "tel" | "email";
 }) {
   const { t } = useTranslation("common");
   const hrefFor = (page: number) => `${path}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(page) })}`;
@@ -47,7 +50,7 @@ export function NumberListCard<T>({
           <label htmlFor={`${idPrefix}-q`} className="sr-only">
             {texts.search}
           </label>
-          <Input id={`${idPrefix}-q`} name="q" defaultValue={q} placeholder={texts.search} inputMode="tel" />
+          <Input id={`${idPrefix}-q`} name="q" defaultValue={q} placeholder={texts.search} inputMode={searchMode} />
           <Button type="submit" variant="outline">
             {texts.searchSubmit}
           </Button>

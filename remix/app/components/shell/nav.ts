@@ -36,6 +36,10 @@ export const NAV: NavGroup[] = [
     items: [
       { key: "mailSend", href: "/mail/send", icon: "send" },
       { key: "mailTemplates", href: "/mail/templates", icon: "template" },
+      { key: "mailHistory", href: "/mail/history", icon: "history" },
+      { key: "mailExports", href: "/mail/exports", icon: "download" },
+      { key: "mailOptouts", href: "/mail/optouts", icon: "bell" },
+      { key: "mailDenylist", href: "/mail/denylist", icon: "shield" },
       { key: "mailDomains", href: "/mail/domains", icon: "mail" },
       { key: "mailInsights", href: "/mail/insights", icon: "insights" },
       { key: "mailCampaigns", href: "/mail/campaigns", icon: "megaphone" },

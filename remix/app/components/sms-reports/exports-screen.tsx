@@ -1,5 +1,5 @@
 /**
- * The account's SMS or WhatsApp history exports (/sms/exports, /sms/reports/exports, /whatsapp/exports): the shared exports
+ * The account's SMS or WhatsApp history exports (/sms/exports, /sms/reports/exports, /whatsapp/exports, /mail/exports): the shared exports
  * table (components/exports) with the SMS filter described, and a way back to the history.
  */
 import { useLoaderData } from "@remix-run/react";
@@ -8,7 +8,7 @@ import { dmy, ExportsTable } from "~/components/exports/exports-table";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import type { exportsLoader } from "~/lib/sms-reports.server";
-import type { ReportChannel } from "~api/sms/report-constants";
+import { CHANNEL_AREA, type ReportChannel } from "~api/sms/report-constants";
 
 export function ExportsScreen({ historyPath, channel = "sms" }: { historyPath: string; channel?: ReportChannel }) {
   const { exports } = useLoaderData<typeof exportsLoader>();
@@ -31,7 +31,7 @@ export function ExportsScreen({ historyPath, channel = "sms" }: { historyPath: s
           </Button>
         }
       />
-      <ExportsTable exports={exports} ns="smsReports" describe={describe} fileHref={(id) => `/${channel}/exports/${id}/file`} />
+      <ExportsTable exports={exports} ns="smsReports" describe={describe} fileHref={(id) => `${CHANNEL_AREA[channel]}/exports/${id}/file`} />
     </div>
   );
 }

@@ -10,6 +10,12 @@ const VARIANT: Record<string, BadgeProps["variant"]> = {
   rejected: "destructive",
   unavailable: "warning",
   optout: "warning",
+  opened: "success",
+  clicked: "success",
+  deferred: "warning",
+  dropped: "warning",
+  bounced: "destructive",
+  blocked: "destructive",
 };
 
 /** A message status (spec section 4), translated; colour by outcome. */

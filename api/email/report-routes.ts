@@ -1,0 +1,98 @@
+/**
+ * E-mail history's API beyond the list (issue 17; spec section 7 "E-mail"), under /api/email with
+ * the JWT: the preview of a sent message, and history exports (CSV as a job: the SMS exports'
+ * machinery, api/sms/exports.ts, kind `email`). Thin: the use-cases check the screen's permission
+ * and scope by account.
+ */
+import { Elysia, t } from "elysia";
+import { authenticated } from "../http/auth";
+import { created } from "../http/created";
+import { errorResponses, fileResponse, successResponse } from "../http/openapi";
+import { onePage } from "../lib/page";
+import { createExport, csvDownload, exportFile, getExport, listExports } from "../sms/exports";
+import { created201, SmsExportList, SmsExportOne } from "../sms/responses";
+import { PREVIEW_CSP, previewEmailMessage } from "./history";
+
+const bearer = [{ bearer: [] }];
+const id = t.Object({ id: t.String() });
+const text = (description: string) => t.Optional(t.Union([t.String({ description }), t.Null()]));
+const exportBody = t.Optional(
+  t.Object({
+    id: text("One message id"),
+    from: text("The sending address, exact"),
+    to: text("The recipient's address, exact"),
+    status: text("One status of spec section 4 (e-mail's too: bounced, dropped, deferred, blocked, opened, clicked)"),
+    sent_at: t.Optional(t.Object({ from: text("First day YYYY-MM-DD (São Paulo). Default today"), to: text("Last day YYYY-MM-DD; at most 31 days") })),
+  }),
+);
+const exportSummary =
+  "Queue an export of the e-mail history (CSV) with the history's filters: answers 201 with the export in state queued (Location: its URL); the CSV is then GET /email/reports/{id}/file";
+
+export const emailReportRoutes = new Elysia({ prefix: "/email", tags: ["email"], detail: { security: bearer } })
+  .use(authenticated)
+  .get(
+    "/:id/preview",
+    async ({ ctx, params }) => {
+      const { document } = await previewEmailMessage(ctx, params.id);
+      return new Response(document, {
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Content-Security-Policy": PREVIEW_CSP,
+          "X-Content-Type-Options": "nosniff",
+          "Cache-Control": "private, no-store",
+        },
+      });
+    },
+    {
+      params: id,
+      detail: {
+        responses: { ...fileResponse({ "text/html": "The message's HTML (or its text, escaped) as one document" }, "The rendered e-mail"), ...errorResponses(404) },
+        summary:
+          "The e-mail as it was sent, one HTML document to show in a sandboxed frame (served sandboxed: no script runs, only inline styles and https/data images load); a text-only message is its text. 404 for another account's",
+      },
+    },
+  )
+  .post(
+    "/reports",
+    async ({ ctx, body, set }) => {
+      const data = await createExport(ctx, body ?? {}, "email");
+      return created(set, `/api/email/reports/${data.id}`, { data });
+    },
+    { body: exportBody, detail: { responses: { ...created201(SmsExportOne, "The export, queued"), ...errorResponses(422) }, summary: exportSummary } },
+  )
+  .post(
+    "/reports/export",
+    async ({ ctx, body, set }) => {
+      const data = await createExport(ctx, body ?? {}, "email");
+      return created(set, `/api/email/reports/${data.id}`, { data });
+    },
+    {
+      body: exportBody,
+      detail: { responses: { ...created201(SmsExportOne, "The export, queued"), ...errorResponses(422) }, summary: `${exportSummary} (the spec's name of POST /email/reports)` },
+    },
+  )
+  .get("/reports", async ({ ctx }) => onePage(await listExports(ctx, 50, "email")), {
+    detail: {
+      responses: successResponse(SmsExportList),
+      summary: "The account's last 50 e-mail exports (one page: exports are kept 7 days), newest first: status queued|processing|done|failed, rows, file_size, error",
+    },
+  })
+  .get("/reports/:id", ({ ctx, params }) => getExport(ctx, params.id, "email").then((data) => ({ data })), {
+    params: id,
+    detail: { responses: { ...successResponse(SmsExportOne), ...errorResponses(404) }, summary: "One e-mail export (404 for another account's or another channel's)" },
+  })
+  .get("/reports/:id/file", async ({ ctx, params }) => csvDownload(await exportFile(ctx, params.id, "email")), {
+    params: id,
+    detail: {
+      responses: {
+        ...fileResponse(
+          {
+            "text/csv": "UTF-8 with BOM; columns: id, created_at, sent_at, delivered_at, opened_at, sender, recipient, subject, status, error_code, error_message, price, currency",
+          },
+          "The export's CSV (attachment)",
+        ),
+        ...errorResponses(404, 409),
+      },
+      summary: "The e-mail export's CSV (UTF-8 with BOM, São Paulo times). 404 for another account's export; 409 EXPORT_NOT_READY before it is done",
+    },
+  });

@@ -1,0 +1,119 @@
+/**
+ * /mail/history: the account's e-mail messages of a range of São Paulo days (at most 31, today by
+ * default), newest first, filtered by id, status (e-mail's, each explained by its tooltip),
+ * sender and recipient — a GET form: bookmarkable, no JavaScript needed — a keyset page at a
+ * time. A message that was not delivered shows its error code and message in its status's
+ * tooltip. The Export button posts the filters shown (CSRF, no JavaScript needed) and goes to
+ * /mail/exports.
+ */
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { EmailMessagesTable } from "~/components/email/messages-table";
+import { EMAIL_HISTORY_FILTERS, type EmailHistoryFilters } from "~/components/email/history-filters";
+import { CsrfInput, ErrorText, FormErrors } from "~/components/forms/fields";
+import { PageHeader } from "~/components/shell/page-header";
+import { formatDay } from "~/components/sms-reports/format";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
+import { CursorPager } from "~/components/whatsapp/cursor-pager";
+import type { EmailHistoryData } from "~/lib/email-history.server";
+import type { FormReply } from "~/lib/forms.server";
+import type { Lng } from "~/lib/i18n";
+import type { RootData } from "~/root";
+
+export function EmailHistoryScreen() {
+  const { page, values, cursor, errors, formErrors, statuses, canExport } = useLoaderData<EmailHistoryData>();
+  const reply = useActionData<FormReply>();
+  const busy = useNavigation().state === "submitting";
+  const exportErrors = reply?.result?.error
+    ? Object.values(reply.result.error)
+        .flat()
+        .filter((e): e is string => typeof e === "string")
+    : [];
+  const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
+  const { t } = useTranslation(["emailReports", "smsReports", "common"]);
+  const hrefWith = (extra: Record<string, string>) => {
+    const p = new URLSearchParams();
+    for (const k of EMAIL_HISTORY_FILTERS) if (values[k]) p.set(k, values[k]);
+    for (const [k, v] of Object.entries(extra)) p.set(k, v);
+    return `/mail/history?${p.toString()}`;
+  };
+  const field = (name: keyof EmailHistoryFilters, input: React.ReactNode) => (
+    <div className="grid gap-1.5">
+      <Label htmlFor={`mail-history-${name}`}>{t(`history.filters.${name}`)}</Label>
+      {input}
+      <ErrorText id={`mail-history-${name}-error`} errors={errors[name]} />
+    </div>
+  );
+  const invalid = (name: keyof EmailHistoryFilters) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `mail-history-${name}-error` } : {});
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        description={t("history.description")}
+        actions={
+          canExport ? (
+            <>
+              <Form method="post" action="/mail/history?index">
+                <CsrfInput />
+                {EMAIL_HISTORY_FILTERS.map((k) => (
+                  <input key={k} type="hidden" name={k} value={values[k]} />
+                ))}
+                <Button type="submit" disabled={busy || !page}>
+                  {t("smsReports:history.export")}
+                </Button>
+              </Form>
+              <Button asChild variant="outline">
+                <Link to="/mail/exports">{t("smsReports:history.exportsLink")}</Link>
+              </Button>
+            </>
+          ) : null
+        }
+      />
+      <FormErrors errors={exportErrors} />
+      <Card>
+        <CardHeader className="gap-4">
+          <Form method="get" action="/mail/history" role="search" aria-label={t("history.filters.label")} className="grid gap-3 sm:grid-cols-2 sm:items-start lg:grid-cols-4">
+            {field("start", <Input id="mail-history-start" type="date" name="start" defaultValue={values.start} required {...invalid("start")} />)}
+            {field("end", <Input id="mail-history-end" type="date" name="end" defaultValue={values.end} required {...invalid("end")} />)}
+            {field(
+              "status",
+              <NativeSelect id="mail-history-status" name="status" defaultValue={values.status} {...invalid("status")}>
+                <NativeSelectOption value="">{t("history.filters.anyStatus")}</NativeSelectOption>
+                {statuses.map((s) => (
+                  <NativeSelectOption key={s} value={s}>
+                    {t(`smsReports:status.${s}`)}
+                  </NativeSelectOption>
+                ))}
+              </NativeSelect>,
+            )}
+            {field("id", <Input id="mail-history-id" name="id" defaultValue={values.id} maxLength={36} autoComplete="off" {...invalid("id")} />)}
+            {field("from", <Input id="mail-history-from" type="email" name="from" defaultValue={values.from} maxLength={254} {...invalid("from")} />)}
+            {field("to", <Input id="mail-history-to" type="email" name="to" defaultValue={values.to} maxLength={254} {...invalid("to")} />)}
+            <div className="flex gap-2 sm:pt-6">
+              <Button type="submit" variant="secondary">
+                {t("history.filters.submit")}
+              </Button>
+              <Button asChild variant="ghost">
+                <Link to="/mail/history">{t("history.filters.clear")}</Link>
+              </Button>
+            </div>
+          </Form>
+          <FormErrors errors={formErrors} />
+          {page ? <CardDescription>{t("history.range", { from: formatDay(values.start, lng, true), to: formatDay(values.end, lng, true) })}</CardDescription> : null}
+        </CardHeader>
+        <CardContent className="space-y-4">
+          {!page ? null : page.data.length === 0 ? (
+            <p className="py-8 text-center text-sm text-muted-foreground">{t("history.empty")}</p>
+          ) : (
+            <EmailMessagesTable rows={page.data} lng={lng} detailHref={(id) => `/mail/history/${id}`} />
+          )}
+          {page ? <CursorPager cursor={cursor} next={page.next_cursor} href={(c) => hrefWith(c ? { cursor: c } : {})} /> : null}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
