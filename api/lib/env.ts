@@ -219,6 +219,12 @@ const schema = z
      */
     SIMULATOR_SMTP_PORT: port.default(2525),
     /**
+     * The local SMTP peer verifies the DKIM signature of 1 message in this many (default 1: every
+     * one). A load test may raise it (bench/email-campaign.mjs): verifying is the peer's cost, not
+     * the platform's; the others are recorded `dkim.result = "skipped"`.
+     */
+    SIMULATOR_DKIM_SAMPLE: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    /**
      * The simulator's DNS peer (UDP, 127.0.0.1): answers the names of its zone (the demo's sending
      * domain, published through /email/_sim/dns) and forwards every other question to
      * SIMULATOR_DNS_FORWARD (default: the system's resolvers). `npm start` checks sending domains
