@@ -130,8 +130,17 @@ function builtPaths(): RegExp[] {
     const file = path.slice(path.lastIndexOf("/") + 1); // routes/<area>/<flat route name> (ADR 026)
     const segments = file.replace(/\.tsx?$/, "").split(".");
     if (segments.includes("$")) return [];
-    const parts = segments.filter((s) => !s.startsWith("_")).map((s) => (s.startsWith("$") ? "[^/]+" : s.replace(/_$/, "")));
-    return [new RegExp(`^/${parts.join("/")}$`)];
+    // A segment in parentheses is optional (`($id)`: with or without it).
+    const pattern = segments
+      .filter((s) => !s.startsWith("_"))
+      .map((s) => {
+        const optional = /^\((.*)\)$/.exec(s);
+        const inner = optional ? optional[1] : s;
+        const piece = inner.startsWith("$") ? "[^/]+" : inner.replace(/_$/, "");
+        return optional ? `(?:/${piece})?` : `/${piece}`;
+      })
+      .join("");
+    return [new RegExp(`^${pattern || "/"}$`)];
   });
 }
 
