@@ -289,6 +289,13 @@ describe("GET /api/email/messages/charts and GET/PUT /api/email/prices/{id}", ()
     expect(day.cost).toBe(counted.reduce((a, r) => a + r.cost, 0));
     expect(res.body.totals.total).toBe(counted.reduce((a, r) => a + r.n, 0));
     expect((await api("/api/email/messages/charts?days=30", { token })).body.data).toHaveLength(30);
+    // /mail/dashboard (no JavaScript) shows the same day: its total and its bounced-or-blocked band.
+    const dash = strip((await c.page("/mail/dashboard")).html);
+    const row = dash.slice(dash.indexOf(`data-day="${today}"`));
+    const cellOf = (col: string) => row.slice(0, row.indexOf("</tr>")).match(new RegExp(`data-col="${col}"[^>]*>([^<]*)<`))?.[1];
+    expect(cellOf("total")).toBe(String(day.total));
+    expect(cellOf("bounced")).toBe(String((day.statuses.bounced ?? 0) + (day.statuses.blocked ?? 0) + (day.statuses.failed ?? 0)));
+    expect(dash).toContain('data-figure="opened"');
     expect((await api("/api/email/messages/charts?days=9", { token })).status).toBe(422);
   });
 

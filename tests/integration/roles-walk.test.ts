@@ -84,7 +84,6 @@ const NOT_BUILT = [
   "/mail/templates",
   "/mail/templates/create",
   `/mail/templates/create/${ID}`,
-  "/mail/dashboard",
   "/mail/campaigns",
   `/mail/campaigns/${ID}`,
   "/mail/reports",
