@@ -1,6 +1,6 @@
 /**
  * E-mail history's API beyond the list (issue 17; spec section 7 "E-mail"), under /api/email with
- * the JWT: the preview of a sent message, and history exports (CSV as a job: the SMS exports'
+ * the JWT: the preview of a sent message, the charts per day, the price rows, and history exports (CSV as a job: the SMS exports'
  * machinery, api/sms/exports.ts, kind `email`). Thin: the use-cases check the screen's permission
  * and scope by account.
  */
@@ -10,7 +10,8 @@ import { created } from "../http/created";
 import { errorResponses, fileResponse, successResponse } from "../http/openapi";
 import { onePage } from "../lib/page";
 import { createExport, csvDownload, exportFile, getExport, listExports } from "../sms/exports";
-import { created201, SmsExportList, SmsExportOne } from "../sms/responses";
+import { created201, SmsCharts, SmsExportList, SmsExportOne, SmsPrice } from "../sms/responses";
+import { emailCharts, getEmailPrice, updateEmailPrice } from "./figures";
 import { PREVIEW_CSP, previewEmailMessage } from "./history";
 
 const bearer = [{ bearer: [] }];
@@ -95,4 +96,24 @@ export const emailReportRoutes = new Elysia({ prefix: "/email", tags: ["email"],
       },
       summary: "The e-mail export's CSV (UTF-8 with BOM, São Paulo times). 404 for another account's export; 409 EXPORT_NOT_READY before it is done",
     },
+  })
+  .get("/messages/charts", async ({ ctx, query }) => ({ ...(await emailCharts(ctx, query)), next_cursor: null }), {
+    query: t.Object({ days: t.Optional(t.String({ description: "7 (default) or 30" })) }),
+    detail: {
+      responses: { ...successResponse(SmsCharts), ...errorResponses(422) },
+      summary:
+        "Per São Paulo day of the last 7 or 30 days (one page: one row a day): the account's e-mails per status (delivered, opened, clicked, bounced, dropped, blocked…) and their cost (minor units), with totals",
+    },
+  })
+  .get("/prices/:id", ({ ctx, params }) => getEmailPrice(ctx, params.id), {
+    params: id,
+    detail: {
+      responses: { ...successResponse(SmsPrice), ...errorResponses(404) },
+      summary: "One e-mail price row (route T1; price_per_segment is the price of one e-mail, minor units) of the account (platform staff: of any account); 404 otherwise",
+    },
+  })
+  .put("/prices/:id", ({ ctx, params, body }) => updateEmailPrice(ctx, params.id, body), {
+    params: id,
+    body: t.Object({ price_per_segment: t.Union([t.Integer({ minimum: 0 }), t.String()], { description: "Integer minor units per e-mail" }) }),
+    detail: { responses: { ...successResponse(SmsPrice), ...errorResponses(403, 404, 422) }, summary: "Change an e-mail price: platform staff only (403 for anyone else)" },
   });

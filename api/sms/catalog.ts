@@ -10,7 +10,7 @@ import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { recordAudit } from "../audit/record";
 import { can, isPlatformStaff } from "../policy/policy";
-import { resolvePrices } from "./pricing";
+import { CHANNEL_PRICING, type PricedChannel, resolvePrices } from "./pricing";
 import type { SmsRoute } from "./schemas";
 import { ownSenders } from "./senders";
 import { rows } from "../lib/sql";
@@ -91,8 +91,17 @@ export async function listSmsPrices(ctx: SignedInCtx) {
 /** One price row: the account's own; platform staff read any account's. */
 export async function getSmsPrice(ctx: SignedInCtx, id: string) {
   if (!isPlatformStaff(ctx.actor)) assertSend(ctx);
+  return getPriceRow(ctx, "sms", id);
+}
+
+/** One price row of a channel's table (CHANNEL_PRICING), the account's own or, for platform staff, any account's; the caller checked who may read. */
+export async function getPriceRow(ctx: SignedInCtx, channel: PricedChannel, id: string) {
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
-  const [row] = await rows<PriceRow>(`SELECT * FROM sms_prices WHERE id = $1 AND (account_id = $2 OR $3)`, [id, ctx.actor.accountId, isPlatformStaff(ctx.actor)]);
+  const [row] = await rows<PriceRow>(`SELECT * FROM ${CHANNEL_PRICING[channel].table} WHERE id = $1 AND (account_id = $2 OR $3)`, [
+    id,
+    ctx.actor.accountId,
+    isPlatformStaff(ctx.actor),
+  ]);
   if (!row) throw new AppError("NOT_FOUND");
   return { data: priceView(row) };
 }
@@ -109,11 +118,19 @@ const priceSchema = z.object({
 
 /** Change a price per segment (integer centavos): platform staff only, any account's row. */
 export async function updateSmsPrice(ctx: SignedInCtx, id: string, input: unknown) {
+  return updatePriceRow(ctx, "sms", id, input);
+}
+
+/** Change a price of a channel's table (integer minor units; e-mail's is per message): platform staff only, any account's row, audited. */
+export async function updatePriceRow(ctx: SignedInCtx, channel: PricedChannel, id: string, input: unknown) {
   if (!isPlatformStaff(ctx.actor)) throw new AppError("FORBIDDEN");
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const data = validate(priceSchema, input);
-  const [row] = await rows<PriceRow>(`UPDATE sms_prices SET price_per_segment = $2, updated_at = now() WHERE id = $1 RETURNING *`, [id, data.price_per_segment]);
+  const [row] = await rows<PriceRow>(`UPDATE ${CHANNEL_PRICING[channel].table} SET price_per_segment = $2, updated_at = now() WHERE id = $1 RETURNING *`, [
+    id,
+    data.price_per_segment,
+  ]);
   if (!row) throw new AppError("NOT_FOUND");
-  await recordAudit(ctx, "sms.price_updated", { meta: { priceId: id, accountId: row.account_id, route: row.route, price_per_segment: data.price_per_segment } });
+  await recordAudit(ctx, `${channel}.price_updated`, { meta: { priceId: id, accountId: row.account_id, route: row.route, price_per_segment: data.price_per_segment } });
   return { data: priceView(row) };
 }

@@ -261,3 +261,66 @@ describe("/mail/optouts and /mail/denylist without JavaScript", () => {
     expect((await send1(to)).status).toBe("queued");
   });
 });
+
+describe("GET /api/email/messages/charts and GET/PUT /api/email/prices/{id}", () => {
+  it("charts: today's e-mails per status and cost, the same as the messages table; 7 or 30 days only", async () => {
+    // The e-mails of the tests above settle first (the last ones may still be on their way).
+    await expect
+      .poll(
+        async () =>
+          (
+            await query<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE account_id = $1 AND channel = 'email' AND status IN ('queued','sending','sent')", [accountId])
+          )[0].n,
+        settle,
+      )
+      .toBe(0);
+    const res = await api("/api/email/messages/charts?days=7", { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toHaveLength(7);
+    const day = res.body.data.at(-1);
+    expect(day.day).toBe(today);
+    const counted = await query<{ status: string; n: number; cost: number }>(
+      "SELECT status, count(*)::int AS n, sum(price)::int AS cost FROM messages WHERE account_id = $1 AND channel = 'email' GROUP BY status",
+      [accountId],
+    );
+    expect(day.statuses).toEqual(Object.fromEntries(counted.map((r) => [r.status, r.n])));
+    expect(day.statuses.bounced).toBeGreaterThanOrEqual(1);
+    expect(day.statuses.blocked).toBeGreaterThanOrEqual(1);
+    expect(day.cost).toBe(counted.reduce((a, r) => a + r.cost, 0));
+    expect(res.body.totals.total).toBe(counted.reduce((a, r) => a + r.n, 0));
+    expect((await api("/api/email/messages/charts?days=30", { token })).body.data).toHaveLength(30);
+    // /mail/dashboard (no JavaScript) shows the same day: its total and its bounced-or-blocked band.
+    const dash = strip((await c.page("/mail/dashboard")).html);
+    const row = dash.slice(dash.indexOf(`data-day="${today}"`));
+    const cellOf = (col: string) => row.slice(0, row.indexOf("</tr>")).match(new RegExp(`data-col="${col}"[^>]*>([^<]*)<`))?.[1];
+    expect(cellOf("total")).toBe(String(day.total));
+    expect(cellOf("bounced")).toBe(String((day.statuses.bounced ?? 0) + (day.statuses.blocked ?? 0) + (day.statuses.failed ?? 0)));
+    expect(dash).toContain('data-figure="opened"');
+    expect((await api("/api/email/messages/charts?days=9", { token })).status).toBe(422);
+  });
+
+  it("prices: the account reads its e-mail price; PUT is refused to the account's owner and done by platform staff; another account gets 404", async () => {
+    const [price] = await query<{ id: string }>(
+      "INSERT INTO email_prices (account_id, route, price_per_segment, currency) VALUES ($1, 'T1', 3, 'BRL') ON CONFLICT (account_id, route) DO UPDATE SET price_per_segment = 3 RETURNING id",
+      [accountId],
+    );
+    const own = await api(`/api/email/prices/${price.id}`, { token });
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(own.body.data).toMatchObject({ id: price.id, route: "T1", price_per_segment: 3, currency: "BRL" });
+    const refused = await api(`/api/email/prices/${price.id}`, { token, method: "PUT", body: { price_per_segment: 0 } });
+    expect(refused.status).toBe(403);
+    expect((await query<{ p: string }>("SELECT price_per_segment AS p FROM email_prices WHERE id = $1", [price.id]))[0].p).toBe("3");
+    const stranger = await signedInCustomer("email-prices-other");
+    expect((await api(`/api/email/prices/${price.id}`, { token: (await login(stranger.email, DEMO_PASSWORD)).token })).status).toBe(404);
+
+    const staff = (await login("staff@demo.example", DEMO_PASSWORD)).token;
+    const bad = await api(`/api/email/prices/${price.id}`, { token: staff, method: "PUT", body: { price_per_segment: "1.5" } });
+    expect(bad.status).toBe(422);
+    const changed = await api(`/api/email/prices/${price.id}`, { token: staff, method: "PUT", body: { price_per_segment: 5 } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.data.price_per_segment).toBe(5);
+    // The next e-mail is charged the new price.
+    const sent = await api("/api/email/messages", { token, body: { from: `loja@${domain}`, to: `preco-${rand()}@destino.test`, subject: "Preço", text: "Preço" } });
+    expect(sent.body.data.messages[0].price).toBe(5);
+  });
+});

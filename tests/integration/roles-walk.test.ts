@@ -79,7 +79,6 @@ const NOT_BUILT = [
   "/admin/audit/insights",
   "/admin/logs",
   "/admin/trackers",
-  "/mail/dashboard",
   "/mail/reports",
   "/mail/usage",
   "/rcs",

@@ -34,6 +34,7 @@ export const NAV: NavGroup[] = [
   {
     key: "mail",
     items: [
+      { key: "mailDashboard", href: "/mail/dashboard", icon: "chart" },
       { key: "mailSend", href: "/mail/send", icon: "send" },
       { key: "mailTemplates", href: "/mail/templates", icon: "template" },
       { key: "mailHistory", href: "/mail/history", icon: "history" },
