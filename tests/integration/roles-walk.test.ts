@@ -139,8 +139,16 @@ function builtPaths(): RegExp[] {
     const file = path.slice(path.lastIndexOf("/") + 1); // routes/<area>/<flat route name> (ADR 026)
     const segments = file.replace(/\.tsx?$/, "").split(".");
     if (segments.includes("$")) return [];
-    const parts = segments.filter((s) => !s.startsWith("_")).map((s) => (s.startsWith("$") ? "[^/]+" : s.replace(/_$/, "")));
-    return [new RegExp(`^/${parts.join("/")}$`)];
+    // An optional segment, "($id)" or "(edit)", may be absent.
+    const parts = segments
+      .filter((s) => !s.startsWith("_"))
+      .map((s) => {
+        const optional = /^\((.+)\)$/.exec(s)?.[1];
+        const seg = optional ?? s;
+        const re = seg.startsWith("$") ? "[^/]+" : seg.replace(/_$/, "");
+        return optional ? `(?:/${re})?` : `/${re}`;
+      });
+    return [new RegExp(`^${parts.join("") || "/"}$`)];
   });
 }
 
