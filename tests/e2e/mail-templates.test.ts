@@ -104,3 +104,38 @@ describe.skipIf(!hasChromium)("/mail/templates in Chromium", () => {
     await page.screenshot({ path: screenshotPath("mail-templates-list-nojs"), fullPage: true });
   }, 90_000);
 });
+
+describe.skipIf(!hasChromium)("/mail/templates visual editor in Chromium", () => {
+  const browser = useBrowser();
+
+  it("with JavaScript: the visual editor loads under the app's CSP, an edit in it goes back into the MJML field and is saved", async () => {
+    const person = await registerPerson("mail-templates-js");
+    const token = (await login(person.email, person.password)).token;
+    const mjml = `<mjml><mj-body><mj-section><mj-column><mj-text>Primeiro bloco</mj-text><mj-text>Segundo bloco</mj-text></mj-column></mj-section></mj-body></mjml>`;
+    const created = await api("/api/email/templates", { token, body: { name: `Visual ${rand()}`, subject: "Oi", mjml } });
+    const id = created.body.data.id as string;
+    const page = await newPage(browser(), { javaScriptEnabled: true });
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    page.on("console", (m) => {
+      // A script or eval refused by the CSP would break the editor (a web font's stylesheet refused only falls back).
+      if (m.type() === "error" && /Content.Security.Policy|unsafe-eval/i.test(m.text()) && !/Loading the stylesheet/.test(m.text())) problems.push(m.text());
+    });
+    await signIn(page, person);
+    await page.goto(`/mail/templates/create/${id}`);
+    await page.getByRole("button", { name: "Abrir editor visual" }).click();
+    const canvas = page.frameLocator("iframe.gjs-frame");
+    await canvas.getByText("Segundo bloco").waitFor({ timeout: 20_000 });
+    // Select the second block in the canvas and delete it with the editor's toolbar.
+    await canvas.getByText("Segundo bloco").click();
+    await page.locator(".gjs-toolbar-item.fa-trash-o, .gjs-toolbar-item[title*='elete'], .gjs-toolbar .gjs-toolbar-item").last().click();
+    await expect.poll(() => page.getByLabel("Fonte MJML").inputValue(), { timeout: 10_000 }).not.toContain("Segundo bloco");
+    expect(await page.getByLabel("Fonte MJML").inputValue()).toContain("Primeiro bloco");
+    await page.screenshot({ path: screenshotPath("mail-template-visual-editor-js"), fullPage: true });
+    await page.getByRole("button", { name: "Salvar", exact: true }).click();
+    await expect
+      .poll(async () => (await query<{ mjml: string; html: string }>("SELECT mjml, html FROM email_templates WHERE id = $1", [id]))[0], { timeout: 10_000 })
+      .toMatchObject({ mjml: expect.not.stringContaining("Segundo bloco"), html: expect.stringContaining("Primeiro bloco") });
+    expect(problems).toEqual([]);
+  }, 90_000);
+});

@@ -18,6 +18,7 @@ import { emailTemplateSchema } from "~api/email/schemas";
 import { createEmailTemplate, getEmailTemplate, previewContacts, previewEmailTemplate, updateEmailTemplate } from "~api/email/templates";
 import { fillParts, SAMPLE_VALUES } from "~api/email/variables";
 import { z } from "~api/lib/zod";
+import { VisualEditorButton } from "~/components/email/visual-editor";
 import { CheckboxField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
 import { mailFrameDocument } from "~/components/settings/mail-body";
@@ -142,6 +143,7 @@ export default function MailTemplateEdit() {
               <TextField field={fields.name} label={t("fields.name")} autoComplete="off" />
               <TextField field={fields.subject} label={t("fields.subject")} description={t("fields.subjectHint")} autoComplete="off" />
               <SourceField field={fields.mjml} label={t("fields.mjml")} description={t("fields.mjmlHint")} />
+              <VisualEditorButton textareaId={fields.mjml.id} />
               <TextareaField field={fields.text} label={t("fields.text")} description={t("fields.textHint")} />
               <CheckboxField field={fields.active} label={t("fields.active")} description={t("fields.activeHint")} />
               <div className="flex flex-wrap gap-2">
