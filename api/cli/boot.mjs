@@ -56,9 +56,10 @@ if (mode === "start") {
   const env = { TEST_ADMIN_DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl };
   const whole = args.length === 0;
   // The Redis failover test (a 20,000-message dispatch on a cluster of its own) and the two-of-each
-  // chaos run (ten processes under kills) each load both cores for a minute or more: in a whole run
-  // they go after the rest, one after the other, so they slow no other test and not each other.
-  const ALONE = ["tests/integration/redis-failover.test.ts", "tests/integration/chaos-instances.test.ts"];
+  // chaos run (ten processes under kills) and the 10,000-address e-mail campaign each load both
+  // cores for a minute or more: in a whole run they go after the rest, one after the other, so
+  // they slow no other test and not each other.
+  const ALONE = ["tests/integration/redis-failover.test.ts", "tests/integration/chaos-instances.test.ts", "tests/integration/email-campaign-10k.test.ts"];
   run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", ...(whole ? ALONE.flatMap((f) => ["--exclude", f]) : args)], env);
   if (whole) run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", "--no-file-parallelism", ...ALONE], env);
   // The whole suite runs a second time on a local Redis Cluster (3 masters, 3 replicas; ADR 028):

@@ -5,7 +5,7 @@
  * by ./recipients-file.ts). No server module here: the browser bundle imports it.
  */
 import { z } from "../lib/zod";
-import { address, contentRequired, fromName, html, subject, text, toListField } from "./schemas";
+import { address, contentOrTemplate, fromName, html, subject, templateId, text, toListField, variableLines } from "./schemas";
 
 /** Most addresses of one list (`to`); a group or a file has no limit but its own (MAX_FILE_ROWS). */
 export const MAX_CAMPAIGN_LIST = 10_000;
@@ -22,14 +22,16 @@ export const emailCampaignSchema = z
     from: address,
     from_name: fromName,
     reply_to: address.optional(),
-    subject,
+    subject: subject.optional(),
     html,
     text,
+    /** A template instead of subject and content: its {{variables}} are filled per recipient from the contact (or the file's columns). */
+    template_id: templateId,
     to: z.array(address).min(1, "validation.required").max(MAX_CAMPAIGN_LIST, `validation.maxItems::${MAX_CAMPAIGN_LIST}`).optional(),
     group_id: groupId.optional(),
     scheduled_at: z.coerce.date("validation.date").optional(),
   })
-  .superRefine(contentRequired);
+  .superRefine(contentOrTemplate);
 export type EmailCampaignInput = z.infer<typeof emailCampaignSchema>;
 
 /** The ways /mail/send sends: addresses typed (one message each), a contact group or a CSV file (a campaign). */
@@ -48,12 +50,15 @@ export const mailSendFormSchema = z
     from_name: fromName,
     to: z.string().optional(),
     group_id: z.string().trim().optional(),
-    subject,
+    subject: subject.optional(),
     html,
     text,
+    template_id: templateId,
+    /** A template's variables as `name=value` lines (one message per address typed; a campaign fills them from each contact). */
+    variables: variableLines,
     scheduled_at: z.string().trim().optional(),
   })
-  .superRefine(contentRequired)
+  .superRefine(contentOrTemplate)
   .superRefine((v, ctx) => {
     if (v.mode === "list") {
       const checked = toListField.safeParse(v.to ?? "");

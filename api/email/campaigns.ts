@@ -35,6 +35,7 @@ import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
 import { type CampaignContent, contentVariables } from "./campaign-content";
 import { type EmailCampaignInput, emailCampaignSchema } from "./campaign-schemas";
 import { EMAIL_PROVIDER } from "./provider";
+import { templateForSend } from "./templates";
 
 export type EmailCampaignAnswer = {
   data: {
@@ -98,8 +99,12 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
     const [price] = pickPrices(CHANNEL_PRICING.email, currency, facts.prices);
     if (!price) throw fieldError("from", "validation.emailNotOffered");
 
+    // A template's subject and parts (active, the account's), or the content as given.
+    const tpl = data.template_id ? await templateForSend(accountId, data.template_id, transaction) : null;
+    const parts = tpl ? { subject: tpl.subject, html: tpl.html, text: tpl.text ?? undefined } : { subject: data.subject ?? "", html: data.html, text: data.text };
+
     // 2. The recipients and their variables.
-    const vars = contentVariables(data.subject, data.html, data.text);
+    const vars = contentVariables(parts.subject, parts.html, parts.text);
     const bind: unknown[] = [accountId];
     let source: string;
     let label: string;
@@ -120,7 +125,7 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
     } else if (data.to) {
       bind.push(data.to);
       source = `SELECT min(n) AS n, recipient, NULL::jsonb AS vars FROM unnest($2::text[]) WITH ORDINALITY AS u(recipient, n) WHERE $1::uuid IS NOT NULL GROUP BY recipient`;
-      label = data.subject;
+      label = parts.subject;
       campaignSource = { kind: "list", count: data.to.length };
     } else {
       const f = file!;
@@ -163,9 +168,10 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
 
     // 5. The campaign (the content, once) and its messages.
     const content: CampaignContent = {
-      subject: data.subject,
-      html: data.html?.trim() ? data.html : null,
-      text: data.text?.trim() ? data.text : null,
+      subject: parts.subject,
+      html: parts.html?.trim() ? parts.html : null,
+      text: parts.text?.trim() ? parts.text : null,
+      template_id: tpl?.id ?? null,
       from_name: data.from_name || null,
       reply_to: data.reply_to ?? null,
       domain,
@@ -180,7 +186,7 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
         (data.name || label).slice(0, 120),
         status,
         data.from,
-        data.subject,
+        parts.subject,
         JSON.stringify(campaignSource),
         counts.messages,
         ctx.actor.userId,
@@ -203,7 +209,7 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
          RETURNING id, status
        )
        INSERT INTO outbox (topic, payload) SELECT $8, jsonb_build_object('message_id', m.id::text) FROM m WHERE m.status = 'queued'`,
-      [accountId, data.from, EMAIL_PROVIDER, price.pricePerSegment, currency, scheduledAt, campaign.id, dispatchStream("email"), domain, data.subject],
+      [accountId, data.from, EMAIL_PROVIDER, price.pricePerSegment, currency, scheduledAt, campaign.id, dispatchStream("email"), domain, parts.subject],
       t,
     );
     if (file) await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [file.batchId], t);

@@ -70,7 +70,7 @@ export const contentRequired = (v: { html?: string; text?: string }, ctx: z.Refi
 };
 
 /** A template's id (a uuid, else "not an option") and the values of its {{variables}}. */
-const templateId = z
+export const templateId = z
   .string()
   .trim()
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.option")
@@ -89,7 +89,7 @@ const variables = z
  * Either a template (its subject and parts; `variables` fill it) or a subject with HTML and/or
  * text — not both: a subject or part beside a template is refused on that field.
  */
-const contentOrTemplate = (v: { template_id?: string; subject?: string; html?: string; text?: string }, ctx: z.RefinementCtx) => {
+export const contentOrTemplate = (v: { template_id?: string; subject?: string; html?: string; text?: string }, ctx: z.RefinementCtx) => {
   if (v.template_id) {
     for (const f of ["subject", "html", "text"] as const) if (v[f]?.trim()) ctx.addIssue({ code: "custom", path: [f], message: "validation.emailTemplateOrContent" });
     return;
@@ -114,6 +114,31 @@ export const sendEmailSchema = z
   })
   .superRefine(contentOrTemplate);
 export type SendEmailInput = z.infer<typeof sendEmailSchema>;
+
+/** A form's template variables, written as lines `name=value` (one a line). */
+export const variableLines = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const out: Record<string, string> = {};
+    for (const line of (v ?? "").split(/\r?\n/)) {
+      if (!line.trim()) continue;
+      const at = line.indexOf("=");
+      const name = (at < 0 ? line : line.slice(0, at)).trim();
+      if (!/^[A-Za-z0-9_]{1,40}$/.test(name)) {
+        ctx.addIssue({ code: "custom", message: `validation.emailVariableLine::${line.trim().slice(0, 60)}` });
+        return z.NEVER;
+      }
+      out[name] =
+        at < 0
+          ? ""
+          : line
+              .slice(at + 1)
+              .trim()
+              .slice(0, 1000);
+    }
+    return out;
+  });
 
 /** Addresses as a person types them in one field: separated by commas, semicolons, spaces or lines. */
 export const splitAddresses = (typed: string) =>
@@ -147,30 +172,7 @@ export const sendEmailFormSchema = z
     html,
     text,
     template_id: templateId,
-    /** The form's variables as lines `name=value` (one a line). */
-    variables: z
-      .string()
-      .optional()
-      .transform((v, ctx) => {
-        const out: Record<string, string> = {};
-        for (const line of (v ?? "").split(/\r?\n/)) {
-          if (!line.trim()) continue;
-          const at = line.indexOf("=");
-          const name = (at < 0 ? line : line.slice(0, at)).trim();
-          if (!/^[A-Za-z0-9_]{1,40}$/.test(name)) {
-            ctx.addIssue({ code: "custom", message: `validation.emailVariableLine::${line.trim().slice(0, 60)}` });
-            return z.NEVER;
-          }
-          out[name] =
-            at < 0
-              ? ""
-              : line
-                  .slice(at + 1)
-                  .trim()
-                  .slice(0, 1000);
-        }
-        return out;
-      }),
+    variables: variableLines,
   })
   .superRefine(contentOrTemplate);
 

@@ -24,11 +24,12 @@ import { acceptEmailCampaign, emailSendGroups } from "~api/email/campaigns";
 import { dropStagedEmailFile, stageEmailFile } from "~api/email/recipients-file";
 import { toListField } from "~api/email/schemas";
 import { acceptEmail } from "~api/email/send";
+import { listEmailTemplates } from "~api/email/templates";
 import { AppError, isAppError } from "~api/lib/errors";
 import { can } from "~api/policy/policy";
 import type { StagedFile } from "~api/sms/accept";
 import { localToIso } from "~api/sms/schedule";
-import { TextareaField } from "~/components/forms/controls";
+import { SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
@@ -46,8 +47,22 @@ export const handle = { crumb: "email:crumbs.send" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
-  const [{ data }, groups] = await Promise.all([orHttpError(listEmailDomains(ctx, { status: "validated", limit: "200" })), orHttpError(emailSendGroups(ctx))]);
-  return json({ domains: data.map((d) => d.domain), groups, canDomains: can(ctx.actor, "/mail/domains") }, { headers: { "Cache-Control": "private, no-store" } });
+  const [{ data }, groups, templates] = await Promise.all([
+    orHttpError(listEmailDomains(ctx, { status: "validated", limit: "200" })),
+    orHttpError(emailSendGroups(ctx)),
+    orHttpError(listEmailTemplates(ctx, { active: "true", limit: "200" })),
+  ]);
+  const template = new URL(request.url).searchParams.get("template");
+  return json(
+    {
+      domains: data.map((d) => d.domain),
+      groups,
+      canDomains: can(ctx.actor, "/mail/domains"),
+      templates: templates.data.map((t) => ({ value: t.id, label: t.name })),
+      template: templates.data.some((t) => t.id === template) ? template : null,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 /** A campaign's missing {{variable}} is the form's error (no field of the form holds variables). */
@@ -92,11 +107,13 @@ export async function action({ request }: ActionFunctionArgs) {
           subject: value.subject,
           html: value.html,
           text: value.text,
+          ...(value.template_id ? { template_id: value.template_id } : {}),
           ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
         };
         const mode: SendMode = value.mode;
         if (mode === "list") {
-          const { data } = await acceptEmail(ctx, { ...content, to: toListField.parse(value.to ?? "") }, null);
+          const variables = value.template_id && Object.keys(value.variables).length ? { variables: value.variables } : {};
+          const { data } = await acceptEmail(ctx, { ...content, ...variables, to: toListField.parse(value.to ?? "") }, null);
           const first = data.messages[0];
           return redirectWithToast(request, `/mail/send/success?message=${first.id}&count=${data.messages.length}`, {
             type: "success",
@@ -130,7 +147,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function MailSend() {
-  const { domains, groups, canDomains } = useLoaderData<typeof loader>();
+  const { domains, groups, canDomains, templates, template } = useLoaderData<typeof loader>();
+  const { t: tt } = useTranslation("emailTemplates");
   const last = useActionData<FormReply & { params?: Record<string, string | number> }>();
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation(["email", "emailCampaigns"]);
@@ -138,7 +156,7 @@ export default function MailSend() {
   const [form, fields] = useForm({
     id: "email-send",
     lastResult: last?.result,
-    defaultValue: { mode: "list" },
+    defaultValue: { mode: "list", ...(template ? { template_id: template } : {}) },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: mailSendFormSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -227,6 +245,18 @@ export default function MailSend() {
                 <TextField field={fields.name} label={t("emailCampaigns:send.name")} autoComplete="off" />
               </div>
             </fieldset>
+            {templates.length ? (
+              <div className="grid gap-4 rounded-md border p-4">
+                <SelectField
+                  field={fields.template_id}
+                  label={tt("send.template")}
+                  options={templates}
+                  placeholder={tt("send.templateNone")}
+                  description={tt("send.templateHint")}
+                />
+                <TextareaField field={fields.variables} label={tt("send.variables")} description={tt("send.variablesHint")} />
+              </div>
+            ) : null}
             <TextField field={fields.subject} label={t("send.subject")} autoComplete="off" />
             <TextareaField field={fields.html} label={t("send.html")} description={t("send.htmlHint")} />
             <TextareaField field={fields.text} label={t("send.text")} description={t("send.textHint")} />
