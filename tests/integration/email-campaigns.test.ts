@@ -128,6 +128,42 @@ describe("POST /api/email/campaigns", () => {
     expect((await api("/api/sms/campaigns", { token })).body.data.map((c: { id: string }) => c.id)).not.toContain(id);
   });
 
+  it("sends a template to a group: its subject and compiled HTML kept once on the campaign, filled per contact and delivered; an inactive template is refused on template_id, nothing charged", async () => {
+    const tag = rand();
+    const { groupId } = await makeGroupWithContacts(accountId, `Modelo ${tag}`, [
+      { firstName: "Duda", email: `duda-${tag}@destino.test` },
+      { firstName: "Edu", email: `edu-${tag}@destino.test` },
+    ]);
+    const created = await api("/api/email/templates", {
+      token,
+      body: {
+        name: `Boas-vindas ${tag}`,
+        subject: "Bem-vindo, {{first_name}}",
+        mjml: "<mjml><mj-body><mj-section><mj-column><mj-text>Olá {{first_name}}</mj-text></mj-column></mj-section></mj-body></mjml>",
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const templateId = created.body.data.id as string;
+    const res = await campaign({ from: `ofertas@${domain}`, group_id: groupId, template_id: templateId });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.data.campaign_id as string;
+    const [stored] = await query<{ content: { subject: string; html: string; template_id: string } }>("SELECT content FROM campaigns WHERE id = $1", [id]);
+    expect(stored.content).toMatchObject({ subject: "Bem-vindo, {{first_name}}", template_id: templateId });
+    expect(stored.content.html).toContain("Olá {{first_name}}");
+    for (const name of ["Duda", "Edu"]) {
+      const to = `${name.toLowerCase()}-${tag}@destino.test`;
+      await expect.poll(async () => (await atPeer(to))[0]?.headers.subject, settle).toBe(`Bem-vindo, ${name}`);
+      expect(await rawAtPeer((await atPeer(to))[0].id)).toContain(`Ol=C3=A1 ${name}`);
+    }
+    expect((await api(`/api/email/templates/${templateId}`, { token, method: "PUT", body: { active: false } })).status).toBe(200);
+    const before = await balanceOf(accountId);
+    const rows = await emailRows();
+    const refused = await campaign({ from: `ofertas@${domain}`, group_id: groupId, template_id: templateId });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.fields.template_id).toEqual(["This template is not active"]);
+    expect([await balanceOf(accountId), await emailRows()]).toEqual([before, rows]);
+  });
+
   it("refuses a variable a recipient has no value for, naming it; nothing written or charged", async () => {
     const tag = rand();
     const { groupId } = await makeGroupWithContacts(accountId, `Sem empresa ${tag}`, [{ firstName: "Ana", email: `x-${tag}@destino.test` }]);
