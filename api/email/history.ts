@@ -20,6 +20,7 @@ import { can } from "../policy/policy";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { saoPauloToday, smsHistorySchema } from "../sms/history";
 import { historyPageSql } from "../messages/history-query";
+import { renderEmail } from "./campaign-content";
 import { engagementCounts } from "./tracking";
 
 export type EmailMessage = {
@@ -128,22 +129,25 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function getEmailMessage(ctx: SignedInCtx, id: string): Promise<{ data: EmailMessageDetail }> {
   if (!can(ctx.actor, "/mail/history") && !can(ctx.actor, "/mail/send")) throw new AppError("FORBIDDEN");
   const found = UUID.test(id)
-    ? await row<Row & { body: string; html: string | null }>(
-        `SELECT ${COLUMNS}, body, content->>'html' AS html FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'email'`,
-        [id, ctx.actor.accountId],
-      )
+    ? await row<Row & { body: string; content: unknown }>(`SELECT ${COLUMNS}, body, content FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'email'`, [
+        id,
+        ctx.actor.accountId,
+      ])
     : null;
   if (!found) throw new AppError("NOT_FOUND");
   const events = await rows<EmailEvent & { payload: { error_code?: string | null; error_message?: string | null } }>(
     `SELECT status, source, created_at, payload FROM message_events WHERE message_id = $1 AND account_id = $2 ORDER BY created_at, id`,
     [id, ctx.actor.accountId],
   );
-  const { body, html, ...m } = found;
+  const { body, content, ...m } = found;
+  // A campaign message holds only its variables: what was sent is rendered from its campaign (ADR 038).
+  const sent = await renderEmail({ body, content });
   return {
     data: {
       ...view(m),
-      text: body,
-      html,
+      ...(sent ? { subject: sent.subject } : {}),
+      text: sent?.text ?? body,
+      html: sent?.html ?? null,
       ...(await engagementCounts(id, ctx.actor.accountId)),
       events: events.map(({ payload, ...e }) => ({ ...e, error_code: payload?.error_code ?? null, error_message: payload?.error_message ?? null })),
     },
@@ -177,11 +181,9 @@ export const PREVIEW_CSP =
 export async function previewEmailMessage(ctx: SignedInCtx, id: string): Promise<{ subject: string; document: string }> {
   if (!can(ctx.actor, "/mail/history")) throw new AppError("FORBIDDEN");
   const found = UUID.test(id)
-    ? await row<{ subject: string | null; html: string | null; body: string }>(
-        `SELECT content->>'subject' AS subject, content->>'html' AS html, body FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'email'`,
-        [id, ctx.actor.accountId],
-      )
+    ? await row<{ content: unknown; body: string }>(`SELECT content, body FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'email'`, [id, ctx.actor.accountId])
     : null;
   if (!found) throw new AppError("NOT_FOUND");
-  return { subject: found.subject ?? "", document: previewDocument(found.html, found.body ?? "") };
+  const sent = await renderEmail(found);
+  return { subject: sent?.subject ?? "", document: previewDocument(sent?.html ?? null, sent?.text ?? found.body ?? "") };
 }

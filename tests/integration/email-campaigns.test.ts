@@ -155,6 +155,15 @@ describe("POST /api/email/campaigns", () => {
       await expect.poll(async () => (await atPeer(to))[0]?.headers.subject, settle).toBe(`Bem-vindo, ${name}`);
       expect(await rawAtPeer((await atPeer(to))[0].id)).toContain(`Ol=C3=A1 ${name}`);
     }
+    // History shows what was sent: the message's subject and HTML rendered from its campaign.
+    const [first] = await campaignMessages(id);
+    expect(first.recipient).toBe(`duda-${tag}@destino.test`);
+    const detail = await api(`/api/email/messages/${first.id}`, { token });
+    expect(detail.body.data.subject).toBe("Bem-vindo, Duda");
+    expect(detail.body.data.html).toContain("Olá Duda");
+    const preview = await fetch(new URL(`/api/email/${first.id}/preview`, inject("apiUrl")), { headers: { Authorization: `Bearer ${token}` } });
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toContain("Olá Duda");
     expect((await api(`/api/email/templates/${templateId}`, { token, method: "PUT", body: { active: false } })).status).toBe(200);
     const before = await balanceOf(accountId);
     const rows = await emailRows();
