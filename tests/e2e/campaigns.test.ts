@@ -77,9 +77,12 @@ describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
   it("with JavaScript: pause a running campaign, then cancel it — unsent messages refunded", async () => {
     const { p, page } = await signedIn(browser(), true);
     const id = await createCampaign(p.accountId, { total: 5, status: "running", name: "Liquidação" });
-    // Paused before its messages exist, so none goes out before the cancel.
+    // Paused before its messages exist, and the messages scheduled an hour ahead, so none goes out
+    // while the page loads and the clicks happen (a running campaign whose messages all went out
+    // completes, and could no longer be paused).
     await setCampaign(id, { status: "paused" });
     await enqueueSms(p.accountId, { count: 5, campaignId: id, price: 10 });
+    await query("UPDATE messages SET status = 'scheduled', scheduled_at = now() + interval '1 hour', queued_at = NULL WHERE campaign_id = $1", [id]);
     const before = await balanceOf(p.accountId);
     await setCampaign(id, { status: "running" });
     await page.goto(`/sms/campaigns/${id}`);

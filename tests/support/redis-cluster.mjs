@@ -20,8 +20,8 @@ async function until(what, check, ms = 30_000) {
   for (;;) {
     try {
       if (await check()) return;
-    } catch {
-      // not yet
+    } catch (e) {
+      if (e?.exited) throw e; // the checked process is gone: no use waiting
     }
     if (Date.now() > end) throw new Error(`redis cluster: ${what} not within ${ms} ms`);
     await sleep(100);
@@ -31,7 +31,7 @@ async function until(what, check, ms = 30_000) {
 const SLOTS = 16384;
 
 export class RedisCluster {
-  /** @type {Array<{ port: number; bus: number; child?: import("node:child_process").ChildProcess }>} */
+  /** @type {Array<{ port: number; bus: number; child?: import("node:child_process").ChildProcess; output?: string }>} */
   nodes = [];
   dir = "";
 
@@ -46,11 +46,43 @@ export class RedisCluster {
     c.dir = mkdtempSync(join(tmpdir(), "mensageria-cluster-"));
     const count = masters * (1 + replicasPerMaster);
     try {
-      for (let i = 0; i < count; i++) c.nodes.push({ port: await freePort(), bus: await freePort() });
+      const taken = new Set();
+      const fresh = async () => {
+        for (;;) {
+          const p = await freePort();
+          if (!taken.has(p)) {
+            taken.add(p);
+            return p;
+          }
+        }
+      };
+      for (let i = 0; i < count; i++) c.nodes.push({ port: await fresh(), bus: await fresh() });
       for (const n of c.nodes) c.#spawn(n);
+      // A port free when asked can be taken before redis-server binds it (another process's
+      // connection, on a busy machine): a node that exits or stays silent is started again on
+      // other ports, a few times, before the cluster is built.
+      for (const n of c.nodes) {
+        for (let attempt = 1; ; attempt++) {
+          const cl = c.#client(n.port);
+          try {
+            await until("a node answering PING", () => {
+              if (n.child.exitCode !== null || n.child.signalCode !== null) throw Object.assign(new Error("exited"), { exited: true });
+              return cl.ping().then((r) => r === "PONG");
+            }, attempt < 3 ? 15_000 : 30_000);
+            break;
+          } catch (e) {
+            if (attempt >= 3) throw new Error(`${e.message} (port ${n.port}; the node said: ${n.output?.trim().split("\n").slice(-3).join(" / ") || "nothing"})`);
+            n.child.kill("SIGKILL");
+            n.port = await fresh();
+            n.bus = await fresh();
+            c.#spawn(n);
+          } finally {
+            cl.disconnect();
+          }
+        }
+      }
       const clients = c.nodes.map((n) => c.#client(n.port));
       try {
-        for (const cl of clients) await until("a node answering PING", () => cl.ping().then((r) => r === "PONG"));
         // Slots to the masters, in equal ranges.
         for (let m = 0; m < masters; m++) {
           const from = Math.floor((m * SLOTS) / masters);
@@ -185,8 +217,15 @@ export class RedisCluster {
         "--daemonize",
         "no",
       ],
-      { stdio: "ignore" },
+      { stdio: ["ignore", "pipe", "pipe"] },
     );
+    // What the node said last (its start-up errors name a port it could not bind), for the error.
+    n.output = "";
+    const keep = (d) => {
+      n.output = (n.output + d.toString()).slice(-2000);
+    };
+    n.child.stdout.on("data", keep);
+    n.child.stderr.on("data", keep);
     n.child.on("error", () => undefined);
   }
 
