@@ -291,15 +291,23 @@ async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<
   }
 }
 
-/** `sent` for many submitted messages in one statement; the ones no longer `sending` go through recordSent. */
+/**
+ * `sent` for many submitted messages in one statement; the ones no longer `sending` go through
+ * recordSent. The rows are locked in id order first (`l`), as the receipts' batches lock theirs:
+ * a provider's receipt can arrive before its `sent` is written (an e-mail's DSN), and two writers
+ * of several rows that lock them in different orders deadlock.
+ */
 async function recordSentMany(list: Array<{ id: string } & Submitted>) {
   if (list.length === 0) return;
   const done = await rows<{ id: string; account_id: string }>(
     `WITH v AS (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) AS v(id, provider, pmid)
+     ), l AS MATERIALIZED (
+       SELECT m.id, m.created_at FROM messages m JOIN v ON m.id = v.id WHERE m.status = 'sending' ORDER BY m.id FOR UPDATE OF m
      ), u AS (
        UPDATE messages m SET provider = v.provider, provider_message_id = v.pmid, status = 'sent', sent_at = now(), updated_at = now()
-       FROM v WHERE m.id = v.id AND m.status = 'sending' RETURNING m.id, m.created_at, m.account_id, v.provider, v.pmid
+       FROM v, l WHERE m.id = l.id AND m.created_at = l.created_at AND v.id = l.id AND m.status = 'sending'
+       RETURNING m.id, m.created_at, m.account_id, v.provider, v.pmid
      ), e AS (
        INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
        SELECT id, created_at, account_id, 'sent', 'system', jsonb_build_object('provider', provider, 'provider_message_id', pmid, 'previous', 'sending') FROM u

@@ -2,7 +2,8 @@
  * Step 3 of the message pipeline: a provider's status receipt, already authenticated by the
  * webhook route (or read off an SMPP deliver_sm), applied to our message. Idempotent and order-proof:
  *  - the message rows are locked (SELECT … ORDER BY id FOR UPDATE), so receipts of one message
- *    apply one at a time whichever process holds them, and batches never deadlock;
+ *    apply one at a time whichever process holds them, and batches do not deadlock each other (a
+ *    batch rolled back by a lock cycle with another writer is applied again: applyBatch);
  *  - the receipt is recorded as a message_event deduplicated on (message, status, 'provider') —
  *    i.e. on (provider, provider message id, status); a repeat changes nothing;
  *  - the forward-only machine (./status) decides whether the status moves.
@@ -138,8 +139,34 @@ function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
   );
 }
 
-/** Applies receipts in one transaction, in their order; answers one outcome per receipt. */
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back whole. */
+const RETRYABLE = new Set(["40P01", "40001"]);
+const ATTEMPTS = 4;
+
+function sqlState(e: unknown): string | undefined {
+  const err = e as { parent?: { code?: string }; original?: { code?: string }; code?: string };
+  return err?.parent?.code ?? err?.original?.code ?? err?.code;
+}
+
+/**
+ * Applies receipts in one transaction, in their order; answers one outcome per receipt. Every
+ * writer of several message rows locks them in id order (the dispatcher's recordSentMany too), but
+ * a statement of another kind may still meet this one in a lock cycle; PostgreSQL then rolls one
+ * of them back whole, and the batch is simply applied again (receipts are idempotent), a few
+ * times, after a short random pause so the two do not meet again.
+ */
 export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applyBatchOnce(inputs);
+    } catch (e) {
+      if (attempt >= ATTEMPTS || !RETRYABLE.has(sqlState(e) ?? "")) throw e;
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
+    }
+  }
+}
+
+async function applyBatchOnce(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {
   const db = sequelize();
   const afterCommit: Array<() => Promise<void>> = [];
   const outcomes = await db.transaction(async (transaction) => {
