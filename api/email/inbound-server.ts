@@ -6,7 +6,8 @@
  *
  * Each report is applied (./bounces.ts: statuses through the one receipt path, hard bounces to the
  * deny list, complaints to the opt-outs) and logged in one line; if applying it fails, the sender
- * is answered 451 and sends it again.
+ * is answered 451 and sends it again. A mail to the List-Unsubscribe mailto records the opt-out as
+ * the one-click link does (./unsubscribe.ts).
  *
  * SIGTERM / SIGINT: no new sessions, the open ones may finish their mail (up to 5 s), then exit.
  */
@@ -15,6 +16,7 @@ import { assertBindable, env } from "../lib/env";
 import { initModels } from "../../models";
 import { applyInboundReport } from "./bounces";
 import { type InboundReport, startInboundSmtp } from "./inbound-smtp";
+import { unsubscribe } from "./unsubscribe";
 
 const config = env();
 initModels();
@@ -44,6 +46,11 @@ const listener = await startInboundSmtp({
   onReport: async (inbound) => {
     await applyInboundReport(inbound);
     console.log(summary(inbound));
+  },
+  // The mailto of List-Unsubscribe: the same opt-out as the one-click link (the account gone: nothing to record).
+  onUnsubscribe: async ({ token, mailFrom, remoteAddress }) => {
+    const done = await unsubscribe(token);
+    console.log(`inbound unsubscribe ${done ? "recorded" : "for a closed account"} (campaign ${token.campaignId ?? "-"}) from ${remoteAddress} <${mailFrom}>`);
   },
 });
 console.log(`inbound mail listening on ${config.EMAIL_INBOUND_HOST}:${listener.port}${tls ? " (STARTTLS)" : ""}`);

@@ -13,6 +13,11 @@
  *   return path it quotes — its Original-Mail-From field (RFC 5965) or the returned message's
  *   Return-Path header —, never by the unsigned Message-ID, so a forged complaint names nothing. MAIL FROM may be anything, `<>` above all (RFC 5321
  *   section 4.5.5: DSNs are sent with a null reverse path).
+ * - The unsubscribe address `unsubscribe@<EMAIL_HOST>` (unsubscribeAddress) is the mailto of every
+ *   campaign message's List-Unsubscribe (RFC 2369; ./unsubscribe.ts): a mail there whose Subject
+ *   (else its text) holds a token that verifies is handed to onUnsubscribe, answered 250 once the
+ *   opt-out is recorded (451 when recording failed); without a valid token it is refused 550 5.7.1,
+ *   so a forged request opts nobody out.
  * - No AUTH (nobody signs in to an MX). STARTTLS only when a key and certificate are given (the
  *   process reads EMAIL_INBOUND_TLS_KEY / EMAIL_INBOUND_TLS_CERT); without them it is not offered
  *   (smtp-server would otherwise offer it with its own built-in test certificate).
@@ -27,11 +32,30 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import { env } from "../lib/env";
+import { simpleParser } from "mailparser";
 import { MAX_REPORT_BYTES, parseReport, type Report } from "./reports";
 import { messageOfReturnPath } from "./return-path";
+import { readUnsubscribeToken, type UnsubscribeToken } from "./unsubscribe";
 
 /** The feedback-loop address: where providers' complaint feedback loops send their ARF reports. */
 export const fblAddress = (host: string = env().EMAIL_HOST) => `fbl@${host}`;
+/** The mailto of List-Unsubscribe (./unsubscribe.ts unsubscribeHeaders writes it). */
+export const unsubscribeAddress = (host: string = env().EMAIL_HOST) => `unsubscribe@${host}`;
+
+/** A token as ./unsubscribe.ts writes it (payload.tag, base64url), anywhere in a text. */
+const TOKEN_IN_TEXT = /[A-Za-z0-9_-]{10,900}\.[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])/g;
+
+/** The first token in the mail's Subject, else in its text part, that verifies; null when none does. */
+async function unsubscribeTokenOf(mail: Buffer): Promise<UnsubscribeToken | null> {
+  const parsed = await simpleParser(mail, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true });
+  for (const text of [parsed.subject ?? "", (parsed.text ?? "").slice(0, 20_000)]) {
+    for (const candidate of text.match(TOKEN_IN_TEXT) ?? []) {
+      const token = readUnsubscribeToken(candidate);
+      if (token) return token;
+    }
+  }
+  return null;
+}
 
 /** One message a report is about: the one its return path names. */
 export type ReportedMessage = { messageId: string; domain: string };
@@ -53,6 +77,8 @@ export type InboundSmtpOptions = {
   host: string;
   /** Called once per accepted mail; a throw (or rejection) answers 451 and the sender retries. */
   onReport: (inbound: InboundReport) => Promise<void> | void;
+  /** Called for a mail to the unsubscribe address with a valid token (idempotent: a retry may repeat it); a throw answers 451. */
+  onUnsubscribe?: (request: { token: UnsubscribeToken; mailFrom: string; remoteAddress: string }) => Promise<void> | void;
   /** PEM key and certificate for STARTTLS; without them STARTTLS is not offered. */
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** The host name in the greeting and EHLO answer (default EMAIL_HOST). */
@@ -91,7 +117,9 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
     // The client's host name is not used: no reverse DNS look-up per session.
     disableReverseLookup: true,
     onRcptTo(address, _session, callback) {
-      if (!messageOfReturnPath(address.address) && !isFbl(address.address)) return callback(reply(550, "5.1.1 No such recipient: this host takes only reports about its own mail"));
+      if (!messageOfReturnPath(address.address) && !isFbl(address.address) && !isUnsubscribe(address.address)) {
+        return callback(reply(550, "5.1.1 No such recipient: this host takes only reports about its own mail"));
+      }
       callback();
     },
     onData(stream, session, callback) {
@@ -104,6 +132,8 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
 
   const fbl = fblAddress(options.name ?? env().EMAIL_HOST).toLowerCase();
   const isFbl = (address: string) => address.trim().toLowerCase() === fbl;
+  const unsubscribeTo = unsubscribeAddress(options.name ?? env().EMAIL_HOST).toLowerCase();
+  const isUnsubscribe = (address: string) => Boolean(options.onUnsubscribe) && address.trim().toLowerCase() === unsubscribeTo;
 
   /** Reads the mail (at most the size limit of it), then hands it to onReport. */
   async function received(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<string> {
@@ -115,7 +145,20 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
     }
     // smtp-server answers an oversized mail 552 itself (rejectOversized): this reply is not sent.
     if (stream.sizeExceeded || size > MAX_REPORT_BYTES) throw reply(552, "5.3.4 Message too big");
-    const report = await parseReport(Buffer.concat(chunks));
+    const mail = Buffer.concat(chunks);
+    const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+    if (options.onUnsubscribe && session.envelope.rcptTo.every((r) => isUnsubscribe(r.address))) {
+      const token = await unsubscribeTokenOf(mail);
+      if (!token) throw reply(550, "5.7.1 No valid unsubscribe token in the subject or the text");
+      try {
+        await options.onUnsubscribe({ token, mailFrom, remoteAddress: session.remoteAddress });
+      } catch (err) {
+        console.error(`inbound mail: an unsubscribe request from ${session.remoteAddress} was not recorded (answered 451)`, err);
+        throw reply(451, "4.3.0 Unsubscribe not recorded, please try again later");
+      }
+      return "2.0.0 Unsubscribed";
+    }
+    const report = await parseReport(mail);
     const recipients = new Map<string, ReportedMessage>();
     const name = (address: string | null) => {
       const named = address ? messageOfReturnPath(address) : null;
@@ -129,7 +172,6 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
         name(report.originalReturnPath);
       }
     }
-    const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
     try {
       await options.onReport({ report, recipients: [...recipients.values()], size, mailFrom, remoteAddress: session.remoteAddress });
     } catch (err) {

@@ -5,7 +5,10 @@
  * client sends (no cookie, no CSRF token) records the opt-out once; the address's message still
  * waiting is dropped and refunded; the next send to it is optout at price 0. The page names the
  * address and confirms with a plain form; a forged or altered token is a clear 400 page, no opt-out.
+ * The mailto (RFC 2369) is taken by our inbound SMTP listener: a mail there with the token in its
+ * subject records the same opt-out; one without a valid token is refused 550 5.7.1.
  */
+import nodemailer from "nodemailer";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
@@ -132,5 +135,39 @@ describe("List-Unsubscribe on campaign e-mail", () => {
     expect(await optouts(victim)).toEqual([]);
     // Without a token the page only explains (no error).
     expect((await onHost().page("/")).res.status).toBe(200);
+  });
+
+  it("the mailto: a mail to the unsubscribe address with the token in its subject records the opt-out (250); a forged token is refused 550 5.7.1", async () => {
+    const other = `correio-${rand()}@destino.test`;
+    await campaign([other]);
+    await expect.poll(async () => (await peer(`/email/_sim/messages?to=${encodeURIComponent(other)}`)).data.length, settle).toBe(1);
+    const [got] = (await peer(`/email/_sim/messages?to=${encodeURIComponent(other)}`)).data;
+    const m = /<mailto:([^?>]+)\?subject=([^>]+)>/.exec(header((await peer(`/email/_sim/messages/${got.id}`)).data.raw, "List-Unsubscribe")!)!;
+    const [to, subject] = [m[1], decodeURIComponent(m[2])];
+    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: inject("emailInboundPort"), secure: false, ignoreTLS: true });
+    try {
+      // A mail client sends what the mailto says, from the reader's own address.
+      const sent = await transport.sendMail({ from: other, to, subject, text: "" });
+      expect(sent.response).toMatch(/^250 .*Unsubscribed/);
+      await expect.poll(() => optouts(other), settle).toEqual([{ source: "unsubscribe" }]);
+      // Sent again (a retry): still one opt-out.
+      await transport.sendMail({ from: other, to, subject, text: "" });
+      expect(await optouts(other)).toEqual([{ source: "unsubscribe" }]);
+
+      const victim = `vitima2-${rand()}@destino.test`;
+      const token = subject.split(" ")[1];
+      const forged = `${Buffer.from(JSON.stringify({ a: accountId, e: victim })).toString("base64url")}.${token.split(".")[1]}`;
+      for (const bad of [`unsubscribe ${forged}`, "unsubscribe", "please remove me"]) {
+        const err = await transport.sendMail({ from: victim, to, subject: bad, text: "remove me" }).then(
+          () => null,
+          (e: { responseCode?: number; response?: string }) => e,
+        );
+        expect(err?.responseCode, bad).toBe(550);
+        expect(err?.response).toMatch(/5\.7\.1/);
+      }
+      expect(await optouts(victim)).toEqual([]);
+    } finally {
+      transport.close();
+    }
   });
 });
