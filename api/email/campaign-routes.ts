@@ -12,7 +12,10 @@ import { created } from "../http/created";
 import { createdResponse, errorResponses, requestBody, successResponse } from "../http/openapi";
 import { boundaryOf } from "../imports/multipart";
 import { AppError } from "../lib/errors";
+import { fromAcceptLanguage } from "../lib/i18n";
 import { pageQuery } from "../lib/page";
+import { invalidRowsHeaders, invalidRowsReport, reportStream } from "../sms/invalid-rows";
+import { file200 } from "../sms/responses";
 import { acceptEmailCampaignMultipart } from "./campaign-multipart";
 import { acceptEmailCampaign } from "./campaigns";
 
@@ -91,6 +94,22 @@ export const emailCampaignRoutes = new Elysia({ prefix: "/email/campaigns", tags
     params: id,
     detail: { responses: { ...successResponse(CampaignOne), ...errorResponses(404) }, summary: "One e-mail campaign with its per-status counts, progress and cost" },
   })
+  .get(
+    "/:id/invalid_rows",
+    async ({ ctx, params, request }) => {
+      const report = await invalidRowsReport(ctx, params.id, fromAcceptLanguage(request.headers.get("Accept-Language")), "email");
+      return new Response(reportStream(report), { headers: invalidRowsHeaders(report) });
+    },
+    {
+      params: id,
+      detail: {
+        responses: { ...file200({ "text/csv": "line,value,reason (UTF-8 with BOM)" }, "The invalid rows as CSV (attachment)"), ...errorResponses(404) },
+        summary:
+          "CSV of the rows of a file send that were not sent for lack of a valid address: line of the file, the cell as written, reason " +
+          "(header and reasons in the Accept-Language: pt-BR, en, es or zh). Empty (header only) for a campaign without invalid rows",
+      },
+    },
+  )
   .put("/:id", ({ ctx, params, body }) => controlCampaign(ctx, params.id, body, "email"), {
     params: id,
     body: t.Object({ status: t.String({ description: "paused (pause), running (resume) or canceled (cancel: unsent messages fail as `canceled` and are refunded)" }) }),

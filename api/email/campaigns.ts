@@ -212,7 +212,18 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
       [accountId, data.from, EMAIL_PROVIDER, price.pricePerSegment, currency, scheduledAt, campaign.id, dispatchStream("email"), domain, parts.subject],
       t,
     );
-    if (file) await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [file.batchId], t);
+    if (file) {
+      // The invalid rows stay with the campaign, for its report (api/sms/invalid-rows.ts), as an SMS file send's do.
+      if (file.invalid > 0) {
+        await exec(
+          `INSERT INTO campaign_invalid_rows (campaign_id, account_id, line, value, reason)
+           SELECT $2, $3, n, recipient, reason FROM sms_send_rows WHERE batch_id = $1 AND reason IS NOT NULL ON CONFLICT DO NOTHING`,
+          [file.batchId, campaign.id, accountId],
+          t,
+        );
+      }
+      await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [file.batchId], t);
+    }
     const summary = { ...counts, ...(file ? { invalid: file.invalid } : {}) };
     const answer: EmailCampaignAnswer = { data: { campaign_id: campaign.id, status, total_price: total, currency, scheduled_at: scheduledAt?.toISOString() ?? null, summary } };
     if (idempotencyKey !== null) {

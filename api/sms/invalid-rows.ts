@@ -1,7 +1,8 @@
 /**
- * The report of a CSV-file send's invalid rows (line of the file, the phone cell as written, why
- * it was not sent) as a CSV download, in the reader's language: the web's "Invalid rows" link
- * (/sms/campaigns/{id}/invalid-rows, /sms/send/success) and GET /api/sms/campaigns/{id}/invalid_rows.
+ * The report of a CSV-file send's invalid rows (line of the file, the phone or address cell as
+ * written, why it was not sent) as a CSV download, in the reader's language: the web's "Invalid
+ * rows" link (/sms/campaigns/{id}/invalid-rows, /sms/send/success, /mail/campaigns/{id}/invalid-rows)
+ * and GET /api/sms/campaigns/{id}/invalid_rows, GET /api/email/campaigns/{id}/invalid_rows.
  * The rows come from campaign_invalid_rows in keyset batches, so a million-row report streams in
  * constant memory. A cell a spreadsheet would run as a formula gets a leading apostrophe (as in
  * the history export, ADR 009).
@@ -24,18 +25,22 @@ const asText = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
 export type InvalidRowsReport = { filename: string; rows: number; body: AsyncIterable<string> };
 
 /** The campaign's invalid rows as CSV text chunks (with a byte-order mark), or NOT_FOUND for another account's campaign. */
-export async function invalidRowsReport(ctx: SignedInCtx, campaignId: string, locale: string): Promise<InvalidRowsReport> {
-  if (!can(ctx.actor, "/sms/campaigns")) throw new AppError("FORBIDDEN");
+export async function invalidRowsReport(ctx: SignedInCtx, campaignId: string, locale: string, channel: "sms" | "email" = "sms"): Promise<InvalidRowsReport> {
+  if (!can(ctx.actor, channel === "email" ? "/mail/campaigns" : "/sms/campaigns")) throw new AppError("FORBIDDEN");
   if (!UUID.test(campaignId)) throw new AppError("NOT_FOUND");
   const accountId = ctx.actor.accountId;
   const [campaign] = await rows<{ id: string; rows: number }>(
     `SELECT c.id, (SELECT count(*)::int FROM campaign_invalid_rows r WHERE r.campaign_id = c.id) AS rows
-       FROM campaigns c WHERE c.id = $1 AND c.account_id = $2`,
-    [campaignId, accountId],
+       FROM campaigns c WHERE c.id = $1 AND c.account_id = $2 AND c.channel = $3`,
+    [campaignId, accountId, channel],
   );
   if (!campaign) throw new AppError("NOT_FOUND");
   const t = (key: string) => translate(locale, key);
-  const reasons: Record<InvalidRowReason, string> = { empty: t("sms:invalidRows.reasons.empty"), invalid_phone: t("sms:invalidRows.reasons.invalid_phone") };
+  const reasons: Record<InvalidRowReason, string> = {
+    empty: t(channel === "email" ? "sms:invalidRows.reasons.empty_email" : "sms:invalidRows.reasons.empty"),
+    invalid_phone: t("sms:invalidRows.reasons.invalid_phone"),
+    invalid_email: t("sms:invalidRows.reasons.invalid_email"),
+  };
   async function* body() {
     yield "\uFEFF" + csvLine([t("sms:invalidRows.columns.line"), t("sms:invalidRows.columns.value"), t("sms:invalidRows.columns.reason")]);
     let after = 0;

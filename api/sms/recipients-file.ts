@@ -39,7 +39,32 @@ const COPY_CHUNK = 256 * 1024;
 export const STAGED_BATCH_TTL_MINUTES = 60;
 
 /** Why a row of the file is not sent (campaign_invalid_rows.reason). */
-export type InvalidRowReason = "empty" | "invalid_phone";
+export type InvalidRowReason = "empty" | "invalid_phone" | "invalid_email";
+
+/**
+ * The recipient column of a channel's file: the header names that mark it, how a cell becomes a
+ * recipient (normalized; null when it is not one), how a first row is told to be data rather than
+ * a header, the reason of a non-empty cell that is no recipient, and the field errors' keys.
+ */
+export type RecipientColumn = {
+  /** The database session's application_name (seen in pg_stat_activity). */
+  session: string;
+  headers: ReadonlySet<string>;
+  recipient: (cell: string) => string | null;
+  isData: (cell: string) => boolean;
+  invalid: Exclude<InvalidRowReason, "empty">;
+  errors: { noColumn: string; noRecipients: string };
+};
+
+/** SMS (and WhatsApp): numbers normalized to E.164. */
+export const PHONE_COLUMN: RecipientColumn = {
+  session: "mensageria-sms-file",
+  headers: PHONE_HEADERS,
+  recipient: normalizePhone,
+  isData: (c) => /\d{8,}/.test(c.replace(/\D/g, "")) && normalizePhone(c) !== null,
+  invalid: "invalid_phone",
+  errors: { noColumn: "sms.errors.fileNoPhoneColumn", noRecipients: "sms.errors.noRecipients" },
+};
 /** The cell of an invalid row is kept up to this many characters. */
 const MAX_INVALID_VALUE = 200;
 
@@ -56,17 +81,24 @@ function variableNames(header: string[] | null, width: number): string[] {
   });
 }
 
+type UploadedFiles = AsyncIterable<{ name: string; stream: ReadableStream<Uint8Array> }>;
+
 /** Reads the uploaded files (the first one is used) and stages its recipients; the caller accepts the batch or drops it. */
-export async function stageSmsFile(ctx: SignedInCtx, files: AsyncIterable<{ name: string; stream: ReadableStream<Uint8Array> }>): Promise<StagedFile> {
-  if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
+export function stageSmsFile(ctx: SignedInCtx, files: UploadedFiles): Promise<StagedFile> {
+  return stageFile(ctx, files, "/sms/send", PHONE_COLUMN);
+}
+
+/** The first uploaded file (a CSV) staged with `column`, for those who may open `screen`. */
+export async function stageFile(ctx: SignedInCtx, files: UploadedFiles, screen: string, column: RecipientColumn): Promise<StagedFile> {
+  if (!can(ctx.actor, screen)) throw new AppError("FORBIDDEN");
   for await (const file of files) {
     if (!isCsvName(file.name)) throw fileError("sms.errors.fileNotCsv");
-    return stageStream(file.name, file.stream);
+    return stageStream(file.name, file.stream, column);
   }
   throw fileError("validation.required");
 }
 
-export async function stageStream(name: string, stream: ReadableStream<Uint8Array>): Promise<StagedFile> {
+export async function stageStream(name: string, stream: ReadableStream<Uint8Array>, column: RecipientColumn = PHONE_COLUMN): Promise<StagedFile> {
   const batchId = randomUUID();
   const hash = createHash("sha256");
   const reader = stream.getReader();
@@ -92,7 +124,7 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
   const firstLine = headBuf.toString("latin1").split(/\r\n|\n|\r/, 1)[0] ?? "";
   const parser = parse({ ...parserOptions({ delimiter: detectDelimiter(firstLine), encoding }), info: true });
 
-  const client = await openSession("mensageria-sms-file");
+  const client = await openSession(column.session);
   let copy: ReturnType<typeof copyFrom> | null = null;
   const feed = (async () => {
     try {
@@ -112,7 +144,7 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
 
   let header: string[] | null | undefined;
   let names: string[] = [];
-  let phoneCol = -1;
+  let col = -1;
   let rows = 0;
   let invalid = 0;
   let buf = "";
@@ -121,16 +153,16 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
     const stage = async (record: string[], line: number) => {
       rows++;
       if (rows > MAX_FILE_ROWS) throw fileError(`sms.errors.fileTooManyRows::${MAX_FILE_ROWS}`);
-      const cell = (record[phoneCol] ?? "").replace(/\0/g, "");
-      const e164 = normalizePhone(cell);
-      if (!e164) {
+      const cell = (record[col] ?? "").replace(/\0/g, "");
+      const recipient = column.recipient(cell);
+      if (!recipient) {
         invalid++;
-        const reason: InvalidRowReason = cell.trim() === "" ? "empty" : "invalid_phone";
+        const reason: InvalidRowReason = cell.trim() === "" ? "empty" : column.invalid;
         buf += `${batchId}\t${line}\t${copyText(cell.slice(0, MAX_INVALID_VALUE))}\t{}\t${reason}\n`;
       } else {
         const vars: Record<string, string> = {};
-        for (let i = 0; i < record.length && i < names.length; i++) if (i !== phoneCol && record[i] !== "") vars[names[i]] = record[i].slice(0, 500);
-        buf += `${batchId}\t${line}\t${e164}\t${copyText(JSON.stringify(vars))}\t\\N\n`;
+        for (let i = 0; i < record.length && i < names.length; i++) if (i !== col && record[i] !== "") vars[names[i]] = record[i].replace(/\0/g, "").slice(0, 500);
+        buf += `${batchId}\t${line}\t${copyText(recipient)}\t${copyText(JSON.stringify(vars))}\t\\N\n`;
       }
       if (buf.length > COPY_CHUNK) {
         const ok = copy!.write(buf);
@@ -141,32 +173,32 @@ export async function stageStream(name: string, stream: ReadableStream<Uint8Arra
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       const line = info.lines;
       if (header === undefined) {
-        // A first row holding a phone number is data: the file has no header.
-        header = record.some((c) => /\d{8,}/.test(c.replace(/\D/g, "")) && normalizePhone(c)) ? null : record;
+        // A first row holding a recipient is data: the file has no header.
+        header = record.some(column.isData) ? null : record;
         names = variableNames(header, record.length);
         if (header) {
-          phoneCol = names.findIndex((n) => PHONE_HEADERS.has(n));
-          // Without a phone header, the first data row decides (below).
+          col = names.findIndex((n) => column.headers.has(n));
+          // Without a recipient header, the first data row decides (below).
         } else {
-          phoneCol = record.findIndex((c) => normalizePhone(c));
+          col = record.findIndex((c) => column.recipient(c));
           await stage(record, line);
         }
         continue;
       }
-      if (phoneCol < 0) {
-        phoneCol = record.findIndex((c) => normalizePhone(c));
-        if (phoneCol < 0) throw fileError("sms.errors.fileNoPhoneColumn");
+      if (col < 0) {
+        col = record.findIndex((c) => column.recipient(c));
+        if (col < 0) throw fileError(column.errors.noColumn);
         names = variableNames(header, Math.max(record.length, names.length));
       }
       if (record.length > names.length) names = variableNames(header ?? null, record.length);
       await stage(record, line);
     }
     await feed;
-    if (header === undefined || phoneCol < 0) throw fileError(header === undefined ? "sms.errors.noRecipients" : "sms.errors.fileNoPhoneColumn");
+    if (header === undefined || col < 0) throw fileError(header === undefined ? column.errors.noRecipients : column.errors.noColumn);
     copy.end(buf);
     await finished(copy);
     copy = null;
-    return { batchId, name: name.slice(0, 200), rows, invalid, columns: names.filter((_, i) => i !== phoneCol), hash: hash.digest("hex") };
+    return { batchId, name: name.slice(0, 200), rows, invalid, columns: names.filter((_, i) => i !== col), hash: hash.digest("hex") };
   } catch (e) {
     reader.cancel().catch(() => undefined);
     parser.destroy();

@@ -11,6 +11,7 @@ import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { rand, validatedDomain } from "../support/email";
 import { balanceOf, makeGroupWithContacts, setAccount } from "../support/factories";
+import { signIn } from "../support/web";
 
 let token: string;
 let accountId: string;
@@ -45,8 +46,11 @@ async function postFile(parts: Array<[string, string] | [string, { name: string;
   return { status: res.status, body: (await res.json()) as any };
 }
 
+let owner: { email: string; password: string };
+
 beforeAll(async () => {
   const p = await registerPerson("emailcamp");
+  owner = p;
   accountId = p.accountId;
   token = (await login(p.email, p.password)).token;
   await setAccount(accountId, { balance: 100_000 });
@@ -185,7 +189,7 @@ describe("POST /api/email/campaigns", () => {
 
   it("sends to a CSV file: the e-mail column found by its header, the other columns fill the variables, invalid rows counted and not sent", async () => {
     const tag = rand();
-    const csv = `nome;Email;cidade\nAna;ana-${tag}@destino.test;Recife\nBia;BIA-${tag}@Destino.test;Natal\nSem;nao-e-email;Natal\nAna de novo;ana-${tag}@destino.test;Recife\n`;
+    const csv = `nome;Email;cidade\nAna;ana-${tag}@destino.test;Recife\nBia;BIA-${tag}@Destino.test;Natal\nSem;nao-e-email;Natal\nAna de novo;ana-${tag}@destino.test;Recife\nVazio;;Natal\n`;
     const before = await balanceOf(accountId);
     const res = await postFile([
       ["from", `ofertas@${domain}`],
@@ -194,7 +198,7 @@ describe("POST /api/email/campaigns", () => {
       ["file", { name: "clientes.csv", text: csv }],
     ]);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data.summary).toEqual({ messages: 2, sendable: 2, optout: 0, rejected: 0, invalid: 1 });
+    expect(res.body.data.summary).toEqual({ messages: 2, sendable: 2, optout: 0, rejected: 0, invalid: 2 });
     expect(await balanceOf(accountId)).toBe(before - 2);
     const rows = await campaignMessages(res.body.data.campaign_id);
     expect(rows.map((r) => [r.recipient, r.content.vars])).toEqual([
@@ -203,6 +207,30 @@ describe("POST /api/email/campaigns", () => {
     ]);
     await expect.poll(async () => (await atPeer(`bia-${tag}@destino.test`))[0]?.headers.subject, settle).toBe("Bia, ofertas em Natal");
     expect((await query<{ n: number }>("SELECT count(*)::int AS n FROM sms_send_rows WHERE recipient LIKE $1", [`%${tag}%`]))[0].n).toBe(0);
+
+    // The invalid rows stay with the campaign: its report (line, the cell as written, why) in the reader's language.
+    const id = res.body.data.campaign_id as string;
+    expect((await api(`/api/email/campaigns/${id}`, { token })).body.data.invalid_rows).toBe(2);
+    const report = async (lang: string, who = token) => {
+      const r = await fetch(new URL(`/api/email/campaigns/${id}/invalid_rows`, inject("apiUrl")), { headers: { Authorization: `Bearer ${who}`, "Accept-Language": lang } });
+      return { status: r.status, type: r.headers.get("Content-Type"), text: (await r.text()).replace(/^\uFEFF/, "").trim() };
+    };
+    const en = await report("en");
+    expect(en.type).toMatch(/^text\/csv/);
+    expect(en.text.split("\r\n")).toEqual(["Line,Value,Reason", "4,nao-e-email,Invalid address", "6,,Blank address"]);
+    expect((await report("pt-BR")).text.split("\r\n")[1]).toBe("4,nao-e-email,Endereço inválido");
+    // Not another account's, and not through the SMS path.
+    const stranger = await registerPerson("emailcampinv");
+    expect((await report("en", (await login(stranger.email, stranger.password)).token)).status).toBe(404);
+    expect((await fetch(new URL(`/api/sms/campaigns/${id}/invalid_rows`, inject("apiUrl")), { headers: { Authorization: `Bearer ${token}` } })).status).toBe(404);
+    // The web: the campaign page names them and links the report, which downloads.
+    const web = await signIn(owner.email, owner.password);
+    const { html } = await web.page(`/mail/campaigns/${id}`);
+    expect(html).toContain(`href="/mail/campaigns/${id}/invalid-rows"`);
+    expect(html).toContain("Linhas do arquivo sem endereço válido (não enviadas): 2");
+    const download = await web.request(`/mail/campaigns/${id}/invalid-rows`);
+    expect(download.status).toBe(200);
+    expect((await download.text()).replace(/^\uFEFF/, "").split("\r\n")[1]).toBe("4,nao-e-email,Endereço inválido");
   });
 
   it("refuses a file without an e-mail column with a translated error naming the field; nothing charged, written or left staged", async () => {

@@ -92,10 +92,10 @@ export function CampaignScreen() {
             <h3 className="text-sm font-medium">{t("campaigns.countsTitle")}</h3>
             <StatusCounts counts={c.counts} />
           </div>
-          {c.invalid_rows > 0 && base === "/sms" ? (
+          {c.invalid_rows > 0 && (base === "/sms" || base === "/mail") ? (
             <p className="text-sm" data-testid="invalid-rows">
-              {t("sms:invalidRows.campaignHint", { count: c.invalid_rows })}{" "}
-              <a className="font-medium text-primary underline-offset-4 hover:underline" href={`/sms/campaigns/${c.id}/invalid-rows`} download data-testid="invalid-rows-link">
+              {t(base === "/mail" ? "sms:invalidRows.campaignHintEmail" : "sms:invalidRows.campaignHint", { count: c.invalid_rows })}{" "}
+              <a className="font-medium text-primary underline-offset-4 hover:underline" href={`${base}/campaigns/${c.id}/invalid-rows`} download data-testid="invalid-rows-link">
                 {t("sms:invalidRows.download")}
               </a>
             </p>
