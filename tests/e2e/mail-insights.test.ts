@@ -6,13 +6,12 @@
  * settings form works without JavaScript (open tracking off is saved and shown, and the next e-mail
  * goes without a pixel). Platform staff see the same figures filtered by the account.
  */
-import { simpleParser } from "mailparser";
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { api, login, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
 import { query } from "../support/db";
-import { rand, validatedDomain } from "../support/email";
+import { pixelOf, rand, receivedHtml, validatedDomain } from "../support/email";
 import { setAccount } from "../support/factories";
 import { DEMO_PASSWORD } from "../support/web";
 
@@ -20,19 +19,6 @@ requireChromiumInCi();
 
 const settle = { timeout: 20_000, interval: 250 };
 const spToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
-const sim = (path: string) =>
-  fetch(new URL(path, inject("simulatorUrl")), { headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` } }).then((r) => r.json() as Promise<{ data: any }>);
-
-async function receivedHtml(to: string): Promise<string> {
-  let id: string | undefined;
-  await expect
-    .poll(async () => {
-      id = (await sim(`/email/_sim/messages?to=${encodeURIComponent(to)}`)).data[0]?.id;
-      return id;
-    }, settle)
-    .toBeTruthy();
-  return String((await simpleParser((await sim(`/email/_sim/messages/${encodeURIComponent(id!)}`)).data.raw)).html);
-}
 
 /** An account with a validated domain and one e-mail sent to `to`, opened twice and its link clicked once. */
 async function engagedAccount(tag: string, to: string) {
@@ -46,7 +32,7 @@ async function engagedAccount(tag: string, to: string) {
   });
   expect(sent.status, JSON.stringify(sent.body)).toBe(202);
   const html = await receivedHtml(to);
-  const pixel = /<img src="([^"]+\/e\/o\/[^"]+)"/.exec(html)![1];
+  const pixel = pixelOf(html)!;
   const link = /href="([^"]+\/e\/c\/[^"]+)"/.exec(html)![1];
   await fetch(pixel);
   await fetch(pixel);

@@ -4,13 +4,15 @@
  * values and then for a contact picked in the preview form (the frame shows the contact's name),
  * turned inactive and active again from the list, started from the platform library, sent from
  * /mail/send with the template (?template=) to the contact — delivered through the local SMTP
- * peer with the subject filled —, and the checked templates deleted at once.
+ * peer with the subject filled —, and the checked templates deleted at once. With JavaScript: a
+ * template composed in the visual editor (GrapesJS under the app's CSP, its icon font ours) is
+ * saved, sent from /mail/send and followed in /mail/history until delivered, then opened.
  */
 import { describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
 import { query } from "../support/db";
-import { rand, validatedDomain } from "../support/email";
+import { pixelOf, rand, receivedHtml, validatedDomain } from "../support/email";
 import { makeContacts, setAccount } from "../support/factories";
 
 requireChromiumInCi();
@@ -108,9 +110,11 @@ describe.skipIf(!hasChromium)("/mail/templates in Chromium", () => {
 describe.skipIf(!hasChromium)("/mail/templates visual editor in Chromium", () => {
   const browser = useBrowser();
 
-  it("with JavaScript: the visual editor loads under the app's CSP, an edit in it goes back into the MJML field and is saved", async () => {
+  it("with JavaScript: compose in the visual editor (under the app's CSP, its own icon font), save, send with it, and see it delivered and then opened in the history", async () => {
     const person = await registerPerson("mail-templates-js");
+    await setAccount(person.accountId, { balance: 100 });
     const token = (await login(person.email, person.password)).token;
+    const { domain } = await validatedDomain(token);
     const mjml = `<mjml><mj-body><mj-section><mj-column><mj-text>Primeiro bloco</mj-text><mj-text>Segundo bloco</mj-text></mj-column></mj-section></mj-body></mjml>`;
     const created = await api("/api/email/templates", { token, body: { name: `Visual ${rand()}`, subject: "Oi", mjml } });
     const id = created.body.data.id as string;
@@ -126,6 +130,8 @@ describe.skipIf(!hasChromium)("/mail/templates visual editor in Chromium", () =>
     await page.getByRole("button", { name: "Abrir editor visual" }).click();
     const canvas = page.frameLocator("iframe.gjs-frame");
     await canvas.getByText("Segundo bloco").waitFor({ timeout: 20_000 });
+    // The panels' icon font is ours (no CDN): its face loads from our origin.
+    await expect.poll(() => page.evaluate(async () => (await document.fonts.load("14px FontAwesome")).map((f) => f.status)), { timeout: 10_000 }).toEqual(["loaded"]);
     // Select the second block in the canvas and delete it with the editor's toolbar.
     await canvas.getByText("Segundo bloco").click();
     await page.locator(".gjs-toolbar-item.fa-trash-o, .gjs-toolbar-item[title*='elete'], .gjs-toolbar .gjs-toolbar-item").last().click();
@@ -136,6 +142,29 @@ describe.skipIf(!hasChromium)("/mail/templates visual editor in Chromium", () =>
     await expect
       .poll(async () => (await query<{ mjml: string; html: string }>("SELECT mjml, html FROM email_templates WHERE id = $1", [id]))[0], { timeout: 10_000 })
       .toMatchObject({ mjml: expect.not.stringContaining("Segundo bloco"), html: expect.stringContaining("Primeiro bloco") });
+
+    // Send with it from /mail/send, then follow it in the history: delivered (the peer's DSN), then
+    // opened once the recipient's mail client loads the pixel.
+    const to = `leitora-${rand()}@destino.test`;
+    await page.goto(`/mail/send?template=${id}`);
+    await page.getByLabel("Remetente", { exact: true }).fill(`contato@${domain}`);
+    await page.getByLabel("Destinatários").fill(to);
+    await page.getByRole("button", { name: "Enviar", exact: true }).click();
+    await page.waitForURL((u) => u.pathname === "/mail/send/success");
+    const html = await receivedHtml(to);
+    expect(html).toContain("Primeiro bloco");
+    expect(html).not.toContain("Segundo bloco");
+    const [{ id: messageId }] = await query<{ id: string }>("SELECT id FROM messages WHERE account_id = $1 AND channel = 'email'", [person.accountId]);
+    const stored = async () => (await query<{ status: string }>("SELECT status FROM messages WHERE id = $1", [messageId]))[0].status;
+    const row = page.locator(`[data-message-id="${messageId}"] [data-col="status"]`);
+    await expect.poll(stored, { timeout: 30_000, interval: 250 }).toBe("delivered");
+    await page.goto("/mail/history");
+    await row.locator('[data-status="delivered"]').waitFor();
+    expect((await fetch(pixelOf(html)!)).status).toBe(200);
+    await expect.poll(stored, { timeout: 30_000, interval: 250 }).toBe("opened");
+    await page.goto("/mail/history");
+    await row.locator('[data-status="opened"]').waitFor();
+    await page.screenshot({ path: screenshotPath("mail-template-sent-opened-js"), fullPage: true });
     expect(problems).toEqual([]);
-  }, 90_000);
+  }, 120_000);
 });

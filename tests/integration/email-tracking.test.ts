@@ -9,12 +9,11 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { simpleParser } from "mailparser";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { verifyWebhook } from "../../api/channels/webhook-signature";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
-import { rand, validatedDomain } from "../support/email";
+import { pixelOf, rand, receivedHtml, validatedDomain } from "../support/email";
 import { setAccount } from "../support/factories";
 
 const settle = { timeout: 20_000, interval: 200 };
@@ -35,23 +34,7 @@ async function send(a: Account, to: string, html = HTML("Ana")) {
   return res.body.data.messages[0].id as string;
 }
 
-const sim = (path: string) =>
-  fetch(new URL(path, inject("simulatorUrl")), { headers: { Authorization: `Bearer ${inject("simulatorApiKey")}` } }).then((r) => r.json() as Promise<{ data: any }>);
-
-/** The HTML part the SMTP peer received for `to` (parsed from the raw message). */
-async function receivedHtml(to: string): Promise<string> {
-  let id: string | undefined;
-  await expect
-    .poll(async () => {
-      id = (await sim(`/email/_sim/messages?to=${encodeURIComponent(to)}`)).data[0]?.id;
-      return id;
-    }, settle)
-    .toBeTruthy();
-  const raw = (await sim(`/email/_sim/messages/${encodeURIComponent(id!)}`)).data.raw as string;
-  return String((await simpleParser(raw)).html);
-}
 const hrefs = (html: string) => [...html.matchAll(/href\s*=\s*["']([^"']+)["']/g)].map((m) => m[1].replaceAll("&amp;", "&"));
-const pixelOf = (html: string) => /<img src="([^"]+\/e\/o\/[^"]+)"/.exec(html)?.[1];
 const status = async (id: string) => (await query<{ status: string }>("SELECT status FROM messages WHERE id = $1", [id]))[0]?.status;
 const events = async (id: string) => (await query<{ status: string }>("SELECT status FROM message_events WHERE message_id = $1 ORDER BY id", [id])).map((e) => e.status);
 /** A mail client's request: no cookies, no redirects followed. */

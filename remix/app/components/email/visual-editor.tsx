@@ -4,8 +4,9 @@
  * nothing of it is in the main bundle). It starts from the form's MJML textarea and writes the
  * MJML back into that same textarea on every change, so the plain form saves it; without
  * JavaScript the button is not there and the textarea is the editor. Under the app's CSP: no
- * eval is needed (GrapesJS renders with DOM calls), its styles come from our origin; third-party
- * stylesheets (web fonts in the canvas) are refused by the CSP and fall back to system fonts.
+ * eval is needed (GrapesJS renders with DOM calls), its styles and its icon font (Font Awesome 4.7,
+ * the `font-awesome` package) come from our origin; third-party stylesheets (web fonts in the
+ * canvas) are refused by the CSP and fall back to system fonts.
  */
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -27,14 +28,20 @@ export function VisualEditorButton({ textareaId }: { textareaId: string }) {
     if (!textarea || !host.current) return;
     setState("loading");
     try {
-      const [{ default: grapesjs }, { default: mjml }, { default: cssUrl }] = await Promise.all([
+      const [{ default: grapesjs }, { default: mjml }, { default: cssUrl }, { default: iconsUrl }] = await Promise.all([
         import("grapesjs"),
         import("grapesjs-mjml"),
         import("grapesjs/dist/css/grapes.min.css?url"),
+        // The icon font of the editor's panels and toolbar (Font Awesome 4.7, the one GrapesJS names), served by us.
+        import("font-awesome/css/font-awesome.min.css?url"),
       ]);
-      if (!document.querySelector(`link[data-grapesjs]`)) {
-        const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href: cssUrl });
-        link.dataset.grapesjs = "";
+      for (const [name, href] of [
+        ["grapesjs", cssUrl],
+        ["grapesjsIcons", iconsUrl],
+      ]) {
+        if (document.querySelector(`link[data-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}]`)) continue;
+        const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href });
+        link.dataset[name] = "";
         document.head.appendChild(link);
       }
       const instance = grapesjs.init({
@@ -42,7 +49,7 @@ export function VisualEditorButton({ textareaId }: { textareaId: string }) {
         height: "640px",
         fromElement: false,
         storageManager: false,
-        // The icon font GrapesJS would fetch from a CDN is outside the CSP (style-src 'self'): not requested.
+        // Not the CDN's copy GrapesJS would fetch (outside the CSP, style-src 'self'): ours, added above.
         cssIcons: "",
         plugins: [mjml],
         pluginsOpts: { [mjml as unknown as string]: {} },
