@@ -33,6 +33,7 @@ import { emailRoutes } from "./email/routes";
 import { emailTrackingRoutes, emailTrackRoutes } from "./email/tracking-routes";
 import { emailCampaignRoutes } from "./email/campaign-routes";
 import { emailReportRoutes } from "./email/report-routes";
+import { emailListRoutes } from "./email/list-routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -75,6 +76,7 @@ export function createApp() {
     .use(emailTrackRoutes)
     .use(emailCampaignRoutes)
     .use(emailReportRoutes)
+    .use(emailListRoutes)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)

@@ -6,7 +6,7 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { Page } from "../lib/page";
-import { KEYWORD_ACTIONS, OPTOUT_CHANNELS, OPTOUT_SOURCES } from "./schemas";
+import { EMAIL_OPTOUT_SOURCES, KEYWORD_ACTIONS, OPTOUT_CHANNELS, OPTOUT_SOURCES } from "./schemas";
 
 const int = Type.Integer;
 const oneOf = (values: readonly string[], description?: string) =>
@@ -49,7 +49,29 @@ const NumberPage = <T extends Parameters<typeof Page>[0]>(item: T) =>
     }),
   ]);
 
+/** An e-mail opt-out (/api/email/optouts): an address instead of a number. */
+export const EmailOptout = t.Object({
+  id: t.String({ format: "uuid" }),
+  channel: t.Literal("email"),
+  to: t.String({ description: "The address opted out (lower case)" }),
+  to_formatted: t.String({ description: "The same address" }),
+  recipient: t.String({ deprecated: true, description: "Alias of to" }),
+  recipient_formatted: t.String({ deprecated: true, description: "Alias of to_formatted" }),
+  source: oneOf(EMAIL_OPTOUT_SOURCES, "manual (screen), api, unsubscribe (the e-mail's link or mailto), complaint (a spam report through a feedback loop), import"),
+  keyword: t.Null(),
+  created_at: date(),
+});
+/** A deny-list address (/api/email/blacklist). */
+export const EmailDenyEntry = t.Composite([
+  t.Omit(DenyEntry, ["to", "to_formatted"]),
+  t.Object({ to: t.String({ description: "The address denied (lower case)" }), to_formatted: t.String({ description: "The same address" }) }),
+]);
+
 export const OptoutPage = NumberPage(Optout);
+export const EmailOptoutPage = NumberPage(EmailOptout);
+export const EmailDenyPage = NumberPage(EmailDenyEntry);
+export const EmailOptoutSaved = t.Object({ data: EmailOptout, created: t.Boolean({ description: "false: the address was already opted out (the existing entry)" }) });
+export const EmailDenySaved = t.Object({ data: EmailDenyEntry, created: t.Boolean({ description: "false: the address was already on the list (the existing entry)" }) });
 export const DenyPage = NumberPage(DenyEntry);
 
 export const OptoutSaved = t.Object({ data: Optout, created: t.Boolean({ description: "false: the number was already opted out (the existing entry)" }) });

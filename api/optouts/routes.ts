@@ -47,7 +47,7 @@ const number = {
  * its alias; a field error on the number names the field the caller used (`to` unless only
  * `recipient` was sent).
  */
-async function withTo<B extends { to?: string; recipient?: string }, R>(body: B, run: (input: Omit<B, "to"> & { recipient?: string }) => Promise<R>): Promise<R> {
+export async function withTo<B extends { to?: string; recipient?: string }, R>(body: B, run: (input: Omit<B, "to"> & { recipient?: string }) => Promise<R>): Promise<R> {
   const { to, ...rest } = body;
   try {
     return await run({ ...rest, recipient: to ?? body.recipient });
@@ -59,9 +59,9 @@ async function withTo<B extends { to?: string; recipient?: string }, R>(body: B,
   }
 }
 
-const created201 = (...a: Parameters<typeof createdResponse>) => createdResponse(...a) as unknown as ReturnType<typeof successResponse>;
+export const created201 = (...a: Parameters<typeof createdResponse>) => createdResponse(...a) as unknown as ReturnType<typeof successResponse>;
 /** 201 + Location for a new entry; an entry that was already there is answered 200 as it is. */
-const createdOr200 = <T extends { data: { id: string }; created: boolean }>(set: Parameters<typeof created>[0], path: string, r: T) =>
+export const createdOr200 = <T extends { data: { id: string }; created: boolean }>(set: Parameters<typeof created>[0], path: string, r: T) =>
   r.created ? created(set, `${path}/${r.data.id}`, r) : r;
 const keywordBody = t.Object({
   keyword: t.String({ description: "One word (no spaces), up to 30 characters; stored uppercase; unique per account ignoring case and accents" }),

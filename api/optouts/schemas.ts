@@ -8,7 +8,9 @@ import { z } from "../lib/zod";
 import { foldKeyword } from "./keywords";
 
 export const OPTOUT_SOURCES = ["manual", "keyword", "api", "import"] as const;
-/** Phone-number channels (e-mail opt-outs hold addresses and are not built yet). */
+/** Where an e-mail opt-out came from (the optouts.source check, migrations 0052 and 0055). */
+export const EMAIL_OPTOUT_SOURCES = ["manual", "api", "unsubscribe", "complaint", "import"] as const;
+/** Phone-number channels (e-mail opt-outs hold addresses: /api/email/optouts). */
 export const OPTOUT_CHANNELS = ["sms", "whatsapp", "rcs"] as const;
 /** At most this many keywords of each action (opt-out, resume) per account. */
 export const MAX_KEYWORDS = 20;

@@ -289,18 +289,19 @@ export async function listEmailOptouts(ctx: SignedInCtx, query: unknown = {}): P
 }
 
 /** Opts an address out of the account's e-mail (created false: it was already). */
-export async function addEmailOptout(ctx: SignedInCtx, input: unknown): Promise<{ data: Optout; created: boolean }> {
+export async function addEmailOptout(ctx: SignedInCtx, input: unknown, opts: { source?: "manual" | "api" } = {}): Promise<{ data: Optout; created: boolean }> {
   assertMail(ctx, "/mail/optouts");
   const { recipient } = validate(addEmailOptoutSchema, input);
+  const source = opts.source ?? "manual";
   return sequelize().transaction(async (transaction) => {
     const inserted = await rows<Omit<Optout, Derived>>(
-      `INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, 'email', $2, 'manual')
+      `INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, 'email', $2, $3)
        ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING ${OPTOUT_COLUMNS}`,
-      [ctx.actor.accountId, recipient],
+      [ctx.actor.accountId, recipient, source],
       { transaction },
     );
     if (inserted[0]) {
-      await recordAudit({ ...ctx, transaction }, "optout.added", { meta: { id: inserted[0].id, channel: "email", source: "manual" } });
+      await recordAudit({ ...ctx, transaction }, "optout.added", { meta: { id: inserted[0].id, channel: "email", source } });
       return { data: optoutOf(inserted[0]), created: true };
     }
     const [existing] = await rows<Omit<Optout, Derived>>(`SELECT ${OPTOUT_COLUMNS} FROM optouts WHERE account_id = $1 AND channel = 'email' AND recipient = $2`, [

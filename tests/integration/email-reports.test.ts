@@ -12,7 +12,7 @@
  *   do not reach it.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, login } from "../support/api";
+import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { rand, validatedDomain } from "../support/email";
 import { DEMO_PASSWORD, location, signedInCustomer, type WebClient } from "../support/web";
@@ -259,6 +259,38 @@ describe("/mail/optouts and /mail/denylist without JavaScript", () => {
     const [own] = await query<{ id: string }>("SELECT id FROM optouts WHERE account_id = $1 AND channel = 'email' AND recipient = $2", [accountId, to]);
     expect((await c.post("/mail/optouts", { intent: "delete", id: own.id })).status).toBe(302);
     expect((await send1(to)).status).toBe("queued");
+  });
+
+  it("the same lists over the API: /api/email/optouts and /api/email/blacklist add (201 + Location, then 200), list, remove; a bad address is named; another account's entry is 404", async () => {
+    const out = `api-sair-${rand()}@Destino.test`;
+    const first = await api("/api/email/optouts", { token, body: { to: out } });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.headers.get("Location")).toBe(`/api/email/optouts/${first.body.data.id}`);
+    expect(first.body).toMatchObject({ created: true, data: { channel: "email", to: out.toLowerCase(), source: "api" } });
+    expect((await api("/api/email/optouts", { token, body: { to: out } })).status).toBe(200);
+    expect(await send1(out)).toMatchObject({ status: "optout", price: 0 });
+    const listed = await api(`/api/email/optouts?q=${encodeURIComponent("api-sair")}`, { token });
+    expect(listed.body.data.map((o: { id: string }) => o.id)).toContain(first.body.data.id);
+    expect(listed.body).toHaveProperty("next_cursor");
+    const bad = await api("/api/email/optouts", { token, body: { to: "nao-e-email" }, lang: "en" });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.error.fields)).toEqual(["to"]);
+
+    const deny = `api-nega-${rand()}@destino.test`;
+    const denied = await api("/api/email/blacklist", { token, body: { to: deny, reason: "Pediu" } });
+    expect(denied.status, JSON.stringify(denied.body)).toBe(201);
+    expect(await send1(deny)).toMatchObject({ status: "rejected", price: 0 });
+    expect((await api("/api/email/blacklist", { token })).body.data.map((d: { id: string }) => d.id)).toContain(denied.body.data.id);
+
+    const stranger = await registerPerson("emaillistsapi");
+    const other = (await login(stranger.email, stranger.password)).token;
+    expect((await api(`/api/email/optouts/${first.body.data.id}`, { token: other, method: "DELETE" })).status).toBe(404);
+    expect((await api(`/api/email/blacklist/${denied.body.data.id}`, { token: other, method: "DELETE" })).status).toBe(404);
+    expect((await api("/api/email/optouts", { token: other })).body.data).toEqual([]);
+    expect((await api(`/api/email/optouts/${first.body.data.id}`, { token, method: "DELETE" })).status).toBe(200);
+    expect((await api(`/api/email/blacklist/${denied.body.data.id}`, { token, method: "DELETE" })).status).toBe(200);
+    expect((await send1(out)).status).toBe("queued");
+    expect((await send1(deny)).status).toBe("queued");
   });
 });
 
