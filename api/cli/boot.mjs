@@ -70,7 +70,9 @@ if (mode === "start") {
       console.log("\nSecond pass: the integration tests on a Redis Cluster (TEST_REDIS_CLUSTER=0 skips it).\n");
       // Not again: redis-failover (ran above, on a cluster of its own), the fault tests and the chaos
       // run that start a single redis-server of their own (the cluster would not be what they
-      // test), boot and the PostgreSQL replica (no Redis of the run).
+      // test), boot and the PostgreSQL replica (no Redis of the run); and the files whose subject
+      // is the web layer, the API document or PostgreSQL alone (ADR 040): their only Redis is the
+      // sign-in every other file does too, so on the cluster they would test nothing new.
       const notAgain = [
         ...ALONE,
         "tests/integration/dispatch-faults.test.ts",
@@ -78,6 +80,14 @@ if (mode === "start") {
         "tests/integration/redis-logs.test.ts",
         "tests/integration/boot-supervisor.test.ts",
         "tests/integration/read-replica.test.ts",
+        // ADR 040: web layer, document, PostgreSQL only.
+        "tests/integration/roles-walk.test.ts",
+        "tests/integration/openapi.test.ts",
+        "tests/integration/web-security.test.ts",
+        "tests/integration/dev-secrets.test.ts",
+        "tests/integration/outbound-guard.test.ts",
+        "tests/integration/partitions.test.ts",
+        "tests/integration/import-web.test.ts",
       ].flatMap((f) => ["--exclude", f]);
       run(bin("vitest"), ["run", "--config", "tests/vitest.config.ts", "tests/integration", ...notAgain], {
         ...env,
