@@ -14,7 +14,7 @@ import { orHttpError, requireRoute } from "./auth.server";
 import { filterErrors } from "./sms-reports.server";
 
 /** The use-case's input paths as the filter form's fields (a cursor's error shows above the form). */
-const FIELD_OF: Record<string, keyof EmailHistoryFilters> = { "created_at.gte": "start", "created_at.lte": "end", id: "id", status: "status", from: "from", to: "to" };
+export const EMAIL_FIELD_OF: Record<string, keyof EmailHistoryFilters> = { "created_at.gte": "start", "created_at.lte": "end", id: "id", status: "status", from: "from", to: "to" };
 
 /** The filters of a URL (São Paulo days: the end defaults to today, the start to the end). */
 export function emailHistoryValues(params: URLSearchParams): EmailHistoryFilters {
@@ -42,7 +42,7 @@ export async function emailHistoryLoader(request: Request) {
       cursor: cursor || undefined,
     });
   } catch (e) {
-    shown = filterErrors(e, FIELD_OF);
+    shown = filterErrors(e, EMAIL_FIELD_OF);
   }
   return json({ page, values, cursor, ...shown, statuses: EMAIL_STATUSES, canExport: can(ctx.actor, "/mail/exports") }, { headers: { "Cache-Control": "private, no-store" } });
 }

@@ -6,6 +6,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { emailStaffCheck } from "~api/email/admin-reports";
 import { adminEmailInsights, type EmailInsights } from "~api/email/insights";
 import { isAppError } from "~api/lib/errors";
 import { EmailInsightsView } from "~/components/email/insights-view";
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const params = new URL(request.url).searchParams;
   const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
-  const filter = await accountFilter(ctx, params);
+  const filter = await accountFilter(ctx, params, emailStaffCheck("insights"));
   let insights: EmailInsights | null = null;
   let errors: Record<string, string[]> = {};
   if (accountReady(filter)) {

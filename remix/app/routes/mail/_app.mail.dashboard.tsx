@@ -9,7 +9,7 @@ import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { emailCharts } from "~api/email/figures";
 import { CHART_DAYS } from "~api/sms/report-constants";
-import { DayBars } from "~/components/charts/day-bars";
+import { countOf, EMAIL_CHART_GROUPS, EmailDayChart } from "~/components/email/day-figures";
 import { PageHeader } from "~/components/shell/page-header";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount, formatDay } from "~/components/sms-reports/format";
@@ -23,15 +23,8 @@ import type { RootData } from "~/root";
 
 export const handle = { crumb: "emailReports:crumbs.dashboard" };
 
-/** The chart's bands: e-mail's statuses by outcome. */
-const GROUPS = [
-  { key: "delivered", statuses: ["delivered"], className: "fill-success" },
-  { key: "opened", statuses: ["opened", "clicked"], className: "fill-primary" },
-  { key: "inFlight", statuses: ["scheduled", "queued", "sending", "deferred", "sent"], className: "fill-muted-foreground/40" },
-  { key: "bounced", statuses: ["bounced", "blocked", "failed"], className: "fill-destructive" },
-  { key: "refused", statuses: ["dropped", "rejected", "optout"], className: "fill-warning" },
-] as const;
-const count = (statuses: Partial<Record<string, number>>, keys: readonly string[]) => keys.reduce((s, k) => s + (statuses[k] ?? 0), 0);
+const GROUPS = EMAIL_CHART_GROUPS;
+const count = countOf;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -75,14 +68,7 @@ export default function MailDashboard() {
           <CardTitle>{title}</CardTitle>
         </CardHeader>
         <CardContent className="space-y-6">
-          <DayBars
-            data={charts.data.map((d) => ({ day: d.day, total: d.total, ...Object.fromEntries(GROUPS.map((g) => [g.key, count(d.statuses, g.statuses)])) }))}
-            series={GROUPS.map((g) => ({ key: g.key, label: t(`dashboard.groups.${g.key}`), className: g.className }))}
-            lng={lng}
-            label={title}
-            barTitle={(n) => t("dashboard.barTitle", { count: n })}
-            totalOf={(d) => Number(d.total)}
-          />
+          <EmailDayChart data={charts.data} lng={lng} label={title} />
           <Table>
             <TableHeader>
               <TableRow>
