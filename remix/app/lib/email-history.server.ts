@@ -24,6 +24,16 @@ export function emailHistoryValues(params: URLSearchParams): EmailHistoryFilters
   return { ...values, start: values.start || end, end };
 }
 
+/** The use-case's input of the filters shown and a page's cursor (/mail/history, platform staff's e-mail history). */
+export const emailHistoryInput = (values: EmailHistoryFilters, cursor: string) => ({
+  id: values.id,
+  status: values.status,
+  from: values.from,
+  to: values.to,
+  created_at: { gte: values.start, lte: values.end },
+  cursor: cursor || undefined,
+});
+
 /** /mail/history: one keyset page of the URL's filters, or the filters' errors. */
 export async function emailHistoryLoader(request: Request) {
   const ctx = await requireRoute(request);
@@ -33,14 +43,7 @@ export async function emailHistoryLoader(request: Request) {
   let shown: ReturnType<typeof filterErrors<keyof EmailHistoryFilters>> = { errors: {}, formErrors: [] };
   let page: Awaited<ReturnType<typeof listEmailMessages>> | null = null;
   try {
-    page = await listEmailMessages(ctx, {
-      id: values.id,
-      status: values.status,
-      from: values.from,
-      to: values.to,
-      created_at: { gte: values.start, lte: values.end },
-      cursor: cursor || undefined,
-    });
+    page = await listEmailMessages(ctx, emailHistoryInput(values, cursor));
   } catch (e) {
     shown = filterErrors(e, EMAIL_FIELD_OF);
   }

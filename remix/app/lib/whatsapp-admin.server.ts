@@ -7,8 +7,10 @@
  * (and api/email/admin-reports.ts's: the e-mail staff screens use the same field).
  */
 import type { SignedInCtx } from "~api/lib/context";
+import { isAppError } from "~api/lib/errors";
 import { type ReportAccount, type StaffCheck, searchReportAccounts } from "~api/messages/admin-reports";
 import { assertWhatsappStaff } from "~api/whatsapp/admin-reports";
+import { requireRoute } from "./auth.server";
 
 export type AccountFilter = {
   /** The name field as typed. */
@@ -38,3 +40,26 @@ export function accountParams(filter: Pick<AccountFilter, "account">): Record<st
 
 /** Whether the figures can be shown: no account asked for, or the one asked for found. */
 export const accountReady = (filter: AccountFilter) => !filter.name || filter.account !== null;
+
+/**
+ * A staff report of a period with the account field (/admin/whatsapp/reports/stat, the e-mail staff
+ * screens): the URL's `from`/`to` and account resolved, then `run` over them — its figures, or its
+ * validation errors (by field). `check` is the screen's staff check.
+ */
+export async function staffPeriodReport<T>(request: Request, check: StaffCheck, run: (ctx: SignedInCtx, input: { from: string; to: string; account_id?: string }) => Promise<T>) {
+  const ctx = await requireRoute(request);
+  const params = new URL(request.url).searchParams;
+  const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
+  const filter = await accountFilter(ctx, params, check);
+  let report: T | null = null;
+  let errors: Record<string, string[]> = {};
+  if (accountReady(filter)) {
+    try {
+      report = await run(ctx, { ...values, account_id: filter.account?.id });
+    } catch (e) {
+      if (!isAppError(e) || e.code !== "VALIDATION") throw e;
+      errors = e.fields ?? {};
+    }
+  }
+  return { report, values, filter, errors };
+}

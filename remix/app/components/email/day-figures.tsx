@@ -9,6 +9,7 @@ import { EMAIL_STATUSES } from "~api/email/statuses";
 import { DayBars } from "~/components/charts/day-bars";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { formatCount, formatDay } from "~/components/sms-reports/format";
+import { TableCell, TableHead } from "~/components/ui/table";
 import { formatMoney } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
 
@@ -60,5 +61,32 @@ export function EmailStatusTable({ rows, totals, lng, currency }: { rows: EmailD
       ]}
       totals={{ label: t("smsReports:days.totals"), row: { day: "total", ...totals } }}
     />
+  );
+}
+
+/** The heads of EMAIL_CHART_GROUPS' columns in a table of e-mails by outcome (per day, per campaign). */
+export function EmailGroupHeads() {
+  const { t } = useTranslation("emailReports");
+  return (
+    <>
+      {EMAIL_CHART_GROUPS.map((g) => (
+        <TableHead key={g.key} className="text-right">
+          {t(`dashboard.groups.${g.key}`)}
+        </TableHead>
+      ))}
+    </>
+  );
+}
+
+/** A row's cells under EmailGroupHeads: its e-mails of each group (`data-col` the group). */
+export function EmailGroupCells({ statuses, lng }: { statuses: Statuses; lng: Lng }) {
+  return (
+    <>
+      {EMAIL_CHART_GROUPS.map((g) => (
+        <TableCell key={g.key} className="text-right tabular-nums" data-col={g.key}>
+          {formatCount(countOf(statuses, g.statuses), lng)}
+        </TableCell>
+      ))}
+    </>
   );
 }

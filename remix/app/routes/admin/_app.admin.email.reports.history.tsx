@@ -6,7 +6,7 @@
  * (?message={id}, the filters kept).
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { adminEmailMessage, adminEmailMessages, emailStaffCheck } from "~api/email/admin-reports";
 import { previewDocument } from "~api/email/history";
@@ -18,12 +18,11 @@ import { EmailMessagesTable } from "~/components/email/messages-table";
 import { FormErrors } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { formatDay } from "~/components/sms-reports/format";
-import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { AccountField, AccountMatches, hrefOf } from "~/components/whatsapp/admin-reports";
+import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
+import { AccountField, AccountMatches, hrefOf, MessagePanel } from "~/components/whatsapp/admin-reports";
 import { CursorPager } from "~/components/whatsapp/cursor-pager";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
-import { EMAIL_FIELD_OF, emailHistoryValues } from "~/lib/email-history.server";
+import { EMAIL_FIELD_OF, emailHistoryInput, emailHistoryValues } from "~/lib/email-history.server";
 import type { Lng } from "~/lib/i18n";
 import { filterErrors } from "~/lib/sms-reports.server";
 import { accountFilter, accountParams, accountReady } from "~/lib/whatsapp-admin.server";
@@ -43,15 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let page: Awaited<ReturnType<typeof adminEmailMessages>> | null = null;
   if (accountReady(filter)) {
     try {
-      page = await adminEmailMessages(ctx, {
-        id: values.id,
-        status: values.status,
-        from: values.from,
-        to: values.to,
-        created_at: { gte: values.start, lte: values.end },
-        cursor: cursor || undefined,
-        account_id: filter.account?.id,
-      });
+      page = await adminEmailMessages(ctx, { ...emailHistoryInput(values, cursor), account_id: filter.account?.id });
     } catch (e) {
       shown = filterErrors(e, EMAIL_FIELD_OF);
     }
@@ -84,19 +75,9 @@ export default function AdminEmailHistoryScreen() {
     <div className="space-y-6">
       <PageHeader description={t("admin.historyDescription")} />
       {message ? (
-        <Card data-testid="message-panel">
-          <CardHeader className="flex flex-row items-center justify-between gap-2">
-            <CardTitle>
-              <h2>{t("crumbs.message")}</h2>
-            </CardTitle>
-            <Button asChild variant="outline" size="sm">
-              <Link to={hrefWith(cursor ? { cursor } : {})}>{t("admin.closeMessage")}</Link>
-            </Button>
-          </CardHeader>
-          <CardContent>
-            <EmailMessageDetail m={message} preview={preview} lng={lng} />
-          </CardContent>
-        </Card>
+        <MessagePanel title={t("crumbs.message")} close={t("admin.closeMessage")} closeHref={hrefWith(cursor ? { cursor } : {})}>
+          <EmailMessageDetail m={message} preview={preview} lng={lng} />
+        </MessagePanel>
       ) : null}
       <Card>
         <CardHeader className="gap-4">

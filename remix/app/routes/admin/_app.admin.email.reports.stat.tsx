@@ -7,19 +7,16 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { type AdminEmailStat, adminEmailStat, emailStaffCheck } from "~api/email/admin-reports";
-import { isAppError } from "~api/lib/errors";
-import { EmailAccountsCard } from "~/components/email/admin-reports";
+import { adminEmailStat, emailStaffCheck } from "~api/email/admin-reports";
+import { EmailAccountsCard, StaffPeriodFilter } from "~/components/email/admin-reports";
 import { EmailDayChart, EmailStatusTable } from "~/components/email/day-figures";
 import { PageHeader } from "~/components/shell/page-header";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount } from "~/components/sms-reports/format";
-import { RangeForm } from "~/components/sms-reports/range-form";
-import { Card, CardContent, CardHeader } from "~/components/ui/card";
-import { AccountField, AccountMatches, formatAmounts, hrefOf } from "~/components/whatsapp/admin-reports";
-import { requireRoute } from "~/lib/auth.server";
+import { Card, CardContent } from "~/components/ui/card";
+import { formatAmounts, hrefOf } from "~/components/whatsapp/admin-reports";
 import type { Lng } from "~/lib/i18n";
-import { accountFilter, accountReady } from "~/lib/whatsapp-admin.server";
+import { staffPeriodReport } from "~/lib/whatsapp-admin.server";
 import type { RootData } from "~/root";
 
 export const handle = { crumb: "emailReports:crumbs.adminStat" };
@@ -27,20 +24,7 @@ export const handle = { crumb: "emailReports:crumbs.adminStat" };
 const PATH = "/admin/email/reports/stat";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireRoute(request);
-  const params = new URL(request.url).searchParams;
-  const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
-  const filter = await accountFilter(ctx, params, emailStaffCheck("stat"));
-  let stat: AdminEmailStat | null = null;
-  let errors: Record<string, string[]> = {};
-  if (accountReady(filter)) {
-    try {
-      stat = await adminEmailStat(ctx, { ...values, account_id: filter.account?.id });
-    } catch (e) {
-      if (!isAppError(e) || e.code !== "VALIDATION") throw e;
-      errors = e.fields ?? {};
-    }
-  }
+  const { report: stat, values, filter, errors } = await staffPeriodReport(request, emailStaffCheck("stat"), adminEmailStat);
   return json({ stat, values, filter, errors }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
@@ -53,17 +37,9 @@ export default function AdminEmailStatScreen() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("admin.statDescription")} />
-      <Card>
-        <CardHeader>
-          <RangeForm action={PATH} values={period} errors={errors}>
-            <AccountField filter={filter} />
-          </RangeForm>
-        </CardHeader>
-      </Card>
-      <AccountMatches matches={filter.matches} href={of} />
+      <StaffPeriodFilter path={PATH} period={period} errors={errors} filter={filter} account={stat?.account} />
       {stat ? (
         <>
-          {stat.account ? <p className="text-sm text-muted-foreground">{t("admin.ofAccount", { name: stat.account.name })}</p> : null}
           <Figures
             items={[
               { key: "messages", label: t("dashboard.messages"), value: formatCount(stat.totals.total, lng) },

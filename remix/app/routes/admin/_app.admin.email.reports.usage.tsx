@@ -6,19 +6,16 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { type AdminEmailUsage, adminEmailUsage, emailStaffCheck } from "~api/email/admin-reports";
-import { isAppError } from "~api/lib/errors";
+import { adminEmailUsage, emailStaffCheck } from "~api/email/admin-reports";
 import { FiguresTable } from "~/components/charts/figures-table";
-import { EmailAccountsCard } from "~/components/email/admin-reports";
+import { EmailAccountsCard, StaffPeriodFilter } from "~/components/email/admin-reports";
 import { PageHeader } from "~/components/shell/page-header";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount, formatDay } from "~/components/sms-reports/format";
-import { RangeForm } from "~/components/sms-reports/range-form";
-import { Card, CardContent, CardHeader } from "~/components/ui/card";
-import { AccountField, AccountMatches, formatAmounts, hrefOf } from "~/components/whatsapp/admin-reports";
-import { requireRoute } from "~/lib/auth.server";
+import { Card, CardContent } from "~/components/ui/card";
+import { formatAmounts, hrefOf } from "~/components/whatsapp/admin-reports";
 import type { Lng } from "~/lib/i18n";
-import { accountFilter, accountReady } from "~/lib/whatsapp-admin.server";
+import { staffPeriodReport } from "~/lib/whatsapp-admin.server";
 import type { RootData } from "~/root";
 
 export const handle = { crumb: "emailReports:crumbs.adminUsage" };
@@ -26,20 +23,7 @@ export const handle = { crumb: "emailReports:crumbs.adminUsage" };
 const PATH = "/admin/email/reports/usage";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireRoute(request);
-  const params = new URL(request.url).searchParams;
-  const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
-  const filter = await accountFilter(ctx, params, emailStaffCheck("usage"));
-  let usage: AdminEmailUsage | null = null;
-  let errors: Record<string, string[]> = {};
-  if (accountReady(filter)) {
-    try {
-      usage = await adminEmailUsage(ctx, { ...values, account_id: filter.account?.id });
-    } catch (e) {
-      if (!isAppError(e) || e.code !== "VALIDATION") throw e;
-      errors = e.fields ?? {};
-    }
-  }
+  const { report: usage, values, filter, errors } = await staffPeriodReport(request, emailStaffCheck("usage"), adminEmailUsage);
   return json({ usage, values, filter, errors }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
@@ -52,17 +36,9 @@ export default function AdminEmailUsageScreen() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("admin.usageDescription")} />
-      <Card>
-        <CardHeader>
-          <RangeForm action={PATH} values={period} errors={errors}>
-            <AccountField filter={filter} />
-          </RangeForm>
-        </CardHeader>
-      </Card>
-      <AccountMatches matches={filter.matches} href={of} />
+      <StaffPeriodFilter path={PATH} period={period} errors={errors} filter={filter} account={usage?.account} />
       {usage ? (
         <>
-          {usage.account ? <p className="text-sm text-muted-foreground">{t("admin.ofAccount", { name: usage.account.name })}</p> : null}
           <Figures
             items={[
               { key: "messages", label: t("dashboard.messages"), value: formatCount(usage.totals.messages, lng) },

@@ -9,7 +9,7 @@ import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { emailCharts } from "~api/email/figures";
 import { CHART_DAYS } from "~api/sms/report-constants";
-import { countOf, EMAIL_CHART_GROUPS, EmailDayChart } from "~/components/email/day-figures";
+import { countOf as count, EmailDayChart, EmailGroupCells, EmailGroupHeads } from "~/components/email/day-figures";
 import { PageHeader } from "~/components/shell/page-header";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount, formatDay } from "~/components/sms-reports/format";
@@ -22,9 +22,6 @@ import type { Lng } from "~/lib/i18n";
 import type { RootData } from "~/root";
 
 export const handle = { crumb: "emailReports:crumbs.dashboard" };
-
-const GROUPS = EMAIL_CHART_GROUPS;
-const count = countOf;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -74,11 +71,7 @@ export default function MailDashboard() {
               <TableRow>
                 <TableHead>{t("dashboard.day")}</TableHead>
                 <TableHead className="text-right">{t("dashboard.messages")}</TableHead>
-                {GROUPS.map((g) => (
-                  <TableHead key={g.key} className="text-right">
-                    {t(`dashboard.groups.${g.key}`)}
-                  </TableHead>
-                ))}
+                <EmailGroupHeads />
                 <TableHead className="text-right">{t("dashboard.cost")}</TableHead>
               </TableRow>
             </TableHeader>
@@ -89,11 +82,7 @@ export default function MailDashboard() {
                   <TableCell className="text-right tabular-nums" data-col="total">
                     {formatCount(d.total, lng)}
                   </TableCell>
-                  {GROUPS.map((g) => (
-                    <TableCell key={g.key} className="text-right tabular-nums" data-col={g.key}>
-                      {formatCount(count(d.statuses, g.statuses), lng)}
-                    </TableCell>
-                  ))}
+                  <EmailGroupCells statuses={d.statuses} lng={lng} />
                   <TableCell className="text-right tabular-nums" data-col="cost">
                     {formatMoney(d.cost, charts.currency, lng)}
                   </TableCell>

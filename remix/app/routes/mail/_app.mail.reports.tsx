@@ -12,7 +12,7 @@ import { emailCampaignReport, emailStat } from "~api/email/figures";
 import { isAppError } from "~api/lib/errors";
 import { MAX_LIMIT } from "~api/lib/page";
 import { can } from "~api/policy/policy";
-import { countOf, EMAIL_CHART_GROUPS, EmailDayChart, EmailStatusTable } from "~/components/email/day-figures";
+import { EmailDayChart, EmailGroupCells, EmailGroupHeads, EmailStatusTable } from "~/components/email/day-figures";
 import { CsrfInput } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { formatCount } from "~/components/sms-reports/format";
@@ -100,11 +100,7 @@ export default function MailReports() {
                     <TableHead>{t("smsReports:campaign.created")}</TableHead>
                     <TableHead>{t("smsReports:campaign.state")}</TableHead>
                     <TableHead className="text-right">{t("dashboard.messages")}</TableHead>
-                    {EMAIL_CHART_GROUPS.map((g) => (
-                      <TableHead key={g.key} className="text-right">
-                        {t(`dashboard.groups.${g.key}`)}
-                      </TableHead>
-                    ))}
+                    <EmailGroupHeads />
                     <TableHead className="text-right">{t("dashboard.cost")}</TableHead>
                   </TableRow>
                 </TableHeader>
@@ -121,11 +117,7 @@ export default function MailReports() {
                       <TableCell className="text-right tabular-nums" data-col="total">
                         {formatCount(c.messages, lng)}
                       </TableCell>
-                      {EMAIL_CHART_GROUPS.map((g) => (
-                        <TableCell key={g.key} className="text-right tabular-nums" data-col={g.key}>
-                          {formatCount(countOf(c.statuses, g.statuses), lng)}
-                        </TableCell>
-                      ))}
+                      <EmailGroupCells statuses={c.statuses} lng={lng} />
                       <TableCell className="text-right tabular-nums" data-col="cost">
                         {formatMoney(c.cost, campaigns.currency, lng)}
                       </TableCell>
