@@ -10,7 +10,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { makeCampaign, makeMessage, type MessageStatus } from "../support/factories";
-import { DEMO_PASSWORD, signIn, type WebClient } from "../support/web";
+import { query } from "../support/db";
+import { DEMO_PASSWORD, location, signIn, type WebClient } from "../support/web";
 
 const spToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T12:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -232,7 +233,17 @@ describe("the screens render the figures", () => {
     expect(cell(reports.html, "campaign-id", campaignId, "total")).toBe("2");
     expect(cell(reports.html, "campaign-id", campaignId, "opened")).toBe("2");
     expect(reports.html).not.toContain(smsCampaignId);
-    expect(reports.html).toContain('name="start"');
+    // The Export button: an e-mail export of the period shown, then /mail/exports.
+    expect(reports.html).toContain('action="/mail/reports"');
+    const exported = await customer.post("/mail/reports", { start: day, end: day });
+    expect(exported.status, await exported.clone().text()).toBe(302);
+    expect(location(exported)).toBe("/mail/exports");
+    const [row] = await query<{ kind: string; filter: { sent_at?: { from?: string; to?: string } } }>(
+      "SELECT kind, filter FROM sms_exports WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1",
+      [people.a.accountId],
+    );
+    expect(row.kind).toBe("email");
+    expect(row.filter.sent_at).toMatchObject({ from: day, to: day });
     const bad = await customer.page(`/mail/reports?from=${day}&to=${addDays(day, -1)}`);
     expect(bad.res.status).toBe(200);
     expect(bad.html).not.toContain(`data-day="${day}"`);
