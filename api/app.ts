@@ -32,7 +32,7 @@ import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./wh
 import { emailRoutes } from "./email/routes";
 import { emailTrackingRoutes, emailTrackRoutes } from "./email/tracking-routes";
 import { emailCampaignRoutes } from "./email/campaign-routes";
-import { emailReportRoutes } from "./email/report-routes";
+import { emailAdminReportRoutes, emailReportRoutes } from "./email/report-routes";
 import { emailListRoutes } from "./email/list-routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
@@ -84,6 +84,7 @@ export function createApp() {
     .use(urlRoutes)
     .use(providerAdminRoutes)
     .use(whatsappAdminRoutes)
+    .use(emailAdminReportRoutes)
     .use(liveRoutes)
     .use(liveReportRoutes)
     .use(widgetRoutes)

@@ -128,29 +128,39 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function getEmailMessage(ctx: SignedInCtx, id: string): Promise<{ data: EmailMessageDetail }> {
   if (!can(ctx.actor, "/mail/history") && !can(ctx.actor, "/mail/send")) throw new AppError("FORBIDDEN");
-  const found = UUID.test(id)
-    ? await row<Row & { body: string; content: unknown }>(`SELECT ${COLUMNS}, body, content FROM messages WHERE id = $1 AND account_id = $2 AND channel = 'email'`, [
-        id,
-        ctx.actor.accountId,
-      ])
-    : null;
+  const found = await emailMessageDetail(ctx.actor.accountId, id);
   if (!found) throw new AppError("NOT_FOUND");
+  const { account_id: _a, ...data } = found;
+  return { data };
+}
+
+/**
+ * One e-mail with its events, counts of opens and clicks, and what was sent, of one account, or with
+ * `accountId` null of any account (only platform staff's history asks so, after its own check,
+ * ./admin-reports.ts); null when there is no such e-mail.
+ */
+export async function emailMessageDetail(accountId: string | null, id: string): Promise<(EmailMessageDetail & { account_id: string }) | null> {
+  if (!UUID.test(id)) return null;
+  const found = await row<Row & { body: string; content: unknown; account_id: string }>(
+    `SELECT ${COLUMNS}, body, content, account_id FROM messages WHERE id = $1 AND channel = 'email'${accountId ? " AND account_id = $2" : ""}`,
+    accountId ? [id, accountId] : [id],
+  );
+  if (!found) return null;
   const events = await rows<EmailEvent & { payload: { error_code?: string | null; error_message?: string | null } }>(
     `SELECT status, source, created_at, payload FROM message_events WHERE message_id = $1 AND account_id = $2 ORDER BY created_at, id`,
-    [id, ctx.actor.accountId],
+    [id, found.account_id],
   );
-  const { body, content, ...m } = found;
+  const { body, content, account_id, ...m } = found;
   // A campaign message holds only its variables: what was sent is rendered from its campaign (ADR 038).
   const sent = await renderEmail({ body, content });
   return {
-    data: {
-      ...view(m),
-      ...(sent ? { subject: sent.subject } : {}),
-      text: sent?.text ?? body,
-      html: sent?.html ?? null,
-      ...(await engagementCounts(id, ctx.actor.accountId)),
-      events: events.map(({ payload, ...e }) => ({ ...e, error_code: payload?.error_code ?? null, error_message: payload?.error_message ?? null })),
-    },
+    ...view(m),
+    ...(typeof sent?.subject === "string" ? { subject: sent.subject } : {}),
+    text: sent?.text ?? body,
+    html: sent?.html ?? null,
+    ...(await engagementCounts(id, account_id)),
+    events: events.map(({ payload, ...e }) => ({ ...e, error_code: payload?.error_code ?? null, error_message: payload?.error_message ?? null })),
+    account_id,
   };
 }
 

@@ -21,6 +21,7 @@ import { decodeCursor, keyset, pageInput } from "../lib/page";
 import { replicaRow, replicaRows as rows } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
+import { assertStaff } from "../messages/admin-reports";
 import { can } from "../policy/policy";
 import { HISTORY_TIME_ZONE } from "../sms/history";
 import { daysOf, rangeSchema } from "../sms/reports";
@@ -161,9 +162,9 @@ export async function emailInsights(ctx: SignedInCtx, input: unknown = {}): Prom
   return { data: { from, to, campaign_id, account: null, ...(await insightsOf(scope, from, to)) } };
 }
 
-/** FORBIDDEN unless the actor is platform staff who may open the admin screen. */
-export function assertEmailStaff(ctx: SignedInCtx) {
-  if (ctx.actor.accountType !== "platform" || !can(ctx.actor, EMAIL_INSIGHTS_SCREENS.admin)) throw new AppError("FORBIDDEN");
+/** FORBIDDEN unless the actor is platform staff who may open the admin screen (`path`: one of the e-mail staff screens, default the insights). */
+export function assertEmailStaff(ctx: SignedInCtx, path: string = EMAIL_INSIGHTS_SCREENS.admin) {
+  assertStaff(ctx, path);
 }
 
 /** Platform staff: the same figures over every account, or one (`account_id`; an unknown id is a field error). */

@@ -1,17 +1,20 @@
 /**
  * E-mail history's API beyond the list (issue 17; spec section 7 "E-mail"), under /api/email with
  * the JWT: the preview of a sent message, the charts per day, the price rows, and history exports (CSV as a job: the SMS exports'
- * machinery, api/sms/exports.ts, kind `email`). Thin: the use-cases check the screen's permission
- * and scope by account.
+ * machinery, api/sms/exports.ts, kind `email`), the usage and the statistics (per day per status,
+ * per campaign). Thin: the use-cases check the screen's permission and scope by account. Platform
+ * staff's e-mail reports (every account's, or one's) are `emailAdminReportRoutes` (./admin-reports.ts).
  */
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { errorResponses, fileResponse, successResponse } from "../http/openapi";
-import { onePage } from "../lib/page";
+import { MAX_LIMIT, onePage, pageQuery } from "../lib/page";
 import { createExport, csvDownload, exportFile, getExport, listExports } from "../sms/exports";
-import { created201, SmsCharts, SmsExportList, SmsExportOne, SmsPrice } from "../sms/responses";
-import { emailCharts, getEmailPrice, updateEmailPrice } from "./figures";
+import { created201, SmsCampaignReport, SmsCharts, SmsExportList, SmsExportOne, SmsPrice, SmsUsage } from "../sms/responses";
+import { adminEmailMessage, adminEmailMessages, adminEmailStat, adminEmailUsage } from "./admin-reports";
+import { emailCampaignReport, emailCharts, emailStat, emailUsage, getEmailPrice, updateEmailPrice } from "./figures";
+import { AdminEmailMessageOne, AdminEmailMessages, AdminEmailStat, AdminEmailUsage } from "./responses";
 import { PREVIEW_CSP, previewEmailMessage } from "./history";
 
 const bearer = [{ bearer: [] }];
@@ -26,6 +29,9 @@ const exportBody = t.Optional(
     sent_at: t.Optional(t.Object({ from: text("First day YYYY-MM-DD (São Paulo). Default today"), to: text("Last day YYYY-MM-DD; at most 31 days") })),
   }),
 );
+const day = (description: string) => t.Optional(t.Union([t.String({ description }), t.Null()]));
+const statRange = { from: day("First day YYYY-MM-DD (São Paulo). Default: 6 days before `to`"), to: day("Last day (default today); at most 31 days") };
+const monthRange = { from: day("First day YYYY-MM-DD (São Paulo). Default: the 1st of to's month"), to: day("Last day (default today); at most 31 days") };
 const exportSummary =
   "Queue an export of the e-mail history (CSV) with the history's filters: answers 201 with the export in state queued (Location: its URL); the CSV is then GET /email/reports/{id}/file";
 
@@ -72,6 +78,28 @@ export const emailReportRoutes = new Elysia({ prefix: "/email", tags: ["email"],
       detail: { responses: { ...created201(SmsExportOne, "The export, queued"), ...errorResponses(422) }, summary: `${exportSummary} (the spec's name of POST /email/reports)` },
     },
   )
+  .get("/usage", async ({ ctx, query }) => ({ ...(await emailUsage(ctx, query)), next_cursor: null }), {
+    query: t.Object(monthRange),
+    detail: {
+      responses: { ...successResponse(SmsUsage), ...errorResponses(422) },
+      summary: "Per São Paulo day of a period (one page: at most 31 days): the account's outbound e-mails and their cost (minor units), with totals (segments: one per e-mail)",
+    },
+  })
+  .get("/reports/stat", async ({ ctx, query }) => ({ ...(await emailStat(ctx, query)), next_cursor: null }), {
+    query: t.Object(statRange),
+    detail: {
+      responses: { ...successResponse(t.Omit(SmsCharts, ["days"])), ...errorResponses(422) },
+      summary:
+        "Per São Paulo day of a period (one page: at most 31 days; default the last 7): the account's e-mails per status (delivered, opened, clicked, bounced, dropped, blocked…) and their cost, with totals",
+    },
+  })
+  .get("/reports/campaigns", ({ ctx, query }) => emailCampaignReport(ctx, query), {
+    query: t.Object({ ...statRange, ...pageQuery }),
+    detail: {
+      responses: { ...successResponse(SmsCampaignReport), ...errorResponses(422) },
+      summary: `The account's e-mail campaigns created in a period (default the last 7 days, at most 31), newest first, their e-mails counted per status, with their cost; \`limit\` a page (default 50, at most ${MAX_LIMIT}), then \`cursor\``,
+    },
+  })
   .get("/reports", async ({ ctx }) => onePage(await listExports(ctx, 50, "email")), {
     detail: {
       responses: successResponse(SmsExportList),
@@ -116,4 +144,48 @@ export const emailReportRoutes = new Elysia({ prefix: "/email", tags: ["email"],
     params: id,
     body: t.Object({ price_per_segment: t.Union([t.Integer({ minimum: 0 }), t.String()], { description: "Integer minor units per e-mail" }) }),
     detail: { responses: { ...successResponse(SmsPrice), ...errorResponses(403, 404, 422) }, summary: "Change an e-mail price: platform staff only (403 for anyone else)" },
+  });
+
+const accountQuery = { account_id: t.Optional(t.String({ description: "One account (uuid); absent: every account" })) };
+
+/** Platform staff's e-mail reports (policy /admin/email/reports/*; ./admin-reports checks the staff): every account's figures and history, or one account's. */
+export const emailAdminReportRoutes = new Elysia({ prefix: "/admin/email/reports", tags: ["admin"], detail: { security: bearer } })
+  .use(authenticated)
+  .get("/stat", async ({ ctx, query }) => ({ ...(await adminEmailStat(ctx, query)), next_cursor: null }), {
+    query: t.Object({ ...statRange, ...accountQuery }),
+    detail: {
+      responses: { ...successResponse(AdminEmailStat), ...errorResponses(403, 422) },
+      summary:
+        "Platform-wide e-mail statistics of a period (one page: at most 31 days, default the last 7): per day e-mails per status, the cost per currency, the 20 accounts with the most e-mails",
+    },
+  })
+  .get("/usage", async ({ ctx, query }) => ({ ...(await adminEmailUsage(ctx, query)), next_cursor: null }), {
+    query: t.Object({ ...monthRange, ...accountQuery }),
+    detail: {
+      responses: { ...successResponse(AdminEmailUsage), ...errorResponses(403, 422) },
+      summary: "Platform-wide e-mail usage per São Paulo day of a period (one page: at most 31 days, default this month so far): e-mails and cost per currency; per account",
+    },
+  })
+  .get("/messages", ({ ctx, query }) => adminEmailMessages(ctx, query), {
+    query: t.Object({
+      id: t.Optional(t.String({ description: "One message id" })),
+      status: t.Optional(t.String({ description: "One e-mail status (delivered, opened, bounced…)" })),
+      from: t.Optional(t.String({ description: "The sending address, exact" })),
+      to: t.Optional(t.String({ description: "The recipient's address, exact" })),
+      "created_at[gte]": t.Optional(t.String({ description: "First day YYYY-MM-DD (São Paulo). Default: the last day" })),
+      "created_at[lte]": t.Optional(t.String({ description: "Last day YYYY-MM-DD (São Paulo). Default: today; at most 31 days in all" })),
+      ...accountQuery,
+      ...pageQuery,
+    }),
+    detail: {
+      responses: { ...successResponse(AdminEmailMessages), ...errorResponses(403, 422) },
+      summary: "Every account's e-mails of a range of São Paulo days, newest first, each with its account; a keyset page of `limit` (send `cursor` back with the same filters)",
+    },
+  })
+  .get("/messages/:id", ({ ctx, params }) => adminEmailMessage(ctx, params.id), {
+    params: id,
+    detail: {
+      responses: { ...successResponse(AdminEmailMessageOne), ...errorResponses(403, 404) },
+      summary: "One e-mail of any account with its account, events, counts of opens and clicks, and content",
+    },
   });

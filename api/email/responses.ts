@@ -114,3 +114,49 @@ export const EmailLib = t.Object({
 });
 export const EmailLibs = Page(EmailLib, "The platform's entries and the account's own, by name (ignoring case), then id");
 export const EmailLibOne = t.Object({ data: EmailLib });
+
+// ---- platform staff's reports (./admin-reports.ts) ------------------------------------------------
+
+const day = t.String({ format: "date", description: "YYYY-MM-DD, São Paulo" });
+const statuses = t.Record(t.String(), Type.Integer(), { description: "Outbound e-mails per status" });
+const Money = t.Object({ currency: t.String({ description: "ISO 4217" }), amount: Type.Integer({ description: "Minor units of the currency" }) });
+const Amounts = t.Array(Money, { description: "One amount per currency (accounts may use different ones), by currency" });
+const ReportAccount = nullable(
+  t.Object({ id: t.String({ format: "uuid" }), name: t.String(), currency: t.String() }, { description: "The account asked for; null: every account" }),
+);
+const AccountRows = t.Array(
+  t.Object({
+    account: t.Object({ id: t.String({ format: "uuid" }), name: t.String() }),
+    messages: Type.Integer({ description: "Outbound e-mails" }),
+    delivered: Type.Integer({ description: "Delivered, opened or clicked" }),
+    opened: Type.Integer({ description: "Opened or clicked" }),
+    bounced: Type.Integer({ description: "Bounced, blocked, dropped or failed" }),
+    cost: Type.Integer({ description: "Minor units of the account's currency" }),
+    currency: t.String(),
+  }),
+  { description: "The 20 accounts with the most e-mails, most first" },
+);
+export const AdminEmailStat = t.Object({
+  from: day,
+  to: day,
+  account: ReportAccount,
+  data: t.Array(t.Object({ day, total: Type.Integer(), statuses }), { description: "One per day, oldest first, days without e-mails included" }),
+  totals: t.Object({ total: Type.Integer(), statuses }),
+  cost: Amounts,
+  accounts: AccountRows,
+  next_cursor: t.Null(),
+});
+export const AdminEmailUsage = t.Object({
+  from: day,
+  to: day,
+  account: ReportAccount,
+  data: t.Array(t.Object({ day, messages: Type.Integer(), cost: Amounts }), { description: "One per day of the period" }),
+  totals: t.Object({ messages: Type.Integer(), cost: Amounts }),
+  accounts: AccountRows,
+  next_cursor: t.Null(),
+});
+const accountOfRow = { account_id: t.String({ format: "uuid" }), account_name: t.String() };
+export const AdminEmailMessages = Page(t.Object({ ...emailMessageFields, ...accountOfRow }), "Every account's e-mails, newest first (created_at, id)");
+export const AdminEmailMessageOne = t.Object({
+  data: t.Composite([EmailMessageOne.properties.data, t.Object({ account: t.Object({ id: t.String({ format: "uuid" }), name: t.String() }) })]),
+});

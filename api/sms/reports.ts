@@ -275,10 +275,13 @@ export type Usage = {
 };
 
 /** Per São Paulo day of a period (default: this month so far): outbound messages, segments and cost. */
-export async function smsUsage(ctx: SignedInCtx, input: unknown = {}): Promise<Usage> {
-  allow(ctx, "/sms/usage");
+export const smsUsage = (ctx: SignedInCtx, input: unknown = {}) => usageOf(ctx, input, "sms", "/sms/usage");
+
+/** A channel's usage screen (`screen`, the policy's path; e-mail's is /mail/usage): the account's outbound messages, segments and cost per São Paulo day of a period (default: this month so far). */
+export async function usageOf(ctx: SignedInCtx, input: unknown, channel: ReportChannel, screen: string): Promise<Usage> {
+  allow(ctx, screen);
   const { from, to } = validate(rangeSchema("month"), input ?? {});
-  const days = await perDay(ctx.actor.accountId, from, to);
+  const days = await perDay(ctx.actor.accountId, from, to, channel);
   return {
     from,
     to,
@@ -331,12 +334,14 @@ const campaignPageSchema = z.object(pageInput);
  * Campaigns created in a period (default the last 30 days) with their messages counted per status,
  * newest first (created_at, id), `limit` a page (default 50, at most 200) after `cursor`.
  */
-export async function smsCampaignReport(
-  ctx: SignedInCtx,
-  input: unknown = {},
-): Promise<{ from: string; to: string; currency: string; data: CampaignReportRow[]; next_cursor: string | null }> {
-  allow(ctx, "/sms/reports/campaign");
-  const { from, to } = validate(rangeSchema("last30"), input ?? {});
+export const smsCampaignReport = (ctx: SignedInCtx, input: unknown = {}) => campaignReportOf(ctx, input, "sms", "/sms/reports/campaign");
+
+export type CampaignReport = { from: string; to: string; currency: string; data: CampaignReportRow[]; next_cursor: string | null };
+
+/** smsCampaignReport for a channel's campaigns (rows of the same `campaigns` table; e-mail's on /mail/reports); `fallback` the period's default. */
+export async function campaignReportOf(ctx: SignedInCtx, input: unknown, channel: ReportChannel, screen: string, fallback: RangeDefault = "last30"): Promise<CampaignReport> {
+  allow(ctx, screen);
+  const { from, to } = validate(rangeSchema(fallback), input ?? {});
   const { limit, cursor } = validate(campaignPageSchema, input ?? {});
   // The position of the last row shown: its created_at to the microsecond and its id.
   const after = timeIdCursor(cursor);
@@ -357,7 +362,7 @@ export async function smsCampaignReport(
          SELECT jsonb_object_agg(status, n) AS counts, sum(cost) AS cost
            FROM (SELECT status, count(*) AS n, sum(price) AS cost FROM messages WHERE campaign_id = c.id AND account_id = $1 GROUP BY status) s
        ) m ON true
-      WHERE c.account_id = $1 AND c.channel = 'sms'
+      WHERE c.account_id = $1 AND c.channel = '${channelLiteral(channel)}'
         AND c.created_at >= ($2::date)::timestamp AT TIME ZONE ${TZ} AND c.created_at < ($3::date + 1)::timestamp AT TIME ZONE ${TZ}
         ${after ? "AND (c.created_at, c.id) < ($5::timestamptz, $6::uuid)" : ""}
       ORDER BY c.created_at DESC, c.id DESC

@@ -11,13 +11,23 @@
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
-import { escapeLike, replicaRow, replicaRows as rows } from "../lib/sql";
-import { validate } from "../lib/validate";
-import { z } from "../lib/zod";
-import { can } from "../policy/policy";
-import { type ChartDay, period, periodBind, periodOptions, perDayOf, periodTotals, type ReportScope, statPeriod } from "../sms/reports";
+import { replicaRow } from "../lib/sql";
+import {
+  type AccountFigures as AccountFiguresOf,
+  accountOf,
+  addMoney,
+  assertStaff,
+  costOf,
+  type Money,
+  type ReportAccount,
+  searchReportAccounts as searchAccounts,
+  topAccounts,
+} from "../messages/admin-reports";
+import { type ChartDay, perDayOf, periodTotals, type ReportScope, statPeriod } from "../sms/reports";
 import { EVENTS_SQL, type EventRow, eventsOf, type WhatsappHistoryRow, type WhatsappMessageDetail, whatsappMessagePage } from "./history";
 import { categoriesByCurrency, insightFigures, insightsPeriod, WHATSAPP_CATEGORIES, type WhatsappCategory } from "./reports";
+
+export { ACCOUNT_MATCHES, type Money, type ReportAccount, TOP_ACCOUNTS } from "../messages/admin-reports";
 
 /** The staff screens (the policy's paths: /admin is the platform account's owners and admins). */
 export const ADMIN_WHATSAPP_SCREENS = {
@@ -29,48 +39,11 @@ type Screen = keyof typeof ADMIN_WHATSAPP_SCREENS;
 
 /** FORBIDDEN unless the actor is platform staff who may open the screen. */
 export function assertWhatsappStaff(ctx: SignedInCtx, screen: Screen) {
-  if (ctx.actor.accountType !== "platform" || !can(ctx.actor, ADMIN_WHATSAPP_SCREENS[screen])) throw new AppError("FORBIDDEN");
+  assertStaff(ctx, ADMIN_WHATSAPP_SCREENS[screen]);
 }
-
-export type ReportAccount = { id: string; name: string; currency: string };
-/** An amount in one currency's minor units. */
-export type Money = { currency: string; amount: number };
-
-/** How many accounts the stat's per-account table lists (the most messages first). */
-export const TOP_ACCOUNTS = 20;
-/** How many accounts a name search offers. */
-export const ACCOUNT_MATCHES = 20;
-
-const accountSchema = z.object({
-  account_id: z
-    .union([z.string(), z.null()])
-    .optional()
-    .transform((v) => (v ?? "").trim())
-    .superRefine((v, ctx) => {
-      if (v && !UUID.test(v)) ctx.addIssue({ code: "custom", message: "validation.invalid" });
-    }),
-});
 
 /** The accounts whose name holds `q` (any case), an exact name first, then by name: what the screens' account field offers. */
-export async function searchReportAccounts(ctx: SignedInCtx, q: string): Promise<ReportAccount[]> {
-  assertWhatsappStaff(ctx, "stat");
-  const text = q.trim();
-  if (!text) return [];
-  return rows<ReportAccount>(
-    `SELECT id, name, trim(currency) AS currency FROM accounts WHERE name ILIKE $1
-      ORDER BY lower(name) = lower($2) DESC, name, id LIMIT ${ACCOUNT_MATCHES}`,
-    [`%${escapeLike(text)}%`, text],
-  );
-}
-
-/** The input's `account_id` as the account it names (null: every account); an unknown id is a field error. */
-async function accountOf(input: unknown): Promise<ReportAccount | null> {
-  const { account_id } = validate(accountSchema, input && typeof input === "object" ? input : {});
-  if (!account_id) return null;
-  const found = await replicaRow<ReportAccount>(`SELECT id, name, trim(currency) AS currency FROM accounts WHERE id = $1`, [account_id]);
-  if (!found) throw new AppError("VALIDATION", { fields: { account_id: ["validation.option"] } });
-  return found;
-}
+export const searchReportAccounts = (ctx: SignedInCtx, q: string) => searchAccounts(ctx, q, (c) => assertWhatsappStaff(c, "stat"));
 
 /** A day's outbound messages as the staff tables show them, with the statuses for the chart. */
 export type DayFigures = { day: string; messages: number; delivered: number; read: number; failed: number; statuses: ChartDay["statuses"] };
@@ -86,51 +59,9 @@ async function daysOf(scope: ReportScope, from: string, to: string) {
   return { data: data.map((d): DayFigures => ({ day: d.day, ...figuresOf(d), statuses: d.statuses })), totals: figuresOf(totals) };
 }
 
-/** A period's outbound cost, one amount per currency (by currency). */
-async function costOf(scope: ReportScope, from: string, to: string): Promise<Money[]> {
-  const found = await rows<{ currency: string; amount: string }>(
-    `SELECT trim(currency) AS currency, coalesce(sum(price), 0) AS amount FROM messages
-      WHERE ${period("whatsapp", periodOptions(scope))} AND direction = 'outbound' GROUP BY 1 ORDER BY 1`,
-    periodBind(scope, from, to),
-  );
-  return found.map((r) => ({ currency: r.currency, amount: Number(r.amount) }));
-}
-
-/** Amounts added per currency, by currency. */
-function addMoney(list: Money[]): Money[] {
-  const by = new Map<string, number>();
-  for (const m of list) by.set(m.currency, (by.get(m.currency) ?? 0) + m.amount);
-  return [...by.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amount]) => ({ currency, amount }));
-}
-
-export type AccountFigures = { account: { id: string; name: string }; messages: number; delivered: number; read: number; failed: number; cost: number; currency: string };
-
-/** The accounts with the most outbound WhatsApp messages of a period (TOP_ACCOUNTS), with their figures and cost in their currency. */
-async function topAccounts(scope: ReportScope, from: string, to: string): Promise<AccountFigures[]> {
-  const found = await rows<{ id: string; name: string; currency: string; n: string; delivered: string; read: string; failed: string; cost: string }>(
-    `SELECT a.id, a.name, trim(a.currency) AS currency, m.n, m.delivered, m.read, m.failed, m.cost
-       FROM (SELECT account_id, count(*) AS n,
-                    count(*) FILTER (WHERE status IN ('delivered','read')) AS delivered,
-                    count(*) FILTER (WHERE status = 'read') AS read,
-                    count(*) FILTER (WHERE status = 'failed') AS failed,
-                    coalesce(sum(price), 0) AS cost
-               FROM messages WHERE ${period("whatsapp", periodOptions(scope))} AND direction = 'outbound'
-              GROUP BY account_id) m
-       JOIN accounts a ON a.id = m.account_id
-      ORDER BY m.n DESC, a.name, a.id
-      LIMIT ${TOP_ACCOUNTS}`,
-    periodBind(scope, from, to),
-  );
-  return found.map((r) => ({
-    account: { id: r.id, name: r.name },
-    messages: Number(r.n),
-    delivered: Number(r.delivered),
-    read: Number(r.read),
-    failed: Number(r.failed),
-    cost: Number(r.cost),
-    currency: r.currency,
-  }));
-}
+/** The per-account table's groups: delivered (or read), read, failed. */
+const ACCOUNT_GROUPS = { delivered: ["delivered", "read"], read: ["read"], failed: ["failed"] } as const;
+export type AccountFigures = AccountFiguresOf<keyof typeof ACCOUNT_GROUPS>;
 
 export type AdminCategoryRow = { category: WhatsappCategory; messages: number; cost: Money[] };
 
@@ -157,7 +88,11 @@ export async function adminWhatsappStat(ctx: SignedInCtx, input: unknown = {}): 
   const { from, to } = statPeriod(input);
   const account = await accountOf(input);
   const scope: ReportScope = { accountId: account?.id ?? null };
-  const [days, categories, accounts] = await Promise.all([daysOf(scope, from, to), categoriesByCurrency(scope, from, to), topAccounts(scope, from, to)]);
+  const [days, categories, accounts] = await Promise.all([
+    daysOf(scope, from, to),
+    categoriesByCurrency(scope, from, to),
+    topAccounts(scope, from, to, "whatsapp", ACCOUNT_GROUPS),
+  ]);
   const perCategory = WHATSAPP_CATEGORIES.map((category): AdminCategoryRow => {
     const of = categories.filter((r) => r.category === category);
     return { category, messages: of.reduce((n, r) => n + r.messages, 0), cost: addMoney(of.map((r) => ({ currency: r.currency, amount: r.cost }))) };
@@ -188,7 +123,7 @@ export async function adminWhatsappInsights(ctx: SignedInCtx, input: unknown = {
   const { days, from, to } = insightsPeriod(input);
   const account = await accountOf(input);
   const scope: ReportScope = { accountId: account?.id ?? null };
-  const [t, cost, chart] = await Promise.all([periodTotals(scope, from, to, "whatsapp"), costOf(scope, from, to), daysOf(scope, from, to)]);
+  const [t, cost, chart] = await Promise.all([periodTotals(scope, from, to, "whatsapp"), costOf(scope, from, to, "whatsapp"), daysOf(scope, from, to)]);
   return { days, from, to, account, ...insightFigures(t), cost, data: chart.data };
 }
 

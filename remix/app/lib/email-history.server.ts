@@ -14,7 +14,7 @@ import { orHttpError, requireRoute } from "./auth.server";
 import { filterErrors } from "./sms-reports.server";
 
 /** The use-case's input paths as the filter form's fields (a cursor's error shows above the form). */
-const FIELD_OF: Record<string, keyof EmailHistoryFilters> = { "created_at.gte": "start", "created_at.lte": "end", id: "id", status: "status", from: "from", to: "to" };
+export const EMAIL_FIELD_OF: Record<string, keyof EmailHistoryFilters> = { "created_at.gte": "start", "created_at.lte": "end", id: "id", status: "status", from: "from", to: "to" };
 
 /** The filters of a URL (São Paulo days: the end defaults to today, the start to the end). */
 export function emailHistoryValues(params: URLSearchParams): EmailHistoryFilters {
@@ -23,6 +23,16 @@ export function emailHistoryValues(params: URLSearchParams): EmailHistoryFilters
   const values = Object.fromEntries(EMAIL_HISTORY_FILTERS.map((k) => [k, get(k)])) as EmailHistoryFilters;
   return { ...values, start: values.start || end, end };
 }
+
+/** The use-case's input of the filters shown and a page's cursor (/mail/history, platform staff's e-mail history). */
+export const emailHistoryInput = (values: EmailHistoryFilters, cursor: string) => ({
+  id: values.id,
+  status: values.status,
+  from: values.from,
+  to: values.to,
+  created_at: { gte: values.start, lte: values.end },
+  cursor: cursor || undefined,
+});
 
 /** /mail/history: one keyset page of the URL's filters, or the filters' errors. */
 export async function emailHistoryLoader(request: Request) {
@@ -33,16 +43,9 @@ export async function emailHistoryLoader(request: Request) {
   let shown: ReturnType<typeof filterErrors<keyof EmailHistoryFilters>> = { errors: {}, formErrors: [] };
   let page: Awaited<ReturnType<typeof listEmailMessages>> | null = null;
   try {
-    page = await listEmailMessages(ctx, {
-      id: values.id,
-      status: values.status,
-      from: values.from,
-      to: values.to,
-      created_at: { gte: values.start, lte: values.end },
-      cursor: cursor || undefined,
-    });
+    page = await listEmailMessages(ctx, emailHistoryInput(values, cursor));
   } catch (e) {
-    shown = filterErrors(e, FIELD_OF);
+    shown = filterErrors(e, EMAIL_FIELD_OF);
   }
   return json({ page, values, cursor, ...shown, statuses: EMAIL_STATUSES, canExport: can(ctx.actor, "/mail/exports") }, { headers: { "Cache-Control": "private, no-store" } });
 }

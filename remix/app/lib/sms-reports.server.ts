@@ -11,6 +11,7 @@ import { listSmsMessages, saoPauloToday, type SmsHistoryPage } from "~api/sms/hi
 import { REPORT_STATUSES, type ReportChannel, smsUsage, type Usage } from "~api/sms/reports";
 import { csvDownload, exportFile } from "~api/sms/exports";
 import { isAppError } from "~api/lib/errors";
+import type { SignedInCtx } from "~api/lib/context";
 import { can } from "~api/policy/policy";
 import type { HistoryFilterValues } from "~/components/sms-reports/history-filters";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
@@ -93,14 +94,15 @@ export async function exportFileLoader(request: Request, id: string, channel: Re
   return csvDownload(await orHttpError(exportFile(ctx, id, channel)));
 }
 
-export async function usageLoader(request: Request) {
+/** A usage screen (/sms/usage, /mail/usage): the period of the URL through the channel's use-case (default SMS's), or the period's errors. */
+export async function usageLoader(request: Request, usageOf: (ctx: SignedInCtx, input: unknown) => Promise<Usage> = smsUsage) {
   const ctx = await requireRoute(request);
   const params = new URL(request.url).searchParams;
   const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
   let usage: Usage | null = null;
   let errors: Record<string, string[]> = {};
   try {
-    usage = await smsUsage(ctx, values);
+    usage = await usageOf(ctx, values);
   } catch (e) {
     if (!isAppError(e) || e.code !== "VALIDATION") throw e;
     errors = e.fields ?? {};

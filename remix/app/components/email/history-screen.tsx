@@ -41,15 +41,6 @@ export function EmailHistoryScreen() {
     for (const [k, v] of Object.entries(extra)) p.set(k, v);
     return `/mail/history?${p.toString()}`;
   };
-  const field = (name: keyof EmailHistoryFilters, input: React.ReactNode) => (
-    <div className="grid gap-1.5">
-      <Label htmlFor={`mail-history-${name}`}>{t(`history.filters.${name}`)}</Label>
-      {input}
-      <ErrorText id={`mail-history-${name}-error`} errors={errors[name]} />
-    </div>
-  );
-  const invalid = (name: keyof EmailHistoryFilters) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `mail-history-${name}-error` } : {});
-
   return (
     <div className="space-y-6">
       <PageHeader
@@ -76,32 +67,7 @@ export function EmailHistoryScreen() {
       <FormErrors errors={exportErrors} />
       <Card>
         <CardHeader className="gap-4">
-          <Form method="get" action="/mail/history" role="search" aria-label={t("history.filters.label")} className="grid gap-3 sm:grid-cols-2 sm:items-start lg:grid-cols-4">
-            {field("start", <Input id="mail-history-start" type="date" name="start" defaultValue={values.start} required {...invalid("start")} />)}
-            {field("end", <Input id="mail-history-end" type="date" name="end" defaultValue={values.end} required {...invalid("end")} />)}
-            {field(
-              "status",
-              <NativeSelect id="mail-history-status" name="status" defaultValue={values.status} {...invalid("status")}>
-                <NativeSelectOption value="">{t("history.filters.anyStatus")}</NativeSelectOption>
-                {statuses.map((s) => (
-                  <NativeSelectOption key={s} value={s}>
-                    {t(`smsReports:status.${s}`)}
-                  </NativeSelectOption>
-                ))}
-              </NativeSelect>,
-            )}
-            {field("id", <Input id="mail-history-id" name="id" defaultValue={values.id} maxLength={36} autoComplete="off" {...invalid("id")} />)}
-            {field("from", <Input id="mail-history-from" type="email" name="from" defaultValue={values.from} maxLength={254} {...invalid("from")} />)}
-            {field("to", <Input id="mail-history-to" type="email" name="to" defaultValue={values.to} maxLength={254} {...invalid("to")} />)}
-            <div className="flex gap-2 sm:pt-6">
-              <Button type="submit" variant="secondary">
-                {t("history.filters.submit")}
-              </Button>
-              <Button asChild variant="ghost">
-                <Link to="/mail/history">{t("history.filters.clear")}</Link>
-              </Button>
-            </div>
-          </Form>
+          <EmailHistoryFilterForm path="/mail/history" values={values} errors={errors} statuses={statuses} />
           <FormErrors errors={formErrors} />
           {page ? <CardDescription>{t("history.range", { from: formatDay(values.start, lng, true), to: formatDay(values.end, lng, true) })}</CardDescription> : null}
         </CardHeader>
@@ -115,5 +81,62 @@ export function EmailHistoryScreen() {
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+/**
+ * The e-mail history's filters as a GET form (bookmarkable, no JavaScript needed) of the screen at
+ * `path` (/mail/history; platform staff's /admin/email/reports/history adds its account field as `children`).
+ */
+export function EmailHistoryFilterForm({
+  path,
+  values,
+  errors,
+  statuses,
+  children,
+}: {
+  path: string;
+  values: EmailHistoryFilters;
+  errors: Partial<Record<keyof EmailHistoryFilters, string[]>>;
+  statuses: readonly string[];
+  children?: React.ReactNode;
+}) {
+  const { t } = useTranslation(["emailReports", "smsReports"]);
+  const field = (name: keyof EmailHistoryFilters, input: React.ReactNode) => (
+    <div className="grid gap-1.5">
+      <Label htmlFor={`mail-history-${name}`}>{t(`history.filters.${name}`)}</Label>
+      {input}
+      <ErrorText id={`mail-history-${name}-error`} errors={errors[name]} />
+    </div>
+  );
+  const invalid = (name: keyof EmailHistoryFilters) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `mail-history-${name}-error` } : {});
+  return (
+    <Form method="get" action={path} role="search" aria-label={t("history.filters.label")} className="grid gap-3 sm:grid-cols-2 sm:items-start lg:grid-cols-4">
+      {field("start", <Input id="mail-history-start" type="date" name="start" defaultValue={values.start} required {...invalid("start")} />)}
+      {field("end", <Input id="mail-history-end" type="date" name="end" defaultValue={values.end} required {...invalid("end")} />)}
+      {field(
+        "status",
+        <NativeSelect id="mail-history-status" name="status" defaultValue={values.status} {...invalid("status")}>
+          <NativeSelectOption value="">{t("history.filters.anyStatus")}</NativeSelectOption>
+          {statuses.map((s) => (
+            <NativeSelectOption key={s} value={s}>
+              {t(`smsReports:status.${s}`)}
+            </NativeSelectOption>
+          ))}
+        </NativeSelect>,
+      )}
+      {field("id", <Input id="mail-history-id" name="id" defaultValue={values.id} maxLength={36} autoComplete="off" {...invalid("id")} />)}
+      {field("from", <Input id="mail-history-from" type="email" name="from" defaultValue={values.from} maxLength={254} {...invalid("from")} />)}
+      {field("to", <Input id="mail-history-to" type="email" name="to" defaultValue={values.to} maxLength={254} {...invalid("to")} />)}
+      {children}
+      <div className="flex gap-2 sm:pt-6">
+        <Button type="submit" variant="secondary">
+          {t("history.filters.submit")}
+        </Button>
+        <Button asChild variant="ghost">
+          <Link to={path}>{t("history.filters.clear")}</Link>
+        </Button>
+      </div>
+    </Form>
   );
 }

@@ -44,6 +44,8 @@ export const NAV: NavGroup[] = [
       { key: "mailDomains", href: "/mail/domains", icon: "mail" },
       { key: "mailInsights", href: "/mail/insights", icon: "insights" },
       { key: "mailCampaigns", href: "/mail/campaigns", icon: "megaphone" },
+      { key: "mailReports", href: "/mail/reports", icon: "report" },
+      { key: "mailUsage", href: "/mail/usage", icon: "usage" },
     ],
   },
   {
@@ -113,7 +115,10 @@ export const NAV: NavGroup[] = [
       { key: "adminWhatsappStat", href: "/admin/whatsapp/reports/stat", icon: "report" },
       { key: "adminWhatsappHistory", href: "/admin/whatsapp/reports/history", icon: "history" },
       { key: "adminWhatsappInsights", href: "/admin/whatsapp/reports/insights", icon: "insights" },
+      { key: "adminEmailStat", href: "/admin/email/reports/stat", icon: "report" },
+      { key: "adminEmailHistory", href: "/admin/email/reports/history", icon: "history" },
       { key: "adminEmailInsights", href: "/admin/email/reports/insights", icon: "insights" },
+      { key: "adminEmailUsage", href: "/admin/email/reports/usage", icon: "usage" },
     ],
   },
   {

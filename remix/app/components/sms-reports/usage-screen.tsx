@@ -1,4 +1,8 @@
-/** Usage per day (/sms/usage and /sms/reports/usage): messages, segments and cost in R$ for a period (default this month). */
+/**
+ * Usage per day (/sms/usage, /sms/reports/usage and /mail/usage): messages, segments and cost for a
+ * period (default this month). Channel-neutral: `segments` false hides the segments (an e-mail is
+ * one), `description` is the channel's own text.
+ */
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Figures } from "./figures";
@@ -11,13 +15,13 @@ import { formatMoney } from "~/lib/format";
 import type { usageLoader } from "~/lib/sms-reports.server";
 import type { RootData } from "~/root";
 
-export function UsageScreen({ action }: { action: string }) {
+export function UsageScreen({ action, segments = true, description }: { action: string; segments?: boolean; description?: string }) {
   const { usage, values, errors } = useLoaderData<typeof usageLoader>();
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation("smsReports");
   return (
     <div className="space-y-6">
-      <PageHeader description={t("usage.description")} />
+      <PageHeader description={description ?? t("usage.description")} />
       <Card>
         <CardHeader>
           <RangeForm action={action} values={{ from: values.from || usage?.from || "", to: values.to || usage?.to || "" }} errors={errors} />
@@ -28,7 +32,7 @@ export function UsageScreen({ action }: { action: string }) {
           <Figures
             items={[
               { key: "messages", label: t("usage.messages"), value: formatCount(usage.totals.messages, lng) },
-              { key: "segments", label: t("usage.segments"), value: formatCount(usage.totals.segments, lng) },
+              ...(segments ? [{ key: "segments", label: t("usage.segments"), value: formatCount(usage.totals.segments, lng) }] : []),
               { key: "cost", label: t("usage.cost"), value: formatMoney(usage.totals.cost, usage.currency, lng) },
             ]}
           />
@@ -42,7 +46,7 @@ export function UsageScreen({ action }: { action: string }) {
                 rowAttr="day"
                 columns={[
                   { key: "messages", label: t("usage.messages"), value: (d) => formatCount(d.messages, lng) },
-                  { key: "segments", label: t("usage.segments"), value: (d) => formatCount(d.segments, lng) },
+                  ...(segments ? [{ key: "segments", label: t("usage.segments"), value: (d: (typeof usage.data)[number]) => formatCount(d.segments, lng) }] : []),
                   { key: "cost", label: t("usage.cost"), value: (d) => formatMoney(d.cost, usage.currency, lng) },
                 ]}
                 totals={{ label: t("days.totals"), row: { day: "total", ...usage.totals } }}

@@ -2,7 +2,8 @@
  * Pieces of platform staff's WhatsApp report screens (routes/admin/_app.admin.whatsapp.reports.*):
  * the account field of their GET forms, the accounts to choose from when a name fits several, the
  * per-day table (messages, delivered, read, failed: every account's costs are in several
- * currencies, so a day has no one cost) and amounts in several currencies.
+ * currencies, so a day has no one cost), amounts in several currencies and the histories' message panel
+ * (the e-mail staff screens use them too).
  */
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -10,7 +11,8 @@ import { FiguresTable } from "~/components/charts/figures-table";
 import { ErrorText } from "~/components/forms/fields";
 import { BarChart } from "~/components/sms-reports/bar-chart";
 import { formatCount, formatDay } from "~/components/sms-reports/format";
-import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { formatMoney } from "~/lib/format";
@@ -109,4 +111,21 @@ export function hrefOf(path: string, params: Record<string, string | undefined>)
   for (const [k, v] of Object.entries(params)) if (v) p.set(k, v);
   const q = p.toString();
   return q ? `${path}?${q}` : path;
+}
+
+/** A staff history's message, in a panel above the list (?message={id}): its title, a link back to the list, the detail. */
+export function MessagePanel({ title, close, closeHref, children }: { title: string; close: string; closeHref: string; children: React.ReactNode }) {
+  return (
+    <Card data-testid="message-panel">
+      <CardHeader className="flex flex-row items-center justify-between gap-2">
+        <CardTitle>
+          <h2>{title}</h2>
+        </CardTitle>
+        <Button asChild variant="outline" size="sm">
+          <Link to={closeHref}>{close}</Link>
+        </Button>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
 }

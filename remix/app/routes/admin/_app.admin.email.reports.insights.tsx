@@ -6,8 +6,8 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { adminEmailInsights, type EmailInsights } from "~api/email/insights";
-import { isAppError } from "~api/lib/errors";
+import { emailStaffCheck } from "~api/email/admin-reports";
+import { adminEmailInsights } from "~api/email/insights";
 import { EmailInsightsView } from "~/components/email/insights-view";
 import { ErrorText } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
@@ -16,30 +16,21 @@ import { Card, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { AccountField, AccountMatches, hrefOf } from "~/components/whatsapp/admin-reports";
-import { requireRoute } from "~/lib/auth.server";
 import type { Lng } from "~/lib/i18n";
-import { accountFilter, accountReady } from "~/lib/whatsapp-admin.server";
+import { staffPeriodReport } from "~/lib/whatsapp-admin.server";
 import type { RootData } from "~/root";
 
 export const handle = { crumb: "emailInsights:adminCrumb" };
 const PATH = "/admin/email/reports/insights";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireRoute(request);
-  const params = new URL(request.url).searchParams;
-  const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
-  const filter = await accountFilter(ctx, params);
-  let insights: EmailInsights | null = null;
-  let errors: Record<string, string[]> = {};
-  if (accountReady(filter)) {
-    try {
-      insights = (await adminEmailInsights(ctx, { ...values, account_id: filter.account?.id })).data;
-    } catch (e) {
-      if (!isAppError(e) || e.code !== "VALIDATION") throw e;
-      errors = e.fields ?? {};
-    }
-  }
-  return json({ insights, values, errors, filter }, { headers: { "Cache-Control": "private, no-store" } });
+  const {
+    report: insights,
+    values,
+    filter,
+    errors,
+  } = await staffPeriodReport(request, emailStaffCheck("insights"), async (ctx, input) => (await adminEmailInsights(ctx, input)).data);
+  return json({ insights, values, filter, errors }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export default function AdminEmailInsights() {

@@ -15,11 +15,11 @@ import { PageHeader } from "~/components/shell/page-header";
 import { CursorPager } from "~/components/whatsapp/cursor-pager";
 import { formatDay } from "~/components/sms-reports/format";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
-import { AccountField, AccountMatches, hrefOf } from "~/components/whatsapp/admin-reports";
+import { AccountField, AccountMatches, hrefOf, MessagePanel } from "~/components/whatsapp/admin-reports";
 import { WhatsappMessageDetail } from "~/components/whatsapp/message-screen";
 import { MessagesTable } from "~/components/whatsapp/messages-table";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
@@ -90,19 +90,9 @@ export default function AdminWhatsappHistoryScreen() {
     <div className="space-y-6">
       <PageHeader description={t("whatsappReports.historyDescription")} />
       {message ? (
-        <Card data-testid="message-panel">
-          <CardHeader className="flex flex-row items-center justify-between gap-2">
-            <CardTitle>
-              <h2>{t("whatsapp:crumbs.message")}</h2>
-            </CardTitle>
-            <Button asChild variant="outline" size="sm">
-              <Link to={hrefWith(cursor ? { cursor } : {})}>{t("whatsappReports.closeMessage")}</Link>
-            </Button>
-          </CardHeader>
-          <CardContent>
-            <WhatsappMessageDetail m={message} lng={lng} />
-          </CardContent>
-        </Card>
+        <MessagePanel title={t("whatsapp:crumbs.message")} close={t("whatsappReports.closeMessage")} closeHref={hrefWith(cursor ? { cursor } : {})}>
+          <WhatsappMessageDetail m={message} lng={lng} />
+        </MessagePanel>
       ) : null}
       <Card>
         <CardHeader className="gap-4">

@@ -7,18 +7,16 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { isAppError } from "~api/lib/errors";
-import { adminWhatsappStat, type AdminWhatsappStat } from "~api/whatsapp/admin-reports";
+import { adminWhatsappStat, assertWhatsappStaff } from "~api/whatsapp/admin-reports";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { formatCount } from "~/components/sms-reports/format";
 import { RangeForm } from "~/components/sms-reports/range-form";
 import { PageHeader } from "~/components/shell/page-header";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { AccountField, AccountMatches, DayFigures, formatAmounts, hrefOf } from "~/components/whatsapp/admin-reports";
-import { requireRoute } from "~/lib/auth.server";
 import { formatMoney } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
-import { accountFilter, accountReady } from "~/lib/whatsapp-admin.server";
+import { staffPeriodReport } from "~/lib/whatsapp-admin.server";
 import type { RootData } from "~/root";
 
 export const handle = { crumb: "admin:whatsappReports.statTitle" };
@@ -26,20 +24,7 @@ export const handle = { crumb: "admin:whatsappReports.statTitle" };
 const PATH = "/admin/whatsapp/reports/stat";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireRoute(request);
-  const params = new URL(request.url).searchParams;
-  const values = { from: params.get("from")?.trim() ?? "", to: params.get("to")?.trim() ?? "" };
-  const filter = await accountFilter(ctx, params);
-  let stat: AdminWhatsappStat | null = null;
-  let errors: Record<string, string[]> = {};
-  if (accountReady(filter)) {
-    try {
-      stat = await adminWhatsappStat(ctx, { ...values, account_id: filter.account?.id });
-    } catch (e) {
-      if (!isAppError(e) || e.code !== "VALIDATION") throw e;
-      errors = e.fields ?? {};
-    }
-  }
+  const { report: stat, values, filter, errors } = await staffPeriodReport(request, (c) => assertWhatsappStaff(c, "stat"), adminWhatsappStat);
   return json({ stat, values, filter, errors }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

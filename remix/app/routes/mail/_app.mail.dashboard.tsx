@@ -9,7 +9,7 @@ import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { emailCharts } from "~api/email/figures";
 import { CHART_DAYS } from "~api/sms/report-constants";
-import { DayBars } from "~/components/charts/day-bars";
+import { countOf as count, EmailDayChart, EmailGroupCells, EmailGroupHeads } from "~/components/email/day-figures";
 import { PageHeader } from "~/components/shell/page-header";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount, formatDay } from "~/components/sms-reports/format";
@@ -22,16 +22,6 @@ import type { Lng } from "~/lib/i18n";
 import type { RootData } from "~/root";
 
 export const handle = { crumb: "emailReports:crumbs.dashboard" };
-
-/** The chart's bands: e-mail's statuses by outcome. */
-const GROUPS = [
-  { key: "delivered", statuses: ["delivered"], className: "fill-success" },
-  { key: "opened", statuses: ["opened", "clicked"], className: "fill-primary" },
-  { key: "inFlight", statuses: ["scheduled", "queued", "sending", "deferred", "sent"], className: "fill-muted-foreground/40" },
-  { key: "bounced", statuses: ["bounced", "blocked", "failed"], className: "fill-destructive" },
-  { key: "refused", statuses: ["dropped", "rejected", "optout"], className: "fill-warning" },
-] as const;
-const count = (statuses: Partial<Record<string, number>>, keys: readonly string[]) => keys.reduce((s, k) => s + (statuses[k] ?? 0), 0);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -75,24 +65,13 @@ export default function MailDashboard() {
           <CardTitle>{title}</CardTitle>
         </CardHeader>
         <CardContent className="space-y-6">
-          <DayBars
-            data={charts.data.map((d) => ({ day: d.day, total: d.total, ...Object.fromEntries(GROUPS.map((g) => [g.key, count(d.statuses, g.statuses)])) }))}
-            series={GROUPS.map((g) => ({ key: g.key, label: t(`dashboard.groups.${g.key}`), className: g.className }))}
-            lng={lng}
-            label={title}
-            barTitle={(n) => t("dashboard.barTitle", { count: n })}
-            totalOf={(d) => Number(d.total)}
-          />
+          <EmailDayChart data={charts.data} lng={lng} label={title} />
           <Table>
             <TableHeader>
               <TableRow>
                 <TableHead>{t("dashboard.day")}</TableHead>
                 <TableHead className="text-right">{t("dashboard.messages")}</TableHead>
-                {GROUPS.map((g) => (
-                  <TableHead key={g.key} className="text-right">
-                    {t(`dashboard.groups.${g.key}`)}
-                  </TableHead>
-                ))}
+                <EmailGroupHeads />
                 <TableHead className="text-right">{t("dashboard.cost")}</TableHead>
               </TableRow>
             </TableHeader>
@@ -103,11 +82,7 @@ export default function MailDashboard() {
                   <TableCell className="text-right tabular-nums" data-col="total">
                     {formatCount(d.total, lng)}
                   </TableCell>
-                  {GROUPS.map((g) => (
-                    <TableCell key={g.key} className="text-right tabular-nums" data-col={g.key}>
-                      {formatCount(count(d.statuses, g.statuses), lng)}
-                    </TableCell>
-                  ))}
+                  <EmailGroupCells statuses={d.statuses} lng={lng} />
                   <TableCell className="text-right tabular-nums" data-col="cost">
                     {formatMoney(d.cost, charts.currency, lng)}
                   </TableCell>
