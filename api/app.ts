@@ -29,11 +29,7 @@ import { smppRoutes } from "./smpp/routes";
 import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
 import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
-import { emailRoutes } from "./email/routes";
-import { emailTrackingRoutes, emailTrackRoutes } from "./email/tracking-routes";
-import { emailCampaignRoutes } from "./email/campaign-routes";
-import { emailAdminReportRoutes, emailReportRoutes } from "./email/report-routes";
-import { emailListRoutes } from "./email/list-routes";
+import { emailApi } from "./email/api";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -71,12 +67,7 @@ export function createApp() {
     .use(campaignRoutes)
     .use(smppRoutes)
     .use(whatsappRoutes)
-    .use(emailRoutes)
-    .use(emailTrackingRoutes)
-    .use(emailTrackRoutes)
-    .use(emailCampaignRoutes)
-    .use(emailReportRoutes)
-    .use(emailListRoutes)
+    .use(emailApi)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)
@@ -84,7 +75,6 @@ export function createApp() {
     .use(urlRoutes)
     .use(providerAdminRoutes)
     .use(whatsappAdminRoutes)
-    .use(emailAdminReportRoutes)
     .use(liveRoutes)
     .use(liveReportRoutes)
     .use(widgetRoutes)
