@@ -11,7 +11,7 @@
  * on the simulator's DNS peer.
  * Prints: the accept (one request, set-based) in messages/s; sent/s from the worker's start until
  * the peer took all (every message `sent` or further); delivered/s until every DSN was applied;
- * and the peak RSS (VmHWM) of each process. Run: `node bench/email-campaign.mjs` (not part of npm test).
+ * the peak RSS (VmHWM) and the CPU seconds of each process. Run: `node bench/email-campaign.mjs` (not part of npm test).
  */
 import { readFileSync } from "node:fs";
 import pg from "pg";
@@ -119,13 +119,31 @@ const progress = async () => {
   return r;
 };
 const peak = {};
+const cpu = {};
 const sample = () => {
   for (const [name, child] of Object.entries(procs)) {
     try {
       const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
       if (hwm) peak[name] = Math.max(peak[name] ?? 0, Number(hwm[1]) / 1024);
+      // utime + stime (fields 14 and 15 of /proc/pid/stat, after the command's closing parenthesis), in clock ticks (100/s).
+      const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      cpu[name] = (Number(f[11]) + Number(f[12])) / 100;
     } catch {}
   }
+};
+const pgCpu = async () => {
+  // PostgreSQL's own CPU: every backend of the bench database, summed from /proc (same machine).
+  const { rows } = await db.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database()");
+  let s = 0;
+  for (const { pid } of rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      s += (Number(f[11]) + Number(f[12])) / 100;
+    } catch {}
+  }
+  return s;
 };
 let sentS = null;
 let last = -1;
@@ -143,6 +161,7 @@ for (;;) {
 }
 const deliveredS = (performance.now() - w0) / 1000;
 sample();
+const pgSeconds = await pgCpu();
 const { rows: byStatus } = await db.query("SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = $1 GROUP BY status", [campaignId]);
 console.log(`\nsent (the peer took every message): ${sentS.toFixed(1)} s = ${Math.round(N / sentS)} msg/s`);
 console.log(`delivered (every DSN applied): ${deliveredS.toFixed(1)} s = ${Math.round(N / deliveredS)} msg/s`);
@@ -151,6 +170,11 @@ console.log(
   `peak RSS (VmHWM) MB: ${Object.entries(peak)
     .map(([k, v]) => `${k} ${v.toFixed(0)}`)
     .join(", ")}`,
+);
+console.log(
+  `CPU seconds during the run: ${Object.entries(cpu)
+    .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+    .join(", ")}, PostgreSQL backends still connected ${pgSeconds.toFixed(1)}`,
 );
 await db.end();
 for (const child of Object.values(procs)) child.kill();
