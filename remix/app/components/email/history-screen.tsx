@@ -6,81 +6,37 @@
  * tooltip. The Export button posts the filters shown (CSRF, no JavaScript needed) and goes to
  * /mail/exports.
  */
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { EmailMessagesTable } from "~/components/email/messages-table";
 import { EMAIL_HISTORY_FILTERS, type EmailHistoryFilters } from "~/components/email/history-filters";
-import { CsrfInput, ErrorText, FormErrors } from "~/components/forms/fields";
-import { PageHeader } from "~/components/shell/page-header";
-import { formatDay } from "~/components/sms-reports/format";
+import { ErrorText } from "~/components/forms/fields";
+import { HistoryShell } from "~/components/history/history-shell";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
-import { CursorPager } from "~/components/whatsapp/cursor-pager";
 import type { EmailHistoryData } from "~/lib/email-history.server";
-import type { FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import type { RootData } from "~/root";
 
 export function EmailHistoryScreen() {
   const { page, values, cursor, errors, formErrors, statuses, canExport } = useLoaderData<EmailHistoryData>();
-  const reply = useActionData<FormReply>();
-  const busy = useNavigation().state === "submitting";
-  const exportErrors = reply?.result?.error
-    ? Object.values(reply.result.error)
-        .flat()
-        .filter((e): e is string => typeof e === "string")
-    : [];
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
-  const { t } = useTranslation(["emailReports", "smsReports", "common"]);
-  const hrefWith = (extra: Record<string, string>) => {
-    const p = new URLSearchParams();
-    for (const k of EMAIL_HISTORY_FILTERS) if (values[k]) p.set(k, values[k]);
-    for (const [k, v] of Object.entries(extra)) p.set(k, v);
-    return `/mail/history?${p.toString()}`;
-  };
   return (
-    <div className="space-y-6">
-      <PageHeader
-        description={t("history.description")}
-        actions={
-          canExport ? (
-            <>
-              <Form method="post" action="/mail/history?index">
-                <CsrfInput />
-                {EMAIL_HISTORY_FILTERS.map((k) => (
-                  <input key={k} type="hidden" name={k} value={values[k]} />
-                ))}
-                <Button type="submit" disabled={busy || !page}>
-                  {t("smsReports:history.export")}
-                </Button>
-              </Form>
-              <Button asChild variant="outline">
-                <Link to="/mail/exports">{t("smsReports:history.exportsLink")}</Link>
-              </Button>
-            </>
-          ) : null
-        }
-      />
-      <FormErrors errors={exportErrors} />
-      <Card>
-        <CardHeader className="gap-4">
-          <EmailHistoryFilterForm path="/mail/history" values={values} errors={errors} statuses={statuses} />
-          <FormErrors errors={formErrors} />
-          {page ? <CardDescription>{t("history.range", { from: formatDay(values.start, lng, true), to: formatDay(values.end, lng, true) })}</CardDescription> : null}
-        </CardHeader>
-        <CardContent className="space-y-4">
-          {!page ? null : page.data.length === 0 ? (
-            <p className="py-8 text-center text-sm text-muted-foreground">{t("history.empty")}</p>
-          ) : (
-            <EmailMessagesTable rows={page.data} lng={lng} detailHref={(id) => `/mail/history/${id}`} />
-          )}
-          {page ? <CursorPager cursor={cursor} next={page.next_cursor} href={(c) => hrefWith(c ? { cursor: c } : {})} /> : null}
-        </CardContent>
-      </Card>
-    </div>
+    <HistoryShell
+      path="/mail/history"
+      exportsPath="/mail/exports"
+      ns="emailReports"
+      filterKeys={EMAIL_HISTORY_FILTERS}
+      values={values}
+      cursor={cursor}
+      page={page}
+      canExport={canExport}
+      formErrors={formErrors}
+      filters={<EmailHistoryFilterForm path="/mail/history" values={values} errors={errors} statuses={statuses} />}
+      table={page ? <EmailMessagesTable rows={page.data} lng={lng} detailHref={(id) => `/mail/history/${id}`} /> : null}
+    />
   );
 }
 

@@ -3,17 +3,13 @@
  * numbered pages for the first pages and the keyset cursor for "next" (fast at any depth), the
  * Export button (a POST form with the filters shown) and a link to the exports.
  */
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { HISTORY_FILTERS, HistoryFilters, type HistoryFilterValues } from "./history-filters";
 import { HistoryTable } from "./history-table";
 import { formatCount } from "./format";
-import { CsrfInput, FormErrors } from "~/components/forms/fields";
-import { PageHeader } from "~/components/shell/page-header";
-import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
+import { HistoryShell } from "~/components/history/history-shell";
 import { Pager } from "~/components/ui/pager";
-import type { FormReply } from "~/lib/forms.server";
 import type { historyLoader } from "~/lib/sms-reports.server";
 import type { RootData } from "~/root";
 
@@ -25,16 +21,8 @@ function filterParams(values: HistoryFilterValues) {
 
 export function HistoryScreen({ base, exportsPath }: { base: string; exportsPath: string }) {
   const { page, values, errors, formErrors, statuses, canExport } = useLoaderData<typeof historyLoader>();
-  const reply = useActionData<FormReply>();
-  const busy = useNavigation().state === "submitting";
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation(["smsReports", "common"]);
-  const exportErrors = reply?.result?.error
-    ? Object.values(reply.result.error)
-        .flat()
-        .filter((e): e is string => typeof e === "string")
-    : [];
-
   const hrefFor = (n: number) => {
     const p = filterParams(values);
     // The next page by the keyset cursor (as fast at page 5,000 as at page 2); other pages by number.
@@ -46,58 +34,37 @@ export function HistoryScreen({ base, exportsPath }: { base: string; exportsPath
   const n = page ? formatCount(page.total, lng) : "0";
 
   return (
-    <div className="space-y-6">
-      <PageHeader
-        description={t("history.description")}
-        actions={
-          canExport ? (
-            <>
-              <Form method="post" action={`${base}?index`}>
-                <CsrfInput />
-                {HISTORY_FILTERS.map((k) => (
-                  <input key={k} type="hidden" name={k} value={values[k]} />
-                ))}
-                <Button type="submit" disabled={busy || !page}>
-                  {t("history.export")}
-                </Button>
-              </Form>
-              <Button asChild variant="outline">
-                <Link to={exportsPath}>{t("history.exportsLink")}</Link>
-              </Button>
-            </>
-          ) : null
-        }
-      />
-      <FormErrors errors={exportErrors} />
-      <Card>
-        <CardHeader className="gap-4">
-          <HistoryFilters action={base} values={values} statuses={statuses} errors={errors} />
-          <FormErrors errors={formErrors} />
-          {page ? (
-            <CardDescription>
-              {page.total_capped ? t("history.totalCapped", { n }) : t("history.total", { count: page.total, n })}
-              {" · "}
-              {t("history.range", { from: page.created_at.gte.split("-").reverse().join("/"), to: page.created_at.lte.split("-").reverse().join("/") })}
-            </CardDescription>
-          ) : null}
-        </CardHeader>
-        <CardContent className="space-y-4">
-          {!page ? null : page.data.length === 0 ? (
-            <p className="py-8 text-center text-sm text-muted-foreground">{t("history.empty")}</p>
-          ) : (
-            <HistoryTable rows={page.data} lng={lng} detailBase={base} />
-          )}
-          {page ? (
-            <Pager
-              page={page.page}
-              pageCount={pageCount}
-              hrefFor={hrefFor}
-              aria-label={t("common:pager.label")}
-              labels={{ previous: t("common:pager.previous"), next: t("common:pager.next"), page: (p) => t("common:pager.page", { n: p }), more: t("common:pager.more") }}
-            />
-          ) : null}
-        </CardContent>
-      </Card>
-    </div>
+    <HistoryShell
+      path={base}
+      exportsPath={exportsPath}
+      ns="smsReports"
+      filterKeys={HISTORY_FILTERS}
+      values={values}
+      page={page}
+      canExport={canExport}
+      formErrors={formErrors}
+      filters={<HistoryFilters action={base} values={values} statuses={statuses} errors={errors} />}
+      table={page ? <HistoryTable rows={page.data} lng={lng} detailBase={base} /> : null}
+      summary={
+        page ? (
+          <>
+            {page.total_capped ? t("history.totalCapped", { n }) : t("history.total", { count: page.total, n })}
+            {" · "}
+            {t("history.range", { from: page.created_at.gte.split("-").reverse().join("/"), to: page.created_at.lte.split("-").reverse().join("/") })}
+          </>
+        ) : null
+      }
+      pager={
+        page ? (
+          <Pager
+            page={page.page}
+            pageCount={pageCount}
+            hrefFor={hrefFor}
+            aria-label={t("common:pager.label")}
+            labels={{ previous: t("common:pager.previous"), next: t("common:pager.next"), page: (p) => t("common:pager.page", { n: p }), more: t("common:pager.more") }}
+          />
+        ) : null
+      }
+    />
   );
 }

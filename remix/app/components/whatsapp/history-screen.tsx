@@ -4,41 +4,24 @@
  * needed), a keyset page at a time ("next" carries the cursor, as fast deep in the list as at its start);
  * on /whatsapp/history the Export button posts the filters shown to its action (CSRF, no JavaScript needed).
  */
-import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CsrfInput, ErrorText, FormErrors } from "~/components/forms/fields";
-import { PageHeader } from "~/components/shell/page-header";
-import { CursorPager } from "~/components/whatsapp/cursor-pager";
+import { ErrorText } from "~/components/forms/fields";
+import { HistoryShell } from "~/components/history/history-shell";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import { MessagesTable } from "~/components/whatsapp/messages-table";
-import { formatDay } from "~/components/sms-reports/format";
 import type { Lng } from "~/lib/i18n";
 import { WHATSAPP_HISTORY_FILTERS, type WhatsappHistoryFilters } from "~/components/whatsapp/history-filters";
-import type { FormReply } from "~/lib/forms.server";
 import type { WhatsappHistoryData } from "~/lib/whatsapp.server";
 import type { RootData } from "~/root";
 
 export function WhatsappHistoryScreen() {
   const { base, page, values, cursor, errors, formErrors, statuses, canExport } = useLoaderData<WhatsappHistoryData>();
-  const reply = useActionData<FormReply>();
-  const busy = useNavigation().state === "submitting";
-  const exportErrors = reply?.result?.error
-    ? Object.values(reply.result.error)
-        .flat()
-        .filter((e): e is string => typeof e === "string")
-    : [];
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation(["whatsapp", "smsReports", "common"]);
-  const hrefWith = (extra: Record<string, string>) => {
-    const p = new URLSearchParams();
-    for (const k of WHATSAPP_HISTORY_FILTERS) if (values[k]) p.set(k, values[k]);
-    for (const [k, v] of Object.entries(extra)) p.set(k, v);
-    return `${base}/history?${p.toString()}`;
-  };
   const field = (name: keyof WhatsappHistoryFilters, label: string, input: React.ReactNode) => (
     <div className="grid gap-1.5">
       <Label htmlFor={`wa-history-${name}`}>{label}</Label>
@@ -48,69 +31,46 @@ export function WhatsappHistoryScreen() {
   );
   const invalid = (name: keyof WhatsappHistoryFilters) => (errors[name]?.length ? { "aria-invalid": true, "aria-describedby": `wa-history-${name}-error` } : {});
 
+  const filters = (
+    <Form method="get" action={`${base}/history`} role="search" aria-label={t("history.filters.label")} className="grid gap-3 sm:grid-cols-2 sm:items-start lg:grid-cols-5">
+      {field("start", t("history.filters.start"), <Input id="wa-history-start" type="date" name="start" defaultValue={values.start} required {...invalid("start")} />)}
+      {field("end", t("history.filters.end"), <Input id="wa-history-end" type="date" name="end" defaultValue={values.end} required {...invalid("end")} />)}
+      {field(
+        "status",
+        t("history.filters.status"),
+        <NativeSelect id="wa-history-status" name="status" defaultValue={values.status} {...invalid("status")}>
+          <NativeSelectOption value="">{t("history.filters.anyStatus")}</NativeSelectOption>
+          {statuses.map((s) => (
+            <NativeSelectOption key={s} value={s}>
+              {t(`smsReports:status.${s}`)}
+            </NativeSelectOption>
+          ))}
+        </NativeSelect>,
+      )}
+      {field("to", t("history.filters.to"), <Input id="wa-history-to" type="tel" name="to" defaultValue={values.to} maxLength={20} {...invalid("to")} />)}
+      <div className="flex gap-2 sm:pt-6">
+        <Button type="submit" variant="secondary">
+          {t("history.filters.submit")}
+        </Button>
+        <Button asChild variant="ghost">
+          <Link to={`${base}/history`}>{t("history.filters.clear")}</Link>
+        </Button>
+      </div>
+    </Form>
+  );
   return (
-    <div className="space-y-6">
-      <PageHeader
-        description={t("history.description")}
-        actions={
-          canExport ? (
-            <>
-              <Form method="post" action={`${base}/history?index`}>
-                <CsrfInput />
-                {WHATSAPP_HISTORY_FILTERS.map((k) => (
-                  <input key={k} type="hidden" name={k} value={values[k]} />
-                ))}
-                <Button type="submit" disabled={busy || !page}>
-                  {t("smsReports:history.export")}
-                </Button>
-              </Form>
-              <Button asChild variant="outline">
-                <Link to={`${base}/exports`}>{t("smsReports:history.exportsLink")}</Link>
-              </Button>
-            </>
-          ) : null
-        }
-      />
-      <FormErrors errors={exportErrors} />
-      <Card>
-        <CardHeader className="gap-4">
-          <Form method="get" action={`${base}/history`} role="search" aria-label={t("history.filters.label")} className="grid gap-3 sm:grid-cols-2 sm:items-start lg:grid-cols-5">
-            {field("start", t("history.filters.start"), <Input id="wa-history-start" type="date" name="start" defaultValue={values.start} required {...invalid("start")} />)}
-            {field("end", t("history.filters.end"), <Input id="wa-history-end" type="date" name="end" defaultValue={values.end} required {...invalid("end")} />)}
-            {field(
-              "status",
-              t("history.filters.status"),
-              <NativeSelect id="wa-history-status" name="status" defaultValue={values.status} {...invalid("status")}>
-                <NativeSelectOption value="">{t("history.filters.anyStatus")}</NativeSelectOption>
-                {statuses.map((s) => (
-                  <NativeSelectOption key={s} value={s}>
-                    {t(`smsReports:status.${s}`)}
-                  </NativeSelectOption>
-                ))}
-              </NativeSelect>,
-            )}
-            {field("to", t("history.filters.to"), <Input id="wa-history-to" type="tel" name="to" defaultValue={values.to} maxLength={20} {...invalid("to")} />)}
-            <div className="flex gap-2 sm:pt-6">
-              <Button type="submit" variant="secondary">
-                {t("history.filters.submit")}
-              </Button>
-              <Button asChild variant="ghost">
-                <Link to={`${base}/history`}>{t("history.filters.clear")}</Link>
-              </Button>
-            </div>
-          </Form>
-          <FormErrors errors={formErrors} />
-          {page ? <CardDescription>{t("history.range", { from: formatDay(values.start, lng, true), to: formatDay(values.end, lng, true) })}</CardDescription> : null}
-        </CardHeader>
-        <CardContent className="space-y-4">
-          {!page ? null : page.data.length === 0 ? (
-            <p className="py-8 text-center text-sm text-muted-foreground">{t("history.empty")}</p>
-          ) : (
-            <MessagesTable rows={page.data} lng={lng} base={base} />
-          )}
-          {page ? <CursorPager cursor={cursor} next={page.next_cursor} href={(c) => hrefWith(c ? { cursor: c } : {})} /> : null}
-        </CardContent>
-      </Card>
-    </div>
+    <HistoryShell
+      path={`${base}/history`}
+      exportsPath={`${base}/exports`}
+      ns="whatsapp"
+      filterKeys={WHATSAPP_HISTORY_FILTERS}
+      values={values}
+      cursor={cursor}
+      page={page}
+      canExport={canExport}
+      formErrors={formErrors}
+      filters={filters}
+      table={page ? <MessagesTable rows={page.data} lng={lng} base={base} /> : null}
+    />
   );
 }
