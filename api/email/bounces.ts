@@ -25,13 +25,23 @@ function statusOf(action: string, status: string): MessageStatus | null {
   return null;
 }
 
+/**
+ * The messages a report names, with their account and recipient (only those of the e-mail channel).
+ * MATERIALIZED: the ids alone choose the plan (each month's primary key); a filter on channel or
+ * direction in the same scan let the planner AND in a partial index over every outbound message.
+ */
+function targetsOf(ids: string[]): Promise<Target[]> {
+  return rows<Target>(
+    `WITH m AS MATERIALIZED (SELECT id, account_id, recipient, channel, direction FROM messages WHERE id = ANY($1::uuid[]))
+     SELECT id, account_id, recipient FROM m WHERE channel = 'email' AND direction = 'outbound'`,
+    [ids],
+  );
+}
+
 export async function applyInboundReport({ report, recipients }: InboundReport): Promise<void> {
   if (report.kind === "other" || recipients.length === 0) return;
-  const targets = await rows<Target>(`SELECT id, account_id, recipient FROM messages WHERE id = ANY($1::uuid[]) AND channel = 'email' AND direction = 'outbound'`, [
-    recipients.map((r) => r.messageId),
-  ]);
   if (report.kind === "arf") {
-    for (const t of targets) {
+    for (const t of await targetsOf(recipients.map((r) => r.messageId))) {
       await exec(`INSERT INTO optouts (account_id, channel, recipient, source) VALUES ($1, 'email', $2, 'complaint') ON CONFLICT (account_id, channel, recipient) DO NOTHING`, [
         t.account_id,
         t.recipient,
@@ -39,6 +49,18 @@ export async function applyInboundReport({ report, recipients }: InboundReport):
     }
     return;
   }
+  // The usual report: one message, one recipient line (ours have one recipient each), and a
+  // success: the receipt names our id and needs nothing read first (the receipt path checks the
+  // locked row is an e-mail). Anything else reads the messages to match lines to recipients.
+  const [only] = report.recipients;
+  if (recipients.length === 1 && report.recipients.length === 1 && statusOf(only.action, only.status) === "delivered") {
+    const id = recipients[0].messageId;
+    await applyProviderReceipts([
+      { provider: EMAIL_PROVIDER, providerMessageId: id, messageId: id, channel: "email", status: "delivered", occurredAt: new Date(), eventId: `${id}:delivered` },
+    ]);
+    return;
+  }
+  const targets = await targetsOf(recipients.map((r) => r.messageId));
   const receipts: ProviderReceipt[] = [];
   const denied: Array<{ account: string; address: string; reason: string }> = [];
   for (const t of targets) {
@@ -53,6 +75,7 @@ export async function applyInboundReport({ report, recipients }: InboundReport):
       provider: EMAIL_PROVIDER,
       providerMessageId: t.id,
       messageId: t.id,
+      channel: "email",
       status,
       errorCode: failed ? line.status : null,
       errorMessage: failed ? reason : null,

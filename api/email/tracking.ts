@@ -192,12 +192,11 @@ export function addPixel(html: string, messageId: string): string {
   return end >= 0 ? `${html.slice(0, end)}${img}${html.slice(end)}` : `${html}${img}`;
 }
 
-/** The HTML part as sent: tracked as the account's settings say (unchanged when both are off). */
-export async function trackedHtml(message: { id: string; accountId: string }, html: string): Promise<string> {
-  const s = await trackingSettingsOf(message.accountId);
+/** The HTML part as sent: tracked as the account's settings `s` say (unchanged when both are off). */
+export function trackedHtml(messageId: string, html: string, s: TrackingSettings): string {
   let out = html;
-  if (s.click_tracking) out = rewriteLinks(out, message.id);
-  if (s.open_tracking) out = addPixel(out, message.id);
+  if (s.click_tracking) out = rewriteLinks(out, messageId);
+  if (s.open_tracking) out = addPixel(out, messageId);
   return out;
 }
 

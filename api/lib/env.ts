@@ -117,6 +117,12 @@ const schema = z
     EMAIL_SMTP_URL: optionalText,
     /** Most SMTP connections the e-mail adapter keeps open per process (nodemailer's pool). */
     EMAIL_SMTP_POOL: z.coerce.number().int().min(1).max(100).default(5),
+    /**
+     * How long the e-mail adapter keeps a sending domain's DKIM key and an account's tracking
+     * settings in memory (api/lib/memo.ts) instead of reading them for every message: a domain that
+     * loses its validation, or a tracking switch, reaches the messages sent after it within this time.
+     */
+    EMAIL_SEND_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
     /** How often the worker looks for sending domains due a recheck. */
     EMAIL_DOMAIN_SWEEP_MS: z.coerce.number().int().min(100).default(30_000),
     /** How often the worker rechecks a validated sending domain's DNS (a pending or failed one: every tenth of it). */

@@ -6,6 +6,7 @@
  * few fixed SELECT texts on the hot path; every other statement goes through api/lib/sql.ts (ADR 025).
  * Values always travel as parameters ($1, $2…), never in the text.
  */
+import type { Transaction } from "sequelize";
 import { sequelize } from "../../models/db";
 
 /** A fixed statement: its name is unique in the process and its text never changes. */
@@ -29,4 +30,15 @@ export async function preparedRows<T>(statement: PreparedStatement, values: unkn
     // A client whose connection failed is marked invalid by Sequelize and dropped by the pool.
     pool.releaseConnection(client);
   }
+}
+
+/**
+ * The rows of a prepared statement run inside `transaction` (on its own connection, so it is part of
+ * it): for the statements a hot path runs once per batch in a transaction (the receipts' lock,
+ * event insert and update), whose planning cost more than their execution.
+ */
+export async function preparedRowsIn<T>(transaction: Transaction, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
+  const client = (transaction as unknown as { connection?: PgClient }).connection;
+  if (!client) throw new Error(`prepared statement ${statement.name}: the transaction has no connection`);
+  return (await client.query<T>({ name: statement.name, text: statement.text, values })).rows;
 }

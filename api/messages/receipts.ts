@@ -22,7 +22,8 @@
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { STATUS_TIMESTAMP, isFailure, nextStatus, type MessageStatus } from "./status";
-import { exec, rows } from "../lib/sql";
+import { rows } from "../lib/sql";
+import { prepared, preparedRowsIn } from "../lib/prepared";
 
 export type ProviderReceipt = {
   provider: string;
@@ -49,6 +50,8 @@ export type ProviderReceipt = {
    * another account or sender is `ignored`, as an unknown id is.
    */
   scope?: { accountId: string; sender: string };
+  /** The channel the message must be of (an e-mail report names our id: it cannot move an SMS); checked on the locked row, like `scope`. */
+  channel?: string;
   /** What else follows the receipt once applied (a live chat room's copy of the message); see ReceiptFollower. */
   follow?: ReceiptFollower;
 };
@@ -126,17 +129,48 @@ function pump() {
 }
 
 /** created_at as PostgreSQL's text: exact to the microsecond, it names the message's month (partition, ADR 029). */
-type Locked = { id: string; created_at: string; account_id: string; sender: string; status: MessageStatus; provider: string; provider_message_id: string };
+type Locked = { id: string; created_at: string; account_id: string; channel: string; sender: string; status: MessageStatus; provider: string; provider_message_id: string };
 type Change = { status: MessageStatus; at: Partial<Record<"sent_at" | "delivered_at" | "read_at" | "failed_at", Date>>; error?: { code: string | null; message: string | null } };
 const COLUMN = { queuedAt: null, sentAt: "sent_at", deliveredAt: "delivered_at", readAt: "read_at", failedAt: "failed_at" } as const;
 
+/**
+ * The statements every flush runs, prepared (api/lib/prepared.ts): planned once per connection
+ * instead of once per flush (over every month's partition, planning cost more than running them).
+ */
+const GENERIC_PLANS = prepared("receipts_generic_plans", "SET LOCAL plan_cache_mode = force_generic_plan");
+
+const LOCK_BY_IDS = prepared(
+  "receipts_lock_by_ids",
+  `SELECT id, created_at::text AS created_at, account_id, channel, sender, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+);
+
+const INSERT_EVENTS = prepared(
+  "receipts_insert_events",
+  `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, provider_event_id, payload)
+             SELECT e.message_id, e.created_at, e.account_id, e.status, 'provider', e.event_id, e.payload::jsonb
+             FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) WITH ORDINALITY AS e(message_id, account_id, status, event_id, payload, created_at, n)
+             ORDER BY e.n
+             ON CONFLICT (message_id, message_created_at, status, source) WHERE source = 'provider' DO NOTHING
+             RETURNING message_id, status`,
+);
+
+const UPDATE_MESSAGES = prepared(
+  "receipts_update_messages",
+  `UPDATE messages m SET status = COALESCE(c.status, m.status),
+           sent_at = COALESCE(c.sent_at, m.sent_at), delivered_at = COALESCE(c.delivered_at, m.delivered_at),
+           read_at = COALESCE(c.read_at, m.read_at), failed_at = COALESCE(c.failed_at, m.failed_at),
+           error_code = CASE WHEN c.set_error THEN c.error_code ELSE m.error_code END,
+           error_message = CASE WHEN c.set_error THEN c.error_message ELSE m.error_message END,
+           carrier = COALESCE(m.carrier, c.carrier),
+           updated_at = CASE WHEN c.status IS NULL THEN m.updated_at ELSE now() END
+         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::boolean[], $8::text[], $9::text[], $10::text[], $11::timestamptz[])
+           AS c(id, status, sent_at, delivered_at, read_at, failed_at, set_error, error_code, error_message, carrier, created_at)
+         WHERE m.id = c.id AND m.created_at = c.created_at`,
+);
+
 function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return rows<Locked>(
-    `SELECT id, created_at::text AS created_at, account_id, sender, status, provider, provider_message_id FROM messages WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-    [ids],
-    { transaction },
-  );
+  return preparedRowsIn<Locked>(transaction, LOCK_BY_IDS, [ids]);
 }
 
 /** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back whole. */
@@ -170,38 +204,46 @@ async function applyBatchOnce(inputs: ProviderReceipt[]): Promise<ReceiptOutcome
   const db = sequelize();
   const afterCommit: Array<() => Promise<void>> = [];
   const outcomes = await db.transaction(async (transaction) => {
+    // The prepared statements below run their one generic plan: a custom plan per flush would be
+    // planned again each time (PostgreSQL prefers them for a small `id = ANY` array), and planning
+    // over every month's partition costs more than running them.
+    await preparedRowsIn(transaction, GENERIC_PLANS, []);
     const byId = inputs.filter((r) => r.messageId).map((r) => r.messageId!);
     const byPid = inputs.filter((r) => !r.messageId);
     const pidArrays = [byPid.map((r) => r.provider), byPid.map((r) => r.providerMessageId)];
     // Which messages, locked in id order. Usually every receipt names the provider's id: one
     // statement joins the batch (unnest) to messages and locks the rows it finds — PostgreSQL's
     // re-check of a row another batch just updated re-uses the unnest row and the new message
-    // version, so it stays exact. When some receipts name our id (a concatenated SMS's parts),
-    // the ids are found first and then locked by a plain `id = ANY` (ADR 013).
-    const messages =
-      byId.length === 0
-        ? await rows<Locked>(
-            `SELECT m.id, m.created_at::text AS created_at, m.account_id, m.sender, m.status, m.provider, m.provider_message_id
-             FROM unnest($1::text[], $2::text[]) AS r(provider, pid)
-             JOIN message_provider_ids k ON k.provider = r.provider AND k.provider_message_id = r.pid
-             JOIN messages m ON m.id = k.message_id AND m.created_at = k.message_created_at
-             ORDER BY m.id FOR UPDATE OF m`,
-            pidArrays,
-            { transaction },
-          )
-        : await lockByIds(
-            (
-              await rows<{ id: string }>(
-                `SELECT id FROM messages WHERE id = ANY($3::uuid[])
-                 UNION
-                 SELECT k.message_id FROM unnest($1::text[], $2::text[]) AS r(provider, pid)
-                 JOIN message_provider_ids k ON k.provider = r.provider AND k.provider_message_id = r.pid`,
-                [...pidArrays, byId],
-                { transaction },
-              )
-            ).map((f) => f.id),
-            transaction,
-          );
+    // version, so it stays exact. When every receipt names our id (an e-mail's report), a plain
+    // `id = ANY` locks them; when only some do (a concatenated SMS's parts), the ids are found
+    // first and then locked the same way (ADR 013).
+    let messages: Locked[];
+    if (byPid.length === 0) {
+      messages = await lockByIds(byId, transaction);
+    } else if (byId.length === 0) {
+      messages = await rows<Locked>(
+        `SELECT m.id, m.created_at::text AS created_at, m.account_id, m.channel, m.sender, m.status, m.provider, m.provider_message_id
+         FROM unnest($1::text[], $2::text[]) AS r(provider, pid)
+         JOIN message_provider_ids k ON k.provider = r.provider AND k.provider_message_id = r.pid
+         JOIN messages m ON m.id = k.message_id AND m.created_at = k.message_created_at
+         ORDER BY m.id FOR UPDATE OF m`,
+        pidArrays,
+        { transaction },
+      );
+    } else {
+      const found = await rows<{ id: string }>(
+        `SELECT id FROM messages WHERE id = ANY($3::uuid[])
+         UNION
+         SELECT k.message_id FROM unnest($1::text[], $2::text[]) AS r(provider, pid)
+         JOIN message_provider_ids k ON k.provider = r.provider AND k.provider_message_id = r.pid`,
+        [...pidArrays, byId],
+        { transaction },
+      );
+      messages = await lockByIds(
+        found.map((f) => f.id),
+        transaction,
+      );
+    }
     if (messages.length === 0) return inputs.map((): ReceiptOutcome => ({ result: "ignored" }));
     const byProviderId = new Map<string, Locked>();
     const byMessageId = new Map<string, Locked>();
@@ -221,6 +263,7 @@ async function applyBatchOnce(inputs: ProviderReceipt[]): Promise<ReceiptOutcome
     const answers = inputs.map((input, index): ReceiptOutcome => {
       const message = input.messageId ? byMessageId.get(input.messageId) : byProviderId.get(`${input.provider}\u0000${input.providerMessageId}`);
       if (!message || (input.scope && (message.account_id !== input.scope.accountId || message.sender !== input.scope.sender))) return { result: "ignored" };
+      if (input.channel && message.channel !== input.channel) return { result: "ignored" };
       const status = current.get(message.id)!;
       if (seen.has(`${message.id}:${input.status}`)) return { result: "duplicate", messageId: message.id, status };
       seen.add(`${message.id}:${input.status}`);
@@ -258,23 +301,14 @@ async function applyBatchOnce(inputs: ProviderReceipt[]): Promise<ReceiptOutcome
     if (events.length > 0) {
       const inserted = new Set(
         (
-          await rows<{ message_id: string; status: string }>(
-            `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, provider_event_id, payload)
-             SELECT e.message_id, e.created_at, e.account_id, e.status, 'provider', e.event_id, e.payload::jsonb
-             FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) WITH ORDINALITY AS e(message_id, account_id, status, event_id, payload, created_at, n)
-             ORDER BY e.n
-             ON CONFLICT (message_id, message_created_at, status, source) WHERE source = 'provider' DO NOTHING
-             RETURNING message_id, status`,
-            [
-              events.map((e) => e.messageId),
-              events.map((e) => e.accountId),
-              events.map((e) => e.status),
-              events.map((e) => e.eventId),
-              events.map((e) => e.payload),
-              events.map((e) => e.createdAt),
-            ],
-            { transaction },
-          )
+          await preparedRowsIn<{ message_id: string; status: string }>(transaction, INSERT_EVENTS, [
+            events.map((e) => e.messageId),
+            events.map((e) => e.accountId),
+            events.map((e) => e.status),
+            events.map((e) => e.eventId),
+            events.map((e) => e.payload),
+            events.map((e) => e.createdAt),
+          ])
         ).map((e) => `${e.message_id}:${e.status}`),
       );
       for (const e of events) {
@@ -287,32 +321,19 @@ async function applyBatchOnce(inputs: ProviderReceipt[]): Promise<ReceiptOutcome
     const ids = [...new Set([...changes.keys(), ...carriers.keys()])];
     if (ids.length > 0) {
       const at = (c: keyof Change["at"]) => ids.map((id) => changes.get(id)?.at[c]?.toISOString() ?? null);
-      await exec(
-        `UPDATE messages m SET status = COALESCE(c.status, m.status),
-           sent_at = COALESCE(c.sent_at, m.sent_at), delivered_at = COALESCE(c.delivered_at, m.delivered_at),
-           read_at = COALESCE(c.read_at, m.read_at), failed_at = COALESCE(c.failed_at, m.failed_at),
-           error_code = CASE WHEN c.set_error THEN c.error_code ELSE m.error_code END,
-           error_message = CASE WHEN c.set_error THEN c.error_message ELSE m.error_message END,
-           carrier = COALESCE(m.carrier, c.carrier),
-           updated_at = CASE WHEN c.status IS NULL THEN m.updated_at ELSE now() END
-         FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::boolean[], $8::text[], $9::text[], $10::text[], $11::timestamptz[])
-           AS c(id, status, sent_at, delivered_at, read_at, failed_at, set_error, error_code, error_message, carrier, created_at)
-         WHERE m.id = c.id AND m.created_at = c.created_at`,
-        [
-          ids,
-          ids.map((id) => changes.get(id)?.status ?? null),
-          at("sent_at"),
-          at("delivered_at"),
-          at("read_at"),
-          at("failed_at"),
-          ids.map((id) => Boolean(changes.get(id)?.error)),
-          ids.map((id) => changes.get(id)?.error?.code ?? null),
-          ids.map((id) => changes.get(id)?.error?.message ?? null),
-          ids.map((id) => carriers.get(id) ?? null),
-          ids.map((id) => byMessageId.get(id)!.created_at),
-        ],
-        { transaction },
-      );
+      await preparedRowsIn(transaction, UPDATE_MESSAGES, [
+        ids,
+        ids.map((id) => changes.get(id)?.status ?? null),
+        at("sent_at"),
+        at("delivered_at"),
+        at("read_at"),
+        at("failed_at"),
+        ids.map((id) => Boolean(changes.get(id)?.error)),
+        ids.map((id) => changes.get(id)?.error?.code ?? null),
+        ids.map((id) => changes.get(id)?.error?.message ?? null),
+        ids.map((id) => carriers.get(id) ?? null),
+        ids.map((id) => byMessageId.get(id)!.created_at),
+      ]);
     }
     // The followers of the applied receipts, each once for the flush.
     const followed = new Map<ReceiptFollower, Parameters<ReceiptFollower>[0]>();

@@ -192,6 +192,8 @@ function inbound(to: string): Transporter {
       // reports do not each pay a TCP connect, greeting and EHLO.
       pool: true,
       maxConnections: REPORT_CONNECTIONS,
+      // …and keeps them (nodemailer's default closes a connection after 100 messages).
+      maxMessages: Number.POSITIVE_INFINITY,
       connectionTimeout: 5000,
       greetingTimeout: 5000,
       socketTimeout: 10_000,

@@ -219,6 +219,8 @@ export async function setup(project: TestProject) {
       EMAIL_INBOUND_HOST: "127.0.0.1",
       EMAIL_INBOUND_PORT: String(emailInboundPort),
       WHATSAPP_TEMPLATE_SWEEP_MS: "500",
+      // A tracking switch or a domain's key applies to the very next e-mail (tests change them and send at once).
+      EMAIL_SEND_CACHE_MS: "0",
       // Dispatch retries quickly in tests: a failed attempt is redelivered after 1 s, dead after 3.
       DISPATCH_RETRY_IDLE_MS: "1000",
       DISPATCH_MAX_ATTEMPTS: "3",

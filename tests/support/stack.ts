@@ -73,6 +73,7 @@ export async function startStack(opts: StackOptions = {}) {
     DISPATCH_RECOVER_SECONDS: "3",
     DISPATCH_SWEEP_SECONDS: "1",
     OUTBOX_POLL_MS: "50",
+    EMAIL_SEND_CACHE_MS: "0",
     MAIL_SWEEP_SECONDS: "60",
     IMPORT_SWEEP_SECONDS: "60",
     LOGIN_MAX_FAILS_PER_IP: "1000",

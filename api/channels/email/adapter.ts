@@ -11,16 +11,35 @@
  * - 4xx: `deferred`, retried by the dispatcher's runner; `dropped` when the attempts run out.
  * - the domain no longer validated: `dropped` (nothing is sent unsigned or from another's domain).
  * - connection errors: transient, retried.
+ * The domain's key (parsed once into a KeyObject) and the account's tracking settings are read once
+ * per EMAIL_SEND_CACHE_MS per process, not per message (api/lib/memo.ts): a domain that loses its
+ * validation or a tracking switch reaches the messages sent after it within that time.
  */
+import { createPrivateKey, type KeyObject } from "node:crypto";
 import nodemailer, { type Transporter } from "nodemailer";
 import { signingKey } from "../../email/domains";
 import { messageIdHeader, returnPath } from "../../email/return-path";
 import { EMAIL_PROVIDER } from "../../email/provider";
 import { renderEmail } from "../../email/campaign-content";
-import { trackedHtml } from "../../email/tracking";
+import { trackedHtml, trackingSettingsOf, type TrackingSettings } from "../../email/tracking";
+import { shortLived, type ShortLived } from "../../lib/memo";
 import { DKIM_HEADER_FIELDS, unsubscribeHeaders } from "../../email/unsubscribe";
 import { env } from "../../lib/env";
 import { DeferredSendError, PermanentSendError, type ChannelAdapter } from "../contract";
+
+type Key = { selector: string; privateKey: KeyObject } | null;
+let memos: { keys: ShortLived<Key>; tracking: ShortLived<TrackingSettings> } | undefined;
+function memo() {
+  memos ??= {
+    keys: shortLived(env().EMAIL_SEND_CACHE_MS, async (k: string): Promise<Key> => {
+      const [accountId, domain] = k.split("\u0000");
+      const key = await signingKey(accountId, domain);
+      return key ? { selector: key.selector, privateKey: createPrivateKey(key.privateKey) } : null;
+    }),
+    tracking: shortLived(env().EMAIL_SEND_CACHE_MS, trackingSettingsOf),
+  };
+  return memos;
+}
 
 let transport: Transporter | undefined;
 function smtp(): Transporter {
@@ -28,6 +47,9 @@ function smtp(): Transporter {
     ...(env().EMAIL_SMTP_URL ? { url: env().EMAIL_SMTP_URL } : { host: "127.0.0.1", port: env().SIMULATOR_SMTP_PORT, secure: false, ignoreTLS: true }),
     pool: true,
     maxConnections: env().EMAIL_SMTP_POOL,
+    // A connection stays open for as many messages as come (nodemailer's default reconnects after
+    // 100: a TCP connect, greeting and EHLO per 100 messages per connection, for nothing).
+    maxMessages: Number.POSITIVE_INFINITY,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 60_000,
@@ -52,7 +74,7 @@ export const emailSmtpAdapter: ChannelAdapter = {
     const content = await renderEmail(message);
     if (!content) throw new PermanentSendError("campaign_gone", "The message's campaign no longer exists", "dropped");
     const list = content.campaignId ? unsubscribeHeaders({ accountId: message.accountId, email: message.recipient, campaignId: content.campaignId }) : null;
-    const key = await signingKey(message.accountId, content.domain);
+    const key = await memo().keys.get(`${message.accountId}\u0000${content.domain}`);
     if (!key) throw new PermanentSendError("domain_not_validated", `The sending domain ${content.domain} is no longer validated`, "dropped");
     try {
       await smtp().sendMail({
@@ -62,7 +84,7 @@ export const emailSmtpAdapter: ChannelAdapter = {
         subject: content.subject,
         ...(content.text ? { text: content.text } : {}),
         ...(list ? { headers: list } : {}),
-        ...(content.html ? { html: await trackedHtml(message, content.html) } : {}),
+        ...(content.html ? { html: trackedHtml(message.id, content.html, await memo().tracking.get(message.accountId)) } : {}),
         messageId: messageIdHeader(message.id, content.domain),
         envelope: { from: returnPath(message.id, content.domain), to: [message.recipient] },
         dsn: { id: message.id.replaceAll("-", ""), return: "headers", notify: ["success", "failure", "delay"], recipient: message.recipient },
