@@ -32,6 +32,7 @@ import { nextStatus, type FailureStatus, type MessageStatus } from "../messages/
 import { acquire, bucketFor, pause } from "./rate-limit";
 import { recoverLostEntries } from "./recovery";
 import { exec, rows } from "../lib/sql";
+import { GroupCommit } from "../lib/group-commit";
 
 export const DISPATCH_GROUP = "dispatchers";
 /** error_message of a message failed by a campaign's cancel (a locale key, like accept's reasons). */
@@ -320,9 +321,21 @@ async function recordSentMany(list: Array<{ id: string } & Submitted>) {
 }
 
 /**
+ * `sent` is written as the submits return, not once the whole batch is done: the submits that
+ * return while one write is in flight go together in the next (group commit, api/lib/group-commit.ts;
+ * one statement each, recordSentMany). Waiting for the batch's slowest submit left its first ones
+ * `sending` long enough for their providers' receipts (an e-mail's DSN) to arrive first, and each
+ * of those then took the one-by-one path.
+ */
+const sentWriter = new GroupCommit<{ id: string } & Submitted, void>(async (_key, items) => {
+  await recordSentMany(items);
+  return items.map(() => undefined);
+});
+
+/**
  * A batch of entries: one claim statement for all their messages, the submits DISPATCH_CONCURRENCY
- * at a time, one statement recording them `sent`. Entries whose message was not claimed take the
- * one-by-one path (held campaign, duplicate, redelivery of a `sending` message…).
+ * at a time, each recorded `sent` as it returns (grouped, above). Entries whose message was not
+ * claimed take the one-by-one path (held campaign, duplicate, redelivery of a `sending` message…).
  */
 export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
@@ -335,7 +348,6 @@ export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unkno
     : [];
   const mine = new Map(claimed.map((r) => [r.id, r]));
   const seen = new Set<string>();
-  const sent: Array<{ id: string; entry: string } & Submitted> = [];
   const limit = Math.max(1, env().DISPATCH_CONCURRENCY);
   let next = 0;
   const lane = async () => {
@@ -352,19 +364,14 @@ export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unkno
           continue;
         }
         const result = await submit(row, meta, false);
-        if (result !== "failed") sent.push({ id, entry: e.id, ...result });
+        // Submitted but not recorded (the write failed): the entry stays pending; its redelivery finds the submit by lookup.
+        if (result !== "failed") await sentWriter.run("sent", { id, ...result });
       } catch (err) {
         failures.set(e.id, err);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, lane));
-  try {
-    await recordSentMany(sent);
-  } catch (err) {
-    // Submitted but not recorded: the entries stay pending; their redelivery finds the submit by lookup.
-    for (const s of sent) failures.set(s.entry, err);
-  }
   return failures;
 }
 

@@ -43,6 +43,12 @@ async function collect(stream: string, field: string, ids: Set<string>): Promise
 
 /** Publishes again the messages of `channel` whose entries were lost; returns how many. */
 export async function recoverLostEntries(channel: string, olderThanSeconds = env().DISPATCH_RECOVER_SECONDS): Promise<number> {
+  // The stream first, then the candidates: an entry handled (acked and deleted) between the two
+  // reads belongs to a message that is no longer queued, so it is no candidate. The other order
+  // took every message dispatched meanwhile for lost (a long backlog's oldest messages are both
+  // the first candidates and the ones being sent), and published it again.
+  const stream = dispatchStream(channel);
+  const present = await idsInStream(stream);
   const candidates = await rows<{ id: string }>(
     `SELECT m.id FROM messages m
      WHERE m.channel = $1 AND m.direction = 'outbound' AND m.status IN ('queued','sending')
@@ -52,8 +58,6 @@ export async function recoverLostEntries(channel: string, olderThanSeconds = env
     [channel, olderThanSeconds],
   );
   if (candidates.length === 0) return 0;
-  const stream = dispatchStream(channel);
-  const present = await idsInStream(stream);
   const lost = candidates.filter((c) => !present.has(c.id));
   if (lost.length === 0) return 0;
   await publishJobs(lost.map(({ id }) => ({ stream, id, fields: ["message_id", id, "recovered", "1"] }))).catch((e) => {
