@@ -35,6 +35,7 @@ import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
 import { type CampaignContent, contentVariables } from "./campaign-content";
 import { type EmailCampaignInput, emailCampaignSchema } from "./campaign-schemas";
 import { EMAIL_PROVIDER } from "./provider";
+import { refreshStatisticsAfterBulk } from "../messages/statistics";
 import { templateForSend } from "./templates";
 
 export type EmailCampaignAnswer = {
@@ -73,7 +74,7 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
     .update(JSON.stringify({ ...data, scheduled_at: scheduledAt?.toISOString() ?? null, file: file?.hash ?? null }))
     .digest("hex");
 
-  return sequelize().transaction(async (transaction) => {
+  const accepted = await sequelize().transaction(async (transaction) => {
     const t = { transaction };
     if (idempotencyKey !== null) {
       const stored = await row<{ request_hash: string; response: EmailCampaignAnswer }>(
@@ -239,6 +240,8 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
     if (total > 0 && !(await debitBalance(accountId, total, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
     return answer;
   });
+  refreshStatisticsAfterBulk(accepted.data.campaign_id, accepted.data.summary.messages);
+  return accepted;
 }
 
 /** The account's contact groups for /mail/send, each with how many of its contacts have an e-mail address. */

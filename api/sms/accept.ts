@@ -55,6 +55,7 @@ import { smsSegments, type SmsCoding } from "./segments";
 import { templateForSend } from "./templates";
 import { parseTemplate, renderTemplate, type ParsedTemplate } from "./template-vars";
 import { exec, rows } from "../lib/sql";
+import { refreshStatisticsAfterBulk } from "../messages/statistics";
 
 export type AcceptedSms = {
   id: string;
@@ -287,6 +288,7 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
     if (run.debit > 0 && !(await debitBalance(accountId, run.debit, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
     return result.answer;
   });
+  if (answer.campaign_id && answer.summary) refreshStatisticsAfterBulk(answer.campaign_id, answer.summary.messages);
   return answer;
 }
 

@@ -32,11 +32,20 @@ describe("a campaign to 10,000 addresses", () => {
     const rcptDomain = `massa-${rand()}.test`;
     const to = Array.from({ length: 10_000 }, (_, i) => `cliente${i}@${rcptDomain}`);
     const before = await balanceOf(accountId);
+    const acceptedAt = Date.now();
     const res = await campaign({ from: `news@${domain}`, to, subject: "Novidades de {{email}}", html: "<p>Oferta para {{email}}</p>" });
     expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(201);
     expect(res.body.data.summary).toMatchObject({ messages: 10_000, sendable: 10_000 });
     expect(await balanceOf(accountId)).toBe(before - 10_000);
     const id = res.body.data.campaign_id;
+    // 10,000 rows in one statement: their month's statistics are refreshed at once (api/messages/statistics.ts), not at autovacuum's next pass.
+    const analyzed = async () =>
+      (
+        await query<{ at: Date | null }>(`SELECT s.last_analyze AS at FROM pg_stat_user_tables s WHERE s.relid = (SELECT tableoid FROM messages WHERE campaign_id = $1 LIMIT 1)`, [
+          id,
+        ])
+      )[0]?.at;
+    await expect.poll(async () => (await analyzed())?.getTime() ?? 0, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(acceptedAt - 1000);
     const counts = async () => (await api(`/api/email/campaigns/${id}`, { token })).body.data as { counts: Record<string, number>; status: string; done: number };
     await expect.poll(async () => (await counts()).counts.delivered ?? 0, { timeout: 540_000, interval: 2000 }).toBe(10_000);
     const received = (await peer(`/email/_sim/counts?domain=${rcptDomain}`)).data as Record<string, number>;
