@@ -203,6 +203,26 @@ function inbound(to: string): Transporter {
   return transport;
 }
 
+/**
+ * Reports on their way at once (each holds a pooled connection or waits for one in nodemailer's
+ * queue); the rest wait here as their text. A listener slower than a campaign's sends had every
+ * due report queued inside nodemailer at once (a 100,000 campaign: 785 MB in this process).
+ */
+const REPORTS_IN_FLIGHT = REPORT_CONNECTIONS * 2;
+let reportsInFlight = 0;
+const reportsWaiting: Array<() => void> = [];
+async function reportSlot<T>(send: () => Promise<T>): Promise<T> {
+  if (reportsInFlight >= REPORTS_IN_FLIGHT) await new Promise<void>((go) => reportsWaiting.push(go));
+  else reportsInFlight++;
+  try {
+    return await send();
+  } finally {
+    const next = reportsWaiting.shift();
+    if (next) next(); // the slot passes on
+    else reportsInFlight--;
+  }
+}
+
 /** Delivers one report to `to` with the null envelope sender; retried while the listener is away or answers 4xx. */
 async function sendReport(to: string, raw: string, what: string) {
   for (let attempt = 0; ; attempt++) {
@@ -253,7 +273,7 @@ function scheduleReports(entry: PeerMessage, header: string, authorDomain: strin
                 now,
               })
             : deliveryStatusReport({ reportingMta: SMTP_PEER_NAME, remoteMta: `mx.${domain}`, action: kind, original, now });
-        await sendReport(entry.mail_from, raw, `${kind === "complaint" ? "complaint" : `${kind} DSN`} about ${entry.id} (${recipient})`);
+        await reportSlot(() => sendReport(entry.mail_from, raw, `${kind === "complaint" ? "complaint" : `${kind} DSN`} about ${entry.id} (${recipient})`));
       }
     })().catch((e) => console.error(`smtp peer: reports about ${entry.id} failed: ${(e as Error).message}`));
   }, config.SIMULATOR_DELAY_MS);
