@@ -218,7 +218,8 @@ async function reportSlot<T>(send: () => Promise<T>): Promise<T> {
     return await send();
   } finally {
     const next = reportsWaiting.shift();
-    if (next) next(); // the slot passes on
+    if (next)
+      next(); // the slot passes on
     else reportsInFlight--;
   }
 }
