@@ -268,7 +268,7 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
       );
       canceled = Number(r.n);
       refunded = Number(r.refunded ?? 0);
-      await creditBalance(ctx.actor.accountId, refunded, transaction);
+      await creditBalance(ctx.actor.accountId, refunded, transaction, { kind: "refund", reference: `campaign:${c.id}`, reason: "campaign canceled", by: ctx.actor.userId });
     }
     await recordAudit({ ...ctx, transaction }, `campaign.${status === "running" ? "resumed" : status}`, {
       meta: { campaign_id: c.id, previous: c.status, canceled, refunded, republished },

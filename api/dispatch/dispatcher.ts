@@ -113,7 +113,7 @@ export async function failUnsent(
     await systemEvent(t, messageId, m.created_at, m.account_id, status, { error_code: code, error_message: reason, previous: m.status });
     const price = Number(m.price);
     if (price > 0) {
-      await creditBalance(m.account_id, price, t);
+      await creditBalance(m.account_id, price, t, { kind: "refund", reference: `message:${messageId}`, reason: code });
       await systemEvent(t, messageId, m.created_at, m.account_id, "refund", { price, currency: m.currency.trim(), reason: code });
     }
     await opts.also?.(t);

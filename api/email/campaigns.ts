@@ -237,7 +237,8 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
     await recordAudit({ ...ctx, transaction }, "email.campaign_accepted", {
       meta: { campaign_id: campaign.id, domain, ...summary, total_price: total, currency, source: campaignSource.kind },
     });
-    if (total > 0 && !(await debitBalance(accountId, total, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
+    if (total > 0 && !(await debitBalance(accountId, total, transaction, { kind: "message", reference: `campaign:${campaign.id}`, by: ctx.actor.userId })))
+      throw new AppError("INSUFFICIENT_BALANCE");
     return answer;
   });
   refreshStatisticsAfterBulk(accepted.data.campaign_id, accepted.data.summary.messages);

@@ -237,7 +237,7 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
       { transaction },
     );
     const refund = rejected.reduce((s, m) => s + Number(m.refunded), 0);
-    await creditBalance(a.account_id, refund, transaction);
+    await creditBalance(a.account_id, refund, transaction, { kind: "refund", reference: `approval:${a.id}`, reason: "rejected in moderation", by: ctx.actor.userId });
     if (rejected.length > 0) {
       await exec(
         `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)

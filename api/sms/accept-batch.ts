@@ -13,7 +13,7 @@
 import type { Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import type { auditFields } from "../audit/record";
-import { debitEachSql } from "../accounts/balance";
+import { debitEachSql, postingJson } from "../accounts/balance";
 import { GroupCommit } from "../lib/group-commit";
 import { rows } from "../lib/sql";
 
@@ -55,7 +55,7 @@ const WRITE_SQL = `
            price, currency, route, provider, scheduled_at, user_id, ip, user_agent, meta, action, channel, topic, key, request_hash, response, type, content)
   ), t AS (
     SELECT account_id, sum(price)::bigint AS total FROM i GROUP BY account_id
-  ), ${debitEachSql("t", "l", "d")}, ok AS (
+  ), ${debitEachSql("t", "l", "d", `'${postingJson({ kind: "message", reason: "one-at-a-time sends" })}'::text`)}, ok AS (
     SELECT i.* FROM i JOIN t USING (account_id) WHERE t.total = 0 OR i.account_id IN (SELECT account_id FROM d)
   ), m AS (
     INSERT INTO messages (id, account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, price, currency,

@@ -285,7 +285,8 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
     });
     // Last: the debit, only if the balance still covers it. The account row is locked from here to
     // COMMIT only, so concurrent sends of the account overlap everywhere else.
-    if (run.debit > 0 && !(await debitBalance(accountId, run.debit, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
+    const reference = result.answer.campaign_id ? `campaign:${result.answer.campaign_id}` : result.answer.data?.[0] ? `message:${result.answer.data[0].id}` : null;
+    if (run.debit > 0 && !(await debitBalance(accountId, run.debit, transaction, { kind: "message", reference, by: ctx.actor.userId }))) throw new AppError("INSUFFICIENT_BALANCE");
     return result.answer;
   });
   if (answer.campaign_id && answer.summary) refreshStatisticsAfterBulk(answer.campaign_id, answer.summary.messages);

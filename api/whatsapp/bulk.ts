@@ -281,7 +281,8 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
     await recordAudit({ ...ctx, transaction }, "whatsapp.campaign_accepted", {
       meta: { campaign_id: campaign!.id, template: tpl.name, category: tpl.category, ...counts, total_price: total, currency, source: campaignSource.kind },
     });
-    if (total > 0 && !(await debitBalance(accountId, total, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
+    if (total > 0 && !(await debitBalance(accountId, total, transaction, { kind: "message", reason: "WhatsApp bulk send", by: ctx.actor.userId })))
+      throw new AppError("INSUFFICIENT_BALANCE");
     return answer;
   });
 }
