@@ -30,6 +30,7 @@ import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
 import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { emailApi } from "./email/api";
+import { billingApi } from "./billing/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -68,6 +69,7 @@ export function createApp() {
     .use(smppRoutes)
     .use(whatsappRoutes)
     .use(emailApi)
+    .use(billingApi)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)

@@ -218,6 +218,8 @@ const schema = z
     SIMULATOR_API_KEY: z.string().min(16).optional(),
     /** Where the simulator posts its signed receipts (default: our API's provider webhook). */
     SIMULATOR_WEBHOOK_URL: z.string().url().optional(),
+    /** Where the simulator's payment provider (its loopback PSP, api/simulator/psp.ts) posts its signed events (default: our API's payment webhook). */
+    SIMULATOR_PAYMENTS_WEBHOOK_URL: z.string().url().optional(),
     /**
      * The simulator's local SMTP peer (api/simulator/smtp-peer.ts, ADR 036): a relay/receiving MTA
      * on 127.0.0.1 (never another address) that answers by the recipient's local part and sends
@@ -352,6 +354,7 @@ export type Env = z.infer<typeof schema> & {
   SIMULATOR_URL: string;
   SIMULATOR_API_KEY: string;
   SIMULATOR_WEBHOOK_URL: string;
+  SIMULATOR_PAYMENTS_WEBHOOK_URL: string;
   WHATSAPP_API_URL: string;
   /** True when any secret came from DEV_SECRETS_FILE: then every listener stays on loopback. */
   DEV_SECRETS: boolean;
@@ -390,6 +393,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     SIMULATOR_URL: e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`,
     SIMULATOR_API_KEY: e.SIMULATOR_API_KEY ?? dev!.SIMULATOR_API_KEY,
     SIMULATOR_WEBHOOK_URL: e.SIMULATOR_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/providers/simulator`,
+    SIMULATOR_PAYMENTS_WEBHOOK_URL: e.SIMULATOR_PAYMENTS_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/payments/simulator`,
     WHATSAPP_API_URL:
       e.WHATSAPP_API_URL ?? (e.NODE_ENV === "production" ? "https://graph.facebook.com/v19.0" : `${e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`}/whatsapp/v19.0`),
     DEV_SECRETS: dev !== undefined,

@@ -20,6 +20,7 @@
  * | `lease:<sweep>`      | the lease of a sweep that runs once across the workers              | alone (SET NX, compare-and-extend script) |
  * | `sim-mail`           | the simulator's SMTP peer's mailbox: received ids, newest first, the entries by id, and per recipient domain how many each address received | one script (2 keys); the counts alone |
  * | `sim-dns`            | the simulator's DNS peer's zone (records by name and type)          | alone |
+ * | `sim-psp`            | the simulator's payment provider's charges                          | alone |
  * | others               | one key each (tickets, visitor tokens, typing marks, pub/sub channels) | alone |
  *
  * Job streams are split in STREAM_SHARDS shards (a message goes to the shard its id hashes to),
@@ -95,6 +96,8 @@ export function keysFor(prefix: string | (() => string)) {
     simulatorMailCounts: (domain: string) => k("sim-mail", "counts", domain),
     // The simulator's DNS peer (api/simulator/dns-peer.ts): its zone, `<name>|<TYPE>` -> JSON values
     simulatorDnsZone: () => k("sim-dns", "zone"),
+    // The simulator's payment provider (api/simulator/psp.ts): its charges by id (JSON)
+    simulatorPspCharges: () => k("sim-psp", "charges"),
 
     // Pub/sub channels (a cluster broadcasts them to every node; the tag is only for the scheme)
     channel: (name: "revocations" | "provider-connections-changed" | "realtime-control") => k(`channel:${name}`),

@@ -44,6 +44,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { simulatedCarrier } from "./carrier";
+import { pspPeer } from "./psp";
 import { signWebhook } from "../channels/webhook-signature";
 import { env } from "../lib/env";
 import { closeRedis } from "../lib/redis";
@@ -379,6 +380,9 @@ const server = Bun.serve({
     // The DNS peer's zone: ./dns-peer.ts.
     const zone = await dnsPeerControl(req, pathname);
     if (zone) return zone;
+    // The payment provider (Pix charges, the payer's page, signed events): ./psp.ts.
+    const psp = await pspPeer(req, pathname);
+    if (psp) return psp;
     return error(404, "not_found", "No such endpoint");
   },
 });

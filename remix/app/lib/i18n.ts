@@ -32,6 +32,7 @@ export const webNamespaces = [
   "emailTemplates",
   "emailCampaigns",
   "emailReports",
+  "billing",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

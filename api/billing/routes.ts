@@ -1,0 +1,108 @@
+/**
+ * Billing over the API (issue 18, ADR 043): the account's invoices and top-ups (JWT), and the
+ * payment provider's signed webhook (no JWT: the signature over the raw body is the
+ * authentication, checked before anything is read or written).
+ */
+import { Elysia, t } from "elysia";
+import { verifyWebhook } from "../channels/webhook-signature";
+import { authenticated } from "../http/auth";
+import { created } from "../http/created";
+import { createdResponse, errorResponses, successResponse } from "../http/openapi";
+import { AppError } from "../lib/errors";
+import { Page, pageQuery } from "../lib/page";
+import { createTopup, getInvoice, listInvoices, TOPUP_MAX, TOPUP_MIN } from "./invoices";
+import { paymentProvider } from "./payment-provider";
+import { applyPaymentEvent } from "./payments";
+
+const bearer = [{ bearer: [] }];
+
+const Invoice = t.Object({
+  id: t.String(),
+  kind: t.String({ description: "topup (a prepaid balance's top-up) or cycle (a postpaid period's usage)" }),
+  status: t.String({ description: "pending, paid or fail" }),
+  amount: t.Integer({ description: "Minor units of the currency (centavos)" }),
+  currency: t.String(),
+  due_at: t.String({ description: "ISO 8601, UTC" }),
+  paid_at: t.Union([t.String(), t.Null()]),
+  created_at: t.String(),
+  pix: t.Union(
+    [
+      t.Object({
+        payload: t.String({ description: 'The Pix BR Code (EMV "copia e cola", CRC16 at the end)' }),
+        txid: t.String(),
+        pay_url: t.Union([t.String(), t.Null()], { description: "The provider's page where it can be paid (the loopback PSP's, in development)" }),
+      }),
+      t.Null(),
+    ],
+    { description: "While the invoice is pending: how to pay it" },
+  ),
+});
+const InvoiceAnswer = t.Object({ data: Invoice });
+
+export const billingRoutes = new Elysia({ tags: ["billing"], detail: { security: bearer } })
+  .use(authenticated)
+  .get("/invoices", ({ ctx, query }) => listInvoices(ctx, query), {
+    query: t.Object({ status: t.Optional(t.String({ description: "pending, paid or fail" })), ...pageQuery }),
+    detail: { responses: successResponse(Page(Invoice)), summary: "The account's invoices, newest first, keyset paged" },
+  })
+  .get("/invoices/:id", ({ ctx, params }) => getInvoice(ctx, params.id), {
+    params: t.Object({ id: t.String() }),
+    detail: { responses: { ...successResponse(InvoiceAnswer), ...errorResponses(404) }, summary: "One invoice of the account (its Pix charge while pending)" },
+  })
+  .post(
+    "/invoices",
+    async ({ ctx, body, set }) => {
+      const answer = await createTopup(ctx, body);
+      return created(set, `/api/invoices/${answer.data.id}`, answer);
+    },
+    {
+      body: t.Object({ amount: t.Optional(t.Unknown({ description: `Minor units (centavos), ${TOPUP_MIN} to ${TOPUP_MAX}` })) }),
+      detail: {
+        responses: { ...createdResponse(InvoiceAnswer, "The top-up invoice, pending, with its Pix BR Code and pay page; Location is the invoice"), ...errorResponses(422, 502) },
+        summary:
+          "Top up the prepaid balance: a pending invoice charged as Pix at the payment provider (BRL). The provider's signed confirmation credits the balance once. " +
+          "422 on amount below the minimum or above the maximum; 502 PROVIDER_UNAVAILABLE when the provider does not answer (nothing is kept)",
+      },
+    },
+  );
+
+/** A provider's event is small. */
+const MAX_EVENT_BYTES = 64 * 1024;
+
+export const paymentWebhookRoutes = new Elysia({ prefix: "/webhooks/payments", tags: ["webhooks"] }).post(
+  "/:provider",
+  async ({ params, request }) => {
+    const provider = paymentProvider(params.provider);
+    if (!provider) throw new AppError("NOT_FOUND");
+    const raw = await request.text();
+    if (raw.length > MAX_EVENT_BYTES) throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
+    if (!verifyWebhook(provider.secrets(), request.headers, raw).ok) throw new AppError("UNAUTHENTICATED");
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new AppError("VALIDATION", { fields: { form: ["validation.invalid"] } });
+    }
+    return applyPaymentEvent(provider, provider.parseEvent(json), json);
+  },
+  {
+    parse: "none",
+    params: t.Object({ provider: t.String() }),
+    detail: {
+      responses: {
+        ...successResponse(
+          t.Object({ result: t.String({ description: "credited, failed, duplicate, already_settled or amount_mismatch" }), invoice_id: t.String() }),
+          "What the event did",
+        ),
+        ...errorResponses(401, 404, 422),
+      },
+      summary:
+        "A payment provider's signed event (Standard Webhooks headers over the raw body): {id, type: charge.paid|charge.failed, data: {charge_id, amount, occurred_at}}. " +
+        "A paid charge of a pending invoice for its exact amount marks it paid and credits the balance through the ledger, once: a replayed event answers duplicate. " +
+        "401 when the signature is missing, wrong or older than 5 minutes; 404 for a charge we do not know (nothing stored)",
+    },
+  },
+);
+
+/** Both, as one plugin for the app (api/app.ts). */
+export const billingApi = new Elysia({ name: "billing-api" }).use(billingRoutes).use(paymentWebhookRoutes);
