@@ -74,6 +74,10 @@ const GROUPED: Record<string, string> = {
   departments: "account",
   webhooks: "account",
   channels: "account",
+  // Billing (issue 18): the invoices, the top-up, and what is to come (/billing, /usage, /plans).
+  invoices: "billing",
+  invoice: "billing",
+  "new-invoice": "billing",
   _auth: "guest",
   auth: "guest",
   callback: "guest",

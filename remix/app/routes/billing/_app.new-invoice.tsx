@@ -1,0 +1,84 @@
+/**
+ * /new-invoice: top up the prepaid balance (issue 18, ADR 043). The amount in reais; the top-up is a
+ * pending invoice charged as Pix at the payment provider, and the screen goes on to the invoice
+ * (/invoice/{id}) with its QR code and "copia e cola". A plain form: works without JavaScript.
+ */
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect } from "@remix-run/node";
+import { Form, useActionData, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { createTopup, TOPUP_MAX, TOPUP_MIN } from "~api/billing/invoices";
+import { z } from "~api/lib/zod";
+import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
+import { PageHeader } from "~/components/shell/page-header";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
+import { requireRoute } from "~/lib/auth.server";
+import { handleForm, type FormReply } from "~/lib/forms.server";
+
+export const handle = { crumb: "billing:crumbs.newInvoice" };
+
+/** Reais as people write them ("50", "50,00", "1.234,56", "50.5") to centavos; anything else is not a number. */
+const reais = z
+  .string({ error: "validation.required" })
+  .trim()
+  .min(1, "validation.required")
+  .transform((v, ctx) => {
+    const text = v.replace(/^R\$\s*/i, "").replace(/\s/g, "");
+    const normal = text.includes(",") ? text.replace(/\./g, "").replace(",", ".") : text;
+    if (!/^\d{1,9}(\.\d{1,2})?$/.test(normal)) {
+      ctx.addIssue({ code: "custom", message: "validation.number" });
+      return z.NEVER;
+    }
+    return Math.round(Number(normal) * 100);
+  });
+const schema = z.object({ amount: reais });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRoute(request);
+  return json({ min: TOPUP_MIN, max: TOPUP_MAX }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const ctx = await requireRoute(request);
+  return handleForm(request, schema, async ({ amount }) => {
+    const { data } = await createTopup(ctx, { amount });
+    return redirect(`/invoice/${data.id}`);
+  });
+}
+
+export default function NewInvoice() {
+  const last = useActionData<FormReply>();
+  const busy = useNavigation().state === "submitting";
+  const { t } = useTranslation("billing");
+  const [form, fields] = useForm({
+    id: "new-invoice",
+    lastResult: last?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <div className="space-y-6">
+      <PageHeader description={t("newInvoice.description")} />
+      <Card className="max-w-md">
+        <CardHeader>
+          <h2 className="leading-none font-semibold">{t("newInvoice.title")}</h2>
+          <CardDescription>{t("newInvoice.limits")}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Form method="post" {...getFormProps(form)} className="space-y-4">
+            <CsrfInput />
+            <FormErrors errors={form.errors} />
+            <TextField field={fields.amount} label={t("newInvoice.amount")} description={t("newInvoice.amountHint")} autoComplete="off" />
+            <Button type="submit" className="w-full" disabled={busy}>
+              {t("newInvoice.submit")}
+            </Button>
+          </Form>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
