@@ -7,10 +7,11 @@ import { Elysia, t } from "elysia";
 import { verifyWebhook } from "../channels/webhook-signature";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
-import { createdResponse, errorResponses, successResponse } from "../http/openapi";
+import { createdResponse, errorResponses, fileResponse, successResponse } from "../http/openapi";
 import { AppError } from "../lib/errors";
 import { Page, pageQuery } from "../lib/page";
 import { createTopup, getInvoice, listInvoices, TOPUP_MAX, TOPUP_MIN } from "./invoices";
+import { invoicePdf } from "./invoice-pdf";
 import { paymentProvider } from "./payment-provider";
 import { applyPaymentEvent } from "./payments";
 
@@ -49,6 +50,23 @@ export const billingRoutes = new Elysia({ tags: ["billing"], detail: { security:
     params: t.Object({ id: t.String() }),
     detail: { responses: { ...successResponse(InvoiceAnswer), ...errorResponses(404) }, summary: "One invoice of the account (its Pix charge while pending)" },
   })
+  .get(
+    "/invoices/:id/pdf",
+    async ({ ctx, params, set }) => {
+      const { bytes, filename } = await invoicePdf(ctx, params.id);
+      set.headers["content-type"] = "application/pdf";
+      set.headers["content-disposition"] = `attachment; filename="${filename}"`;
+      set.headers["cache-control"] = "private, no-store";
+      return new Response(Buffer.from(bytes));
+    },
+    {
+      params: t.Object({ id: t.String() }),
+      detail: {
+        responses: { ...fileResponse({ "application/pdf": "The invoice as a PDF (attachment)" }, "The invoice's PDF"), ...errorResponses(404) },
+        summary: "One invoice of the account as a PDF: the account's name and address, dates, status, line items, total and, while pending, the Pix copia e cola",
+      },
+    },
+  )
   .post(
     "/invoices",
     async ({ ctx, body, set }) => {

@@ -348,6 +348,7 @@ export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unkno
     : [];
   const mine = new Map(claimed.map((r) => [r.id, r]));
   const seen = new Set<string>();
+  const writes: Array<Promise<void>> = [];
   const limit = Math.max(1, env().DISPATCH_CONCURRENCY);
   let next = 0;
   const lane = async () => {
@@ -364,14 +365,17 @@ export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unkno
           continue;
         }
         const result = await submit(row, meta, false);
-        // Submitted but not recorded (the write failed): the entry stays pending; its redelivery finds the submit by lookup.
-        if (result !== "failed") await sentWriter.run("sent", { id, ...result });
+        // Written without holding the lane: the lane goes on to its next submit at once (a rate-limited
+        // route keeps its pace), the batch waits for every write before it is acked. Submitted but
+        // not recorded (the write failed): the entry stays pending; its redelivery finds the submit by lookup.
+        if (result !== "failed") writes.push(sentWriter.run("sent", { id, ...result }).catch((err) => void failures.set(e.id, err)));
       } catch (err) {
         failures.set(e.id, err);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, lane));
+  await Promise.all(writes);
   return failures;
 }
 

@@ -5,6 +5,7 @@
  * is paid, the balance rose by exactly the amount, and /invoices lists it as paid. An amount under
  * the minimum is refused next to the field.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
@@ -49,6 +50,11 @@ describe.skipIf(!hasChromium)("top up by Pix in Chromium", () => {
       await expect.poll(() => page.getByTestId("invoice-status").innerText()).toBe("Paga");
       expect(await page.getByTestId("pix-payload").count()).toBe(0);
       expect(await balanceOf(person.accountId)).toBe(before + 5000);
+      // Its PDF downloads from the invoice (a plain link: with or without JavaScript).
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("invoice-pdf").click()]);
+      expect(download.suggestedFilename()).toMatch(/^fatura-[0-9a-f]{8}\.pdf$/);
+      const saved = await download.path();
+      expect(saved && readFileSync(saved).subarray(0, 5).toString()).toBe("%PDF-");
       await page.getByRole("link", { name: "Todas as faturas" }).click();
       await page.waitForURL((u) => u.pathname === "/invoices");
       const rows = page.locator("tr[data-invoice-id]");

@@ -6,6 +6,8 @@
  * press of "Pagar" change nothing); a wrongly signed or unknown-charge event is refused and stores
  * nothing; amounts outside the limits are refused with the field named.
  */
+import { inflateSync, constants } from "node:zlib";
+import { PDFDocument } from "pdf-lib";
 import { hasError, parsePix } from "pix-utils";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { signWebhook } from "../../api/channels/webhook-signature";
@@ -31,6 +33,22 @@ async function postEvent(event: unknown, secret = inject("simulatorWebhookSecret
     body: raw,
   });
   return { status: res.status, body: (await res.json()) as any };
+}
+
+/** The text a PDF shows: every content stream (inflated when compressed), its hex-string text operands decoded as WinAnsi (≈ Latin-1). */
+function pdfText(bytes: Buffer): string {
+  const s = bytes.toString("latin1");
+  const out: string[] = [];
+  for (const m of s.matchAll(/stream\r?\n/g)) {
+    const start = m.index! + m[0].length;
+    const raw = Buffer.from(s.slice(start, s.indexOf("endstream", start)), "latin1");
+    let data = raw;
+    try {
+      data = inflateSync(raw, { finishFlush: constants.Z_SYNC_FLUSH });
+    } catch {}
+    for (const h of data.toString("latin1").matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) out.push(Buffer.from(h[1], "hex").toString("latin1"));
+  }
+  return out.join("\n").replace(/\u00a0/g, " ");
 }
 
 const ledgerOf = (accountId: string) =>
@@ -84,6 +102,32 @@ describe("top-up by Pix", () => {
     expect(await balanceOf(person.accountId)).toBe(100 + 5000);
     expect(await ledgerOf(person.accountId)).toHaveLength(2);
     expect(await query("SELECT * FROM ledger_mismatches() WHERE account_id = $1", [person.accountId])).toEqual([]);
+
+    // Its PDF: a real document (pdf-lib reads it back), the account, the item, the total, paid.
+    await query(`UPDATE accounts SET street = 'Rua Augusta, 1500', district = 'Consolação', city = 'São Paulo', province = 'SP', postal_code = '01304-001' WHERE id = $1`, [
+      person.accountId,
+    ]);
+    const file = await fetch(new URL(`/api/invoices/${invoice.id}/pdf`, inject("apiUrl")), { headers: { Authorization: `Bearer ${token}` } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("application/pdf");
+    expect(file.headers.get("content-disposition")).toMatch(/^attachment; filename="fatura-[0-9a-f]{8}\.pdf"$/);
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    const doc = await PDFDocument.load(bytes);
+    expect(doc.getPageCount()).toBe(1);
+    expect(doc.getTitle()).toBe(`Fatura ${invoice.id}`);
+    const text = pdfText(bytes);
+    for (const shown of [
+      `Fatura ${invoice.id}`,
+      "Situação: Paga",
+      person.company,
+      "Rua Augusta, 1500, Consolação, São Paulo - SP, CEP 01304-001",
+      "Recarga de saldo por Pix",
+      "R$ 50,00",
+      "Total",
+    ]) {
+      expect(text, shown).toContain(shown);
+    }
   });
 
   it("refuses a wrongly signed event and one for an unknown charge, storing nothing", async () => {
@@ -112,6 +156,7 @@ describe("top-up by Pix", () => {
     const other = await registerPerson("topupother");
     const otherToken = (await login(other.email, other.password)).token;
     expect((await api(`/api/invoices/${mine.id}`, { token: otherToken })).status).toBe(404);
+    expect((await api(`/api/invoices/${mine.id}/pdf`, { token: otherToken })).status).toBe(404);
     expect((await api("/api/invoices", { token: otherToken })).body.data).toEqual([]);
   });
 });

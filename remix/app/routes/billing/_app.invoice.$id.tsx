@@ -71,9 +71,15 @@ export default function InvoiceScreen() {
               ) : null}
             </section>
           ) : null}
-          <Link to="/invoices" className="text-sm underline">
-            {t("invoice.back")}
-          </Link>
+          <div className="flex gap-4">
+            {/* A document, not a screen: a plain link (reloadDocument) downloads it with or without JavaScript. */}
+            <Link to={`/invoice/${invoice.id}/pdf`} reloadDocument className="text-sm font-medium underline" data-testid="invoice-pdf">
+              {t("invoice.pdf")}
+            </Link>
+            <Link to="/invoices" className="text-sm underline">
+              {t("invoice.back")}
+            </Link>
+          </div>
         </CardContent>
       </Card>
     </div>
