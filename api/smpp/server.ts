@@ -147,7 +147,8 @@ function submitStatus(e: unknown): number {
 const wantsReceipt = (pdu: PDU) => (Number(pdu.registered_delivery ?? 0) & 0x03) !== 0;
 
 /** submit_sm and data_sm: one message (or one part of it) into the accept pipeline. */
-async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?: string }> {
+async function submit(b: Bound, pdu: PDU, trace: Trace): Promise<{ status: number; messageId?: string }> {
+  trace.stage = "tps";
   if (await overTps(b.user)) return { status: STATUS.ESME_RTHROTTLED };
   const { text, udh } = messageOf(pdu);
   if (text === null) return { status: STATUS.ESME_RINVDCS };
@@ -156,17 +157,21 @@ async function submit(b: Bound, pdu: PDU): Promise<{ status: number; messageId?:
   const to = e164(pdu.destination_addr);
   if (!to) return { status: STATUS.ESME_RINVDSTADR };
   // A part is answered before the message is accepted: its sender is checked now, not at the last part.
+  trace.stage = "sender";
   if (concat && !(await isOwnSender(b.user.account_id, from))) return { status: STATUS.ESME_RINVSRCADR };
   let whole: Part = { text, receipt: wantsReceipt(pdu), dataCoding: Number(pdu.data_coding ?? 0) };
   let messageId: string | undefined;
   if (concat) {
+    trace.stage = "parts";
     const held = await partsOf(b.user).add(String(pdu.source_addr ?? ""), String(pdu.destination_addr ?? ""), concat, whole);
     if (!held.parts) return { status: STATUS.ESME_ROK, messageId: held.id };
     messageId = held.id;
     whole = { ...held.parts[0], text: held.parts.map((p) => p.text).join("") };
   }
   try {
+    trace.stage = "actor";
     const actor = await boundActor(b);
+    trace.stage = "accept";
     // The ESME's receipt request is written in the send's own transaction: no message without it.
     const answer = await acceptSms(
       { actor },
@@ -205,6 +210,10 @@ function scheduledAt(pdu: PDU): string | null {
 }
 
 type Answer = Record<string, unknown>;
+/** Where a request is (for the log line of one left unanswered too long). */
+type Trace = { stage: string };
+/** A request still unanswered after this long is logged with its stage (an ESME's window holds it meanwhile). */
+const SLOW_REQUEST_MS = 10_000;
 
 /** The message_id of a query/cancel/replace as ours, or null when it cannot be one of our ids. */
 const messageIdOf = (pdu: PDU): string | null => {
@@ -378,7 +387,7 @@ function onSession(session: Session) {
    * the socket is not read until one is answered. Parts of a concatenated message go one after
    * another, in the order they came, so they are reassembled in that order.
    */
-  const transmit = (handle: (b: Bound, pdu: PDU) => Promise<Answer>) => (pdu: PDU) => {
+  const transmit = (handle: (b: Bound, pdu: PDU, trace: Trace) => Promise<Answer>) => (pdu: PDU) => {
     if (!me || me.mode === "receiver") return session.send(pdu.response({ command_status: STATUS.ESME_RINVBNDSTS }));
     const b = me;
     outstanding++;
@@ -387,12 +396,22 @@ function onSession(session: Session) {
       session.pause();
     }
     const work = async () => {
+      const trace: Trace = { stage: "queued" };
+      const slow = setTimeout(
+        () => console.error(`smpp ${pdu.command} #${pdu.sequence_number} of ${b.user.system_id} unanswered after ${SLOW_REQUEST_MS} ms, at ${trace.stage}`),
+        SLOW_REQUEST_MS,
+      );
       try {
-        session.send(pdu.response(await handle(b, pdu)));
+        trace.stage = "handling";
+        const answer = await handle(b, pdu, trace);
+        trace.stage = "answering";
+        const sent = session.send(pdu.response(answer));
+        if (sent === false) console.error(`smpp ${pdu.command} #${pdu.sequence_number} of ${b.user.system_id}: the answer could not be written (session closed)`);
       } catch (e) {
         console.error(`smpp ${pdu.command} failed`, e);
         session.send(pdu.response({ command_status: STATUS.ESME_RSYSERR }));
       } finally {
+        clearTimeout(slow);
         outstanding--;
         if (paused && outstanding < WINDOW) {
           paused = false;
@@ -400,11 +419,18 @@ function onSession(session: Session) {
         }
       }
     };
-    if (isPart(pdu)) inOrder = inOrder.then(work);
+    // Nothing here may throw: this runs inside the library's read loop, which an exception would stop for good.
+    let part = false;
+    try {
+      part = isPart(pdu);
+    } catch {
+      // An unreadable message is refused by its handler (messageOf again, inside work's try).
+    }
+    if (part) inOrder = inOrder.then(work);
     else void work();
   };
-  const submitted = async (b: Bound, pdu: PDU): Promise<Answer> => {
-    const r = await submit(b, pdu);
+  const submitted = async (b: Bound, pdu: PDU, trace: Trace): Promise<Answer> => {
+    const r = await submit(b, pdu, trace);
     return r.status === STATUS.ESME_ROK ? { message_id: r.messageId } : { command_status: r.status };
   };
   session.on("submit_sm", transmit(submitted));
@@ -423,7 +449,13 @@ function onSession(session: Session) {
     me = null;
   };
   session.on("close", gone);
-  session.on("error", gone);
+  session.on("error", (e: Error) => {
+    // The library stops reading a session after an error (a PDU it cannot parse): close it, so the
+    // ESME sees the connection go and binds again, instead of waiting on answers that never come.
+    console.error(`smpp session of ${me?.user.system_id ?? "(not bound)"} from ${ip} failed; closing it`, e);
+    gone();
+    session.destroy();
+  });
 }
 
 /**

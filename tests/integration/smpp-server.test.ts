@@ -31,6 +31,19 @@ async function client(localAddress?: string) {
   return c;
 }
 
+/** `promise`, or an error naming `step` when it has not settled within `ms`. */
+async function within<T>(step: string, promise: Promise<T>, ms = 10_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${step}: not done in ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function createUser(t: string, body: Record<string, unknown>) {
   const res = await api("/api/smpp/users", { token: t, body });
   // A create: 201 with the new user's URL in Location.
@@ -302,17 +315,19 @@ describe("SMPP server", () => {
   });
 
   it("a bind keeps acting as its person only briefly: once the account is suspended, its submits are refused within a second", async () => {
-    const p = await registerPerson("smppsusp");
-    const t = (await login(p.email, p.password)).token;
-    await setAccount(p.accountId, { balance: 100000 });
-    const u = await createUser(t, { system_id: `sus${tag}`, route: "T1", tps: 50 });
-    const c = await client();
+    // Each step is bounded by name: a step that hangs fails as itself, well inside the test's timeout.
+    const p = await within("register", registerPerson("smppsusp"));
+    const t = (await within("login", login(p.email, p.password))).token;
+    await within("balance", setAccount(p.accountId, { balance: 100000 }));
+    const u = await within("create the SMPP user", createUser(t, { system_id: `sus${tag}`, route: "T1", tps: 50 }));
+    const c = await within("connect", client());
     expect(await c.bind("transceiver", u.data.system_id, u.password)).toBe(0);
-    expect((await c.submit({ destination_addr: "5511988887501", short_message: "antes" })).command_status).toBe(STATUS.ESME_ROK);
-    await setAccount(p.accountId, { status: "suspended" });
+    expect((await c.request("submit_sm", { destination_addr: "5511988887501", short_message: "antes" }, 10_000)).command_status).toBe(STATUS.ESME_ROK);
+    await within("suspend", setAccount(p.accountId, { status: "suspended" }));
     const suspendedAt = Date.now();
+    // expect.poll waits for each attempt: an attempt is bounded so a lost answer fails the poll in time.
     await expect
-      .poll(async () => (await c.submit({ destination_addr: "5511988887502", short_message: "depois" })).command_status, { timeout: 5000, interval: 100 })
+      .poll(async () => (await c.request("submit_sm", { destination_addr: "5511988887502", short_message: "depois" }, 8_000)).command_status, { timeout: 5000, interval: 100 })
       .toBe(STATUS.ESME_RSUBMITFAIL);
     expect(Date.now() - suspendedAt).toBeLessThan(3000);
     await c.close();
@@ -755,5 +770,19 @@ describe("SMPP server interoperability (issue 12)", () => {
     expect(multi.command_status).toBe(STATUS.ESME_RINVCMDID);
     expect((await c.request("enquire_link", {})).command_status).toBe(STATUS.ESME_ROK);
     await c.close();
+  });
+
+  it("a PDU the server cannot read (a length past the maximum) closes the session instead of leaving it open and deaf", async () => {
+    const c = await transceiver();
+    const huge = Buffer.alloc(16);
+    huge.writeUInt32BE(1 << 20, 0);
+    huge.writeUInt32BE(0x00000004, 4);
+    c.write(huge);
+    const closed = await Promise.race([c.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
+    expect(closed).toBe(true);
+    // The ESME binds again on a new connection and goes on.
+    const again = await transceiver();
+    expect((await again.request("enquire_link", {})).command_status).toBe(STATUS.ESME_ROK);
+    await again.close();
   });
 });

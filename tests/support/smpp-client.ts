@@ -26,7 +26,16 @@ export type TestClient = {
 export function smppClient(port: number, opts: { localAddress?: string } = {}): Promise<TestClient> {
   return new Promise((resolve, reject) => {
     const session = smpp.connect({ url: `smpp://127.0.0.1:${port}`, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) });
-    const closed = new Promise<void>((res) => session.on("close", () => res()));
+    let isClosed = false;
+    const errors: string[] = [];
+    const closed = new Promise<void>((res) =>
+      session.on("close", () => {
+        isClosed = true;
+        res();
+      }),
+    );
+    /** The session's state, for the message of an answer that did not come. */
+    const state = () => `(connection ${isClosed ? "closed" : "open"}${errors.length ? `; session errors: ${errors.join("; ")}` : ""})`;
     const delivered: PDU[] = [];
     const received: PDU[] = [];
     const listeners: Array<() => void> = [];
@@ -55,7 +64,10 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
       for (const l of listeners) l();
     });
     session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
-    session.on("error", (e: Error) => reject(e));
+    session.on("error", (e: Error) => {
+      errors.push(String(e));
+      reject(e);
+    });
     session.on("connect", () =>
       resolve({
         session,
@@ -64,7 +76,7 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
         bind: (mode, systemId, password) =>
           new Promise((res, rej) => {
             // Bounded like submit: a lost bind answer fails this step by name, not the test's timeout.
-            const t = setTimeout(() => rej(new Error(`no answer to bind_${mode} as ${systemId} in 30000 ms`)), 30_000);
+            const t = setTimeout(() => rej(new Error(`no answer to bind_${mode} as ${systemId} in 30000 ms ${state()}`)), 30_000);
             session[`bind_${mode}`]({ system_id: systemId, password }, (pdu: PDU) => {
               clearTimeout(t);
               res(pdu.command_status);
@@ -73,7 +85,7 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
         submit: (params) =>
           new Promise((res, rej) => {
             // Bounded, so a lost answer fails its own step by name instead of the whole test's timeout.
-            const t = setTimeout(() => rej(new Error(`no answer to submit_sm to ${String(params.destination_addr)} in 30000 ms`)), 30_000);
+            const t = setTimeout(() => rej(new Error(`no answer to submit_sm to ${String(params.destination_addr)} in 30000 ms ${state()}`)), 30_000);
             session.submit_sm(params, (pdu: PDU) => {
               clearTimeout(t);
               res(pdu);
@@ -81,7 +93,7 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
           }),
         request: (command, params, ms = 30_000) =>
           new Promise((res, rej) => {
-            const t = setTimeout(() => rej(new Error(`no answer to ${command} in ${ms} ms`)), ms);
+            const t = setTimeout(() => rej(new Error(`no answer to ${command} in ${ms} ms ${state()}`)), ms);
             session[command](params, (pdu: PDU) => {
               clearTimeout(t);
               res(pdu);
