@@ -1,4 +1,5 @@
 /** The worker process: Redis Streams consumers for background jobs. */
+import { renewPlans } from "./plans/change";
 import { DEMO_EMAIL_DOMAIN, ensureDemoEmailDomain, ensureDemoEmailTemplates, usesLocalPeers } from "./email/demo";
 import { recheckDueDomains } from "./email/domains";
 import { startDispatchers } from "./dispatch/dispatcher";
@@ -84,6 +85,8 @@ const sweeps = [
   every("whatsapp template review sweep", env().WHATSAPP_TEMPLATE_SWEEP_MS, sweepPolledTemplates),
   // E-mail sending domains: their DNS rechecked when due (claimed per domain: workers side by side check each once).
   every("email domain recheck", env().EMAIL_DOMAIN_SWEEP_MS, () => recheckDueDomains()),
+  // Plans that renew: the next period's fee debited when one ends (rows locked, SKIP LOCKED: paid once); ADR 045.
+  every("plan renewals", 60_000, () => renewPlans()),
   // messages / message_events partitions: months created ahead; months past the plans' retention exported,
   // verified, detached and dropped. One run over all workers (advisory lock); ADR 029.
   every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),

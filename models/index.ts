@@ -121,6 +121,9 @@ export class AccountPlan extends Model<InferAttributes<AccountPlan>, InferCreati
   declare service: string;
   declare startsAt: CreationOptional<Date>;
   declare endsAt: CreationOptional<Date | null>;
+  /** The period paid of a plan that renews (api/plans/change.ts); null for one that does not. */
+  declare periodStart: CreationOptional<Date | null>;
+  declare periodEnd: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
   declare plan?: Plan;
@@ -391,7 +394,17 @@ export function initModels() {
     active: DataTypes.BOOLEAN,
     ...ts,
   });
-  init(AccountPlan, "account_plans", { id, accountId: DataTypes.UUID, planId: DataTypes.UUID, service: text, startsAt: DataTypes.DATE, endsAt: DataTypes.DATE, ...ts });
+  init(AccountPlan, "account_plans", {
+    id,
+    accountId: DataTypes.UUID,
+    planId: DataTypes.UUID,
+    service: text,
+    startsAt: DataTypes.DATE,
+    endsAt: DataTypes.DATE,
+    periodStart: DataTypes.DATE,
+    periodEnd: DataTypes.DATE,
+    ...ts,
+  });
   init(Invitation, "invitations", {
     id,
     accountId: DataTypes.UUID,

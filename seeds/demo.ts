@@ -10,6 +10,7 @@ import { randomToken } from "../api/lib/crypto";
 import { Account, AccountPlan, Currency, Department, Membership, Notification, PLAN_PERMISSIONS, Plan, ROLES, User, Whitelabel, sequelize, type Role } from "../models";
 import { buildCurrencies } from "./currencies";
 import { ensurePlatformEmailLibrary } from "../api/email/libs";
+import { dayStartSql, periodEndSql, renews } from "../api/plans/change";
 
 /** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
 export const DEMO_PASSWORD = "Demo!Mensa#2026";
@@ -46,6 +47,16 @@ export async function seed({ log }: { log: (s: string) => void }) {
     const plan = (name: string, defaults: Omit<CreationAttributes<Plan>, "name">) => Plan.findOrCreate({ where: { name }, defaults: { name, ...defaults }, ...t }).then(count);
     const omni = await plan("Omni", { service: "omni", price: 29900, currency: "BRL", billingCycle: "monthly", permissions: ALL_PERMISSIONS });
     const sms = await plan("SMS", { service: "sms", price: 0, currency: "BRL", billingCycle: "prepaid", permissions: {} });
+    // The rest of the catalogue (issue 18): a smaller live chat plan, WhatsApp, e-mail.
+    await plan("Omni Essencial", {
+      service: "omni",
+      price: 14900,
+      currency: "BRL",
+      billingCycle: "monthly",
+      permissions: { opening_hour: true, department: true, tab: true },
+    });
+    await plan("WhatsApp Business", { service: "whatsapp", price: 9900, currency: "BRL", billingCycle: "monthly", permissions: { whatsapp: true } });
+    await plan("E-mail", { service: "email", price: 0, currency: "BRL", billingCycle: "prepaid", permissions: {} });
     const trial = await plan("Experiência", { service: "omni", price: 0, currency: "BRL", billingCycle: "monthly", isTrial: true, durationDays: 30, permissions: ALL_PERMISSIONS });
 
     /** An account (its balance row comes with it, by trigger); `balance` is its opening balance when it is new. */
@@ -86,8 +97,19 @@ export async function seed({ log }: { log: (s: string) => void }) {
       );
       logins.push([email, role, acc.name]);
     };
-    const attach = (acc: Account, p: Plan, endsAt: Date | null = null) =>
-      AccountPlan.findOrCreate({ where: { accountId: acc.id, service: p.service }, defaults: { accountId: acc.id, planId: p.id, service: p.service, endsAt }, ...t }).then(count);
+    /** The account holds plan `p`; one that renews starts its first period today (São Paulo), already paid. */
+    const attach = async (acc: Account, p: Plan, endsAt: Date | null = null) => {
+      const held = count(
+        await AccountPlan.findOrCreate({ where: { accountId: acc.id, service: p.service }, defaults: { accountId: acc.id, planId: p.id, service: p.service, endsAt }, ...t }),
+      );
+      if (renews({ billing_cycle: p.billingCycle, price: p.price, is_trial: p.isTrial }) && !held.periodStart) {
+        await sequelize().query(`UPDATE account_plans SET period_start = ${dayStartSql("now()")}, period_end = ${periodEndSql(dayStartSql("now()"), "$2::text")} WHERE id = $1`, {
+          bind: [held.id, p.billingCycle],
+          transaction,
+        });
+      }
+      return held;
+    };
 
     // Platform staff.
     const platform = await account("Mensageria Plataforma", { type: "platform" });

@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   IMPORT_FAILED: 500,
   IMPORT_NOT_READY: 409,
   INSUFFICIENT_BALANCE: 402,
+  /** A plan change to the plan the account already has (api/plans/change.ts). */
+  PLAN_UNCHANGED: 409,
   IDEMPOTENCY_CONFLICT: 409,
   EXPORT_NOT_READY: 409,
   CAMPAIGN_STATE: 409,

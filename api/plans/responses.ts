@@ -9,6 +9,7 @@ import { Page } from "../lib/page";
 
 export const Plan = t.Object({
   id: t.String({ format: "uuid" }),
+  current: t.Boolean({ description: "The account holds this plan now" }),
   name: t.String(),
   service: t.String({ description: "The service it covers: sms, omni…" }),
   price: Type.Integer({ description: "Price per billing cycle in minor units (centavos)" }),
@@ -22,3 +23,21 @@ export const Plan = t.Object({
 });
 
 export const PlanPage = Page(Plan, "Every active plan, by service then price (one page: the catalogue)");
+
+export const PlanQuote = t.Object({
+  amount: Type.Integer({ description: "What changing to this plan now costs, in minor units: positive is debited, negative is returned to the balance" }),
+  currency: t.String(),
+  period_start: t.Union([t.Date(), t.Null()], { description: "The period the change pays for (null: the plan does not renew)" }),
+  period_end: t.Union([t.Date(), t.Null()]),
+  prorated: t.Boolean({ description: "The difference for the part of the current period left" }),
+  current: t.Boolean(),
+});
+
+export const PlanChange = t.Object({
+  plan_id: t.String({ format: "uuid" }),
+  service: t.String(),
+  charged: Type.Integer({ description: "Debited (positive) or returned (negative), minor units" }),
+  currency: t.String(),
+  period_start: t.Union([t.Date(), t.Null()]),
+  period_end: t.Union([t.Date(), t.Null()]),
+});

@@ -3,9 +3,19 @@ import { Plan } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { can } from "../policy/policy";
 import { AppError } from "../lib/errors";
+import { rows } from "../lib/sql";
 
-function view(p: Plan) {
+/** The plans the account holds now (by id). */
+async function heldIds(accountId: string): Promise<Set<string>> {
+  const held = await rows<{ plan_id: string }>(`SELECT plan_id FROM account_plans WHERE account_id = $1 AND starts_at <= now() AND (ends_at IS NULL OR ends_at > now())`, [
+    accountId,
+  ]);
+  return new Set(held.map((h) => h.plan_id));
+}
+
+function view(p: Plan, held: Set<string>) {
   return {
+    current: held.has(p.id),
     id: p.id,
     name: p.name,
     service: p.service,
@@ -20,7 +30,7 @@ function view(p: Plan) {
 
 export async function listPlans(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
-  const rows = await Plan.findAll({
+  const list = await Plan.findAll({
     where: { active: true },
     order: [
       ["service", "ASC"],
@@ -28,12 +38,13 @@ export async function listPlans(ctx: SignedInCtx) {
       ["name", "ASC"],
     ],
   });
-  return rows.map(view);
+  const held = await heldIds(ctx.actor.accountId);
+  return list.map((p) => view(p, held));
 }
 
 export async function getPlan(ctx: SignedInCtx, id: string) {
   if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
   const p = await Plan.findOne({ where: { id, active: true } });
   if (!p) throw new AppError("NOT_FOUND");
-  return view(p);
+  return view(p, await heldIds(ctx.actor.accountId));
 }

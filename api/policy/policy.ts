@@ -49,6 +49,8 @@ export const WRITE_ROLES = {
   account: ["owner", "admin"],
   /** Contacts' sensitive values, custom fields, a person's export and erasure (LGPD). */
   contacts: ["owner", "admin"],
+  /** The account's plans (a change is paid from its balance): the owner, the admin and finance. */
+  plans: ["owner", "admin", "billing"],
   /** Prices (with the platform account: `isPlatformStaff`). */
   prices: ["owner", "admin"],
 } as const satisfies Record<string, readonly Role[]>;
@@ -129,7 +131,7 @@ const ALLOW: Partial<Record<Role, string[]>> = {
   // "responses": managing one's own canned messages is a live-chat screen (spec sections 2 and 7: non-managers only for themselves).
   agent: ["dashboard", "send", "success", "templates", "history", "contacts", "live", "responses"],
   developer: ["insights", "campaigns", "history", "domains", "contacts", "widget", "webhooks", "live"],
-  billing: ["insights", "campaigns", "history", "contacts", "widget", "webhooks", "live", "invoices", "invoice", "new-invoice", "billing", "usage"],
+  billing: ["insights", "campaigns", "history", "contacts", "widget", "webhooks", "live", "invoices", "invoice", "new-invoice", "billing", "usage", "plans"],
 };
 
 /** WhatsApp Meta templates are hidden for user and billing. */
