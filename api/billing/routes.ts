@@ -12,6 +12,7 @@ import { AppError } from "../lib/errors";
 import { Page, pageQuery } from "../lib/page";
 import { createTopup, getInvoice, listInvoices, TOPUP_MAX, TOPUP_MIN } from "./invoices";
 import { invoicePdf } from "./invoice-pdf";
+import { billingOverview } from "./overview";
 import { paymentProvider } from "./payment-provider";
 import { applyPaymentEvent } from "./payments";
 
@@ -40,8 +41,43 @@ const Invoice = t.Object({
 });
 const InvoiceAnswer = t.Object({ data: Invoice });
 
+const DateTime = t.String({ format: "date-time" });
+const Overview = t.Object({
+  currency: t.String(),
+  balance: t.Integer({ description: "Minor units; negative while a postpaid account uses its credit" }),
+  credit_limit: t.Integer(),
+  available: t.Integer({ description: "balance + credit_limit: what sends may still spend" }),
+  status: t.String({ description: "active, inactive or suspended (an overdue invoice)" }),
+  plans: t.Array(
+    t.Object({
+      plan_id: t.String(),
+      service: t.String(),
+      name: t.String(),
+      price: t.Integer(),
+      currency: t.String(),
+      billing_cycle: t.String(),
+      is_trial: t.Boolean(),
+      period_start: t.Union([DateTime, t.Null()]),
+      period_end: t.Union([DateTime, t.Null()]),
+      renews_at: t.Union([DateTime, t.Null()], { description: "When the next period is paid (null: it does not renew)" }),
+      ends_at: t.Union([DateTime, t.Null()], { description: "When it ends (a trial), null when it goes on" }),
+    }),
+  ),
+  next_invoice: t.Union([t.Object({ id: t.String(), kind: t.String(), status: t.String(), amount: t.Integer(), currency: t.String(), due_at: DateTime }), t.Null()]),
+  last_30_days: t.Array(
+    t.Object({ kind: t.String({ description: "message, refund, topup, adjustment, plan_fee, agent" }), amount: t.Integer({ description: "Net, minor units: negative is spent" }) }),
+  ),
+  trial_ended: t.Union([t.Object({ ended_at: DateTime, service: t.String() }), t.Null()], { description: "A trial that ended: the account is asked to choose a plan" }),
+});
+
 export const billingRoutes = new Elysia({ tags: ["billing"], detail: { security: bearer } })
   .use(authenticated)
+  .get("/billing", ({ ctx }) => billingOverview(ctx), {
+    detail: {
+      responses: successResponse(Overview),
+      summary: "The account's billing at a glance: balance, credit limit, plans held (period, renewal, end), the next invoice to pay, the last 30 days' money by kind",
+    },
+  })
   .get("/invoices", ({ ctx, query }) => listInvoices(ctx, query), {
     query: t.Object({ status: t.Optional(t.String({ description: "pending, paid or fail" })), ...pageQuery }),
     detail: { responses: successResponse(Page(Invoice)), summary: "The account's invoices, newest first, keyset paged" },

@@ -19,6 +19,7 @@ import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { row, rows } from "../lib/sql";
 import { assertCanWrite, can } from "../policy/policy";
+import { seesPlans } from "./services";
 
 export type PlanRow = {
   id: string;
@@ -94,7 +95,7 @@ async function newPeriod(plan: PlanRow, now: Date, transaction?: Transaction): P
 
 /** What changing the actor's account to `planId` would cost now (for the plan's page). */
 export async function quotePlanChange(ctx: SignedInCtx, planId: string, now = new Date()): Promise<Quote & { current: boolean }> {
-  if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
+  if (!seesPlans(ctx.actor)) throw new AppError("FORBIDDEN");
   const plan = await planOf(planId);
   const held = await heldOf(ctx.actor.accountId, plan.service);
   const period = await newPeriod(plan, now);
@@ -115,8 +116,8 @@ export async function changePlan(ctx: SignedInCtx, planId: string, now = new Dat
   return sequelize().transaction(async (transaction) => {
     const plan = await planOf(planId, transaction);
     const [account] = await rows<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId], { transaction });
-    if (plan.price > 0 && account.currency !== plan.currency) throw new AppError("VALIDATION", { fields: { plan: [`billing:plans.errors.currency::${plan.currency}`] } });
-    if (plan.is_trial) throw new AppError("VALIDATION", { fields: { plan: ["billing:plans.errors.trial"] } });
+    if (plan.price > 0 && account.currency !== plan.currency) throw new AppError("VALIDATION", { fields: { plan: [`plans.errors.currency::${plan.currency}`] } });
+    if (plan.is_trial) throw new AppError("VALIDATION", { fields: { plan: ["plans.errors.trial"] } });
     const held = await heldOf(accountId, plan.service, transaction, true);
     if (held?.plan_id === plan.id && (held.ends_at === null || held.ends_at > now)) throw new AppError("PLAN_UNCHANGED");
     const period = await newPeriod(plan, now, transaction);
@@ -126,7 +127,7 @@ export async function changePlan(ctx: SignedInCtx, planId: string, now = new Dat
       quote.amount !== 0 &&
       !(await debitBalance(accountId, quote.amount, transaction, { kind: "plan_fee", reference, reason: quote.prorated ? "plan change, pro rata" : "plan", by: ctx.actor.userId }))
     ) {
-      throw new AppError("INSUFFICIENT_BALANCE");
+      throw new AppError("INSUFFICIENT_BALANCE", { fields: { plan: ["plans.errors.balance"] } });
     }
     const periodStart = quote.prorated ? held!.period_start : quote.period_start;
     const periodEnd = quote.prorated ? held!.period_end : quote.period_end;

@@ -27,8 +27,8 @@ export const PlanPage = Page(Plan, "Every active plan, by service then price (on
 export const PlanQuote = t.Object({
   amount: Type.Integer({ description: "What changing to this plan now costs, in minor units: positive is debited, negative is returned to the balance" }),
   currency: t.String(),
-  period_start: t.Union([t.Date(), t.Null()], { description: "The period the change pays for (null: the plan does not renew)" }),
-  period_end: t.Union([t.Date(), t.Null()]),
+  period_start: t.Union([t.String({ format: "date-time" }), t.Null()], { description: "The period the change pays for (null: the plan does not renew)" }),
+  period_end: t.Union([t.String({ format: "date-time" }), t.Null()]),
   prorated: t.Boolean({ description: "The difference for the part of the current period left" }),
   current: t.Boolean(),
 });
@@ -38,6 +38,6 @@ export const PlanChange = t.Object({
   service: t.String(),
   charged: Type.Integer({ description: "Debited (positive) or returned (negative), minor units" }),
   currency: t.String(),
-  period_start: t.Union([t.Date(), t.Null()]),
-  period_end: t.Union([t.Date(), t.Null()]),
+  period_start: t.Union([t.String({ format: "date-time" }), t.Null()]),
+  period_end: t.Union([t.String({ format: "date-time" }), t.Null()]),
 });

@@ -2,6 +2,10 @@
 import { Plan } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { can } from "../policy/policy";
+import type { Actor } from "../lib/context";
+
+/** Who reads the catalogue: whoever opens /plans, or compares plans on /billing/upgrade (finance reaches only the latter, spec section 6). */
+export const seesPlans = (actor: Actor) => can(actor, "/plans") || can(actor, "/billing/upgrade");
 import { AppError } from "../lib/errors";
 import { rows } from "../lib/sql";
 
@@ -29,7 +33,7 @@ function view(p: Plan, held: Set<string>) {
 }
 
 export async function listPlans(ctx: SignedInCtx) {
-  if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
+  if (!seesPlans(ctx.actor)) throw new AppError("FORBIDDEN");
   const list = await Plan.findAll({
     where: { active: true },
     order: [
@@ -43,7 +47,7 @@ export async function listPlans(ctx: SignedInCtx) {
 }
 
 export async function getPlan(ctx: SignedInCtx, id: string) {
-  if (!can(ctx.actor, "/plans")) throw new AppError("FORBIDDEN");
+  if (!seesPlans(ctx.actor)) throw new AppError("FORBIDDEN");
   const p = await Plan.findOne({ where: { id, active: true } });
   if (!p) throw new AppError("NOT_FOUND");
   return view(p, await heldIds(ctx.actor.accountId));

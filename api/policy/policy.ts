@@ -131,7 +131,7 @@ const ALLOW: Partial<Record<Role, string[]>> = {
   // "responses": managing one's own canned messages is a live-chat screen (spec sections 2 and 7: non-managers only for themselves).
   agent: ["dashboard", "send", "success", "templates", "history", "contacts", "live", "responses"],
   developer: ["insights", "campaigns", "history", "domains", "contacts", "widget", "webhooks", "live"],
-  billing: ["insights", "campaigns", "history", "contacts", "widget", "webhooks", "live", "invoices", "invoice", "new-invoice", "billing", "usage", "plans"],
+  billing: ["insights", "campaigns", "history", "contacts", "widget", "webhooks", "live", "invoices", "invoice", "new-invoice", "billing", "usage"],
 };
 
 /** WhatsApp Meta templates are hidden for user and billing. */

@@ -103,6 +103,8 @@ export const NAV: NavGroup[] = [
       { key: "accounts", href: "/accounts", icon: "briefcase" },
       { key: "settings", href: "/settings", icon: "settings" },
       { key: "channels", href: "/channels", icon: "send" },
+      { key: "billing", href: "/billing", icon: "usage" },
+      { key: "plans", href: "/plans", icon: "briefcase" },
       { key: "invoices", href: "/invoices", icon: "report" },
       { key: "newInvoice", href: "/new-invoice", icon: "usage" },
       { key: "profile", href: "/user/settings", icon: "user" },
