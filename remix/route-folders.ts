@@ -78,6 +78,7 @@ const GROUPED: Record<string, string> = {
   invoices: "billing",
   invoice: "billing",
   "new-invoice": "billing",
+  usage: "billing",
   _auth: "guest",
   auth: "guest",
   callback: "guest",

@@ -28,7 +28,6 @@ const NOT_BUILT = [
   "/billing",
   `/billing/plans/${ID}`,
   "/billing/upgrade",
-  "/usage",
   "/catalog/list",
   "/catalog/list/registered",
   "/settings/resources",

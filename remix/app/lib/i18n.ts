@@ -33,6 +33,7 @@ export const webNamespaces = [
   "emailCampaigns",
   "emailReports",
   "billing",
+  "usage",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

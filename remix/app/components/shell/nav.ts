@@ -105,6 +105,7 @@ export const NAV: NavGroup[] = [
       { key: "channels", href: "/channels", icon: "send" },
       { key: "invoices", href: "/invoices", icon: "report" },
       { key: "newInvoice", href: "/new-invoice", icon: "usage" },
+      { key: "usage", href: "/usage", icon: "chart" },
       { key: "profile", href: "/user/settings", icon: "user" },
     ],
   },
