@@ -8,7 +8,9 @@ import { t } from "elysia";
 const count = (description: string) => t.Integer({ minimum: 0, description });
 const figures = {
   quantity: count("Outbound messages created in the period (every status, refunded ones included)"),
-  refunded: count("Of those, how many were not charged in the end: failed before the provider took them (their price went back) or refused at no cost"),
+  refunded: count(
+    "Of those, how many were not charged in the end: failed before the provider took them (their price went back) or ended in a failure status at no cost (rejected in moderation, opted out…)",
+  ),
   segments: count("Their segments (SMS parts; 1 per message on other channels)"),
   amount: t.Integer({ description: "What they cost, in minor units of the currency (centavos): what the ledger charged, refunds already deducted" }),
 };

@@ -14,6 +14,7 @@
 import { fromZonedTime } from "date-fns-tz";
 import type { SignedInCtx } from "../lib/context";
 import { AppError, type FieldErrors } from "../lib/errors";
+import { FAILURE_STATUSES } from "../messages/status";
 import { row, rows } from "../lib/sql";
 import { can } from "../policy/policy";
 
@@ -98,8 +99,8 @@ export function usagePeriod(input: unknown, now = new Date()): { period: UsagePe
  * Per São Paulo day, channel and route of the account's outbound messages created in [$2, $3):
  * how many, how many were not charged in the end (`refunded`), their segments, and what they cost.
  * A message is `refunded` when it failed before the provider took it (its `refund` event, looked up
- * in its own month's partition only for failed, rejected or opted-out messages) or was refused at
- * no cost (price 0). Exported for the EXPLAIN in tests/integration/usage.test.ts.
+ * in its own month's partition only for a message in a failure status: failed, rejected, optout,
+ * blocked…) or ended in one at no cost (price 0). Exported for the EXPLAIN in tests/integration/usage.test.ts.
  */
 export const USAGE_SQL = `
   SELECT to_char((m.created_at AT TIME ZONE '${USAGE_TIME_ZONE}')::date, 'YYYY-MM-DD') AS date, m.channel, m.route,
@@ -109,7 +110,7 @@ export const USAGE_SQL = `
          coalesce(sum(m.price) FILTER (WHERE NOT r.refunded), 0) AS amount
     FROM messages m
    CROSS JOIN LATERAL (
-     SELECT CASE WHEN m.status IN ('failed', 'rejected', 'optout')
+     SELECT CASE WHEN m.status IN (${FAILURE_STATUSES.map((st) => `'${st}'`).join(", ")})
                  THEN m.price = 0 OR EXISTS (SELECT 1 FROM message_events e
                                               WHERE e.message_id = m.id AND e.message_created_at = m.created_at AND e.status = 'refund')
                  ELSE false END AS refunded
