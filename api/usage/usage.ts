@@ -8,14 +8,15 @@
  * to the months they touch. Money is what the ledger charged: a message's `price` is what its send
  * debited, and a message whose price went back (failUnsent and a campaign's cancel write a
  * `refund` event; moderation's rejection sets the price to 0) counts in quantity, as `refunded`,
- * never in `amount`. tests/integration/usage.test.ts checks the total against the customer legs
+ * never in `amount`. A report: read on the read replica when there is one (api/lib/read-replica.ts,
+ * ADR 030), like the channels' reports. tests/integration/usage.test.ts checks the total against the customer legs
  * of the account's `message` and `refund` ledger postings.
  */
 import { fromZonedTime } from "date-fns-tz";
 import type { SignedInCtx } from "../lib/context";
 import { AppError, type FieldErrors } from "../lib/errors";
 import { FAILURE_STATUSES } from "../messages/status";
-import { row, rows } from "../lib/sql";
+import { replicaRow, replicaRows } from "../lib/sql";
 import { can } from "../policy/policy";
 
 export const USAGE_TIME_ZONE = "America/Sao_Paulo";
@@ -133,8 +134,8 @@ function addTo(target: UsageFigures, r: UsageFigures) {
 export async function getUsage(ctx: SignedInCtx, input: unknown): Promise<Usage> {
   if (!can(ctx.actor, "/usage")) throw new AppError("FORBIDDEN");
   const { period, from, to } = usagePeriod(input);
-  const account = await row<{ currency: string }>(`SELECT btrim(currency) AS currency FROM accounts WHERE id = $1`, [ctx.actor.accountId]);
-  const found = await rows<Row>(USAGE_SQL, [ctx.actor.accountId, saoPauloMidnight(from), saoPauloMidnight(addDays(to, 1))]);
+  const account = await replicaRow<{ currency: string }>(`SELECT btrim(currency) AS currency FROM accounts WHERE id = $1`, [ctx.actor.accountId]);
+  const found = await replicaRows<Row>(USAGE_SQL, [ctx.actor.accountId, saoPauloMidnight(from), saoPauloMidnight(addDays(to, 1))]);
   const days: UsageDay[] = found.map((r) => ({
     date: r.date,
     channel: r.channel,
