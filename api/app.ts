@@ -31,6 +31,7 @@ import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
+import { usageRoutes } from "./usage/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -70,6 +71,7 @@ export function createApp() {
     .use(whatsappRoutes)
     .use(emailApi)
     .use(billingApi)
+    .use(usageRoutes)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)

@@ -79,6 +79,7 @@ const GROUPED: Record<string, string> = {
   invoice: "billing",
   "new-invoice": "billing",
   plans: "billing",
+  usage: "billing",
   _auth: "guest",
   auth: "guest",
   callback: "guest",

@@ -25,7 +25,6 @@ const NOT_BUILT = [
   `/support/${ID}`,
   "/chat/webchat",
   "/chat/configs",
-  "/usage",
   "/catalog/list",
   "/catalog/list/registered",
   "/settings/resources",

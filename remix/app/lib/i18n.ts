@@ -34,6 +34,7 @@ export const webNamespaces = [
   "emailReports",
   "billing",
   "plans",
+  "usage",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -107,6 +107,7 @@ export const NAV: NavGroup[] = [
       { key: "plans", href: "/plans", icon: "briefcase" },
       { key: "invoices", href: "/invoices", icon: "report" },
       { key: "newInvoice", href: "/new-invoice", icon: "usage" },
+      { key: "usage", href: "/usage", icon: "chart" },
       { key: "profile", href: "/user/settings", icon: "user" },
     ],
   },
