@@ -51,12 +51,20 @@ export function cycleEnd(start: Date, cycle: BillingCycle): Date {
   // The start's São Paulo calendar day, moved on the calendar (a Date at UTC midnight is only a calendar day here).
   const day = new Date(`${formatInTimeZone(start, TZ, "yyyy-MM-dd")}T00:00:00Z`);
   const next = cycle === "monthly" ? addMonths(day, 1) : addDays(day, cycle === "weekly" ? 7 : 14);
-  return fromZonedTime(`${next.toISOString().slice(0, 10)}T00:00:00`, TZ);
+  return startOfDay(next.toISOString().slice(0, 10));
+}
+
+/** The first instant of a São Paulo calendar day (yyyy-MM-dd). */
+function startOfDay(date: string): Date {
+  const midnight = fromZonedTime(`${date}T00:00:00`, TZ);
+  if (formatInTimeZone(midnight, TZ, "yyyy-MM-dd") === date) return midnight;
+  // A day whose clocks went forward at midnight (Brazil's daylight saving, until 2019) began at 01:00.
+  return fromZonedTime(`${date}T01:00:00`, TZ);
 }
 
 /** The São Paulo midnight that starts the day `at` falls in (São Paulo time). */
 export function saoPauloMidnight(at: Date): Date {
-  return fromZonedTime(`${formatInTimeZone(at, TZ, "yyyy-MM-dd")}T00:00:00`, TZ);
+  return startOfDay(formatInTimeZone(at, TZ, "yyyy-MM-dd"));
 }
 
 const newTxid = () => `MSG${randomBytes(11).toString("hex").toUpperCase()}`;
