@@ -9,6 +9,7 @@ import { startConnectionLinks } from "./channels/provider-connections";
 import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
 import { channels, dispatchStream } from "./channels/registry";
+import { CLOSE_SETTLE_MS, runBilling } from "./billing/cycles";
 import { every } from "./jobs/every";
 import { everyOnce } from "./jobs/lease";
 import { ensureDemoWhatsapp, usesLoopbackPeer } from "./whatsapp/demo";
@@ -82,6 +83,10 @@ const sweeps = [
   // the queue. Checked four times per grace (between 0.25 s and 5 s) so the delay stays near the grace.
   every("live absent-agent sweep", Math.min(5_000, Math.max(250, graceMs / 4)), () => releaseAbsentAgents(graceMs)),
   everyOnce("sms export sweep", 15_000, sweepExports),
+  // Billing (ADR 044): postpaid cycles closed at their São Paulo midnight into one invoice each, overdue invoices
+  // failed and their accounts suspended. Once per period across workers (it asks the payment provider for charges);
+  // the job itself locks what it closes (SKIP LOCKED) and a period's invoice is unique, so two runs never bill twice.
+  everyOnce("billing cycles", env().BILLING_SWEEP_SECONDS * 1000, () => runBilling(new Date(Date.now() - CLOSE_SETTLE_MS))),
   every("whatsapp template review sweep", env().WHATSAPP_TEMPLATE_SWEEP_MS, sweepPolledTemplates),
   // E-mail sending domains: their DNS rechecked when due (claimed per domain: workers side by side check each once).
   every("email domain recheck", env().EMAIL_DOMAIN_SWEEP_MS, () => recheckDueDomains()),

@@ -16,6 +16,7 @@ type MembershipRow = {
   is_agent: boolean;
   type: AccountType;
   status: "active" | "inactive" | "suspended";
+  billing_suspended: boolean;
   plans: Array<{ service: string; permissions: Partial<Record<PlanPermission, boolean>> }>;
 };
 
@@ -26,7 +27,7 @@ type MembershipRow = {
 const ACTOR_SQL = prepared(
   "actor",
   `
-  SELECT u.email, u.current_account_id, m.account_id, m.role, m.is_agent, a.type, a.status,
+  SELECT u.email, u.current_account_id, m.account_id, m.role, m.is_agent, a.type, a.status, a.billing_suspended_at IS NOT NULL AS billing_suspended,
          COALESCE((SELECT json_agg(json_build_object('service', ap.service, 'permissions', p.permissions))
                      FROM account_plans ap JOIN plans p ON p.id = ap.plan_id
                     WHERE ap.account_id = m.account_id AND ap.starts_at <= now() AND (ap.ends_at IS NULL OR ap.ends_at > now())), '[]') AS plans
@@ -37,7 +38,13 @@ const ACTOR_SQL = prepared(
    ORDER BY m.created_at ASC`,
 );
 
-export async function loadActor(userId: string, wantedAccountId?: string | null, opts: { strict?: boolean } = {}): Promise<Actor> {
+/**
+ * `billing`: an account suspended for an unpaid invoice (ADR 044: accounts.billing_suspended_at)
+ * still answers, its actor marked `suspended` — the policy (decide) then lets it reach only its
+ * billing screens and API, to pay. Without it (realtime, SMPP, re-validation) it is CLIENT_INACTIVE,
+ * as is any other suspended or inactive account.
+ */
+export async function loadActor(userId: string, wantedAccountId?: string | null, opts: { strict?: boolean; billing?: boolean } = {}): Promise<Actor> {
   if (!UUID.test(userId)) throw new AppError("UNAUTHENTICATED");
   const rows = await preparedRows<MembershipRow>(ACTOR_SQL, [userId]);
   if (!rows.length) throw new AppError("UNAUTHENTICATED");
@@ -46,12 +53,13 @@ export async function loadActor(userId: string, wantedAccountId?: string | null,
   if (opts.strict && wantedAccountId) {
     const wanted = memberships.find((x) => x.account_id === wantedAccountId);
     if (!wanted) throw new AppError("ACCOUNT_INFO_FAILED");
-    if (wanted.status !== "active") throw new AppError("CLIENT_INACTIVE");
+    if (wanted.status !== "active" && !(opts.billing && payable(wanted))) throw new AppError("CLIENT_INACTIVE");
   }
   const usable = memberships.filter((m) => m.status !== "inactive");
   const m = usable.find((x) => x.account_id === wantedAccountId) ?? usable.find((x) => x.account_id === rows[0].current_account_id) ?? usable[0];
   if (!m) throw new AppError("ACCOUNT_INFO_FAILED");
-  if (m.status === "suspended") throw new AppError("CLIENT_INACTIVE");
+  const suspended = m.status === "suspended";
+  if (suspended && !(opts.billing && payable(m))) throw new AppError("CLIENT_INACTIVE");
   const services = [...new Set(m.plans.map((p) => p.service))];
   const permissions: Partial<Record<PlanPermission, boolean>> = {};
   for (const p of m.plans) for (const [k, v] of Object.entries(p.permissions ?? {})) if (v) permissions[k as PlanPermission] = true;
@@ -64,7 +72,11 @@ export async function loadActor(userId: string, wantedAccountId?: string | null,
     accountType: m.type,
     services,
     permissions,
+    ...(suspended ? { suspended: true } : {}),
   };
 }
+
+/** Suspended by the billing job for an unpaid invoice: still let in to pay it. */
+const payable = (m: MembershipRow) => m.status === "suspended" && m.billing_suspended;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -17,6 +17,17 @@ const money = (minor: number, currency: string) => new Intl.NumberFormat("pt-BR"
 const when = (iso: string | null) => (iso ? new Intl.DateTimeFormat("pt-BR", { timeZone: TZ, dateStyle: "short", timeStyle: "short" }).format(new Date(iso)) : "—");
 const STATUS: Record<string, string> = { pending: "Pendente", paid: "Paga", fail: "Falhou" };
 const KIND: Record<string, string> = { topup: "Recarga de saldo por Pix", cycle: "Uso do período" };
+/** A line's item (api/billing/invoices.ts InvoiceLine). */
+const ITEM: Record<string, string> = {
+  topup: "Recarga de saldo por Pix",
+  message: "Envios de mensagens",
+  refund: "Estornos de envios",
+  plan_fee: "Mensalidades de planos",
+  agent: "Agentes de atendimento",
+};
+/** A period's days in São Paulo: its first, and the last before its (exclusive) end. */
+const day = (iso: string) => new Intl.DateTimeFormat("pt-BR", { timeZone: TZ, dateStyle: "short" }).format(new Date(iso));
+const lastDay = (endIso: string) => day(new Date(new Date(endIso).getTime() - 1).toISOString());
 
 /** Text the standard font can draw: anything outside WinAnsi becomes "?". */
 function drawable(font: PDFFont, text: string): string {
@@ -49,6 +60,7 @@ export async function invoicePdf(ctx: SignedInCtx, id: string): Promise<{ bytes:
   line(`Emitida em: ${when(invoice.created_at)}`);
   line(`Vencimento: ${when(invoice.due_at)}`);
   if (invoice.paid_at) line(`Paga em: ${when(invoice.paid_at)}`);
+  if (invoice.period_start && invoice.period_end) line(`Período: ${day(invoice.period_start)} a ${lastDay(invoice.period_end)}`);
   y -= 12;
   line("Cliente", { f: bold });
   line(account.name);
@@ -58,9 +70,11 @@ export async function invoicePdf(ctx: SignedInCtx, id: string): Promise<{ bytes:
   if (address) line(address);
   y -= 12;
   line("Itens", { f: bold });
-  const item = y;
-  line(KIND[invoice.kind] ?? invoice.kind);
-  page.drawText(money(invoice.amount, invoice.currency), { x: 430, y: item, size: 11, font });
+  for (const l of invoice.lines) {
+    const at = y;
+    line(`${ITEM[l.item] ?? l.item}${invoice.kind === "cycle" ? ` (${l.quantity})` : ""}`);
+    page.drawText(money(l.amount, invoice.currency), { x: 430, y: at, size: 11, font });
+  }
   page.drawLine({ start: { x: 50, y: y + 4 }, end: { x: 545, y: y + 4 }, thickness: 0.5, color: rgb(0.7, 0.7, 0.7) });
   y -= 6;
   const total = y;

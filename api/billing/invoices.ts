@@ -36,9 +36,17 @@ export type InvoiceRow = {
   txid: string;
   pix_payload: string | null;
   pay_url: string | null;
+  period_start: Date | null;
+  period_end: Date | null;
 };
 
-const COLUMNS = `id, kind, status, amount, btrim(currency) AS currency, due_at, paid_at, created_at, txid, pix_payload, pay_url`;
+const COLUMNS = `id, kind, status, amount, btrim(currency) AS currency, due_at, paid_at, created_at, txid, pix_payload, pay_url, period_start, period_end`;
+
+/** What a cycle invoice charges (ADR 044): one line per kind of usage (`item`: message, refund, plan_fee, agent), how many postings and their amount (a refund's is negative). */
+export type InvoiceLine = { item: string; quantity: number; amount: number };
+
+/** A payable invoice: pending, or a cycle's that failed for being overdue (paying it reactivates the account, ADR 044). */
+const payable = (i: InvoiceRow) => i.status === "pending" || (i.status === "fail" && i.kind === "cycle");
 
 /** An invoice as the API answers it: money in minor units, times in ISO 8601 (UTC), the Pix charge while it can be paid. */
 export function invoiceOut(i: InvoiceRow) {
@@ -51,7 +59,9 @@ export function invoiceOut(i: InvoiceRow) {
     due_at: new Date(i.due_at).toISOString(),
     paid_at: i.paid_at ? new Date(i.paid_at).toISOString() : null,
     created_at: new Date(i.created_at).toISOString(),
-    pix: i.status === "pending" && i.pix_payload ? { payload: i.pix_payload, txid: i.txid, pay_url: i.pay_url } : null,
+    period_start: i.period_start ? new Date(i.period_start).toISOString() : null,
+    period_end: i.period_end ? new Date(i.period_end).toISOString() : null,
+    pix: payable(i) && i.pix_payload ? { payload: i.pix_payload, txid: i.txid, pay_url: i.pay_url } : null,
   };
 }
 
@@ -110,5 +120,17 @@ export async function getInvoice(ctx: SignedInCtx, id: string) {
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const found = await row<InvoiceRow>(`SELECT ${COLUMNS} FROM invoices WHERE id = $1 AND account_id = $2`, [id, ctx.actor.accountId]);
   if (!found) throw new AppError("NOT_FOUND");
-  return { data: invoiceOut(found) };
+  const lines = await rows<{ description: string; quantity: number; amount: string }>(
+    `SELECT description, quantity, amount FROM invoice_lines WHERE invoice_id = $1 AND account_id = $2 ORDER BY position`,
+    [id, ctx.actor.accountId],
+  );
+  return {
+    data: {
+      ...invoiceOut(found),
+      // A top-up is its one line; a cycle's are stored with it.
+      lines: (found.kind === "topup"
+        ? [{ item: "topup", quantity: 1, amount: Number(found.amount) }]
+        : lines.map((l) => ({ item: l.description.replace(/^billing\.lines\./, ""), quantity: Number(l.quantity), amount: Number(l.amount) }))) satisfies InvoiceLine[],
+    },
+  };
 }

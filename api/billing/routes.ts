@@ -27,6 +27,8 @@ const Invoice = t.Object({
   due_at: t.String({ description: "ISO 8601, UTC" }),
   paid_at: t.Union([t.String(), t.Null()]),
   created_at: t.String(),
+  period_start: t.Union([t.String(), t.Null()], { description: "A cycle invoice's period: its first instant (a São Paulo midnight, ISO 8601 UTC); null for a top-up" }),
+  period_end: t.Union([t.String(), t.Null()], { description: "A cycle invoice's period: the instant after its last (the next São Paulo midnight), exclusive" }),
   pix: t.Union(
     [
       t.Object({
@@ -36,10 +38,16 @@ const Invoice = t.Object({
       }),
       t.Null(),
     ],
-    { description: "While the invoice is pending: how to pay it" },
+    { description: "While the invoice can be paid (pending, or a cycle invoice failed for being overdue): how to pay it" },
   ),
 });
+const InvoiceLine = t.Object({
+  item: t.String({ description: "topup, or a cycle's usage: message, refund, plan_fee, agent" }),
+  quantity: t.Integer({ description: "How many postings of that kind" }),
+  amount: t.Integer({ description: "Minor units (a refund's is negative); the lines sum to the invoice's amount" }),
+});
 const InvoiceAnswer = t.Object({ data: Invoice });
+const InvoiceDetail = t.Object({ data: t.Composite([Invoice, t.Object({ lines: t.Array(InvoiceLine, { description: "Its line items" }) })]) });
 
 const DateTime = t.String({ format: "date-time" });
 const Overview = t.Object({
@@ -84,7 +92,10 @@ export const billingRoutes = new Elysia({ tags: ["billing"], detail: { security:
   })
   .get("/invoices/:id", ({ ctx, params }) => getInvoice(ctx, params.id), {
     params: t.Object({ id: t.String() }),
-    detail: { responses: { ...successResponse(InvoiceAnswer), ...errorResponses(404) }, summary: "One invoice of the account (its Pix charge while pending)" },
+    detail: {
+      responses: { ...successResponse(InvoiceDetail), ...errorResponses(404) },
+      summary: "One invoice of the account: its line items, and its Pix charge while it can be paid",
+    },
   })
   .get(
     "/invoices/:id/pdf",

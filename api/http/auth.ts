@@ -14,6 +14,7 @@ import { RefreshToken } from "../../models";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
+import { SUSPENDED_API_PATHS } from "../policy/policy";
 
 /** `at`: issued at, in milliseconds (revocation compares it with the person's last revocation). */
 export type AccessClaims = { sub: string; acc?: string; tfa: "pending" | "ok"; typ: "access"; at?: number; iat?: number; sid?: string };
@@ -109,7 +110,11 @@ export async function actorFromAccessToken(raw: string | null | undefined, wante
  * re-check the token against later revocations. A token issued before the person's last
  * revocation (password change, reset, 2FA change, removal: api/auth/revocation.ts) is refused.
  */
-export async function accessTokenIdentity(raw: string | null | undefined, wanted: string | null = null): Promise<{ actor: Actor; issuedAt: number; family: string | null }> {
+export async function accessTokenIdentity(
+  raw: string | null | undefined,
+  wanted: string | null = null,
+  opts: { billing?: boolean } = {},
+): Promise<{ actor: Actor; issuedAt: number; family: string | null }> {
   const claims = await accessClaims(raw);
   if (!claims) throw new AppError("UNAUTHENTICATED");
   if (claims.tfa !== "ok") throw new AppError("TWO_FACTOR_NOT_CHECKED");
@@ -119,7 +124,7 @@ export async function accessTokenIdentity(raw: string | null | undefined, wanted
   // token is refused whatever the actor's load found, as when they ran one after the other.
   const [revocation, loaded] = await Promise.allSettled([
     assertTokenIssuedAfterRevocation(claims.sub, issuedAt, family),
-    loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null }),
+    loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null, billing: opts.billing }),
   ]);
   if (revocation.status === "rejected") throw revocation.reason;
   if (loaded.status === "rejected") throw loaded.reason;
@@ -145,7 +150,9 @@ type Socket = { requestIP(r: Request): { address: string } | null } | null;
  */
 export async function resolveSignedIn({ request, server }: { request: Request; server: Socket }) {
   const wanted = request.headers.get("X-Account-Id")?.trim() || null;
-  const { actor, family } = await accessTokenIdentity(bearer(request), wanted);
+  const { actor, family } = await accessTokenIdentity(bearer(request), wanted, { billing: true });
+  // An account suspended for an unpaid invoice reaches only its invoices, to pay them (ADR 044).
+  if (actor.suspended && !SUSPENDED_API_PATHS.some((r) => r.test(new URL(request.url).pathname))) throw new AppError("CLIENT_INACTIVE", { params: { context: "unpaid" } });
   const ctx: SignedInCtx = {
     actor,
     ...(family ? { sessionId: family } : {}),

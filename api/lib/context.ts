@@ -11,6 +11,8 @@ export type Actor = {
   accountType: AccountType;
   services: string[];
   permissions: Partial<Record<PlanPermission, boolean>>;
+  /** The account is suspended for an unpaid invoice (ADR 044): set only where loadActor was asked to let it in (billing only). */
+  suspended?: boolean;
 };
 
 /** What every use-case receives: the actor (when signed in), request facts, a transaction if any. */

@@ -309,6 +309,8 @@ const schema = z
       .default(72 * 3600),
     /** Reconciliation: how often the worker looks, and how many messages one look takes at most. */
     RECONCILE_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60),
+    /** How often the worker closes due postpaid cycles and fails overdue invoices (api/billing/cycles.ts, ADR 044). */
+    BILLING_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60),
     /** How often the worker reads pending WhatsApp templates at a provider that must be asked (the onprem BSP, ADR 035). */
     WHATSAPP_TEMPLATE_SWEEP_MS: z.coerce.number().int().min(100).default(5_000),
     RECONCILE_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),

@@ -15,8 +15,19 @@ export type Subject = {
   permissions: Partial<Record<PlanPermission, boolean>>;
   /** A chat agent of the account (the membership's flag): "every level can be a chat agent". */
   isAgent?: boolean;
+  /** The account is suspended for an unpaid invoice (ADR 044): only its billing screens, to pay. */
+  suspended?: boolean;
 };
-export type Decision = { allowed: true } | { allowed: false; reason: "role" | "path" | "plan" | "staff" };
+export type Decision = { allowed: true } | { allowed: false; reason: "role" | "path" | "plan" | "staff" | "suspended" };
+
+/**
+ * What the people of an account suspended for an unpaid invoice still reach (ADR 044): its
+ * invoices, to pay them (and a top-up), and switching to another account. Everything else is
+ * refused (the web sends them to /invoices; the API answers 403 CLIENT_INACTIVE).
+ */
+export const SUSPENDED_PATHS = [/^\/invoices$/, /^\/invoice\/[^/]+(\/pdf)?$/, /^\/new-invoice$/, /^\/accounts\/switch$/, /^\/403$/];
+/** The API's counterpart: GET and POST of /api/invoices, an invoice and its PDF. */
+export const SUSPENDED_API_PATHS = [/^\/api\/invoices(\/[^/]+(\/pdf)?)?\/?$/];
 
 /** "Most product routes": admin, user (our agent), owner, billing, developer, sales. */
 export const PRODUCT_ROLES: Role[] = ["admin", "agent", "owner", "billing", "developer", "sales"];
@@ -188,6 +199,7 @@ function normalize(path: string) {
 export function decide(subject: Subject, rawPath: string): Decision {
   const path = normalize(rawPath);
   if (routeKind(path) !== "app") return { allowed: true };
+  if (subject.suspended && !SUSPENDED_PATHS.some((r) => r.test(path))) return { allowed: false, reason: "suspended" };
   if (UNTAGGED.some((r) => r.test(path))) return { allowed: true };
 
   if (path === "/admin" || path.startsWith("/admin/")) {

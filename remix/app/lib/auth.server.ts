@@ -44,7 +44,8 @@ async function resolveActor(request: Request): Promise<Actor> {
   sessionIds.set(request, session.id);
   if (session.get("tfa") === "pending") throw redirect("/2fa");
   try {
-    return await loadActor(userId, session.get("accountId"));
+    // An account suspended for an unpaid invoice still signs in, to pay it (ADR 044): the policy keeps it to its billing screens.
+    return await loadActor(userId, session.get("accountId"), { billing: true });
   } catch (e) {
     if (isAppError(e) && e.code === "UNAUTHENTICATED") {
       throw redirect("/login", { headers: { "Set-Cookie": await destroySession(session) } });
@@ -60,7 +61,9 @@ async function resolveActor(request: Request): Promise<Actor> {
 /** requireActor + the permission policy for this request's path (or a given one). */
 export async function requireRoute(request: Request, path = new URL(request.url).pathname): Promise<SignedInCtx> {
   const actor = await requireActor(request);
-  if (!decide(actor, path).allowed) throw redirect("/403");
+  const decision = decide(actor, path);
+  // Suspended for an unpaid invoice: its invoices, where the screen says why and how to pay.
+  if (!decision.allowed) throw redirect(decision.reason === "suspended" ? "/invoices" : "/403");
   return { ...requestCtx(request), actor, sessionId: sessionIds.get(request) };
 }
 

@@ -1,6 +1,7 @@
 /**
- * /invoice/{id}: one invoice of the account (issue 18, ADR 043): its status, amount, due and paid
- * dates and, while pending, how to pay it — the Pix QR code (drawn on the server, no script), the
+ * /invoice/{id}: one invoice of the account (issue 18, ADR 043, 044): its status, amount, due and paid
+ * dates, a cycle's period, its line items and, while it can be paid (pending, or a cycle's failed
+ * for being overdue), how to pay it — the Pix QR code (drawn on the server, no script), the
  * "copia e cola" and the payment provider's page. The provider's confirmation makes it paid: the
  * page shows it on the next load.
  */
@@ -54,7 +55,39 @@ export default function InvoiceScreen() {
                 <dd data-testid="invoice-paid-at">{formatDate(invoice.paid_at, lng, true)}</dd>
               </>
             ) : null}
+            {invoice.period_start && invoice.period_end ? (
+              <>
+                <dt className="text-muted-foreground">{t("invoice.period")}</dt>
+                <dd data-testid="invoice-period">
+                  {/* The period ends at a São Paulo midnight (exclusive): its last day is the one before. */}
+                  {t("invoice.periodRange", { from: formatDate(invoice.period_start, lng), to: formatDate(new Date(new Date(invoice.period_end).getTime() - 1), lng) })}
+                </dd>
+              </>
+            ) : null}
           </dl>
+          <table className="w-full text-sm" data-testid="invoice-lines" aria-label={t("invoice.lines")}>
+            <thead>
+              <tr className="text-left text-muted-foreground">
+                <th className="py-1">{t("invoice.item")}</th>
+                <th className="text-right">{t("invoice.quantity")}</th>
+                <th className="text-right">{t("invoice.amount")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {invoice.lines.map((l) => (
+                <tr key={l.item} className="border-t" data-item={l.item}>
+                  <td className="py-1">{t(`lines.${l.item}`)}</td>
+                  <td className="text-right">{l.quantity}</td>
+                  <td className="text-right">{formatMoney(l.amount, invoice.currency, lng)}</td>
+                </tr>
+              ))}
+              <tr className="border-t font-medium">
+                <td className="py-1">{t("invoice.total")}</td>
+                <td />
+                <td className="text-right">{formatMoney(invoice.amount, invoice.currency, lng)}</td>
+              </tr>
+            </tbody>
+          </table>
           {invoice.pix ? (
             <section className="space-y-3" aria-label={t("invoice.pix")}>
               <h3 className="font-medium">{t("invoice.pix")}</h3>

@@ -1,6 +1,7 @@
 /**
  * /invoices: the account's invoices, newest first (issue 18): kind, status, amount, due and paid
- * dates; a row opens the invoice. Keyset pages ("More"), a link to top up. No script needed.
+ * dates; a row opens the invoice. An account suspended for an unpaid invoice (ADR 044) is sent
+ * here from every other screen, and told why. Keyset pages ("More"), a link to top up. No script needed.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
@@ -20,16 +21,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const cursor = new URL(request.url).searchParams.get("cursor") ?? undefined;
   const page = await orHttpError(listInvoices(ctx, { cursor, limit: "50" }));
-  return json(page, { headers: { "Cache-Control": "private, no-store" } });
+  // Suspended for an unpaid invoice (ADR 044): every other screen brings them here; say why.
+  return json({ ...page, suspended: ctx.actor.suspended === true }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export default function Invoices() {
-  const { data, next_cursor } = useLoaderData<typeof loader>();
+  const { data, next_cursor, suspended } = useLoaderData<typeof loader>();
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation("billing");
   return (
     <div className="space-y-6">
       <PageHeader description={t("invoices.description")} />
+      {suspended ? (
+        <p role="alert" data-testid="account-suspended" className="rounded-md border border-destructive p-3 text-sm text-destructive">
+          {t("invoices.suspended")}
+        </p>
+      ) : null}
       <Link to="/new-invoice" className="inline-block text-sm font-medium underline">
         {t("invoices.topUp")}
       </Link>
