@@ -22,12 +22,12 @@ export type Decision = { allowed: true } | { allowed: false; reason: "role" | "p
 
 /**
  * What the people of an account suspended for an unpaid invoice still reach (ADR 044): its
- * invoices, to pay them (and a top-up), and switching to another account. Everything else is
+ * invoices, to pay them (and a top-up), the billing overview that says why, and switching to another account. Everything else is
  * refused (the web sends them to /invoices; the API answers 403 CLIENT_INACTIVE).
  */
-export const SUSPENDED_PATHS = [/^\/invoices$/, /^\/invoice\/[^/]+(\/pdf)?$/, /^\/new-invoice$/, /^\/accounts\/switch$/, /^\/403$/];
+export const SUSPENDED_PATHS = [/^\/billing$/, /^\/invoices$/, /^\/invoice\/[^/]+(\/pdf)?$/, /^\/new-invoice$/, /^\/accounts\/switch$/, /^\/403$/];
 /** The API's counterpart: GET and POST of /api/invoices, an invoice and its PDF. */
-export const SUSPENDED_API_PATHS = [/^\/api\/invoices(\/[^/]+(\/pdf)?)?\/?$/];
+export const SUSPENDED_API_PATHS = [/^\/api\/billing\/?$/, /^\/api\/invoices(\/[^/]+(\/pdf)?)?\/?$/];
 
 /** "Most product routes": admin, user (our agent), owner, billing, developer, sales. */
 export const PRODUCT_ROLES: Role[] = ["admin", "agent", "owner", "billing", "developer", "sales"];

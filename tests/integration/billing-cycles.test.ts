@@ -255,6 +255,12 @@ describe("postpaid cycles", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("A conta está suspensa por uma fatura em aberto");
     expect((await web.get(`/invoice/${first.id}`)).status).toBe(200);
+    // The billing overview too, saying why (web and API); the plans are not reachable.
+    const billing = await web.get("/billing");
+    expect(billing.status).toBe(200);
+    expect(await billing.text()).toContain("A conta está suspensa por uma fatura não paga");
+    expect((await api("/api/billing", { token: again })).body).toMatchObject({ status: "suspended", next_invoice: { id: first.id, status: "fail" } });
+    expect(location(await web.get("/billing/upgrade"))).toBe("/invoices");
 
     // Paid through the provider's signed webhook: paid, credited once, the account active again.
     const balance = await balanceOf(a);
