@@ -50,6 +50,9 @@ export const AccountInfo = t.Composite([
   t.Object({
     plans: t.Record(t.String(), PlanOfService, { description: "The active plan of each service (sms, omni…), keyed by service" }),
     permissions: Permissions,
+    trial_ended_at: nullable(
+      t.String({ format: "date-time", description: "When the account's trial ended without a plan chosen since (the account is asked to choose one; nothing was deleted)" }),
+    ),
     auth_token: t.Optional(t.String({ description: "The account's API token: owner and admin only" })),
   }),
 ]);

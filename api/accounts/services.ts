@@ -92,7 +92,9 @@ const INFO_SQL = prepared(
          COALESCE((SELECT json_agg(json_build_object('service', ap.service, 'id', ap.plan_id, 'name', p.name, 'ends_at', ap.ends_at, 'trial', p.is_trial,
                                                      'permissions', p.permissions) ORDER BY ap.starts_at)
                      FROM account_plans ap JOIN plans p ON p.id = ap.plan_id
-                    WHERE ap.account_id = a.id AND ap.starts_at <= now() AND (ap.ends_at IS NULL OR ap.ends_at > now())), '[]') AS plans
+                    WHERE ap.account_id = a.id AND ap.starts_at <= now() AND (ap.ends_at IS NULL OR ap.ends_at > now())), '[]') AS plans,
+         (SELECT ap.ends_at FROM account_plans ap JOIN plans p ON p.id = ap.plan_id
+           WHERE ap.account_id = a.id AND p.is_trial AND ap.ends_at <= now() ORDER BY ap.ends_at DESC LIMIT 1) AS trial_ended_at
     FROM accounts a JOIN account_balances b ON b.account_id = a.id WHERE a.id = $1`,
 );
 
@@ -115,6 +117,8 @@ type InfoRow = {
   province: string | null;
   postal_code: string | null;
   plans: Array<{ service: string; id: string; name: string | null; ends_at: string | null; trial: boolean | null; permissions: Partial<Record<PlanPermission, boolean>> | null }>;
+  /** When the account's trial ended (its plan row stays, ended: a trial becomes a plan by a change of plan, api/plans/change.ts). */
+  trial_ended_at: Date | null;
 };
 
 export async function accountInfo(ctx: SignedInCtx) {
@@ -141,6 +145,8 @@ export async function accountInfo(ctx: SignedInCtx) {
     address: { street: a.street, number: a.number, complement: a.complement, district: a.district, city: a.city, province: a.province, postal_code: a.postal_code },
     plans,
     permissions,
+    // A trial that ended and was not followed by a plan (a change of plan rewrites the same row): choose a plan.
+    trial_ended_at: a.trial_ended_at ? new Date(a.trial_ended_at).toISOString() : null,
     auth_token: canEditAccount(ctx.actor.role) ? a.auth_token : undefined,
   };
 }

@@ -8,6 +8,16 @@ import { NAV } from "~/components/shell/nav";
 import { requireRoute } from "./auth.server";
 
 /** Everything the app shell shows: who, which account, what the sidebar may offer. */
+const WEEK_MS = 7 * 86_400_000;
+
+/** What the shell says about the trial, if anything; `canChoose`: the person may open the plans' comparison. */
+export function trialNotice(plans: Record<string, { ends_at: string | null; trial: boolean }>, endedAt: string | null, canChoose: boolean, now = Date.now()) {
+  const active = Object.values(plans).find((p) => p.trial && p.ends_at);
+  if (active?.ends_at && Date.parse(active.ends_at) - now <= WEEK_MS) return { state: "ending" as const, at: active.ends_at, canChoose };
+  if (!active && endedAt) return { state: "ended" as const, at: endedAt, canChoose };
+  return null;
+}
+
 export async function shellData(request: Request) {
   const ctx = await requireRoute(request);
   const production = env().NODE_ENV === "production";
@@ -21,6 +31,8 @@ export async function shellData(request: Request) {
   return {
     user: { id: profile.id, name: `${profile.firstName} ${profile.lastName}`.trim(), email: profile.email, locale: profile.locale },
     account: { id: account.id, name: account.name, balance: account.balance, currency: account.currency, role: account.role, plans: account.plans },
+    // The trial: ending within a week, or ended with no plan chosen since (the account is asked to choose one).
+    trial: trialNotice(account.plans, account.trial_ended_at, can(ctx.actor, "/billing/upgrade")),
     accounts: accounts.map((a) => ({ id: a.id, name: a.name, role: a.role })),
     unread,
     nav,

@@ -38,7 +38,7 @@ import { LiveConnectionBanner, LiveHeaderStatus, LiveProvider } from "~/componen
 import { LiveNotifications } from "~/components/notifications/live-notifications";
 import { Button } from "~/components/ui/button";
 import { NativeSelect } from "~/components/ui/native-select";
-import { formatMoney } from "~/lib/format";
+import { formatDate, formatMoney } from "~/lib/format";
 import { supportedLngs, type Lng } from "~/lib/i18n";
 import { cn } from "~/lib/utils";
 
@@ -79,6 +79,8 @@ export type ShellProps = {
   live?: boolean;
   /** Redis clock (ms) when the shell's data was read: where the live socket starts. */
   liveMark?: number | null;
+  /** The trial ending within a week, or ended with no plan chosen since (remix/app/lib/shell.server.ts trialNotice). */
+  trial?: { state: "ending" | "ended"; at: string; canChoose: boolean } | null;
   brandName?: string;
   lng: Lng;
   children: React.ReactNode;
@@ -120,7 +122,7 @@ function Sidebar({ nav, unread }: Pick<ShellProps, "nav" | "unread">) {
   );
 }
 
-export function AppShell({ user, account, accounts, unread, nav, live = false, liveMark = null, brandName, lng, children }: ShellProps) {
+export function AppShell({ user, account, accounts, unread, nav, live = false, liveMark = null, trial = null, brandName, lng, children }: ShellProps) {
   const { t } = useTranslation();
   const brand = brandName ?? t("appName");
   return (
@@ -222,6 +224,7 @@ export function AppShell({ user, account, accounts, unread, nav, live = false, l
           </header>
           <LiveConnectionBanner />
           <main id="content" className="flex-1 p-4 md:p-8">
+            {trial ? <TrialNotice trial={trial} lng={lng} /> : null}
             {children}
           </main>
           {/* With JavaScript: new notifications refresh the badge and lists live (one stream per account). */}
@@ -229,5 +232,20 @@ export function AppShell({ user, account, accounts, unread, nav, live = false, l
         </div>
       </div>
     </LiveProvider>
+  );
+}
+
+/** The trial's end, on every screen: a week before, and after it until a plan is chosen (nothing is deleted meanwhile). */
+function TrialNotice({ trial, lng }: { trial: NonNullable<ShellProps["trial"]>; lng: Lng }) {
+  const { t } = useTranslation();
+  return (
+    <div role="status" data-testid="trial-notice" className="mb-4 rounded-md border border-amber-400/60 bg-amber-50 px-3 py-2 text-sm dark:bg-amber-950">
+      {t(trial.state === "ending" ? "shell.trialEnding" : "shell.trialEnded", { date: formatDate(trial.at, lng) })}{" "}
+      {trial.canChoose ? (
+        <Link to="/billing/upgrade" className="font-medium underline">
+          {t("shell.choosePlan")}
+        </Link>
+      ) : null}
+    </div>
   );
 }
