@@ -18,10 +18,10 @@
  */
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { inflateSync, constants } from "node:zlib";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { signWebhook } from "../../api/channels/webhook-signature";
 import { api, login } from "../support/api";
+import { pdfText } from "../support/pdf";
 import { db, query } from "../support/db";
 import { balanceOf } from "../support/factories";
 import { location, signedInCustomer, signIn, type WebCustomer } from "../support/web";
@@ -94,22 +94,6 @@ async function postEvent(event: unknown) {
     body: raw,
   });
   return { status: res.status, body: (await res.json()) as { result: string; invoice_id: string } };
-}
-
-/** The text a PDF shows (its hex-string text operands, WinAnsi ≈ Latin-1), as in billing-topup.test.ts. */
-function pdfText(bytes: Buffer): string {
-  const s = bytes.toString("latin1");
-  const out: string[] = [];
-  for (const m of s.matchAll(/stream\r?\n/g)) {
-    const start = m.index! + m[0].length;
-    const raw = Buffer.from(s.slice(start, s.indexOf("endstream", start)), "latin1");
-    let data = raw;
-    try {
-      data = inflateSync(raw, { finishFlush: constants.Z_SYNC_FLUSH });
-    } catch {}
-    for (const h of data.toString("latin1").matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) out.push(Buffer.from(h[1], "hex").toString("latin1"));
-  }
-  return out.join("\n").replace(/\u00a0/g, " ");
 }
 
 let weekly: WebCustomer;

@@ -6,12 +6,12 @@
  * press of "Pagar" change nothing); a wrongly signed or unknown-charge event is refused and stores
  * nothing; amounts outside the limits are refused with the field named.
  */
-import { inflateSync, constants } from "node:zlib";
 import { PDFDocument } from "pdf-lib";
 import { hasError, parsePix } from "pix-utils";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { signWebhook } from "../../api/channels/webhook-signature";
 import { api, login, registerPerson, type Person } from "../support/api";
+import { pdfText } from "../support/pdf";
 import { query } from "../support/db";
 import { balanceOf, setAccount } from "../support/factories";
 
@@ -33,22 +33,6 @@ async function postEvent(event: unknown, secret = inject("simulatorWebhookSecret
     body: raw,
   });
   return { status: res.status, body: (await res.json()) as any };
-}
-
-/** The text a PDF shows: every content stream (inflated when compressed), its hex-string text operands decoded as WinAnsi (≈ Latin-1). */
-function pdfText(bytes: Buffer): string {
-  const s = bytes.toString("latin1");
-  const out: string[] = [];
-  for (const m of s.matchAll(/stream\r?\n/g)) {
-    const start = m.index! + m[0].length;
-    const raw = Buffer.from(s.slice(start, s.indexOf("endstream", start)), "latin1");
-    let data = raw;
-    try {
-      data = inflateSync(raw, { finishFlush: constants.Z_SYNC_FLUSH });
-    } catch {}
-    for (const h of data.toString("latin1").matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) out.push(Buffer.from(h[1], "hex").toString("latin1"));
-  }
-  return out.join("\n").replace(/\u00a0/g, " ");
 }
 
 const ledgerOf = (accountId: string) =>
