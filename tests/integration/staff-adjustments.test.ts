@@ -6,13 +6,15 @@
  * the balance (ledger_mismatches() empty). A debit applies even below zero. Bad input (zero, too
  * big, a reason missing or too short) is 422 naming the field, translated, and changes nothing; an
  * unknown customer is 404; a retry with the same Idempotency-Key applies once. A reseller sees only
- * its own customers, read-only; a customer's owner gets 403 everywhere.
+ * its own customers, read-only; a customer's owner gets 403 everywhere. The same through the web
+ * screens: the form's per-page key makes a resubmission adjust once; the reseller sees no form; a
+ * customer's owner is sent to /403.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { balanceOf, setAccount } from "../support/factories";
-import { DEMO_PASSWORD } from "../support/web";
+import { DEMO_PASSWORD, signIn } from "../support/web";
 
 let staff: string;
 let staffId: string;
@@ -173,5 +175,43 @@ describe("the staff's customers", () => {
     expect((await api(`/api/customers/${demoId}`, { token: owner })).status).toBe(403);
     expect((await adjust(demoId, { amount: 100_000, reason: "Eu mesmo" }, owner)).status).toBe(403);
     expect(await balanceOf(demoId)).toBe(before);
+  });
+  it("on the web: the staff's form adjusts once per page (a resubmission replays); a reseller reads its own customers without the form; a customer's owner is sent to /403", async () => {
+    const web = await signIn("staff@demo.example");
+    const before = await balanceOf(customer.accountId);
+    const path = `/admin/customers/${customer.accountId}`;
+    const { html } = await web.page(path);
+    const key = /name="key" value="([^"]+)"/.exec(html)?.[1];
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    const fields = { amount: "-12,34", reason: "Débito de teste pela web", key: key! };
+    const first = await web.post(path, fields);
+    expect(first.status).toBe(302);
+    expect(first.headers.get("location")).toBe(`${path}?adjusted=-1234&balance=${before - 1_234}`);
+    expect((await web.post(path, fields)).status).toBe(302);
+    expect(await balanceOf(customer.accountId)).toBe(before - 1_234);
+    const bad = await web.post(path, { amount: "doze", reason: "Motivo", key: "k" });
+    expect(bad.status).toBe(422);
+    expect(await balanceOf(customer.accountId)).toBe(before - 1_234);
+
+    const reseller = await signIn("reseller@demo.example");
+    const list = await reseller.page("/admin/customers");
+    expect(list.res.status).toBe(200);
+    expect(list.html).toContain("Cliente da Revenda");
+    expect(list.html).not.toContain("Demo Comércio Ltda");
+    const [{ id: childId }] = await query<{ id: string }>(`SELECT id::text FROM accounts WHERE name = 'Cliente da Revenda'`);
+    const child = await reseller.page(`/admin/customers/${childId}`);
+    expect(child.res.status).toBe(200);
+    expect(child.html).not.toContain('name="reason"');
+    const childBefore = await balanceOf(childId);
+    expect((await reseller.post(`/admin/customers/${childId}`, { amount: "10,00", reason: "Revenda pela web" })).status).toBe(403);
+    expect(await balanceOf(childId)).toBe(childBefore);
+    expect((await reseller.get(path)).status).toBe(404);
+
+    const owner = await signIn("owner@demo.example");
+    for (const p of ["/admin/customers", path]) {
+      const res = await owner.get(p);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/403");
+    }
   });
 });
