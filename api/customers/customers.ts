@@ -87,7 +87,7 @@ function customerOut(c: CustomerRow) {
 
 const listSchema = z.object({ q: z.string().trim().max(100, "validation.maxLength::100").optional(), ...pageInput });
 
-/** Customer accounts by name (then id), keyset paged; `q` finds a part of the name, case- and accent-blind as ILIKE is (case only). */
+/** Customer accounts by name (then id), keyset paged; `q` finds a part of the name, case-insensitive (ILIKE; accents count), `%` and `_` literal. */
 export async function listCustomers(ctx: SignedInCtx, input: unknown) {
   const { parent } = reach(ctx);
   const q = validate(listSchema, input);
