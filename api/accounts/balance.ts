@@ -77,3 +77,17 @@ export async function creditBalance(accountId: string, amount: number, transacti
     },
   );
 }
+
+/**
+ * A staff correction (ADR 046): adds `delta` (positive credits, negative debits) to the balance
+ * whatever the credit limit, as one posting. Answers the balance after it, or null when the
+ * account has no balance row. Zero is refused by the caller (a posting is never zero).
+ */
+export async function adjustBalance(accountId: string, delta: number, transaction: Transaction, posting: Posting): Promise<number | null> {
+  const [r] = await rows<{ balance: string }>(
+    `UPDATE account_balances b SET balance = b.balance + $2::bigint, updated_at = now() FROM ${postingSql("$3::text")} WHERE b.account_id = $1 AND $2::bigint <> 0 RETURNING b.balance`,
+    [accountId, delta, postingJson(posting)],
+    { transaction },
+  );
+  return r ? Number(r.balance) : null;
+}

@@ -39,9 +39,7 @@ const NOT_BUILT = [
   "/admin/plans",
   "/admin/plans/create",
   `/admin/plans/${ID}/edit`,
-  "/admin/customers",
   "/admin/customers/create",
-  `/admin/customers/${ID}`,
   `/admin/customers/${ID}/products/create`,
   `/admin/customers/${ID}/short-codes/create`,
   `/admin/customers/${ID}/plans/create`,
@@ -122,7 +120,8 @@ function builtPaths(): RegExp[] {
       .map((s) => {
         const optional = /^\((.*)\)$/.exec(s);
         const inner = optional ? optional[1] : s;
-        const piece = inner.startsWith("$") ? "[^/]+" : inner.replace(/_$/, "");
+        // A parameter never stands for the spec's `create` pages (/admin/customers/create is not /admin/customers/{id}).
+        const piece = inner.startsWith("$") ? "(?!create$)[^/]+" : inner.replace(/_$/, "");
         return optional ? `(?:/${piece})?` : `/${piece}`;
       })
       .join("");

@@ -35,6 +35,7 @@ export const webNamespaces = [
   "billing",
   "plans",
   "usage",
+  "customers",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -115,6 +115,7 @@ export const NAV: NavGroup[] = [
     key: "platform",
     items: [
       { key: "whitelabel", href: "/admin/whitelabel", icon: "palette" },
+      { key: "adminCustomers", href: "/admin/customers", icon: "users" },
       { key: "adminAntifraud", href: "/admin/antifraud", icon: "shield" },
       { key: "adminProviders", href: "/admin/providers", icon: "send" },
       { key: "adminWhatsappStat", href: "/admin/whatsapp/reports/stat", icon: "report" },
