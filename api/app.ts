@@ -32,6 +32,7 @@ import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./wh
 import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
+import { seatRoutes } from "./seats/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -72,6 +73,7 @@ export function createApp() {
     .use(emailApi)
     .use(billingApi)
     .use(usageRoutes)
+    .use(seatRoutes)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)

@@ -35,6 +35,7 @@ export const webNamespaces = [
   "billing",
   "plans",
   "usage",
+  "seats",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */
