@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
 import { addMember, balanceOf, makeUser, setAccount } from "../support/factories";
+import { signIn } from "../support/web";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { updateUser, acceptInvitation } = await import("../../api/users/services");
@@ -150,6 +151,13 @@ describe("agent seats", () => {
     expect(await membership(userId)).toMatchObject({ is_agent: false, charged_until: null, agent_since: null });
     expect(await balanceOf(owner.accountId)).toBe(100);
     expect(await agentEntries(owner.accountId)).toHaveLength(count);
+
+    // The users screen's form (no script): 402, the message under the agent box, in Portuguese.
+    const web = await signIn(owner.email, owner.password);
+    const form = await web.post(`/users/edit/${userId}`, { intent: "update", firstName: "Davi", lastName: "Semsaldo", mobile: "", role: "analyst", isAgent: "on" });
+    expect(form.status).toBe(402);
+    expect(await form.text()).toContain("O saldo e o limite de crédito não cobrem o assento de agente do restante do mês.");
+    expect(await membership(userId)).toMatchObject({ is_agent: false, charged_until: null });
 
     const email = uniqueEmail("seatbroke");
     expect((await api("/api/users/invite", { token, body: { email, role: "agent" } })).status).toBe(201);
