@@ -1,7 +1,7 @@
 /**
  * What agents and numbers cost, in Chromium (issue 18, ADR 047), with and without JavaScript: the
- * demo owner opens /live/billing and sees the price per agent seat, the month's total and the
- * account's agents (themselves among them); the demo admin opens /numbers/active and sees the
+ * demo owner opens /live/billing from the sidebar and sees the price per agent seat, the month's total and the
+ * account's agents (themselves among them); the demo admin opens /numbers/active (the sidebar) and sees the
  * demo short codes with their monthly price and the monthly total; the owner is refused
  * /numbers/active (spec: "/numbers/active admin").
  */
@@ -32,7 +32,8 @@ describe.skipIf(!hasChromium)("agent and number costs in Chromium", () => {
 
       const owner = await newPage(browser(), { javaScriptEnabled });
       await signIn(owner, { email: "owner@demo.example", password: PASSWORD });
-      await owner.goto("/live/billing");
+      await owner.getByRole("link", { name: "Cobrança de agentes", exact: true }).first().click();
+      await owner.waitForURL((u) => u.pathname === "/live/billing");
       await owner.getByRole("heading", { name: "Cobrança de agentes", level: 1 }).waitFor();
       expect(text(await owner.locator('[data-figure="price"]').innerText())).toContain("R$ 49,90");
       expect(text(await owner.locator('[data-figure="count"]').innerText())).toContain(String(agents.length));
@@ -48,7 +49,8 @@ describe.skipIf(!hasChromium)("agent and number costs in Chromium", () => {
 
       const admin = await newPage(browser(), { javaScriptEnabled });
       await signIn(admin, { email: "admin@demo.example", password: PASSWORD });
-      await admin.goto("/numbers/active");
+      await admin.getByRole("link", { name: "Números ativos", exact: true }).first().click();
+      await admin.waitForURL((u) => u.pathname === "/numbers/active");
       await admin.getByRole("heading", { name: "Números ativos", level: 1 }).waitFor();
       const codes = admin.locator("[data-short-codes]");
       for (const n of ["29094", "28282"]) {
