@@ -52,10 +52,18 @@ export async function agentPrice(accountId: string, transaction?: Transaction): 
 /**
  * The membership `membershipId` of `accountId` becomes an agent at `now`: pays the rest of the
  * month unless its seat is paid already, and marks it paid until the next month start. Its row is
- * locked until the transaction ends. INSUFFICIENT_BALANCE (field isAgent) when not covered.
+ * locked until the transaction ends. INSUFFICIENT_BALANCE when not covered, on `refusal.field`
+ * (isAgent; the invitation's form as a whole, "", whose invitee cannot top the account up).
  * Answers what was debited.
  */
-export async function startAgentSeat(accountId: string, membershipId: string, by: string | null, now: Date, transaction: Transaction): Promise<number> {
+export async function startAgentSeat(
+  accountId: string,
+  membershipId: string,
+  by: string | null,
+  now: Date,
+  transaction: Transaction,
+  refusal: { field: string; key: string } = { field: "isAgent", key: "seats.errors.balance" },
+): Promise<number> {
   const m = await row<{ charged_until: Date | null }>(`SELECT charged_until FROM memberships WHERE id = $1 AND account_id = $2 FOR UPDATE`, [membershipId, accountId], {
     transaction,
   });
@@ -65,7 +73,7 @@ export async function startAgentSeat(accountId: string, membershipId: string, by
     const [{ price }, month] = await Promise.all([agentPrice(accountId, transaction), monthOf(now, transaction)]);
     amount = prorate(price, month.start, month.end, now);
     const paid = await debitBalance(accountId, amount, transaction, { kind: "agent", reference: `agent:${membershipId}`, reason: "agent seat, pro rata", by });
-    if (!paid) throw new AppError("INSUFFICIENT_BALANCE", { fields: { isAgent: ["seats.errors.balance"] } });
+    if (!paid) throw new AppError("INSUFFICIENT_BALANCE", { fields: { [refusal.field]: [refusal.key] } });
     await rows(`UPDATE memberships SET charged_until = $2 WHERE id = $1 RETURNING id`, [membershipId, month.end], { transaction });
   }
   await rows(`UPDATE memberships SET agent_since = $2 WHERE id = $1 RETURNING id`, [membershipId, now], { transaction });

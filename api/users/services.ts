@@ -231,7 +231,7 @@ export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?
       );
     }
     const membership = await Membership.create({ accountId: inv.accountId, userId: user.id, role: inv.role, isAgent: inv.role === "agent" }, { transaction });
-    if (membership.isAgent) await startAgentSeat(inv.accountId, membership.id, user.id, now, transaction);
+    if (membership.isAgent) await startAgentSeat(inv.accountId, membership.id, user.id, now, transaction, { field: "", key: "seats.errors.invitation" });
     await inv.update({ acceptedAt: new Date() }, { transaction });
     await user.update({ currentAccountId: inv.accountId }, { transaction });
     await recordAudit({ ...ctx, transaction }, "users.invitation_accepted", { userId: user.id, accountId: inv.accountId, meta: { role: inv.role } });

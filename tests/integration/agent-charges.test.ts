@@ -164,8 +164,15 @@ describe("agent seats", () => {
     const inviteToken = linkIn(await lastMailTo(email), "/invitation/")
       .split("/")
       .pop()!;
-    const existing = await makeUser({ email, firstName: "Eva", lastName: "Semsaldo", verified: true });
-    await expect(acceptInvitation({}, { token: inviteToken }, existing)).rejects.toMatchObject({ code: "INSUFFICIENT_BALANCE" });
+    const [{ password_hash }] = await query<{ password_hash: string }>(`SELECT password_hash FROM users WHERE id = $1`, [owner.userId]);
+    const existing = await makeUser({ email, firstName: "Eva", lastName: "Semsaldo", verified: true, passwordHash: password_hash });
+    // The invitee cannot top the account up: the refusal is the form's, not a field's.
+    await expect(acceptInvitation({}, { token: inviteToken }, existing)).rejects.toMatchObject({ code: "INSUFFICIENT_BALANCE", fields: { "": ["seats.errors.invitation"] } });
+    // On the invitation's page (no script): 402 with the message for the whole form.
+    const invitee = await signIn(email, owner.password);
+    const join = await invitee.post(`/invitation/${inviteToken}`, { intent: "join" });
+    expect(join.status).toBe(402);
+    expect(await join.text()).toContain("Esta conta não pode pagar um novo assento de agente agora.");
     expect(await query(`SELECT 1 FROM memberships WHERE user_id = $1`, [existing])).toEqual([]);
     expect(await query(`SELECT accepted_at FROM invitations WHERE email = $1`, [email])).toEqual([{ accepted_at: null }]);
     await setAccount(owner.accountId, { balance: 1_000_000 });
