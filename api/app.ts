@@ -33,6 +33,7 @@ import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
 import { customerRoutes } from "./customers/routes";
+import { seatRoutes } from "./seats/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -74,6 +75,7 @@ export function createApp() {
     .use(billingApi)
     .use(usageRoutes)
     .use(customerRoutes)
+    .use(seatRoutes)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)

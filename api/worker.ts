@@ -1,5 +1,6 @@
 /** The worker process: Redis Streams consumers for background jobs. */
 import { renewPlans } from "./plans/change";
+import { renewAgentSeats } from "./seats/seats";
 import { DEMO_EMAIL_DOMAIN, ensureDemoEmailDomain, ensureDemoEmailTemplates, usesLocalPeers } from "./email/demo";
 import { recheckDueDomains } from "./email/domains";
 import { startDispatchers } from "./dispatch/dispatcher";
@@ -92,6 +93,8 @@ const sweeps = [
   every("email domain recheck", env().EMAIL_DOMAIN_SWEEP_MS, () => recheckDueDomains()),
   // Plans that renew: the next period's fee debited when one ends (rows locked, SKIP LOCKED: paid once); ADR 045.
   every("plan renewals", 60_000, () => renewPlans()),
+  // Agent seats: each paid at its São Paulo month's start (rows locked, SKIP LOCKED: once per seat and month); ADR 047.
+  every("agent seat renewals", 60_000, () => renewAgentSeats()),
   // messages / message_events partitions: months created ahead; months past the plans' retention exported,
   // verified, detached and dropped. One run over all workers (advisory lock); ADR 029.
   every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),

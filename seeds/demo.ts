@@ -11,6 +11,7 @@ import { Account, AccountPlan, Currency, Department, Membership, Notification, P
 import { buildCurrencies } from "./currencies";
 import { ensurePlatformEmailLibrary } from "../api/email/libs";
 import { dayStartSql, periodEndSql, renews } from "../api/plans/change";
+import { nextMonthStartSql } from "../api/seats/seats";
 
 /** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
 export const DEMO_PASSWORD = "Demo!Mensa#2026";
@@ -88,12 +89,17 @@ export async function seed({ log }: { log: (s: string) => void }) {
       } else if (!user.currentAccountId) {
         await user.update({ currentAccountId: acc.id }, t);
       }
-      count(
+      const membership = count(
         await Membership.findOrCreate({
           where: { accountId: acc.id, userId: user.id },
           defaults: { accountId: acc.id, userId: user.id, role, isAgent: AGENT_ROLES.has(role), departmentId },
           ...t,
         }),
+      );
+      // A seeded agent's seat is paid for the current São Paulo month (ADR 047).
+      await sequelize().query(
+        `UPDATE memberships SET charged_until = ${nextMonthStartSql("now()")}, agent_since = coalesce(agent_since, created_at) WHERE id = $1 AND is_agent AND charged_until IS NULL`,
+        { bind: [membership.id], transaction },
       );
       logins.push([email, role, acc.name]);
     };

@@ -13,6 +13,7 @@ import { decodeCursor, keyset } from "../lib/page";
 import type { Role } from "../../models/constants";
 import { canWrite } from "../policy/policy";
 import { accountPageSchema, accountSchema } from "./schemas";
+import { foundingAgentSeat } from "../seats/seats";
 
 function view(a: Account, role: string, isAgent: boolean, balance: number) {
   return {
@@ -183,7 +184,9 @@ export async function createAccount(ctx: SignedInCtx, input: unknown) {
       },
       { transaction },
     );
-    await Membership.create({ accountId: account.id, userId: ctx.actor.userId, role: "owner", isAgent: true }, { transaction });
+    const founder = await Membership.create({ accountId: account.id, userId: ctx.actor.userId, role: "owner", isAgent: true }, { transaction });
+    // The founding owner attends: its agent seat is paid until the next month start (ADR 047).
+    await foundingAgentSeat(founder.id, new Date(), transaction);
     await recordAudit({ ...ctx, transaction }, "accounts.created", { accountId: account.id });
     return view(account, "owner", true, 0);
   });

@@ -10,6 +10,7 @@ import { randomToken } from "../lib/crypto";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { outboundFetch } from "../lib/outbound";
+import { foundingAgentSeat } from "../seats/seats";
 
 export type OAuthProvider = "google" | "facebook";
 export type OAuthProfile = { id: string; email?: string | null; emailVerified?: boolean; firstName?: string | null; lastName?: string | null };
@@ -49,7 +50,9 @@ export async function oauthSignIn(ctx: Ctx, provider: OAuthProvider, profile: OA
         { transaction },
       );
       const account = await Account.create({ name: [profile.firstName, profile.lastName].filter(Boolean).join(" ") || email, authToken: randomToken(24) }, { transaction });
-      await Membership.create({ accountId: account.id, userId: user.id, role: "owner", isAgent: true }, { transaction });
+      const founder = await Membership.create({ accountId: account.id, userId: user.id, role: "owner", isAgent: true }, { transaction });
+      // The founding owner attends: its agent seat is paid until the next month start (ADR 047).
+      await foundingAgentSeat(founder.id, new Date(), transaction);
       await user.update({ currentAccountId: account.id }, { transaction });
     }
     await recordAudit({ ...ctx, transaction }, "auth.oauth_login", { userId: user.id, accountId: user.currentAccountId, meta: { provider } });

@@ -12,6 +12,7 @@ import { registerSchema } from "./schemas";
 import { issueUserToken } from "./user-tokens";
 import { enqueueMail } from "../mail/enqueue";
 import type { z } from "../lib/zod";
+import { foundingAgentSeat } from "../seats/seats";
 
 type RegisterData = z.infer<typeof registerSchema>;
 
@@ -66,7 +67,9 @@ async function createOrNotify(ctx: Ctx, data: RegisterData, opts: { trial?: bool
       { transaction },
     );
     const account = await Account.create({ name: data.companyName, authToken: randomToken(24), whitelabelId: opts.whitelabelId ?? null }, { transaction });
-    await Membership.create({ accountId: account.id, userId: user.id, role: "owner", isAgent: true }, { transaction });
+    const founder = await Membership.create({ accountId: account.id, userId: user.id, role: "owner", isAgent: true }, { transaction });
+    // The founding owner attends: its agent seat is paid until the next month start (ADR 047).
+    await foundingAgentSeat(founder.id, new Date(), transaction);
     await user.update({ currentAccountId: account.id }, { transaction });
     if (opts.trial) {
       const plan = await Plan.findOne({ where: { isTrial: true, active: true }, transaction });

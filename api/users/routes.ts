@@ -76,8 +76,10 @@ export const userRoutes = new Elysia({ prefix: "/users", tags: ["users"], detail
       departmentId: t.Optional(t.String()),
     }),
     detail: {
-      responses: { ...successResponse(R.User), ...errorResponses(409) },
-      summary: "Edit a person's name, mobile, role, agent flag and department (owner or admin; 409 LAST_OWNER when the last owner would lose the role)",
+      responses: { ...successResponse(R.User), ...errorResponses(402, 409) },
+      summary:
+        "Edit a person's name, mobile, role, agent flag and department (owner or admin; 409 LAST_OWNER when the last owner would lose the role). " +
+        "Turning isAgent on pays the agent seat's rest of the São Paulo month (ADR 047): 402 INSUFFICIENT_BALANCE on isAgent when balance and credit limit do not cover it",
     },
   })
   .delete(

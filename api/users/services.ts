@@ -21,6 +21,7 @@ import { changePasswordSchema } from "../auth/schemas";
 import { verifyPassword } from "../auth/passwords";
 import { assertPasswordCheckAllowed, clearPasswordChecks } from "../auth/rate-limit";
 import { revokeMembershipConnections, revokeUserSessions } from "../auth/revocation";
+import { startAgentSeat } from "../seats/seats";
 
 export const PAGE_SIZE = 20;
 const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -207,8 +208,10 @@ export async function findInvitation(token: string) {
 /**
  * Accept: a new person sets their name and password (their e-mail is proven by the link);
  * someone who already has a login joins with it (`signedInUserId` must own the invited e-mail).
+ * Invited as agent, the person is a chat agent: the account pays the seat's rest of the month
+ * (ADR 047), or the acceptance is refused (402) and nothing is kept.
  */
-export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?: string) {
+export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?: string, now = new Date()) {
   const token = typeof input === "object" && input && "token" in input ? String((input as { token: unknown }).token) : "";
   return sequelize().transaction(async (transaction) => {
     const inv = await Invitation.findOne({
@@ -227,7 +230,8 @@ export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?
         { transaction },
       );
     }
-    await Membership.create({ accountId: inv.accountId, userId: user.id, role: inv.role, isAgent: inv.role === "agent" }, { transaction });
+    const membership = await Membership.create({ accountId: inv.accountId, userId: user.id, role: inv.role, isAgent: inv.role === "agent" }, { transaction });
+    if (membership.isAgent) await startAgentSeat(inv.accountId, membership.id, user.id, now, transaction, { field: "", key: "seats.errors.invitation" });
     await inv.update({ acceptedAt: new Date() }, { transaction });
     await user.update({ currentAccountId: inv.accountId }, { transaction });
     await recordAudit({ ...ctx, transaction }, "users.invitation_accepted", { userId: user.id, accountId: inv.accountId, meta: { role: inv.role } });
@@ -237,7 +241,11 @@ export async function acceptInvitation(ctx: Ctx, input: unknown, signedInUserId?
   });
 }
 
-export async function updateUser(ctx: SignedInCtx, userId: string, input: unknown) {
+/**
+ * Edits a person of the account. Turning the chat agent flag on pays the seat's rest of the month
+ * (ADR 047) in the same transaction: not covered, 402 on isAgent and nothing changes; off returns nothing.
+ */
+export async function updateUser(ctx: SignedInCtx, userId: string, input: unknown, now = new Date()) {
   assertManager(ctx);
   assertId(userId);
   const data = validate(updateUserSchema, input);
@@ -261,6 +269,7 @@ export async function updateUser(ctx: SignedInCtx, userId: string, input: unknow
     }
     const previousRole = m.role;
     const wasAgent = m.isAgent;
+    if (data.isAgent && !wasAgent) await startAgentSeat(ctx.actor.accountId, m.id, ctx.actor.userId, now, transaction);
     await m.user.update({ firstName: data.firstName, lastName: data.lastName, mobile: data.mobile }, { transaction });
     await m.update({ role: data.role ?? m.role, isAgent: data.isAgent, departmentId }, { transaction });
     await recordAudit({ ...ctx, transaction }, "users.updated", { meta: { userId, role: m.role, previousRole } });

@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
 import { DEMO_PASSWORD, location, signedInCustomer, signIn, WebClient } from "../support/web";
+import { setAccount } from "../support/factories";
 
 type Row = Record<string, any>;
 const one = async <T = Row>(sql: string, params: unknown[] = []) => (await query<T>(sql, params))[0];
@@ -339,6 +340,7 @@ describe("contacts screens (JavaScript off)", () => {
     const id = idFrom(await c.post("/contacts/new", contactForm({ first_name: "Sigilo", mobile_number: mobile(), "custom.cpf": "123.456.789-09" })));
     expect((await pageOf(c, `/contacts/${id}`)).html).toContain('value="123.456.789-09"');
 
+    await setAccount(owner.accountId, { balance: 100_000 }); // adding a chat agent is charged (ADR 047)
     const agent = await inviteAndAccept(c, uniqueEmail("ctagent"), "agent");
     const { res, html } = await pageOf(agent, `/contacts/${id}`);
     expect(res.status).toBe(200);

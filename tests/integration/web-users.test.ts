@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { DEMO_PASSWORD, WebClient, location, signIn } from "../support/web";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
-import { addMember, makeUser, setUser } from "../support/factories";
+import { addMember, makeUser, setAccount, setUser } from "../support/factories";
 
 const ROLES = ["owner", "admin", "manager", "agent", "analyst", "sales", "security", "developer", "billing", "carrier"];
 const DEMO_ACCOUNT = "Demo Comércio Ltda";
@@ -233,6 +233,8 @@ describe("/users/edit/{id}", () => {
   it("edits a person who accepted an invitation, then removes them from the account", async () => {
     // A fresh trial customer (omni plan, so departments apply) with its own department.
     const { client: owner, accountId } = await freshCustomer("editowner", true);
+    // Adding a chat agent is charged (ADR 047): the account has a balance to pay the seat.
+    await setAccount(accountId, { balance: 100_000 });
     const deptName = unique("Vendas");
     expect((await owner.post("/departments?index", { intent: "create", name: deptName, description: "", status: "active" })).status).toBe(302);
     const vendas = (await one<{ id: string }>("SELECT id FROM departments WHERE account_id = $1 AND name = $2", [accountId, deptName])).id;

@@ -36,6 +36,7 @@ export const webNamespaces = [
   "plans",
   "usage",
   "customers",
+  "seats",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */
