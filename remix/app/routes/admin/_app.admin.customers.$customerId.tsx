@@ -12,6 +12,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { adjustCustomerBalance, getCustomer } from "~api/customers/customers";
@@ -62,6 +63,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const done = adjusted !== null && balance !== null && /^-?\d+$/.test(adjusted) && /^-?\d+$/.test(balance) ? { amount: Number(adjusted), balance: Number(balance) } : null;
   return json({ customer: data, done, key: data.can_adjust ? randomUUID() : null }, { headers: { "Cache-Control": "private, no-store" } });
 }
+
+/**
+ * A refused adjustment does not reload the page's data: a reload would bring a new key, so a new
+ * form, and clear what the person is already typing to correct it (nothing was written anyway).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  (actionResult as FormReply | undefined)?.result?.status === "error" ? false : defaultShouldRevalidate;
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
