@@ -39,72 +39,82 @@ export default function ActiveNumbers() {
           <p className="text-lg font-semibold">{money(n.monthly_total)}</p>
         </CardContent>
       </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>{t("numbers.shortCodes")}</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {n.short_codes.length ? (
-            <Table data-short-codes>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>{t("numbers.number")}</TableHead>
-                  <TableHead>{t("numbers.nickname")}</TableHead>
-                  <TableHead>{t("numbers.status")}</TableHead>
-                  <TableHead>{t("numbers.since")}</TableHead>
-                  <TableHead className="text-right">{t("numbers.monthlyPrice")}</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {n.short_codes.map((s) => (
-                  <TableRow key={s.id}>
-                    <TableCell className="font-mono">{s.number}</TableCell>
-                    <TableCell>{s.nickname}</TableCell>
-                    <TableCell>{t(`numbers.statuses.${s.status}`, { defaultValue: s.status })}</TableCell>
-                    <TableCell>{formatDate(s.since, lng)}</TableCell>
-                    <TableCell className="text-right">{money(s.monthly_price)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          ) : (
-            <p className="text-sm text-muted-foreground">{t("numbers.noShortCodes")}</p>
-          )}
-        </CardContent>
-      </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>{t("numbers.whatsapp")}</CardTitle>
-        </CardHeader>
-        <CardContent>
-          {n.whatsapp_numbers.length ? (
-            <Table data-whatsapp-numbers>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>{t("numbers.number")}</TableHead>
-                  <TableHead>{t("numbers.name")}</TableHead>
-                  <TableHead>{t("numbers.status")}</TableHead>
-                  <TableHead>{t("numbers.since")}</TableHead>
-                  <TableHead className="text-right">{t("numbers.monthlyPrice")}</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {n.whatsapp_numbers.map((w) => (
-                  <TableRow key={w.id}>
-                    <TableCell className="font-mono">{w.number}</TableCell>
-                    <TableCell>{w.name}</TableCell>
-                    <TableCell>{w.status}</TableCell>
-                    <TableCell>{formatDate(w.since, lng)}</TableCell>
-                    <TableCell className="text-right">{money(w.monthly_price)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          ) : (
-            <p className="text-sm text-muted-foreground">{t("numbers.noWhatsapp")}</p>
-          )}
-        </CardContent>
-      </Card>
+      <NumbersCard
+        title={t("numbers.shortCodes")}
+        labelHead={t("numbers.nickname")}
+        empty={t("numbers.noShortCodes")}
+        kind="short-codes"
+        rows={n.short_codes.map((s) => ({ ...s, label: s.nickname, status: t(`numbers.statuses.${s.status}`, { defaultValue: s.status }) }))}
+        money={money}
+        lng={lng}
+      />
+      <NumbersCard
+        title={t("numbers.whatsapp")}
+        labelHead={t("numbers.name")}
+        empty={t("numbers.noWhatsapp")}
+        kind="whatsapp-numbers"
+        rows={n.whatsapp_numbers.map((w) => ({ ...w, label: w.name }))}
+        money={money}
+        lng={lng}
+      />
     </div>
+  );
+}
+
+type NumberRow = { id: string; number: string; label: string; status: string; since: string; monthly_price: number };
+
+/** One kind of number (short codes, WhatsApp numbers): number, its name, status, since when, monthly price. */
+function NumbersCard({
+  title,
+  labelHead,
+  empty,
+  kind,
+  rows,
+  money,
+  lng,
+}: {
+  title: string;
+  labelHead: string;
+  empty: string;
+  kind: string;
+  rows: NumberRow[];
+  money: (v: number) => string;
+  lng: Lng;
+}) {
+  const { t } = useTranslation("seats");
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {rows.length ? (
+          <Table {...{ [`data-${kind}`]: "" }}>
+            <TableHeader>
+              <TableRow>
+                <TableHead>{t("numbers.number")}</TableHead>
+                <TableHead>{labelHead}</TableHead>
+                <TableHead>{t("numbers.status")}</TableHead>
+                <TableHead>{t("numbers.since")}</TableHead>
+                <TableHead className="text-right">{t("numbers.monthlyPrice")}</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((r) => (
+                <TableRow key={r.id}>
+                  <TableCell className="font-mono">{r.number}</TableCell>
+                  <TableCell>{r.label}</TableCell>
+                  <TableCell>{r.status}</TableCell>
+                  <TableCell>{formatDate(r.since, lng)}</TableCell>
+                  <TableCell className="text-right">{money(r.monthly_price)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        ) : (
+          <p className="text-sm text-muted-foreground">{empty}</p>
+        )}
+      </CardContent>
+    </Card>
   );
 }
