@@ -29,7 +29,7 @@ import { adapterFor, channels, defaultProvider, dispatchStream } from "../channe
 import { startConsumer, type Entry } from "../jobs/runner";
 import { env, parseRouteRates, type RouteRate } from "../lib/env";
 import { nextStatus, type FailureStatus, type MessageStatus } from "../messages/status";
-import { acquire, bucketFor, pause } from "./rate-limit";
+import { bucketFor, pause, waitForSlot } from "./rate-limit";
 import { recoverLostEntries } from "./recovery";
 import { exec, rows } from "../lib/sql";
 import { GroupCommit } from "../lib/group-commit";
@@ -272,8 +272,7 @@ async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<
   const bucket = bucketFor(msg.channel, adapter.provider, msg.route);
   const limit = routeRate(msg.channel, msg.route);
   for (let throttles = 0; ; ) {
-    const wait = await acquire(bucket, limit?.rate ?? 0, limit?.burst ?? 1);
-    if (wait > 0) await waitKeeping(wait, meta.touch);
+    await waitForSlot(bucket, limit?.rate ?? 0, limit?.burst ?? 1, (ms) => waitKeeping(ms, meta.touch));
     try {
       const { providerMessageId } = await adapter.send(outbound, { idempotencyKey: msg.id });
       return { provider: adapter.provider, providerMessageId };

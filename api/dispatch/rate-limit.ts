@@ -59,6 +59,27 @@ export function acquire(bucketKey: string, ratePerSecond: number, burst = 1): Pr
   return run(bucketKey, ratePerSecond, Math.max(1, Math.floor(burst)));
 }
 
+/** How many times a lane woken past its slot takes a new one before it submits anyway. */
+const MAX_LATE = 5;
+
+/**
+ * Takes a slot of `bucketKey` and waits for it (`sleep` waits; it may keep the caller's job alive
+ * meanwhile). A slot is a moment, not a ticket: a worker whose event loop was starved (a busy CPU,
+ * a long GC) wakes its waiting lanes late and together, and had they all submitted then, the route
+ * would have seen a burst above its rate. A lane woken more than one interval past its slot takes a
+ * new one instead (after the slots reserved meanwhile, so the late lanes spread out again), at most
+ * MAX_LATE times so a starved worker still makes progress. Answers how many slots were retaken.
+ */
+export async function waitForSlot(bucketKey: string, ratePerSecond: number, burst: number, sleep: (ms: number) => Promise<void>): Promise<number> {
+  for (let late = 0; ; late++) {
+    const wait = await acquire(bucketKey, ratePerSecond, burst);
+    if (wait <= 0) return late;
+    const slot = Date.now() + wait;
+    await sleep(wait);
+    if (ratePerSecond <= 0 || late >= MAX_LATE || Date.now() - slot <= 1000 / ratePerSecond) return late;
+  }
+}
+
 /** The provider asked us to slow down: nobody submits on `bucketKey` for `ms`. Extends, never shortens, a pause. */
 export async function pause(bucketKey: string, ms: number): Promise<void> {
   const k = keys.dispatchBucketPause(bucketKey);

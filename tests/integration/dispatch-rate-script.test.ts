@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
 
 process.env.REDIS_PREFIX = `${inject("redisPrefix")}rate-script:`;
-const { acquire, pause } = await import("../../api/dispatch/rate-limit");
+const { acquire, pause, waitForSlot } = await import("../../api/dispatch/rate-limit");
 const { closeRedis } = await import("../../api/lib/redis");
 
 afterAll(async () => {
@@ -22,5 +22,35 @@ describe("dispatch rate limiter script", () => {
       expect(await acquire(bucket, 1000, 10)).toBe(0);
       await pause(bucket, 1);
     }
+  });
+
+  it("lanes woken late together by a starved event loop take new slots instead of bursting", async () => {
+    // 5 a second: one slot every 200 ms. Six lanes reserve 0, 200 … 1000 ms; then the event loop is
+    // blocked for 1.5 s, so all their timers fall due at once. Submitting then would be six at once.
+    const bucket = `sms:simulator:late-${Date.now()}`;
+    const lanes = 6;
+    let sleeping = 0;
+    let allReserved!: () => void;
+    const reserved = new Promise<void>((r) => {
+      allReserved = r;
+    });
+    const sleep = (ms: number) => {
+      if (++sleeping === lanes - 1) allReserved();
+      return new Promise<void>((r) => setTimeout(r, ms));
+    };
+    const submits: number[] = [];
+    const running = Array.from({ length: lanes }, async () => {
+      await waitForSlot(bucket, 5, 1, sleep);
+      submits.push(Date.now());
+    });
+    await reserved;
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {
+      // a starved worker: nothing else runs
+    }
+    await Promise.all(running);
+    // At most burst + rate × window (+1 for timer jitter) in any 400 ms.
+    const busiest = Math.max(...submits.map((t) => submits.filter((u) => u >= t && u < t + 400).length));
+    expect(busiest, JSON.stringify(submits.map((t) => t - submits[0]))).toBeLessThanOrEqual(4);
   });
 });

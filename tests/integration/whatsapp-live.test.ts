@@ -135,8 +135,11 @@ describe("WhatsApp rooms", () => {
     const out = await peerSent(from);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ type: "text", content: { type: "text", text: { body: "Olá Joana! Seu pedido sai hoje." } } });
+    // The room hears the newest status: "read" always; "delivered" too unless both receipts came in
+    // one flush, where only the last is announced (read implies delivered: delivered_at is set above).
     const events = (await roomLiveEvents(redis, stack, accountId, room.id)).map((e) => e.event);
-    expect(events).toEqual(expect.arrayContaining(["delivered", "read"]));
+    expect(events).toContain("read");
+    expect(events.indexOf("delivered") === -1 || events.indexOf("delivered") < events.indexOf("read")).toBe(true);
     const [final] = await stack.query<{ status: string }>(`SELECT status FROM messages WHERE id = $1`, [live.message_id]);
     expect(final.status).toBe("read");
   });
