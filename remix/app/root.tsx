@@ -1,5 +1,5 @@
 import "~/lib/zod-jitless";
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -7,7 +7,7 @@ import { useChangeLanguage } from "remix-i18next/react";
 import { publicEnv } from "~api/lib/env";
 import { brandForHost } from "~api/whitelabel/services";
 import { ToastProvider } from "~/components/ui/toast";
-import { useCrumbs } from "~/components/shell/page-header";
+import { useCrumbs, usePageTitle } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { guard } from "~/lib/auth.server";
 import { csrfToken } from "~/lib/csrf.server";
@@ -21,8 +21,6 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
-
-export const meta: MetaFunction = () => [{ name: "viewport", content: "width=device-width, initial-scale=1" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await guard(request);
@@ -41,11 +39,18 @@ export function useRootData() {
   return useRouteLoaderData<RootData>("root");
 }
 
+/**
+ * The page's one <title>: the deepest route's own `handle.title` (a page outside the shell, such as
+ * /webchat or /live/simulator), else its last breadcrumb, then the brand. Routes export no `meta`
+ * title: a route's `meta` replaces its parents' (the viewport went missing that way) and its title
+ * came on top of this one.
+ */
 function Title({ brand }: { brand?: string }) {
   const crumbs = useCrumbs();
+  const own = usePageTitle();
   const { t } = useTranslation();
   const name = brand ?? (t("appName") as string);
-  const page = crumbs.at(-1)?.label;
+  const page = own ?? crumbs.at(-1)?.label;
   return <title>{page ? `${page} · ${name}` : name}</title>;
 }
 
@@ -55,6 +60,7 @@ function Document({ children, lng, brandColor, brandName }: { children: React.Re
     <html lang={lng} style={brandColor ? ({ "--primary": brandColor, "--primary-foreground": "#ffffff" } as React.CSSProperties) : undefined}>
       <head>
         <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Title brand={brandName} />
         <Links />

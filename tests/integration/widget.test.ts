@@ -197,12 +197,22 @@ describe("the widget script", () => {
   });
 });
 
+/** One <title> (the page's own, then the brand) and the viewport meta: a phone renders it at its width (issue 19). */
+function expectOneHead(html: string, title: string) {
+  const head = html.slice(0, html.indexOf("</head>"));
+  const titles = [...head.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]);
+  expect(titles).toHaveLength(1);
+  expect(titles[0].startsWith(`${title} · `)).toBe(true);
+  expect(head.match(/<meta name="viewport" content="width=device-width, initial-scale=1"\/>/g)).toHaveLength(1);
+}
+
 describe("hosted pages", () => {
   it("/webchat?key= is public and embeds the widget; an unknown key is not found", async () => {
     const web = new WebClient();
     const { res, html } = await web.page(`/webchat?key=${widgetKey}`);
     expect(res.status).toBe(200);
     expect(html).toContain("Fale com a Loja");
+    expectOneHead(html, "Fale com a Loja");
     expect((await web.get(`/webchat?key=desconhecida-1234567890`)).status).toBe(404);
   });
 
@@ -211,6 +221,7 @@ describe("hosted pages", () => {
     const anon = await out.page("/live/simulator");
     expect(anon.res.status).toBe(200);
     expect(anon.html).toContain("Simulador do widget");
+    expectOneHead(anon.html, "Simulador do widget");
     expect(anon.html).not.toContain(widgetKey);
     const withKey = await out.page(`/live/simulator?key=${widgetKey}`);
     expect(withKey.html).toContain(`data-key=&quot;${widgetKey}&quot;`);

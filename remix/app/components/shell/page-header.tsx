@@ -4,7 +4,18 @@ import { Breadcrumbs } from "~/components/ui/breadcrumbs";
 
 /** A route declares `handle = { crumb: "ns:key" }` (or a function of its data); breadcrumbs and title follow. */
 export type Crumb = string | ((data: unknown) => { key: string; params?: Record<string, unknown> } | string);
-export type RouteHandle = { crumb?: Crumb };
+/** `title`: a page's own title from its data (pages outside the shell, without breadcrumbs). */
+export type RouteHandle = { crumb?: Crumb; title?: (data: unknown) => string | undefined };
+
+/** The deepest route's own title (`handle.title`), if it has one. */
+export function usePageTitle(): string | undefined {
+  const matches = useMatches();
+  for (const m of [...matches].reverse()) {
+    const title = (m.handle as RouteHandle | undefined)?.title;
+    if (title) return title(m.data);
+  }
+  return undefined;
+}
 
 export function useCrumbs() {
   const matches = useMatches();

@@ -3,7 +3,7 @@
  * account's widget. Signed in, the account's own widget by default; anyone may pass ?key=.
  * The key form is a plain GET form (works without JavaScript); the widget itself needs it.
  */
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { embedSnippet, settingsRow, widgetConfigByKey } from "~api/live/settings";
 import { WidgetEmbed } from "~/components/live/widget-embed";
@@ -37,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.text.title ?? "Simulator" }];
+export const handle = { title: (data: unknown) => (data as { text?: { title?: string } } | undefined)?.text?.title };
 
 export default function Simulator() {
   const { key, asked, snippet, text } = useLoaderData<typeof loader>();
