@@ -132,6 +132,7 @@ export const Sync = t.Object({
   account_id: uuid(),
   supervisor: t.Boolean({ description: "Owner, admin or manager: sees every agent's rooms" }),
   status: AgentStatus,
+  status_at: nullable(when("When I last chose my status; null: never (the first connect makes me AVAILABLE)")),
   load: Load,
   counts: Counts,
   settings: LiveSettings,

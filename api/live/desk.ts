@@ -33,8 +33,8 @@ export async function deskOptions(ctx: SignedInCtx) {
        ORDER BY array_position($2::text[], COALESCE(a.status, 'OFFLINE')), lower(u.first_name), lower(u.last_name)`,
       [accountId, [...AGENT_STATUSES]],
     ),
-    rows<{ status: AgentStatus; mute: string; mute_until: Date | null; volume: number }>(
-      `SELECT status, mute, mute_until, volume FROM live_agents WHERE account_id = $1 AND user_id = $2`,
+    rows<{ status: AgentStatus; status_at: Date | null; mute: string; mute_until: Date | null; volume: number }>(
+      `SELECT status, status_at, mute, mute_until, volume FROM live_agents WHERE account_id = $1 AND user_id = $2`,
       [accountId, userId],
     ),
   ]);
@@ -53,6 +53,8 @@ export async function deskOptions(ctx: SignedInCtx) {
     /** mute_until: when a timed mute ends (the screen stops muting then without a reload). */
     me: {
       status: (mine?.status ?? null) as AgentStatus | null,
+      /** When the agent last chose a status (null: never): a newer choice made elsewhere wins over this browser's (issue 19). */
+      status_at: mine?.status && mine.status_at ? new Date(mine.status_at).toISOString() : null,
       muted,
       mute_until: muted && mine?.mute_until ? new Date(mine.mute_until).toISOString() : null,
       volume: mine ? Number(mine.volume) : 1,
@@ -96,6 +98,7 @@ export async function liveSync(ctx: SignedInCtx) {
     account_id: ctx.actor.accountId,
     supervisor: isSupervisor(ctx.actor),
     status: options.me.status ?? "OFFLINE",
+    status_at: options.me.status_at,
     load,
     counts,
     settings: options.settings,

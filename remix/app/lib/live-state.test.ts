@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   addPending,
+  connectionBannerShown,
+  parseStoredStatus,
+  statusAtConnect,
   applyLiveEvent,
   failPending,
   fromSnapshot,
@@ -303,5 +306,40 @@ describe("mutedAt", () => {
   it("'always' has no end; not muted is never muted", () => {
     expect(mutedAt({ muted: true, muteUntil: null }, now + 1e12)).toBe(true);
     expect(mutedAt({ muted: false, muteUntil: "2026-11-25T13:00:00.000Z" }, now)).toBe(false);
+  });
+});
+
+describe("the agent's status at connect (issue 19: the agent's choice stands)", () => {
+  const at = (iso: string) => Date.parse(iso);
+  it("keeps an Offline chosen elsewhere (another browser, a form without JavaScript) over nothing stored here", () => {
+    expect(statusAtConnect(null, { status: "OFFLINE", status_at: "2026-11-29T10:00:00Z" })).toBeNull();
+  });
+  it("keeps the server's choice when it is newer than this browser's", () => {
+    expect(statusAtConnect({ status: "AVAILABLE", at: at("2026-11-29T09:00:00Z") }, { status: "OFFLINE", status_at: "2026-11-29T10:00:00Z" })).toBeNull();
+  });
+  it("restores this browser's choice when it is the newer one", () => {
+    expect(statusAtConnect({ status: "BREAK", at: at("2026-11-29T11:00:00Z") }, { status: "AVAILABLE", status_at: "2026-11-29T10:00:00Z" })).toBe("BREAK");
+  });
+  it("makes an agent who never chose AVAILABLE, or what this browser stored", () => {
+    expect(statusAtConnect(null, { status: "OFFLINE", status_at: null })).toBe("AVAILABLE");
+    expect(statusAtConnect({ status: "SHORT_BREAK", at: 1 }, { status: "OFFLINE", status_at: null })).toBe("SHORT_BREAK");
+  });
+  it("reads the stored choice with its time, an older bare status, and ignores junk", () => {
+    expect(parseStoredStatus(JSON.stringify({ status: "BREAK", at: 5 }))).toEqual({ status: "BREAK", at: 5 });
+    expect(parseStoredStatus("OFFLINE")).toEqual({ status: "OFFLINE", at: 0 });
+    expect(parseStoredStatus("nonsense")).toBeNull();
+    expect(parseStoredStatus(null)).toBeNull();
+  });
+});
+
+describe("the connection banner (issue 19)", () => {
+  it("warns of another connection only on /live; a countdown or a closed session everywhere", () => {
+    expect(connectionBannerShown("already_connected", undefined, "/live")).toBe(true);
+    expect(connectionBannerShown("already_connected", undefined, "/contacts")).toBe(false);
+    expect(connectionBannerShown("disconnected", "connected_elsewhere", "/sms/send")).toBe(false);
+    expect(connectionBannerShown("disconnected", "connected_elsewhere", "/live")).toBe(true);
+    expect(connectionBannerShown("disconnected", "closed", "/contacts")).toBe(true);
+    expect(connectionBannerShown("waiting", undefined, "/contacts")).toBe(true);
+    expect(connectionBannerShown("open", undefined, "/live")).toBe(false);
   });
 });

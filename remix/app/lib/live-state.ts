@@ -312,3 +312,34 @@ export function isAlert(state: DeskState, e: LiveEventMessage): boolean {
 export function mutedAt(sound: { muted: boolean; muteUntil?: string | null }, now = Date.now()): boolean {
   return sound.muted && (!sound.muteUntil || now < Date.parse(sound.muteUntil));
 }
+
+/** This browser's last status choice as stored (`{status, at}`; an older plain string counts as chosen at no known time). */
+export function parseStoredStatus(raw: string | null): { status: string; at: number } | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as { status?: unknown; at?: unknown };
+    if (v && typeof v.status === "string" && typeof v.at === "number") return { status: v.status, at: v.at };
+  } catch {
+    // The format before the time was kept: a bare status.
+  }
+  return (AGENT_STATUS_ORDER as readonly string[]).includes(raw) ? { status: raw, at: 0 } : null;
+}
+
+/**
+ * The status to set at the first connect, or null to leave the server's (issue 19: the agent's
+ * choice stands). The latest choice wins: this browser's when it is newer than the one the server
+ * holds (made here, then lost), else the server's (chosen in another browser, a form without
+ * JavaScript, the API); an agent who never chose becomes AVAILABLE (spec section 4's default).
+ */
+export function statusAtConnect(stored: { status: string; at: number } | null, server: { status: string; status_at: string | null }): string | null {
+  const serverAt = server.status_at ? Date.parse(server.status_at) : null;
+  const wanted = stored && (serverAt === null || stored.at > serverAt) ? stored.status : serverAt === null ? "AVAILABLE" : server.status;
+  return wanted === server.status ? null : wanted;
+}
+
+/** Whether the connection banner shows on `pathname`: its trouble is news everywhere, but "connected elsewhere" only on /live (the one place one connection per agent matters). */
+export function connectionBannerShown(status: string | undefined, reason: string | undefined, pathname: string): boolean {
+  if (!status || status === "open" || status === "connecting") return false;
+  const elsewhere = status === "already_connected" || (status === "disconnected" && reason === "connected_elsewhere");
+  return !elsewhere || pathname === "/live";
+}

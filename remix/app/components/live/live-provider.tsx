@@ -18,7 +18,7 @@ import { useTranslation } from "react-i18next";
 import { Button } from "~/components/ui/button";
 import { statusKey } from "~/components/live/use-live-desk";
 import { connectLiveSocket, type LiveSocket, type LiveSocketState } from "~/lib/live-socket";
-import type { LiveConnection, LiveEventMessage } from "~/lib/live-state";
+import { connectionBannerShown, type LiveConnection, type LiveEventMessage, parseStoredStatus, statusAtConnect } from "~/lib/live-state";
 
 export const CONNECT_STEPS = ["sync", "system", "tags", "tabs"] as const;
 export type ConnectStep = (typeof CONNECT_STEPS)[number];
@@ -47,6 +47,7 @@ export type LiveSync = {
   user_id: string;
   supervisor: boolean;
   status: string;
+  status_at: string | null;
   counts: { queue: number; me: number; unread: number } & Record<string, number>;
   load: unknown;
   settings: unknown;
@@ -160,16 +161,17 @@ export function LiveProvider({ enabled, mark, accountId, lang, children }: { ena
       });
       offState = live.onState((state) => {
         setSocketState(state);
-        // At the first connect: the status this person last chose in this browser (default AVAILABLE).
+        // At the first connect: the latest status this person chose, here or elsewhere (statusAtConnect).
         if (state.status !== "open" || restored || !me || !live) return;
         restored = true;
-        let wanted = "AVAILABLE";
+        let stored: string | null = null;
         try {
-          wanted = window.localStorage.getItem(statusKey(me.user_id)) || "AVAILABLE";
+          stored = window.localStorage.getItem(statusKey(me.user_id));
         } catch {
-          // Storage unavailable: the default.
+          // Storage unavailable: the server's choice.
         }
-        if (wanted !== me.status) live.send("status", { status: wanted }).then(resync, () => undefined);
+        const wanted = statusAtConnect(parseStoredStatus(stored), me);
+        if (wanted) live.send("status", { status: wanted }).then(resync, () => undefined);
       });
       setSocket(live);
     })();
@@ -196,11 +198,12 @@ export function LiveProvider({ enabled, mark, accountId, lang, children }: { ena
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }
 
-/** The connection's trouble, on every page: the reconnect countdown, "already connected elsewhere" with the take-over, a closed session. */
+/** The connection's trouble: the reconnect countdown and a closed session on every page; "already connected elsewhere" with the take-over on /live only. */
 export function LiveConnectionBanner() {
   const { t } = useTranslation("liveDesk");
   const { socket, socketState: state } = useLive();
-  if (!state || state.status === "open" || state.status === "connecting") return null;
+  const { pathname } = useLocation();
+  if (!state || !connectionBannerShown(state.status, state.status === "disconnected" ? state.reason : undefined, pathname)) return null;
   return (
     <div
       role="status"
@@ -228,7 +231,7 @@ export function LiveConnectionBanner() {
  */
 export function LiveHeaderStatus() {
   const { t } = useTranslation("liveDesk");
-  const { enabled, sync } = useLive();
+  const { enabled, sync, socketState } = useLive();
   const location = useLocation();
   const n = sync ? sync.counts.queue + sync.counts.unread : 0;
   // biome-ignore lint/correctness/useExhaustiveDependencies: location.key is a trigger: each navigation sets the page's own title, which gets the count again
@@ -243,6 +246,7 @@ export function LiveHeaderStatus() {
       to="/live"
       className="flex items-center gap-2 rounded-md px-2 py-1 text-sm hover:bg-accent"
       data-testid="live-header-status"
+      data-connection={socketState?.status ?? "none"}
       aria-label={t("header.label", { status: t(`agentStatus.${sync.status}`), count: n })}
     >
       <span className={`size-2.5 rounded-full ${dot}`} aria-hidden />

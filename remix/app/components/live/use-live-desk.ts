@@ -255,7 +255,7 @@ export function useLiveDesk({
   const rememberStatus = useCallback(
     (status: string) => {
       try {
-        window.localStorage.setItem(statusKey(snapshot.me), status);
+        window.localStorage.setItem(statusKey(snapshot.me), JSON.stringify({ status, at: Date.now() }));
       } catch {
         // Storage unavailable.
       }
