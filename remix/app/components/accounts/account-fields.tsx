@@ -2,7 +2,6 @@ import type { FieldMetadata } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { SelectField } from "~/components/forms/controls";
 import { TextField } from "~/components/forms/fields";
-import { intlLocale, type Lng } from "~/lib/i18n";
 
 type F = FieldMetadata<string | undefined | null>;
 export type AccountFieldSet = {
@@ -16,17 +15,6 @@ export type AccountFieldSet = {
   province: F;
   postalCode: F;
 };
-
-/** "BRL — Real brasileiro": the code and the currency's name in the reader's language. */
-export function currencyLabel(code: string, fallbackName: string, lng: Lng) {
-  let name = fallbackName;
-  try {
-    name = new Intl.DisplayNames([intlLocale[lng] ?? "pt-BR"], { type: "currency" }).of(code) ?? fallbackName;
-  } catch {
-    /* keep the stored (English) name */
-  }
-  return `${code} — ${name}`;
-}
 
 /** Name, currency and address of an account (spec section 3). */
 export function AccountFields({ fields, currencies }: { fields: AccountFieldSet; currencies: Array<{ code: string; label: string }> }) {

@@ -7,7 +7,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useTranslation } from "react-i18next";
 import { accountSchema } from "~api/accounts/schemas";
 import { createAccount, listCurrencies, switchAccount } from "~api/accounts/services";
-import { AccountFields, currencyLabel } from "~/components/accounts/account-fields";
+import { AccountFields } from "~/components/accounts/account-fields";
+import { currencyLabel } from "~/lib/currency.server";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";

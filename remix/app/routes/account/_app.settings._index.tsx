@@ -5,7 +5,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AccountFields, currencyLabel } from "~/components/accounts/account-fields";
+import { AccountFields } from "~/components/accounts/account-fields";
+import { currencyLabel } from "~/lib/currency.server";
+import { i18next } from "~/lib/i18n.server";
 import { accountSchema } from "~api/accounts/schemas";
 import { updateAccount } from "~api/accounts/services";
 import { accountSettings } from "~api/accounts/settings-hub";
@@ -27,7 +29,9 @@ export const handle = { crumb: "settings:account.title" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
-  return json(await orHttpError(accountSettings(ctx)));
+  const lng = (await i18next.getLocale(request)) as Lng;
+  const settings = await orHttpError(accountSettings(ctx));
+  return json({ ...settings, currencies: settings.currencies.map((c) => ({ code: c.code, label: currencyLabel(c.code, c.name, lng) })) });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -77,8 +81,8 @@ export default function Settings() {
 
 type AccountData = ReturnType<typeof useLoaderData<typeof loader>>["account"];
 
-function AccountForm({ account, currencies }: { account: AccountData; currencies: Array<{ code: string; name: string }> }) {
-  const { t, i18n } = useTranslation(["settings", "common"]);
+function AccountForm({ account, currencies }: { account: AccountData; currencies: Array<{ code: string; label: string }> }) {
+  const { t } = useTranslation(["settings", "common"]);
   const last = useActionData<FormReply & { params?: Record<string, unknown> }>();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
@@ -103,7 +107,7 @@ function AccountForm({ account, currencies }: { account: AccountData; currencies
     <Form method="post" {...getFormProps(form)} className="space-y-6" data-testid="account-form">
       <CsrfInput />
       <FormErrors errors={form.errors} params={last?.params} />
-      <AccountFields fields={fields} currencies={currencies.map((c) => ({ code: c.code, label: currencyLabel(c.code, c.name, i18n.language as Lng) }))} />
+      <AccountFields fields={fields} currencies={currencies} />
       <div className="flex justify-end">
         <Button type="submit" disabled={busy}>
           {t("common:actions.save")}
