@@ -131,7 +131,7 @@ export async function hireProduct(ctx: SignedInCtx, customerId: string, input: u
     const credits = p.kind === "credits" ? p.credits! : null;
     const created = await row<ProductRow>(
       `WITH s AS (SELECT ${dayStartSql("$9::timestamptz")} AS start)
-       INSERT INTO customer_products p (account_id, channel, name, billing_cycle, currency, kind, credits, credits_left, price, period_start, period_end, created_by)
+       INSERT INTO customer_products AS p (account_id, channel, name, billing_cycle, currency, kind, credits, credits_left, price, period_start, period_end, created_by)
        SELECT $1, $2, $3, $4, $5, $6, $7, $7, $8, s.start, CASE WHEN $4 = 'prepaid' THEN NULL ELSE ${periodEndSql("s.start", "$4::text")} END, $10 FROM s
        RETURNING ${COLUMNS}`,
       [c.id, p.channel, p.name, p.billing_cycle, p.currency, p.kind, credits, p.price, now, ctx.actor.userId],
