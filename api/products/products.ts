@@ -17,8 +17,10 @@ import { debitBalance } from "../accounts/balance";
 import { recordAudit } from "../audit/record";
 import type { Actor, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
+import { decodeCursor, keyset, pageInput } from "../lib/page";
 import { row, rows } from "../lib/sql";
 import { validate } from "../lib/validate";
+import { z } from "../lib/zod";
 import { dayStartSql, periodEndSql } from "../plans/change";
 import { can, isPlatformStaff } from "../policy/policy";
 import { createProductSchema, updateProductSchema } from "./schemas";
@@ -100,14 +102,27 @@ async function productOf(accountId: string, productId: string, transaction?: Tra
   return p;
 }
 
-const ORDER = `ORDER BY (p.status = 'cancelled'), p.created_at DESC, p.id`;
+const listSchema = z.object(pageInput);
 
-/** A customer's products for the staff: every one, the cancelled last. */
-export async function listCustomerProducts(ctx: SignedInCtx, customerId: string) {
+/** An account's products, newest first, keyset paged by (created_at, id) to the microsecond. */
+async function pageOf(accountId: string, input: unknown) {
+  const q = validate(listSchema, input ?? {});
+  const after = decodeCursor(q.cursor, ["string", "string"]);
+  const found = await rows<ProductRow & { created_key: string }>(
+    `SELECT ${COLUMNS}, to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_key
+       FROM customer_products p
+      WHERE p.account_id = $1 AND ($2::timestamptz IS NULL OR (p.created_at, p.id) < ($2::timestamptz, $3::uuid))
+      ORDER BY p.created_at DESC, p.id DESC LIMIT $4`,
+    [accountId, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
+  );
+  return keyset(found, q.limit, (p) => [p.created_key, p.id], productOut);
+}
+
+/** A customer's products for the staff (cancelled ones included), newest first. */
+export async function listCustomerProducts(ctx: SignedInCtx, customerId: string, input: unknown = {}) {
   staffOnly(ctx);
   const c = await customerOf(customerId);
-  const found = await rows<ProductRow>(`SELECT ${COLUMNS} FROM customer_products p WHERE p.account_id = $1 ${ORDER}`, [c.id]);
-  return { data: found.map(productOut) };
+  return pageOf(c.id, input);
 }
 
 export async function getCustomerProduct(ctx: SignedInCtx, customerId: string, productId: string) {
@@ -192,11 +207,10 @@ export async function cancelCustomerProduct(ctx: SignedInCtx, customerId: string
   });
 }
 
-/** The signed-in account's products (/customer/products): active and suspended first, then cancelled. */
-export async function myProducts(ctx: SignedInCtx) {
+/** The signed-in account's products (/customer/products), newest first. */
+export async function myProducts(ctx: SignedInCtx, input: unknown = {}) {
   if (!seesProducts(ctx.actor)) throw new AppError("FORBIDDEN");
-  const found = await rows<ProductRow>(`SELECT ${COLUMNS} FROM customer_products p WHERE p.account_id = $1 ${ORDER}`, [ctx.actor.accountId]);
-  return { data: found.map(productOut) };
+  return pageOf(ctx.actor.accountId, input);
 }
 
 /** SQL: the account has an active product of the channel (for a send's facts query: no round trip of its own). */

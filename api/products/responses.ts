@@ -3,6 +3,7 @@
  * document; in tests every answer is checked against them.
  */
 import { t } from "elysia";
+import { Page } from "../lib/page";
 
 const DateTime = (description: string) => t.String({ format: "date-time", description });
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
@@ -30,4 +31,4 @@ export const Product = t.Object({
 });
 
 export const ProductAnswer = t.Object({ data: Product });
-export const ProductList = t.Object({ data: t.Array(Product, { description: "Active and suspended first, newest first; cancelled last" }) });
+export const ProductList = Page(Product, "Products, newest first (cancelled ones included), keyset paged");

@@ -7,6 +7,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, successResponse } from "../http/openapi";
+import { pageQuery } from "../lib/page";
 import { cancelCustomerProduct, getCustomerProduct, hireProduct, listCustomerProducts, myProducts, updateCustomerProduct } from "./products";
 import { ProductAnswer, ProductList } from "./responses";
 import { CHANNELS, CREDITS_MAX, CYCLES, KINDS, NAME_MAX, PRICE_MAX } from "./schemas";
@@ -16,15 +17,17 @@ const ids = t.Object({ id: t.String(), productId: t.String() });
 
 export const productRoutes = new Elysia({ tags: ["billing"], detail: { security: bearer } })
   .use(authenticated)
-  .get("/customer/products", ({ ctx }) => myProducts(ctx), {
+  .get("/customer/products", ({ ctx, query }) => myProducts(ctx, query), {
+    query: t.Object(pageQuery),
     detail: {
-      responses: { ...successResponse(ProductList, "The account's products"), ...errorResponses(403) },
+      responses: { ...successResponse(ProductList, "The account's products"), ...errorResponses(403, 422) },
       summary: "The account's products (credits or unlimited per channel, cycle, price, current period): owner, admin and finance",
     },
   })
-  .get("/customers/:id/products", ({ ctx, params }) => listCustomerProducts(ctx, params.id), {
+  .get("/customers/:id/products", ({ ctx, params, query }) => listCustomerProducts(ctx, params.id, query), {
     params: t.Object({ id: t.String() }),
-    detail: { responses: { ...successResponse(ProductList, "The customer's products"), ...errorResponses(403, 404) }, summary: "A customer's products (platform staff)" },
+    query: t.Object(pageQuery),
+    detail: { responses: { ...successResponse(ProductList, "The customer's products"), ...errorResponses(403, 404, 422) }, summary: "A customer's products (platform staff)" },
   })
   .post(
     "/customers/:id/products",
