@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, giveShortCode, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { validatedDomain } from "../support/email";
-import { balanceOf, setAccount, setMember, setMessages } from "../support/factories";
+import { balanceOf, makeGroupWithContacts, setAccount, setMember, setMessages } from "../support/factories";
 import { DEMO_PASSWORD } from "../support/web";
 
 process.env.DATABASE_URL = inject("databaseUrl");
@@ -205,6 +205,27 @@ describe("consumption at accept", () => {
     const after = await api("/api/sms/messages", { token: c.token, body: { to: nextNumber(), body: "Oi", from: c.from } });
     expect(after.body.total_price).toBe(T1);
     expect(await balanceOf(c.accountId)).toBe(10_000 - 3 * T1);
+    expect(await mismatches()).toEqual([]);
+  });
+
+  it("a group send is covered set-based in order: the first contacts by the credits left, the rest debited", async () => {
+    const c = await customer("prodgroup", 10_000);
+    const p = (await hire(c.accountId, { ...sms, credits: 3, price: 0 })).body.data;
+    const { groupId } = await makeGroupWithContacts(
+      c.accountId,
+      "Clientes VIP",
+      Array.from({ length: 5 }, () => ({ mobileNumber: nextNumber() })),
+    );
+    const res = await api("/api/sms/messages", { token: c.token, body: { group_id: groupId, body: "Oferta", from: c.from } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.total_price).toBe(2 * T1);
+    const rows = await query<{ price: number; product_id: string | null }>("SELECT price::int AS price, product_id::text FROM messages WHERE campaign_id = $1", [
+      res.body.campaign_id,
+    ]);
+    expect(rows.filter((m) => m.product_id === p.id && m.price === 0)).toHaveLength(3);
+    expect(rows.filter((m) => m.product_id === null && m.price === T1)).toHaveLength(2);
+    expect((await product(p.id)).credits_left).toBe(0);
+    expect(await balanceOf(c.accountId)).toBe(10_000 - 2 * T1);
     expect(await mismatches()).toEqual([]);
   });
 
