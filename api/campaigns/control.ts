@@ -271,9 +271,9 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
       );
       canceled = Number(r.n);
       refunded = Number(r.refunded ?? 0);
-      await creditBalance(ctx.actor.accountId, refunded, transaction, { kind: "refund", reference: `campaign:${c.id}`, reason: "campaign canceled", by: ctx.actor.userId });
-      // Messages a product covered give their units back to it (ADR 048).
+      // Messages a product covered give their units back to it (ADR 048): the product row before the balance row, the order an accept locks them in.
       for (const u of r.units ?? []) await returnUnits(ctx.actor.accountId, u.product_id, u.units, transaction);
+      await creditBalance(ctx.actor.accountId, refunded, transaction, { kind: "refund", reference: `campaign:${c.id}`, reason: "campaign canceled", by: ctx.actor.userId });
     }
     await recordAudit({ ...ctx, transaction }, `campaign.${status === "running" ? "resumed" : status}`, {
       meta: { campaign_id: c.id, previous: c.status, canceled, refunded, republished },

@@ -238,9 +238,9 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
       { transaction },
     );
     const refund = rejected.reduce((s, m) => s + Number(m.refunded), 0);
-    await creditBalance(a.account_id, refund, transaction, { kind: "refund", reference: `approval:${a.id}`, reason: "rejected in moderation", by: ctx.actor.userId });
-    // Messages a product covered give their units back to it (ADR 048).
+    // Messages a product covered give their units back to it (ADR 048): the product row before the balance row, the order an accept locks them in.
     for (const m of rejected) if (m.product_id) await returnUnits(a.account_id, m.product_id, m.segments, transaction);
+    await creditBalance(a.account_id, refund, transaction, { kind: "refund", reference: `approval:${a.id}`, reason: "rejected in moderation", by: ctx.actor.userId });
     if (rejected.length > 0) {
       await exec(
         `INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
