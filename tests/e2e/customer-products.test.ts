@@ -1,7 +1,7 @@
 /**
  * Products per customer in Chromium (issue 18, ADR 048): the platform's staff hire an SMS credits
  * product for a customer from its page without JavaScript (the form posts, the page comes back with
- * the product in its products tab and the price debited); the customer, after a send the product
+ * the product in its products tab and the price debited), change its price and cancel it; the customer, after a send the product
  * covered, sees on /customer/products its credits left of the total, the price in reais and the
  * renewal date.
  */
@@ -41,6 +41,17 @@ describe.skipIf(!hasChromium)("products per customer in Chromium", () => {
     expect(text(await row.locator('[data-col="price"]').innerText())).toBe("R$ 19,90");
     expect(await balanceOf(customer.accountId)).toBe(10_000 - 1_990);
     await page.screenshot({ path: screenshotPath("customer-products-admin-nojs"), fullPage: true });
+
+    // Its page: the price changed for the next renewals (nothing charged now), then cancelled.
+    await row.getByRole("link", { name: "Abrir" }).click();
+    await page.waitForURL((u) => /\/products\/[0-9a-f-]{36}$/.test(u.pathname));
+    await page.getByLabel("Preço", { exact: true }).fill("29,90");
+    await page.getByRole("button", { name: "Salvar", exact: true }).click();
+    const one = page.locator("tr[data-product]");
+    await expect.poll(async () => text(await one.locator('[data-col="price"]').innerText())).toBe("R$ 29,90");
+    await page.getByRole("button", { name: "Cancelar produto" }).click();
+    await expect.poll(() => one.getAttribute("data-status")).toBe("cancelled");
+    expect(await balanceOf(customer.accountId)).toBe(10_000 - 1_990);
   });
 
   it("the customer sees its product with the credits left after a send, the price and the renewal", async () => {
