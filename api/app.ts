@@ -34,6 +34,7 @@ import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
 import { customerRoutes } from "./customers/routes";
 import { seatRoutes } from "./seats/routes";
+import { productRoutes } from "./products/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
@@ -76,6 +77,7 @@ export function createApp() {
     .use(usageRoutes)
     .use(customerRoutes)
     .use(seatRoutes)
+    .use(productRoutes)
     .use(whatsappLegacyRoutes)
     .use(whatsappRequestRoutes)
     .use(whatsappWebhookRoutes)

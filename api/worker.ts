@@ -1,6 +1,7 @@
 /** The worker process: Redis Streams consumers for background jobs. */
 import { renewPlans } from "./plans/change";
 import { renewAgentSeats } from "./seats/seats";
+import { renewProducts } from "./products/products";
 import { DEMO_EMAIL_DOMAIN, ensureDemoEmailDomain, ensureDemoEmailTemplates, usesLocalPeers } from "./email/demo";
 import { recheckDueDomains } from "./email/domains";
 import { startDispatchers } from "./dispatch/dispatcher";
@@ -95,6 +96,8 @@ const sweeps = [
   every("plan renewals", 60_000, () => renewPlans()),
   // Agent seats: each paid at its São Paulo month's start (rows locked, SKIP LOCKED: once per seat and month); ADR 047.
   every("agent seat renewals", 60_000, () => renewAgentSeats()),
+  // Products per customer: each weekly/biweekly/monthly product charged at its period's end (rows locked, SKIP LOCKED, the old period end in the UPDATE: once per period); ADR 048.
+  every("product renewals", 60_000, () => renewProducts()),
   // messages / message_events partitions: months created ahead; months past the plans' retention exported,
   // verified, detached and dropped. One run over all workers (advisory lock); ADR 029.
   every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),

@@ -80,6 +80,8 @@ const GROUPED: Record<string, string> = {
   "new-invoice": "billing",
   plans: "billing",
   usage: "billing",
+  // /customer/products: the account's products (ADR 048).
+  customer: "billing",
   _auth: "guest",
   auth: "guest",
   callback: "guest",

@@ -25,7 +25,7 @@ function debitSql(account: string, amount: string, posting: string) {
 
 /** What a balance change is, for its ledger posting: its kind, what it pays for or returns, why, and who did it (a person, for staff adjustments). */
 export type Posting = {
-  kind: "message" | "refund" | "topup" | "adjustment" | "plan_fee" | "agent";
+  kind: "message" | "refund" | "topup" | "adjustment" | "plan_fee" | "agent" | "product";
   /** What it is about: a message, campaign, invoice… (`campaign:<id>`, `message:<id>`). */
   reference?: string | null;
   reason?: string | null;

@@ -19,6 +19,7 @@
  * The same PUT twice answers the same campaign (idempotent); an impossible change is 409
  * CAMPAIGN_STATE.
  */
+import { returnUnits } from "../products/products";
 import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
@@ -251,23 +252,27 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
       republished = Number(found[0]?.n ?? 0);
     } else {
       await exec(`UPDATE campaigns SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1`, [c.id], { transaction });
-      const [r] = await rows<{ n: string; refunded: string | null }>(
+      const [r] = await rows<{ n: string; refunded: string | null; units: Array<{ product_id: string; units: number }> | null }>(
         `WITH f AS (
            UPDATE messages SET status = 'failed', failed_at = now(), error_code = 'canceled', error_message = $3, updated_at = now()
            WHERE campaign_id = $1 AND account_id = $2 AND status IN ('scheduled','pending','queued')
-           RETURNING id, created_at, price, currency
+           RETURNING id, created_at, price, currency, product_id, segments
          ), ev AS (
            INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
            SELECT id, created_at, $2, 'failed', 'system', jsonb_build_object('error_code', 'canceled', 'error_message', $3::text, 'campaign_id', $1::text) FROM f
            UNION ALL
            SELECT id, created_at, $2, 'refund', 'system', jsonb_build_object('price', price, 'currency', trim(currency), 'reason', 'canceled') FROM f WHERE price > 0
          )
-         SELECT count(*) AS n, sum(price) AS refunded FROM f`,
+         SELECT count(*) AS n, sum(price) AS refunded,
+                (SELECT json_agg(x) FROM (SELECT product_id, sum(segments)::int AS units FROM f WHERE product_id IS NOT NULL GROUP BY product_id) x) AS units
+           FROM f`,
         [c.id, ctx.actor.accountId, CANCELED_REASON],
         { transaction },
       );
       canceled = Number(r.n);
       refunded = Number(r.refunded ?? 0);
+      // Messages a product covered give their units back to it (ADR 048): the product row before the balance row, the order an accept locks them in.
+      for (const u of r.units ?? []) await returnUnits(ctx.actor.accountId, u.product_id, u.units, transaction);
       await creditBalance(ctx.actor.accountId, refunded, transaction, { kind: "refund", reference: `campaign:${c.id}`, reason: "campaign canceled", by: ctx.actor.userId });
     }
     await recordAudit({ ...ctx, transaction }, `campaign.${status === "running" ? "resumed" : status}`, {

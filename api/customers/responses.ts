@@ -28,7 +28,7 @@ export const CustomerPage = Page(Customer, "Customer accounts by name, keyset pa
 export const LedgerEntry = t.Object({
   id: t.String({ description: "The customer leg's id" }),
   posting: t.String({ format: "uuid", description: "The posting (its two legs share it)" }),
-  kind: t.String({ description: "opening, message, refund, topup, adjustment, plan_fee, agent" }),
+  kind: t.String({ description: "opening, message, refund, topup, adjustment, plan_fee, agent, product" }),
   amount: Type.Integer({ description: "Minor units on the customer's book: positive credits, negative debits" }),
   currency: t.String(),
   reference: Nullable(t.String()),

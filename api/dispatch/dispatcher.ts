@@ -20,6 +20,7 @@
  * provider refunds its price in the same transaction (`refund` event).
  */
 import { liveMessageStatus } from "../live/pipeline";
+import { returnUnits } from "../products/products";
 import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
@@ -98,8 +99,8 @@ export async function failUnsent(
   const from: readonly string[] = opts.from ?? UNSENT_STATUSES;
   const status = opts.status ?? "failed";
   const row = await db().transaction(async (t) => {
-    const [m] = await rows<{ account_id: string; created_at: string; status: MessageStatus; price: string; currency: string }>(
-      `SELECT account_id, created_at::text AS created_at, status, price, currency FROM messages WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2::uuid) FOR UPDATE`,
+    const [m] = await rows<{ account_id: string; created_at: string; status: MessageStatus; price: string; currency: string; product_id: string | null; segments: number }>(
+      `SELECT account_id, created_at::text AS created_at, status, price, currency, product_id, segments FROM messages WHERE id = $1 AND ($2::uuid IS NULL OR account_id = $2::uuid) FOR UPDATE`,
       [messageId, opts.accountId ?? null],
       { transaction: t },
     );
@@ -116,6 +117,8 @@ export async function failUnsent(
       await creditBalance(m.account_id, price, t, { kind: "refund", reference: `message:${messageId}`, reason: code });
       await systemEvent(t, messageId, m.created_at, m.account_id, "refund", { price, currency: m.currency.trim(), reason: code });
     }
+    // A message a product covered gives its units back to it instead (ADR 048).
+    if (m.product_id) await returnUnits(m.account_id, m.product_id, m.segments, t);
     await opts.also?.(t);
     return m;
   });

@@ -22,6 +22,7 @@ import { AppError } from "../lib/errors";
 import { exec, row } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { can } from "../policy/policy";
+import { claimUnits } from "../products/products";
 import { blockedSql } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow } from "../sms/pricing";
 import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
@@ -91,13 +92,20 @@ export async function acceptEmail(ctx: SignedInCtx, input: unknown, idempotencyK
     const [price] = pickPrices(CHANNEL_PRICING.email, currency, facts.prices);
     if (!price) throw fieldError("from", "validation.emailNotOffered");
     const why = new Map(facts.blocked.map((b) => [b.recipient, b.why]));
-    const messages: AcceptedEmail[] = recipients.map((to) => {
+    // The account's e-mail product covers one unit per e-mail while its credits last (ADR 048); the balance pays the rest.
+    const covered = await claimUnits(
+      accountId,
+      "email",
+      recipients.map((to) => (why.has(to) ? 0 : 1)),
+      transaction,
+    );
+    const messages: AcceptedEmail[] = recipients.map((to, i) => {
       const blocked = why.get(to);
       return {
         id: randomUUID(),
         to,
         status: blocked === "optout" ? "optout" : blocked === "deny_list" ? "rejected" : scheduledAt ? "scheduled" : "queued",
-        price: blocked ? 0 : price.pricePerSegment,
+        price: blocked || covered[i] ? 0 : price.pricePerSegment,
       };
     });
     // Each recipient's parts: the request's own, or the template filled with the variables given and the recipient's contact (by address).
@@ -122,12 +130,12 @@ export async function acceptEmail(ctx: SignedInCtx, input: unknown, idempotencyK
     await exec(
       `WITH m AS (
          INSERT INTO messages (id, account_id, channel, direction, sender, recipient, body, segments, status, provider, price, currency, type, content,
-                               error_code, error_message, scheduled_at, queued_at)
+                               error_code, error_message, scheduled_at, queued_at, product_id)
          SELECT r.id, $1, 'email', 'outbound', $2, r.recipient, r.body, 1, r.status, $4, r.price, $5, 'email', r.content::jsonb,
                 CASE r.status WHEN 'optout' THEN 'optout' WHEN 'rejected' THEN 'deny_list' END,
                 CASE r.status WHEN 'optout' THEN 'errors.RECIPIENT_OPTED_OUT' WHEN 'rejected' THEN 'errors.RECIPIENT_DENIED' END,
-                $7::timestamptz, CASE WHEN r.status = 'queued' THEN now() END
-           FROM unnest($8::uuid[], $9::text[], $10::text[], $11::bigint[], $3::text[], $6::text[]) WITH ORDINALITY AS r(id, recipient, status, price, body, content, n)
+                $7::timestamptz, CASE WHEN r.status = 'queued' THEN now() END, r.product
+           FROM unnest($8::uuid[], $9::text[], $10::text[], $11::bigint[], $3::text[], $6::text[], $13::uuid[]) WITH ORDINALITY AS r(id, recipient, status, price, body, content, product, n)
           ORDER BY r.n
          RETURNING id, created_at, status, price
        ), o AS (
@@ -148,6 +156,7 @@ export async function acceptEmail(ctx: SignedInCtx, input: unknown, idempotencyK
         messages.map((m) => m.status),
         messages.map((m) => m.price),
         dispatchStream("email"),
+        covered,
       ],
       t,
     );

@@ -12,6 +12,7 @@
  * Deciding twice the same way answers the approval again; the opposite decision is refused.
  * Locks are taken account → approval → messages, the order of the accept transaction.
  */
+import { returnUnits } from "../products/products";
 import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
@@ -229,14 +230,16 @@ export async function reject(ctx: SignedInCtx, kind: TermKind, id: string, input
     const ids = (await rows<{ message_id: string }>(`SELECT message_id FROM moderation_holds WHERE approval_id = $1`, [id], { transaction })).map((r) => r.message_id);
     // A rejected message waits on nothing else: all its holds end here.
     await exec(`UPDATE moderation_holds SET state = 'rejected', resolved_at = now() WHERE message_id = ANY($1::uuid[]) AND state = 'held'`, [ids], { transaction });
-    const rejected = await rows<{ id: string; created_at: string; refunded: string }>(
+    const rejected = await rows<{ id: string; created_at: string; refunded: string; product_id: string | null; segments: number }>(
       `WITH old AS (SELECT id, price FROM messages WHERE id = ANY($1::uuid[]) AND status = 'pending' FOR UPDATE)
        UPDATE messages m SET status = 'rejected', failed_at = now(), error_code = $2, error_message = $3, price = 0, updated_at = now()
-       FROM old WHERE m.id = old.id RETURNING m.id, m.created_at::text AS created_at, old.price AS refunded`,
+       FROM old WHERE m.id = old.id RETURNING m.id, m.created_at::text AS created_at, old.price AS refunded, m.product_id, m.segments`,
       [ids, REJECTED_ERROR_CODE, reason],
       { transaction },
     );
     const refund = rejected.reduce((s, m) => s + Number(m.refunded), 0);
+    // Messages a product covered give their units back to it (ADR 048): the product row before the balance row, the order an accept locks them in.
+    for (const m of rejected) if (m.product_id) await returnUnits(a.account_id, m.product_id, m.segments, transaction);
     await creditBalance(a.account_id, refund, transaction, { kind: "refund", reference: `approval:${a.id}`, reason: "rejected in moderation", by: ctx.actor.userId });
     if (rejected.length > 0) {
       await exec(

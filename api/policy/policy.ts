@@ -115,6 +115,8 @@ const ROUTE_ROLES: Array<[RegExp, Role[]]> = [
   // Anti-fraud review of messages, URLs and words is information security's work (an invitable role with no other screen). ADR 002.
   [/^\/sms\/antifraude$/, ["admin", "sales", "security"]],
   [/^\/numbers\/active$/, ["admin"]],
+  // Products are billing: what the account pays for is read by its owner, admin and finance (ADR 048).
+  [/^\/customer\/products$/, ["owner", "admin", "billing"]],
   // Tagged admin, owner, sales, and "Supervisor view needs profiles ADMINISTRATOR or MANAGER": the supervisors. ADR 002.
   [/^\/live\/manage$/, SUPERVISOR_ROLES],
   // Live chat reports: management reads reports, the developer analyses them; not the agent (every agent's figures). ADR 019.

@@ -56,6 +56,7 @@ import { templateForSend } from "./templates";
 import { parseTemplate, renderTemplate, type ParsedTemplate } from "./template-vars";
 import { exec, rows } from "../lib/sql";
 import { refreshStatisticsAfterBulk } from "../messages/statistics";
+import { claimUnits, claimUnitsSql, hasProductSql } from "../products/products";
 
 export type AcceptedSms = {
   id: string;
@@ -351,14 +352,14 @@ async function createCampaign(run: Run, source: Record<string, unknown>, label: 
 function insertMessagesSql(rows: string, select: string, opts: { events: boolean; ids?: boolean }) {
   return `WITH r AS (${rows}), m AS (
       INSERT INTO messages (${opts.ids ? "id, " : ""}account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, route, price, currency,
-                            scheduled_at, queued_at, error_code, error_message, campaign_id)
+                            scheduled_at, queued_at, error_code, error_message, campaign_id, product_id)
       SELECT ${opts.ids ? "COALESCE(r.id, gen_random_uuid()), " : ""}$1, $2, 'outbound', $3, r.recipient, r.body, r.segments, r.coding,
              CASE r.why WHEN 'optout' THEN 'optout' WHEN 'deny_list' THEN 'rejected' ELSE CASE WHEN $8::timestamptz IS NULL THEN 'queued' ELSE 'scheduled' END END,
-             $4, $5, CASE WHEN r.why IS NULL THEN r.segments * $6::bigint ELSE 0 END, $7,
+             $4, $5, CASE WHEN r.why IS NULL AND r.product IS NULL THEN r.segments * $6::bigint ELSE 0 END, $7,
              $8::timestamptz, CASE WHEN r.why IS NULL AND $8::timestamptz IS NULL THEN now() END,
              CASE r.why WHEN 'optout' THEN 'optout' WHEN 'deny_list' THEN 'deny_list' END,
              CASE r.why WHEN 'optout' THEN '${BLOCKED.optout.error_message}' WHEN 'deny_list' THEN '${BLOCKED.deny_list.error_message}' END,
-             $9::uuid
+             $9::uuid, r.product
       FROM r ORDER BY r.n
       RETURNING id, created_at, recipient, status, segments, coding, price, error_code
     ), o AS (
@@ -392,9 +393,9 @@ function renderOne(text: string, m: { to: string; variables: Record<string, stri
 }
 
 /** The answer's entry of one recipient: sent to (priced), or blocked and why (free). */
-function entryOf(id: string, r: Rendered, why: Blocked | undefined, status: "queued" | "scheduled", pricePerSegment: number): AcceptedSms {
+function entryOf(id: string, r: Rendered, why: Blocked | undefined, status: "queued" | "scheduled", pricePerSegment: number, covered = false): AcceptedSms {
   const base = { id, to: r.to, segments: r.segments, coding: r.coding };
-  if (!why) return { ...base, status, price: r.segments * pricePerSegment };
+  if (!why) return { ...base, status, price: covered ? 0 : r.segments * pricePerSegment };
   const b = BLOCKED[why];
   return { ...base, status: b.status, price: 0, error_code: b.error_code, error_message: b.error_message };
 }
@@ -412,7 +413,8 @@ export function blockedSql(account: string, channel: string, recipients: string)
  * Everything a one-number send must know before it is written, in one round trip (a prepared
  * statement): the account's currency, a stored answer under the request's Idempotency-Key,
  * whether it owns the sender, its price rows for
- * the route, why the recipient is blocked (if so), and the terms under moderation. Each piece is
+ * the route, why the recipient is blocked (if so), the terms under moderation, and whether it has
+ * an active SMS product (ADR 048: then the send goes one at a time, which claims its credits). Each piece is
  * the rule's own SQL (senders.ts, pricing.ts, blockedSql, moderation/hold.ts).
  */
 const ONE_FACTS = prepared(
@@ -421,7 +423,8 @@ const ONE_FACTS = prepared(
           COALESCE((SELECT json_agg(p) FROM (${priceRowsSql("sms", "$1", "$3")}) p), '[]') AS prices,
           (SELECT why FROM (${blockedSql("$1", "$4", "$5")}) b LIMIT 1) AS why,
           (SELECT json_agg(t) FROM (${TERMS_SQL}) t) AS terms,
-          (SELECT json_build_object('request_hash', k.request_hash, 'response', k.response) FROM idempotency_keys k WHERE k.account_id = $1 AND k.key = $6::text) AS stored
+          (SELECT json_build_object('request_hash', k.request_hash, 'response', k.response) FROM idempotency_keys k WHERE k.account_id = $1 AND k.key = $6::text) AS stored,
+          ${hasProductSql("$1", "$4")} AS has_product
      FROM accounts a WHERE a.id = $1`,
 );
 type OneFacts = {
@@ -431,6 +434,7 @@ type OneFacts = {
   why: Blocked | null;
   terms: Term[] | null;
   stored: { request_hash: string; response: AcceptSmsAnswer } | null;
+  has_product: boolean;
 };
 
 /**
@@ -465,6 +469,8 @@ async function acceptOne(
   if (!price) throw routeNotOffered();
   const r = renderOne(data.body, m, data.variables);
   if (f.terms && matchingTerms(data.body, f.terms).length > 0) return { id };
+  // An account with a product of the channel: its credits are claimed (row locked) in the one-at-a-time transaction.
+  if (f.has_product) return { id };
   const why = f.why ?? undefined;
   const total = why ? 0 : r.segments * price.pricePerSegment;
   const status = scheduledAt ? "scheduled" : "queued";
@@ -514,7 +520,14 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
   const blocked = new Map(blockedRows.map((r) => [r.recipient, r.why]));
   const sendable = rendered.filter((r) => !blocked.has(r.to));
   const segments = sendable.reduce((s, r) => s + r.segments, 0);
-  const total = segments * run.pricePerSegment;
+  // The account's SMS product covers what its credits allow, in order (ADR 048); the balance pays the rest.
+  const covered = await claimUnits(
+    run.accountId,
+    CHANNEL,
+    rendered.map((r) => (blocked.has(r.to) ? 0 : r.segments)),
+    transaction,
+  );
+  const total = rendered.reduce((s, r, i) => s + (blocked.has(r.to) || covered[i] ? 0 : r.segments * run.pricePerSegment), 0);
   await debit(run, total);
 
   const optout = blockedRows.filter((r) => r.why === "optout").length;
@@ -522,8 +535,8 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
   const campaignId = rendered.length > 1 ? await createCampaign(run, { kind: "list", count: rendered.length }, "SMS", rendered.length, sendable.length) : null;
   const found = await rows<{ id: string; recipient: string }>(
     insertMessagesSql(
-      `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why, id
-         FROM unnest($11::text[], $12::text[], $13::int[], $14::text[], $15::text[], $16::uuid[]) WITH ORDINALITY AS u(recipient, body, segments, coding, why, id, n)`,
+      `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why, id, product
+         FROM unnest($11::text[], $12::text[], $13::int[], $14::text[], $15::text[], $16::uuid[], $17::uuid[]) WITH ORDINALITY AS u(recipient, body, segments, coding, why, id, product, n)`,
       `SELECT id, recipient FROM m`,
       { events: true, ids: true },
     ),
@@ -535,13 +548,14 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
       rendered.map((r) => r.coding),
       rendered.map((r) => blocked.get(r.to) ?? ""),
       rendered.map(() => run.messageId),
+      covered,
     ],
     { transaction },
   );
   const idOf = new Map(found.map((r) => [r.recipient, r.id]));
   const status = run.scheduledAt ? "scheduled" : "queued";
   const answer: AcceptSmsAnswer = {
-    data: rendered.map((r) => entryOf(idOf.get(r.to)!, r, blocked.get(r.to), status, run.pricePerSegment)),
+    data: rendered.map((r, i) => entryOf(idOf.get(r.to)!, r, blocked.get(r.to), status, run.pricePerSegment, covered[i] !== null)),
     total_price: total,
     currency: run.currency,
     ...(campaignId ? { campaign_id: campaignId } : {}),
@@ -593,7 +607,7 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
   const recipientCol = source.kind === "group" ? "c.mobile_number" : "s.recipient";
   const nCol = source.kind === "group" ? "row_number() OVER ()" : "s.n";
 
-  await write(`CREATE TEMP TABLE sms_accept_rows (n bigint, recipient text, body text, segments int, coding text, missing text, why text) ON COMMIT DROP`);
+  await write(`CREATE TEMP TABLE sms_accept_rows (n bigint, recipient text, body text, segments int, coding text, missing text, why text, product uuid) ON COMMIT DROP`);
   if (parsed.vars.length === 0) {
     const { segments, coding } = smsSegments(run.text);
     await write(`INSERT INTO sms_accept_rows (n, recipient, body, segments, coding) SELECT ${nCol}, ${recipientCol}, $3, $4, $5 FROM ${from}`, [
@@ -622,10 +636,13 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
   // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
   await write(`UPDATE sms_accept_rows r SET why = 'deny_list' FROM deny_list d WHERE d.account_id = $1 AND d.recipient = r.recipient`, [accountId]);
   await write(`UPDATE sms_accept_rows r SET why = 'optout' FROM optouts o WHERE o.account_id = $1 AND o.channel = $2 AND o.recipient = r.recipient`, [accountId, CHANNEL]);
-  const [counts] = await q<{ messages: number; sendable: number; optout: number; rejected: number; segments: string; too_long: number }>(
+  // The account's SMS product covers what its credits allow, in order (ADR 048); the balance pays the rest.
+  await claimUnitsSql(accountId, CHANNEL, "sms_accept_rows", transaction);
+  const [counts] = await q<{ messages: number; sendable: number; optout: number; rejected: number; segments: string; paid: string; too_long: number }>(
     `SELECT count(*)::int AS messages, count(*) FILTER (WHERE why IS NULL)::int AS sendable,
             count(*) FILTER (WHERE why = 'optout')::int AS optout, count(*) FILTER (WHERE why = 'deny_list')::int AS rejected,
             COALESCE(sum(segments) FILTER (WHERE why IS NULL), 0)::bigint AS segments,
+            COALESCE(sum(segments) FILTER (WHERE why IS NULL AND product IS NULL), 0)::bigint AS paid,
             count(*) FILTER (WHERE char_length(body) > $1)::int AS too_long
        FROM sms_accept_rows`,
     [MAX_BODY],
@@ -633,12 +650,12 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
   if (counts.messages === 0) throw fieldError(source.kind === "group" ? "group_id" : "file", "sms.errors.noRecipients");
   if (counts.too_long > 0) throw fieldError("body", `validation.maxLength::${MAX_BODY}`);
   const segments = Number(counts.segments);
-  const total = segments * run.pricePerSegment;
+  const total = Number(counts.paid) * run.pricePerSegment;
   await debit(run, total);
 
   const campaignId = await createCampaign(run, campaignSource, label, counts.messages, counts.sendable);
   const [inserted] = await q<{ n: number }>(
-    insertMessagesSql(`SELECT n, recipient, body, segments, coding, why FROM sms_accept_rows`, `SELECT count(*)::int AS n FROM m`, { events: false }),
+    insertMessagesSql(`SELECT n, recipient, body, segments, coding, why, product FROM sms_accept_rows`, `SELECT count(*)::int AS n FROM m`, { events: false }),
     fixedBinds(run, campaignId),
   );
   if (source.kind === "file") {

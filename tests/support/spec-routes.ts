@@ -257,6 +257,8 @@ const TAGS: Array<[RegExp, SpecRole[]]> = [
   // Anti-fraud review is information security's work ("Anti-fraud review of messages, URLs and words"; an invitable role).
   [/^\/sms\/antifraude$/, ["admin", "sales", "security"]],
   [/^\/numbers\/active$/, ["admin"]],
+  // /customer/products is billing (the /billing screen shows "current plan and products"): the owner, admin and finance read it (ADR 048).
+  [/^\/customer\/products$/, ["owner", "admin", "billing"]],
   // "live/manage admin, owner, sales" and "Supervisor view needs profiles ADMINISTRATOR or MANAGER": the supervisors.
   [/^\/live\/manage$/, ["admin", "owner", "manager"]],
   // Management and analysts read live chat's reports (ADR 019).

@@ -37,6 +37,7 @@ export const webNamespaces = [
   "usage",
   "customers",
   "seats",
+  "products",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -110,6 +110,7 @@ export const NAV: NavGroup[] = [
       { key: "newInvoice", href: "/new-invoice", icon: "usage" },
       { key: "usage", href: "/usage", icon: "chart" },
       { key: "numbersActive", href: "/numbers/active", icon: "hash" },
+      { key: "customerProducts", href: "/customer/products", icon: "briefcase" },
       { key: "profile", href: "/user/settings", icon: "user" },
     ],
   },

@@ -17,6 +17,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoader
 import { useTranslation } from "react-i18next";
 import { adjustCustomerBalance, getCustomer } from "~api/customers/customers";
 import { z } from "~api/lib/zod";
+import { listCustomerProducts } from "~api/products/products";
+import { ProductsTable } from "~/components/billing/products-table";
 import { TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
@@ -61,7 +63,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const adjusted = url.searchParams.get("adjusted");
   const balance = url.searchParams.get("balance");
   const done = adjusted !== null && balance !== null && /^-?\d+$/.test(adjusted) && /^-?\d+$/.test(balance) ? { amount: Number(adjusted), balance: Number(balance) } : null;
-  return json({ customer: data, done, key: data.can_adjust ? randomUUID() : null }, { headers: { "Cache-Control": "private, no-store" } });
+  // The customer's products (ADR 048): the platform's staff, who hire and change them.
+  const products = data.can_adjust ? await orHttpError(listCustomerProducts(ctx, data.id, { cursor: url.searchParams.get("products") ?? undefined, limit: "50" })) : null;
+  return json({ customer: data, done, products, key: data.can_adjust ? randomUUID() : null }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /**
@@ -81,11 +85,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function Customer() {
-  const { customer: c, done, key } = useLoaderData<typeof loader>();
+  const { customer: c, done, products, key } = useLoaderData<typeof loader>();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
-  const { t } = useTranslation(["customers", "billing"]);
+  const { t } = useTranslation(["customers", "billing", "products"]);
   const [form, fields] = useForm({
     // A new form (empty fields) with every new page: after an adjustment nothing is left filled in to press again.
     id: `adjust-${key ?? "none"}`,
@@ -157,6 +161,29 @@ export default function Customer() {
           <p className="text-sm text-muted-foreground">{t("adjust.readOnly")}</p>
         )}
       </div>
+      {products ? (
+        <Card data-tab="products">
+          <CardHeader>
+            <CardTitle>{t("products:admin.tab")}</CardTitle>
+            <CardDescription>{t("products:admin.description")}</CardDescription>
+          </CardHeader>
+          <CardContent className="space-y-4">
+            {products.data.length ? (
+              <ProductsTable products={products.data} lng={lng} href={(p) => `/admin/customers/${c.id}/products/${p.id}`} />
+            ) : (
+              <p className="text-sm text-muted-foreground">{t("products:admin.none")}</p>
+            )}
+            {products.next_cursor ? (
+              <Link to={`?${new URLSearchParams({ products: products.next_cursor })}`} className="mr-4 inline-block text-sm underline">
+                {t("products:more")}
+              </Link>
+            ) : null}
+            <Link to={`/admin/customers/${c.id}/products/create`} className="inline-block text-sm font-medium underline">
+              {t("products:admin.hire")}
+            </Link>
+          </CardContent>
+        </Card>
+      ) : null}
       <Card>
         <CardHeader>
           <CardTitle>{t("detail.entries")}</CardTitle>

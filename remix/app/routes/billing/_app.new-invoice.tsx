@@ -17,23 +17,10 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
+import { reais } from "~/lib/money-input";
 
 export const handle = { crumb: "billing:crumbs.newInvoice" };
 
-/** Reais as people write them ("50", "50,00", "1.234,56", "50.5") to centavos; anything else is not a number. */
-const reais = z
-  .string({ error: "validation.required" })
-  .trim()
-  .min(1, "validation.required")
-  .transform((v, ctx) => {
-    const text = v.replace(/^R\$\s*/i, "").replace(/\s/g, "");
-    const normal = text.includes(",") ? text.replace(/\./g, "").replace(",", ".") : text;
-    if (!/^\d{1,9}(\.\d{1,2})?$/.test(normal)) {
-      ctx.addIssue({ code: "custom", message: "validation.number" });
-      return z.NEVER;
-    }
-    return Math.round(Number(normal) * 100);
-  });
 const schema = z.object({ amount: reais });
 
 export async function loader({ request }: LoaderFunctionArgs) {
