@@ -1,18 +1,19 @@
 /**
  * The account's billing at a glance (GET /api/billing, the /billing screen; issue 18): balance,
  * credit limit and what may still be spent, the plans held now (with the period paid and when it
- * renews or ends; a trial's end), the next invoice to pay and the money of the last 30 days by kind
- * (from the ledger, ADR 042).
+ * renews or ends; a trial's end), the products hired for it (credits left, renewal; ADR 048), the
+ * next invoice to pay and the money of the last 30 days by kind (from the ledger, ADR 042).
  */
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { row, rows } from "../lib/sql";
 import { can } from "../policy/policy";
+import { heldProducts, seesProducts } from "../products/products";
 
 export async function billingOverview(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/billing")) throw new AppError("FORBIDDEN");
   const accountId = ctx.actor.accountId;
-  const [account, plans, next, recent, trialEnded] = await Promise.all([
+  const [account, plans, next, recent, trialEnded, products] = await Promise.all([
     row<{ currency: string; balance: number; credit_limit: number; status: string }>(
       `SELECT a.currency, b.balance, a.credit_limit, a.status FROM accounts a JOIN account_balances b ON b.account_id = a.id WHERE a.id = $1`,
       [accountId],
@@ -51,6 +52,8 @@ export async function billingOverview(ctx: SignedInCtx) {
         WHERE ap.account_id = $1 AND p.is_trial AND ap.ends_at <= now() ORDER BY ap.ends_at DESC LIMIT 1`,
       [accountId],
     ),
+    // The products hired for the account (ADR 048), for those who may see them.
+    seesProducts(ctx.actor) ? heldProducts(accountId) : Promise.resolve([]),
   ]);
   if (!account) throw new AppError("NOT_FOUND");
   return {
@@ -63,5 +66,6 @@ export async function billingOverview(ctx: SignedInCtx) {
     next_invoice: next ? { ...next, amount: Number(next.amount) } : null,
     last_30_days: recent.map((r) => ({ kind: r.kind, amount: Number(r.amount) })),
     trial_ended: trialEnded,
+    products,
   };
 }

@@ -13,6 +13,7 @@ import { Page, pageQuery } from "../lib/page";
 import { createTopup, getInvoice, listInvoices, TOPUP_MAX, TOPUP_MIN } from "./invoices";
 import { invoicePdf } from "./invoice-pdf";
 import { billingOverview } from "./overview";
+import { Product } from "../products/responses";
 import { paymentProvider } from "./payment-provider";
 import { applyPaymentEvent } from "./payments";
 
@@ -76,6 +77,7 @@ const Overview = t.Object({
     t.Object({ kind: t.String({ description: "message, refund, topup, adjustment, plan_fee, agent" }), amount: t.Integer({ description: "Net, minor units: negative is spent" }) }),
   ),
   trial_ended: t.Union([t.Object({ ended_at: DateTime, service: t.String() }), t.Null()], { description: "A trial that ended: the account is asked to choose a plan" }),
+  products: t.Array(Product, { description: "The products hired for the account, not cancelled (ADR 048); empty for a role that may not see them" }),
 });
 
 export const billingRoutes = new Elysia({ tags: ["billing"], detail: { security: bearer } })
@@ -83,7 +85,8 @@ export const billingRoutes = new Elysia({ tags: ["billing"], detail: { security:
   .get("/billing", ({ ctx }) => billingOverview(ctx), {
     detail: {
       responses: successResponse(Overview),
-      summary: "The account's billing at a glance: balance, credit limit, plans held (period, renewal, end), the next invoice to pay, the last 30 days' money by kind",
+      summary:
+        "The account's billing at a glance: balance, credit limit, plans held (period, renewal, end), products hired, the next invoice to pay, the last 30 days' money by kind",
     },
   })
   .get("/invoices", ({ ctx, query }) => listInvoices(ctx, query), {

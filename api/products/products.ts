@@ -213,6 +213,15 @@ export async function myProducts(ctx: SignedInCtx, input: unknown = {}) {
   return pageOf(ctx.actor.accountId, input);
 }
 
+/** The products the account holds now (active or suspended, not cancelled), for /billing: at most 50, by channel then name. */
+export async function heldProducts(accountId: string): Promise<ProductOut[]> {
+  const found = await rows<ProductRow>(
+    `SELECT ${COLUMNS} FROM customer_products p WHERE p.account_id = $1 AND p.status <> 'cancelled' ORDER BY p.channel, lower(p.name), p.id LIMIT 50`,
+    [accountId],
+  );
+  return found.map(productOut);
+}
+
 /** SQL: the account has an active product of the channel (for a send's facts query: no round trip of its own). */
 export const hasProductSql = (account: string, channel: string) =>
   `EXISTS (SELECT 1 FROM customer_products cp WHERE cp.account_id = ${account} AND cp.channel = ${channel} AND cp.status = 'active')`;

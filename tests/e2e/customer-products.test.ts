@@ -80,5 +80,9 @@ describe.skipIf(!hasChromium)("products per customer in Chromium", () => {
     const sp = new Intl.DateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", day: "2-digit", month: "2-digit", year: "2-digit" }).format(end);
     expect(text(await row.locator('[data-col="renews"]').innerText())).toBe(sp);
     await page.screenshot({ path: screenshotPath("customer-products-js"), fullPage: true });
+    // /billing shows it among the account's plans and products, credits left included.
+    await page.goto("/billing");
+    const onBilling = page.getByTestId("billing-products").locator(`tr[data-product="${hired.body.data.id}"]`);
+    await expect.poll(async () => text(await onBilling.locator('[data-col="credits"]').innerText())).toBe("2 de 3");
   });
 });

@@ -170,6 +170,12 @@ describe("staff: hiring, reading, editing, cancelling", () => {
     expect(mine.status).toBe(200);
     expect(mine.body.data.length).toBeGreaterThan(0);
     expect(mine.body.data.every((p: { account_id: string }) => p.account_id === c.accountId)).toBe(true);
+    // /billing lists the ones held now (not cancelled), with their credits left.
+    const billing = await api("/api/billing", { token: c.token });
+    expect(billing.status).toBe(200);
+    const held = mine.body.data.filter((p: { status: string }) => p.status !== "cancelled");
+    expect(billing.body.products.map((p: { id: string }) => p.id).sort()).toEqual(held.map((p: { id: string }) => p.id).sort());
+    expect(held.length).toBeGreaterThan(0);
     await setMember(c.accountId, c.userId, { role: "agent" });
     const agent = (await login(c.email, c.password)).token;
     expect((await api("/api/customer/products", { token: agent })).status).toBe(403);

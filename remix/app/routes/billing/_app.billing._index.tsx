@@ -11,6 +11,7 @@ import { useTranslation } from "react-i18next";
 import { billingOverview } from "~api/billing/overview";
 import { PageHeader } from "~/components/shell/page-header";
 import { Badge } from "~/components/ui/badge";
+import { ProductsTable } from "~/components/billing/products-table";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate, formatMoney } from "~/lib/format";
@@ -143,6 +144,19 @@ export default function Billing() {
           </div>
         </CardContent>
       </Card>
+      {o.products.length > 0 ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>{t("billing.products")}</CardTitle>
+          </CardHeader>
+          <CardContent className="space-y-3" data-testid="billing-products">
+            <ProductsTable products={o.products} lng={lng} />
+            <Link to="/customer/products" className="text-sm underline">
+              {t("billing.allProducts")}
+            </Link>
+          </CardContent>
+        </Card>
+      ) : null}
       <Card>
         <CardHeader>
           <CardTitle>{t("billing.last30")}</CardTitle>
