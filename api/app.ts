@@ -36,6 +36,7 @@ import { customerRoutes } from "./customers/routes";
 import { seatRoutes } from "./seats/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
+import { onboardingRoutes } from "./onboarding/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
 export function createApp() {
@@ -59,6 +60,7 @@ export function createApp() {
     .use(whitelabelAdminRoutes)
     .use(notificationRoutes)
     .use(planRoutes)
+    .use(onboardingRoutes)
     .use(auditRoutes)
     .use(contactRoutes)
     .use(importRoutes)
