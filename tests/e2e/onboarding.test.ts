@@ -75,7 +75,7 @@ describe.skipIf(!hasChromium)("onboarding in Chromium", () => {
       expect(delivered).toBe(true);
       await page.goto("/");
       await expect.poll(() => step("testSms").getAttribute("data-done")).toBe("true");
-      await page.screenshot({ path: screenshotPath("onboarding-home") });
+      await page.screenshot({ path: screenshotPath("onboarding-home"), fullPage: true });
     } catch (e) {
       await page.screenshot({ path: screenshotPath("onboarding-failure") });
       throw e;

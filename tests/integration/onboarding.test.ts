@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
-import { makeLiveRoom, makeMessage, setUser } from "../support/factories";
+import { makeLiveRoom, makeMessage, setUser, sql } from "../support/factories";
 import { signIn } from "../support/web";
 
 const TRIAL_CREDIT = 200;
@@ -94,6 +94,26 @@ describe("onboarding", () => {
     expect(plans).toEqual([{ trial: true }]);
     const b = (await api<Steps>("/api/onboarding", { token })).body;
     expect(doneOf(b)).toMatchObject({ plan: true, balance: true });
+
+    // The home page's figures: today's messages by channel and status, the balance, open rooms; the activity as sentences.
+    await makeMessage(p.accountId, { status: "delivered" });
+    await makeMessage(p.accountId, { status: "failed" });
+    await makeMessage(p.accountId, { channel: "whatsapp", status: "sent" });
+    await makeMessage(p.accountId, { status: "delivered", createdAt: sql("now() - interval '10 days'") });
+    await makeLiveRoom(p.accountId, { status: "OPEN", closedAt: sql("NULL") });
+    const row = (html: string, channel: string) => {
+      const m = new RegExp(`<tr[^>]*data-channel="${channel}"[^>]*>(.*?)</tr>`).exec(html)?.[1] ?? "";
+      return Object.fromEntries([...m.matchAll(/data-status="(\w+)"[^>]*>(\d+)</g)].map((x) => [x[1], Number(x[2])]));
+    };
+    // The figures are read from the replica (a moment behind at most).
+    await expect.poll(async () => row(await (await web.get("/")).text(), "sms"), { timeout: 10_000, interval: 200 }).toEqual({ delivered: 1, sent: 0, pending: 0, failed: 1 });
+    const today = await (await web.get("/")).text();
+    expect(row(today, "whatsapp")).toEqual({ delivered: 0, sent: 1, pending: 0, failed: 0 });
+    expect(row(await (await web.get("/?period=30d")).text(), "sms")).toEqual({ delivered: 2, sent: 0, pending: 0, failed: 1 });
+    expect(today).toMatch(/data-testid="home-balance"[^>]*>R\$(&nbsp;|\s|\u00a0)2,00</);
+    expect(today).toMatch(/data-testid="home-open-rooms"[^>]*>1</);
+    expect(today).toContain("Começou o teste grátis");
+    expect(today).not.toContain(">billing.trial_started<");
   });
 
   it("a 403 caused by the plan names the feature and where to upgrade; a 403 caused by the role does not", async () => {

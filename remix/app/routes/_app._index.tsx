@@ -19,7 +19,7 @@ import { CsrfInput, FormErrors } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { requireRoute } from "~/lib/auth.server";
@@ -53,7 +53,9 @@ function Checklist() {
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation();
-  const [form] = useForm({ id: "onboarding", lastResult: last?.result });
+  const [form, fields] = useForm({ id: "onboarding", lastResult: last?.result });
+  // A refused start (a plan already had: plans.errors.trialUsed) is an error on `plan`.
+  const errors = [...(form.errors ?? []), ...((fields as Record<string, { errors?: string[] }>).plan?.errors ?? [])];
   if (!checklist.visible) return null;
   const planDone = checklist.steps.find((s) => s.key === "plan")?.done;
   return (
@@ -63,7 +65,7 @@ function Checklist() {
         <CardDescription>{t("home.onboarding.progress", { done: checklist.done, total: checklist.total })}</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        <FormErrors errors={form.errors} />
+        <FormErrors errors={errors} />
         <ol className="space-y-2">
           {checklist.steps.map((s) => (
             <li key={s.key} data-step={s.key} data-done={s.done ? "true" : "false"} className="flex flex-wrap items-center justify-between gap-2 text-sm">
@@ -165,23 +167,26 @@ export default function Home() {
         </Card>
       </div>
       <Card>
-        <CardHeader className="flex flex-row flex-wrap items-end justify-between gap-2">
+        <CardHeader>
           <CardTitle>{t("home.messages.title")}</CardTitle>
-          <Form method="get" className="flex items-end gap-2">
-            <label className="grid gap-1 text-sm">
-              {t("home.messages.period")}
-              <NativeSelect name="period" defaultValue={period}>
-                {HOME_PERIODS.map((p) => (
-                  <NativeSelectOption key={p} value={p}>
-                    {t(`home.messages.periods.${p}`)}
-                  </NativeSelectOption>
-                ))}
-              </NativeSelect>
-            </label>
-            <Button type="submit" variant="outline" size="sm">
-              {t("home.messages.show")}
-            </Button>
-          </Form>
+          <CardDescription>{t(`home.messages.periods.${period}`)}</CardDescription>
+          <CardAction>
+            <Form method="get" className="flex items-end gap-2">
+              <label className="grid gap-1 text-sm">
+                {t("home.messages.period")}
+                <NativeSelect name="period" defaultValue={period}>
+                  {HOME_PERIODS.map((p) => (
+                    <NativeSelectOption key={p} value={p}>
+                      {t(`home.messages.periods.${p}`)}
+                    </NativeSelectOption>
+                  ))}
+                </NativeSelect>
+              </label>
+              <Button type="submit" variant="outline" size="sm">
+                {t("home.messages.show")}
+              </Button>
+            </Form>
+          </CardAction>
         </CardHeader>
         <CardContent className="overflow-x-auto">
           {messages.length === 0 ? (
