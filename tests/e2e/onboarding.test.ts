@@ -2,8 +2,8 @@
  * A new account's first sent message without help (issue 19, ADR 050), in Chromium: it registers,
  * its verification e-mail shows on /dev/mailbox (read by the platform's staff, who sees the whole
  * outbox: the registrant cannot sign in before verifying), it verifies, and follows the home
- * page's checklist — the trial (with its credit), a test SMS through the simulator provider until
- * one is delivered — each step ticking itself.
+ * page's checklist — the trial (with its credit), its own mobile on the profile, a test SMS to it
+ * through the simulator provider until one is delivered — each step ticking itself.
  */
 import { describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
@@ -55,13 +55,20 @@ describe.skipIf(!hasChromium)("onboarding in Chromium", () => {
       expect(await step("balance").getAttribute("data-done")).toBe("true");
       await expect.poll(async () => (await page.getByTestId("home-balance").textContent())?.replace(/\u00a0/g, " ")).toBe("R$ 2,00");
 
-      // The test SMS from the step's link, followed through the simulator until one is delivered (its outcome is decided per message id).
+      // The person's own mobile on the profile: the test SMS goes there.
+      const own = `9${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`;
+      await page.goto("/user/settings");
+      await page.getByLabel("Celular").fill(`+55 11 ${own}`);
+      await page.getByLabel("Celular").press("Enter");
+      await page.getByText("Perfil atualizado").first().waitFor();
+
+      // The test SMS from the step's link (the number filled in), followed through the simulator until one is delivered (its outcome is decided per message id).
       let delivered = false;
       for (let attempt = 0; attempt < 4 && !delivered; attempt++) {
         await page.goto("/");
         await step("testSms").getByRole("link").click();
         await page.waitForURL((u) => u.pathname === "/sms/send");
-        await page.getByLabel("Número do celular").fill(`11 9${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`);
+        await expect.poll(() => page.getByLabel("Número do celular").inputValue()).toBe(`5511${own}`);
         await page.getByLabel("Mensagem").fill("Meu primeiro SMS de teste");
         await page.getByRole("button", { name: "Enviar", exact: true }).click();
         await page.waitForURL(/\/sms\/send\/success\?message=[0-9a-f-]{36}$/);
