@@ -68,10 +68,16 @@ export const HomeSummary = t.Object({
   }),
   members: int({ description: "People in the account" }),
   unread: int({ description: "The person's unread notifications" }),
+  period: t.Union([t.Literal("today"), t.Literal("7d"), t.Literal("30d")], { description: "The period of `messages`: since today's São Paulo midnight, the last 7 or 30 days" }),
+  messages: t.Array(t.Object({ channel: t.String(), delivered: int(), sent: int(), pending: int(), failed: int(), total: int() }), {
+    description: "The account's messages of the period by channel and status group",
+  }),
+  openRooms: int({ description: "Live chat rooms queued or being attended" }),
   recent: t.Array(
     t.Object({
       id: int(),
       action: t.String({ description: "Audit action code, e.g. auth.login" }),
+      by: t.Union([t.String(), t.Null()], { description: "Who did it (a person of the account), null for the system" }),
       description: t.String({ description: "The action in the caller's language (Accept-Language)" }),
       at: t.String({ format: "date-time" }),
     }),

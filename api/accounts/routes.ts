@@ -68,7 +68,10 @@ export const accountRoutes = new Elysia({ prefix: "/accounts", tags: ["accounts"
       const tokens = await issueTokens(accessJwt, refreshJwt, actor.userId, actor.accountId, "ok");
       const summary = await homeSummary({ ...ctx, actor });
       const locale = fromAcceptLanguage(request.headers.get("accept-language"));
-      const recent = summary.recent.map((r) => ({ ...r, description: translate(locale, `common:audit.${r.action}`, { defaultValue: r.action }) }));
+      const recent = summary.recent.map((r) => ({
+        ...r,
+        description: translate(locale, `common:audit.${r.action}`, { defaultValue: translate(locale, "common:home.activity.other") }),
+      }));
       return { id: actor.accountId, ...tokens, summary: { ...summary, recent } };
     },
     {

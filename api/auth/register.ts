@@ -13,6 +13,7 @@ import { issueUserToken } from "./user-tokens";
 import { enqueueMail } from "../mail/enqueue";
 import type { z } from "../lib/zod";
 import { foundingAgentSeat } from "../seats/seats";
+import { creditTrial } from "../onboarding/services";
 
 type RegisterData = z.infer<typeof registerSchema>;
 
@@ -75,6 +76,8 @@ async function createOrNotify(ctx: Ctx, data: RegisterData, opts: { trial?: bool
       const plan = await Plan.findOne({ where: { isTrial: true, active: true }, transaction });
       if (plan) {
         await AccountPlan.create({ accountId: account.id, planId: plan.id, service: plan.service, endsAt: new Date(Date.now() + TRIAL_DAYS * 86_400_000) }, { transaction });
+        // The trial's credit for the first test messages, through the ledger, once per account (api/onboarding/services.ts).
+        await creditTrial(account.id, transaction, user.id);
       }
     }
     const tctx: Ctx = { ...ctx, transaction, actor: undefined };

@@ -7,10 +7,11 @@ import { AppError } from "../lib/errors";
 import { assertId, findOwned } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { departmentSchema } from "./schemas";
-import { assertCanWrite, can } from "../policy/policy";
+import { assertCanWrite, decide, refusal } from "../policy/policy";
 
 function assertAllowed(ctx: SignedInCtx, write = false) {
-  if (!can(ctx.actor, "/departments")) throw new AppError(ctx.actor.services.includes("omni") ? "FORBIDDEN" : "PLAN_REQUIRED");
+  const d = decide(ctx.actor, "/departments");
+  if (!d.allowed) throw refusal(d);
   if (write) assertCanWrite(ctx.actor, "departments");
 }
 

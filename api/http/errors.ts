@@ -18,7 +18,10 @@ export function errorBody(e: AppError, acceptLanguage: string | null) {
         ]),
       )
     : undefined;
-  return { error: { code, message: translate(locale, `errors:${e.code}`, e.params ?? {}), fields, params: e.params } };
+  // A plan refusal names the feature that unlocks it, in the reader's language (plans:features.<feature>).
+  const params = e.code === "PLAN_REQUIRED" && e.params?.feature ? { ...e.params, featureName: translate(locale, `plans:features.${e.params.feature}`) } : (e.params ?? {});
+  const message = translate(locale, e.code === "PLAN_REQUIRED" && e.params?.feature ? "errors:PLAN_REQUIRED_feature" : `errors:${e.code}`, params);
+  return { error: { code, message, fields, params: e.params } };
 }
 
 /** Field errors from a route schema failure (missing -> validation.required, else validation.invalid). */

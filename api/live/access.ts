@@ -7,7 +7,7 @@ import type { Transaction } from "sequelize";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { rows } from "../lib/sql";
-import { assertCanWrite, canWrite, decide } from "../policy/policy";
+import { assertCanWrite, canWrite, decide, refusal } from "../policy/policy";
 
 /** Who changes live chat's configuration: the policy's `live` writers. */
 export function isLiveWriter(ctx: SignedInCtx) {
@@ -17,7 +17,7 @@ export function isLiveWriter(ctx: SignedInCtx) {
 /** The policy's answer for `path`, as PLAN_REQUIRED (no plan) or FORBIDDEN (role, path allow-list). */
 export function assertPath(ctx: SignedInCtx, path: string) {
   const d = decide(ctx.actor, path);
-  if (!d.allowed) throw new AppError(d.reason === "plan" ? "PLAN_REQUIRED" : "FORBIDDEN");
+  if (!d.allowed) throw refusal(d);
 }
 
 /** Any of `paths` (e.g. the config screen or the agents' workspace). */

@@ -17,7 +17,7 @@ import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
-import { can } from "../policy/policy";
+import { can, planRequired } from "../policy/policy";
 import { channelAdapter, type VerifiedConnection } from "./adapters";
 import { connectSchema, type ServiceAccountKey } from "./channel-schemas";
 
@@ -52,7 +52,7 @@ const COLUMNS = "id, account_id, channel, external_id, name, created_at, updated
 
 export function assertChannelsAdmin(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/channels")) throw new AppError("FORBIDDEN");
-  if (!ctx.actor.services.includes("omni")) throw new AppError("PLAN_REQUIRED");
+  if (!ctx.actor.services.includes("omni")) throw planRequired("omni");
 }
 
 /** The public URL a provider posts to for this connection (through the web process's /api proxy). */

@@ -1,7 +1,7 @@
 /** The catalogue of plans a customer can have (active plans only). */
 import { Plan } from "../../models";
 import type { SignedInCtx } from "../lib/context";
-import { can } from "../policy/policy";
+import { can, type PlanFeature } from "../policy/policy";
 import type { Actor } from "../lib/context";
 
 /** Who reads the catalogue: whoever opens /plans, or compares plans on /billing/upgrade (finance reaches only the latter, spec section 6). */
@@ -51,4 +51,20 @@ export async function getPlan(ctx: SignedInCtx, id: string) {
   const p = await Plan.findOne({ where: { id, active: true } });
   if (!p) throw new AppError("NOT_FOUND");
   return view(p, await heldIds(ctx.actor.accountId));
+}
+
+/**
+ * The names of the active plans (not trials) that unlock `feature`: the omni service for live chat,
+ * else the plan permission. The 403 screen of a plan refusal names them (plan names are the
+ * platform's public catalogue).
+ */
+export async function plansWith(feature: PlanFeature): Promise<string[]> {
+  const list = await Plan.findAll({
+    where: { active: true, isTrial: false },
+    order: [
+      ["price", "ASC"],
+      ["name", "ASC"],
+    ],
+  });
+  return list.filter((p) => (feature === "omni" ? p.service === "omni" : p.permissions?.[feature] === true)).map((p) => p.name);
 }

@@ -18,7 +18,13 @@ export type Subject = {
   /** The account is suspended for an unpaid invoice (ADR 044): only its billing screens, to pay. */
   suspended?: boolean;
 };
-export type Decision = { allowed: true } | { allowed: false; reason: "role" | "path" | "plan" | "staff" | "suspended" };
+/** A plan feature a gate asks for: live chat (the omni service) or one of the plan's permissions. */
+export type PlanFeature = "omni" | PlanPermission;
+export type Decision =
+  | { allowed: true }
+  | { allowed: false; reason: "role" | "path" | "staff" | "suspended" }
+  /** Refused by the plan: `feature` is what unlocks it (the 403 screen and the API's body name it, with a link to upgrade). */
+  | { allowed: false; reason: "plan"; feature: PlanFeature };
 
 /**
  * What the people of an account suspended for an unpaid invoice still reach (ADR 044): its
@@ -229,10 +235,20 @@ export function decide(subject: Subject, rawPath: string): Decision {
 }
 
 function planGate(subject: Subject, path: string): Decision {
-  if (OMNI.test(path) && !subject.services.includes("omni")) return { allowed: false, reason: "plan" };
+  if (OMNI.test(path) && !subject.services.includes("omni")) return { allowed: false, reason: "plan", feature: "omni" };
   const gate = PLAN_GATES.find(([r]) => r.test(path));
-  if (gate && !subject.permissions[gate[1]]) return { allowed: false, reason: "plan" };
+  if (gate && !subject.permissions[gate[1]]) return { allowed: false, reason: "plan", feature: gate[1] };
   return { allowed: true };
+}
+
+/** The API's 403 for a refusal: PLAN_REQUIRED naming the feature that unlocks it (and where to upgrade), else FORBIDDEN. */
+export function refusal(d: Exclude<Decision, { allowed: true }>): AppError {
+  return d.reason === "plan" ? planRequired(d.feature) : new AppError("FORBIDDEN");
+}
+
+/** 403 PLAN_REQUIRED for `feature`: its message names the feature, `params.upgrade` is where to get it. */
+export function planRequired(feature: PlanFeature): AppError {
+  return new AppError("PLAN_REQUIRED", { params: { feature, upgrade: "/billing/upgrade" } });
 }
 
 export function can(subject: Subject, path: string): boolean {

@@ -27,7 +27,7 @@ import { keyset } from "../lib/page";
 import { replicaRows, row, rows } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
-import { can, decide } from "../policy/policy";
+import { can, decide, refusal } from "../policy/policy";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { saoPauloToday, smsHistorySchema } from "../sms/history";
 import { historyPageSql } from "../messages/history-query";
@@ -154,7 +154,7 @@ export function eventsOf(events: EventRow[]): WhatsappEvent[] {
 /** The account's templates by status (every status, 0 when none): the templates screen's own permission and plan gate. */
 export async function countWhatsappTemplates(ctx: SignedInCtx): Promise<Record<TemplateStatus, number>> {
   const d = decide(ctx.actor, "/whatsapp/templates");
-  if (!d.allowed) throw new AppError(d.reason === "plan" ? "PLAN_REQUIRED" : "FORBIDDEN");
+  if (!d.allowed) throw refusal(d);
   const found = await rows<{ status: TemplateStatus; n: number }>(`SELECT status, count(*)::int AS n FROM whatsapp_templates WHERE account_id = $1 GROUP BY status`, [
     ctx.actor.accountId,
   ]);

@@ -18,7 +18,7 @@ import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { keyset, pageInput } from "../lib/page";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
-import { can, decide } from "../policy/policy";
+import { can, decide, refusal } from "../policy/policy";
 import { INTEGRATIONS, POLLED_INTEGRATIONS } from "./integrations";
 import { numbersDueForTemplateSync, numbersWithPendingTemplates, ownNumber } from "./numbers";
 import { createTemplateSchema, metaComponents } from "./schemas";
@@ -44,7 +44,7 @@ const COLUMNS = "id, number_id, name, language, category, components, status, re
 function assertTemplates(ctx: SignedInCtx, path: "/whatsapp/templates" | "/whatsapp/templates/new") {
   const d = decide(ctx.actor, path);
   if (d.allowed) return;
-  throw new AppError(d.reason === "plan" ? "PLAN_REQUIRED" : "FORBIDDEN");
+  throw refusal(d);
 }
 
 const listSchema = z.object({

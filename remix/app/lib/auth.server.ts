@@ -3,7 +3,7 @@
  * no session -> /login; second factor owed -> /2fa; account failure -> logout, toast, /login;
  * permission failure -> /403.
  */
-import { redirect } from "@remix-run/node";
+import { createCookie, redirect } from "@remix-run/node";
 import { loadActor } from "~api/auth/actor";
 import type { Actor, Ctx, SignedInCtx } from "~api/lib/context";
 import { AppError, isAppError } from "~api/lib/errors";
@@ -58,12 +58,17 @@ async function resolveActor(request: Request): Promise<Actor> {
   }
 }
 
+/** The path the last refusal came from, for /403 (a minute, only sent to /403). */
+export const forbiddenFrom = createCookie("forbidden_from", { path: "/403", sameSite: "lax", httpOnly: true, maxAge: 60 });
+
 /** requireActor + the permission policy for this request's path (or a given one). */
 export async function requireRoute(request: Request, path = new URL(request.url).pathname): Promise<SignedInCtx> {
   const actor = await requireActor(request);
   const decision = decide(actor, path);
   // Suspended for an unpaid invoice: its invoices, where the screen says why and how to pay.
-  if (!decision.allowed) throw redirect(decision.reason === "suspended" ? "/invoices" : "/403");
+  if (decision.allowed === false && decision.reason === "suspended") throw redirect("/invoices");
+  // A refusal says why on /403: the refused path travels in a short cookie read by /403, which names what the plan lacks (issue 19).
+  if (!decision.allowed) throw redirect("/403", { headers: { "Set-Cookie": await forbiddenFrom.serialize(path) } });
   return { ...requestCtx(request), actor, sessionId: sessionIds.get(request) };
 }
 

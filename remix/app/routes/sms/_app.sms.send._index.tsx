@@ -63,8 +63,11 @@ type SendForm = z.infer<typeof sendFormSchema>;
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const options = await orHttpError(sendOptions(ctx));
-  const template = new URL(request.url).searchParams.get("template");
-  return json({ ...options, idempotencyKey: crypto.randomUUID(), template: options.templates.some((t) => t.id === template) ? template : null });
+  const url = new URL(request.url);
+  const template = url.searchParams.get("template");
+  // `to`: a number to start with (the home page's onboarding links the person's own mobile for the test SMS).
+  const to = /^\+?[0-9 ()-]{8,20}$/.test(url.searchParams.get("to") ?? "") ? url.searchParams.get("to") : null;
+  return json({ ...options, idempotencyKey: crypto.randomUUID(), template: options.templates.some((t) => t.id === template) ? template : null, to });
 }
 
 /** "nome=Ana\ncodigo=7" -> { nome: "Ana", codigo: "7" }; null when a line is not name=value. */
@@ -193,7 +196,7 @@ export default function SmsSend() {
   const [form, fields] = useForm({
     id: "sms-send",
     lastResult: last?.result,
-    defaultValue: { mode: "single", route: data.routes[0]?.route ?? "T1", template_id: data.template ?? "" },
+    defaultValue: { mode: "single", route: data.routes[0]?.route ?? "T1", template_id: data.template ?? "", to: data.to ?? "" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: sendFormSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
