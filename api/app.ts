@@ -40,7 +40,6 @@ import { providerAdminRoutes } from "./providers/routes";
 import { onboardingRoutes } from "./onboarding/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
-
 /** Plans, billing, usage, customers, agent seats and products as one plugin: one .use less deep for Elysia's types (TS2589 past ~45 in a chain). */
 const moneyApi = new Elysia({ name: "money-api" }).use(planRoutes).use(billingApi).use(usageRoutes).use(customerRoutes).use(seatRoutes).use(productRoutes);
 
