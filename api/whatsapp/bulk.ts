@@ -27,6 +27,7 @@ import { dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { exec, row, rows } from "../lib/sql";
+import { claimUnitsSql } from "../products/products";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
@@ -188,7 +189,11 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
     const templateObject = `jsonb_build_object('type','template','template', jsonb_build_object('name', $${bind.length - 1}::text, 'language', jsonb_build_object('code', $${bind.length}::text)${
       components.length ? `, 'components', jsonb_build_array(${components.join(", ")})` : ""
     }))`;
-    await exec(`CREATE TEMP TABLE wa_accept_rows (n bigint, recipient text, body text, content jsonb, missing text, why text) ON COMMIT DROP`, [], t);
+    await exec(
+      `CREATE TEMP TABLE wa_accept_rows (n bigint, recipient text, body text, content jsonb, missing text, why text, segments int NOT NULL DEFAULT 1, product uuid) ON COMMIT DROP`,
+      [],
+      t,
+    );
     const missingSql = [
       ...vars.map((_, i) => `WHEN x.v[${i + 1}] IS NULL THEN '${i + 1}'`),
       ...(headerSql ? ["WHEN x.h IS NULL THEN 'header'"] : []),
@@ -231,7 +236,9 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
     const currency = (facts?.currency ?? "BRL").trim();
     const [price] = pickPrices({ ...CHANNEL_PRICING.whatsapp, routes: [tpl.category] }, currency, facts?.prices ?? []);
     if (!price) throw fieldError("template.name", "validation.option");
-    const total = counts.sendable * price.pricePerSegment;
+    // The account's WhatsApp product covers what its credits allow, in order (ADR 048); the balance pays the rest.
+    const covered = price.pricePerSegment > 0 ? await claimUnitsSql(accountId, "whatsapp", "wa_accept_rows", transaction) : 0;
+    const total = (counts.sendable - covered) * price.pricePerSegment;
 
     // 4. The campaign and its messages; the debit last.
     const status = scheduledAt ? "scheduled" : counts.sendable === 0 ? "completed" : "running";
@@ -255,12 +262,12 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
     await exec(
       `WITH m AS (
          INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, status, provider, price, currency, type, content, error_code, error_message,
-                               scheduled_at, queued_at, campaign_id)
+                               scheduled_at, queued_at, campaign_id, product_id)
          SELECT $1, 'whatsapp', 'outbound', $2, r.recipient, r.body, 1,
                 CASE r.why WHEN 'optout' THEN 'optout' WHEN 'deny_list' THEN 'rejected' ELSE CASE WHEN $6::timestamptz IS NULL THEN 'queued' ELSE 'scheduled' END END,
-                $3, CASE WHEN r.why IS NULL THEN $4::bigint ELSE 0 END, $5, 'template', r.content, r.why,
+                $3, CASE WHEN r.why IS NULL AND r.product IS NULL THEN $4::bigint ELSE 0 END, $5, 'template', r.content, r.why,
                 CASE r.why WHEN 'optout' THEN 'errors.RECIPIENT_OPTED_OUT' WHEN 'deny_list' THEN 'errors.RECIPIENT_DENIED' END,
-                $6::timestamptz, CASE WHEN r.why IS NULL AND $6::timestamptz IS NULL THEN now() END, $7
+                $6::timestamptz, CASE WHEN r.why IS NULL AND $6::timestamptz IS NULL THEN now() END, $7, r.product
            FROM wa_accept_rows r ORDER BY r.n
          RETURNING id, status
        )

@@ -27,6 +27,7 @@ import { dispatchStream } from "../channels/registry";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { exec, row } from "../lib/sql";
+import { claimUnits, hasProductSql } from "../products/products";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { can } from "../policy/policy";
@@ -229,7 +230,16 @@ function freeFormContent(data: SendWhatsappInput): { content: Record<string, unk
   }
 }
 
-type Planned = { category: WhatsappPriceRoute; content: Record<string, unknown>; text: string; currency: string; price: number; blocked: "optout" | "deny_list" | null };
+/** `hasProduct`: the account has an active WhatsApp product (ADR 048): the send goes one at a time, which claims its credit. */
+type Planned = {
+  category: WhatsappPriceRoute;
+  content: Record<string, unknown>;
+  text: string;
+  currency: string;
+  price: number;
+  blocked: "optout" | "deny_list" | null;
+  hasProduct: boolean;
+};
 
 /** Everything a send must know before it is written, in ONE round trip: each piece is its rule's own SQL (pricing.ts, blockedSql, the window's). */
 const FACTS_SQL = `
@@ -239,9 +249,10 @@ const FACTS_SQL = `
          COALESCE((SELECT last_inbound_at + make_interval(hours => ${WINDOW_HOURS}) > now() FROM whatsapp_windows
             WHERE account_id = $1 AND number_id = $2 AND contact = $5), false) AS window_open,
          (SELECT coalesce(json_agg(p), '[]'::json) FROM (${priceRowsSql("whatsapp", "$1", "NULL")}) p) AS prices,
-         (SELECT why FROM (${blockedSql("$1", "'whatsapp'", "ARRAY[$5::text]")}) b LIMIT 1) AS why
+         (SELECT why FROM (${blockedSql("$1", "'whatsapp'", "ARRAY[$5::text]")}) b LIMIT 1) AS why,
+         ${hasProductSql("$1", "'whatsapp'")} AS has_product
     FROM accounts a WHERE a.id = $1`;
-type Facts = { currency: string; template: TemplateRow | null; window_open: boolean; prices: PriceRow[]; why: "optout" | "deny_list" | null };
+type Facts = { currency: string; template: TemplateRow | null; window_open: boolean; prices: PriceRow[]; why: "optout" | "deny_list" | null; has_product: boolean };
 
 /** Everything a send must know before it is written (steps 2–4 of the module comment), read in `transaction` when given. */
 async function plan(accountId: string, number: { id: string }, data: SendWhatsappInput, transaction?: Transaction): Promise<Planned> {
@@ -263,7 +274,7 @@ async function plan(accountId: string, number: { id: string }, data: SendWhatsap
   const [price] = pickPrices({ ...CHANNEL_PRICING.whatsapp, routes: [category] }, currency, facts?.prices ?? []);
   if (!price) throw new AppError("VALIDATION", { fields: { type: ["validation.option"] } });
   const blocked = facts?.why ?? null;
-  return { category, content, text, currency, price: blocked ? 0 : price.pricePerSegment, blocked };
+  return { category, content, text, currency, price: blocked ? 0 : price.pricePerSegment, blocked, hasProduct: Boolean(facts?.has_product) };
 }
 
 const answerOf = (id: string, to: string, p: Planned): { data: AcceptedWhatsapp } => ({
@@ -302,6 +313,8 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
   }
   await withMediaLinks(accountId, data);
   const p = await plan(accountId, number, data);
+  // A send an account's product may cover claims its credit in the one-at-a-time transaction (row locked there).
+  if (p.hasProduct && !p.blocked && p.price > 0) return acceptAlone(ctx, data, number, hash, idempotencyKey);
   const answer = answerOf(randomUUID(), data.to, p);
   try {
     const written = await writeOneSms({
@@ -389,12 +402,15 @@ export async function writeWhatsappMessage(
 ): Promise<{ answer: { data: AcceptedWhatsapp }; text: string }> {
   const accountId = ctx.actor.accountId;
   const t = { transaction };
-  const p = await plan(accountId, number, data, transaction);
+  const planned = await plan(accountId, number, data, transaction);
+  // Covered by the account's WhatsApp product (ADR 048): price 0, the product recorded; else the balance pays below.
+  const [product] = planned.hasProduct && !planned.blocked && planned.price > 0 ? await claimUnits(accountId, "whatsapp", [1], transaction) : [null];
+  const p = product ? { ...planned, price: 0 } : planned;
   const status = p.blocked ? (p.blocked === "optout" ? "optout" : "rejected") : "queued";
   const written = await row<{ id: string }>(
     `WITH m AS (
-       INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, status, provider, price, currency, type, content, error_code, queued_at)
-       VALUES ($1, 'whatsapp', 'outbound', $2, $3, $4, 1, $5, $6, $7, $8, $9, $10::jsonb, $11, CASE WHEN $5 = 'queued' THEN now() END)
+       INSERT INTO messages (account_id, channel, direction, sender, recipient, body, segments, status, provider, price, currency, type, content, error_code, queued_at, product_id)
+       VALUES ($1, 'whatsapp', 'outbound', $2, $3, $4, 1, $5, $6, $7, $8, $9, $10::jsonb, $11, CASE WHEN $5 = 'queued' THEN now() END, $14::uuid)
        RETURNING id, created_at
      ), o AS (
        INSERT INTO outbox (topic, payload) SELECT $12, jsonb_build_object('message_id', m.id::text) FROM m WHERE $5 = 'queued'
@@ -417,6 +433,7 @@ export async function writeWhatsappMessage(
       p.blocked,
       dispatchStream("whatsapp"),
       p.category,
+      product ?? null,
     ],
     t,
   );

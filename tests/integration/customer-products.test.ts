@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, giveShortCode, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { validatedDomain } from "../support/email";
-import { balanceOf, makeGroupWithContacts, setAccount, setMember, setMessages } from "../support/factories";
+import { balanceOf, giveOmni, makeGroupWithContacts, setAccount, setMember, setMessages } from "../support/factories";
+import { approvedTemplate, connectCloudNumber, digits } from "../support/whatsapp";
 import { DEMO_PASSWORD } from "../support/web";
 
 process.env.DATABASE_URL = inject("databaseUrl");
@@ -266,6 +267,38 @@ describe("consumption at accept", () => {
     expect(await balanceOf(c.accountId)).toBe(10_000 - priced[2]);
     const rows = await messagesOf(res.body.data.messages.map((m: { id: string }) => m.id));
     expect(rows.filter((m) => m.product_id === p.id)).toHaveLength(2);
+  });
+
+  it("a WhatsApp template message is one credit of a WhatsApp product: one-number sends, then a campaign crossing the boundary", async () => {
+    const c = await customer("prodwa", 100_000);
+    await giveOmni(c.accountId);
+    const n = await connectCloudNumber(c.token);
+    const name = `pedido_${digits(6)}`;
+    await approvedTemplate(n, { name, body: "Olá {{1}}", body_examples: ["Ana"] });
+    const tpl = { name, language: "pt_BR", variables: ["Ana"] };
+    const p = (await hire(c.accountId, { ...sms, channel: "whatsapp", name: "WhatsApp", credits: 3, price: 0 })).body.data;
+    const one = await api("/api/whatsapp/messages", { token: c.token, body: { from: n.phoneNumberId, to: `+5511${digits(9)}`, type: "template", template: tpl } });
+    expect(one.status, JSON.stringify(one.body)).toBe(202);
+    expect(one.body.data.price).toBe(0);
+    const many = await api("/api/whatsapp/campaigns", {
+      token: c.token,
+      body: { from: n.phoneNumberId, to: [`+5511${digits(9)}`, `+5511${digits(9)}`, `+5511${digits(9)}`, `+5511${digits(9)}`], template: tpl },
+    });
+    expect(many.status, JSON.stringify(many.body)).toBe(201);
+    const priced = await query<{ price: string; product_id: string | null }>(`SELECT price, product_id FROM messages WHERE campaign_id = $1 ORDER BY created_at, id`, [
+      many.body.data.campaign_id,
+    ]);
+    const covered = priced.filter((m) => m.product_id === p.id);
+    const paid = priced.filter((m) => m.product_id === null);
+    expect([covered.length, paid.length]).toEqual([2, 2]);
+    expect(covered.every((m) => Number(m.price) === 0)).toBe(true);
+    const unit = Number(paid[0].price);
+    expect(unit).toBeGreaterThan(0);
+    expect(many.body.data.total_price).toBe(2 * unit);
+    expect((await messagesOf([one.body.data.id]))[0].product_id).toBe(p.id);
+    expect((await product(p.id)).credits_left).toBe(0);
+    expect(await balanceOf(c.accountId)).toBe(100_000 - 2 * unit);
+    expect(await mismatches()).toEqual([]);
   });
 
   it("an unlimited product makes its channel's sends free during its period (one number, a list)", async () => {
