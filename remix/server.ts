@@ -15,6 +15,8 @@ import { errorBody } from "../api/http/errors";
 import { CSRF_COOKIE, newCsrfCookieValue, readCookie } from "./app/lib/csrf.server";
 import { transportSecurityHeaders } from "./app/lib/security-headers.server";
 import { compressResponse, isCompressible, MIN_BYTES, negotiate, StaticCompressionCache } from "../api/lib/compress";
+import { webNamespaces } from "./app/lib/i18n";
+import { pageNamespaces } from "./page-namespaces";
 
 const e = env();
 assertBindable(e.WEB_HOST, "WEB_HOST");
@@ -24,6 +26,8 @@ const build = (await import(join(root, "build", "server", "index.js"))) as Serve
 const handle = createRequestHandler(build, e.NODE_ENV === "production" ? "production" : "development");
 const secure = e.NODE_ENV === "production";
 const transport = Object.entries(transportSecurityHeaders(e.NODE_ENV));
+// Each page's translation namespaces, read once from the built JavaScript of its routes (ADR 049).
+const namespacesFor = pageNamespaces(build, clientDir, webNamespaces);
 
 const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"];
 
@@ -152,7 +156,7 @@ async function answer(request: Request, srv: Server<Relay>): Promise<Response | 
   const body = await limitedBody(request);
   if ("refused" in body) return body.refused;
   const remixRequest = new Request(url, { method: request.method, headers, body: body.body, signal: request.signal, redirect: request.redirect });
-  const response = await handle(remixRequest);
+  const response = await handle(remixRequest, { pageNamespaces: namespacesFor });
   if (setCsrf) {
     response.headers.append("Set-Cookie", `${CSRF_COOKIE}=${setCsrf}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
   }
