@@ -2,7 +2,7 @@
  * Which translation namespaces a page needs (issue 19, ADR 049): read from the built client
  * JavaScript of the routes that match its URL, so no route has to keep a list by hand and a
  * namespace a screen uses cannot be forgotten. A route's chunks (its module and the chunks it
- * imports, from Remix's asset manifest) use a namespace when they contain `"ns:` (a prefixed key,
+ * imports, from Remix's asset manifest, and what those load with import()) use a namespace when they contain `"ns:` (a prefixed key,
  * a crumb) or pass "ns" as a call's first argument or in its first array (`useTranslation("sms")`,
  * `useTranslation(["live", "common"])`). Always added: common (the default namespace), errors and
  * validation (the messages the server answers with, shown by every form).
@@ -31,10 +31,17 @@ type RouteNode = { id: string; path?: string; index?: boolean; caseSensitive?: b
  */
 export function pageNamespaces(build: Pick<ServerBuild, "routes" | "assets">, clientDir: string, names: readonly string[]) {
   const chunkCache = new Map<string, string[]>();
-  const chunk = (file: string) => {
+  // A chunk's namespaces include those of the chunks it loads later with import("./x.js")
+  // (React.lazy, the e-mail editor): they render on the same page.
+  const chunk = (file: string): string[] => {
     let found = chunkCache.get(file);
     if (!found) {
-      found = namespacesInChunk(readFileSync(join(clientDir, file), "utf8"), names);
+      chunkCache.set(file, []); // a cycle of dynamic imports ends here
+      const text = readFileSync(join(clientDir, file), "utf8");
+      const set = new Set(namespacesInChunk(text, names));
+      const dir = file.slice(0, file.lastIndexOf("/") + 1);
+      for (const m of text.matchAll(/import\("\.\/([\w.()$-]+\.js)"\)/g)) for (const n of chunk(dir + m[1])) set.add(n);
+      found = [...set];
       chunkCache.set(file, found);
     }
     return found;
