@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { compressResponse, isCompressible, MIN_BYTES, negotiate, withVary } from "./compress";
+import { compressResponse, isCompressible, MIN_BYTES, negotiate, StaticCompressionCache, withVary } from "./compress";
 
 describe("negotiate", () => {
   it.each([
@@ -98,10 +98,37 @@ describe("compressResponse", () => {
     }
     const small = await compressResponse(
       req("br"),
-      new Response(new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode("tiny")), c.close()) }), { headers: html }),
+      new Response(
+        new ReadableStream({
+          start(c) {
+            c.enqueue(new TextEncoder().encode("tiny"));
+            c.close();
+          },
+        }),
+        { headers: html },
+      ),
     );
     expect(small.headers.get("Content-Length")).toBe("4");
     expect(small.headers.get("Vary")).toBe("Accept-Encoding");
     expect(await small.text()).toBe("tiny");
+  });
+});
+
+describe("StaticCompressionCache", () => {
+  it("compresses once per file and encoding, at the maximum quality, and again when the file changes", async () => {
+    const cache = new StaticCompressionCache();
+    let reads = 0;
+    const read = async () => {
+      reads++;
+      return new TextEncoder().encode(big);
+    };
+    const [a, b] = await Promise.all([cache.get("/a.js", 1, 1, read, "br"), cache.get("/a.js", 1, 1, read, "br")]);
+    expect(a).toBe(b);
+    expect(reads).toBe(1);
+    expect(zlib.brotliDecompressSync(a).toString()).toBe(big);
+    const gz = await cache.get("/a.js", 1, 1, read, "gzip");
+    expect(zlib.gunzipSync(gz).toString()).toBe(big);
+    await cache.get("/a.js", 1, 2, read, "br");
+    expect(reads).toBe(3);
   });
 });
