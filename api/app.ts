@@ -10,6 +10,7 @@ import { contactRoutes } from "./contacts/routes";
 import { authRoutes, twoFactorManageRoutes, twoFactorRoutes } from "./auth/routes";
 import { departmentRoutes } from "./departments/routes";
 import { errors } from "./http/errors";
+import { compression } from "./http/compression";
 import { bodyLimit } from "./http/body-limit";
 import { DOCS_JSON_PATH, docsRoutes } from "./http/docs";
 import { apiDocument, fileResponse } from "./http/openapi";
@@ -47,6 +48,8 @@ export function createApp() {
   let self: AnyElysia | undefined;
   const app = new Elysia({ prefix: "/api" })
     .use(errors)
+    // brotli/gzip as the client accepts, after the handlers and the error mapper (ADR 049).
+    .use(compression)
     // In tests: every JSON success answer is what its route documents (./http/response-check).
     .use(responseCheck(() => self as AnyElysia))
     // Before every route: bodies other than uploads are at most JSON_BODY_LIMIT_KB.

@@ -14,6 +14,9 @@ import { isAppError } from "../api/lib/errors";
 import { errorBody } from "../api/http/errors";
 import { CSRF_COOKIE, newCsrfCookieValue, readCookie } from "./app/lib/csrf.server";
 import { transportSecurityHeaders } from "./app/lib/security-headers.server";
+import { compressResponse, isCompressible, MIN_BYTES, negotiate, StaticCompressionCache } from "../api/lib/compress";
+import { webNamespaces } from "./app/lib/i18n";
+import { pageNamespaces } from "./page-namespaces";
 
 const e = env();
 assertBindable(e.WEB_HOST, "WEB_HOST");
@@ -23,6 +26,8 @@ const build = (await import(join(root, "build", "server", "index.js"))) as Serve
 const handle = createRequestHandler(build, e.NODE_ENV === "production" ? "production" : "development");
 const secure = e.NODE_ENV === "production";
 const transport = Object.entries(transportSecurityHeaders(e.NODE_ENV));
+// Each page's translation namespaces, read once from the built JavaScript of its routes (ADR 049).
+const namespacesFor = pageNamespaces(build, clientDir, webNamespaces);
 
 const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"];
 
@@ -65,13 +70,30 @@ async function forward(request: Request, target: string, ip: string | null): Pro
   }
 }
 
-async function staticFile(pathname: string): Promise<Response | null> {
+const staticEncodings = new StaticCompressionCache();
+
+/**
+ * A built file (remix/build/client: hashed /assets/*, then public/ as copied by Vite). Hashed
+ * assets are cached for a year; the others (widget.js, locales, favicon) for five minutes. A
+ * compressible file is sent in the negotiated encoding, compressed once at the maximum quality
+ * (api/lib/compress.ts, ADR 049).
+ */
+async function staticFile(request: Request, pathname: string): Promise<Response | null> {
   if (pathname.includes("..") || pathname.endsWith("/")) return null;
   for (const dir of [clientDir]) {
-    const file = Bun.file(join(dir, pathname));
+    const path = join(dir, pathname);
+    const file = Bun.file(path);
     if (await file.exists()) {
       const immutable = pathname.startsWith("/assets/");
-      return new Response(file, { headers: { "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600" } });
+      const headers = new Headers({ "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=300" });
+      if (file.type) headers.set("Content-Type", file.type);
+      if (!isCompressible(file.type)) return new Response(file, { headers });
+      headers.set("Vary", "Accept-Encoding");
+      const encoding = request.method === "GET" && file.size >= MIN_BYTES ? negotiate(request.headers.get("Accept-Encoding")) : null;
+      if (!encoding) return new Response(file, { headers });
+      const bytes = await staticEncodings.get(path, file.size, file.lastModified, async () => new Uint8Array(await file.arrayBuffer()), encoding);
+      headers.set("Content-Encoding", encoding);
+      return new Response(bytes, { headers });
     }
   }
   return null;
@@ -108,7 +130,7 @@ async function answer(request: Request, srv: Server<Relay>): Promise<Response | 
   const host = (request.headers.get("Host") ?? "").split(":")[0].toLowerCase();
   const unsubscribeHost = host === e.UNSUBSCRIBE_HOST.toLowerCase();
   if (request.method === "GET" || request.method === "HEAD") {
-    const file = await staticFile(pathname);
+    const file = await staticFile(request, pathname);
     if (file) return file;
   }
   // The unsubscribe host serves only its page at /.
@@ -134,7 +156,7 @@ async function answer(request: Request, srv: Server<Relay>): Promise<Response | 
   const body = await limitedBody(request);
   if ("refused" in body) return body.refused;
   const remixRequest = new Request(url, { method: request.method, headers, body: body.body, signal: request.signal, redirect: request.redirect });
-  const response = await handle(remixRequest);
+  const response = await handle(remixRequest, { pageNamespaces: namespacesFor });
   if (setCsrf) {
     response.headers.append("Set-Cookie", `${CSRF_COOKIE}=${setCsrf}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
   }
@@ -147,9 +169,13 @@ const server = Bun.serve<Relay>({
   idleTimeout: 120,
   maxRequestBodySize: e.MAX_UPLOAD_MB * 1024 * 1024,
   async fetch(request, srv) {
-    const response = await answer(request, srv);
+    const answered = await answer(request, srv);
+    if (!answered) return answered;
+    // brotli/gzip as the client accepts (ADR 049): pages, realtime answers; an answer the api
+    // process already encoded and the static files encoded above go out as they are.
+    const response = await compressResponse(request, answered);
     // HSTS (production only) on everything we answer: pages, assets, the proxied API.
-    if (response) for (const [name, value] of transport) response.headers.set(name, value);
+    for (const [name, value] of transport) response.headers.set(name, value);
     return response;
   },
   websocket: {

@@ -115,6 +115,9 @@ if (mode === "start") {
         "tests/integration/outbound-guard.test.ts",
         "tests/integration/partitions.test.ts",
         "tests/integration/import-web.test.ts",
+        "tests/integration/compression.test.ts",
+        "tests/integration/page-namespaces.test.ts",
+        "tests/integration/page-weight.test.ts",
       ].flatMap((f) => ["--exclude", f]);
       // Two files at once here, not four (ADR 040): six cluster nodes share the two cores with the
       // stack, and at four the SMPP server's tests timed out once on CI.

@@ -8,7 +8,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { oauthSignInOrigins } from "./lib/authenticator.server";
 import { i18nConfig, type Lng } from "./lib/i18n";
-import { allResources, i18next } from "./lib/i18n.server";
+import { i18next, renderResources } from "./lib/i18n.server";
 import { NonceProvider } from "./lib/nonce";
 import { htmlSecurityHeaders, newNonce } from "./lib/security-headers.server";
 import { initModels } from "../../models";
@@ -36,7 +36,11 @@ function withoutNulPadding() {
 export default async function handleRequest(request: Request, status: number, headers: Headers, context: EntryContext) {
   const lng = (await i18next.getLocale(request)) as Lng;
   const instance = createInstance();
-  await instance.use(initReactI18next).init({ ...i18nConfig, lng, resources: allResources(), initImmediate: false });
+  // The same namespaces the root loader sends to the browser (ADR 049): a namespace the page lacks
+  // shows as "ns:key" in the server's HTML too, not only after hydration.
+  const rootData = context.staticHandlerContext.loaderData?.root as { i18n?: Record<string, unknown> } | undefined;
+  const namespaces = rootData?.i18n ? Object.keys(rootData.i18n) : undefined;
+  await instance.use(initReactI18next).init({ ...i18nConfig, lng, ns: namespaces, resources: renderResources(lng, namespaces), initImmediate: false });
   const waitFor = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   const nonce = newNonce();
   // A route says `handle = { embeddable: true }` when customers may frame it (the hosted webchat).

@@ -1,5 +1,6 @@
 import "~/lib/zod-jitless";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -12,7 +13,7 @@ import { Button } from "~/components/ui/button";
 import { guard } from "~/lib/auth.server";
 import { csrfToken } from "~/lib/csrf.server";
 import type { Lng } from "~/lib/i18n";
-import { clientResources, i18next } from "~/lib/i18n.server";
+import { clientResources, i18next, namespacesOfKeys } from "~/lib/i18n.server";
 import { useNonce } from "~/lib/nonce";
 import { commitSession, getSession } from "~/lib/session.server";
 import styles from "~/styles/app.css?url";
@@ -22,7 +23,7 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   await guard(request);
   const lng = (await i18next.getLocale(request)) as Lng;
   const brand = await brandForHost(request.headers.get("Host"));
@@ -30,8 +31,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const toast = session.get("toast") ?? null;
   const headers = new Headers();
   if (toast) headers.append("Set-Cookie", await commitSession(session));
-  return json({ lng, brand, csrf: csrfToken(request), toast, env: publicEnv(), i18n: clientResources(lng) }, { headers });
+  // Only the namespaces of this page's routes (and of a toast an action left), ADR 049.
+  const page = context.pageNamespaces?.(new URL(request.url).pathname);
+  const namespaces = page ? [...page, ...namespacesOfKeys([toast?.title, toast?.description])] : undefined;
+  return json({ lng, brand, csrf: csrfToken(request), toast, env: publicEnv(), i18n: clientResources(lng, namespaces) }, { headers });
 }
+
+/**
+ * The root data carries the page's translations: a navigation to another path asks for them
+ * again (the App below adds the bundles the browser does not have yet before the page renders).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) => defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 
 export type RootData = typeof loader;
 

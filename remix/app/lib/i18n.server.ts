@@ -32,10 +32,36 @@ export const i18next = new RemixI18Next({
   i18next: { supportedLngs: i18nConfig.supportedLngs, fallbackLng, defaultNS: i18nConfig.defaultNS, interpolation: i18nConfig.interpolation, resources: resources as Resource },
 });
 
-/** Only the current language's web namespaces travel to the browser. */
-export function clientResources(lng: Lng) {
+declare module "@remix-run/node" {
+  interface AppLoadContext {
+    /** The namespaces the page at this path uses (remix/page-namespaces.ts, given by remix/server.ts). */
+    pageNamespaces?: (pathname: string) => string[];
+  }
+}
+
+/** The namespaces of keys such as "sms:sent" (a toast's title written by an action). */
+export function namespacesOfKeys(keys: Array<string | null | undefined>): string[] {
+  return keys.flatMap((k) => {
+    const ns = k?.includes(":") ? k.split(":")[0] : null;
+    return ns && (webNamespaces as readonly string[]).includes(ns) ? [ns] : [];
+  });
+}
+
+/**
+ * Only the current language's namespaces that this page uses travel to the browser (ADR 049):
+ * `namespaces` from the matched routes' built JavaScript; all web namespaces when unknown.
+ */
+export function clientResources(lng: Lng, namespaces: readonly string[] = webNamespaces) {
   const all = resources[lng] ?? resources[fallbackLng];
-  return Object.fromEntries(webNamespaces.map((ns) => [ns, all[ns] ?? {}]));
+  const wanted = new Set(namespaces.filter((ns) => (webNamespaces as readonly string[]).includes(ns)));
+  return Object.fromEntries(webNamespaces.filter((ns) => wanted.has(ns)).map((ns) => [ns, all[ns] ?? {}]));
+}
+
+/** The server render's resources: the same namespaces the browser gets, so both show the same text. */
+export function renderResources(lng: Lng, namespaces: readonly string[] | undefined): Resource {
+  if (!namespaces) return resources as Resource;
+  const all = resources[lng] ?? resources[fallbackLng];
+  return { [lng]: Object.fromEntries(namespaces.map((ns) => [ns, all[ns] ?? {}])) } as Resource;
 }
 
 export function allResources(): Resource {

@@ -50,4 +50,6 @@ export const i18nConfig = {
   defaultNS,
   interpolation: { escapeValue: false },
   react: { useSuspense: false },
+  // A key of a namespace the page did not receive shows as "ns:key", which tests can see (ADR 049).
+  appendNamespaceToMissingKey: true,
 };

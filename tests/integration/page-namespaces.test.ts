@@ -1,0 +1,99 @@
+/**
+ * Issue 19: each page ships only the translation namespaces its routes use (ADR 049), and no
+ * page shows a raw key for it. The server renders with the same namespaces the browser receives
+ * and a key of a namespace it lacks shows as "ns:key" (appendNamespaceToMissingKey), so walking
+ * every route of the spec as the demo owner, the staff and a guest finds any gap in the HTML.
+ */
+import { describe, expect, it } from "vitest";
+import { webNamespaces } from "../../remix/app/lib/i18n";
+import { APP_ROUTES, GUEST_ROUTES } from "../support/spec-routes";
+import { signIn, WebClient } from "../support/web";
+
+const RAW_KEY = new RegExp(`(?<![\\w/.-])(?:${webNamespaces.join("|")}):[A-Za-z_][\\w.]*`, "g");
+
+/** The text a person reads (scripts, styles and tags left out; attributes a screen reader reads kept). */
+function visibleText(html: string) {
+  const attrs = [...html.matchAll(/\s(?:aria-label|title|placeholder|alt)="([^"]*)"/g)].map((m) => m[1]);
+  const text = html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<style[\s\S]*?<\/style>/g, " ")
+    .replace(/<[^>]+>/g, " ");
+  return `${text} ${attrs.join(" ")}`;
+}
+
+/** The namespaces inlined in the page (the root loader's data in Remix's context script). */
+function inlinedNamespaces(html: string): string[] {
+  const m = html.match(/window\.__remixContext = (\{[\s\S]*?\});(?=__remixContext|window\.|<\/script>)/);
+  expect(m, "Remix's context script").toBeTruthy();
+  if (!m) return [];
+  const ctx = JSON.parse(m[1]) as { state: { loaderData: { root?: { i18n?: Record<string, unknown> } } } };
+  return Object.keys(ctx.state.loaderData.root?.i18n ?? {});
+}
+
+async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+    }),
+  );
+}
+
+async function walk(c: WebClient, paths: string[]) {
+  const raw: string[] = [];
+  const sizes: Array<[string, number, string[]]> = [];
+  await pool(paths, 4, async (p) => {
+    const res = await c.get(p);
+    if (res.status !== 200 || !(res.headers.get("Content-Type") ?? "").includes("text/html")) {
+      await res.body?.cancel();
+      return;
+    }
+    const html = await res.text();
+    for (const key of visibleText(html).match(RAW_KEY) ?? []) raw.push(`${p}: ${key}`);
+    sizes.push([p, html.length, inlinedNamespaces(html)]);
+  });
+  return { raw, sizes };
+}
+
+describe("translations per page (issue 19, ADR 049)", () => {
+  it("no page of the spec shows a raw key, signed in as the owner", async () => {
+    const c = await signIn("owner@demo.example");
+    const { raw, sizes } = await walk(
+      c,
+      APP_ROUTES.filter((p) => !p.startsWith("/admin")),
+    );
+    expect(sizes.length).toBeGreaterThan(40);
+    expect(raw).toEqual([]);
+    // Fewer namespaces than all of them on every page, the three always there.
+    for (const [p, , ns] of sizes) {
+      expect(ns, p).toEqual(expect.arrayContaining(["common", "errors", "validation"]));
+      expect(ns.length, p).toBeLessThan(webNamespaces.length);
+    }
+  });
+
+  it("nor in the staff area", async () => {
+    const c = await signIn("staff@demo.example");
+    const { raw, sizes } = await walk(
+      c,
+      APP_ROUTES.filter((p) => p.startsWith("/admin")),
+    );
+    expect(sizes.length).toBeGreaterThan(5);
+    expect(raw).toEqual([]);
+  });
+
+  it("nor a guest's pages, in the four languages; /login and /sms/send carry only their own namespaces", async () => {
+    for (const lang of ["pt-BR", "en", "es", "zh"]) {
+      const c = new WebClient(undefined, { "Accept-Language": lang });
+      const { raw, sizes } = await walk(c, GUEST_ROUTES);
+      expect(raw, lang).toEqual([]);
+      const login = sizes.find(([p]) => p === "/login")!;
+      expect(login[2].sort()).toEqual(["auth", "common", "errors", "validation"]);
+    }
+    const owner = await signIn("owner@demo.example");
+    const send = await owner.page("/sms/send");
+    const ns = inlinedNamespaces(send.html);
+    expect(ns).toContain("sms");
+    expect(ns).not.toContain("whatsapp");
+    expect(ns).not.toContain("liveReports");
+  });
+});
