@@ -7,7 +7,7 @@
  * `useTranslation(["live", "common"])`). Always added: common (the default namespace), errors and
  * validation (the messages the server answers with, shown by every form).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerBuild } from "@remix-run/node";
 import { matchRoutes } from "@remix-run/react";
@@ -23,13 +23,31 @@ export function namespacesInChunk(text: string, names: readonly string[]): strin
   return names.filter((n) => new RegExp(`["'\`]${reEscape(n)}:|\\((?:\\[(?:"[A-Za-z]+",)*)?"${reEscape(n)}"[,)\\]]`).test(body));
 }
 
+/**
+ * The namespaces whose keys the server answers with in a refused form (`"seats.errors.balance"`,
+ * `"sms:errors.x"`): an action may refuse with any area's message (the users screen with the
+ * agent seat's), which no chunk of the page names. Read once from the api's sources in `apiDir`.
+ */
+export function serverErrorNamespaces(apiDir: string, names: readonly string[]): string[] {
+  const found = new Set<string>();
+  const pattern = new RegExp(`["'\`](${names.map(reEscape).join("|")})[.:]errors\\.`, "g");
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.name.endsWith(".ts") && !e.name.endsWith(".test.ts")) for (const m of readFileSync(join(dir, e.name), "utf8").matchAll(pattern)) found.add(m[1]);
+    }
+  };
+  walk(apiDir);
+  return [...found].sort();
+}
+
 type RouteNode = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children: RouteNode[] };
 
 /**
  * `pathname` → the namespaces of the routes matching it (sorted), computed once per route from the
  * build in `clientDir`. `names`: the web namespaces.
  */
-export function pageNamespaces(build: Pick<ServerBuild, "routes" | "assets">, clientDir: string, names: readonly string[]) {
+export function pageNamespaces(build: Pick<ServerBuild, "routes" | "assets">, clientDir: string, names: readonly string[], errorNamespaces: readonly string[] = []) {
   const chunkCache = new Map<string, string[]>();
   // A chunk's namespaces include those of the chunks it loads later with import("./x.js")
   // (React.lazy, the e-mail editor): they render on the same page.
@@ -69,6 +87,10 @@ export function pageNamespaces(build: Pick<ServerBuild, "routes" | "assets">, cl
     if (!result) {
       const set = new Set<string>(ALWAYS);
       for (const m of matches) for (const n of ofRoute.get(m.route.id as string) ?? []) set.add(n);
+      // A page with a form (an action) may show a refusal in any area's words (an invitation's acceptance refused for the agent seat's price).
+      if (matches.some((m) => (build.routes[m.route.id as string] as { module?: { action?: unknown } } | undefined)?.module?.action)) {
+        for (const n of errorNamespaces) set.add(n);
+      }
       result = [...set].sort();
       memo.set(key, result);
     }

@@ -16,7 +16,7 @@ import { CSRF_COOKIE, newCsrfCookieValue, readCookie } from "./app/lib/csrf.serv
 import { transportSecurityHeaders } from "./app/lib/security-headers.server";
 import { compressResponse, isCompressible, MIN_BYTES, negotiate, StaticCompressionCache } from "../api/lib/compress";
 import { webNamespaces } from "./app/lib/i18n";
-import { pageNamespaces } from "./page-namespaces";
+import { pageNamespaces, serverErrorNamespaces } from "./page-namespaces";
 
 const e = env();
 assertBindable(e.WEB_HOST, "WEB_HOST");
@@ -27,7 +27,7 @@ const handle = createRequestHandler(build, e.NODE_ENV === "production" ? "produc
 const secure = e.NODE_ENV === "production";
 const transport = Object.entries(transportSecurityHeaders(e.NODE_ENV));
 // Each page's translation namespaces, read once from the built JavaScript of its routes (ADR 049).
-const namespacesFor = pageNamespaces(build, clientDir, webNamespaces);
+const namespacesFor = pageNamespaces(build, clientDir, webNamespaces, serverErrorNamespaces(join(root, "..", "api"), webNamespaces));
 
 const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"];
 

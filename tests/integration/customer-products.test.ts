@@ -16,11 +16,12 @@ import { api, giveShortCode, login, registerPerson, type Person } from "../suppo
 import { query } from "../support/db";
 import { validatedDomain } from "../support/email";
 import { balanceOf, giveOmni, makeGroupWithContacts, setAccount, setMember, setMessages } from "../support/factories";
-import { approvedTemplate, connectCloudNumber, digits } from "../support/whatsapp";
 import { DEMO_PASSWORD } from "../support/web";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { renewProducts } = await import("../../api/products/products");
+// After DATABASE_URL: the WhatsApp helpers load api modules that read the environment once.
+const { approvedTemplate, connectCloudNumber, digits } = await import("../support/whatsapp");
 const { closeDb } = await import("../../models/db");
 
 const T1 = 8;
