@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)("top up by Pix in Chromium", () => {
       await page.waitForURL((u) => u.pathname === "/invoices");
       const rows = page.locator("tr[data-invoice-id]");
       await rows.first().waitFor();
-      expect(await rows.count()).toBe(1);
+      await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
       expect(await rows.locator('[data-col="status"]').innerText()).toBe("Paga");
       await page.screenshot({ path: screenshotPath(`invoices-paid-${javaScriptEnabled ? "js" : "nojs"}`), fullPage: true });
       await page.context().close();

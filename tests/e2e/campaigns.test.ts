@@ -34,7 +34,7 @@ describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
     const row = page.locator(`tr[data-campaign="${id}"]`);
     await row.getByRole("link", { name: "Dia das Mães" }).waitFor();
     expect(await row.locator("[data-status]").textContent()).toBe("Pausada");
-    expect(await row.getByText("Na fila 12").count()).toBe(1);
+    await expect.poll(() => row.getByText("Na fila 12").count(), { timeout: 10_000 }).toBe(1);
     await page.screenshot({ path: screenshotPath("sms-campaigns-list"), fullPage: true });
     // The sidebar entry.
     expect(await page.getByRole("link", { name: "Campanhas SMS" }).count()).toBeGreaterThan(0);
@@ -46,7 +46,7 @@ describe.skipIf(!hasChromium)("campaign screens in Chromium", () => {
     await page.waitForURL(`**/sms/campaigns/${id}`);
     await page.getByText("Campanha retomada").waitFor();
     // Running: the page refreshes itself (meta refresh) until it completes.
-    expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(1);
+    await expect.poll(() => page.locator('meta[http-equiv="refresh"]').count(), { timeout: 10_000 }).toBe(1);
     // (Other tests' campaigns share the worker: allow for a queue ahead of this one.)
     await waitUntil(
       "completed on screen with every receipt in",

@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)("the staff's e-mail reports in Chromium without Ja
     expect(await day("opened")).toBe("1");
     expect(await day("bounced")).toBe("1");
     const accounts = page.locator("tr[data-account]");
-    expect(await accounts.count()).toBe(1);
+    await expect.poll(() => accounts.count(), { timeout: 10_000 }).toBe(1);
     expect(await accounts.getAttribute("data-account")).toBe(person.accountId);
     expect(await text(page, `tr[data-account="${person.accountId}"] [data-col="messages"]`)).toBe("3");
     expect(await text(page, `tr[data-account="${person.accountId}"] [data-col="cost"]`)).toBe("R$ 0,15");
@@ -108,7 +108,7 @@ describe.skipIf(!hasChromium)("the staff's e-mail reports in Chromium without Ja
     await panel.waitFor();
     expect(await panel.innerText()).toContain(person.company);
     expect(await panel.innerText()).toContain("5.1.1");
-    expect(await rows.count()).toBe(3);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(3);
     await page.screenshot({ path: screenshotPath("admin-email-history-nojs"), fullPage: true });
     await page.context().close();
   }, 120_000);

@@ -40,7 +40,8 @@ describe.skipIf(!hasChromium)("/mail/domains in Chromium", () => {
       const card = page.locator(`[data-domain="${domain}"]`);
       await card.waitFor();
       await card.locator('[data-domain-status="pending"]').waitFor();
-      expect(await card.locator("[data-record]").count()).toBe(4);
+      // The page may still be arriving (streamed, compressed as it flows): wait for its rows.
+      await expect.poll(() => card.locator("[data-record]").count(), { timeout: 10_000 }).toBe(4);
       await page.screenshot({ path: screenshotPath(`mail-domains-registered-${javaScriptEnabled ? "js" : "nojs"}`), fullPage: true });
 
       // Checked before anything is published: every record missing.

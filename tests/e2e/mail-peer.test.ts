@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)("/dev/mailbox/email in Chromium", () => {
       )
       .toBe(1);
     const row = page.locator(`[data-peer-mail="${id}"]`);
-    expect(await row.locator('[data-dkim="pass"]').count()).toBe(1);
+    await expect.poll(() => row.locator('[data-dkim="pass"]').count(), { timeout: 10_000 }).toBe(1);
     await row.getByRole("link", { name: subject }).click();
     await page.getByTestId("peer-subject").getByText(subject).waitFor();
     expect(await page.getByTestId("peer-dkim").textContent()).toContain(`assinado por ${domain}`);

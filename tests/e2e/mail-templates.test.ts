@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)("/mail/templates in Chromium", () => {
     await page.getByRole("button", { name: "Excluir selecionados" }).click();
     await page.getByText("Modelos excluídos: 2").waitFor();
     expect(await page.locator(`[data-template-id="${more[0]}"]`).count()).toBe(0);
-    expect(await page.locator(`[data-template-id="${id}"]`).count()).toBe(1);
+    await expect.poll(() => page.locator(`[data-template-id="${id}"]`).count(), { timeout: 10_000 }).toBe(1);
     await page.screenshot({ path: screenshotPath("mail-templates-list-nojs"), fullPage: true });
   }, 90_000);
 });

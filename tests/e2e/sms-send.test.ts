@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await signIn(page, person);
-    await page.getByRole("link", { name: "Enviar SMS" }).click();
+    await page.getByRole("navigation", { name: "Navegação principal" }).getByRole("link", { name: "Enviar SMS" }).click();
     await page.waitForURL((u) => u.pathname === "/sms/send");
     await page.waitForLoadState("networkidle"); // hydrated
 

@@ -42,7 +42,7 @@ describe.skipIf(!hasChromium)("usage in Chromium", () => {
       await page.waitForURL((u) => u.pathname === "/usage");
       const products = page.locator('[data-usage-table="products"] tbody tr');
       await products.first().waitFor();
-      expect(await products.count()).toBe(3);
+      await expect.poll(() => products.count(), { timeout: 10_000 }).toBe(3);
       const row = (channel: string, route: string) => page.locator(`[data-usage-table="products"] tr[data-channel="${channel}"][data-route="${route}"]`);
       expect(text(await row("sms", "T1").locator('[data-col="quantity"]').innerText())).toBe("2");
       expect(text(await row("sms", "T1").locator('[data-col="refunded"]').innerText())).toBe("1");
@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)("usage in Chromium", () => {
       expect(text(await page.locator('[data-total="quantity"]').innerText())).toBe("4");
       expect(text(await page.locator('[data-total="amount"]').innerText())).toBe("R$ 0,21");
       const days = page.locator('[data-usage-table="days"] tbody tr');
-      expect(await days.count()).toBe(3);
+      await expect.poll(() => days.count(), { timeout: 10_000 }).toBe(3);
       expect(text(await days.first().locator('[data-col="date"]').innerText())).toBe(br(recent));
       expect(text(await page.locator("[data-usage-range]").innerText())).toBe(`De ${br(addDays(today, -6))} a ${br(today)}`);
       await page.screenshot({ path: screenshotPath(`usage-7d-${javaScriptEnabled ? "js" : "nojs"}`), fullPage: true });

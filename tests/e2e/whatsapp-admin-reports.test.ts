@@ -88,7 +88,7 @@ describe.skipIf(!hasChromium)("WhatsApp reports in Chromium without JavaScript",
     expect([await category("utility", "messages"), await category("utility", "cost")]).toEqual(["2", "R$ 0,80"]);
     expect([await category("total", "messages"), await category("total", "cost")]).toEqual(["3", "R$ 1,60"]);
     const accounts = page.locator('[data-report="accounts"] tr[data-account]');
-    expect(await accounts.count()).toBe(1);
+    await expect.poll(() => accounts.count(), { timeout: 10_000 }).toBe(1);
     expect(await accounts.getAttribute("data-account")).toBe(person.accountId);
     expect(await text(page, `tr[data-account="${person.accountId}"] [data-col="messages"]`)).toBe("3");
     expect(await text(page, `tr[data-account="${person.accountId}"] [data-col="cost"]`)).toBe("R$ 1,60");
@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)("WhatsApp reports in Chromium without JavaScript",
     expect(await panel.locator('[data-field="account"] dd').innerText()).toBe(person.company);
     expect(await panel.locator("[data-event-error]").getAttribute("data-event-error")).toBe("131026");
     // The list stays under the panel, still filtered.
-    expect(await rows.count()).toBe(4);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(4);
     await page.screenshot({ path: screenshotPath("admin-whatsapp-history-nojs"), fullPage: true });
     await page.context().close();
   }, 120_000);

@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)("WhatsApp campaign screens in Chromium", () => {
     const row = page.locator(`tr[data-campaign="${id}"]`);
     await row.getByRole("link", { name: "Lembretes de dezembro" }).waitFor();
     expect(await row.locator("[data-status]").textContent()).toBe("Agendada");
-    expect(await row.getByText("Agendada 20").count()).toBe(1);
+    await expect.poll(() => row.getByText("Agendada 20").count(), { timeout: 10_000 }).toBe(1);
     expect(await page.getByRole("link", { name: "Campanhas de WhatsApp" }).count()).toBeGreaterThan(0);
     await page.screenshot({ path: screenshotPath("whatsapp-campaigns-list"), fullPage: true });
 

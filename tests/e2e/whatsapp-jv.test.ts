@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)("WhatsApp jv (On-Premises) screens in Chromium", (
     await page.waitForURL((u) => u.pathname === "/whatsapp/jv/numbers");
     const row = page.locator("[data-number-id]");
     await row.waitFor();
-    expect(await row.count()).toBe(1);
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     expect(await row.getByText(new URL(baseUrl).origin, { exact: true }).isVisible()).toBe(true);
     expect(await row.getByText("Conectado").isVisible()).toBe(true);
     const numberId = await row.getAttribute("data-number-id");

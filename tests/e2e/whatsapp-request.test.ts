@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium)("WhatsApp number request screen in Chromium", () =
     await page.getByRole("link", { name: "Solicitar um número", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/whatsapp/request");
     await page.getByText("Nenhuma solicitação ainda.").waitFor();
-    expect(await page.getByRole("link", { name: "Solicitar número", exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole("link", { name: "Solicitar número", exact: true }).count(), { timeout: 10_000 }).toBe(1);
 
     const last8 = digits(8);
     const local = `11 9${last8.slice(0, 4)}-${last8.slice(4)}`;
