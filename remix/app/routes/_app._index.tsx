@@ -74,7 +74,7 @@ function Checklist() {
                   {s.done ? "✓" : "○"}
                 </span>
                 <span className={s.done ? "line-through text-muted-foreground" : "font-medium"}>{t(`home.onboarding.steps.${s.key}`)}</span>
-                <span className="sr-only">{s.done ? t("home.onboarding.done") : t("home.onboarding.todo")}</span>
+                <span className="sr-only">{s.done ? t("home.onboarding.done") : t("home.onboarding.pending")}</span>
               </span>
               {s.done ? (
                 <Badge variant="secondary">{t("home.onboarding.done")}</Badge>
