@@ -29,6 +29,15 @@ const transport = Object.entries(transportSecurityHeaders(e.NODE_ENV));
 // Each page's translation namespaces, read once from the built JavaScript of its routes (ADR 049).
 const namespacesFor = pageNamespaces(build, clientDir, webNamespaces, serverErrorNamespaces(join(root, "..", "api"), webNamespaces));
 
+// The enhancement script of the pages served without React (ADR 051), named with its content hash.
+const enhanceFile = Bun.file(join(clientDir, "enhance.js"));
+const enhanceScript = (await enhanceFile.exists())
+  ? `/enhance.js?v=${new Bun.CryptoHasher("sha256")
+      .update(await enhanceFile.arrayBuffer())
+      .digest("hex")
+      .slice(0, 12)}`
+  : undefined;
+
 const HOP = ["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"];
 
 /**
@@ -84,7 +93,8 @@ async function staticFile(request: Request, pathname: string): Promise<Response 
     const path = join(dir, pathname);
     const file = Bun.file(path);
     if (await file.exists()) {
-      const immutable = pathname.startsWith("/assets/");
+      // /enhance.js is asked for with its content hash (?v=…, ADR 051): a new build is a new URL.
+      const immutable = pathname.startsWith("/assets/") || (pathname === "/enhance.js" && new URL(request.url).searchParams.has("v"));
       const headers = new Headers({ "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=300" });
       if (file.type) headers.set("Content-Type", file.type);
       if (!isCompressible(file.type)) return new Response(file, { headers });
@@ -156,7 +166,7 @@ async function answer(request: Request, srv: Server<Relay>): Promise<Response | 
   const body = await limitedBody(request);
   if ("refused" in body) return body.refused;
   const remixRequest = new Request(url, { method: request.method, headers, body: body.body, signal: request.signal, redirect: request.redirect });
-  const response = await handle(remixRequest, { pageNamespaces: namespacesFor });
+  const response = await handle(remixRequest, { pageNamespaces: namespacesFor, enhanceScript });
   if (setCsrf) {
     response.headers.append("Set-Cookie", `${CSRF_COOKIE}=${setCsrf}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
   }

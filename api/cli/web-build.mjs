@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Builds what the web process (`bun remix/server.ts`) serves: the embeddable widget
- * (./widget-build.mjs) and the Remix app (remix/build), each only when its sources changed.
+ * (./widget-build.mjs), the enhancement script (./enhance-build.mjs) and the Remix app (remix/build), each only when its sources changed.
  * `npm start`, `npm test` (./boot.mjs) and the benchmarks that start the web (bench/lib.mjs
  * `startWeb`) call `buildWeb()`; `node api/cli/web-build.mjs` runs it by hand.
  */
@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildEnhance } from "./enhance-build.mjs";
 import { buildWidget } from "./widget-build.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -30,6 +31,8 @@ function newestMtime(dir) {
 export function buildWeb() {
   // The embeddable widget first: the Remix build copies public/ (and so public/widget.js) into its assets.
   buildWidget();
+  // The enhancement script of the pages served without React (ADR 051), copied the same way.
+  buildEnhance();
   const stamp = join(root, "remix", "build", ".sources-mtime");
   const sources = Math.max(newestMtime(join(root, "remix")), newestMtime(join(root, "api")), newestMtime(join(root, "models")), newestMtime(join(root, "public")));
   const built = existsSync(stamp) && existsSync(join(root, "remix", "build", "server", "index.js")) ? Number(readFileSync(stamp, "utf8")) : 0;

@@ -14,6 +14,7 @@ import { guard } from "~/lib/auth.server";
 import { csrfToken } from "~/lib/csrf.server";
 import type { Lng } from "~/lib/i18n";
 import { clientResources, i18next, namespacesOfKeys } from "~/lib/i18n.server";
+import { DOCUMENT_PATHS, useHydrates } from "~/lib/hydration";
 import { useNonce } from "~/lib/nonce";
 import { commitSession, getSession } from "~/lib/session.server";
 import styles from "~/styles/app.css?url";
@@ -34,14 +35,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Only the namespaces of this page's routes (and of a toast an action left), ADR 049.
   const page = context.pageNamespaces?.(new URL(request.url).pathname);
   const namespaces = page ? [...page, ...namespacesOfKeys([toast?.title, toast?.description])] : undefined;
-  return json({ lng, brand, csrf: csrfToken(request), toast, env: publicEnv(), i18n: clientResources(lng, namespaces) }, { headers });
+  // The enhancement script of the pages served without React (ADR 051), with its content hash.
+  const enhance = context.enhanceScript ?? "/enhance.js";
+  return json({ lng, brand, csrf: csrfToken(request), toast, env: publicEnv(), i18n: clientResources(lng, namespaces), enhance }, { headers });
 }
 
 /**
  * The root data carries the page's translations: a navigation to another path asks for them
  * again (the App below adds the bundles the browser does not have yet before the page renders).
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) => defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  !DOCUMENT_PATHS.has(nextUrl.pathname) && (defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname);
 
 export type RootData = typeof loader;
 
@@ -66,6 +70,8 @@ function Title({ brand }: { brand?: string }) {
 
 function Document({ children, lng, brandColor, brandName }: { children: React.ReactNode; lng: string; brandColor?: string; brandName?: string }) {
   const nonce = useNonce();
+  const hydrates = useHydrates();
+  const enhance = useRouteLoaderData<RootData>("root")?.enhance;
   return (
     <html lang={lng} style={brandColor ? ({ "--primary": brandColor, "--primary-foreground": "#ffffff" } as React.CSSProperties) : undefined}>
       <head>
@@ -77,8 +83,14 @@ function Document({ children, lng, brandColor, brandName }: { children: React.Re
       </head>
       <body className="min-h-screen bg-background text-foreground antialiased">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrates ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : enhance ? (
+          <script type="module" src={enhance} nonce={nonce} />
+        ) : null}
       </body>
     </html>
   );

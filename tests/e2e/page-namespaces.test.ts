@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { webNamespaces } from "../../remix/app/lib/i18n";
+import { DOCUMENT_PATHS } from "../../remix/app/lib/hydration";
 import { hasChromium, newPage, requireChromiumInCi, useBrowser } from "../support/browser";
 import { DEMO_PASSWORD } from "../support/web";
 
@@ -22,7 +23,8 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     await page.getByLabel("Senha").fill(DEMO_PASSWORD);
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/");
-    await page.goto("/sms/send");
+    // /sms/history, not /sms/send: the composer is served without React (ADR 051).
+    await page.goto("/sms/history");
     // Hydrated: Remix's router is up. A marker on window tells a client navigation from a reload.
     await page.waitForFunction(() => (window as unknown as { __remixRouter?: { state: { initialized: boolean } } }).__remixRouter?.state.initialized === true);
     await page.evaluate(() => {
@@ -30,7 +32,7 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     });
     const nav = page.getByRole("navigation", { name: "Navegação principal" }).first();
     const hrefs = [...new Set(await nav.locator("a[href^='/']").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? "")))]
-      .filter((h) => h !== "/sms/send" && !h.startsWith("/logout"))
+      .filter((h) => h !== "/sms/history" && !DOCUMENT_PATHS.has(h) && !h.startsWith("/logout"))
       .slice(0, 10);
     expect(hrefs.length).toBeGreaterThan(3);
     const raw: string[] = [];

@@ -53,7 +53,7 @@ async function resolveActor(request: Request): Promise<Actor> {
     // Account-info failure: log out, say so, go to /login.
     await destroySession(session);
     const fresh = await sessionStorage.getSession();
-    fresh.flash("toast", { type: "error", title: isAppError(e) && e.code === "CLIENT_INACTIVE" ? "errors.CLIENT_INACTIVE" : "errors.ACCOUNT_INFO_FAILED" });
+    fresh.flash("toast", { type: "error", title: isAppError(e) && e.code === "CLIENT_INACTIVE" ? "errors:CLIENT_INACTIVE" : "errors:ACCOUNT_INFO_FAILED" });
     throw redirect("/login", { headers: { "Set-Cookie": await commitSession(fresh) } });
   }
 }

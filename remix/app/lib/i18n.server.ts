@@ -36,6 +36,8 @@ declare module "@remix-run/node" {
   interface AppLoadContext {
     /** The namespaces the page at this path uses (remix/page-namespaces.ts, given by remix/server.ts). */
     pageNamespaces?: (pathname: string) => string[];
+    /** The URL of the built enhancement script with its content hash (remix/server.ts, ADR 051). */
+    enhanceScript?: string;
   }
 }
 

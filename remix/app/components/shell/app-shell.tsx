@@ -153,7 +153,14 @@ export function AppShell({ user, account, accounts, unread, nav, live = false, l
               <label htmlFor="switch-account" className="sr-only">
                 {t("shell.currentAccount")}
               </label>
-              <NativeSelect id="switch-account" name="accountId" defaultValue={account.id} className="h-9 max-w-56" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+              <NativeSelect
+                id="switch-account"
+                name="accountId"
+                defaultValue={account.id}
+                className="h-9 max-w-56"
+                data-autosubmit=""
+                onChange={(e) => e.currentTarget.form?.requestSubmit()}
+              >
                 {accounts.map((a) => (
                   <option key={a.id} value={a.id}>
                     {a.name}
@@ -199,7 +206,7 @@ export function AppShell({ user, account, accounts, unread, nav, live = false, l
                     <label htmlFor="shell-locale" className="text-sm">
                       {t("shell.language")}
                     </label>
-                    <NativeSelect id="shell-locale" name="locale" defaultValue={lng} className="h-8" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+                    <NativeSelect id="shell-locale" name="locale" defaultValue={lng} className="h-8" data-autosubmit="" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
                       {supportedLngs.map((l) => (
                         <option key={l} value={l}>
                           {t(`languages.${l}`)}

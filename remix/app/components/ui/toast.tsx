@@ -130,6 +130,9 @@ export function Toast({ toast, onDismiss, closeLabel }: ToastProps) {
     <div
       data-slot="toast"
       data-type={type}
+      // For the pages served without React (ADR 051): the enhancement script closes it the same way.
+      data-persistent={persistent ? "" : undefined}
+      data-hide-after={TOAST_AUTO_HIDE_MS}
       role={isError ? "alert" : "status"}
       aria-live={isError ? "assertive" : "polite"}
       aria-atomic="true"
@@ -146,6 +149,7 @@ export function Toast({ toast, onDismiss, closeLabel }: ToastProps) {
       </div>
       <button
         type="button"
+        data-toast-close=""
         onClick={() => onDismiss(id)}
         className="absolute top-3 right-3 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-hidden"
       >

@@ -1,19 +1,21 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { loginSchema } from "~api/auth/schemas";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import { optionalUserId } from "~/lib/auth.server";
+import { documentLoad, NO_HYDRATION } from "~/lib/hydration";
 import { authenticator } from "~/lib/authenticator.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { startSession } from "~/lib/login.server";
 import type { RootData } from "~/root";
 
-export const handle = { crumb: "auth:login.title" };
+/** Served without React in the browser (ADR 051): a plain form, its errors rendered by the server. */
+export const handle = { crumb: "auth:login.title", ...NO_HYDRATION };
+export const clientLoader = documentLoad;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await optionalUserId(request)) return redirect("/");
@@ -34,13 +36,7 @@ export default function Login() {
   const last = useActionData<FormReply & { params?: Record<string, unknown> }>();
   const root = useRouteLoaderData<RootData>("root");
   const [params] = useSearchParams();
-  const busy = useNavigation().state === "submitting";
-  const [form, fields] = useForm({
-    lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useForm<{ email: string; password: string }>({ lastResult: last?.result });
   const notVerified = form.errors?.includes("errors.EMAIL_NOT_VERIFIED");
   return (
     <div className="space-y-6">
@@ -66,7 +62,7 @@ export default function Login() {
             {t("login.forgot")}
           </Link>
         </div>
-        <Button type="submit" className="w-full" disabled={busy}>
+        <Button type="submit" className="w-full">
           {t("login.submit")}
         </Button>
       </Form>

@@ -9,8 +9,7 @@ import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm,
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { isAppError } from "~api/lib/errors";
 import { z } from "~api/lib/zod";
@@ -31,9 +30,14 @@ import { Textarea } from "~/components/ui/textarea";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { requireCsrf } from "~/lib/csrf.server";
 import { formatMoney } from "~/lib/format";
-import type { Lng } from "~/lib/i18n";
+import { intlLocale, type Lng } from "~/lib/i18n";
+import { documentLoad, NO_HYDRATION } from "~/lib/hydration";
 import { streamUpload } from "~/lib/uploads.server";
 import type { RootData } from "~/root";
+
+/** Served without React in the browser: JavaScript on this page is the enhancement script alone (ADR 051). */
+export const handle = NO_HYDRATION;
+export const clientLoader = documentLoad;
 
 const MODES = ["single", "list", "file", "group"] as const;
 type Mode = (typeof MODES)[number];
@@ -168,20 +172,33 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+/**
+ * The segment counter and the cost, as the server counts them; the enhancement script (ADR 051)
+ * recounts while the person types, from the templates and names carried here.
+ */
 function Counter({ body, pricePerSegment, currency, hasVariables }: { body: string; pricePerSegment: number | null; currency: string; hasVariables: boolean }) {
   const { t } = useTranslation("sms");
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const info = smsSegments(body);
   return (
-    <div className="flex flex-wrap justify-between gap-2 text-sm text-muted-foreground" aria-live="polite" data-testid="segment-counter">
-      <span data-characters={info.characters} data-segments={info.segments}>
+    <div
+      className="flex flex-wrap justify-between gap-2 text-sm text-muted-foreground"
+      aria-live="polite"
+      data-testid="segment-counter"
+      data-sms-counter=""
+      data-locale={intlLocale[lng]}
+      data-tpl-counter={t("send.counter", { characters: "{{characters}}", segments: "{{segments}}", coding: "{{coding}}" })}
+      data-coding-gsm7={t("coding.GSM7")}
+      data-coding-ucs2={t("coding.UCS2")}
+      data-tpl-cost={t("send.cost", { price: "{{price}}" })}
+      data-tpl-cost-unknown={t("send.costUnknown")}
+    >
+      <span data-counter-text="" data-characters={info.characters} data-segments={info.segments}>
         {t("send.counter", { characters: info.characters, segments: info.segments, coding: t(`coding.${info.coding}`) })}
       </span>
-      {hasVariables ? (
-        <span>{t("send.costUnknown")}</span>
-      ) : pricePerSegment !== null ? (
-        <span data-testid="segment-cost">{t("send.cost", { price: formatMoney(info.segments * pricePerSegment, currency, lng) })}</span>
-      ) : null}
+      <span data-counter-cost="" data-testid="segment-cost">
+        {hasVariables ? t("send.costUnknown") : pricePerSegment !== null ? t("send.cost", { price: formatMoney(info.segments * pricePerSegment, currency, lng) }) : null}
+      </span>
     </div>
   );
 }
@@ -189,38 +206,31 @@ function Counter({ body, pricePerSegment, currency, hasVariables }: { body: stri
 export default function SmsSend() {
   const data = useLoaderData<typeof loader>();
   const last = useActionData<Reply>();
-  const busy = useNavigation().state === "submitting";
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation(["sms", "common"]);
   const errorText = useErrorText();
-  const [form, fields] = useForm({
+  // Served without React in the browser (ADR 051): the form is rendered here once, and the
+  // enhancement script (public-src/enhance) does the mode switch, the template text and the counter.
+  const [form, fields] = useForm<SendForm>({
     id: "sms-send",
     lastResult: last?.result,
     defaultValue: { mode: "single", route: data.routes[0]?.route ?? "T1", template_id: data.template ?? "", to: data.to ?? "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: sendFormSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
   const initial = (last?.result.initialValue ?? {}) as Partial<Record<keyof SendForm, string>>;
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const [mode, setMode] = useState<Mode>((initial.mode as Mode) || "single");
   const templateBody = (id: string | null | undefined) => data.templates.find((x) => x.id === id)?.body;
-  const [templateId, setTemplateId] = useState<string>(initial.template_id ?? data.template ?? "");
-  const [body, setBody] = useState<string>(templateBody(templateId) ?? initial.body ?? "");
-  const [route, setRoute] = useState<string>(initial.route || data.routes[0]?.route || "T1");
-  const bodyRef = useRef<HTMLTextAreaElement>(null);
+  const templateId = initial.template_id ?? data.template ?? "";
+  const body = templateBody(templateId) ?? initial.body ?? "";
+  const route = initial.route || data.routes[0]?.route || "T1";
   const price = data.routes.find((r) => r.route === route)?.price_per_segment ?? null;
   const hasVariables = /\{\{\s*[A-Za-z0-9_]{1,40}\s*\}\}/.test(body);
   const errs = (name: keyof SendForm | "file") => (fields as unknown as Record<string, { errors?: string[] }>)[name]?.errors?.map((e) => errorText(e, last?.params));
-  const show = (m: Mode) => !hydrated || mode === m;
 
   return (
     <div className="space-y-6">
       <PageHeader description={t("send.description")} />
       <Card className="max-w-3xl">
         <CardContent>
-          <Form method="post" {...getFormProps(form)} encType="multipart/form-data" className="space-y-5">
+          <Form method="post" {...getFormProps(form)} encType="multipart/form-data" className="space-y-5" data-enhance="sms-send">
             <CsrfInput />
             <input type="hidden" name="idempotency_key" value={data.idempotencyKey} />
             <FormErrors errors={form.errors} params={last?.params} />
@@ -234,27 +244,29 @@ export default function SmsSend() {
                     key={m}
                     className="flex cursor-pointer items-center gap-2 rounded-md border px-3 py-1.5 text-sm has-[:checked]:border-primary has-[:checked]:bg-primary/10"
                   >
-                    <input type="radio" name="mode" value={m} defaultChecked={((initial.mode as Mode) || "single") === m} onChange={() => setMode(m)} />
+                    <input type="radio" name="mode" value={m} defaultChecked={((initial.mode as Mode) || "single") === m} />
                     {t(`send.mode.${m}`)}
                   </label>
                 ))}
               </div>
-              {hydrated ? null : <p className="text-xs text-muted-foreground">{t("send.modeHint")}</p>}
+              <p className="text-xs text-muted-foreground" data-without-js="">
+                {t("send.modeHint")}
+              </p>
 
-              <div hidden={!show("single")}>
+              <div data-mode-panel="single">
                 <TextField field={fields.to} label={t("send.to")} type="tel" description={t("send.toHint")} autoComplete="off" />
               </div>
-              <div hidden={!show("list")}>
+              <div data-mode-panel="list">
                 <FormField label={t("send.list")} htmlFor={fields.to_list.id} error={errs("to_list")} description={t("send.listHint")}>
                   <Textarea {...getTextareaProps(fields.to_list)} key={fields.to_list.key} rows={4} />
                 </FormField>
               </div>
-              <div hidden={!show("file")}>
+              <div data-mode-panel="file">
                 <FormField label={t("send.file")} htmlFor="sms-send-file" error={errs("file")} description={t("send.fileHint")}>
                   <Input id="sms-send-file" name="file" type="file" accept=".csv,text/csv" aria-invalid={errs("file")?.length ? true : undefined} />
                 </FormField>
               </div>
-              <div hidden={!show("group")}>
+              <div data-mode-panel="group">
                 <FormField label={t("send.group")} htmlFor={fields.group_id.id} error={errs("group_id")}>
                   <NativeSelect {...getSelectProps(fields.group_id)} key={fields.group_id.key}>
                     <NativeSelectOption value="">{t("send.groupNone")}</NativeSelectOption>
@@ -283,9 +295,9 @@ export default function SmsSend() {
                 </datalist>
               </FormField>
               <FormField label={t("send.route")} htmlFor={fields.route.id} error={errs("route")}>
-                <NativeSelect {...getSelectProps(fields.route)} key={fields.route.key} onChange={(e) => setRoute(e.currentTarget.value)}>
+                <NativeSelect {...getSelectProps(fields.route)} key={fields.route.key} data-sms-route="">
                   {data.routes.map((r) => (
-                    <NativeSelectOption key={r.route} value={r.route}>
+                    <NativeSelectOption key={r.route} value={r.route} data-price={r.price_per_segment} data-currency={r.currency}>
                       {t("send.routeOption", { route: r.route, price: formatMoney(r.price_per_segment, r.currency, lng) })}
                     </NativeSelectOption>
                   ))}
@@ -294,20 +306,10 @@ export default function SmsSend() {
             </div>
 
             <FormField label={t("send.template")} htmlFor={fields.template_id.id} error={errs("template_id")} description={t("send.templateHint")}>
-              <NativeSelect
-                {...getSelectProps(fields.template_id)}
-                key={fields.template_id.key}
-                defaultValue={templateId}
-                onChange={(e) => {
-                  const id = e.currentTarget.value;
-                  setTemplateId(id);
-                  const tb = templateBody(id);
-                  if (tb !== undefined) setBody(tb);
-                }}
-              >
+              <NativeSelect {...getSelectProps(fields.template_id)} key={fields.template_id.key} defaultValue={templateId} data-sms-template="">
                 <NativeSelectOption value="">{t("send.templateNone")}</NativeSelectOption>
                 {data.templates.map((tpl) => (
-                  <NativeSelectOption key={tpl.id} value={tpl.id}>
+                  <NativeSelectOption key={tpl.id} value={tpl.id} data-body={tpl.body}>
                     {tpl.name}
                   </NativeSelectOption>
                 ))}
@@ -316,14 +318,13 @@ export default function SmsSend() {
 
             <FormField label={t("send.body")} htmlFor={fields.body.id} error={errs("body")}>
               <Textarea
-                ref={bodyRef}
                 id={fields.body.id}
                 name={fields.body.name}
                 rows={5}
-                value={body}
+                defaultValue={body}
                 readOnly={Boolean(templateId && templateBody(templateId) !== undefined)}
-                onChange={(e) => setBody(e.currentTarget.value)}
                 aria-invalid={errs("body")?.length ? true : undefined}
+                data-sms-body=""
               />
             </FormField>
             <Counter body={body} pricePerSegment={price} currency={data.currency} hasVariables={hasVariables} />
@@ -342,8 +343,8 @@ export default function SmsSend() {
               <TextField field={fields.campaign_name} label={t("send.campaignName")} description={t("send.campaignNameHint")} autoComplete="off" />
             </div>
 
-            <Button type="submit" disabled={busy || data.routes.length === 0}>
-              {busy ? t("send.sending") : t("send.submit")}
+            <Button type="submit" disabled={data.routes.length === 0} data-busy-text={t("send.sending")} data-idle-text={t("send.submit")}>
+              {t("send.submit")}
             </Button>
           </Form>
         </CardContent>
