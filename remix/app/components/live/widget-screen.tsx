@@ -8,7 +8,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { WIDGET_COLOR_PARTS, WIDGET_POSITIONS, widgetSettingsSchema, type WidgetSettings } from "~api/live/schemas";
+import { WIDGET_COLOR_PARTS, WIDGET_POSITIONS, WIDGET_TEXT_MAX, widgetSettingsSchema, type WidgetSettings } from "~api/live/schemas";
 import { CheckboxField, SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
 import { useReplyFor } from "~/components/live/parts";
@@ -86,6 +86,7 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
       title_online: s.title_online,
       title_offline: s.title_offline,
       welcome: s.welcome,
+      offline_message: s.offline_message,
       position: s.position,
       highlight_color: s.highlight_color,
       enabled: s.enabled ? "on" : undefined,
@@ -115,7 +116,13 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
                 <div className="grid gap-4 md:grid-cols-2">
                   <TextField field={fields.title_online} label={t("widget.title_online")} />
                   <TextField field={fields.title_offline} label={t("widget.title_offline")} />
-                  <TextareaField field={fields.welcome} label={t("widget.welcome")} className="md:col-span-2" />
+                  <TextareaField field={fields.welcome} label={t("widget.welcome")} description={t("widget.welcomeHelp", { max: WIDGET_TEXT_MAX })} className="md:col-span-2" />
+                  <TextareaField
+                    field={fields.offline_message}
+                    label={t("widget.offline_message")}
+                    description={t("widget.offlineHelp", { max: WIDGET_TEXT_MAX })}
+                    className="md:col-span-2"
+                  />
                   <SelectField field={fields.position} label={t("widget.position")} options={WIDGET_POSITIONS.map((p) => ({ value: p, label: t(`widget.positions.${p}`) }))} />
                   <TextField field={fields.highlight_color} label={t("widget.highlight_color")} type="color" />
                 </div>
