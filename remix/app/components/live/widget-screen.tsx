@@ -1,5 +1,6 @@
 /**
- * The widget settings screen: texts, position, options, colors (#RRGGBB, native color inputs),
+ * The widget settings screen: texts (the greeting, the message when no agent attends), position,
+ * options, colors (#RRGGBB, native color inputs),
  * a preview of the saved look, the embed snippet with a copy button (JavaScript only; the snippet
  * is selectable without it) and "regenerate key" behind a confirmation.
  */
@@ -53,7 +54,12 @@ export function WidgetPreview({ s }: { s: WidgetSettings }) {
           {s.title_online}
         </div>
         <div className="space-y-2 p-3 text-sm">
-          {s.welcome ? <p className="text-xs opacity-80">{s.welcome}</p> : null}
+          {s.welcome ? (
+            <p className="max-w-[80%] rounded-lg px-3 py-2" style={{ background: c.receivedMessage.bg, color: c.receivedMessage.text }}>
+              {s.welcome}
+            </p>
+          ) : null}
+          {s.offline_message ? <p className="text-center text-xs opacity-80">{s.offline_message}</p> : null}
           <p className="max-w-[80%] rounded-lg px-3 py-2" style={{ background: c.receivedMessage.bg, color: c.receivedMessage.text }}>
             {t("widget.preview.received")}
           </p>
