@@ -3,7 +3,7 @@
  * Builds the embeddable webchat widget: public-src/widget/index.ts (plain TypeScript, plus the
  * markup renderer and the realtime transport it shares with the web app, and the widget's locales) -> public/widget.js, minified, for browsers.
  * Runs before the Remix build (which copies public/ into the served assets) and only when a
- * source is newer than the output. `node api/cli/widget-build.mjs` builds it by hand;
+ * source is newer than the output (the bundling itself is api/cli/widget-bundle.ts, on Bun). `node api/cli/widget-build.mjs` builds it by hand;
  * `--out <file>` writes elsewhere (the size test uses it).
  */
 import { spawnSync } from "node:child_process";
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const WIDGET_ENTRY = join(root, "public-src", "widget", "index.ts");
 export const WIDGET_OUT = join(root, "public", "widget.js");
-const SOURCES = [join(root, "public-src"), join(root, "remix", "app", "lib", "markup.ts"), join(root, "remix", "app", "lib", "live-transport.ts"), ...["pt-BR", "en", "es", "zh"].map((l) => join(root, "public", "locales", l, "widget.json"))];
+const SOURCES = [join(root, "public-src"), join(root, "api", "cli", "widget-bundle.ts"), join(root, "remix", "app", "lib", "markup.ts"), join(root, "remix", "app", "lib", "live-transport.ts"), ...["pt-BR", "en", "es", "zh"].map((l) => join(root, "public", "locales", l, "widget.json"))];
 
 function newest(p) {
   if (!existsSync(p)) return 0;
@@ -26,7 +26,7 @@ function newest(p) {
 export function buildWidget({ out = WIDGET_OUT, force = false } = {}) {
   if (!force && existsSync(out) && statSync(out).mtimeMs >= Math.max(...SOURCES.map(newest))) return out;
   const bun = join(root, "node_modules", ".bin", "bun");
-  const r = spawnSync(bun, ["build", WIDGET_ENTRY, "--minify", "--target", "browser", "--format", "iife", "--outfile", out], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  const r = spawnSync(bun, [join(root, "api", "cli", "widget-bundle.ts"), WIDGET_ENTRY, out], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   if (r.status !== 0) throw new Error(`widget build failed (exit ${r.status ?? r.signal})`);
   return out;
 }

@@ -268,7 +268,8 @@ export const WidgetConfig = t.Object({
   enabled: t.Boolean(),
   title_online: t.String(),
   title_offline: t.String(),
-  welcome: t.String(),
+  welcome: t.String({ description: "The greeting: the widget's first bubble (blank: none)" }),
+  offline_message: t.String({ description: "Shown when no agent attends (outside opening hours, or no agent online); blank: the widget's own text" }),
   position: oneOf(["left", "center", "right"]),
   highlight_color: t.String({ description: "#rrggbb" }),
   attachments: t.Boolean({ description: "Visitors may send files" }),
@@ -283,6 +284,7 @@ export const WidgetConfig = t.Object({
     userList: ColorPair,
   }),
   open: t.Boolean({ description: "The account attends now; else the widget shows the offline form" }),
+  agents_online: t.Boolean({ description: "At least one agent of the account is connected to /live now" }),
   queue_enabled: t.Boolean(),
   departments: t.Array(WidgetDepartment),
 });

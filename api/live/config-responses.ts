@@ -143,7 +143,8 @@ export const Widget = t.Object({
   settings: t.Object({
     title_online: t.String(),
     title_offline: t.String(),
-    welcome: t.String(),
+    welcome: t.String({ description: "The greeting: the widget's first bubble (blank: none)" }),
+    offline_message: t.String({ description: "Shown when no agent attends; blank: the widget's own text" }),
     position: oneOf(["left", "center", "right"]),
     highlight_color: t.String({ description: "#rrggbb" }),
     enabled: t.Boolean(),

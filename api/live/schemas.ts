@@ -119,7 +119,10 @@ export const agentSettingsSchema = z.object({
     .transform((v) => [...new Set((Array.isArray(v) ? v : v ? [v] : []).filter(Boolean))]),
 });
 
-// ---- widget (spec section 3: titles online/offline, welcome text, position, highlight color, colors)
+// ---- widget (spec section 3: titles online/offline, welcome text, position, highlight color, colors;
+// issue 19: the greeting is `welcome`, the widget's first bubble; `offline_message` shows when no agent attends)
+/** Characters of the greeting and of the offline message. */
+export const WIDGET_TEXT_MAX = 500;
 export const WIDGET_POSITIONS = ["left", "center", "right"] as const;
 export const WIDGET_COLOR_PARTS = ["header", "launcher", "messageList", "sentMessage", "receivedMessage", "userInput", "userList"] as const;
 export type WidgetColorPart = (typeof WIDGET_COLOR_PARTS)[number];
@@ -132,7 +135,8 @@ const pair = z.object({ bg: color, text: color });
 export const widgetSettingsSchema = z.object({
   title_online: required(60),
   title_offline: required(60),
-  welcome: z.string().trim().max(500, "validation.maxLength::500").default(""),
+  welcome: z.string().trim().max(WIDGET_TEXT_MAX, `live.widget.errors.welcomeLength::${WIDGET_TEXT_MAX}`).default(""),
+  offline_message: z.string().trim().max(WIDGET_TEXT_MAX, `live.widget.errors.offlineLength::${WIDGET_TEXT_MAX}`).default(""),
   position: z.enum(WIDGET_POSITIONS, { message: "validation.option" }),
   highlight_color: color,
   enabled: flag,
@@ -146,6 +150,7 @@ export const DEFAULT_WIDGET: WidgetSettings = {
   title_online: "Fale conosco",
   title_offline: "Deixe sua mensagem",
   welcome: "",
+  offline_message: "",
   position: "right",
   highlight_color: "#2563eb",
   enabled: true,

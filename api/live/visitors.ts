@@ -162,10 +162,13 @@ export async function visitorMarkRead(widgetKey: string, visitorId: string, toke
   return { changed: room ? await visitorRead(accountId, room.id) : 0 };
 }
 
-/** The people of a room the visitor sees in the widget's user list: the agents who attend or wrote. */
+/**
+ * The people of a room the visitor sees in the widget's user list and on the agents' messages: the
+ * agents who attend or wrote, by first name (last name when it is blank; never anything of the e-mail).
+ */
 export async function roomParticipants(accountId: string, roomId: string): Promise<Array<{ id: string; name: string }>> {
   return rows<{ id: string; name: string }>(
-    `SELECT u.id, COALESCE(NULLIF(trim(u.first_name), ''), split_part(u.email::text, '@', 1)) AS name FROM users u
+    `SELECT u.id, COALESCE(NULLIF(trim(u.first_name), ''), trim(u.last_name)) AS name FROM users u
       WHERE u.id IN (SELECT agent_id FROM live_rooms WHERE id = $1 AND account_id = $2 AND agent_id IS NOT NULL
                      UNION SELECT user_id FROM live_messages WHERE room_id = $1 AND account_id = $2 AND author = 'agent' AND user_id IS NOT NULL)
       ORDER BY u.first_name, u.id`,

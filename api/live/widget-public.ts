@@ -12,6 +12,7 @@ import { assertId } from "../lib/owned";
 import { validate } from "../lib/validate";
 import { rows } from "../lib/sql";
 import { isOpen } from "./hours";
+import { onlineAgents } from "./presence";
 import type { LiveMessage, Room } from "./rooms/types";
 import { messageView, roomSummary } from "./rooms/views";
 import { settingsRow, widgetConfigByKey } from "./settings";
@@ -28,14 +29,20 @@ export async function widgetDepartments(accountId: string, at = new Date()): Pro
 
 /**
  * The widget's public configuration: its look (titles, welcome text, position, colors, on/off
- * options), whether the account attends now (outside opening hours the widget shows the offline
- * form), whether the queue is on, and the departments. Nothing else of the account (no id).
+ * options), the greeting and offline message, whether the account attends now (outside opening
+ * hours the widget shows the offline form) and whether an agent is connected (else the widget shows
+ * the offline message above the input), whether the queue is on, and the departments. Nothing else of the account (no id).
  */
 export async function widgetPublicConfig(key: string) {
   const found = await widgetConfigByKey(key);
   if (!found) throw new AppError("NOT_FOUND");
   const at = new Date();
-  const [open, system, departments] = await Promise.all([isOpen(found.accountId, at), settingsRow(found.accountId), widgetDepartments(found.accountId, at)]);
+  const [open, system, departments, online] = await Promise.all([
+    isOpen(found.accountId, at),
+    settingsRow(found.accountId),
+    widgetDepartments(found.accountId, at),
+    onlineAgents(found.accountId),
+  ]);
   const s = found.settings;
   return {
     key: found.widgetKey,
@@ -43,12 +50,14 @@ export async function widgetPublicConfig(key: string) {
     title_online: s.title_online,
     title_offline: s.title_offline,
     welcome: s.welcome,
+    offline_message: s.offline_message,
     position: s.position,
     highlight_color: s.highlight_color,
     attachments: s.attachments,
     emoji: s.emoji,
     colors: s.colors,
     open,
+    agents_online: online.length > 0,
     queue_enabled: system.queued_enabled,
     departments,
   };

@@ -10,7 +10,17 @@
  * upload) and to the realtime service over a websocket (/realtime/ws?visitor=<realtime token>,
  * ADR 015) through the transport the agents' client uses too (remix/app/lib/live-transport.ts:
  * resume by last stream id, reconnect after a 10-second countdown), polling while the socket is
- * down. Visitor id and token live in localStorage per widget key.
+ * down. Visitor id and token live in localStorage per widget key; the sound toggle in
+ * `mensageria-widget:sound` (one for every widget of the site).
+ *
+ * Issue 19: the greeting (`welcome`) is the first bubble and the offline message shows when no agent
+ * attends; agents' messages carry their first name and an initials avatar; every message its time
+ * (HH:mm, the visitor's own clock); agent messages that arrive while the panel is closed count on
+ * the launcher's badge; a header button turns a short WebAudio tone on new agent messages on and
+ * off. Edit/Delete sit only on the visitor's messages after the other side's last one, shown on
+ * hover or keyboard focus. Host page CSP: no inline script, no eval; the styles go in as a
+ * constructed stylesheet (adoptedStyleSheets), which style-src does not restrict (README,
+ * "Embedding the widget").
  */
 import { TYPING_EVERY_MS, TYPING_SHOW_MS } from "../../api/live/limits";
 import { type LiveCommandError, type LiveEventFrame, type LiveFrame, LiveTransport } from "../../remix/app/lib/live-transport";
@@ -39,7 +49,7 @@ type Message = {
 type Room = { id: string; status: "QUEUE" | "OPEN" | "CLOSED"; protocol: string; agent_id: string | null };
 type Participant = { id: string; name: string };
 type Config = {
-  key: string; enabled: boolean; title_online: string; title_offline: string; welcome: string; position: "left" | "center" | "right";
+  key: string; enabled: boolean; title_online: string; title_offline: string; welcome: string; offline_message: string; agents_online: boolean; position: "left" | "center" | "right";
   highlight_color: string; attachments: boolean; emoji: boolean; open: boolean; queue_enabled: boolean;
   colors: Record<"header" | "launcher" | "messageList" | "sentMessage" | "receivedMessage" | "userInput" | "userList", { bg: string; text: string }>;
   departments: Array<{ id: string; name: string; open: boolean }>;
@@ -85,12 +95,21 @@ const svg = (path: string) => {
 const CHAT = "M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z";
 const CLIP = "m21.4 11.1-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5";
 const CLOSE = "M18 6 6 18M6 6l12 12";
+const BELL = "M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9m-4.3 13a2 2 0 0 1-3.4 0";
+const SOUND_KEY = "mensageria-widget:sound";
 
 const fill = (s: string, vars: Record<string, string | number>) => s.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(vars[k] ?? ""));
 const clientId = () => `w_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
 export class Widget {
   readonly t: Dict = pickLang();
+  private lang = this.t === en ? "en" : this.t === es ? "es" : this.t === zh ? "zh" : "pt-BR";
+  /** Agent messages that arrived while the panel was closed (the launcher's badge). */
+  private unread = 0;
+  private sound = true;
+  private audio: AudioContext | undefined;
+  /** The first conversation is history, not news: only later agent messages count and sound. */
+  private loaded = false;
   private base: string;
   private key: string;
   private page: boolean;
@@ -132,6 +151,7 @@ export class Widget {
     try {
       const saved = JSON.parse(localStorage.getItem(this.store) || "null");
       if (saved?.visitor_id && saved?.visitor_token) this.visitor = saved;
+      this.sound = localStorage.getItem(SOUND_KEY) !== "off";
     } catch {
       /* no storage: a visitor per page load */
     }
@@ -166,7 +186,7 @@ export class Widget {
   // ---- HTTP
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const init: RequestInit = { method, headers: { Accept: "application/json", "Accept-Language": this.t === en ? "en" : this.t === es ? "es" : this.t === zh ? "zh" : "pt-BR" } };
+    const init: RequestInit = { method, headers: { Accept: "application/json", "Accept-Language": this.lang } };
     if (body instanceof FormData) init.body = body;
     else if (body !== undefined) {
       (init.headers as Record<string, string>)["Content-Type"] = "application/json";
@@ -187,6 +207,7 @@ export class Widget {
     if (!this.config.enabled) return;
     this.build();
     if (this.visitor) await this.refresh().catch(() => this.forget());
+    this.loaded = true;
     if (this.page) this.toggle(true);
     this.render();
     addEventListener("focus", () => this.markRead());
@@ -220,7 +241,7 @@ export class Widget {
     this.position = c.position;
     this.participants = c.participants ?? [];
     if (!c.room || this.rtRoom !== c.room.id) this.messages.clear();
-    for (const m of c.messages) this.messages.set(m.id, m);
+    for (const m of c.messages) this.add(m);
     // A new room, or no socket and no countdown running (the countdown reconnects by itself).
     if (c.realtime_token && c.room && (this.rtRoom !== c.room.id || this.live.idle)) this.connect(c.realtime_token, c.room.id, c.resume_from);
     else if (c.realtime_token) this.rtToken = c.realtime_token;
@@ -287,7 +308,7 @@ export class Widget {
     const message = d.message;
     if (message?.author === "agent") this.showTyping(null);
     if (d.room) this.room = { ...(this.room ?? ({} as Room)), ...d.room };
-    if (message) this.messages.set(message.id, message);
+    if (message) this.add(message);
     if ((f.event === "read" || f.event === "delivered") && Array.isArray(d.ids)) {
       for (const id of d.ids) {
         const m = this.messages.get(id);
@@ -302,6 +323,55 @@ export class Widget {
     this.renderMessages();
     this.renderStatus();
     if (f.event === "send") this.markRead();
+  }
+
+  /** Keeps a message; an agent's (or bot's) new one counts on the closed launcher and sounds. */
+  private add(m: Message) {
+    if (this.loaded && !this.messages.has(m.id) && (m.author === "agent" || m.author === "bot")) {
+      if (!this.open) this.unread++;
+      this.renderLauncher();
+      if (this.sound) this.beep();
+    }
+    this.messages.set(m.id, m);
+  }
+
+  /** A short two-note tone, made on the spot (no audio file). */
+  private beep() {
+    try {
+      const a = (this.audio ??= new AudioContext());
+      const o = a.createOscillator();
+      const g = a.createGain();
+      const now = a.currentTime;
+      o.frequency.setValueAtTime(880, now);
+      o.frequency.setValueAtTime(660, now + 0.12);
+      g.gain.setValueAtTime(0.12, now);
+      g.gain.exponentialRampToValueAtTime(0.001, now + 0.3);
+      o.connect(g).connect(a.destination);
+      o.start(now);
+      o.stop(now + 0.3);
+    } catch {
+      /* no WebAudio: silent */
+    }
+  }
+
+  private toggleSound(btn: HTMLElement) {
+    this.sound = !this.sound;
+    btn.setAttribute("aria-pressed", String(this.sound));
+    try {
+      localStorage.setItem(SOUND_KEY, this.sound ? "on" : "off");
+    } catch {
+      /* ignore */
+    }
+  }
+
+  /** The launcher: open/close, and the unread badge with its count in the label. */
+  private renderLauncher() {
+    const l = this.el.launcher;
+    if (!l) return;
+    const n = this.open ? 0 : this.unread;
+    l.setAttribute("aria-expanded", String(this.open));
+    l.setAttribute("aria-label", this.open ? this.t.close : n ? fill(new Intl.PluralRules(this.lang).select(n) === "one" ? this.t.unread_one : this.t.unread_other, { count: n }) : this.t.open);
+    l.replaceChildren(svg(this.open ? CLOSE : CHAT), n ? h("span", { class: "badge", "aria-hidden": "true" }, String(n)) : "");
   }
 
   /** A command over the socket; a refusal shows the server's message, a lost or unanswered one the generic error. */
@@ -449,9 +519,8 @@ export class Widget {
   toggle(open = !this.open) {
     this.open = this.page || open;
     this.el.win.hidden = !this.open;
-    this.el.launcher.setAttribute("aria-expanded", String(this.open));
-    this.el.launcher.setAttribute("aria-label", this.open ? this.t.close : this.t.open);
-    this.el.launcher.replaceChildren(svg(this.open ? CLOSE : CHAT));
+    if (this.open) this.unread = 0;
+    this.renderLauncher();
     if (this.open) {
       this.scrollToEnd();
       this.textarea.focus();
@@ -466,13 +535,21 @@ export class Widget {
     const vars = Object.entries(c)
       .map(([part, v]) => `--${part}-bg:${v.bg};--${part}-text:${v.text};`)
       .join("");
-    const style = h("style");
-    style.textContent = `:host{${vars}--highlight:${this.config.highlight_color}}${CSS}`;
+    const css = `:host{${vars}--highlight:${this.config.highlight_color}}${CSS}`;
+    // A constructed sheet: no <style> element, so a host CSP without 'unsafe-inline' styles allows it.
+    const root = this.root as ShadowRoot & { adoptedStyleSheets?: CSSStyleSheet[] };
+    let style: HTMLStyleElement | string = "";
+    if (root.adoptedStyleSheets) {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      root.adoptedStyleSheets = [sheet];
+    } else (style = h("style")).textContent = css;
     const launcher = h("button", { class: `launcher ${this.config.position}`, type: "button", "aria-expanded": "false", "aria-label": this.t.open, onclick: () => this.toggle() }, svg(CHAT));
     const title = h("button", { class: "title", type: "button", "aria-controls": "users", onclick: () => ((this.showUsers = !this.showUsers), this.renderUsers()) });
     const subtitle = h("span", { class: "subtitle" });
     const closeBtn = this.page ? null : h("button", { class: "x", type: "button", "aria-label": this.t.close, onclick: () => this.toggle(false) }, svg(CLOSE));
-    const header = h("header", {}, h("div", { class: "titles" }, title, subtitle), closeBtn);
+    const soundBtn: HTMLElement = h("button", { class: "x snd", type: "button", "aria-label": this.t.sound, title: this.t.sound, "aria-pressed": String(this.sound), onclick: () => this.toggleSound(soundBtn) }, svg(BELL));
+    const header = h("header", {}, h("div", { class: "titles" }, title, subtitle), soundBtn, closeBtn);
     const users = h("ul", { class: "users", id: "users", hidden: true });
     const list = h("div", { class: "list", role: "log", "aria-live": "polite" });
     const status = h("div", { class: "status", role: "status" });
@@ -545,7 +622,7 @@ export class Widget {
         : h(
             "form",
             { class: "offline", onsubmit: (ev: Event) => (ev.preventDefault(), this.sendOffline(ev.target as HTMLFormElement)) },
-            h("p", {}, this.t.offline.intro),
+            h("p", {}, this.config.offline_message || this.t.offline.intro),
             h("label", {}, this.t.offline.name, h("input", { name: "name", required: true, autocomplete: "name" })),
             h("label", {}, this.t.offline.contact, h("input", { name: "contact", required: true, autocomplete: "email" })),
             h("label", {}, this.t.offline.message, h("textarea", { name: "message", required: true, rows: 4 })),
@@ -642,9 +719,15 @@ export class Widget {
     const l = this.el.list;
     const near = force || l.scrollHeight - l.scrollTop - l.clientHeight <= AUTO_SCROLL_PX;
     const items: HTMLElement[] = [];
-    if (this.config.welcome) items.push(h("div", { class: "msg system" }, h("div", { class: "bubble" }, this.config.welcome)));
+    const c = this.config;
+    if (c.welcome) items.push(h("div", { class: "msg them greet" }, h("div", { class: "bubble" }, c.welcome)));
+    // Open hours but nobody connected, and no agent on this conversation yet: the offline message.
+    if (c.open && !c.agents_online && c.offline_message && this.room?.status !== "OPEN") items.push(h("div", { class: "msg system off" }, h("div", { class: "bubble" }, c.offline_message)));
     const sorted = [...this.messages.values()].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-    for (const m of sorted) items.push(this.messageEl(m));
+    // Edit/Delete: the visitor's messages after the other side's (agent's or bot's) last one.
+    let lastOther = -1;
+    sorted.forEach((m, i) => (m.author === "agent" || m.author === "bot") && (lastOther = i));
+    sorted.forEach((m, i) => items.push(this.messageEl(m, i > lastOther, m.author === "agent" && (sorted[i - 1]?.author !== "agent" || sorted[i - 1].user_id !== m.user_id))));
     l.replaceChildren(...items);
     const last = sorted[sorted.length - 1];
     this.el.suggest.replaceChildren(
@@ -657,7 +740,8 @@ export class Widget {
     if (near) this.scrollToEnd();
   }
 
-  private messageEl(m: Message): HTMLElement {
+  /** `editable`: one of the visitor's last messages; `who`: an agent's first message in a row, under their name and avatar. */
+  private messageEl(m: Message, editable: boolean, who: boolean): HTMLElement {
     const mine = m.author === "visitor";
     const deleted = m.status === "DELETED";
     const bubble = h("div", { class: "bubble" });
@@ -671,8 +755,17 @@ export class Widget {
       for (const a of m.attachments ?? []) bubble.append(this.attachmentEl(a));
       if (m.edited) bubble.append(h("span", { class: "edited" }, ` (${this.t.edited})`));
     }
+    // HH:mm on the visitor's own clock.
+    bubble.append(h("time", { class: "at", datetime: m.created_at }, new Date(m.created_at).toTimeString().slice(0, 5)));
     const out = h("div", { class: `msg ${mine ? "me" : m.author === "agent" ? "them" : "system"}`, "data-id": m.id }, bubble);
-    if (mine && m.id && !deleted) {
+    if (who) {
+      const name = this.participants.find((p) => p.id === m.user_id)?.name || this.t.agent;
+      const av = h("span", { class: "av", "aria-hidden": "true" }, name.split(/\s+/).map((w) => w[0]).join("").slice(0, 2).toUpperCase());
+      // A color per agent; set through CSSOM, which a host CSP allows (a style attribute it may not).
+      av.style.background = `hsl(${[...(m.user_id ?? "")].reduce((a, ch) => (a * 31 + ch.charCodeAt(0)) % 360, 7)} 45% 40%)`;
+      out.prepend(h("div", { class: "who" }, av, h("span", { class: "name" }, name)));
+    }
+    if (mine && editable && m.id && !deleted) {
       out.append(
         h(
           "div",

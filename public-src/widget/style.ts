@@ -30,7 +30,15 @@ header{display:flex;align-items:center;gap:8px;padding:10px 12px;background:var(
 .bubble s{opacity:.85}.bubble code{font-family:ui-monospace,monospace;font-size:13px}
 .img{max-width:220px;max-height:220px;border-radius:8px;display:block;margin-top:4px}
 .edited{font-size:11px;opacity:.75}.deleted{opacity:.7}
-.tools{display:flex;gap:8px}
+.tools{display:flex;gap:8px;opacity:0}
+.msg:hover .tools,.msg:focus-within .tools{opacity:1}
+@media (hover:none){.tools{opacity:1}}
+.at{display:block;text-align:right;font-size:11px;opacity:.7;margin-top:2px}
+.who{display:flex;align-items:center;gap:6px;margin:4px 0 2px;font-size:12px;font-weight:600}
+.av{width:24px;height:24px;border-radius:50%;color:#fff;display:inline-flex;align-items:center;justify-content:center;font-size:11px}
+.launcher{overflow:visible}
+.badge{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;border-radius:10px;background:#dc2626;color:#fff;font-size:12px;font-weight:700;display:flex;align-items:center;justify-content:center}
+.snd[aria-pressed=false]{opacity:.45}
 .link{background:none;border:0;padding:2px;color:var(--highlight);font-size:12px}
 .link[disabled]{opacity:.4;cursor:default}
 .status{padding:6px 12px;font-size:12px;background:rgba(0,0,0,.04)}

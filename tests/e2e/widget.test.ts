@@ -3,7 +3,8 @@
  * that embeds public/widget.js) opens the widget, writes with Enter (Shift+Enter is a newline),
  * an agent takes the room and replies through the JWT API, and the reply appears live over the
  * websocket; the markup renders (bold) and HTML is shown as text. Then the visitor edits (Escape
- * cancels) and deletes their own message.
+ * cancels) and deletes their own last message (issue 19: not an earlier one; the rest of issue 19's
+ * widget is tests/e2e/widget-conversation.test.ts).
  */
 import type { WebSocketRoute } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -126,23 +127,30 @@ describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
     expect(files.map((f) => f.attachments.map((a) => [a.type, a.name]))).toEqual([[["image", "foto.png"]]]);
     await page.getByText("foto.png", { exact: true }).waitFor({ state: "hidden" });
 
+    // Edit/Delete are on the visitor's messages after the agent's last one only (issue 19): not on the first.
+    expect(await mine.getByRole("button", { name: "Editar" }).count()).toBe(0);
+    await input.fill("Quero trocar o endereço");
+    await input.press("Enter");
+    await page.locator(".msg.me", { hasText: "Quero trocar o endereço" }).waitFor();
+    const lastId = await page.locator(".msg.me", { hasText: "Quero trocar o endereço" }).getAttribute("data-id");
+    const own = page.locator(`.msg.me[data-id="${lastId}"]`);
     // Edit: the input goes into edit mode; Escape cancels and leaves the message as it was.
-    await mine.getByRole("button", { name: "Editar" }).click();
+    await own.getByRole("button", { name: "Editar" }).click();
     await page.getByText("Editando mensagem").waitFor();
-    expect(await mine.getByRole("button", { name: "Editar" }).isDisabled()).toBe(true);
+    expect(await own.getByRole("button", { name: "Editar" }).isDisabled()).toBe(true);
     await input.press("Escape");
     await page.getByText("Editando mensagem").waitFor({ state: "hidden" });
     expect(await input.inputValue()).toBe("");
-    await mine.getByRole("button", { name: "Editar" }).click();
+    await own.getByRole("button", { name: "Editar" }).click();
     await input.fill("Pedido 42, por favor");
     await input.press("Enter");
-    await mine.getByText("(editada)").waitFor();
-    expect(await query(`SELECT body, edited FROM live_messages WHERE id = $1`, [await mine.getAttribute("data-id")])).toEqual([{ body: "Pedido 42, por favor", edited: true }]);
+    await own.getByText("(editada)").waitFor();
+    expect(await query(`SELECT body, edited FROM live_messages WHERE id = $1`, [lastId])).toEqual([{ body: "Pedido 42, por favor", edited: true }]);
     // Delete: shown as deleted; the agent's message has no edit/delete.
     expect(await theirs.getByRole("button", { name: "Excluir" }).count()).toBe(0);
-    await mine.getByRole("button", { name: "Excluir" }).click();
-    await mine.getByText("Mensagem excluída").waitFor();
-    expect(await query(`SELECT status FROM live_messages WHERE id = $1`, [await mine.getAttribute("data-id")])).toEqual([{ status: "DELETED" }]);
+    await own.getByRole("button", { name: "Excluir" }).click();
+    await own.getByText("Mensagem excluída").waitFor();
+    expect(await query(`SELECT status FROM live_messages WHERE id = $1`, [lastId])).toEqual([{ status: "DELETED" }]);
 
     // A reload resumes the same conversation (visitor id and token in localStorage).
     await page.reload();
@@ -225,7 +233,7 @@ describe.skipIf(!hasChromium)("webchat widget in Chromium", () => {
     await as("/api/omni/messages", { body: { room_id: room.id, message: "De volta ao vivo" } });
     await page.locator(".msg.them", { hasText: "De volta ao vivo" }).waitFor({ timeout: 4000 });
     // Nothing twice.
-    expect(await page.locator(".msg.them").allInnerTexts()).toEqual(["Primeira resposta", "Enquanto caiu", "De volta ao vivo"]);
+    expect(await page.locator(".msg.them .text").allInnerTexts()).toEqual(["Primeira resposta", "Enquanto caiu", "De volta ao vivo"]);
     expect(first.status).toBe(200);
   });
 });

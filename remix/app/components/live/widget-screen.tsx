@@ -1,5 +1,6 @@
 /**
- * The widget settings screen: texts, position, options, colors (#RRGGBB, native color inputs),
+ * The widget settings screen: texts (the greeting, the message when no agent attends), position,
+ * options, colors (#RRGGBB, native color inputs),
  * a preview of the saved look, the embed snippet with a copy button (JavaScript only; the snippet
  * is selectable without it) and "regenerate key" behind a confirmation.
  */
@@ -8,7 +9,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { WIDGET_COLOR_PARTS, WIDGET_POSITIONS, widgetSettingsSchema, type WidgetSettings } from "~api/live/schemas";
+import { WIDGET_COLOR_PARTS, WIDGET_POSITIONS, WIDGET_TEXT_MAX, widgetSettingsSchema, type WidgetSettings } from "~api/live/schemas";
 import { CheckboxField, SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
 import { useReplyFor } from "~/components/live/parts";
@@ -53,7 +54,12 @@ export function WidgetPreview({ s }: { s: WidgetSettings }) {
           {s.title_online}
         </div>
         <div className="space-y-2 p-3 text-sm">
-          {s.welcome ? <p className="text-xs opacity-80">{s.welcome}</p> : null}
+          {s.welcome ? (
+            <p className="max-w-[80%] rounded-lg px-3 py-2" style={{ background: c.receivedMessage.bg, color: c.receivedMessage.text }}>
+              {s.welcome}
+            </p>
+          ) : null}
+          {s.offline_message ? <p className="text-center text-xs opacity-80">{s.offline_message}</p> : null}
           <p className="max-w-[80%] rounded-lg px-3 py-2" style={{ background: c.receivedMessage.bg, color: c.receivedMessage.text }}>
             {t("widget.preview.received")}
           </p>
@@ -86,6 +92,7 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
       title_online: s.title_online,
       title_offline: s.title_offline,
       welcome: s.welcome,
+      offline_message: s.offline_message,
       position: s.position,
       highlight_color: s.highlight_color,
       enabled: s.enabled ? "on" : undefined,
@@ -115,7 +122,13 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
                 <div className="grid gap-4 md:grid-cols-2">
                   <TextField field={fields.title_online} label={t("widget.title_online")} />
                   <TextField field={fields.title_offline} label={t("widget.title_offline")} />
-                  <TextareaField field={fields.welcome} label={t("widget.welcome")} className="md:col-span-2" />
+                  <TextareaField field={fields.welcome} label={t("widget.welcome")} description={t("widget.welcomeHelp", { max: WIDGET_TEXT_MAX })} className="md:col-span-2" />
+                  <TextareaField
+                    field={fields.offline_message}
+                    label={t("widget.offline_message")}
+                    description={t("widget.offlineHelp", { max: WIDGET_TEXT_MAX })}
+                    className="md:col-span-2"
+                  />
                   <SelectField field={fields.position} label={t("widget.position")} options={WIDGET_POSITIONS.map((p) => ({ value: p, label: t(`widget.positions.${p}`) }))} />
                   <TextField field={fields.highlight_color} label={t("widget.highlight_color")} type="color" />
                 </div>
