@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { NAV } from "../../remix/app/components/shell/nav";
 import { giveOmni, registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
 import { makeLiveRooms } from "../support/factories";
 import { APP_ROUTES, GUEST_ROUTES } from "../support/spec-routes";
 import { DEMO_PASSWORD } from "../support/web";
@@ -170,6 +170,7 @@ describe.skipIf(!hasChromium)("every screen at 375 px", () => {
     await people.locator("summary").click();
     await nav.getByRole("link", { name: "Usuários", exact: true }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTH + 1);
+    await page.screenshot({ path: screenshotPath("phone-menu") });
     // Following a link of the menu leaves it closed on the next page.
     await nav.getByRole("link", { name: "Usuários", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/users");
@@ -195,6 +196,7 @@ describe.skipIf(!hasChromium)("every screen at 375 px", () => {
       // The room's details follow the conversation, full width.
       const panel = (await page.getByTestId("room-panel").boundingBox())!;
       expect(panel.x + panel.width).toBeLessThanOrEqual(WIDTH + 1);
+      await page.screenshot({ path: screenshotPath(`phone-desk-room-${javaScriptEnabled ? "js" : "nojs"}`) });
 
       await page.getByTestId("back-to-list").click();
       await page.getByTestId("room-list").waitFor();
