@@ -124,6 +124,7 @@ if (mode === "start") {
         "tests/integration/compression.test.ts",
         "tests/integration/page-namespaces.test.ts",
         "tests/integration/page-weight.test.ts",
+        "tests/integration/sidebar.test.ts",
       ].flatMap((f) => ["--exclude", f]);
       // Two files at once here, not four (ADR 040): six cluster nodes share the two cores with the
       // stack, and at four the SMPP server's tests timed out once on CI.

@@ -235,10 +235,15 @@ export function decide(subject: Subject, rawPath: string): Decision {
 }
 
 function planGate(subject: Subject, path: string): Decision {
-  if (OMNI.test(path) && !subject.services.includes("omni")) return { allowed: false, reason: "plan", feature: "omni" };
+  if (OMNI.test(path) && !hasFeature(subject, "omni")) return { allowed: false, reason: "plan", feature: "omni" };
   const gate = PLAN_GATES.find(([r]) => r.test(path));
-  if (gate && !subject.permissions[gate[1]]) return { allowed: false, reason: "plan", feature: gate[1] };
+  if (gate && !hasFeature(subject, gate[1])) return { allowed: false, reason: "plan", feature: gate[1] };
   return { allowed: true };
+}
+
+/** The account's plans include `feature`: the omni service (live chat), or a plan permission. The sidebar asks it for a whole area (issue 19). */
+export function hasFeature(subject: Pick<Subject, "services" | "permissions">, feature: PlanFeature): boolean {
+  return feature === "omni" ? subject.services.includes("omni") : subject.permissions[feature] === true;
 }
 
 /** The API's 403 for a refusal: PLAN_REQUIRED naming the feature that unlocks it (and where to upgrade), else FORBIDDEN. */

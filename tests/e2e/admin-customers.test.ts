@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser, openNavGroup } from "../support/browser";
 import { query } from "../support/db";
 import { balanceOf, setAccount } from "../support/factories";
 import { DEMO_PASSWORD } from "../support/web";
@@ -25,6 +25,7 @@ describe.skipIf(!hasChromium)("the staff's customers in Chromium", () => {
       const page = await newPage(browser(), { javaScriptEnabled });
       await signIn(page, { email: "staff@demo.example", password: DEMO_PASSWORD });
 
+      await openNavGroup(page, "platform");
       await page.getByRole("link", { name: "Clientes", exact: true }).first().click();
       await page.waitForURL((u) => u.pathname === "/admin/customers");
       await page.getByLabel("Buscar pelo nome").fill(customer.company);

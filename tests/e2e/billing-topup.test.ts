@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser, openNavGroup } from "../support/browser";
 import { balanceOf } from "../support/factories";
 
 requireChromiumInCi();
@@ -23,6 +23,7 @@ describe.skipIf(!hasChromium)("top up by Pix in Chromium", () => {
       const page = await newPage(browser(), { javaScriptEnabled });
       await signIn(page, person);
 
+      await openNavGroup(page, "account");
       await page.getByRole("link", { name: "Adicionar saldo", exact: true }).first().click();
       await page.waitForURL((u) => u.pathname === "/new-invoice");
       // Under the minimum: refused next to the field, nothing created.

@@ -6,7 +6,7 @@
  * /numbers/active (spec: "/numbers/active admin").
  */
 import { describe, expect, it } from "vitest";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser, openNavGroup } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
@@ -32,6 +32,7 @@ describe.skipIf(!hasChromium)("agent and number costs in Chromium", () => {
 
       const owner = await newPage(browser(), { javaScriptEnabled });
       await signIn(owner, { email: "owner@demo.example", password: PASSWORD });
+      await openNavGroup(owner, "live");
       await owner.getByRole("link", { name: "Cobrança de agentes", exact: true }).first().click();
       await owner.waitForURL((u) => u.pathname === "/live/billing");
       await owner.getByRole("heading", { name: "Cobrança de agentes", level: 1 }).waitFor();
@@ -49,6 +50,7 @@ describe.skipIf(!hasChromium)("agent and number costs in Chromium", () => {
 
       const admin = await newPage(browser(), { javaScriptEnabled });
       await signIn(admin, { email: "admin@demo.example", password: PASSWORD });
+      await openNavGroup(admin, "account");
       await admin.getByRole("link", { name: "Números ativos", exact: true }).first().click();
       await admin.waitForURL((u) => u.pathname === "/numbers/active");
       await admin.getByRole("heading", { name: "Números ativos", level: 1 }).waitFor();

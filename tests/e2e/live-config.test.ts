@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { giveOmni, registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn, openNavGroup } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
@@ -19,6 +19,7 @@ describe.skipIf(!hasChromium)("live chat configuration in Chromium", () => {
     const page = await newPage(browser(), { javaScriptEnabled: false });
     await signIn(page, { email: person.email, password: person.password });
 
+    await openNavGroup(page, "live");
     await page.getByRole("link", { name: "Tabulações" }).click();
     await page.waitForURL((u) => u.pathname === "/tabulations");
     await page.getByLabel("Nome").fill("Pedido entregue");

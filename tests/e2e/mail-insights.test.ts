@@ -9,7 +9,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { api, login, registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser, openNavGroup } from "../support/browser";
 import { query } from "../support/db";
 import { pixelOf, rand, receivedHtml, validatedDomain } from "../support/email";
 import { setAccount } from "../support/factories";
@@ -53,6 +53,7 @@ describe.skipIf(!hasChromium)("/mail/insights in Chromium", () => {
       const today = spToday();
       const page = await newPage(browser(), { javaScriptEnabled });
       await signIn(page, person);
+      await openNavGroup(page, "mail");
       await page.getByRole("link", { name: "Indicadores de e-mail", exact: true }).click();
       await page.waitForURL((u) => u.pathname === "/mail/insights");
       const figure = (key: string) => text(page, `[data-figure="${key}"] [data-value]`);
@@ -96,6 +97,7 @@ describe.skipIf(!hasChromium)("/mail/insights in Chromium", () => {
     const { person } = await engagedAccount("mail-insights-admin", to);
     const page = await newPage(browser(), { javaScriptEnabled: false });
     await signIn(page, { email: "staff@demo.example", password: DEMO_PASSWORD });
+    await openNavGroup(page, "platform");
     await page.getByRole("link", { name: "E-mail: indicadores", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/admin/email/reports/insights");
     await page.getByLabel("Conta", { exact: true }).fill(person.company);

@@ -39,7 +39,11 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
     const mainText = () => page.evaluate(() => document.querySelector("main")?.textContent ?? "");
     for (const href of hrefs) {
       const before = await mainText();
-      await nav.locator(`a[href='${href}']`).first().click();
+      const link = nav.locator(`a[href='${href}']`).first();
+      // Only the current page's group of the sidebar is open: open the link's group first.
+      const group = link.locator("xpath=ancestor::details[1]");
+      if (!(await group.evaluate((d) => (d as HTMLDetailsElement).open))) await group.locator("summary").click();
+      await link.click();
       await page.waitForURL((u) => u.pathname === href.split("?")[0]);
       // The URL changes at the router's commit; React renders the new screen just after: wait for
       // the main area to show something else than the previous screen.

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser, openNavGroup } from "../support/browser";
 import { query } from "../support/db";
 import { balanceOf, setAccount } from "../support/factories";
 
@@ -26,6 +26,7 @@ describe.skipIf(!hasChromium)("plans in Chromium", () => {
       const page = await newPage(browser(), { javaScriptEnabled });
       await signIn(page, person);
 
+      await openNavGroup(page, "account");
       await page.getByRole("link", { name: "Faturamento", exact: true }).first().click();
       await page.waitForURL((u) => u.pathname === "/billing");
       await expect.poll(async () => text(await page.getByTestId("billing-balance").innerText())).toBe("R$ 500,00");

@@ -6,7 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, openNavGroup } from "../support/browser";
 import { query } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
 
@@ -18,6 +18,7 @@ async function flow(page: Page, tag: string) {
   await page.getByLabel("Senha").fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Entrar", exact: true }).click();
   await page.waitForURL((u) => u.pathname === "/");
+  await openNavGroup(page, "platform");
   await page.getByRole("link", { name: "Provedores" }).click();
   await page.waitForURL((u) => u.pathname === "/admin/providers");
 

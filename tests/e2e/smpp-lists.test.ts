@@ -6,13 +6,14 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { registerPerson, type Person } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn, openNavGroup } from "../support/browser";
 import { query } from "../support/db";
 
 requireChromiumInCi();
 
 async function flow(page: Page, person: Person, tag: string) {
   await signIn(page, person);
+  await openNavGroup(page, "sms");
   await page.getByRole("link", { name: "Usuários SMPP" }).click();
   await page.waitForURL((u) => u.pathname === "/sms/smpp");
   const systemId = `e2e${tag}${Date.now().toString(36).slice(-6)}`;

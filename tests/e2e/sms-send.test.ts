@@ -45,7 +45,10 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await signIn(page, person);
-    await page.getByRole("navigation", { name: "Navegação principal" }).getByRole("link", { name: "Enviar SMS" }).click();
+    // The sidebar's SMS group is closed on the home page: its summary opens it.
+    const nav = page.getByRole("navigation", { name: "Navegação principal" });
+    await nav.locator("details[data-group='sms'] > summary").click();
+    await nav.getByRole("link", { name: "Enviar SMS" }).click();
     await page.waitForURL((u) => u.pathname === "/sms/send");
     await page.waitForLoadState("networkidle"); // hydrated
 

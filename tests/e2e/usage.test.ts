@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { saoPauloDay, saoPauloMidnight } from "../../api/usage/usage";
 import { registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser, openNavGroup } from "../support/browser";
 import { makeMessageEvents, makeMessages } from "../support/factories";
 
 requireChromiumInCi();
@@ -38,6 +38,7 @@ describe.skipIf(!hasChromium)("usage in Chromium", () => {
       const page = await newPage(browser(), { javaScriptEnabled });
       await signIn(page, person);
 
+      await openNavGroup(page, "account");
       await page.getByRole("link", { name: "Consumo e custos", exact: true }).first().click();
       await page.waitForURL((u) => u.pathname === "/usage");
       const products = page.locator('[data-usage-table="products"] tbody tr');

@@ -2,7 +2,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, openNavGroup } from "../support/browser";
 import { query } from "../support/db";
 import { DEMO_PASSWORD } from "../support/web";
 
@@ -31,6 +31,7 @@ describe.skipIf(!hasChromium)("/webhooks in Chromium", () => {
       await page.getByLabel("Senha").fill(DEMO_PASSWORD);
       await page.getByRole("button", { name: "Entrar", exact: true }).click();
       await page.waitForURL((u) => u.pathname === "/");
+      await openNavGroup(page, "developer");
       await page.getByRole("link", { name: "Webhooks" }).first().click();
       await page.waitForURL("**/webhooks");
 

@@ -10,7 +10,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser, openNavGroup } from "../support/browser";
 import { makeMessage, makeMessageEvents, type MessageStatus } from "../support/factories";
 import { DEMO_PASSWORD } from "../support/web";
 
@@ -72,6 +72,7 @@ describe.skipIf(!hasChromium)("WhatsApp reports in Chromium without JavaScript",
     await signIn(page, { email: "staff@demo.example", password: DEMO_PASSWORD });
 
     // Stat: per day, per category and per account.
+    await openNavGroup(page, "platform");
     await page.getByRole("link", { name: "WhatsApp: estatísticas", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/admin/whatsapp/reports/stat");
     await page.getByLabel("Conta", { exact: true }).fill(person.company);
@@ -145,6 +146,7 @@ describe.skipIf(!hasChromium)("WhatsApp reports in Chromium without JavaScript",
     const page = await newPage(browser(), { javaScriptEnabled: false });
     await signIn(page, person);
 
+    await openNavGroup(page, "whatsapp");
     await page.getByRole("link", { name: "Relatórios On-Premises", exact: true }).click();
     await page.waitForURL((u) => u.pathname === "/whatsapp/jv/reports");
     const day = (col: string) => text(page, `tr[data-day="${today}"] [data-col="${col}"]`);

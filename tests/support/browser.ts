@@ -66,3 +66,12 @@ export async function signIn(page: Page, person: { email: string; password: stri
   await page.getByRole("button", { name: "Entrar", exact: true }).click();
   await page.waitForURL((u) => u.pathname === "/");
 }
+
+/**
+ * Opens the group `key` of the sidebar on screen (nav.ts: "sms", "account", "platform"…): only the
+ * current page's group starts open. Works with JavaScript off (a <details>).
+ */
+export async function openNavGroup(page: Page, key: string) {
+  const group = page.getByRole("navigation", { name: "Navegação principal" }).locator(`details[data-group='${key}']`);
+  if (!(await group.evaluate((d) => (d as HTMLDetailsElement).open))) await group.locator("summary").click();
+}

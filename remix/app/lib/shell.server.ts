@@ -2,7 +2,7 @@ import { listAccounts, accountInfo } from "~api/accounts/services";
 import { env } from "~api/lib/env";
 import { unreadCount } from "~api/notifications/services";
 import { redisMs } from "~api/live/streams";
-import { can } from "~api/policy/policy";
+import { can, hasFeature } from "~api/policy/policy";
 import { getProfile } from "~api/users/services";
 import { NAV } from "~/components/shell/nav";
 import { requireRoute } from "./auth.server";
@@ -24,10 +24,13 @@ export async function shellData(request: Request) {
   const [profile, accounts, account, unread] = await Promise.all([getProfile(ctx.actor.userId), listAccounts(ctx.actor.userId), accountInfo(ctx), unreadCount(ctx)]);
   // The policy's /live is who attends (an agent of any role, or a supervisor) with the omni plan.
   const live = can(ctx.actor, "/live");
-  const nav = NAV.map((g) => ({
-    key: g.key,
-    items: g.items.filter((i) => can(ctx.actor, i.href) && !(production && i.href.startsWith("/dev/"))),
-  })).filter((g) => g.items.length > 0);
+  // What the person may open (role and plan gates of the policy), in the areas the account's plans include.
+  const nav = NAV.filter((g) => !g.feature || hasFeature(ctx.actor, g.feature))
+    .map((g) => ({
+      key: g.key,
+      items: g.items.filter((i) => can(ctx.actor, i.href) && !(production && i.href.startsWith("/dev/"))),
+    }))
+    .filter((g) => g.items.length > 0);
   return {
     user: { id: profile.id, name: `${profile.firstName} ${profile.lastName}`.trim(), email: profile.email, locale: profile.locale },
     account: { id: account.id, name: account.name, balance: account.balance, currency: account.currency, role: account.role, plans: account.plans },

@@ -49,7 +49,7 @@ export function WidgetPreview({ s }: { s: WidgetSettings }) {
   const align = s.position === "left" ? "items-start" : s.position === "center" ? "items-center" : "items-end";
   return (
     <div className={`flex flex-col gap-3 rounded-lg border bg-muted/40 p-4 ${align}`} data-testid="widget-preview">
-      <div className="w-72 overflow-hidden rounded-xl border shadow-md" style={{ background: c.messageList.bg, color: c.messageList.text }}>
+      <div className="w-full max-w-72 overflow-hidden rounded-xl border shadow-md" style={{ background: c.messageList.bg, color: c.messageList.text }}>
         <div className="px-4 py-3 font-semibold" style={{ background: c.header.bg, color: c.header.text }}>
           {s.title_online}
         </div>
@@ -111,7 +111,7 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
   return (
     <div className="space-y-6">
       <PageHeader description={t("widget.description")} />
-      <div className="grid items-start gap-6 xl:grid-cols-[1fr_22rem]">
+      <div className="grid grid-cols-1 items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
           <CardContent>
             <Form method="post" {...getFormProps(form)} className="space-y-6">

@@ -42,7 +42,7 @@ export function DenyListScreen() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("denylist.description")} />
-      <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <NumberListCard
           path={path}
           idPrefix="deny"

@@ -2,7 +2,7 @@
  * The signed-in frame: sidebar by product area, account switcher, user menu, language switch.
  * Everything here works without JavaScript (plain forms, <details> menus).
  */
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import {
   Bell,
   BookUser,
@@ -41,6 +41,7 @@ import { NativeSelect } from "~/components/ui/native-select";
 import { formatDate, formatMoney } from "~/lib/format";
 import { supportedLngs, type Lng } from "~/lib/i18n";
 import { cn } from "~/lib/utils";
+import { currentGroup } from "./nav";
 
 const ICONS: Record<string, React.ComponentType<{ className?: string }>> = {
   hash: Hash,
@@ -86,14 +87,23 @@ export type ShellProps = {
   children: React.ReactNode;
 };
 
+/**
+ * The sidebar: one <details> per product area (collapsible without JavaScript), the group holding
+ * the current page open and the home group always, the others closed until their summary is clicked.
+ */
 function Sidebar({ nav, unread }: Pick<ShellProps, "nav" | "unread">) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const current = currentGroup(nav, pathname);
   return (
-    <nav aria-label={t("nav.main")} className="space-y-6">
+    <nav aria-label={t("nav.main")} className="space-y-1">
       {nav.map((group) => (
-        <div key={group.key}>
-          <p className="mb-2 px-3 text-xs font-semibold uppercase tracking-wide text-muted-foreground">{t(`nav.${group.key}`)}</p>
-          <ul className="space-y-1">
+        <details key={group.key} data-group={group.key} open={group.key === current || group.key === "main"} className="group/nav">
+          <summary className="flex cursor-pointer list-none items-center justify-between gap-2 rounded-md px-3 py-2 text-xs font-semibold uppercase tracking-wide text-muted-foreground hover:bg-accent [&::-webkit-details-marker]:hidden">
+            {t(`nav.${group.key}`)}
+            <ChevronDown className="size-4 shrink-0 transition-transform group-open/nav:rotate-180" aria-hidden />
+          </summary>
+          <ul className="space-y-1 pb-2">
             {group.items.map((item) => {
               const Icon = ICONS[item.icon] ?? Home;
               return (
@@ -103,8 +113,8 @@ function Sidebar({ nav, unread }: Pick<ShellProps, "nav" | "unread">) {
                     end={item.href === "/"}
                     className={({ isActive }) => cn("flex items-center gap-3 rounded-md px-3 py-2 text-sm hover:bg-accent", isActive && "bg-primary/10 font-medium text-primary")}
                   >
-                    <Icon className="size-4" />
-                    <span className="flex-1">{t(`nav.${item.key}`)}</span>
+                    <Icon className="size-4 shrink-0" />
+                    <span className="min-w-0 flex-1">{t(`nav.${item.key}`)}</span>
                     {item.key === "notifications" && unread > 0 ? (
                       <span className="rounded-full bg-primary px-2 text-xs text-primary-foreground">
                         <span aria-hidden="true">{unread}</span>
@@ -116,7 +126,7 @@ function Sidebar({ nav, unread }: Pick<ShellProps, "nav" | "unread">) {
               );
             })}
           </ul>
-        </div>
+        </details>
       ))}
     </nav>
   );
@@ -125,6 +135,7 @@ function Sidebar({ nav, unread }: Pick<ShellProps, "nav" | "unread">) {
 export function AppShell({ user, account, accounts, unread, nav, live = false, liveMark = null, trial = null, brandName, lng, children }: ShellProps) {
   const { t } = useTranslation();
   const brand = brandName ?? t("appName");
+  const { pathname } = useLocation();
   return (
     <LiveProvider enabled={live} mark={liveMark} accountId={account.id} lang={lng}>
       <div className="min-h-screen md:grid md:grid-cols-[16rem_1fr]">
@@ -138,12 +149,19 @@ export function AppShell({ user, account, accounts, unread, nav, live = false, l
           <Sidebar nav={nav} unread={unread} />
         </aside>
         <div className="flex min-w-0 flex-col">
-          <header className="flex flex-wrap items-center gap-3 border-b px-4 py-3">
-            <details className="relative md:hidden">
-              <summary className="flex cursor-pointer list-none items-center gap-2 rounded-md border px-3 py-2 text-sm" aria-label={t("actions.openMenu")}>
-                <Menu className="size-4" /> {brand}
+          <header className="relative flex flex-wrap items-center gap-3 border-b px-4 py-3">
+            {/* On a phone the sidebar sits behind this button: a full-width panel under the header, scrolling within the screen. Keyed by the page, so it closes after a link is followed. */}
+            <details key={pathname} className="md:hidden" data-testid="mobile-menu">
+              <summary
+                className="flex cursor-pointer list-none items-center gap-2 rounded-md border px-3 py-2 text-sm [&::-webkit-details-marker]:hidden"
+                aria-label={t("actions.openMenu")}
+              >
+                <Menu className="size-4" /> <span className="max-w-32 truncate">{brand}</span>
               </summary>
-              <div className="absolute left-0 z-20 mt-2 w-64 rounded-md border bg-popover p-3 shadow-lg">
+              <div
+                data-testid="mobile-menu-panel"
+                className="absolute inset-x-0 top-full z-30 max-h-[calc(100dvh-100%)] overflow-y-auto overscroll-contain border-b bg-popover p-3 shadow-lg"
+              >
                 <Sidebar nav={nav} unread={unread} />
               </div>
             </details>

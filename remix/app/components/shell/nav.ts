@@ -1,6 +1,13 @@
-/** The sidebar by product area. Items are filtered by the permission policy on the server. */
+import type { PlanFeature } from "~api/policy/policy";
+
+/**
+ * The sidebar by product area. Items are filtered by the permission policy on the server
+ * (remix/app/lib/shell.server.ts), and a group with a `feature` shows only when the account's plans
+ * include it: live chat's area needs the omni service even for its screens outside /live (macros,
+ * holidays, canned messages), which the policy leaves open.
+ */
 export type NavItem = { key: string; href: string; icon: string };
-export type NavGroup = { key: string; items: NavItem[] };
+export type NavGroup = { key: string; items: NavItem[]; feature?: PlanFeature };
 
 export const NAV: NavGroup[] = [
   {
@@ -72,6 +79,7 @@ export const NAV: NavGroup[] = [
   },
   {
     key: "live",
+    feature: "omni",
     items: [
       { key: "liveDesk", href: "/live", icon: "chat" },
       { key: "liveDashboard", href: "/live/dashboard", icon: "chart" },
@@ -138,3 +146,28 @@ export const NAV: NavGroup[] = [
     ],
   },
 ];
+
+/**
+ * The group holding `pathname`: the one whose link shares the most leading path segments with it
+ * (/sms/reports/history is the SMS group's, through /sms/reports/stat); "/" only for the home link.
+ * Its <details> starts open in the sidebar, the others closed.
+ */
+export function currentGroup(nav: Array<{ key: string; items: Array<{ href: string }> }>, pathname: string): string | undefined {
+  const segments = pathname.split("/").filter(Boolean);
+  let best: { key: string; score: number } | undefined;
+  for (const group of nav) {
+    for (const item of group.items) {
+      if (item.href === "/") {
+        if (segments.length === 0) return group.key;
+        continue;
+      }
+      const own = item.href.split("/").filter(Boolean);
+      let score = 0;
+      while (score < own.length && own[score] === segments[score]) score++;
+      // An exact link wins over a shared prefix (e.g. /live within the desk's group, not /live/configs).
+      if (score === own.length && own.length === segments.length) score += 0.5;
+      if (score > 0 && (!best || score > best.score)) best = { key: group.key, score };
+    }
+  }
+  return best?.key;
+}

@@ -168,7 +168,7 @@ export default function Channels() {
         {planRequired ? (
           <p className="rounded-md border px-4 py-6 text-center text-sm text-muted-foreground">{t("live.planRequired")}</p>
         ) : (
-          <div className="grid items-start gap-6 lg:grid-cols-2">
+          <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
             {CONNECTABLE.map((c) => (
               <ChannelCard key={c} channel={c} connection={byChannel[c] as ConnectionView | undefined} last={last} />
             ))}

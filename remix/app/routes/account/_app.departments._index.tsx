@@ -55,7 +55,7 @@ export default function Departments() {
     <div className="space-y-6">
       <PageHeader description={t("departments.description")} />
       {lastIntent === "delete" ? <FormErrors errors={last?.result.error?.[""]} /> : null}
-      <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Card>
           <CardContent>
             {departments.length === 0 ? <p className="py-8 text-center text-sm text-muted-foreground">{t("departments.empty")}</p> : <DepartmentsTable rows={departments} />}

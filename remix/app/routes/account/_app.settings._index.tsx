@@ -51,7 +51,7 @@ export default function Settings() {
   return (
     <div className="space-y-8">
       <PageHeader description={t("account.description", { account: data.account.name })} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card id="account-settings">
           <CardHeader>
             <CardTitle>{t("account.details")}</CardTitle>

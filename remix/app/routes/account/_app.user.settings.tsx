@@ -116,7 +116,7 @@ export default function UserSettings() {
           </a>
         ))}
       </nav>
-      <div className="grid max-w-3xl gap-6">
+      <div className="grid max-w-3xl grid-cols-1 gap-6">
         <ProfileForm profile={profile} last={replyFor(last, "profile")} />
         <PasswordForm hasPassword={profile.hasPassword} last={replyFor(last, "password")} />
         <LanguageForm current={lng} />

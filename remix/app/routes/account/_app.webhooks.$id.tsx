@@ -112,7 +112,7 @@ export default function WebhookDetail() {
         }
       />
       <FormErrors errors={otherErrors} />
-      <div className="grid items-start gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <h2 className="leading-none font-semibold">{t("edit.title")}</h2>

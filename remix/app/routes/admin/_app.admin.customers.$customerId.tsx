@@ -188,7 +188,7 @@ export default function Customer() {
         <CardHeader>
           <CardTitle>{t("detail.entries")}</CardTitle>
         </CardHeader>
-        <CardContent>
+        <CardContent className="overflow-x-auto">
           {c.entries.length === 0 ? (
             <p className="text-sm text-muted-foreground">{t("detail.noEntries")}</p>
           ) : (
@@ -227,7 +227,7 @@ export default function Customer() {
         <CardHeader>
           <CardTitle>{t("detail.invoices")}</CardTitle>
         </CardHeader>
-        <CardContent>
+        <CardContent className="overflow-x-auto">
           {c.invoices.length === 0 ? (
             <p className="text-sm text-muted-foreground">{t("detail.noInvoices")}</p>
           ) : (

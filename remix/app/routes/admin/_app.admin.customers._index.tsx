@@ -45,7 +45,7 @@ export default function Customers() {
         <Button type="submit">{t("list.submit")}</Button>
       </Form>
       <Card>
-        <CardContent className="pt-6">
+        <CardContent className="overflow-x-auto pt-6">
           {data.length === 0 ? (
             <p className="py-6 text-center text-sm text-muted-foreground">{t("list.empty")}</p>
           ) : (

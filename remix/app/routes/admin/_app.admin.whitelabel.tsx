@@ -68,7 +68,7 @@ export default function WhitelabelAdmin() {
   return (
     <div className="space-y-8">
       <PageHeader description={t("whitelabel.description")} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card>
           <CardHeader>
             <CardTitle>{own ? t("whitelabel.edit") : t("whitelabel.create")}</CardTitle>

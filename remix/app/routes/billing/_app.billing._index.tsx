@@ -161,7 +161,7 @@ export default function Billing() {
         <CardHeader>
           <CardTitle>{t("billing.last30")}</CardTitle>
         </CardHeader>
-        <CardContent>
+        <CardContent className="overflow-x-auto">
           {o.last_30_days.length === 0 ? (
             <p className="text-sm text-muted-foreground">{t("billing.noMovement")}</p>
           ) : (

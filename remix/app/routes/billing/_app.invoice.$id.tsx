@@ -65,29 +65,31 @@ export default function InvoiceScreen() {
               </>
             ) : null}
           </dl>
-          <table className="w-full text-sm" data-testid="invoice-lines" aria-label={t("invoice.lines")}>
-            <thead>
-              <tr className="text-left text-muted-foreground">
-                <th className="py-1">{t("invoice.item")}</th>
-                <th className="text-right">{t("invoice.quantity")}</th>
-                <th className="text-right">{t("invoice.amount")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {invoice.lines.map((l) => (
-                <tr key={l.item} className="border-t" data-item={l.item}>
-                  <td className="py-1">{t(`lines.${l.item}`)}</td>
-                  <td className="text-right">{l.quantity}</td>
-                  <td className="text-right">{formatMoney(l.amount, invoice.currency, lng)}</td>
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm" data-testid="invoice-lines" aria-label={t("invoice.lines")}>
+              <thead>
+                <tr className="text-left text-muted-foreground">
+                  <th className="py-1">{t("invoice.item")}</th>
+                  <th className="text-right">{t("invoice.quantity")}</th>
+                  <th className="text-right">{t("invoice.amount")}</th>
                 </tr>
-              ))}
-              <tr className="border-t font-medium">
-                <td className="py-1">{t("invoice.total")}</td>
-                <td />
-                <td className="text-right">{formatMoney(invoice.amount, invoice.currency, lng)}</td>
-              </tr>
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {invoice.lines.map((l) => (
+                  <tr key={l.item} className="border-t" data-item={l.item}>
+                    <td className="py-1">{t(`lines.${l.item}`)}</td>
+                    <td className="text-right">{l.quantity}</td>
+                    <td className="text-right">{formatMoney(l.amount, invoice.currency, lng)}</td>
+                  </tr>
+                ))}
+                <tr className="border-t font-medium">
+                  <td className="py-1">{t("invoice.total")}</td>
+                  <td />
+                  <td className="text-right">{formatMoney(invoice.amount, invoice.currency, lng)}</td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
           {invoice.pix ? (
             <section className="space-y-3" aria-label={t("invoice.pix")}>
               <h3 className="font-medium">{t("invoice.pix")}</h3>

@@ -41,7 +41,7 @@ export default function Invoices() {
         {t("invoices.topUp")}
       </Link>
       <Card>
-        <CardContent className="pt-6">
+        <CardContent className="overflow-x-auto pt-6">
           {data.length === 0 ? (
             <p className="py-6 text-center text-sm text-muted-foreground">{t("invoices.empty")}</p>
           ) : (

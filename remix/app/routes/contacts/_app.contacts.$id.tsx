@@ -65,7 +65,7 @@ export default function ContactDetail() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("detail.description", { created: formatDate(contact.created_at, lng, true), updated: formatDate(contact.updated_at, lng, true) })} />
-      <div className="grid items-start gap-6 xl:grid-cols-[1fr_22rem]">
+      <div className="grid grid-cols-1 items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
           <CardContent>
             <ContactForm

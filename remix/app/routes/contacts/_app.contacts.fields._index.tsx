@@ -57,7 +57,7 @@ export default function CustomFields() {
     <div className="space-y-6">
       <PageHeader description={t("customFields.description")} />
       {!canManage ? <p className="rounded-md border bg-muted/40 px-3 py-2 text-sm text-muted-foreground">{t("customFields.readOnly")}</p> : null}
-      <div className={canManage ? "grid items-start gap-6 lg:grid-cols-[1fr_22rem]" : "grid gap-6"}>
+      <div className={canManage ? "grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]" : "grid grid-cols-1 gap-6"}>
         <Card>
           <CardContent>
             {rows.length === 0 ? (

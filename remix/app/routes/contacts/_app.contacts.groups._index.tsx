@@ -70,7 +70,7 @@ export default function ContactGroups() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("groups.description")} />
-      <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Card>
           <CardContent>
             {groups.length === 0 ? <p className="py-8 text-center text-sm text-muted-foreground">{t("groups.empty")}</p> : <GroupsTable rows={groups} last={rowReply} n={n} />}

@@ -49,7 +49,7 @@ export default function Macros() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("macros.description")} />
-      <div className="grid items-start gap-6 lg:grid-cols-[1fr_24rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <Card>
           <CardContent>
             {macros.length === 0 ? (

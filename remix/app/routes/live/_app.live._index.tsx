@@ -9,6 +9,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "~api/live/limits";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator, useRouteLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { ArrowLeft } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput, FormErrors, useCsrf } from "~/components/forms/fields";
 import { RoomPanel } from "~/components/live/room-panel";
@@ -315,9 +316,10 @@ export default function LiveDesk() {
   const firstId = data.thread.data[0]?.id ?? null;
 
   return (
-    <div className="-m-4 grid h-[calc(100dvh-4rem)] md:-m-8 grid-cols-1 md:grid-cols-[18rem_1fr] xl:grid-cols-[18rem_1fr_20rem]" data-testid="live-desk">
+    // On a phone one thing at a time, chosen by the URL (works without JavaScript): the list, or the open room (?room=) with a link back to the list, its details below it.
+    <div className="-m-4 grid grid-cols-1 md:-m-8 md:h-[calc(100dvh-4rem)] md:grid-cols-[18rem_1fr] xl:grid-cols-[18rem_1fr_20rem]" data-testid="live-desk">
       <h1 className="sr-only">{t("desk.title")}</h1>
-      <nav className="flex min-h-0 flex-col border-r" aria-label={t("list.label")}>
+      <nav className={cn("min-h-0 flex-col border-r", room ? "hidden md:flex" : "flex")} aria-label={t("list.label")}>
         <div className="space-y-2 border-b p-3">
           <StatusForm status={state.status} action={action} onChange={rememberStatus} />
           <p className="text-xs text-muted-foreground" data-testid="agent-load">
@@ -385,12 +387,15 @@ export default function LiveDesk() {
         </div>
       </nav>
 
-      <section className="flex min-h-0 flex-col" aria-label={t("thread.region")}>
+      <section className={cn("min-h-0 flex-col", room ? "flex h-[calc(100dvh-4rem)] md:h-auto" : "hidden md:flex")} aria-label={t("thread.region")}>
         {room ? (
           <>
             <header className="flex items-center justify-between gap-2 border-b px-4 py-2">
-              <div>
-                <h2 className="font-semibold" data-testid="room-title">
+              <div className="min-w-0">
+                <Link to={deskHref({ tab: data.tab, page: data.list.page })} className="mb-1 inline-flex items-center gap-1 text-xs underline md:hidden" data-testid="back-to-list">
+                  <ArrowLeft className="size-3" aria-hidden="true" /> {t("thread.backToList")}
+                </Link>
+                <h2 className="truncate font-semibold" data-testid="room-title">
                   {room.username || t("list.anonymous")}
                 </h2>
                 <p className="text-xs text-muted-foreground">

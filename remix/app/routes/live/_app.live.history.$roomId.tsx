@@ -31,7 +31,7 @@ export default function LiveTranscript() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("history.transcriptDescription")} />
-      <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Card>
           <CardContent className="space-y-1 pt-6" data-testid="transcript">
             {more && messages[0] ? (

@@ -67,7 +67,7 @@ export default function Tabulations() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("tabulations.description")} />
-      <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
           <CardContent>
             {tabulations.length === 0 ? (

@@ -93,7 +93,7 @@ export default function MailDomains() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("domains.description")} />
-      <div className="grid items-start gap-6 xl:grid-cols-[1fr_22rem]">
+      <div className="grid grid-cols-1 items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="space-y-6">
           {domains.length === 0 ? (
             <Card>

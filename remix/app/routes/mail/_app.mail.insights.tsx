@@ -106,7 +106,7 @@ export default function MailInsights() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("description")} />
-      <div className="grid items-start gap-6 xl:grid-cols-[1fr_22rem]">
+      <div className="grid grid-cols-1 items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
         <Card>
           <CardHeader>
             <RangeForm action={PATH} values={{ from: values.from || i?.from || "", to: values.to || i?.to || "" }} errors={errors} />

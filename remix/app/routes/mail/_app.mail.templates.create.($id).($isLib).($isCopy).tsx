@@ -134,7 +134,7 @@ export default function MailTemplateEdit() {
           </Button>
         }
       />
-      <div className="grid items-start gap-6 xl:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-6 xl:grid-cols-2">
         <Card>
           <CardContent>
             <Form method="post" {...getFormProps(form)} className="space-y-4">

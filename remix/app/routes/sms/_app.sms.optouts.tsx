@@ -126,7 +126,7 @@ export default function Optouts() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("optouts.description")} />
-      <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="space-y-6">
           <OptoutsListCard path="/sms/optouts" idPrefix="optout" q={q} list={list} showChannel last={last} />
           <Card id="keywords">

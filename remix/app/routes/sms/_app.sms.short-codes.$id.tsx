@@ -58,7 +58,7 @@ export default function ShortCode() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("detail.description")} />
-      <div className="grid items-start gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <h2 className="leading-none font-semibold">{t("detail.facts")}</h2>

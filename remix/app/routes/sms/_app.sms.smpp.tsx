@@ -96,7 +96,7 @@ export default function SmppUsers() {
           <p className="mt-1 text-muted-foreground">{t("users.password.once")}</p>
         </div>
       ) : null}
-      <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Card>
           <CardContent>
             {users.length === 0 ? (

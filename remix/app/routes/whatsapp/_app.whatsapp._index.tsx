@@ -161,7 +161,7 @@ export default function WhatsappOverview() {
         refused={disconnectReply ? { id: disconnectReply, errors: last?.result.error?.[""] } : undefined}
       />
 
-      <div className="grid items-start gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
         {data.can.connect ? (
           <Card>
             <CardHeader>

@@ -68,7 +68,7 @@ export default function WhatsappOptouts() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("whatsapp:optouts.description")} />
-      <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <OptoutsListCard path={PATH} idPrefix="wa-optout" q={q} list={list} showChannel={false} last={last} />
         <Card>
           <CardHeader>
