@@ -175,7 +175,7 @@ function Counter({ body, pricePerSegment, currency, hasVariables }: { body: stri
   return (
     <div className="flex flex-wrap justify-between gap-2 text-sm text-muted-foreground" aria-live="polite" data-testid="segment-counter">
       <span data-characters={info.characters} data-segments={info.segments}>
-        {t("send.counter", { characters: info.characters, segments: info.segments, coding: t(`coding.${info.coding}`) })}
+        {[t("send.characters", { count: info.characters }), t("send.segments", { count: info.segments }), t(`coding.${info.coding}`)].join(" · ")}
       </span>
       {hasVariables ? (
         <span>{t("send.costUnknown")}</span>
