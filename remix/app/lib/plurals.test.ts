@@ -2,7 +2,9 @@
  * Issue 19, "1 campanhas": a count shown in a sentence is an i18next plural family (JSON v4:
  * `key_one`, `key_many`, `key_other`…) with every category the language has in this runtime's
  * CLDR data (Intl.PluralRules: pt-BR and es have one/many/other, en one/other, zh only other),
- * no plain key interpolates {{count}}, and the four locales have the same families.
+ * no plain key interpolates {{count}}, and the four locales have the same families. CLDR puts 0
+ * in Portuguese's "one" ("0 campanha"): there a family also has i18next's `_zero` (used for a
+ * count of 0), in the plural's words.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,7 +49,9 @@ function survey(lng: string) {
 describe("plural keys in the four locales", () => {
   for (const lng of supportedLngs) {
     it(`${lng}: every family has exactly the language's categories, and {{count}} appears only in families`, () => {
-      const categories = new Intl.PluralRules(lng).resolvedOptions().pluralCategories;
+      const rules = new Intl.PluralRules(lng);
+      // 0 read as "one" by CLDR (pt-BR): the family needs its `_zero` too.
+      const categories = [...rules.resolvedOptions().pluralCategories, ...(rules.select(0) === "one" ? ["zero"] : [])];
       const { keys, families } = survey(lng);
       const wrong: string[] = [];
       for (const [base, has] of families) {
@@ -76,6 +80,7 @@ describe("plural keys in the four locales", () => {
     });
     expect(i18n.t("smsOps:campaigns.total", { count: 1 })).toBe("1 campanha");
     expect(i18n.t("smsOps:campaigns.total", { count: 2 })).toBe("2 campanhas");
+    expect(i18n.t("smsOps:campaigns.total", { count: 0 })).toBe("0 campanhas");
     // CLDR's "many" of Portuguese (a million and up, exact): the same words as "other".
     expect(i18n.t("smsOps:campaigns.total", { count: 1_000_000 })).toBe("1000000 campanhas");
     // A count shown with the language's digit grouping.
@@ -86,6 +91,7 @@ describe("plural keys in the four locales", () => {
     const en = i18n.getFixedT("en");
     expect(en("smsOps:campaigns.total", { count: 1 })).toBe("1 campaign");
     expect(en("smsOps:campaigns.total", { count: 2 })).toBe("2 campaigns");
+    expect(en("smsOps:campaigns.total", { count: 0 })).toBe("0 campaigns");
     expect(en("contacts:list.total", { count: 12345 })).toBe("12,345 contacts");
     expect(i18n.getFixedT("zh")("smsOps:campaigns.total", { count: 1 })).toBe("1 个活动");
   });
