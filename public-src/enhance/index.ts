@@ -11,11 +11,23 @@
  *   shown, a template's text filling the message, the live character/segment counter and cost,
  *   and the submit button disabled while the post is on its way.
  *
- * Plain DOM, no framework; the texts come translated in the server's markup (`data-tpl-*`).
+ * Plain DOM, no framework; the texts come translated in the server's markup (`data-tpl-*`,
+ * `data-plural-*`: a plural key's templates by category).
  */
 import { smsSegments } from "../../api/sms/segments";
 
-const fill = (template: string, values: Record<string, string | number>) => template.replace(/\{\{\s*(\w+)\s*\}\}/g, (all, k: string) => (k in values ? String(values[k]) : all));
+/** i18next's interpolation as our locales use it: {{name}}, and {{count, number}} with the language's digit grouping. */
+const fill = (template: string, values: Record<string, string | number>, locale?: string) =>
+  template.replace(/\{\{\s*(\w+)\s*(,\s*number\s*)?\}\}/g, (all, k: string, number?: string) =>
+    k in values ? (number ? new Intl.NumberFormat(locale).format(Number(values[k])) : String(values[k])) : all,
+  );
+
+/** A plural family's text for `count` (templates by category; `zero` for 0 as i18next does). */
+function plural(json: string | undefined, count: number, locale?: string) {
+  const templates = JSON.parse(json ?? "{}") as Record<string, string>;
+  const category = count === 0 && templates.zero ? "zero" : new Intl.PluralRules(locale).select(count);
+  return fill(templates[category] ?? templates.other ?? "", { count }, locale);
+}
 
 function autosubmit(root: ParentNode) {
   for (const select of root.querySelectorAll<HTMLSelectElement>("select[data-autosubmit]")) {
@@ -58,7 +70,8 @@ function smsSend(form: HTMLFormElement) {
   const update = () => {
     const info = smsSegments(body.value);
     if (text) {
-      text.textContent = fill(d.tplCounter ?? "", { characters: info.characters, segments: info.segments, coding: (info.coding === "GSM7" ? d.codingGsm7 : d.codingUcs2) ?? info.coding });
+      const coding = (info.coding === "GSM7" ? d.codingGsm7 : d.codingUcs2) ?? info.coding;
+      text.textContent = [plural(d.pluralCharacters, info.characters, d.locale), plural(d.pluralSegments, info.segments, d.locale), coding].join(" · ");
     }
     if (!cost) return;
     const option = route?.selectedOptions[0];

@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)("/mail/send in Chromium", () => {
       await fill(`${a}\n${b}`);
       await page.waitForURL((u) => u.pathname === "/mail/send/success");
       const outcome = page.getByTestId("send-outcome");
-      await outcome.getByText("2 e-mail(s) aceito(s)").waitFor();
+      await outcome.getByText("2 e-mails aceitos").waitFor();
       expect(await outcome.locator('[data-row="to"] dd').textContent()).toBe(a);
       await page.screenshot({ path: screenshotPath(`mail-send-success-${javaScriptEnabled ? "js" : "nojs"}`), fullPage: true });
       expect(await balanceOf(person.accountId)).toBe(98);

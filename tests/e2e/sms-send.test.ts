@@ -61,14 +61,14 @@ describe.skipIf(!hasChromium)("sending an SMS in Chromium", () => {
     const counter = page.getByTestId("segment-counter");
     const body = page.getByLabel("Mensagem");
     await body.fill("a".repeat(160));
-    await expect.poll(() => counter.textContent()).toContain("160 caracteres · 1 segmento(s) · GSM-7");
+    await expect.poll(() => counter.textContent()).toContain("160 caracteres · 1 segmento · GSM-7");
     expect((await page.getByTestId("segment-cost").textContent())?.replace(/\u00a0/g, " ")).toBe("Custo por destinatário: R$ 0,08");
     await body.press("End");
     await body.pressSequentially("a");
-    await expect.poll(() => counter.textContent()).toContain("161 caracteres · 2 segmento(s) · GSM-7");
+    await expect.poll(() => counter.textContent()).toContain("161 caracteres · 2 segmentos · GSM-7");
     expect((await page.getByTestId("segment-cost").textContent())?.replace(/\u00a0/g, " ")).toBe("Custo por destinatário: R$ 0,16");
     await body.fill("Olá, sua promoção chegou 😀");
-    await expect.poll(() => counter.textContent()).toContain("27 caracteres · 1 segmento(s) · UCS-2");
+    await expect.poll(() => counter.textContent()).toContain("27 caracteres · 1 segmento · UCS-2");
 
     await page.getByLabel("Número do celular").fill(`(11) 9${seq++}`);
     // A sender that is not the account's is refused on its field; its own short code is sent from.

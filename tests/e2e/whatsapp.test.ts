@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)("WhatsApp screens in Chromium", () => {
     const name = `pedido_e2e_${digits(6)}`;
     await page.getByLabel("Nome", { exact: true }).fill(name);
     await page.getByLabel("Corpo", { exact: true }).fill("Olá {{1}}, seu pedido {{2}} saiu para entrega.");
-    await page.getByText("O corpo tem 2 variável(is): um exemplo por linha, na ordem.").waitFor();
+    await page.getByText("O corpo tem 2 variáveis: um exemplo por linha, na ordem.").waitFor();
     await page.getByLabel("Exemplos das variáveis").fill("Ana\n4321");
     await page.getByLabel("Botão 1", { exact: true }).selectOption("quick_reply");
     await page.getByLabel("Texto do botão 1").fill("Obrigado");

@@ -54,7 +54,7 @@ describe("public widget rate limits", () => {
     const over = await call(`/api/widget/${widgetKey}/config`, ip);
     expect(over.status).toBe(429);
     expect(over.body.error.code).toBe("TOO_MANY_ATTEMPTS");
-    expect(over.body.error.message).toBe("Too many attempts. Try again in 1 minute(s).");
+    expect(over.body.error.message).toBe("Too many attempts. Try again in 1 min.");
     expect(Number(over.retryAfter)).toBeGreaterThan(0);
     expect(over.cors).toBe("*");
     // Every widget route shares the budget, the upload route too (before its body is read).
@@ -80,7 +80,7 @@ describe("public widget rate limits", () => {
     expect((await call(`/api/widget/${key}/messages`, ip, { name: "V2", message: "oi" })).status).toBe(200);
     const third = await call(`/api/widget/${key}/messages`, ip, { name: "V3", message: "oi" });
     expect(third.status).toBe(429);
-    expect(third.body.error.message).toMatch(/^Too many attempts\. Try again in (59|60) minute\(s\)\.$/);
+    expect(third.body.error.message).toMatch(/^Too many attempts\. Try again in (59|60) min\.$/);
     expect(await rooms(key)).toBe(2);
     const again = await call(`/api/widget/${key}/messages`, ip, { visitor_id: first.body.visitor_id, visitor_token: first.body.visitor_token, message: "ainda estou aqui" });
     expect(again.status).toBe(200);

@@ -66,7 +66,7 @@ describe("/sms/send without JavaScript", () => {
     }
     expect(html).toMatch(/<form[^>]*id="sms-send"[^>]*enctype="multipart\/form-data"/i);
     expect(html).toContain('href="/sms/templates"');
-    expect(decode(html)).toContain("0 caracteres · 1 segmento(s) · GSM-7");
+    expect(decode(html)).toContain("0 caracteres · 1 segmento · GSM-7");
   });
 
   it("offers the account's short codes (with their nickname) as senders", async () => {
@@ -291,7 +291,7 @@ describe("/sms/templates without JavaScript", () => {
     ]);
     const bulk = await c.request("/sms/templates", { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
     expect(bulk.status).toBe(302);
-    expect(decode((await c.page("/sms/templates")).html)).toContain("2 modelo(s) excluído(s)");
+    expect(decode((await c.page("/sms/templates")).html)).toContain("2 modelos excluídos");
     expect(await count("SELECT count(*)::int AS n FROM sms_templates WHERE account_id = $1", [p.accountId])).toBe(0);
   });
 });

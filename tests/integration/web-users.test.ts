@@ -130,7 +130,7 @@ describe("/users list", () => {
       await addMember(accountId, userId, { role: "analyst" });
     }
     const first = await client.page(`/users?q=${tag}`);
-    expect(first.html).toContain("22 pessoa(s)");
+    expect(first.html).toContain("22 pessoas");
     expect(first.html).toContain(`${tag}.0@test.example`);
     expect(first.html).not.toContain(`${tag}.21@test.example`);
     expect(first.html).toContain(`href="/users?q=${tag}&amp;page=2"`);

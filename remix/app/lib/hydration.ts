@@ -9,6 +9,7 @@
  * react-dom and Remix's router alone are about 100 KB gzip.
  */
 import { type ClientLoaderFunctionArgs, redirectDocument, useMatches } from "@remix-run/react";
+import type { i18n as I18n } from "i18next";
 
 /** A route's `handle` field that turns hydration off for every page it is part of. */
 export const NO_HYDRATION = { hydrate: false } as const;
@@ -33,3 +34,19 @@ export function documentLoad({ request }: ClientLoaderFunctionArgs): never {
  * out" on the way to /login) that the document's own root loader is to show.
  */
 export const DOCUMENT_PATHS: ReadonlySet<string> = new Set(["/login", "/sms/send"]);
+
+const PLURAL_CATEGORIES = ["zero", "one", "two", "few", "many", "other"] as const;
+
+/**
+ * A plural key's templates in the current language, by category (`{ one: "{{count}} segmento",
+ * other: "{{count}} segmentos", zero: … }`), for the enhancement script to choose from with
+ * Intl.PluralRules as i18next does (`zero` for a count of 0 when the language has one).
+ */
+export function pluralTemplates(i18n: I18n, ns: string, key: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of PLURAL_CATEGORIES) {
+    const v = i18n.getResource(i18n.language, ns, `${key}_${c}`);
+    if (typeof v === "string") out[c] = v;
+  }
+  return out;
+}

@@ -16,7 +16,7 @@ const summaryClass = "inline-flex h-8 cursor-pointer list-none items-center roun
  * Groups with their member counts; rename and delete open in <details> (no JavaScript needed).
  * `last` is the refused rename/delete of one row (its id), shown open with its errors.
  */
-export function GroupsTable({ rows, last, n }: { rows: GroupRow[]; last?: { id?: string; intent?: string; result: SubmissionResult<string[]> }; n: (v: number) => string }) {
+export function GroupsTable({ rows, last }: { rows: GroupRow[]; last?: { id?: string; intent?: string; result: SubmissionResult<string[]> } }) {
   const { t } = useTranslation("contacts");
   return (
     <Table>
@@ -43,7 +43,7 @@ export function GroupsTable({ rows, last, n }: { rows: GroupRow[]; last?: { id?:
               <TableCell className="max-w-xs truncate text-muted-foreground" title={g.description}>
                 {g.description}
               </TableCell>
-              <TableCell>{t("groups.members", { n: n(g.members) })}</TableCell>
+              <TableCell>{t("groups.members", { count: g.members })}</TableCell>
               <TableCell className="text-right align-top">
                 <div className="flex flex-wrap items-start justify-end gap-2">
                   <details className="text-left" open={Boolean(renameErrors)}>

@@ -84,7 +84,7 @@ export function MappingForm({
         <Card key={fi} data-file={file.name}>
           <CardHeader>
             <h2 className="leading-none font-semibold break-all">{file.name}</h2>
-            <CardDescription>{t("mapping.fileInfo", { columns: file.columns.length, size: formatBytes(file.size, lng), delimiter: file.delimiter })}</CardDescription>
+            <CardDescription>{t("mapping.fileInfo", { count: file.columns.length, size: formatBytes(file.size, lng), delimiter: file.delimiter })}</CardDescription>
           </CardHeader>
           <CardContent>
             <Table>

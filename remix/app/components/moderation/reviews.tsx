@@ -109,7 +109,7 @@ export function ReviewGroups({ groups, staff, status, lng, busy }: { groups: Rev
                   <code className="rounded bg-muted px-2 py-0.5 font-semibold">{a.value}</code>
                   <Badge variant={VARIANT[a.status]}>{t(`status.${a.status}`)}</Badge>
                   {staff ? <span className="text-sm text-muted-foreground">{a.account_name}</span> : null}
-                  <span className="text-sm text-muted-foreground">{t("counts", { held: a.held, total: a.total })}</span>
+                  <span className="text-sm text-muted-foreground">{t("counts", { held: a.held, count: a.total })}</span>
                   <span className="text-xs text-muted-foreground">{formatDate(a.created_at, lng, true)}</span>
                 </div>
                 {a.note ? (

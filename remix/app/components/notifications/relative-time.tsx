@@ -25,7 +25,7 @@ export function RelativeTime({ value, lng }: { value: string | Date; lng: Lng })
   const absolute = formatDate(d, lng, true);
   return (
     <time dateTime={d.toISOString()} title={absolute} suppressHydrationWarning>
-      {relativeTime(d, lng)} <span className="text-muted-foreground/80">· {absolute}</span>
+      {relativeTime(d, lng)} <span className="text-muted-foreground">· {absolute}</span>
     </time>
   );
 }

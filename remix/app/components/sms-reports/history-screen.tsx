@@ -48,7 +48,7 @@ export function HistoryScreen({ base, exportsPath }: { base: string; exportsPath
       summary={
         page ? (
           <>
-            {page.total_capped ? t("history.totalCapped", { n }) : t("history.total", { count: page.total, n })}
+            {page.total_capped ? t("history.totalCapped", { n }) : t("history.total", { count: page.total })}
             {" · "}
             {t("history.range", { from: page.created_at.gte.split("-").reverse().join("/"), to: page.created_at.lte.split("-").reverse().join("/") })}
           </>

@@ -102,7 +102,7 @@ export function TemplateForm({ numbers, lastResult, busy }: { numbers: Array<{ i
         <TextareaField
           field={fields.body_examples}
           label={t("templateForm.bodyExamples")}
-          description={hydrated ? t("templateForm.bodyExamplesCount", { n: variables }) : t("templateForm.bodyExamplesHint")}
+          description={hydrated ? t("templateForm.bodyExamplesCount", { count: variables }) : t("templateForm.bodyExamplesHint")}
         />
         <Text field={fields.footer} label={t("templateForm.footer")} description={t("templateForm.footerHint")} />
       </div>

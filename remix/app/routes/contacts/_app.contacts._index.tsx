@@ -99,7 +99,7 @@ export default function Contacts() {
         <CardHeader className="gap-4">
           <ContactFilters action="/contacts" values={filters} groups={groups} fields={fields} />
           <FormErrors errors={filterErrors} />
-          <CardDescription>{page.total_capped ? t("list.totalCapped", { n }) : t("list.total", { n })}</CardDescription>
+          <CardDescription>{page.total_capped ? t("list.totalCapped", { n }) : t("list.total", { count: page.total })}</CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">
           {page.data.length === 0 ? (

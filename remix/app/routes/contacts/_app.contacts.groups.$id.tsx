@@ -78,14 +78,14 @@ export default function ContactGroup() {
   const filtered = Object.values(filters).some(Boolean);
   return (
     <div className="space-y-6">
-      <PageHeader description={group.description || t("groups.members", { n: fmt(group.members) })} />
+      <PageHeader description={group.description || t("groups.members", { count: group.members })} />
       <Card>
         <CardHeader className="gap-4">
           <ContactFilters action={path} values={{ ...filters, group: "" }} fields={fields} />
           <FormErrors errors={filterErrors} />
           <CardDescription>
-            {t("groups.members", { n: fmt(group.members) })}
-            {filtered ? ` · ${page.total_capped ? t("list.totalCapped", { n: fmt(page.total) }) : t("list.total", { n: fmt(page.total) })}` : null}
+            {t("groups.members", { count: group.members })}
+            {filtered ? ` · ${page.total_capped ? t("list.totalCapped", { n: fmt(page.total) }) : t("list.total", { count: page.total })}` : null}
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">

@@ -3,7 +3,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { groupSchema } from "~api/contacts/schemas";
 import { createGroup, deleteGroup, listGroups, updateGroup } from "~api/contacts/services";
@@ -16,9 +16,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
-import { intlLocale } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
-import type { RootData } from "~/root";
 
 const renameSchema = groupSchema.extend({ intent: z.literal("rename"), id: z.string().min(1, "validation.required") });
 
@@ -55,7 +53,6 @@ export default function ContactGroups() {
   const location = useLocation();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
-  const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation(["contacts", "common"]);
   const sent = last?.result.initialValue as { intent?: string; id?: string } | undefined;
   const rowReply = sent?.intent === "rename" || sent?.intent === "delete" ? { id: sent.id, intent: sent.intent, result: last!.result } : undefined;
@@ -66,14 +63,13 @@ export default function ContactGroups() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const n = (v: number) => new Intl.NumberFormat(intlLocale[lng]).format(v);
   return (
     <div className="space-y-6">
       <PageHeader description={t("groups.description")} />
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <Card>
           <CardContent>
-            {groups.length === 0 ? <p className="py-8 text-center text-sm text-muted-foreground">{t("groups.empty")}</p> : <GroupsTable rows={groups} last={rowReply} n={n} />}
+            {groups.length === 0 ? <p className="py-8 text-center text-sm text-muted-foreground">{t("groups.empty")}</p> : <GroupsTable rows={groups} last={rowReply} />}
             <KeysetNav path="/contacts/groups" params={new URLSearchParams(location.search)} next={next} />
           </CardContent>
         </Card>

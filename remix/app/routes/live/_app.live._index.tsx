@@ -33,7 +33,7 @@ export const handle = {
   crumb: (data: unknown) => {
     const d = data as { counts?: { queue: number; unread: number } } | undefined;
     const n = d?.counts ? titleCount({ counts: { ...d.counts, me: 0, closed: 0, offline: 0, idle: 0 } }) : 0;
-    return n > 0 ? { key: "liveDesk:desk.titleCount", params: { count: n } } : "liveDesk:desk.title";
+    return n > 0 ? { key: "liveDesk:desk.titleCount", params: { n } } : "liveDesk:desk.title";
   },
 };
 

@@ -41,13 +41,10 @@ export default function LiveBilling() {
       <PageHeader description={t("billing.description")} />
       <dl className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5" data-seat-figures>
         {figures.map(([key, label, value]) => (
+          // <dt> and <dd> straight inside the card's <div>: a <dl> allows one wrapping <div> per group, not two.
           <Card key={key} data-figure={key}>
-            <CardHeader className="pb-2">
-              <dt className="text-sm text-muted-foreground">{label}</dt>
-            </CardHeader>
-            <CardContent>
-              <dd className="text-lg font-semibold">{value}</dd>
-            </CardContent>
+            <dt className="px-6 pb-2 text-sm text-muted-foreground">{label}</dt>
+            <dd className="px-6 text-lg font-semibold">{value}</dd>
           </Card>
         ))}
       </dl>

@@ -144,7 +144,7 @@ export default function LiveSystem() {
                             min={1}
                             max={100}
                             defaultValue={a.capacity ?? ""}
-                            placeholder={t("agents.capacityDefault", { count: settings.default_capacity })}
+                            placeholder={t("agents.capacityDefault", { n: settings.default_capacity })}
                             aria-label={t("agents.capacityLabel", { name })}
                             className="h-8 w-32"
                           />

@@ -65,7 +65,7 @@ export default function LiveUsage() {
                 data={usage.days}
                 lng={lng}
                 label={t("usage.chart")}
-                barTitle={(count) => `${n(count)} ${t("usage.rooms")}`}
+                barTitle={(count) => t("usage.roomsCount", { count })}
                 series={[{ key: "rooms", label: t("usage.rooms"), className: "fill-primary" }]}
               />
               <FiguresTable

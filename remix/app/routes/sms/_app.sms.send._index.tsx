@@ -31,7 +31,7 @@ import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { requireCsrf } from "~/lib/csrf.server";
 import { formatMoney } from "~/lib/format";
 import { intlLocale, type Lng } from "~/lib/i18n";
-import { documentLoad, NO_HYDRATION } from "~/lib/hydration";
+import { documentLoad, NO_HYDRATION, pluralTemplates } from "~/lib/hydration";
 import { streamUpload } from "~/lib/uploads.server";
 import type { RootData } from "~/root";
 
@@ -177,7 +177,7 @@ export async function action({ request }: ActionFunctionArgs) {
  * recounts while the person types, from the templates and names carried here.
  */
 function Counter({ body, pricePerSegment, currency, hasVariables }: { body: string; pricePerSegment: number | null; currency: string; hasVariables: boolean }) {
-  const { t } = useTranslation("sms");
+  const { t, i18n } = useTranslation("sms");
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const info = smsSegments(body);
   return (
@@ -187,14 +187,15 @@ function Counter({ body, pricePerSegment, currency, hasVariables }: { body: stri
       data-testid="segment-counter"
       data-sms-counter=""
       data-locale={intlLocale[lng]}
-      data-tpl-counter={t("send.counter", { characters: "{{characters}}", segments: "{{segments}}", coding: "{{coding}}" })}
+      data-plural-characters={JSON.stringify(pluralTemplates(i18n, "sms", "send.characters"))}
+      data-plural-segments={JSON.stringify(pluralTemplates(i18n, "sms", "send.segments"))}
       data-coding-gsm7={t("coding.GSM7")}
       data-coding-ucs2={t("coding.UCS2")}
       data-tpl-cost={t("send.cost", { price: "{{price}}" })}
       data-tpl-cost-unknown={t("send.costUnknown")}
     >
       <span data-counter-text="" data-characters={info.characters} data-segments={info.segments}>
-        {t("send.counter", { characters: info.characters, segments: info.segments, coding: t(`coding.${info.coding}`) })}
+        {[t("send.characters", { count: info.characters }), t("send.segments", { count: info.segments }), t(`coding.${info.coding}`)].join(" · ")}
       </span>
       <span data-counter-cost="" data-testid="segment-cost">
         {hasVariables ? t("send.costUnknown") : pricePerSegment !== null ? t("send.cost", { price: formatMoney(info.segments * pricePerSegment, currency, lng) }) : null}
