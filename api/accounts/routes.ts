@@ -4,7 +4,7 @@ import { authenticated, issueTokens } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse as createdDoc, successResponse } from "../http/openapi";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { homeSummary } from "./home-summary";
 import * as R from "./responses";
 import { accountInfo, createAccount, getAccount, listAccountsPage, switchAccount, updateAccount } from "./services";

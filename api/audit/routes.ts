@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { successResponse } from "../http/openapi";
 import { fromAcceptLanguage } from "../lib/i18n";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { listAuditLog } from "./list";
 import { AuditPage } from "./responses";
 

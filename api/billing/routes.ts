@@ -9,7 +9,7 @@ import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, fileResponse, successResponse } from "../http/openapi";
 import { AppError } from "../lib/errors";
-import { Page, pageQuery } from "../lib/page";
+import { Page, pageQuery } from "../lib/page-schema";
 import { createTopup, getInvoice, listInvoices, TOPUP_MAX, TOPUP_MIN } from "./invoices";
 import { invoicePdf } from "./invoice-pdf";
 import { billingOverview } from "./overview";

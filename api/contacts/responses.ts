@@ -7,7 +7,7 @@ import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { BULK_ACTIONS } from "./schemas";
 import { CUSTOM_FIELD_TYPES } from "../../models/constants";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 const int = Type.Integer;
 const str = () => t.Union([t.String(), t.Null()]);

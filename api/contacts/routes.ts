@@ -6,7 +6,7 @@
 import { Elysia, t } from "elysia";
 import { created } from "../http/created";
 import { createdResponse as created201, errorResponses, successResponse } from "../http/openapi";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import * as R from "./responses";
 import { BULK_ACTIONS } from "./schemas";
 import { CUSTOM_FIELD_TYPES, GENDERS } from "../../models/constants";

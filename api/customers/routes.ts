@@ -6,7 +6,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, successResponse } from "../http/openapi";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import * as R from "./responses";
 import { ADJUSTMENT_MAX, adjustCustomerBalance, getCustomer, listCustomers, REASON_MAX, REASON_MIN } from "./customers";
 

@@ -13,7 +13,7 @@ import { createdResponse, errorResponses, requestBody, successResponse } from ".
 import { boundaryOf } from "../imports/multipart";
 import { AppError } from "../lib/errors";
 import { fromAcceptLanguage } from "../lib/i18n";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { invalidRowsHeaders, invalidRowsReport, reportStream } from "../sms/invalid-rows";
 import { file200 } from "../sms/responses";
 import { acceptEmailCampaignMultipart } from "./campaign-multipart";

@@ -7,7 +7,7 @@
 import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { errorResponses, successResponse } from "../http/openapi";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { created201, createdOr200, withTo } from "../optouts/routes";
 import * as R from "../optouts/responses";
 import { addEmailDenyEntry, addEmailOptout, listEmailDenyList, listEmailOptouts, removeEmailDenyEntry, removeEmailOptout } from "../optouts/services";

@@ -1,7 +1,7 @@
 /** The success answers of the e-mail routes (./routes), as TypeBox schemas for the OpenAPI document. A domain's private key is never answered. */
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
 const oneOf = (values: readonly string[], description?: string) => t.Union(values.map((v) => t.Literal(v)) as never, { description });

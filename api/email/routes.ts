@@ -7,7 +7,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, successResponse, zodBody } from "../http/openapi";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { deleteEmailDomain, getEmailDomain, listEmailDomains, registerEmailDomain, validateEmailDomain } from "./domains";
 import { createEmailLib, deleteEmailLib, listEmailLibs, updateEmailLib } from "./libs";
 import { domainSchema, emailBulkIdsSchema, emailLibSchema, emailTemplateSchema, emailTemplateUpdateSchema, sendEmailSchema } from "./schemas";

@@ -13,7 +13,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { errorResponses, fileResponse, successResponse, zodBody } from "../http/openapi";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 import { adminEmailInsights, emailEngagementEvents, emailInsights } from "./insights";
 import { getTrackingSettings, readClickToken, readOpenToken, recordEngagement, trackingSettingsSchema, updateTrackingSettings } from "./tracking";
 

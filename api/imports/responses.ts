@@ -5,7 +5,7 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { IMPORT_STATUSES } from "../../models/constants";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 const int = Type.Integer;
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);

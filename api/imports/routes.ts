@@ -5,7 +5,7 @@ import { created } from "../http/created";
 import { createdResponse, errorResponses, fileResponse, successResponse } from "../http/openapi";
 import { AppError } from "../lib/errors";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import * as R from "./responses";
 import { boundaryOf, MultipartReader } from "./multipart";
 import { errorReportWithMessages } from "./report";

@@ -10,7 +10,6 @@
  * bounded by a business rule (departments, senders, a day's chart) answers one page with
  * `next_cursor: null` and documents its bound.
  */
-import { t, type TSchema } from "elysia";
 import { AppError } from "./errors";
 import { intParam } from "./validate";
 import { z } from "./zod";
@@ -18,28 +17,11 @@ import { z } from "./zod";
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 
-/** The query parameters of a paged list, for a route's TypeBox `query` (documentation and coercion-free strings). */
-export const pageQuery = {
-  cursor: t.Optional(t.String({ description: "The `next_cursor` of the previous answer (send the same filters)" })),
-  // Checked by pageInput's intParam (a translated "must be an integer / at most 200" on `limit`).
-  limit: t.Optional(t.String({ description: `Page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` })),
-};
-
 /** The same parameters for a use-case's zod schema: `limit` an integer in range, `cursor` a string. */
 export const pageInput = {
   cursor: z.string().max(1000).optional(),
   limit: intParam(1, MAX_LIMIT, DEFAULT_LIMIT),
 };
-
-/** The answer of a paged list, for `successResponse(Page(Item))`. */
-export const Page = <T extends TSchema>(item: T, description?: string) =>
-  t.Object(
-    {
-      data: t.Array(item),
-      next_cursor: t.Union([t.String(), t.Null()], { description: "Send it back as `cursor` for the next page; null on the last page" }),
-    },
-    description ? { description } : {},
-  );
 
 export type Cursor = Array<string | number | null>;
 

@@ -7,7 +7,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { t, type TSchema } from "elysia";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 import { AGENT_STATUSES, LIVE_CHANNELS } from "./rooms/types";
 
 /** A plain JSON integer (Elysia's t.Integer also accepts numeric strings, which the document would show). */

@@ -8,7 +8,7 @@ import { Type } from "@sinclair/typebox";
 import { t, type TSchema } from "elysia";
 import type { OpenAPIV3 } from "openapi-types";
 import { createdResponse, fileResponse } from "../http/openapi";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 /** A plain JSON integer (Elysia's t.Integer also accepts numeric strings, which the document would show). */
 const int = Type.Integer;

@@ -10,7 +10,8 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created as createdAnswer } from "../http/created";
 import { errorResponses, successResponse, zodBody } from "../http/openapi";
-import { onePage, pageQuery } from "../lib/page";
+import { onePage } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import * as R from "./config-responses";
 import {
   agentSettingsSchema,

@@ -8,7 +8,7 @@ import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { successResponse } from "../http/openapi";
 import { createdResponse } from "../http/openapi";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { approve, getApproval, listApprovals, reject, requestApproval, updateApprovalNote } from "./approvals";
 import type { TermKind } from "./match";
 import * as R from "./responses";

@@ -5,7 +5,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 import { EMAIL_OPTOUT_SOURCES, KEYWORD_ACTIONS, OPTOUT_CHANNELS, OPTOUT_SOURCES } from "./schemas";
 
 const int = Type.Integer;

@@ -9,7 +9,7 @@ import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, successResponse } from "../http/openapi";
 import { AppError, isAppError } from "../lib/errors";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { addKeyword, getKeyword, listKeywords, removeKeyword, removeKeywords, updateKeyword } from "./account-keywords";
 import * as R from "./responses";
 import {

@@ -5,7 +5,7 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { PLAN_PERMISSIONS } from "../../models/constants";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 export const Plan = t.Object({
   id: t.String({ format: "uuid" }),

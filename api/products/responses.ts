@@ -3,7 +3,7 @@
  * document; in tests every answer is checked against them.
  */
 import { t } from "elysia";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 const DateTime = (description: string) => t.String({ format: "date-time", description });
 const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);

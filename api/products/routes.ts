@@ -7,7 +7,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, successResponse } from "../http/openapi";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { cancelCustomerProduct, getCustomerProduct, hireProduct, listCustomerProducts, myProducts, updateCustomerProduct } from "./products";
 import { ProductAnswer, ProductList } from "./responses";
 import { CHANNELS, CREDITS_MAX, CYCLES, KINDS, NAME_MAX, PRICE_MAX } from "./schemas";

@@ -5,7 +5,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 /** A plain JSON integer (Elysia's t.Integer also accepts numeric strings). */
 const int = Type.Integer;

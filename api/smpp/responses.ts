@@ -5,7 +5,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 export const SmppUser = t.Object({
   id: t.String({ format: "uuid" }),

@@ -7,7 +7,7 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { createdResponse, fileResponse } from "../http/openapi";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 /** Short names the SMS, campaign, contact, import, opt-out and SMPP routes use. */
 export const created201 = createdResponse;

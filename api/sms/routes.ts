@@ -14,7 +14,8 @@ import { getSmsMessage } from "./get";
 import { listSmsMessages } from "./history";
 import { created } from "../http/created";
 import { errorResponses, requestBody, successResponse } from "../http/openapi";
-import { MAX_LIMIT, onePage, pageQuery } from "../lib/page";
+import { MAX_LIMIT, onePage } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { localizeErrors } from "./error-message";
 import {
   created201,

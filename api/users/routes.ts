@@ -4,7 +4,8 @@ import { GENDERS, INVITE_ROLES, LOCALES, ROLES } from "../../models/constants";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse as createdDoc, errorResponses, successResponse } from "../http/openapi";
-import { Page, onePage, pageQuery } from "../lib/page";
+import { onePage } from "../lib/page";
+import { Page, pageQuery } from "../lib/page-schema";
 import * as R from "./responses";
 import { changePassword, getProfile, getUser, inviteUser, listSignInEvents, listUsers, removeUser, revokeInvitation, setLocale, updateProfile, updateUser } from "./services";
 

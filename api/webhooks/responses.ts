@@ -4,7 +4,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 const int = Type.Integer;
 const date = (description?: string) => t.String({ format: "date-time", ...(description ? { description } : {}) });

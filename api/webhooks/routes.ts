@@ -16,7 +16,7 @@ import { listDeliveries, retryDelivery, sendTestEvent } from "./deliveries";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, revealSecret, rotateSecret, updateEndpoint } from "./endpoints";
 import { createdResponse, successResponse } from "../http/openapi";
 import { created } from "../http/created";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import * as R from "./responses";
 import { ProviderWebhookAnswer } from "./provider-responses";
 import { providerInboundSchema, providerReceiptSchema, WEBHOOK_EVENT_TYPES } from "./schemas";

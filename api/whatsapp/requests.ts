@@ -8,7 +8,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, successResponse } from "../http/openapi";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { cancelNumberRequest, createNumberRequest, getNumberRequest, listNumberRequests } from "./number-requests";
 import * as R from "./responses";
 

@@ -12,7 +12,7 @@ import { createdResponse, errorResponses, fileResponse, requestBody, successResp
 import { boundaryOf } from "../imports/multipart";
 import { safeEqual } from "../lib/crypto";
 import { AppError } from "../lib/errors";
-import { pageQuery } from "../lib/page";
+import { pageQuery } from "../lib/page-schema";
 import { parseJson, rawBody, validHubSignature } from "../live/channel-webhooks";
 import { connectWhatsappNumber, disconnectWhatsappNumber, listWhatsappNumbers, numberById, numberByIdCached } from "./numbers";
 import * as R from "./responses";

@@ -3,7 +3,7 @@
  * document (api/http/openapi.ts successResponse). In tests every answer is checked against them.
  */
 import { t } from "elysia";
-import { Page } from "../lib/page";
+import { Page } from "../lib/page-schema";
 
 const color = t.String({ pattern: "^#[0-9a-f]{6}$", description: "#rrggbb, lower case" });
 

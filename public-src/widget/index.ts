@@ -32,7 +32,8 @@ import zh from "../../public/locales/zh/widget.json";
 import { EMOJI } from "./emoji";
 import { CSS } from "./style";
 
-type Dict = typeof ptBR;
+/** The strings every language has; a plural family (`unread_*`) has only its language's categories. */
+type Dict = Omit<typeof ptBR, "unread_one" | "unread_zero" | "unread_many">;
 type Attachment = { type: string; uri: string; name: string; media_type: string };
 type Message = {
   id: string;
@@ -370,7 +371,7 @@ export class Widget {
     if (!l) return;
     const n = this.open ? 0 : this.unread;
     l.setAttribute("aria-expanded", String(this.open));
-    l.setAttribute("aria-label", this.open ? this.t.close : n ? fill(new Intl.PluralRules(this.lang).select(n) === "one" ? this.t.unread_one : this.t.unread_other, { count: n }) : this.t.open);
+    l.setAttribute("aria-label", this.open ? this.t.close : n ? fill((this.t as unknown as Record<string, string | undefined>)[`unread_${new Intl.PluralRules(this.lang).select(n)}`] ?? this.t.unread_other, { count: n }) : this.t.open);
     l.replaceChildren(svg(this.open ? CLOSE : CHAT), n ? h("span", { class: "badge", "aria-hidden": "true" }, String(n)) : "");
   }
 

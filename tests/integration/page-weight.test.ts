@@ -6,11 +6,14 @@
  * on every run, with the distance to the issue's targets (150 KB for the heaviest screen, 60 KB for
  * /login and /sms/send).
  *
- * The targets are NOT met yet (measured 2026-11-29: heaviest 242 KB, /login 165 KB, /sms/send
- * 239 KB; the framework alone — react-dom, Remix's router, i18next, the client entry — is about
- * 105 KB on every page, libphonenumber's full metadata 48 KB and zod 24 KB on form screens). So
- * the test enforces CEILINGS, the sizes of today rounded up: it fails when a change makes a page
- * heavier, and each ceiling is to be lowered toward TARGETS as pages get lighter (ADR 049).
+ * /login and /sms/send are served without React (ADR 051) and measured from their live HTML below:
+ * 1.6 KB each. The heaviest hydrated page is NOT at its target yet (measured 2026-11-29: 225 KB,
+ * after Elysia's TypeBox left the browser bundles (api/lib/page-schema.ts) and libphonenumber's
+ * "min" metadata replaced "max" in the browser; the framework alone — react-dom, Remix's router,
+ * i18next, the client entry — is about 100 KB on every page, and form screens add zod 24 KB and
+ * libphonenumber 29 KB for their in-browser checks). So the test enforces CEILINGS, today's size
+ * rounded up: it fails when a change makes a page heavier, and the ceiling is to be lowered
+ * toward TARGETS as pages get lighter (ADR 049).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +26,7 @@ const KB = 1024;
 /** The issue's targets (reported, not yet enforced). */
 const TARGETS = { heaviest: 150 * KB, light: 60 * KB };
 /** Enforced: no route heavier than `heaviest` (the light pages are measured from their HTML, below). */
-const CEILINGS = { heaviest: 250 * KB };
+const CEILINGS = { heaviest: 230 * KB };
 /** Served without React (ADR 051): their JavaScript is what their HTML asks for, measured live. */
 const LIGHT: Record<string, string> = { "routes/_auth.login": "/login", "routes/_app.sms.send._index": "/sms/send" };
 
