@@ -72,3 +72,15 @@ export async function getOutboxEmail(ctx: SignedInCtx, id: unknown) {
     links: [...new Set(m.textBody.match(LINK) ?? [])],
   };
 }
+
+/**
+ * The newest e-mail the outbox wrote to `to` (issue 19): the page after a registration shows the
+ * new person their own verification e-mail, without a mailbox, outside production only. The
+ * caller passes the address its own session registered; null when there is none (yet).
+ */
+export async function latestOutboxEmailTo(to: string) {
+  if (env().NODE_ENV === "production") return null;
+  const m = await OutboundEmail.findOne({ where: { toAddress: to }, order: [["createdAt", "DESC"]] });
+  if (!m) return null;
+  return { id: m.id, subject: m.subject, createdAt: m.createdAt, links: [...new Set(m.textBody.match(LINK) ?? [])] };
+}

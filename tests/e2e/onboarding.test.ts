@@ -1,7 +1,7 @@
 /**
  * A new account's first sent message without help (issue 19, ADR 050), in Chromium: it registers,
- * its verification e-mail shows on /dev/mailbox (read by the platform's staff, who sees the whole
- * outbox: the registrant cannot sign in before verifying), it verifies, and follows the home
+ * its verification e-mail shows on the page after registering (the outbox, outside production: the
+ * registrant cannot sign in before verifying), it verifies, and follows the home
  * page's checklist — the trial (with its credit), its own mobile on the profile, a test SMS to it
  * through the simulator provider until one is delivered — each step ticking itself.
  */
@@ -9,7 +9,6 @@ import { describe, expect, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
 import { query, uniqueEmail } from "../support/db";
-import { DEMO_PASSWORD } from "../support/web";
 
 requireChromiumInCi();
 
@@ -32,15 +31,12 @@ describe.skipIf(!hasChromium)("onboarding in Chromium", () => {
       await page.getByRole("button", { name: "Criar conta" }).click();
       await page.waitForURL("**/success");
 
-      // The verification e-mail on /dev/mailbox, opened by the platform's staff.
-      const staff = await newPage(browser());
-      await signIn(staff, { email: "staff@demo.example", password: DEMO_PASSWORD });
-      await staff.goto("/dev/mailbox");
-      await staff.getByRole("row").filter({ hasText: email }).first().getByRole("link").first().click();
-      const link = (await staff.getByTestId("mail-links").getByRole("link").filter({ hasText: "/email-verify/" }).first().getAttribute("href"))!;
-      expect(link).toContain("/email-verify/");
-      await staff.close();
-      await page.goto(new URL(link).pathname);
+      // Outside production the page after registering shows the registrant's own verification e-mail (the outbox, ADR 050).
+      const devMail = page.getByTestId("dev-mail");
+      await devMail.getByText("Caixa de saída (desenvolvimento)").waitFor();
+      const link = (await devMail.getByRole("link").filter({ hasText: "/email-verify/" }).first().getAttribute("href"))!;
+      expect(link).toMatch(/^\/email-verify\//);
+      await page.goto(link);
       await page.getByText("E-mail verificado").waitFor();
 
       await signIn(page, { email, password });

@@ -18,6 +18,8 @@ export type SessionData = {
   totpEnrolment?: string;
   oauthState?: string;
   redirectTo?: string;
+  /** Outside production: the address this browser just registered, whose verification e-mail /success shows. */
+  registeredEmail?: string;
 };
 export type SessionFlash = { toast: ToastInput };
 export type AppSession = Session<SessionData, SessionFlash>;
