@@ -249,7 +249,7 @@ describe("sign-in rate limits", () => {
     const res = await api("/api/auth/login", { body: { email: p.email, password: p.password }, ip, lang: "en" });
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe("TOO_MANY_ATTEMPTS");
-    expect(res.body.error.message).toMatch(/Try again in \d+ minute/);
+    expect(res.body.error.message).toMatch(/Try again in \d+ min/);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(res.body.token).toBeUndefined();
   });

@@ -1,4 +1,8 @@
-/** Every language has the same keys and the same placeholders as pt-BR, in every namespace. */
+/**
+ * Every language has the same keys and the same placeholders as pt-BR, in every namespace. A plural
+ * family (`key_one`, `key_other`…) counts as one key: each language has its own CLDR categories
+ * (remix/app/lib/plurals.test.ts checks those), and its `_other` form carries the placeholders.
+ */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,7 +17,22 @@ function flatten(o: Record<string, unknown>, prefix = ""): Record<string, string
     return acc;
   }, {});
 }
-const load = (lng: string, ns: string) => flatten(JSON.parse(readFileSync(join(dir, lng, `${ns}.json`), "utf8")));
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+/** Plural families folded into one key each (the `_other` text, else the first form met). */
+function families(flat: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(flat)) {
+    const m = PLURAL.exec(k);
+    if (!m) out[k] = v;
+    else {
+      const family = k.slice(0, m.index);
+      out[family] = m[1] === "other" ? v : (out[family] ?? v);
+    }
+  }
+  return out;
+}
+const load = (lng: string, ns: string) => families(flatten(JSON.parse(readFileSync(join(dir, lng, `${ns}.json`), "utf8"))));
 const placeholders = (s: string) => (s.match(/\{\{\s*[\w.]+\s*\}\}/g) ?? []).map((p) => p.replace(/\s/g, "")).sort();
 
 describe("translations", () => {
