@@ -7,9 +7,10 @@
  * /login and /sms/send).
  *
  * /login and /sms/send are served without React (ADR 051) and measured from their live HTML below:
- * 1.6 KB each. The heaviest hydrated page is NOT at its target yet (measured 2026-11-29: 225 KB,
- * after Elysia's TypeBox left the browser bundles (api/lib/page-schema.ts) and libphonenumber's
- * "min" metadata replaced "max" in the browser; the framework alone — react-dom, Remix's router,
+ * 1.6 KB each. The heaviest hydrated page is NOT at its target yet (measured 2026-11-29: 217 KB,
+ * after Elysia's TypeBox left the browser bundles (api/lib/page-schema.ts), libphonenumber's
+ * "min" metadata replaced "max" in the browser and dates came from Intl's parts instead of
+ * date-fns-tz; 82 of 190 routes are still over 150 KB; the framework alone — react-dom, Remix's router,
  * i18next, the client entry — is about 100 KB on every page, and form screens add zod 24 KB and
  * libphonenumber 29 KB for their in-browser checks). So the test enforces CEILINGS, today's size
  * rounded up: it fails when a change makes a page heavier, and the ceiling is to be lowered
@@ -26,7 +27,7 @@ const KB = 1024;
 /** The issue's targets (reported, not yet enforced). */
 const TARGETS = { heaviest: 150 * KB, light: 60 * KB };
 /** Enforced: no route heavier than `heaviest` (the light pages are measured from their HTML, below). */
-const CEILINGS = { heaviest: 230 * KB };
+const CEILINGS = { heaviest: 220 * KB };
 /** Served without React (ADR 051): their JavaScript is what their HTML asks for, measured live. */
 const LIGHT: Record<string, string> = { "routes/_auth.login": "/login", "routes/_app.sms.send._index": "/sms/send" };
 

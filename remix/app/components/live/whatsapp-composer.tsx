@@ -6,7 +6,6 @@
  * choice: a plain form (intent `template`) without JavaScript, the desk's send command with it.
  */
 import { Form } from "@remix-run/react";
-import { formatInTimeZone } from "date-fns-tz";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
@@ -14,7 +13,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
-import { formatDate } from "~/lib/format";
+import { formatDate, formatInZone } from "~/lib/format";
 import { TIME_ZONE, type Lng } from "~/lib/i18n";
 import type { SendResult } from "./use-live-desk";
 
@@ -47,7 +46,7 @@ export function WindowLine({ window: w, lng }: { window: ComposerWindow | null; 
   if (w.open && w.expires_at)
     return (
       <p className="border-t bg-success/10 px-3 py-1.5 text-xs" data-window="open" data-expires={w.expires_at} role="status">
-        {t("composer.whatsapp.windowOpen", { time: formatInTimeZone(new Date(w.expires_at), TIME_ZONE, "HH:mm"), date: formatDate(w.expires_at, lng) })}
+        {t("composer.whatsapp.windowOpen", { time: formatInZone(new Date(w.expires_at), TIME_ZONE, "HH:mm"), date: formatDate(w.expires_at, lng) })}
       </p>
     );
   return (
