@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, openNavGroup, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
 import { makeMessage, makeMessageEvents, type MessageStatus } from "../support/factories";
 import { DEMO_PASSWORD } from "../support/web";
 
@@ -51,6 +51,8 @@ const text = async (page: Page, selector: string) => (await page.locator(selecto
 
 /** Opens a staff screen through the sidebar and filters it by the account's name. */
 async function openFor(page: Page, link: string, path: string, company: string, button: string) {
+  // The staff's reports sit in the sidebar's "platform" group, closed unless the page is one of them.
+  await openNavGroup(page, "platform");
   await page.getByRole("link", { name: link, exact: true }).click();
   await page.waitForURL((u) => u.pathname === path);
   await page.getByLabel("Conta", { exact: true }).fill(company);
