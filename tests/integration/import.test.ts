@@ -554,8 +554,10 @@ describe("CSV import: the worker job is idempotent", () => {
         ["+5511987650002", "Bianca"],
         ["+5511987650003", "Caio"],
       ]);
-      const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM notifications WHERE account_id = $1 AND kind = 'import_completed'", [o.accountId]);
-      expect(n).toBe(2);
+      // The completion notice is written after the import's own status (its own transaction): polled with a bound.
+      const notices = async () =>
+        (await query<{ n: number }>("SELECT count(*)::int AS n FROM notifications WHERE account_id = $1 AND kind = 'import_completed'", [o.accountId]))[0].n;
+      await expect.poll(notices, { timeout: 15_000 }).toBe(2);
     } finally {
       await redis.quit();
     }
