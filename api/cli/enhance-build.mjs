@@ -7,24 +7,17 @@
  * `node api/cli/enhance-build.mjs` builds it by hand, `--out <file>` writes elsewhere.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isFresh } from "./widget-build.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const ENHANCE_ENTRY = join(root, "public-src", "enhance", "index.ts");
 export const ENHANCE_OUT = join(root, "public", "enhance.js");
 const SOURCES = [join(root, "public-src", "enhance"), join(root, "api", "sms", "segments.ts")];
 
-function newest(p) {
-  if (!existsSync(p)) return 0;
-  const s = statSync(p);
-  if (!s.isDirectory()) return s.mtimeMs;
-  return Math.max(0, ...readdirSync(p).map((e) => newest(join(p, e))));
-}
-
 export function buildEnhance({ out = ENHANCE_OUT, force = false } = {}) {
-  if (!force && existsSync(out) && statSync(out).mtimeMs >= Math.max(...SOURCES.map(newest))) return out;
+  if (!force && isFresh(out, SOURCES)) return out;
   const bun = join(root, "node_modules", ".bin", "bun");
   const r = spawnSync(bun, ["build", ENHANCE_ENTRY, "--minify", "--target", "browser", "--format", "esm", "--outfile", out], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   if (r.status !== 0) throw new Error(`enhance build failed (exit ${r.status ?? r.signal})`);

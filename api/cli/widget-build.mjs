@@ -23,8 +23,13 @@ function newest(p) {
   return Math.max(0, ...readdirSync(p).map((e) => newest(join(p, e))));
 }
 
+/** `out` exists and is newer than every file of `sources` (files or folders): no build needed. Also for ./enhance-build.mjs. */
+export function isFresh(out, sources) {
+  return existsSync(out) && statSync(out).mtimeMs >= Math.max(...sources.map(newest));
+}
+
 export function buildWidget({ out = WIDGET_OUT, force = false } = {}) {
-  if (!force && existsSync(out) && statSync(out).mtimeMs >= Math.max(...SOURCES.map(newest))) return out;
+  if (!force && isFresh(out, SOURCES)) return out;
   const bun = join(root, "node_modules", ".bin", "bun");
   const r = spawnSync(bun, [join(root, "api", "cli", "widget-bundle.ts"), WIDGET_ENTRY, out], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   if (r.status !== 0) throw new Error(`widget build failed (exit ${r.status ?? r.signal})`);
