@@ -4,10 +4,9 @@
  * the reply reaches the visitor's conversation. Suggestion buttons: the agent offers them from the
  * composer (with JavaScript, and with a plain form post without it), the visitor taps one in the widget.
  */
-import type { Locator } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, giveOmni, registerPerson, type Person } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, useBrowser, signIn, typeUntilShown } from "../support/browser";
 import { query } from "../support/db";
 import { makeLiveSettings } from "../support/factories";
 
@@ -22,19 +21,6 @@ beforeAll(async () => {
   // Manual acceptance: the room waits in the queue for the agent to take it.
   widgetKey = await makeLiveSettings(agent.accountId, { acceptanceOption: "manual" });
 });
-
-/** Types a few characters at a time, as a person would, until `shown` appears (about 15 s at most). */
-async function typeUntilShown(field: Locator, shown: Locator) {
-  for (let round = 0; ; round++) {
-    await field.pressSequentially("abc ", { delay: 40 });
-    try {
-      await shown.waitFor({ timeout: 3000 });
-      return;
-    } catch (e) {
-      if (round >= 4) throw e;
-    }
-  }
-}
 
 describe.skipIf(!hasChromium)("/live in Chromium", () => {
   const browser = useBrowser();

@@ -14,24 +14,11 @@ import type { AddressInfo } from "node:net";
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { api, giveOmni, login, registerPerson } from "../support/api";
-import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
+import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser, typeUntilShown } from "../support/browser";
 import { query } from "../support/db";
 import { makeLiveSettings } from "../support/factories";
 
 requireChromiumInCi();
-
-/** Types a few characters at a time, as a person would, until `shown` appears (about 15 s at most). */
-async function typeUntilShown(field: Locator, shown: Locator) {
-  for (let round = 0; ; round++) {
-    await field.pressSequentially("abc ", { delay: 40 });
-    try {
-      await shown.waitFor({ timeout: 3000 });
-      return;
-    } catch (e) {
-      if (round >= 4) throw e;
-    }
-  }
-}
 
 /** Counts the tones the widget starts (each one creates an oscillator), before any page script runs. */
 async function countTones(page: Page) {

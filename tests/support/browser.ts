@@ -1,7 +1,7 @@
 /** Debian's Chromium driven by playwright-core (never a downloaded browser). */
 import { existsSync, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 
 /**
@@ -74,4 +74,17 @@ export async function signIn(page: Page, person: { email: string; password: stri
 export async function openNavGroup(page: Page, key: string) {
   const group = page.getByRole("navigation", { name: "Navegação principal" }).locator(`details[data-group='${key}']`);
   if (!(await group.evaluate((d) => (d as HTMLDetailsElement).open))) await group.locator("summary").click();
+}
+
+/** Types a few characters at a time, as a person would, until `shown` appears (about 15 s at most). */
+export async function typeUntilShown(field: Locator, shown: Locator) {
+  for (let round = 0; ; round++) {
+    await field.pressSequentially("abc ", { delay: 40 });
+    try {
+      await shown.waitFor({ timeout: 3000 });
+      return;
+    } catch (e) {
+      if (round >= 4) throw e;
+    }
+  }
 }
