@@ -9,6 +9,8 @@ import { accountRoutes } from "./accounts/routes";
 import { contactRoutes } from "./contacts/routes";
 import { authRoutes, twoFactorManageRoutes, twoFactorRoutes } from "./auth/routes";
 import { departmentRoutes } from "./departments/routes";
+import { flowRoutes } from "./flows/routes";
+import { flowStreamRoutes } from "./flows/stream-routes";
 import { errors } from "./http/errors";
 import { compression } from "./http/compression";
 import { bodyLimit } from "./http/body-limit";
@@ -30,6 +32,7 @@ import { smppRoutes } from "./smpp/routes";
 import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
 import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
+import { rcsApi } from "./rcs/api";
 import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
@@ -79,6 +82,7 @@ export function createApp() {
     .use(campaignRoutes)
     .use(smppRoutes)
     .use(whatsappRoutes)
+    .use(rcsApi)
     .use(emailApi)
     .use(moneyApi)
     .use(whatsappLegacyRoutes)
@@ -98,7 +102,9 @@ export function createApp() {
     .use(channelWebhookRoutes)
     .use(liveFileRoutes)
     .use(widgetUploadRoutes)
-    .use(liveChannelRoutes);
+    .use(liveChannelRoutes)
+    .use(flowRoutes)
+    .use(flowStreamRoutes);
   // The OpenAPI document of every route above (./http/openapi); the page at /api/docs shows it.
   self = app;
   return app.get(DOCS_JSON_PATH, () => apiDocument(app), { detail: { hide: true } });

@@ -31,6 +31,7 @@ import { EXPORT_STREAM } from "./sms/exports";
 import { startWebhookWorkers } from "./webhooks/worker";
 import { releaseAbsentAgents, sweepIdle } from "./live/rooms/sweeps";
 import { startLiveOutbound } from "./live/outbound";
+import { startFlowRunner, sweepFlows } from "./flows/runtime";
 import { initModels } from "../models";
 import { watchReadReplica } from "./lib/read-replica";
 
@@ -57,6 +58,8 @@ const consumers = [
   }),
   // Live chat: agents' messages to Telegram, Messenger and Instagram visitors (ADR 017).
   startLiveOutbound(),
+  // Flows (ADR 054): each entry {stream_id} runs the stream's pending inputs in one transaction.
+  startFlowRunner(),
 ];
 const relay = startRelay();
 // Lost stream entries (Redis restart) published again; finished campaigns marked completed.
@@ -85,6 +88,8 @@ const sweeps = [
   // the queue. Checked four times per grace (between 0.25 s and 5 s) so the delay stays near the grace.
   every("live absent-agent sweep", Math.min(5_000, Math.max(250, graceMs / 4)), () => releaseAbsentAgents(graceMs)),
   everyOnce("sms export sweep", 15_000, sweepExports),
+  // Flows: due timers (delays, question timeouts) woken, and streams whose wake-up Redis lost announced again.
+  everyOnce("flow sweep", env().FLOW_SWEEP_MS, () => sweepFlows()),
   // Billing (ADR 044): postpaid cycles closed at their São Paulo midnight into one invoice each, overdue invoices
   // failed and their accounts suspended. Once per period across workers (it asks the payment provider for charges);
   // the job itself locks what it closes (SKIP LOCKED) and a period's invoice is unique, so two runs never bill twice.

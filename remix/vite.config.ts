@@ -43,6 +43,12 @@ export default defineConfig({
     tsconfigPaths({ root: resolve(here, "..") }),
   ],
   server: { fs: { allow: [resolve(here, "..")] } },
-  build: { target: "es2022" },
+  build: {
+    target: "es2022",
+    // Building a zod schema has no side effect: a module that exports constants beside its schemas
+    // (api/*/schemas.ts) gives the browser its constants without zod; forms load zod and the schema
+    // on first use (remix/app/lib/lazy-validate.ts, ADR 052).
+    rollupOptions: { treeshake: { manualPureFunctions: ["z"] } },
+  },
   ssr: { target: "node" },
 });

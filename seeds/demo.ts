@@ -12,6 +12,9 @@ import { buildCurrencies } from "./currencies";
 import { ensurePlatformEmailLibrary } from "../api/email/libs";
 import { dayStartSql, periodEndSql, renews } from "../api/plans/change";
 import { nextMonthStartSql } from "../api/seats/seats";
+import { checkFlow } from "../api/flows/definition";
+import { flowTemplate } from "../api/flows/templates";
+import { seedDemoRcs } from "../api/rcs/demo";
 
 /** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
 export const DEMO_PASSWORD = "Demo!Mensa#2026";
@@ -185,6 +188,33 @@ export async function seed({ log }: { log: (s: string) => void }) {
        ON CONFLICT (account_id, lower(name)) DO NOTHING`,
       { bind: [demo.id], transaction },
     );
+    // A welcome flow answering the demo's webchat (issue 20): it greets, offers buttons, answers
+    // "Horários" itself and hands off to a person when asked. Published once as version 1 and made
+    // active, only when the account has no flow of that name (what people changed stays).
+    const welcome = checkFlow(flowTemplate("welcome", "pt-BR"));
+    if (!welcome.ok) throw new Error(`demo seed: the welcome template fails its check: ${JSON.stringify(welcome.issues)}`);
+    const [[flow]] = (await sequelize().query(
+      `INSERT INTO flows (account_id, name, channel, trigger, status, draft)
+       SELECT $1, 'Boas-vindas', 'webchat', 'inbound', 'draft', $2::jsonb
+       WHERE NOT EXISTS (SELECT 1 FROM flows WHERE account_id = $1 AND name = 'Boas-vindas') RETURNING id`,
+      { bind: [demo.id, JSON.stringify(welcome.flow)], transaction },
+    )) as [Array<{ id: string }>, unknown];
+    if (flow) {
+      await sequelize().query(`INSERT INTO flow_versions (flow_id, account_id, version, definition) VALUES ($1, $2, 1, $3::jsonb)`, {
+        bind: [flow.id, demo.id, JSON.stringify(welcome.flow)],
+        transaction,
+      });
+      // Active unless another flow already answers the webchat (the one-active-flow index would refuse it).
+      await sequelize().query(
+        `UPDATE flows SET published_version = 1, status = CASE WHEN EXISTS (
+           SELECT 1 FROM flows o WHERE o.account_id = $2 AND o.channel = 'webchat' AND o.trigger = 'inbound' AND o.status = 'active') THEN 'inactive' ELSE 'active' END
+         WHERE id = $1`,
+        { bind: [flow.id, demo.id], transaction },
+      );
+      created++;
+    }
+    // RCS (issue 21): a launched agent, a card and a carousel template, the "horario" keyword.
+    created += await seedDemoRcs(demo.id, transaction);
     const deptOf: Partial<Record<Role, string>> = { agent: dept.Suporte.id, sales: dept.Vendas.id, billing: dept.Financeiro.id };
     for (const role of ROLES) await member(demo, `${role}@demo.example`, role, PEOPLE[role], deptOf[role] ?? null);
 

@@ -55,7 +55,7 @@ export async function homeSummary(ctx: SignedInCtx, period: HomePeriod = "today"
       limit: 8,
     }),
     messageFigures(ctx.actor.accountId, period),
-    rows<{ n: number }>(`SELECT count(*)::int AS n FROM live_rooms WHERE account_id = $1 AND status IN ('QUEUE', 'OPEN')`, [ctx.actor.accountId]),
+    rows<{ n: number }>(`SELECT count(*)::int AS n FROM live_rooms WHERE account_id = $1 AND status IN ('QUEUE', 'OPEN', 'BOT')`, [ctx.actor.accountId]),
   ]);
   const ids = [...new Set(recent.map((r) => r.userId).filter((x): x is string => !!x))];
   const names = ids.length

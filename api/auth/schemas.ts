@@ -1,8 +1,9 @@
 import { z } from "../lib/zod";
 import { email, requiredText as name } from "../lib/fields";
 import { LOCALES } from "../../models/constants";
+import { SPECIALS } from "./constants";
+export { SPECIALS } from "./constants";
 
-export const SPECIALS = "!@#$%&";
 const COMMON = ["password", "senha", "qwerty", "asdf", "zxcv", "letmein", "welcome", "admin", "iloveyou", "mudar", "abc123", "dragon", "monkey", "master", "brasil", "mensageria"];
 
 /** True when the password holds a run of 4 ascending, descending or repeated characters. */

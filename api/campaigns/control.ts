@@ -139,9 +139,10 @@ export const CAMPAIGN_AREAS = {
   sms: { read: "/sms/campaigns", write: "/sms/send" },
   whatsapp: { read: "/whatsapp/campaigns", write: "/whatsapp/send" },
   email: { read: "/mail/campaigns", write: "/mail/send" },
+  rcs: { read: "/rcs/campaigns", write: "/rcs/send" },
 } as const;
 /** The screens' path prefix of each channel's campaigns (/sms/campaigns, /whatsapp/campaigns, /mail/campaigns). */
-export const CAMPAIGN_BASE: Record<CampaignChannel, string> = { sms: "/sms", whatsapp: "/whatsapp", email: "/mail" };
+export const CAMPAIGN_BASE: Record<CampaignChannel, string> = { sms: "/sms", whatsapp: "/whatsapp", email: "/mail", rcs: "/rcs" };
 export type CampaignChannel = keyof typeof CAMPAIGN_AREAS;
 
 function canRead(ctx: SignedInCtx, channel: CampaignChannel) {

@@ -4,8 +4,9 @@
  */
 import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
+import { CAMPAIGN_STATUSES } from "./constants";
+export { CAMPAIGN_STATUSES } from "./constants";
 
-export const CAMPAIGN_STATUSES = ["scheduled", "preparing", "running", "paused", "canceled", "completed", "failed"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 /** What the account can ask: pause, resume (running) or cancel. */
 export const CONTROL_STATUSES = ["paused", "running", "canceled"] as const;

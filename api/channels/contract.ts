@@ -78,6 +78,13 @@ export interface ChannelAdapter {
    * without it a message whose receipt never comes ends `unavailable` (EXPIRED) after its validity.
    */
   status?(query: StatusQuery): Promise<ProviderStatus | null>;
+  /**
+   * Called by the dispatcher after a permanent failure failed the message (and refunded it): what
+   * the provider does next for it, e.g. the RCS adapter's SMS fallback for a handset that is not
+   * RCS-capable (ADR 055). Must be idempotent (a redelivered entry may call it again); its errors
+   * are logged and never fail the dispatch. Optional.
+   */
+  afterFailure?(message: OutboundMessage, error: PermanentSendError): Promise<void>;
   /** Signed status webhooks (verifyWebhook over the raw body + status vocabulary for parseWebhook). */
   webhooks?: ReceiptProvider;
   /** What a message of this provider ends as when its retries run out (e-mail: `dropped`); `failed` when not said. */

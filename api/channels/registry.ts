@@ -10,9 +10,10 @@ import { simulatorAdapter } from "./simulator";
 import { whatsappCloudAdapter } from "./whatsapp/adapter";
 import { whatsappOnpremAdapter } from "./whatsapp/onprem-adapter";
 import { emailSmtpAdapter } from "./email/adapter";
+import { rbmAdapter } from "./rcs/rbm";
 
 /** WhatsApp: a message names its number's provider (whatsappProvider), so the Cloud adapter's being first only makes it the channel's default. */
-const ADAPTERS: ChannelAdapter[] = [simulatorAdapter("sms"), whatsappCloudAdapter, whatsappOnpremAdapter, emailSmtpAdapter];
+const ADAPTERS: ChannelAdapter[] = [simulatorAdapter("sms"), whatsappCloudAdapter, whatsappOnpremAdapter, emailSmtpAdapter, rbmAdapter];
 
 export const SIMULATOR_PROVIDER = "simulator";
 

@@ -77,6 +77,8 @@ if (mode === "start") {
     // submits bunch: 52–59 in 2 s against 48 in three CI runs), and a silent endpoint not delaying others.
     "tests/integration/dispatch-rate.test.ts",
     "tests/integration/webhooks-faults.test.ts",
+    // The flow runtime's crash proof: 1,000 conversations, a worker child SIGKILLed mid-way, two more side by side.
+    "tests/integration/flows-crash.test.ts",
     SMPP_SERVER,
   ];
   if (whole) {

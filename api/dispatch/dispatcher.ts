@@ -286,6 +286,10 @@ async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<
       }
       if (e instanceof PermanentSendError) {
         await failUnsent(msg.id, e.code, e.message, { status: e.status });
+        // What the provider does after such a failure (RCS: the SMS fallback); never fails the dispatch.
+        if (adapter.afterFailure) {
+          await adapter.afterFailure(outbound, e).catch((err) => console.error(`afterFailure of ${adapter.channel}/${adapter.provider} for ${msg.id}:`, err));
+        }
         return "failed";
       }
       if (e instanceof DeferredSendError) await recordDeferred(msg.id, e);

@@ -6,6 +6,8 @@
  */
 import { z } from "../lib/zod";
 import { address, contentOrTemplate, fromName, html, subject, templateId, text, toListField, variableLines } from "./schemas";
+import { SEND_MODES } from "./constants";
+export { SEND_MODES } from "./constants";
 
 /** Most addresses of one list (`to`); a group or a file has no limit but its own (MAX_FILE_ROWS). */
 export const MAX_CAMPAIGN_LIST = 10_000;
@@ -34,8 +36,6 @@ export const emailCampaignSchema = z
   .superRefine(contentOrTemplate);
 export type EmailCampaignInput = z.infer<typeof emailCampaignSchema>;
 
-/** The ways /mail/send sends: addresses typed (one message each), a contact group or a CSV file (a campaign). */
-export const SEND_MODES = ["list", "group", "file"] as const;
 export type SendMode = (typeof SEND_MODES)[number];
 
 /**

@@ -14,11 +14,13 @@ import { AppError } from "./errors";
 const UPLOAD_ROUTES = [
   /^\/api\/contacts\/imports\/?$/,
   /^\/api\/sms\/messages\/?$/,
+  /^\/api\/rcs\/campaigns\/?$/,
   /^\/api\/webchat\/upload\/?$/,
   /^\/api\/whatsapp\/media\/?$/,
   /^\/api\/widget\/[^/]+\/upload\/?$/,
   /^\/contacts\/import\/?$/,
   /^\/sms\/send\/?$/,
+  /^\/rcs\/campaigns\/new\/?$/,
   /^\/whatsapp(?:\/jv)?\/send\/?$/,
   /^\/live\/?$/,
 ];

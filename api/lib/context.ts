@@ -30,3 +30,11 @@ export type Ctx = {
 };
 
 export type SignedInCtx = Ctx & { actor: Actor };
+
+/**
+ * Who a message of the pipeline is written for, where no route is asked (the route that calls
+ * the writer checked its permission): a signed-in actor, or the account's flow bot
+ * (api/flows/runtime.ts `botSender`: no user, `userId` null, so its audit entry names nobody).
+ * Narrower than SignedInCtx on purpose: no role, so no permission check can take it.
+ */
+export type SenderCtx = Omit<Ctx, "actor"> & { actor: Pick<Actor, "accountId"> & { userId: string | null } };

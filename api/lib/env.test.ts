@@ -54,7 +54,8 @@ describe("development secrets", () => {
             let err = "";
             child.stdout.on("data", (c: Buffer) => (out += c));
             child.stderr.on("data", (c: Buffer) => (err += c));
-            child.on("exit", (code) => (code === 0 ? done(out.trim()) : fail(new Error(`exit ${code}: ${err}`))));
+            // "close", not "exit": stdout may still hold the line when the process has exited.
+            child.on("close", (code) => (code === 0 ? done(out.trim()) : fail(new Error(`exit ${code}: ${err}`))));
           }),
       ),
     );

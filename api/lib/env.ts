@@ -160,6 +160,29 @@ const schema = z
     GRAPH_API_URL: z.string().url().default("https://graph.facebook.com/v19.0"),
     /** WhatsApp Cloud API (Graph) base: Meta's in production; elsewhere, unless set, the simulator's loopback WhatsApp peer. */
     WHATSAPP_API_URL: z.string().url().optional(),
+    /**
+     * RCS Business Messaging (issue 21, ADR 055; api/channels/rcs/rbm.ts). RBM_SERVICE_ACCOUNT: the
+     * platform's Google service-account key (the JSON the Cloud console downloads, on one line), whose
+     * OAuth token (scope rcsbusinessmessaging) every RBM call carries. Unset outside production: the
+     * simulator's loopback RBM peer with a development key derived from SIMULATOR_API_KEY
+     * (api/channels/rcs/rbm-config.ts); unset in production: RCS has no provider.
+     */
+    RBM_SERVICE_ACCOUNT: optionalText,
+    /** RBM's REST base (phones/{msisdn}/agentMessages, capabilities). Default: Google's with a key; the simulator's RBM peer without one. */
+    RBM_API_URL: z.string().url().optional(),
+    /** The OAuth token endpoint of RBM_SERVICE_ACCOUNT (the platform's, like GBM_TOKEN_URL). Default: Google's with a key; the simulator's without one. */
+    RBM_TOKEN_URL: z.string().url().optional(),
+    /** The client token of the RBM webhook (Google signs each post X-Goog-Signature with it). Default outside production: derived from SIMULATOR_API_KEY, as the simulator's peer signs. */
+    RBM_CLIENT_TOKEN: optionalText,
+    /** Where the simulator's RBM peer posts its signed callbacks (default: our API's /api/webhooks/rbm). */
+    RBM_WEBHOOK_URL: z.string().url().optional(),
+    /** How long a number's RCS capability (phones/{msisdn}/capabilities) is kept in Redis, in seconds. */
+    RCS_CAPABILITY_TTL_S: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 86_400)
+      .default(86_400),
     GBM_API_URL: z.string().url().default("https://businessmessages.googleapis.com"),
     /** Google's OAuth token endpoint for Business Messages service accounts (the key's own token_uri is ignored: ADR 021). */
     GBM_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
@@ -259,6 +282,10 @@ const schema = z
     /** Dispatch: an entry pending this long (crashed worker, failed attempt) is retried. */
     /** How often the worker marks live rooms idle (visitor silent for the account's idle_minutes). */
     LIVE_IDLE_SWEEP_MS: z.coerce.number().int().min(100).default(30_000),
+    /** Flows (ADR 054): how often the worker wakes due timers and republishes streams whose inputs nobody took. */
+    FLOW_SWEEP_MS: z.coerce.number().int().min(50).default(1000),
+    /** Flows: an input unconsumed this long is announced again on flows:events (Redis lost it, or its worker died). */
+    FLOW_RECOVER_MS: z.coerce.number().int().min(100).default(2000),
     // An agent without a live connection this long loses the rooms waiting for them (back to the queue).
     LIVE_DISCONNECT_GRACE_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
     /** How often each realtime connection re-checks its person is still allowed (the backstop of revocation events). */
@@ -358,6 +385,7 @@ export type Env = z.infer<typeof schema> & {
   SIMULATOR_WEBHOOK_URL: string;
   SIMULATOR_PAYMENTS_WEBHOOK_URL: string;
   WHATSAPP_API_URL: string;
+  RBM_WEBHOOK_URL: string;
   /** True when any secret came from DEV_SECRETS_FILE: then every listener stays on loopback. */
   DEV_SECRETS: boolean;
 };
@@ -398,6 +426,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     SIMULATOR_PAYMENTS_WEBHOOK_URL: e.SIMULATOR_PAYMENTS_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/payments/simulator`,
     WHATSAPP_API_URL:
       e.WHATSAPP_API_URL ?? (e.NODE_ENV === "production" ? "https://graph.facebook.com/v19.0" : `${e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`}/whatsapp/v19.0`),
+    RBM_WEBHOOK_URL: e.RBM_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/rbm`,
     DEV_SECRETS: dev !== undefined,
   };
 }

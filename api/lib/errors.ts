@@ -65,6 +65,8 @@ export const ERROR_STATUS = {
   HOLIDAY_REGISTER_FAILED: 409,
   LIVE_FILE_TOO_LARGE: 413,
   LIVE_FILE_TYPE: 415,
+  /** A file of a type the room's channel does not take, where the channel has its own list (RCS; api/live/limits.ts): `params.types` names them. */
+  LIVE_FILE_TYPE_CHANNEL: 415,
   LIVE_FILE_STICKER: 422,
   /** A request body above JSON_BODY_LIMIT_KB (api/lib/body-limit.ts). */
   BODY_TOO_LARGE: 413,
@@ -72,6 +74,14 @@ export const ERROR_STATUS = {
   PROVIDER_UNAVAILABLE: 502,
   /** A provider's webhook names something we do not know yet (a status that outran the recording of its send): the provider retries. */
   RETRY_LATER: 503,
+  /** Another flow of the account is active on the same channel and trigger (api/flows/flows.ts; one active per channel and trigger). */
+  FLOW_CHANNEL_TAKEN: 409,
+  /** Publishing a flow whose definition fails its check: `fields` names each node (`nodes.<id>.<field>`). */
+  FLOW_HAS_ERRORS: 422,
+  /** Starting a flow on a room that already has a live stream (api/flows/streams.ts, ADR 054). */
+  FLOW_STREAM_LIVE: 409,
+  /** Cancelling a stream that has already ended. */
+  FLOW_STREAM_ENDED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

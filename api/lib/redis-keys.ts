@@ -21,6 +21,7 @@
  * | `sim-mail`           | the simulator's SMTP peer's mailbox: received ids, newest first, the entries by id, and per recipient domain how many each address received | one script (2 keys); the counts alone |
  * | `sim-dns`            | the simulator's DNS peer's zone (records by name and type)          | alone |
  * | `sim-psp`            | the simulator's payment provider's charges                          | alone |
+ * | `rcs-cap:<agent>:<msisdn>` | a number's RCS capability for an agent as RBM answered it (capable or not), for RCS_CAPABILITY_TTL_S | alone |
  * | others               | one key each (tickets, visitor tokens, typing marks, pub/sub channels) | alone |
  *
  * Job streams are split in STREAM_SHARDS shards (a message goes to the shard its id hashes to),
@@ -88,6 +89,9 @@ export function keysFor(prefix: string | (() => string)) {
 
     // A sweep's run-once lease (api/jobs/lease.ts)
     lease: (name: string) => k(`lease:${name}`),
+
+    // RCS (api/channels/rcs/rbm.ts): what RBM answered about a number's capability, kept RCS_CAPABILITY_TTL_S
+    rcsCapability: (agentId: string, msisdn: string) => k(`rcs-cap:${agentId}:${msisdn}`),
 
     // The simulator's local SMTP peer (api/simulator/smtp-peer.ts): what it received, capped
     simulatorMailIds: () => k("sim-mail", "ids"),

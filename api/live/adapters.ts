@@ -13,11 +13,12 @@
  * fails at once) or transient (5xx, 429, network: the worker retries, then fails it). `verify` and
  * `connect` refuse with a VALIDATION AppError naming the form field to blame.
  */
-import { createHash, createPrivateKey, randomUUID, sign } from "node:crypto";
+import { createPrivateKey, randomUUID } from "node:crypto";
 import type { Transaction } from "sequelize";
-import type { SignedInCtx } from "../lib/context";
+import type { SenderCtx } from "../lib/context";
 import { randomToken } from "../lib/crypto";
 import { env } from "../lib/env";
+import { forgetAccessToken, GoogleTokenError, googleAccessToken } from "../lib/google-oauth";
 import { AppError } from "../lib/errors";
 import { isOutboundError, outboundFetch, type OutboundInit, type OutboundResponse } from "../lib/outbound";
 import type { ChannelSecrets, ConnectionWithSecrets } from "./channel-connections";
@@ -185,43 +186,22 @@ const TYPING_TIMEOUT_MS = 3000;
 // ---- Google Business Messages -------------------------------------------------------------------
 
 const GBM_SCOPE = "https://www.googleapis.com/auth/businessmessages";
-const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 /** Business Messages takes at most 3,072 characters of text per message. */
 const GBM_TEXT_MAX = 3072;
 /** How long the signed URLs we hand Google live: an image is fetched by Google when sent; a link is opened by the visitor later. */
 const GBM_IMAGE_URL_TTL = 24 * 3600;
 const GBM_LINK_TTL = 7 * 24 * 3600;
-/** A cached access token is dropped this long before Google says it expires. */
-const TOKEN_MARGIN_MS = 5 * 60_000;
 
 const gbmBase = () => env().GBM_API_URL.replace(/\/+$/, "");
 
-const b64url = (v: Buffer | string) => Buffer.from(v).toString("base64url");
-
-/** The RS256-signed JWT assertion of the OAuth2 JWT bearer flow (RFC 7523) for a service account. */
-export function serviceAccountAssertion(key: ServiceAccountKey, scope: string, now = Math.floor(Date.now() / 1000)): string {
-  const header = b64url(JSON.stringify({ alg: "RS256", typ: "JWT" }));
-  const claims = b64url(JSON.stringify({ iss: key.client_email, scope, aud: env().GBM_TOKEN_URL, iat: now, exp: now + 3600 }));
-  return `${header}.${claims}.${b64url(sign("RSA-SHA256", Buffer.from(`${header}.${claims}`), key.private_key))}`;
-}
-
-/** Access tokens per service account (by a hash of its key), kept until shortly before they expire. */
-const accessTokens = new Map<string, { token: string; until: number }>();
-const keyId = (key: ServiceAccountKey) => createHash("sha256").update(`${key.client_email}\n${key.private_key}`).digest("hex");
-
-async function googleAccessToken(key: ServiceAccountKey): Promise<string> {
-  const id = keyId(key);
-  const cached = accessTokens.get(id);
-  if (cached && cached.until > Date.now()) return cached.token;
-  const body = new URLSearchParams({ grant_type: JWT_BEARER, assertion: serviceAccountAssertion(key, GBM_SCOPE) });
-  // The platform's token endpoint, never the key's token_uri: a tenant could point that anywhere.
-  const { status, json } = await request(env().GBM_TOKEN_URL, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
-  if (status >= 200 && status < 300 && typeof json?.access_token === "string") {
-    const seconds = Number(json.expires_in) > 0 ? Number(json.expires_in) : 3600;
-    accessTokens.set(id, { token: json.access_token, until: Date.now() + seconds * 1000 - TOKEN_MARGIN_MS });
-    return json.access_token;
+/** The service account's access token for Business Messages (api/lib/google-oauth.ts), from the platform's token endpoint; a refusal as a ProviderError. */
+async function gbmAccessToken(key: ServiceAccountKey): Promise<string> {
+  try {
+    return await googleAccessToken(key, GBM_SCOPE, env().GBM_TOKEN_URL);
+  } catch (e) {
+    if (e instanceof GoogleTokenError) throw new ProviderError(e.message, e.permanent, e.status || undefined);
+    throw e;
   }
-  throw failed("google token", status);
 }
 
 /** The messageId of the n-th Business Messages message one of ours is sent as (the first is our own id). */
@@ -235,7 +215,7 @@ export const gbmMessageId = (messageId: string, part: number) => (part === 0 ? m
 async function gbmCreate(key: ServiceAccountKey, conversationId: string, message: Record<string, unknown>): Promise<void> {
   const url = `${gbmBase()}/v1/conversations/${encodeURIComponent(conversationId)}/messages`;
   for (let attempt = 0; ; attempt++) {
-    const token = await googleAccessToken(key);
+    const token = await gbmAccessToken(key);
     const { status, json } = await request(url, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
@@ -244,7 +224,7 @@ async function gbmCreate(key: ServiceAccountKey, conversationId: string, message
     if (status >= 200 && status < 300) return;
     if (status === 409 && (json?.error?.status ?? "ALREADY_EXISTS") === "ALREADY_EXISTS") return;
     if (status === 401 && attempt === 0) {
-      accessTokens.delete(keyId(key));
+      forgetAccessToken(key, GBM_SCOPE, env().GBM_TOKEN_URL);
       continue;
     }
     throw failed("google business messages", status);
@@ -253,7 +233,7 @@ async function gbmCreate(key: ServiceAccountKey, conversationId: string, message
 
 /** A best-effort Business Messages call (typing, read receipt): short timeout, no retry. */
 async function gbmSignal(key: ServiceAccountKey, method: "POST" | "PATCH", path: string, body: Record<string, unknown>): Promise<void> {
-  const token = await googleAccessToken(key);
+  const token = await gbmAccessToken(key);
   const { status } = await request(
     `${gbmBase()}${path}`,
     { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) },
@@ -272,8 +252,11 @@ async function agentName(userId: string | null): Promise<string> {
 
 export type SentResult = { externalId: string };
 
-/** What an agent writes, before it is stored: its text and files, and a template where the channel has them. */
-export type AgentDraft = { body: string; attachments: Attachment[]; template: { id: string; variables: string[] } | null };
+/**
+ * What an agent (or the flow bot) writes, before it is stored: its text and files, a template where
+ * the channel has them, and the suggestion buttons under it (a channel that shows them takes them).
+ */
+export type AgentDraft = { body: string; attachments: Attachment[]; template: { id: string; variables: string[] } | null; suggestions: readonly string[] };
 
 /** The connect form of channel(s) `C`. */
 export type ConnectInputOf<C extends ConnectableChannel> = Extract<ConnectInput, { channel: C }>;
@@ -318,9 +301,12 @@ export interface LiveMessaging {
    * its statuses like any WhatsApp message): accepts the draft there, in the room's transaction,
    * and answers the text the room shows and the pipeline message its status follows (refusing
    * with a VALIDATION AppError). Without it, a template is refused and the live outbound worker
-   * sends the message (`send`).
+   * sends the message (`send`). It checks no route permission (its caller did: the agent's
+   * sendAgentMessage, or the flow runtime for the account's bot, `ctx.actor.userId` null).
    */
-  accept?(ctx: SignedInCtx, room: Room, draft: AgentDraft, transaction: Transaction): Promise<{ body: string; messageId: string }>;
+  accept?(ctx: SenderCtx, room: Room, draft: AgentDraft, transaction: Transaction): Promise<{ body: string; messageId: string }>;
+  /** The channel shows no suggestion buttons (WhatsApp's text): the flow bot lists its choices numbered in the text instead. */
+  readonly noSuggestions?: boolean;
 }
 
 /** Everything a channel does differently: its messages, and the life of its connection (of the connect form `Form`). */

@@ -22,7 +22,10 @@ const oneOf = (values: readonly string[], description?: string) =>
   );
 
 const Channel = oneOf(LIVE_CHANNELS, "The channel the visitor writes from");
-const RoomStatus = oneOf(["QUEUE", "OPEN", "CLOSED"], "QUEUE: waiting for an agent; OPEN: an agent attends; CLOSED");
+const RoomStatus = oneOf(
+  ["QUEUE", "OPEN", "CLOSED", "BOT"],
+  "QUEUE: waiting for an agent; OPEN: an agent attends; CLOSED; BOT: a flow attends it (no agent may take it until the flow hands it off)",
+);
 const AgentStatus = oneOf(AGENT_STATUSES);
 
 /** A room as lists and events carry it (./rooms roomSummary). */

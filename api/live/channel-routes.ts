@@ -18,7 +18,7 @@ import { agentUpload, fileForDownload, visitorUpload } from "./attachments";
 import { connectChannel, disconnectChannel, getConnection, listConnections } from "./channel-connections";
 import { assertAttendant } from "./rooms/guards";
 import { messageView } from "./rooms/views";
-import { signedFileUrl } from "./uploads";
+import { extensionOf, fileIdParam, signedFileUrl } from "./uploads";
 import { widgetCaller, widgetLimits } from "./widget-limits";
 
 const bearerDoc = [{ bearer: [] }];
@@ -65,7 +65,7 @@ export const liveChannelRoutes = new Elysia({ tags: ["live"], detail: { security
     detail: {
       responses: { ...successResponse(R.LiveMessage, "Sent: the agent's message with its attachment"), ...unsupportedType },
       summary:
-        "The attending agent sends a file (multipart: id_room, message, file, client_id). Types by content: jpeg, png, ogg, mp4 (H.264), webp sticker (100 KB, 512x512), doc, pdf, zip; limit per channel (google-business 5,000,000 bytes; Messenger and Instagram 23,068,672; others 14,680,064): 413 LIVE_FILE_TOO_LARGE, 415 LIVE_FILE_TYPE",
+        "The attending agent sends a file (multipart: id_room, message, file, client_id). Types by content: jpeg, png, ogg, mp4 (H.264), webp sticker (100 KB, 512x512), doc, pdf, zip (an RCS room: only mp4, webm, jpeg, gif, png, webp, svg, else 415 LIVE_FILE_TYPE_CHANNEL); limit per channel (google-business 5,000,000 bytes; RCS 5,242,880; Messenger and Instagram 23,068,672; others 14,680,064): 413 LIVE_FILE_TOO_LARGE, 415 LIVE_FILE_TYPE",
       requestBody: multipart({ id_room: { type: "string" }, message: { type: "string" }, client_id: { type: "string" }, file: { type: "string", format: "binary" } }, [
         "id_room",
         "file",
@@ -96,7 +96,9 @@ export const liveFileRoutes = new Elysia({ tags: ["live"] }).get(
       actor = await loadActor(claims.sub, wanted ?? claims.acc, { strict: wanted !== null });
       assertAttendant({ actor });
     }
-    const file = await fileForDownload(params.id, {
+    // A signed link may end in the file's extension ({id}.png, RCS's media links): only the file's own.
+    const { id, ext } = fileIdParam(params.id);
+    const file = await fileForDownload(id, {
       actor,
       exp: query.exp ?? null,
       sig: query.sig ?? null,
@@ -104,6 +106,7 @@ export const liveFileRoutes = new Elysia({ tags: ["live"] }).get(
       visitorId: query.visitor_id ?? null,
       visitorToken: query.visitor_token ?? null,
     });
+    if (ext && ext !== extensionOf(file.media_type)) throw new AppError("NOT_FOUND");
     const inline = file.type !== "document";
     return new Response(Bun.file(file.path), {
       headers: {
@@ -126,7 +129,8 @@ export const liveFileRoutes = new Elysia({ tags: ["live"] }).get(
       visitor_token: t.Optional(t.String({ description: "Webchat visitor: their visitor_token" })),
     }),
     detail: {
-      summary: "A live message's file: to the account's attendants (bearer), the room's webchat visitor (key, visitor_id, visitor_token) or a signed URL (exp, sig)",
+      summary:
+        "A live message's file: to the account's attendants (bearer), the room's webchat visitor (key, visitor_id, visitor_token) or a signed URL (exp, sig; its path may end in the file's own extension, {id}.png)",
       description:
         "The bytes with the file's media type (image/jpeg, image/png, image/webp, audio/ogg, video/mp4, application/pdf, application/msword, application/zip…); " +
         "images, audio and video inline, documents as an attachment (Content-Disposition). 401 without any credential (or with a refused bearer), 404 otherwise.",

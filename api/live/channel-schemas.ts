@@ -1,8 +1,9 @@
 /** The forms of live chat channel connections (one schema per channel), shared by the use-case, the API and the /channels screen. */
 import { z } from "../lib/zod";
 import { isEmail, requiredText as text } from "../lib/fields";
+import { CONNECTABLE } from "./channel-constants";
+export { CONNECTABLE } from "./channel-constants";
 
-export const CONNECTABLE = ["telegram", "messenger", "instagram", "google_business"] as const;
 export type ConnectableChannel = (typeof CONNECTABLE)[number];
 
 export const telegramConnectSchema = z.object({

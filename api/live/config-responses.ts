@@ -213,7 +213,7 @@ export const VisitorUpload = t.Object({
   room: t.Object({
     id: uuid(),
     protocol: t.String(),
-    status: oneOf(["QUEUE", "OPEN", "CLOSED"]),
+    status: oneOf(["QUEUE", "OPEN", "CLOSED", "BOT"]),
     channel: t.String(),
     agent_id: nullable(uuid()),
     closed_at: nullable(dateTime()),

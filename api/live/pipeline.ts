@@ -1,12 +1,13 @@
 /**
- * Live messages that went out as messages of the pipeline (a WhatsApp room's agent messages,
- * api/whatsapp/live.ts; live_messages.message_id names the message): the message's later statuses
+ * Live messages that went out as messages of the pipeline (a WhatsApp or RCS room's agent and bot
+ * messages, api/whatsapp/live.ts, api/rcs/live.ts; live_messages.message_id names the message): the message's later statuses
  * reach the room — delivered, read, failed with the reason — forward only, and the attending agent
  * is told, as with a channel's own receipts. Called by the provider's status path and by the
  * dispatcher when a message fails before the provider took it.
  */
 import type { Transaction } from "sequelize";
 import { rows } from "../lib/sql";
+import type { ReceiptFollower } from "../messages/receipts";
 import { isFailure, isMessageStatus } from "../messages/status";
 import type { LiveMessage, MessageStatus, Room } from "./rooms/types";
 import { messageView, roomSummary } from "./rooms/views";
@@ -64,3 +65,21 @@ export async function followLiveMessages(list: LiveFollow[], transaction?: Trans
   });
   return { count: changed.length, publish: () => publishLive(events) };
 }
+
+/**
+ * The receipt batch's follower (api/messages/receipts.ts `follow`) for a channel whose live rooms'
+ * messages go through the pipeline (WhatsApp, RCS): an agent's or the bot's message follows its
+ * statuses in the room, in the batch's transaction (every post of a flush at once).
+ */
+export const followLiveReceipts: ReceiptFollower = async (applied, transaction) =>
+  (
+    await followLiveMessages(
+      applied.map(({ receipt, messageId, accountId, status }) => ({
+        accountId,
+        messageId,
+        status,
+        reason: receipt.errorMessage ?? (receipt.status === "failed" ? String(receipt.errorCode ?? "failed") : null),
+      })),
+      transaction,
+    )
+  ).publish;

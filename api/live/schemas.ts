@@ -5,6 +5,8 @@
  */
 import { z } from "../lib/zod";
 import { flag, requiredText as required } from "../lib/fields";
+import { SAMPLE_AUDIENCES, ACCEPTANCE_OPTIONS, WIDGET_TEXT_MAX, WIDGET_POSITIONS, WIDGET_COLOR_PARTS, MUTE_OPTIONS } from "./constants";
+export { WEEKDAYS, WIDGET_TEXT_MAX, WIDGET_COLOR_PARTS } from "./constants";
 
 /** A select's empty option arrives as undefined (form) or "" / null (API): all mean "none". */
 const optionalId = z
@@ -18,8 +20,6 @@ const int = (min: number, max: number) =>
 export const tabulationSchema = z.object({ name: required(120) });
 export const tabulationActiveSchema = z.object({ active: flag });
 
-// ---- canned samples (spec section 3: agent_id, department_id, for_all, key, message)
-export const SAMPLE_AUDIENCES = ["all", "me", "department"] as const;
 export type SampleAudience = (typeof SAMPLE_AUDIENCES)[number];
 export const sampleKeySchema = z
   .string({ message: "validation.required" })
@@ -81,7 +81,6 @@ const time = z
   .trim()
   .regex(TIME, "live.hours.timeFormat")
   .transform((t) => t.slice(0, 5));
-export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
 export const openingHourSchema = z
   .object({
     /** One weekday, or several (checkboxes on the form post the field once per box). */
@@ -98,8 +97,6 @@ export const openingHourSchema = z
     if (v.closes <= v.opens) ctx.addIssue({ code: "custom", path: ["closes"], message: "live.hours.closesAfterOpens" });
   });
 
-// ---- system settings (live.queued_enabled, live.acceptance_option) and agents
-export const ACCEPTANCE_OPTIONS = ["automatic", "manual"] as const;
 export const systemSettingsSchema = z.object({
   queued_enabled: flag,
   acceptance_option: z.enum(ACCEPTANCE_OPTIONS, { message: "validation.option" }),
@@ -119,12 +116,6 @@ export const agentSettingsSchema = z.object({
     .transform((v) => [...new Set((Array.isArray(v) ? v : v ? [v] : []).filter(Boolean))]),
 });
 
-// ---- widget (spec section 3: titles online/offline, welcome text, position, highlight color, colors;
-// issue 19: the greeting is `welcome`, the widget's first bubble; `offline_message` shows when no agent attends)
-/** Characters of the greeting and of the offline message. */
-export const WIDGET_TEXT_MAX = 500;
-export const WIDGET_POSITIONS = ["left", "center", "right"] as const;
-export const WIDGET_COLOR_PARTS = ["header", "launcher", "messageList", "sentMessage", "receivedMessage", "userInput", "userList"] as const;
 export type WidgetColorPart = (typeof WIDGET_COLOR_PARTS)[number];
 const color = z
   .string({ message: "validation.required" })
@@ -167,8 +158,6 @@ export const DEFAULT_WIDGET: WidgetSettings = {
   },
 };
 
-// ---- mute and volume per user (spec sections 4 and 9)
-export const MUTE_OPTIONS = ["disabled", "8h", "1w", "1m", "always"] as const;
 export type MuteOption = (typeof MUTE_OPTIONS)[number];
 /** The spec's names (8_hours, 1_week, 1_month) are accepted too. */
 const MUTE_ALIASES: Record<string, MuteOption> = { "8_hours": "8h", "1_week": "1w", "1_month": "1m" };

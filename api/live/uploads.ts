@@ -17,6 +17,7 @@ import { hmac, randomToken, safeEqual } from "../lib/crypto";
 import { env } from "../lib/env";
 import { AppError } from "../lib/errors";
 import { UUID } from "../lib/owned";
+import { CHANNEL_FILE_TYPES, FILE_MEDIA_TYPES, type FileExtension, fileTypesOf } from "./limits";
 import type { Attachment, LiveChannel } from "./rooms/types";
 import { exec, row, rows } from "../lib/sql";
 
@@ -26,6 +27,7 @@ export type FileKind = Attachment["type"];
 export const DEFAULT_UPLOAD_LIMIT = 14_680_064;
 export const CHANNEL_UPLOAD_LIMITS: Partial<Record<LiveChannel, number>> = {
   google_business: 5_000_000,
+  rcs: 5_242_880,
   messenger: 23_068_672,
   instagram: 23_068_672,
 };
@@ -50,7 +52,7 @@ export function tooLarge(limit: number): AppError {
   return new AppError("LIVE_FILE_TOO_LARGE", { params: { limit } });
 }
 
-export type Detected = { type: FileKind; media_type: string; ext: string };
+export type Detected = { type: FileKind; media_type: string; ext: FileExtension };
 
 const startsWith = (b: Uint8Array, sig: number[], at = 0) => b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
 const ascii = (b: Uint8Array, at: number, text: string) =>
@@ -82,33 +84,47 @@ export function webpSize(b: Uint8Array): { width: number; height: number } | nul
   return null;
 }
 
+/** An SVG document: its root element `<svg`, after an optional BOM, XML declaration, comments and doctype. */
+const SVG_START = /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE\s+svg[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>/]/i;
+
+const detected = (type: FileKind, ext: FileExtension): Detected => ({ type, media_type: FILE_MEDIA_TYPES[ext], ext });
+
 /**
- * What a file is, from its first bytes (spec: jpeg, png, ogg, mp4 (H.264), webp sticker, doc, pdf,
- * zip). A Word .docx is a zip with a .docx name. Anything else: LIVE_FILE_TYPE.
+ * What a file is, from its first bytes: the spec's live files (jpeg, png, ogg, mp4 (H.264), webp
+ * sticker, doc, pdf, zip; a Word .docx is a zip with a .docx name) and RCS's (gif, webm, svg).
+ * Which of them a room takes is its channel's (checkFile). Anything else: LIVE_FILE_TYPE.
  */
 export function detectFile(b: Uint8Array, name = ""): Detected {
-  if (startsWith(b, [0xff, 0xd8, 0xff])) return { type: "image", media_type: "image/jpeg", ext: "jpg" };
-  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { type: "image", media_type: "image/png", ext: "png" };
-  if (ascii(b, 0, "OggS")) return { type: "audio", media_type: "audio/ogg", ext: "ogg" };
+  if (startsWith(b, [0xff, 0xd8, 0xff])) return detected("image", "jpg");
+  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return detected("image", "png");
+  if (ascii(b, 0, "GIF87a") || ascii(b, 0, "GIF89a")) return detected("image", "gif");
+  if (ascii(b, 0, "OggS")) return detected("audio", "ogg");
   if (ascii(b, 4, "ftyp")) {
     // MP4 with H.264 video: its sample description names the codec (avc1/avc3).
-    if (includesAscii(b, "avc1") || includesAscii(b, "avc3")) return { type: "video", media_type: "video/mp4", ext: "mp4" };
+    if (includesAscii(b, "avc1") || includesAscii(b, "avc3")) return detected("video", "mp4");
     throw new AppError("LIVE_FILE_TYPE");
   }
-  if (ascii(b, 0, "RIFF") && ascii(b, 8, "WEBP")) return { type: "sticker", media_type: "image/webp", ext: "webp" };
-  if (startsWith(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { type: "document", media_type: "application/msword", ext: "doc" };
-  if (ascii(b, 0, "%PDF-")) return { type: "document", media_type: "application/pdf", ext: "pdf" };
+  // WebM: an EBML header whose DocType is "webm" (Matroska's other files say "matroska").
+  if (startsWith(b, [0x1a, 0x45, 0xdf, 0xa3]) && includesAscii(b.subarray(0, 64), "webm")) return detected("video", "webm");
+  if (ascii(b, 0, "RIFF") && ascii(b, 8, "WEBP")) return detected("sticker", "webp");
+  if (startsWith(b, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return detected("document", "doc");
+  if (ascii(b, 0, "%PDF-")) return detected("document", "pdf");
   if (startsWith(b, [0x50, 0x4b, 0x03, 0x04]) || startsWith(b, [0x50, 0x4b, 0x05, 0x06])) {
-    if (/\.docx$/i.test(name) && includesAscii(b, "word/")) {
-      return { type: "document", media_type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", ext: "docx" };
-    }
-    return { type: "document", media_type: "application/zip", ext: "zip" };
+    if (/\.docx$/i.test(name) && includesAscii(b, "word/")) return detected("document", "docx");
+    return detected("document", "zip");
   }
+  if (SVG_START.test(Buffer.from(b.subarray(0, 4096)).toString("utf8"))) return detected("image", "svg");
   throw new AppError("LIVE_FILE_TYPE");
 }
 
+/** A file of a type the channel does not take: the spec's live files' refusal, or the channel's own naming its types. */
+function typeRefused(channel: LiveChannel): AppError {
+  const own = CHANNEL_FILE_TYPES[channel];
+  return own ? new AppError("LIVE_FILE_TYPE_CHANNEL", { params: { types: own.names } }) : new AppError("LIVE_FILE_TYPE");
+}
+
 /** A name safe to show and to put in Content-Disposition: no path, no control characters. */
-export function cleanName(name: string | null | undefined, detected: Detected): string {
+export function cleanName(name: string | null | undefined, detected: Pick<Detected, "type" | "media_type"> & { ext: string }): string {
   // eslint-disable-next-line no-control-regex
   const base = basename(String(name ?? "").replace(/\\/g, "/"))
     .replace(/[\u0000-\u001f\u007f"]/g, "")
@@ -117,20 +133,32 @@ export function cleanName(name: string | null | undefined, detected: Detected): 
   return base && base !== "." && base !== ".." ? base : `file.${detected.ext}`;
 }
 
-/** Checks a file for a channel: type by magic bytes, the channel's limit, sticker size and dimensions. */
+/**
+ * Checks a file for a channel: type by magic bytes among the channel's (api/live/limits.ts
+ * fileTypesOf), the channel's limit, a sticker's size and dimensions. A WebP is a sticker where the
+ * channel takes stickers (the spec's live files), an image where it has its own list (RCS).
+ */
 export function checkFile(channel: LiveChannel, bytes: Uint8Array, name?: string | null): Detected {
-  if (bytes.byteLength === 0) throw new AppError("LIVE_FILE_TYPE");
+  if (bytes.byteLength === 0) throw typeRefused(channel);
   if (bytes.byteLength > maxUploadBytes(channel)) throw tooLarge(maxUploadBytes(channel));
-  const detected = detectFile(bytes, name ?? "");
-  const limit = uploadLimit(channel, detected.type);
+  let found: Detected;
+  try {
+    found = detectFile(bytes, name ?? "");
+  } catch (e) {
+    if (e instanceof AppError && e.code === "LIVE_FILE_TYPE") throw typeRefused(channel);
+    throw e;
+  }
+  if (!fileTypesOf(channel).includes(found.ext)) throw typeRefused(channel);
+  if (found.type === "sticker" && CHANNEL_FILE_TYPES[channel]) found = { ...found, type: "image" };
+  const limit = uploadLimit(channel, found.type);
   if (bytes.byteLength > limit) throw tooLarge(limit);
-  if (detected.type === "sticker") {
+  if (found.type === "sticker") {
     const size = webpSize(bytes);
     if (!size || bytes.byteLength > STICKER_MAX_BYTES || size.width > STICKER_MAX_SIDE || size.height > STICKER_MAX_SIDE || size.width < 1 || size.height < 1) {
       throw new AppError("LIVE_FILE_STICKER");
     }
   }
-  return detected;
+  return found;
 }
 
 export const liveFilesDir = () => resolve(env().UPLOAD_DIR, "live");
@@ -270,10 +298,38 @@ export async function fileBytes(id: string): Promise<{ file: LiveFile; bytes: Ui
 
 const signature = (id: string, exp: number) => hmac(`live-file:${id}:${exp}`);
 
-/** A URL anyone may open until it expires (default one hour): for <img> tags and channel fetches. */
-export function signedFileUrl(id: string, ttlSeconds = 3600, base = ""): string {
+/**
+ * A URL anyone may open until it expires (default one hour): for <img> tags and channel fetches.
+ * With `ext`, its path ends in the file's extension (`/api/live/files/{id}.png?…`): a provider
+ * that takes a file by the extension of its link (RCS's media links) sees what it is.
+ */
+export function signedFileUrl(id: string, ttlSeconds = 3600, base = "", ext?: string): string {
   const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
-  return `${base}${fileUri(id)}?exp=${exp}&sig=${signature(id, exp)}`;
+  return `${base}${fileUri(id)}${ext ? `.${ext}` : ""}?exp=${exp}&sig=${signature(id, exp)}`;
+}
+
+/** The extension of a stored file's type (its link's, signedFileUrl), or null for a type not listed. */
+export function extensionOf(mediaType: string): FileExtension | null {
+  const found = Object.entries(FILE_MEDIA_TYPES).find(([, type]) => type === mediaType);
+  return found ? (found[0] as FileExtension) : null;
+}
+
+/** A files route's id with the extension a signed link may carry (`{id}.png`): the id, and that extension if any. */
+export function fileIdParam(param: string): { id: string; ext: string | null } {
+  const m = /^([0-9a-f-]{36})(?:\.([a-z0-9]{1,5}))?$/i.exec(param);
+  return m ? { id: m[1], ext: m[2]?.toLowerCase() ?? null } : { id: param, ext: null };
+}
+
+/**
+ * The link a provider fetches an attachment by (a channel whose messages name files by URL:
+ * WhatsApp's media objects, RCS's media): our own file's signed link on APP_URL, valid `ttlSeconds`
+ * (its path ending in the file's extension with `withExt`); else the attachment's own URI when
+ * `accepts` takes it (a flow's public media URL); else null.
+ */
+export function providerFileLink(a: Pick<Attachment, "uri" | "media_type">, ttlSeconds: number, accepts: (url: string) => boolean, withExt = false): string | null {
+  const id = fileIdOf(a.uri);
+  if (id) return signedFileUrl(id, ttlSeconds, env().APP_URL.replace(/\/+$/, ""), withExt ? (extensionOf(a.media_type) ?? undefined) : undefined);
+  return accepts(a.uri) ? a.uri : null;
 }
 
 export function validSignature(id: string, exp: unknown, sig: unknown): boolean {

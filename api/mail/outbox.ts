@@ -3,7 +3,9 @@
  * product without an SMTP server. Never available in production. Who sees what:
  * - platform staff (an account of type "platform"): every e-mail;
  * - owner and admin: the e-mails their account sent (invitations…) and those addressed to them;
- * - everyone else: only the e-mails addressed to themselves.
+ * - everyone else: only the e-mails addressed to themselves;
+ * - a visitor not signed in whose browser just registered an address (issue 19): the e-mails
+ *   addressed to that address only (`listOutboxTo`, `getOutboxEmailTo`), to verify it.
  */
 import { Op, type WhereOptions } from "sequelize";
 import { OutboundEmail, sequelize } from "../../models";
@@ -27,7 +29,16 @@ function visibleTo(ctx: SignedInCtx): WhereOptions<OutboundEmail> {
 }
 
 /** Newest first, keyset paged on (created_at, id): `before` is the id of the last row seen. */
-export async function listOutbox(ctx: SignedInCtx, query: unknown) {
+export function listOutbox(ctx: SignedInCtx, query: unknown) {
+  return listWhere(visibleTo(ctx), query);
+}
+
+/** The outbox of the address a visitor's session registered (the caller passes it), paged like `listOutbox`. */
+export function listOutboxTo(to: string, query: unknown) {
+  return listWhere({ toAddress: to }, query);
+}
+
+async function listWhere(visible: WhereOptions<OutboundEmail>, query: unknown) {
   assertAvailable();
   const { before } = validate(outboxQuerySchema, query ?? {});
   const cursor = before
@@ -35,7 +46,7 @@ export async function listOutbox(ctx: SignedInCtx, query: unknown) {
     : null;
   const rows = await OutboundEmail.findAll({
     attributes: ["id", "toAddress", "subject", "status", "createdAt", "sentAt"],
-    where: cursor ? { [Op.and]: [visibleTo(ctx), cursor] } : visibleTo(ctx),
+    where: cursor ? { [Op.and]: [visible, cursor] } : visible,
     order: [
       ["createdAt", "DESC"],
       ["id", "DESC"],
@@ -52,11 +63,20 @@ export async function listOutbox(ctx: SignedInCtx, query: unknown) {
 const LINK = /https?:\/\/[^\s<>"']+/g;
 
 /** One e-mail of the outbox, with the links of its text body (NOT_FOUND when not visible). */
-export async function getOutboxEmail(ctx: SignedInCtx, id: unknown) {
+export function getOutboxEmail(ctx: SignedInCtx, id: unknown) {
+  return getWhere(visibleTo(ctx), id);
+}
+
+/** One e-mail addressed to `to` (the address the visitor's session registered); NOT_FOUND for any other. */
+export function getOutboxEmailTo(to: string, id: unknown) {
+  return getWhere({ toAddress: to }, id);
+}
+
+async function getWhere(visible: WhereOptions<OutboundEmail>, id: unknown) {
   assertAvailable();
   const parsed = outboxIdSchema.safeParse(id);
   if (!parsed.success) throw new AppError("NOT_FOUND");
-  const m = await OutboundEmail.findOne({ where: { [Op.and]: [{ id: parsed.data }, visibleTo(ctx)] } });
+  const m = await OutboundEmail.findOne({ where: { [Op.and]: [{ id: parsed.data }, visible] } });
   if (!m) throw new AppError("NOT_FOUND");
   return {
     id: m.id,

@@ -11,9 +11,10 @@
  */
 // Read at call time only: api/sms/history.ts imports this module too.
 import { HISTORY_TIME_ZONE } from "../sms/history";
+import { keyset } from "../lib/page";
 
 /** The channels whose messages a history lists (rows of the one `messages` table). */
-export type HistoryChannel = "sms" | "whatsapp" | "email";
+export type HistoryChannel = "sms" | "whatsapp" | "email" | "rcs";
 
 export type HistoryFilter = {
   /** null: every account's messages (platform staff only; the caller checks who asks). */
@@ -29,6 +30,8 @@ export type HistoryFilter = {
   /** The recipient column, exact. */
   to?: string | null;
   provider?: string | null;
+  /** The message type (RCS: text, link, midia, card, card-carousel), exact. */
+  type?: string | null;
 };
 
 export type HistoryWhere = {
@@ -39,11 +42,11 @@ export type HistoryWhere = {
   add: (sql: (placeholder: string) => string, value: unknown) => void;
 };
 
-const CHANNELS: readonly HistoryChannel[] = ["sms", "whatsapp", "email"];
+const CHANNELS: readonly HistoryChannel[] = ["sms", "whatsapp", "email", "rcs"];
 
 /** The history's conditions and binds for `f` (see the module's comment for the bind order). */
 export function historyWhere(f: HistoryFilter): HistoryWhere {
-  // The channel is one of three literals (checked), so it is written into the statement: the partial indexes by channel match it.
+  // The channel is one of the known literals (checked), so it is written into the statement: the partial indexes by channel match it.
   if (!CHANNELS.includes(f.channel)) throw new Error(`unknown history channel ${f.channel}`);
   const bind: unknown[] = [f.accountId, f.gte, f.lte];
   const where = [
@@ -61,6 +64,7 @@ export function historyWhere(f: HistoryFilter): HistoryWhere {
   if (f.status) add((n) => `status = ${n}`, f.status);
   if (f.from) add((n) => `sender = ${n}`, f.from);
   if (f.to) add((n) => `recipient = ${n}`, f.to);
+  if (f.type) add((n) => `type = ${n}`, f.type);
   return { where, bind, add };
 }
 
@@ -78,4 +82,28 @@ export function historyPageSql(f: HistoryFilter, columns: string, opts: { after:
   bind.push(opts.limit + 1);
   const dir = opts.desc ? "DESC" : "ASC";
   return { sql: `SELECT ${columns} FROM messages WHERE ${where.join(" AND ")} ORDER BY created_at ${dir}, id ${dir} LIMIT $${bind.length}`, bind };
+}
+
+/** A history page's raw row: the columns as stored, its keyset position and (platform staff's lists) its account's name. */
+type RawHistoryRow = { id: string; position: string; sender: string; recipient: string; price: string | number; currency: string; account_name: string | null };
+
+/**
+ * A keyset page of `limit` out of historyPageSql's `limit + 1` rows, each as the API answers it:
+ * `from`/`to` (the sender and recipient), the price a number, the currency trimmed, the account's
+ * name ("" when not asked for). The WhatsApp and RCS histories share it.
+ */
+export function historyKeysetPage<R extends RawHistoryRow>(found: R[], limit: number) {
+  return keyset(
+    found,
+    limit,
+    (r) => [r.position, r.id],
+    ({ position: _p, sender, recipient, price, currency, account_name, ...m }) => ({
+      ...m,
+      from: sender,
+      to: recipient,
+      price: Number(price),
+      currency: currency.trim(),
+      account_name: account_name ?? "",
+    }),
+  );
 }

@@ -33,8 +33,10 @@ export type InboundSms = {
   to: string;
   body: string;
   occurredAt: Date;
-  /** The channel (sms by default; whatsapp for WhatsApp's inbound messages): the message's and the keyword opt-out's. */
-  channel?: "sms" | "whatsapp";
+  /** The channel (sms by default; whatsapp, rcs for theirs): the message's and the keyword opt-out's. */
+  channel?: "sms" | "whatsapp" | "rcs";
+  /** What the message holds besides its text (RCS: a tapped suggestion's {suggestionResponse: {postbackData, text}}); stored in messages.content. */
+  content?: Record<string, unknown> | null;
   /** The account, when the provider's address already says it (a WhatsApp number belongs to one account); else resolved as above. */
   accountId?: string;
 };
@@ -87,11 +89,24 @@ export async function receiveInbound(input: InboundSms): Promise<InboundOutcome>
          ON CONFLICT (provider, provider_message_id) DO NOTHING
          RETURNING message_id
        )
-       INSERT INTO messages (id, account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, provider_message_id, price, created_at, updated_at)
-       SELECT COALESCE((SELECT message_id FROM k), gen_random_uuid()), $1, $10, 'inbound', $2, $3, $4, $5, $6, 'received', $7, $8, 0, $9, now()
+       INSERT INTO messages (id, account_id, channel, direction, sender, recipient, body, segments, coding, status, provider, provider_message_id, price, created_at, updated_at, content)
+       SELECT COALESCE((SELECT message_id FROM k), gen_random_uuid()), $1, $10, 'inbound', $2, $3, $4, $5, $6, 'received', $7, $8, 0, $9, now(), $11::jsonb
         WHERE $8::text IS NULL OR EXISTS (SELECT 1 FROM k)
        RETURNING id, created_at::text AS created_at`,
-      [accountId, input.from, input.to.slice(0, 40), input.body, segments, coding, input.provider, input.providerMessageId, input.occurredAt, channel],
+      [
+        accountId,
+        input.from,
+        // An RCS agent's Google id (…@rbm.goog) is longer than a number or short code.
+        input.to.slice(0, channel === "rcs" ? 200 : 40),
+        input.body,
+        segments,
+        coding,
+        input.provider,
+        input.providerMessageId,
+        input.occurredAt,
+        channel,
+        input.content ? JSON.stringify(input.content) : null,
+      ],
       { transaction },
     );
     if (!inserted[0]) {

@@ -6,17 +6,14 @@ import { normalizePhone } from "../contacts/phone";
 import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
 import { foldKeyword } from "./keywords";
+import { OPTOUT_CHANNELS, MAX_KEYWORD_LENGTH, KEYWORD_ACTIONS } from "./constants";
+export { OPTOUT_CHANNELS, MAX_KEYWORD_LENGTH, KEYWORD_ACTIONS } from "./constants";
 
 export const OPTOUT_SOURCES = ["manual", "keyword", "api", "import"] as const;
 /** Where an e-mail opt-out came from (the optouts.source check, migrations 0052 and 0055). */
 export const EMAIL_OPTOUT_SOURCES = ["manual", "api", "unsubscribe", "complaint", "import"] as const;
-/** Phone-number channels (e-mail opt-outs hold addresses: /api/email/optouts). */
-export const OPTOUT_CHANNELS = ["sms", "whatsapp", "rcs"] as const;
 /** At most this many keywords of each action (opt-out, resume) per account. */
 export const MAX_KEYWORDS = 20;
-export const MAX_KEYWORD_LENGTH = 30;
-/** What an inbound keyword does: opt the mobile out (SAIR, PARAR…) or back in (VOLTAR, START). */
-export const KEYWORD_ACTIONS = ["optout", "resume"] as const;
 export type KeywordAction = (typeof KEYWORD_ACTIONS)[number];
 export const MAX_REASON = 255;
 

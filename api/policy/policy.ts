@@ -118,6 +118,8 @@ export const SUPERVISOR_ROLES_SQL = SUPERVISOR_ROLES.map((r) => `'${r}'`).join("
 const ROUTE_ROLES: Array<[RegExp, Role[]]> = [
   [/^\/whatsapp\/(request|send|templates\/new)$/, ["admin", "agent", "owner", "sales"]],
   [/^\/whatsapp\/jv\/numbers(\/new)?$/, ["admin", "agent", "owner", "sales"]],
+  // Starting an RCS campaign: who may both send RCS (/rcs/send) and read its campaigns (/rcs/campaigns).
+  [/^\/rcs\/campaigns\/new$/, ["admin", "owner", "sales"]],
   // Anti-fraud review of messages, URLs and words is information security's work (an invitable role with no other screen). ADR 002.
   [/^\/sms\/antifraude$/, ["admin", "sales", "security"]],
   [/^\/numbers\/active$/, ["admin"]],
@@ -165,7 +167,8 @@ const PLAN_GATES: Array<[RegExp, PlanPermission]> = [
   [/^\/departments(\/|$)/, "department"],
   [/^\/whatsapp\/templates(\/|$)/, "whatsapp"],
 ];
-const OMNI = /(^|\/)(live|departments)(\/|$)|^\/chat\/reports(\/|$)/;
+/** The omni service (live chat): its screens, departments, and the chatbot flows that answer on its channels and hand off to its queue (ADR 053). */
+const OMNI = /(^|\/)(live|departments|flows)(\/|$)|^\/chat\/reports(\/|$)/;
 
 /** Platform-staff areas under /admin; resellers manage their customers and their branding. */
 const RESELLER_ADMIN = /^\/admin\/(customers|whitelabel)(\/|$)/;

@@ -4,11 +4,9 @@
  * keys.
  */
 import { z } from "../lib/zod";
+import { CHANNELS, CYCLES, CURRENCIES, KINDS } from "./constants";
+export { CHANNELS, CYCLES, CURRENCIES, KINDS } from "./constants";
 
-export const CHANNELS = ["sms", "email", "whatsapp", "rcs", "omni"] as const;
-export const CYCLES = ["prepaid", "weekly", "biweekly", "monthly"] as const;
-export const CURRENCIES = ["BRL", "USD", "EUR"] as const;
-export const KINDS = ["credits", "unlimited"] as const;
 export const NAME_MAX = 100;
 /** Most credits a product gives per period. */
 export const CREDITS_MAX = 10_000_000;

@@ -7,8 +7,9 @@
 import { SMS_ROUTES } from "../sms/schemas";
 import { z } from "../lib/zod";
 import { flagOr, text } from "../lib/fields";
+import { PROVIDER_KINDS } from "./constants";
+export { PROVIDER_KINDS } from "./constants";
 
-export const PROVIDER_KINDS = ["simulator", "http", "smpp"] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 /** Settings that are credentials: stored as the adapters read them, answered only as a masked hint. */
 export const SECRET_SETTINGS = ["api_key", "webhook_secret", "password"] as const;

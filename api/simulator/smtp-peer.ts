@@ -29,7 +29,9 @@
  *   GET /email/_sim/messages/{id} -> {data: {..., raw}}, 404 for an id no longer kept;
  *   GET /email/_sim/counts?domain=<recipient domain> -> {data: {<address>: <messages received>}}:
  *     every accepted message counted per recipient (not capped like the mailbox; kept a day), so a
- *     campaign to thousands can prove each address got exactly one.
+ *     campaign to thousands can prove each address got exactly one;
+ *   GET /email/_sim/reports -> {data: {in_flight, waiting, waiting_max, intake_waiting}}: the
+ *     reports on their way and waiting, and the messages whose DATA answer waits for room.
  *
  * Reports go by SMTP (nodemailer) to EMAIL_INBOUND_HOST:EMAIL_INBOUND_PORT — our inbound listener;
  * a real MTA would ask the return path's MX, which for our `bounces.<domain>` is that listener —
@@ -37,11 +39,13 @@
  * A message sent with the null sender itself gets no report. If the listener does not answer (or
  * answers 4xx), a report is retried REPORT_RETRY_MS apart and then given up with a log line: a real
  * MTA queues for days, this one for seconds. A 5xx answer is final. Due reports live in memory: a
- * restart of the simulator forgets them (the recorded messages stay in Redis).
+ * restart of the simulator forgets them (the recorded messages stay in Redis). Past
+ * REPORTS_WAITING_MAX waiting reports the peer answers the next DATA only once there is room,
+ * as an MTA with a full queue slows its intake (memory stays bounded at any campaign size).
  */
 import { randomUUID } from "node:crypto";
 import { dkimVerify } from "mailauth";
-import { simpleParser, type AddressObject } from "mailparser";
+import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import nodemailer, { type Transporter } from "nodemailer";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from "smtp-server";
 import { txt } from "../email/dns";
@@ -211,9 +215,13 @@ function inbound(to: string): Transporter {
 const REPORTS_IN_FLIGHT = REPORT_CONNECTIONS * 2;
 let reportsInFlight = 0;
 const reportsWaiting: Array<() => void> = [];
+/** Reports of accepted messages not yet on their way (due later, or waiting for a slot): what intake bounds. */
+let reportsQueued = 0;
 async function reportSlot<T>(send: () => Promise<T>): Promise<T> {
   if (reportsInFlight >= REPORTS_IN_FLIGHT) await new Promise<void>((go) => reportsWaiting.push(go));
   else reportsInFlight++;
+  reportsQueued--;
+  wakeIntake();
   try {
     return await send();
   } finally {
@@ -222,6 +230,24 @@ async function reportSlot<T>(send: () => Promise<T>): Promise<T> {
       next(); // the slot passes on
     else reportsInFlight--;
   }
+}
+
+/**
+ * Past this many queued reports, the peer answers a message's DATA only once there is room for
+ * its reports, as an MTA whose queue is full slows its intake: a campaign faster than the
+ * listener waits at the sender instead of piling reports up here (a 100,000 campaign: 585–785 MB
+ * in this process before, ADR 041). Room is taken when the answer is given, so the bound holds
+ * with any number of sessions. A few seconds at most: the senders' SMTP timeouts are far longer.
+ */
+const REPORTS_WAITING_MAX = 1_000;
+const intakeWaiting: Array<() => void> = [];
+function wakeIntake() {
+  if (reportsQueued < REPORTS_WAITING_MAX) for (const go of intakeWaiting.splice(0)) go();
+}
+async function intakeRoom(reports: number) {
+  // A message with more reports than the bound still gets in once nothing is queued.
+  while (reportsQueued > 0 && reportsQueued + reports > REPORTS_WAITING_MAX) await new Promise<void>((go) => intakeWaiting.push(go));
+  reportsQueued += reports;
 }
 
 /** Delivers one report to `to` with the null envelope sender; retried while the listener is away or answers 4xx. */
@@ -252,29 +278,32 @@ function scheduleReports(entry: PeerMessage, header: string, authorDomain: strin
   setTimeout(() => {
     void (async () => {
       for (const { recipient, kind } of entry.reports) {
-        const rcpt = entry.dsn.recipients.find((r) => r.address === recipient);
-        const original: Original = {
-          mailFrom: entry.mail_from,
-          recipient,
-          orcpt: rcpt?.orcpt,
-          envid: entry.dsn.envid,
-          arrivalDate,
-          header,
-          sourceIp: entry.client.address,
-        };
-        const now = new Date();
-        const domain = recipient.split("@").pop()!.toLowerCase();
-        const raw =
-          kind === "complaint"
-            ? feedbackReport({
-                reportingMta: SMTP_PEER_NAME,
-                original,
-                reportedDomain: entry.dkim.result === "pass" && entry.dkim.domain ? entry.dkim.domain : (authorDomain ?? domain),
-                authenticationResults: `${SMTP_PEER_NAME}; ${entry.dkim.info}`,
-                now,
-              })
-            : deliveryStatusReport({ reportingMta: SMTP_PEER_NAME, remoteMta: `mx.${domain}`, action: kind, original, now });
-        await reportSlot(() => sendReport(entry.mail_from, raw, `${kind === "complaint" ? "complaint" : `${kind} DSN`} about ${entry.id} (${recipient})`));
+        // The report is written once it has a slot: a queued report is only its entry (and counts toward intake's bound until then).
+        await reportSlot(() => {
+          const rcpt = entry.dsn.recipients.find((r) => r.address === recipient);
+          const original: Original = {
+            mailFrom: entry.mail_from,
+            recipient,
+            orcpt: rcpt?.orcpt,
+            envid: entry.dsn.envid,
+            arrivalDate,
+            header,
+            sourceIp: entry.client.address,
+          };
+          const now = new Date();
+          const domain = recipient.split("@").pop()!.toLowerCase();
+          const raw =
+            kind === "complaint"
+              ? feedbackReport({
+                  reportingMta: SMTP_PEER_NAME,
+                  original,
+                  reportedDomain: entry.dkim.result === "pass" && entry.dkim.domain ? entry.dkim.domain : (authorDomain ?? domain),
+                  authenticationResults: `${SMTP_PEER_NAME}; ${entry.dkim.info}`,
+                  now,
+                })
+              : deliveryStatusReport({ reportingMta: SMTP_PEER_NAME, remoteMta: `mx.${domain}`, action: kind, original, now });
+          return sendReport(entry.mail_from, raw, `${kind === "complaint" ? "complaint" : `${kind} DSN`} about ${entry.id} (${recipient})`);
+        }).catch((e) => console.error(`smtp peer: a report about ${entry.id} (${recipient}) failed: ${(e as Error).message}`));
       }
     })().catch((e) => console.error(`smtp peer: reports about ${entry.id} failed: ${(e as Error).message}`));
   }, config.SIMULATOR_DELAY_MS);
@@ -299,6 +328,30 @@ async function accept(message: Buffer, size: number, session: SMTPServerSession)
       for (const kind of outcome.reports) if (wantsReport(kind, r.notify ?? undefined)) reports.push({ recipient: r.address, kind });
     }
   }
+  await intakeRoom(reports.length);
+  try {
+    return await recordAndSchedule(message, size, session, { mailFrom, header, parsed, recipients, reports });
+  } catch (e) {
+    // Not accepted after all: its reports' room is given back.
+    reportsQueued -= reports.length;
+    wakeIntake();
+    throw e;
+  }
+}
+
+async function recordAndSchedule(
+  message: Buffer,
+  size: number,
+  session: SMTPServerSession,
+  {
+    mailFrom,
+    header,
+    parsed,
+    recipients,
+    reports,
+  }: { mailFrom: string; header: string; parsed: ParsedMail; recipients: PeerMessage["dsn"]["recipients"]; reports: PeerMessage["reports"] },
+): Promise<string> {
+  const { envelope } = session;
   const entry: PeerMessage = {
     id: `simmail_${randomUUID()}`,
     received_at: new Date().toISOString(),
@@ -391,6 +444,8 @@ const MESSAGES = "/email/_sim/messages";
 const ROUTES = "/email/_sim/routes";
 /** GET ?domain=: per-address counts of the messages received for a recipient domain. */
 const COUNTS = "/email/_sim/counts";
+/** GET: the reports on their way and waiting, and the messages whose DATA waits for room (intake backpressure). */
+const REPORTS = "/email/_sim/reports";
 
 /** GET /email/_sim/messages and /email/_sim/messages/{id} (see the header); null for any other path. */
 export async function smtpPeerInspection(req: Request, pathname: string): Promise<Response | null> {
@@ -403,6 +458,10 @@ export async function smtpPeerInspection(req: Request, pathname: string): Promis
     if (!domain || !Number.isInteger(port) || port < 1 || port > 65535) return json({ error: { code: "invalid", message: "domain and port (1-65535) required" } }, 400);
     routes.set(domain, port);
     return json({ data: { domain, port } });
+  }
+  if (pathname === REPORTS) {
+    if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);
+    return json({ data: { in_flight: reportsInFlight, waiting: reportsQueued, waiting_max: REPORTS_WAITING_MAX, intake_waiting: intakeWaiting.length } });
   }
   if (pathname === COUNTS) {
     if (req.headers.get("Authorization") !== `Bearer ${config.SIMULATOR_API_KEY}`) return json({ error: { code: "unauthorized" } }, 401);

@@ -6,9 +6,8 @@
 import { SMS_ROUTES } from "../sms/schemas";
 import { z } from "../lib/zod";
 import { flag, flagOr } from "../lib/fields";
-
-/** The most submits per second an SMPP user may be given (one bind sustains more: docs/benchmarks.md, "Single-message sends"). */
-export const MAX_TPS = 5000;
+import { MAX_TPS } from "./constants";
+export { MAX_TPS } from "./constants";
 
 const tps = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const n = typeof v === "number" ? v : Number(String(v).trim());

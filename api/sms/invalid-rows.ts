@@ -25,8 +25,8 @@ const asText = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
 export type InvalidRowsReport = { filename: string; rows: number; body: AsyncIterable<string> };
 
 /** The campaign's invalid rows as CSV text chunks (with a byte-order mark), or NOT_FOUND for another account's campaign. */
-export async function invalidRowsReport(ctx: SignedInCtx, campaignId: string, locale: string, channel: "sms" | "email" = "sms"): Promise<InvalidRowsReport> {
-  if (!can(ctx.actor, channel === "email" ? "/mail/campaigns" : "/sms/campaigns")) throw new AppError("FORBIDDEN");
+export async function invalidRowsReport(ctx: SignedInCtx, campaignId: string, locale: string, channel: "sms" | "email" | "rcs" = "sms"): Promise<InvalidRowsReport> {
+  if (!can(ctx.actor, channel === "email" ? "/mail/campaigns" : `/${channel}/campaigns`)) throw new AppError("FORBIDDEN");
   if (!UUID.test(campaignId)) throw new AppError("NOT_FOUND");
   const accountId = ctx.actor.accountId;
   const [campaign] = await rows<{ id: string; rows: number }>(

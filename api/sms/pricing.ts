@@ -28,6 +28,15 @@ export const EMAIL_PRICE_ROUTES = ["T1"] as const;
 export type EmailPriceRoute = (typeof EMAIL_PRICE_ROUTES)[number];
 export const DEFAULT_EMAIL_PRICES: Partial<Record<EmailPriceRoute, number>> = { T1: 1 };
 
+/**
+ * RCS is priced per message by class (spec section 5, api/rcs/content.ts priceClass): `basic` a
+ * plain text under 160 characters, `rich` anything else. Defaults near Brazil's RBM rates with the
+ * platform's margin: R$ 0,06 and R$ 0,18.
+ */
+export const RCS_PRICE_ROUTES = ["basic", "rich"] as const;
+export type RcsPriceRoute = (typeof RCS_PRICE_ROUTES)[number];
+export const DEFAULT_RCS_PRICES: Partial<Record<RcsPriceRoute, number>> = { basic: 6, rich: 18 };
+
 /** A channel's prices: its table (account_id, route, price_per_segment, currency), its routes in offer order, its defaults. */
 export type ChannelPricing<R extends string> = { table: string; routes: readonly R[]; defaults: Partial<Record<R, number>> };
 
@@ -36,6 +45,7 @@ export const CHANNEL_PRICING = {
   sms: { table: "sms_prices", routes: SMS_ROUTES, defaults: DEFAULT_PRICE_PER_SEGMENT } satisfies ChannelPricing<SmsRoute>,
   whatsapp: { table: "whatsapp_prices", routes: WHATSAPP_PRICE_ROUTES, defaults: DEFAULT_WHATSAPP_PRICES } satisfies ChannelPricing<WhatsappPriceRoute>,
   email: { table: "email_prices", routes: EMAIL_PRICE_ROUTES, defaults: DEFAULT_EMAIL_PRICES } satisfies ChannelPricing<EmailPriceRoute>,
+  rcs: { table: "rcs_prices", routes: RCS_PRICE_ROUTES, defaults: DEFAULT_RCS_PRICES } satisfies ChannelPricing<RcsPriceRoute>,
 } as const;
 export type PricedChannel = keyof typeof CHANNEL_PRICING;
 type RouteOf<C extends PricedChannel> = (typeof CHANNEL_PRICING)[C]["routes"][number];

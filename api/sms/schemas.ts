@@ -4,11 +4,11 @@
  */
 import { normalizePhone } from "../contacts/phone";
 import { z } from "../lib/zod";
+import { SMS_ROUTES, MAX_BODY } from "./constants";
+export { SMS_ROUTES, MAX_BODY } from "./constants";
 
-export const SMS_ROUTES = ["T1", "T2", "T4", "T6"] as const;
 export type SmsRoute = (typeof SMS_ROUTES)[number];
 export const MAX_RECIPIENTS = 1000;
-export const MAX_BODY = 1600;
 /** An alphanumeric sender of up to 11 characters, or a short code (digits). */
 const SENDER = /^[A-Za-z0-9]{1,11}$/;
 

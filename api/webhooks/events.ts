@@ -30,7 +30,17 @@ type EventRow = {
   campaign_id: string | null;
 };
 
-type InboundRow = { id: string; channel: string; sender: string; recipient: string; body: string; segments: number; created_at: Date; status: string };
+type InboundRow = {
+  id: string;
+  channel: string;
+  sender: string;
+  recipient: string;
+  body: string;
+  segments: number;
+  created_at: Date;
+  status: string;
+  content: { suggestionResponse?: { postbackData?: unknown } } | null;
+};
 
 const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 
@@ -75,7 +85,7 @@ async function statusEvents(accountId: string, ids: string[]): Promise<WebhookEv
 /** message.received events of inbound messages. */
 async function inboundEvents(accountId: string, ids: string[]): Promise<WebhookEvent[]> {
   const found = await rows<InboundRow>(
-    `SELECT id, channel, sender, recipient, body, segments, created_at, status FROM messages
+    `SELECT id, channel, sender, recipient, body, segments, created_at, status, content FROM messages
      WHERE account_id = $1 AND id = ANY($2::uuid[]) AND direction = 'inbound' ORDER BY created_at, id`,
     [accountId, ids],
   );
@@ -94,6 +104,8 @@ async function inboundEvents(accountId: string, ids: string[]): Promise<WebhookE
         segments: r.segments,
         status: r.status,
         received_at: new Date(r.created_at).toISOString(),
+        // An RCS suggestion the user tapped: the postbackData the message's author gave it.
+        ...(typeof r.content?.suggestionResponse?.postbackData === "string" ? { postback_data: r.content.suggestionResponse.postbackData } : {}),
       },
     },
   }));

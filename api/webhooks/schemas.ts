@@ -2,6 +2,8 @@ import { pageInput } from "../lib/page";
 import { pageParam } from "../lib/validate";
 import { z } from "../lib/zod";
 import { flagOr } from "../lib/fields";
+import { WEBHOOK_EVENT_TYPES } from "./constants";
+export { WEBHOOK_EVENT_TYPES } from "./constants";
 
 /** The JSON body of a provider's status receipt (after its signature is verified over the raw bytes). */
 export const providerReceiptSchema = z.object({
@@ -39,8 +41,6 @@ export const providerInboundSchema = z.object({
 export type ProviderInboundBody = z.infer<typeof providerInboundSchema>;
 // ---- customer webhook endpoints ----------------------------------------------------------------
 
-/** Event types an endpoint may subscribe to ('*' = every type, including ones added later). */
-export const WEBHOOK_EVENT_TYPES = ["message.status_changed", "message.received"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = "webhook.test";
 export const MAX_URL = 2000;

@@ -22,7 +22,6 @@
 import { whatsappProvider } from "../channels/whatsapp/adapter";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
-import { keyset } from "../lib/page";
 // Lag-tolerant reads (ADR 030): the history list (replicaRows) runs on the read replica while it is healthy.
 import { replicaRows, row, rows } from "../lib/sql";
 import { validate } from "../lib/validate";
@@ -30,7 +29,7 @@ import { z } from "../lib/zod";
 import { can, decide, refusal } from "../policy/policy";
 import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { saoPauloToday, smsHistorySchema } from "../sms/history";
-import { historyPageSql } from "../messages/history-query";
+import { historyKeysetPage, historyPageSql } from "../messages/history-query";
 import { ownNumber } from "./numbers";
 import { variablesOf } from "./schemas";
 import { getWhatsappMessage, type WhatsappMessageView } from "./send";
@@ -96,19 +95,7 @@ export async function whatsappMessagePage(accountId: string | null, input: unkno
     { after, desc, limit: q.limit },
   );
   const found = await replicaRows<HistoryRow & { account_id: string; account_name: string | null }>(sql, bind);
-  return keyset(
-    found,
-    q.limit,
-    (r) => [r.position, r.id],
-    ({ position: _p, sender, recipient, price, currency, account_name, ...m }) => ({
-      ...m,
-      from: sender,
-      to: recipient,
-      price: Number(price),
-      currency: currency.trim(),
-      account_name: account_name ?? "",
-    }),
-  );
+  return historyKeysetPage(found, q.limit);
 }
 
 export type WhatsappEvent = {

@@ -11,10 +11,10 @@
  *     read, failed with its error code and title), through the one receipt path.
  */
 import { receiveInbound } from "../messages/inbound";
-import { applyProviderReceipts, type ProviderReceipt, type ReceiptFollower } from "../messages/receipts";
+import { applyProviderReceipts, type ProviderReceipt } from "../messages/receipts";
 import type { MessageStatus } from "../messages/status";
 import { whatsappProvider } from "../channels/whatsapp/adapter";
-import { followLiveMessages } from "../live/pipeline";
+import { followLiveReceipts } from "../live/pipeline";
 import { whatsappToRoom } from "./live";
 import { openWindow } from "./window";
 import type { NumberWithSecrets } from "./numbers";
@@ -105,26 +105,12 @@ export type WhatsappStatus = {
 const UNKNOWN_RETRY_MS = 10 * 60_000;
 const STATUS: Record<string, MessageStatus> = { sent: "sent", delivered: "delivered", read: "read", failed: "failed" };
 
-/** An agent's message of a live chat room follows its statuses there, in the receipt batch (every post of a flush at once). */
-const followLive: ReceiptFollower = async (applied, transaction) =>
-  (
-    await followLiveMessages(
-      applied.map(({ receipt, messageId, accountId, status }) => ({
-        accountId,
-        messageId,
-        status,
-        reason: receipt.errorMessage ?? (receipt.status === "failed" ? String(receipt.errorCode ?? "failed") : null),
-      })),
-      transaction,
-    )
-  ).publish;
-
 /**
  * The provider's statuses of messages we sent (one webhook post's: Meta puts several in one under
  * volume), through the one receipt path (api/messages/receipts.ts: deduplicated per message and
  * status, forward-only, announced to the customer's webhooks in the same transaction), in ONE
  * batch. Which of them are this number's own messages is checked on the rows the batch locks (the
- * receipt's scope) and the live rooms follow in the batch's transaction (followLive), so a post
+ * receipt's scope) and the live rooms follow in the batch's transaction (followLiveReceipts), so a post
  * costs no statement of its own: every post of a flush shares the batch's. Answers each status's
  * result, in order.
  */
@@ -152,7 +138,7 @@ export async function whatsappStatuses(number: NumberWithSecrets, list: Whatsapp
         occurredAt: Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date(),
         eventId: `${st.id}:${next}`,
         scope,
-        follow: followLive,
+        follow: followLiveReceipts,
       },
     });
   }

@@ -9,23 +9,23 @@
  * WhatsApp send's own rules (free-form text and files only inside the contact's 24-hour window,
  * else an approved template of the number with its variables; opt-outs refused), priced by
  * category, debited, dispatched through the number's adapter and followed by the provider's
- * statuses; the live message names it, and those statuses reach the room (api/live/pipeline.ts). A file goes as Graph's media object by a signed link of ours, which the
+ * statuses; the live message names it, and those statuses reach the room (api/live/pipeline.ts).
+ * A flow's bot messages take the same path (api/flows/runtime.ts, ADR 054), as `botSender`. A file goes as Graph's media object by a signed link of ours, which the
  * provider fetches.
  */
 import type { Transaction } from "sequelize";
-import type { SignedInCtx } from "../lib/context";
-import { env } from "../lib/env";
+import type { SenderCtx, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { row, rows } from "../lib/sql";
 import type { AgentDraft, LiveConnection, LiveMessaging } from "../live/adapters";
 import { receiveChannelMessage, type Incoming } from "../live/channel-inbound";
 import { getRoom } from "../live/rooms/queries";
 import type { Room } from "../live/rooms/types";
-import { fileIdOf, signedFileUrl } from "../live/uploads";
+import { providerFileLink } from "../live/uploads";
 import { INTEGRATIONS } from "./integrations";
 import { numberById, ownNumber, type NumberWithSecrets } from "./numbers";
 import { variablesOf } from "./schemas";
-import { type SendWhatsappInput, writeWhatsappMessage } from "./send";
+import { publicMediaLink, type SendWhatsappInput, writeWhatsappMessage } from "./send";
 import { windowOf } from "./window";
 
 const ROOM_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(\+[1-9]\d{7,14})$/i;
@@ -95,9 +95,9 @@ async function draftSends(room: Room, number: NumberWithSecrets, contact: string
   if (draft.attachments.length > 1) throw refuse("attachments", "validation.maxItems::1");
   const [file] = draft.attachments;
   if (!file) return [{ ...base, type: "text", text: { body: draft.body } }];
-  const id = fileIdOf(file.uri);
-  if (!id) throw refuse("attachments", "validation.option");
-  const link = signedFileUrl(id, MEDIA_LINK_TTL, env().APP_URL.replace(/\/+$/, ""));
+  // Our own upload (an agent's file): a signed link to it; else a public https link (a flow's media URL), as the send API takes.
+  const link = providerFileLink(file, MEDIA_LINK_TTL, publicMediaLink);
+  if (!link) throw refuse("attachments", "validation.option");
   const caption = draft.body || undefined;
   switch (file.type) {
     case "image":
@@ -131,7 +131,10 @@ export const whatsappLive: LiveMessaging = {
     } satisfies LiveConnection;
   },
 
-  async accept(ctx: SignedInCtx, room, draft, transaction) {
+  // Its text goes without Graph's buttons (an agent's suggestions are not shown; the flow bot numbers its choices).
+  noSuggestions: true,
+
+  async accept(ctx: SenderCtx, room, draft, transaction) {
     const { number, contact } = await roomNumber(room);
     let body = draft.body;
     let messageId = "";

@@ -19,29 +19,10 @@ import { normalizePhone } from "../contacts/phone";
 import { cleanCnpj, isValidCnpj } from "../lib/cnpj";
 import { email, text } from "../lib/fields";
 import { z } from "../lib/zod";
+import { VERTICALS, REQUEST_INTEGRATIONS } from "./request-constants";
+export { VERTICALS, REQUEST_INTEGRATIONS } from "./request-constants";
 
-/** Meta's business categories (the `vertical` of a number's business profile), in Meta's order. */
-export const VERTICALS = [
-  "AUTO",
-  "BEAUTY",
-  "APPAREL",
-  "EDU",
-  "ENTERTAIN",
-  "EVENT_PLAN",
-  "FINANCE",
-  "GROCERY",
-  "GOVT",
-  "HOTEL",
-  "HEALTH",
-  "NONPROFIT",
-  "PROF_SERVICES",
-  "RETAIL",
-  "TRAVEL",
-  "RESTAURANT",
-  "OTHER",
-] as const;
 export type Vertical = (typeof VERTICALS)[number];
-export const REQUEST_INTEGRATIONS = ["cloud", "onprem"] as const;
 
 export const DISPLAY_NAME_MIN = 3;
 export const DISPLAY_NAME_MAX = 200;

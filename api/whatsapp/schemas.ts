@@ -14,15 +14,11 @@
  * Messages are locale keys; no model imports (the /whatsapp/templates/new form uses these too).
  */
 import { z } from "../lib/zod";
+import { TEMPLATE_CATEGORIES, MAX_BUTTONS, VARIABLE, variablesOf } from "./constants";
+export { TEMPLATE_CATEGORIES, MAX_BUTTONS, variablesOf } from "./constants";
 
-export const TEMPLATE_CATEGORIES = ["utility", "marketing", "authentication"] as const;
-export const MAX_BUTTONS = 3;
-const VARIABLE = /\{\{\s*(\d+)\s*\}\}/g;
 const E164 = /^\+[1-9]\d{7,14}$/;
 const digits = (max: number) => z.string().trim().min(1, "validation.required").max(max, `validation.maxLength::${max}`).regex(/^\d+$/, "validation.invalid");
-
-/** The numbers of the variables in a text, in order of appearance. */
-export const variablesOf = (text: string) => [...text.matchAll(VARIABLE)].map((m) => Number(m[1]));
 
 /** A Cloud API number: its ids at Meta and the credentials of the customer's Meta app. */
 export const connectCloudNumberSchema = z.object({

@@ -22,9 +22,10 @@ import { sequelize } from "../../models";
 import { debitBalance } from "../accounts/balance";
 import { auditFields, recordAudit } from "../audit/record";
 import { writeOneSms } from "../sms/accept-batch";
+import { storedAnswer } from "../sms/idempotency";
 import { whatsappProvider } from "../channels/whatsapp/adapter";
 import { dispatchStream } from "../channels/registry";
-import type { SignedInCtx } from "../lib/context";
+import type { SenderCtx, SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { exec, row } from "../lib/sql";
 import { claimUnits, hasProductSql } from "../products/products";
@@ -308,7 +309,7 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
     .update(JSON.stringify(await mediaByContent(accountId, data)))
     .digest("hex");
   if (idempotencyKey !== null) {
-    const stored = await storedAnswer(accountId, idempotencyKey, hash);
+    const stored = await storedAnswer<{ data: AcceptedWhatsapp }>(accountId, idempotencyKey, hash);
     if (stored) return stored;
   }
   await withMediaLinks(accountId, data);
@@ -362,17 +363,6 @@ async function withMediaLinks(accountId: string, data: SendWhatsappInput) {
   if (m?.id) Object.assign(data, { [kind]: await mediaByIdAsLink(accountId, kind, m) });
 }
 
-async function storedAnswer(accountId: string, key: string, hash: string, transaction?: Transaction): Promise<{ data: AcceptedWhatsapp } | null> {
-  const stored = await row<{ request_hash: string; response: { data: AcceptedWhatsapp } }>(
-    `SELECT request_hash, response FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
-    [accountId, key],
-    { transaction },
-  );
-  if (!stored) return null;
-  if (stored.request_hash !== hash) throw new AppError("IDEMPOTENCY_CONFLICT");
-  return stored.response;
-}
-
 type SendingNumber = { id: string; phone_number_id: string; integration: "cloud" | "onprem" };
 
 /** The one-at-a-time write (steps 1–5 in ONE transaction, the debit last): the exact answer of a send the batch could not take. */
@@ -380,7 +370,7 @@ async function acceptAlone(ctx: SignedInCtx, data: SendWhatsappInput, number: Se
   const accountId = ctx.actor.accountId;
   return sequelize().transaction(async (transaction) => {
     if (idempotencyKey !== null) {
-      const stored = await storedAnswer(accountId, idempotencyKey, hash, transaction);
+      const stored = await storedAnswer<{ data: AcceptedWhatsapp }>(accountId, idempotencyKey, hash, transaction);
       if (stored) return stored;
     }
     const written = await writeWhatsappMessage(ctx, data, number, transaction, idempotencyKey === null ? null : { key: idempotencyKey, hash });
@@ -391,10 +381,12 @@ async function acceptAlone(ctx: SignedInCtx, data: SendWhatsappInput, number: Se
 /**
  * Steps 2–5 of one send in the caller's `transaction`, the debit last (402 INSUFFICIENT_BALANCE
  * rolls it all back): the message, its outbox row and queued event, the key's answer, the audit
- * entry. Also an agent's message in a WhatsApp live chat room (./live.ts), in the room's transaction.
+ * entry. Also an agent's or the flow bot's message in a WhatsApp live chat room (./live.ts), in the
+ * room's transaction. It checks no permission (its callers do): `ctx` only names the account and
+ * the user for the audit (null for the bot).
  */
 export async function writeWhatsappMessage(
-  ctx: SignedInCtx,
+  ctx: SenderCtx,
   data: SendWhatsappInput,
   number: SendingNumber,
   transaction: Transaction,
@@ -445,7 +437,11 @@ export async function writeWhatsappMessage(
       t,
     );
   }
-  await recordAudit({ ...ctx, transaction }, "whatsapp.accepted", { meta: { id: answer.data.id, type: data.type, category: p.category, price: p.price, currency: p.currency } });
+  await recordAudit({ ip: ctx.ip, userAgent: ctx.userAgent, transaction }, "whatsapp.accepted", {
+    accountId,
+    userId: ctx.actor.userId,
+    meta: { id: answer.data.id, type: data.type, category: p.category, price: p.price, currency: p.currency },
+  });
   // The debit last: the balance row is locked only from here to the commit.
   if (!(await debitBalance(accountId, p.price, transaction))) throw new AppError("INSUFFICIENT_BALANCE");
   return { answer, text: p.text };

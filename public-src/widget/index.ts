@@ -19,10 +19,10 @@
  * the launcher's badge; a header button turns a short WebAudio tone on new agent messages on and
  * off. Edit/Delete sit only on the visitor's messages after the other side's last one, shown on
  * hover or keyboard focus. Host page CSP: no inline script, no eval; the styles go in as a
- * constructed stylesheet (adoptedStyleSheets), which style-src does not restrict (README,
- * "Embedding the widget").
+ * constructed stylesheet (adoptedStyleSheets), which style-src does not restrict, or, where that
+ * is missing, as a <link> to APP/widget.css (style-src APP) (README, "Embedding the widget").
  */
-import { TYPING_EVERY_MS, TYPING_SHOW_MS } from "../../api/live/limits";
+import { TYPING_EVERY_MS, TYPING_SHOW_MS, WIDGET_CONFIG_EVERY_MS } from "../../api/live/limits";
 import { type LiveCommandError, type LiveEventFrame, type LiveFrame, LiveTransport } from "../../remix/app/lib/live-transport";
 import { renderMarkup } from "../../remix/app/lib/markup";
 import en from "../../public/locales/en/widget.json";
@@ -47,7 +47,7 @@ type Message = {
   created_at: string;
   suggestions?: string[];
 };
-type Room = { id: string; status: "QUEUE" | "OPEN" | "CLOSED"; protocol: string; agent_id: string | null };
+type Room = { id: string; status: "QUEUE" | "OPEN" | "CLOSED" | "BOT"; protocol: string; agent_id: string | null };
 type Participant = { id: string; name: string };
 type Config = {
   key: string; enabled: boolean; title_online: string; title_offline: string; welcome: string; offline_message: string; agents_online: boolean; position: "left" | "center" | "right";
@@ -65,6 +65,8 @@ const POLL_MS = 5000;
 const COMMAND_TIMEOUT_MS = 10_000;
 /** Close codes (realtime/connection.ts CLOSE): the token expired, or the room is no longer this visitor's. */
 const TOKEN_REFUSED = [4401, 4403];
+/** The content hash of public/widget.css (api/cli/widget-bundle.ts). */
+declare const WIDGET_CSS_V: string;
 
 
 const script = document.currentScript as HTMLScriptElement | null;
@@ -117,6 +119,8 @@ export class Widget {
   private store: string;
   private root!: ShadowRoot;
   private config!: Config;
+  /** When the config was last read (Date.now()). */
+  private configAt = 0;
   private visitor: { visitor_id: string; visitor_token: string } | null = null;
   private room: Room | null = null;
   private messages = new Map<string, Message>();
@@ -202,6 +206,7 @@ export class Widget {
   async start() {
     try {
       this.config = await this.call<Config>("GET", "/config");
+      this.configAt = Date.now();
     } catch {
       return; // unknown key: nothing to show
     }
@@ -212,7 +217,22 @@ export class Widget {
     if (this.page) this.toggle(true);
     this.render();
     addEventListener("focus", () => this.markRead());
-    document.addEventListener("visibilitychange", () => this.markRead());
+    document.addEventListener("visibilitychange", () => (this.markRead(), this.reloadConfig()));
+    setInterval(() => this.reloadConfig(), WIDGET_CONFIG_EVERY_MS);
+  }
+
+  /**
+   * Agents come and go, opening hours start and end: the config is read again (at most every
+   * WIDGET_CONFIG_EVERY_MS) while the panel is open and shown and no agent attends this
+   * conversation, so the greeting, offline message and offline form follow without a reload.
+   */
+  private async reloadConfig() {
+    if (!this.open || document.visibilityState !== "visible" || this.room?.status === "OPEN" || Date.now() - this.configAt < WIDGET_CONFIG_EVERY_MS - 500) return;
+    this.configAt = Date.now();
+    const c = await this.call<Config>("GET", "/config").catch(() => this.config);
+    if (JSON.stringify(c) === JSON.stringify(this.config)) return;
+    this.config = c;
+    this.render();
   }
 
   private forget() {
@@ -526,25 +546,28 @@ export class Widget {
       this.scrollToEnd();
       this.textarea.focus();
       this.markRead();
+      this.reloadConfig();
     }
   }
 
   // ---- view
 
   private build() {
-    const c = this.config.colors;
-    const vars = Object.entries(c)
-      .map(([part, v]) => `--${part}-bg:${v.bg};--${part}-text:${v.text};`)
-      .join("");
-    const css = `:host{${vars}--highlight:${this.config.highlight_color}}${CSS}`;
+    const vars = [...Object.entries(this.config.colors).flatMap(([part, v]) => [[`--${part}-bg`, v.bg], [`--${part}-text`, v.text]]), ["--highlight", this.config.highlight_color]];
     // A constructed sheet: no <style> element, so a host CSP without 'unsafe-inline' styles allows it.
     const root = this.root as ShadowRoot & { adoptedStyleSheets?: CSSStyleSheet[] };
-    let style: HTMLStyleElement | string = "";
-    if (root.adoptedStyleSheets) {
+    let style: HTMLLinkElement | string = "";
+    try {
+      if (!root.adoptedStyleSheets) throw 0;
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
+      sheet.replaceSync(`:host{${vars.map(([k, v]) => `${k}:${v}`).join(";")}}${CSS}`);
       root.adoptedStyleSheets = [sheet];
-    } else (style = h("style")).textContent = css;
+    } catch {
+      // No constructable stylesheets (Safari < 16.4): the same CSS as a file of ours (style-src APP),
+      // the colors set on the host through CSSOM, which a CSP allows.
+      style = h("link", { rel: "stylesheet", href: `${this.base}/widget.css?v=${WIDGET_CSS_V}` });
+      for (const [k, v] of vars) (this.root.host as HTMLElement).style.setProperty(k, v);
+    }
     const launcher = h("button", { class: `launcher ${this.config.position}`, type: "button", "aria-expanded": "false", "aria-label": this.t.open, onclick: () => this.toggle() }, svg(CHAT));
     const title = h("button", { class: "title", type: "button", "aria-controls": "users", onclick: () => ((this.showUsers = !this.showUsers), this.renderUsers()) });
     const subtitle = h("span", { class: "subtitle" });
@@ -758,7 +781,7 @@ export class Widget {
     }
     // HH:mm on the visitor's own clock.
     bubble.append(h("time", { class: "at", datetime: m.created_at }, new Date(m.created_at).toTimeString().slice(0, 5)));
-    const out = h("div", { class: `msg ${mine ? "me" : m.author === "agent" ? "them" : "system"}`, "data-id": m.id }, bubble);
+    const out = h("div", { class: `msg ${mine ? "me" : m.author === "agent" || m.author === "bot" ? "them" : "system"}`, "data-id": m.id }, bubble);
     if (who) {
       const name = this.participants.find((p) => p.id === m.user_id)?.name || this.t.agent;
       const av = h("span", { class: "av", "aria-hidden": "true" }, name.split(/\s+/).map((w) => w[0]).join("").slice(0, 2).toUpperCase());

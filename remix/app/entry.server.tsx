@@ -2,12 +2,12 @@ import { Transform } from "node:stream";
 import type { EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
-import { createInstance } from "i18next";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider, initReactI18next } from "react-i18next";
 import { oauthSignInOrigins } from "./lib/authenticator.server";
-import { i18nConfig, type Lng } from "./lib/i18n";
+import type { Lng } from "./lib/i18n";
+import { LiteI18n, type Store } from "./lib/i18n-lite";
+import { I18nProvider } from "./lib/react-i18n";
 import { i18next, renderResources } from "./lib/i18n.server";
 import { NonceProvider } from "./lib/nonce";
 import { htmlSecurityHeaders, newNonce } from "./lib/security-headers.server";
@@ -35,12 +35,11 @@ function withoutNulPadding() {
 
 export default async function handleRequest(request: Request, status: number, headers: Headers, context: EntryContext) {
   const lng = (await i18next.getLocale(request)) as Lng;
-  const instance = createInstance();
   // The same namespaces the root loader sends to the browser (ADR 049): a namespace the page lacks
   // shows as "ns:key" in the server's HTML too, not only after hydration.
   const rootData = context.staticHandlerContext.loaderData?.root as { i18n?: Record<string, unknown> } | undefined;
   const namespaces = rootData?.i18n ? Object.keys(rootData.i18n) : undefined;
-  await instance.use(initReactI18next).init({ ...i18nConfig, lng, ns: namespaces, resources: renderResources(lng, namespaces), initImmediate: false });
+  const instance = new LiteI18n(lng, renderResources(lng, namespaces) as Store);
   const waitFor = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
   const nonce = newNonce();
   // A route says `handle = { embeddable: true }` when customers may frame it (the hosted webchat).
@@ -50,9 +49,9 @@ export default async function handleRequest(request: Request, status: number, he
     let failed = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nextProvider i18n={instance}>
+        <I18nProvider i18n={instance}>
           <RemixServer context={context} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-        </I18nextProvider>
+        </I18nProvider>
       </NonceProvider>,
       {
         nonce,

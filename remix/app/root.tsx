@@ -1,10 +1,8 @@
-import "~/lib/zod-jitless";
 import type { LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { json } from "@remix-run/node";
 import { isRouteErrorResponse, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { useChangeLanguage } from "remix-i18next/react";
+import { useChangeLanguage, useTranslation } from "~/lib/react-i18n";
 import { publicEnv } from "~api/lib/env";
 import { brandForHost } from "~api/whitelabel/services";
 import { ToastProvider } from "~/components/ui/toast";
@@ -101,7 +99,7 @@ export default function App() {
   const { t, i18n } = useTranslation();
   // A language switch during client navigation brings the new language's namespaces with it.
   for (const [ns, bundle] of Object.entries(data.i18n)) {
-    if (!i18n.hasResourceBundle(data.lng, ns)) i18n.addResourceBundle(data.lng, ns, bundle, true, true);
+    if (!i18n.hasResourceBundle(data.lng, ns)) i18n.addResourceBundle(data.lng, ns, bundle);
   }
   useChangeLanguage(data.lng);
   const initial = data.toast

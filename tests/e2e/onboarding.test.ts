@@ -1,7 +1,8 @@
 /**
  * A new account's first sent message without help (issue 19, ADR 050), in Chromium: it registers,
- * its verification e-mail shows on the page after registering (the outbox, outside production: the
- * registrant cannot sign in before verifying), it verifies, and follows the home
+ * opens its development mailbox (/dev/mailbox, outside production) from the page after registering
+ * — not signed in: the registrant cannot sign in before verifying —, verifies through the
+ * verification e-mail's link there, and follows the home
  * page's checklist — the trial (with its credit), its own mobile on the profile, a test SMS to it
  * through the simulator provider until one is delivered — each step ticking itself.
  */
@@ -31,13 +32,21 @@ describe.skipIf(!hasChromium)("onboarding in Chromium", () => {
       await page.getByRole("button", { name: "Criar conta" }).click();
       await page.waitForURL("**/success");
 
-      // Outside production the page after registering shows the registrant's own verification e-mail (the outbox, ADR 050).
-      const devMail = page.getByTestId("dev-mail");
-      await devMail.getByText("Caixa de saída (desenvolvimento)").waitFor();
-      const link = (await devMail.getByRole("link").filter({ hasText: "/email-verify/" }).first().getAttribute("href"))!;
-      expect(link).toMatch(/^\/email-verify\//);
-      await page.goto(link);
-      await page.getByText("E-mail verificado").waitFor();
+      // Outside production the page after registering leads to the registrant's own mailbox, not signed in (the outbox, ADR 050).
+      await page.getByTestId("dev-mail").getByRole("link", { name: "Abrir a caixa de saída de desenvolvimento" }).click();
+      await page.waitForURL((u) => u.pathname === "/dev/mailbox");
+      const mailbox = page.getByTestId("mailbox");
+      await expect.poll(() => mailbox.locator("[data-mail-id]").count()).toBe(1);
+      await mailbox.getByText(email).waitFor();
+      await mailbox.getByRole("link", { name: "Confirme seu e-mail" }).click();
+      await page.waitForURL(/\/dev\/mailbox\/[0-9a-f-]{36}$/);
+      // The verification link opens in a new tab (the e-mail's links leave the mailbox).
+      const [verified] = await Promise.all([
+        page.context().waitForEvent("page"),
+        page.getByTestId("mail-links").getByRole("link").filter({ hasText: "/email-verify/" }).first().click(),
+      ]);
+      await verified.getByText("E-mail verificado").waitFor();
+      await verified.close();
 
       await signIn(page, { email, password });
       const step = (key: string) => page.locator(`[data-testid="onboarding"] [data-step="${key}"]`);

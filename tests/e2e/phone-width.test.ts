@@ -12,8 +12,9 @@ import { NAV } from "../../remix/app/components/shell/nav";
 import { giveOmni, registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
 import { makeLiveRooms } from "../support/factories";
-import { APP_ROUTES, GUEST_ROUTES } from "../support/spec-routes";
+import { APP_ROUTES, GUEST_ROUTES, ID } from "../support/spec-routes";
 import { DEMO_PASSWORD } from "../support/web";
+import { query } from "../support/db";
 
 requireChromiumInCi();
 
@@ -21,8 +22,10 @@ const WIDTH = 375;
 const PHONE = { viewport: { width: WIDTH, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 /** The spec's routes and the sidebar's own (e.g. /live/preferences, /dev/mailbox), once each. */
+/** Screens outside the spec's list and the sidebar: RCS campaigns (issue 21). */
+const MORE_ROUTES = ["/rcs/campaigns", "/rcs/campaigns/new", `/rcs/campaigns/${ID}`];
 const CUSTOMER_ROUTES = [
-  ...new Set([...APP_ROUTES.filter((p) => !p.startsWith("/admin")), ...NAV.flatMap((g) => g.items.map((i) => i.href)).filter((p) => !p.startsWith("/admin"))]),
+  ...new Set([...APP_ROUTES.filter((p) => !p.startsWith("/admin")), ...NAV.flatMap((g) => g.items.map((i) => i.href)).filter((p) => !p.startsWith("/admin")), ...MORE_ROUTES]),
 ];
 const STAFF_ROUTES = [...new Set([...APP_ROUTES, ...NAV.flatMap((g) => g.items.map((i) => i.href))].filter((p) => p.startsWith("/admin")))];
 
@@ -118,7 +121,12 @@ describe.skipIf(!hasChromium)("every screen at 375 px", () => {
     const first = await phone(browser(), "owner@demo.example");
     // A second page of the same signed-in context (same cookies): two routes at a time.
     const second = await first.context().newPage();
-    const { overflow, skipped, opened } = await walk([first, second], CUSTOMER_ROUTES);
+    // Screens of one record of the demo (the spec list's {id} placeholders answer 404): its RCS agent and templates (issue 21).
+    const demoRecords = await query<{ path: string }>(
+      `SELECT '/rcs/agents/' || a.id AS path FROM rcs_agents a WHERE a.rbm_agent_id = 'lojademo@rbm.goog'
+       UNION ALL SELECT '/rcs/templates/edit?id=' || t.id FROM rcs_templates t JOIN rcs_agents a ON a.account_id = t.account_id AND a.rbm_agent_id = 'lojademo@rbm.goog'`,
+    );
+    const { overflow, skipped, opened } = await walk([first, second], [...CUSTOMER_ROUTES, ...demoRecords.map((r) => r.path)]);
     console.info(`owner: ${opened} screens at ${WIDTH} px; skipped ${skipped.length}: ${skipped.join(", ")}`);
     expect(overflow).toEqual([]);
     expect(opened).toBeGreaterThan(80);

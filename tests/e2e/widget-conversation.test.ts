@@ -6,8 +6,10 @@
  * both ways; the launcher's unread badge counts agent messages while the panel is closed (plural,
  * in its label) and clears on opening; the sound toggle is pressed/unpressed, kept over a reload,
  * and plays a WebAudio tone per new agent message only when on; Edit/Delete sit only on the
- * visitor's messages after the agent's last one, shown on hover and on keyboard focus. Then the
- * widget on a host page whose Content-Security-Policy allows no inline script or style.
+ * visitor's messages after the agent's last one, shown on hover and on keyboard focus. The offline
+ * message follows an agent connecting and leaving while the widget stays open. Then the widget on a
+ * host page whose Content-Security-Policy allows no inline script or style, also in a browser without
+ * constructable stylesheets (its styles from APP/widget.css).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -175,6 +177,39 @@ describe.skipIf(!hasChromium)("widget conversation in Chromium (issue 19)", () =
     await visitor.context().close();
   });
 
+  it("switches between the offline message and the greeting alone as an agent connects and leaves, without a reload", async () => {
+    const owner = await registerPerson("e2ewavail");
+    await giveOmni(owner.accountId);
+    const { token } = await login(owner.email, owner.password);
+    const as = (path: string, opts: Parameters<typeof api>[1] = {}) => api(path, { ...opts, token, account: owner.accountId });
+    const widget = (await as("/api/live/widget")).body;
+    const greeting = "Olá! Como podemos ajudar?";
+    const offline = "Nenhum atendente agora; deixe sua mensagem.";
+    expect((await as("/api/live/widget", { method: "PUT", body: { ...widget.settings, welcome: greeting, offline_message: offline } })).status).toBe(200);
+
+    // The visitor opens the widget while no agent is connected: the greeting, then the offline message.
+    const visitor = await newPage(browser());
+    await visitor.goto(`/live/simulator?key=${widget.widget_key}`);
+    await visitor.getByRole("button", { name: "Abrir o chat" }).click();
+    const bubbles = visitor.locator(".list .msg");
+    await expect.poll(() => bubbles.allInnerTexts()).toEqual([greeting, offline]);
+
+    // An agent signs in and is Available on /live: the widget, still open, drops the offline message.
+    const agent = await newPage(browser());
+    await signIn(agent, owner);
+    await agent.goto("/live");
+    const status = agent.locator('[data-testid="live-header-status"][data-connection="open"]');
+    await status.waitFor({ timeout: 15_000 });
+    await expect.poll(() => status.textContent()).toContain("Disponível");
+    // Re-read every 15 s (WIDGET_CONFIG_EVERY_MS) while the panel is open: within 30 s.
+    await expect.poll(() => bubbles.allInnerTexts(), { timeout: 30_000 }).toEqual([greeting]);
+
+    // The agent leaves (the connection closes): the offline message is back.
+    await agent.context().close();
+    await expect.poll(() => bubbles.allInnerTexts(), { timeout: 30_000 }).toEqual([greeting, offline]);
+    await visitor.context().close();
+  }, 120_000);
+
   it("works on another site whose CSP allows no inline script or style (the documented directives)", async () => {
     const owner = await registerPerson("e2ewcsp");
     await giveOmni(owner.accountId);
@@ -215,6 +250,56 @@ describe.skipIf(!hasChromium)("widget conversation in Chromium (issue 19)", () =
     // The live socket is up (a frame arrived on it), and nothing was refused.
     await expect.poll(() => sockets.some((u) => u.startsWith(`${ws}/realtime/ws?visitor=`))).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+    await page.context().close();
+    await new Promise((ok) => site.close(ok));
+  });
+
+  it("is styled without constructable stylesheets (Safari < 16.4): a <link> to APP/widget.css, under a CSP with style-src APP", async () => {
+    const owner = await registerPerson("e2ewcss");
+    await giveOmni(owner.accountId);
+    const { token } = await login(owner.email, owner.password);
+    const as = (path: string, opts: Parameters<typeof api>[1] = {}) => api(path, { ...opts, token, account: owner.accountId });
+    const widget = (await as("/api/live/widget")).body;
+    const colors = { ...widget.settings.colors, launcher: { bg: "#112233", text: "#fafafa" } };
+    expect((await as("/api/live/widget", { method: "PUT", body: { ...widget.settings, colors } })).status).toBe(200);
+    const origin = new URL(inject("webUrl")).origin;
+    const ws = origin.replace(/^http/, "ws");
+    const csp = `default-src 'none'; script-src ${origin}; connect-src ${origin} ${ws}; img-src ${origin} data: blob:; media-src ${origin}; style-src ${origin}`;
+    const site = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-security-policy": csp });
+      res.end(
+        `<!doctype html><html lang="pt-BR"><head><title>Loja</title></head><body><h1>Loja</h1><script src="${origin}/widget.js" data-key="${widget.widget_key}" async></script></body></html>`,
+      );
+    });
+    await new Promise<void>((ok) => site.listen(0, "127.0.0.1", ok));
+    const page = await newPage(browser());
+    // A browser without constructable stylesheets, and every CSP violation, from before the widget runs.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __csp: string[] };
+      w.__csp = [];
+      document.addEventListener("securitypolicyviolation", (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+      for (const proto of [ShadowRoot.prototype, Document.prototype]) delete (proto as { adoptedStyleSheets?: unknown }).adoptedStyleSheets;
+      delete (CSSStyleSheet.prototype as { replaceSync?: unknown }).replaceSync;
+      delete (CSSStyleSheet.prototype as { replace?: unknown }).replace;
+    });
+    await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
+    expect(await page.evaluate(() => "adoptedStyleSheets" in ShadowRoot.prototype || "replaceSync" in CSSStyleSheet.prototype)).toBe(false);
+    const launcher = page.getByRole("button", { name: "Abrir o chat" });
+    await launcher.waitFor();
+    // The stylesheet is a file of ours, by its content hash.
+    expect(await page.locator("link[rel=stylesheet]").getAttribute("href")).toMatch(new RegExp(`^${origin}/widget\\.css\\?v=[0-9a-f]{12}$`));
+    // Styled once it loads: a round, fixed launcher in the account's launcher colors (set on the host through CSSOM).
+    const look = () => launcher.evaluate((el) => ["position", "borderRadius", "backgroundColor", "color"].map((p) => getComputedStyle(el)[p as "position"]));
+    await expect.poll(look).toEqual(["fixed", "50%", "rgb(17, 34, 51)", "rgb(250, 250, 250)"]);
+    await launcher.click();
+    await page.getByRole("textbox", { name: "Escreva uma mensagem…" }).waitFor();
+    expect(await page.locator(".win").evaluate((el) => getComputedStyle(el).position)).toBe("fixed");
+    expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
+    // Served like the script: five minutes of cache, as CSS.
+    const css = await fetch(`${origin}/widget.css`);
+    expect(css.headers.get("content-type")).toMatch(/^text\/css/);
+    expect(css.headers.get("cache-control")).toBe((await fetch(`${origin}/widget.js`)).headers.get("cache-control"));
+    expect(await css.text()).toContain(".launcher{position:fixed");
     await page.context().close();
     await new Promise((ok) => site.close(ok));
   });

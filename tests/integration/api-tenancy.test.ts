@@ -390,6 +390,19 @@ describe("GET /api/docs/json", () => {
       ["put", "/api/me"],
       ["put", "/api/me/password"],
       ["put", "/api/me/locale"],
+      ["get", "/api/flow/flows"],
+      ["post", "/api/flow/flows"],
+      ["get", "/api/flow/flows/{id}"],
+      ["put", "/api/flow/flows/{id}"],
+      ["post", "/api/flow/flows/{id}/publish"],
+      ["post", "/api/flow/flows/status"],
+      ["post", "/api/flow/flows/{id}/restore/{version}"],
+      ["post", "/api/flow/flows/{id}/streams"],
+      ["post", "/api/flow/flows/{id}/test"],
+      ["get", "/api/flow/streams"],
+      ["get", "/api/flow/streams/{id}"],
+      ["put", "/api/flow/streams/{id}"],
+      ["post", "/api/flow/streams/insights"],
     ];
     for (const [method, path] of expected) {
       expect(paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeTruthy();

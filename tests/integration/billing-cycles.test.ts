@@ -50,7 +50,7 @@ function runBilling(now: string): Promise<Report> {
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.stderr.on("data", (c) => process.stderr.write(c));
-    child.on("exit", (code) => (code === 0 ? done(JSON.parse(out.trim().split("\n").pop()!)) : fail(new Error(`billing run exited ${code}`))));
+    child.on("close", (code) => (code === 0 ? done(JSON.parse(out.trim().split("\n").pop()!)) : fail(new Error(`billing run exited ${code}`))));
   });
 }
 

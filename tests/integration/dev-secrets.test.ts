@@ -44,14 +44,14 @@ function firstOutcome(script: string, env: NodeJS.ProcessEnv, listening: RegExp)
       if (line) return;
       line = output.split("\n").find((l) => listening.test(l));
       if (line) {
-        child.removeAllListeners("exit");
-        child.once("exit", () => done({ exited: null, listened: line!, output }));
+        child.removeAllListeners("close");
+        child.once("close", () => done({ exited: null, listened: line!, output }));
         child.kill("SIGKILL");
       }
     };
     child.stdout.on("data", seen);
     child.stderr.on("data", seen);
-    child.on("exit", (code) => done({ exited: code, listened: null, output }));
+    child.on("close", (code) => done({ exited: code, listened: null, output }));
   });
 }
 

@@ -409,6 +409,88 @@ describe("the simulator's SMTP peer", () => {
     expect(attempts.get(from)).toBe(3);
   });
 
+  it("slows its intake while reports wait: past the waiting bound a message's DATA is answered only once reports drain (bounded memory)", async () => {
+    // A listener that takes every report's DATA and answers nothing until released.
+    const held: Array<() => void> = [];
+    let released = false;
+    let took = 0;
+    const slow = new SMTPServer({
+      // The peer keeps its pooled connections: closing ends them after a second.
+      closeTimeout: 1000,
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData(stream, _session, callback) {
+        stream.on("data", () => undefined);
+        stream.on("end", () => {
+          took++;
+          if (released) callback();
+          else held.push(() => callback());
+        });
+      },
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => slow.listen(port, "127.0.0.1", () => r()));
+    const heldDomain = `held.${domain}`;
+    const routed = await fetch(new URL("/email/_sim/routes", inject("simulatorUrl")), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${inject("simulatorApiKey")}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ domain: heldDomain, port }),
+    });
+    expect(routed.status).toBe(200);
+    const stats = async () =>
+      ((await (await sim("/email/_sim/reports")).json()) as { data: { in_flight: number; waiting: number; waiting_max: number; intake_waiting: number } }).data;
+    const { waiting_max: bound } = await stats();
+    const transport = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: peerPort,
+      secure: false,
+      ignoreTLS: true,
+      pool: true,
+      maxConnections: 8,
+      maxMessages: Number.POSITIVE_INFINITY,
+    });
+    // More messages than the reports in flight (16) and the waiting bound can hold.
+    const total = bound + 40;
+    let answered = 0;
+    let sends: Array<Promise<void>> = [];
+    try {
+      sends = Array.from({ length: total }, (_, i) =>
+        transport
+          .sendMail({
+            from: `Loja <vendas@${domain}>`,
+            to: `cliente-${i}@destino.test`,
+            subject: "Fila",
+            text: "Olá",
+            envelope: { from: `r-${i}@${heldDomain}`, to: [`cliente-${i}@destino.test`] },
+          })
+          .then(() => {
+            answered++;
+          }),
+      );
+      // The peer stops answering DATA: some messages wait at the sender, reports stay within the bound.
+      await expect.poll(async () => (await stats()).intake_waiting, { timeout: 60_000, interval: 200 }).toBeGreaterThan(0);
+      const full = await stats();
+      expect(full.waiting).toBeLessThanOrEqual(bound);
+      expect(answered).toBeLessThan(total);
+      // The listener takes its reports again: every message is answered, every report delivered.
+      released = true;
+      for (const go of held.splice(0)) go();
+      await Promise.all(sends);
+      expect(answered).toBe(total);
+      await expect.poll(() => took, { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(total);
+      await expect.poll(async () => await stats(), { timeout: 30_000, interval: 200 }).toMatchObject({ in_flight: 0, waiting: 0, intake_waiting: 0 });
+    } finally {
+      // Whatever happened, the peer's queue drains before this listener goes (the simulator serves every test file).
+      released = true;
+      for (const go of held.splice(0)) go();
+      await Promise.allSettled(sends);
+      await expect.poll(async () => (await stats()).waiting, { timeout: 60_000, interval: 200 }).toBe(0);
+      transport.close();
+      await new Promise<void>((r) => slow.close(() => r()));
+    }
+  }, 180_000);
+
   it("answers /email/_sim only with the simulator's key; an unknown id is 404", async () => {
     expect((await sim("/email/_sim/messages", null)).status).toBe(401);
     expect((await sim("/email/_sim/messages", "wrong-key-0123456789")).status).toBe(401);

@@ -203,6 +203,47 @@ describe("Telegram", () => {
     expect((await telegramMessages()).at(-1)).toMatchObject({ room_id, body: "Falar com atendente" });
   });
 
+  it("a flow on Telegram (ADR 054): a new chat opens a BOT room; the bot's question goes out with its buttons as the keyboard, the answer comes back in, the bot's reply goes out once", async () => {
+    const draft = {
+      nodes: [
+        { id: "start", type: "start", data: {} },
+        { id: "ask", type: "question", data: { text: "Qual seu nome?", check: "text", store: { kind: "variable", name: "nome" }, choices: ["Prefiro não dizer"] } },
+        { id: "bye", type: "end", data: { message: "Prazer, {{nome}}!" } },
+      ],
+      edges: [
+        { id: "e1", source: "start", output: "next", target: "ask" },
+        { id: "e2", source: "ask", output: "answer", target: "bye" },
+      ],
+    };
+    const flow = await as("/api/flow/flows", { body: { name: "Telegram bot", channel: "telegram", trigger: "inbound", draft } });
+    expect(flow.status, JSON.stringify(flow.body)).toBe(201);
+    expect((await as(`/api/flow/flows/${flow.body.data.id}/publish`, { method: "POST" })).status).toBe(200);
+    peer.reset();
+    const chat = { chat: { id: 55599, type: "private" }, from: { id: 55599, is_bot: false, first_name: "Joana" } };
+    expect((await postUpdate({ update_id: 60, message: { ...update(60).message, ...chat, text: "oi" } }, { "X-Telegram-Bot-Api-Secret-Token": secret })).status).toBe(200);
+    const asked = await waitFor("the bot's question", async () => peer.calls.find((c) => c.path.endsWith("/sendMessage") && c.json?.chat_id === "55599"));
+    expect(asked.json).toEqual({
+      chat_id: "55599",
+      text: "Qual seu nome?",
+      reply_markup: { keyboard: [[{ text: "Prefiro não dizer" }]], one_time_keyboard: true, resize_keyboard: true },
+    });
+    const [room] = await stack.query<{ id: string; status: string }>(`SELECT id, status FROM live_rooms WHERE account_id = $1 AND channel = 'telegram' AND external_id = '55599'`, [
+      accountId,
+    ]);
+    expect(room.status).toBe("BOT");
+    expect((await postUpdate({ update_id: 61, message: { ...update(61).message, ...chat, text: "Joana" } }, { "X-Telegram-Bot-Api-Secret-Token": secret })).status).toBe(200);
+    await waitFor("the bot's reply", async () => peer.calls.find((c) => c.path.endsWith("/sendMessage") && c.json?.text === "Prazer, Joana!"));
+    // Each bot message went out once and keeps Telegram's id.
+    await waitFor("both sent", async () => {
+      const bot = await stack.query<{ external_id: string | null }>(`SELECT external_id FROM live_messages WHERE room_id = $1 AND author = 'bot'`, [room.id]);
+      return bot.length === 2 && bot.every((m) => m.external_id) ? bot : null;
+    });
+    expect(peer.calls.filter((c) => c.path.endsWith("/sendMessage") && c.json?.chat_id === "55599")).toHaveLength(2);
+    const [closed] = await stack.query<{ status: string; close_reason: string }>(`SELECT status, close_reason FROM live_rooms WHERE id = $1`, [room.id]);
+    expect(closed).toEqual({ status: "CLOSED", close_reason: "flow" });
+    expect((await as("/api/flow/flows/status", { body: { ids: [flow.body.data.id], status: "inactive" } })).status).toBe(200);
+  });
+
   it("the agent typing shows as sendChatAction typing (at most one per 2.5 s)", async () => {
     const [{ room_id }] = await telegramMessages();
     peer.reset();

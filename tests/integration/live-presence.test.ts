@@ -57,6 +57,8 @@ beforeAll(async () => {
     `SELECT m.account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = 'admin@demo.example'`,
   );
   widgetKey = await setLiveSettings(accountId, { acceptanceOption: "automatic", queuedEnabled: true, defaultCapacity: 3 }, stack.query);
+  // Distribution is what this file is about: the demo's welcome flow (seeds/demo.ts) would hold new rooms as BOT.
+  await stack.query(`UPDATE flows SET status = 'inactive' WHERE account_id = $1 AND status = 'active'`, [accountId]);
   admin = await agent("admin@demo.example");
   other = await agent("agent@demo.example");
   // The agent became available first: the least-busy order (then status time) prefers them.

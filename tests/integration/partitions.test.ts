@@ -46,7 +46,7 @@ function run(cmd: string[], env: Record<string, string> = {}): Promise<string> {
     let out = "";
     child.stdout.on("data", (c) => (out += c));
     child.stderr.on("data", (c) => process.stderr.write(c));
-    child.on("exit", (code) => (code === 0 ? done(out) : fail(new Error(`${cmd.join(" ")} exited ${code}`))));
+    child.on("close", (code) => (code === 0 ? done(out) : fail(new Error(`${cmd.join(" ")} exited ${code}`))));
   });
 }
 

@@ -237,7 +237,7 @@ describe("scheduled sends", () => {
         let out = "";
         child.stdout.on("data", (c) => (out += c));
         child.stderr.on("data", (c) => process.stderr.write(c));
-        child.on("exit", (code) => (code === 0 ? done(JSON.parse(out.trim().split("\n").pop()!).released) : fail(new Error(`sweeper exited ${code}`))));
+        child.on("close", (code) => (code === 0 ? done(JSON.parse(out.trim().split("\n").pop()!).released) : fail(new Error(`sweeper exited ${code}`))));
       });
     const released = await Promise.all([sweeper(), sweeper()]);
     const rows = await query<{ outbox: number; queued_events: number; messages: number; dup: number }>(

@@ -3,27 +3,12 @@ import * as OTPAuth from "otpauth";
 import { describe, expect, it } from "vitest";
 import { seal } from "../../api/lib/crypto";
 import { lastMailTo, linkIn, query, uniqueEmail } from "../support/db";
-import { DEMO_PASSWORD, WebClient, location, signIn } from "../support/web";
+import { DEMO_PASSWORD, WebClient, location, registerOnWeb, signIn, STRONG_PASSWORD } from "../support/web";
 import { setUserByEmail } from "../support/factories";
 
-const STRONG = "Forte!Chave#2026x";
+const STRONG = STRONG_PASSWORD;
 
-async function registerFresh(c = new WebClient(), path = "/register") {
-  const email = uniqueEmail("reg");
-  await c.get(path);
-  const res = await c.post(path, {
-    firstName: "Ana",
-    lastName: "Souza",
-    companyName: "Padaria Boa",
-    email,
-    mobile: "",
-    password: STRONG,
-    confirmPassword: STRONG,
-    acceptTerms: "on",
-    locale: "pt-BR",
-  });
-  return { c, email, res };
-}
+const registerFresh = (c = new WebClient(), path = "/register") => registerOnWeb(c, { path });
 
 async function verifiedUser() {
   const { email } = await registerFresh();

@@ -4,6 +4,7 @@
  * messages only (with the live events), the greeting and offline message (issue 19), the built
  * script's size budget (15 KB gzip, issue 19), and the hosted pages.
  */
+import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -253,6 +254,11 @@ describe("the widget script", () => {
     const gz = gzipSync(js, { level: 9 }).byteLength;
     expect(gz).toBeGreaterThan(2_000); // it is the real widget, not an empty file
     expect(gz).toBeLessThanOrEqual(15 * 1024);
+    // Beside it, the same styles as a file (browsers without constructable stylesheets), asked for by content hash.
+    const css = readFileSync(out.replace(/\.js$/, ".css"), "utf8");
+    expect(css).toContain(".launcher{position:fixed");
+    const v = createHash("sha256").update(css).digest("hex").slice(0, 12);
+    expect(js.toString()).toContain(v);
     const served = await fetch(new URL("/widget.js", inject("webUrl")));
     expect(served.status).toBe(200);
     expect(await served.text()).toContain("mensageria-widget");

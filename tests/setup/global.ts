@@ -233,6 +233,8 @@ export async function setup(project: TestProject) {
       WEBHOOK_RETRY_SCALE: "0.0001",
       WEBHOOK_SWEEP_MS: "100",
       LIVE_IDLE_SWEEP_MS: "200",
+      // Flows: timers and lost wake-ups looked at every 200 ms (ADR 054).
+      FLOW_SWEEP_MS: "200",
       WEBHOOK_TIMEOUT_MS: "3000",
       OUTBOUND_ALLOW_PRIVATE: "true",
     } as NodeJS.ProcessEnv;

@@ -1,16 +1,6 @@
 /** Loopback helpers shared by the run's global set-up and the private process stacks. */
-import { createServer } from "node:net";
-
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-    s.on("error", rej);
-  });
-}
+/** A free loopback port from this worker's own slice, below the ephemeral range (./ports.mjs). */
+export { freePort } from "./ports.mjs";
 
 /** Waits until `url` answers 2xx. */
 export async function waitFor(url: string, seconds = 60, everyMs = 200) {

@@ -20,7 +20,7 @@
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { accessSync, appendFileSync, chownSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "./ports.mjs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -29,15 +29,6 @@ import pg from "pg";
 const SLOT_PREFIX = "mensageria_test_replica_";
 const DEFAULT_PRIMARY = "postgres://postgres@127.0.0.1:5432/postgres";
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -5,18 +5,11 @@
  * (bench/chaos.mjs, run by Node) start it the same way. Needs `redis-server` on the PATH.
  */
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import Redis from "ioredis";
+import { freePort } from "./ports.mjs";
 
-/** A free loopback port (also used by ./redis-cluster.mjs). */
-export const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
+/** A free loopback port (./ports.mjs; also used by ./redis-cluster.mjs). */
+export { freePort };
 
 export class RedisServer {
   /** @type {import("node:child_process").ChildProcess | undefined} */

@@ -114,10 +114,26 @@ export async function startStack(opts: StackOptions = {}) {
     return w;
   };
   for (let i = 0; i < (opts.workers ?? 1); i++) startWorker();
+  // Each process up, or the failure says why: it exited first, or it never answered (with what it printed).
+  const upOrDied = async (name: string, child: ChildProcess, url: string) => {
+    let onExit: ((code: number | null) => void) | undefined;
+    const died = new Promise<never>((_, fail) => {
+      onExit = (code) => fail(new Error(`${name} exited (${code}) before ${url} came up`));
+      child.once("exit", onExit);
+    });
+    died.catch(() => undefined);
+    try {
+      await Promise.race([waitFor(url, 60, 100), died]);
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n${name}'s output:\n${(outputs.get(name) ?? "").slice(-4000)}`);
+    } finally {
+      if (onExit) child.off("exit", onExit);
+    }
+  };
   await Promise.all([
-    waitFor(`http://127.0.0.1:${apiPort}/api/health`, 60, 100),
-    waitFor(`http://127.0.0.1:${simulatorPort}/health`, 60, 100),
-    realtime ? waitFor(`http://127.0.0.1:${realtimePort}/realtime/health`, 60, 100) : null,
+    upOrDied("api", api, `http://127.0.0.1:${apiPort}/api/health`),
+    upOrDied("simulator", simulator, `http://127.0.0.1:${simulatorPort}/health`),
+    realtime ? upOrDied("realtime", realtime, `http://127.0.0.1:${realtimePort}/realtime/health`) : null,
   ]);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
   // stop() drops the database WITH (FORCE): a pooled connection still closing then gets

@@ -110,6 +110,28 @@ export async function signIn(email: string, password = DEMO_PASSWORD) {
   return c;
 }
 
+/** A strong password the registration forms take. */
+export const STRONG_PASSWORD = "Forte!Chave#2026x";
+
+/** Registers through the web form at `path` (/register, /experience), as a browser without JavaScript: Ana Souza, pt-BR. */
+export async function registerOnWeb(c = new WebClient(), opts: { path?: string; tag?: string; company?: string } = {}) {
+  const path = opts.path ?? "/register";
+  const email = uniqueEmail(opts.tag ?? "reg");
+  await c.get(path);
+  const res = await c.post(path, {
+    firstName: "Ana",
+    lastName: "Souza",
+    companyName: opts.company ?? "Padaria Boa",
+    email,
+    mobile: "",
+    password: STRONG_PASSWORD,
+    confirmPassword: STRONG_PASSWORD,
+    acceptTerms: "on",
+    locale: "pt-BR",
+  });
+  return { c, email, res };
+}
+
 export type WebCustomer = { email: string; userId: string; accountId: string; client: WebClient };
 
 /**

@@ -95,7 +95,7 @@ export async function sendAgentMessage(ctx: SignedInCtx, roomId: string, input: 
     const adapter = liveAdapter(room.channel);
     const template = input.template ? { id: String(input.template.id ?? ""), variables: [...(input.template.variables ?? [])].map(String) } : null;
     let messageId: string | null = null;
-    if (adapter?.accept) ({ body, messageId } = await adapter.accept(ctx, room, { body, attachments: input.attachments ?? [], template }, transaction));
+    if (adapter?.accept) ({ body, messageId } = await adapter.accept(ctx, room, { body, attachments: input.attachments ?? [], template, suggestions }, transaction));
     else if (template) throw new AppError("VALIDATION", { fields: { template: ["validation.option"] } });
     const message = await row<LiveMessage>(
       `INSERT INTO live_messages (account_id, room_id, author, user_id, body, attachments, client_id, suggestions, message_id)

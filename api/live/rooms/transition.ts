@@ -25,6 +25,12 @@ export const MOVES = {
   close: { from: ["QUEUE", "OPEN"], to: "CLOSED" },
   /** An offline contact taken up by an agent (same room, same protocol). */
   reopen: { from: ["CLOSED"], to: "OPEN" },
+  /** A flow starts on an open room (the API trigger, ADR 054). */
+  bot: { from: ["QUEUE", "OPEN"], to: "BOT" },
+  /** The flow hands off, fails or is cancelled: the room joins the queue as a new one. */
+  handoff: { from: ["BOT"], to: "QUEUE" },
+  /** The flow ended (an end step, an output with no edge, the visitor never answered). */
+  botClose: { from: ["BOT"], to: "CLOSED" },
 } as const satisfies Record<string, { from: readonly RoomStatus[]; to: RoomStatus }>;
 export type Move = keyof typeof MOVES;
 

@@ -2,9 +2,10 @@
 
 export const AGENT_STATUSES = ["AVAILABLE", "UNAVAILABLE", "SHORT_BREAK", "BREAK", "LONG_BREAK", "OFFLINE"] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
-export const LIVE_CHANNELS = ["webchat", "telegram", "messenger", "instagram", "google_business", "whatsapp"] as const;
+export const LIVE_CHANNELS = ["webchat", "telegram", "messenger", "instagram", "google_business", "whatsapp", "rcs"] as const;
 export type LiveChannel = (typeof LIVE_CHANNELS)[number];
-export type RoomStatus = "QUEUE" | "OPEN" | "CLOSED";
+/** BOT: a flow attends the room (ADR 054); it is never in the queue and no agent takes it until the flow hands it off. */
+export type RoomStatus = "QUEUE" | "OPEN" | "CLOSED" | "BOT";
 export type MessageStatus = "SENT" | "DELIVERED" | "READ" | "FAIL" | "DELETED";
 
 export type Room = {

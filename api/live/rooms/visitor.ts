@@ -1,6 +1,7 @@
 /** The visitor's side of a room (the widget and the channel webhooks): their messages, and their place in the queue. */
 import type { Transaction } from "sequelize";
 import { AppError } from "../../lib/errors";
+import { addMessageInput, flowForNewRoom, liveStreamOf, startStream, wakeStreams } from "../../flows/triggers";
 import { settingsRow } from "../settings";
 import type { LivePublish } from "../streams";
 import { contactFor } from "./contact";
@@ -51,15 +52,19 @@ function lockActiveRoom(input: VisitorMessageInput, transaction: Transaction) {
   );
 }
 
-/** A new room for the visitor: QUEUE in its department, or an offline contact (CLOSED) outside hours. Null when another message opened it first. */
-async function openRoom(input: VisitorMessageInput, transaction: Transaction): Promise<Room | null> {
+/**
+ * A new room for the visitor: QUEUE in its department, an offline contact (CLOSED) outside hours,
+ * or BOT when a flow attends it (`bot`; the bot answers outside hours too). Null when another
+ * message opened it first.
+ */
+async function openRoom(input: VisitorMessageInput, transaction: Transaction, bot = false): Promise<Room | null> {
   const protocol = await nextProtocol(input.accountId, transaction);
   const contactId = await contactFor(input, transaction);
-  const offline = input.open === false;
+  const offline = !bot && input.open === false;
   // ON CONFLICT: two first messages of one visitor at once open one room.
   const inserted = await row<Room>(
     `INSERT INTO live_rooms (account_id, contact_id, channel, external_id, username, email, phone, protocol, status, department_id, queued_at, offline, closed_at, close_reason)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), $11, CASE WHEN $11 THEN now() END, CASE WHEN $11 THEN 'offline' END)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $9 <> 'BOT' THEN now() END, $11, CASE WHEN $11 THEN now() END, CASE WHEN $11 THEN 'offline' END)
      ON CONFLICT (account_id, channel, external_id) WHERE status <> 'CLOSED' DO NOTHING RETURNING *`,
     [
       input.accountId,
@@ -70,13 +75,13 @@ async function openRoom(input: VisitorMessageInput, transaction: Transaction): P
       input.email ?? null,
       input.phone ?? null,
       protocol,
-      offline ? "CLOSED" : "QUEUE",
+      offline ? "CLOSED" : bot ? "BOT" : "QUEUE",
       input.departmentId ?? null,
       offline,
     ],
     { transaction },
   );
-  if (inserted) await logRoomEvent(transaction, inserted, { type: offline ? "offline" : "queued", actor: null, payload: { protocol } });
+  if (inserted) await logRoomEvent(transaction, inserted, { type: offline ? "offline" : bot ? "bot" : "queued", actor: null, payload: { protocol } });
   return inserted;
 }
 
@@ -85,19 +90,26 @@ async function openRoom(input: VisitorMessageInput, transaction: Transaction): P
  * the queue of its department, with a new protocol number). Idempotent on clientId /
  * externalMessageId. Outside opening hours, or when the queue is off and nobody can take it now,
  * the room is an offline contact.
+ *
+ * Flows (ADR 054): a new room that an active flow of the channel answers (its keyword, else any
+ * inbound message) opens as BOT with a new stream; a message to a BOT room is an input of its
+ * stream. Neither is distributed. After COMMIT the stream is woken on `flows:events`.
  */
 export async function visitorMessage(input: VisitorMessageInput): Promise<{ room: Room; message: LiveMessage; created: boolean; duplicate: boolean }> {
   const body = input.body.trim();
   if (!body && !input.attachments?.length) throw new AppError("VALIDATION", { fields: { body: ["validation.required"] } });
   if (body.length > 4096) throw new AppError("VALIDATION", { fields: { body: ["validation.maxLength::4096"] } });
-  return inRoomTransaction(async (w) => {
+  let wake: string | null = null;
+  const result = await inRoomTransaction(async (w) => {
     const { transaction } = w;
     const settings = await settingsRow(input.accountId, transaction);
     let room = await lockActiveRoom(input, transaction);
     let created = false;
     if (!room) {
-      room = await openRoom(input, transaction);
+      const flow = await flowForNewRoom(input.accountId, input.channel, body, input.phone ?? null, transaction);
+      room = await openRoom(input, transaction, flow !== null);
       created = room !== null;
+      if (room && flow) wake = await startStream(transaction, room, flow);
       room ??= await lockActiveRoom(input, transaction);
       if (!room) throw new AppError("LIVE_ROOM_STATE");
     }
@@ -112,6 +124,13 @@ export async function visitorMessage(input: VisitorMessageInput): Promise<{ room
       const existing = await row<LiveMessage>(`SELECT * FROM live_messages WHERE room_id = $1 AND client_id = $2`, [room.id, clientId], { transaction });
       if (!existing) throw new AppError("NOT_FOUND");
       return { room, message: existing, created: false, duplicate: true };
+    }
+    if (room.status === "BOT" && !created) {
+      const stream = await liveStreamOf(room.account_id, room.id, transaction);
+      if (stream) {
+        await addMessageInput(transaction, room.account_id, stream.id, body, inserted.id);
+        wake = stream.id;
+      }
     }
     const to: LivePublish["to"] = room.status === "OPEN" && room.agent_id ? [room.agent_id] : "*";
     const notices: RoomNotice[] = created && room.status === "QUEUE" ? [{ event: "queued", to: "*" }] : [];
@@ -129,6 +148,8 @@ export async function visitorMessage(input: VisitorMessageInput): Promise<{ room
     });
     return { room, message: inserted, created, duplicate: false };
   });
+  if (wake) await wakeStreams([wake]);
+  return result;
 }
 
 /** The visitor's place in its department's queue (1 = next), or null when not waiting. */

@@ -8,6 +8,7 @@ import { loadActor } from "~api/auth/actor";
 import type { Actor, Ctx, SignedInCtx } from "~api/lib/context";
 import { AppError, isAppError } from "~api/lib/errors";
 import { decide, routeKind } from "~api/policy/policy";
+import { mailboxRegistrant } from "./registrant.server";
 import { commitSession, destroySession, getSession, sessionStorage } from "./session.server";
 
 export function requestCtx(request: Request): Ctx {
@@ -92,6 +93,8 @@ export async function guard(request: Request): Promise<Actor | null> {
     if (!session.get("userId")) throw loginRedirect(request);
     return null;
   }
+  // Outside production, the registrant's own mailbox (not signed in; its routes show only its e-mails).
+  if (await mailboxRegistrant(request)) return null;
   await requireRoute(request, path);
   return requireActor(request);
 }

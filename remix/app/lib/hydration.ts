@@ -9,7 +9,7 @@
  * react-dom and Remix's router alone are about 100 KB gzip.
  */
 import { type ClientLoaderFunctionArgs, redirectDocument, useMatches } from "@remix-run/react";
-import type { i18n as I18n } from "i18next";
+import type { LiteI18n as I18n } from "./i18n-lite";
 
 /** A route's `handle` field that turns hydration off for every page it is part of. */
 export const NO_HYDRATION = { hydrate: false } as const;

@@ -27,6 +27,7 @@ export const webNamespaces = [
   "liveDesk",
   "liveReports",
   "whatsapp",
+  "rcs",
   "email",
   "emailInsights",
   "emailTemplates",
@@ -38,6 +39,8 @@ export const webNamespaces = [
   "customers",
   "seats",
   "products",
+  "flows",
+  "rcs",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

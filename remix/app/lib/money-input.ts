@@ -1,23 +1,2 @@
-/**
- * Money as people type it in a form: reais ("50", "50,00", "1.234,56", "R$ 50.5") to integer
- * minor units (centavos); anything else is `validation.number`. Shared by the screens that take an
- * amount (the top-up, a product's price).
- */
-import { z } from "~api/lib/zod";
-
-export const reais = z
-  .string({ error: "validation.required" })
-  .trim()
-  .min(1, "validation.required")
-  .transform((v, ctx) => {
-    const text = v.replace(/^R\$\s*/i, "").replace(/\s/g, "");
-    const normal = text.includes(",") ? text.replace(/\./g, "").replace(",", ".") : text;
-    if (!/^\d{1,9}(\.\d{1,2})?$/.test(normal)) {
-      ctx.addIssue({ code: "custom", message: "validation.number" });
-      return z.NEVER;
-    }
-    return Math.round(Number(normal) * 100);
-  });
-
-/** Minor units back to what the form shows ("1990" → "19,90"). */
+/** An amount in minor units as a form shows it (the parsing side is forms/money.ts, loaded with the form's schema). */
 export const reaisText = (minor: number) => (minor / 100).toFixed(2).replace(".", ",");

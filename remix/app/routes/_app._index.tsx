@@ -9,7 +9,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { HOME_PERIODS, HOME_STATUS_GROUPS, type HomePeriod } from "~api/accounts/home-constants";
 import { homeSummary } from "~api/accounts/home-summary";
 import { z } from "~api/lib/zod";

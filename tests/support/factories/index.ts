@@ -13,5 +13,6 @@ export * from "./contacts";
 export * from "./sms";
 export * from "./notifications";
 export * from "./webhooks";
+export * from "./rcs";
 export type { Role } from "../../../models/constants";
 export { type Query, ago, given, sql, todayInSaoPaulo } from "./sql";

@@ -13,7 +13,11 @@ export type MessageFields = {
   segments?: number;
   coding?: "GSM7" | "UCS2" | null;
   status?: MessageStatus;
-  type?: "text" | "location";
+  type?: "text" | "location" | "link" | "midia" | "card" | "card-carousel";
+  /** RCS: the spec's content JSON (api/rcs/content.ts). */
+  content?: Record<string, unknown> | null;
+  /** An SMS leg that stood in for an RCS message: that message's id. */
+  fallbackOf?: string | null;
   latitude?: number | null;
   longitude?: number | null;
   provider?: string | null;
@@ -31,6 +35,7 @@ export type MessageFields = {
   queuedAt?: Time;
   sentAt?: Time;
   deliveredAt?: Time;
+  readAt?: Time;
 };
 
 let serial = Math.floor(Math.random() * 5_000_000);

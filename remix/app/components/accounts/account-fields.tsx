@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { SelectField } from "~/components/forms/controls";
 import { TextField } from "~/components/forms/fields";
 

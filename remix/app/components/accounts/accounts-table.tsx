@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { RoleBadge } from "~/components/users/role-badge";
 import { CsrfInput } from "~/components/forms/fields";
 import { Badge } from "~/components/ui/badge";

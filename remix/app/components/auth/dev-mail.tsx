@@ -1,10 +1,12 @@
-import { useTranslation } from "react-i18next";
+import { Link } from "@remix-run/react";
+import { useTranslation } from "~/lib/react-i18n";
 
 type Mail = { subject: string; links: string[] };
 
 /**
  * Outside production, on the page after a registration: the verification e-mail the outbox wrote
- * to the new person (there is no SMTP server on a fresh machine), with its links to follow.
+ * to the new person (there is no SMTP server on a fresh machine), with its links to follow, and the
+ * way to this browser's own development mailbox (/dev/mailbox, ~/lib/registrant.server).
  */
 export function DevMail({ mail }: { mail: Mail | null }) {
   const { t } = useTranslation("auth");
@@ -27,6 +29,11 @@ export function DevMail({ mail }: { mail: Mail | null }) {
           </li>
         ))}
       </ul>
+      <p>
+        <Link to="/dev/mailbox" className="text-primary underline" data-testid="dev-mailbox-link">
+          {t("devMail.mailbox")}
+        </Link>
+      </p>
     </section>
   );
 }

@@ -1,11 +1,10 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { registerSchema } from "~api/auth/schemas";
+import { useTranslation } from "~/lib/react-i18n";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import type { FormReply } from "~/lib/forms.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 /** Registration (plain and 30-day trial): the same fields, rules and messages. */
 export function RegisterForm({ trial, lng }: { trial: boolean; lng: string }) {
@@ -14,7 +13,7 @@ export function RegisterForm({ trial, lng }: { trial: boolean; lng: string }) {
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    onValidate: useLazyValidate(() => import("~api/auth/schemas").then((m) => m.registerSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -1,5 +1,5 @@
 /** Pieces the plan screens share (/plans, /billing, /billing/plans/{id}, /billing/upgrade): a plan's price with its cycle, and its features. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { PLAN_PERMISSIONS } from "../../../../models/constants";
 import { formatMoney } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";

@@ -4,7 +4,7 @@
  * status. The customer's /customer/products and the staff's customer page (with a link to each).
  */
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import type { ProductOut } from "~api/products/products";
 import { Badge } from "~/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";

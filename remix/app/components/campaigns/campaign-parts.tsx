@@ -1,5 +1,5 @@
 /** Pieces of the campaign screens: status badge, progress bar (plain HTML, no JavaScript) and per-status counts. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Badge } from "~/components/ui/badge";
 
 const VARIANT: Record<string, "default" | "secondary" | "destructive" | "outline" | "success" | "warning"> = {

@@ -6,7 +6,7 @@
  * cancel and lose its notice).
  */
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CampaignStatusBadge, ProgressBar, StatusCounts } from "~/components/campaigns/campaign-parts";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
@@ -92,7 +92,7 @@ export function CampaignScreen() {
             <h3 className="text-sm font-medium">{t("campaigns.countsTitle")}</h3>
             <StatusCounts counts={c.counts} />
           </div>
-          {c.invalid_rows > 0 && (base === "/sms" || base === "/mail") ? (
+          {c.invalid_rows > 0 && (base === "/sms" || base === "/mail" || base === "/rcs") ? (
             <p className="text-sm" data-testid="invalid-rows">
               {t(base === "/mail" ? "sms:invalidRows.campaignHintEmail" : "sms:invalidRows.campaignHint", { count: c.invalid_rows })}{" "}
               <a className="font-medium text-primary underline-offset-4 hover:underline" href={`${base}/campaigns/${c.id}/invalid-rows`} download data-testid="invalid-rows-link">

@@ -1,7 +1,7 @@
 /** A channel's campaigns (20 a page) with status, total, progress and per-status counts: /sms/campaigns, /whatsapp/campaigns. */
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { CAMPAIGN_STATUSES } from "~api/campaigns/schemas";
+import { useTranslation } from "~/lib/react-i18n";
+import { CAMPAIGN_STATUSES } from "~api/campaigns/constants";
 import { CampaignStatusBadge, ProgressBar, StatusCounts } from "~/components/campaigns/campaign-parts";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";

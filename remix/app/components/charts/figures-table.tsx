@@ -15,6 +15,7 @@ export function FiguresTable<R>({
   rowAttr,
   columns,
   totals,
+  region,
 }: {
   head: string;
   rows: readonly R[];
@@ -24,9 +25,11 @@ export function FiguresTable<R>({
   rowAttr: string;
   columns: ReadonlyArray<FigureColumn<R>>;
   totals?: { label: ReactNode; row: R };
+  /** The table's name where its box may scroll (ui/table's `region`). */
+  region?: string;
 }) {
   return (
-    <Table>
+    <Table region={region}>
       <TableHeader>
         <TableRow>
           <TableHead>{head}</TableHead>

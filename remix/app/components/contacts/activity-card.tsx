@@ -1,5 +1,5 @@
 import { MessagesSquare } from "lucide-react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 
 type Activity = {

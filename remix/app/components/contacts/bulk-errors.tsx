@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { FormErrors } from "~/components/forms/fields";
 
 /** Errors of a bulk form: nothing selected, no group chosen, or the use-case's error. */

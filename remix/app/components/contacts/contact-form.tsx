@@ -4,9 +4,8 @@
  * A plain POST form: it works without JavaScript; with it, conform validates as you type.
  */
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import type { z } from "zod";
 import { contactSchema } from "~api/contacts/schemas";
 import { GENDERS } from "../../../../models/constants";
@@ -17,6 +16,7 @@ import { Button } from "~/components/ui/button";
 import { FormField, fieldDescriptionId, fieldErrorId } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export type ContactFormValues = z.input<typeof contactSchema>;
 
@@ -30,11 +30,6 @@ export type CustomFieldInput = {
   value?: string | number | null;
   masked?: boolean;
 };
-
-/** The raw form (strings, nested custom.*, repeated group_ids) for the use-case, which validates it with the same schema. */
-export function contactPayload(formData: FormData) {
-  return parseWithZod(formData, { schema: contactSchema }).payload;
-}
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -123,7 +118,7 @@ export function ContactForm({
     id: formId,
     lastResult,
     defaultValue,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactSchema }),
+    onValidate: useLazyValidate(() => import("~api/contacts/schemas").then((m) => m.contactSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

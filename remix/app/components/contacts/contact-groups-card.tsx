@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Card, CardContent, CardHeader } from "~/components/ui/card";
 
 /** The groups a contact belongs to, each a link to the group's page. */

@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CUSTOM_FIELD_TYPES } from "../../../../models/constants";
 import { CheckboxField, SelectField, TextareaField } from "~/components/forms/controls";
 import { TextField } from "~/components/forms/fields";

@@ -1,7 +1,7 @@
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CsrfInput, ErrorText, FormErrors } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";

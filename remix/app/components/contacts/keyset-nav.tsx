@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Button } from "~/components/ui/button";
 
 /** Keyset paging: "first page" once past it, "next page" while there is more (plain links). */

@@ -7,10 +7,9 @@
  * The list card and the remove are the SMS lists' (components/optouts/number-list-card.tsx).
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { addEmailDenySchema, addEmailOptoutSchema } from "~api/optouts/schemas";
+import { useTranslation } from "~/lib/react-i18n";
+import { useLazyValidate } from "~/lib/lazy-validate";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { NumberListCard } from "~/components/optouts/number-list-card";
@@ -30,11 +29,10 @@ export function EmailAddressListScreen() {
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
   const { t } = useTranslation(["emailReports", "smpp", "common"]);
   const sent = last?.result.initialValue as { intent?: string; id?: string } | undefined;
-  const schema = kind === "optouts" ? addEmailOptoutSchema : addEmailDenySchema;
   const [form, fields] = useForm({
     id: `mail-${kind}-add`,
     lastResult: sent?.intent === "add" ? last?.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: useLazyValidate(() => import("~api/optouts/schemas").then((m) => (kind === "optouts" ? m.addEmailOptoutSchema : m.addEmailDenySchema))),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -5,7 +5,7 @@
  * currencies are the WhatsApp staff screens' (~/components/whatsapp/admin-reports).
  */
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import type { EmailAccountFigures } from "~api/email/admin-reports";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { formatCount } from "~/components/sms-reports/format";

@@ -4,7 +4,7 @@
  * groups, drawn on the server as SVG) and the table of the days per status (every e-mail status
  * the period has, with the total and, for one account, the cost).
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { EMAIL_STATUSES } from "~api/email/statuses";
 import { DayBars } from "~/components/charts/day-bars";
 import { FiguresTable } from "~/components/charts/figures-table";

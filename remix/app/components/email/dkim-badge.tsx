@@ -1,5 +1,5 @@
 /** The DKIM verdict of a received e-mail (pass, fail, none, neutral, temperror, policy…), translated and coloured. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Badge, type BadgeProps } from "~/components/ui/badge";
 
 const VARIANT: Record<string, BadgeProps["variant"]> = {

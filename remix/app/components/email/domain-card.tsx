@@ -5,7 +5,7 @@
  * intent=delete with the domain's id.
  */
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import type { EmailDomain } from "~api/email/domains";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";

@@ -7,7 +7,7 @@
  * /mail/exports.
  */
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { EmailMessagesTable } from "~/components/email/messages-table";
 import { EMAIL_HISTORY_FILTERS, type EmailHistoryFilters } from "~/components/email/history-filters";
 import { ErrorText } from "~/components/forms/fields";

@@ -3,7 +3,7 @@
  * api/email/insights.ts): totals and rates, opens and clicks per day (server-drawn bars and the table
  * beside them), by recipient domain, and the click map per link. No JavaScript needed.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import type { EmailInsights } from "~api/email/insights";
 import { DayBars } from "~/components/charts/day-bars";
 import { FiguresTable } from "~/components/charts/figures-table";

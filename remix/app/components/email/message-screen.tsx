@@ -6,7 +6,7 @@
  * (refetched every 2 s; without JavaScript a <noscript> meta refresh).
  */
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { EmailStatusBadge } from "~/components/email/status-badge";
 import { REFRESH_MS, useRefresh } from "~/components/live/use-refresh";
 import { DetailSection, FieldsCard, TimelineCard } from "~/components/messages/message-cards";

@@ -1,6 +1,6 @@
 /** E-mail messages, one line each (/mail/history and platform staff's e-mail history): the date opens the detail; the status carries its tooltip. */
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { EmailStatusBadge } from "~/components/email/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { formatDate, formatMoney } from "~/lib/format";

@@ -5,7 +5,7 @@
  * and also the badge's title and accessible description.
  */
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { EMAIL_EXPLAINED_STATUSES, EMAIL_FAILED_STATUSES } from "~api/email/statuses";
 import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
 

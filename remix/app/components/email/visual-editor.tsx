@@ -9,7 +9,7 @@
  * canvas) are refused by the CSP and fall back to system fonts.
  */
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Button } from "~/components/ui/button";
 
 type Editor = { getHtml: () => string; on: (event: string, fn: () => void) => void; destroy: () => void };

@@ -5,7 +5,7 @@
  * the page. Each screen names its locale namespace (the same `exports.*` keys) and its file route.
  */
 import { useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { useRefresh } from "~/components/live/use-refresh";
 import { formatCount } from "~/components/sms-reports/format";
 import { ExportStatusBadge } from "~/components/sms-reports/status-badge";

@@ -1,6 +1,6 @@
 /** Form pieces every screen uses: CSRF token, translated field and form errors. */
 import { useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { webNamespaces } from "~/lib/i18n";
 import { cn } from "~/lib/utils";
 import { getInputProps, type FieldMetadata } from "@conform-to/react";

@@ -1,5 +1,5 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { supportedLngs } from "~/lib/i18n";
 import { CsrfInput } from "./fields";
 

@@ -8,7 +8,7 @@
  */
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { formatDay } from "~/components/sms-reports/format";

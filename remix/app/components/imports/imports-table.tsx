@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import type { ImportView } from "~api/imports/services";
 import { ImportStatusBadge } from "./status-badge";
 import { formatCount } from "./numbers";

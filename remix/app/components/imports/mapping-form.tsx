@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import type { ImportFileView } from "~api/imports/services";
 import { CONTACT_FIELDS } from "../../../../models/constants";
 import { formatBytes } from "./numbers";

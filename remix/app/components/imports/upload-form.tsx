@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { IMPORT_MAX_FILES } from "../../../../models/constants";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";

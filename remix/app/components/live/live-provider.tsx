@@ -14,34 +14,10 @@
  */
 import { Link, useLocation } from "@remix-run/react";
 import { createContext, useContext, useEffect, useMemo, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Button } from "~/components/ui/button";
-import { statusKey } from "~/components/live/use-live-desk";
-import { connectLiveSocket, type LiveSocket, type LiveSocketState } from "~/lib/live-socket";
-import { connectionBannerShown, type LiveConnection, type LiveEventMessage, parseStoredStatus, statusAtConnect } from "~/lib/live-state";
-
-export const CONNECT_STEPS = ["sync", "system", "tags", "tabs"] as const;
-export type ConnectStep = (typeof CONNECT_STEPS)[number];
-/** Spec section 9: connect steps 200 ms apart; next-conversation refetch throttled 2 s. */
-export const STEP_MS = 200;
-const SYNC_THROTTLE_MS = 2000;
-/** Live events kept for screens that load a snapshot and must apply again what came after it. */
-const RECENT_KEEP = 300;
-/** Events that change lists or counts (a new sync is read after them). */
-const STRUCTURAL = new Set([
-  "queued",
-  "assigned",
-  "close",
-  "return_to_queue",
-  "room_refused",
-  "transfer_agent",
-  "transfer_department",
-  "transfer_accept",
-  "transfer_refused",
-  "send",
-  "read",
-  "agent_status",
-]);
+import { type LiveSocket, type LiveSocketState } from "~/lib/live-socket";
+import { connectionBannerShown, type LiveConnection, type LiveEventMessage } from "~/lib/live-state";
 
 export type LiveSync = {
   user_id: string;
@@ -74,14 +50,6 @@ const LiveContext = createContext<LiveSession>({ ...EMPTY, enabled: false, socke
 
 export const useLive = () => useContext(LiveContext);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function readStep(step: ConnectStep, signal: AbortSignal): Promise<unknown> {
-  const res = await fetch(`/live/connect/${step}`, { headers: { Accept: "application/json" }, credentials: "same-origin", signal, redirect: "manual" });
-  if (!res.ok || !(res.headers.get("content-type") ?? "").includes("json")) throw new Error(`${step}: ${res.status}`);
-  return res.json();
-}
-
 /** The page title's prefix: "(n) " with n = queued + unread (spec section 9). */
 export function withCount(title: string, n: number) {
   const base = title.replace(/^\(\d+\)\s*/, "");
@@ -99,88 +67,18 @@ export function LiveProvider({ enabled, mark, accountId, lang, children }: { ena
   // biome-ignore lint/correctness/useExhaustiveDependencies: accountId is a trigger, not read: another account needs its own connection (spec: reconnect when the account changes)
   useEffect(() => {
     if (!enabled) return;
-    const abort = new AbortController();
-    let live: LiveSocket | null = null;
-    let offState: (() => void) | undefined;
-    let offEvents: (() => void) | undefined;
-    let lastSync = 0;
-    let restored = false;
-    let me: LiveSync | null = null;
-    let syncTimer: ReturnType<typeof setTimeout> | undefined;
-    const put = (step: ConnectStep, value: unknown) =>
-      setData((d) => {
-        switch (step) {
-          case "sync":
-            return { ...d, sync: value as LiveSync };
-          case "system":
-            return { ...d, system: value as LiveData["system"] };
-          case "tags":
-            return { ...d, tags: (value as { data: LiveData["tags"] }).data };
-          case "tabs":
-            return { ...d, tabs: (value as { data: LiveData["tabs"] }).data };
-        }
-      });
-    const resync = () => {
-      if (syncTimer) return;
-      const wait = Math.max(0, lastSync + SYNC_THROTTLE_MS - Date.now());
-      syncTimer = setTimeout(() => {
-        syncTimer = undefined;
-        lastSync = Date.now();
-        readStep("sync", abort.signal).then(
-          (v) => put("sync", v),
-          () => undefined,
-        );
-      }, wait);
-    };
-    void (async () => {
-      for (const step of CONNECT_STEPS) {
-        if (abort.signal.aborted) return;
-        try {
-          const value = await readStep(step, abort.signal);
-          put(step, value);
-          if (step === "sync") {
-            lastSync = Date.now();
-            me = value as LiveSync;
-          }
-        } catch {
-          // A step that fails leaves its part empty; the socket still connects.
-        }
-        await sleep(STEP_MS);
-      }
-      if (abort.signal.aborted) return;
-      // From when the page's data was read (not from "now"): what was published while the steps ran is delivered too.
-      const from = markRef.current;
-      live = connectLiveSocket({ lang, last: from ? { account: `${from - 1}-0` } : undefined });
-      offEvents = live.on((e) => {
-        recent.current = [...recent.current.slice(-(RECENT_KEEP - 1)), e as LiveEventMessage];
-        if (e.event === "agent_status") {
-          const d = e.data as { user_id?: string; status?: string };
-          setData((x) => (x.sync && d.user_id === x.sync.user_id && d.status ? { ...x, sync: { ...x.sync, status: d.status } } : x));
-        }
-        if (STRUCTURAL.has(e.event)) resync();
-      });
-      offState = live.onState((state) => {
-        setSocketState(state);
-        // At the first connect: the latest status this person chose, here or elsewhere (statusAtConnect).
-        if (state.status !== "open" || restored || !me || !live) return;
-        restored = true;
-        let stored: string | null = null;
-        try {
-          stored = window.localStorage.getItem(statusKey(me.user_id));
-        } catch {
-          // Storage unavailable: the server's choice.
-        }
-        const wanted = statusAtConnect(parseStoredStatus(stored), me);
-        if (wanted) live.send("status", { status: wanted }).then(resync, () => undefined);
-      });
-      setSocket(live);
-    })();
+    // The connection's code is downloaded only by those who attend (ADR 052): other pages and people never load it.
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    import("./live-connect").then(
+      (m) => {
+        if (!stopped) stop = m.connectLive({ lang, mark: () => markRef.current, setData, setSocket, setSocketState, recent });
+      },
+      () => undefined,
+    );
     return () => {
-      abort.abort();
-      clearTimeout(syncTimer);
-      offEvents?.();
-      offState?.();
-      live?.close();
+      stopped = true;
+      stop?.();
       recent.current = [];
       setSocket(null);
       setSocketState(null);

@@ -1,12 +1,11 @@
 /** The macro form (create on /chat/macros, edit on /chat/macros/{id}/edit). Plain POST. */
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { macroSchema } from "~api/live/schemas";
+import { useTranslation } from "~/lib/react-i18n";
 import { CheckboxField, SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export type MacroDefaults = { name: string; message: string | null; tags: string[]; tabulation_id: string | null; close: boolean };
 
@@ -40,7 +39,7 @@ export function MacroForm({
           close: defaults.close ? "on" : undefined,
         }
       : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: macroSchema }),
+    onValidate: useLazyValidate(() => import("~api/live/schemas").then((m) => m.macroSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -4,7 +4,7 @@
  * so each works without JavaScript. Transfers open in a disclosure that needs no script.
  */
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";

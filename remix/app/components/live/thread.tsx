@@ -7,7 +7,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { AlertCircle, Check, CheckCheck, Clock, FileText } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import type { MessageView } from "~/lib/live-state";
 import { renderMarkup } from "~/lib/markup";
 import { formatDate } from "~/lib/format";
@@ -102,7 +102,7 @@ export function MessageBubble({ m, lng, authorName }: { m: MessageView; lng: Lng
   return (
     <div className={cn("flex py-1", mine ? "justify-end" : "justify-start")} data-message={m.id} data-author={m.author}>
       <div className={cn("max-w-[75%] rounded-lg px-3 py-2 text-sm shadow-xs", mine ? "bg-primary/10" : "bg-muted")}>
-        {authorName ? <p className="mb-0.5 text-xs font-medium text-muted-foreground">{authorName}</p> : null}
+        {authorName || m.author === "bot" ? <p className="mb-0.5 text-xs font-medium text-muted-foreground">{authorName ?? t("thread.bot")}</p> : null}
         {m.status === "DELETED" ? (
           <p className="italic text-muted-foreground">{t("thread.deleted")}</p>
         ) : (

@@ -5,11 +5,11 @@
  * is selectable without it) and "regenerate key" behind a confirmation.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { WIDGET_COLOR_PARTS, WIDGET_POSITIONS, WIDGET_TEXT_MAX, widgetSettingsSchema, type WidgetSettings } from "~api/live/schemas";
+import { useTranslation } from "~/lib/react-i18n";
+import { type WidgetSettings } from "~api/live/schemas";
+import { WIDGET_COLOR_PARTS, WIDGET_POSITIONS, WIDGET_TEXT_MAX } from "~api/live/constants";
 import { CheckboxField, SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
 import { useReplyFor } from "~/components/live/parts";
@@ -17,6 +17,7 @@ import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Textarea } from "~/components/ui/textarea";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 type Widget = { widget_key: string; settings: WidgetSettings; snippet: string };
 
@@ -99,7 +100,7 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
       attachments: s.attachments ? "on" : undefined,
       emoji: s.emoji ? "on" : undefined,
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: widgetSettingsSchema }),
+    onValidate: useLazyValidate(() => import("~api/live/schemas").then((m) => m.widgetSettingsSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

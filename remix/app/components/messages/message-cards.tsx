@@ -5,7 +5,7 @@
  * who reported it and, when it failed, the provider's code and text).
  */
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { formatDateTime } from "~/components/sms-reports/format";
 import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";

@@ -1,6 +1,6 @@
 /** One notification: its translated text, when it came, unread highlight and "mark as read". */
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CsrfInput } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import type { Lng } from "~/lib/i18n";

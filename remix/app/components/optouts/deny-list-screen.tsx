@@ -4,10 +4,8 @@
  * remove. /sms/blacklist is the same list (the spec's API name) and redirects here (ADR 011).
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { addDenySchema } from "~api/optouts/schemas";
+import { useTranslation } from "~/lib/react-i18n";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { NumberListCard } from "~/components/optouts/number-list-card";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
@@ -21,6 +19,7 @@ import { formatDate } from "~/lib/format";
 import type { FormReply } from "~/lib/forms.server";
 import type { DenyListData } from "./deny-list.server";
 import type { RootData } from "~/root";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 const summaryClass = "inline-flex h-8 cursor-pointer list-none items-center rounded-md border px-3 text-sm font-medium hover:bg-accent";
 
@@ -35,7 +34,7 @@ export function DenyListScreen() {
   const [form, fields] = useForm({
     id: "deny-add",
     lastResult: sent?.intent === "add" ? last?.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addDenySchema }),
+    onValidate: useLazyValidate(() => import("~api/optouts/schemas").then((m) => m.addDenySchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -4,7 +4,7 @@
  * number (a confirmation disclosure posting intent=delete and id). Plain forms: no JavaScript needed.
  */
 import { useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { NumberListCard } from "~/components/optouts/number-list-card";
 import { TableCell, TableRow } from "~/components/ui/table";

@@ -1,5 +1,5 @@
 /** The account's data as text, for roles that may see but not edit it. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 
 type Account = {
   name: string;

@@ -1,5 +1,5 @@
 /** The account's API token: masked, revealed on demand with a <details> disclosure (no JavaScript needed). */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 
 export function maskToken(token: string) {

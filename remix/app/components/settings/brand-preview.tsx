@@ -1,5 +1,5 @@
 /** What the login page and the shell look like with a brand: its name and its primary color. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 
 export function BrandPreview({ name, color }: { name: string; color: string }) {

@@ -1,5 +1,5 @@
 /** Showing an e-mail safely: HTML inside a sandboxed frame (links open in a new tab), text with clickable links. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 
 const LINK = /(https?:\/\/[^\s<>"']+)/g;

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Badge } from "~/components/ui/badge";
 
 const VARIANT = { queued: "secondary", sent: "success", local: "outline", failed: "destructive" } as const;

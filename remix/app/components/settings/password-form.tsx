@@ -1,13 +1,13 @@
 /** Password change: current, new and confirmation, with the password rules as a hint. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { changePasswordSchema, SPECIALS } from "~api/auth/schemas";
+import { useTranslation } from "~/lib/react-i18n";
+import { SPECIALS } from "~api/auth/constants";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { FormReply } from "~/lib/forms.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 /** Minimum length of api/auth/schemas.ts `password` (passwordRule(13)). */
 export const PASSWORD_MIN = 13;
@@ -41,7 +41,7 @@ export function PasswordForm({ hasPassword, last }: { hasPassword: boolean; last
   const [form, fields] = useForm({
     id: "password-form",
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+    onValidate: useLazyValidate(() => import("~api/auth/schemas").then((m) => m.changePasswordSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

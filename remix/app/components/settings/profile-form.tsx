@@ -1,15 +1,14 @@
 /** Profile: name, mobile, gender, birth date. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { GENDERS } from "../../../../models/constants";
-import { profileSchema } from "~api/users/schemas";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { FormReply } from "~/lib/forms.server";
 import { SelectField } from "~/components/forms/controls";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export type ProfileData = {
   email: string;
@@ -34,7 +33,7 @@ export function ProfileForm({ profile, last }: { profile: ProfileData; last?: Fo
       gender: profile.gender ?? "",
       birthDate: profile.birthDate ?? "",
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+    onValidate: useLazyValidate(() => import("~api/users/schemas").then((m) => m.profileSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -1,7 +1,7 @@
 /** The settings groups the acting role may open, each a card linking to its screen. */
 import { Link } from "@remix-run/react";
 import { Briefcase, Building2, Palette, Settings, Users, type LucideIcon } from "lucide-react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import type { SettingsHubCard } from "~api/accounts/settings-hub";
 import { Card, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 

@@ -3,12 +3,9 @@
  * entry, confirmed with a first 6-digit code). On: "disable" asks for the current password.
  */
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { ShieldCheck, ShieldOff } from "lucide-react";
-import { useTranslation } from "react-i18next";
-import { totpCodeSchema } from "~api/auth/schemas";
-import { disableTotpSchema } from "~api/users/schemas";
+import { useTranslation } from "~/lib/react-i18n";
 import { CsrfInput, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -16,6 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { FormField } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import type { FormReply } from "~/lib/forms.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 type Reply = FormReply & { params?: Record<string, unknown> };
 
@@ -81,7 +79,7 @@ function Enrolment({ enrolment, last }: { enrolment: { secret: string; uri: stri
   const [form, fields] = useForm({
     id: "totp-confirm-form",
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: totpCodeSchema }),
+    onValidate: useLazyValidate(() => import("~api/auth/schemas").then((m) => m.totpCodeSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -140,7 +138,7 @@ function DisableForm({ hasPassword, last }: { hasPassword: boolean; last?: Reply
   const [form, fields] = useForm({
     id: "totp-disable-form",
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: disableTotpSchema }),
+    onValidate: useLazyValidate(() => import("~api/users/schemas").then((m) => m.disableTotpSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -32,7 +32,7 @@ import {
   Webhook,
   MessagesSquare,
 } from "lucide-react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CsrfInput } from "~/components/forms/fields";
 import { LiveConnectionBanner, LiveHeaderStatus, LiveProvider } from "~/components/live/live-provider";
 import { LiveNotifications } from "~/components/notifications/live-notifications";
@@ -110,7 +110,8 @@ function Sidebar({ nav, unread }: Pick<ShellProps, "nav" | "unread">) {
                 <li key={item.href}>
                   <NavLink
                     to={item.href}
-                    end={item.href === "/"}
+                    // An area's overview (/rcs, /whatsapp) is current only on itself, not on the area's other screens listed beside it.
+                    end={item.href === "/" || group.items.some((o) => o.href.startsWith(`${item.href}/`))}
                     className={({ isActive }) => cn("flex items-center gap-3 rounded-md px-3 py-2 text-sm hover:bg-accent", isActive && "bg-primary/10 font-medium text-primary")}
                   >
                     <Icon className="size-4 shrink-0" />

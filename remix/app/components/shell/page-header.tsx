@@ -1,5 +1,5 @@
 import { useMatches } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Breadcrumbs } from "~/components/ui/breadcrumbs";
 
 /** A route declares `handle = { crumb: "ns:key" }` (or a function of its data); breadcrumbs and title follow. */

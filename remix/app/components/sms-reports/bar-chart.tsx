@@ -3,7 +3,7 @@
  * in flight (sent or waiting), unavailable, failed, refused. Each bar has a <title> with its
  * figures, and the same figures are in the table that follows the chart.
  */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { DayBars } from "~/components/charts/day-bars";
 import type { Lng } from "~/lib/i18n";
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CHART_GROUPS, groupCount, type ChartDayData } from "./bar-chart";
 import { formatCount, formatDay } from "./format";
 import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from "~/components/ui/table";

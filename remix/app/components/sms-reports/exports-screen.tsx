@@ -3,7 +3,7 @@
  * table (components/exports) with the SMS filter described, and a way back to the history.
  */
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { dmy, ExportsTable } from "~/components/exports/exports-table";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";

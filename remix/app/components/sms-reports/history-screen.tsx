@@ -4,7 +4,7 @@
  * Export button (a POST form with the filters shown) and a link to the exports.
  */
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { HISTORY_FILTERS, HistoryFilters, type HistoryFilterValues } from "./history-filters";
 import { HistoryTable } from "./history-table";
 import { formatCount } from "./format";

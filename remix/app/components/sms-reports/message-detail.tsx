@@ -4,7 +4,7 @@
  * the status timeline and, for a location message, a map (OpenStreetMap embed and link).
  */
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { formatDateTime } from "./format";
 import { SmsStatusBadge } from "./status-badge";
 import { PageHeader } from "~/components/shell/page-header";

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { ErrorText } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";

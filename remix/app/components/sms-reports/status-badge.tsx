@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Badge, type BadgeProps } from "~/components/ui/badge";
 
 const VARIANT: Record<string, BadgeProps["variant"]> = {

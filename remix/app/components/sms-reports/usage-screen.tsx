@@ -4,7 +4,7 @@
  * one), `description` is the channel's own text.
  */
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Figures } from "./figures";
 import { formatCount, formatDay } from "./format";
 import { RangeForm } from "./range-form";

@@ -2,9 +2,14 @@ import * as React from "react";
 
 import { cn } from "../../lib/utils";
 
-export function Table({ className, ...props }: React.ComponentProps<"table">) {
+/**
+ * `region`: the table's name, given where its box may scroll sideways (long labels in a narrow
+ * card): the box is then a named region a keyboard can focus and scroll (WCAG 2.1.1; axe's
+ * scrollable-region-focusable).
+ */
+export function Table({ className, region, ...props }: React.ComponentProps<"table"> & { region?: string }) {
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div data-slot="table-container" className="relative w-full overflow-x-auto" {...(region ? { role: "region", "aria-label": region, tabIndex: 0 } : {})}>
       <table data-slot="table" className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

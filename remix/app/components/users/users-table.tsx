@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { RoleBadge } from "./role-badge";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";

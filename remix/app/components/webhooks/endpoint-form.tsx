@@ -1,12 +1,11 @@
 /** The create/edit form of a webhook endpoint: URL, description, event checkboxes, enabled. Plain POST, works without JavaScript. */
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { WEBHOOK_EVENT_TYPES } from "~api/webhooks/schemas";
-import { webhookFormSchema } from "./form-schema";
+import { useTranslation } from "~/lib/react-i18n";
+import { WEBHOOK_EVENT_TYPES } from "~api/webhooks/constants";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export function EndpointForm({
   id,
@@ -28,7 +27,7 @@ export function EndpointForm({
     id,
     lastResult,
     defaultValue: defaults ? { ...defaults, enabled: defaults.enabled ? "on" : undefined } : { events: ["message.status_changed"], enabled: "on" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: webhookFormSchema }),
+    onValidate: useLazyValidate(() => import("./form-schema").then((m) => m.webhookFormSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -6,7 +6,7 @@
  * (the e-mail staff screens use them too).
  */
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { ErrorText } from "~/components/forms/fields";
 import { BarChart } from "~/components/sms-reports/bar-chart";

@@ -1,5 +1,5 @@
 /** Badges of the WhatsApp screens: a template's status at Meta and a number's quality rating, translated and coloured by outcome. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Badge, type BadgeProps } from "~/components/ui/badge";
 
 const TEMPLATE_VARIANT: Record<string, BadgeProps["variant"]> = { approved: "success", pending: "outline", rejected: "destructive", paused: "warning", disabled: "destructive" };

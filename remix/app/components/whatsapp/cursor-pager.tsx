@@ -1,6 +1,6 @@
 /** A keyset list's pager (the WhatsApp lists): back to the newest page, and the next page by its cursor; plain links, no JavaScript needed. */
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Button } from "~/components/ui/button";
 
 /** `cursor`: the page shown (empty: the first); `next`: the next page's cursor (null: the last page); `href`: the list's URL with a cursor or without. */

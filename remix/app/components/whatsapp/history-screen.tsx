@@ -5,7 +5,7 @@
  * on /whatsapp/history the Export button posts the filters shown to its action (CSRF, no JavaScript needed).
  */
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { ErrorText } from "~/components/forms/fields";
 import { HistoryShell } from "~/components/history/history-shell";
 import { Button } from "~/components/ui/button";

@@ -1,5 +1,5 @@
 /** The WhatsApp insights' cards (/whatsapp/insights and platform staff's /admin/whatsapp/reports/insights): counts, rates, cost (already formatted: one currency or several), received. */
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { Figures } from "~/components/sms-reports/figures";
 import { formatCount, formatPercent } from "~/components/sms-reports/format";
 import type { Lng } from "~/lib/i18n";

@@ -5,7 +5,7 @@
  * it by itself (refetched every 2 s; without JavaScript a <noscript> meta refresh).
  */
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { isFinal, isMessageStatus } from "~api/messages/status";
 import { REFRESH_MS, useRefresh } from "~/components/live/use-refresh";
 import { PageHeader } from "~/components/shell/page-header";

@@ -1,6 +1,6 @@
 /** WhatsApp messages, one line each (the overview's last messages and /whatsapp/history): the date opens the detail. */
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { SmsStatusBadge } from "~/components/sms-reports/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { formatDate, formatMoney } from "~/lib/format";
@@ -31,12 +31,15 @@ export function MessagesTable({
   base = "/whatsapp",
   detailHref,
   account = false,
+  typeLabel,
 }: {
   rows: MessageRow[];
   lng: Lng;
   base?: string;
   detailHref?: (id: string) => string;
   account?: boolean;
+  /** A channel's own names of its message types (RCS's history); default WhatsApp's. */
+  typeLabel?: (type: string) => string;
 }) {
   const { t } = useTranslation("whatsapp");
   return (
@@ -71,7 +74,7 @@ export function MessagesTable({
               </TableCell>
             ) : null}
             <TableCell className="whitespace-nowrap">
-              {t(`messageType.${m.type}`, { defaultValue: m.type })} · {t(`direction.${m.direction}`)}
+              {typeLabel ? typeLabel(m.type) : t(`messageType.${m.type}`, { defaultValue: m.type })} · {t(`direction.${m.direction}`)}
             </TableCell>
             <TableCell className="whitespace-nowrap">{m.from}</TableCell>
             <TableCell className="whitespace-nowrap">{m.to}</TableCell>

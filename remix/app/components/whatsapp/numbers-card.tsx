@@ -6,7 +6,7 @@
  * without JavaScript; the route's action takes intent=disconnect and id).
  */
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";

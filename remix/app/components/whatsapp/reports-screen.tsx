@@ -4,7 +4,7 @@
  * day as the SMS chart and table with totals, per status and per Meta pricing category (count and cost).
  */
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { BarChart } from "~/components/sms-reports/bar-chart";
 import { DayTable } from "~/components/sms-reports/day-table";

@@ -1,20 +1,9 @@
 /** What the WhatsApp send form (/whatsapp/send, /whatsapp/jv/send) posts, checked by the same schema in the browser and the action, and the page's URL for a choice. */
 import { z } from "~api/lib/zod";
+import { TYPES } from "./send-options";
+export { MEDIA_TYPES, TYPES, isMediaType, MEDIA_ACCEPT, CAPTIONED, sendUrl } from "./send-options";
 
-export const MEDIA_TYPES = ["image", "video", "document", "audio", "sticker"] as const;
-export const TYPES = ["template", "text", ...MEDIA_TYPES] as const;
 export type SendType = (typeof TYPES)[number];
-export const isMediaType = (v: unknown): v is (typeof MEDIA_TYPES)[number] => typeof v === "string" && (MEDIA_TYPES as readonly string[]).includes(v);
-/** What the file field offers for each kind (the server reads the real type from the content). */
-export const MEDIA_ACCEPT: Record<(typeof MEDIA_TYPES)[number], string> = {
-  image: "image/jpeg,image/png",
-  video: "video/mp4,video/3gpp",
-  document: ".pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.txt",
-  audio: "audio/aac,audio/mp4,audio/mpeg,audio/amr,audio/ogg",
-  sticker: "image/webp",
-};
-/** The media kinds that take a caption (audio and stickers do not). */
-export const CAPTIONED = ["image", "video", "document"] as const;
 
 /** What the form posts; the use-case checks the message itself (window, template, variables). */
 export const sendFormSchema = z
@@ -48,14 +37,3 @@ export const checkSchema = z.object({
   template_id: z.string().optional(),
 });
 export const formSchema = (intent: FormDataEntryValue | null) => (intent === "check" ? checkSchema : sendFormSchema);
-
-/** The page's URL for a number, contact, type and template. */
-export function sendUrl(base: string, v: { from?: string; to?: string; type?: string; template_id?: string }) {
-  const p = new URLSearchParams();
-  if (v.from) p.set("number_id", v.from);
-  if (v.to) p.set("to", v.to);
-  if (v.type) p.set("type", v.type);
-  if (v.template_id) p.set("template", v.template_id);
-  const s = p.toString();
-  return `${base}/send${s ? `?${s}` : ""}`;
-}

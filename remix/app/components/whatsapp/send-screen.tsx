@@ -15,12 +15,12 @@
  * double submit send one message. Success goes to /whatsapp/success with a toast.
  */
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
+import { useLazyValidate } from "~/lib/lazy-validate";
 import type { SendableTemplate } from "~api/whatsapp/history";
-import { variablesOf } from "~api/whatsapp/schemas";
+import { variablesOf } from "~api/whatsapp/constants";
 import { CsrfInput, FormErrors, useErrorText } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
@@ -34,7 +34,7 @@ import type { FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import type { WhatsappSendData } from "~/lib/whatsapp.server";
 import type { RootData } from "~/root";
-import { CAPTIONED, formSchema, isMediaType, MEDIA_ACCEPT, MEDIA_TYPES, sendUrl, TYPES } from "./send-form";
+import { CAPTIONED, isMediaType, MEDIA_ACCEPT, MEDIA_TYPES, sendUrl, TYPES } from "./send-options";
 
 function WindowNotice({ state, to, errors }: { state: { open: boolean; last_inbound_at: string | null; expires_at: string | null } | null; to: string; errors: string[] | null }) {
   const { t } = useTranslation("whatsapp");
@@ -93,7 +93,7 @@ export function WhatsappSendScreen() {
     id: "whatsapp-send",
     lastResult: last?.result,
     defaultValue: { from: data.numberId, to: data.to, type: data.type, template_id: data.templateId },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchema(formData.get("intent")) }),
+    onValidate: useLazyValidate(() => import("./send-form").then((m) => (formData: FormData) => m.formSchema(formData.get("intent")))),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

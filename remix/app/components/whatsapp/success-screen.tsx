@@ -4,7 +4,7 @@
  * Without a message of the account it is not found.
  */
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { SendOutcomeCard } from "~/components/messages/send-outcome";
 import { PageHeader } from "~/components/shell/page-header";
 import { SmsStatusBadge } from "~/components/sms-reports/status-badge";

@@ -11,14 +11,9 @@
  * an error on the 2nd button given lands on the row where it was typed.
  */
 import { z } from "~api/lib/zod";
-import { createTemplateSchema, MAX_BUTTONS, TEMPLATE_CATEGORIES, type CreateTemplateInput } from "~api/whatsapp/schemas";
-
-export const BUTTON_SLOTS = MAX_BUTTONS;
-export const HEADER_TYPES = ["none", "text", "image", "video", "document"] as const;
-export const BUTTON_TYPES = ["none", "quick_reply", "url", "phone"] as const;
-export const CATEGORIES = TEMPLATE_CATEGORIES;
-/** Meta's language codes offered by the form (Meta takes many more; these are the product's languages). */
-export const LANGUAGES = ["pt_BR", "en_US", "en", "es", "es_MX", "es_AR", "zh_CN"] as const;
+import { createTemplateSchema, type CreateTemplateInput } from "~api/whatsapp/schemas";
+import { BUTTON_SLOTS } from "./template-form-options";
+export { BUTTON_SLOTS, HEADER_TYPES, BUTTON_TYPES, CATEGORIES, LANGUAGES } from "./template-form-options";
 
 const text = z.string().optional();
 const slot = z.object({ type: text, text, url: text, example: text, phone: text }).optional();

@@ -7,11 +7,10 @@
  * Meta's rules are checked as the fields are left. Each error is next to its field, translated.
  */
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { variablesOf } from "~api/whatsapp/schemas";
+import { useTranslation } from "~/lib/react-i18n";
+import { variablesOf } from "~api/whatsapp/constants";
 import { SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
 import { Button } from "~/components/ui/button";
@@ -19,7 +18,8 @@ import { FormField } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import { Textarea } from "~/components/ui/textarea";
-import { BUTTON_SLOTS, BUTTON_TYPES, CATEGORIES, HEADER_TYPES, LANGUAGES, templateFormSchema } from "./template-form-schema";
+import { BUTTON_SLOTS, BUTTON_TYPES, CATEGORIES, HEADER_TYPES, LANGUAGES } from "./template-form-options";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 type Field = FieldMetadata<string | undefined | null>;
 
@@ -60,7 +60,7 @@ export function TemplateForm({ numbers, lastResult, busy }: { numbers: Array<{ i
       header_type: "none",
       buttons: Array.from({ length: BUTTON_SLOTS }, () => ({ type: "none" })),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: templateFormSchema }),
+    onValidate: useLazyValidate(() => import("./template-form-schema").then((m) => m.templateFormSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -5,7 +5,7 @@
  * with a toast (or here again for a role that may create templates but not list them).
  */
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { PageHeader } from "~/components/shell/page-header";
 import { Card, CardContent } from "~/components/ui/card";
 import { TemplateForm } from "~/components/whatsapp/template-form";

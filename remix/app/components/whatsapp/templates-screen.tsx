@@ -6,7 +6,7 @@
  * meta refresh). Works without JavaScript.
  */
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { ErrorText, FormErrors } from "~/components/forms/fields";
 import { REFRESH_MS, useRefresh } from "~/components/live/use-refresh";

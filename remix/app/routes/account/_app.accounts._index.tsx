@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { listAccounts } from "~api/accounts/services";
 import { AccountsTable } from "~/components/accounts/accounts-table";
 import { PageHeader } from "~/components/shell/page-header";

@@ -1,10 +1,9 @@
 /** /accounts/create: a new account owned by the person, which becomes the current one. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { accountSchema } from "~api/accounts/schemas";
 import { createAccount, listCurrencies, switchAccount } from "~api/accounts/services";
 import { AccountFields } from "~/components/accounts/account-fields";
@@ -18,6 +17,7 @@ import { handleForm, type FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import { i18next } from "~/lib/i18n.server";
 import { commitSession, getSession } from "~/lib/session.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "accounts:create.title" };
 
@@ -49,7 +49,7 @@ export default function CreateAccount() {
   const [form, fields] = useForm({
     lastResult: last?.result,
     defaultValue: { currency: "BRL" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountSchema }),
+    onValidate: useLazyValidate(() => import("~api/accounts/schemas").then((m) => m.accountSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -6,21 +6,13 @@
  * Plain forms: no JavaScript needed.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { connectChannel, disconnectChannel, listConnections, type ConnectionView } from "~api/live/channel-connections";
-import {
-  CONNECTABLE,
-  connectSchema,
-  googleBusinessConnectSchema,
-  instagramConnectSchema,
-  messengerConnectSchema,
-  telegramConnectSchema,
-  type ConnectableChannel,
-} from "~api/live/channel-schemas";
+import { connectSchema, type ConnectableChannel } from "~api/live/channel-schemas";
+import { CONNECTABLE } from "~api/live/channel-constants";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -33,6 +25,7 @@ import { formatDate } from "~/lib/format";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "channels:title" };
 
@@ -70,8 +63,6 @@ export async function action({ request }: ActionFunctionArgs) {
   );
 }
 
-const SCHEMAS = { telegram: telegramConnectSchema, messenger: messengerConnectSchema, instagram: instagramConnectSchema, google_business: googleBusinessConnectSchema };
-
 function ChannelCard({ channel, connection, last }: { channel: ConnectableChannel; connection?: ConnectionView; last?: FormReply }) {
   const { t } = useTranslation(["channels", "common"]);
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
@@ -81,7 +72,14 @@ function ChannelCard({ channel, connection, last }: { channel: ConnectableChanne
   const [form, fields] = useForm({
     id: `connect-${channel}`,
     lastResult: mine ? last?.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SCHEMAS[channel] }),
+    onValidate: useLazyValidate(() =>
+      import("~api/live/channel-schemas").then(
+        (m) =>
+          ({ telegram: m.telegramConnectSchema, messenger: m.messengerConnectSchema, instagram: m.instagramConnectSchema, google_business: m.googleBusinessConnectSchema })[
+            channel
+          ],
+      ),
+    ),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -1,10 +1,9 @@
 /** /departments/{id}/edit: rename, describe, activate or deactivate a department. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { departmentSchema } from "~api/departments/schemas";
 import { getDepartment, updateDepartment } from "~api/departments/services";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
@@ -15,6 +14,7 @@ import { Card, CardContent } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = {
   crumb: (data: unknown) => {
@@ -47,7 +47,7 @@ export default function EditDepartment() {
     id: `department-${department.id}`,
     lastResult: last?.result,
     defaultValue: { name: department.name, description: department.description, status: department.status },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: departmentSchema }),
+    onValidate: useLazyValidate(() => import("~api/departments/schemas").then((m) => m.departmentSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

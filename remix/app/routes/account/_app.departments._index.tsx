@@ -1,10 +1,9 @@
 /** /departments: list with member counts, inline create form, delete with confirmation. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { departmentSchema } from "~api/departments/schemas";
 import { createDepartment, deleteDepartment, listDepartments } from "~api/departments/services";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
@@ -16,6 +15,7 @@ import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -47,7 +47,7 @@ export default function Departments() {
     id: "department-create",
     lastResult: lastIntent === "delete" ? undefined : last?.result,
     defaultValue: { status: "active" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: departmentSchema }),
+    onValidate: useLazyValidate(() => import("~api/departments/schemas").then((m) => m.departmentSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

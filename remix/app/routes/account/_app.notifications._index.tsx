@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { markReadFormSchema, notificationsQuerySchema } from "~api/notifications/schemas";
 import { listNotifications, markRead } from "~api/notifications/services";
 import { issueStreamTicket } from "~api/realtime/tickets";

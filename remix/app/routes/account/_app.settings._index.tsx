@@ -1,10 +1,9 @@
 /** /settings: the current account's data, API token and plans, and the hub of settings groups. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { AccountFields } from "~/components/accounts/account-fields";
 import { currencyLabel } from "~/lib/currency.server";
 import { i18next } from "~/lib/i18n.server";
@@ -24,6 +23,7 @@ import { handleForm, type FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "settings:account.title" };
 
@@ -99,7 +99,7 @@ function AccountForm({ account, currencies }: { account: AccountData; currencies
       province: account.address.province ?? "",
       postalCode: account.address.postal_code ?? "",
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountSchema }),
+    onValidate: useLazyValidate(() => import("~api/accounts/schemas").then((m) => m.accountSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { changePasswordSchema, totpCodeSchema } from "~api/auth/schemas";
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTotp, totpEnrolmentView } from "~api/auth/totp";
 import { disableTotpSchema, profileSchema } from "~api/users/schemas";

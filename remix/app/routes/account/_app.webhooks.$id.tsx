@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { z } from "~api/lib/zod";
 import { listDeliveries, retryDelivery, sendTestEvent } from "~api/webhooks/deliveries";
 import { deleteEndpoint, getEndpoint, revealSecret, rotateSecret, updateEndpoint } from "~api/webhooks/endpoints";

@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { createEndpoint, listEndpoints } from "~api/webhooks/endpoints";
 import { EndpointForm } from "~/components/webhooks/endpoint-form";
 import { webhookFormSchema } from "~/components/webhooks/form-schema";

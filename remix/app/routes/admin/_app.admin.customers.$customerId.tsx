@@ -9,14 +9,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { adjustCustomerBalance, getCustomer } from "~api/customers/customers";
-import { z } from "~api/lib/zod";
 import { listCustomerProducts } from "~api/products/products";
 import { ProductsTable } from "~/components/billing/products-table";
 import { TextareaField } from "~/components/forms/controls";
@@ -29,32 +27,12 @@ import { formatDate, formatMoney } from "~/lib/format";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import type { RootData } from "~/root";
+import { adjustBalanceSchema } from "~/forms/admin-customer";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = {
   crumb: (data: unknown) => ({ key: "customers:crumbs.customer", params: { name: (data as { customer?: { name?: string } } | undefined)?.customer?.name ?? "" } }),
 };
-
-/** Reais as people write them, with a sign ("50", "50,00", "-12,34", "R$ 1.234,56", "-50.5") to centavos; anything else is not a number. */
-const signedReais = z
-  .string({ error: "validation.required" })
-  .trim()
-  .min(1, "validation.required")
-  .transform((v, ctx) => {
-    let text = v.replace(/\s/g, "").replace(/^R\$/i, "");
-    const sign = text.startsWith("-") ? -1 : 1;
-    text = text.replace(/^[-+]/, "").replace(/^R\$/i, "");
-    const normal = text.includes(",") ? text.replace(/\./g, "").replace(",", ".") : text;
-    if (!/^\d{1,9}(\.\d{1,2})?$/.test(normal)) {
-      ctx.addIssue({ code: "custom", message: "validation.number" });
-      return z.NEVER;
-    }
-    return sign * Math.round(Number(normal) * 100);
-  });
-const schema = z.object({
-  amount: signedReais,
-  reason: z.string({ error: "validation.required" }).trim().min(3, "validation.minLength::3").max(500, "validation.maxLength::500"),
-  key: z.string().max(100).optional(),
-});
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -78,7 +56,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const id = params.customerId ?? "";
-  return handleForm(request, schema, async ({ amount, reason, key }) => {
+  return handleForm(request, adjustBalanceSchema, async ({ amount, reason, key }) => {
     const { data } = await adjustCustomerBalance(ctx, id, { amount, reason }, key);
     return redirect(`/admin/customers/${id}?adjusted=${data.amount}&balance=${data.balance_after}`);
   });
@@ -94,7 +72,7 @@ export default function Customer() {
     // A new form (empty fields) with every new page: after an adjustment nothing is left filled in to press again.
     id: `adjust-${key ?? "none"}`,
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: useLazyValidate(() => import("~/forms/admin-customer").then((m) => m.adjustBalanceSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -6,12 +6,10 @@
  * switched by `intent`: everything works without JavaScript; each success redirects with a toast.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { z } from "~api/lib/zod";
+import { useTranslation } from "~/lib/react-i18n";
 import { cancelCustomerProduct, getCustomerProduct, updateCustomerProduct } from "~api/products/products";
 import { ProductsTable } from "~/components/billing/products-table";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -22,21 +20,15 @@ import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
-import { reais, reaisText } from "~/lib/money-input";
+import { reaisText } from "~/lib/money-input";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
+import { cancelProductSchema, editProductSchema } from "~/forms/admin-products";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = {
   crumb: (data: unknown) => ({ key: "products:crumbs.product", params: { name: (data as { product?: { name?: string } } | undefined)?.product?.name ?? "" } }),
 };
-
-const editSchema = z.object({
-  intent: z.literal("save"),
-  name: z.string({ error: "validation.required" }).trim().min(1, "validation.required"),
-  credits: z.string().trim().optional(),
-  price: reais,
-});
-const cancelSchema = z.object({ intent: z.literal("cancel") });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -50,12 +42,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const productId = params.productId ?? "";
   const intent = (await request.clone().formData()).get("intent");
   if (intent === "cancel") {
-    return handleForm(request, cancelSchema, async () => {
+    return handleForm(request, cancelProductSchema, async () => {
       await cancelCustomerProduct(ctx, customerId, productId);
       return redirectWithToast(request, `/admin/customers/${customerId}/products/${productId}`, { type: "success", title: "products:admin.cancelled" });
     });
   }
-  return handleForm(request, editSchema, async (v) => {
+  return handleForm(request, editProductSchema, async (v) => {
     await updateCustomerProduct(ctx, customerId, productId, { name: v.name, price: v.price, ...(v.credits ? { credits: Number(v.credits) } : {}) });
     return redirectWithToast(request, `/admin/customers/${customerId}/products/${productId}`, { type: "success", title: "products:admin.saved" });
   });
@@ -71,7 +63,7 @@ export default function CustomerProduct() {
     id: `product-${p.id}-${p.updated_at}`,
     lastResult: last?.result,
     defaultValue: { name: p.name, credits: p.credits === null ? "" : String(p.credits), price: reaisText(p.price) },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: editSchema }),
+    onValidate: useLazyValidate(() => import("~/forms/admin-products").then((m) => m.editProductSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

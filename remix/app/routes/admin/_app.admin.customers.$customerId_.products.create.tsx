@@ -6,15 +6,13 @@
  * A plain form (works without JavaScript); on success the customer's page with a toast.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { getCustomer } from "~api/customers/customers";
-import { z } from "~api/lib/zod";
 import { hireProduct, managesProducts } from "~api/products/products";
-import { CHANNELS, CURRENCIES, CYCLES, KINDS } from "~api/products/schemas";
+import { CHANNELS, CURRENCIES, CYCLES, KINDS } from "~api/products/constants";
 import { SelectField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
@@ -22,22 +20,11 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
-import { reais } from "~/lib/money-input";
 import { redirectWithToast } from "~/lib/toast.server";
+import { hireProductSchema } from "~/forms/admin-products";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "products:crumbs.create" };
-
-const required = z.string({ error: "validation.required" }).trim().min(1, "validation.required");
-/** What the form posts; the use-case's schema (api/products/schemas.ts) decides the rest (options, lengths, credits for a credits product). */
-const schema = z.object({
-  channel: required,
-  name: required,
-  billing_cycle: required,
-  currency: required,
-  kind: required,
-  credits: z.string().trim().optional(),
-  price: reais,
-});
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -49,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const id = params.customerId ?? "";
-  return handleForm(request, schema, async (v) => {
+  return handleForm(request, hireProductSchema, async (v) => {
     const kind = v.kind;
     await hireProduct(ctx, id, { ...v, credits: kind === "credits" && v.credits ? Number(v.credits) : kind === "credits" ? undefined : null });
     return redirectWithToast(request, `/admin/customers/${id}`, { type: "success", title: "products:admin.hired" });
@@ -64,7 +51,7 @@ export default function HireProduct() {
   const [form, fields] = useForm({
     lastResult: last?.result,
     defaultValue: { channel: "sms", billing_cycle: "monthly", currency: customer.currency, kind: "credits" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: useLazyValidate(() => import("~/forms/admin-products").then((m) => m.hireProductSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

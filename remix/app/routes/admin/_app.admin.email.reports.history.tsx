@@ -7,7 +7,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { adminEmailMessage, adminEmailMessages, emailStaffCheck } from "~api/email/admin-reports";
 import { previewDocument } from "~api/email/history";
 import { EMAIL_STATUSES } from "~api/email/statuses";

@@ -5,7 +5,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { emailStaffCheck } from "~api/email/admin-reports";
 import { adminEmailInsights } from "~api/email/insights";
 import { EmailInsightsView } from "~/components/email/insights-view";

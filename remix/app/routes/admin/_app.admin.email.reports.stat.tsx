@@ -6,7 +6,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { adminEmailStat, emailStaffCheck } from "~api/email/admin-reports";
 import { EmailAccountsCard, StaffPeriodFilter } from "~/components/email/admin-reports";
 import { EmailDayChart, EmailStatusTable } from "~/components/email/day-figures";

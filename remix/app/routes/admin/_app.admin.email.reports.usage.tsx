@@ -5,7 +5,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { adminEmailUsage, emailStaffCheck } from "~api/email/admin-reports";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { EmailAccountsCard, StaffPeriodFilter } from "~/components/email/admin-reports";

@@ -6,13 +6,13 @@
  * action works without JavaScript.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { z } from "~api/lib/zod";
-import { createProviderSchema, PROVIDER_KINDS, routeMapSchema, updateProviderSchema } from "~api/providers/schemas";
+import { createProviderSchema, routeMapSchema, updateProviderSchema } from "~api/providers/schemas";
+import { PROVIDER_KINDS } from "~api/providers/constants";
 import { createProvider, deleteProvider, getRouteMap, listProviders, putRouteMap, updateProvider, type ProviderView } from "~api/providers/services";
 import { testProvider, type TestResult } from "~api/providers/test-connection";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
@@ -28,6 +28,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "admin:providers.title" };
 
@@ -163,7 +164,7 @@ export default function AdminProviders() {
     id: "provider-create",
     lastResult: sent?.intent === "create" ? reply?.result : undefined,
     defaultValue: { kind: "http", enabled: "on" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createProviderSchema }),
+    onValidate: useLazyValidate(() => import("~api/providers/schemas").then((m) => m.createProviderSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -7,7 +7,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { saoPauloToday } from "~api/sms/history";
 import { adminWhatsappMessage, adminWhatsappMessages } from "~api/whatsapp/admin-reports";
 import { ErrorText, FormErrors } from "~/components/forms/fields";

@@ -6,7 +6,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CHART_DAYS } from "~api/sms/report-constants";
 import { adminWhatsappInsights } from "~api/whatsapp/admin-reports";
 import { PageHeader } from "~/components/shell/page-header";

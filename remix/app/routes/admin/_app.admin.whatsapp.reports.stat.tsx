@@ -6,7 +6,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { adminWhatsappStat, assertWhatsappStaff } from "~api/whatsapp/admin-reports";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { formatCount } from "~/components/sms-reports/format";

@@ -1,11 +1,10 @@
 /** /admin/whitelabel: the reseller's own branding (name, color, host); platform staff also see every brand. */
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { whitelabelSchema } from "~api/whitelabel/schemas";
 import { getWhitelabel, saveWhitelabel } from "~api/whitelabel/services";
 import { CsrfInput, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
@@ -21,6 +20,7 @@ import { handleForm, type FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "admin:whitelabel.title" };
 
@@ -54,7 +54,7 @@ export default function WhitelabelAdmin() {
     id: "whitelabel-form",
     lastResult: last?.result,
     defaultValue: { name: own?.name ?? "", color: own?.color ?? DEFAULT_COLOR, host: own?.host ?? "" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: whitelabelSchema }),
+    onValidate: useLazyValidate(() => import("~api/whitelabel/schemas").then((m) => m.whitelabelSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -5,11 +5,10 @@
  * through the ledger, and the screen goes on to /billing with what happened.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { changePlan, quotePlanChange } from "~api/plans/change";
 import { getPlan } from "~api/plans/services";
 import { canWrite } from "~api/policy/policy";
@@ -52,7 +51,7 @@ export default function PlanPage() {
   const busy = useNavigation().state === "submitting";
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation("plans");
-  const [form, fields] = useForm({ id: "change-plan", lastResult: last?.result, onValidate: ({ formData }) => parseWithZod(formData, { schema }) });
+  const [form, fields] = useForm({ id: "change-plan", lastResult: last?.result });
   const amount = formatMoney(Math.abs(quote.amount), quote.currency, lng);
   const errors = [...(form.errors ?? []), ...((fields as Record<string, { errors?: string[] }>).plan?.errors ?? [])];
   return (

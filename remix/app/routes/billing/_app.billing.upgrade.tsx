@@ -6,7 +6,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { listPlans } from "~api/plans/services";
 import { PLAN_PERMISSIONS } from "../../../../models/constants";
 import { PlanPrice } from "~/components/billing/plan-bits";

@@ -6,7 +6,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { myProducts } from "~api/products/products";
 import { ProductsTable } from "~/components/billing/products-table";
 import { PageHeader } from "~/components/shell/page-header";

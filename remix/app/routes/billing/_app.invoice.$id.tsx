@@ -8,7 +8,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { getInvoice } from "~api/billing/invoices";
 import { pixQrSvg } from "~api/billing/pix";
 import { PageHeader } from "~/components/shell/page-header";

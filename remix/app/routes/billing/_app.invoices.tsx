@@ -6,7 +6,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { listInvoices } from "~api/billing/invoices";
 import { PageHeader } from "~/components/shell/page-header";
 import { Card, CardContent } from "~/components/ui/card";

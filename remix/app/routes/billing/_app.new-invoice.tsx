@@ -4,24 +4,21 @@
  * (/invoice/{id}) with its QR code and "copia e cola". A plain form: works without JavaScript.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { createTopup, TOPUP_MAX, TOPUP_MIN } from "~api/billing/invoices";
-import { z } from "~api/lib/zod";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
-import { reais } from "~/lib/money-input";
+import { newInvoiceSchema } from "~/forms/billing";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "billing:crumbs.newInvoice" };
-
-const schema = z.object({ amount: reais });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRoute(request);
@@ -30,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
-  return handleForm(request, schema, async ({ amount }) => {
+  return handleForm(request, newInvoiceSchema, async ({ amount }) => {
     const { data } = await createTopup(ctx, { amount });
     return redirect(`/invoice/${data.id}`);
   });
@@ -43,7 +40,7 @@ export default function NewInvoice() {
   const [form, fields] = useForm({
     id: "new-invoice",
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: useLazyValidate(() => import("~/forms/billing").then((m) => m.newInvoiceSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -5,7 +5,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { listPlans } from "~api/plans/services";
 import { PlanFeatures, PlanPrice } from "~/components/billing/plan-bits";
 import { PageHeader } from "~/components/shell/page-header";

@@ -7,7 +7,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { isAppError } from "~api/lib/errors";
 import { getUsage, type Usage } from "~api/usage/usage";
 import { ErrorText } from "~/components/forms/fields";

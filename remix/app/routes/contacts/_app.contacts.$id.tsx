@@ -5,12 +5,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { contactSchema } from "~api/contacts/schemas";
 import { contactActivity, eraseContact, getContact, groupOptions, isPrivileged, updateContact } from "~api/contacts/services";
 import { z } from "~api/lib/zod";
 import { ActivityCard } from "~/components/contacts/activity-card";
-import { ContactForm, contactPayload } from "~/components/contacts/contact-form";
+import { ContactForm } from "~/components/contacts/contact-form";
+import { contactPayload } from "~/lib/contact-form.server";
 import { ContactGroupsCard } from "~/components/contacts/contact-groups-card";
 import { LgpdCard } from "~/components/contacts/lgpd-card";
 import { PageHeader } from "~/components/shell/page-header";

@@ -5,7 +5,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { isAppError } from "~api/lib/errors";
 import { bulkContacts, groupOptions, isPrivileged, listContacts, listCustomFields, type ContactPage } from "~api/contacts/services";
 import { BulkErrors } from "~/components/contacts/bulk-errors";

@@ -1,10 +1,9 @@
 /** /contacts/fields/{id}: edit a custom field (owner or admin); its key stays, stored values are not rewritten. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { customFieldUpdateSchema } from "~api/contacts/schemas";
 import { getCustomField, isPrivileged, updateCustomField } from "~api/contacts/services";
 import type { z } from "~api/lib/zod";
@@ -16,6 +15,7 @@ import { Card, CardContent } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = {
   crumb: (data: unknown) => {
@@ -57,7 +57,7 @@ export default function EditCustomField() {
       visible_in_attendance: field.visible_in_attendance ? "on" : undefined,
       position: String(field.position),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: customFieldUpdateSchema }),
+    onValidate: useLazyValidate(() => import("~api/contacts/schemas").then((m) => m.customFieldUpdateSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

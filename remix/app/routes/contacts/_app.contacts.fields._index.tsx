@@ -1,10 +1,9 @@
 /** /contacts/fields: the account's custom contact fields; owner and admin create and delete them. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { customFieldSchema } from "~api/contacts/schemas";
 import { createCustomField, deleteCustomField, isPrivileged, listCustomFields } from "~api/contacts/services";
 import { z } from "~api/lib/zod";
@@ -17,6 +16,7 @@ import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -49,7 +49,7 @@ export default function CustomFields() {
     id: "custom-field-create",
     lastResult: deleting ? undefined : last?.result,
     defaultValue: { type: "text", visible_in_attendance: "on" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: customFieldSchema }),
+    onValidate: useLazyValidate(() => import("~api/contacts/schemas").then((m) => m.customFieldSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { bulkContacts, getGroup, isPrivileged, listCustomFields } from "~api/contacts/services";
 import { isAppError } from "~api/lib/errors";
 import { BulkErrors } from "~/components/contacts/bulk-errors";

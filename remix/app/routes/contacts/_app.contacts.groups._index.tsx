@@ -1,10 +1,9 @@
 /** /contacts/groups: the account's groups with member counts; create, rename and delete (members stay as contacts). */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { groupSchema } from "~api/contacts/schemas";
 import { createGroup, deleteGroup, listGroups, updateGroup } from "~api/contacts/services";
 import { z } from "~api/lib/zod";
@@ -17,6 +16,7 @@ import { Card, CardContent, CardHeader } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 const renameSchema = groupSchema.extend({ intent: z.literal("rename"), id: z.string().min(1, "validation.required") });
 
@@ -59,7 +59,7 @@ export default function ContactGroups() {
   const [form, fields] = useForm({
     id: "group-create",
     lastResult: rowReply ? undefined : last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: groupSchema }),
+    onValidate: useLazyValidate(() => import("~api/contacts/schemas").then((m) => m.groupSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -2,10 +2,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { contactSchema } from "~api/contacts/schemas";
 import { groupOptions, isPrivileged, listCustomFields, saveContact } from "~api/contacts/services";
-import { ContactForm, contactPayload } from "~/components/contacts/contact-form";
+import { ContactForm } from "~/components/contacts/contact-form";
+import { contactPayload } from "~/lib/contact-form.server";
 import { PageHeader } from "~/components/shell/page-header";
 import { Card, CardContent } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";

@@ -1,10 +1,13 @@
-/** /dev/mailbox/{id}: one e-mail of the local outbox — HTML in a sandboxed frame, text with clickable links. */
+/**
+ * /dev/mailbox/{id}: one e-mail of the local outbox — HTML in a sandboxed frame, text with clickable
+ * links. A registrant not signed in (~/lib/registrant.server) opens only one addressed to its address.
+ */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { useTranslation } from "react-i18next";
-import { getOutboxEmail } from "~api/mail/outbox";
+import { useTranslation } from "~/lib/react-i18n";
+import { getOutboxEmail, getOutboxEmailTo } from "~api/mail/outbox";
 import { MailBodyCards } from "~/components/settings/mail-body";
 import { MailStatusBadge } from "~/components/settings/mail-status";
 import { PageHeader } from "~/components/shell/page-header";
@@ -13,6 +16,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
+import { mailboxRegistrant } from "~/lib/registrant.server";
 import type { RootData } from "~/root";
 
 export const handle = {
@@ -20,8 +24,8 @@ export const handle = {
 };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const ctx = await requireRoute(request);
-  const mail = await orHttpError(getOutboxEmail(ctx, params.id));
+  const registrant = await mailboxRegistrant(request);
+  const mail = await orHttpError(registrant ? getOutboxEmailTo(registrant, params.id) : getOutboxEmail(await requireRoute(request), params.id));
   return json({ mail }, { headers: { "Cache-Control": "no-store" } });
 }
 

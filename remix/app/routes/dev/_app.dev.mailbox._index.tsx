@@ -1,9 +1,12 @@
-/** /dev/mailbox: e-mails written to the local outbox, newest first, keyset paged (?before=<id>). */
+/**
+ * /dev/mailbox: e-mails written to the local outbox, newest first, keyset paged (?before=<id>). A
+ * registrant not signed in (~/lib/registrant.server) sees those addressed to its address only.
+ */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
-import { listOutbox } from "~api/mail/outbox";
+import { useTranslation } from "~/lib/react-i18n";
+import { listOutbox, listOutboxTo } from "~api/mail/outbox";
 import { MailStatusBadge } from "~/components/settings/mail-status";
 import { PageHeader } from "~/components/shell/page-header";
 import { buttonVariants } from "~/components/ui/button";
@@ -12,29 +15,32 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
+import { mailboxRegistrant } from "~/lib/registrant.server";
 import type { RootData } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ctx = await requireRoute(request);
+  const registrant = await mailboxRegistrant(request);
   const url = new URL(request.url);
   const before = url.searchParams.get("before") ?? undefined;
-  const page = await orHttpError(listOutbox(ctx, { before }));
-  return json({ ...page, paged: Boolean(before) }, { headers: { "Cache-Control": "no-store" } });
+  const page = await orHttpError(registrant ? listOutboxTo(registrant, { before }) : listOutbox(await requireRoute(request), { before }));
+  return json({ ...page, paged: Boolean(before), registrant }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export default function Mailbox() {
-  const { data, next, paged } = useLoaderData<typeof loader>();
+  const { data, next, paged, registrant } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<RootData>("root");
   const lng = (root?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation(["common", "admin", "email"]);
   return (
     <div className="space-y-6">
       <PageHeader
-        description={t("mailbox.description")}
+        description={registrant ? t("admin:mailbox.registrant", { email: registrant }) : t("mailbox.description")}
         actions={
-          <Link to="/dev/mailbox/email" className={buttonVariants({ variant: "outline", size: "sm" })}>
-            {t("email:peer.crumb")}
-          </Link>
+          registrant ? null : (
+            <Link to="/dev/mailbox/email" className={buttonVariants({ variant: "outline", size: "sm" })}>
+              {t("email:peer.crumb")}
+            </Link>
+          )
         }
       />
       <Card className="py-0">

@@ -7,7 +7,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { ArrowLeft } from "lucide-react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { getPeerMail } from "~api/email/local-peer";
 import { DkimBadge } from "~/components/email/dkim-badge";
 import { MailBodyCards } from "~/components/settings/mail-body";

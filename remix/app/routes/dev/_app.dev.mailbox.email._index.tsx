@@ -6,7 +6,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { listPeerMail } from "~api/email/local-peer";
 import { DkimBadge } from "~/components/email/dkim-badge";
 import { PageHeader } from "~/components/shell/page-header";

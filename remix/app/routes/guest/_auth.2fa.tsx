@@ -1,10 +1,9 @@
 /** Second step of sign-in: the TOTP code. Reachable with a session whose second factor is pending. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { totpCodeSchema } from "~api/auth/schemas";
 import { verifyTotp } from "~api/auth/totp";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -13,6 +12,7 @@ import { requestCtx } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { afterSignInPath } from "~/lib/login.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "auth:twoFactor.title" };
 
@@ -38,7 +38,11 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function TwoFactor() {
   const { t } = useTranslation("auth");
   const last = useActionData<FormReply & { params?: Record<string, unknown> }>();
-  const [form, fields] = useForm({ lastResult: last?.result, onValidate: ({ formData }) => parseWithZod(formData, { schema: totpCodeSchema }), shouldValidate: "onBlur" });
+  const [form, fields] = useForm({
+    lastResult: last?.result,
+    onValidate: useLazyValidate(() => import("~api/auth/schemas").then((m) => m.totpCodeSchema)),
+    shouldValidate: "onBlur",
+  });
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold">{t("twoFactor.title")}</h1>

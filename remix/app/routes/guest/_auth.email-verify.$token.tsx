@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { verifyEmail } from "~api/auth/user-tokens";
 import { isAppError } from "~api/lib/errors";
 import { AuthMessage } from "~/components/auth/message";

@@ -1,7 +1,7 @@
 /** Resend the verification e-mail (neutral answer). */
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { emailOnlySchema } from "~api/auth/schemas";
 import { resendVerification } from "~api/auth/user-tokens";
 import { requestCtx } from "~/lib/auth.server";

@@ -1,10 +1,9 @@
 /** /invitation/{token}: a new person creates their login; someone with a login signs in and accepts. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { acceptInvitationSchema } from "~api/auth/schemas";
 import { isAppError } from "~api/lib/errors";
 import { acceptInvitation, findInvitation } from "~api/users/services";
@@ -17,6 +16,7 @@ import { handleForm, type FormReply } from "~/lib/forms.server";
 import { startSession } from "~/lib/login.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { commitSession, getSession } from "~/lib/session.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "auth:invitation.title" };
 
@@ -57,7 +57,7 @@ export default function Invitation() {
   const last = useActionData<FormReply>();
   const [form, fields] = useForm({
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: acceptInvitationSchema }),
+    onValidate: useLazyValidate(() => import("~api/auth/schemas").then((m) => m.acceptInvitationSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

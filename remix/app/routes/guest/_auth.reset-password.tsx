@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { emailOnlySchema } from "~api/auth/schemas";
 import { requestPasswordReset } from "~api/auth/user-tokens";
 import { requestCtx } from "~/lib/auth.server";

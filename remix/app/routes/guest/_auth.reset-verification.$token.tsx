@@ -1,10 +1,9 @@
 /** The link from the reset e-mail: choose a new password. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { resetPasswordSchema } from "~api/auth/schemas";
 import { checkResetToken, resetPassword } from "~api/auth/user-tokens";
 import { isAppError } from "~api/lib/errors";
@@ -14,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { requestCtx } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "auth:reset.newTitle" };
 
@@ -41,7 +41,7 @@ export default function NewPassword() {
   const last = useActionData<FormReply>();
   const [form, fields] = useForm({
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+    onValidate: useLazyValidate(() => import("~api/auth/schemas").then((m) => m.resetPasswordSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { DevMail } from "~/components/auth/dev-mail";
 import { AuthMessage } from "~/components/auth/message";
 import { registeredMail } from "~/lib/register.server";

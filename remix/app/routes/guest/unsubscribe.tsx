@@ -12,7 +12,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { readUnsubscribeToken, unsubscribe, unsubscribeView } from "~api/email/unsubscribe";
 import { env } from "~api/lib/env";
 import { Button } from "~/components/ui/button";

@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { getMacro, updateMacro } from "~api/live/macros";
 import { macroSchema } from "~api/live/schemas";
 import { tabulationOptions } from "~api/live/tabulations";

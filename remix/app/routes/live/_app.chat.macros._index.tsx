@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { isLiveWriter } from "~api/live/access";
 import { createMacro, deleteMacro, listMacros } from "~api/live/macros";
 import { macroSchema } from "~api/live/schemas";

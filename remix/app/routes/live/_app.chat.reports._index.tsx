@@ -7,7 +7,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { createLiveExport, listLiveExports } from "~api/live/report-exports";
 import { reportFilterOptions } from "~api/live/reports";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";

@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { isLiveWriter } from "~api/live/access";
 import { deleteHoliday, listHolidays } from "~api/live/calendar";
 import { ConfirmDeleteRow } from "~/components/forms/confirm-delete";

@@ -1,10 +1,9 @@
 /** /holidays/create: register a holiday (name, day). A failure shows the spec's 'error registering holidays'. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { assertWriter } from "~api/live/access";
 import { createHoliday } from "~api/live/calendar";
 import { holidaySchema } from "~api/live/schemas";
@@ -15,6 +14,7 @@ import { Card, CardContent } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "live:holidays.create.title" };
 
@@ -39,7 +39,7 @@ export default function CreateHoliday() {
   const [form, fields] = useForm({
     id: "holiday-create",
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: holidaySchema }),
+    onValidate: useLazyValidate(() => import("~api/live/schemas").then((m) => m.holidaySchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

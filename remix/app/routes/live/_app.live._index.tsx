@@ -6,11 +6,11 @@
  * use-cases. With JavaScript the page is live (use-live-desk.ts).
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "~api/live/limits";
+import { fileAccept, SUGGESTION_MAX_LENGTH, SUGGESTIONS_MAX } from "~api/live/limits";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator, useRouteLoaderData, useSearchParams, useSubmit } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ArrowLeft } from "lucide-react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CsrfInput, FormErrors, useCsrf } from "~/components/forms/fields";
 import { RoomPanel } from "~/components/live/room-panel";
 import { SuggestionChips, Thread } from "~/components/live/thread";
@@ -199,7 +199,7 @@ function Composer({
 }
 
 /** Sends a file (with an optional caption) to the visitor: a plain multipart form, with or without JavaScript. */
-function AttachForm({ roomId, action, errors }: { roomId: string; action: string; errors?: string[] | null }) {
+function AttachForm({ roomId, channel, action, errors }: { roomId: string; channel: string; action: string; errors?: string[] | null }) {
   const { t } = useTranslation("liveDesk");
   return (
     <Form method="post" action={action} encType="multipart/form-data" className="flex flex-wrap items-center gap-2 border-t px-3 py-2" data-testid="attach-form">
@@ -209,14 +209,7 @@ function AttachForm({ roomId, action, errors }: { roomId: string; action: string
       <label htmlFor="attach-file" className="text-xs text-muted-foreground">
         {t("attach.label")}
       </label>
-      <input
-        id="attach-file"
-        name="file"
-        type="file"
-        required
-        accept="image/jpeg,image/png,image/webp,audio/ogg,video/mp4,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/zip"
-        className="max-w-56 text-xs"
-      />
+      <input id="attach-file" name="file" type="file" required accept={fileAccept(channel)} className="max-w-56 text-xs" />
       <input name="body" aria-label={t("attach.caption")} placeholder={t("attach.caption")} maxLength={4096} className="h-8 min-w-0 flex-1 rounded-md border px-2 text-sm" />
       <Button type="submit" size="sm" variant="outline">
         {t("attach.send")}
@@ -444,11 +437,19 @@ export default function LiveDesk() {
                   onTyping={() => signalTyping(room.id)}
                   errors={errorIntent === "send" ? errors : null}
                 />
-                <AttachForm roomId={room.id} action={action} errors={errorIntent === "upload" ? errors : null} />
+                <AttachForm roomId={room.id} channel={room.channel} action={action} errors={errorIntent === "upload" ? errors : null} />
               </>
             ) : (
               <p className="border-t p-3 text-center text-sm text-muted-foreground">
-                {room.status === "QUEUE" ? t("composer.takeFirst") : room.locked ? t("composer.locked") : room.status === "CLOSED" ? t("composer.closed") : t("composer.notYours")}
+                {room.status === "QUEUE"
+                  ? t("composer.takeFirst")
+                  : room.status === "BOT"
+                    ? t("composer.bot")
+                    : room.locked
+                      ? t("composer.locked")
+                      : room.status === "CLOSED"
+                        ? t("composer.closed")
+                        : t("composer.notYours")}
               </p>
             )}
           </>

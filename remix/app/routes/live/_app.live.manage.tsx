@@ -7,7 +7,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { agentsOverview } from "~api/live/supervision";
 import { duration, useRefresh } from "~/components/live/use-refresh";
 import { PageHeader } from "~/components/shell/page-header";

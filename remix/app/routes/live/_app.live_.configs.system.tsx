@@ -4,14 +4,14 @@
  * their capacity and the departments they serve. Writers edit; others read. No JavaScript needed.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { z } from "~api/lib/zod";
 import { departmentOptions, isLiveWriter } from "~api/live/access";
-import { ACCEPTANCE_OPTIONS, agentSettingsSchema, systemSettingsSchema } from "~api/live/schemas";
+import { agentSettingsSchema, systemSettingsSchema } from "~api/live/schemas";
+import { ACCEPTANCE_OPTIONS } from "~api/live/constants";
 import { getSystemSettings, listAgentConfigs, updateAgentConfig, updateSystemSettings } from "~api/live/settings";
 import { CheckboxField, SelectField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
@@ -24,6 +24,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "live:system.title" };
 
@@ -66,7 +67,7 @@ export default function LiveSystem() {
       tabulation_required: settings.tabulation_required ? "on" : undefined,
       idle_minutes: String(settings.idle_minutes),
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: systemSettingsSchema }),
+    onValidate: useLazyValidate(() => import("~api/live/schemas").then((m) => m.systemSettingsSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

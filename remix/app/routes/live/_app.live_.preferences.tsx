@@ -1,12 +1,12 @@
 /** /live/preferences: the signed-in user's mute (disabled, 8 hours, 1 week, 1 month, always) and volume (0..1). */
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { getPreferences, setPreferences } from "~api/live/preferences";
-import { MUTE_OPTIONS, preferencesSchema } from "~api/live/schemas";
+import { preferencesSchema } from "~api/live/schemas";
+import { MUTE_OPTIONS } from "~api/live/constants";
 import { SelectField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, useErrorText } from "~/components/forms/fields";
 import { FormField } from "~/components/ui/form-field";
@@ -19,6 +19,7 @@ import { formatDate } from "~/lib/format";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "live:preferences.title" };
 
@@ -45,7 +46,7 @@ export default function LivePreferences() {
     id: "live-preferences",
     lastResult: last?.result,
     defaultValue: { mute: prefs.mute, volume: String(prefs.volume) },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: preferencesSchema }),
+    onValidate: useLazyValidate(() => import("~api/live/schemas").then((m) => m.preferencesSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -5,7 +5,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { liveReport, reportFilterOptions } from "~api/live/reports";
 import { DayBars, ShareList } from "~/components/charts/day-bars";
 import { FiguresTable } from "~/components/charts/figures-table";

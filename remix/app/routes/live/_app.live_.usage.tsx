@@ -4,7 +4,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { liveUsage, saoPauloDay } from "~api/live/reports";
 import { DayBars } from "~/components/charts/day-bars";
 import { FiguresTable } from "~/components/charts/figures-table";

@@ -1,13 +1,13 @@
 /** /opening-hours/create: one interval on one or more weekdays, account-wide or for a department. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { assertWriter, departmentOptions } from "~api/live/access";
 import { createOpeningHours } from "~api/live/calendar";
-import { WEEKDAYS, openingHourSchema } from "~api/live/schemas";
+import { openingHourSchema } from "~api/live/schemas";
+import { WEEKDAYS } from "~api/live/constants";
 import { SelectField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
@@ -16,6 +16,7 @@ import { Card, CardContent } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "live:hours.create.title" };
 
@@ -42,7 +43,7 @@ export default function CreateOpeningHours() {
     id: "hours-create",
     lastResult: last?.result,
     defaultValue: { opens: "08:00", closes: "18:00" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: openingHourSchema }),
+    onValidate: useLazyValidate(() => import("~api/live/schemas").then((m) => m.openingHourSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

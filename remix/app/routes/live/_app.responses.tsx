@@ -4,14 +4,14 @@
  * work without JavaScript.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { departmentOptions, isLiveWriter } from "~api/live/access";
 import { createSample, deleteSample, listSamples, updateSample } from "~api/live/samples";
-import { SAMPLE_AUDIENCES, sampleEditSchema, sampleFormSchema } from "~api/live/schemas";
+import { sampleEditSchema, sampleFormSchema } from "~api/live/schemas";
+import { SAMPLE_AUDIENCES } from "~api/live/constants";
 import { z } from "~api/lib/zod";
 import { ConfirmDeleteRow } from "~/components/forms/confirm-delete";
 import { IntentForm } from "~/components/forms/intent-form";
@@ -26,6 +26,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "live:responses.title" };
 
@@ -69,7 +70,7 @@ export default function Responses() {
     id: "response-create",
     lastResult: reply.of("create"),
     defaultValue: { audience: writer ? "all" : "me" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: sampleFormSchema }),
+    onValidate: useLazyValidate(() => import("~api/live/schemas").then((m) => m.sampleFormSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

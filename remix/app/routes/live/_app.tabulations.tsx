@@ -3,11 +3,10 @@
  * deactivate, delete (with confirmation). Every form is a plain POST; no JavaScript needed.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { z } from "~api/lib/zod";
 import { isLiveWriter } from "~api/live/access";
 import { tabulationSchema } from "~api/live/schemas";
@@ -25,6 +24,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "live:tabulations.title" };
 
@@ -60,7 +60,7 @@ export default function Tabulations() {
   const [form, fields] = useForm({
     id: "tabulation-create",
     lastResult: reply.of("create"),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: tabulationSchema }),
+    onValidate: useLazyValidate(() => import("~api/live/schemas").then((m) => m.tabulationSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

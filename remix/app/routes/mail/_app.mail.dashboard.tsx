@@ -6,7 +6,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { emailCharts } from "~api/email/figures";
 import { CHART_DAYS } from "~api/sms/report-constants";
 import { countOf as count, EmailDayChart, EmailGroupCells, EmailGroupHeads } from "~/components/email/day-figures";

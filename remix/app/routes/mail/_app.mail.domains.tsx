@@ -6,13 +6,11 @@
  * works without JavaScript.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { deleteEmailDomain, listEmailDomains, registerEmailDomain, validateEmailDomain } from "~api/email/domains";
-import { domainSchema } from "~api/email/schemas";
 import { z } from "~api/lib/zod";
 import { DomainCard } from "~/components/email/domain-card";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -24,10 +22,11 @@ import { handleForm, type FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
+import { registerDomainSchema } from "~/forms/email";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "email:crumbs.domains" };
 const PATH = "/mail/domains";
-const registerSchema = domainSchema.extend({ intent: z.literal("register") });
 const idSchema = z.object({ intent: z.enum(["validate", "delete"]), id: z.string().min(1, "validation.required") });
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -55,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     });
   }
-  return handleForm(request, registerSchema, async ({ intent: _intent, ...input }) => {
+  return handleForm(request, registerDomainSchema, async ({ intent: _intent, ...input }) => {
     const { data } = await registerEmailDomain(ctx, input);
     return redirectWithToast(request, `${PATH}#domain-${data.id}`, { type: "success", title: "email:domains.registered", params: { domain: data.domain } });
   });
@@ -66,7 +65,7 @@ function RegisterForm({ lastResult, busy }: { lastResult?: FormReply["result"]; 
   const [form, fields] = useForm({
     id: "email-domain-register",
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    onValidate: useLazyValidate(() => import("~/forms/email").then((m) => m.registerDomainSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

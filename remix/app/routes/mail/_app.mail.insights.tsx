@@ -5,14 +5,12 @@
  * off), a plain POST form that works without JavaScript (owners and admins change it, others read it).
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { type EmailInsights, emailInsights } from "~api/email/insights";
 import { canChangeTracking, getTrackingSettings, updateTrackingSettings } from "~api/email/tracking";
 import { isAppError } from "~api/lib/errors";
-import { z } from "~api/lib/zod";
 import { EmailInsightsView } from "~/components/email/insights-view";
 import { CheckboxField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors } from "~/components/forms/fields";
@@ -26,11 +24,12 @@ import { handleForm, type FormReply } from "~/lib/forms.server";
 import type { Lng } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
+import { trackingSettingsSchema } from "~/forms/email";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "emailInsights:crumb" };
 const PATH = "/mail/insights";
 /** The form's checkboxes: checked posts "on", unchecked nothing (off). */
-const settingsForm = z.object({ open_tracking: z.string().optional(), click_tracking: z.string().optional() });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -50,7 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
-  return handleForm(request, settingsForm, async (v) => {
+  return handleForm(request, trackingSettingsSchema, async (v) => {
     await updateTrackingSettings(ctx, { open_tracking: v.open_tracking === "on", click_tracking: v.click_tracking === "on" });
     return redirectWithToast(request, `${PATH}${new URL(request.url).search}`, { type: "success", title: "emailInsights:settings.saved" });
   });
@@ -64,7 +63,7 @@ function SettingsForm({ settings, canChange }: { settings: { open_tracking: bool
     id: "email-tracking-settings",
     lastResult: last?.result,
     defaultValue: { open_tracking: settings.open_tracking ? "on" : undefined, click_tracking: settings.click_tracking ? "on" : undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsForm }),
+    onValidate: useLazyValidate(() => import("~/forms/email").then((m) => m.trackingSettingsSchema)),
   });
   return (
     <Card data-testid="tracking-settings">

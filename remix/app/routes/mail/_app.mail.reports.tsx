@@ -7,7 +7,7 @@
  */
 import { type ActionFunctionArgs, json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { emailCampaignReport, emailStat } from "~api/email/figures";
 import { isAppError } from "~api/lib/errors";
 import { MAX_LIMIT } from "~api/lib/page";

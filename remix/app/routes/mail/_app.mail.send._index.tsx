@@ -12,14 +12,14 @@
  * hides the other modes'), so it works without JavaScript in every mode.
  */
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { listEmailDomains } from "~api/email/domains";
-import { mailSendFormSchema, SEND_MODES, type SendMode } from "~api/email/campaign-schemas";
+import { mailSendFormSchema, type SendMode } from "~api/email/campaign-schemas";
+import { SEND_MODES } from "~api/email/constants";
 import { acceptEmailCampaign, emailSendGroups } from "~api/email/campaigns";
 import { dropStagedEmailFile, stageEmailFile } from "~api/email/recipients-file";
 import { toListField } from "~api/email/schemas";
@@ -42,6 +42,7 @@ import { requireCsrf } from "~/lib/csrf.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { streamUpload } from "~/lib/uploads.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "email:crumbs.send" };
 
@@ -157,7 +158,7 @@ export default function MailSend() {
     id: "email-send",
     lastResult: last?.result,
     defaultValue: { mode: "list", ...(template ? { template_id: template } : {}) },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: mailSendFormSchema }),
+    onValidate: useLazyValidate(() => import("~api/email/campaign-schemas").then((m) => m.mailSendFormSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -6,7 +6,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { getEmailMessage } from "~api/email/history";
 import { SendOutcomeCard } from "~/components/messages/send-outcome";
 import { PageHeader } from "~/components/shell/page-header";

@@ -7,7 +7,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { deleteEmailLib, listEmailLibs } from "~api/email/libs";
 import { deleteEmailTemplate, deleteEmailTemplates, listEmailTemplates, setEmailTemplateActive } from "~api/email/templates";
 import { z } from "~api/lib/zod";
@@ -21,22 +21,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
+import { bulkIdsSchema } from "~/forms/bulk";
 import { redirectWithToast } from "~/lib/toast.server";
 
 export const handle = { crumb: "emailTemplates:crumbs.templates" };
 const PATH = "/mail/templates";
 
-const bulkSchema = z.object({
-  intent: z.literal("bulk"),
-  ids: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((v, ctx) => {
-      const ids = (Array.isArray(v) ? v : v ? [v] : []).filter(Boolean);
-      if (ids.length === 0) ctx.addIssue({ code: "custom", message: "emailTemplates.bulk.none" });
-      return ids;
-    }),
-});
+const bulkSchema = bulkIdsSchema("emailTemplates.bulk.none");
 const toggleSchema = z.object({ intent: z.literal("toggle"), id: z.string().min(1, "validation.required"), active: z.enum(["true", "false"]) });
 const deleteLibSchema = z.object({ intent: z.literal("deleteLib"), id: z.string().min(1, "validation.required") });
 

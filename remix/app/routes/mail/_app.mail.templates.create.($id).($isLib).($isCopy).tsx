@@ -8,16 +8,13 @@
  * as one of the account's library entries.
  */
 import { getFormProps, getTextareaProps, useForm, type FieldMetadata } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { createEmailLib, getEmailLib } from "~api/email/libs";
-import { emailTemplateSchema } from "~api/email/schemas";
 import { createEmailTemplate, getEmailTemplate, previewContacts, previewEmailTemplate, updateEmailTemplate } from "~api/email/templates";
 import { fillParts, SAMPLE_VALUES } from "~api/email/variables";
-import { z } from "~api/lib/zod";
 import { VisualEditorButton } from "~/components/email/visual-editor";
 import { CheckboxField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
@@ -31,6 +28,8 @@ import { Textarea } from "~/components/ui/textarea";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { templateFormSchema } from "~/forms/email";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = {
   crumb: (data: unknown) => ((data as { mode?: string } | undefined)?.mode === "edit" ? "emailTemplates:crumbs.edit" : "emailTemplates:crumbs.create"),
@@ -50,8 +49,6 @@ const STARTER = `<mjml>
 type Mode = "new" | "edit" | "lib" | "copy";
 const modeOf = (params: Record<string, string | undefined>): Mode =>
   !params.id ? "new" : params.isLib === "1" || params.isLib === "true" ? "lib" : params.isCopy === "1" || params.isCopy === "true" ? "copy" : "edit";
-
-const formSchema = emailTemplateSchema.extend({ intent: z.enum(["save", "library"]).optional() });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -82,7 +79,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const mode = modeOf(params);
-  return handleForm(request, formSchema, async ({ intent, ...value }) => {
+  return handleForm(request, templateFormSchema, async ({ intent, ...value }) => {
     if (intent === "library") {
       const { data } = await createEmailLib(ctx, { name: value.name, subject: value.subject, mjml: value.mjml, text: value.text });
       return redirectWithToast(request, "/mail/templates#library", { type: "success", title: "emailTemplates:library.saved", params: { name: data.name } });
@@ -120,7 +117,7 @@ export default function MailTemplateEdit() {
     id: `email-template-${mode}-${id ?? "new"}`,
     lastResult: last?.result,
     defaultValue: { ...defaults, active: defaults.active ? "on" : undefined },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: formSchema }),
+    onValidate: useLazyValidate(() => import("~/forms/email").then((m) => m.templateFormSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

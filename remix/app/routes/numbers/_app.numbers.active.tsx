@@ -5,7 +5,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { activeNumbers } from "~api/seats/screens";
 import { PageHeader } from "~/components/shell/page-header";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";

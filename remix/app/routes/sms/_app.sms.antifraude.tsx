@@ -6,7 +6,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { FormErrors } from "~/components/forms/fields";
 import { replyErrors, ReviewGroups, StatusFilter, type ReviewGroup } from "~/components/moderation/reviews";
 import { loadReviews, reviewAction } from "~/components/moderation/reviews.server";

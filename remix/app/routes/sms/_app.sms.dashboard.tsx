@@ -4,7 +4,7 @@
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { CHART_DAYS } from "~api/sms/report-constants";
 import { smsCarriers, smsCharts } from "~api/sms/reports";
 import { BarChart } from "~/components/sms-reports/bar-chart";

@@ -1,7 +1,7 @@
 /** /sms/insights: totals of a period (default today, at most 31 days), delivery rate, top error codes and carriers. */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { isAppError } from "~api/lib/errors";
 import { smsInsights, type Insights } from "~api/sms/reports";
 import { CarriersTable } from "~/components/sms-reports/carriers-table";

@@ -4,14 +4,14 @@
  * keywords (SAIR, PARAR… / VOLTAR, START). Plain forms: no JavaScript needed.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { z } from "~api/lib/zod";
 import { addKeyword, listKeywords, removeKeyword, removeKeywords, updateKeyword } from "~api/optouts/account-keywords";
-import { addOptoutSchema, KEYWORD_ACTIONS, keywordIdsSchema, keywordSchema, MAX_KEYWORD_LENGTH, OPTOUT_CHANNELS, optoutSettingsSchema } from "~api/optouts/schemas";
+import { addOptoutSchema, keywordIdsSchema, keywordSchema, optoutSettingsSchema } from "~api/optouts/schemas";
+import { KEYWORD_ACTIONS, MAX_KEYWORD_LENGTH, OPTOUT_CHANNELS } from "~api/optouts/constants";
 import { addOptout, getOptoutSettings, listOptouts, removeOptout, saveOptoutSettings } from "~api/optouts/services";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { listQuery } from "~/components/optouts/number-list-card";
@@ -27,6 +27,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "smpp:optouts.title" };
 
@@ -99,7 +100,7 @@ export default function Optouts() {
     id: "optout-add",
     lastResult: sent?.intent === "add" ? last?.result : undefined,
     defaultValue: { channel: "sms" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: addOptoutSchema }),
+    onValidate: useLazyValidate(() => import("~api/optouts/schemas").then((m) => m.addOptoutSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -107,7 +108,7 @@ export default function Optouts() {
     id: "optout-settings",
     lastResult: sent?.intent === "settings" ? last?.result : undefined,
     defaultValue: { keywords: settings.keywords.join(", "), resume_keywords: settings.resume_keywords.join(", ") },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: optoutSettingsSchema }),
+    onValidate: useLazyValidate(() => import("~api/optouts/schemas").then((m) => m.optoutSettingsSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -115,7 +116,7 @@ export default function Optouts() {
     id: "keyword-add",
     lastResult: sent?.intent === "keyword-add" ? last?.result : undefined,
     defaultValue: { action: "optout" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: keywordSchema }),
+    onValidate: useLazyValidate(() => import("~api/optouts/schemas").then((m) => m.keywordSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -1,7 +1,7 @@
 /** /sms/queue: what a queue is, how many messages wait in each state and the ones waiting longest. */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { WAITING_STATUSES } from "~api/sms/report-constants";
 import { smsQueue } from "~api/sms/reports";
 import { Figures } from "~/components/sms-reports/figures";

@@ -1,7 +1,7 @@
 /** /sms/reports/campaign: campaigns of a period (default the last 30 days) with their messages per status and cost. */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { isAppError } from "~api/lib/errors";
 import { MAX_LIMIT } from "~api/lib/page";
 import { smsCampaignReport } from "~api/sms/reports";

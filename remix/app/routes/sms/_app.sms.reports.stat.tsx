@@ -1,7 +1,7 @@
 /** /sms/reports/stat: per day of a period (default the last 7 days, at most 31): messages per status, segments and cost, as a chart and a table. */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { isAppError } from "~api/lib/errors";
 import { smsStat } from "~api/sms/reports";
 import { BarChart } from "~/components/sms-reports/bar-chart";

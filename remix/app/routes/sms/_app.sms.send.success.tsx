@@ -7,7 +7,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { Clock } from "lucide-react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { sendOutcome } from "~api/sms/send-view";
 import { SendOutcomeCard } from "~/components/messages/send-outcome";
 import { PageHeader } from "~/components/shell/page-header";

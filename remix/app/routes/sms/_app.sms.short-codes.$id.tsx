@@ -1,10 +1,9 @@
 /** /sms/short-codes/{id}: one short code — its number, carriers and status, and its nickname form. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { canWrite } from "~api/policy/policy";
 import { shortCodeSchema } from "~api/shortcodes/schemas";
 import { getShortCode, updateShortCode } from "~api/shortcodes/services";
@@ -18,6 +17,7 @@ import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { formatDate } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = {
   crumb: (data: unknown) => {
@@ -51,7 +51,7 @@ export default function ShortCode() {
     id: `short-code-${code.id}`,
     lastResult: last?.result,
     defaultValue: { nickname: code.nickname },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: shortCodeSchema }),
+    onValidate: useLazyValidate(() => import("~api/shortcodes/schemas").then((m) => m.shortCodeSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -4,16 +4,16 @@
  * password, shown once the same way), delete. Plain forms: no JavaScript needed.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { env } from "~api/lib/env";
 import { z } from "~api/lib/zod";
-import { MAX_TPS, createSmppUserSchema, updateSmppUserSchema } from "~api/smpp/schemas";
+import { createSmppUserSchema, updateSmppUserSchema } from "~api/smpp/schemas";
+import { MAX_TPS } from "~api/smpp/constants";
 import { createSmppUser, deleteSmppUser, listSmppUsers, updateSmppUser } from "~api/smpp/users";
-import { SMS_ROUTES } from "~api/sms/schemas";
+import { SMS_ROUTES } from "~api/sms/constants";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CheckboxField, SelectField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
@@ -29,6 +29,7 @@ import { formatDate } from "~/lib/format";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "smpp:users.title" };
 
@@ -79,7 +80,7 @@ export default function SmppUsers() {
     id: "smpp-user-create",
     lastResult: rowReply ? undefined : reply?.result,
     defaultValue: { route: "T1", tps: "10", enabled: "on" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createSmppUserSchema }),
+    onValidate: useLazyValidate(() => import("~api/smpp/schemas").then((m) => m.createSmppUserSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -3,14 +3,12 @@
  * delete one (confirmation disclosure) and delete the checked ones. No JavaScript needed.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { smsTemplateSchema } from "~api/sms/schemas";
 import { createSmsTemplate, deleteSmsTemplate, deleteSmsTemplates, listSmsTemplates, updateSmsTemplate } from "~api/sms/templates";
-import { z } from "~api/lib/zod";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { TextareaField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
@@ -21,21 +19,10 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { deleteIntentSchema, handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { bulkTemplatesSchema, editTemplateSchema } from "~/forms/sms";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "sms:templates.title" };
-
-const editSchema = smsTemplateSchema.extend({ intent: z.literal("edit"), id: z.string().min(1, "validation.required") });
-const bulkSchema = z.object({
-  intent: z.literal("bulk"),
-  ids: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .transform((v, ctx) => {
-      const ids = (Array.isArray(v) ? v : v ? [v] : []).filter(Boolean);
-      if (ids.length === 0) ctx.addIssue({ code: "custom", message: "sms.templates.bulk.none" });
-      return ids;
-    }),
-});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -48,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const intent = (await request.clone().formData()).get("intent");
   if (intent === "edit") {
-    return handleForm(request, editSchema, async ({ id, name, body }) => {
+    return handleForm(request, editTemplateSchema, async ({ id, name, body }) => {
       const t = await updateSmsTemplate(ctx, id, { name, body });
       return redirectWithToast(request, "/sms/templates", { type: "success", title: "sms:templates.edit.saved", params: { name: t.name } });
     });
@@ -60,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   }
   if (intent === "bulk") {
-    return handleForm(request, bulkSchema, async ({ ids }) => {
+    return handleForm(request, bulkTemplatesSchema, async ({ ids }) => {
       const r = await deleteSmsTemplates(ctx, { ids });
       return redirectWithToast(request, "/sms/templates", { type: "success", title: "sms:templates.bulk.deleted", params: { count: r.deleted } });
     });
@@ -80,12 +67,11 @@ export default function SmsTemplates() {
   const bulkErrors = sent?.intent === "bulk" ? [...(last?.result.error?.ids ?? []), ...(last?.result.error?.[""] ?? [])] : undefined;
   const deleteReply = sent?.intent === "delete" ? sent.id : undefined;
   const formReply = sent?.intent === "bulk" || sent?.intent === "delete" ? undefined : last?.result;
-  const schema = editing ? editSchema : smsTemplateSchema;
   const [form, fields] = useForm({
     id: editing ? `template-edit-${editing.id}` : "template-create",
     lastResult: formReply,
     defaultValue: editing ? { name: editing.name, body: editing.body } : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    onValidate: useLazyValidate(() => import("~/forms/sms").then((m) => (editing ? m.editTemplateSchema : m.smsTemplateSchema))),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

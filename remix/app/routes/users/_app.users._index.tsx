@@ -2,7 +2,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { z } from "~api/lib/zod";
 import { canWrite } from "~api/policy/policy";
 import { PAGE_SIZE, listUsers, revokeInvitation } from "~api/users/services";

@@ -1,10 +1,9 @@
 /** /users/edit/{id}: a person's name, mobile, role, agent flag and department; remove from the account. */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { z } from "~api/lib/zod";
 import { ROLES } from "../../../../models/constants";
 import { listDepartments } from "~api/departments/services";
@@ -21,6 +20,7 @@ import { FormField } from "~/components/ui/form-field";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 type LoaderData = { user?: { firstName: string; lastName: string } } | undefined;
 
@@ -85,7 +85,7 @@ export default function EditUser() {
       isAgent: user.isAgent ? "on" : undefined,
       departmentId: user.departmentId ?? "",
     },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: updateUserSchema }),
+    onValidate: useLazyValidate(() => import("~api/users/schemas").then((m) => m.updateUserSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -1,10 +1,9 @@
 /** /users/invite: send an invitation e-mail with a role (owner and admin). */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { INVITE_ROLES } from "../../../../models/constants";
 import { canWrite } from "~api/policy/policy";
 import { inviteSchema } from "~api/users/schemas";
@@ -17,6 +16,7 @@ import { Card, CardContent } from "~/components/ui/card";
 import { requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "users:invite.title" };
 
@@ -41,7 +41,7 @@ export default function InviteUser() {
   const [form, fields] = useForm({
     lastResult: last?.result,
     defaultValue: { role: "agent" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
+    onValidate: useLazyValidate(() => import("~api/users/schemas").then((m) => m.inviteSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

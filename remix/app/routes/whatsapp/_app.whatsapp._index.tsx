@@ -6,16 +6,14 @@
  * forms: works without JavaScript. A link asks for a new number (/whatsapp/request).
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { can } from "~api/policy/policy";
 import { z } from "~api/lib/zod";
 import { countWhatsappTemplates } from "~api/whatsapp/history";
 import { connectWhatsappNumber, disconnectWhatsappNumber } from "~api/whatsapp/numbers";
-import { connectCloudNumberSchema } from "~api/whatsapp/schemas";
 import { TEMPLATE_STATUSES } from "~api/whatsapp/templates";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
@@ -30,9 +28,10 @@ import { intlLocale, type Lng } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 import { allNumbers, recentMessages } from "~/lib/whatsapp.server";
 import type { RootData } from "~/root";
+import { connectNumberFormSchema } from "~/forms/whatsapp";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 const RECENT = 10;
-const connectSchema = connectCloudNumberSchema.extend({ intent: z.literal("connect") });
 const disconnectSchema = z.object({ intent: z.literal("disconnect"), id: z.string().min(1, "validation.required") });
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -74,7 +73,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   return handleForm(
     request,
-    connectSchema,
+    connectNumberFormSchema,
     async ({ intent: _intent, ...input }) => {
       const { data } = await connectWhatsappNumber(ctx, input);
       return redirectWithToast(request, "/whatsapp", { type: "success", title: "whatsapp:numbers.connected", params: { number: data.display_phone_number } });
@@ -89,7 +88,7 @@ function ConnectForm({ lastResult, busy }: { lastResult?: FormReply["result"]; b
   const [form, fields] = useForm({
     id: "whatsapp-connect",
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: connectSchema }),
+    onValidate: useLazyValidate(() => import("~/forms/whatsapp").then((m) => m.connectNumberFormSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

@@ -7,7 +7,7 @@
  */
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { z } from "~api/lib/zod";
 import { disconnectWhatsappNumber } from "~api/whatsapp/numbers";
 import { PageHeader } from "~/components/shell/page-header";

@@ -6,11 +6,10 @@
  * URL). The password is never sent back to the form. Works without JavaScript.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { connectWhatsappNumber } from "~api/whatsapp/numbers";
 import { connectOnpremNumberSchema } from "~api/whatsapp/schemas";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -20,6 +19,7 @@ import { Card, CardContent } from "~/components/ui/card";
 import { requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "whatsapp:crumbs.jvConnect" };
 
@@ -48,7 +48,7 @@ export default function WhatsappJvConnect() {
   const [form, fields] = useForm({
     id: "whatsapp-jv-connect",
     lastResult: last?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: connectOnpremNumberSchema }),
+    onValidate: useLazyValidate(() => import("~api/whatsapp/schemas").then((m) => m.connectOnpremNumberSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });

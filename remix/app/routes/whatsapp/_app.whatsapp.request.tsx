@@ -7,16 +7,16 @@
  * refusal is shown next to its field, translated. Plain forms: works without JavaScript.
  */
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { formatCnpj } from "~api/lib/cnpj";
 import { z } from "~api/lib/zod";
 import { formatPhone } from "~api/contacts/phone";
 import { cancelNumberRequest, createNumberRequest, listNumberRequests } from "~api/whatsapp/number-requests";
-import { numberRequestSchema, REQUEST_INTEGRATIONS, VERTICALS } from "~api/whatsapp/request-schema";
+import { REQUEST_INTEGRATIONS, VERTICALS } from "~api/whatsapp/request-constants";
+import { numberRequestSchema } from "~api/whatsapp/request-schema";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -32,6 +32,7 @@ import { formatDate } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
+import { useLazyValidate } from "~/lib/lazy-validate";
 
 export const handle = { crumb: "whatsapp:crumbs.request" };
 
@@ -42,7 +43,9 @@ const cancelSchema = z.object({ intent: z.literal("cancel"), id: z.string().min(
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const cursor = new URL(request.url).searchParams.get("cursor") ?? undefined;
-  const page = await listNumberRequests(ctx, { cursor, limit: PAGE });
+  const listed = await listNumberRequests(ctx, { cursor, limit: PAGE });
+  // Numbers and CNPJs formatted here: the browser gets no phone metadata for a list (ADR 052).
+  const page = { ...listed, data: listed.data.map((r) => ({ ...r, phone_display: formatPhone(r.phone_number), cnpj_display: formatCnpj(r.cnpj) })) };
   return json({ page, cursor: cursor ?? null }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
@@ -67,7 +70,7 @@ function RequestForm({ lastResult, busy }: { lastResult?: FormReply["result"]; b
     id: "whatsapp-request",
     lastResult,
     defaultValue: { integration: "cloud" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: numberRequestSchema }),
+    onValidate: useLazyValidate(() => import("~api/whatsapp/request-schema").then((m) => m.numberRequestSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
@@ -152,7 +155,7 @@ export default function WhatsappRequest() {
                 {page.data.map((r) => (
                   <TableRow key={r.id} data-request={r.id} data-phone={r.phone_number}>
                     <TableCell className="align-top whitespace-nowrap">
-                      <div className="font-medium">{formatPhone(r.phone_number)}</div>
+                      <div className="font-medium">{r.phone_display}</div>
                       <div className="text-xs text-muted-foreground">{t(`request.integration.${r.integration}`)}</div>
                     </TableCell>
                     <TableCell className="align-top">
@@ -161,7 +164,7 @@ export default function WhatsappRequest() {
                     </TableCell>
                     <TableCell className="align-top">
                       <div>{r.legal_name}</div>
-                      <div className="text-xs text-muted-foreground tabular-nums">{formatCnpj(r.cnpj)}</div>
+                      <div className="text-xs text-muted-foreground tabular-nums">{r.cnpj_display}</div>
                     </TableCell>
                     <TableCell className="align-top whitespace-normal">
                       <RequestStatusBadge status={r.status} />
@@ -180,8 +183,8 @@ export default function WhatsappRequest() {
                           intent="cancel"
                           errors={cancelReply === r.id ? last?.result.error?.[""] : undefined}
                           summary={t("request.cancel.summary")}
-                          label={t("request.cancel.label", { number: formatPhone(r.phone_number) })}
-                          body={t("request.cancel.body", { number: formatPhone(r.phone_number) })}
+                          label={t("request.cancel.label", { number: r.phone_display })}
+                          body={t("request.cancel.body", { number: r.phone_display })}
                           confirm={t("request.cancel.confirm")}
                         />
                       ) : null}

@@ -1,7 +1,7 @@
 /** /whatsapp/usage: a period's (default this month, at most 31 days; a GET form) WhatsApp messages and cost per Meta pricing category, in the account's currency. */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/react-i18n";
 import { isAppError } from "~api/lib/errors";
 import { whatsappUsage } from "~api/whatsapp/reports";
 import { FiguresTable } from "~/components/charts/figures-table";

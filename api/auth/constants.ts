@@ -1,0 +1,3 @@
+/** Sign-in and passwords: the constants the browser needs without the schemas (and zod) beside them (ADR 052); the schemas module re-exports them. */
+
+export const SPECIALS = "!@#$%&";
