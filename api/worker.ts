@@ -10,6 +10,8 @@ import { startRelay } from "./dispatch/relay";
 import { startConnectionLinks } from "./channels/provider-connections";
 import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
+import { runLookupList, sweepLookupLists } from "./lookup/job";
+import { LOOKUP_STREAM } from "./lookup/services";
 import { channels, dispatchStream } from "./channels/registry";
 import { CLOSE_SETTLE_MS, runBilling } from "./billing/cycles";
 import { every } from "./jobs/every";
@@ -45,6 +47,8 @@ const consumers = [
   startConsumer({ stream: MAIL_STREAM, group: "mailers", handler: (f) => deliverMail(f.id) }),
   // One import at a time per worker process (each is CPU- and database-heavy); more workers, more in parallel.
   startConsumer({ stream: IMPORT_STREAM, group: "importers", batch: 1, handler: (f, meta) => runImport(f.id, meta.touch) }),
+  // Number lookup lists (issue 22, ADR 058): one list at a time per shard, in provider batches.
+  startConsumer({ stream: LOOKUP_STREAM, group: "lookups", batch: 1, handler: (f, meta) => runLookupList(f.id, meta.touch) }),
   // Message pipeline step 2: one consumer group per channel stream, fed by the outbox relay.
   ...startDispatchers(),
   // SMS history exports: one at a time per worker (PostgreSQL streams the CSV; the worker copies bytes).
@@ -76,6 +80,7 @@ const graceMs = env().LIVE_DISCONNECT_GRACE_SECONDS * 1000;
 const sweeps = [
   everyOnce("mail sweep", env().MAIL_SWEEP_SECONDS * 1000, () => sweepQueuedMail((id) => publishJob(MAIL_STREAM, id, { id }))),
   every("import sweep", env().IMPORT_SWEEP_SECONDS * 1000, sweepImports),
+  every("lookup sweep", env().IMPORT_SWEEP_SECONDS * 1000, sweepLookupLists),
   everyOnce("idempotency key sweep", env().IDEMPOTENCY_SWEEP_SECONDS * 1000, sweepIdempotencyKeys),
   // Scheduled messages: released when due.
   every("schedule release", env().SCHEDULE_SWEEP_MS, releaseDue),

@@ -188,6 +188,18 @@ const schema = z
     GBM_TOKEN_URL: z.string().url().default("https://oauth2.googleapis.com/token"),
     /** How often the worker re-announces stuck imports and removes abandoned uploads. */
     IMPORT_SWEEP_SECONDS: z.coerce.number().int().positive().default(60),
+    /**
+     * Number lookup (issue 22, ADR 058; api/lookup/provider.ts): the lookup provider's batch HLR /
+     * number-portability API base and its API key. Unset outside production: the simulator's loopback
+     * lookup peer (SIMULATOR_URL/hlr, api/simulator/hlr.ts) with SIMULATOR_API_KEY; unset in production:
+     * lookups have no provider (502 PROVIDER_UNAVAILABLE).
+     */
+    LOOKUP_API_URL: z.string().url().optional(),
+    LOOKUP_API_KEY: optionalText,
+    /** Numbers per provider request of a list lookup (the provider's batch limit). */
+    LOOKUP_BATCH: z.coerce.number().int().min(1).max(10000).default(1000),
+    /** Provider requests a list lookup keeps in flight at once. */
+    LOOKUP_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     /** How often the worker removes Idempotency-Keys older than 24 h. */
     IDEMPOTENCY_SWEEP_SECONDS: z.coerce.number().int().positive().default(3600),
     /** Where uploaded files (CSV imports) and generated reports are kept; shared by web, api and worker. */

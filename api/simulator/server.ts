@@ -37,7 +37,8 @@
  * Under /whatsapp/v19.0 it is also a WhatsApp Cloud API (Graph) peer: ./whatsapp-cloud.ts; under
  * /whatsapp-onprem/{client} a BSP's WhatsApp Business API clients in the On-Premises shape, with the
  * BSP's template API: ./whatsapp-onprem.ts. Under /rbm, Google's RCS Business Messaging API
- * (agentMessages, capabilities, the token endpoint, signed agent webhooks): ./rbm.ts.
+ * (agentMessages, capabilities, the token endpoint, signed agent webhooks): ./rbm.ts. Under /hlr,
+ * the number lookup provider (batch HLR / number portability, issue 22): ./hlr.ts.
  *
  * On 127.0.0.1:SIMULATOR_SMTP_PORT it is also the e-mail channel's local SMTP peer (a relay and
  * the receiving MTAs: answers by the recipient's local part, verifies DKIM, sends DSN and ARF
@@ -55,6 +56,7 @@ import { dnsPeerControl, startDnsPeer } from "./dns-peer";
 import { whatsappCloudPeer } from "./whatsapp-cloud";
 import { whatsappOnpremPeer } from "./whatsapp-onprem";
 import { rbmPeer } from "./rbm";
+import { hlrPeer } from "./hlr";
 
 const config = env();
 const mix = parseMix(config.SIMULATOR_MIX);
@@ -379,6 +381,9 @@ const server = Bun.serve({
     // Google's RCS Business Messaging and its signed agent webhooks: ./rbm.ts.
     const rbm = await rbmPeer(req, pathname);
     if (rbm) return rbm;
+    // The number lookup provider (batch HLR / portability): ./hlr.ts.
+    const hlr = await hlrPeer(req, pathname);
+    if (hlr) return hlr;
     // What the local SMTP peer received: ./smtp-peer.ts.
     const mail = await smtpPeerInspection(req, pathname);
     if (mail) return mail;

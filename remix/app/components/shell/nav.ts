@@ -18,6 +18,15 @@ export const NAV: NavGroup[] = [
     ],
   },
   { key: "relationship", items: [{ key: "contacts", href: "/contacts", icon: "contacts" }] },
+  // Number lookup (issue 22).
+  {
+    key: "lookup",
+    items: [
+      { key: "lookupSingle", href: "/lookup", icon: "hash" },
+      { key: "lookupList", href: "/lookup/list", icon: "queue" },
+      { key: "lookupUsage", href: "/lookup/usage", icon: "usage" },
+    ],
+  },
   {
     key: "sms",
     items: [
