@@ -42,8 +42,9 @@ export type LookupResultView = {
   country: string | null;
 };
 
-function assertAllowed(ctx: SignedInCtx) {
-  if (!can(ctx.actor, "/lookup")) throw new AppError("FORBIDDEN");
+/** The screens' policy decides (spec section 6): /lookup and /lookup/list for lookups, /lookup/usage for the figures (billing reaches "usage"). */
+function assertAllowed(ctx: SignedInCtx, path: "/lookup" | "/lookup/usage" = "/lookup") {
+  if (!can(ctx.actor, path)) throw new AppError("FORBIDDEN");
 }
 
 /** The account's price of one lookup, in its currency (own row in that currency, else the default). */
@@ -495,7 +496,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * were charged: bad lines and refunded lookups cost nothing).
  */
 export async function lookupUsage(ctx: SignedInCtx, input: { from?: unknown; to?: unknown } = {}): Promise<LookupUsage> {
-  assertAllowed(ctx);
+  assertAllowed(ctx, "/lookup/usage");
   const today = new Date().toLocaleDateString("en-CA", { timeZone: "America/Sao_Paulo" });
   const to = typeof input.to === "string" && input.to ? input.to : today;
   const from = typeof input.from === "string" && input.from ? input.from : new Date(Date.parse(`${to}T12:00:00Z`) - 29 * 86400_000).toISOString().slice(0, 10);

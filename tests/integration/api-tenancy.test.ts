@@ -403,6 +403,14 @@ describe("GET /api/docs/json", () => {
       ["get", "/api/flow/streams/{id}"],
       ["put", "/api/flow/streams/{id}"],
       ["post", "/api/flow/streams/insights"],
+      ["get", "/api/lookup"],
+      ["get", "/api/lookup/results"],
+      ["post", "/api/lookup/lists"],
+      ["post", "/api/lookup/lists/group"],
+      ["get", "/api/lookup/lists/{id}"],
+      ["get", "/api/lookup/lists/{id}/results.csv"],
+      ["post", "/api/lookup/lists/{id}/clean"],
+      ["get", "/api/lookup/usage"],
     ];
     for (const [method, path] of expected) {
       expect(paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeTruthy();
