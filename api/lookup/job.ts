@@ -59,6 +59,8 @@ class LookupJob {
   private lastProgress = 0;
   private lastTouch = Date.now();
   private inFlight = new Set<Promise<void>>();
+  /** The session's statements, one after another (answered batches arrive side by side). */
+  private queue: Promise<unknown> = Promise.resolve();
   private failed: unknown = null;
   private readonly price: number;
   private readonly currency: string;
@@ -77,7 +79,7 @@ class LookupJob {
     const now = Date.now();
     if (!force && now - this.lastProgress < PROGRESS_MS) return;
     this.lastProgress = now;
-    await this.db.query(`UPDATE lookup_lists SET processed_rows = $2, updated_at = now() WHERE id = $1`, [this.list.id, this.processed]);
+    await this.serial(() => this.db.query(`UPDATE lookup_lists SET processed_rows = $2, updated_at = now() WHERE id = $1`, [this.list.id, this.processed]));
     if (this.touch && now - this.lastTouch > 5000) {
       this.lastTouch = now;
       await this.touch().catch(() => undefined);
@@ -89,27 +91,36 @@ class LookupJob {
     if (!lines.length) return;
     const a = answers;
     // Direct pg: the job's own session (the one holding the advisory lock) writes its results.
-    await this.db.query(
-      `INSERT INTO lookup_results (account_id, list_id, line, number, status, valid, type, country, carrier, original_carrier, ported, price, currency)
+    await this.serial(() =>
+      this.db.query(
+        `INSERT INTO lookup_results (account_id, list_id, line, number, status, valid, type, country, carrier, original_carrier, ported, price, currency)
        SELECT $1, $2, t.line, t.number, t.status, t.valid, t.type, t.country, t.carrier, t.original_carrier, t.ported, t.price, $3
          FROM unnest($4::int[], $5::text[], $6::text[], $7::bool[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bool[], $13::bigint[])
            AS t(line, number, status, valid, type, country, carrier, original_carrier, ported, price)`,
-      [
-        this.list.account_id,
-        this.list.id,
-        this.currency,
-        lines.map((l) => l.line),
-        lines.map((l, i) => (a ? a[i].number : l.number.slice(0, 64))),
-        lines.map((_, i) => (a ? (a[i].valid ? "ok" : "invalid") : "bad_line")),
-        lines.map((_, i) => (a ? a[i].valid : false)),
-        lines.map((_, i) => (a ? a[i].type : null)),
-        lines.map((_, i) => (a ? a[i].country : null)),
-        lines.map((_, i) => (a ? a[i].carrier : null)),
-        lines.map((_, i) => (a ? a[i].originalCarrier : null)),
-        lines.map((_, i) => (a ? a[i].ported : null)),
-        lines.map(() => (a ? this.price : 0)),
-      ],
+        [
+          this.list.account_id,
+          this.list.id,
+          this.currency,
+          lines.map((l) => l.line),
+          lines.map((l, i) => (a ? a[i].number : l.number.slice(0, 64))),
+          lines.map((_, i) => (a ? (a[i].valid ? "ok" : "invalid") : "bad_line")),
+          lines.map((_, i) => (a ? a[i].valid : false)),
+          lines.map((_, i) => (a ? a[i].type : null)),
+          lines.map((_, i) => (a ? a[i].country : null)),
+          lines.map((_, i) => (a ? a[i].carrier : null)),
+          lines.map((_, i) => (a ? a[i].originalCarrier : null)),
+          lines.map((_, i) => (a ? a[i].ported : null)),
+          lines.map(() => (a ? this.price : 0)),
+        ],
+      ),
     );
+  }
+
+  /** Run `f` on the session after the statements queued before it. */
+  private serial<T>(f: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(f, f);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private async ask(batch: Line[]) {
@@ -158,10 +169,12 @@ class LookupJob {
     let after = "00000000-0000-0000-0000-000000000000";
     let line = 0;
     for (;;) {
-      const { rows: page } = await this.db.query<{ id: string; mobile_number: string }>(
-        `SELECT c.id, c.mobile_number FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id AND c.account_id = $1
+      const { rows: page } = await this.serial(() =>
+        this.db.query<{ id: string; mobile_number: string }>(
+          `SELECT c.id, c.mobile_number FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id AND c.account_id = $1
           WHERE m.group_id = $2 AND m.account_id = $1 AND c.mobile_number IS NOT NULL AND c.id > $3 ORDER BY c.id LIMIT 10000`,
-        [this.list.account_id, this.list.group_id, after],
+          [this.list.account_id, this.list.group_id, after],
+        ),
       );
       if (!page.length) return;
       for (const c of page) yield { line: ++line, cell: c.mobile_number };

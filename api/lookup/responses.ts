@@ -33,7 +33,10 @@ export const LookupResult = t.Object({
   currency: t.String(),
   createdAt: t.String({ format: "date-time" }),
 });
-export const LookupResults = t.Object({ data: t.Array(LookupResult) });
+export const LookupResults = t.Object({
+  data: t.Array(LookupResult),
+  next_cursor: nullable(t.String({ description: "A list's results: the cursor of the next page, null on the last; single lookups: always null (the newest `limit`)" })),
+});
 
 export const LookupList = t.Object({
   id: t.String({ format: "uuid" }),
@@ -59,7 +62,7 @@ export const LookupList = t.Object({
   finishedAt: at,
   createdAt: t.String({ format: "date-time" }),
 });
-export const LookupLists = t.Object({ data: t.Array(LookupList) });
+export const LookupLists = t.Object({ data: t.Array(LookupList), next_cursor: t.Null({ description: "Always null: the newest `limit` lists" }) });
 
 export const LookupCleaned = t.Object({
   moved: Type.Integer({ description: "Contacts moved out of the group (invalid or landline numbers)" }),

@@ -53,7 +53,7 @@ export const lookupApi = new Elysia({ prefix: "/lookup", tags: ["lookup"], detai
       },
     },
   )
-  .get("/results", async ({ ctx, query }) => ({ data: await recentLookups(ctx, Number(query.limit ?? 50)) }), {
+  .get("/results", async ({ ctx, query }) => ({ data: await recentLookups(ctx, Number(query.limit ?? 50)), next_cursor: null }), {
     query: t.Object({ limit: t.Optional(t.String()) }),
     detail: { responses: successResponse(R.LookupResults), summary: "The account's single lookups, newest first (limit, 50 by default, at most 200)" },
   })
@@ -113,7 +113,7 @@ export const lookupApi = new Elysia({ prefix: "/lookup", tags: ["lookup"], detai
       },
     },
   )
-  .get("/lists", async ({ ctx, query }) => ({ data: await listLists(ctx, Number(query.limit ?? 20)) }), {
+  .get("/lists", async ({ ctx, query }) => ({ data: await listLists(ctx, Number(query.limit ?? 20)), next_cursor: null }), {
     query: t.Object({ limit: t.Optional(t.String()) }),
     detail: { responses: successResponse(R.LookupLists), summary: "The account's list lookups, newest first, with their progress" },
   })
@@ -123,10 +123,18 @@ export const lookupApi = new Elysia({ prefix: "/lookup", tags: ["lookup"], detai
   })
   .get(
     "/lists/:id/results",
-    async ({ ctx, params, query }) => ({ data: await listResults(ctx, params.id, { after: Number(query.after ?? 0), limit: Number(query.limit ?? 50) }) }),
+    async ({ ctx, params, query }) => {
+      const limit = Math.min(1000, Math.max(1, Number(query.limit ?? 50) || 50));
+      const data = await listResults(ctx, params.id, { after: Number(query.cursor ?? query.after ?? 0) || 0, limit });
+      return { data, next_cursor: data.length === limit ? String(data[data.length - 1].line) : null };
+    },
     {
       params: id,
-      query: t.Object({ after: t.Optional(t.String({ description: "The last line of the previous page" })), limit: t.Optional(t.String()) }),
+      query: t.Object({
+        cursor: t.Optional(t.String({ description: "The next_cursor of the previous page (its last line)" })),
+        after: t.Optional(t.String({ description: "Same as cursor" })),
+        limit: t.Optional(t.String()),
+      }),
       detail: { responses: { ...successResponse(R.LookupResults), ...errorResponses(404) }, summary: "A list's results in line order (after, limit up to 1,000)" },
     },
   )

@@ -408,7 +408,6 @@ describe("GET /api/docs/json", () => {
       ["post", "/api/lookup/lists"],
       ["post", "/api/lookup/lists/group"],
       ["get", "/api/lookup/lists/{id}"],
-      ["get", "/api/lookup/lists/{id}/results.csv"],
       ["post", "/api/lookup/lists/{id}/clean"],
       ["get", "/api/lookup/usage"],
     ];

@@ -45,8 +45,11 @@ describe("/lookup", () => {
 
     const csv = await owner.client.get("/lookup/export");
     expect(csv.status).toBe(200);
-    const text = await csv.text();
-    expect(text.startsWith("\uFEFFlinha,número,situação,válido,tipo")).toBe(true);
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    // A byte-order mark first (spreadsheet programs read the accents right), then the translated header.
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    expect(text.startsWith("linha,número,situação,válido,tipo")).toBe(true);
     expect(text).toContain(`,${n},ok,true,mobile,BR,`);
   });
 
