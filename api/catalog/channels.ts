@@ -31,7 +31,12 @@ function coverUrl(p: CatalogProduct): string | undefined {
   return signedImageUrl(cover.id, extOf(cover.content_type) as "jpg" | "png", PROVIDER_TTL, env().APP_URL.replace(/\/+$/, ""));
 }
 
-const cut = (s: string, max: number) => (Array.from(s).length > max ? `${Array.from(s).slice(0, max - 1).join("")}…` : s);
+const cut = (s: string, max: number) =>
+  Array.from(s).length > max
+    ? `${Array.from(s)
+        .slice(0, max - 1)
+        .join("")}…`
+    : s;
 
 /** The RCS content of a product's card (the composer's initial content on /rcs/send?product=). */
 export async function rcsCardOf(ctx: SignedInCtx, productId: string) {

@@ -83,7 +83,7 @@ export type CheckedImage = { bytes: Uint8Array; contentType: "image/jpeg" | "ima
 export async function checkImage(bytes: Uint8Array): Promise<CheckedImage> {
   if (bytes.byteLength === 0) throw refuseFile("validation.required");
   if (bytes.byteLength > IMAGE_MAX_BYTES) throw invalidSize();
-  let meta: sharp.Metadata;
+  let meta: { format?: string; width?: number; height?: number };
   try {
     meta = await sharp(bytes).metadata();
   } catch {
@@ -102,7 +102,7 @@ export async function checkImage(bytes: Uint8Array): Promise<CheckedImage> {
   } catch {
     throw invalidImage();
   }
-  return { bytes, contentType: meta.format === "jpeg" ? "image/jpeg" : "image/png", width: meta.width, height: meta.height, thumb };
+  return { bytes, contentType: meta.format === "jpeg" ? "image/jpeg" : "image/png", width: IMAGE_SIDE, height: IMAGE_SIDE, thumb };
 }
 
 export const catalogFilesDir = () => resolve(env().UPLOAD_DIR, "catalog");

@@ -119,10 +119,11 @@ function assertCatalog(ctx: SignedInCtx) {
 
 async function imagesOf(accountId: string, productIds: string[], transaction?: Transaction): Promise<Map<string, ImageRow[]>> {
   const found = productIds.length
-    ? await rows<ImageRow>(`SELECT ${IMAGE_COLUMNS} FROM catalog_product_images i WHERE i.account_id = $1 AND i.product_id = ANY($2::uuid[]) ORDER BY i.position, i.id`, [
-        accountId,
-        productIds,
-      ], { transaction })
+    ? await rows<ImageRow>(
+        `SELECT ${IMAGE_COLUMNS} FROM catalog_product_images i WHERE i.account_id = $1 AND i.product_id = ANY($2::uuid[]) ORDER BY i.position, i.id`,
+        [accountId, productIds],
+        { transaction },
+      )
     : [];
   const by = new Map<string, ImageRow[]>();
   for (const i of found) by.set(i.product_id, [...(by.get(i.product_id) ?? []), i]);
@@ -170,7 +171,12 @@ export async function listProducts(ctx: SignedInCtx, input: unknown = {}) {
     ctx.actor.accountId,
     found.map((p) => p.id),
   );
-  return keyset(found, q.limit, (p) => [p.created_key, p.id], (p) => productOut(p, images.get(p.id) ?? []));
+  return keyset(
+    found,
+    q.limit,
+    (p) => [p.created_key, p.id],
+    (p) => productOut(p, images.get(p.id) ?? []),
+  );
 }
 
 export async function getProduct(ctx: SignedInCtx, id: string) {

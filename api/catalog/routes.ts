@@ -11,7 +11,19 @@ import { createdResponse, errorResponses, fileResponse, successResponse } from "
 import { pageQuery } from "../lib/page-schema";
 import { IMAGE_MAX_BYTES, IMAGES_PER_PRODUCT, PUBLISH_CHANNELS } from "./constants";
 import { validImageSignature, multipartFile } from "./images";
-import { type ImageFile, addImage, createProduct, deleteImage, deleteProduct, deleteProducts, getProduct, imageFile, listProducts, signedImageFile, updateProduct } from "./products";
+import {
+  type ImageFile,
+  addImage,
+  createProduct,
+  deleteImage,
+  deleteProduct,
+  deleteProducts,
+  getProduct,
+  imageFile,
+  listProducts,
+  signedImageFile,
+  updateProduct,
+} from "./products";
 import { CatalogProductBody } from "./body";
 import { Deleted, ImageAnswer, ProductAnswer, ProductList } from "./responses";
 import { AppError } from "../lib/errors";
@@ -28,7 +40,7 @@ function serveImage(file: ImageFile, request: Request, cache: "private" | "publi
     "Content-Security-Policy": "default-src 'none'; sandbox",
   };
   const wanted = request.headers.get("If-None-Match");
-  if (wanted && wanted.split(",").some((e) => e.trim() === file.etag || e.trim() === `W/${file.etag}`)) return new Response(null, { status: 304, headers });
+  if (wanted?.split(",").some((e) => e.trim() === file.etag || e.trim() === `W/${file.etag}`)) return new Response(null, { status: 304, headers });
   return new Response(Bun.file(file.path), { headers: { ...headers, "Content-Type": file.contentType, "Content-Length": String(file.size) } });
 }
 
@@ -96,7 +108,11 @@ const productRoutes = new Elysia({ name: "catalog-product-routes", tags: ["catal
       parse: "none",
       detail: {
         requestBody: multipartImage,
-        responses: { ...createdResponse(ImageAnswer, "The image; Location is its bytes"), ...successResponse(ImageAnswer, "The same bytes were already this product's image"), ...errorResponses(403, 404, 422) },
+        responses: {
+          ...createdResponse(ImageAnswer, "The image; Location is its bytes"),
+          ...successResponse(ImageAnswer, "The same bytes were already this product's image"),
+          ...errorResponses(403, 404, 422),
+        },
         summary: `Add an image (multipart, field file): JPG or PNG, exactly 500x500 px, at most ${IMAGE_MAX_BYTES} bytes, decoded to check it ('Invalid image or corrupted', 'Invalid file size' on file); up to ${IMAGES_PER_PRODUCT} a product`,
       },
     },
@@ -109,10 +125,14 @@ const productRoutes = new Elysia({ name: "catalog-product-routes", tags: ["catal
     params: imageParams,
     detail: { responses: { ...imageBytes, ...errorResponses(403, 404) }, summary: "An image's bytes (ETag: its SHA-256; If-None-Match answers 304)" },
   })
-  .get("/catalog/products/:id/images/:imageId/thumbnail", async ({ ctx, params, request }) => serveImage(await imageFile(ctx, params.id, params.imageId, true), request, "private"), {
-    params: imageParams,
-    detail: { responses: { ...thumbBytes, ...errorResponses(403, 404) }, summary: "An image's 160x160 WebP thumbnail (ETag; If-None-Match answers 304)" },
-  });
+  .get(
+    "/catalog/products/:id/images/:imageId/thumbnail",
+    async ({ ctx, params, request }) => serveImage(await imageFile(ctx, params.id, params.imageId, true), request, "private"),
+    {
+      params: imageParams,
+      detail: { responses: { ...thumbBytes, ...errorResponses(403, 404) }, summary: "An image's 160x160 WebP thumbnail (ETag; If-None-Match answers 304)" },
+    },
+  );
 
 /** Signed links: for the screens' <img> tags and the providers that fetch a card's or a message's image. */
 const signedRoutes = new Elysia({ name: "catalog-signed-routes", tags: ["catalog"] }).get(
@@ -129,7 +149,10 @@ const signedRoutes = new Elysia({ name: "catalog-signed-routes", tags: ["catalog
     query: t.Object({ exp: t.Optional(t.String({ description: "Expiry (Unix seconds)" })), sig: t.Optional(t.String({ description: "Signature" })) }),
     detail: {
       security: [],
-      responses: { ...fileResponse({ "image/jpeg": "The image", "image/png": "The image", "image/webp": "The thumbnail" }, "The bytes; 304 with If-None-Match of its ETag"), ...errorResponses(404) },
+      responses: {
+        ...fileResponse({ "image/jpeg": "The image", "image/png": "The image", "image/webp": "The thumbnail" }, "The bytes; 304 with If-None-Match of its ETag"),
+        ...errorResponses(404),
+      },
       summary: "A catalogue image by its signed link (no credential; an expired or altered link is 404)",
     },
   },

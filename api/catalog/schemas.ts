@@ -38,16 +38,16 @@ const url = text(LIMITS.url).refine((v) => {
   }
 }, "validation.httpUrl");
 
-const warranty = z
-  .union([z.enum(WARRANTIES, { error: "validation.option" }), z.literal(""), z.null()])
-  .optional()
-  .transform((w) => w || "none");
+const warranty = z.preprocess(
+  (w) => (w === "" || w === null || w === undefined ? "none" : w),
+  z.enum(WARRANTIES, { error: "validation.option" }),
+);
 
-/** A list of channels, or one channel as a form posts a single checkbox. */
-const channels = z
-  .union([z.array(z.enum(PUBLISH_CHANNELS, { error: "validation.option" })), z.enum(PUBLISH_CHANNELS, { error: "validation.option" }), z.null()])
-  .optional()
-  .transform((c) => [...new Set(c == null ? [] : Array.isArray(c) ? c : [c])].sort());
+/** A list of channels, or one channel as a form posts a single checkbox, or none. */
+const channels = z.preprocess(
+  (c) => (c === undefined || c === null || c === "" ? [] : Array.isArray(c) ? c : [c]),
+  z.array(z.enum(PUBLISH_CHANNELS, { error: "validation.option" }), { error: "validation.option" }).transform((list) => [...new Set(list)].sort()),
+);
 
 export const productFields = {
   name,
@@ -87,4 +87,6 @@ export const listSchema = z.object({
 });
 
 /** Bulk delete: the ids ticked (others' and unknown ones are ignored). */
-export const bulkDeleteSchema = z.object({ ids: z.array(z.string(), { error: "catalog.errors.noneTicked" }).min(1, "catalog.errors.noneTicked").max(500, "validation.maxItems::500") });
+export const bulkDeleteSchema = z.object({
+  ids: z.array(z.string(), { error: "catalog.errors.noneTicked" }).min(1, "catalog.errors.noneTicked").max(500, "validation.maxItems::500"),
+});

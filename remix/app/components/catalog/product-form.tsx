@@ -3,7 +3,7 @@
  * limits, the money in reais, the publish checkboxes. A plain POST form (intent=save): works
  * without JavaScript; with it, the same schema validates as people type (loaded lazily).
  */
-import { getFormProps, useForm } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, useForm } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { LIMITS, PUBLISH_CHANNELS, WARRANTIES } from "~api/catalog/constants";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -94,7 +94,7 @@ export function ProductForm({ product, last, busy, currency, submit }: { product
         <TextField field={fields.price} label={t("fields.price", { currency })} description={t("form.moneyHint")} autoComplete="off" />
         <TextField field={fields.discount} label={t("fields.discount", { currency })} description={t("form.discountHint")} autoComplete="off" />
         <SelectField field={fields.warranty} label={t("fields.warranty")} options={WARRANTIES.map((w) => ({ value: w, label: t(`warranty.${w}`) }))} />
-        <TextField field={fields.weight_grams} label={t("fields.weight")} description={t("form.weightHint")} type="number" autoComplete="off" />
+        <TextField field={fields.weight_grams as FieldMetadata<string | null | undefined>} label={t("fields.weight")} description={t("form.weightHint")} type="number" autoComplete="off" />
         <TextField field={fields.url} label={t("fields.url")} type="url" autoComplete="off" className="md:col-span-2" />
         <TextareaField field={fields.included_items} label={t("fields.includedItems")} description={max(LIMITS.includedItems)} />
         <TextareaField field={fields.additional_message} label={t("fields.additionalMessage")} description={max(LIMITS.additionalMessage)} />
