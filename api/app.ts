@@ -33,6 +33,7 @@ import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
 import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { rcsApi } from "./rcs/api";
+import { catalogApi } from "./catalog/routes";
 import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
@@ -104,7 +105,8 @@ export function createApp() {
     .use(widgetUploadRoutes)
     .use(liveChannelRoutes)
     .use(flowRoutes)
-    .use(flowStreamRoutes);
+    .use(flowStreamRoutes)
+    .use(catalogApi);
   // The OpenAPI document of every route above (./http/openapi); the page at /api/docs shows it.
   self = app;
   return app.get(DOCS_JSON_PATH, () => apiDocument(app), { detail: { hide: true } });

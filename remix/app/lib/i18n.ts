@@ -41,6 +41,7 @@ export const webNamespaces = [
   "products",
   "flows",
   "rcs",
+  "catalog",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */
