@@ -38,10 +38,7 @@ const url = text(LIMITS.url).refine((v) => {
   }
 }, "validation.httpUrl");
 
-const warranty = z.preprocess(
-  (w) => (w === "" || w === null || w === undefined ? "none" : w),
-  z.enum(WARRANTIES, { error: "validation.option" }),
-);
+const warranty = z.preprocess((w) => (w === "" || w === null || w === undefined ? "none" : w), z.enum(WARRANTIES, { error: "validation.option" }));
 
 /** A list of channels, or one channel as a form posts a single checkbox, or none. */
 const channels = z.preprocess(

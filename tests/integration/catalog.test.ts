@@ -11,8 +11,10 @@
 import sharp from "sharp";
 import { inject } from "vitest";
 import { beforeAll, describe, expect, it } from "vitest";
+import { simulatedAppSecret } from "../../api/simulator/whatsapp-cloud";
 import { api, login } from "../support/api";
 import { query } from "../support/db";
+import { giveOmni, makeRcsAgent } from "../support/factories";
 import { location, signedInCustomer, type WebCustomer } from "../support/web";
 
 let a: WebCustomer;
@@ -35,7 +37,7 @@ const noisy = (width: number, height: number) => {
 
 async function upload(token: string, productId: string, bytes: Uint8Array, name = "foto.png", type = "image/png", lang = "en") {
   const form = new FormData();
-  form.append("file", new Blob([bytes], { type }), name);
+  form.append("file", new Blob([new Uint8Array(bytes)], { type }), name);
   const res = await fetch(new URL(`/api/catalog/products/${productId}/images`, inject("apiUrl")), {
     method: "POST",
     headers: { Authorization: `Bearer ${token}`, "Accept-Language": lang },
@@ -411,6 +413,15 @@ describe("the catalogue screens without JavaScript", () => {
   });
 
   it("lists the published products with links that open /rcs/send and /whatsapp/send prefilled from the product", async () => {
+    // The channels exist: a launched RCS agent, a WhatsApp number connected through the simulator.
+    await makeRcsAgent(a.accountId, { name: "Loja Catálogo" });
+    await giveOmni(a.accountId);
+    const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
+    const connected = await api("/api/whatsapp/numbers", {
+      token: aToken,
+      body: { phone_number_id: `1${digits(14)}`, waba_id: `2${digits(14)}`, access_token: `EAAG${digits(20)}`, app_secret: simulatedAppSecret(inject("simulatorApiKey")) },
+    });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(201);
     const p = await newProduct(aToken, {
       name: "Kit churrasco",
       description: "Faca, garfo e tábua",

@@ -93,8 +93,18 @@ export function ProductForm({ product, last, busy, currency, submit }: { product
         <TextField field={fields.barcode} label={t("fields.barcode")} description={t("form.barcodeHint")} autoComplete="off" />
         <TextField field={fields.price} label={t("fields.price", { currency })} description={t("form.moneyHint")} autoComplete="off" />
         <TextField field={fields.discount} label={t("fields.discount", { currency })} description={t("form.discountHint")} autoComplete="off" />
-        <SelectField field={fields.warranty} label={t("fields.warranty")} options={WARRANTIES.map((w) => ({ value: w, label: t(`warranty.${w}`) }))} />
-        <TextField field={fields.weight_grams as FieldMetadata<string | null | undefined>} label={t("fields.weight")} description={t("form.weightHint")} type="number" autoComplete="off" />
+        <SelectField
+          field={fields.warranty as FieldMetadata<string | null | undefined>}
+          label={t("fields.warranty")}
+          options={WARRANTIES.map((w) => ({ value: w, label: t(`warranty.${w}`) }))}
+        />
+        <TextField
+          field={fields.weight_grams as FieldMetadata<string | null | undefined>}
+          label={t("fields.weight")}
+          description={t("form.weightHint")}
+          type="number"
+          autoComplete="off"
+        />
         <TextField field={fields.url} label={t("fields.url")} type="url" autoComplete="off" className="md:col-span-2" />
         <TextareaField field={fields.included_items} label={t("fields.includedItems")} description={max(LIMITS.includedItems)} />
         <TextareaField field={fields.additional_message} label={t("fields.additionalMessage")} description={max(LIMITS.additionalMessage)} />
