@@ -34,6 +34,7 @@ import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { rcsApi } from "./rcs/api";
 import { lookupApi } from "./lookup/routes";
+import { catalogApi } from "./catalog/routes";
 import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
@@ -106,7 +107,8 @@ export function createApp() {
     .use(widgetUploadRoutes)
     .use(liveChannelRoutes)
     .use(flowRoutes)
-    .use(flowStreamRoutes);
+    .use(flowStreamRoutes)
+    .use(catalogApi);
   // The OpenAPI document of every route above (./http/openapi); the page at /api/docs shows it.
   self = app;
   return app.get(DOCS_JSON_PATH, () => apiDocument(app), { detail: { hide: true } });

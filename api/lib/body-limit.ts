@@ -25,6 +25,9 @@ const UPLOAD_ROUTES = [
   /^\/lookup\/list\/?$/,
   /^\/whatsapp(?:\/jv)?\/send\/?$/,
   /^\/live\/?$/,
+  // Catalogue images (issue 22): the API's and the product screen's form.
+  /^\/api\/catalog\/products\/[^/]+\/images\/?$/,
+  /^\/catalog\/list\/[0-9a-f-]{36}\/?$/,
 ];
 
 const isMultipart = (contentType: string | null) => /^multipart\/form-data\b/i.test(contentType ?? "");

@@ -22,8 +22,8 @@ const WIDTH = 375;
 const PHONE = { viewport: { width: WIDTH, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 /** The spec's routes and the sidebar's own (e.g. /live/preferences, /dev/mailbox), once each. */
-/** Screens outside the spec's list and the sidebar: RCS campaigns (issue 21). */
-const MORE_ROUTES = ["/rcs/campaigns", "/rcs/campaigns/new", `/rcs/campaigns/${ID}`];
+/** Screens outside the spec's list and the sidebar: RCS campaigns (issue 21), a new catalogue product (issue 22). */
+const MORE_ROUTES = ["/rcs/campaigns", "/rcs/campaigns/new", `/rcs/campaigns/${ID}`, "/catalog/list/new"];
 const CUSTOMER_ROUTES = [
   ...new Set([...APP_ROUTES.filter((p) => !p.startsWith("/admin")), ...NAV.flatMap((g) => g.items.map((i) => i.href)).filter((p) => !p.startsWith("/admin")), ...MORE_ROUTES]),
 ];
@@ -124,7 +124,9 @@ describe.skipIf(!hasChromium)("every screen at 375 px", () => {
     // Screens of one record of the demo (the spec list's {id} placeholders answer 404): its RCS agent and templates (issue 21).
     const demoRecords = await query<{ path: string }>(
       `SELECT '/rcs/agents/' || a.id AS path FROM rcs_agents a WHERE a.rbm_agent_id = 'lojademo@rbm.goog'
-       UNION ALL SELECT '/rcs/templates/edit?id=' || t.id FROM rcs_templates t JOIN rcs_agents a ON a.account_id = t.account_id AND a.rbm_agent_id = 'lojademo@rbm.goog'`,
+       UNION ALL SELECT '/rcs/templates/edit?id=' || t.id FROM rcs_templates t JOIN rcs_agents a ON a.account_id = t.account_id AND a.rbm_agent_id = 'lojademo@rbm.goog'
+       UNION ALL (SELECT '/catalog/list/' || p.id FROM catalog_products p JOIN rcs_agents a ON a.account_id = p.account_id AND a.rbm_agent_id = 'lojademo@rbm.goog'
+                   WHERE p.name = 'Fone de ouvido sem fio' LIMIT 1)`,
     );
     const { overflow, skipped, opened } = await walk([first, second], [...CUSTOMER_ROUTES, ...demoRecords.map((r) => r.path)]);
     console.info(`owner: ${opened} screens at ${WIDTH} px; skipped ${skipped.length}: ${skipped.join(", ")}`);

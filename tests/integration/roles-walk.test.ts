@@ -25,8 +25,6 @@ const NOT_BUILT = [
   `/support/${ID}`,
   "/chat/webchat",
   "/chat/configs",
-  "/catalog/list",
-  "/catalog/list/registered",
   "/settings/resources",
   "/settings/messages",
   "/campaigns",

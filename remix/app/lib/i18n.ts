@@ -42,6 +42,7 @@ export const webNamespaces = [
   "flows",
   "rcs",
   "lookup",
+  "catalog",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

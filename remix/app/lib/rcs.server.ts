@@ -6,6 +6,7 @@
  * the slot inputs they came from.
  */
 import { json, type SerializeFrom } from "@remix-run/node";
+import { rcsCardOf } from "~api/catalog/channels";
 import { normalizePhone } from "~api/contacts/phone";
 import { isAppError } from "~api/lib/errors";
 import { EMAIL_ONLY_STATUSES, MESSAGE_STATUSES } from "~api/messages/status";
@@ -23,7 +24,11 @@ import { redirectWithToast } from "./toast.server";
 
 const noStore = { "Cache-Control": "private, no-store" };
 
-/** /rcs/send: the launched agents, the templates, the prices by class and the form's first values (?template= loads a template's content; ?agent_id=, ?to= keep those). */
+/**
+ * /rcs/send: the launched agents, the templates, the prices by class and the form's first values
+ * (?template= loads a template's content; ?product= a catalogue product's card, api/catalog/channels.ts;
+ * ?agent_id=, ?to= keep those).
+ */
 export async function rcsSendLoader(request: Request) {
   const ctx = await requireRoute(request);
   const params = new URL(request.url).searchParams;
@@ -36,7 +41,9 @@ export async function rcsSendLoader(request: Request) {
     to: params.get("to")?.trim() ?? "",
     fallback_sms: prices.fallback_sms,
   };
-  const initial: ComposerState = stateFromContent(template ? (template.content as PreviewContent) : null, base);
+  const productId = params.get("product");
+  const productCard: PreviewContent | null = productId ? await orHttpError(rcsCardOf(ctx, productId)) : null;
+  const initial: ComposerState = stateFromContent(productCard ?? (template ? (template.content as PreviewContent) : null), base);
   return json(
     {
       agents: agents.map((a) => ({ id: a.id, name: a.name, color: a.color, logo_url: a.logo_url })),

@@ -5,6 +5,7 @@
  * use-cases' in api/whatsapp/).
  */
 import { json, redirect, type SerializeFrom } from "@remix-run/node";
+import { whatsappMessageOf } from "~api/catalog/channels";
 import { normalizePhone } from "~api/contacts/phone";
 import { can } from "~api/policy/policy";
 import { sendableWhatsappTemplates, type SendableTemplate } from "~api/whatsapp/history";
@@ -164,7 +165,10 @@ export async function whatsappSendLoader(request: Request, scope: WhatsappScope)
   const asked = params.get("number_id") ?? "";
   const numberId = numbers.some((n) => n.id === asked) ? asked : (numbers[0]?.id ?? "");
   const to = params.get("to")?.trim() ?? "";
-  const askedType = params.get("type") ?? "";
+  // ?product=: a catalogue product's message (api/catalog/channels.ts), an image with its caption.
+  const productId = params.get("product");
+  const product = productId ? await orHttpError(whatsappMessageOf(ctx, productId)) : null;
+  const askedType = product?.type ?? params.get("type") ?? "";
   const type = (TYPES as readonly string[]).includes(askedType) ? askedType : "template";
   const templates: SendableTemplate[] = numberId ? (await sendableWhatsappTemplates(ctx, numberId)).data : [];
   const askedTemplate = params.get("template") ?? "";
@@ -191,6 +195,7 @@ export async function whatsappSendLoader(request: Request, scope: WhatsappScope)
       window,
       toErrors,
       idempotencyKey: crypto.randomUUID(),
+      prefill: product ? (product.type === "image" ? { media_link: product.media_link, caption: product.caption } : { body: product.text }) : {},
       canNewTemplate: can(ctx.actor, `${scope.base}/templates/new`),
     },
     { headers: { "Cache-Control": "private, no-store" } },

@@ -103,6 +103,14 @@ export const NAV: NavGroup[] = [
       { key: "rcsOptouts", href: "/rcs/optouts", icon: "bell" },
     ],
   },
+  // Catalogue (issue 22).
+  {
+    key: "catalog",
+    items: [
+      { key: "catalogList", href: "/catalog/list", icon: "briefcase" },
+      { key: "catalogRegistered", href: "/catalog/list/registered", icon: "send" },
+    ],
+  },
   {
     key: "live",
     feature: "omni",

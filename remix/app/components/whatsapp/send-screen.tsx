@@ -92,7 +92,7 @@ export function WhatsappSendScreen() {
   const [form, fields] = useForm({
     id: "whatsapp-send",
     lastResult: last?.result,
-    defaultValue: { from: data.numberId, to: data.to, type: data.type, template_id: data.templateId },
+    defaultValue: { from: data.numberId, to: data.to, type: data.type, template_id: data.templateId, ...data.prefill },
     onValidate: useLazyValidate(() => import("./send-form").then((m) => (formData: FormData) => m.formSchema(formData.get("intent")))),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
