@@ -33,6 +33,7 @@ import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
 import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
 import { rcsApi } from "./rcs/api";
+import { shortenerApi } from "./shortener/routes";
 import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
@@ -83,6 +84,7 @@ export function createApp() {
     .use(smppRoutes)
     .use(whatsappRoutes)
     .use(rcsApi)
+    .use(shortenerApi)
     .use(emailApi)
     .use(moneyApi)
     .use(whatsappLegacyRoutes)

@@ -15,6 +15,7 @@ import { nextMonthStartSql } from "../api/seats/seats";
 import { checkFlow } from "../api/flows/definition";
 import { flowTemplate } from "../api/flows/templates";
 import { seedDemoRcs } from "../api/rcs/demo";
+import { seedDemoShortener } from "../api/shortener/demo";
 
 /** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
 export const DEMO_PASSWORD = "Demo!Mensa#2026";
@@ -215,6 +216,8 @@ export async function seed({ log }: { log: (s: string) => void }) {
     }
     // RCS (issue 21): a launched agent, a card and a carousel template, the "horario" keyword.
     created += await seedDemoRcs(demo.id, transaction);
+    // URL shortener (issue 22): two links with a few weeks of clicks.
+    created += await seedDemoShortener(demo.id, transaction);
     const deptOf: Partial<Record<Role, string>> = { agent: dept.Suporte.id, sales: dept.Vendas.id, billing: dept.Financeiro.id };
     for (const role of ROLES) await member(demo, `${role}@demo.example`, role, PEOPLE[role], deptOf[role] ?? null);
 

@@ -72,8 +72,6 @@ const NOT_BUILT = [
   `/pipelines/${ID}`,
   `/pipelines/${ID}/deals/${ID}`,
   "/pipelines/reports",
-  "/shortener/links",
-  "/shortener/reports/stat",
 ];
 
 /** The paths the Remix flat-route files serve (pathless `_x` segments dropped, `$id` a parameter, the `$` splat left out). */

@@ -41,6 +41,7 @@ export const webNamespaces = [
   "products",
   "flows",
   "rcs",
+  "shortener",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -94,6 +94,14 @@ export const NAV: NavGroup[] = [
       { key: "rcsOptouts", href: "/rcs/optouts", icon: "bell" },
     ],
   },
+  // URL shortener (issue 22).
+  {
+    key: "shortener",
+    items: [
+      { key: "shortenerLinks", href: "/shortener/links", icon: "send" },
+      { key: "shortenerStats", href: "/shortener/reports/stat", icon: "report" },
+    ],
+  },
   {
     key: "live",
     feature: "omni",
