@@ -47,12 +47,12 @@ export function originalUrlProblem(raw: string): string | null {
   if (url.username || url.password) return "shortener.errors.urlCredentials";
   const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
   if (!host) return "shortener.errors.urlInvalid";
+  if (platformShortDomains().includes(host.toLowerCase())) return "shortener.errors.urlLoop";
   if (isIP(host) || /^[0-9.]+$/.test(host) || /^0x/i.test(host)) {
     if (addressRisk(host)) return "shortener.errors.urlPrivate";
   } else if (LOCAL_NAMES.test(host) || !host.includes(".")) {
     return "shortener.errors.urlPrivate";
   }
-  if (platformShortDomains().includes(host.toLowerCase())) return "shortener.errors.urlLoop";
   return null;
 }
 
