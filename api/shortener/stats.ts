@@ -16,10 +16,8 @@ import { allow, daysOf, rangeSchema } from "../sms/reports";
 export const STATS_SCREEN = "/shortener/reports/stat";
 const TOP = 20;
 
-const statsSchema = z.intersection(
-  rangeSchema("last30"),
-  z.object({ link_id: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().regex(UUID, "validation.invalid").optional()) }),
-);
+const rangeOf = rangeSchema("last30");
+const linkSchema = z.object({ link_id: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().regex(UUID, "validation.invalid").optional()) });
 
 export type Counted = { key: string; clicks: number };
 export type ClickStats = {
@@ -40,8 +38,8 @@ const WHERE = `c.account_id = $1 AND c.clicked_at >= ($2::date)::timestamp AT TI
 /** The report of the account's clicks over the period. */
 export async function clickStats(ctx: SignedInCtx, input: unknown = {}): Promise<ClickStats> {
   allow(ctx, STATS_SCREEN);
-  const q = validate(statsSchema, input ?? {});
-  const linkId = q.link_id ?? null;
+  const q = validate(rangeOf, input ?? {});
+  const linkId = validate(linkSchema, input ?? {}).link_id ?? null;
   if (linkId && !(await replicaRow("SELECT 1 AS one FROM shortener_links WHERE id = $1 AND account_id = $2", [linkId, ctx.actor.accountId]))) throw new AppError("NOT_FOUND");
   const bind = [ctx.actor.accountId, q.from, q.to, linkId];
   const grouped = (column: string) =>
