@@ -204,7 +204,7 @@ describe("roles walk (spec sections 2 and 6)", () => {
     expect(mismatches.sort()).toEqual([]);
   });
 
-  it("the API answers the same: the live desk for who attends, the anti-fraud review and the flows for their roles", async () => {
+  it("the API answers the same: the live desk for who attends, the anti-fraud review, the flows and the shortener for their roles", async () => {
     const people = (await seededPeople()).filter((p) => !p.person.staff);
     const mismatches: string[] = [];
     await pool(people, 3, async ({ email, person }) => {
@@ -215,6 +215,8 @@ describe("roles walk (spec sections 2 and 6)", () => {
         ["/api/urls/approvals", specAllows(person, "/sms/antifraude")],
         ["/api/flow/flows", specAllows(person, "/flows")],
         ["/api/flow/streams", specAllows(person, "/flows")],
+        ["/api/shortener/links", specAllows(person, "/shortener/links")],
+        ["/api/shortener/reports/stat", specAllows(person, "/shortener/reports/stat")],
       ];
       for (const [path, allowed] of checks) {
         const { status } = await api(path, { token });
