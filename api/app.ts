@@ -35,6 +35,7 @@ import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./wh
 import { rcsApi } from "./rcs/api";
 import { lookupApi } from "./lookup/routes";
 import { catalogApi } from "./catalog/routes";
+import { shortenerApi } from "./shortener/routes";
 import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
@@ -86,6 +87,7 @@ export function createApp() {
     .use(whatsappRoutes)
     .use(rcsApi)
     .use(lookupApi)
+    .use(shortenerApi)
     .use(emailApi)
     .use(moneyApi)
     .use(whatsappLegacyRoutes)

@@ -34,6 +34,7 @@ import { startWebhookWorkers } from "./webhooks/worker";
 import { releaseAbsentAgents, sweepIdle } from "./live/rooms/sweeps";
 import { startLiveOutbound } from "./live/outbound";
 import { startFlowRunner, sweepFlows } from "./flows/runtime";
+import { startClickWriter } from "./shortener/clicks";
 import { initModels } from "../models";
 import { watchReadReplica } from "./lib/read-replica";
 
@@ -64,6 +65,8 @@ const consumers = [
   startLiveOutbound(),
   // Flows (ADR 054): each entry {stream_id} runs the stream's pending inputs in one transaction.
   startFlowRunner(),
+  // Short links' clicks (ADR 057): the redirect host's stream written to PostgreSQL in batches.
+  startClickWriter(),
 ];
 const relay = startRelay();
 // Lost stream entries (Redis restart) published again; finished campaigns marked completed.

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { assertBindable, env } from "../api/lib/env";
 import { hasBody, isUpload, readLimitedBody } from "../api/lib/body-limit";
 import { isAppError } from "../api/lib/errors";
+import { isShortHost, shortRedirect } from "../api/shortener/redirect";
 import { errorBody } from "../api/http/errors";
 import { CSRF_COOKIE, newCsrfCookieValue, readCookie } from "./app/lib/csrf.server";
 import { transportSecurityHeaders } from "./app/lib/security-headers.server";
@@ -123,6 +124,9 @@ async function answer(request: Request, srv: Server<Relay>): Promise<Response | 
   const url = new URL(request.url);
   const { pathname } = url;
   if (pathname === "/health") return new Response("OK", { headers: { "Content-Type": "text/plain" } });
+  const host = (request.headers.get("Host") ?? "").split(":")[0].toLowerCase();
+  // The short links' host answers only its redirects, before anything else (ADR 057).
+  if (isShortHost(host)) return shortRedirect(request, host);
   const ip = srv.requestIP(request)?.address ?? null;
   if (pathname === "/api" || pathname.startsWith("/api/")) return forward(request, e.API_URL, ip);
   // E-mail open pixels and click redirects (ADR 039): answered by the api process under /api/track.
@@ -137,7 +141,6 @@ async function answer(request: Request, srv: Server<Relay>): Promise<Response | 
     return forward(request, e.REALTIME_URL, ip);
   }
 
-  const host = (request.headers.get("Host") ?? "").split(":")[0].toLowerCase();
   const unsubscribeHost = host === e.UNSUBSCRIBE_HOST.toLowerCase();
   if (request.method === "GET" || request.method === "HEAD") {
     const file = await staticFile(request, pathname);

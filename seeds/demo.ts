@@ -17,6 +17,7 @@ import { flowTemplate } from "../api/flows/templates";
 import { seedDemoRcs } from "../api/rcs/demo";
 import { seedDemoLookup } from "../api/lookup/demo";
 import { seedDemoCatalog } from "../api/catalog/demo";
+import { seedDemoShortener } from "../api/shortener/demo";
 
 /** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
 export const DEMO_PASSWORD = "Demo!Mensa#2026";
@@ -221,6 +222,8 @@ export async function seed({ log }: { log: (s: string) => void }) {
     created += await seedDemoLookup(demo.id, transaction);
     // Catalogue (issue 22): four products with generated cover images, three published.
     created += await seedDemoCatalog(demo.id, transaction);
+    // URL shortener (issue 22): two links with a few weeks of clicks.
+    created += await seedDemoShortener(demo.id, transaction);
     const deptOf: Partial<Record<Role, string>> = { agent: dept.Suporte.id, sales: dept.Vendas.id, billing: dept.Financeiro.id };
     for (const role of ROLES) await member(demo, `${role}@demo.example`, role, PEOPLE[role], deptOf[role] ?? null);
 

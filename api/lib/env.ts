@@ -221,8 +221,14 @@ const schema = z
       .default(1024),
     /** Host name that serves only the unsubscribe page at /. */
     UNSUBSCRIBE_HOST: z.string().default("unsubscribe.localhost"),
-    /** Host name of the link shortener (when it has one of its own): reserved like the others (platformHosts). */
-    SHORTENER_HOST: optionalText,
+    /** Host name of the link shortener's redirect host (ADR 057): the web process answers `/<slug>` on it; reserved like the others (platformHosts). */
+    SHORTENER_HOST: z.string().default("short.localhost"),
+    /** More hosts the platform serves short links on (comma-separated), a link's `domain` may name one (ADR 057). */
+    SHORTENER_DOMAINS: optionalText,
+    /** The short links' base URL when not `<APP_URL's scheme>://<domain><APP_URL's port>` (e.g. https://sho.rt behind a proxy). */
+    SHORTENER_BASE_URL: z.string().url().optional(),
+    /** How long the redirect host keeps a slug's answer in Redis (a deleted link is dropped at once). */
+    SHORTENER_CACHE_SECONDS: z.coerce.number().int().positive().default(300),
     /** Public widget calls (api/live/widget-limits.ts): per client IP per minute, per widget key per minute, new conversations per IP per hour. */
     WIDGET_CALLS_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(120),
     WIDGET_CALLS_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(1200),
@@ -566,7 +572,13 @@ export function env(): Env {
  */
 export function platformHosts(): string[] {
   const e = env();
-  const hosts = [new URL(e.APP_URL).hostname, e.UNSUBSCRIBE_HOST, e.SHORTENER_HOST, e.EMAIL_TRACK_URL ? new URL(e.EMAIL_TRACK_URL).hostname : null];
+  const hosts = [
+    new URL(e.APP_URL).hostname,
+    e.UNSUBSCRIBE_HOST,
+    e.SHORTENER_HOST,
+    ...(e.SHORTENER_DOMAINS ?? "").split(","),
+    e.EMAIL_TRACK_URL ? new URL(e.EMAIL_TRACK_URL).hostname : null,
+  ];
   return [...new Set(hosts.filter((h): h is string => Boolean(h)).map((h) => h.trim().toLowerCase().replace(/\.$/, "")))];
 }
 

@@ -37,6 +37,8 @@ export const ERROR_STATUS = {
   /** A WhatsApp number request already decided or canceled: it cannot be canceled. */
   REQUEST_STATE: 409,
   GROUP_NAME_TAKEN: 409,
+  /** A short link's custom slug already used on its domain (api/shortener/links.ts). */
+  SLUG_TAKEN: 409,
   CUSTOM_FIELD_TAKEN: 409,
   IMPORT_TOO_MANY_FILES: 422,
   IMPORT_NOT_CSV: 422,

@@ -22,6 +22,7 @@
  * | `sim-dns`            | the simulator's DNS peer's zone (records by name and type)          | alone |
  * | `sim-psp`            | the simulator's payment provider's charges                          | alone |
  * | `rcs-cap:<agent>:<msisdn>` | a number's RCS capability for an agent as RBM answered it (capable or not), for RCS_CAPABILITY_TTL_S | alone |
+ * | `short:<domain>/<slug>` | a short link's target as the redirect host read it (or "-": none), for SHORTENER_CACHE_SECONDS | alone |
  * | others               | one key each (tickets, visitor tokens, typing marks, pub/sub channels) | alone |
  *
  * Job streams are split in STREAM_SHARDS shards (a message goes to the shard its id hashes to),
@@ -92,6 +93,9 @@ export function keysFor(prefix: string | (() => string)) {
 
     // RCS (api/channels/rcs/rbm.ts): what RBM answered about a number's capability, kept RCS_CAPABILITY_TTL_S
     rcsCapability: (agentId: string, msisdn: string) => k(`rcs-cap:${agentId}:${msisdn}`),
+
+    // The shortener's redirect host (api/shortener/redirect.ts, ADR 057): a slug's target on a domain, cached
+    shortLink: (domain: string, slug: string) => k(`short:${domain}/${slug}`),
 
     // The simulator's local SMTP peer (api/simulator/smtp-peer.ts): what it received, capped
     simulatorMailIds: () => k("sim-mail", "ids"),

@@ -67,8 +67,6 @@ const NOT_BUILT = [
   `/pipelines/${ID}`,
   `/pipelines/${ID}/deals/${ID}`,
   "/pipelines/reports",
-  "/shortener/links",
-  "/shortener/reports/stat",
 ];
 
 /** The paths the Remix flat-route files serve (pathless `_x` segments dropped, `$id` a parameter, the `$` splat left out). */
@@ -201,7 +199,7 @@ describe("roles walk (spec sections 2 and 6)", () => {
     expect(mismatches.sort()).toEqual([]);
   });
 
-  it("the API answers the same: the live desk for who attends, the anti-fraud review and the flows for their roles", async () => {
+  it("the API answers the same: the live desk for who attends, the anti-fraud review, the flows and the shortener for their roles", async () => {
     const people = (await seededPeople()).filter((p) => !p.person.staff);
     const mismatches: string[] = [];
     await pool(people, 3, async ({ email, person }) => {
@@ -212,6 +210,8 @@ describe("roles walk (spec sections 2 and 6)", () => {
         ["/api/urls/approvals", specAllows(person, "/sms/antifraude")],
         ["/api/flow/flows", specAllows(person, "/flows")],
         ["/api/flow/streams", specAllows(person, "/flows")],
+        ["/api/shortener/links", specAllows(person, "/shortener/links")],
+        ["/api/shortener/reports/stat", specAllows(person, "/shortener/reports/stat")],
       ];
       for (const [path, allowed] of checks) {
         const { status } = await api(path, { token });

@@ -43,6 +43,7 @@ export const webNamespaces = [
   "rcs",
   "lookup",
   "catalog",
+  "shortener",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

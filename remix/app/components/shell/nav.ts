@@ -111,6 +111,14 @@ export const NAV: NavGroup[] = [
       { key: "catalogRegistered", href: "/catalog/list/registered", icon: "send" },
     ],
   },
+  // URL shortener (issue 22).
+  {
+    key: "shortener",
+    items: [
+      { key: "shortenerLinks", href: "/shortener/links", icon: "send" },
+      { key: "shortenerStats", href: "/shortener/reports/stat", icon: "report" },
+    ],
+  },
   {
     key: "live",
     feature: "omni",
