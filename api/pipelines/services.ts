@@ -153,10 +153,14 @@ async function mustDealCard(accountId: string, dealId: string, t?: Tx): Promise<
   return found;
 }
 
-/** The board row locked (columns are added, renamed and deleted under it: the 30-column limit and unique names hold). */
+/**
+ * The board row locked (columns are added, renamed and deleted under it: the 30-column limit and
+ * unique names hold). NO KEY UPDATE, like every lock here: rows that only reference the board (a
+ * move's history row) take KEY SHARE and are not held up by it, so no lock cycle forms.
+ */
 async function lockBoard(ctx: SignedInCtx, boardId: string, t: Tx): Promise<Board> {
   assertId(boardId);
-  const b = await row<Board>(`SELECT id, name, created_at, updated_at FROM pipeline_boards WHERE id = $1 AND account_id = $2 FOR UPDATE`, [boardId, ctx.actor.accountId], t);
+  const b = await row<Board>(`SELECT id, name, created_at, updated_at FROM pipeline_boards WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`, [boardId, ctx.actor.accountId], t);
   if (!b) throw new AppError("NOT_FOUND");
   return b;
 }
@@ -165,7 +169,7 @@ async function lockBoard(ctx: SignedInCtx, boardId: string, t: Tx): Promise<Boar
 async function lockDeal(ctx: SignedInCtx, dealId: string, t: Tx) {
   assertId(dealId);
   const d = await row<{ id: string; board_id: string; column_id: string; version: number; archived_at: Date | null; owner_id: string | null }>(
-    `SELECT id, board_id, column_id, version, archived_at, owner_id FROM pipeline_deals WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+    `SELECT id, board_id, column_id, version, archived_at, owner_id FROM pipeline_deals WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`,
     [dealId, ctx.actor.accountId],
     t,
   );
@@ -369,11 +373,14 @@ export async function createColumn(ctx: SignedInCtx, boardId: string, input: unk
   });
 }
 
+/** A column locked, after its board (the order every use-case takes them in). */
 async function lockColumn(ctx: SignedInCtx, columnId: string, t: Tx): Promise<Column> {
   assertId(columnId);
-  const c = await row<Column>(`SELECT id, board_id, name, position FROM pipeline_columns WHERE id = $1 AND account_id = $2`, [columnId, ctx.actor.accountId], t);
+  const found = await row<{ board_id: string }>(`SELECT board_id FROM pipeline_columns WHERE id = $1 AND account_id = $2`, [columnId, ctx.actor.accountId], t);
+  if (!found) throw new AppError("NOT_FOUND");
+  await lockBoard(ctx, found.board_id, t);
+  const c = await row<Column>(`SELECT id, board_id, name, position FROM pipeline_columns WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`, [columnId, ctx.actor.accountId], t);
   if (!c) throw new AppError("NOT_FOUND");
-  await lockBoard(ctx, c.board_id, t);
   return c;
 }
 
@@ -431,7 +438,7 @@ export async function deleteColumn(ctx: SignedInCtx, columnId: string, input: un
     if ((held?.n ?? 0) > 0) {
       if (!d.move_cards_to) throw fieldError("move_cards_to", "pipelines.errors.moveCardsToRequired");
       const target = await row<Column>(
-        `SELECT id, board_id, name, position FROM pipeline_columns WHERE id = $1 AND account_id = $2 AND board_id = $3`,
+        `SELECT id, board_id, name, position FROM pipeline_columns WHERE id = $1 AND account_id = $2 AND board_id = $3 FOR NO KEY UPDATE`,
         [d.move_cards_to, a, c.board_id],
         t,
       );
@@ -608,8 +615,14 @@ export async function moveDeal(ctx: SignedInCtx, dealId: string, input: unknown)
   const d = validate(moveSchema, input);
   const a = ctx.actor.accountId;
   const outcome = await inTx(async (t, events): Promise<MoveResult> => {
-    // The column first, then the deal: the order deleteColumn takes them in too (no deadlock).
-    const target = await row<{ id: string; board_id: string }>(`SELECT id, board_id FROM pipeline_columns WHERE id = $1 AND account_id = $2 FOR UPDATE`, [d.to_column_id, a], t);
+    // The target column first (moves into a column are serialized), then the deal; deleteColumn
+    // takes its board and columns before their deals too. Every lock is NO KEY UPDATE: a row that
+    // only references a locked one (a history row, a new deal) takes KEY SHARE and never waits on it.
+    const target = await row<{ id: string; board_id: string }>(
+      `SELECT id, board_id FROM pipeline_columns WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`,
+      [d.to_column_id, a],
+      t,
+    );
     const cur = await lockDeal(ctx, dealId, t);
     if (!target || target.board_id !== cur.board_id) throw fieldError("to_column_id", "pipelines.errors.columnNotOnBoard");
     if (cur.archived_at) throw fieldError("form", "pipelines.errors.dealArchived");
@@ -772,7 +785,7 @@ async function lockTask(ctx: SignedInCtx, taskId: string, t: Tx) {
   assertId(taskId);
   const k = await row<{ id: string; deal_id: string; board_id: string; done_at: Date | null }>(
     `SELECT k.id, k.deal_id, d.board_id, k.done_at FROM pipeline_tasks k JOIN pipeline_deals d ON d.id = k.deal_id
-      WHERE k.id = $1 AND k.account_id = $2 FOR UPDATE OF k`,
+      WHERE k.id = $1 AND k.account_id = $2 FOR NO KEY UPDATE OF k`,
     [taskId, ctx.actor.accountId],
     t,
   );
@@ -878,7 +891,7 @@ export async function deleteComment(ctx: SignedInCtx, commentId: string): Promis
   assertId(commentId);
   return inTx(async (t, events) => {
     const c = await row<{ id: string; deal_id: string; author_id: string | null; board_id: string }>(
-      `SELECT m.id, m.deal_id, m.author_id, d.board_id FROM pipeline_comments m JOIN pipeline_deals d ON d.id = m.deal_id WHERE m.id = $1 AND m.account_id = $2 FOR UPDATE OF m`,
+      `SELECT m.id, m.deal_id, m.author_id, d.board_id FROM pipeline_comments m JOIN pipeline_deals d ON d.id = m.deal_id WHERE m.id = $1 AND m.account_id = $2 FOR NO KEY UPDATE OF m`,
       [commentId, ctx.actor.accountId],
       t,
     );
@@ -939,7 +952,7 @@ async function lockLine(ctx: SignedInCtx, lineId: string, t: Tx) {
   assertId(lineId);
   const l = await row<{ id: string; deal_id: string; board_id: string; unit_price_cents: number; quantity: number; discount_cents: number }>(
     `SELECT l.id, l.deal_id, d.board_id, l.unit_price_cents, l.quantity, l.discount_cents FROM pipeline_deal_products l JOIN pipeline_deals d ON d.id = l.deal_id
-      WHERE l.id = $1 AND l.account_id = $2 FOR UPDATE OF l`,
+      WHERE l.id = $1 AND l.account_id = $2 FOR NO KEY UPDATE OF l`,
     [lineId, ctx.actor.accountId],
     t,
   );
