@@ -64,7 +64,7 @@ export async function seedDemoPipelines(accountId: string, transaction: Transact
     t,
   ))!;
   const columns = await rows<{ id: string }>(
-    `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1, $2, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i) RETURNING id`,
+    `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1::uuid, $2::uuid, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i) RETURNING id`,
     [accountId, board.id, COLUMNS],
     t,
   );

@@ -267,7 +267,7 @@ export async function createBoard(ctx: SignedInCtx, input: unknown): Promise<{ d
     ))!;
     if (names.length) {
       await exec(
-        `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1, $2, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i)`,
+        `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1::uuid, $2::uuid, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i)`,
         [ctx.actor.accountId, b.id, names],
         t,
       );
@@ -445,7 +445,7 @@ export async function deleteColumn(ctx: SignedInCtx, columnId: string, input: un
       if (!target || target.id === c.id) throw fieldError("move_cards_to", "pipelines.errors.moveCardsToInvalid");
       const start = await endPosition(a, target.id, t);
       const ids = await rows<{ id: string }>(
-        `UPDATE pipeline_deals d SET column_id = $3, position = $4 + (r.n - 1) * ${STEP}, version = d.version + 1, updated_at = now()
+        `UPDATE pipeline_deals d SET column_id = $3, position = $4::float8 + (r.n - 1) * ${STEP}, version = d.version + 1, updated_at = now()
            FROM (SELECT id, row_number() OVER (ORDER BY archived_at IS NOT NULL, position, id) AS n FROM pipeline_deals WHERE account_id = $1 AND column_id = $2) r
           WHERE d.id = r.id RETURNING d.id`,
         [a, columnId, target.id, start],
@@ -456,7 +456,7 @@ export async function deleteColumn(ctx: SignedInCtx, columnId: string, input: un
       await exec(`UPDATE pipeline_deal_moves SET left_at = now() WHERE account_id = $1 AND deal_id = ANY($2::uuid[]) AND left_at IS NULL`, [a, list], t);
       await exec(
         `INSERT INTO pipeline_deal_moves (account_id, board_id, deal_id, from_column_id, to_column_id, moved_by)
-         SELECT $1, $2, id, $3, $4, $5 FROM pipeline_deals WHERE account_id = $1 AND id = ANY($6::uuid[]) AND archived_at IS NULL`,
+         SELECT $1::uuid, $2::uuid, id, $3::uuid, $4::uuid, $5::uuid FROM pipeline_deals WHERE account_id = $1 AND id = ANY($6::uuid[]) AND archived_at IS NULL`,
         [a, c.board_id, columnId, target.id, ctx.actor.userId, list],
         t,
       );
@@ -637,7 +637,7 @@ export async function moveDeal(ctx: SignedInCtx, dealId: string, input: unknown)
         );
         if (!next) return null;
         const prev = await row<{ position: number }>(
-          `SELECT position FROM pipeline_deals WHERE account_id = $1 AND column_id = $2 AND archived_at IS NULL AND id <> $3 AND (position, id) < ($4, $5::uuid) ORDER BY position DESC, id DESC LIMIT 1`,
+          `SELECT position FROM pipeline_deals WHERE account_id = $1 AND column_id = $2 AND archived_at IS NULL AND id <> $3 AND (position, id) < ($4::float8, $5::uuid) ORDER BY position DESC, id DESC LIMIT 1`,
           [a, target.id, dealId, next.position, d.before_deal_id],
           t,
         );
@@ -734,20 +734,20 @@ export async function duplicateDeal(ctx: SignedInCtx, dealId: string): Promise<{
     }
     const copy = (await row<{ id: string }>(
       `INSERT INTO pipeline_deals (account_id, board_id, column_id, position, lead_name, description, owner_id, due_date, channel, value_cents, priority, contact_id, room_id, created_by)
-       SELECT account_id, board_id, column_id, $3, lead_name, description, owner_id, due_date, channel, value_cents, priority, contact_id, room_id, $4
+       SELECT account_id, board_id, column_id, $3::float8, lead_name, description, owner_id, due_date, channel, value_cents, priority, contact_id, room_id, $4::uuid
          FROM pipeline_deals WHERE id = $1 AND account_id = $2 RETURNING id`,
       [dealId, a, position, ctx.actor.userId],
       t,
     ))!;
     await exec(
       `INSERT INTO pipeline_tasks (account_id, deal_id, title, description, priority, due_at, owner_id)
-       SELECT account_id, $3, title, description, priority, due_at, owner_id FROM pipeline_tasks WHERE account_id = $1 AND deal_id = $2 ORDER BY created_at, id`,
+       SELECT account_id, $3::uuid, title, description, priority, due_at, owner_id FROM pipeline_tasks WHERE account_id = $1 AND deal_id = $2 ORDER BY created_at, id`,
       [a, dealId, copy.id],
       t,
     );
     await exec(
       `INSERT INTO pipeline_deal_products (account_id, deal_id, product_id, name, unit_price_cents, quantity, discount_cents)
-       SELECT account_id, $3, product_id, name, unit_price_cents, quantity, discount_cents FROM pipeline_deal_products WHERE account_id = $1 AND deal_id = $2 ORDER BY created_at, id`,
+       SELECT account_id, $3::uuid, product_id, name, unit_price_cents, quantity, discount_cents FROM pipeline_deal_products WHERE account_id = $1 AND deal_id = $2 ORDER BY created_at, id`,
       [a, dealId, copy.id],
       t,
     );
