@@ -124,8 +124,8 @@ describe("due tasks notify their owner exactly once", () => {
     ]);
     expect(Object.fromEntries(stamped.map((s) => [s.id, s.notified]))).toEqual({ [due1]: true, [due2]: true, [future]: false, [done]: false });
     // The seller reads it in their notifications, in their language.
-    const mine = await api("/api/notifications", { token: seller.token });
-    expect(mine.body.data.some((n: { kind: string }) => n.kind === "pipeline_task_due")).toBe(true);
+    const mine = await api("/api/notifications", { token: seller.token, lang: "en" });
+    expect(mine.body.data.filter((n: { kind: string }) => n.kind === "pipeline_task_due").map((n: { message: string }) => n.message)).toEqual(["Task due: Ligar agora (Lembrete)"]);
   });
 });
 
