@@ -52,7 +52,8 @@ describe("moves and tasks", () => {
     expect(moveSchema.parse({ to_column_id: "0b6a7f36-6f7e-4a43-9a8f-0d2b7f1c9e11", expected_version: "3", position: "0" })).toMatchObject({ expected_version: 3, position: 0 });
   });
   it("a task's local time is São Paulo's", () => {
-    expect(taskSchema.parse({ title: "Ligar", priority: "low", due_at: "2026-12-01T09:30" }).due_at.toISOString()).toBe("2026-12-01T12:30:00.000Z");
-    expect(Object.keys(issues(taskSchema.safeParse({ title: "Ligar", priority: "low" })))).toEqual(["due_at"]);
+    expect(taskSchema.parse({ title: "Ligar", description: "Proposta", priority: "low", due_at: "2026-12-01T09:30" }).due_at.toISOString()).toBe("2026-12-01T12:30:00.000Z");
+    expect(Object.keys(issues(taskSchema.safeParse({ title: "Ligar", description: "Proposta", priority: "low" })))).toEqual(["due_at"]);
+    expect(issues(taskSchema.safeParse({ due_at: "2026-12-01T09:30", priority: "low" }))).toEqual({ title: "validation.required", description: "validation.required" });
   });
 });

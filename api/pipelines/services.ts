@@ -797,7 +797,7 @@ const dealChanged = async (ctx: SignedInCtx, boardId: string, dealId: string, t:
   events.push({ accountId: ctx.actor.accountId, boardId, event: "deal_updated", data: { deal: card }, actorId: ctx.actor.userId });
 };
 
-/** A task of a deal: title, priority and due time required; its owner (default: the deal's owner) is notified when it is due. */
+/** A task of a deal: title, description, priority and due time required (spec section 5); its owner (default: the deal's owner) is notified when it is due. */
 export async function addTask(ctx: SignedInCtx, dealId: string, input: unknown): Promise<{ data: Task }> {
   assertAccess(ctx);
   const d = validate(taskSchema, input);
