@@ -447,7 +447,7 @@ export async function deleteColumn(ctx: SignedInCtx, columnId: string, input: un
       const ids = await rows<{ id: string }>(
         `UPDATE pipeline_deals d SET column_id = $3, position = $4::float8 + (r.n - 1) * ${STEP}, version = d.version + 1, updated_at = now()
            FROM (SELECT id, row_number() OVER (ORDER BY archived_at IS NOT NULL, position, id) AS n FROM pipeline_deals WHERE account_id = $1 AND column_id = $2) r
-          WHERE d.id = r.id RETURNING d.id`,
+          WHERE d.id = r.id AND d.column_id = $2 RETURNING d.id`,
         [a, columnId, target.id, start],
         t,
       );
