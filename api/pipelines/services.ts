@@ -486,8 +486,8 @@ async function insertDeal(ctx: SignedInCtx, boardId: string, columnId: string | 
   const a = ctx.actor.accountId;
   await lockBoard(ctx, boardId, t);
   const column = columnId
-    ? await row<{ id: string }>(`SELECT id FROM pipeline_columns WHERE id = $1 AND account_id = $2 AND board_id = $3`, [columnId, a, boardId], t)
-    : await row<{ id: string }>(`SELECT id FROM pipeline_columns WHERE account_id = $1 AND board_id = $2 ORDER BY position, id LIMIT 1`, [a, boardId], t);
+    ? await row<{ id: string }>(`SELECT id FROM pipeline_columns WHERE id = $1 AND account_id = $2 AND board_id = $3 FOR NO KEY UPDATE`, [columnId, a, boardId], t)
+    : await row<{ id: string }>(`SELECT id FROM pipeline_columns WHERE account_id = $1 AND board_id = $2 ORDER BY position, id LIMIT 1 FOR NO KEY UPDATE`, [a, boardId], t);
   if (!column) throw fieldError("column_id", columnId ? "pipelines.errors.columnNotOnBoard" : "pipelines.errors.noColumns");
   await checkRefs(ctx, d, t);
   const position = await endPosition(a, column.id, t);
