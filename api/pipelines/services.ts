@@ -1064,16 +1064,18 @@ async function linkedDeals(ctx: SignedInCtx, where: string, id: string): Promise
   );
   return onePage(data);
 }
-/** The deals of a live-chat room (live ones first, newest first; at most 200). */
+/** The deals of a live-chat room of the account (another account's room: 404); live ones first, newest first; at most 200. */
 export async function dealsForRoom(ctx: SignedInCtx, roomId: string) {
   assertAccess(ctx);
   assertId(roomId);
+  if (!(await row(`SELECT 1 AS one FROM live_rooms WHERE id = $1 AND account_id = $2`, [roomId, ctx.actor.accountId]))) throw new AppError("NOT_FOUND");
   return linkedDeals(ctx, "d.room_id", roomId);
 }
-/** The deals of a contact (live ones first, newest first; at most 200). */
+/** The deals of a contact of the account (another account's contact: 404); live ones first, newest first; at most 200. */
 export async function dealsForContact(ctx: SignedInCtx, contactId: string) {
   assertAccess(ctx);
   assertId(contactId);
+  if (!(await row(`SELECT 1 AS one FROM contacts WHERE id = $1 AND account_id = $2`, [contactId, ctx.actor.accountId]))) throw new AppError("NOT_FOUND");
   return linkedDeals(ctx, "d.contact_id", contactId);
 }
 

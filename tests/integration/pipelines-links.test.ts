@@ -16,6 +16,7 @@ process.env.REDIS_URL = inject("redisUrl");
 process.env.REDIS_PREFIX = inject("redisPrefix");
 const { notifyDueTasks } = await import("../../api/pipelines/due-tasks");
 const { closeDb } = await import("../../models/db");
+(await import("../../models")).initModels();
 const { closeRedis } = await import("../../api/lib/redis");
 
 type Token = { token: string; accountId: string; userId: string };
@@ -50,7 +51,7 @@ describe("deals of conversations and contacts", () => {
     const contact = await makeContact(owner.accountId, { firstName: "Marina", lastName: "Prado" });
     const room = await makeLiveRoom(owner.accountId, { channel: "whatsapp", username: "marina.p" });
     await query(`UPDATE live_rooms SET contact_id = $2 WHERE id = $1`, [room, contact]);
-    const res = await api(`/api/pipelines/rooms/${room}/deals`, { token: seller.token, body: { board_id: boardId, value_cents: 5000 } });
+    const res = await api(`/api/pipelines/rooms/${room}/deals`, { token: seller.token, account: owner.accountId, body: { board_id: boardId, value_cents: 5000 } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const protocol = (await query<{ protocol: string }>(`SELECT protocol FROM live_rooms WHERE id = $1`, [room]))[0].protocol;
     expect(res.body.data).toMatchObject({
@@ -84,6 +85,7 @@ describe("deals of conversations and contacts", () => {
     expect(res.body.data.lead_name).toBe("Rafael Souza Albuquerque");
     const list = await api(`/api/pipelines/contacts/${contact}/deals`, { token: owner.token });
     expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([res.body.data.id]);
+    expect((await api(`/api/pipelines/contacts/${contact}/deals`, { token: other.token })).status).toBe(404);
     const theirContact = await makeContact(other.accountId, { firstName: "Alheio" });
     expect((await api(`/api/pipelines/contacts/${theirContact}/deals`, { token: owner.token, body: {} })).status).toBe(404);
     const viaField = await api(`/api/pipelines/boards/${boardId}/deals`, {
@@ -126,7 +128,7 @@ describe("due tasks notify their owner exactly once", () => {
     ]);
     expect(Object.fromEntries(stamped.map((s) => [s.id, s.notified]))).toEqual({ [due1]: true, [due2]: true, [future]: false, [done]: false });
     // The seller reads it in their notifications, in their language.
-    const mine = await api("/api/notifications", { token: seller.token, lang: "en" });
+    const mine = await api("/api/notifications", { token: seller.token, account: owner.accountId, lang: "en" });
     expect(mine.body.data.filter((n: { kind: string }) => n.kind === "pipeline_task_due").map((n: { message: string }) => n.message)).toEqual(["Task due: Ligar agora (Lembrete)"]);
   });
 });

@@ -150,7 +150,7 @@ describe("live for everyone looking at the board", () => {
 
   it("a move, an edit and a new column reach the board's watchers over the realtime service; not who may not open /pipelines", async () => {
     const watcher = new LiveClient(wsUrl(inject("realtimeUrl"), { token: owner.token }));
-    const outsider = new LiveClient(wsUrl(inject("realtimeUrl"), { token: billing.token }));
+    const outsider = new LiveClient(wsUrl(inject("realtimeUrl"), { token: billing.token, account: owner.accountId }));
     clients.push(watcher, outsider);
     expect(Object.keys((await watcher.welcome()).cursors).sort()).toEqual(["boards", "notifications"]);
     expect(Object.keys((await outsider.welcome()).cursors)).toEqual(["notifications"]);
