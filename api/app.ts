@@ -32,6 +32,7 @@ import { smppRoutes } from "./smpp/routes";
 import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
 import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
+import { pipelinesApi } from "./pipelines/api";
 import { rcsApi } from "./rcs/api";
 import { lookupApi } from "./lookup/routes";
 import { catalogApi } from "./catalog/routes";
@@ -110,7 +111,8 @@ export function createApp() {
     .use(liveChannelRoutes)
     .use(flowRoutes)
     .use(flowStreamRoutes)
-    .use(catalogApi);
+    .use(catalogApi)
+    .use(pipelinesApi);
   // The OpenAPI document of every route above (./http/openapi); the page at /api/docs shows it.
   self = app;
   return app.get(DOCS_JSON_PATH, () => apiDocument(app), { detail: { hide: true } });
