@@ -68,10 +68,6 @@ const NOT_BUILT = [
   `/integrations/${ID}`,
   "/widget",
   "/live/report",
-  "/pipelines",
-  `/pipelines/${ID}`,
-  `/pipelines/${ID}/deals/${ID}`,
-  "/pipelines/reports",
   "/shortener/links",
   "/shortener/reports/stat",
 ];

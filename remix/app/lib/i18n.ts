@@ -41,6 +41,7 @@ export const webNamespaces = [
   "products",
   "flows",
   "rcs",
+  "pipelines",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */
