@@ -32,6 +32,7 @@ import { startWebhookWorkers } from "./webhooks/worker";
 import { releaseAbsentAgents, sweepIdle } from "./live/rooms/sweeps";
 import { startLiveOutbound } from "./live/outbound";
 import { startFlowRunner, sweepFlows } from "./flows/runtime";
+import { DUE_SWEEP_MS, notifyDueTasks } from "./pipelines/due-tasks";
 import { initModels } from "../models";
 import { watchReadReplica } from "./lib/read-replica";
 
@@ -105,6 +106,8 @@ const sweeps = [
   every("product renewals", 60_000, () => renewProducts()),
   // messages / message_events partitions: months created ahead; months past the plans' retention exported,
   // verified, detached and dropped. One run over all workers (advisory lock); ADR 029.
+  // Workflow boards: due tasks notify their owner (rows locked, SKIP LOCKED, notified_at stamped with the notification: once per due time).
+  every("pipeline due tasks", DUE_SWEEP_MS, () => notifyDueTasks()),
   every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),
 ];
 // Partitions ahead from the start, not an hour later.

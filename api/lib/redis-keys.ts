@@ -12,7 +12,7 @@
  * | `rl:<rule>:<subject>`| a request limiter's counter                                        | MULTI INCR + EXPIRE |
  * | `bucket:<key>`       | a dispatch bucket's schedule and its provider pause                | one script (2 keys) |
  * | `live:<account>`     | agents' presence holds and the account's "seen" set                | one script (2 keys) |
- * | `rt:<n>`             | live (account and room) and notification streams of the accounts of realtime shard n, and each realtime process's wake-up stream for that shard | one blocking XREAD per shard in a realtime process; one pipeline per event |
+ * | `rt:<n>`             | live (account and room), notification and board streams of the accounts of realtime shard n, and each realtime process's wake-up stream for that shard | one blocking XREAD per shard in a realtime process; one pipeline per event |
  * | `<stream>:<n>`       | shard n of a job stream and its dead-letter stream                 | MULTI XADD dead + XACK |
  * | `smpp:<user>`        | an SMPP user's per-second submit counters                          | alone |
  * | `concat:<owner>`     | the parts of a concatenated SMS held until the last (owner: an SMPP user or a provider connection) | alone (one script per part) |
@@ -77,6 +77,8 @@ export function keysFor(prefix: string | (() => string)) {
     accountLiveStream: (accountId: string) => k(realtimeTag(accountId), "live", "account", accountId),
     roomLiveStream: (accountId: string, roomId: string) => k(realtimeTag(accountId), "live", "room", roomId),
     notificationStream: (accountId: string) => k(realtimeTag(accountId), "notifications", accountId),
+    /** Workflow boards' changes of the account (api/pipelines/events.ts, ADR 056). */
+    boardStream: (accountId: string) => k(realtimeTag(accountId), "boards", accountId),
     /** A realtime process's wake-up stream in the slot of `tag` (the tag of streams it reads together). */
     hubWake: (tag: string, processId: string) => k(tag, "wake", processId),
 
