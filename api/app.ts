@@ -32,6 +32,7 @@ import { smppRoutes } from "./smpp/routes";
 import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
 import { whatsappRequestRoutes } from "./whatsapp/requests";
 import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./whatsapp/routes";
+import { pipelinesApi } from "./pipelines/api";
 import { rcsApi } from "./rcs/api";
 import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
@@ -104,7 +105,8 @@ export function createApp() {
     .use(widgetUploadRoutes)
     .use(liveChannelRoutes)
     .use(flowRoutes)
-    .use(flowStreamRoutes);
+    .use(flowStreamRoutes)
+    .use(pipelinesApi);
   // The OpenAPI document of every route above (./http/openapi); the page at /api/docs shows it.
   self = app;
   return app.get(DOCS_JSON_PATH, () => apiDocument(app), { detail: { hide: true } });

@@ -4,7 +4,7 @@
  *
  *  server -> client
  *    {type:"welcome", connection_id, kind, supervisor, cursors:{<stream>: id}}   (then catch-up, then live)
- *    {type:"event", stream, id, event, room_id?, data, at?}                    stream: account | notifications | room
+ *    {type:"event", stream, id, event, room_id?, data, at?}                    stream: account | notifications | room | boards
  *    {type:"reply", id, ok, data | error:{code, message}}
  *    {type:"already_connected"}          an agent connection of this person is open elsewhere
  *    {type:"disconnect", reason}         taken over elsewhere; the socket closes (4409)
@@ -24,6 +24,8 @@ import { distribute } from "../api/live/rooms/distribution";
 import { accountLiveStream, roomLiveStream } from "../api/live/streams";
 import type { VisitorIdentity } from "../api/live/visitor-tokens";
 import { notificationStream } from "../api/notifications/services";
+import { boardStream } from "../api/pipelines/events";
+import { can } from "../api/policy/policy";
 import type { Actor } from "../api/lib/context";
 import { randomToken } from "../api/lib/crypto";
 import { Feed, isStreamId, type Entry, type StreamHub } from "./hub";
@@ -183,6 +185,8 @@ export class Connection {
           deliver,
         ),
       );
+      // Workflow boards' changes (api/pipelines/events.ts, ADR 056): for who may open /pipelines.
+      if (can(id.actor, "/pipelines")) this.feeds.push(new Feed(this.hub, boardStream(accountId), "boards", last.boards ?? null, () => true, deliver));
       if (id.live) {
         const supervisor = id.supervisor;
         this.feeds.push(new Feed(this.hub, accountLiveStream(accountId), "account", last.account ?? null, (e) => liveEntryFor(e.fields.to, userId, supervisor), deliver));

@@ -14,6 +14,7 @@ import { dayStartSql, periodEndSql, renews } from "../api/plans/change";
 import { nextMonthStartSql } from "../api/seats/seats";
 import { checkFlow } from "../api/flows/definition";
 import { flowTemplate } from "../api/flows/templates";
+import { seedDemoPipelines } from "../api/pipelines/demo";
 import { seedDemoRcs } from "../api/rcs/demo";
 
 /** The one password of every demo user (passes the platform rule in api/auth/schemas.ts). */
@@ -217,6 +218,8 @@ export async function seed({ log }: { log: (s: string) => void }) {
     created += await seedDemoRcs(demo.id, transaction);
     const deptOf: Partial<Record<Role, string>> = { agent: dept.Suporte.id, sales: dept.Vendas.id, billing: dept.Financeiro.id };
     for (const role of ROLES) await member(demo, `${role}@demo.example`, role, PEOPLE[role], deptOf[role] ?? null);
+    // Workflow boards (issue 22): the board "Vendas" with its columns and a few deals (after the people: they own the deals).
+    created += await seedDemoPipelines(demo.id, transaction);
 
     // A trial customer.
     const trialAcc = await account("Loja Teste Grátis", { type: "customer" });

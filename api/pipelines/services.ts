@@ -12,6 +12,7 @@ import { sequelize } from "../../models";
 import type { SignedInCtx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { assertId } from "../lib/owned";
+import { onePage } from "../lib/page";
 import { exec, row, rows } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { can, seesAll } from "../policy/policy";
@@ -228,8 +229,8 @@ function uniqueName(err: unknown): never {
 // ---------------------------------------------------------------------------------------------
 // Boards
 
-/** The account's boards, oldest first, with their figures (an account has a handful: one list). */
-export async function listBoards(ctx: SignedInCtx): Promise<{ data: BoardSummary[] }> {
+/** The account's boards, oldest first, with their figures (an account has a handful: one page, at most 500). */
+export async function listBoards(ctx: SignedInCtx): Promise<{ data: BoardSummary[]; next_cursor: string | null }> {
   assertAccess(ctx);
   const data = await rows<BoardSummary>(
     `SELECT b.id, b.name, b.created_at, b.updated_at,
@@ -238,10 +239,10 @@ export async function listBoards(ctx: SignedInCtx): Promise<{ data: BoardSummary
        FROM pipeline_boards b
        LEFT JOIN (SELECT board_id, count(*) AS deals, sum(value_cents) AS value FROM pipeline_deals
                    WHERE account_id = $1 AND archived_at IS NULL GROUP BY board_id) s ON s.board_id = b.id
-      WHERE b.account_id = $1 ORDER BY b.created_at, b.id`,
+      WHERE b.account_id = $1 ORDER BY b.created_at, b.id LIMIT 500`,
     [ctx.actor.accountId],
   );
-  return { data };
+  return onePage(data);
 }
 
 /** A new board, with its first columns in order (`columns`: names; at most 30, unique in any case). */
@@ -295,7 +296,7 @@ export async function getBoard(ctx: SignedInCtx, boardId: string): Promise<{ dat
 }
 
 /** The board's archived deals, newest archived first (at most 500). */
-export async function archivedDeals(ctx: SignedInCtx, boardId: string): Promise<{ data: DealCard[] }> {
+export async function archivedDeals(ctx: SignedInCtx, boardId: string): Promise<{ data: DealCard[]; next_cursor: string | null }> {
   assertAccess(ctx);
   assertId(boardId);
   if (!(await row(`SELECT 1 AS one FROM pipeline_boards WHERE id = $1 AND account_id = $2`, [boardId, ctx.actor.accountId]))) throw new AppError("NOT_FOUND");
@@ -303,7 +304,7 @@ export async function archivedDeals(ctx: SignedInCtx, boardId: string): Promise<
     `SELECT ${DEAL_COLUMNS} FROM ${DEAL_FROM} WHERE d.account_id = $1 AND d.board_id = $2 AND d.archived_at IS NOT NULL ORDER BY d.archived_at DESC, d.id LIMIT 500`,
     [ctx.actor.accountId, boardId],
   );
-  return { data };
+  return onePage(data);
 }
 
 export async function renameBoard(ctx: SignedInCtx, boardId: string, input: unknown): Promise<{ data: Board }> {
@@ -1041,14 +1042,14 @@ export async function createDealFromContact(ctx: SignedInCtx, contactId: string,
   });
 }
 
-async function linkedDeals(ctx: SignedInCtx, where: string, id: string): Promise<{ data: LinkedDeal[] }> {
+async function linkedDeals(ctx: SignedInCtx, where: string, id: string): Promise<{ data: LinkedDeal[]; next_cursor: string | null }> {
   const data = await rows<LinkedDeal>(
     `SELECT ${DEAL_COLUMNS}, b.name AS board_name, c.name AS column_name
        FROM ${DEAL_FROM} JOIN pipeline_boards b ON b.id = d.board_id JOIN pipeline_columns c ON c.id = d.column_id
       WHERE d.account_id = $1 AND ${where} = $2 ORDER BY d.archived_at IS NOT NULL, d.created_at DESC, d.id LIMIT 200`,
     [ctx.actor.accountId, id],
   );
-  return { data };
+  return onePage(data);
 }
 /** The deals of a live-chat room (live ones first, newest first; at most 200). */
 export async function dealsForRoom(ctx: SignedInCtx, roomId: string) {
