@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)("workflow boards in Chromium", () => {
     const [novo, proposta, fechado] = columns;
     const dealId = await addCard(a, novo, "Ana Lima");
     // The card shows its value in the account's currency (BRL).
-    expect(await cardIn(a, novo, dealId).locator("[data-deal-value]").innerText()).toMatch(/R\$\s1\.234,50/);
+    expect(await cardIn(a, novo, dealId).locator("[data-deal-value]").textContent()).toMatch(/R\$\s1\.234,50/);
 
     const b = await newPage(browser());
     await signIn(b, person);
@@ -95,7 +95,7 @@ describe.skipIf(!hasChromium)("workflow boards in Chromium", () => {
     // Someone changes the card behind the first page's back (no event: the page keeps the old version).
     await query(`UPDATE pipeline_deals SET version = version + 1 WHERE id = $1`, [dealId]);
     await keyboardMove(a, dealId, fechado, "ArrowRight");
-    await expect.poll(() => a.locator("[data-board-notice]").innerText()).toBe(text("board.conflict"));
+    await expect.poll(() => a.locator("[data-board-notice]").textContent()).toBe(text("board.conflict"));
     // Rolled back: the card is where the server has it, and the server did not move it.
     await cardIn(a, proposta, dealId).waitFor();
     expect(await cardIn(a, fechado, dealId).count()).toBe(0);

@@ -1,32 +1,23 @@
 /**
- * A board's live updates (issue 22): one EventSource on the account's board stream
- * (/realtime/boards, through the web process; api/pipelines/events.ts writes it after each change
- * commits), calling `onChange` for the entries of the board shown. It starts with the ticket the
- * page's loader issued (single use) and asks /notifications/ticket for a fresh one when the stream
- * has to be opened again; a reconnect resumes after the last entry seen (Last-Event-ID, or
- * last_id on a new EventSource), so nothing is missed. Without JavaScript: nothing (the page shows
- * the data of its last load). Board streams are not per-process state: any realtime process
- * serves any client.
+ * A board's live updates (issue 22): the account's board stream (api/pipelines/events.ts, written
+ * after each change commits) reaches every signed-in connection of the realtime service of who may
+ * open /pipelines, as `{type:"event", stream:"boards", event, data:{board_id,…}}` frames
+ * (realtime/connection.ts); `onChange` is called for the frames of the board shown.
+ *
+ * - Who attends live chat already has the tab's live socket (components/live/live-provider.tsx,
+ *   one per tab: a second connection would contend for the agent's presence): its frames are used.
+ * - Anyone else: one Server-Sent Events connection to /realtime/sse (through the web process),
+ *   opened with the ticket the page's loader issued (single use) or a fresh one from
+ *   /notifications/ticket, resuming after the last frame seen (Last-Event-ID on the browser's own
+ *   retries, `last=` when it has to open a new one), so nothing is missed.
+ * The page marks `data-board-live="open"` on <html> while the stream is up (tests wait on it).
+ * Without JavaScript: nothing (the page shows the data of its last load).
  */
 import { useEffect, useRef } from "react";
+import { useLive } from "~/components/live/live-provider";
 
 const RETRY_MS = 3000;
-/** The entries' names (api/pipelines/events.ts BOARD_EVENTS): the stream's SSE events are named after them. */
-const EVENTS = [
-  "board_created",
-  "board_renamed",
-  "board_deleted",
-  "column_created",
-  "column_renamed",
-  "columns_reordered",
-  "column_deleted",
-  "deal_created",
-  "deal_updated",
-  "deal_moved",
-  "deal_archived",
-  "deal_restored",
-  "deal_deleted",
-];
+type Frame = { type?: string; stream?: string; event?: string; data?: { board_id?: unknown } };
 
 async function freshTicket(): Promise<string | null> {
   const res = await fetch("/notifications/ticket", { headers: { Accept: "application/json" }, credentials: "same-origin" }).catch(() => null);
@@ -34,66 +25,86 @@ async function freshTicket(): Promise<string | null> {
   return ((await res.json()) as { ticket?: string }).ticket ?? null;
 }
 
-/** The board an entry is about: its `board_id`, in the entry's data (a JSON string or object) or beside it. */
-export function entryBoard(raw: string): string | null {
-  try {
-    const fields = JSON.parse(raw) as Record<string, unknown>;
-    const data = typeof fields.data === "string" ? (JSON.parse(fields.data) as Record<string, unknown>) : (fields.data as Record<string, unknown> | undefined);
-    const id = data?.board_id ?? fields.board_id;
-    return typeof id === "string" ? id : null;
-  } catch {
-    return null;
-  }
+/** The board event of a frame, when it is one of `boardId`'s. */
+export function boardEventOf(frame: Frame, boardId: string): string | null {
+  return frame.type === "event" && frame.stream === "boards" && frame.data?.board_id === boardId ? (frame.event ?? "change") : null;
 }
+
+const mark = (state: "open" | "closed" | null) =>
+  state ? document.documentElement.setAttribute("data-board-live", state) : document.documentElement.removeAttribute("data-board-live");
 
 export function useBoardEvents(boardId: string, ticket: string | null, onChange: (event: string) => void) {
   const changed = useRef(onChange);
   changed.current = onChange;
   const firstTicket = useRef(ticket);
+  const live = useLive();
+  const socket = live.enabled ? live.socket : null;
+  const socketOpen = live.socketState?.status === "open";
 
+  // Through the tab's live socket (people who attend).
   useEffect(() => {
-    if (typeof EventSource === "undefined") return;
+    if (!socket) return;
+    const off = socket.on((frame) => {
+      const event = boardEventOf(frame as Frame, boardId);
+      if (event) changed.current(event);
+    });
+    return off;
+  }, [socket, boardId]);
+  useEffect(() => {
+    if (!live.enabled) return;
+    mark(socketOpen ? "open" : "closed");
+    return () => mark(null);
+  }, [live.enabled, socketOpen]);
+
+  // Its own stream (everyone else).
+  useEffect(() => {
+    if (live.enabled || typeof EventSource === "undefined") return;
     let source: EventSource | null = null;
     let stopped = false;
-    let lastId: string | null = null;
+    let last: string | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
 
-    const connect = async (useFirst: boolean) => {
+    const connect = async () => {
       if (stopped) return;
-      const t = useFirst && firstTicket.current ? firstTicket.current : await freshTicket();
+      const t = firstTicket.current ?? (await freshTicket());
       firstTicket.current = null;
       if (stopped) return;
       if (!t) {
-        retry = setTimeout(() => void connect(false), RETRY_MS * 5);
+        retry = setTimeout(() => void connect(), RETRY_MS * 5);
         return;
       }
       const params = new URLSearchParams({ ticket: t });
-      if (lastId) params.set("last_id", lastId);
-      const es = new EventSource(`/realtime/boards?${params}`);
+      if (last) params.set("last", last);
+      const es = new EventSource(`/realtime/sse?${params}`);
       source = es;
-      const handle = (name: string) => (e: Event) => {
-        const ev = e as MessageEvent<string>;
-        if (ev.lastEventId) lastId = ev.lastEventId;
-        if (entryBoard(ev.data) === boardId) changed.current(name);
+      es.onmessage = (e: MessageEvent<string>) => {
+        if (e.lastEventId) last = e.lastEventId;
+        let frame: Frame;
+        try {
+          frame = JSON.parse(e.data) as Frame;
+        } catch {
+          return;
+        }
+        if (frame.type === "welcome") mark("open");
+        const event = boardEventOf(frame, boardId);
+        if (event) changed.current(event);
       };
-      for (const name of EVENTS) es.addEventListener(name, handle(name));
-      es.onopen = () => document.documentElement.setAttribute("data-board-live", "open");
       es.onerror = () => {
-        // The browser retries by itself (with Last-Event-ID) unless the stream is closed for good
-        // (an expired or used ticket): then again with a new ticket.
+        // The browser retries by itself (with Last-Event-ID) unless the stream ended for good (an
+        // expired or used ticket, a revoked session): then again, with a new ticket.
         if (es.readyState === EventSource.CLOSED && !stopped) {
           es.close();
-          document.documentElement.setAttribute("data-board-live", "closed");
-          retry = setTimeout(() => void connect(false), RETRY_MS);
+          mark("closed");
+          retry = setTimeout(() => void connect(), RETRY_MS);
         }
       };
     };
-    void connect(true);
+    void connect();
     return () => {
       stopped = true;
       clearTimeout(retry);
       source?.close();
-      document.documentElement.removeAttribute("data-board-live");
+      mark(null);
     };
-  }, [boardId]);
+  }, [live.enabled, boardId]);
 }

@@ -120,7 +120,10 @@ export function Board({
 
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
   const names = useMemo(() => Object.fromEntries(columns.map((c) => [c.id, c.name])), [columns]);
-  const dealName = (id: UniqueIdentifier) => Object.values(items).flat().find((d) => d.id === String(id))?.lead_name ?? "";
+  const dealName = (id: UniqueIdentifier) =>
+    Object.values(items)
+      .flat()
+      .find((d) => d.id === String(id))?.lead_name ?? "";
   const where = (id: UniqueIdentifier | undefined) => {
     if (id === undefined) return null;
     const col = findColumn(items, id);

@@ -146,7 +146,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
 function useSent() {
   const last = useActionData<FormReply>();
   const sent = last?.result.initialValue as { intent?: string; column_id?: string; id?: string } | undefined;
-  return { last, sent, is: (intent: string, key?: string, value?: string) => sent?.intent === intent && (key === undefined || (sent as Record<string, string | undefined>)[key] === value) };
+  return {
+    last,
+    sent,
+    is: (intent: string, key?: string, value?: string) => sent?.intent === intent && (key === undefined || (sent as Record<string, string | undefined>)[key] === value),
+  };
 }
 
 function ColumnAddForm({ full }: { full: boolean }) {
@@ -208,7 +212,10 @@ function ColumnActions({ column, columns, index }: { column: BoardColumn; column
   const open = is("column-rename", "column_id", column.id) || is("column-delete", "column_id", column.id);
   return (
     <details className="text-sm" open={open}>
-      <summary className="cursor-pointer rounded px-1 text-xs text-muted-foreground underline-offset-2 hover:underline" aria-label={t("columns.actionsLabel", { column: column.name })}>
+      <summary
+        className="cursor-pointer rounded px-1 text-xs text-muted-foreground underline-offset-2 hover:underline"
+        aria-label={t("columns.actionsLabel", { column: column.name })}
+      >
         {t("columns.actions")}
       </summary>
       <div className="mt-2 space-y-3 rounded-md border bg-card p-2">

@@ -193,10 +193,20 @@ function DealForm({ deal, owners }: { deal: Data["deal"]; owners: Data["owners"]
       <TextareaField field={fields.description} label={t("deal.fields.description")} description={t("deal.form.descriptionHint")} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField field={fields.due_date} type="date" label={t("deal.fields.due_date")} />
-        <SelectField field={asText(fields.channel)} label={t("deal.fields.channel")} placeholder={t("deal.noChannel")} options={DEAL_CHANNELS.map((c) => ({ value: c, label: t(`channels.${c}`) }))} />
+        <SelectField
+          field={asText(fields.channel)}
+          label={t("deal.fields.channel")}
+          placeholder={t("deal.noChannel")}
+          options={DEAL_CHANNELS.map((c) => ({ value: c, label: t(`channels.${c}`) }))}
+        />
         <TextField field={asText(fields.value)} label={t("deal.fields.value")} description={t("deal.form.valueHint")} autoComplete="off" />
         <SelectField field={asText(fields.priority)} label={t("deal.fields.priority")} options={PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))} />
-        <SelectField field={asText(fields.outcome)} label={t("deal.fields.outcome")} placeholder={t("outcome.open")} options={OUTCOMES.map((o) => ({ value: o, label: t(`outcome.${o}`) }))} />
+        <SelectField
+          field={asText(fields.outcome)}
+          label={t("deal.fields.outcome")}
+          placeholder={t("outcome.open")}
+          options={OUTCOMES.map((o) => ({ value: o, label: t(`outcome.${o}`) }))}
+        />
       </div>
       <Button type="submit" disabled={busy}>
         {t("deal.form.save")}
@@ -319,7 +329,12 @@ function TaskAddForm({ owners }: { owners: Data["owners"] }) {
       <FormErrors errors={form.errors} />
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField field={fields.title} label={t("tasks.fields.title")} autoComplete="off" />
-        <SelectField field={asText(fields.owner_id)} label={t("tasks.fields.owner")} placeholder={t("tasks.ownerDefault")} options={owners.map((o) => ({ value: o.id, label: o.name }))} />
+        <SelectField
+          field={asText(fields.owner_id)}
+          label={t("tasks.fields.owner")}
+          placeholder={t("tasks.ownerDefault")}
+          options={owners.map((o) => ({ value: o.id, label: o.name }))}
+        />
         <SelectField field={asText(fields.priority)} label={t("tasks.fields.priority")} options={PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))} />
         <TextField field={fields.due_at} type={"datetime-local" as "date"} label={t("tasks.fields.due_at")} description={t("tasks.dueHint")} />
       </div>
@@ -597,9 +612,7 @@ export default function PipelineDeal() {
               {deal.archived_at ? <Badge variant="secondary">{t("deal.archivedBadge")}</Badge> : null}
             </h2>
           </CardTitle>
-          <CardDescription>
-            {t("deal.summary", { value: f.money(deal.value_cents), due: f.day(deal.due_date), owner: deal.owner_name || t("deal.noOwner") })}
-          </CardDescription>
+          <CardDescription>{t("deal.summary", { value: f.money(deal.value_cents), due: f.day(deal.due_date), owner: deal.owner_name || t("deal.noOwner") })}</CardDescription>
         </CardHeader>
         <CardContent>
           <DealForm deal={deal} owners={data.owners} />
