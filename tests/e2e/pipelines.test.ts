@@ -130,7 +130,7 @@ describe.skipIf(!hasChromium)("workflow boards in Chromium", () => {
     const card = cardIn(page, novo, dealId);
     await card.locator("summary", { hasText: text("board.move") }).click();
     await card.getByLabel(text("board.moveTo")).selectOption(ganho);
-    await card.getByRole("button", { name: text("board.moveSubmit") }).click();
+    await card.getByRole("button", { name: text("board.moveSubmit"), exact: true }).click();
     await cardIn(page, ganho, dealId).waitFor();
     expect(await cardIn(page, novo, dealId).count()).toBe(0);
     const [row] = await query<{ column_id: string; version: number }>(`SELECT column_id, version FROM pipeline_deals WHERE id = $1`, [dealId]);

@@ -365,6 +365,8 @@ export default function PipelineBoard() {
   const revalidator = useRevalidator();
   const mover = useFetcher<MoveReply>();
   const settle = useRef<((ok: boolean) => void) | null>(null);
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
   const [notice, setNotice] = useState<string | null>(null);
 
   const onMove = useCallback(
@@ -389,14 +391,16 @@ export default function PipelineBoard() {
   useEffect(() => {
     if (mover.state !== "idle" || !settle.current) return;
     const ok = mover.data?.ok === true;
-    if (!ok) setNotice(mover.data && "conflict" in mover.data ? "board.conflict" : "board.moveFailed");
+    if (!ok) {
+      setNotice(mover.data && "conflict" in mover.data ? "board.conflict" : "board.moveFailed");
+      // The current state (and the cards' versions), whatever the router does after a refused action.
+      revalidate.current();
+    }
     settle.current(ok);
     settle.current = null;
   }, [mover.state, mover.data]);
 
   // Someone changed this board (here or elsewhere): read it again, a burst of changes once.
-  const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useBoardEvents(board.id, boardTicket, () => {
     clearTimeout(timer.current);
