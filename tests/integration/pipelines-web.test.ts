@@ -41,7 +41,10 @@ async function addDeal(client: WebCustomer["client"], board: string, column: str
     ...extra,
   });
   expect(res.status).toBe(302);
-  const [deal] = await query<{ id: string; version: number; column_id: string }>(`SELECT id, version, column_id FROM pipeline_deals WHERE board_id = $1 AND lead_name = $2`, [board, lead]);
+  const [deal] = await query<{ id: string; version: number; column_id: string }>(`SELECT id, version, column_id FROM pipeline_deals WHERE board_id = $1 AND lead_name = $2`, [
+    board,
+    lead,
+  ]);
   return deal;
 }
 
@@ -118,10 +121,24 @@ describe("cards", () => {
     expect(after.column_id).toBe(cols.Proposta);
 
     // The board script's move: JSON.
-    const ok = await owner.client.post(`/pipelines/${boardId}`, { intent: "deal-move", reply: "json", id: deal.id, to_column_id: cols.Ganho, position: "0", expected_version: String(after.version) });
+    const ok = await owner.client.post(`/pipelines/${boardId}`, {
+      intent: "deal-move",
+      reply: "json",
+      id: deal.id,
+      to_column_id: cols.Ganho,
+      position: "0",
+      expected_version: String(after.version),
+    });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ ok: true, version: after.version + 1 });
-    const stale = await owner.client.post(`/pipelines/${boardId}`, { intent: "deal-move", reply: "json", id: deal.id, to_column_id: cols.Novo, position: "0", expected_version: String(after.version) });
+    const stale = await owner.client.post(`/pipelines/${boardId}`, {
+      intent: "deal-move",
+      reply: "json",
+      id: deal.id,
+      to_column_id: cols.Novo,
+      position: "0",
+      expected_version: String(after.version),
+    });
     expect(stale.status).toBe(409);
     expect(await stale.json()).toEqual({ ok: false, conflict: true });
     expect((await query<{ column_id: string }>(`SELECT column_id FROM pipeline_deals WHERE id = $1`, [deal.id]))[0].column_id).toBe(cols.Ganho);
@@ -158,7 +175,9 @@ describe("the deal page", () => {
     expect(first.res.status).toBe(200);
     expect(first.html).toContain("Bia Souza");
     expect((await stranger.client.get(path)).status).toBe(404);
-    const otherBoard = location(await owner.client.post("/pipelines?index", { intent: "board-create", name: "Outro", columns: "A" }))!.split("/").pop()!;
+    const otherBoard = location(await owner.client.post("/pipelines?index", { intent: "board-create", name: "Outro", columns: "A" }))!
+      .split("/")
+      .pop()!;
     expect((await owner.client.get(`/pipelines/${otherBoard}/deals/${deal.id}`)).status).toBe(404);
 
     const save = await owner.client.post(path, {

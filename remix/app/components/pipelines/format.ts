@@ -7,7 +7,6 @@ import { useRouteLoaderData } from "@remix-run/react";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
 import type { RootData } from "~/root";
-import { useShellData } from "~/routes/_app";
 
 const DAY: Record<Lng, (y: string, m: string, d: string) => string> = {
   "pt-BR": (y, m, d) => `${d}/${m}/${y.slice(2)}`,
@@ -24,8 +23,9 @@ export function formatDay(day: string | null | undefined, lng: Lng): string {
 
 export function usePipelineFormat() {
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
-  const shell = useShellData();
-  const currency = shell && !shell.registrant ? shell.account.currency : "BRL";
+  // The shell's account (routes/_app's loader), read by its route id: importing the route module here would bring its server code along.
+  const shell = useRouteLoaderData<{ account?: { currency?: string } }>("routes/_app");
+  const currency = shell?.account?.currency ?? "BRL";
   return {
     lng,
     currency,
