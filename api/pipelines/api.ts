@@ -241,7 +241,7 @@ export const pipelinesApi = new Elysia({ name: "pipelines-api", prefix: "/pipeli
       detail: {
         requestBody: zodBody(taskSchema),
         responses: { ...createdResponse(R.TaskOne), ...errorResponses(403, 404, 422) },
-        summary: "A task of the deal: title, priority and due_at required; its owner (default: the deal's) is notified once when it is due",
+        summary: "A task of the deal: title, description (≤200), priority and due_at required (spec section 5); its owner (default: the deal's) is notified once when it is due",
       },
     },
   )

@@ -64,7 +64,7 @@ export async function seedDemoPipelines(accountId: string, transaction: Transact
     t,
   ))!;
   const columns = await rows<{ id: string }>(
-    `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1, $2, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i) RETURNING id`,
+    `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1::uuid, $2::uuid, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i) RETURNING id`,
     [accountId, board.id, COLUMNS],
     t,
   );
@@ -107,8 +107,17 @@ export async function seedDemoPipelines(accountId: string, transaction: Transact
       );
     }
     await exec(
-      `INSERT INTO pipeline_tasks (account_id, deal_id, title, priority, due_at, owner_id, done_at) VALUES ($1, $2, $3, $4, now() + make_interval(days => $5), $6, $7)`,
-      [accountId, deal.id, i % 2 ? "Enviar proposta" : "Ligar para o cliente", d.priority, Math.max(1, d.days), byRole(d.owner), d.outcome ? new Date() : null],
+      `INSERT INTO pipeline_tasks (account_id, deal_id, title, description, priority, due_at, owner_id, done_at) VALUES ($1, $2, $3, $8, $4, now() + make_interval(days => $5), $6, $7)`,
+      [
+        accountId,
+        deal.id,
+        i % 2 ? "Enviar proposta" : "Ligar para o cliente",
+        d.priority,
+        Math.max(1, d.days),
+        byRole(d.owner),
+        d.outcome ? new Date() : null,
+        i % 2 ? "Proposta com os preços do plano" : "Entender o volume de mensagens",
+      ],
       t,
     );
     written += 2 + d.column + 1;

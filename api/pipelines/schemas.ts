@@ -4,7 +4,7 @@
  * filters. Messages are locale keys (`validation.*`, `pipelines.errors.*`); the screens validate
  * with the same schemas in the browser, so nothing here imports a model.
  */
-import { requiredText, text } from "../lib/fields";
+import { requiredText } from "../lib/fields";
 import { z } from "../lib/zod";
 
 /** Spec section 5: a board holds at most 30 columns. */
@@ -145,8 +145,9 @@ export const moveSchema = z
   .strip();
 
 export const taskSchema = z.object({
+  /** Spec section 5: "title and description required" (the task form), with priority and date. */
   title: requiredText(TASK_TITLE_MAX),
-  description: text(DESCRIPTION_MAX, ""),
+  description: requiredText(DESCRIPTION_MAX),
   priority,
   due_at: instant,
   owner_id: optionalId,

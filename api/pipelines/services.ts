@@ -153,10 +153,14 @@ async function mustDealCard(accountId: string, dealId: string, t?: Tx): Promise<
   return found;
 }
 
-/** The board row locked (columns are added, renamed and deleted under it: the 30-column limit and unique names hold). */
+/**
+ * The board row locked (columns are added, renamed and deleted under it: the 30-column limit and
+ * unique names hold). NO KEY UPDATE, like every lock here: rows that only reference the board (a
+ * move's history row) take KEY SHARE and are not held up by it, so no lock cycle forms.
+ */
 async function lockBoard(ctx: SignedInCtx, boardId: string, t: Tx): Promise<Board> {
   assertId(boardId);
-  const b = await row<Board>(`SELECT id, name, created_at, updated_at FROM pipeline_boards WHERE id = $1 AND account_id = $2 FOR UPDATE`, [boardId, ctx.actor.accountId], t);
+  const b = await row<Board>(`SELECT id, name, created_at, updated_at FROM pipeline_boards WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`, [boardId, ctx.actor.accountId], t);
   if (!b) throw new AppError("NOT_FOUND");
   return b;
 }
@@ -165,7 +169,7 @@ async function lockBoard(ctx: SignedInCtx, boardId: string, t: Tx): Promise<Boar
 async function lockDeal(ctx: SignedInCtx, dealId: string, t: Tx) {
   assertId(dealId);
   const d = await row<{ id: string; board_id: string; column_id: string; version: number; archived_at: Date | null; owner_id: string | null }>(
-    `SELECT id, board_id, column_id, version, archived_at, owner_id FROM pipeline_deals WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+    `SELECT id, board_id, column_id, version, archived_at, owner_id FROM pipeline_deals WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`,
     [dealId, ctx.actor.accountId],
     t,
   );
@@ -263,7 +267,7 @@ export async function createBoard(ctx: SignedInCtx, input: unknown): Promise<{ d
     ))!;
     if (names.length) {
       await exec(
-        `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1, $2, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i)`,
+        `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1::uuid, $2::uuid, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i)`,
         [ctx.actor.accountId, b.id, names],
         t,
       );
@@ -369,11 +373,14 @@ export async function createColumn(ctx: SignedInCtx, boardId: string, input: unk
   });
 }
 
+/** A column locked, after its board (the order every use-case takes them in). */
 async function lockColumn(ctx: SignedInCtx, columnId: string, t: Tx): Promise<Column> {
   assertId(columnId);
-  const c = await row<Column>(`SELECT id, board_id, name, position FROM pipeline_columns WHERE id = $1 AND account_id = $2`, [columnId, ctx.actor.accountId], t);
+  const found = await row<{ board_id: string }>(`SELECT board_id FROM pipeline_columns WHERE id = $1 AND account_id = $2`, [columnId, ctx.actor.accountId], t);
+  if (!found) throw new AppError("NOT_FOUND");
+  await lockBoard(ctx, found.board_id, t);
+  const c = await row<Column>(`SELECT id, board_id, name, position FROM pipeline_columns WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`, [columnId, ctx.actor.accountId], t);
   if (!c) throw new AppError("NOT_FOUND");
-  await lockBoard(ctx, c.board_id, t);
   return c;
 }
 
@@ -431,14 +438,14 @@ export async function deleteColumn(ctx: SignedInCtx, columnId: string, input: un
     if ((held?.n ?? 0) > 0) {
       if (!d.move_cards_to) throw fieldError("move_cards_to", "pipelines.errors.moveCardsToRequired");
       const target = await row<Column>(
-        `SELECT id, board_id, name, position FROM pipeline_columns WHERE id = $1 AND account_id = $2 AND board_id = $3`,
+        `SELECT id, board_id, name, position FROM pipeline_columns WHERE id = $1 AND account_id = $2 AND board_id = $3 FOR NO KEY UPDATE`,
         [d.move_cards_to, a, c.board_id],
         t,
       );
       if (!target || target.id === c.id) throw fieldError("move_cards_to", "pipelines.errors.moveCardsToInvalid");
       const start = await endPosition(a, target.id, t);
       const ids = await rows<{ id: string }>(
-        `UPDATE pipeline_deals d SET column_id = $3, position = $4 + (r.n - 1) * ${STEP}, version = d.version + 1, updated_at = now()
+        `UPDATE pipeline_deals d SET column_id = $3, position = $4::float8 + (r.n - 1) * ${STEP}, version = d.version + 1, updated_at = now()
            FROM (SELECT id, row_number() OVER (ORDER BY archived_at IS NOT NULL, position, id) AS n FROM pipeline_deals WHERE account_id = $1 AND column_id = $2) r
           WHERE d.id = r.id RETURNING d.id`,
         [a, columnId, target.id, start],
@@ -449,7 +456,7 @@ export async function deleteColumn(ctx: SignedInCtx, columnId: string, input: un
       await exec(`UPDATE pipeline_deal_moves SET left_at = now() WHERE account_id = $1 AND deal_id = ANY($2::uuid[]) AND left_at IS NULL`, [a, list], t);
       await exec(
         `INSERT INTO pipeline_deal_moves (account_id, board_id, deal_id, from_column_id, to_column_id, moved_by)
-         SELECT $1, $2, id, $3, $4, $5 FROM pipeline_deals WHERE account_id = $1 AND id = ANY($6::uuid[]) AND archived_at IS NULL`,
+         SELECT $1::uuid, $2::uuid, id, $3::uuid, $4::uuid, $5::uuid FROM pipeline_deals WHERE account_id = $1 AND id = ANY($6::uuid[]) AND archived_at IS NULL`,
         [a, c.board_id, columnId, target.id, ctx.actor.userId, list],
         t,
       );
@@ -608,8 +615,14 @@ export async function moveDeal(ctx: SignedInCtx, dealId: string, input: unknown)
   const d = validate(moveSchema, input);
   const a = ctx.actor.accountId;
   const outcome = await inTx(async (t, events): Promise<MoveResult> => {
-    // The column first, then the deal: the order deleteColumn takes them in too (no deadlock).
-    const target = await row<{ id: string; board_id: string }>(`SELECT id, board_id FROM pipeline_columns WHERE id = $1 AND account_id = $2 FOR UPDATE`, [d.to_column_id, a], t);
+    // The target column first (moves into a column are serialized), then the deal; deleteColumn
+    // takes its board and columns before their deals too. Every lock is NO KEY UPDATE: a row that
+    // only references a locked one (a history row, a new deal) takes KEY SHARE and never waits on it.
+    const target = await row<{ id: string; board_id: string }>(
+      `SELECT id, board_id FROM pipeline_columns WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE`,
+      [d.to_column_id, a],
+      t,
+    );
     const cur = await lockDeal(ctx, dealId, t);
     if (!target || target.board_id !== cur.board_id) throw fieldError("to_column_id", "pipelines.errors.columnNotOnBoard");
     if (cur.archived_at) throw fieldError("form", "pipelines.errors.dealArchived");
@@ -624,7 +637,7 @@ export async function moveDeal(ctx: SignedInCtx, dealId: string, input: unknown)
         );
         if (!next) return null;
         const prev = await row<{ position: number }>(
-          `SELECT position FROM pipeline_deals WHERE account_id = $1 AND column_id = $2 AND archived_at IS NULL AND id <> $3 AND (position, id) < ($4, $5::uuid) ORDER BY position DESC, id DESC LIMIT 1`,
+          `SELECT position FROM pipeline_deals WHERE account_id = $1 AND column_id = $2 AND archived_at IS NULL AND id <> $3 AND (position, id) < ($4::float8, $5::uuid) ORDER BY position DESC, id DESC LIMIT 1`,
           [a, target.id, dealId, next.position, d.before_deal_id],
           t,
         );
@@ -721,20 +734,20 @@ export async function duplicateDeal(ctx: SignedInCtx, dealId: string): Promise<{
     }
     const copy = (await row<{ id: string }>(
       `INSERT INTO pipeline_deals (account_id, board_id, column_id, position, lead_name, description, owner_id, due_date, channel, value_cents, priority, contact_id, room_id, created_by)
-       SELECT account_id, board_id, column_id, $3, lead_name, description, owner_id, due_date, channel, value_cents, priority, contact_id, room_id, $4
+       SELECT account_id, board_id, column_id, $3::float8, lead_name, description, owner_id, due_date, channel, value_cents, priority, contact_id, room_id, $4::uuid
          FROM pipeline_deals WHERE id = $1 AND account_id = $2 RETURNING id`,
       [dealId, a, position, ctx.actor.userId],
       t,
     ))!;
     await exec(
       `INSERT INTO pipeline_tasks (account_id, deal_id, title, description, priority, due_at, owner_id)
-       SELECT account_id, $3, title, description, priority, due_at, owner_id FROM pipeline_tasks WHERE account_id = $1 AND deal_id = $2 ORDER BY created_at, id`,
+       SELECT account_id, $3::uuid, title, description, priority, due_at, owner_id FROM pipeline_tasks WHERE account_id = $1 AND deal_id = $2 ORDER BY created_at, id`,
       [a, dealId, copy.id],
       t,
     );
     await exec(
       `INSERT INTO pipeline_deal_products (account_id, deal_id, product_id, name, unit_price_cents, quantity, discount_cents)
-       SELECT account_id, $3, product_id, name, unit_price_cents, quantity, discount_cents FROM pipeline_deal_products WHERE account_id = $1 AND deal_id = $2 ORDER BY created_at, id`,
+       SELECT account_id, $3::uuid, product_id, name, unit_price_cents, quantity, discount_cents FROM pipeline_deal_products WHERE account_id = $1 AND deal_id = $2 ORDER BY created_at, id`,
       [a, dealId, copy.id],
       t,
     );
@@ -772,7 +785,7 @@ async function lockTask(ctx: SignedInCtx, taskId: string, t: Tx) {
   assertId(taskId);
   const k = await row<{ id: string; deal_id: string; board_id: string; done_at: Date | null }>(
     `SELECT k.id, k.deal_id, d.board_id, k.done_at FROM pipeline_tasks k JOIN pipeline_deals d ON d.id = k.deal_id
-      WHERE k.id = $1 AND k.account_id = $2 FOR UPDATE OF k`,
+      WHERE k.id = $1 AND k.account_id = $2 FOR NO KEY UPDATE OF k`,
     [taskId, ctx.actor.accountId],
     t,
   );
@@ -784,7 +797,7 @@ const dealChanged = async (ctx: SignedInCtx, boardId: string, dealId: string, t:
   events.push({ accountId: ctx.actor.accountId, boardId, event: "deal_updated", data: { deal: card }, actorId: ctx.actor.userId });
 };
 
-/** A task of a deal: title, priority and due time required; its owner (default: the deal's owner) is notified when it is due. */
+/** A task of a deal: title, description, priority and due time required (spec section 5); its owner (default: the deal's owner) is notified when it is due. */
 export async function addTask(ctx: SignedInCtx, dealId: string, input: unknown): Promise<{ data: Task }> {
   assertAccess(ctx);
   const d = validate(taskSchema, input);
@@ -878,7 +891,7 @@ export async function deleteComment(ctx: SignedInCtx, commentId: string): Promis
   assertId(commentId);
   return inTx(async (t, events) => {
     const c = await row<{ id: string; deal_id: string; author_id: string | null; board_id: string }>(
-      `SELECT m.id, m.deal_id, m.author_id, d.board_id FROM pipeline_comments m JOIN pipeline_deals d ON d.id = m.deal_id WHERE m.id = $1 AND m.account_id = $2 FOR UPDATE OF m`,
+      `SELECT m.id, m.deal_id, m.author_id, d.board_id FROM pipeline_comments m JOIN pipeline_deals d ON d.id = m.deal_id WHERE m.id = $1 AND m.account_id = $2 FOR NO KEY UPDATE OF m`,
       [commentId, ctx.actor.accountId],
       t,
     );
@@ -939,7 +952,7 @@ async function lockLine(ctx: SignedInCtx, lineId: string, t: Tx) {
   assertId(lineId);
   const l = await row<{ id: string; deal_id: string; board_id: string; unit_price_cents: number; quantity: number; discount_cents: number }>(
     `SELECT l.id, l.deal_id, d.board_id, l.unit_price_cents, l.quantity, l.discount_cents FROM pipeline_deal_products l JOIN pipeline_deals d ON d.id = l.deal_id
-      WHERE l.id = $1 AND l.account_id = $2 FOR UPDATE OF l`,
+      WHERE l.id = $1 AND l.account_id = $2 FOR NO KEY UPDATE OF l`,
     [lineId, ctx.actor.accountId],
     t,
   );

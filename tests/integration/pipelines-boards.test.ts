@@ -222,7 +222,10 @@ describe("deals", () => {
     expect(board.body.data.columns[1].deals.map((x: { lead_name: string }) => x.lead_name)).toEqual(["Depois", "Arquivar"]);
 
     const p = await product(owner.accountId, "Pacote SMS", 10000, 1000);
-    await api(`/api/pipelines/deals/${d.id}/tasks`, { token: owner.token, body: { title: "Ligar", priority: "urgent", due_at: "2026-12-01T10:00" } });
+    await api(`/api/pipelines/deals/${d.id}/tasks`, {
+      token: owner.token,
+      body: { title: "Ligar", description: "Confirmar o pedido", priority: "urgent", due_at: "2026-12-01T10:00" },
+    });
     await api(`/api/pipelines/deals/${d.id}/comments`, { token: owner.token, body: { body: "Primeiro contato" } });
     await api(`/api/pipelines/deals/${d.id}/products`, { token: owner.token, body: { product_id: p, quantity: 2, discount_cents: 500 } });
     const copy = await api(`/api/pipelines/deals/${d.id}/duplicate`, { method: "POST", token: owner.token });
@@ -240,9 +243,15 @@ describe("deals", () => {
 
   it("tasks: done/undone, a new due time notified again; comments: the author deletes theirs", async () => {
     const d = (await api(`/api/pipelines/boards/${boardId}/deals`, { token: owner.token, body: deal({ lead_name: "Tarefas" }) })).body.data;
-    const noDate = await api(`/api/pipelines/deals/${d.id}/tasks`, { token: owner.token, body: { title: "Sem data", priority: "low" } });
+    // Spec section 5: title and description required, priority and date required.
+    const empty = await api(`/api/pipelines/deals/${d.id}/tasks`, { token: owner.token, body: {} });
+    expect(Object.keys(empty.body.error.fields).sort()).toEqual(["description", "due_at", "priority", "title"]);
+    const noDate = await api(`/api/pipelines/deals/${d.id}/tasks`, { token: owner.token, body: { title: "Sem data", description: "d", priority: "low" } });
     expect(Object.keys(noDate.body.error.fields)).toEqual(["due_at"]);
-    const task = await api(`/api/pipelines/deals/${d.id}/tasks`, { token: owner.token, body: { title: "Enviar proposta", priority: "high", due_at: "2026-12-01T09:30:00-03:00" } });
+    const task = await api(`/api/pipelines/deals/${d.id}/tasks`, {
+      token: owner.token,
+      body: { title: "Enviar proposta", description: "Plano anual", priority: "high", due_at: "2026-12-01T09:30:00-03:00" },
+    });
     expect(task.status, JSON.stringify(task.body)).toBe(201);
     expect(task.body.data).toMatchObject({ done: false, owner_id: owner.userId, due_at: "2026-12-01T12:30:00.000Z" });
     const done = await api(`/api/pipelines/tasks/${task.body.data.id}/toggle`, { method: "POST", token: owner.token, body: {} });
@@ -303,7 +312,8 @@ describe("roles and tenants", () => {
     const board = (await api(`/api/pipelines/boards/${b.id}`, { token: owner.token })).body.data;
     const [c1, c2] = board.columns.map((c: { id: string }) => c.id);
     const d = (await api(`/api/pipelines/boards/${b.id}/deals`, { token: owner.token, body: deal({ lead_name: "Sigilo" }) })).body.data;
-    const task = (await api(`/api/pipelines/deals/${d.id}/tasks`, { token: owner.token, body: { title: "T", priority: "low", due_at: "2026-12-01T10:00" } })).body.data;
+    const task = (await api(`/api/pipelines/deals/${d.id}/tasks`, { token: owner.token, body: { title: "T", description: "D", priority: "low", due_at: "2026-12-01T10:00" } })).body
+      .data;
     const comment = (await api(`/api/pipelines/deals/${d.id}/comments`, { token: owner.token, body: { body: "C" } })).body.data;
     const p = await product(owner.accountId, "Meu", 1000);
     const line = (await api(`/api/pipelines/deals/${d.id}/products`, { token: owner.token, body: { product_id: p, quantity: 1 } })).body.data[0];
@@ -332,7 +342,7 @@ describe("roles and tenants", () => {
       ["POST", `/api/pipelines/deals/${d.id}/move`, { to_column_id: c2, expected_version: d.version }],
       ["POST", `/api/pipelines/deals/${d.id}/archive`],
       ["POST", `/api/pipelines/deals/${d.id}/duplicate`],
-      ["POST", `/api/pipelines/deals/${d.id}/tasks`, { title: "x", priority: "low", due_at: "2026-12-01T10:00" }],
+      ["POST", `/api/pipelines/deals/${d.id}/tasks`, { title: "x", description: "y", priority: "low", due_at: "2026-12-01T10:00" }],
       ["PUT", `/api/pipelines/tasks/${task.id}`, { title: "x" }],
       ["POST", `/api/pipelines/tasks/${task.id}/toggle`, {}],
       ["DELETE", `/api/pipelines/tasks/${task.id}`],

@@ -102,7 +102,9 @@ describe("due tasks notify their owner exactly once", () => {
       await api(`/api/pipelines/boards/${boardId}/deals`, { token: owner.token, body: { lead_name: "Lembrete", description: "d", priority: "high", due_date: "2026-12-31" } })
     ).body.data;
     const add = (title: string, due_at: string, owner_id?: string) =>
-      api(`/api/pipelines/deals/${deal.id}/tasks`, { token: owner.token, body: { title, priority: "high", due_at, owner_id } }).then((r) => r.body.data.id as string);
+      api(`/api/pipelines/deals/${deal.id}/tasks`, { token: owner.token, body: { title, description: "Lembrete de teste", priority: "high", due_at, owner_id } }).then(
+        (r) => r.body.data.id as string,
+      );
     const due1 = await add("Ligar agora", new Date(Date.now() - 60_000).toISOString(), seller.userId);
     const due2 = await add("Mandar proposta", new Date(Date.now() - 120_000).toISOString());
     const future = await add("Amanhã", new Date(Date.now() + 86_400_000).toISOString());
@@ -124,8 +126,8 @@ describe("due tasks notify their owner exactly once", () => {
     ]);
     expect(Object.fromEntries(stamped.map((s) => [s.id, s.notified]))).toEqual({ [due1]: true, [due2]: true, [future]: false, [done]: false });
     // The seller reads it in their notifications, in their language.
-    const mine = await api("/api/notifications", { token: seller.token });
-    expect(mine.body.data.some((n: { kind: string }) => n.kind === "pipeline_task_due")).toBe(true);
+    const mine = await api("/api/notifications", { token: seller.token, lang: "en" });
+    expect(mine.body.data.filter((n: { kind: string }) => n.kind === "pipeline_task_due").map((n: { message: string }) => n.message)).toEqual(["Task due: Ligar agora (Lembrete)"]);
   });
 });
 

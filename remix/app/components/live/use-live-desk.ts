@@ -185,8 +185,10 @@ export function useLiveDesk({
       // What the connection heard before this screen listened (e.g. its catch-up right after
       // connecting), from when this screen's data was read.
       const mark = markRef.current;
-      if (mark != null) for (const event of recentRef.current?.() ?? []) if (streamMs(event.id) >= mark) dispatch({ type: "event", event });
+      if (mark != null) for (const event of recentRef.current?.() ?? []) if (event.stream !== "boards" && streamMs(event.id) >= mark) dispatch({ type: "event", event });
       const off = connection.onEvent((event) => {
+        // Workflow boards' changes travel on the same connection (ADR 056): not the desk's.
+        if (event.stream === "boards") return;
         if (event.event === "typing") {
           if (event.data?.by === "visitor" && event.room_id) showTyping(event.room_id);
           return;
