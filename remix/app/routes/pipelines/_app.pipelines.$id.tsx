@@ -14,8 +14,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
-import { z } from "~api/lib/zod";
-import { columnSchema, dealSchema, deleteColumnSchema, MAX_COLUMNS, moveSchema, PRIORITIES, renameSchema } from "~api/pipelines/schemas";
+import { MAX_COLUMNS, PRIORITIES } from "~api/pipelines/schemas";
 import { createColumn, createDeal, deleteBoard, deleteColumn, getBoard, moveDeal, renameBoard, renameColumn, reorderColumns } from "~api/pipelines/services";
 import { issueStreamTicket } from "~api/realtime/tickets";
 import { SelectField, TextareaField } from "~/components/forms/controls";
@@ -33,6 +32,7 @@ import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
+import { boardForms } from "~/lib/pipeline-forms.server";
 import { useLazyValidate } from "~/lib/lazy-validate";
 import { useTranslation } from "~/lib/react-i18n";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -43,14 +43,6 @@ export const handle = {
     return name ? { key: "pipelines:board.title", params: { name } } : "pipelines:boards.title";
   },
 };
-
-const idField = z.string().min(1, "validation.required");
-const columnAddSchema = columnSchema.extend({ intent: z.literal("column-add") });
-const columnRenameSchema = columnSchema.extend({ intent: z.literal("column-rename"), column_id: idField });
-const columnMoveSchema = z.object({ intent: z.literal("column-move"), column_id: idField, direction: z.enum(["left", "right"]) });
-const columnDeleteSchema = deleteColumnSchema.extend({ intent: z.literal("column-delete"), column_id: idField });
-const dealAddSchema = dealSchema.extend({ intent: z.literal("deal-add") });
-const dealMoveSchema = moveSchema.extend({ intent: z.literal("deal-move"), id: idField, reply: z.string().optional() });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -74,7 +66,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // A ticket for the board's live updates, on the page's first load only (single use: the page asks
   // for a new one when it reconnects; a revalidation, `_data`, needs none).
   const boardTicket = new URL(request.url).searchParams.has("_data") ? null : await issueStreamTicket(ctx.actor, ctx.sessionId);
-  return json({ board: { id: board.id, name: board.name }, columns, boardTicket }, { headers: { "Cache-Control": "private, no-store" } });
+  // The forms' choices and limits come with the data: the schemas' module stays out of the first load.
+  const options = { maxColumns: MAX_COLUMNS, priorities: [...PRIORITIES] };
+  return json({ board: { id: board.id, name: board.name }, columns, boardTicket, options }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export type MoveReply = { ok: true; version: number } | { ok: false; conflict: true };
@@ -87,27 +81,27 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const intent = form.get("intent");
   switch (intent) {
     case "board-rename":
-      return handleForm(request, renameSchema.extend({ intent: z.literal("board-rename") }), async ({ name }) => {
+      return handleForm(request, boardForms.boardRename, async ({ name }) => {
         const { data } = await renameBoard(ctx, boardId, { name });
         return redirectWithToast(request, path, { type: "success", title: "pipelines:board.renamed", params: { name: data.name } });
       });
     case "board-delete":
-      return handleForm(request, z.object({ intent: z.literal("board-delete") }), async () => {
+      return handleForm(request, boardForms.boardDelete, async () => {
         await deleteBoard(ctx, boardId);
         return redirectWithToast(request, "/pipelines", { type: "success", title: "pipelines:board.deleted" });
       });
     case "column-add":
-      return handleForm(request, columnAddSchema, async ({ name }) => {
+      return handleForm(request, boardForms.columnAdd, async ({ name }) => {
         const { data } = await createColumn(ctx, boardId, { name });
         return redirectWithToast(request, path, { type: "success", title: "pipelines:columns.added", params: { name: data.name } });
       });
     case "column-rename":
-      return handleForm(request, columnRenameSchema, async ({ column_id, name }) => {
+      return handleForm(request, boardForms.columnRename, async ({ column_id, name }) => {
         const { data } = await renameColumn(ctx, column_id, { name });
         return redirectWithToast(request, path, { type: "success", title: "pipelines:columns.renamed", params: { name: data.name } });
       });
     case "column-move":
-      return handleForm(request, columnMoveSchema, async ({ column_id, direction }) => {
+      return handleForm(request, boardForms.columnMove, async ({ column_id, direction }) => {
         const { data: board } = await getBoard(ctx, boardId);
         const ids = board.columns.map((c) => c.id);
         const at = ids.indexOf(column_id);
@@ -120,17 +114,17 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return redirect(`${path}#column-${column_id}`);
       });
     case "column-delete":
-      return handleForm(request, columnDeleteSchema, async ({ column_id, move_cards_to }) => {
+      return handleForm(request, boardForms.columnDelete, async ({ column_id, move_cards_to }) => {
         await deleteColumn(ctx, column_id, { move_cards_to });
         return redirectWithToast(request, path, { type: "success", title: "pipelines:columns.deleted" });
       });
     case "deal-add":
-      return handleForm(request, dealAddSchema, async ({ intent: _intent, ...input }) => {
+      return handleForm(request, boardForms.dealAdd, async ({ intent: _intent, ...input }) => {
         const { data } = await createDeal(ctx, boardId, input);
         return redirectWithToast(request, `${path}#deal-${data.id}`, { type: "success", title: "pipelines:deal.created", params: { name: data.lead_name } });
       });
     case "deal-move":
-      return handleForm(request, dealMoveSchema, async ({ id, to_column_id, before_deal_id, position, expected_version, reply }) => {
+      return handleForm(request, boardForms.dealMove, async ({ id, to_column_id, before_deal_id, position, expected_version, reply }) => {
         const result = await moveDeal(ctx, id, { to_column_id, before_deal_id, position, expected_version });
         // From the board's script: the answer only (it shows the move, or goes back to the current state).
         if (reply === "json") return json<MoveReply>(result.ok ? { ok: true, version: result.deal.version } : { ok: false, conflict: true }, { status: result.ok ? 200 : 409 });
@@ -153,7 +147,7 @@ function useSent() {
   };
 }
 
-function ColumnAddForm({ full }: { full: boolean }) {
+function ColumnAddForm({ full, max }: { full: boolean; max: number }) {
   const { t } = useTranslation("pipelines");
   const { last, is } = useSent();
   const busy = useNavigation().state === "submitting";
@@ -175,7 +169,7 @@ function ColumnAddForm({ full }: { full: boolean }) {
       <Button type="submit" disabled={busy} className="mt-6">
         {t("columns.add")}
       </Button>
-      {full ? <p className="w-full text-sm text-muted-foreground">{t("columns.full", { max: MAX_COLUMNS })}</p> : null}
+      {full ? <p className="w-full text-sm text-muted-foreground">{t("columns.full", { max })}</p> : null}
     </Form>
   );
 }
@@ -257,6 +251,7 @@ function ColumnActions({ column, columns, index }: { column: BoardColumn; column
 
 function DealAddForm({ column }: { column: BoardColumn }) {
   const { t } = useTranslation("pipelines");
+  const { options } = useLoaderData<typeof loader>();
   const { last, is } = useSent();
   const mine = is("deal-add", "column_id", column.id);
   const [form, fields] = useForm({
@@ -280,7 +275,7 @@ function DealAddForm({ column }: { column: BoardColumn }) {
         <TextField field={fields.lead_name} label={t("deal.fields.lead_name")} autoComplete="off" />
         <TextareaField field={fields.description} label={t("deal.fields.description")} />
         <TextField field={fields.due_date} type="date" label={t("deal.fields.due_date")} />
-        <SelectField field={asText(fields.priority)} label={t("deal.fields.priority")} options={PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))} />
+        <SelectField field={asText(fields.priority)} label={t("deal.fields.priority")} options={options.priorities.map((p) => ({ value: p, label: t(`priority.${p}`) }))} />
         <TextField field={asText(fields.value)} label={t("deal.fields.value")} description={t("deal.form.valueHint")} autoComplete="off" />
         <Button type="submit" size="sm">
           {t("deal.form.create")}
@@ -358,7 +353,7 @@ function DealCard({ deal, boardId, columnId, columns, handle }: { deal: BoardDea
 }
 
 export default function PipelineBoard() {
-  const { board, columns, boardTicket } = useLoaderData<typeof loader>();
+  const { board, columns, boardTicket, options } = useLoaderData<typeof loader>();
   const { t } = useTranslation("pipelines");
   const { last, is } = useSent();
   const csrf = useCsrf();
@@ -457,10 +452,10 @@ export default function PipelineBoard() {
             <CardTitle>
               <h2>{t("columns.addTitle")}</h2>
             </CardTitle>
-            <CardDescription>{t("columns.addDescription", { max: MAX_COLUMNS })}</CardDescription>
+            <CardDescription>{t("columns.addDescription", { max: options.maxColumns })}</CardDescription>
           </CardHeader>
           <CardContent>
-            <ColumnAddForm full={columns.length >= MAX_COLUMNS} />
+            <ColumnAddForm full={columns.length >= options.maxColumns} max={options.maxColumns} />
           </CardContent>
         </Card>
         <Card>

@@ -11,8 +11,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "~api/lib/zod";
-import { commentSchema, DEAL_CHANNELS, dealProductSchema, dealProductUpdateSchema, dealUpdateSchema, OUTCOMES, PRIORITIES, taskSchema } from "~api/pipelines/schemas";
+import { DEAL_CHANNELS, OUTCOMES, PRIORITIES } from "~api/pipelines/schemas";
 import {
   addComment,
   addDealProduct,
@@ -41,6 +40,7 @@ import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select"
 import { Table, TableBody, TableCell, TableFooter, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
+import { dealForms } from "~/lib/pipeline-forms.server";
 import { useLazyValidate } from "~/lib/lazy-validate";
 import { findContacts, ownerOptions, productOptions } from "~/lib/pipeline-options.server";
 import { useTranslation } from "~/lib/react-i18n";
@@ -53,15 +53,6 @@ export const handle = {
   },
 };
 
-const rowId = z.string().min(1, "validation.required");
-const intent = <T extends string>(name: T) => z.object({ intent: z.literal(name) });
-const editSchema = dealUpdateSchema.extend({ intent: z.literal("deal-update") });
-const linkSchema = z.object({ intent: z.literal("contact-link"), contact_id: z.preprocess((v) => (v === "" ? null : v), z.string().nullable()) });
-const taskAddSchema = taskSchema.extend({ intent: z.literal("task-add") });
-const commentAddSchema = commentSchema.extend({ intent: z.literal("comment-add") });
-const productAddSchema = dealProductSchema.extend({ intent: z.literal("product-add") });
-const productUpdateSchema = dealProductUpdateSchema.extend({ intent: z.literal("product-update"), id: rowId });
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const { data: deal } = await orHttpError(getDeal(ctx, params.dealId ?? ""));
@@ -69,7 +60,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (deal.board_id !== params.id) throw new Response("Not Found", { status: 404 });
   const q = new URL(request.url).searchParams.get("contact_q") ?? "";
   const [owners, products, contacts] = await Promise.all([ownerOptions(ctx), productOptions(ctx), findContacts(ctx, q)]);
-  return json({ deal, owners, products, contactQuery: q, contacts }, { headers: { "Cache-Control": "private, no-store" } });
+  // The forms' choices come with the data: the schemas' module stays out of the first load.
+  const options = { priorities: [...PRIORITIES], channels: [...DEAL_CHANNELS], outcomes: [...OUTCOMES] };
+  return json({ deal, owners, products, contactQuery: q, contacts, options }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -85,62 +78,62 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.clone().formData();
   switch (form.get("intent")) {
     case "deal-update":
-      return handleForm(request, editSchema, async ({ intent: _i, ...input }) => {
+      return handleForm(request, dealForms.edit, async ({ intent: _i, ...input }) => {
         await updateDeal(ctx, dealId, input);
         return done("deal.saved");
       });
     case "contact-link":
-      return handleForm(request, linkSchema, async ({ contact_id }) => {
+      return handleForm(request, dealForms.link, async ({ contact_id }) => {
         await updateDeal(ctx, dealId, { contact_id });
         return done(contact_id ? "deal.contactLinked" : "deal.contactUnlinked", "#contact");
       });
     case "archive":
-      return handleForm(request, intent("archive"), async () => {
+      return handleForm(request, dealForms.archive, async () => {
         await archiveDeal(ctx, dealId, !deal.archived_at);
         return done(deal.archived_at ? "deal.restored" : "deal.archived");
       });
     case "duplicate":
-      return handleForm(request, intent("duplicate"), async () => {
+      return handleForm(request, dealForms.duplicate, async () => {
         const { data } = await duplicateDeal(ctx, dealId);
         return redirectWithToast(request, `/pipelines/${boardId}/deals/${data.id}`, { type: "success", title: "pipelines:deal.duplicated", params: { name: data.lead_name } });
       });
     case "task-add":
-      return handleForm(request, taskAddSchema, async ({ intent: _i, ...input }) => {
+      return handleForm(request, dealForms.taskAdd, async ({ intent: _i, ...input }) => {
         const { data } = await addTask(ctx, dealId, input);
         return done("tasks.added", "#tasks", { title: data.title });
       });
     case "task-toggle":
-      return handleForm(request, intent("task-toggle").extend({ id: rowId }), async ({ id }) => {
+      return handleForm(request, dealForms.taskToggle, async ({ id }) => {
         const { data } = await toggleTask(ctx, id);
         return done(data.done ? "tasks.doneToast" : "tasks.undoneToast", "#tasks", { title: data.title });
       });
     case "task-delete":
-      return handleForm(request, intent("task-delete").extend({ id: rowId }), async ({ id }) => {
+      return handleForm(request, dealForms.taskDelete, async ({ id }) => {
         await deleteTask(ctx, id);
         return done("tasks.deleted", "#tasks");
       });
     case "comment-add":
-      return handleForm(request, commentAddSchema, async ({ body }) => {
+      return handleForm(request, dealForms.commentAdd, async ({ body }) => {
         await addComment(ctx, dealId, { body });
         return done("comments.added", "#comments");
       });
     case "comment-delete":
-      return handleForm(request, intent("comment-delete").extend({ id: rowId }), async ({ id }) => {
+      return handleForm(request, dealForms.commentDelete, async ({ id }) => {
         await deleteComment(ctx, id);
         return done("comments.deleted", "#comments");
       });
     case "product-add":
-      return handleForm(request, productAddSchema, async ({ intent: _i, ...input }) => {
+      return handleForm(request, dealForms.productAdd, async ({ intent: _i, ...input }) => {
         await addDealProduct(ctx, dealId, input);
         return done("products.added", "#products");
       });
     case "product-update":
-      return handleForm(request, productUpdateSchema, async ({ intent: _i, id, ...input }) => {
+      return handleForm(request, dealForms.productUpdate, async ({ intent: _i, id, ...input }) => {
         await updateDealProduct(ctx, id, input);
         return done("products.updated", "#products");
       });
     case "product-remove":
-      return handleForm(request, intent("product-remove").extend({ id: rowId }), async ({ id }) => {
+      return handleForm(request, dealForms.productRemove, async ({ id }) => {
         await removeDealProduct(ctx, id);
         return done("products.removed", "#products");
       });
@@ -160,7 +153,7 @@ function useSent() {
 /** Minor units as the money field shows them ("1234.56"; the form reads both "1234.56" and "1.234,56"). */
 const moneyField = (cents: number) => (Number(cents) / 100).toFixed(2);
 
-function DealForm({ deal, owners }: { deal: Data["deal"]; owners: Data["owners"] }) {
+function DealForm({ deal, owners, options }: { deal: Data["deal"]; owners: Data["owners"]; options: Data["options"] }) {
   const { t } = useTranslation("pipelines");
   const { last, is } = useSent();
   const busy = useNavigation().state === "submitting";
@@ -197,15 +190,15 @@ function DealForm({ deal, owners }: { deal: Data["deal"]; owners: Data["owners"]
           field={asText(fields.channel)}
           label={t("deal.fields.channel")}
           placeholder={t("deal.noChannel")}
-          options={DEAL_CHANNELS.map((c) => ({ value: c, label: t(`channels.${c}`) }))}
+          options={options.channels.map((c) => ({ value: c, label: t(`channels.${c}`) }))}
         />
         <TextField field={asText(fields.value)} label={t("deal.fields.value")} description={t("deal.form.valueHint")} autoComplete="off" />
-        <SelectField field={asText(fields.priority)} label={t("deal.fields.priority")} options={PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))} />
+        <SelectField field={asText(fields.priority)} label={t("deal.fields.priority")} options={options.priorities.map((p) => ({ value: p, label: t(`priority.${p}`) }))} />
         <SelectField
           field={asText(fields.outcome)}
           label={t("deal.fields.outcome")}
           placeholder={t("outcome.open")}
-          options={OUTCOMES.map((o) => ({ value: o, label: t(`outcome.${o}`) }))}
+          options={options.outcomes.map((o) => ({ value: o, label: t(`outcome.${o}`) }))}
         />
       </div>
       <Button type="submit" disabled={busy}>
@@ -311,7 +304,7 @@ function RoomSection({ room }: { room: NonNullable<Data["deal"]["room"]> }) {
   );
 }
 
-function TaskAddForm({ owners }: { owners: Data["owners"] }) {
+function TaskAddForm({ owners, priorities }: { owners: Data["owners"]; priorities: string[] }) {
   const { t } = useTranslation("pipelines");
   const { last, is } = useSent();
   const [form, fields] = useForm({
@@ -335,7 +328,7 @@ function TaskAddForm({ owners }: { owners: Data["owners"] }) {
           placeholder={t("tasks.ownerDefault")}
           options={owners.map((o) => ({ value: o.id, label: o.name }))}
         />
-        <SelectField field={asText(fields.priority)} label={t("tasks.fields.priority")} options={PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))} />
+        <SelectField field={asText(fields.priority)} label={t("tasks.fields.priority")} options={priorities.map((p) => ({ value: p, label: t(`priority.${p}`) }))} />
         <TextField field={fields.due_at} type={"datetime-local" as "date"} label={t("tasks.fields.due_at")} description={t("tasks.dueHint")} />
       </div>
       <TextareaField field={fields.description} label={t("tasks.fields.description")} />
@@ -395,7 +388,7 @@ function TasksSection({ data }: { data: Data }) {
         )}
         <div>
           <h3 className="mb-2 text-sm font-semibold">{t("tasks.addTitle")}</h3>
-          <TaskAddForm owners={data.owners} />
+          <TaskAddForm owners={data.owners} priorities={data.options.priorities} />
         </div>
       </CardContent>
     </Card>
@@ -615,7 +608,7 @@ export default function PipelineDeal() {
           <CardDescription>{t("deal.summary", { value: f.money(deal.value_cents), due: f.day(deal.due_date), owner: deal.owner_name || t("deal.noOwner") })}</CardDescription>
         </CardHeader>
         <CardContent>
-          <DealForm deal={deal} owners={data.owners} />
+          <DealForm deal={deal} owners={data.owners} options={data.options} />
         </CardContent>
       </Card>
       <div className="grid gap-6 lg:grid-cols-2">

@@ -10,8 +10,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "~api/lib/zod";
-import { boardSchema } from "~api/pipelines/schemas";
 import { createBoard, createDealFromContact, createDealFromRoom, listBoards } from "~api/pipelines/services";
 import { TextareaField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField } from "~/components/forms/fields";
@@ -22,16 +20,12 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { handleForm, type FormReply } from "~/lib/forms.server";
+import { indexForms } from "~/lib/pipeline-forms.server";
 import { useLazyValidate } from "~/lib/lazy-validate";
 import { useTranslation } from "~/lib/react-i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 
 export const handle = { crumb: "pipelines:boards.title" };
-
-/** "Create deal" from a live-chat room or a contact's page: the board chosen there (none: the account's first). */
-const boardChoice = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
-const fromRoomSchema = z.object({ intent: z.literal("deal-from-room"), room_id: z.string().min(1, "validation.required"), board_id: boardChoice });
-const fromContactSchema = z.object({ intent: z.literal("deal-from-contact"), contact_id: z.string().min(1, "validation.required"), board_id: boardChoice });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
@@ -43,18 +37,18 @@ export async function action({ request }: ActionFunctionArgs) {
   const ctx = await requireRoute(request);
   const intent = (await request.clone().formData()).get("intent");
   if (intent === "deal-from-room") {
-    return handleForm(request, fromRoomSchema, async ({ room_id, board_id }) => {
+    return handleForm(request, indexForms.fromRoom, async ({ room_id, board_id }) => {
       const { data } = await createDealFromRoom(ctx, room_id, { board_id });
       return redirectWithToast(request, `/pipelines/${data.board_id}/deals/${data.id}`, { type: "success", title: "pipelines:deal.created", params: { name: data.lead_name } });
     });
   }
   if (intent === "deal-from-contact") {
-    return handleForm(request, fromContactSchema, async ({ contact_id, board_id }) => {
+    return handleForm(request, indexForms.fromContact, async ({ contact_id, board_id }) => {
       const { data } = await createDealFromContact(ctx, contact_id, { board_id });
       return redirectWithToast(request, `/pipelines/${data.board_id}/deals/${data.id}`, { type: "success", title: "pipelines:deal.created", params: { name: data.lead_name } });
     });
   }
-  return handleForm(request, boardSchema, async (input) => {
+  return handleForm(request, indexForms.boardCreate, async (input) => {
     const { data } = await createBoard(ctx, input);
     return redirectWithToast(request, `/pipelines/${data.id}`, { type: "success", title: "pipelines:boards.created", params: { name: data.name } });
   });
