@@ -63,11 +63,13 @@ export async function seedDemoPipelines(accountId: string, transaction: Transact
     [accountId, DEMO_BOARD, byRole("owner")],
     t,
   ))!;
-  const columns = await rows<{ id: string }>(
-    `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1::uuid, $2::uuid, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i) RETURNING id`,
-    [accountId, board.id, COLUMNS],
-    t,
-  );
+  const columns = (
+    await rows<{ id: string; position: number }>(
+      `INSERT INTO pipeline_columns (account_id, board_id, name, position) SELECT $1::uuid, $2::uuid, n, i FROM unnest($3::text[]) WITH ORDINALITY AS x(n, i) RETURNING id, position`,
+      [accountId, board.id, COLUMNS],
+      t,
+    )
+  ).sort((x, y) => x.position - y.position);
   const contact = await row<{ id: string }>(`SELECT id FROM contacts WHERE account_id = $1 ORDER BY created_at, id LIMIT 1`, [accountId], t);
   const products = await rows<{ id: string; name: string; unit: number }>(
     `SELECT id, name, (price_cents - discount_cents)::bigint AS unit FROM catalog_products WHERE account_id = $1 ORDER BY created_at, id LIMIT 2`,

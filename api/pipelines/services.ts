@@ -447,7 +447,7 @@ export async function deleteColumn(ctx: SignedInCtx, columnId: string, input: un
       const ids = await rows<{ id: string }>(
         `UPDATE pipeline_deals d SET column_id = $3, position = $4::float8 + (r.n - 1) * ${STEP}, version = d.version + 1, updated_at = now()
            FROM (SELECT id, row_number() OVER (ORDER BY archived_at IS NOT NULL, position, id) AS n FROM pipeline_deals WHERE account_id = $1 AND column_id = $2) r
-          WHERE d.id = r.id RETURNING d.id`,
+          WHERE d.id = r.id AND d.column_id = $2 RETURNING d.id`,
         [a, columnId, target.id, start],
         t,
       );
@@ -486,8 +486,8 @@ async function insertDeal(ctx: SignedInCtx, boardId: string, columnId: string | 
   const a = ctx.actor.accountId;
   await lockBoard(ctx, boardId, t);
   const column = columnId
-    ? await row<{ id: string }>(`SELECT id FROM pipeline_columns WHERE id = $1 AND account_id = $2 AND board_id = $3`, [columnId, a, boardId], t)
-    : await row<{ id: string }>(`SELECT id FROM pipeline_columns WHERE account_id = $1 AND board_id = $2 ORDER BY position, id LIMIT 1`, [a, boardId], t);
+    ? await row<{ id: string }>(`SELECT id FROM pipeline_columns WHERE id = $1 AND account_id = $2 AND board_id = $3 FOR NO KEY UPDATE`, [columnId, a, boardId], t)
+    : await row<{ id: string }>(`SELECT id FROM pipeline_columns WHERE account_id = $1 AND board_id = $2 ORDER BY position, id LIMIT 1 FOR NO KEY UPDATE`, [a, boardId], t);
   if (!column) throw fieldError("column_id", columnId ? "pipelines.errors.columnNotOnBoard" : "pipelines.errors.noColumns");
   await checkRefs(ctx, d, t);
   const position = await endPosition(a, column.id, t);
