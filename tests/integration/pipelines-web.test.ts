@@ -120,8 +120,9 @@ describe("cards", () => {
     const [after] = await query<{ column_id: string; version: number }>(`SELECT column_id, version FROM pipeline_deals WHERE id = $1`, [deal.id]);
     expect(after.column_id).toBe(cols.Proposta);
 
-    // The board script's move: JSON.
-    const ok = await owner.client.post(`/pipelines/${boardId}`, {
+    // The board script's move (a fetcher: Remix's `_data`): JSON.
+    const script = `/pipelines/${boardId}?_data=${encodeURIComponent("routes/_app.pipelines.$id")}`;
+    const ok = await owner.client.post(script, {
       intent: "deal-move",
       reply: "json",
       id: deal.id,
@@ -131,7 +132,7 @@ describe("cards", () => {
     });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ ok: true, version: after.version + 1 });
-    const stale = await owner.client.post(`/pipelines/${boardId}`, {
+    const stale = await owner.client.post(script, {
       intent: "deal-move",
       reply: "json",
       id: deal.id,

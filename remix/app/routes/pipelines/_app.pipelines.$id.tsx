@@ -139,7 +139,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 /** What the last refused form was (its intent and the row it was for), to show its errors in the right place. */
 function useSent() {
   const last = useActionData<FormReply>();
-  const sent = last?.result.initialValue as { intent?: string; column_id?: string; id?: string } | undefined;
+  const sent = last?.result?.initialValue as { intent?: string; column_id?: string; id?: string } | undefined;
   return {
     last,
     sent,

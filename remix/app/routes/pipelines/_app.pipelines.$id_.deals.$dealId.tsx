@@ -99,7 +99,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       });
     case "task-add":
       return handleForm(request, dealForms.taskAdd, async ({ intent: _i, ...input }) => {
-        const { data } = await addTask(ctx, dealId, input);
+        // The use-case checks again: the due time as the instant the form's local time was read as.
+        const { data } = await addTask(ctx, dealId, { ...input, due_at: input.due_at.toISOString() });
         return done("tasks.added", "#tasks", { title: data.title });
       });
     case "task-toggle":
@@ -146,7 +147,7 @@ type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function useSent() {
   const last = useActionData<FormReply>();
-  const sent = last?.result.initialValue as { intent?: string; id?: string } | undefined;
+  const sent = last?.result?.initialValue as { intent?: string; id?: string } | undefined;
   return { last, is: (name: string, id?: string) => sent?.intent === name && (id === undefined || sent?.id === id) };
 }
 

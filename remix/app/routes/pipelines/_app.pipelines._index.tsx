@@ -56,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 function CreateBoard({ last, busy }: { last?: FormReply; busy: boolean }) {
   const { t } = useTranslation("pipelines");
-  const sent = last?.result.initialValue as { intent?: string } | undefined;
+  const sent = last?.result?.initialValue as { intent?: string } | undefined;
   const [form, fields] = useForm({
     id: "pipeline-board-new",
     lastResult: sent?.intent === "board-create" ? last?.result : undefined,
@@ -85,7 +85,7 @@ export default function PipelinesIndex() {
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation("pipelines");
   const { money } = usePipelineFormat();
-  const sent = last?.result.initialValue as { intent?: string } | undefined;
+  const sent = last?.result?.initialValue as { intent?: string } | undefined;
   // A "create deal" refused (sent from a room or a contact): why, here.
   const linkErrors = sent?.intent === "deal-from-room" || sent?.intent === "deal-from-contact" ? Object.values(last?.result.error ?? {}).flatMap((e) => e ?? []) : null;
   return (
