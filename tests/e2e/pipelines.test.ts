@@ -129,7 +129,7 @@ describe.skipIf(!hasChromium)("workflow boards in Chromium", () => {
 
     const card = cardIn(page, novo, dealId);
     await card.locator("summary", { hasText: text("board.move") }).click();
-    await card.getByLabel(text("board.moveTo")).selectOption(ganho);
+    await card.getByLabel(text("board.moveTo"), { exact: true }).selectOption(ganho);
     await card.getByRole("button", { name: text("board.moveSubmit"), exact: true }).click();
     await cardIn(page, ganho, dealId).waitFor();
     expect(await cardIn(page, novo, dealId).count()).toBe(0);
