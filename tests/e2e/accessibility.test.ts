@@ -34,7 +34,14 @@ async function realIds(): Promise<Map<string, string>> {
     [`/sms/short-codes/${ID}`, await one(`SELECT id FROM short_codes WHERE account_id = ${demo} LIMIT 1`)],
     [`/chat/macros/${ID}/edit`, await one(`SELECT id FROM live_macros WHERE account_id = ${demo} LIMIT 1`)],
   ];
-  return new Map(ids.filter((e): e is [string, string] => e[1] !== null).map(([route, id]) => [route, route.replace(ID, id)]));
+  const map = new Map(ids.filter((e): e is [string, string] => e[1] !== null).map(([route, id]): [string, string] => [route, route.replace(ID, id)]));
+  // Workflow boards (issue 22): the demo board, and one of its deals under it.
+  const deal = (await query<{ id: string; board_id: string }>(`SELECT id, board_id FROM pipeline_deals WHERE account_id = ${demo} ORDER BY created_at, id LIMIT 1`))[0];
+  if (deal) {
+    map.set(`/pipelines/${ID}`, `/pipelines/${deal.board_id}`);
+    map.set(`/pipelines/${ID}/deals/${ID}`, `/pipelines/${deal.board_id}/deals/${deal.id}`);
+  }
+  return map;
 }
 
 /**

@@ -121,12 +121,14 @@ describe.skipIf(!hasChromium)("every screen at 375 px", () => {
     const first = await phone(browser(), "owner@demo.example");
     // A second page of the same signed-in context (same cookies): two routes at a time.
     const second = await first.context().newPage();
-    // Screens of one record of the demo (the spec list's {id} placeholders answer 404): its RCS agent and templates (issue 21).
+    // Screens of one record of the demo (the spec list's {id} placeholders answer 404): its RCS agent and templates (issue 21), its workflow board and one of its deals (issue 22).
     const demoRecords = await query<{ path: string }>(
       `SELECT '/rcs/agents/' || a.id AS path FROM rcs_agents a WHERE a.rbm_agent_id = 'lojademo@rbm.goog'
        UNION ALL SELECT '/rcs/templates/edit?id=' || t.id FROM rcs_templates t JOIN rcs_agents a ON a.account_id = t.account_id AND a.rbm_agent_id = 'lojademo@rbm.goog'
        UNION ALL (SELECT '/catalog/list/' || p.id FROM catalog_products p JOIN rcs_agents a ON a.account_id = p.account_id AND a.rbm_agent_id = 'lojademo@rbm.goog'
-                   WHERE p.name = 'Fone de ouvido sem fio' LIMIT 1)`,
+                   WHERE p.name = 'Fone de ouvido sem fio' LIMIT 1)
+       UNION ALL (SELECT p FROM pipeline_deals d JOIN memberships m ON m.account_id = d.account_id JOIN users u ON u.id = m.user_id AND u.email = 'owner@demo.example',
+                  LATERAL (VALUES ('/pipelines/' || d.board_id), ('/pipelines/' || d.board_id || '/deals/' || d.id)) v(p) ORDER BY d.created_at, d.id LIMIT 2)`,
     );
     const { overflow, skipped, opened } = await walk([first, second], [...CUSTOMER_ROUTES, ...demoRecords.map((r) => r.path)]);
     console.info(`owner: ${opened} screens at ${WIDTH} px; skipped ${skipped.length}: ${skipped.join(", ")}`);

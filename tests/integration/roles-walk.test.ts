@@ -63,10 +63,6 @@ const NOT_BUILT = [
   `/integrations/${ID}`,
   "/widget",
   "/live/report",
-  "/pipelines",
-  `/pipelines/${ID}`,
-  `/pipelines/${ID}/deals/${ID}`,
-  "/pipelines/reports",
 ];
 
 /** The paths the Remix flat-route files serve (pathless `_x` segments dropped, `$id` a parameter, the `$` splat left out). */

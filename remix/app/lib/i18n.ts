@@ -44,6 +44,7 @@ export const webNamespaces = [
   "lookup",
   "catalog",
   "shortener",
+  "pipelines",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -40,6 +40,7 @@ import { sendSample } from "~api/live/samples";
 import { isAppError } from "~api/lib/errors";
 import { z } from "~api/lib/zod";
 import { orHttpError, requireRoute } from "./auth.server";
+import { linkedDealsPanel } from "./pipeline-links.server";
 import { handleForm, type FormReply } from "./forms.server";
 import { deskHref, parseTab } from "./live-state";
 import { redirectWithToast } from "./toast.server";
@@ -68,6 +69,8 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
   let roomError: string | null = null;
   let thread: { data: ReturnType<typeof roomMessages> extends Promise<infer P> ? (P extends { data: infer D } ? D : never) : never; more: boolean } = { data: [], more: false };
   let names = null;
+  // The room's deals on workflow boards and "create deal" (issue 22); null: boards not available to this person.
+  let deals: Awaited<ReturnType<typeof linkedDealsPanel>> = null;
   let position: number | null = null;
   // A WhatsApp room's composer: the contact's 24-hour window and the approved templates it may send (null: unreadable, e.g. the number was disconnected).
   let composer: Awaited<ReturnType<typeof whatsappRoomComposer>>["data"] | null = null;
@@ -76,10 +79,11 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
       const r = await getRoom(ctx, roomParam);
       room = roomSummary(r);
       const validBefore = before && UUID.test(before) ? before : null;
-      [thread, names, position] = await Promise.all([
+      [thread, names, position, deals] = await Promise.all([
         roomMessages(ctx.actor.accountId, r.id, validBefore ? { before: validBefore } : { limit: 30 }),
         roomNames(ctx, r),
         queuePosition(ctx.actor.accountId, r.id),
+        linkedDealsPanel(ctx, { roomId: r.id }),
       ]);
       if (r.channel === "whatsapp")
         composer = await whatsappRoomComposer(ctx, r.id).then(
@@ -109,6 +113,7 @@ export async function deskLoader({ request }: LoaderFunctionArgs) {
     room,
     roomError,
     names,
+    deals,
     position,
     composer,
     thread,

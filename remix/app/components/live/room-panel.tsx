@@ -12,6 +12,7 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import type { RoomView } from "~/lib/live-state";
+import { LinkedDeals, type LinkedDealsPanel } from "~/components/pipelines/linked-deals";
 import { formatDate } from "~/lib/format";
 import type { Lng } from "~/lib/i18n";
 
@@ -73,6 +74,7 @@ export function RoomPanel({
   lng,
   errors,
   errorIntent,
+  deals,
 }: {
   room: RoomView;
   me: string;
@@ -83,6 +85,8 @@ export function RoomPanel({
   lng: Lng;
   errors?: string[] | null;
   errorIntent?: string | null;
+  /** The room's deals on workflow boards and "create deal" (issue 22); null when boards are not available. */
+  deals?: LinkedDealsPanel | null;
 }) {
   const { t } = useTranslation("liveDesk");
   const mine = room.agent_id === me || supervisor;
@@ -334,6 +338,7 @@ export function RoomPanel({
           ))}
         </section>
       ) : null}
+      {deals ? <LinkedDeals panel={deals} roomId={room.id} compact /> : null}
     </aside>
   );
 }

@@ -31,6 +31,7 @@ import {
   ShieldAlert,
   Webhook,
   MessagesSquare,
+  SquareKanban,
 } from "lucide-react";
 import { useTranslation } from "~/lib/react-i18n";
 import { CsrfInput } from "~/components/forms/fields";
@@ -68,6 +69,7 @@ const ICONS: Record<string, React.ComponentType<{ className?: string }>> = {
   webhook: Webhook,
   shield: ShieldAlert,
   chat: MessagesSquare,
+  kanban: SquareKanban,
 };
 
 export type ShellProps = {

@@ -142,6 +142,14 @@ export const NAV: NavGroup[] = [
       { key: "livePreferences", href: "/live/preferences", icon: "bell" },
     ],
   },
+  // Workflow boards (issue 22).
+  {
+    key: "pipelines",
+    items: [
+      { key: "pipelinesBoards", href: "/pipelines", icon: "kanban" },
+      { key: "pipelinesReports", href: "/pipelines/reports", icon: "report" },
+    ],
+  },
   {
     key: "people",
     items: [

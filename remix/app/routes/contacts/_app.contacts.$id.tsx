@@ -14,11 +14,13 @@ import { ContactForm } from "~/components/contacts/contact-form";
 import { contactPayload } from "~/lib/contact-form.server";
 import { ContactGroupsCard } from "~/components/contacts/contact-groups-card";
 import { LgpdCard } from "~/components/contacts/lgpd-card";
+import { LinkedDeals } from "~/components/pipelines/linked-deals";
 import { PageHeader } from "~/components/shell/page-header";
 import { Card, CardContent } from "~/components/ui/card";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate } from "~/lib/format";
 import { handleForm, type FormReply } from "~/lib/forms.server";
+import { linkedDealsPanel } from "~/lib/pipeline-links.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { RootData } from "~/root";
 
@@ -35,7 +37,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const id = params.id ?? "";
   const [contact, activity, groups] = await Promise.all([orHttpError(getContact(ctx, id)), orHttpError(contactActivity(ctx, id)), orHttpError(groupOptions(ctx))]);
-  return json({ contact, activity, groups, privileged: isPrivileged(ctx) });
+  // The contact's deals on workflow boards, and "create deal" (issue 22), for who may use boards.
+  const deals = await linkedDealsPanel(ctx, { contactId: contact.id });
+  return json({ contact, activity, groups, privileged: isPrivileged(ctx), deals });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -57,7 +61,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function ContactDetail() {
-  const { contact, activity, groups, privileged } = useLoaderData<typeof loader>();
+  const { contact, activity, groups, privileged, deals } = useLoaderData<typeof loader>();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
@@ -105,6 +109,13 @@ export default function ContactDetail() {
         </Card>
         <div className="space-y-6">
           <ContactGroupsCard groups={contact.groups} />
+          {deals ? (
+            <Card>
+              <CardContent>
+                <LinkedDeals panel={deals} contactId={contact.id} />
+              </CardContent>
+            </Card>
+          ) : null}
           <ActivityCard activity={activity} />
           {privileged ? <LgpdCard contactId={contact.id} name={contact.name} busy={busy} errors={lastIntent === "erase" ? last?.result.error?.[""] : undefined} /> : null}
         </div>

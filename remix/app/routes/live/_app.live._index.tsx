@@ -478,6 +478,7 @@ export default function LiveDesk() {
           lng={lng}
           errors={errorIntent !== "send" && errorIntent !== "template" ? errors : null}
           errorIntent={errorIntent}
+          deals={data.deals}
         />
       ) : null}
     </div>
