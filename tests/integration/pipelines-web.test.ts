@@ -201,7 +201,9 @@ describe("the deal page", () => {
     const tooLong = await owner.client.post(path, { intent: "deal-update", description: "y".repeat(201) });
     expect(tooLong.status).toBe(422);
 
-    expect((await owner.client.post(path, { intent: "task-add", title: "Ligar", description: "Confirmar a renovação", priority: "high", due_at: "2030-02-01T10:00" })).status).toBe(302);
+    expect((await owner.client.post(path, { intent: "task-add", title: "Ligar", description: "Confirmar a renovação", priority: "high", due_at: "2030-02-01T10:00" })).status).toBe(
+      302,
+    );
     const [task] = await query<{ id: string }>(`SELECT id FROM pipeline_tasks WHERE deal_id = $1`, [deal.id]);
     expect((await owner.client.post(path, { intent: "task-toggle", id: task.id })).status).toBe(302);
     expect((await query<{ done: boolean }>(`SELECT done_at IS NOT NULL AS done FROM pipeline_tasks WHERE id = $1`, [task.id]))[0].done).toBe(true);
