@@ -163,7 +163,8 @@ describe("roles walk (spec sections 2 and 6)", () => {
         if (!expected.includes(seen)) mismatches.push(`${p}: spec ${allowed ? "allows" : "refuses"}, got ${res.status} ${location(res) ?? ""}`);
       });
       expect(mismatches.sort()).toEqual([]);
-    });
+      // Every route of the spec (about 140, growing with each screen built) for one person: its own bound.
+    }, 240_000);
   }
 
   it("the API's write gates answer as the policy's WRITE_ROLES table: every role of an area gets past the gate, every other role 403", async () => {

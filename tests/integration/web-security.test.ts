@@ -180,6 +180,8 @@ async function checkPages(c: WebClient, paths: string[]) {
 }
 
 describe("security headers of HTML pages", () => {
+  // It walks every route of the spec (about 140, growing with each screen built): beside three other
+  // files on two cores that took more than the default 60 s in a CI rehearsal, so its own bound.
   it("every page of the spec, signed out and signed in, has a CSP with this response's nonce on each of its scripts", async () => {
     expect(await checkPages(new WebClient(), GUEST_ROUTES)).toBeGreaterThan(5);
     const owner = await signIn("owner@demo.example");
@@ -190,7 +192,7 @@ describe("security headers of HTML pages", () => {
     expect(page.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'self'");
     expect(page.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(page.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
-  });
+  }, 240_000);
 
   it("the widget's hosted pages: /webchat may be framed by any site, /live/simulator only by us; both load the widget under their policy", async () => {
     const owner = await registerPerson("csp-widget");
