@@ -137,8 +137,11 @@ describe("WhatsApp rooms", () => {
     expect(out[0]).toMatchObject({ type: "text", content: { type: "text", text: { body: "Olá Joana! Seu pedido sai hoje." } } });
     // The room hears the newest status: "read" always; "delivered" too unless both receipts came in
     // one flush, where only the last is announced (read implies delivered: delivered_at is set above).
-    const events = (await roomLiveEvents(redis, stack, accountId, room.id)).map((e) => e.event);
-    expect(events).toContain("read");
+    // Announced once the receipt's transaction committed (api/live/pipeline.ts): just after the row moved.
+    const events = await waitUntil("the read event", async () => {
+      const all = (await roomLiveEvents(redis, stack, accountId, room.id)).map((e) => e.event);
+      return all.includes("read") ? all : undefined;
+    });
     expect(events.indexOf("delivered") === -1 || events.indexOf("delivered") < events.indexOf("read")).toBe(true);
     const [final] = await stack.query<{ status: string }>(`SELECT status FROM messages WHERE id = $1`, [live.message_id]);
     expect(final.status).toBe("read");
@@ -214,7 +217,8 @@ describe("WhatsApp rooms", () => {
       return m.status === "FAIL" ? m : undefined;
     });
     expect(failed.error).toBe("Message undeliverable");
-    expect((await roomLiveEvents(redis, stack, accountId, room.id)).some((e) => e.event === "failed")).toBe(true);
+    // The agents are told once the receipt's transaction committed (api/live/pipeline.ts): just after the row moved.
+    await waitUntil("the failed event", async () => (await roomLiveEvents(redis, stack, accountId, room.id)).some((e) => e.event === "failed"));
   });
 
   it("a contact who opted out (SAIR) is not written to: the agent's message is refused and the keyword opens no conversation", async () => {
