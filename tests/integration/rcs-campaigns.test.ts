@@ -22,6 +22,30 @@ let seq = Math.floor(Math.random() * 8_000_000);
 const mobiles = (n: number) => Array.from({ length: n }, () => `+55119${String(10_000_000 + ((seq++ * 7) % 89_999_999)).padStart(8, "0")}`.replace(/0001$/, "0002"));
 const debits = async (id: string) =>
   (await query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger_entries WHERE account_id = $1 AND book = 'customer' AND reference = $2`, [accountId, `campaign:${id}`]))[0].n;
+/**
+ * What one campaign's accept debited (the customer book's entry under its reference). The balance
+ * itself moves under later tests too: an earlier campaign sent now keeps being dispatched, its
+ * failures refunded and its SMS fallbacks charged (a CI run saw a refund of 10 land mid-test).
+ */
+const debitedFor = async (id: string) =>
+  Number(
+    (
+      await query<{ s: string }>(`SELECT COALESCE(-sum(amount), 0)::bigint AS s FROM ledger_entries WHERE account_id = $1 AND book = 'customer' AND reference = $2`, [
+        accountId,
+        `campaign:${id}`,
+      ])
+    )[0].s,
+  );
+/** Every campaign accept's debit of the account so far (refunds and fallbacks of messages left out). */
+const campaignDebits = async () =>
+  Number(
+    (
+      await query<{ s: string }>(
+        `SELECT COALESCE(-sum(amount), 0)::bigint AS s FROM ledger_entries WHERE account_id = $1 AND book = 'customer' AND kind = 'message' AND reference LIKE 'campaign:%'`,
+        [accountId],
+      )
+    )[0].s,
+  );
 const card = (n: number) => ({ uri: `https://loja.example/p${n}.jpg`, title: `Produto ${n}`, suggestions: [{ type: "reply", text: "Quero" }] });
 
 async function upload(fields: Record<string, string>, csv: string, lang = "en") {
@@ -108,7 +132,6 @@ describe("RCS campaigns", () => {
 
   it("a template's carousel sent now: rich price for all, queued with one outbox row each; pause holds them, resume hands every queued one to the dispatcher again", async () => {
     await setAccount(accountId, { balance: 100_000 });
-    const before = await balanceOf(accountId);
     const [tpl] = await query<{ id: string }>(`INSERT INTO rcs_templates (account_id, name, content) VALUES ($1, $2, $3::jsonb) RETURNING id`, [
       accountId,
       `Vitrine ${seq}`,
@@ -124,7 +147,8 @@ describe("RCS campaigns", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = res.body.data.campaign_id;
     expect(res.body.data).toMatchObject({ status: "running", price_class: "rich", price: 18, total_price: 400 * 18, fallback_sms: true });
-    expect(await balanceOf(accountId)).toBe(before - 400 * 18);
+    // Its own debit (the balance moves on at once: sent now, its failures are refunded as they come).
+    expect(await debitedFor(id)).toBe(400 * 18);
     expect(await debits(id)).toBe(1);
     const [m] = await query<{ type: string; content: any; n: number; outbox: number }>(
       `SELECT min(type) AS type, (array_agg(content))[1] AS content, count(*)::int AS n,
@@ -153,15 +177,15 @@ describe("RCS campaigns", () => {
 
   it("a CSV file: the SMS file send's rules, a row without a valid number kept with its line, the others sent at one price", async () => {
     await setAccount(accountId, { balance: 10_000 });
-    const before = await balanceOf(accountId);
+    const before = await campaignDebits();
     const [a, b, c] = mobiles(3);
     const csv = ["nome;celular", `Ana;${a}`, "Bia;12345", `Caio;${b}`, `Duda;${c}`, `Ana de novo;${a}`].join("\n");
     const res = await upload({ agent_id: agentId, content: JSON.stringify({ type: "card", messageText: "Oferta", imageUrl: "https://loja.example/oferta.png" }) }, csv);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data.summary).toEqual({ messages: 3, sendable: 3, optout: 0, rejected: 0, invalid: 1 });
     expect(res.body.data).toMatchObject({ price_class: "rich", total_price: 3 * 18 });
-    expect(await balanceOf(accountId)).toBe(before - 3 * 18);
     const id = res.body.data.campaign_id;
+    expect(await debitedFor(id)).toBe(3 * 18);
     const report = await fetch(new URL(`/api/rcs/campaigns/${id}/invalid_rows`, inject("apiUrl")), { headers: { Authorization: `Bearer ${token}`, "Accept-Language": "en" } });
     expect(report.status).toBe(200);
     const lines = (await report.text())
@@ -177,12 +201,11 @@ describe("RCS campaigns", () => {
     const none = await upload({ agent_id: agentId, content: JSON.stringify({ type: "text", messageText: "Oi" }) }, "nome\nsem numero\n");
     expect(none.status).toBe(422);
     expect(Object.keys(none.body.error.fields)).toEqual(["file"]);
-    expect(await balanceOf(accountId)).toBe(before - 3 * 18);
+    expect(await campaignDebits()).toBe(before + 3 * 18);
   });
 
   it("a CSV file over the JSON body limit (45,000 rows) is streamed, not refused: every row sent at one price", async () => {
     await setAccount(accountId, { balance: 1_000_000 });
-    const before = await balanceOf(accountId);
     const csv = `nome;celular\n${Array.from({ length: 45_000 }, (_, i) => `Pessoa ${i};+55119${String(60_000_000 + i)}`).join("\n")}\n`;
     expect(csv.length).toBeGreaterThan(1024 * 1024);
     const res = await upload(
@@ -191,7 +214,7 @@ describe("RCS campaigns", () => {
     );
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
     expect(res.body.data.summary).toEqual({ messages: 45_000, sendable: 45_000, optout: 0, rejected: 0, invalid: 0 });
-    expect(await balanceOf(accountId)).toBe(before - 45_000 * 6);
+    expect(await debitedFor(res.body.data.campaign_id)).toBe(45_000 * 6);
     expect(await debits(res.body.data.campaign_id)).toBe(1);
   }, 60_000);
 
@@ -222,10 +245,11 @@ describe("RCS campaigns", () => {
     expect(Object.keys(past.body.error.fields)).toEqual(["scheduled_at"]);
     // Not enough balance: 402, nothing written.
     await setAccount(accountId, { balance: 10 });
+    const debitedBefore = await campaignDebits();
     const poor = await send({ type: "text", messageText: "Oi" });
     expect(poor.status).toBe(402);
 
-    expect(await balanceOf(accountId)).toBe(10);
+    expect(await campaignDebits()).toBe(debitedBefore);
     const [{ n: messagesAfter }] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE account_id = $1`, [accountId]);
     const [{ n: campaignsAfter }] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM campaigns WHERE account_id = $1`, [accountId]);
     expect([messagesAfter, campaignsAfter]).toEqual([messagesBefore, campaignsBefore]);
@@ -260,7 +284,8 @@ describe("RCS campaigns", () => {
     const again = await as("/api/rcs/campaigns", { body, headers: { "Idempotency-Key": key } });
     expect(first.status).toBe(201);
     expect(again.body).toEqual(first.body);
-    expect(await balanceOf(accountId)).toBe(10_000 - 5 * 6);
+    expect(await debitedFor(first.body.data.campaign_id)).toBe(5 * 6);
+    expect(await debits(first.body.data.campaign_id)).toBe(1);
     const conflict = await as("/api/rcs/campaigns", { body: { ...body, name: "outra" }, headers: { "Idempotency-Key": key } });
     expect(conflict.status).toBe(409);
 
