@@ -27,12 +27,16 @@ export const isCluster = () => parseRedisUrl(env().REDIS_URL).cluster;
 
 /**
  * A fresh connection: blocking stream reads (XREADGROUP BLOCK) and subscribers need their own.
- * Each gets the one state listener below; `name` only labels its log lines.
+ * Each gets the one state listener below; `name` only labels its log lines. `autoPipeline`: the
+ * commands issued in one tick of the event loop go out as one write (ioredis' auto-pipelining):
+ * for a hot path many requests use at once (the short links' redirect); never with blocking reads.
  */
-export function connect(name = "client"): Redis {
+export function connect(name = "client", opts: { autoPipeline?: boolean } = {}): Redis {
   const target = parseRedisUrl(env().REDIS_URL);
+  const enableAutoPipelining = opts.autoPipeline ?? false;
   const client = target.cluster
     ? (new Cluster(target.seeds, {
+        enableAutoPipelining,
         redisOptions: { maxRetriesPerRequest: 3, password: target.password, username: target.username },
         // A failover or a resharding answers MOVED / TRYAGAIN / CLUSTERDOWN for a moment: wait and retry.
         retryDelayOnFailover: 200,
@@ -40,7 +44,7 @@ export function connect(name = "client"): Redis {
         retryDelayOnTryAgain: 200,
         slotsRefreshTimeout: 2000,
       }) as unknown as Redis)
-    : new Redis(target.url, { maxRetriesPerRequest: 3, lazyConnect: false });
+    : new Redis(target.url, { maxRetriesPerRequest: 3, lazyConnect: false, enableAutoPipelining });
   watchState(client, name);
   return client;
 }
