@@ -19,6 +19,7 @@
  * The same PUT twice answers the same campaign (idempotent); an impossible change is 409
  * CAMPAIGN_STATE.
  */
+import { campaignClicks } from "../shortener/campaign-links";
 import { returnUnits } from "../products/products";
 import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
@@ -223,6 +224,16 @@ export async function getCampaign(ctx: SignedInCtx, id: string, channel: Campaig
       invalid_rows: Number(row.source?.invalid ?? 0),
     },
   };
+}
+
+/**
+ * Who clicked the campaign's links shortened per recipient (ADR 060): null data when the campaign
+ * shortened none. Read like the campaign (its channel's readers, the account's own only).
+ */
+export async function getCampaignClicks(ctx: SignedInCtx, id: string, channel: CampaignChannel = "sms") {
+  canRead(ctx, channel);
+  const row = await findCampaign(ctx, id, channel);
+  return { data: await campaignClicks(ctx.actor.accountId, row.id) };
 }
 
 /** PUT {status: "paused" | "running" | "canceled"}. */

@@ -64,3 +64,29 @@ export const CampaignControlled = t.Object({
 });
 
 export const CampaignDeleted = t.Object({ ok: t.Literal(true) });
+
+const ClickLink = t.Object({
+  url: t.String({ description: "The address the link leads to" }),
+  short_url: t.String({ description: "The link's own short URL (each recipient got a code of it)" }),
+  clicks: t.Integer(),
+  clicked: t.Integer({ description: "Recipients who clicked it" }),
+});
+const ClickPerson = t.Object({
+  recipient: t.String({ description: "The number (or address) the message went to" }),
+  name: t.Union([t.String(), t.Null()], { description: "The account's contact with that number, if any" }),
+  clicks: t.Integer(),
+  first_at: dateTime,
+  last_at: dateTime,
+});
+export const CampaignClicksOne = t.Object({
+  data: t.Union([
+    t.Object({
+      recipients: t.Integer({ description: "Recipients who got a code" }),
+      clicked: t.Integer({ description: "Recipients who clicked at least once" }),
+      clicks: t.Integer(),
+      links: t.Array(ClickLink),
+      people: t.Array(ClickPerson, { description: "The last 100 recipients who clicked, latest first" }),
+    }),
+    t.Null(),
+  ]),
+});

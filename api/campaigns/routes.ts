@@ -11,8 +11,8 @@ import { MAX_LIMIT } from "../lib/page";
 import { pageQuery } from "../lib/page-schema";
 import { file200 } from "../sms/responses";
 import { invalidRowsHeaders, invalidRowsReport, reportStream } from "../sms/invalid-rows";
-import { controlCampaign, deleteCampaign, getCampaign, listCampaigns } from "./control";
-import { CampaignControlled, CampaignDeleted, CampaignOne, CampaignPage } from "./responses";
+import { controlCampaign, deleteCampaign, getCampaign, getCampaignClicks, listCampaigns } from "./control";
+import { CampaignClicksOne, CampaignControlled, CampaignDeleted, CampaignOne, CampaignPage } from "./responses";
 
 const bearer = [{ bearer: [] }];
 
@@ -57,6 +57,14 @@ export const campaignRoutes = new Elysia({ prefix: "/sms/campaigns", tags: ["sms
     detail: {
       responses: { ...successResponse(CampaignControlled), ...errorResponses(409) },
       summary: "Pause, resume or cancel a campaign; the same status again changes nothing (meta.changed false); 409 CAMPAIGN_STATE when impossible (e.g. a completed one)",
+    },
+  })
+  .get("/:id/clicks", ({ ctx, params }) => getCampaignClicks(ctx, params.id), {
+    params: t.Object({ id: t.String() }),
+    detail: {
+      responses: successResponse(CampaignClicksOne),
+      summary:
+        "Who clicked the campaign's links shortened per recipient (shorten_links): recipients with a code, how many clicked, clicks, per link, and the last 100 who clicked; data null when it shortened none",
     },
   })
   .delete("/:id", ({ ctx, params }) => deleteCampaign(ctx, params.id), {

@@ -8,8 +8,13 @@ import { isIP } from "node:net";
 import { env } from "../lib/env";
 import { addressRisk } from "../lib/outbound";
 
-/** A custom slug: 3 to 50 of letters, digits, "_" and "-" (case-sensitive). */
-export const CUSTOM_SLUG = /^[A-Za-z0-9_-]{3,50}$/;
+/**
+ * A custom slug: 3 to 50 of letters, digits, "_" and "-" (case-sensitive), not starting with "_":
+ * those are the per-recipient codes of campaigns (CODE_SLUG), so the two never meet.
+ */
+export const CUSTOM_SLUG = /^[A-Za-z0-9-][A-Za-z0-9_-]{2,49}$/;
+/** A per-recipient code of a campaign link (ADR 060): "_" and 12 base64url characters (72 random bits). */
+export const CODE_SLUG = /^_[A-Za-z0-9_-]{12}$/;
 /** A path the redirect host answers: "/" and a slug (anything else is 404 without a lookup). */
 export const SLUG_PATH = /^\/([A-Za-z0-9_-]{3,50})$/;
 export const GENERATED_LENGTH = 7;

@@ -11,7 +11,7 @@ import { AppError } from "../lib/errors";
 import { acceptSms, type AcceptSmsAnswer, type StagedFile } from "./accept";
 import { dropStagedFile, stageSmsFile } from "./recipients-file";
 
-const TEXT_FIELDS = new Set(["from", "body", "template_id", "route", "scheduled_at", "campaign_name", "group_id", "to"]);
+const TEXT_FIELDS = new Set(["from", "body", "template_id", "route", "scheduled_at", "campaign_name", "group_id", "to", "shorten_links"]);
 async function* one<T>(item: T) {
   yield item;
 }

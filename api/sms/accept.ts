@@ -54,6 +54,19 @@ import { MAX_BODY, MAX_SCHEDULE_DAYS, sendSmsSchema, type SendSmsInput } from ".
 import { smsSegments, type SmsCoding } from "./segments";
 import { templateForSend } from "./templates";
 import { parseTemplate, renderTemplate, type ParsedTemplate } from "./template-vars";
+import {
+  type CampaignLinks,
+  CODES_SQL,
+  insertCodes,
+  LIST_CODES_SQL,
+  linksIn,
+  markLinks,
+  newCodes,
+  shortenCampaignLinks,
+  tableCodesSql,
+  unmark,
+  unmarkSql,
+} from "../shortener/campaign-links";
 import { exec, rows } from "../lib/sql";
 import { refreshStatisticsAfterBulk } from "../messages/statistics";
 import { claimUnits, claimUnitsSql, hasProductSql } from "../products/products";
@@ -117,7 +130,7 @@ const missingVariable = (name: string, count?: number) =>
 
 /** A stable hash of what is sent (after normalization), so "+55 11 9…" and "11 9…" are one request. */
 function requestHash(data: SendSmsInput, file?: StagedFile) {
-  const { to, messages, group_id, from, body, template_id, variables, route, scheduled_at, campaign_name } = data;
+  const { to, messages, group_id, from, body, template_id, variables, route, scheduled_at, campaign_name, shorten_links } = data;
   // The original four fields keep their place so keys stored before the other paths still match.
   const canonical = JSON.stringify({
     to,
@@ -131,6 +144,7 @@ function requestHash(data: SendSmsInput, file?: StagedFile) {
     ...(Object.keys(variables).length ? { variables } : {}),
     ...(scheduled_at ? { scheduled_at: scheduled_at.toISOString() } : {}),
     ...(campaign_name ? { campaign_name } : {}),
+    ...(shorten_links ? { shorten_links } : {}),
   });
   return createHash("sha256").update(canonical).digest("hex");
 }
@@ -316,7 +330,28 @@ type Run = {
   debit: number;
   /** The id of a one-number send's message when the caller chose it (AcceptOptions), else null. */
   messageId: string | null;
+  /** The campaign's name, once known (its short links are titled after it). */
+  name?: string;
 };
+
+/** The campaign's name: the one asked for, or the recipients' label and the time. */
+function campaignName(run: Run, label: string): string {
+  run.name ??= run.data.campaign_name || `${label} · ${spStamp(new Date())}`.slice(0, 120);
+  return run.name;
+}
+
+/**
+ * The campaign's links shortened per recipient (`shorten_links`, ADR 060): its short links, made
+ * in the send's transaction, and the text with a marker in place of each address; null when not
+ * asked for or the text has no address.
+ */
+async function campaignShortLinks(run: Run, label: string): Promise<{ short: CampaignLinks; marked: string } | null> {
+  if (!run.data.shorten_links) return null;
+  const urls = linksIn(run.text);
+  if (urls.length === 0) return null;
+  const short = await shortenCampaignLinks({ accountId: run.accountId, userId: run.ctx.actor.userId }, campaignName(run, label), urls, run.transaction);
+  return { short, marked: markLinks(run.text, urls) };
+}
 type Result = { answer: AcceptSmsAnswer; audit: { messages: number; segments: number; optout: number; rejected: number } };
 
 /** The balance check and the one debit (the account row is locked since the start of the transaction). */
@@ -328,7 +363,7 @@ async function debit(run: Run, total: number) {
 
 /** The campaign of a send to many: running (or scheduled), completed at once when nobody can be sent to. */
 async function createCampaign(run: Run, source: Record<string, unknown>, label: string, total: number, sendable: number): Promise<string> {
-  const name = run.data.campaign_name || `${label} · ${spStamp(new Date())}`.slice(0, 120);
+  const name = campaignName(run, label);
   const status = run.scheduledAt ? "scheduled" : sendable === 0 ? "completed" : "running";
   const [row] = await rows<{ id: string }>(
     `INSERT INTO campaigns (account_id, channel, name, status, sender, body, route, template_id, source, total, created_by, scheduled_at, started_at, completed_at)
@@ -384,12 +419,13 @@ function fixedBinds(run: Run, campaignId: string | null) {
 
 type Rendered = { to: string; body: string; segments: number; coding: SmsCoding };
 
-/** One recipient's body: the text with its {{variables}} filled in, checked, its segments counted. */
-function renderOne(text: string, m: { to: string; variables: Record<string, string> }, globals: Record<string, string>): Rendered {
+/** One recipient's body: the text with its {{variables}} filled in (and `finish`ed: its short links), checked, its segments counted. */
+function renderOne(text: string, m: { to: string; variables: Record<string, string> }, globals: Record<string, string>, finish?: (text: string) => string): Rendered {
   const r = renderTemplate(text, m.variables, globals);
   if (r.missing !== null) throw missingVariable(r.missing);
-  if ([...r.text].length > MAX_BODY) throw fieldError("body", `validation.maxLength::${MAX_BODY}`);
-  return { to: m.to, body: r.text, ...smsSegments(r.text) };
+  const body = finish ? finish(r.text) : r.text;
+  if ([...body].length > MAX_BODY) throw fieldError("body", `validation.maxLength::${MAX_BODY}`);
+  return { to: m.to, body, ...smsSegments(body) };
 }
 
 /** The answer's entry of one recipient: sent to (priced), or blocked and why (free). */
@@ -513,7 +549,12 @@ async function acceptOne(
 /** A list from the request (at most 1,000): rendered and counted here, inserted from arrays. */
 async function acceptList(run: Run, list: Array<{ to: string; variables: Record<string, string> }>): Promise<Result> {
   const { transaction } = run;
-  const rendered = list.map((m) => renderOne(run.text, m, run.data.variables));
+  // A list of more than one is a campaign: its links may be shortened, a code per recipient drawn here.
+  const links = list.length > 1 ? await campaignShortLinks(run, "SMS") : null;
+  const codes = links ? list.map(() => newCodes(links.short.linkIds.length)) : [];
+  const rendered = list.map((m, i) =>
+    links ? renderOne(links.marked, m, run.data.variables, (text) => unmark(text, links.short, codes[i])) : renderOne(run.text, m, run.data.variables),
+  );
   const recipients = rendered.map((r) => r.to);
   // Opted out (the recipient's own choice) wins over the deny list when a number is on both.
   const blockedRows = await rows<{ recipient: string; why: Blocked }>(blockedSql("$1", "$2", "$3"), [run.accountId, CHANNEL, recipients], { transaction });
@@ -533,6 +574,11 @@ async function acceptList(run: Run, list: Array<{ to: string; variables: Record<
   const optout = blockedRows.filter((r) => r.why === "optout").length;
   const rejected = blockedRows.filter((r) => r.why === "deny_list").length;
   const campaignId = rendered.length > 1 ? await createCampaign(run, { kind: "list", count: rendered.length }, "SMS", rendered.length, sendable.length) : null;
+  if (links && campaignId) {
+    const ids = links.short.linkIds;
+    const bind = [codes.flat(), rendered.flatMap(() => ids), rendered.flatMap((r) => ids.map(() => r.to))];
+    await insertCodes(links.short, run.accountId, campaignId, LIST_CODES_SQL, bind, rendered.length * ids.length, transaction);
+  }
   const found = await rows<{ id: string; recipient: string }>(
     insertMessagesSql(
       `SELECT n, recipient, body, segments, coding, NULLIF(why, '') AS why, id, product
@@ -577,7 +623,6 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
 
   let label: string;
   let campaignSource: Record<string, unknown>;
-  const parsed = parseTemplate(run.text);
   let from: string;
   let rowVar: (name: string) => string | null;
   let sourceBind: unknown[];
@@ -597,18 +642,44 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
     // A column of the file first, then the contact with that number (if any).
     // The contacts are joined only when the body has variables ($2 is bound either way).
     from = `(SELECT DISTINCT ON (recipient) n, recipient, vars FROM sms_send_rows WHERE batch_id = $1 AND reason IS NULL ORDER BY recipient, n) s
-            ${parsed.vars.length ? "LEFT JOIN contacts c ON c.account_id = $2 AND c.mobile_number = s.recipient" : "WHERE $2::uuid IS NOT NULL"}`;
+            ${parseTemplate(run.text).vars.length ? "LEFT JOIN contacts c ON c.account_id = $2 AND c.mobile_number = s.recipient" : "WHERE $2::uuid IS NOT NULL"}`;
     rowVar = (name) => {
       const contact = CONTACT_VARIABLES[name] ?? `(c.custom->>'${name}')`;
       return name === "mobile" ? `COALESCE(NULLIF(btrim(s.vars->>'mobile'), ''), s.recipient)` : `COALESCE(NULLIF(btrim(s.vars->>'${name}'), ''), ${contact})`;
     };
     sourceBind = [f.batchId, accountId];
   }
+  // Links shortened per recipient (ADR 060): the text is rendered with markers, each row draws its codes.
+  const links = await campaignShortLinks(run, label);
+  const parsed = parseTemplate(links ? links.marked : run.text);
   const recipientCol = source.kind === "group" ? "c.mobile_number" : "s.recipient";
+  /** A variable without a value for some recipients refuses the send, naming it and how many lack it. */
+  const refuseMissing = async () => {
+    const [gap] = await q<{ missing: string; count: number }>(
+      `SELECT missing, count(*)::int AS count FROM sms_accept_rows WHERE missing IS NOT NULL GROUP BY missing ORDER BY count(*) DESC, missing LIMIT 1`,
+      [],
+    );
+    if (gap) throw missingVariable(gap.missing, gap.count);
+  };
   const nCol = source.kind === "group" ? "row_number() OVER ()" : "s.n";
 
-  await write(`CREATE TEMP TABLE sms_accept_rows (n bigint, recipient text, body text, segments int, coding text, missing text, why text, product uuid) ON COMMIT DROP`);
-  if (parsed.vars.length === 0) {
+  await write(
+    `CREATE TEMP TABLE sms_accept_rows (n bigint, recipient text, body text, segments int, coding text, missing text, why text, product uuid, codes text[]) ON COMMIT DROP`,
+  );
+  if (links) {
+    // OFFSET 0 keeps the codes drawn once per row: the subquery is not merged into the outer one.
+    const count = links.short.linkIds.length;
+    const sql = renderSql(parsed, rowVar, "$3", "$4");
+    await write(
+      `INSERT INTO sms_accept_rows (n, recipient, body, missing, segments, coding, codes)
+       SELECT y.n, y.recipient, y.body, y.missing, i.segments, i.coding, y.codes
+         FROM (SELECT x.n, x.recipient, x.missing, x.codes, ${unmarkSql("x.body", count, "x.codes", "$5")} AS body
+                 FROM (SELECT ${nCol} AS n, ${recipientCol} AS recipient, ${sql.body} AS body, ${sql.missing} AS missing, ${CODES_SQL(count)} AS codes FROM ${from} OFFSET 0) x) y
+         LEFT JOIN LATERAL sms_segment_info(y.body) i ON true`,
+      [...sourceBind, parsed.texts, JSON.stringify(run.data.variables), links.short.prefix],
+    );
+    await refuseMissing();
+  } else if (parsed.vars.length === 0) {
     const { segments, coding } = smsSegments(run.text);
     await write(`INSERT INTO sms_accept_rows (n, recipient, body, segments, coding) SELECT ${nCol}, ${recipientCol}, $3, $4, $5 FROM ${from}`, [
       ...sourceBind,
@@ -625,11 +696,7 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
          LEFT JOIN LATERAL sms_segment_info(x.body) i ON true`,
       [...sourceBind, parsed.texts, JSON.stringify(run.data.variables)],
     );
-    const [gap] = await q<{ missing: string; count: number }>(
-      `SELECT missing, count(*)::int AS count FROM sms_accept_rows WHERE missing IS NOT NULL GROUP BY missing ORDER BY count(*) DESC, missing LIMIT 1`,
-      [],
-    );
-    if (gap) throw missingVariable(gap.missing, gap.count);
+    await refuseMissing();
   }
   await write(`ANALYZE sms_accept_rows`);
 
@@ -654,6 +721,10 @@ async function acceptBulk(run: Run, source: Extract<Source, { kind: "group" | "f
   await debit(run, total);
 
   const campaignId = await createCampaign(run, campaignSource, label, counts.messages, counts.sendable);
+  if (links) {
+    const ids = links.short.linkIds;
+    await insertCodes(links.short, accountId, campaignId, tableCodesSql("sms_accept_rows"), [ids], counts.messages * ids.length, transaction);
+  }
   const [inserted] = await q<{ n: number }>(
     insertMessagesSql(`SELECT n, recipient, body, segments, coding, why, product FROM sms_accept_rows`, `SELECT count(*)::int AS n FROM m`, { events: false }),
     fixedBinds(run, campaignId),

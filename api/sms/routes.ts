@@ -61,6 +61,12 @@ const sendBody = t.Object({
   route: t.Optional(t.Union([t.Literal("T1"), t.Literal("T2"), t.Literal("T4"), t.Literal("T6"), t.Literal(""), t.Null()], { description: "Default T1" })),
   scheduled_at: t.Optional(t.Union([t.String({ description: "ISO 8601 with offset (2026-05-01T09:30:00-03:00), in the future, at most 90 days ahead" }), t.Null()])),
   campaign_name: t.Optional(t.Union([t.String({ description: "Name of the campaign of a send to many (up to 120); generated when absent" }), t.Null()])),
+  shorten_links: t.Optional(
+    t.Union([t.Boolean(), t.Null()], {
+      description:
+        "A send to many: each http(s) address of the text (at most 5) becomes a short link of the account and each recipient gets its own code of it (counted in the segments), so GET /api/sms/campaigns/{id}/clicks shows who clicked; 422 on body 'Failure to shorten a link' for an address that cannot be one",
+    }),
+  ),
 });
 const templateBody = t.Object({
   name: t.String({ description: "1 to 80 characters, unique in the account (ignoring case)" }),

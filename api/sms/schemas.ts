@@ -148,6 +148,14 @@ export const sendSmsSchema = z.object({
       if (s.length > MAX_CAMPAIGN_NAME) ctx.addIssue({ code: "custom", message: `validation.maxLength::${MAX_CAMPAIGN_NAME}` });
       return s;
     }),
+  /**
+   * A send to many (a campaign): each http(s) address of the text becomes a short link and each
+   * recipient gets its own code of it, so the campaign's report shows who clicked (ADR 060).
+   */
+  shorten_links: z
+    .union([z.boolean(), z.enum(["true", "false", "on", "1", "0", ""]), z.null()], "validation.option")
+    .optional()
+    .transform((v) => v === true || v === "true" || v === "on" || v === "1"),
 });
 
 export type SendSmsInput = z.infer<typeof sendSmsSchema>;

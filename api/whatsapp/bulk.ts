@@ -15,6 +15,8 @@
  *   4. the campaign (channel whatsapp), the messages — `queued` with one outbox row each, or
  *      `scheduled` (api/sms/release.ts queues them when due) — the audit entry and the key's
  *      answer; the debit last.
+ * With `shorten_links`, the addresses in the variables' values become short links with a code per
+ * recipient (api/shortener/campaign-links.ts, ADR 060), and the campaign's clicks say who clicked.
  * The campaign is then controlled like an SMS one (api/campaigns/control.ts: pause, resume,
  * cancel with refunds, live counts).
  */
@@ -37,6 +39,7 @@ import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
 import { SENDING_NUMBER, sendingNumber } from "./numbers";
 import { variablesOf } from "./schemas";
 import { mediaHeaderComponent, mediaLink } from "./send";
+import { CODES_SQL, insertCodes, linksIn, markLinks, shortenCampaignLinks, tableCodesSql, unmarkSql } from "../shortener/campaign-links";
 
 const E164 = /^\+[1-9]\d{7,14}$/;
 /** Recipients of one list send (a group has no limit but its own size). */
@@ -60,6 +63,8 @@ export const whatsappCampaignSchema = z.object({
     .regex(/^[0-9a-f-]{36}$/i, "validation.option")
     .optional(),
   scheduled_at: z.coerce.date("validation.date").optional(),
+  /** Addresses in the values of the variables become short links, a code per recipient (ADR 060): the campaign shows who clicked. */
+  shorten_links: z.boolean("validation.option").optional().default(false),
 });
 export type WhatsappCampaignInput = z.infer<typeof whatsappCampaignSchema>;
 
@@ -144,10 +149,27 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
     const mediaHeader = mediaHeaderComponent(header, data.template.header_media?.link);
     if (mediaHeader === undefined) throw fieldError("template.header_media.link", "validation.waFillParameters");
 
+    // Links shortened per recipient (ADR 060): the addresses written in the variables' values (not a
+    // URL button's suffix) are marked, each row draws its codes and gets its short URLs in their place.
+    const values = [...data.template.variables, ...(headerVar ? [data.template.header_variable!] : [])];
+    const urls = data.shorten_links ? [...new Set(values.flatMap((v) => linksIn(v)))] : [];
+    const links = urls.length
+      ? {
+          short: await shortenCampaignLinks({ accountId, userId: ctx.actor.userId }, data.name?.trim() || `WhatsApp · ${tpl.name}`, urls, transaction, "template.variables"),
+          marked: (v: string) => markLinks(v, urls),
+        }
+      : null;
+
     // 2. The recipients with their variables, body and Graph's object, built by SQL.
     const bind: unknown[] = [accountId];
-    const vars = data.template.variables.map((v) => valueSql(v, bind));
-    const headerSql = headerVar ? valueSql(data.template.header_variable!, bind) : null;
+    if (links) bind.push(links.short.prefix);
+    const prefixParam = `$${bind.length}`;
+    const withLinks = (v: string) => {
+      const sql = valueSql(links ? links.marked(v) : v, bind);
+      return links ? unmarkSql(sql, urls.length, "r.codes", prefixParam) : sql;
+    };
+    const vars = data.template.variables.map(withLinks);
+    const headerSql = headerVar ? withLinks(data.template.header_variable!) : null;
     const buttonSql = urlButton >= 0 ? valueSql(data.template.button_variable!, bind) : null;
     let source: string;
     let label: string;
@@ -190,7 +212,7 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
       components.length ? `, 'components', jsonb_build_array(${components.join(", ")})` : ""
     }))`;
     await exec(
-      `CREATE TEMP TABLE wa_accept_rows (n bigint, recipient text, body text, content jsonb, missing text, why text, segments int NOT NULL DEFAULT 1, product uuid) ON COMMIT DROP`,
+      `CREATE TEMP TABLE wa_accept_rows (n bigint, recipient text, body text, content jsonb, missing text, why text, segments int NOT NULL DEFAULT 1, product uuid, codes text[]) ON COMMIT DROP`,
       [],
       t,
     );
@@ -200,10 +222,10 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
       ...(buttonSql ? ["WHEN x.b IS NULL THEN 'button'"] : []),
     ];
     await exec(
-      `INSERT INTO wa_accept_rows (n, recipient, body, content, missing)
-       SELECT x.n, x.recipient, ${bodySql}, ${templateObject}, ${missingSql.length ? `CASE ${missingSql.join(" ")} END` : "NULL"}
-         FROM (SELECT r.n, r.recipient, ARRAY[${vars.join(", ") || "NULL"}]::text[] AS v, ${headerSql ?? "NULL::text"} AS h, ${buttonSql ?? "NULL::text"} AS b
-                 FROM (${source}) r
+      `INSERT INTO wa_accept_rows (n, recipient, body, content, missing, codes)
+       SELECT x.n, x.recipient, ${bodySql}, ${templateObject}, ${missingSql.length ? `CASE ${missingSql.join(" ")} END` : "NULL"}, x.codes
+         FROM (SELECT r.n, r.recipient, ARRAY[${vars.join(", ") || "NULL"}]::text[] AS v, ${headerSql ?? "NULL::text"} AS h, ${buttonSql ?? "NULL::text"} AS b, r.codes
+                 FROM (SELECT s.*, ${links ? CODES_SQL(urls.length) : "NULL::text[]"} AS codes FROM (${source}) s OFFSET 0) r
                  LEFT JOIN contacts c ON c.account_id = $1 AND c.mobile_number = r.recipient) x`,
       bind,
       t,
@@ -275,6 +297,7 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
       [accountId, number.phone_number_id, whatsappProvider(number.integration), price.pricePerSegment, currency, scheduledAt, campaign!.id, dispatchStream("whatsapp")],
       t,
     );
+    if (links) await insertCodes(links.short, accountId, campaign!.id, tableCodesSql("wa_accept_rows"), [links.short.linkIds], counts.messages * urls.length, transaction);
     const answer: WhatsappCampaignAnswer = {
       data: { campaign_id: campaign!.id, status, category: tpl.category, total_price: total, currency, scheduled_at: scheduledAt?.toISOString() ?? null, summary: counts },
     };

@@ -23,8 +23,8 @@ import { applyOnpremWebhook, type OnpremWebhook } from "./onprem-webhooks";
 import { connectNumberSchema } from "./schemas";
 import { whatsappRoomComposer } from "./live";
 import { acceptWhatsappCampaign } from "./bulk";
-import { controlCampaign, deleteCampaign, getCampaign, listCampaigns } from "../campaigns/control";
-import { CampaignControlled, CampaignDeleted, CampaignOne, CampaignPage } from "../campaigns/responses";
+import { controlCampaign, deleteCampaign, getCampaign, getCampaignClicks, listCampaigns } from "../campaigns/control";
+import { CampaignClicksOne, CampaignControlled, CampaignDeleted, CampaignOne, CampaignPage } from "../campaigns/responses";
 import { getWhatsappWindow } from "./window";
 import { acceptWhatsapp, getWhatsappMessage } from "./send";
 import { getWhatsappMedia, uploadWhatsappMedia } from "./media";
@@ -210,6 +210,12 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
         to: t.Optional(t.Array(t.String(), { description: "Up to 10,000 numbers, E.164 (repeats sent once)" })),
         group_id: t.Optional(t.String({ description: "Or a contact group: every member with a mobile number" })),
         scheduled_at: t.Optional(t.String({ description: "ISO 8601 time to send at (up to 90 days ahead); the messages stay scheduled until then" })),
+        shorten_links: t.Optional(
+          t.Boolean({
+            description:
+              "Each http(s) address in the variables' values (at most 5) becomes a short link of the account with a code per recipient, so GET /api/whatsapp/campaigns/{id}/clicks shows who clicked; 422 on template.variables 'Failure to shorten a link' for an address that cannot be one",
+          }),
+        ),
       }),
       headers: t.Object({ "idempotency-key": t.Optional(t.String({ description: "The same key and request answer the first response" })) }),
       detail: {
@@ -229,6 +235,13 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
   .get("/campaigns/:id", ({ ctx, params }) => getCampaign(ctx, params.id, "whatsapp"), {
     params: id,
     detail: { responses: successResponse(CampaignOne), summary: "One WhatsApp campaign with its per-status counts, progress and cost" },
+  })
+  .get("/campaigns/:id/clicks", ({ ctx, params }) => getCampaignClicks(ctx, params.id, "whatsapp"), {
+    params: id,
+    detail: {
+      responses: successResponse(CampaignClicksOne),
+      summary: "Who clicked the campaign's links shortened per recipient (shorten_links): totals, per link, the last 100 who clicked; data null when it shortened none",
+    },
   })
   .put("/campaigns/:id", ({ ctx, params, body }) => controlCampaign(ctx, params.id, body, "whatsapp"), {
     params: id,

@@ -94,8 +94,8 @@ describe("short links", () => {
   it("each wrong field is a 422 naming it, translated: slug shape, title, scheme (javascript:, ftp:), private and loopback addresses, intranet names, a domain the platform does not serve; nothing written", async () => {
     const before = await query("SELECT count(*)::int AS n FROM shortener_links WHERE account_id = $1", [owner.accountId]);
     const cases: Array<[Record<string, string>, string, string]> = [
-      [{ title: "x", original_url: "https://example.com", slug: "a b" }, "slug", "Use 3 to 50 letters, digits, _ or -"],
-      [{ title: "x", original_url: "https://example.com", slug: "ab" }, "slug", "Use 3 to 50 letters, digits, _ or -"],
+      [{ title: "x", original_url: "https://example.com", slug: "a b" }, "slug", "Use 3 to 50 letters, digits, _ or -, not starting with _"],
+      [{ title: "x", original_url: "https://example.com", slug: "ab" }, "slug", "Use 3 to 50 letters, digits, _ or -, not starting with _"],
       [{ title: "", original_url: "https://example.com" }, "title", ""],
       [{ title: "x", original_url: "javascript:alert(document.cookie)" }, "original_url", "Use an http:// or https:// address"],
       [{ title: "x", original_url: "ftp://example.com/file" }, "original_url", "Use an http:// or https:// address"],

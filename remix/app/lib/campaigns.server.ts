@@ -4,7 +4,7 @@
  * (api/campaigns/control.ts CAMPAIGN_AREAS decides who reads and who controls).
  */
 import { json } from "@remix-run/node";
-import { CAMPAIGN_AREAS, CAMPAIGN_BASE, type CampaignChannel, controlCampaign, deleteCampaign, getCampaign, listCampaigns } from "~api/campaigns/control";
+import { CAMPAIGN_AREAS, CAMPAIGN_BASE, type CampaignChannel, controlCampaign, deleteCampaign, getCampaign, getCampaignClicks, listCampaigns } from "~api/campaigns/control";
 import { CAMPAIGN_STATUSES, CONTROL_STATUSES } from "~api/campaigns/schemas";
 import { z } from "~api/lib/zod";
 import { can } from "~api/policy/policy";
@@ -32,8 +32,8 @@ const formSchema = z.object({
 
 export async function campaignLoader(request: Request, id: string, channel: CampaignChannel) {
   const ctx = await requireRoute(request);
-  const { data } = await orHttpError(getCampaign(ctx, id, channel));
-  return json({ campaign: data, canControl: can(ctx.actor, CAMPAIGN_AREAS[channel].write), base: CAMPAIGN_BASE[channel] });
+  const [{ data }, { data: clicks }] = await orHttpError(Promise.all([getCampaign(ctx, id, channel), getCampaignClicks(ctx, id, channel)]));
+  return json({ campaign: data, clicks, canControl: can(ctx.actor, CAMPAIGN_AREAS[channel].write), base: CAMPAIGN_BASE[channel] });
 }
 
 export async function campaignAction(request: Request, id: string, channel: CampaignChannel) {

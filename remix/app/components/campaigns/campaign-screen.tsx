@@ -3,7 +3,8 @@
  * and details, with pause / resume / cancel (plain POST forms with CSRF) and delete once finished.
  * While it runs the page refetches itself every 5 s; without JavaScript a <noscript> meta refresh
  * reloads it (a meta refresh with scripts on could reload the page in the middle of a pause or
- * cancel and lose its notice).
+ * cancel and lose its notice). When the campaign's links were shortened per recipient (ADR 060), a
+ * "Who clicked" card: recipients with a code, how many clicked, per link, and the last who clicked.
  */
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/react-i18n";
@@ -39,7 +40,7 @@ function ControlButton({ status, label, variant = "secondary", busy }: { status:
 
 /** One campaign of the route's channel: progress, counts, controls and details. */
 export function CampaignScreen() {
-  const { campaign: c, canControl, base } = useLoaderData<typeof campaignLoader>();
+  const { campaign: c, clicks, canControl, base } = useLoaderData<typeof campaignLoader>();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
@@ -125,6 +126,7 @@ export function CampaignScreen() {
           </CardContent>
         </Card>
       ) : null}
+      {clicks ? <WhoClicked clicks={clicks} /> : null}
       <Card>
         <CardHeader>
           <h2 className="leading-none font-semibold">{t("campaigns.info.title")}</h2>
@@ -151,5 +153,94 @@ export function CampaignScreen() {
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+type Clicks = NonNullable<ReturnType<typeof useLoaderData<typeof campaignLoader>>["clicks"]>;
+
+/** Who clicked the campaign's shortened links: totals, per link, and the last 100 who clicked. */
+function WhoClicked({ clicks }: { clicks: Clicks }) {
+  const lng = useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR";
+  const { t } = useTranslation(["smsOps"]);
+  const fmt = (v: number) => new Intl.NumberFormat(intlLocale[lng]).format(v);
+  const rate = clicks.recipients ? Math.round((clicks.clicked / clicks.recipients) * 1000) / 10 : 0;
+  return (
+    <Card data-testid="who-clicked">
+      <CardHeader>
+        <h2 className="leading-none font-semibold">{t("campaigns.clicks.title")}</h2>
+        <CardDescription data-testid="clicks-summary">
+          {t("campaigns.clicks.summary", {
+            clicked: fmt(clicks.clicked),
+            recipients: fmt(clicks.recipients),
+            rate: new Intl.NumberFormat(intlLocale[lng]).format(rate),
+            clicks: fmt(clicks.clicks),
+          })}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm">
+            <caption className="sr-only">{t("campaigns.clicks.linksCaption")}</caption>
+            <thead>
+              <tr className="border-b text-left text-muted-foreground">
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  {t("campaigns.clicks.link")}
+                </th>
+                <th scope="col" className="py-2 pr-4 text-right font-medium">
+                  {t("campaigns.clicks.clicked")}
+                </th>
+                <th scope="col" className="py-2 text-right font-medium">
+                  {t("campaigns.clicks.clicks")}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {clicks.links.map((l) => (
+                <tr key={l.short_url} className="border-b last:border-0">
+                  <td className="py-2 pr-4 break-all">{l.url}</td>
+                  <td className="py-2 pr-4 text-right tabular-nums">{fmt(l.clicked)}</td>
+                  <td className="py-2 text-right tabular-nums">{fmt(l.clicks)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {clicks.people.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{t("campaigns.clicks.none")}</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm" data-testid="clickers">
+              <caption className="sr-only">{t("campaigns.clicks.peopleCaption")}</caption>
+              <thead>
+                <tr className="border-b text-left text-muted-foreground">
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    {t("campaigns.clicks.recipient")}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    {t("campaigns.clicks.name")}
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right font-medium">
+                    {t("campaigns.clicks.clicks")}
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    {t("campaigns.clicks.last")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {clicks.people.map((p) => (
+                  <tr key={p.recipient} className="border-b last:border-0" data-recipient={p.recipient}>
+                    <td className="py-2 pr-4 tabular-nums">{p.recipient}</td>
+                    <td className="py-2 pr-4">{p.name ?? "—"}</td>
+                    <td className="py-2 pr-4 text-right tabular-nums">{fmt(p.clicks)}</td>
+                    <td className="py-2">{formatDate(p.last_at, lng, true)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </CardContent>
+    </Card>
   );
 }

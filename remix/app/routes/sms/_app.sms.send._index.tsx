@@ -1,7 +1,8 @@
 /**
  * /sms/send: one number, a list, a CSV file (streamed into the staging table while it uploads)
  * or a contact group; sender (the account's short codes offered), route, template, body with a live GSM-7/UCS-2 segment counter and
- * cost (JavaScript), values for {{variables}}, schedule (São Paulo time) and campaign name.
+ * cost (JavaScript), values for {{variables}}, schedule (São Paulo time), campaign name and whether
+ * a campaign's links are shortened per recipient (who clicked shows on the campaign).
  * The form is always multipart so it works without JavaScript in every mode; the server reads
  * the chosen mode's field. Success goes to /sms/send/success.
  */
@@ -19,6 +20,7 @@ import { localToIso } from "~api/sms/schedule";
 import { MAX_BODY } from "~api/sms/constants";
 import { smsSegments } from "~api/sms/segments";
 import { sendOptions } from "~api/sms/send-view";
+import { CheckboxField } from "~/components/forms/controls";
 import { CsrfInput, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
@@ -61,6 +63,7 @@ const sendFormSchema = z.object({
   variables: z.string().optional(),
   scheduled_at: z.string().optional(),
   campaign_name: z.string().max(120, "validation.maxLength::120").optional(),
+  shorten_links: z.string().optional(),
 });
 type SendForm = z.infer<typeof sendFormSchema>;
 
@@ -139,6 +142,7 @@ export async function action({ request }: ActionFunctionArgs) {
       variables,
       scheduled_at: scheduledAt,
       campaign_name: form.campaign_name ?? "",
+      shorten_links: form.shorten_links === "on",
     };
     if (mode === "single") input.to = form.to ?? "";
     if (mode === "list")
@@ -343,6 +347,7 @@ export default function SmsSend() {
               </FormField>
               <TextField field={fields.campaign_name} label={t("send.campaignName")} description={t("send.campaignNameHint")} autoComplete="off" />
             </div>
+            <CheckboxField field={fields.shorten_links} label={t("send.shortenLinks")} description={t("send.shortenLinksHint")} />
 
             <Button type="submit" disabled={data.routes.length === 0} data-busy-text={t("send.sending")} data-idle-text={t("send.submit")}>
               {t("send.submit")}
