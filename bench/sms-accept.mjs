@@ -3,7 +3,8 @@
  * Accepted SMS per second through the real api process (POST /api/sms/messages with a JWT):
  *   - single: one number per request, BENCH_CONNECTIONS requests in flight, for BENCH_SECONDS;
  *   - bulk list: 1,000 numbers per request, 4 in flight, for BENCH_SECONDS;
- *   - group: one send to a group of BENCH_GROUP contacts (default 20,000), expanded set-based.
+ *   - group: one send to a group of BENCH_GROUP contacts (default 20,000), expanded set-based:
+ *     the same text, {{first_name}}, and two links shortened per recipient (shorten_links, ADR 060).
  * Every send is scheduled 80 days ahead, so no worker or provider is involved: this measures the
  * accept transaction (lock, price, opt-out/deny check, debit, messages + outbox/events, audit).
  * Run: `node bench/sms-accept.mjs` (PostgreSQL and Redis as for npm start). Stops by itself.
@@ -85,12 +86,14 @@ await db.query(
    INSERT INTO contact_group_members (group_id, contact_id, account_id) SELECT $2, c.id, $1 FROM c`,
   [accountId, g.id, groupSize],
 );
-for (const [label, body] of [
-  ["group, same text", "Aviso a todos os clientes"],
-  ["group, {{first_name}} rendered in SQL", "Olá {{first_name}}, sua oferta chegou"],
+for (const [label, body, shorten] of [
+  ["group, same text", "Aviso a todos os clientes", false],
+  ["group, {{first_name}} rendered in SQL", "Olá {{first_name}}, sua oferta chegou", false],
+  // ADR 060: two links, each recipient its own code of each (40,000 codes drawn and written).
+  ["group, 2 links shortened per recipient", "Olá {{first_name}}: https://loja.example.com.br/oferta e https://loja.example.com.br/app", true],
 ]) {
   const t0 = performance.now();
-  const res = await post("/sms/messages", { group_id: g.id, body, scheduled_at: later() }, token);
+  const res = await post("/sms/messages", { group_id: g.id, body, scheduled_at: later(), shorten_links: shorten }, token);
   const ms = performance.now() - t0;
   const answer = await res.json();
   if (res.status !== 200) throw new Error(`group send: ${res.status} ${JSON.stringify(answer)}`);
