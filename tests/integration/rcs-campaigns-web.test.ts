@@ -89,8 +89,16 @@ describe("RCS campaign screens without JavaScript", () => {
 
   it("the list shows agent, status and counters, and pauses, resumes, cancels (refunded) and deletes from the row with plain posts", async () => {
     const c = owner.client;
+    // A group large enough that the dispatcher cannot finish it between the resume and the cancel
+    // posts (with 30 contacts a rehearsal saw it completed first, and the cancel refused).
+    const base = 50_000_000 + Math.floor(Math.random() * 40_000_000);
+    const { groupId: bigGroup } = await makeGroupWithContacts(
+      owner.accountId,
+      "Clientes controle",
+      Array.from({ length: 3_000 }, (_, i) => ({ mobileNumber: `+55119${String(base + i * 3).slice(0, 8)}` })),
+    );
     const before = await balanceOf(owner.accountId);
-    const sent = await c.postMultipart("/rcs/campaigns/new", campaignForm({ agent_id: agentId, group_id: groupId, kind: "text", messageText: "Oi", name: "Controle" }));
+    const sent = await c.postMultipart("/rcs/campaigns/new", campaignForm({ agent_id: agentId, group_id: bigGroup, kind: "text", messageText: "Oi", name: "Controle" }));
     expect(sent.status).toBe(302);
     const id = location(sent)!.split("/").pop()!;
     const cost = before - (await balanceOf(owner.accountId));
