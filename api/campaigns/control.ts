@@ -162,17 +162,29 @@ const campaignPageSchema = listCampaignsSchema.extend({ cursor: pageInput.cursor
  * with its per-status counts. `cursor` (the previous answer's next_cursor) pages by keyset; `page`
  * (OFFSET, the screen's numbered pages) stays, with per_page, total and last_page.
  */
-export async function listCampaigns(ctx: SignedInCtx, input: unknown, channel: CampaignChannel = "sms") {
-  canRead(ctx, channel);
+/** The channels whose campaigns the person may read (their campaigns routes of the policy). */
+export function readableChannels(ctx: SignedInCtx): CampaignChannel[] {
+  return (Object.keys(CAMPAIGN_AREAS) as CampaignChannel[]).filter((ch) => can(ctx.actor, CAMPAIGN_AREAS[ch].read));
+}
+
+/**
+ * `channel` "all" (/campaigns): the campaigns of every channel the person may read, newest first,
+ * `channel` in the input choosing one of them (another is a 422 on `channel`).
+ */
+export async function listCampaigns(ctx: SignedInCtx, input: unknown, channel: CampaignChannel | "all" = "sms") {
+  if (channel !== "all") canRead(ctx, channel);
+  const readable = channel === "all" ? readableChannels(ctx) : [channel];
   const q = validate(campaignPageSchema, input ?? {});
+  if (q.channel && !readable.includes(q.channel)) throw new AppError("VALIDATION", { fields: { channel: ["validation.option"] } });
+  const channels = q.channel ? [q.channel] : readable;
   const after = timeIdCursor(q.cursor);
   const accountId = ctx.actor.accountId;
   const filter = q.status ? `AND status = $3` : "";
-  const bind: unknown[] = [accountId, channel, ...(q.status ? [q.status] : [])];
-  const [{ n }] = await rows<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}`, bind);
+  const bind: unknown[] = [accountId, channels, ...(q.status ? [q.status] : [])];
+  const [{ n }] = await rows<{ n: string }>(`SELECT count(*) AS n FROM campaigns WHERE account_id = $1 AND channel = ANY($2::text[]) ${filter}`, bind);
   const pageBind = [...bind, ...(after ?? [])];
   const found = await rows<CampaignRow & { position: string }>(
-    `SELECT *, ${POSITION_SQL("created_at")} AS position FROM campaigns WHERE account_id = $1 AND channel = $2 ${filter}
+    `SELECT *, ${POSITION_SQL("created_at")} AS position FROM campaigns WHERE account_id = $1 AND channel = ANY($2::text[]) ${filter}
        ${after ? `AND (created_at, id) < ($${bind.length + 1}::timestamptz, $${bind.length + 2}::uuid)` : ""}
      ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1} OFFSET ${after ? 0 : (q.page - 1) * q.limit}`,
     pageBind,

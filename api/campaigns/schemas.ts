@@ -17,8 +17,16 @@ export const controlCampaignSchema = z.object({
 });
 export type ControlCampaignInput = z.infer<typeof controlCampaignSchema>;
 
+/** The channels that have campaigns (the `campaigns.channel` of a send to many). */
+export const CAMPAIGN_CHANNELS = ["sms", "whatsapp", "email", "rcs"] as const;
+
 export const listCampaignsSchema = z.object({
   page: pageParam(),
+  /** /campaigns (every channel): one channel only. */
+  channel: z
+    .union([z.enum(CAMPAIGN_CHANNELS), z.literal("")], { message: "validation.option" })
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   status: z
     .union([z.enum(CAMPAIGN_STATUSES), z.literal("")], { message: "validation.option" })
     .optional()

@@ -27,7 +27,6 @@ const NOT_BUILT = [
   "/chat/configs",
   "/settings/resources",
   "/settings/messages",
-  "/campaigns",
   "/configs/tabulations",
   "/admin/plans",
   "/admin/plans/create",

@@ -4,7 +4,17 @@
  * (api/campaigns/control.ts CAMPAIGN_AREAS decides who reads and who controls).
  */
 import { json } from "@remix-run/node";
-import { CAMPAIGN_AREAS, CAMPAIGN_BASE, type CampaignChannel, controlCampaign, deleteCampaign, getCampaign, getCampaignClicks, listCampaigns } from "~api/campaigns/control";
+import {
+  CAMPAIGN_AREAS,
+  CAMPAIGN_BASE,
+  type CampaignChannel,
+  controlCampaign,
+  deleteCampaign,
+  getCampaign,
+  getCampaignClicks,
+  listCampaigns,
+  readableChannels,
+} from "~api/campaigns/control";
 import { CAMPAIGN_STATUSES, CONTROL_STATUSES } from "~api/campaigns/schemas";
 import { z } from "~api/lib/zod";
 import { can } from "~api/policy/policy";
@@ -15,14 +25,21 @@ import type { Lng } from "./i18n";
 import { i18next } from "./i18n.server";
 import { redirectWithToast } from "./toast.server";
 
-export async function campaignsLoader(request: Request, channel: CampaignChannel) {
+/**
+ * A channel's campaigns, or with "all" (/campaigns) those of every channel the person may read,
+ * `?channel=` choosing one; each row links to its channel's campaign page (`bases`).
+ */
+export async function campaignsLoader(request: Request, channel: CampaignChannel | "all") {
   const ctx = await requireRoute(request);
   const url = new URL(request.url);
   const status = url.searchParams.get("status") ?? "";
   const filter = (CAMPAIGN_STATUSES as readonly string[]).includes(status) ? status : "";
   const page = url.searchParams.get("page") ?? "1";
-  const list = await orHttpError(listCampaigns(ctx, { page: /^\d{1,6}$/.test(page) ? page : "1", status: filter }, channel));
-  return json({ ...list, status: filter, base: CAMPAIGN_BASE[channel] });
+  const channels = channel === "all" ? readableChannels(ctx) : [channel];
+  const asked = url.searchParams.get("channel") ?? "";
+  const only = channel === "all" && (channels as string[]).includes(asked) ? asked : "";
+  const list = await orHttpError(listCampaigns(ctx, { page: /^\d{1,6}$/.test(page) ? page : "1", status: filter, channel: only }, channel));
+  return json({ ...list, status: filter, base: channel === "all" ? "" : CAMPAIGN_BASE[channel], all: channel === "all", channels, channel: only, bases: CAMPAIGN_BASE });
 }
 
 const formSchema = z.object({

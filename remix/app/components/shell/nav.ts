@@ -15,6 +15,7 @@ export const NAV: NavGroup[] = [
     items: [
       { key: "home", href: "/", icon: "home" },
       { key: "notifications", href: "/notifications", icon: "bell" },
+      { key: "allCampaigns", href: "/campaigns", icon: "megaphone" },
     ],
   },
   { key: "relationship", items: [{ key: "contacts", href: "/contacts", icon: "contacts" }] },
