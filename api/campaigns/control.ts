@@ -19,7 +19,7 @@
  * The same PUT twice answers the same campaign (idempotent); an impossible change is 409
  * CAMPAIGN_STATE.
  */
-import { campaignClicks } from "../shortener/campaign-links";
+import { campaignClicks, emailCampaignClicks } from "../shortener/campaign-links";
 import { returnUnits } from "../products/products";
 import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
@@ -239,13 +239,14 @@ export async function getCampaign(ctx: SignedInCtx, id: string, channel: Campaig
 }
 
 /**
- * Who clicked the campaign's links shortened per recipient (ADR 060): null data when the campaign
- * shortened none. Read like the campaign (its channel's readers, the account's own only).
+ * Who clicked the campaign's links shortened per recipient (ADR 060), or an e-mail campaign's
+ * tracked links: null data when it shortened none (for e-mail: until a click is recorded). Read like the campaign (its channel's readers, the account's own only).
  */
 export async function getCampaignClicks(ctx: SignedInCtx, id: string, channel: CampaignChannel = "sms") {
   canRead(ctx, channel);
   const row = await findCampaign(ctx, id, channel);
-  return { data: await campaignClicks(ctx.actor.accountId, row.id) };
+  // E-mail's links are tracked per message already (ADR 039): its clicks name their recipients.
+  return { data: channel === "email" ? await emailCampaignClicks(ctx.actor.accountId, row.id) : await campaignClicks(ctx.actor.accountId, row.id) };
 }
 
 /** PUT {status: "paused" | "running" | "canceled"}. */

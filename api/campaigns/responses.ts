@@ -67,7 +67,7 @@ export const CampaignDeleted = t.Object({ ok: t.Literal(true) });
 
 const ClickLink = t.Object({
   url: t.String({ description: "The address the link leads to" }),
-  short_url: t.String({ description: "The link's own short URL (each recipient got a code of it)" }),
+  short_url: t.Union([t.String(), t.Null()], { description: "The link's own short URL (each recipient got a code of it); null for e-mail (tracked per message)" }),
   clicks: t.Integer(),
   clicked: t.Integer({ description: "Recipients who clicked it" }),
 });

@@ -5,8 +5,8 @@
  */
 import { Type } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
-import { controlCampaign, getCampaign, listCampaigns } from "../campaigns/control";
-import { CampaignControlled, CampaignOne, CampaignPage } from "../campaigns/responses";
+import { controlCampaign, getCampaign, getCampaignClicks, listCampaigns } from "../campaigns/control";
+import { CampaignClicksOne, CampaignControlled, CampaignOne, CampaignPage } from "../campaigns/responses";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, requestBody, successResponse } from "../http/openapi";
@@ -93,6 +93,14 @@ export const emailCampaignRoutes = new Elysia({ prefix: "/email/campaigns", tags
   .get("/:id", ({ ctx, params }) => getCampaign(ctx, params.id, "email"), {
     params: id,
     detail: { responses: { ...successResponse(CampaignOne), ...errorResponses(404) }, summary: "One e-mail campaign with its per-status counts, progress and cost" },
+  })
+  .get("/:id/clicks", ({ ctx, params }) => getCampaignClicks(ctx, params.id, "email"), {
+    params: id,
+    detail: {
+      responses: { ...successResponse(CampaignClicksOne), ...errorResponses(404) },
+      summary:
+        "Who clicked the campaign's tracked links (each message's links are signed per message): totals, per link, the last 100 who clicked; data null until a click is recorded",
+    },
   })
   .get(
     "/:id/invalid_rows",

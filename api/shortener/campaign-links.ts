@@ -148,7 +148,7 @@ export type CampaignClicks = {
   recipients: number;
   clicked: number;
   clicks: number;
-  links: Array<{ url: string; short_url: string; clicks: number; clicked: number }>;
+  links: Array<{ url: string; short_url: string | null; clicks: number; clicked: number }>;
   people: Array<{ recipient: string; name: string | null; clicks: number; first_at: Date; last_at: Date }>;
 };
 
@@ -191,6 +191,39 @@ export async function campaignClicks(accountId: string, campaignId: string, limi
     links: links.map(({ domain, slug, ...l }) => ({ ...l, short_url: shortUrl(domain, slug) })),
     people,
   };
+}
+
+/**
+ * Who clicked an e-mail campaign's links: e-mail needs no short code (length does not matter
+ * there), each message's links are already tracked and signed per message (ADR 039), so a click
+ * event names its message and so its recipient. The same figures as campaignClicks, from the
+ * campaign's click events; null until one is recorded.
+ */
+export async function emailCampaignClicks(accountId: string, campaignId: string, limit = 100): Promise<CampaignClicks | null> {
+  const clicksOf = `SELECT e.url, e.created_at, m.recipient FROM email_engagements e
+      JOIN messages m ON m.id = e.message_id AND m.account_id = e.account_id AND m.campaign_id = e.campaign_id
+     WHERE e.campaign_id = $1 AND e.account_id = $2 AND e.kind = 'click'`;
+  const [totals] = await rows<{ recipients: number; clicked: number; clicks: number }>(
+    `SELECT (SELECT count(DISTINCT recipient)::int FROM messages WHERE campaign_id = $1 AND account_id = $2 AND status NOT IN ('optout', 'rejected')) AS recipients,
+            count(DISTINCT k.recipient)::int AS clicked, count(*)::int AS clicks
+       FROM (${clicksOf}) k`,
+    [campaignId, accountId],
+  );
+  if (!totals || totals.clicks === 0) return null;
+  const links = await rows<{ url: string; clicks: number; clicked: number }>(
+    `SELECT k.url, count(*)::int AS clicks, count(DISTINCT k.recipient)::int AS clicked FROM (${clicksOf}) k GROUP BY k.url ORDER BY count(*) DESC, k.url LIMIT 50`,
+    [campaignId, accountId],
+  );
+  const people = await rows<CampaignClicks["people"][number]>(
+    `SELECT p.recipient, p.clicks, p.first_at, p.last_at,
+            (SELECT NULLIF(btrim(concat_ws(' ', ct.first_name, ct.last_name)), '') FROM contacts ct
+              WHERE ct.account_id = $2 AND ct.email = p.recipient ORDER BY ct.created_at LIMIT 1) AS name
+       FROM (SELECT k.recipient, count(*)::int AS clicks, min(k.created_at) AS first_at, max(k.created_at) AS last_at
+               FROM (${clicksOf}) k GROUP BY k.recipient ORDER BY max(k.created_at) DESC, k.recipient LIMIT $3) p
+      ORDER BY p.last_at DESC, p.recipient`,
+    [campaignId, accountId, limit],
+  );
+  return { ...totals, links: links.map((l) => ({ ...l, short_url: null })), people };
 }
 
 export { CODE_SLUG };

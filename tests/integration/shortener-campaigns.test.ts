@@ -9,7 +9,8 @@
  * the option the text goes as written. A custom slug may not take the codes' "_" start. On the web,
  * without JavaScript: the send form's checkbox, and the campaign's "Who clicked" card. A WhatsApp
  * campaign shortens the addresses in its variables' values the same way, in the text and in
- * Graph's template object.
+ * Graph's template object. An e-mail campaign's links are tracked per message already (ADR 039):
+ * its clicks say who clicked the same way.
  */
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -19,6 +20,7 @@ import { query } from "../support/db";
 import { giveOmni, makeGroupWithContacts, setAccount } from "../support/factories";
 import { waitUntil } from "../support/loopback-peer";
 import { connectCloudNumber, digits } from "../support/whatsapp";
+import { rand, receivedHtml, validatedDomain } from "../support/email";
 import { location, signedInCustomer } from "../support/web";
 
 const HOST = "short.localhost";
@@ -311,5 +313,41 @@ describe("WhatsApp campaign links shortened per recipient", () => {
     });
     expect(bad.status).toBe(422);
     expect(bad.body.error.fields).toEqual({ "template.variables": ["Failure to shorten a link: http://10.0.0.1/x"] });
+  });
+});
+
+describe("e-mail campaign: who clicked its tracked links", () => {
+  it("a group's e-mail campaign: a recipient's click on its signed link is named on the campaign's clicks (with the contact's name); nothing before a click", async () => {
+    const p = await registerPerson("shortcampmail");
+    await setAccount(p.accountId, { balance: 10_000 });
+    const token = (await login(p.email, p.password)).token;
+    const { domain } = await validatedDomain(token);
+    const tag = rand();
+    const [ana, bia] = [`ana-${tag}@destino.test`, `bia-${tag}@destino.test`];
+    const { groupId } = await makeGroupWithContacts(p.accountId, `Mail ${tag}`, [
+      { firstName: "Ana", email: ana },
+      { firstName: "Bia", email: bia },
+    ]);
+    const res = await api("/api/email/campaigns", {
+      token,
+      body: {
+        from: `ofertas@${domain}`,
+        group_id: groupId,
+        subject: "Novidades",
+        html: '<p>Olá {{first_name}}! <a href="https://loja.example/novidades">Ver</a></p>',
+        text: "Olá",
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.data.campaign_id;
+    expect((await api(`/api/email/campaigns/${id}/clicks`, { token })).body).toEqual({ data: null });
+    const html = await receivedHtml(bia);
+    const link = [...html.matchAll(/href\s*=\s*["']([^"']+)["']/g)].map((m) => m[1].replaceAll("&amp;", "&")).find((h) => h.includes("/e/c/"))!;
+    const click = await fetch(link, { redirect: "manual" });
+    expect(click.status).toBe(302);
+    expect(click.headers.get("location")).toBe("https://loja.example/novidades");
+    const clicks = await waitFor("the e-mail click recorded", async () => (await api(`/api/email/campaigns/${id}/clicks`, { token })).body.data);
+    expect(clicks).toMatchObject({ recipients: 2, clicked: 1, clicks: 1, links: [{ url: "https://loja.example/novidades", short_url: null, clicks: 1, clicked: 1 }] });
+    expect(clicks.people.map((x: { recipient: string; name: string }) => [x.recipient, x.name])).toEqual([[bia, "Bia"]]);
   });
 });

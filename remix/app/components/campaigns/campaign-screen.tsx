@@ -196,7 +196,7 @@ function WhoClicked({ clicks }: { clicks: Clicks }) {
             </thead>
             <tbody>
               {clicks.links.map((l) => (
-                <tr key={l.short_url} className="border-b last:border-0">
+                <tr key={l.url} className="border-b last:border-0">
                   <td className="py-2 pr-4 break-all">{l.url}</td>
                   <td className="py-2 pr-4 text-right tabular-nums">{fmt(l.clicked)}</td>
                   <td className="py-2 text-right tabular-nums">{fmt(l.clicks)}</td>
