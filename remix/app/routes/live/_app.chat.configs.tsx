@@ -1,0 +1,12 @@
+/**
+ * /chat/configs: the spec's entry point to the live chat's system configuration (queue, distribution, limits), which lives at /live/configs/system. Checked against
+ * the policy like any screen (a person who may not open it gets /403), then a 302 there, so a
+ * bookmark or a link of the spec's route lands on the one real screen.
+ */
+import { type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { requireRoute } from "~/lib/auth.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRoute(request);
+  return redirect("/live/configs/system");
+}
