@@ -41,6 +41,7 @@ import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
 import { customerRoutes } from "./customers/routes";
+import { supportApi } from "./support/routes";
 import { seatRoutes } from "./seats/routes";
 import { productRoutes } from "./products/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
@@ -51,6 +52,19 @@ import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } 
 /** Plans, billing, usage, customers, agent seats and products as one plugin: one .use less deep for Elysia's types (TS2589 past ~45 in a chain). */
 /** Issue 22's sales tools in one plugin (one more `.use` each on the app type hits TS2589). */
 const salesToolsApi = new Elysia({ name: "sales-tools-api" }).use(lookupApi).use(shortenerApi).use(catalogApi).use(pipelinesApi);
+// Live chat's routes as one plugin: a long chain of .use() in createApp is more than TypeScript's type instantiation depth takes.
+const liveApi = new Elysia({ name: "live-api" })
+  .use(liveRoutes)
+  .use(liveReportRoutes)
+  .use(widgetRoutes)
+  .use(omniConfigRoutes)
+  .use(webchatConfigRoutes)
+  .use(macroRoutes)
+  .use(liveConfigRoutes)
+  .use(channelWebhookRoutes)
+  .use(liveFileRoutes)
+  .use(widgetUploadRoutes)
+  .use(liveChannelRoutes);
 const moneyApi = new Elysia({ name: "money-api" }).use(planRoutes).use(billingApi).use(usageRoutes).use(customerRoutes).use(seatRoutes).use(productRoutes);
 
 export function createApp() {
@@ -99,19 +113,10 @@ export function createApp() {
     .use(urlRoutes)
     .use(providerAdminRoutes)
     .use(whatsappAdminRoutes)
-    .use(liveRoutes)
-    .use(liveReportRoutes)
-    .use(widgetRoutes)
-    .use(omniConfigRoutes)
-    .use(webchatConfigRoutes)
-    .use(macroRoutes)
-    .use(liveConfigRoutes)
-    .use(channelWebhookRoutes)
-    .use(liveFileRoutes)
-    .use(widgetUploadRoutes)
-    .use(liveChannelRoutes)
+    .use(liveApi)
     .use(flowRoutes)
-    .use(flowStreamRoutes);
+    .use(flowStreamRoutes)
+    .use(supportApi);
   // The OpenAPI document of every route above (./http/openapi); the page at /api/docs shows it.
   self = app;
   return app.get(DOCS_JSON_PATH, () => apiDocument(app), { detail: { hide: true } });

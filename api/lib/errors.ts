@@ -84,6 +84,12 @@ export const ERROR_STATUS = {
   FLOW_STREAM_LIVE: 409,
   /** Cancelling a stream that has already ended. */
   FLOW_STREAM_ENDED: 409,
+  /** A support ticket that is closed takes no more messages (api/support/tickets.ts). */
+  TICKET_CLOSED: 409,
+  /** Only a closed ticket can be rated. */
+  TICKET_NOT_CLOSED: 409,
+  /** A ticket is rated once; a rated ticket is settled. */
+  TICKET_ALREADY_RATED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

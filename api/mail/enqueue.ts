@@ -11,13 +11,25 @@ import { publishJob } from "../jobs/publish";
 
 export const MAIL_STREAM = "jobs:mail";
 
-export type MailTemplate = "verifyEmail" | "resetPassword" | "registerExisting" | "invitation" | "welcomeTrial";
+export type MailTemplate =
+  | "verifyEmail"
+  | "resetPassword"
+  | "registerExisting"
+  | "invitation"
+  | "welcomeTrial"
+  | "ticketOpened"
+  | "ticketAnswered"
+  | "ticketReplied"
+  | "ticketClosed";
+
+/** What a template's texts may name besides the person and the link (a ticket's number and subject…). */
+type MailParams = { name?: string; account?: string; brand?: string; number?: string; subject?: string };
 
 function escapeHtml(s: string) {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-export function renderMail(locale: Locale, template: MailTemplate, params: { name?: string; link: string; account?: string; brand?: string }) {
+export function renderMail(locale: Locale, template: MailTemplate, params: MailParams & { link: string }) {
   const p = { ...params, brand: params.brand ?? "Mensageria" };
   const subject = translate(locale, `mail:${template}.subject`, p);
   const lines = [translate(locale, "mail:greeting", p), translate(locale, `mail:${template}.body`, p)];
@@ -32,7 +44,7 @@ export function renderMail(locale: Locale, template: MailTemplate, params: { nam
   return { subject, text, html };
 }
 
-export async function enqueueMail(ctx: Ctx, to: string, locale: Locale, template: MailTemplate, params: { name?: string; path: string; account?: string; brand?: string }) {
+export async function enqueueMail(ctx: Ctx, to: string, locale: Locale, template: MailTemplate, params: MailParams & { path: string }) {
   const link = new URL(params.path, env().APP_URL).toString();
   const { subject, text, html } = renderMail(locale, template, { ...params, name: params.name || to.split("@")[0], link });
   const row = await OutboundEmail.create({ toAddress: to, subject, html, textBody: text, accountId: ctx.actor?.accountId ?? null }, { transaction: ctx.transaction });

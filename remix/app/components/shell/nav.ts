@@ -16,6 +16,7 @@ export const NAV: NavGroup[] = [
       { key: "home", href: "/", icon: "home" },
       { key: "notifications", href: "/notifications", icon: "bell" },
       { key: "allCampaigns", href: "/campaigns", icon: "megaphone" },
+      { key: "support", href: "/support", icon: "chat" },
     ],
   },
   { key: "relationship", items: [{ key: "contacts", href: "/contacts", icon: "contacts" }] },
@@ -179,6 +180,7 @@ export const NAV: NavGroup[] = [
     items: [
       { key: "whitelabel", href: "/admin/whitelabel", icon: "palette" },
       { key: "adminCustomers", href: "/admin/customers", icon: "users" },
+      { key: "adminTickets", href: "/admin/tickets", icon: "chat" },
       { key: "adminAntifraud", href: "/admin/antifraud", icon: "shield" },
       { key: "adminProviders", href: "/admin/providers", icon: "send" },
       { key: "adminWhatsappStat", href: "/admin/whatsapp/reports/stat", icon: "report" },
