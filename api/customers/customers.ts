@@ -35,7 +35,7 @@ const KEY_MAX = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whose customers the actor sees: every one (platform staff), a reseller's own, or none (FORBIDDEN). */
-function reach(ctx: SignedInCtx): { parent: string | null } {
+export function reach(ctx: SignedInCtx): { parent: string | null } {
   if (!can(ctx.actor, "/admin/customers")) throw new AppError("FORBIDDEN");
   if (isPlatformStaff(ctx.actor)) return { parent: null };
   if (ctx.actor.accountType === "reseller") return { parent: ctx.actor.accountId };
@@ -45,12 +45,14 @@ function reach(ctx: SignedInCtx): { parent: string | null } {
 /** Whether the actor may adjust balances (the platform's staff); the screens ask it to show the form. */
 export const canAdjust = (ctx: SignedInCtx) => can(ctx.actor, "/admin/customers") && isPlatformStaff(ctx.actor);
 
-type PlanHeld = { service: string; name: string };
+type PlanHeld = { id: string; service: string; name: string };
 type CustomerRow = {
   id: string;
   name: string;
   type: "customer" | "reseller";
   status: "active" | "inactive" | "suspended";
+  corporate_name: string;
+  billing_email: string;
   currency: string;
   balance: string | number;
   credit_limit: string | number;
@@ -59,20 +61,22 @@ type CustomerRow = {
   created_at: Date;
 };
 
-const PLANS_SQL = `coalesce((SELECT json_agg(json_build_object('service', ap.service, 'name', p.name) ORDER BY ap.service)
+const PLANS_SQL = `coalesce((SELECT json_agg(json_build_object('id', p.id, 'service', ap.service, 'name', p.name) ORDER BY ap.service)
     FROM account_plans ap JOIN plans p ON p.id = ap.plan_id
    WHERE ap.account_id = a.id AND ap.starts_at <= now() AND (ap.ends_at IS NULL OR ap.ends_at > now())), '[]'::json)`;
-const CUSTOMER_COLUMNS = `a.id, a.name, a.type, a.status, btrim(a.currency) AS currency, coalesce(b.balance, 0) AS balance, a.credit_limit,
+const CUSTOMER_COLUMNS = `a.id, a.name, a.corporate_name, a.billing_email, a.type, a.status, btrim(a.currency) AS currency, coalesce(b.balance, 0) AS balance, a.credit_limit,
   a.parent_account_id, a.created_at, ${PLANS_SQL} AS plans`;
-/** The accounts that are customers of someone: never the platform itself; a reseller's only its children. */
-const SCOPE_SQL = (parent: string) => `a.type IN ('customer', 'reseller') AND (${parent}::uuid IS NULL OR a.parent_account_id = ${parent}::uuid)`;
+/** The accounts that are customers of someone: never the platform itself nor a deleted one (ADR 063); a reseller's only its children. */
+export const SCOPE_SQL = (parent: string) => `a.type IN ('customer', 'reseller') AND a.deleted_at IS NULL AND (${parent}::uuid IS NULL OR a.parent_account_id = ${parent}::uuid)`;
 
-function customerOut(c: CustomerRow) {
+export function customerOut(c: CustomerRow) {
   const balance = Number(c.balance);
   const creditLimit = Number(c.credit_limit);
   return {
     id: c.id,
     name: c.name,
+    corporate_name: c.corporate_name,
+    billing_email: c.billing_email,
     type: c.type,
     status: c.status,
     currency: c.currency,
@@ -102,7 +106,8 @@ export async function listCustomers(ctx: SignedInCtx, input: unknown) {
   return keyset(found, q.limit, (c) => [c.name, c.id], customerOut);
 }
 
-async function findCustomer(ctx: SignedInCtx, id: string) {
+/** One customer within the actor's reach (FORBIDDEN for who has none, NOT_FOUND outside it or deleted). */
+export async function findCustomer(ctx: SignedInCtx, id: string) {
   const { parent } = reach(ctx);
   if (!UUID.test(id)) throw new AppError("NOT_FOUND");
   const found = await row<CustomerRow & Record<"street" | "number" | "complement" | "district" | "city" | "province" | "postal_code", string | null>>(
@@ -197,7 +202,7 @@ export async function adjustCustomerBalance(ctx: SignedInCtx, id: string, input:
   return sequelize().transaction(async (transaction) => {
     // The balance row locked first: adjustments (and their keys) of one customer go one after the other.
     const customer = await row<{ id: string }>(
-      `SELECT a.id FROM accounts a JOIN account_balances b ON b.account_id = a.id WHERE a.id = $1 AND a.type IN ('customer', 'reseller') FOR UPDATE OF b`,
+      `SELECT a.id FROM accounts a JOIN account_balances b ON b.account_id = a.id WHERE a.id = $1 AND a.type IN ('customer', 'reseller') AND a.deleted_at IS NULL FOR UPDATE OF b`,
       [id],
       { transaction },
     );

@@ -11,7 +11,9 @@ const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Un
 
 export const Customer = t.Object({
   id: t.String({ format: "uuid" }),
-  name: t.String(),
+  name: t.String({ description: "The company (trade) name" }),
+  corporate_name: t.String({ description: "The legal name (razão social); empty when not given" }),
+  billing_email: t.String({ description: "Where invoices are addressed; empty when not given" }),
   type: t.Union([t.Literal("customer"), t.Literal("reseller")]),
   status: t.Union([t.Literal("active"), t.Literal("inactive"), t.Literal("suspended")]),
   currency: t.String({ description: "ISO 4217" }),
@@ -19,7 +21,7 @@ export const Customer = t.Object({
   credit_limit: Type.Integer({ description: "Minor units" }),
   available: Type.Integer({ description: "balance + credit_limit" }),
   parent_account_id: Nullable(t.String({ format: "uuid", description: "The reseller it belongs to" })),
-  plans: t.Array(t.Object({ service: t.String(), name: t.String() }), { description: "Plans held now, by service" }),
+  plans: t.Array(t.Object({ id: t.String({ format: "uuid", description: "The plan" }), service: t.String(), name: t.String() }), { description: "Plans held now, by service" }),
   created_at: DateTime,
 });
 
@@ -74,3 +76,56 @@ export const Adjustment = t.Object({
   data: t.Composite([LedgerEntry, t.Object({ balance_after: Type.Integer({ description: "The customer's balance right after this adjustment, minor units" }) })]),
   replayed: t.Boolean({ description: "True when an Idempotency-Key already used answered its first adjustment (nothing applied again)" }),
 });
+
+/** POST /api/customers: the new customer (as GET /api/customers/{id}) and whether a used Idempotency-Key answered it. */
+export const CreatedCustomer = t.Object({
+  data: CustomerDetail.properties.data,
+  replayed: t.Boolean({ description: "True when the Idempotency-Key was used before: the customer created then, nothing created again" }),
+});
+
+export const Deleted = t.Object({ data: t.Object({ id: t.String({ format: "uuid" }), deleted: t.Literal(true) }) });
+
+export const Attached = t.Object({
+  data: t.Object({
+    outcome: t.Union([t.Literal("attached"), t.Literal("invited")], {
+      description: "attached: the person had a login and is a member now; invited: the invitation e-mail went out",
+    }),
+    email: t.String(),
+    role: t.String(),
+    user_id: Nullable(t.String({ format: "uuid" })),
+    invitation_id: Nullable(t.String({ format: "uuid" })),
+  }),
+});
+
+export const CustomerShortCode = t.Object({
+  id: t.String({ format: "uuid" }),
+  account_id: t.String({ format: "uuid" }),
+  number: t.String({ description: "4 to 8 digits" }),
+  nickname: t.String(),
+  deliverability: t.Array(t.String(), { description: "Carriers it is homologated with" }),
+  status: t.Union([t.Literal("active"), t.Literal("inactive")]),
+  monthly_price: Type.Integer({ description: "What the customer pays for it each month, minor units (an inactive code is not charged)" }),
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+export const OneShortCode = t.Object({ data: CustomerShortCode });
+export const ShortCodeList = t.Object({ data: t.Array(CustomerShortCode, { description: "By number" }), next_cursor: t.Null() });
+export const Released = t.Object({ data: t.Object({ id: t.String({ format: "uuid" }), released: t.Literal(true) }) });
+
+export const CustomerNumber = t.Object({
+  id: t.String({ format: "uuid" }),
+  account_id: t.String({ format: "uuid" }),
+  integration: t.Union([t.Literal("cloud"), t.Literal("onprem")], { description: "Meta's Cloud API or an On-Premises client of a BSP" }),
+  phone_number_id: t.String(),
+  waba_id: Nullable(t.String()),
+  display_phone_number: t.String(),
+  verified_name: t.String(),
+  quality_rating: t.String(),
+  messaging_limit: t.String(),
+  monthly_price: Type.Integer({ description: "Minor units a month" }),
+  templates: Type.Integer({ description: "Message templates submitted from it" }),
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+export const OneNumber = t.Object({ data: CustomerNumber });
+export const NumberList = t.Object({ data: t.Array(CustomerNumber), next_cursor: t.Null() });

@@ -154,36 +154,43 @@ export async function getUser(ctx: SignedInCtx, userId: string) {
 export async function inviteUser(ctx: SignedInCtx, input: unknown) {
   assertManager(ctx);
   const data = validate(inviteSchema, input);
-  return sequelize().transaction(async (transaction) => {
-    const tctx = { ...ctx, transaction };
-    const existing = await User.findOne({ where: { email: data.email }, transaction });
-    if (existing && (await Membership.findOne({ where: { accountId: ctx.actor.accountId, userId: existing.id }, transaction }))) {
-      throw new AppError("ALREADY_MEMBER", { fields: { email: ["errors.ALREADY_MEMBER"] } });
-    }
-    // A new invitation replaces an open one for the same address.
-    await Invitation.destroy({ where: { accountId: ctx.actor.accountId, email: data.email, acceptedAt: null }, transaction });
-    const token = randomToken();
-    const invitation = await Invitation.create(
-      {
-        accountId: ctx.actor.accountId,
-        email: data.email,
-        role: data.role,
-        tokenHash: hashToken(token),
-        invitedBy: ctx.actor.userId,
-        expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-      },
-      { transaction },
-    );
-    const account = await Account.findByPk(ctx.actor.accountId, { transaction });
-    const inviter = await User.findByPk(ctx.actor.userId, { transaction });
-    await enqueueMail(tctx, data.email, existing?.locale ?? inviter?.locale ?? "pt-BR", "invitation", {
-      name: existing?.firstName,
-      account: account?.name,
-      path: `/invitation/${token}`,
-    });
-    await recordAudit(tctx, "users.invited", { meta: { email: data.email, role: data.role } });
-    return { invitation, token };
+  return sequelize().transaction((transaction) => inviteInto({ ...ctx, transaction }, ctx.actor.accountId, data));
+}
+
+/**
+ * The invitation itself, into `accountId` (the actor's own account, or a customer the staff or its
+ * reseller manages: api/customers/admin.ts attachUser, which checks who may): the e-mail with the
+ * link, an audit entry. The caller checks the role; ALREADY_MEMBER when the person is in already.
+ */
+export async function inviteInto(tctx: SignedInCtx & { transaction: Transaction }, accountId: string, data: { email: string; role: Role }) {
+  const { transaction } = tctx;
+  const existing = await User.findOne({ where: { email: data.email }, transaction });
+  if (existing && (await Membership.findOne({ where: { accountId, userId: existing.id }, transaction }))) {
+    throw new AppError("ALREADY_MEMBER", { fields: { email: ["errors.ALREADY_MEMBER"] } });
+  }
+  // A new invitation replaces an open one for the same address.
+  await Invitation.destroy({ where: { accountId, email: data.email, acceptedAt: null }, transaction });
+  const token = randomToken();
+  const invitation = await Invitation.create(
+    {
+      accountId,
+      email: data.email,
+      role: data.role,
+      tokenHash: hashToken(token),
+      invitedBy: tctx.actor.userId,
+      expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+    },
+    { transaction },
+  );
+  const account = await Account.findByPk(accountId, { transaction });
+  const inviter = await User.findByPk(tctx.actor.userId, { transaction });
+  await enqueueMail(tctx, data.email, existing?.locale ?? inviter?.locale ?? "pt-BR", "invitation", {
+    name: existing?.firstName,
+    account: account?.name,
+    path: `/invitation/${token}`,
   });
+  await recordAudit(tctx, "users.invited", { accountId, meta: { email: data.email, role: data.role } });
+  return { invitation, token };
 }
 
 export async function revokeInvitation(ctx: SignedInCtx, invitationId: string) {

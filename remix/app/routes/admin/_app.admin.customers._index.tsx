@@ -2,7 +2,7 @@
  * /admin/customers (issue 18, ADR 046): the customer accounts — the platform's staff sees every
  * customer and reseller, a reseller's owner or admin only its own customers — with balance, credit
  * limit, status and plans held; a search by name (a GET form) and keyset pages ("More"). A row opens
- * the customer. No script needed.
+ * the customer; "New customer" opens /admin/customers/create (issue 23). No script needed.
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
@@ -37,6 +37,9 @@ export default function Customers() {
   return (
     <div className="space-y-6">
       <PageHeader description={t("list.description")} />
+      <Link to="/admin/customers/create" className="inline-block text-sm font-medium underline">
+        {t("list.create")}
+      </Link>
       <Form method="get" role="search" className="flex max-w-md items-end gap-2">
         <div className="grid flex-1 gap-1">
           <Label htmlFor="customers-q">{t("list.search")}</Label>
