@@ -4,6 +4,7 @@ import { liveReportRoutes } from "./live/report-routes";
 import { channelWebhookRoutes } from "./live/channel-webhooks";
 import { liveChannelRoutes, liveFileRoutes, widgetUploadRoutes } from "./live/channel-routes";
 import { auditRoutes } from "./audit/routes";
+import { adminAuditRoutes } from "./admin-audit/routes";
 import { Elysia, type AnyElysia } from "elysia";
 import { accountRoutes } from "./accounts/routes";
 import { contactRoutes } from "./contacts/routes";
@@ -51,6 +52,8 @@ import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } 
 /** Plans, billing, usage, customers, agent seats and products as one plugin: one .use less deep for Elysia's types (TS2589 past ~45 in a chain). */
 /** Issue 22's sales tools in one plugin (one more `.use` each on the app type hits TS2589). */
 const salesToolsApi = new Elysia({ name: "sales-tools-api" }).use(lookupApi).use(shortenerApi).use(catalogApi).use(pipelinesApi);
+/** Platform administration: providers and the route map, audit, logs and SMS trackers (one `.use`, TS2589). */
+const platformAdminApi = new Elysia({ name: "platform-admin-api" }).use(providerAdminRoutes).use(adminAuditRoutes);
 const moneyApi = new Elysia({ name: "money-api" }).use(planRoutes).use(billingApi).use(usageRoutes).use(customerRoutes).use(seatRoutes).use(productRoutes);
 
 export function createApp() {
@@ -97,7 +100,7 @@ export function createApp() {
     .use(whatsappWebhookRoutes)
     .use(wordRoutes)
     .use(urlRoutes)
-    .use(providerAdminRoutes)
+    .use(platformAdminApi)
     .use(whatsappAdminRoutes)
     .use(liveRoutes)
     .use(liveReportRoutes)
