@@ -20,6 +20,8 @@ import { POSITION_SQL } from "../sms/cursor";
 const TZ = `'${HISTORY_TIME_ZONE}'`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day (2026-02-31 is not). */
+const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
 const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** Whose entries the actor reads: every account's (platform staff), or a reseller's own and its customers'. */
@@ -50,7 +52,7 @@ const filters = {
   action: optionalText(60).refine((v) => /^[a-z0-9_.]*$/.test(v), { message: "validation.invalid" }),
 };
 
-const optionalDay = optionalText(10).refine((v) => !v || (DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), { message: "validation.date" });
+const optionalDay = optionalText(10).refine((v) => !v || isDay(v), { message: "validation.date" });
 
 export const adminAuditQuerySchema = z
   .object({ ...filters, from: optionalDay, to: optionalDay, ...pageInput })

@@ -16,6 +16,8 @@ import { APP_LOG_SOURCES } from "./constants";
 const TZ = `'${HISTORY_TIME_ZONE}'`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day (2026-02-31 is not). */
+const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
 
 const text = (max: number) =>
   z
@@ -23,7 +25,7 @@ const text = (max: number) =>
     .optional()
     .transform((v) => (v ?? "").trim())
     .refine((v) => v.length <= max, { message: `validation.max::${max}` });
-const day = text(10).refine((v) => !v || (DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), { message: "validation.date" });
+const day = text(10).refine((v) => !v || isDay(v), { message: "validation.date" });
 
 export const appLogQuerySchema = z
   .object({
