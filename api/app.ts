@@ -4,6 +4,7 @@ import { liveReportRoutes } from "./live/report-routes";
 import { channelWebhookRoutes } from "./live/channel-webhooks";
 import { liveChannelRoutes, liveFileRoutes, widgetUploadRoutes } from "./live/channel-routes";
 import { auditRoutes } from "./audit/routes";
+import { adminAuditRoutes } from "./admin-audit/routes";
 import { Elysia, type AnyElysia } from "elysia";
 import { accountRoutes } from "./accounts/routes";
 import { contactRoutes } from "./contacts/routes";
@@ -65,6 +66,8 @@ const liveApi = new Elysia({ name: "live-api" })
   .use(liveFileRoutes)
   .use(widgetUploadRoutes)
   .use(liveChannelRoutes);
+/** Platform administration: providers and the route map, audit, logs and SMS trackers (one `.use`, TS2589). */
+const platformAdminApi = new Elysia({ name: "platform-admin-api" }).use(providerAdminRoutes).use(adminAuditRoutes);
 const moneyApi = new Elysia({ name: "money-api" }).use(planRoutes).use(billingApi).use(usageRoutes).use(customerRoutes).use(seatRoutes).use(productRoutes);
 
 export function createApp() {
@@ -111,7 +114,7 @@ export function createApp() {
     .use(whatsappWebhookRoutes)
     .use(wordRoutes)
     .use(urlRoutes)
-    .use(providerAdminRoutes)
+    .use(platformAdminApi)
     .use(whatsappAdminRoutes)
     .use(liveApi)
     .use(flowRoutes)

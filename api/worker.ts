@@ -15,6 +15,7 @@ import { LOOKUP_STREAM } from "./lookup/services";
 import { channels, dispatchStream } from "./channels/registry";
 import { CLOSE_SETTLE_MS, runBilling } from "./billing/cycles";
 import { every } from "./jobs/every";
+import { pruneAppLogs } from "./app-logs/record";
 import { everyOnce } from "./jobs/lease";
 import { ensureDemoWhatsapp, usesLoopbackPeer } from "./whatsapp/demo";
 import { sweepPolledTemplates } from "./whatsapp/templates";
@@ -116,6 +117,8 @@ const sweeps = [
   // verified, detached and dropped. One run over all workers (advisory lock); ADR 029.
   // Workflow boards: due tasks notify their owner (rows locked, SKIP LOCKED, notified_at stamped with the notification: once per due time).
   every("pipeline due tasks", DUE_SWEEP_MS, () => notifyDueTasks()),
+  // /admin/logs' store kept bounded (ADR 062): 30 days, at most 100,000 rows. Idempotent: workers side by side may both run it.
+  every("app log retention", 10 * 60_000, () => pruneAppLogs()),
   every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),
 ];
 // Partitions ahead from the start, not an hour later.

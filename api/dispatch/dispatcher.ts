@@ -24,6 +24,7 @@ import { returnUnits } from "../products/products";
 import { creditBalance } from "../accounts/balance";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
+import { recordAppLog } from "../app-logs/record";
 import { DeferredSendError, PermanentSendError, ThrottledError, type ChannelAdapter, type OutboundMessage } from "../channels/contract";
 import { adapterForConnection, connectionFor } from "../channels/provider-connections";
 import { adapterFor, channels, defaultProvider, dispatchStream } from "../channels/registry";
@@ -245,6 +246,23 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
 type Submitted = { provider: string; providerMessageId: string };
 
 /**
+ * A provider's refusal or error while sending, kept for /admin/logs (ADR 062): the adapter's code
+ * and message, the channel, provider and message id; never the body or the recipient.
+ */
+function logProviderError(msg: Row, provider: string, e: unknown) {
+  const err = e as { code?: unknown; name?: unknown; message?: unknown };
+  const code = typeof err?.code === "string" ? err.code : typeof err?.name === "string" ? err.name : "ERROR";
+  const kind = e instanceof PermanentSendError ? "permanent" : e instanceof DeferredSendError ? "deferred" : "transient";
+  return recordAppLog({
+    source: "provider",
+    code,
+    message: String(err?.message ?? e),
+    accountId: msg.account_id,
+    detail: { channel: msg.channel, provider, message_id: msg.id, kind },
+  });
+}
+
+/**
  * Steps 2 of a claimed message: the adapter, the provider lookup for a resubmit, the route's rate
  * slot and the submit (throttling waited out). Answers the provider's id, or "failed" when the
  * message was failed (and refunded) for good; throws on a transient error.
@@ -252,7 +270,15 @@ type Submitted = { provider: string; providerMessageId: string };
 async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<Submitted | "failed"> {
   const adapter = await adapterOf(msg);
   if (!adapter) {
-    await failUnsent(msg.id, "no_provider", `No provider is configured for channel ${msg.channel}${msg.provider ? ` (${msg.provider})` : ""}`);
+    const reason = `No provider is configured for channel ${msg.channel}${msg.provider ? ` (${msg.provider})` : ""}`;
+    void recordAppLog({
+      source: "provider",
+      code: "no_provider",
+      message: reason,
+      accountId: msg.account_id,
+      detail: { channel: msg.channel, message_id: msg.id, kind: "permanent" },
+    });
+    await failUnsent(msg.id, "no_provider", reason);
     return "failed";
   }
   // An earlier attempt may have reached the provider before its worker died: ask, don't resubmit.
@@ -284,6 +310,7 @@ async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<
         await pause(bucket, e.retryAfterMs);
         continue;
       }
+      if (!(e instanceof ThrottledError)) void logProviderError(msg, adapter.provider, e);
       if (e instanceof PermanentSendError) {
         await failUnsent(msg.id, e.code, e.message, { status: e.status });
         // What the provider does after such a failure (RCS: the SMS fallback); never fails the dispatch.

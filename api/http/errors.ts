@@ -2,6 +2,7 @@
 import { Elysia, type ValidationError } from "elysia";
 import { AppError, TWO_FACTOR_NOT_CHECKED, isAppError, type FieldErrors } from "../lib/errors";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
+import { pathOnly, recordAppLog } from "../app-logs/record";
 
 export function errorBody(e: AppError, acceptLanguage: string | null) {
   const locale = fromAcceptLanguage(acceptLanguage);
@@ -51,10 +52,23 @@ export function wwwAuthenticate(request: Request): string {
   return `Bearer realm="mensageria"${presented ? ', error="invalid_token"' : ""}`;
 }
 
-export const errors = new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code, request, set }) => {
+/** The account of the signed-in caller, when the error happened after `authenticated` derived it. */
+function accountOf(context: object): string | null {
+  const ctx = (context as { ctx?: { actor?: { accountId?: unknown } } }).ctx;
+  return typeof ctx?.actor?.accountId === "string" ? ctx.actor.accountId : null;
+}
+
+/** An application error kept for /admin/logs (ADR 062): the method, path (no query) and status, never a body. */
+function logAppError(context: object, request: Request, status: number, code: string, message: string) {
+  void recordAppLog({ source: "api", code, message, accountId: accountOf(context), detail: { method: request.method, path: pathOnly(request.url), status } });
+}
+
+export const errors = new Elysia({ name: "errors" }).onError({ as: "global" }, (context) => {
+  const { error, code, request, set } = context;
   const lang = request.headers.get("Accept-Language");
   if (isAppError(error)) {
     set.status = error.status;
+    if (error.status >= 500) logAppError(context, request, error.status, error.code, error.message);
     if (error.code === "TOO_MANY_ATTEMPTS" && error.params?.minutes) set.headers["Retry-After"] = String(Number(error.params.minutes) * 60);
     if (error.status === 401) set.headers["WWW-Authenticate"] = wwwAuthenticate(request);
     return errorBody(error, lang);
@@ -73,5 +87,7 @@ export const errors = new Elysia({ name: "errors" }).onError({ as: "global" }, (
   }
   console.error(error);
   set.status = 500;
+  const e = error as { name?: unknown; code?: unknown; message?: unknown };
+  logAppError(context, request, 500, typeof e?.name === "string" && e.name !== "Error" ? e.name : typeof code === "string" ? code : "ERROR", String(e?.message ?? error));
   return errorBody(new AppError("INTERNAL"), lang);
 });
