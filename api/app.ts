@@ -45,12 +45,15 @@ import { seatRoutes } from "./seats/routes";
 import { productRoutes } from "./products/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
+import { adminSmsRoutes } from "./admin-sms/routes";
 import { onboardingRoutes } from "./onboarding/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
 /** Plans, billing, usage, customers, agent seats and products as one plugin: one .use less deep for Elysia's types (TS2589 past ~45 in a chain). */
 /** Issue 22's sales tools in one plugin (one more `.use` each on the app type hits TS2589). */
 const salesToolsApi = new Elysia({ name: "sales-tools-api" }).use(lookupApi).use(shortenerApi).use(catalogApi).use(pipelinesApi);
+/** Issue 23's platform-wide SMS reports, monitor, sales and analytics (ADR 065). */
+const adminReportsApi = new Elysia({ name: "admin-reports-api" }).use(providerAdminRoutes).use(adminSmsRoutes);
 const moneyApi = new Elysia({ name: "money-api" }).use(planRoutes).use(billingApi).use(usageRoutes).use(customerRoutes).use(seatRoutes).use(productRoutes);
 
 export function createApp() {
@@ -97,7 +100,7 @@ export function createApp() {
     .use(whatsappWebhookRoutes)
     .use(wordRoutes)
     .use(urlRoutes)
-    .use(providerAdminRoutes)
+    .use(adminReportsApi)
     .use(whatsappAdminRoutes)
     .use(liveRoutes)
     .use(liveReportRoutes)
