@@ -47,6 +47,7 @@ import { seatRoutes } from "./seats/routes";
 import { productRoutes } from "./products/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
 import { providerAdminRoutes } from "./providers/routes";
+import { adminSmsRoutes } from "./admin-sms/routes";
 import { onboardingRoutes } from "./onboarding/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
@@ -66,8 +67,8 @@ const liveApi = new Elysia({ name: "live-api" })
   .use(liveFileRoutes)
   .use(widgetUploadRoutes)
   .use(liveChannelRoutes);
-/** Platform administration: providers and the route map, audit, logs and SMS trackers (one `.use`, TS2589). */
-const platformAdminApi = new Elysia({ name: "platform-admin-api" }).use(providerAdminRoutes).use(adminAuditRoutes);
+/** Platform administration: providers and the route map, audit, logs and SMS trackers, platform-wide SMS reports, monitor, sales and analytics (ADR 062, 065; one `.use`, TS2589). */
+const platformAdminApi = new Elysia({ name: "platform-admin-api" }).use(providerAdminRoutes).use(adminAuditRoutes).use(adminSmsRoutes);
 const moneyApi = new Elysia({ name: "money-api" }).use(planRoutes).use(billingApi).use(usageRoutes).use(customerRoutes).use(seatRoutes).use(productRoutes);
 
 export function createApp() {

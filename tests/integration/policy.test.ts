@@ -101,6 +101,10 @@ describe("policy table (spec section 6)", () => {
     expect(decide({ ...customer("owner"), accountType: "reseller" }, "/admin/customers").allowed).toBe(true);
     expect(decide({ ...customer("owner"), accountType: "reseller" }, "/admin/whitelabel").allowed).toBe(true);
     expect(decide({ ...customer("owner"), accountType: "reseller" }, "/admin/plans").allowed).toBe(false);
+    // Their customers' SMS figures (ADR 065); not the platform's monitor or analytics.
+    for (const p of ["/admin/sms/reports", "/admin/sms/dashboard", "/admin/sms/sales"]) expect(decide({ ...customer("admin"), accountType: "reseller" }, p).allowed).toBe(true);
+    for (const p of ["/admin/sms/monitor", "/admin/analytics"]) expect(decide({ ...customer("owner"), accountType: "reseller" }, p).allowed).toBe(false);
+    expect(decide({ ...customer("sales"), accountType: "reseller" }, "/admin/sms/reports").allowed).toBe(false);
   });
 
   it("settings groups: user sees lookup, manager, settings; developer contacts, lookup, manager; billing adds live, settings", () => {

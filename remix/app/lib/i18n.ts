@@ -47,6 +47,7 @@ export const webNamespaces = [
   "pipelines",
   "support",
   "adminAudit",
+  "adminReports",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -198,6 +198,11 @@ export const NAV: NavGroup[] = [
       { key: "adminEmailHistory", href: "/admin/email/reports/history", icon: "history" },
       { key: "adminEmailInsights", href: "/admin/email/reports/insights", icon: "insights" },
       { key: "adminEmailUsage", href: "/admin/email/reports/usage", icon: "usage" },
+      { key: "adminSmsReports", href: "/admin/sms/reports", icon: "report" },
+      { key: "adminSmsDashboard", href: "/admin/sms/dashboard", icon: "chart" },
+      { key: "adminSmsMonitor", href: "/admin/sms/monitor", icon: "insights" },
+      { key: "adminSmsSales", href: "/admin/sms/sales", icon: "usage" },
+      { key: "adminAnalytics", href: "/admin/analytics", icon: "chart" },
     ],
   },
   {
