@@ -41,6 +41,8 @@ import { emailApi } from "./email/api";
 import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
 import { customerRoutes } from "./customers/routes";
+import { adminPlanRoutes, customerPlanRoutes } from "./plans/admin-routes";
+import { adminBillingRoutes } from "./billing/admin-routes";
 import { seatRoutes } from "./seats/routes";
 import { productRoutes } from "./products/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
@@ -51,7 +53,16 @@ import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } 
 /** Plans, billing, usage, customers, agent seats and products as one plugin: one .use less deep for Elysia's types (TS2589 past ~45 in a chain). */
 /** Issue 22's sales tools in one plugin (one more `.use` each on the app type hits TS2589). */
 const salesToolsApi = new Elysia({ name: "sales-tools-api" }).use(lookupApi).use(shortenerApi).use(catalogApi).use(pipelinesApi);
-const moneyApi = new Elysia({ name: "money-api" }).use(planRoutes).use(billingApi).use(usageRoutes).use(customerRoutes).use(seatRoutes).use(productRoutes);
+const moneyApi = new Elysia({ name: "money-api" })
+  .use(planRoutes)
+  .use(billingApi)
+  .use(usageRoutes)
+  .use(customerRoutes)
+  .use(seatRoutes)
+  .use(productRoutes)
+  .use(adminPlanRoutes)
+  .use(customerPlanRoutes)
+  .use(adminBillingRoutes);
 
 export function createApp() {
   let self: AnyElysia | undefined;

@@ -35,7 +35,7 @@ const KEY_MAX = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whose customers the actor sees: every one (platform staff), a reseller's own, or none (FORBIDDEN). */
-function reach(ctx: SignedInCtx): { parent: string | null } {
+export function reach(ctx: SignedInCtx): { parent: string | null } {
   if (!can(ctx.actor, "/admin/customers")) throw new AppError("FORBIDDEN");
   if (isPlatformStaff(ctx.actor)) return { parent: null };
   if (ctx.actor.accountType === "reseller") return { parent: ctx.actor.accountId };
@@ -65,7 +65,7 @@ const PLANS_SQL = `coalesce((SELECT json_agg(json_build_object('service', ap.ser
 const CUSTOMER_COLUMNS = `a.id, a.name, a.type, a.status, btrim(a.currency) AS currency, coalesce(b.balance, 0) AS balance, a.credit_limit,
   a.parent_account_id, a.created_at, ${PLANS_SQL} AS plans`;
 /** The accounts that are customers of someone: never the platform itself; a reseller's only its children. */
-const SCOPE_SQL = (parent: string) => `a.type IN ('customer', 'reseller') AND (${parent}::uuid IS NULL OR a.parent_account_id = ${parent}::uuid)`;
+export const SCOPE_SQL = (parent: string) => `a.type IN ('customer', 'reseller') AND (${parent}::uuid IS NULL OR a.parent_account_id = ${parent}::uuid)`;
 
 function customerOut(c: CustomerRow) {
   const balance = Number(c.balance);
@@ -100,6 +100,18 @@ export async function listCustomers(ctx: SignedInCtx, input: unknown) {
     [parent, q.q ? `%${escapeLike(q.q)}%` : null, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
   );
   return keyset(found, q.limit, (c) => [c.name, c.id], customerOut);
+}
+
+/** A customer in the actor's reach (its id, name and currency); 404 for any other id, 403 for who reaches none (ADR 064's lists and plans). */
+export async function customerInReach(ctx: SignedInCtx, id: string) {
+  const { parent } = reach(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const found = await row<{ id: string; name: string; currency: string }>(
+    `SELECT a.id, a.name, btrim(a.currency) AS currency FROM accounts a WHERE a.id = $2 AND ${SCOPE_SQL("$1")}`,
+    [parent, id],
+  );
+  if (!found) throw new AppError("NOT_FOUND");
+  return found;
 }
 
 async function findCustomer(ctx: SignedInCtx, id: string) {

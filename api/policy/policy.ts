@@ -170,8 +170,8 @@ const PLAN_GATES: Array<[RegExp, PlanPermission]> = [
 /** The omni service (live chat): its screens, departments, and the chatbot flows that answer on its channels and hand off to its queue (ADR 053). */
 const OMNI = /(^|\/)(live|departments|flows)(\/|$)|^\/chat\/reports(\/|$)/;
 
-/** Platform-staff areas under /admin; resellers manage their customers and their branding. */
-const RESELLER_ADMIN = /^\/admin\/(customers|whitelabel)(\/|$)/;
+/** Platform-staff areas under /admin; resellers manage their customers and their branding, and read their customers' products, invoices and short codes (ADR 064). */
+const RESELLER_ADMIN = /^\/admin\/(customers|whitelabel|products|invoices|short-codes)(\/|$)/;
 const STAFF_ROLES: Role[] = ["owner", "admin"];
 /** Staff areas open to more staff roles: the platform's information security does the anti-fraud review. */
 const STAFF_AREA_ROLES: Array<[RegExp, Role[]]> = [[/^\/admin\/antifraud$/, ["owner", "admin", "security"]]];

@@ -45,6 +45,7 @@ export const webNamespaces = [
   "catalog",
   "shortener",
   "pipelines",
+  "adminCatalogue",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

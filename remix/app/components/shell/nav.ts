@@ -179,6 +179,10 @@ export const NAV: NavGroup[] = [
     items: [
       { key: "whitelabel", href: "/admin/whitelabel", icon: "palette" },
       { key: "adminCustomers", href: "/admin/customers", icon: "users" },
+      { key: "adminPlans", href: "/admin/plans", icon: "briefcase" },
+      { key: "adminProducts", href: "/admin/products", icon: "briefcase" },
+      { key: "adminShortCodes", href: "/admin/short-codes", icon: "hash" },
+      { key: "adminInvoices", href: "/admin/invoices", icon: "report" },
       { key: "adminAntifraud", href: "/admin/antifraud", icon: "shield" },
       { key: "adminProviders", href: "/admin/providers", icon: "send" },
       { key: "adminWhatsappStat", href: "/admin/whatsapp/reports/stat", icon: "report" },
