@@ -43,6 +43,8 @@ import { billingApi } from "./billing/routes";
 import { usageRoutes } from "./usage/routes";
 import { customerRoutes } from "./customers/routes";
 import { supportApi } from "./support/routes";
+import { adminPlanRoutes, customerPlanRoutes } from "./plans/admin-routes";
+import { adminBillingRoutes } from "./billing/admin-routes";
 import { seatRoutes } from "./seats/routes";
 import { productRoutes } from "./products/routes";
 import { urlRoutes, wordRoutes } from "./moderation/routes";
@@ -51,7 +53,6 @@ import { adminSmsRoutes } from "./admin-sms/routes";
 import { onboardingRoutes } from "./onboarding/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
-/** Plans, billing, usage, customers, agent seats and products as one plugin: one .use less deep for Elysia's types (TS2589 past ~45 in a chain). */
 /** Issue 22's sales tools in one plugin (one more `.use` each on the app type hits TS2589). */
 const salesToolsApi = new Elysia({ name: "sales-tools-api" }).use(lookupApi).use(shortenerApi).use(catalogApi).use(pipelinesApi);
 // Live chat's routes as one plugin: a long chain of .use() in createApp is more than TypeScript's type instantiation depth takes.
@@ -69,7 +70,17 @@ const liveApi = new Elysia({ name: "live-api" })
   .use(liveChannelRoutes);
 /** Platform administration: providers and the route map, audit, logs and SMS trackers, platform-wide SMS reports, monitor, sales and analytics (ADR 062, 065; one `.use`, TS2589). */
 const platformAdminApi = new Elysia({ name: "platform-admin-api" }).use(providerAdminRoutes).use(adminAuditRoutes).use(adminSmsRoutes);
-const moneyApi = new Elysia({ name: "money-api" }).use(planRoutes).use(billingApi).use(usageRoutes).use(customerRoutes).use(seatRoutes).use(productRoutes);
+/** Plans, billing, usage, customers, agent seats and products, and the platform's plans and invoices (ADR 064) as one plugin: one .use less deep for Elysia's types (TS2589 past ~45 in a chain). */
+const moneyApi = new Elysia({ name: "money-api" })
+  .use(planRoutes)
+  .use(billingApi)
+  .use(usageRoutes)
+  .use(customerRoutes)
+  .use(seatRoutes)
+  .use(productRoutes)
+  .use(adminPlanRoutes)
+  .use(customerPlanRoutes)
+  .use(adminBillingRoutes);
 
 export function createApp() {
   let self: AnyElysia | undefined;

@@ -19,7 +19,7 @@ import { applyPaymentEvent } from "./payments";
 
 const bearer = [{ bearer: [] }];
 
-const Invoice = t.Object({
+export const Invoice = t.Object({
   id: t.String(),
   kind: t.String({ description: "topup (a prepaid balance's top-up) or cycle (a postpaid period's usage)" }),
   status: t.String({ description: "pending, paid or fail" }),
@@ -42,7 +42,7 @@ const Invoice = t.Object({
     { description: "While the invoice can be paid (pending, or a cycle invoice failed for being overdue): how to pay it" },
   ),
 });
-const InvoiceLine = t.Object({
+export const InvoiceLine = t.Object({
   item: t.String({ description: "topup, or a cycle's usage: message, refund, plan_fee, agent" }),
   quantity: t.Integer({ description: "How many postings of that kind" }),
   amount: t.Integer({ description: "Minor units (a refund's is negative); the lines sum to the invoice's amount" }),

@@ -106,6 +106,18 @@ export async function listCustomers(ctx: SignedInCtx, input: unknown) {
   return keyset(found, q.limit, (c) => [c.name, c.id], customerOut);
 }
 
+/** A customer in the actor's reach (its id, name and currency); 404 for any other id, 403 for who reaches none (ADR 064's lists and plans). */
+export async function customerInReach(ctx: SignedInCtx, id: string) {
+  const { parent } = reach(ctx);
+  if (!UUID.test(id)) throw new AppError("NOT_FOUND");
+  const found = await row<{ id: string; name: string; currency: string }>(
+    `SELECT a.id, a.name, btrim(a.currency) AS currency FROM accounts a WHERE a.id = $2 AND ${SCOPE_SQL("$1")}`,
+    [parent, id],
+  );
+  if (!found) throw new AppError("NOT_FOUND");
+  return found;
+}
+
 /** One customer within the actor's reach (FORBIDDEN for who has none, NOT_FOUND outside it or deleted). */
 export async function findCustomer(ctx: SignedInCtx, id: string) {
   const { parent } = reach(ctx);

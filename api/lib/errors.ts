@@ -55,6 +55,8 @@ export const ERROR_STATUS = {
   EXPORT_NOT_READY: 409,
   CAMPAIGN_STATE: 409,
   PROVIDER_IN_USE: 409,
+  /** A plan accounts hold now cannot be deleted (ADR 064): deactivate it instead. */
+  PLAN_IN_USE: 409,
   LIVE_ROOM_LIMIT: 409,
   LIVE_TABULATION_REQUIRED: 422,
   LIVE_ROOM_STATE: 409,

@@ -112,7 +112,15 @@ export async function quotePlanChange(ctx: SignedInCtx, planId: string, now = ne
 export async function changePlan(ctx: SignedInCtx, planId: string, now = new Date()) {
   if (!can(ctx.actor, "/billing/upgrade")) throw new AppError("FORBIDDEN");
   assertCanWrite(ctx.actor, "plans");
-  const accountId = ctx.actor.accountId;
+  return switchPlan(ctx, ctx.actor.accountId, planId, { action: "billing.plan_changed", meta: {} }, now);
+}
+
+/**
+ * The change itself, for the account's own change (above) and the staff's assignment of a plan to a
+ * customer (./customer-plans.ts, ADR 064): the same rules, the same ledger posting (by the person
+ * acting), the audit entry `audit.action` with `audit.meta` added. The caller checked who may.
+ */
+export async function switchPlan(ctx: SignedInCtx, accountId: string, planId: string, audit: { action: string; meta: Record<string, unknown> }, now = new Date()) {
   return sequelize().transaction(async (transaction) => {
     const plan = await planOf(planId, transaction);
     const [account] = await rows<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId], { transaction });
@@ -144,7 +152,7 @@ export async function changePlan(ctx: SignedInCtx, planId: string, now = new Dat
         { transaction },
       );
     }
-    await recordAudit({ ...ctx, transaction }, "billing.plan_changed", { meta: { from: held?.plan_id ?? null, to: plan.id, amount: quote.amount, currency: plan.currency } });
+    await recordAudit({ ...ctx, transaction }, audit.action, { meta: { ...audit.meta, from: held?.plan_id ?? null, to: plan.id, amount: quote.amount, currency: plan.currency } });
     return { plan_id: plan.id, service: plan.service, charged: quote.amount, currency: plan.currency, period_start: periodStart, period_end: periodEnd };
   });
 }

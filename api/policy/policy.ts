@@ -170,8 +170,8 @@ const PLAN_GATES: Array<[RegExp, PlanPermission]> = [
 /** The omni service (live chat): its screens, departments, and the chatbot flows that answer on its channels and hand off to its queue (ADR 053). */
 const OMNI = /(^|\/)(live|departments|flows)(\/|$)|^\/chat\/reports(\/|$)/;
 
-/** Platform-staff areas under /admin; resellers manage their customers and their branding, read their customers' audit (ADR 062) and SMS figures (ADR 065). */
-const RESELLER_ADMIN = /^\/admin\/(customers|whitelabel|audit|sms\/(reports|dashboard|sales))(\/|$)/;
+/** Platform-staff areas under /admin; resellers manage their customers and their branding, and read their customers' audit (ADR 062), products, invoices and short codes (ADR 064) and SMS figures (ADR 065). */
+const RESELLER_ADMIN = /^\/admin\/(customers|whitelabel|audit|products|invoices|short-codes|sms\/(reports|dashboard|sales))(\/|$)/;
 const STAFF_ROLES: Role[] = ["owner", "admin"];
 /** Staff areas open to more staff roles: the platform's information security does the anti-fraud review. */
 const STAFF_AREA_ROLES: Array<[RegExp, Role[]]> = [[/^\/admin\/antifraud$/, ["owner", "admin", "security"]]];

@@ -27,7 +27,7 @@ import { createProductSchema, updateProductSchema } from "./schemas";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type ProductRow = {
+export type ProductRow = {
   id: string;
   account_id: string;
   channel: string;
@@ -44,11 +44,11 @@ type ProductRow = {
   created_at: Date;
   updated_at: Date;
 };
-const COLUMNS = `p.id, p.account_id, p.channel, p.name, p.billing_cycle, btrim(p.currency) AS currency, p.kind, p.credits, p.credits_left, p.price,
+export const COLUMNS = `p.id, p.account_id, p.channel, p.name, p.billing_cycle, btrim(p.currency) AS currency, p.kind, p.credits, p.credits_left, p.price,
   p.period_start, p.period_end, p.status, p.created_at, p.updated_at`;
 
 export type ProductOut = ReturnType<typeof productOut>;
-function productOut(p: ProductRow) {
+export function productOut(p: ProductRow) {
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
   return {
     id: p.id,

@@ -48,6 +48,7 @@ export const webNamespaces = [
   "support",
   "adminAudit",
   "adminReports",
+  "adminCatalogue",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */
