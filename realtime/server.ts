@@ -10,6 +10,7 @@
  *   GET /realtime/sse            the same streams and frames as SSE (unnamed blocks, composite id)
  *   POST /realtime/command       one command frame, answered with its reply (for SSE clients)
  *   GET /realtime/notifications  SSE of the notification stream only (the notification bell)
+ *   GET /realtime/sms-monitor    SSE ticks while the SMS dispatch stream moves (/admin/sms/monitor; platform staff, ./sms-monitor.ts)
  *   GET /realtime/stats          streams, subscribers, connections of this process (platform staff only)
  *
  * Authentication (query, since browsers cannot set headers on either transport):
@@ -36,6 +37,7 @@ import { redeemStreamTicket } from "../api/realtime/tickets";
 import { CLOSE, Connection, formatCursors, runCommand, localConnection, localConnections, parseCursors, type Identity, type Transport } from "./connection";
 import { Feed, StreamHub, isStreamId, type Entry } from "./hub";
 import { holdRevocable, listenForRevocations } from "./revocation";
+import { mayMonitor, smsMonitorSse } from "./sms-monitor";
 import { initModels } from "../models";
 
 // Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
@@ -242,6 +244,12 @@ const server = Bun.serve<WsData>({
         if (!identity || identity.kind !== "agent") return new Response("Unauthorized", { status: 401 });
         const lastId = request.headers.get("Last-Event-ID") ?? url.searchParams.get("last_id");
         return notificationsSse(request, identity, isStreamId(lastId) ? lastId : null);
+      }
+      case "/realtime/sms-monitor": {
+        const identity = await identify(request, url);
+        if (identity?.kind !== "agent") return new Response("Unauthorized", { status: 401 });
+        if (!mayMonitor(identity)) return new Response("Forbidden", { status: 403 });
+        return smsMonitorSse(request, identity, hub);
       }
     }
     return new Response("Not Found", { status: 404 });

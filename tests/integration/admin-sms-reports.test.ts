@@ -8,10 +8,12 @@
  * shows a queue depth the test causes (queued messages of a paused campaign, which nothing sends)
  * and a provider's last-hour figures and errors; the analytics count the channels of the day.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { query } from "../support/db";
 import { makeCampaign, makeMessages, type MessageFields } from "../support/factories";
+import { keysOf, openRedis } from "../support/redis";
 import { DEMO_PASSWORD, location, signIn, type WebClient } from "../support/web";
 
 const spToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
@@ -196,6 +198,42 @@ describe("GET /api/admin/sms/monitor and /api/admin/sms/monitor/analytics", () =
     for (const token of [reseller, owner]) {
       expect((await get("/api/admin/sms/monitor", token)).status).toBe(403);
       expect((await get("/api/admin/sms/monitor/analytics", token)).status).toBe(403);
+    }
+  });
+});
+
+describe("GET /realtime/sms-monitor", () => {
+  it("ticks over the realtime service when the SMS dispatch stream moves; staff only", async () => {
+    const url = (token: string) => `${inject("webUrl")}/realtime/sms-monitor?token=${encodeURIComponent(token)}`;
+    for (const token of [reseller, owner]) expect((await fetch(url(token))).status).toBe(403);
+    expect((await fetch(`${inject("webUrl")}/realtime/sms-monitor`)).status).toBe(401);
+
+    const controller = new AbortController();
+    const res = await fetch(url(staff), { headers: { Accept: "text/event-stream" }, signal: controller.signal });
+    expect(res.status).toBe(200);
+    let text = "";
+    const reading = (async () => {
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          text += decoder.decode(value, { stream: true });
+        }
+      } catch {}
+    })();
+    const redis = openRedis(inject("redisUrl"));
+    try {
+      await expect.poll(() => text.includes(": connected"), { timeout: 10_000 }).toBe(true);
+      expect(text).not.toContain("event: tick");
+      // An entry as the accept's relay writes it (a message id the dispatcher will not find: it acks and drops it).
+      await redis.xadd(keysOf(inject("redisPrefix")).jobStream("messages:sms", 0), "*", "message_id", randomUUID());
+      await expect.poll(() => /event: tick\ndata: \{"entries":\d+\}/.test(text), { timeout: 10_000 }).toBe(true);
+    } finally {
+      controller.abort();
+      await reading;
+      redis.disconnect();
     }
   });
 });

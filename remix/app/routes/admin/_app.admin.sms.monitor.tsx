@@ -3,14 +3,16 @@
  * messages per second per minute of the last minutes, the queue per route and per shard of the
  * dispatch stream (entries, pending, lag, dead letters), the last hour per provider (delivery
  * rate, errors). api/admin-sms/monitor.ts adminSmsMonitor (GET /api/admin/sms/monitor).
- * With JavaScript the loader is read again every MONITOR_REFRESH_SECONDS while the tab is visible
- * (components/live/use-refresh, as /live/dashboard); without it a <noscript> meta refresh and a
- * plain refresh link do the same.
+ * With JavaScript the loader is read again on each tick of the realtime service's
+ * /realtime/sms-monitor (the dispatch stream moved; components/admin-reports/use-monitor-ticks) and
+ * every MONITOR_REFRESH_SECONDS while the tab is visible (deliveries do not touch the stream);
+ * without it a <noscript> meta refresh and a plain refresh link do the same.
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { adminSmsMonitor } from "~api/admin-sms/monitor";
 import { rateOf } from "~/components/admin-reports/parts";
+import { useMonitorTicks } from "~/components/admin-reports/use-monitor-ticks";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { useRefresh } from "~/components/live/use-refresh";
 import { PageHeader } from "~/components/shell/page-header";
@@ -38,6 +40,7 @@ export default function AdminSmsMonitorScreen() {
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation("adminReports");
   useRefresh(MONITOR_REFRESH_SECONDS * 1000);
+  useMonitorTicks();
   const n = (v: number) => formatCount(v, lng);
   const time = (iso: string) => formatDate(iso, lng, true);
   return (
