@@ -21,6 +21,7 @@ import { DEMO_PASSWORD, location, signIn, signedInCustomer, type WebClient, type
 
 process.env.DATABASE_URL = inject("databaseUrl");
 const { errors } = await import("../../api/http/errors");
+const { pruneAppLogs, recordAppLog } = await import("../../api/app-logs/record");
 const { closeDb } = await import("../../models/db");
 
 type Who = WebCustomer & { token: string };
@@ -93,6 +94,12 @@ describe("/admin/audit and GET /api/admin/audit", () => {
       const res = await c.get("/admin/audit");
       expect([res.status, location(res)]).toEqual([302, "/403"]);
     }
+    // In a reseller, only its owner and admin administer: an agent of one is refused too.
+    const resellerAgent = await signedInCustomer("aud-resagent", { role: "agent" });
+    await setAccount(resellerAgent.accountId, { type: "reseller" });
+    const refused = await resellerAgent.client.get("/admin/audit");
+    expect([refused.status, location(refused)]).toEqual([302, "/403"]);
+    expect((await api("/api/admin/audit", { token: await tokenOf(resellerAgent.email) })).status).toBe(403);
   });
 
   it("filters by user, action and days (an invalid day is named beside its field) and pages by keyset", async () => {
@@ -226,6 +233,18 @@ describe("/admin/logs", () => {
     expect(JSON.stringify(row)).not.toMatch(/abcdef123456|hunter2|querysecret/);
     const page = await staffWeb.page(`/admin/logs?q=${marker}`);
     expect(page.html).toContain(marker);
+  });
+});
+
+describe("app_logs retention", () => {
+  it("the worker's sweep deletes what is older than 30 days and keeps the rest", async () => {
+    const marker = `retention${Math.random().toString(36).slice(2)}`;
+    await recordAppLog({ source: "api", code: "OLD", message: `${marker} old` });
+    await recordAppLog({ source: "api", code: "NEW", message: `${marker} new` });
+    await query(`UPDATE app_logs SET created_at = now() - interval '31 days' WHERE message = $1`, [`${marker} old`]);
+    expect(await pruneAppLogs()).toBeGreaterThanOrEqual(1);
+    const left = await query<{ code: string }>(`SELECT code FROM app_logs WHERE message LIKE $1`, [`${marker}%`]);
+    expect(left.map((r) => r.code)).toEqual(["NEW"]);
   });
 });
 
