@@ -7,7 +7,7 @@ import { Button } from "~/components/ui/button";
 import type { FormReply } from "~/lib/forms.server";
 import { useLazyValidate } from "~/lib/lazy-validate";
 import { useTranslation } from "~/lib/react-i18n";
-import { PLAN_CURRENCIES, PLAN_CYCLES, PLAN_PERMISSIONS, PLAN_SERVICES } from "~api/plans/schemas";
+import { PLAN_CURRENCIES, PLAN_CYCLES, PLAN_PERMISSIONS, PLAN_SERVICES } from "~api/plans/constants";
 
 type Checkbox = Parameters<typeof CheckboxField>[0]["field"];
 

@@ -4,7 +4,7 @@
  * values), status and monthly price in reais. Plain HTML: works without JavaScript.
  */
 import type { FieldMetadata } from "@conform-to/react";
-import { CARRIERS } from "~api/customers/schemas";
+import { CARRIERS } from "~api/customers/constants";
 import { SelectField } from "~/components/forms/controls";
 import { TextField, useErrorText } from "~/components/forms/fields";
 import { useTranslation } from "~/lib/react-i18n";

@@ -22,7 +22,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoader
 import { useTranslation } from "~/lib/react-i18n";
 import { adjustCustomerBalance, getCustomer } from "~api/customers/customers";
 import { attachUser, deleteCustomer, isStaff, listCustomerNumbers, listCustomerPeople, listCustomerShortCodes, updateCustomer } from "~api/customers/admin";
-import { ATTACH_ROLES } from "~api/customers/schemas";
+import { ATTACH_ROLES } from "~api/customers/constants";
 import { SelectField } from "~/components/forms/controls";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { IntentForm } from "~/components/forms/intent-form";

@@ -22,7 +22,7 @@ import type { RootData } from "~/root";
 import { endPlanSchema } from "~/forms/admin-catalogue";
 import { managesPlans } from "~api/plans/admin";
 import { endCustomerPlan, getCustomerPlan } from "~api/plans/customer-plans";
-import { PLAN_PERMISSIONS } from "~api/plans/schemas";
+import { PLAN_PERMISSIONS } from "~api/plans/constants";
 
 export const handle = {
   crumb: (data: unknown) => ({ key: "adminCatalogue:crumbs.customerPlan", params: { name: (data as { plan?: { name?: string } } | undefined)?.plan?.name ?? "" } }),

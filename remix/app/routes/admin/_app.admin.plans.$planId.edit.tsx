@@ -21,7 +21,7 @@ import { useTranslation } from "~/lib/react-i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 import { deletePlanSchema, planFormSchema, planInputOf } from "~/forms/admin-catalogue";
 import { deleteAdminPlan, getAdminPlan, updateAdminPlan } from "~api/plans/admin";
-import { PLAN_PERMISSIONS } from "~api/plans/schemas";
+import { PLAN_PERMISSIONS } from "~api/plans/constants";
 
 export const handle = {
   crumb: (data: unknown) => ({ key: "adminCatalogue:crumbs.planEdit", params: { name: (data as { plan?: { name?: string } } | undefined)?.plan?.name ?? "" } }),

@@ -16,7 +16,7 @@ import type { Lng } from "~/lib/i18n";
 import { useTranslation } from "~/lib/react-i18n";
 import type { RootData } from "~/root";
 import { listAdminPlans } from "~api/plans/admin";
-import { PLAN_PERMISSIONS, PLAN_SERVICES } from "~api/plans/schemas";
+import { PLAN_PERMISSIONS, PLAN_SERVICES } from "~api/plans/constants";
 
 export const handle = { crumb: "adminCatalogue:crumbs.plans" };
 

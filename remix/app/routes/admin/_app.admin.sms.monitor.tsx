@@ -59,7 +59,7 @@ export default function AdminSmsMonitorScreen() {
           </Link>
         </Button>
       </div>
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle>{t("monitor.throughput", { minutes: m.minutes })}</CardTitle>
@@ -82,7 +82,7 @@ export default function AdminSmsMonitorScreen() {
             />
           </CardContent>
         </Card>
-        <div className="space-y-4">
+        <div className="min-w-0 space-y-4">
           <Card>
             <CardHeader>
               <CardTitle>{t("monitor.queue")}</CardTitle>
