@@ -187,14 +187,21 @@ export async function attachUser(ctx: SignedInCtx, id: string, input: unknown, n
   });
 }
 
-/** The people of a customer (its page shows who is in it), owners first. */
+/** The people of a customer (its page shows who is in it), owners first, and its open invitations. */
 export async function listCustomerPeople(ctx: SignedInCtx, id: string) {
   const c = await findCustomer(ctx, id);
-  return rows<{ user_id: string; email: string; name: string; role: string }>(
-    `SELECT u.id AS user_id, u.email, btrim(u.first_name || ' ' || u.last_name) AS name, m.role
-       FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1 ORDER BY m.role <> 'owner', u.email`,
-    [c.id],
-  );
+  const [people, invitations] = await Promise.all([
+    rows<{ user_id: string; email: string; name: string; role: string }>(
+      `SELECT u.id AS user_id, u.email, btrim(u.first_name || ' ' || u.last_name) AS name, m.role
+         FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1 ORDER BY m.role <> 'owner', u.email`,
+      [c.id],
+    ),
+    rows<{ id: string; email: string; role: string }>(
+      `SELECT id, email, role FROM invitations WHERE account_id = $1 AND accepted_at IS NULL AND expires_at > now() ORDER BY created_at DESC LIMIT 50`,
+      [c.id],
+    ),
+  ]);
+  return { people, invitations };
 }
 
 // ——— Short codes of a customer ———

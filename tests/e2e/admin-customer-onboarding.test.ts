@@ -44,6 +44,7 @@ describe.skipIf(!hasChromium)("onboarding a customer in Chromium", () => {
     await page.getByLabel("Perfil").selectOption("owner");
     await page.getByRole("button", { name: "Vincular" }).click();
     await page.waitForURL((u) => u.pathname === `/admin/customers/${customerId}`);
+    await page.locator(`[data-invited="${ownerEmail}"]`).waitFor();
 
     // An SMS product.
     await page.getByRole("link", { name: "Contratar produto" }).click();

@@ -168,6 +168,10 @@ describe("search, edit, suspend, attach, delete", () => {
     expect(mail.text_body).toContain("/invitation/");
     const [i] = await query<{ account_id: string; role: string }>(`SELECT account_id::text, role FROM invitations WHERE email = $1`, [email]);
     expect(i).toEqual({ account_id: mine, role: "billing" });
+    const web = await signIn(reseller.email, reseller.password);
+    const page = await web.page(`/admin/customers/${mine}`);
+    expect(page.html).toContain(`data-invited="${email}"`);
+    expect(page.html).toContain(`data-person="${p.email}"`);
 
     const bad = await api(`/api/customers/${mine}/attach`, { token: staff, body: { email: "x", role: "king" }, lang: "en" });
     expect(bad.status).toBe(422);

@@ -401,9 +401,9 @@ function PeopleCard({ people, intent }: { people: CustomerData["people"]; intent
         <CardDescription>{t("people.description")}</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        {people.length ? (
+        {people.people.length ? (
           <ul className="space-y-1 text-sm" data-testid="customer-people">
-            {people.map((p) => (
+            {people.people.map((p) => (
               <li key={p.user_id} data-person={p.email}>
                 {p.name ? `${p.name} · ` : ""}
                 {p.email} — {t(`people.roles.${p.role}`, { defaultValue: p.role })}
@@ -413,6 +413,15 @@ function PeopleCard({ people, intent }: { people: CustomerData["people"]; intent
         ) : (
           <p className="text-sm text-muted-foreground">{t("people.none")}</p>
         )}
+        {people.invitations.length ? (
+          <ul className="space-y-1 text-sm text-muted-foreground" data-testid="customer-invitations">
+            {people.invitations.map((i) => (
+              <li key={i.id} data-invited={i.email}>
+                {t("people.pending", { email: i.email, role: t(`people.roles.${i.role}`, { defaultValue: i.role }) })}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <Form method="post" {...getFormProps(form)} className="space-y-4">
           <CsrfInput />
           <input type="hidden" name="intent" value="attach" />
