@@ -48,9 +48,6 @@ const NOT_BUILT = [
   "/ra/all",
   "/ra/report",
   `/ra/view-ticket/${ID}`,
-  "/integrations",
-  "/integrations/installed",
-  `/integrations/${ID}`,
   "/widget",
   "/live/report",
 ];
