@@ -1,4 +1,5 @@
 /** The API process's application: one Elysia instance per domain under /api, errors mapped once. */
+import { integrationsApi } from "./integrations/routes";
 import { liveRoutes, widgetRoutes } from "./live/routes";
 import { liveReportRoutes } from "./live/report-routes";
 import { channelWebhookRoutes } from "./live/channel-webhooks";
@@ -131,7 +132,8 @@ export function createApp() {
     .use(liveApi)
     .use(flowRoutes)
     .use(flowStreamRoutes)
-    .use(supportApi);
+    .use(supportApi)
+    .use(integrationsApi);
   // The OpenAPI document of every route above (./http/openapi); the page at /api/docs shows it.
   self = app;
   return app.get(DOCS_JSON_PATH, () => apiDocument(app), { detail: { hide: true } });

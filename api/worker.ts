@@ -12,6 +12,7 @@ import { runImport, sweepImports } from "./imports/job";
 import { IMPORT_STREAM } from "./imports/services";
 import { runLookupList, sweepLookupLists } from "./lookup/job";
 import { LOOKUP_STREAM } from "./lookup/services";
+import { failEvent, INTEGRATION_STREAM, processEvent, sweepIntegrationEvents } from "./integrations/events";
 import { channels, dispatchStream } from "./channels/registry";
 import { CLOSE_SETTLE_MS, runBilling } from "./billing/cycles";
 import { every } from "./jobs/every";
@@ -52,6 +53,15 @@ const consumers = [
   startConsumer({ stream: IMPORT_STREAM, group: "importers", batch: 1, handler: (f, meta) => runImport(f.id, meta.touch) }),
   // Number lookup lists (issue 22, ADR 058): one list at a time per shard, in provider batches.
   startConsumer({ stream: LOOKUP_STREAM, group: "lookups", batch: 1, handler: (f, meta) => runLookupList(f.id, meta.touch) }),
+  // Integrations (ADR 066): an e-commerce order event read at the store and sent to the buyer; a store that stays down fails the event.
+  startConsumer({
+    stream: INTEGRATION_STREAM,
+    group: "integrations",
+    concurrency: 4,
+    maxAttempts: 5,
+    handler: (f) => processEvent(f.id),
+    onDead: (f) => failEvent(f.id).then(() => undefined),
+  }),
   // Message pipeline step 2: one consumer group per channel stream, fed by the outbox relay.
   ...startDispatchers(),
   // SMS history exports: one at a time per worker (PostgreSQL streams the CSV; the worker copies bytes).
@@ -86,6 +96,7 @@ const sweeps = [
   everyOnce("mail sweep", env().MAIL_SWEEP_SECONDS * 1000, () => sweepQueuedMail((id) => publishJob(MAIL_STREAM, id, { id }))),
   every("import sweep", env().IMPORT_SWEEP_SECONDS * 1000, sweepImports),
   every("lookup sweep", env().IMPORT_SWEEP_SECONDS * 1000, sweepLookupLists),
+  everyOnce("integration events sweep", env().IMPORT_SWEEP_SECONDS * 1000, sweepIntegrationEvents),
   everyOnce("idempotency key sweep", env().IDEMPOTENCY_SWEEP_SECONDS * 1000, sweepIdempotencyKeys),
   // Scheduled messages: released when due.
   every("schedule release", env().SCHEDULE_SWEEP_MS, releaseDue),

@@ -160,6 +160,8 @@ const schema = z
     GRAPH_API_URL: z.string().url().default("https://graph.facebook.com/v19.0"),
     /** WhatsApp Cloud API (Graph) base: Meta's in production; elsewhere, unless set, the simulator's loopback WhatsApp peer. */
     WHATSAPP_API_URL: z.string().url().optional(),
+    /** Nuvemshop's API base (api/integrations/nuvemshop.ts; `{base}/v1/{store_id}/…`): the real one in production; elsewhere, unless set, the simulator's loopback store (api/simulator/nuvemshop.ts). */
+    NUVEMSHOP_API_URL: z.string().url().optional(),
     /**
      * RCS Business Messaging (issue 21, ADR 055; api/channels/rcs/rbm.ts). RBM_SERVICE_ACCOUNT: the
      * platform's Google service-account key (the JSON the Cloud console downloads, on one line), whose
@@ -403,6 +405,7 @@ export type Env = z.infer<typeof schema> & {
   SIMULATOR_WEBHOOK_URL: string;
   SIMULATOR_PAYMENTS_WEBHOOK_URL: string;
   WHATSAPP_API_URL: string;
+  NUVEMSHOP_API_URL: string;
   RBM_WEBHOOK_URL: string;
   /** True when any secret came from DEV_SECRETS_FILE: then every listener stays on loopback. */
   DEV_SECRETS: boolean;
@@ -444,6 +447,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     SIMULATOR_PAYMENTS_WEBHOOK_URL: e.SIMULATOR_PAYMENTS_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/payments/simulator`,
     WHATSAPP_API_URL:
       e.WHATSAPP_API_URL ?? (e.NODE_ENV === "production" ? "https://graph.facebook.com/v19.0" : `${e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`}/whatsapp/v19.0`),
+    NUVEMSHOP_API_URL:
+      e.NUVEMSHOP_API_URL ?? (e.NODE_ENV === "production" ? "https://api.nuvemshop.com.br" : `${e.SIMULATOR_URL ?? `http://127.0.0.1:${e.SIMULATOR_PORT}`}/nuvemshop`),
     RBM_WEBHOOK_URL: e.RBM_WEBHOOK_URL ?? `${apiUrl.replace(/\/+$/, "")}/api/webhooks/rbm`,
     DEV_SECRETS: dev !== undefined,
   };

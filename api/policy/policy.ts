@@ -70,6 +70,8 @@ export const WRITE_ROLES = {
   plans: ["owner", "admin", "billing"],
   /** Prices (with the platform account: `isPlatformStaff`). */
   prices: ["owner", "admin"],
+  /** Installed integrations (store credentials, the messages order events send, test, uninstall; ADR 066). Sales, who reach /integrations too, read them. */
+  integrations: ["owner", "admin"],
 } as const satisfies Record<string, readonly Role[]>;
 export type WriteArea = keyof typeof WRITE_ROLES;
 

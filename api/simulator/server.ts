@@ -38,7 +38,8 @@
  * /whatsapp-onprem/{client} a BSP's WhatsApp Business API clients in the On-Premises shape, with the
  * BSP's template API: ./whatsapp-onprem.ts. Under /rbm, Google's RCS Business Messaging API
  * (agentMessages, capabilities, the token endpoint, signed agent webhooks): ./rbm.ts. Under /hlr,
- * the number lookup provider (batch HLR / number portability, issue 22): ./hlr.ts.
+ * the number lookup provider (batch HLR / number portability, issue 22): ./hlr.ts. Under
+ * /nuvemshop, a Nuvemshop store API with signed order webhooks (integrations, issue 23): ./nuvemshop.ts.
  *
  * On 127.0.0.1:SIMULATOR_SMTP_PORT it is also the e-mail channel's local SMTP peer (a relay and
  * the receiving MTAs: answers by the recipient's local part, verifies DKIM, sends DSN and ARF
@@ -57,6 +58,7 @@ import { whatsappCloudPeer } from "./whatsapp-cloud";
 import { whatsappOnpremPeer } from "./whatsapp-onprem";
 import { rbmPeer } from "./rbm";
 import { hlrPeer } from "./hlr";
+import { nuvemshopPeer } from "./nuvemshop";
 
 const config = env();
 const mix = parseMix(config.SIMULATOR_MIX);
@@ -393,6 +395,9 @@ const server = Bun.serve({
     // The payment provider (Pix charges, the payer's page, signed events): ./psp.ts.
     const psp = await pspPeer(req, pathname);
     if (psp) return psp;
+    // Nuvemshop's store API and its signed order webhooks (integrations): ./nuvemshop.ts.
+    const store = await nuvemshopPeer(req, pathname);
+    if (store) return store;
     return error(404, "not_found", "No such endpoint");
   },
 });

@@ -49,6 +49,7 @@ export const webNamespaces = [
   "adminAudit",
   "adminReports",
   "adminCatalogue",
+  "integrations",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

@@ -213,6 +213,7 @@ export const NAV: NavGroup[] = [
     key: "developer",
     items: [
       { key: "webhooks", href: "/webhooks", icon: "webhook" },
+      { key: "integrations", href: "/integrations", icon: "webhook" },
       { key: "mailbox", href: "/dev/mailbox", icon: "mail" },
     ],
   },

@@ -1,0 +1,12 @@
+/** The integrations' use-cases as the /integrations screens call them (server only: the browser bundle never sees them). */
+export {
+  getIntegration,
+  installIntegration,
+  installSchema,
+  listIntegrationEvents,
+  listIntegrations,
+  testIntegration,
+  uninstallIntegration,
+  updateIntegration,
+  updateSchema,
+} from "~api/integrations/services";
