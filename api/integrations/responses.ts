@@ -3,6 +3,7 @@
  * document; in tests each answer is checked against its schema.
  */
 import { t } from "elysia";
+import { Page } from "../lib/page-schema";
 
 const nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()]);
 const at = t.String({ format: "date-time" });
@@ -35,7 +36,7 @@ export const Integration = t.Object({
   created_at: at,
 });
 export const IntegrationAnswer = t.Object({ data: Integration });
-export const IntegrationList = t.Object({ data: t.Array(Integration) });
+export const IntegrationList = Page(Integration, "The account's installed integrations, newest first");
 
 export const IntegrationEvent = t.Object({
   id: t.String({ format: "uuid" }),
@@ -52,7 +53,7 @@ export const IntegrationEvent = t.Object({
   received_at: at,
   processed_at: nullable(at),
 });
-export const IntegrationEvents = t.Object({ data: t.Array(IntegrationEvent) });
+export const IntegrationEvents = Page(IntegrationEvent, "The newest events received");
 
 export const TestAnswer = t.Object({
   data: t.Object({ order_id: t.String(), phone: nullable(t.String({ description: "Your mobile, where an SMS rule sends" })), email: t.String() }),

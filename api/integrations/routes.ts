@@ -8,6 +8,7 @@ import { Elysia, t } from "elysia";
 import { authenticated } from "../http/auth";
 import { created } from "../http/created";
 import { createdResponse, errorResponses, successResponse, zodBody } from "../http/openapi";
+import { onePage } from "../lib/page";
 import { receiveEvent } from "./events";
 import * as R from "./responses";
 import {
@@ -27,10 +28,10 @@ const anyBody = t.Record(t.String(), t.Any());
 
 export const integrationRoutes = new Elysia({ prefix: "/integrations", tags: ["integrations"], detail: { security: [{ bearer: [] }] } })
   .use(authenticated)
-  .get("", ({ ctx }) => listIntegrations(ctx), {
+  .get("", async ({ ctx }) => onePage((await listIntegrations(ctx)).data), {
     detail: {
       responses: { ...successResponse(R.IntegrationList), ...errorResponses(403) },
-      summary: "The account's installed integrations, newest first (secrets never answered)",
+      summary: "The account's installed integrations, newest first (secrets never answered; one page: an account installs a few)",
     },
   })
   .post(
@@ -85,12 +86,12 @@ export const integrationRoutes = new Elysia({ prefix: "/integrations", tags: ["i
       summary: "Test: a test order at the store for you (your mobile and e-mail); the store posts its order/created and its rule sends you the message",
     },
   })
-  .get("/:id/events", ({ ctx, params, query }) => listIntegrationEvents(ctx, params.id, Number(query.limit ?? 50)), {
+  .get("/:id/events", async ({ ctx, params, query }) => onePage((await listIntegrationEvents(ctx, params.id, Number(query.limit ?? 50))).data), {
     params: id,
     query: t.Object({ limit: t.Optional(t.String({ description: "1 to 200, default 50" })) }),
     detail: {
       responses: { ...successResponse(R.IntegrationEvents), ...errorResponses(403, 404) },
-      summary: "The events received, newest first, each with the text sent, the message it produced and that message's status (or why nothing was sent)",
+      summary: "The newest events received (up to limit, one page), each with the text sent, the message it produced and that message's status (or why nothing was sent)",
     },
   });
 
