@@ -35,6 +35,7 @@ import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./wh
 import { pipelinesApi } from "./pipelines/api";
 import { rcsApi } from "./rcs/api";
 import { lookupApi } from "./lookup/routes";
+import { raRoutes } from "./ra/routes";
 import { catalogApi } from "./catalog/routes";
 import { shortenerApi } from "./shortener/routes";
 import { emailApi } from "./email/api";
@@ -51,7 +52,7 @@ import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } 
 
 /** Plans, billing, usage, customers, agent seats and products as one plugin: one .use less deep for Elysia's types (TS2589 past ~45 in a chain). */
 /** Issue 22's sales tools in one plugin (one more `.use` each on the app type hits TS2589). */
-const salesToolsApi = new Elysia({ name: "sales-tools-api" }).use(lookupApi).use(shortenerApi).use(catalogApi).use(pipelinesApi);
+const salesToolsApi = new Elysia({ name: "sales-tools-api" }).use(lookupApi).use(shortenerApi).use(catalogApi).use(pipelinesApi).use(raRoutes);
 // Live chat's routes as one plugin: a long chain of .use() in createApp is more than TypeScript's type instantiation depth takes.
 const liveApi = new Elysia({ name: "live-api" })
   .use(liveRoutes)

@@ -36,6 +36,7 @@ import { startLiveOutbound } from "./live/outbound";
 import { startFlowRunner, sweepFlows } from "./flows/runtime";
 import { startClickWriter } from "./shortener/clicks";
 import { DUE_SWEEP_MS, notifyDueTasks } from "./pipelines/due-tasks";
+import { syncDue as syncReclameAqui } from "./ra/services";
 import { initModels } from "../models";
 import { watchReadReplica } from "./lib/read-replica";
 
@@ -117,6 +118,8 @@ const sweeps = [
   // Workflow boards: due tasks notify their owner (rows locked, SKIP LOCKED, notified_at stamped with the notification: once per due time).
   every("pipeline due tasks", DUE_SWEEP_MS, () => notifyDueTasks()),
   every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),
+  // Reclame Aqui: each connected account's complaints imported again every RA_SYNC_SECONDS (one worker at a time; ADR 067).
+  everyOnce("reclame aqui sync", Math.min(60_000, env().RA_SYNC_SECONDS * 1000), () => syncReclameAqui(env().RA_SYNC_SECONDS * 1000)),
 ];
 // Partitions ahead from the start, not an hour later.
 void sweeps[sweeps.length - 1].kick();

@@ -70,6 +70,8 @@ export const WRITE_ROLES = {
   plans: ["owner", "admin", "billing"],
   /** Prices (with the platform account: `isPlatformStaff`). */
   prices: ["owner", "admin"],
+  /** Reclame Aqui complaints: answer them and sync, i.e. everyone /ra admits (the connection itself is `account`'s); ADR 067. */
+  ra: ["owner", "admin", "sales"],
 } as const satisfies Record<string, readonly Role[]>;
 export type WriteArea = keyof typeof WRITE_ROLES;
 

@@ -46,6 +46,7 @@ export const webNamespaces = [
   "shortener",
   "pipelines",
   "support",
+  "ra",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */
