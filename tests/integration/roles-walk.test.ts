@@ -164,6 +164,7 @@ describe("roles walk (spec sections 2 and 6)", () => {
       ["users", "PUT", `/api/users/${NONE}`, { firstName: "x" }],
       ["contacts", "POST", `/api/contacts/${NONE}/erase`, undefined],
       ["plans", "POST", `/api/plans/${NONE}/change`, undefined],
+      ["ra", "POST", `/api/ra/complaints/${NONE}/answers`, { visibility: "private", message: "x" }],
     ];
     // Every area whose write needs no data of its own is walked here; the rest (account, owners, prices) in policy.test.ts.
     expect(Object.keys(WRITE_ROLES).filter((a) => !WRITES.some(([area]) => area === a))).toEqual(["owners", "account", "prices"]);
