@@ -37,6 +37,7 @@ import { whatsappAdminRoutes, whatsappRoutes, whatsappWebhookRoutes } from "./wh
 import { pipelinesApi } from "./pipelines/api";
 import { rcsApi } from "./rcs/api";
 import { lookupApi } from "./lookup/routes";
+import { raRoutes } from "./ra/routes";
 import { catalogApi } from "./catalog/routes";
 import { shortenerApi } from "./shortener/routes";
 import { emailApi } from "./email/api";
@@ -55,7 +56,7 @@ import { onboardingRoutes } from "./onboarding/routes";
 import { liveConfigRoutes, macroRoutes, omniConfigRoutes, webchatConfigRoutes } from "./live/config-routes";
 
 /** Issue 22's sales tools in one plugin (one more `.use` each on the app type hits TS2589). */
-const salesToolsApi = new Elysia({ name: "sales-tools-api" }).use(lookupApi).use(shortenerApi).use(catalogApi).use(pipelinesApi);
+const salesToolsApi = new Elysia({ name: "sales-tools-api" }).use(lookupApi).use(shortenerApi).use(catalogApi).use(pipelinesApi).use(raRoutes);
 // Live chat's routes as one plugin: a long chain of .use() in createApp is more than TypeScript's type instantiation depth takes.
 const liveApi = new Elysia({ name: "live-api" })
   .use(liveRoutes)

@@ -38,6 +38,7 @@ import { startLiveOutbound } from "./live/outbound";
 import { startFlowRunner, sweepFlows } from "./flows/runtime";
 import { startClickWriter } from "./shortener/clicks";
 import { DUE_SWEEP_MS, notifyDueTasks } from "./pipelines/due-tasks";
+import { syncDue as syncReclameAqui } from "./ra/services";
 import { initModels } from "../models";
 import { watchReadReplica } from "./lib/read-replica";
 
@@ -131,6 +132,8 @@ const sweeps = [
   // /admin/logs' store kept bounded (ADR 062): 30 days, at most 100,000 rows. Idempotent: workers side by side may both run it.
   every("app log retention", 10 * 60_000, () => pruneAppLogs()),
   every("message partitions", env().MESSAGE_PARTITIONS_SWEEP_SECONDS * 1000, maintainPartitions),
+  // Reclame Aqui: each connected account's complaints imported again every RA_SYNC_SECONDS (one worker at a time; ADR 067).
+  everyOnce("reclame aqui sync", Math.min(60_000, env().RA_SYNC_SECONDS * 1000), () => syncReclameAqui(env().RA_SYNC_SECONDS * 1000)),
 ];
 // Partitions ahead from the start, not an hour later.
 void sweeps[sweeps.length - 1].kick();

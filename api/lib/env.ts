@@ -198,6 +198,14 @@ const schema = z
      */
     LOOKUP_API_URL: z.string().url().optional(),
     LOOKUP_API_KEY: optionalText,
+    /**
+     * Reclame Aqui (issue 23, ADR 067; api/ra/client.ts): the company API's base (token, tickets,
+     * answers). Unset outside production: the simulator's peer (SIMULATOR_URL/ra); unset in
+     * production: connecting answers 502 PROVIDER_UNAVAILABLE.
+     */
+    RA_API_URL: z.string().url().optional(),
+    /** How often the worker syncs each connected account's complaints. */
+    RA_SYNC_SECONDS: z.coerce.number().int().min(10).default(900),
     /** Numbers per provider request of a list lookup (the provider's batch limit). */
     LOOKUP_BATCH: z.coerce.number().int().min(1).max(10000).default(1000),
     /** Provider requests a list lookup keeps in flight at once. */

@@ -72,6 +72,8 @@ export const WRITE_ROLES = {
   prices: ["owner", "admin"],
   /** Installed integrations (store credentials, the messages order events send, test, uninstall; ADR 066). Sales, who reach /integrations too, read them. */
   integrations: ["owner", "admin"],
+  /** Reclame Aqui complaints: answer them and sync, i.e. everyone /ra admits (the connection itself is `account`'s); ADR 067. */
+  ra: ["owner", "admin", "sales"],
 } as const satisfies Record<string, readonly Role[]>;
 export type WriteArea = keyof typeof WRITE_ROLES;
 

@@ -39,7 +39,8 @@
  * BSP's template API: ./whatsapp-onprem.ts. Under /rbm, Google's RCS Business Messaging API
  * (agentMessages, capabilities, the token endpoint, signed agent webhooks): ./rbm.ts. Under /hlr,
  * the number lookup provider (batch HLR / number portability, issue 22): ./hlr.ts. Under
- * /nuvemshop, a Nuvemshop store API with signed order webhooks (integrations, issue 23): ./nuvemshop.ts.
+ * /nuvemshop, a Nuvemshop store API with signed order webhooks (integrations, issue 23): ./nuvemshop.ts. Under /ra,
+ * Reclame Aqui's company ticket API (complaints and their answers, issue 23): ./reclame-aqui.ts.
  *
  * On 127.0.0.1:SIMULATOR_SMTP_PORT it is also the e-mail channel's local SMTP peer (a relay and
  * the receiving MTAs: answers by the recipient's local part, verifies DKIM, sends DSN and ARF
@@ -59,6 +60,7 @@ import { whatsappOnpremPeer } from "./whatsapp-onprem";
 import { rbmPeer } from "./rbm";
 import { hlrPeer } from "./hlr";
 import { nuvemshopPeer } from "./nuvemshop";
+import { raPeer } from "./reclame-aqui";
 
 const config = env();
 const mix = parseMix(config.SIMULATOR_MIX);
@@ -386,6 +388,9 @@ const server = Bun.serve({
     // The number lookup provider (batch HLR / portability): ./hlr.ts.
     const hlr = await hlrPeer(req, pathname);
     if (hlr) return hlr;
+    // Reclame Aqui's company ticket API (complaints, answers): ./reclame-aqui.ts.
+    const ra = await raPeer(req, pathname);
+    if (ra) return ra;
     // What the local SMTP peer received: ./smtp-peer.ts.
     const mail = await smtpPeerInspection(req, pathname);
     if (mail) return mail;

@@ -196,6 +196,8 @@ export async function setup(project: TestProject) {
       EMAIL_DOMAIN_RECHECK_MS: "20000",
       MAIL_SWEEP_SECONDS: "2",
       IMPORT_SWEEP_SECONDS: "2",
+      // Reclame Aqui (ADR 067): the worker syncs a connection not synced for 10 s (its sweep: every 10 s).
+      RA_SYNC_SECONDS: "10",
       IDEMPOTENCY_SWEEP_SECONDS: "2",
       GOOGLE_CLIENT_ID: OAUTH_CLIENT.id,
       GOOGLE_CLIENT_SECRET: OAUTH_CLIENT.secret,

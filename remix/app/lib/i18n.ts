@@ -50,6 +50,7 @@ export const webNamespaces = [
   "adminReports",
   "adminCatalogue",
   "integrations",
+  "ra",
 ] as const;
 
 /** Intl tags for dates, numbers and money. */

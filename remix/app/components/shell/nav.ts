@@ -113,6 +113,15 @@ export const NAV: NavGroup[] = [
       { key: "catalogRegistered", href: "/catalog/list/registered", icon: "send" },
     ],
   },
+  // Reclame Aqui complaints (issue 23, ADR 067).
+  {
+    key: "ra",
+    items: [
+      { key: "raOverview", href: "/ra", icon: "shield" },
+      { key: "raAll", href: "/ra/all", icon: "history" },
+      { key: "raReport", href: "/ra/report", icon: "report" },
+    ],
+  },
   // URL shortener (issue 22).
   {
     key: "shortener",
