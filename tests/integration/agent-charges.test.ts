@@ -143,13 +143,14 @@ describe("agent seats", () => {
     const userId = await makeUser({ firstName: "Davi", lastName: "Semsaldo" });
     await addMember(owner.accountId, userId, { role: "analyst", isAgent: false });
     const count = (await agentEntries(owner.accountId)).length;
-    await setAccount(owner.accountId, { balance: 100, creditLimit: 0 });
+    // Nothing at all: R$ 1,00 covers the rest of the month on its last day (a seat costs 49,90 for the whole month), which once failed this test on 30 November.
+    await setAccount(owner.accountId, { balance: 0, creditLimit: 0 });
     const res = await api(`/api/users/${userId}`, { token, method: "PUT", lang: "en", body: { firstName: "Davi", lastName: "Semsaldo", role: "analyst", isAgent: true } });
     expect(res.status, JSON.stringify(res.body)).toBe(402);
     expect(res.body.error.code).toBe("INSUFFICIENT_BALANCE");
     expect(res.body.error.fields.isAgent).toEqual(["The balance and credit limit do not cover the agent seat for the rest of the month."]);
     expect(await membership(userId)).toMatchObject({ is_agent: false, charged_until: null, agent_since: null });
-    expect(await balanceOf(owner.accountId)).toBe(100);
+    expect(await balanceOf(owner.accountId)).toBe(0);
     expect(await agentEntries(owner.accountId)).toHaveLength(count);
 
     // The users screen's form (no script): 402, the message under the agent box, in Portuguese.

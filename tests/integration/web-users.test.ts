@@ -327,7 +327,7 @@ describe("/users/edit/{id}", () => {
     const { client, userId, accountId } = await freshCustomer("lastowner");
     const page = await client.page(`/users/edit/${userId}`);
     expect(page.res.status).toBe(200);
-    expect(page.html).not.toContain("Suporte"); // no omni plan: no department field
+    // No omni plan: no department field (the sidebar's "Suporte" is the support tickets' link, not a department).
     expect(page.html).not.toContain('name="departmentId"');
 
     const remove = await client.post(`/users/edit/${userId}`, { intent: "remove" });
