@@ -29,6 +29,7 @@ import { customerWebhookRoutes, providerWebhookRoutes } from "./webhooks/routes"
 import { smsRoutes } from "./sms/routes";
 import { campaignRoutes } from "./campaigns/routes";
 import { optoutRoutes } from "./optouts/routes";
+import { messageSettingsRoutes } from "./message-settings/routes";
 import { shortCodeRoutes } from "./shortcodes/routes";
 import { smppRoutes } from "./smpp/routes";
 import { whatsappLegacyRoutes } from "./whatsapp/legacy-routes";
@@ -115,6 +116,7 @@ export function createApp() {
     .use(customerWebhookRoutes)
     .use(smsRoutes)
     .use(optoutRoutes)
+    .use(messageSettingsRoutes)
     .use(shortCodeRoutes)
     .use(campaignRoutes)
     .use(smppRoutes)

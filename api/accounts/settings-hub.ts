@@ -15,6 +15,8 @@ const GROUP_SCREENS: Partial<Record<SettingsGroup, string>> = {
   users: "/users",
   departments: "/departments",
   settings: "/settings",
+  resources: "/settings/resources",
+  messages: "/settings/messages",
   whitelabel: "/admin/whitelabel",
 };
 

@@ -216,20 +216,31 @@ export async function auditInsights(ctx: SignedInCtx, query: unknown, locale = "
     bind.push(q.user);
     where.push(userSql(bind.length));
   }
-  const found = await rows<{ day: string; action: string; user_id: string | null; email: string | null; n: string }>(
-    `SELECT to_char((a.created_at AT TIME ZONE ${TZ})::date, 'YYYY-MM-DD') AS day, a.action, a.user_id, u.email, count(*) AS n
-     FROM audit_logs a LEFT JOIN users u ON u.id = a.user_id
-     WHERE ${where.join(" AND ")} GROUP BY 1, 2, 3, 4`,
+  // One scan, two groupings (per day and action; per day and user): 57k rows at 500k entries a
+  // month instead of 190k of every (day, action, user) (bench/admin-reports.mjs).
+  const found = await rows<{ day: string; action: string | null; user_id: string | null; email: string | null; by_user: number; n: string }>(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, action, user_id, email, GROUPING(action) AS by_user, count(*) AS n
+       FROM (SELECT (a.created_at AT TIME ZONE ${TZ})::date AS day, a.action, a.user_id, u.email
+               FROM audit_logs a LEFT JOIN users u ON u.id = a.user_id
+              WHERE ${where.join(" AND ")}) x
+      GROUP BY GROUPING SETS ((day, action), (day, user_id, email))`,
     bind,
   );
   const days = daysOf(q.from, q.to);
-  const perDay = days.map((d) => found.filter((r) => r.day === d).reduce((s, r) => s + Number(r.n), 0));
+  const byAction = found.filter((r) => Number(r.by_user) === 0);
+  const byUserRows = found.filter((r) => Number(r.by_user) === 1);
+  const dayIndex = new Map(days.map((d, i) => [d, i]));
+  const perDay = days.map(() => 0);
+  for (const r of byAction) {
+    const i = dayIndex.get(r.day);
+    if (i !== undefined) perDay[i] += Number(r.n);
+  }
   const byType = series(
-    found.map((r) => ({ key: r.action, label: auditDescription(locale, r.action), day: r.day, n: r.n })),
+    byAction.map((r) => ({ key: r.action ?? "", label: auditDescription(locale, r.action ?? ""), day: r.day, n: r.n })),
     days,
   );
   const byUser = series(
-    found.map((r) => ({ key: r.user_id ?? "", label: r.email ?? "", day: r.day, n: r.n })),
+    byUserRows.map((r) => ({ key: r.user_id ?? "", label: r.email ?? "", day: r.day, n: r.n })),
     days,
   );
   return { from: q.from, to: q.to, days, per_day: perDay, total: perDay.reduce((s, n) => s + n, 0), by_type: byType, by_user: byUser, account: q.account, user: q.user };

@@ -10,8 +10,7 @@
  * per currency. Revenue is the customer price of the messages the account was charged for and not
  * refunded: every outbound message except those refused before sending (rejected, optout) and
  * those that failed before the provider took them (sent_at unset: the dispatcher refunds them).
- * The provider's cost of a message is kept nowhere (sms_route_connections maps a route to a
- * connection, with no price), so there is no margin: ADR 065.
+ * Sales adds the provider's cost and the margin for platform staff (ADR 070): see adminSmsSales.
  */
 import type { SignedInCtx } from "../lib/context";
 import { replicaRows as rows } from "../lib/sql";
@@ -191,8 +190,16 @@ export async function adminSmsDashboard(ctx: SignedInCtx): Promise<AdminSmsDashb
   return { from, to, today: windowOf(1), last7: windowOf(7), last30: windowOf(30), data, reach: reach.platform ? "platform" : "reseller" };
 }
 
-export type SalesCustomerRow = { account: { id: string; name: string }; currency: string; messages: number; segments: number; revenue: number };
-export type SalesRouteRow = { route: string | null; messages: number; segments: number; revenue: Money[] };
+/**
+ * The provider's cost and the margin of some charged messages in one currency (ADR 070): `cost` is
+ * segments × the cost per segment of the message's provider and route in force when it was sent
+ * (provider_costs), summed; null — "cost unknown" — when any of them has no such cost (not sent
+ * yet, no cost recorded for its provider and route then, or one in another currency), and then no
+ * margin either. `margin_rate`: margin / revenue, 4 decimals (null without revenue).
+ */
+export type Margin = { currency: string; revenue: number; cost: number | null; margin: number | null; margin_rate: number | null; uncosted: number };
+export type SalesCustomerRow = { account: { id: string; name: string }; currency: string; messages: number; segments: number; revenue: number; margin: Margin | null };
+export type SalesRouteRow = { route: string | null; messages: number; segments: number; revenue: Money[]; margin: Margin[] | null };
 export type AdminSmsSales = {
   from: string;
   to: string;
@@ -203,30 +210,70 @@ export type AdminSmsSales = {
   /** The customers with the most revenue (at most TOP_CUSTOMERS). */
   customers: SalesCustomerRow[];
   routes: SalesRouteRow[];
-  /** Provider cost is not kept (ADR 065): no margin can be told. */
-  margin: null;
+  /** Cost and margin per currency; null for a reseller (the platform's cost is not theirs to see). */
+  margin: Margin[] | null;
   reach: "platform" | "reseller";
 };
 
 /**
+ * The cost in force for each message (alias m): each provider_costs row holds from its valid_from
+ * to the next row's of the same provider and route. A LEFT JOIN on the message's provider, route,
+ * currency and sent_at: at most one row matches, none when the cost is unknown.
+ */
+const COSTS_CTE = `k AS (
+  SELECT provider, route, currency, cost_per_segment, valid_from,
+         lead(valid_from) OVER (PARTITION BY provider, route ORDER BY valid_from) AS valid_to
+    FROM provider_costs)`;
+const COST_JOIN = `LEFT JOIN k ON k.provider = m.provider AND k.route = m.route AND k.currency = m.currency
+  AND m.sent_at >= k.valid_from AND (k.valid_to IS NULL OR m.sent_at < k.valid_to)`;
+const COST_SQL = `coalesce(sum(m.segments::bigint * k.cost_per_segment) FILTER (WHERE k.provider IS NOT NULL), 0) AS cost,
+  count(*) FILTER (WHERE k.provider IS NULL) AS uncosted`;
+/** Without cost (a reseller): the same columns, nothing joined. */
+const NO_COST_SQL = `0 AS cost, 0 AS uncosted`;
+
+type CostCols = { cost: string; uncosted: string };
+const rate4 = (part: number, whole: number) => Math.round((part / whole) * 10_000) / 10_000;
+
+function marginOf(currency: string, list: Array<CostCols & { revenue: string }>): Margin {
+  const revenue = list.reduce((s, r) => s + Number(r.revenue), 0);
+  const uncosted = list.reduce((s, r) => s + Number(r.uncosted), 0);
+  const cost = uncosted > 0 ? null : list.reduce((s, r) => s + Number(r.cost), 0);
+  const margin = cost === null ? null : revenue - cost;
+  return { currency, revenue, cost, margin, margin_rate: margin !== null && revenue !== 0 ? rate4(margin, revenue) : null, uncosted };
+}
+
+/** One Margin per currency of `list`, by currency. */
+function marginsOf(list: Array<CostCols & { revenue: string; currency: string }>): Margin[] {
+  const by = new Map<string, typeof list>();
+  for (const r of list) by.set(r.currency, [...(by.get(r.currency) ?? []), r]);
+  return [...by.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, rows]) => marginOf(currency, rows));
+}
+
+/**
  * /admin/sms/sales and GET /api/admin/sms/sales: a period's (default the last 7 São Paulo days, at
  * most 31) SMS revenue — the customer price of the charged, not refunded messages — per customer
- * (the most first) and per route, in reach (or of `account_id`). No margin: ADR 065.
+ * (the most first) and per route, in reach (or of `account_id`). For platform staff also the
+ * provider's cost and the margin (ADR 070), each message costed at its provider and route's cost in
+ * force when it was sent; a reseller sees revenue only (`margin: null`).
  */
 export async function adminSmsSales(ctx: SignedInCtx, input: unknown = {}): Promise<AdminSmsSales> {
   const { reach, from, to, account } = await periodOf(ctx, "sales", input);
   const bind = [reach.parent, account?.id ?? null, from, to];
+  const costed = reach.platform;
   const charged = `${PERIOD} AND ${CHARGED_SQL}`;
+  const withK = costed ? `WITH ${COSTS_CTE}` : "";
+  const join = costed ? COST_JOIN : "";
+  const costCols = costed ? COST_SQL : NO_COST_SQL;
   const [byRoute, byCustomer] = await Promise.all([
-    rows<{ route: string | null; currency: string; n: string; segments: string; revenue: string }>(
-      `SELECT m.route, trim(m.currency) AS currency, count(*) AS n, coalesce(sum(m.segments), 0) AS segments, coalesce(sum(m.price), 0) AS revenue
-         FROM messages m WHERE ${charged} GROUP BY 1, 2`,
+    rows<{ route: string | null; currency: string; n: string; segments: string; revenue: string } & CostCols>(
+      `${withK} SELECT m.route, trim(m.currency) AS currency, count(*) AS n, coalesce(sum(m.segments), 0) AS segments, coalesce(sum(m.price), 0) AS revenue, ${costCols}
+         FROM messages m ${join} WHERE ${charged} GROUP BY 1, 2`,
       bind,
     ),
-    rows<{ id: string; name: string; currency: string; n: string; segments: string; revenue: string }>(
-      `SELECT a.id, a.name, trim(a.currency) AS currency, c.n, c.segments, c.revenue FROM (
-         SELECT m.account_id, count(*) AS n, coalesce(sum(m.segments), 0) AS segments, coalesce(sum(m.price), 0) AS revenue
-           FROM messages m WHERE ${charged} GROUP BY 1) c
+    rows<{ id: string; name: string; currency: string; n: string; segments: string; revenue: string } & CostCols>(
+      `${withK} SELECT a.id, a.name, trim(a.currency) AS currency, c.n, c.segments, c.revenue, c.cost, c.uncosted FROM (
+         SELECT m.account_id, count(*) AS n, coalesce(sum(m.segments), 0) AS segments, coalesce(sum(m.price), 0) AS revenue, ${costCols}
+           FROM messages m ${join} WHERE ${charged} GROUP BY 1) c
          JOIN accounts a ON a.id = c.account_id
         ORDER BY c.revenue DESC, c.n DESC, a.name, a.id LIMIT ${TOP_CUSTOMERS}`,
       bind,
@@ -247,6 +294,7 @@ export async function adminSmsSales(ctx: SignedInCtx, input: unknown = {}): Prom
       messages: Number(r.n),
       segments: Number(r.segments),
       revenue: Number(r.revenue),
+      margin: costed ? marginOf(r.currency, [r]) : null,
     })),
     routes: [...routes.values()]
       .map((list) => ({
@@ -254,9 +302,10 @@ export async function adminSmsSales(ctx: SignedInCtx, input: unknown = {}): Prom
         messages: list.reduce((s, r) => s + Number(r.n), 0),
         segments: list.reduce((s, r) => s + Number(r.segments), 0),
         revenue: addMoney(list.map((r) => ({ currency: r.currency, amount: Number(r.revenue) }))),
+        margin: costed ? marginsOf(list) : null,
       }))
       .sort((a, b) => String(a.route).localeCompare(String(b.route))),
-    margin: null,
+    margin: costed ? marginsOf(byRoute) : null,
     reach: reach.platform ? "platform" : "reseller",
   };
 }

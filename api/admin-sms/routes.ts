@@ -68,6 +68,20 @@ const AdminSmsDashboard = t.Object({
     reach: Reach,
   }),
 });
+const Margin = t.Object(
+  {
+    currency: t.String({ description: "ISO 4217" }),
+    revenue: int({ description: "Minor units" }),
+    cost: nullable(int({ description: "The providers' cost: segments × the cost per segment of each message's provider and route in force when it was sent" })),
+    margin: nullable(int({ description: "revenue − cost" })),
+    margin_rate: nullable(t.Number({ description: "margin / revenue, 4 decimals" })),
+    uncosted: int({
+      description: "Charged messages without a known cost (not sent yet, or no cost recorded for their provider and route then): cost and margin are null when any",
+    }),
+  },
+  { description: "Provider cost and margin in one currency (ADR 070)" },
+);
+const hiddenFromResellers = "; null for a reseller (the platform's cost is not shown to resellers)";
 const AdminSmsSales = t.Object({
   data: t.Object({
     from: day,
@@ -76,11 +90,21 @@ const AdminSmsSales = t.Object({
     revenue: revenueAmounts,
     messages: int(),
     segments: int(),
-    customers: t.Array(t.Object({ account: Account, currency: t.String(), messages: int(), segments: int(), revenue: int() }), {
-      description: "The 50 customers with the most revenue",
+    customers: t.Array(
+      t.Object({
+        account: Account,
+        currency: t.String(),
+        messages: int(),
+        segments: int(),
+        revenue: int(),
+        margin: nullable(Margin),
+      }),
+      { description: `The 50 customers with the most revenue; margin${hiddenFromResellers}` },
+    ),
+    routes: t.Array(t.Object({ route: nullable(t.String()), messages: int(), segments: int(), revenue: revenueAmounts, margin: nullable(t.Array(Margin)) }), {
+      description: `Per route; margin per currency${hiddenFromResellers}`,
     }),
-    routes: t.Array(t.Object({ route: nullable(t.String()), messages: int(), segments: int(), revenue: revenueAmounts })),
-    margin: t.Null({ description: "The provider's cost is not kept: no margin (ADR 065)" }),
+    margin: nullable(t.Array(Margin, { description: `Cost and margin per currency${hiddenFromResellers}` })),
     reach: Reach,
   }),
 });
@@ -154,7 +178,10 @@ export const adminSmsRoutes = new Elysia({ prefix: "/admin", tags: ["admin"], de
   })
   .get("/sms/sales", async ({ ctx, query }) => ({ data: await adminSmsSales(ctx, query) }), {
     query: t.Object(period),
-    detail: { responses: successResponse(AdminSmsSales), summary: "SMS revenue (customer price) per customer and per route over a period" },
+    detail: {
+      responses: successResponse(AdminSmsSales),
+      summary: "SMS revenue (customer price) per customer and per route over a period; for platform staff also the providers' cost and the margin",
+    },
   })
   .get("/sms/monitor", async ({ ctx }) => ({ data: await adminSmsMonitor(ctx) }), {
     detail: {

@@ -53,13 +53,13 @@ export async function loadActor(userId: string, wantedAccountId?: string | null,
   if (opts.strict && wantedAccountId) {
     const wanted = memberships.find((x) => x.account_id === wantedAccountId);
     if (!wanted) throw new AppError("ACCOUNT_INFO_FAILED");
-    if (wanted.status !== "active" && !(opts.billing && payable(wanted))) throw new AppError("CLIENT_INACTIVE");
+    if (wanted.status !== "active" && !(opts.billing && payable(wanted))) throw inactive(wanted);
   }
   const usable = memberships.filter((m) => m.status !== "inactive");
   const m = usable.find((x) => x.account_id === wantedAccountId) ?? usable.find((x) => x.account_id === rows[0].current_account_id) ?? usable[0];
   if (!m) throw new AppError("ACCOUNT_INFO_FAILED");
   const suspended = m.status === "suspended";
-  if (suspended && !(opts.billing && payable(m))) throw new AppError("CLIENT_INACTIVE");
+  if (suspended && !(opts.billing && payable(m))) throw inactive(m);
   const services = [...new Set(m.plans.map((p) => p.service))];
   const permissions: Partial<Record<PlanPermission, boolean>> = {};
   for (const p of m.plans) for (const [k, v] of Object.entries(p.permissions ?? {})) if (v) permissions[k as PlanPermission] = true;
@@ -74,6 +74,16 @@ export async function loadActor(userId: string, wantedAccountId?: string | null,
     permissions,
     ...(suspended ? { suspended: true } : {}),
   };
+}
+
+/**
+ * CLIENT_INACTIVE, saying why when the account is suspended: by the platform's staff (`suspended`:
+ * nothing of it works or is sent until they activate it, ADR 063/069) or for an unpaid invoice
+ * (`unpaid`, where billing is not reachable: SMPP, realtime, another account's token).
+ */
+function inactive(m: MembershipRow): AppError {
+  if (m.status !== "suspended") return new AppError("CLIENT_INACTIVE");
+  return new AppError("CLIENT_INACTIVE", { params: { context: m.billing_suspended ? "unpaid" : "suspended" } });
 }
 
 /** Suspended by the billing job for an unpaid invoice: still let in to pay it. */

@@ -36,6 +36,7 @@ import { POSITION_SQL, timeIdCursor } from "../sms/cursor";
 import { can } from "../policy/policy";
 import { CAMPAIGNS_PER_PAGE, controlCampaignSchema, listCampaignsSchema, type CampaignStatus } from "./schemas";
 import { exec, rows } from "../lib/sql";
+import { retryOnConflict } from "../lib/retry-conflict";
 
 /** Message statuses of a campaign that are not finished yet (the campaign is still running). */
 export const UNFINISHED = ["scheduled", "pending", "queued", "sending"];
@@ -253,35 +254,41 @@ export async function getCampaignClicks(ctx: SignedInCtx, id: string, channel: C
 export async function controlCampaign(ctx: SignedInCtx, id: string, input: unknown, channel: CampaignChannel = "sms") {
   canControl(ctx, channel);
   const { status } = validate(controlCampaignSchema, input);
-  const result = await db().transaction(async (transaction) => {
-    const c = await findCampaign(ctx, id, channel, { transaction, lock: true });
-    if (c.status === status) return { changed: false, refunded: 0, canceled: 0, republished: 0 };
-    if (!ALLOWED_FROM[status].includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
-    let refunded = 0;
-    let canceled = 0;
-    let republished = 0;
-    if (status === "paused") {
-      await exec(`UPDATE campaigns SET status = 'paused', updated_at = now() WHERE id = $1`, [c.id], { transaction });
-    } else if (status === "running") {
-      await exec(`UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, [c.id], { transaction });
-      // Entries of paused messages were acked: publish every queued message again (duplicates are harmless).
-      const found = await rows<{ n: string }>(
-        `WITH o AS (
+  // The dispatcher claims a batch of messages in one statement while a cancel fails the rest of the
+  // campaign's: the cancel locks them in id order, and a lock cycle PostgreSQL still finds rolls the
+  // cancel back whole, so it runs again (retryOnConflict) instead of answering an error.
+  const result = await retryOnConflict(() =>
+    db().transaction(async (transaction) => {
+      const c = await findCampaign(ctx, id, channel, { transaction, lock: true });
+      if (c.status === status) return { changed: false, refunded: 0, canceled: 0, republished: 0 };
+      if (!ALLOWED_FROM[status].includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
+      let refunded = 0;
+      let canceled = 0;
+      let republished = 0;
+      if (status === "paused") {
+        await exec(`UPDATE campaigns SET status = 'paused', updated_at = now() WHERE id = $1`, [c.id], { transaction });
+      } else if (status === "running") {
+        await exec(`UPDATE campaigns SET status = 'running', started_at = COALESCE(started_at, now()), updated_at = now() WHERE id = $1`, [c.id], { transaction });
+        // Entries of paused messages were acked: publish every queued message again (duplicates are harmless).
+        const found = await rows<{ n: string }>(
+          `WITH o AS (
            INSERT INTO outbox (topic, payload)
            SELECT $2, jsonb_build_object('message_id', id::text) FROM messages WHERE campaign_id = $1 AND status = 'queued'
            RETURNING 1
          ) SELECT count(*) AS n FROM o`,
-        [c.id, dispatchStream(c.channel)],
-        { transaction },
-      );
-      republished = Number(found[0]?.n ?? 0);
-    } else {
-      await exec(`UPDATE campaigns SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1`, [c.id], { transaction });
-      const [r] = await rows<{ n: string; refunded: string | null; units: Array<{ product_id: string; units: number }> | null }>(
-        `WITH f AS (
-           UPDATE messages SET status = 'failed', failed_at = now(), error_code = 'canceled', error_message = $3, updated_at = now()
-           WHERE campaign_id = $1 AND account_id = $2 AND status IN ('scheduled','pending','queued')
-           RETURNING id, created_at, price, currency, product_id, segments
+          [c.id, dispatchStream(c.channel)],
+          { transaction },
+        );
+        republished = Number(found[0]?.n ?? 0);
+      } else {
+        await exec(`UPDATE campaigns SET status = 'canceled', canceled_at = now(), updated_at = now() WHERE id = $1`, [c.id], { transaction });
+        const [r] = await rows<{ n: string; refunded: string | null; units: Array<{ product_id: string; units: number }> | null }>(
+          `WITH l AS MATERIALIZED (
+           SELECT id, created_at FROM messages WHERE campaign_id = $1 AND account_id = $2 AND status IN ('scheduled','pending','queued') ORDER BY id FOR UPDATE
+         ), f AS (
+           UPDATE messages m SET status = 'failed', failed_at = now(), error_code = 'canceled', error_message = $3, updated_at = now()
+           FROM l WHERE m.id = l.id AND m.created_at = l.created_at AND m.status IN ('scheduled','pending','queued')
+           RETURNING m.id, m.created_at, m.price, m.currency, m.product_id, m.segments
          ), ev AS (
            INSERT INTO message_events (message_id, message_created_at, account_id, status, source, payload)
            SELECT id, created_at, $2, 'failed', 'system', jsonb_build_object('error_code', 'canceled', 'error_message', $3::text, 'campaign_id', $1::text) FROM f
@@ -291,20 +298,21 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
          SELECT count(*) AS n, sum(price) AS refunded,
                 (SELECT json_agg(x) FROM (SELECT product_id, sum(segments)::int AS units FROM f WHERE product_id IS NOT NULL GROUP BY product_id) x) AS units
            FROM f`,
-        [c.id, ctx.actor.accountId, CANCELED_REASON],
-        { transaction },
-      );
-      canceled = Number(r.n);
-      refunded = Number(r.refunded ?? 0);
-      // Messages a product covered give their units back to it (ADR 048): the product row before the balance row, the order an accept locks them in.
-      for (const u of r.units ?? []) await returnUnits(ctx.actor.accountId, u.product_id, u.units, transaction);
-      await creditBalance(ctx.actor.accountId, refunded, transaction, { kind: "refund", reference: `campaign:${c.id}`, reason: "campaign canceled", by: ctx.actor.userId });
-    }
-    await recordAudit({ ...ctx, transaction }, `campaign.${status === "running" ? "resumed" : status}`, {
-      meta: { campaign_id: c.id, previous: c.status, canceled, refunded, republished },
-    });
-    return { changed: true, refunded, canceled, republished };
-  });
+          [c.id, ctx.actor.accountId, CANCELED_REASON],
+          { transaction },
+        );
+        canceled = Number(r.n);
+        refunded = Number(r.refunded ?? 0);
+        // Messages a product covered give their units back to it (ADR 048): the product row before the balance row, the order an accept locks them in.
+        for (const u of r.units ?? []) await returnUnits(ctx.actor.accountId, u.product_id, u.units, transaction);
+        await creditBalance(ctx.actor.accountId, refunded, transaction, { kind: "refund", reference: `campaign:${c.id}`, reason: "campaign canceled", by: ctx.actor.userId });
+      }
+      await recordAudit({ ...ctx, transaction }, `campaign.${status === "running" ? "resumed" : status}`, {
+        meta: { campaign_id: c.id, previous: c.status, canceled, refunded, republished },
+      });
+      return { changed: true, refunded, canceled, republished };
+    }),
+  );
   const out = await getCampaign(ctx, id, channel);
   return { ...out, meta: result };
 }

@@ -18,6 +18,8 @@
  * dead-letters the entry and the message becomes `failed` with the reason. A permanent refusal
  * (PermanentSendError) fails the message at once. Failing a message that never reached the
  * provider refunds its price in the same transaction (`refund` event).
+ * Nothing of an account that is not active (suspended, deleted) is claimed: its due messages fail
+ * `account_suspended` / `account_inactive` and are refunded instead, a batch at a time (./suspended.ts, ADR 069).
  */
 import { liveMessageStatus } from "../live/pipeline";
 import { returnUnits } from "../products/products";
@@ -35,6 +37,7 @@ import { bucketFor, pause, waitForSlot } from "./rate-limit";
 import { recoverLostEntries } from "./recovery";
 import { exec, rows } from "../lib/sql";
 import { GroupCommit } from "../lib/group-commit";
+import { ACCOUNT_ACTIVE, failOfStoppedAccounts, stoppedFailure } from "./suspended";
 
 export const DISPATCH_GROUP = "dispatchers";
 /** error_message of a message failed by a campaign's cancel (a locale key, like accept's reasons). */
@@ -210,14 +213,16 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
   if (!UUID.test(messageId ?? "")) return "skipped";
   // 1. Claim (not while its campaign is paused or canceled).
   const [claimed] = await rows<Row>(
-    `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = $1 AND direction = 'outbound' AND ${CLAIMABLE} AND NOT ${HELD} RETURNING *`,
+    `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = $1 AND direction = 'outbound' AND ${CLAIMABLE} AND NOT ${HELD} AND ${ACCOUNT_ACTIVE} RETURNING *`,
     [messageId],
   );
   let message: Row | undefined = claimed;
   let resubmit = false;
+  let stopped: string | null = null;
   if (!message) {
-    const [current] = await rows<Row & { campaign_status: string | null }>(
-      `SELECT m.*, c.status AS campaign_status FROM messages m LEFT JOIN campaigns c ON c.id = m.campaign_id WHERE m.id = $1`,
+    const [current] = await rows<Row & { campaign_status: string | null; account_status: string }>(
+      `SELECT m.*, c.status AS campaign_status, a.status AS account_status FROM messages m
+         JOIN accounts a ON a.id = m.account_id LEFT JOIN campaigns c ON c.id = m.campaign_id WHERE m.id = $1`,
       [messageId],
     );
     if (!current) return "skipped";
@@ -226,6 +231,8 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
       await failUnsent(current.id, "canceled", CANCELED_REASON);
       return "failed";
     }
+    // Its account stopped (suspended, deleted): a due message fails and is refunded, never sent (ADR 069).
+    if (current.account_status !== "active" && (await failOfStoppedAccounts([current.id])).has(current.id)) return "failed";
     // Paused: ack the entry; resuming the campaign publishes its queued messages again.
     if (current.campaign_status === "paused" && current.status === "queued") return "held";
     // Gone, inbound, not due, or already past `sending` (or `deferred`, retried): nothing to submit (a duplicate publish).
@@ -235,9 +242,10 @@ export async function dispatchMessage(messageId: string, meta: DispatchMeta): Pr
     if (meta.deliveries <= 1 && !meta.recovered) return "skipped";
     message = current; // A redelivery of the entry that claimed it, or a recovered one.
     resubmit = true;
+    stopped = current.account_status !== "active" ? current.account_status : null;
   }
 
-  const result = await submit(message, meta, resubmit);
+  const result = await submit(message, meta, resubmit, stopped);
   if (result === "failed") return "failed";
   await recordSent(message.id, result.provider, result.providerMessageId);
   return "sent";
@@ -265,9 +273,11 @@ function logProviderError(msg: Row, provider: string, e: unknown) {
 /**
  * Steps 2 of a claimed message: the adapter, the provider lookup for a resubmit, the route's rate
  * slot and the submit (throttling waited out). Answers the provider's id, or "failed" when the
- * message was failed (and refunded) for good; throws on a transient error.
+ * message was failed (and refunded) for good; throws on a transient error. `stopped`: the status
+ * of the message's account when it is no longer active (a resubmit): what the provider did not
+ * get is failed and refunded instead of submitted again.
  */
-async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<Submitted | "failed"> {
+async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean, stopped: string | null = null): Promise<Submitted | "failed"> {
   const adapter = await adapterOf(msg);
   if (!adapter) {
     const reason = `No provider is configured for channel ${msg.channel}${msg.provider ? ` (${msg.provider})` : ""}`;
@@ -285,6 +295,11 @@ async function submit(msg: Row, meta: DispatchMeta, resubmit: boolean): Promise<
   if (resubmit && adapter.lookup) {
     const known = await adapter.lookup(msg.id);
     if (known) return { provider: adapter.provider, providerMessageId: known.providerMessageId };
+  }
+  if (stopped) {
+    const { code, reason } = stoppedFailure(stopped);
+    await failUnsent(msg.id, code, reason);
+    return "failed";
   }
   const outbound: OutboundMessage = {
     id: msg.id,
@@ -375,11 +390,14 @@ export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unkno
   const ids = [...new Set(entries.map((e) => e.fields.message_id).filter((id) => UUID.test(id ?? "")))];
   const claimed = ids.length
     ? await rows<Row>(
-        `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = ANY($1::uuid[]) AND direction = 'outbound' AND ${CLAIMABLE} AND NOT ${HELD} RETURNING *`,
+        `UPDATE messages SET status = 'sending', updated_at = now() WHERE id = ANY($1::uuid[]) AND direction = 'outbound' AND ${CLAIMABLE} AND NOT ${HELD} AND ${ACCOUNT_ACTIVE} RETURNING *`,
         [ids],
       )
     : [];
   const mine = new Map(claimed.map((r) => [r.id, r]));
+  // Not claimed: due messages of accounts that stopped fail (refunded) in one statement; the rest go one by one below.
+  const unclaimed = ids.filter((id) => !mine.has(id));
+  const stopped = unclaimed.length ? await failOfStoppedAccounts(unclaimed) : new Set<string>();
   const seen = new Set<string>();
   const writes: Array<Promise<void>> = [];
   const limit = Math.max(1, env().DISPATCH_CONCURRENCY);
@@ -390,7 +408,7 @@ export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unkno
       const id = e.fields.message_id;
       const meta: DispatchMeta = { deliveries: e.deliveries, recovered: e.fields.recovered === "1", touch: e.touch };
       try {
-        if (!UUID.test(id ?? "") || seen.has(id)) continue; // junk, or the same message twice in one batch
+        if (!UUID.test(id ?? "") || seen.has(id) || stopped.has(id)) continue; // junk, the same message twice in one batch, or failed above
         seen.add(id);
         const row = mine.get(id);
         if (!row) {

@@ -21,7 +21,8 @@ const name = z.string().trim().max(120, "validation.maxLength::120").optional();
 export const emailCampaignSchema = z
   .object({
     name,
-    from: address,
+    /** Absent: the account's default sender address (/settings/resources, ADR 071). */
+    from: address.optional(),
     from_name: fromName,
     reply_to: address.optional(),
     subject: subject.optional(),

@@ -34,6 +34,9 @@ import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow } from "../sms
 import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
 import { type CampaignContent, contentVariables } from "./campaign-content";
 import { type EmailCampaignInput, emailCampaignSchema } from "./campaign-schemas";
+import { messageSettingsOf } from "../message-settings/settings";
+import { campaignSchedule } from "../message-settings/apply";
+import { senderOf } from "./send";
 import { EMAIL_PROVIDER } from "./provider";
 import { refreshStatisticsAfterBulk } from "../messages/statistics";
 import { templateForSend } from "./templates";
@@ -68,11 +71,14 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
   if (scheduledAt && scheduledAt.getTime() <= Date.now()) throw fieldError("scheduled_at", "sms.errors.schedulePast");
   if (scheduledAt && scheduledAt.getTime() > Date.now() + MAX_SCHEDULE_DAYS * 86_400_000) throw fieldError("scheduled_at", `sms.errors.scheduleTooFar::${MAX_SCHEDULE_DAYS}`);
   const accountId = ctx.actor.accountId;
-  const domain = data.from.slice(data.from.lastIndexOf("@") + 1);
   const idempotencyKey = opts.idempotencyKey ?? null;
   const hash = createHash("sha256")
     .update(JSON.stringify({ ...data, scheduled_at: scheduledAt?.toISOString() ?? null, file: file?.hash ?? null }))
     .digest("hex");
+  // The account's settings (ADR 071): its default sender when none is named, and the marketing window.
+  const { from, fromName } = await senderOf(accountId, data);
+  const domain = from.slice(from.lastIndexOf("@") + 1);
+  const sendAt = campaignSchedule(await messageSettingsOf(accountId), scheduledAt);
 
   const accepted = await sequelize().transaction(async (transaction) => {
     const t = { transaction };
@@ -173,11 +179,11 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
       html: parts.html?.trim() ? parts.html : null,
       text: parts.text?.trim() ? parts.text : null,
       template_id: tpl?.id ?? null,
-      from_name: data.from_name || null,
+      from_name: fromName || null,
       reply_to: data.reply_to ?? null,
       domain,
     };
-    const status = scheduledAt ? "scheduled" : counts.sendable === 0 ? "completed" : "running";
+    const status = sendAt ? "scheduled" : counts.sendable === 0 ? "completed" : "running";
     const campaign = (await row<{ id: string }>(
       `INSERT INTO campaigns (account_id, channel, name, status, sender, body, source, total, created_by, scheduled_at, started_at, completed_at, content)
        VALUES ($1, 'email', $2, $3, $4, $5, $6::jsonb, $7, $8, $9, CASE WHEN $3 = 'scheduled' THEN NULL ELSE now() END, CASE WHEN $3 = 'completed' THEN now() END, $10::jsonb)
@@ -186,12 +192,12 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
         accountId,
         (data.name || label).slice(0, 120),
         status,
-        data.from,
+        from,
         parts.subject,
         JSON.stringify(campaignSource),
         counts.messages,
         ctx.actor.userId,
-        scheduledAt,
+        sendAt,
         JSON.stringify(content),
       ],
       t,
@@ -210,7 +216,7 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
          RETURNING id, status
        )
        INSERT INTO outbox (topic, payload) SELECT $8, jsonb_build_object('message_id', m.id::text) FROM m WHERE m.status = 'queued'`,
-      [accountId, data.from, EMAIL_PROVIDER, price.pricePerSegment, currency, scheduledAt, campaign.id, dispatchStream("email"), domain, parts.subject],
+      [accountId, from, EMAIL_PROVIDER, price.pricePerSegment, currency, sendAt, campaign.id, dispatchStream("email"), domain, parts.subject],
       t,
     );
     if (file) {
@@ -226,7 +232,7 @@ export async function acceptEmailCampaign(ctx: SignedInCtx, input: unknown, opts
       await exec(`DELETE FROM sms_send_rows WHERE batch_id = $1`, [file.batchId], t);
     }
     const summary = { ...counts, ...(file ? { invalid: file.invalid } : {}) };
-    const answer: EmailCampaignAnswer = { data: { campaign_id: campaign.id, status, total_price: total, currency, scheduled_at: scheduledAt?.toISOString() ?? null, summary } };
+    const answer: EmailCampaignAnswer = { data: { campaign_id: campaign.id, status, total_price: total, currency, scheduled_at: sendAt?.toISOString() ?? null, summary } };
     if (idempotencyKey !== null) {
       await exec(
         `INSERT INTO idempotency_keys (account_id, key, request_hash, response) VALUES ($1, $2, $3, $4::jsonb)`,

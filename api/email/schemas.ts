@@ -101,7 +101,8 @@ export const contentOrTemplate = (v: { template_id?: string; subject?: string; h
 
 export const sendEmailSchema = z
   .object({
-    from: address,
+    /** Absent: the account's default sender address (/settings/resources, ADR 071). */
+    from: address.optional(),
     from_name: fromName,
     reply_to: address.optional(),
     to: z.union([address, z.array(address).min(1, "validation.required").max(MAX_RECIPIENTS, `validation.maxItems::${MAX_RECIPIENTS}`)]),

@@ -14,6 +14,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Transaction } from "sequelize";
 import { sequelize } from "../../models";
+import { messageSettingsOf } from "../message-settings/settings";
 import { debitBalance } from "../accounts/balance";
 import { recordAudit } from "../audit/record";
 import { dispatchStream } from "../channels/registry";
@@ -68,6 +69,17 @@ async function storedAnswer(accountId: string, key: string, hash: string, transa
   return stored.response;
 }
 
+/**
+ * The address a send goes from: its own, else the account's default (/settings/resources, ADR 071)
+ * with the default's display name unless the send names one; 422 on \`from\` when there is neither.
+ */
+export async function senderOf(accountId: string, data: { from?: string; from_name?: string }): Promise<{ from: string; fromName: string | undefined }> {
+  if (data.from) return { from: data.from, fromName: data.from_name };
+  const settings = await messageSettingsOf(accountId);
+  if (!settings.email_from) throw fieldError("from", "validation.required");
+  return { from: settings.email_from, fromName: data.from_name || settings.email_from_name || undefined };
+}
+
 export async function acceptEmail(ctx: SignedInCtx, input: unknown, idempotencyKey: string | null = null): Promise<AcceptedEmails> {
   if (!can(ctx.actor, "/mail/send")) throw new AppError("FORBIDDEN");
   const data: SendEmailInput = validate(sendEmailSchema, input);
@@ -75,11 +87,12 @@ export async function acceptEmail(ctx: SignedInCtx, input: unknown, idempotencyK
   if (scheduledAt && scheduledAt.getTime() <= Date.now()) throw fieldError("scheduled_at", "sms.errors.schedulePast");
   if (scheduledAt && scheduledAt.getTime() > Date.now() + MAX_SCHEDULE_DAYS * 86_400_000) throw fieldError("scheduled_at", `sms.errors.scheduleTooFar::${MAX_SCHEDULE_DAYS}`);
   const recipients = [...new Set(Array.isArray(data.to) ? data.to : [data.to])];
-  const domain = data.from.slice(data.from.lastIndexOf("@") + 1);
   const accountId = ctx.actor.accountId;
   const hash = createHash("sha256")
     .update(JSON.stringify({ ...data, scheduled_at: scheduledAt?.toISOString() ?? null }))
     .digest("hex");
+  const { from, fromName } = await senderOf(accountId, data);
+  const domain = from.slice(from.lastIndexOf("@") + 1);
   return sequelize().transaction(async (transaction) => {
     const t = { transaction };
     if (idempotencyKey !== null) {
@@ -109,7 +122,7 @@ export async function acceptEmail(ctx: SignedInCtx, input: unknown, idempotencyK
       };
     });
     // Each recipient's parts: the request's own, or the template filled with the variables given and the recipient's contact (by address).
-    const base = { from_name: data.from_name || null, reply_to: data.reply_to ?? null, domain };
+    const base = { from_name: fromName || null, reply_to: data.reply_to ?? null, domain };
     let parts: Array<{ body: string; content: EmailContent }>;
     if (data.template_id) {
       const template = await templateForSend(accountId, data.template_id, transaction);
@@ -145,7 +158,7 @@ export async function acceptEmail(ctx: SignedInCtx, input: unknown, idempotencyK
        SELECT m.id, m.created_at, $1, m.status, 'system', jsonb_build_object('price', m.price, 'currency', $5::text) FROM m`,
       [
         accountId,
-        data.from,
+        from,
         parts.map((p) => p.body),
         EMAIL_PROVIDER,
         currency,

@@ -1,5 +1,5 @@
 /**
- * An order event, from the platform's webhook to the buyer's message (issue 23, ADR 066).
+ * An order event, from the platform's webhook to the buyer's message (issue 23, ADR 066, 072).
  *
  * receiveEvent (the public route POST /api/webhooks/integrations/{kind}): the body is read raw;
  * the store it names must be installed (404 otherwise) and the platform's signature over the raw
@@ -8,8 +8,9 @@
  * is answered `duplicate` with nothing queued. A new row is announced on INTEGRATION_STREAM.
  *
  * processEvent (the worker): reads the order at the store through the guarded client, fills the
- * event's rule ({{first_name}}, {{order_number}}, {{total}}, {{tracking_code}}, {{store}}) and
- * sends it to the buyer on the rule's channel (./channels.ts RULE_CHANNELS: the channel's own
+ * event's rule ({{first_name}}, {{order_number}}, {{total}}, {{tracking_code}}, {{store}}: the
+ * text of an SMS or e-mail rule, the template parameters of a WhatsApp one) and sends it to the
+ * buyer on the rule's channel (./channels.ts RULE_CHANNELS: the channel's own
  * accept use-case, as the account's first owner, with the event's Idempotency-Key, so a job run
  * twice writes one message). The row then names the message, or why nothing was sent (rule off,
  * no address of that kind on the order, the send refused). A store that does not answer is
@@ -22,7 +23,9 @@ import { UUID } from "../lib/owned";
 import { exec, row, rows } from "../lib/sql";
 import { RULE_CHANNELS, type RuleSettings } from "./channels";
 import { type Order, platform } from "./platform";
+import { orderVariables } from "./render";
 import { openSecrets } from "./services";
+import type { RuleTemplate } from "./whatsapp-rule";
 
 export const INTEGRATION_STREAM = "jobs:integrations";
 /** A store's event is small. */
@@ -61,21 +64,7 @@ export async function receiveEvent(kind: string, rawBody: string, headers: Heade
   return { result: "queued", event_id: created.id };
 }
 
-/** "12345 → R$ 123,45" in the order's currency, as the buyer reads it (pt-BR). */
-const money = (centavos: number, currency: string) => new Intl.NumberFormat("pt-BR", { style: "currency", currency }).format(centavos / 100);
-
-export function orderVariables(order: Order, store: string): Record<string, string> {
-  return {
-    first_name: order.customer.name.split(/\s+/)[0] ?? "",
-    order_number: order.number,
-    total: money(order.total, /^[A-Z]{3}$/.test(order.currency) ? order.currency : "BRL"),
-    tracking_code: order.trackingCode ?? "",
-    store,
-  };
-}
-
-export const renderRule = (text: string, vars: Record<string, string>) =>
-  text.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? vars[name] : whole));
+export { orderVariables, renderRule } from "./render";
 
 type Work = {
   id: string;
@@ -92,6 +81,8 @@ type Work = {
   channel: string | null;
   subject: string | null;
   text: string | null;
+  template: RuleTemplate | null;
+  number_id: string | null;
   enabled: boolean | null;
   owner: string | null;
 };
@@ -121,7 +112,7 @@ export async function processEvent(id: string): Promise<void> {
   if (!UUID.test(id)) return;
   const [w] = await rows<Work>(
     `SELECT e.id, e.account_id, e.integration_id, e.event, e.order_id, e.status, i.kind, i.external_id, i.name, i.settings, i.secrets,
-            r.channel, r.subject, r.text, r.enabled,
+            r.channel, r.subject, r.text, r.template, r.number_id, r.enabled,
             (SELECT user_id FROM memberships WHERE account_id = e.account_id AND role = 'owner' ORDER BY created_at LIMIT 1) AS owner
        FROM integration_events e
        JOIN integrations i ON i.id = e.integration_id
@@ -130,7 +121,7 @@ export async function processEvent(id: string): Promise<void> {
     [id],
   );
   if (!w || w.status !== "queued") return;
-  if (!w.enabled || !w.channel || !w.text) return void (await finish(id, { status: "skipped", error: "integrations.skip.ruleOff" }));
+  if (!w.enabled || !w.channel) return void (await finish(id, { status: "skipped", error: "integrations.skip.ruleOff" }));
   const channel = Object.hasOwn(RULE_CHANNELS, w.channel) ? RULE_CHANNELS[w.channel as keyof typeof RULE_CHANNELS] : null;
   if (!channel) return void (await finish(id, { status: "skipped", error: "integrations.skip.ruleOff" }));
   let order: Order;
@@ -143,14 +134,15 @@ export async function processEvent(id: string): Promise<void> {
     throw e;
   }
   const vars = orderVariables(order, w.name);
-  const text = renderRule(w.text, vars);
+  const rule = { subject: w.subject ?? "", text: w.text ?? "", template: w.template, number_id: w.number_id };
+  const text = channel.content(rule, vars);
   const to = channel.recipient(order);
   if (!to) return void (await finish(id, { status: "failed", error: `integrations.errors.noRecipient.${w.channel}`, channel: w.channel, text, order_number: order.number }));
   if (!w.owner) return void (await finish(id, { status: "failed", error: "errors.FORBIDDEN", channel: w.channel, text, order_number: order.number }));
   try {
     const actor = await loadActor(w.owner, w.account_id, { strict: true });
-    const messageId = await channel.send(actor, { to, text, subject: renderRule(w.subject || w.name, vars), settings: w.settings, idempotencyKey: `integration-event:${id}` });
-    await finish(id, { status: "sent", channel: w.channel, recipient: to, text, message_id: messageId, order_number: order.number });
+    const sent = await channel.send(actor, { to, rule, vars, fallbackSubject: w.name, settings: w.settings, idempotencyKey: `integration-event:${id}` });
+    await finish(id, { status: "sent", channel: w.channel, recipient: to, text: sent.text, message_id: sent.id, order_number: order.number });
   } catch (e) {
     if (!isAppError(e) || e.status >= 500) throw e;
     await finish(id, { status: "failed", error: errorKey(e), channel: w.channel, recipient: to, text, order_number: order.number });

@@ -9,11 +9,21 @@ const nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Un
 const at = t.String({ format: "date-time" });
 const event = t.Union([t.Literal("order/created"), t.Literal("order/paid"), t.Literal("order/fulfilled")]);
 
+export const RuleTemplate = t.Object({
+  name: t.String({ description: "An approved template of the sending number" }),
+  language: t.String(),
+  variables: t.Array(t.String(), { description: "One value per body variable {{1}}, {{2}}…, each a text with the order's {{variables}}" }),
+  header_variable: t.Optional(t.String({ description: "The text header's variable, when the template has one" })),
+  button_variable: t.Optional(t.String({ description: "The URL button's variable, when the template has one" })),
+});
+
 export const Rule = t.Object({
   event,
-  channel: t.String({ description: "sms or email" }),
-  subject: t.String({ description: "The e-mail's subject ({{variables}} filled); unused on SMS" }),
-  text: t.String({ description: "The message, with {{first_name}}, {{order_number}}, {{total}}, {{tracking_code}}, {{store}}" }),
+  channel: t.String({ description: "sms, email or whatsapp" }),
+  subject: t.String({ description: "The e-mail's subject ({{variables}} filled); unused on SMS and WhatsApp" }),
+  text: t.String({ description: "The message, with {{first_name}}, {{order_number}}, {{total}}, {{tracking_code}}, {{store}}; unused on WhatsApp (the template's text)" }),
+  template: nullable(RuleTemplate),
+  number_id: nullable(t.String({ format: "uuid", description: "WhatsApp: the sending number; null = the account's default WhatsApp number" })),
   enabled: t.Boolean(),
 });
 
@@ -27,7 +37,7 @@ export const Integration = t.Object({
   status_detail: nullable(t.String()),
   settings: t.Object({
     sms_from: nullable(t.String({ description: "The SMS sender (blank: the route's default)" })),
-    email_from: nullable(t.String({ description: "The e-mail sender (an address of a validated domain of the account)" })),
+    email_from: nullable(t.String({ description: "The e-mail sender (an address of a validated domain of the account); null: the account's default address" })),
   }),
   rules: t.Array(Rule),
   webhook_url: t.String({ description: "Where the store posts its order events" }),
@@ -56,7 +66,7 @@ export const IntegrationEvent = t.Object({
 export const IntegrationEvents = Page(IntegrationEvent, "The newest events received");
 
 export const TestAnswer = t.Object({
-  data: t.Object({ order_id: t.String(), phone: nullable(t.String({ description: "Your mobile, where an SMS rule sends" })), email: t.String() }),
+  data: t.Object({ order_id: t.String(), phone: nullable(t.String({ description: "Your mobile, where an SMS or WhatsApp rule sends" })), email: t.String() }),
 });
 export const Deleted = t.Object({ data: t.Object({ id: t.String({ format: "uuid" }), deleted: t.Literal(true) }) });
 export const Received = t.Object({

@@ -62,7 +62,9 @@ export const integrationRoutes = new Elysia({ prefix: "/integrations", tags: ["i
       requestBody: zodBody(updateSchema),
       responses: { ...successResponse(R.IntegrationAnswer), ...errorResponses(403, 404, 422, 502) },
       summary:
-        "Change an integration: new credentials (checked at the store, webhooks re-pointed; blank keeps them), the senders (sms_from, email_from), and rules — each {event, channel, subject, text, enabled} replaces that event's rule",
+        "Change an integration: new credentials (checked at the store, webhooks re-pointed; blank keeps them), the senders (sms_from, email_from; blank: the account's default), and rules — each {event, channel, subject, text, enabled} replaces that event's rule. " +
+        "A whatsapp rule names instead an approved template {name, language, variables: one text per {{n}} with the order's {{variables}}} and optionally number_id (else the account's default number); " +
+        "422 on rules.<n>.template.name when the template is not approved on that number, on rules.<n>.template.variables when the values do not match its variables",
     },
   })
   .delete(

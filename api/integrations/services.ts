@@ -1,5 +1,5 @@
 /**
- * Integrations (issue 23, ADR 066): the account's installed e-commerce platforms (today
+ * Integrations (issue 23, ADR 066, 072): the account's installed e-commerce platforms (today
  * Nuvemshop, ./nuvemshop.ts behind ./platform.ts), the message each order event sends the buyer,
  * the test and the uninstall; what the screens (/integrations…) and the API (/api/integrations)
  * both call. Reading needs the /integrations screen (spec section 6: product roles); changing
@@ -18,8 +18,21 @@ import { exec, row, rows } from "../lib/sql";
 import { validate } from "../lib/validate";
 import { z } from "../lib/zod";
 import { assertCanWrite, can } from "../policy/policy";
-import { ORDER_EVENTS, type OrderEvent, RULE_CHANNEL_NAMES, RULE_SUBJECT_MAX, RULE_TEXT_MAX } from "./constants";
+import { RULE_CHANNELS, type RuleContent } from "./channels";
+import {
+  ORDER_EVENTS,
+  type OrderEvent,
+  RULE_CHANNEL_NAMES,
+  RULE_CONTENT,
+  RULE_PARAM_MAX,
+  RULE_PARAMS_MAX,
+  RULE_SUBJECT_MAX,
+  RULE_TEXT_MAX,
+  type RuleChannelName,
+} from "./constants";
 import { PLATFORM_KINDS, platform, type Secrets } from "./platform";
+import { unknownVariables } from "./render";
+import { type RuleTemplate, type WhatsappRuleChoices, whatsappRuleChoices } from "./whatsapp-rule";
 
 export { RULE_SUBJECT_MAX, RULE_TEXT_MAX, RULE_VARIABLES } from "./constants";
 
@@ -62,13 +75,49 @@ export const installSchema = z.object({
   app_secret: required(200),
 });
 
-export const ruleSchema = z.object({
-  event: z.enum(ORDER_EVENTS, "validation.invalid"),
-  channel: z.enum(RULE_CHANNEL_NAMES, "validation.invalid"),
-  subject: optionalText(RULE_SUBJECT_MAX),
-  text: required(RULE_TEXT_MAX),
-  enabled: checkbox,
+/** One template parameter's value: a short text with the order's {{variables}} (ADR 072). */
+const param = z
+  .string("validation.required")
+  .trim()
+  .min(1, "validation.required")
+  .max(RULE_PARAM_MAX, `validation.maxLength::${RULE_PARAM_MAX}`)
+  .refine((v) => unknownVariables(v).length === 0, "integrations.errors.unknownVariable");
+const optionalParam = z
+  .string()
+  .trim()
+  .max(RULE_PARAM_MAX, `validation.maxLength::${RULE_PARAM_MAX}`)
+  .optional()
+  .transform((v) => v || undefined)
+  .refine((v) => v === undefined || unknownVariables(v).length === 0, "integrations.errors.unknownVariable");
+
+/** A WhatsApp rule's template: an approved template of the number (name + language) and one value per parameter. */
+export const ruleTemplateSchema = z.object({
+  name: z.string("validation.required").trim().min(1, "validation.required").max(512, "validation.maxLength::512"),
+  language: z.string("validation.required").trim().min(2, "validation.required").max(10, "validation.maxLength::10"),
+  variables: z.array(param).max(RULE_PARAMS_MAX, `validation.maxItems::${RULE_PARAMS_MAX}`).optional().default([]),
+  header_variable: optionalParam,
+  button_variable: optionalParam,
 });
+
+/** One event's rule: a text (SMS, e-mail) or a template (WhatsApp), as RULE_CONTENT says of its channel. */
+export const ruleSchema = z
+  .object({
+    event: z.enum(ORDER_EVENTS, "validation.invalid"),
+    channel: z.enum(RULE_CHANNEL_NAMES, "validation.invalid"),
+    subject: optionalText(RULE_SUBJECT_MAX),
+    text: optionalText(RULE_TEXT_MAX),
+    /** The WhatsApp number it sends from; absent, null or blank: the account's default (ADR 071). */
+    number_id: z
+      .union([z.literal(""), z.null(), z.string().trim().regex(UUID, "validation.option")])
+      .optional()
+      .transform((v) => v || null),
+    template: ruleTemplateSchema.optional(),
+    enabled: checkbox,
+  })
+  .superRefine((r, ctx) => {
+    if (RULE_CONTENT[r.channel] === "text" && !r.text) ctx.addIssue({ code: "custom", path: ["text"], message: "validation.required" });
+    if (RULE_CONTENT[r.channel] === "template" && !r.template) ctx.addIssue({ code: "custom", path: ["template", "name"], message: "integrations.errors.templateRequired" });
+  });
 
 export const updateSchema = z.object({
   access_token: optionalText(200),
@@ -84,7 +133,35 @@ export const updateSchema = z.object({
   rules: z.array(ruleSchema).max(ORDER_EVENTS.length, `validation.maxItems::${ORDER_EVENTS.length}`).optional(),
 });
 
-export type IntegrationRule = { event: OrderEvent; channel: string; subject: string; text: string; enabled: boolean };
+/**
+ * The screen's rule as its form posts it: the template picker posts `template.key` ("name|language",
+ * ./constants.ts templateKey), and the template fields of a rule on a text channel (posted without
+ * JavaScript whatever the channel) are not part of it.
+ */
+const ruleFromForm = (raw: unknown) => {
+  if (!raw || typeof raw !== "object") return raw;
+  const { template, ...rule } = raw as { channel?: unknown; template?: { key?: unknown } & Record<string, unknown> };
+  const channel = typeof rule.channel === "string" && Object.hasOwn(RULE_CONTENT, rule.channel) ? (rule.channel as RuleChannelName) : null;
+  if (!channel || RULE_CONTENT[channel] !== "template" || typeof template?.key !== "string" || !template.key.includes("|")) return rule;
+  const { key, ...values } = template;
+  const cut = key.lastIndexOf("|");
+  return { ...rule, template: { ...values, name: key.slice(0, cut), language: key.slice(cut + 1) } };
+};
+export const updateFormSchema = updateSchema.extend({
+  rules: z.array(z.preprocess(ruleFromForm, ruleSchema)).max(ORDER_EVENTS.length, `validation.maxItems::${ORDER_EVENTS.length}`).optional(),
+});
+
+export type IntegrationRule = {
+  event: OrderEvent;
+  channel: string;
+  subject: string;
+  text: string;
+  /** WhatsApp: the template and its parameters' values; null on the other channels. */
+  template: RuleTemplate | null;
+  /** WhatsApp: the number it sends from; null = the account's default. */
+  number_id: string | null;
+  enabled: boolean;
+};
 export type IntegrationView = {
   id: string;
   kind: string;
@@ -138,7 +215,8 @@ export const openSecrets = (sealed: string): Secrets => JSON.parse(unseal(sealed
 
 const SELECT = `
   SELECT i.id, i.kind, i.name, i.external_id, i.status, i.status_detail, i.settings, i.secrets, i.last_event_at, i.created_at,
-         (SELECT json_agg(json_build_object('event', r.event, 'channel', r.channel, 'subject', r.subject, 'text', r.text, 'enabled', r.enabled)
+         (SELECT json_agg(json_build_object('event', r.event, 'channel', r.channel, 'subject', r.subject, 'text', r.text, 'template', r.template,
+                                            'number_id', r.number_id, 'enabled', r.enabled)
                           ORDER BY array_position(ARRAY['order/created','order/paid','order/fulfilled'], r.event))
             FROM integration_rules r WHERE r.integration_id = i.id) AS rules,
          (SELECT json_build_object('event', e.event, 'status', e.status, 'received_at', e.received_at)
@@ -224,14 +302,42 @@ export async function installIntegration(ctx: SignedInCtx, input: unknown): Prom
   return getIntegration(ctx, id);
 }
 
+type CheckedRule = RuleContent & { event: OrderEvent; channel: RuleChannelName; enabled: boolean };
+
+/**
+ * The rules given, each as it is stored: a text rule keeps no template, a template rule is checked
+ * by its channel (WhatsApp: the template approved on the number it sends from, one value per
+ * variable). Every rule's errors at once, keyed `rules.<n>.<field>`.
+ */
+async function checkedRules(accountId: string, given: z.infer<typeof ruleSchema>[]): Promise<CheckedRule[]> {
+  const out: CheckedRule[] = [];
+  const fields: Record<string, string[]> = {};
+  for (const [n, r] of given.entries()) {
+    const usesTemplate = RULE_CONTENT[r.channel] === "template";
+    const content: RuleContent = {
+      subject: r.subject ?? "",
+      text: r.text ?? "",
+      template: usesTemplate ? (r.template ?? null) : null,
+      number_id: usesTemplate ? r.number_id : null,
+    };
+    const checked = (await RULE_CHANNELS[r.channel].check?.(accountId, content)) ?? { rule: content };
+    if ("errors" in checked) for (const [field, keys] of Object.entries(checked.errors)) fields[`rules.${n}.${field}`] = keys;
+    else out.push({ ...checked.rule, event: r.event, channel: r.channel, enabled: r.enabled });
+  }
+  if (Object.keys(fields).length) throw new AppError("VALIDATION", { fields });
+  return out;
+}
+
 /**
  * Changes credentials (checked at the store again, webhooks re-pointed), the senders and the rules
- * (each rule given replaces that event's). Secrets left blank are kept.
+ * (each rule given replaces that event's; a WhatsApp rule's template checked first, before the
+ * store is called: ./whatsapp-rule.ts). Secrets left blank are kept.
  */
 export async function updateIntegration(ctx: SignedInCtx, id: string, input: unknown): Promise<{ data: IntegrationView }> {
   assertWrite(ctx);
   const current = await owned(ctx, id);
   const v = validate(updateSchema, input);
+  const rules = await checkedRules(ctx.actor.accountId, v.rules ?? []);
   const p = platform(current.kind)!;
   let sealed: string | null = null;
   if (v.access_token || v.app_secret) {
@@ -254,19 +360,31 @@ export async function updateIntegration(ctx: SignedInCtx, id: string, input: unk
       [id, ctx.actor.accountId, JSON.stringify(settings), sealed],
       { transaction },
     );
-    for (const r of v.rules ?? []) {
+    for (const r of rules) {
       await exec(
-        `INSERT INTO integration_rules (account_id, integration_id, event, channel, subject, text, enabled) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (integration_id, event) DO UPDATE SET channel = EXCLUDED.channel, subject = EXCLUDED.subject, text = EXCLUDED.text, enabled = EXCLUDED.enabled, updated_at = now()`,
-        [ctx.actor.accountId, id, r.event, r.channel, r.subject ?? "", r.text, r.enabled],
+        `INSERT INTO integration_rules (account_id, integration_id, event, channel, subject, text, template, number_id, enabled)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)
+         ON CONFLICT (integration_id, event) DO UPDATE SET channel = EXCLUDED.channel, subject = EXCLUDED.subject, text = EXCLUDED.text,
+           template = EXCLUDED.template, number_id = EXCLUDED.number_id, enabled = EXCLUDED.enabled, updated_at = now()`,
+        [ctx.actor.accountId, id, r.event, r.channel, r.subject, r.text, r.template ? JSON.stringify(r.template) : null, r.number_id, r.enabled],
         { transaction },
       );
     }
     await recordAudit({ ...ctx, transaction }, "integration.updated", {
-      meta: { integration_id: id, credentials: sealed !== null, rules: (v.rules ?? []).map((r) => `${r.event}:${r.channel}:${r.enabled ? "on" : "off"}`) },
+      meta: {
+        integration_id: id,
+        credentials: sealed !== null,
+        rules: rules.map((r) => `${r.event}:${r.channel}${r.template ? `:${r.template.name}` : ""}:${r.enabled ? "on" : "off"}`),
+      },
     });
   });
   return getIntegration(ctx, id);
+}
+
+/** What a WhatsApp rule may name (the rule form's picker): the account's numbers, its default number and its approved templates. */
+export async function integrationWhatsappChoices(ctx: SignedInCtx): Promise<WhatsappRuleChoices> {
+  assertRead(ctx);
+  return whatsappRuleChoices(ctx.actor.accountId);
 }
 
 /** Stops the store's webhooks (best effort) and deletes the integration with its rules and events. */

@@ -57,6 +57,8 @@ export const ERROR_STATUS = {
   PROVIDER_IN_USE: 409,
   /** A plan accounts hold now cannot be deleted (ADR 064): deactivate it instead. */
   PLAN_IN_USE: 409,
+  /** A provider cost that has started is history (ADR 070): only a future one is deleted. */
+  PROVIDER_COST_APPLIED: 409,
   LIVE_ROOM_LIMIT: 409,
   LIVE_TABULATION_REQUIRED: 422,
   LIVE_ROOM_STATE: 409,

@@ -240,6 +240,12 @@ export const AgentStatistic = t.Object({
   active_calls: int({ description: "Open rooms now" }),
   total_calls: int({ description: "Rooms of the period the agent attended" }),
   average_service_time: int({ description: "Seconds" }),
+  closed_calls: int({ description: "Rooms of the period the agent closed" }),
+  transferred_calls: int({ description: "Rooms of the period the agent transferred to a colleague or a department" }),
+  messages_sent: int({ description: "Messages the agent wrote in the period" }),
+  days: t.Array(t.Object({ day: t.String({ format: "date" }), rooms: int(), messages: int() }), {
+    description: "Every day of the period: the rooms created that day the agent attended, the messages the agent wrote that day",
+  }),
 });
 
 export const LiveExport = t.Object({

@@ -48,12 +48,47 @@ export function openAt(schedule: Schedule, at: Date, departmentId?: string | nul
   return applicable.some((h) => h.weekday === local.weekday && normalizeTime(h.opens) <= local.time && local.time < normalizeTime(h.closes));
 }
 
-/** Is the account (or `departmentId`) open at `at`? Public: the widget calls it without an actor. */
-export async function isOpen(accountId: string, at: Date, departmentId?: string | null): Promise<boolean> {
-  const { day } = localParts(at);
+/** The account's holidays on São Paulo's `day` (with their names) and all its opening hours. */
+async function readSchedule(accountId: string, day: string) {
   const [holidays, hours] = await Promise.all([
-    rows<{ day: string }>(`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM live_holidays WHERE account_id = $1 AND day = $2::date`, [accountId, day]),
+    rows<{ day: string; name: string }>(`SELECT to_char(day, 'YYYY-MM-DD') AS day, name FROM live_holidays WHERE account_id = $1 AND day = $2::date`, [accountId, day]),
     rows<OpeningRow>(`SELECT department_id, weekday, opens::text AS opens, closes::text AS closes FROM live_opening_hours WHERE account_id = $1`, [accountId]),
   ]);
+  return { holidays, hours };
+}
+
+/** Is the account (or `departmentId`) open at `at`? Public: the widget calls it without an actor. */
+export async function isOpen(accountId: string, at: Date, departmentId?: string | null): Promise<boolean> {
+  const { holidays, hours } = await readSchedule(accountId, localParts(at).day);
   return openAt({ holidays: holidays.map((h) => h.day), hours }, at, departmentId);
+}
+
+export type DaySchedule = {
+  /** São Paulo's day at `at` (YYYY-MM-DD). */
+  day: string;
+  /** The holiday's name when the day is one (closed all day). */
+  holiday: string | null;
+  /** Whether the account has account-wide hours at all (without them it is always open). */
+  configured: boolean;
+  /** The account-wide hours of the day's weekday, by opening time (HH:MM:SS). */
+  hours: Array<{ opens: string; closes: string }>;
+  /** Open now (account-wide), as `isOpen`. */
+  open: boolean;
+};
+
+/** The account's São Paulo day at `at` as the widget lives it (account-wide): holiday, hours of the weekday, open now. */
+export async function daySchedule(accountId: string, at: Date): Promise<DaySchedule> {
+  const local = localParts(at);
+  const { holidays, hours } = await readSchedule(accountId, local.day);
+  const accountWide = hours.filter((h) => h.department_id === null);
+  return {
+    day: local.day,
+    holiday: holidays[0]?.name ?? null,
+    configured: accountWide.length > 0,
+    hours: accountWide
+      .filter((h) => h.weekday === local.weekday)
+      .map((h) => ({ opens: normalizeTime(h.opens), closes: normalizeTime(h.closes) }))
+      .sort((a, b) => a.opens.localeCompare(b.opens)),
+    open: openAt({ holidays: holidays.map((h) => h.day), hours }, at),
+  };
 }

@@ -288,13 +288,31 @@ export async function listLiveAgents(ctx: SignedInCtx): Promise<LiveAgentRow[]> 
   );
 }
 
-export type AgentStatistic = { agent_id: string; begin: string; end: string; active_calls: number; total_calls: number; average_service_time: number };
+export type AgentStatistic = {
+  agent_id: string;
+  begin: string;
+  end: string;
+  active_calls: number;
+  total_calls: number;
+  average_service_time: number;
+  closed_calls: number;
+  transferred_calls: number;
+  messages_sent: number;
+  days: Array<{ day: string; rooms: number; messages: number }>;
+};
+
+/** The room (alias) has an event of one of `types` whose actor is $5 (the agent). */
+const actedOn = (room: string, types: string) => `EXISTS (SELECT 1 FROM live_room_events ae WHERE ae.room_id = ${room}.id AND ae.type IN (${types}) AND ae.actor_id = $5::uuid)`;
+/** The agent's ($5) messages written in the period (`p`). */
+const AGENT_MESSAGES = `SELECT m.created_at FROM live_messages m, p WHERE m.account_id = $1 AND m.author = 'agent' AND m.user_id = $5::uuid AND m.created_at >= p.t0 AND m.created_at < p.t1`;
 
 /**
- * GET /omni/agents/{id}/statistic?begin&end (default today): the agent's open rooms now
- * (active_calls), the period's rooms they attended at some point (total_calls) and their average service
- * time in seconds — the same figures as the agent's line of the report. An agent reads their own;
- * reports readers anyone's.
+ * GET /omni/agents/{id}/statistic?begin&end (default today) and the /live/report screen: the
+ * agent's open rooms now (active_calls); of the period's rooms they attended at some point
+ * (total_calls, the agent's line of the report) their average service time in seconds, those they
+ * closed and those they transferred away; the messages they wrote in the period; and per São Paulo
+ * day (every day present) the attended rooms created that day and the messages written that day.
+ * An agent reads their own; reports readers anyone's of the account.
  */
 export async function agentStatistic(ctx: SignedInCtx, agentId: string, input: { begin?: string | null; end?: string | null }): Promise<AgentStatistic> {
   assertId(agentId);
@@ -303,14 +321,41 @@ export async function agentStatistic(ctx: SignedInCtx, agentId: string, input: {
   const p = parsePeriod({ begin: input.begin, end: input.end });
   const [member] = await rows(`SELECT 1 FROM memberships WHERE account_id = $1 AND user_id = $2`, [ctx.actor.accountId, agentId]);
   if (!member) throw new AppError("NOT_FOUND");
-  const [s] = await rows<{ total_calls: number; average_service_time: number; active_calls: number }>(
+  const b = [ctx.actor.accountId, p.begin, p.end, null, agentId];
+  const [s] = await rows<Omit<AgentStatistic, "agent_id" | "begin" | "end" | "days">>(
     `WITH ${PERIOD_ROOMS}
      SELECT count(*)::int AS total_calls, ${avg("service")} AS average_service_time,
+            count(*) FILTER (WHERE ${actedOn("t", "'closed'")})::int AS closed_calls,
+            count(*) FILTER (WHERE ${actedOn("t", "'transfer_agent','transfer_department'")})::int AS transferred_calls,
+            (SELECT count(*)::int FROM (${AGENT_MESSAGES}) am) AS messages_sent,
             (SELECT count(*)::int FROM live_rooms WHERE account_id = $1 AND agent_id = $5::uuid AND status = 'OPEN') AS active_calls
        FROM t`,
-    [ctx.actor.accountId, p.begin, p.end, null, agentId],
+    b,
   );
-  return { agent_id: agentId, begin: p.begin, end: p.end, ...s };
+  const days = await rows<AgentStatistic["days"][number]>(
+    `WITH ${PERIOD_ROOMS},
+     rd AS (SELECT (lr.created_at AT TIME ZONE ${TZ})::date AS day, count(*)::int AS n FROM t JOIN live_rooms lr ON lr.id = t.id GROUP BY 1),
+     md AS (SELECT (am.created_at AT TIME ZONE ${TZ})::date AS day, count(*)::int AS n FROM (${AGENT_MESSAGES}) am GROUP BY 1)
+     SELECT to_char(d, 'YYYY-MM-DD') AS day, COALESCE(rd.n, 0) AS rooms, COALESCE(md.n, 0) AS messages
+       FROM generate_series($2::date, $3::date, interval '1 day') d LEFT JOIN rd ON rd.day = d::date LEFT JOIN md ON md.day = d::date
+      ORDER BY d`,
+    b,
+  );
+  return { agent_id: agentId, begin: p.begin, end: p.end, ...s, days };
+}
+
+/**
+ * The agents whose statistic the actor may read on /live/report: a reports reader picks any agent
+ * of the account (the report filters' list); anyone else (an attendant) only themselves.
+ */
+export async function agentReportOptions(ctx: SignedInCtx): Promise<{ agents: Array<{ id: string; name: string }>; pick: boolean }> {
+  if (decide(ctx.actor, "/live/reports").allowed) return { agents: (await reportFilterOptions(ctx)).agents, pick: true };
+  assertAgentsReader(ctx);
+  const self = await rows<{ id: string; name: string }>(
+    `SELECT u.id, trim(u.first_name || ' ' || u.last_name) AS name FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1 AND m.user_id = $2`,
+    [ctx.actor.accountId, ctx.actor.userId],
+  );
+  return { agents: self, pick: false };
 }
 
 /** Departments and agents for the report filters. */

@@ -21,7 +21,8 @@ import { rows } from "../lib/sql";
 import { DEFAULT_WIDGET, WIDGET_COLOR_PARTS, agentSettingsSchema, systemSettingsSchema, widgetSettingsSchema, type WidgetSettings } from "./schemas";
 
 const SYSTEM = "/live/configs/system";
-const WIDGET_PATHS = ["/live/configs/widget", "/widget/config"];
+/** The widget's screens: its settings (two paths) and its home (/widget: install snippet, key, whether it attends now). */
+const WIDGET_PATHS = ["/live/configs/widget", "/widget/config", "/widget"];
 /** Widget settings are also the developer's and finance's ("Developer: webhook, widget"). */
 
 type SettingsRow = {

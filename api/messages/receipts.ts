@@ -19,6 +19,7 @@
  * alone, at once; under load the batches grow and the commit cost is shared (issue 4 bench:
  * docs/benchmarks.md). A caller still gets its own receipt's outcome only after the commit.
  */
+import { retryOnConflict } from "../lib/retry-conflict";
 import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { STATUS_TIMESTAMP, isFailure, nextStatus, type MessageStatus } from "./status";
@@ -173,31 +174,15 @@ function lockByIds(ids: string[], transaction: Transaction): Promise<Locked[]> {
   return preparedRowsIn<Locked>(transaction, LOCK_BY_IDS, [ids]);
 }
 
-/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back whole. */
-const RETRYABLE = new Set(["40P01", "40001"]);
-const ATTEMPTS = 4;
-
-function sqlState(e: unknown): string | undefined {
-  const err = e as { parent?: { code?: string }; original?: { code?: string }; code?: string };
-  return err?.parent?.code ?? err?.original?.code ?? err?.code;
-}
-
 /**
  * Applies receipts in one transaction, in their order; answers one outcome per receipt. Every
  * writer of several message rows locks them in id order (the dispatcher's recordSentMany too), but
  * a statement of another kind may still meet this one in a lock cycle; PostgreSQL then rolls one
  * of them back whole, and the batch is simply applied again (receipts are idempotent), a few
- * times, after a short random pause so the two do not meet again.
+ * times (retryOnConflict).
  */
-export async function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await applyBatchOnce(inputs);
-    } catch (e) {
-      if (attempt >= ATTEMPTS || !RETRYABLE.has(sqlState(e) ?? "")) throw e;
-      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
-    }
-  }
+export function applyBatch(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {
+  return retryOnConflict(() => applyBatchOnce(inputs));
 }
 
 async function applyBatchOnce(inputs: ProviderReceipt[]): Promise<ReceiptOutcome[]> {

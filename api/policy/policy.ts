@@ -268,7 +268,7 @@ export function can(subject: Subject, path: string): boolean {
 }
 
 /** Settings groups shown on /settings; roles not listed see every group. */
-export const SETTINGS_GROUPS = ["account", "users", "departments", "contacts", "lookup", "manager", "live", "settings", "webhooks", "whitelabel"] as const;
+export const SETTINGS_GROUPS = ["account", "users", "departments", "contacts", "lookup", "manager", "live", "settings", "resources", "messages", "webhooks", "whitelabel"] as const;
 export type SettingsGroup = (typeof SETTINGS_GROUPS)[number];
 const SETTINGS_VISIBLE: Partial<Record<Role, SettingsGroup[]>> = {
   agent: ["lookup", "manager", "settings"],

@@ -70,3 +70,17 @@ export const RouteMap = Page(
   }),
   "The four SMS routes (T1, T2, T4, T6) and the connection each goes out through (null: none): always one page",
 );
+
+/** A provider's cost per SMS segment on a route from a start on (ADR 070). */
+export const ProviderCost = t.Object({
+  id: t.String({ format: "uuid" }),
+  provider: t.String({ description: "The connection's name (what messages carry as their provider)" }),
+  route: SmsRoute,
+  currency: t.String({ description: "ISO 4217 (BRL, USD or EUR)" }),
+  cost_per_segment: int({ description: "What the provider charges per segment, in minor units of the currency" }),
+  valid_from: t.String({ format: "date-time", description: "From when it applies (a message is costed at the cost in force when it was sent)" }),
+  created_at: t.String({ format: "date-time" }),
+  applied: t.Boolean({ description: "Already started: history, not deletable (change it with a new cost)" }),
+});
+export const ProviderCostPage = Page(ProviderCost, "The connection's costs (a few per route: one page), by route, newest start first");
+export const ProviderCostOne = t.Object({ data: ProviderCost });

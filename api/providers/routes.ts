@@ -8,6 +8,7 @@ import { fromAcceptLanguage, translate } from "../lib/i18n";
 import * as R from "./responses";
 import { createProvider, deleteProvider, getProvider, getRouteMap, listProviders, putRouteMap, updateProvider } from "./services";
 import { testProvider } from "./test-connection";
+import { createProviderCost, deleteProviderCost, getConnectionCost, listConnectionCosts } from "./costs";
 
 const bearer = [{ bearer: [] }];
 const id = t.Object({ id: t.String() });
@@ -79,6 +80,42 @@ export const providerAdminRoutes = new Elysia({ prefix: "/admin", tags: ["admin"
       },
     },
   )
+  .get("/providers/:id/costs", ({ ctx, params }) => listConnectionCosts(ctx, params.id), {
+    params: id,
+    detail: { responses: successResponse(R.ProviderCostPage), summary: "The connection's cost per SMS segment, per route and start (ADR 070)" },
+  })
+  .post(
+    "/providers/:id/costs",
+    async ({ ctx, params, body, set }) => {
+      const r = await createProviderCost(ctx, params.id, body);
+      return created(set, `/api/admin/providers/${params.id}/costs/${r.data.id}`, r);
+    },
+    {
+      params: id,
+      // Checked by the use-case's schema, so every field's error comes back at once.
+      body: t.Object({
+        route: t.Optional(t.Unknown({ description: "T1, T2, T4 or T6" })),
+        cost_per_segment: t.Optional(t.Unknown({ description: "Minor units of the currency per segment, an integer 0 to 100000" })),
+        currency: t.Optional(t.Unknown({ description: "BRL, USD or EUR" })),
+        valid_from: t.Optional(t.Unknown({ description: "ISO 8601 with an offset; not before the start of the cost in force on the route (the first one may be in the past)" })),
+      }),
+      detail: {
+        responses: createdResponse(R.ProviderCostOne, "Created; Location is its URL"),
+        summary: "Add a cost from a start on (a change is a new cost; the history keeps the old one); a start taken or before the cost in force is 422 on valid_from",
+      },
+    },
+  )
+  .get("/providers/:id/costs/:costId", ({ ctx, params }) => getConnectionCost(ctx, params.id, params.costId), {
+    params: t.Object({ id: t.String(), costId: t.String() }),
+    detail: { responses: successResponse(R.ProviderCostOne), summary: "One cost of the connection" },
+  })
+  .delete("/providers/:id/costs/:costId", ({ ctx, params }) => deleteProviderCost(ctx, params.id, params.costId), {
+    params: t.Object({ id: t.String(), costId: t.String() }),
+    detail: {
+      responses: { ...successResponse(R.ProviderDeleted), ...errorResponses(409) },
+      summary: "Delete a cost that has not started yet; 409 PROVIDER_COST_APPLIED once it applies (history)",
+    },
+  })
   .get("/sms/routes", ({ ctx }) => getRouteMap(ctx), {
     detail: { responses: successResponse(R.RouteMap), summary: "Route map: T1, T2, T4, T6 -> connection (the four routes: one page)" },
   })

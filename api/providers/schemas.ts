@@ -7,8 +7,8 @@
 import { SMS_ROUTES } from "../sms/schemas";
 import { z } from "../lib/zod";
 import { flagOr, text } from "../lib/fields";
-import { PROVIDER_KINDS } from "./constants";
-export { PROVIDER_KINDS } from "./constants";
+import { COST_CURRENCIES, COST_MAX, PROVIDER_KINDS } from "./constants";
+export { COST_CURRENCIES, COST_MAX, PROVIDER_KINDS } from "./constants";
 
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 /** Settings that are credentials: stored as the adapters read them, answered only as a masked hint. */
@@ -105,3 +105,37 @@ export const routeMapSchema = z
   .object(Object.fromEntries(SMS_ROUTES.map((r) => [r, uuid.optional()])) as Record<(typeof SMS_ROUTES)[number], z.ZodOptional<typeof uuid>>)
   .refine((v) => SMS_ROUTES.some((r) => v[r]), { message: "validation.required" });
 export type RouteMapInput = z.infer<typeof routeMapSchema>;
+
+/** An instant with its offset ("2026-12-01T00:00:00-03:00", "…Z"): when a cost starts. */
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * A provider's cost per SMS segment on a route from `valid_from` on (ADR 070): integer minor units
+ * of `currency` (the form posts reais and converts them first). Accepts what it answers (a Date), so
+ * the form's parsed value validates again in the use-case.
+ */
+export const createCostSchema = z.object({
+  route: z.enum(SMS_ROUTES, "validation.option"),
+  cost_per_segment: z.union([z.number(), z.string()], { error: "validation.required" }).transform((v, ctx) => {
+    const n = typeof v === "number" ? v : String(v).trim() === "" ? Number.NaN : Number(String(v).trim());
+    if (!Number.isInteger(n)) {
+      ctx.addIssue({ code: "custom", message: String(v).trim() === "" ? "validation.required" : "validation.integer" });
+      return z.NEVER;
+    }
+    if (n < 0) ctx.addIssue({ code: "custom", message: "validation.min::0" });
+    else if (n > COST_MAX) ctx.addIssue({ code: "custom", message: `validation.max::${COST_MAX}` });
+    return n;
+  }),
+  currency: z.enum(COST_CURRENCIES, "validation.option"),
+  valid_from: z.union([z.string(), z.date()], { error: "validation.required" }).transform((v, ctx) => {
+    if (v instanceof Date) return v;
+    const s = v.trim();
+    const at = ISO_WITH_OFFSET.test(s) ? new Date(s) : null;
+    if (!at || Number.isNaN(at.getTime())) {
+      ctx.addIssue({ code: "custom", message: s ? "validation.date" : "validation.required" });
+      return z.NEVER;
+    }
+    return at;
+  }),
+});
+export type CreateCostInput = z.infer<typeof createCostSchema>;

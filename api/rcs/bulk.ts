@@ -38,6 +38,8 @@ import { MultipartReader } from "../imports/multipart";
 import type { RcsPriceRoute } from "../sms/pricing";
 import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
 import { rcsContentSchema } from "./content";
+import { messageSettingsOf } from "../message-settings/settings";
+import { campaignSchedule } from "../message-settings/apply";
 import { RCS_PROVIDER, flag, planRcs } from "./send";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -46,7 +48,8 @@ export const BATCH = 20_000;
 
 export const rcsCampaignSchema = z
   .object({
-    agent_id: z.string().trim().regex(UUID, "validation.option"),
+    /** Absent or blank: the account's default agent (/settings/resources, ADR 071). */
+    agent_id: z.string().trim().regex(UUID, "validation.option").optional().or(z.literal("")),
     name: z.string().trim().max(120, "validation.maxLength::120").optional(),
     content: rcsContentSchema.optional(),
     template_id: z.string().trim().regex(UUID, "validation.option").optional(),
@@ -92,6 +95,8 @@ export async function acceptRcsCampaign(ctx: SignedInCtx, input: unknown, idempo
   const hash = createHash("sha256")
     .update(JSON.stringify({ ...data, scheduled_at: scheduledAt?.toISOString() ?? null, file: file?.hash ?? null }))
     .digest("hex");
+  // The marketing window (ADR 071): outside it, the campaign waits for its next opening.
+  const sendAt = campaignSchedule(await messageSettingsOf(accountId), scheduledAt);
 
   return sequelize().transaction(async (transaction) => {
     const t = { transaction };
@@ -102,7 +107,7 @@ export async function acceptRcsCampaign(ctx: SignedInCtx, input: unknown, idempo
     }
     // The single send's rules: the agent (the account's, launched), the content or the template's, class and price.
     const p = await planRcs(accountId, data, transaction);
-    const agent = await row<{ name: string }>(`SELECT name FROM rcs_agents WHERE account_id = $1 AND id = $2`, [accountId, data.agent_id], t);
+    const agent = await row<{ name: string }>(`SELECT name FROM rcs_agents WHERE account_id = $1 AND id = $2`, [accountId, p.agent.id], t);
 
     // 1. The recipients, one row per handset, n dense from 1 (the batches below cut on it).
     await write(`CREATE TEMP TABLE rcs_accept_rows (n bigint, recipient text, why text, segments int NOT NULL DEFAULT 1, product uuid) ON COMMIT DROP`);
@@ -149,7 +154,7 @@ export async function acceptRcsCampaign(ctx: SignedInCtx, input: unknown, idempo
     const total = (counts.sendable - covered) * p.price;
 
     // 4. The campaign and its messages; the debit last.
-    const status = scheduledAt ? "scheduled" : counts.sendable === 0 ? "completed" : "running";
+    const status = sendAt ? "scheduled" : counts.sendable === 0 ? "completed" : "running";
     const campaign = await row<{ id: string }>(
       `INSERT INTO campaigns (account_id, channel, name, status, sender, body, route, source, total, created_by, scheduled_at, started_at, completed_at)
        VALUES ($1, 'rcs', $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, CASE WHEN $3 = 'scheduled' THEN NULL ELSE now() END, CASE WHEN $3 = 'completed' THEN now() END)
@@ -171,7 +176,7 @@ export async function acceptRcsCampaign(ctx: SignedInCtx, input: unknown, idempo
         }),
         counts.messages,
         ctx.actor.userId,
-        scheduledAt,
+        sendAt,
       ],
       t,
     );
@@ -199,7 +204,7 @@ export async function acceptRcsCampaign(ctx: SignedInCtx, input: unknown, idempo
           p.price,
           p.currency,
           p.content.type,
-          scheduledAt,
+          sendAt,
           campaign!.id,
           from,
           from + BATCH,
@@ -229,7 +234,7 @@ export async function acceptRcsCampaign(ctx: SignedInCtx, input: unknown, idempo
         total_price: total,
         currency: p.currency,
         fallback_sms: p.content.fallbackSms,
-        scheduled_at: scheduledAt?.toISOString() ?? null,
+        scheduled_at: sendAt?.toISOString() ?? null,
         summary: { ...counts, invalid },
       },
     };

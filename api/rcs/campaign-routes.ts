@@ -25,7 +25,7 @@ const id = t.Object({ id: t.String() });
 const isMultipart = (request: Request) => /^multipart\/form-data\b/i.test(request.headers.get("Content-Type") ?? "");
 
 const campaignBody = t.Object({
-  agent_id: t.String({ description: "The sending agent (launched)" }),
+  agent_id: t.Optional(t.String({ description: "The sending agent (launched). Absent: the account's default agent (/settings/resources)" })),
   name: t.Optional(t.String({ description: "The campaign's name, up to 120 characters (default: the group or file and the agent)" })),
   content: t.Optional(
     t.Any({ description: "The content (spec section 3): {type: text|link|midia|card|card-carousel, messageText, messageDescription, imageUrl, fileUrl, suggestions, images}" }),

@@ -13,7 +13,7 @@ const content = t.Any({
   description: "The content (spec section 3): {type: text|link|midia|card|card-carousel, messageText, messageDescription, imageUrl, fileUrl, suggestions, images}",
 });
 const sendBody = t.Object({
-  agent_id: t.String({ description: "The sending agent (GET /api/rcs/agents), launched" }),
+  agent_id: t.Optional(t.String({ description: "The sending agent (GET /api/rcs/agents), launched. Absent: the account's default agent (/settings/resources)" })),
   to: t.String({ description: "The handset, E.164" }),
   content: t.Optional(content),
   template_id: t.Optional(t.String({ description: "Instead of content: a saved template's content" })),

@@ -48,7 +48,8 @@ export const flag = z
 
 export const sendRcsSchema = z
   .object({
-    agent_id: z.string().trim().regex(UUID, "validation.option"),
+    /** Absent or blank: the account's default agent (/settings/resources, ADR 071). */
+    agent_id: z.string().trim().regex(UUID, "validation.option").optional().or(z.literal("")),
     to: z.string().trim().regex(E164, "validation.phone"),
     content: rcsContentSchema.optional(),
     template_id: z.string().trim().regex(UUID, "validation.option").optional(),
@@ -90,7 +91,8 @@ export type Planned = {
 /** Everything a send must know before it is written, in ONE round trip: each piece is its rule's own SQL. */
 const FACTS_SQL = `
   SELECT a.currency, a.rcs_fallback_sms AS fallback,
-         (SELECT row_to_json(g) FROM (SELECT id, rbm_agent_id, status FROM rcs_agents WHERE account_id = $1 AND id = $2) g) AS agent,
+         (SELECT row_to_json(g) FROM (SELECT id, rbm_agent_id, status FROM rcs_agents
+            WHERE account_id = $1 AND id = COALESCE(NULLIF($2::text, '')::uuid, (SELECT rcs_agent_id FROM account_message_settings WHERE account_id = $1))) g) AS agent,
          (SELECT content FROM rcs_templates WHERE account_id = $1 AND id = $3) AS template,
          (SELECT coalesce(json_agg(p), '[]'::json) FROM (${priceRowsSql("rcs", "$1", "NULL")}) p) AS prices,
          (SELECT why FROM (${blockedSql("$1", "'rcs'", "ARRAY[$4::text]")}) b LIMIT 1) AS why,
@@ -107,9 +109,10 @@ export async function planRcs(
   data: Pick<SendRcs, "agent_id" | "content" | "template_id" | "fallback_sms"> & { to?: string },
   transaction?: Transaction,
 ): Promise<Planned> {
-  const facts = await row<Facts>(FACTS_SQL, [accountId, data.agent_id, data.template_id ?? null, data.to ?? null], { transaction });
+  // No agent named: the account's default agent (/settings/resources, ADR 071), read in the same statement.
+  const facts = await row<Facts>(FACTS_SQL, [accountId, data.agent_id ?? "", data.template_id ?? null, data.to ?? null], { transaction });
   const agent = facts?.agent;
-  if (!agent) throw new AppError("VALIDATION", { fields: { agent_id: ["validation.option"] } });
+  if (!agent) throw new AppError("VALIDATION", { fields: { agent_id: [data.agent_id ? "validation.option" : "validation.required"] } });
   if (agent.status !== "launched" || !agent.rbm_agent_id) throw new AppError("VALIDATION", { fields: { agent_id: ["validation.rcsAgentNotLaunched"] } });
   let content = data.content;
   if (!content) {

@@ -7,8 +7,9 @@
  * Its rules (documented for whoever tries it by hand):
  * - Tokens: any bearer token starting with "EAA" (as Meta's do) is valid; any other, or one
  *   containing "expired", answers 401 OAuthException code 190.
- * - Numbers: every phone number id of digits exists, except one ending in 404 (400, code 100
- *   "Object with ID … does not exist"). Its display number is +55 11 9 and its last 8 digits;
+ * - Numbers: every phone number id of digits exists, except one ending in 404404 (400,
+ *   code 100 "Object with ID … does not exist"; six digits, so a test's random id is not unknown
+ *   by chance). Its display number is +55 11 9 and its last 8 digits;
  *   verified name "Simulated Business <last 4>", quality GREEN, messaging limit TIER_1K.
  * - The app: one simulated Meta app whose secret is simulatedAppSecret(SIMULATOR_API_KEY) (an HMAC
  *   of the simulator's key, so nobody writes it down); its webhooks are signed with it.
@@ -339,7 +340,7 @@ export async function whatsappCloudPeer(req: Request, pathname: string): Promise
   if (denied) return denied;
   const [object, edge, ...rest] = pathname.slice(PREFIX.length).split("/").map(decodeURIComponent);
   if (!/^\d+$/.test(object ?? "") || rest.length) return graphError(400, 100, "Unsupported request - method type or path", "GraphMethodException", 33);
-  if (object.endsWith("404"))
+  if (object.endsWith("404404"))
     return graphError(
       400,
       100,

@@ -567,12 +567,19 @@ async function pump() {
 }
 
 let pumping = false;
+/** A pass slower than this is logged with its time: receipts wait for it (a pass normally takes milliseconds). */
+const SLOW_PASS_MS = 5_000;
 const timer = setInterval(() => {
   if (pumping) return;
   pumping = true;
+  const started = Date.now();
   pump()
     .catch((e) => console.error("smpp receipt pump failed", e))
-    .finally(() => (pumping = false));
+    .finally(() => {
+      pumping = false;
+      const took = Date.now() - started;
+      if (took > SLOW_PASS_MS) console.error(`smpp receipt pump: a pass took ${took} ms (receipts waited for it)`);
+    });
 }, 250);
 
 const server = smpp.createServer(onSession);

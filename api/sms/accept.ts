@@ -49,7 +49,9 @@ import { matchingTerms, type Term } from "../moderation/match";
 import { prepared, preparedRows } from "../lib/prepared";
 import { writeOneSms } from "./accept-batch";
 import { type PriceRow, priceRowsSql, routeNotOffered, routePrice, segmentPrice } from "./pricing";
-import { assertOwnSender, ownSenderSql, senderNotOwned } from "./senders";
+import { defaultSenderUnusable, isOwnSender, ownSenderSql, senderNotOwned } from "./senders";
+import { messageSettingsOf } from "../message-settings/settings";
+import { campaignSchedule, withSettingsTexts } from "../message-settings/apply";
 import { MAX_BODY, MAX_SCHEDULE_DAYS, sendSmsSchema, type SendSmsInput } from "./schemas";
 import { smsSegments, type SmsCoding } from "./segments";
 import { templateForSend } from "./templates";
@@ -262,15 +264,34 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
         return stored.response;
       }
     }
-    await assertOwnSender(accountId, data.from, transaction);
+    // The account's message settings (ADR 071): its default sender when none is named, the
+    // signature, and for a campaign the opt-out text and the marketing window.
+    const settings = await messageSettingsOf(accountId, transaction);
+    const campaign = source.kind !== "list" || source.list.length > 1;
+    const sender = data.from || settings.sms_sender;
+    if (!(await isOwnSender(accountId, sender, transaction))) throw data.from ? senderNotOwned() : defaultSenderUnusable();
+    const sendAt = campaign ? campaignSchedule(settings, scheduledAt) : scheduledAt;
 
     const currency = account.currency.trim();
     const { pricePerSegment } = await segmentPrice(accountId, currency, data.route, transaction);
     const template = data.template_id ? await templateForSend(ctx, data.template_id, transaction) : null;
-    const text = template ? template.body : data.body;
+    const text = withSettingsTexts(template ? template.body : data.body, settings, CHANNEL, campaign);
 
     const available = Number(account.balance) + Number(account.credit_limit);
-    const run: Run = { ctx, data, transaction, accountId, currency, pricePerSegment, provider, text, scheduledAt, available, debit: 0, messageId: opts.messageId ?? null };
+    const run: Run = {
+      ctx,
+      data: { ...data, from: sender },
+      transaction,
+      accountId,
+      currency,
+      pricePerSegment,
+      provider,
+      text,
+      scheduledAt: sendAt,
+      available,
+      debit: 0,
+      messageId: opts.messageId ?? null,
+    };
     const result = source.kind === "list" ? await acceptList(run, source.list) : await acceptBulk(run, source);
     // Moderation (api/moderation/hold.ts): a body with a word or URL under review holds the queued messages for approval.
     const queuedIds = result.answer.data
@@ -294,7 +315,7 @@ async function acceptOnce(ctx: SignedInCtx, input: unknown, opts: AcceptOptions)
         route: data.route,
         source: source.kind,
         ...(result.answer.campaign_id ? { campaign_id: result.answer.campaign_id } : {}),
-        ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}),
+        ...(sendAt ? { scheduled_at: sendAt.toISOString() } : {}),
         ...(template ? { template_id: template.id } : {}),
       },
     });
@@ -455,7 +476,9 @@ export function blockedSql(account: string, channel: string, recipients: string)
  */
 const ONE_FACTS = prepared(
   "sms-accept-one",
-  `SELECT a.currency, ${ownSenderSql("$1", "$2::text")} AS sender_ok,
+  `WITH s AS (SELECT sms_sender, CASE WHEN 'sms' = ANY(signature_channels) THEN signature ELSE '' END AS signature FROM account_message_settings WHERE account_id = $1)
+   SELECT a.currency, ${ownSenderSql("$1", "COALESCE(NULLIF($2::text, ''), (SELECT sms_sender FROM s), '')")} AS sender_ok,
+          (SELECT json_build_object('sender', sms_sender, 'signature', signature) FROM s) AS settings,
           COALESCE((SELECT json_agg(p) FROM (${priceRowsSql("sms", "$1", "$3")}) p), '[]') AS prices,
           (SELECT why FROM (${blockedSql("$1", "$4", "$5")}) b LIMIT 1) AS why,
           (SELECT json_agg(t) FROM (${TERMS_SQL}) t) AS terms,
@@ -471,6 +494,8 @@ type OneFacts = {
   terms: Term[] | null;
   stored: { request_hash: string; response: AcceptSmsAnswer } | null;
   has_product: boolean;
+  /** The account's default sender and SMS signature (ADR 071); null when never saved. */
+  settings: { sender: string; signature: string } | null;
 };
 
 /**
@@ -499,12 +524,16 @@ async function acceptOne(
     if (f.stored.request_hash !== idempotency?.hash) throw new AppError("IDEMPOTENCY_CONFLICT");
     return { answer: f.stored.response };
   }
-  if (!f.sender_ok) throw senderNotOwned();
+  if (!f.sender_ok) throw data.from ? senderNotOwned() : defaultSenderUnusable();
+  const sender = data.from || f.settings?.sender || "";
+  const body = f.settings?.signature
+    ? withSettingsTexts(data.body, { signature: f.settings.signature, signature_channels: [CHANNEL], optout_text: "" }, CHANNEL, false)
+    : data.body;
   const currency = f.currency.trim();
   const price = routePrice(data.route, currency, f.prices);
   if (!price) throw routeNotOffered();
-  const r = renderOne(data.body, m, data.variables);
-  if (f.terms && matchingTerms(data.body, f.terms).length > 0) return { id };
+  const r = renderOne(body, m, data.variables);
+  if (f.terms && matchingTerms(body, f.terms).length > 0) return { id };
   // An account with a product of the channel: its credits are claimed (row locked) in the one-at-a-time transaction.
   if (f.has_product) return { id };
   const why = f.why ?? undefined;
@@ -518,7 +547,7 @@ async function acceptOne(
     accountId,
     channel: CHANNEL,
     topic: dispatchStream(CHANNEL),
-    sender: data.from,
+    sender,
     recipient: r.to,
     body: r.body,
     segments: r.segments,

@@ -9,12 +9,21 @@ import { HELD_REASON } from "../moderation/hold";
 import { CANCELED_REASON } from "../dispatch/dispatcher";
 import { fromAcceptLanguage, translate } from "../lib/i18n";
 import { MESSAGE_CANCELED_REASON } from "./cancel-scheduled";
+import { STOPPED } from "../dispatch/suspended";
 
 /**
  * Every reason we store in messages.error_message as a locale key (a provider's text is stored
  * as it came). An export, which PostgreSQL writes, translates these with one CASE.
  */
-export const STORED_REASON_KEYS = [HELD_REASON, MESSAGE_CANCELED_REASON, CANCELED_REASON, "errors.RECIPIENT_OPTED_OUT", "errors.RECIPIENT_DENIED"] as const;
+export const STORED_REASON_KEYS = [
+  HELD_REASON,
+  MESSAGE_CANCELED_REASON,
+  CANCELED_REASON,
+  STOPPED.suspended.reason,
+  STOPPED.inactive.reason,
+  "errors.RECIPIENT_OPTED_OUT",
+  "errors.RECIPIENT_DENIED",
+] as const;
 
 /** A stored locale key: `<namespace>.<key>` with no spaces (a provider's text has them, or is not in the files). */
 const KEY = /^([a-z][A-Za-z]*)\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)$/;

@@ -12,6 +12,8 @@ import { listSenders, smsRouteOffers } from "./catalog";
 import { templateView } from "./templates";
 import { rows } from "../lib/sql";
 
+import { messageSettingsOf } from "../message-settings/settings";
+
 function assertSend(ctx: SignedInCtx) {
   if (!can(ctx.actor, "/sms/send")) throw new AppError("FORBIDDEN");
 }
@@ -19,7 +21,7 @@ function assertSend(ctx: SignedInCtx) {
 export async function sendOptions(ctx: SignedInCtx) {
   assertSend(ctx);
   const accountId = ctx.actor.accountId;
-  const [groups, templates, routes, [account], senders] = await Promise.all([
+  const [groups, templates, routes, [account], senders, settings] = await Promise.all([
     rows<{ id: string; name: string; members: number }>(
       `SELECT g.id, g.name,
               (SELECT count(*)::int FROM contact_group_members m JOIN contacts c ON c.id = m.contact_id
@@ -31,8 +33,21 @@ export async function sendOptions(ctx: SignedInCtx) {
     smsRouteOffers(accountId),
     rows<{ currency: string }>(`SELECT currency FROM accounts WHERE id = $1`, [accountId]),
     listSenders(ctx),
+    messageSettingsOf(accountId),
   ]);
-  return { groups, templates: templates.map(templateView), routes, currency: (account?.currency ?? "BRL").trim(), senders: senders.data };
+  return {
+    groups,
+    templates: templates.map(templateView),
+    routes,
+    currency: (account?.currency ?? "BRL").trim(),
+    senders: senders.data,
+    /** What the account's message settings add (ADR 071): the sender a blank `from` takes, the signature every SMS gets, the opt-out text of a campaign. */
+    defaults: {
+      sender: settings.sms_sender,
+      signature: settings.signature_channels.includes("sms") ? settings.signature : "",
+      optout_text: settings.optout_text,
+    },
+  };
 }
 
 export type SendOutcome = {

@@ -39,3 +39,6 @@ export const senderNotOwned = () => new AppError("VALIDATION", { fields: { from:
 export async function assertOwnSender(accountId: string, sender: string, transaction?: Transaction): Promise<void> {
   if (!(await isOwnSender(accountId, sender, transaction))) throw senderNotOwned();
 }
+
+/** The refusal of a send that names no sender when the account's default (ADR 071) is no longer usable (422, field `from`). */
+export const defaultSenderUnusable = () => new AppError("VALIDATION", { fields: { from: ["settings.resources.errors.defaultSmsSenderUnusable"] } });

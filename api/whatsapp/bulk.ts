@@ -37,6 +37,8 @@ import { CONTACT_VARIABLES } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type WhatsappPriceRoute } from "../sms/pricing";
 import { MAX_SCHEDULE_DAYS } from "../sms/schemas";
 import { SENDING_NUMBER, sendingNumber } from "./numbers";
+import { messageSettingsOf } from "../message-settings/settings";
+import { campaignSchedule } from "../message-settings/apply";
 import { variablesOf } from "./schemas";
 import { mediaHeaderComponent, mediaLink } from "./send";
 import { CODES_SQL, insertCodes, linksIn, markLinks, shortenCampaignLinks, tableCodesSql, unmarkSql } from "../shortener/campaign-links";
@@ -47,7 +49,8 @@ export const MAX_LIST = 10_000;
 const value = z.string().trim().min(1, "validation.required").max(1000, "validation.maxLength::1000");
 
 export const whatsappCampaignSchema = z.object({
-  from: z.string().trim().regex(SENDING_NUMBER, "validation.option"),
+  /** The sending number; absent or blank: the account's default WhatsApp number (/settings/resources, ADR 071). */
+  from: z.string().trim().regex(SENDING_NUMBER, "validation.option").optional().or(z.literal("")),
   name: z.string().trim().max(120, "validation.maxLength::120").optional(),
   template: z.object({
     name: z.string().trim().min(1, "validation.required").max(512),
@@ -110,11 +113,14 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
   if (scheduledAt && scheduledAt.getTime() <= Date.now()) throw fieldError("scheduled_at", "sms.errors.schedulePast");
   if (scheduledAt && scheduledAt.getTime() > Date.now() + MAX_SCHEDULE_DAYS * 86_400_000) throw fieldError("scheduled_at", `sms.errors.scheduleTooFar::${MAX_SCHEDULE_DAYS}`);
   const accountId = ctx.actor.accountId;
-  const number = await sendingNumber(accountId, data.from);
-  if (!number) throw fieldError("from", "validation.option");
+  // The account's settings (ADR 071): its default number when none is named, and the marketing window.
+  const settings = await messageSettingsOf(accountId);
+  const number = await sendingNumber(accountId, data.from || settings.whatsapp_number_id || "");
+  if (!number) throw fieldError("from", data.from ? "validation.option" : "validation.required");
   const hash = createHash("sha256")
     .update(JSON.stringify({ ...data, scheduled_at: scheduledAt?.toISOString() ?? null }))
     .digest("hex");
+  const sendAt = campaignSchedule(settings, scheduledAt);
 
   return sequelize().transaction(async (transaction) => {
     const t = { transaction };
@@ -263,7 +269,7 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
     const total = (counts.sendable - covered) * price.pricePerSegment;
 
     // 4. The campaign and its messages; the debit last.
-    const status = scheduledAt ? "scheduled" : counts.sendable === 0 ? "completed" : "running";
+    const status = sendAt ? "scheduled" : counts.sendable === 0 ? "completed" : "running";
     const campaign = await row<{ id: string }>(
       `INSERT INTO campaigns (account_id, channel, name, status, sender, body, source, total, created_by, scheduled_at, started_at, completed_at)
        VALUES ($1, 'whatsapp', $2, $3, $4, $5, $6::jsonb, $7, $8, $9, CASE WHEN $3 = 'scheduled' THEN NULL ELSE now() END, CASE WHEN $3 = 'completed' THEN now() END)
@@ -277,7 +283,7 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
         JSON.stringify({ ...campaignSource, template: { name: tpl.name, language: tpl.language, category: tpl.category } }),
         counts.messages,
         ctx.actor.userId,
-        scheduledAt,
+        sendAt,
       ],
       t,
     );
@@ -294,12 +300,12 @@ export async function acceptWhatsappCampaign(ctx: SignedInCtx, input: unknown, i
          RETURNING id, status
        )
        INSERT INTO outbox (topic, payload) SELECT $8, jsonb_build_object('message_id', m.id::text) FROM m WHERE m.status = 'queued'`,
-      [accountId, number.phone_number_id, whatsappProvider(number.integration), price.pricePerSegment, currency, scheduledAt, campaign!.id, dispatchStream("whatsapp")],
+      [accountId, number.phone_number_id, whatsappProvider(number.integration), price.pricePerSegment, currency, sendAt, campaign!.id, dispatchStream("whatsapp")],
       t,
     );
     if (links) await insertCodes(links.short, accountId, campaign!.id, tableCodesSql("wa_accept_rows"), [links.short.linkIds], counts.messages * urls.length, transaction);
     const answer: WhatsappCampaignAnswer = {
-      data: { campaign_id: campaign!.id, status, category: tpl.category, total_price: total, currency, scheduled_at: scheduledAt?.toISOString() ?? null, summary: counts },
+      data: { campaign_id: campaign!.id, status, category: tpl.category, total_price: total, currency, scheduled_at: sendAt?.toISOString() ?? null, summary: counts },
     };
     if (idempotencyKey !== null) {
       await exec(

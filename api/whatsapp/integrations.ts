@@ -112,6 +112,7 @@ const cloud: Integration<ConnectCloudNumberInput> = {
         try {
           await subscribeCloudWebhooks(data.waba_id, data.access_token, whatsappWebhookUrl(numberId), secrets.verify_token);
         } catch (e) {
+          console.warn(`whatsapp: subscribing the webhooks of WABA ${data.waba_id} failed: ${(e as Error).message}`);
           if (e instanceof GraphError && e.permanent) throw new AppError("VALIDATION", { fields: { waba_id: ["validation.waNumberUnknown"] } });
           throw new AppError("PROVIDER_UNAVAILABLE");
         }

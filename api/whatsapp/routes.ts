@@ -80,7 +80,12 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
     },
     {
       body: t.Object({
-        from: t.String({ description: "The number that sends: its id here, or its phone number id (Meta's, or the older integration's number)" }),
+        from: t.Optional(
+          t.String({
+            description:
+              "The number that sends: its id here, or its phone number id (Meta's, or the older integration's number). Absent: the account's default number (/settings/resources)",
+          }),
+        ),
         to: t.String({ description: "The contact, E.164" }),
         type: t.String({ description: "text (only inside the contact's 24-hour window) or template (an approved one)" }),
         text: t.Optional(t.Object({ body: t.String({ description: "Up to 4,096 characters" }) })),
@@ -192,7 +197,12 @@ export const whatsappRoutes = new Elysia({ prefix: "/whatsapp", tags: ["whatsapp
     },
     {
       body: t.Object({
-        from: t.String({ description: "The number that sends: its id here, or its phone number id (Meta's, or the older integration's number)" }),
+        from: t.Optional(
+          t.String({
+            description:
+              "The number that sends: its id here, or its phone number id (Meta's, or the older integration's number). Absent: the account's default number (/settings/resources)",
+          }),
+        ),
         name: t.Optional(t.String({ description: "The campaign's name (default: the source and the template)" })),
         template: t.Object({
           name: t.String(),

@@ -38,6 +38,8 @@ import { blockedSql } from "../sms/accept";
 import { CHANNEL_PRICING, pickPrices, priceRowsSql, type PriceRow, type WhatsappPriceRoute } from "../sms/pricing";
 import { isMediaKind, mediaByIdAsLink, mediaSha256 } from "./media";
 import { SENDING_NUMBER, sendingNumber } from "./numbers";
+import { messageSettingsOf } from "../message-settings/settings";
+import { withSettingsTexts } from "../message-settings/apply";
 import { variablesOf } from "./schemas";
 import { WINDOW_HOURS } from "./window";
 
@@ -115,7 +117,8 @@ export type SendType = (typeof SEND_TYPES)[number];
 
 export const sendWhatsappSchema = z
   .object({
-    from: z.string().trim().regex(SENDING_NUMBER, "validation.option"),
+    /** The sending number; absent or blank: the account's default WhatsApp number (/settings/resources, ADR 071). */
+    from: z.string().trim().regex(SENDING_NUMBER, "validation.option").optional().or(z.literal("")),
     to: z.string().trim().regex(E164, "validation.phone"),
     type: z.enum(SEND_TYPES, "validation.option"),
     text: z.object({ body: text(4096) }).optional(),
@@ -302,12 +305,15 @@ export async function acceptWhatsapp(ctx: SignedInCtx, input: unknown, idempoten
   if (!can(ctx.actor, "/whatsapp/send")) throw new AppError("FORBIDDEN");
   const data = validate(sendWhatsappSchema, input);
   const accountId = ctx.actor.accountId;
-  const number = await sendingNumber(accountId, data.from);
-  if (!number) throw new AppError("VALIDATION", { fields: { from: ["validation.option"] } });
+  // The account's settings (ADR 071): its default number when none is named, its signature on text.
+  const settings = await messageSettingsOf(accountId);
+  const number = await sendingNumber(accountId, data.from || settings.whatsapp_number_id || "");
+  if (!number) throw new AppError("VALIDATION", { fields: { from: [data.from ? "validation.option" : "validation.required"] } });
   // An uploaded file counts by its bytes: the same form posted twice (each post uploads its own copy) is the same request.
   const hash = createHash("sha256")
     .update(JSON.stringify(await mediaByContent(accountId, data)))
     .digest("hex");
+  if (data.type === "text" && data.text) data.text = { body: withSettingsTexts(data.text.body, settings, "whatsapp", false) };
   if (idempotencyKey !== null) {
     const stored = await storedAnswer<{ data: AcceptedWhatsapp }>(accountId, idempotencyKey, hash);
     if (stored) return stored;

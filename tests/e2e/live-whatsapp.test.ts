@@ -17,6 +17,7 @@ import { api, giveOmni, login, registerPerson, type Person } from "../support/ap
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
 import { query } from "../support/db";
 import { makeLiveSettings, setAccount } from "../support/factories";
+import { handset } from "../support/whatsapp";
 
 requireChromiumInCi();
 
@@ -111,7 +112,7 @@ describe.skipIf(!hasChromium)("a WhatsApp room on /live in Chromium", () => {
     const page = await newPage(browser());
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    const from = `+5511${digits(9)}`;
+    const from = handset();
     const roomId = await takeRoom(page, from, "Oi, meu pedido ainda não chegou");
 
     // The window: open until 24 hours after the contact's message, in São Paulo time.
@@ -183,7 +184,7 @@ describe.skipIf(!hasChromium)("a WhatsApp room on /live in Chromium", () => {
     const first = await make(`a_aviso_${tag}`, "Oi {{1}}, tudo certo?", ["Ana"]);
     const second = await make(`b_pesquisa_${tag}`, "Olá {{1}}, de 0 a 10, que nota dá ao pedido {{2}}?", ["Ana", "42"]);
     for (const id of [first, second]) await expect.poll(async () => (await api(`/api/whatsapp/templates/${id}`, { token })).body.data.status, { timeout: 30_000 }).toBe("approved");
-    const from = `+5511${digits(9)}`;
+    const from = handset();
     const roomId = await takeRoom(await newPage(browser()), from, "Quero avaliar meu pedido");
     await query(`UPDATE whatsapp_windows SET last_inbound_at = now() - interval '25 hours' WHERE number_id = $1 AND contact = $2`, [numberId, from]);
 

@@ -65,9 +65,21 @@ async function keyboardMove(page: Page, dealId: string, toColumnId: string, key:
   await handle.focus();
   await page.keyboard.press("Space");
   await expect.poll(() => handle.getAttribute("aria-pressed")).toBe("true");
-  await page.keyboard.press(key);
-  // onDragOver has put the card in the column to the side before the drop.
-  await cardIn(page, toColumnId, dealId).waitFor();
+  const fromColumnId = await page.locator(`[data-deal-id='${dealId}']`).evaluate((li) => li.closest("[data-column-id]")?.getAttribute("data-column-id") ?? "");
+  // onDragOver has put the card in the column to the side before the drop. dnd-kit's keyboard
+  // sensor takes arrow keys only once the drag has measured the board (a frame after the pick-up,
+  // which aria-pressed already shows): a key pressed before that is dropped and the card stays in
+  // its column. So the key is pressed again only while the card is still where it started, never
+  // once it has moved (bounded: five presses of two seconds each).
+  for (let presses = 1; ; presses++) {
+    await page.keyboard.press(key);
+    try {
+      await cardIn(page, toColumnId, dealId).waitFor({ timeout: 2_000 });
+      break;
+    } catch (e) {
+      if (presses >= 5 || (await cardIn(page, fromColumnId, dealId).count()) === 0) throw e;
+    }
+  }
   await page.keyboard.press("Space");
   await expect.poll(() => handle.getAttribute("aria-pressed")).not.toBe("true");
 }
@@ -107,6 +119,9 @@ describe.skipIf(!hasChromium)("workflow boards in Chromium", () => {
     expect(await cardIn(a, fechado, dealId).count()).toBe(0);
     expect((await query<{ column_id: string }>(`SELECT column_id FROM pipeline_deals WHERE id = $1`, [dealId]))[0].column_id).toBe(proposta);
 
+    // The board has read the card's current version again (the refusal's revalidation) before the next drag starts.
+    const [{ version }] = await query<{ version: number }>(`SELECT version FROM pipeline_deals WHERE id = $1`, [dealId]);
+    await expect.poll(() => cardIn(a, proposta, dealId).getAttribute("data-deal-version"), { timeout: 15_000 }).toBe(String(version));
     // Moving again (now with the current version) works.
     await keyboardMove(a, dealId, fechado, "ArrowRight");
     await expect.poll(async () => (await query<{ column_id: string }>(`SELECT column_id FROM pipeline_deals WHERE id = $1`, [dealId]))[0].column_id).toBe(fechado);

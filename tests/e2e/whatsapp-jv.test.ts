@@ -17,6 +17,7 @@ import { ONPREM_SIM_PASSWORD, ONPREM_SIM_USERNAME } from "../../api/simulator/wh
 import { registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
 import { giveOmni, setAccount } from "../support/factories";
+import { handset } from "../support/whatsapp";
 
 requireChromiumInCi();
 
@@ -33,7 +34,7 @@ describe.skipIf(!hasChromium)("WhatsApp jv (On-Premises) screens in Chromium", (
     await signIn(page, person);
 
     // Connect: the peer's client is the number's digits.
-    const phone = `+55119${digits(8)}`;
+    const phone = handset();
     const baseUrl = `${inject("simulatorUrl")}/whatsapp-onprem/${phone.slice(1)}`;
     await page.goto("/whatsapp/jv/numbers");
     await page.getByText("Nenhum número On-Premises conectado.").waitFor();
@@ -86,7 +87,7 @@ describe.skipIf(!hasChromium)("WhatsApp jv (On-Premises) screens in Chromium", (
       await page.waitForURL(/\/whatsapp\/jv\/success\?message=[0-9a-f-]{36}$/);
       return new URL(page.url()).searchParams.get("message")!;
     };
-    const to = `+55119${digits(8)}`;
+    const to = handset();
     const id = await send(to);
     expect(await page.locator('[data-row="to"] dd').textContent()).toBe(to);
 
@@ -98,7 +99,7 @@ describe.skipIf(!hasChromium)("WhatsApp jv (On-Premises) screens in Chromium", (
     await page.screenshot({ path: screenshotPath("whatsapp-jv-message-nojs"), fullPage: true });
 
     // The deny list: a number added on /whatsapp/denylist gets the send answered rejected (not sent, not charged).
-    const denied = `+55119${digits(8)}`;
+    const denied = handset();
     await page.goto("/whatsapp/denylist");
     await page.getByLabel("Número", { exact: true }).fill(denied);
     await page.getByRole("button", { name: "Bloquear", exact: true }).click();

@@ -17,6 +17,7 @@ import { query } from "../support/db";
 import { giveOmni, setAccount } from "../support/factories";
 import { waitUntil } from "../support/loopback-peer";
 import { pdf, png } from "../support/media-files";
+import { handset } from "../support/whatsapp";
 
 requireChromiumInCi();
 
@@ -45,7 +46,7 @@ describe.skipIf(!hasChromium)("WhatsApp send with a file, without JavaScript", (
     expect(connected.status).toBe(201);
     const numberId = connected.body.data.id as string;
     // The contact writes first: free-form messages (files included) go inside their 24-hour window.
-    const to = `+55119${digits(8)}`;
+    const to = handset();
     expect((await sim("/whatsapp/_sim/inbound", { waba_id: wabaId, phone_number_id: phoneNumberId, from: to, text: "Pode mandar a foto?" })).status).toBe(202);
     await expect.poll(async () => (await api(`/api/whatsapp/window?number_id=${numberId}&to=${encodeURIComponent(to)}`, { token })).body.data.open, { timeout: 15_000 }).toBe(true);
 

@@ -22,6 +22,7 @@ import { registerPerson } from "../support/api";
 import { hasChromium, newPage, requireChromiumInCi, screenshotPath, signIn, useBrowser } from "../support/browser";
 import { query } from "../support/db";
 import { giveOmni, setAccount } from "../support/factories";
+import { handset } from "../support/whatsapp";
 
 requireChromiumInCi();
 
@@ -110,7 +111,7 @@ describe.skipIf(!hasChromium)("WhatsApp screens in Chromium", () => {
     await page.getByRole("link", { name: "Enviar WhatsApp" }).click();
     await page.waitForURL((u) => u.pathname === "/whatsapp/send");
     await page.waitForLoadState("networkidle");
-    const to = `+55119${digits(8)}`;
+    const to = handset();
     await page.getByLabel("Contato", { exact: true }).fill(to);
     await page.getByLabel("Contato", { exact: true }).press("Tab");
     await page.locator('[data-window="closed"]').waitFor();
@@ -148,7 +149,7 @@ describe.skipIf(!hasChromium)("WhatsApp screens in Chromium", () => {
     await page.waitForURL((u) => u.pathname === "/whatsapp/history");
     await expect.poll(() => shownIds(page), { timeout: 15_000 }).toEqual([id]);
     await page.locator(`[data-message-id="${id}"]`).getByText("Lida").waitFor();
-    await page.getByLabel("Destinatário").fill(`+55119${digits(8)}`);
+    await page.getByLabel("Destinatário").fill(handset());
     await page.getByRole("button", { name: "Filtrar" }).click();
     await page.getByText("Nenhuma mensagem neste período.").waitFor();
     await page.getByLabel("Destinatário").fill(to);
@@ -182,7 +183,7 @@ describe.skipIf(!hasChromium)("WhatsApp screens in Chromium", () => {
     await page.waitForURL((u) => u.pathname === "/whatsapp/templates");
     await page.locator(`[data-template-name="${name}"] [data-template-status="approved"]`).waitFor({ timeout: 30_000 });
 
-    const to = `+55119${digits(8)}`;
+    const to = handset();
     // "Check window" posts and comes back to the page for that contact: its window (closed) and the template's variables.
     await page.goto("/whatsapp/send");
     await page.getByText("Informe o contato para ver a janela de 24 horas.").waitFor();

@@ -153,6 +153,13 @@ describe("/admin/audit/insights", () => {
     expect(staffPage.html).toMatch(/data-table="by-type"[\s\S]*data-key="auth\.register"/);
     expect(staffPage.html).toMatch(new RegExp(`data-table="by-user"[\\s\\S]*data-key="${child.userId}"`));
     expect(staffPage.html).toMatch(/data-count="[1-9]\d*"/);
+    // The three views count the same entries: every entry of the child's account (all made today).
+    const [{ n }] = await query<{ n: number }>("SELECT count(*)::int AS n FROM audit_logs WHERE account_id = $1", [child.accountId]);
+    const sum = (re: RegExp, html: string) => [...html.matchAll(re)].reduce((s, m) => s + Number(m[1]), 0);
+    const table = (name: string) => staffPage.html.slice(staffPage.html.indexOf(`data-table="${name}"`)).split("</table>")[0];
+    expect(sum(/data-day="[^"]+" data-count="(\d+)"/g, staffPage.html)).toBe(n);
+    expect(sum(/data-col="total">(\d+)</g, table("by-type"))).toBe(n);
+    expect(sum(/data-col="total">(\d+)</g, table("by-user"))).toBe(n);
 
     const mine = await reseller.client.page("/admin/audit/insights");
     expect(mine.res.status).toBe(200);

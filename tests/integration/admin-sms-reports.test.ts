@@ -134,18 +134,22 @@ describe("GET /api/admin/sms/dashboard and /api/admin/sms/sales", () => {
     expect((await get("/api/admin/sms/dashboard", owner)).status).toBe(403);
   });
 
-  it("sales: revenue per customer and per route from the messages' prices, no margin (cost is not kept)", async () => {
+  it("sales: revenue per customer and per route from the messages' prices; no cost recorded for the simulator: cost unknown, no margin (ADR 070)", async () => {
     const a = await get(`/api/admin/sms/sales?from=${day}&to=${day}&account_id=${people.a.accountId}`, staff);
     expect(a.status).toBe(200);
-    expect(a.body.data).toMatchObject({ messages: 3, segments: 4, revenue: [{ currency: "BRL", amount: 32 }], margin: null });
+    const unknown = (revenue: number, uncosted: number) => [{ currency: "BRL", revenue, cost: null, margin: null, margin_rate: null, uncosted }];
+    expect(a.body.data).toMatchObject({ messages: 3, segments: 4, revenue: [{ currency: "BRL", amount: 32 }], margin: unknown(32, 3) });
     expect(a.body.data.routes).toEqual([
-      { route: "T1", messages: 2, segments: 3, revenue: [{ currency: "BRL", amount: 24 }] },
-      { route: "T2", messages: 1, segments: 1, revenue: [{ currency: "BRL", amount: 8 }] },
+      { route: "T1", messages: 2, segments: 3, revenue: [{ currency: "BRL", amount: 24 }], margin: unknown(24, 2) },
+      { route: "T2", messages: 1, segments: 1, revenue: [{ currency: "BRL", amount: 8 }], margin: unknown(8, 1) },
     ]);
     const all = await get(`/api/admin/sms/sales?from=${day}&to=${day}`, staff);
     expect(all.body.data.customers.find((c: { account: { id: string } }) => c.account.id === people.b.accountId)).toMatchObject({ messages: 2, revenue: 20 });
     const mine = await get(`/api/admin/sms/sales?from=${day}&to=${day}`, reseller);
-    expect(mine.body.data.customers).toEqual([{ account: { id: people.a.accountId, name: people.a.company }, currency: "BRL", messages: 3, segments: 4, revenue: 32 }]);
+    expect(mine.body.data.margin).toBeNull();
+    expect(mine.body.data.customers).toEqual([
+      { account: { id: people.a.accountId, name: people.a.company }, currency: "BRL", messages: 3, segments: 4, revenue: 32, margin: null },
+    ]);
     expect((await get(`/api/admin/sms/sales`, owner)).status).toBe(403);
   });
 });
@@ -283,12 +287,15 @@ describe("the screens", () => {
   });
 
   it("/admin/sms/dashboard, /admin/sms/sales: staff and the reseller; the owner is refused", async () => {
-    for (const c of [staffWeb, resellerWeb]) {
+    for (const [c, note] of [
+      [staffWeb, "margin-note"],
+      [resellerWeb, "no-margin"],
+    ] as const) {
       expect((await c.get("/admin/sms/dashboard")).status).toBe(200);
       const sales = await c.page(`/admin/sms/sales?from=${day}&to=${day}`);
       expect(sales.res.status).toBe(200);
       expect(sales.html).toContain(people.a.company);
-      expect(sales.html).toContain('data-testid="no-margin"');
+      expect(sales.html).toContain(`data-testid="${note}"`);
     }
     for (const p of ["/admin/sms/dashboard", "/admin/sms/sales"]) expect(location(await ownerWeb.get(p))).toBe("/403");
   });

@@ -21,7 +21,7 @@ import { DEMO_PASSWORD } from "../support/web";
 process.env.DATABASE_URL = inject("databaseUrl");
 const { renewProducts } = await import("../../api/products/products");
 // After DATABASE_URL: the WhatsApp helpers load api modules that read the environment once.
-const { approvedTemplate, connectCloudNumber, digits } = await import("../support/whatsapp");
+const { approvedTemplate, connectCloudNumber, digits, handset } = await import("../support/whatsapp");
 const { closeDb } = await import("../../models/db");
 
 const T1 = 8;
@@ -278,12 +278,12 @@ describe("consumption at accept", () => {
     await approvedTemplate(n, { name, body: "Olá {{1}}", body_examples: ["Ana"] });
     const tpl = { name, language: "pt_BR", variables: ["Ana"] };
     const p = (await hire(c.accountId, { ...sms, channel: "whatsapp", name: "WhatsApp", credits: 3, price: 0 })).body.data;
-    const one = await api("/api/whatsapp/messages", { token: c.token, body: { from: n.phoneNumberId, to: `+5511${digits(9)}`, type: "template", template: tpl } });
+    const one = await api("/api/whatsapp/messages", { token: c.token, body: { from: n.phoneNumberId, to: handset(), type: "template", template: tpl } });
     expect(one.status, JSON.stringify(one.body)).toBe(202);
     expect(one.body.data.price).toBe(0);
     const many = await api("/api/whatsapp/campaigns", {
       token: c.token,
-      body: { from: n.phoneNumberId, to: [`+5511${digits(9)}`, `+5511${digits(9)}`, `+5511${digits(9)}`, `+5511${digits(9)}`], template: tpl },
+      body: { from: n.phoneNumberId, to: [handset(), handset(), handset(), handset()], template: tpl },
     });
     expect(many.status, JSON.stringify(many.body)).toBe(201);
     const priced = await query<{ price: string; product_id: string | null }>(`SELECT price, product_id FROM messages WHERE campaign_id = $1 ORDER BY created_at, id`, [

@@ -186,10 +186,29 @@ describe("agents", () => {
 
     const day = today();
     const stat = await ok(manager.as(`/api/omni/agents/${bruno.person.userId}/statistic?begin=${day}&end=${day}`));
-    expect(stat).toEqual({ agent_id: bruno.person.userId, begin: day, end: day, active_calls: 0, total_calls: 1, average_service_time: 600 });
+    // Bruno accepted B by transfer, wrote once and closed it; he transferred nothing.
+    expect(stat).toEqual({
+      agent_id: bruno.person.userId,
+      begin: day,
+      end: day,
+      active_calls: 0,
+      total_calls: 1,
+      average_service_time: 600,
+      closed_calls: 1,
+      transferred_calls: 0,
+      messages_sent: 1,
+      days: [{ day, rooms: 1, messages: 1 }],
+    });
     // An agent reads their own statistic, not a colleague's; another account's agent is unknown.
     expect((await ok(carla.as(`/api/omni/agents/${carla.person.userId}/statistic`))).total_calls).toBe(1);
-    expect(await ok(owner.as(`/api/omni/agents/${ana.person.userId}/statistic`))).toMatchObject({ total_calls: 2, average_service_time: 450 });
+    // Ana attended A and B, closed A, transferred B to Bruno, wrote twice.
+    expect(await ok(owner.as(`/api/omni/agents/${ana.person.userId}/statistic`))).toMatchObject({
+      total_calls: 2,
+      average_service_time: 450,
+      closed_calls: 1,
+      transferred_calls: 1,
+      messages_sent: 2,
+    });
     expect((await carla.as(`/api/omni/agents/${bruno.person.userId}/statistic`)).status).toBe(403);
     expect((await stranger.as(`/api/omni/agents/${bruno.person.userId}/statistic`)).status).toBe(404);
   });

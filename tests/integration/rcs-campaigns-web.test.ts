@@ -113,9 +113,12 @@ describe("RCS campaign screens without JavaScript", () => {
     expect(location(await c.post("/rcs/campaigns", { intent: "control", id, status: "paused" }))).toBe("/rcs/campaigns");
     expect(await status()).toBe("paused");
     expect(decode((await c.page("/rcs/campaigns")).html)).toMatch(new RegExp(`data-campaign="${id}"[\\s\\S]*?data-action="running"`));
-    await c.post("/rcs/campaigns", { intent: "control", id, status: "running" });
+    expect(location(await c.post("/rcs/campaigns", { intent: "control", id, status: "running" }))).toBe("/rcs/campaigns");
     expect(await status()).toBe("running");
-    await c.post("/rcs/campaigns", { intent: "control", id, status: "canceled" });
+    // The cancel meets the dispatcher claiming the campaign's messages: it still succeeds (a lock cycle is run again).
+    const cancel = await c.post("/rcs/campaigns", { intent: "control", id, status: "canceled" });
+    expect(cancel.status, await cancel.clone().text()).toBe(302);
+    expect(location(cancel)).toBe("/rcs/campaigns");
     expect(await status()).toBe("canceled");
     // Every message not sent yet is refunded (canceled, or failed before RBM took it); the ones RBM took (the worker dispatches at once) stay paid.
     const [kept] = await query<{ paid: number }>(

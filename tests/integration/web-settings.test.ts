@@ -148,8 +148,8 @@ describe("/settings", () => {
       permissions: { department: true, opening_hour: true, dashboard: true, spie: true, tab: true, whatsapp: true },
     });
     const groups = (s: Subject) => settingsHub(s).map((c) => c.group);
-    expect(groups(subject("owner"))).toEqual(["account", "users", "departments", "settings"]);
-    expect(groups(subject("owner", "reseller"))).toEqual(["account", "users", "departments", "settings", "whitelabel"]);
+    expect(groups(subject("owner"))).toEqual(["account", "users", "departments", "settings", "resources", "messages"]);
+    expect(groups(subject("owner", "reseller"))).toEqual(["account", "users", "departments", "settings", "resources", "messages", "whitelabel"]);
     // agent: lookup, manager, settings groups — but the agent's path allow-list keeps it out of /settings.
     expect(groups(subject("agent"))).toEqual([]);
     expect(groups(subject("agent")).includes("users")).toBe(false);
@@ -157,8 +157,8 @@ describe("/settings", () => {
     expect(groups(subject("developer"))).toEqual([]);
     // billing: contacts, lookup, manager, live, settings — settings is outside its allow-list.
     expect(groups(subject("billing"))).toEqual([]);
-    expect(groups(subject("sales"))).toEqual(["account", "users", "departments", "settings"]);
-    expect(groups({ ...subject("owner"), services: [], permissions: {} })).toEqual(["account", "users", "settings"]);
+    expect(groups(subject("sales"))).toEqual(["account", "users", "departments", "settings", "resources", "messages"]);
+    expect(groups({ ...subject("owner"), services: [], permissions: {} })).toEqual(["account", "users", "settings", "resources", "messages"]);
   });
 });
 

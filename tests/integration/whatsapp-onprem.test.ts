@@ -15,6 +15,7 @@ import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { giveOmni, setAccount } from "../support/factories";
 import { freePort } from "../support/net";
+import { handset } from "../support/whatsapp";
 
 const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
 const sim = () => inject("simulatorUrl");
@@ -89,7 +90,7 @@ beforeAll(async () => {
   accountId = p.accountId;
   await giveOmni(accountId); // the plan's `whatsapp` permission (templates)
   token = (await login(p.email, p.password)).token;
-  phone = `+55119${digits(8)}`;
+  phone = handset();
   client = phone.slice(1);
 });
 
@@ -192,7 +193,7 @@ describe("WhatsApp On-Premises templates and messages", () => {
   it("a template send goes through the onprem adapter (the new contact checked when the client asks, the template with its namespace and the deterministic policy) and the client's webhooks move it to sent, delivered and read; after the client forgets our token the adapter logs in again", async () => {
     await setAccount(accountId, { balance: 10_000 });
     const t = await approvedTemplate();
-    const to = `+55119${digits(8)}`;
+    const to = handset();
     const accepted = await sendTemplate(t.name, to);
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
     expect(accepted.body.data).toMatchObject({ status: "queued", price: 6, category: "utility" });
@@ -250,7 +251,7 @@ describe("WhatsApp On-Premises templates and messages", () => {
 
   it("a contact's message from the client is stored and opens the 24-hour window: free text is then accepted and delivered", async () => {
     await setAccount(accountId, { balance: 10_000 });
-    const contact = `+55119${digits(8)}`;
+    const contact = handset();
     const text = () => api("/api/whatsapp/messages", { token, lang: "en", body: { from: numberId, to: contact, type: "text", text: { body: "Seu pedido saiu para entrega" } } });
     const closed = await text();
     expect(closed.status).toBe(422);
@@ -286,12 +287,12 @@ describe("WhatsApp On-Premises templates and messages", () => {
   it("a webhook without the number's token or with a wrong one is 401 and changes nothing; with it, a repeated status changes nothing and a status of an unknown message asks for a retry", async () => {
     await setAccount(accountId, { balance: 10_000 });
     const t = await approvedTemplate();
-    const res = await sendTemplate(t.name, `+55119${digits(8)}`);
+    const res = await sendTemplate(t.name, handset());
     const id = res.body.data.id;
     await expect.poll(async () => (await message(id)).status, { timeout: 20_000 }).toBe("read");
     const before = await message(id);
     const providerId = before.provider_message_id as string;
-    const stranger = `+55119${digits(8)}`;
+    const stranger = handset();
     const forged = {
       contacts: [{ profile: { name: "Intruso" }, wa_id: stranger.slice(1) }],
       messages: [{ from: stranger.slice(1), id: `gBEGforged${digits(8)}`, timestamp: String(Math.floor(Date.now() / 1000)), type: "text", text: { body: "forjada" } }],
@@ -360,7 +361,7 @@ describe("the outbound guard on an onprem base URL", () => {
     const stack = await startStack({ env: { OUTBOUND_ALLOW_PRIVATE: "false" } });
     try {
       const owner = await stack.signInDemoOwner();
-      const number = `+55119${digits(8)}`;
+      const number = handset();
       const form = (base_url: string) => ({ ...connectForm(), phone_number: number, base_url });
       for (const privateUrl of ["https://10.20.30.40/", "https://169.254.169.254/latest", `http://127.0.0.1:${new URL(inject("apiUrl")).port}/api`]) {
         const refused = await stack.api("/api/whatsapp/numbers", { token: owner.token, body: form(privateUrl) });

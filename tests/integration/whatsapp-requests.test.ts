@@ -12,10 +12,11 @@ import { simulatedAppSecret } from "../../api/simulator/whatsapp-cloud";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { setMember } from "../support/factories";
+import { handset } from "../support/whatsapp";
 
 const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
 /** A Brazilian mobile number no other test uses (E.164). */
-const mobile = () => `+55119${digits(8)}`;
+const mobile = () => handset();
 const request = (over: Record<string, unknown> = {}) => ({
   legal_name: "Padaria Pão Quente Ltda",
   cnpj: "11.222.333/0001-81",

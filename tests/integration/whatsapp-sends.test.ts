@@ -13,7 +13,7 @@ import { query } from "../support/db";
 import { balanceOf, giveOmni, makeGroupWithContacts, setAccount } from "../support/factories";
 import { waitUntil } from "../support/loopback-peer";
 import { inDispatchStream } from "../support/wait";
-import { type CloudNumber, connectCloudNumber, contactWrites, digits } from "../support/whatsapp";
+import { type CloudNumber, connectCloudNumber, contactWrites, digits, handset } from "../support/whatsapp";
 
 let token: string;
 let accountId: string;
@@ -133,11 +133,11 @@ describe("free-form WhatsApp messages inside the window", () => {
   it("`from` may name the number by its phone number id (a leading + too), for a message and a campaign; another account's number, or nonsense, is refused naming `from`", async () => {
     await setAccount(accountId, { balance: 100_000 });
     const tpl = { name: templateName, language: "pt_BR", variables: ["Ana", "9"] };
-    const to = `+5511${digits(9)}`;
+    const to = handset();
     const one = await as("/api/whatsapp/messages", { body: { from: n.phoneNumberId, to, type: "template", template: tpl } });
     expect(one.status, JSON.stringify(one.body)).toBe(202);
     const many = await as("/api/whatsapp/campaigns", {
-      body: { from: `+${n.phoneNumberId}`, to: [`+5511${digits(9)}`], template: tpl, scheduled_at: new Date(Date.now() + 86_400_000).toISOString() },
+      body: { from: `+${n.phoneNumberId}`, to: [handset()], template: tpl, scheduled_at: new Date(Date.now() + 86_400_000).toISOString() },
     });
     expect(many.status, JSON.stringify(many.body)).toBe(201);
     const sent = await query<{ sender: string }>(`SELECT sender FROM messages WHERE id = $1 OR campaign_id = $2`, [one.body.data.id, many.body.data.campaign_id]);
@@ -154,7 +154,7 @@ describe("free-form WhatsApp messages inside the window", () => {
 
   it("outside the window media is refused like text: only a template", async () => {
     const res = await as("/api/whatsapp/messages", {
-      body: { from: numberId, to: `+5511${digits(9)}`, type: "image", image: { link: "https://loja.example/produto.jpg" } },
+      body: { from: numberId, to: handset(), type: "image", image: { link: "https://loja.example/produto.jpg" } },
       lang: "en",
     });
     expect(res.status).toBe(422);

@@ -12,7 +12,7 @@ import { simulatedAppSecret } from "../../api/simulator/whatsapp-cloud";
 import { api, login, registerPerson } from "../support/api";
 import { query } from "../support/db";
 import { giveOmni, setAccount } from "../support/factories";
-import { connectCloudNumber } from "../support/whatsapp";
+import { connectCloudNumber, handset } from "../support/whatsapp";
 
 const appSecret = () => simulatedAppSecret(inject("simulatorApiKey"));
 const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
@@ -98,7 +98,7 @@ describe("WhatsApp Cloud API numbers", () => {
     const wrongToken = await connect(token, { phone_number_id: `3${digits(10)}`, waba_id: `4${digits(10)}`, access_token: "not-a-meta-token", app_secret: "x" });
     expect(wrongToken.status).toBe(422);
     expect(wrongToken.body.error.fields).toEqual({ access_token: ["Meta refused this access token (wrong or expired)"] });
-    const unknown = await connect(token, { phone_number_id: `3${digits(9)}404`, waba_id: `4${digits(10)}`, access_token: `EAAG${digits(20)}`, app_secret: "x" }, "pt-BR");
+    const unknown = await connect(token, { phone_number_id: `3${digits(6)}404404`, waba_id: `4${digits(10)}`, access_token: `EAAG${digits(20)}`, app_secret: "x" }, "pt-BR");
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.fields).toEqual({ phone_number_id: ["A Meta não reconhece este id de número com este token"] });
     const empty = await connect(token, { phone_number_id: "12a", waba_id: "", access_token: "", app_secret: "" });
@@ -261,7 +261,7 @@ describe("WhatsApp templates", () => {
   });
 
   it("a contact's message (Meta's messages webhook) is stored once and opens its 24-hour window; an older one does not move it back; the window closes 24 h later", async () => {
-    const contact = `+55119${digits(8)}`;
+    const contact = handset();
     const windowNow = async () => (await api(`/api/whatsapp/window?number_id=${numberId}&to=${encodeURIComponent(contact)}`, { token })).body.data;
     expect(await windowNow()).toEqual({ open: false, last_inbound_at: null, expires_at: null });
     const [{ phone_number_id: phoneNumberId }] = await query<{ phone_number_id: string }>("SELECT phone_number_id FROM whatsapp_numbers WHERE id = $1", [numberId]);
@@ -315,7 +315,7 @@ describe("WhatsApp templates", () => {
     const created = await api("/api/whatsapp/templates", { token, body: template() });
     const t = created.body.data;
     await expect.poll(async () => (await templateRow(t.id)).status, { timeout: 15_000 }).toBe("approved");
-    const to = `+55119${digits(8)}`;
+    const to = handset();
     const send = (over: Record<string, unknown> = {}, key?: string) =>
       fetch(new URL("/api/whatsapp/messages", inject("apiUrl")), {
         method: "POST",
@@ -340,10 +340,10 @@ describe("WhatsApp templates", () => {
     // The same key and request: the same answer, nothing new; the balance moved once. Another request under the key: 409.
     expect((await send({}, key)).body).toEqual(accepted.body);
     expect((await query<{ balance: string }>("SELECT balance FROM account_balances WHERE account_id = $1", [accountId]))[0].balance).toBe("9994");
-    expect((await send({ to: `+55119${digits(8)}` }, key)).status).toBe(409);
+    expect((await send({ to: handset() }, key)).status).toBe(409);
     // A balance that does not cover the price: 402, nothing written.
     await setAccount(accountId, { balance: 5 });
-    const poor = await send({ to: `+55119${digits(8)}` });
+    const poor = await send({ to: handset() });
     expect(poor.status).toBe(402);
     expect(poor.body.error.code).toBe("INSUFFICIENT_BALANCE");
     expect(await query("SELECT 1 FROM messages WHERE account_id = $1 AND channel = 'whatsapp' AND direction = 'outbound'", [accountId])).toHaveLength(1);
@@ -422,7 +422,7 @@ describe("WhatsApp templates", () => {
     expect(paused.status).toBe(202);
     const res = await api("/api/whatsapp/messages", {
       token,
-      body: { from: numberId, to: `+55119${digits(8)}`, type: "template", template: { name: t.name, language: "pt_BR", variables: ["Ana", "4321"] } },
+      body: { from: numberId, to: handset(), type: "template", template: { name: t.name, language: "pt_BR", variables: ["Ana", "4321"] } },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     expect(res.body.data.price).toBe(6);
@@ -491,7 +491,7 @@ describe("WhatsApp templates", () => {
       await setAccount(accountId, { balance: 10_000 });
       const created = await api("/api/whatsapp/templates", { token, body: template({ header: null, buttons: [] }) });
       await expect.poll(async () => (await templateRow(created.body.data.id)).status, { timeout: 15_000 }).toBe("approved");
-      const to = `+55119${digits(8)}`;
+      const to = handset();
       const sent = await api("/api/whatsapp/messages", {
         token,
         body: { from: numberId, to, type: "template", template: { name: created.body.data.name, language: "pt_BR", variables: ["Ana", "1"] } },

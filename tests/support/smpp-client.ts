@@ -51,7 +51,8 @@ export function smppClient(port: number, opts: { localAddress?: string } = {}): 
           }
           return false;
         };
-        const t = setTimeout(() => rej(new Error(`no matching ${what} in ${ms} ms; got ${list.length}`)), ms);
+        // The connection's state too: a session the server closed meanwhile explains a missing receipt.
+        const t = setTimeout(() => rej(new Error(`no matching ${what} in ${ms} ms; got ${list.length} ${state()}`)), ms);
         if (!check()) listeners.push(() => void check());
       });
     session.on("pdu", (pdu: PDU) => {

@@ -54,10 +54,13 @@ async function resolveActor(request: Request): Promise<Actor> {
     // Account-info failure: log out, say so, go to /login.
     await destroySession(session);
     const fresh = await sessionStorage.getSession();
-    fresh.flash("toast", { type: "error", title: isAppError(e) && e.code === "CLIENT_INACTIVE" ? "errors:CLIENT_INACTIVE" : "errors:ACCOUNT_INFO_FAILED" });
+    fresh.flash("toast", { type: "error", title: isAppError(e) && e.code === "CLIENT_INACTIVE" ? inactiveKey(e.params?.context) : "errors:ACCOUNT_INFO_FAILED" });
     throw redirect("/login", { headers: { "Set-Cookie": await commitSession(fresh) } });
   }
 }
+
+/** The toast of a refused account, naming a suspension (by staff, or for an unpaid invoice) when it is one. */
+const inactiveKey = (context: unknown) => (context === "suspended" || context === "unpaid" ? `errors:CLIENT_INACTIVE_${context}` : "errors:CLIENT_INACTIVE");
 
 /** The path the last refusal came from, for /403 (a minute, only sent to /403). */
 export const forbiddenFrom = createCookie("forbidden_from", { path: "/403", sameSite: "lax", httpOnly: true, maxAge: 60 });

@@ -6,7 +6,7 @@ import { json } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "~api/lib/zod";
-import { isAppError } from "~api/lib/errors";
+import { AppError, isAppError } from "~api/lib/errors";
 import { requireCsrf } from "./csrf.server";
 
 export type FormReply = { result: SubmissionResult<string[]> };
@@ -49,3 +49,16 @@ export async function handleForm<S extends z.ZodType, R>(
 
 /** The row-delete form of list screens (ConfirmDelete posts intent=delete and the row id). */
 export const deleteIntentSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1, "validation.required") });
+
+/** An API field path ("rules.1.template.variables.0") as a form names the field ("rules[1].template.variables[0]"). */
+export const formPath = (name: string) => name.replace(/\.(\d+)(?=\.|$)/g, "[$1]");
+
+/** A use-case's refusal with its fields named as the form names them: `await withFormPaths(useCase(…))`. */
+export async function withFormPaths<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (!isAppError(e) || !e.fields) throw e;
+    throw new AppError(e.code, { fields: Object.fromEntries(Object.entries(e.fields).map(([k, v]) => [formPath(k), v])), params: e.params });
+  }
+}

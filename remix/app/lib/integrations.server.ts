@@ -2,11 +2,13 @@
 export {
   getIntegration,
   installIntegration,
+  integrationWhatsappChoices,
   installSchema,
   listIntegrationEvents,
   listIntegrations,
   testIntegration,
   uninstallIntegration,
   updateIntegration,
+  updateFormSchema,
   updateSchema,
 } from "~api/integrations/services";

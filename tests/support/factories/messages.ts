@@ -36,11 +36,24 @@ export type MessageFields = {
   sentAt?: Time;
   deliveredAt?: Time;
   readAt?: Time;
+  /**
+   * When the worker's reconciliation sweep last asked the provider (api/messages/reconcile.ts).
+   * Default now: a message written straight into the history is not one the running worker
+   * should take for a lost receipt and expire (a `sent` message of 23 days ago turned
+   * `unavailable` under a report test when the sweep's minute came).
+   */
+  statusCheckedAt?: Time;
 };
 
 let serial = Math.floor(Math.random() * 5_000_000);
-/** A Brazilian mobile number no other test of the run picks. */
-export const mobileNumber = () => `+55119${String(10_000_000 + (serial++ % 89_999_999)).padStart(8, "0")}`;
+/**
+ * A Brazilian mobile number no other test of the run picks; never one ending in the loopback
+ * peers' test endings (0000: not RCS-capable; 0001: never delivered on WhatsApp and RBM).
+ */
+export const mobileNumber = (): string => {
+  const n = `+55119${String(10_000_000 + (serial++ % 89_999_999)).padStart(8, "0")}`;
+  return /000[01]$/.test(n) ? mobileNumber() : n;
+};
 
 /** The defaults: an outbound SMS from LOJA to a fresh number, in the database's default status (pending). */
 const message = (accountId: string, fields: MessageFields) => ({
@@ -50,6 +63,7 @@ const message = (accountId: string, fields: MessageFields) => ({
   sender: "LOJA",
   recipient: mobileNumber(),
   body: "Mensagem de teste",
+  statusCheckedAt: sql("now()"),
   ...given(fields),
 });
 

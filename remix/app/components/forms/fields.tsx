@@ -60,7 +60,7 @@ export function TextField({
 }: {
   field: FieldMetadata<string | undefined | null>;
   label: string;
-  type?: "text" | "email" | "password" | "tel" | "date" | "url" | "number" | "color";
+  type?: "text" | "email" | "password" | "tel" | "date" | "datetime-local" | "url" | "number" | "color";
   description?: string;
   autoComplete?: string;
   className?: string;

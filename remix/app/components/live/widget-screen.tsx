@@ -6,12 +6,12 @@
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import { useTranslation } from "~/lib/react-i18n";
 import { type WidgetSettings } from "~api/live/schemas";
 import { WIDGET_COLOR_PARTS, WIDGET_POSITIONS, WIDGET_TEXT_MAX } from "~api/live/constants";
 import { CheckboxField, SelectField, TextareaField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField, useErrorText } from "~/components/forms/fields";
+import { CopyButton } from "~/components/forms/copy-button";
 import { useReplyFor } from "~/components/live/parts";
 import { PageHeader } from "~/components/shell/page-header";
 import { Button } from "~/components/ui/button";
@@ -20,29 +20,6 @@ import { Textarea } from "~/components/ui/textarea";
 import { useLazyValidate } from "~/lib/lazy-validate";
 
 type Widget = { widget_key: string; settings: WidgetSettings; snippet: string };
-
-function CopyButton({ text }: { text: string }) {
-  const { t } = useTranslation("live");
-  const [hydrated, setHydrated] = useState(false);
-  const [copied, setCopied] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  if (!hydrated) return null;
-  return (
-    <Button
-      type="button"
-      size="sm"
-      variant="outline"
-      onClick={() =>
-        void navigator.clipboard?.writeText(text).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        )
-      }
-    >
-      {copied ? t("widget.embed.copied") : t("widget.embed.copy")}
-    </Button>
-  );
-}
 
 export function WidgetPreview({ s }: { s: WidgetSettings }) {
   const { t } = useTranslation("live");
@@ -201,7 +178,7 @@ export function WidgetScreen({ widget, canEdit }: { widget: Widget; canEdit: boo
             </CardHeader>
             <CardContent className="space-y-3">
               <Textarea readOnly value={widget.snippet} rows={4} className="font-mono text-xs" aria-label={t("widget.embed.title")} data-testid="widget-snippet" />
-              <CopyButton text={widget.snippet} />
+              <CopyButton text={widget.snippet} label={t("live:widget.embed.copy")} copiedLabel={t("live:widget.embed.copied")} />
               <div className="space-y-2 border-t pt-3">
                 <p className="text-sm font-medium">{t("widget.key.title")}</p>
                 <code className="block break-all rounded bg-muted px-2 py-1 text-xs" data-testid="widget-key">

@@ -66,6 +66,7 @@ function SortableCard({ deal, children }: { deal: BoardDeal; children: (handle: 
       style={{ transform: CSS.Translate.toString(transform), transition }}
       className={cn("list-none", isDragging && "relative z-10 opacity-80")}
       data-deal-id={deal.id}
+      data-deal-version={deal.version}
     >
       {children(handle)}
     </li>

@@ -65,7 +65,7 @@ function StillBoard({ columns, renderCard, renderColumnHead, renderColumnFoot }:
             {renderColumnHead(column, column.deals.length)}
             <ol aria-label={t("board.cardsOf", { column: column.name })} className="min-h-16 space-y-2 rounded-md p-1" data-column-cards={column.id}>
               {column.deals.map((deal) => (
-                <li key={deal.id} className="list-none" data-deal-id={deal.id}>
+                <li key={deal.id} className="list-none" data-deal-id={deal.id} data-deal-version={deal.version}>
                   {renderCard(
                     deal,
                     column.id,

@@ -2,19 +2,28 @@
  * /admin/providers (platform staff): the provider connections (simulator, HTTP, SMPP) — list,
  * create, edit, delete with confirmation, test — and the SMS route map (T1, T2, T4, T6 ->
  * connection). Credentials are write-only: the list shows masked hints; an HTTP webhook secret
- * generated on create is shown once in that POST's answer. Plain POST forms with CSRF: every
- * action works without JavaScript.
+ * generated on create is shown once in that POST's answer. And what each connection charges per
+ * segment on each route from a start on (ADR 070: list, add, delete one not started yet), the cost
+ * of /admin/sms/sales' margin. Plain POST forms with CSRF: every action works without JavaScript.
  */
 import { getFormProps, useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/lib/react-i18n";
 import { z } from "~api/lib/zod";
 import { createProviderSchema, routeMapSchema, updateProviderSchema } from "~api/providers/schemas";
 import { PROVIDER_KINDS } from "~api/providers/constants";
 import { createProvider, deleteProvider, getRouteMap, listProviders, putRouteMap, updateProvider, type ProviderView } from "~api/providers/services";
 import { testProvider, type TestResult } from "~api/providers/test-connection";
+import { createProviderCost, deleteProviderCost, listProviderCosts, type ProviderCost } from "~api/providers/costs";
+import { COST_CURRENCIES } from "~api/providers/constants";
+import { SMS_ROUTES } from "~api/sms/constants";
+import { costFormSchema, deleteCostSchema } from "~/forms/provider-costs";
+import { formatDateTime } from "~/components/sms-reports/format";
+import { formatMoney } from "~/lib/format";
+import type { Lng } from "~/lib/i18n";
+import type { RootData } from "~/root";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CheckboxField, SelectField } from "~/components/forms/controls";
 import { CsrfInput, ErrorText, FormErrors, TextField } from "~/components/forms/fields";
@@ -41,8 +50,8 @@ type Tested = { tested: { name: string } & TestResult };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
-  const [providers, routes] = await Promise.all([orHttpError(listProviders(ctx)), orHttpError(getRouteMap(ctx))]);
-  return json({ providers: providers.data, routes: routes.data });
+  const [providers, routes, costs] = await Promise.all([orHttpError(listProviders(ctx)), orHttpError(getRouteMap(ctx)), orHttpError(listProviderCosts(ctx))]);
+  return json({ providers: providers.data, routes: routes.data, costs: costs.data });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -52,6 +61,18 @@ export async function action({ request }: ActionFunctionArgs) {
     return handleForm(request, deleteIntentSchema, async ({ id }) => {
       await deleteProvider(ctx, id);
       return redirectWithToast(request, PATH, { type: "success", title: "admin:providers.delete.deleted" });
+    });
+  }
+  if (intent === "cost") {
+    return handleForm(request, costFormSchema, async ({ connection_id, intent: _i, ...value }) => {
+      await createProviderCost(ctx, connection_id, value);
+      return redirectWithToast(request, PATH, { type: "success", title: "admin:providers.costs.created" });
+    });
+  }
+  if (intent === "deleteCost") {
+    return handleForm(request, deleteCostSchema, async ({ id }) => {
+      await deleteProviderCost(ctx, null, id);
+      return redirectWithToast(request, PATH, { type: "success", title: "admin:providers.costs.deleted" });
     });
   }
   if (intent === "test") {
@@ -149,8 +170,121 @@ function EditFields({ p, errors }: { p: ProviderView; errors?: Record<string, st
   );
 }
 
+type CostState = "inForce" | "scheduled" | "past";
+/** Each cost's state: per provider and route (newest start first), the first started one is in force, older ones past. */
+function costStates(costs: ProviderCost[]): Map<string, CostState> {
+  const seen = new Set<string>();
+  const out = new Map<string, CostState>();
+  for (const c of costs) {
+    const k = `${c.provider}|${c.route}`;
+    if (!c.applied) out.set(c.id, "scheduled");
+    else if (seen.has(k)) out.set(c.id, "past");
+    else {
+      seen.add(k);
+      out.set(c.id, "inForce");
+    }
+  }
+  return out;
+}
+
+/** The costs per segment of every connection and route (ADR 070): the list, and the form that adds one. */
+function ProviderCosts({ costs, providers, reply }: { costs: ProviderCost[]; providers: ProviderView[]; reply?: FormReply }) {
+  const { t } = useTranslation(["admin", "common"]);
+  const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
+  const busy = useNavigation().state === "submitting";
+  const sent = reply?.result.initialValue as { intent?: string; id?: string } | undefined;
+  const [form, fields] = useForm({
+    id: "provider-cost",
+    lastResult: sent?.intent === "cost" ? reply?.result : undefined,
+    defaultValue: { intent: "cost", currency: "BRL", route: "T1" },
+    onValidate: useLazyValidate(() => import("~/forms/provider-costs").then((m) => m.costFormSchema)),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const states = costStates(costs);
+  const sms = providers.filter((p) => p.channel === "sms");
+  return (
+    <Card>
+      <CardHeader>
+        <h2 className="leading-none font-semibold">{t("providers.costs.title")}</h2>
+        <CardDescription>{t("providers.costs.description")}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid grid-cols-1 items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="min-w-0 space-y-2">
+          <FormErrors errors={sent?.intent === "deleteCost" ? reply?.result.error?.[""] : undefined} />
+          {costs.length === 0 ? (
+            <p className="py-8 text-center text-sm text-muted-foreground">{t("providers.costs.empty")}</p>
+          ) : (
+            <Table region={t("providers.costs.title")}>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>{t("providers.costs.columns.provider")}</TableHead>
+                  <TableHead>{t("providers.costs.columns.route")}</TableHead>
+                  <TableHead className="text-right">{t("providers.costs.columns.cost")}</TableHead>
+                  <TableHead>{t("providers.costs.columns.validFrom")}</TableHead>
+                  <TableHead>{t("providers.costs.columns.state")}</TableHead>
+                  <TableHead className="text-right">{t("providers.columns.actions")}</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {costs.map((c) => {
+                  const state = states.get(c.id) ?? "past";
+                  return (
+                    <TableRow key={c.id} data-cost={c.id} data-state={state}>
+                      <TableCell className="font-mono">{c.provider}</TableCell>
+                      <TableCell>{c.route}</TableCell>
+                      <TableCell className="text-right tabular-nums" data-col="cost">
+                        {formatMoney(c.cost_per_segment, c.currency, lng)}
+                      </TableCell>
+                      <TableCell className="tabular-nums">{formatDateTime(c.valid_from, lng)}</TableCell>
+                      <TableCell>{t(`providers.costs.states.${state}`)}</TableCell>
+                      <TableCell className="text-right">
+                        {c.applied ? (
+                          "—"
+                        ) : (
+                          <ConfirmDelete
+                            id={c.id}
+                            intent="deleteCost"
+                            summary={t("providers.costs.delete.summary")}
+                            label={t("providers.costs.delete.label", { provider: c.provider, route: c.route })}
+                            body={t("providers.costs.delete.body", { provider: c.provider, route: c.route })}
+                            confirm={t("providers.costs.delete.confirm")}
+                          />
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </div>
+        <Form method="post" {...getFormProps(form)} className="min-w-0 space-y-4" aria-label={t("providers.costs.create.title")}>
+          <CsrfInput />
+          <input type="hidden" name="intent" value="cost" />
+          <h3 className="font-medium">{t("providers.costs.create.title")}</h3>
+          <FormErrors errors={form.errors} />
+          <SelectField
+            field={fields.connection_id}
+            label={t("providers.costs.fields.provider")}
+            placeholder={t("providers.costs.fields.providerPick")}
+            options={sms.map((p) => ({ value: p.id, label: p.name }))}
+          />
+          <SelectField field={fields.route} label={t("providers.costs.fields.route")} options={SMS_ROUTES.map((r) => ({ value: r, label: r }))} />
+          <TextField field={fields.cost_per_segment} label={t("providers.costs.fields.cost")} description={t("providers.costs.fields.costHint")} autoComplete="off" />
+          <SelectField field={fields.currency} label={t("providers.costs.fields.currency")} options={COST_CURRENCIES.map((c) => ({ value: c, label: c }))} />
+          <TextField field={fields.valid_from} label={t("providers.costs.fields.validFrom")} description={t("providers.costs.fields.validFromHint")} type="datetime-local" />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {t("providers.costs.create.submit")}
+          </Button>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}
+
 export default function AdminProviders() {
-  const { providers, routes } = useLoaderData<typeof loader>();
+  const { providers, routes, costs } = useLoaderData<typeof loader>();
   const last = useActionData<FormReply | Generated | Tested>();
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation(["admin", "common"]);
@@ -342,6 +476,7 @@ export default function AdminProviders() {
           </CardContent>
         </Card>
       </div>
+      <ProviderCosts costs={costs as unknown as ProviderCost[]} providers={list} reply={reply} />
     </div>
   );
 }

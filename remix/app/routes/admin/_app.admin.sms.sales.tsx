@@ -1,17 +1,21 @@
 /**
  * /admin/sms/sales (issue 23): SMS revenue — the customers' price of the messages charged and not
  * refunded — per customer (the most first; a row's link narrows to it) and per route over a period
- * of São Paulo days (default the last 7, at most 31), in reach. No margin: the provider's cost is
- * not recorded (ADR 065), and the screen says so. api/admin-sms/reports.ts adminSmsSales.
+ * of São Paulo days (default the last 7, at most 31), in reach. For platform staff also the
+ * providers' cost (recorded on /admin/providers) and the margin and its rate (ADR 070); "cost
+ * unknown" where a message has no cost in force; a reseller sees revenue only.
+ * api/admin-sms/reports.ts adminSmsSales.
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { Margin } from "~api/admin-sms/reports";
 import { adminSmsSales } from "~api/admin-sms/reports";
-import { amounts, hrefOf, PeriodForm, ReachLine } from "~/components/admin-reports/parts";
+import { amounts, hrefOf, PeriodForm, rateOf, ReachLine } from "~/components/admin-reports/parts";
 import { FiguresTable } from "~/components/charts/figures-table";
 import { PageHeader } from "~/components/shell/page-header";
 import { formatCount } from "~/components/sms-reports/format";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { formatMoney } from "~/lib/format";
 import { NO_STORE, periodReport } from "~/lib/admin-reports.server";
 import type { Lng } from "~/lib/i18n";
 import { useTranslation } from "~/lib/react-i18n";
@@ -24,12 +28,34 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(await periodReport(request, [], adminSmsSales), { headers: NO_STORE });
 }
 
+/** Cost, margin and margin rate of one or more currencies ("cost unknown" where a message has no cost). */
+function useMarginText(lng: Lng) {
+  const { t } = useTranslation("adminReports");
+  const each = (list: Margin[], one: (m: Margin) => string) => (list.length ? list.map(one).join(" + ") : "—");
+  return {
+    cost: (list: Margin[]) => each(list, (m) => (m.cost === null ? t("sales.costUnknown") : formatMoney(m.cost, m.currency, lng))),
+    margin: (list: Margin[]) => each(list, (m) => (m.margin === null ? "—" : formatMoney(m.margin, m.currency, lng))),
+    rate: (list: Margin[]) => each(list, (m) => (m.margin_rate === null ? "—" : rateOf(m.margin_rate, lng))),
+  };
+}
+
 export default function AdminSmsSalesScreen() {
   const { report: r, values, errors } = useLoaderData<typeof loader>();
   const lng = (useRouteLoaderData<RootData>("root")?.lng ?? "pt-BR") as Lng;
   const { t } = useTranslation("adminReports");
   const n = (v: number) => formatCount(v, lng);
   const keep = { from: values.from, to: values.to };
+  const m = useMarginText(lng);
+  const margins = r?.margin ?? null;
+  const uncosted = margins?.reduce((s, x) => s + x.uncosted, 0) ?? 0;
+  const marginCols = <R,>(of: (row: R) => Margin[] | null) =>
+    margins
+      ? [
+          { key: "cost", label: t("figures.cost"), value: (row: R) => m.cost(of(row) ?? []) },
+          { key: "margin", label: t("figures.margin"), value: (row: R) => m.margin(of(row) ?? []) },
+          { key: "margin_rate", label: t("figures.marginRate"), value: (row: R) => m.rate(of(row) ?? []) },
+        ]
+      : [];
   return (
     <div className="space-y-6">
       <PageHeader description={t("description.sales")} />
@@ -45,6 +71,13 @@ export default function AdminSmsSalesScreen() {
                     ["revenue", amounts(r.revenue, lng)],
                     ["messages", n(r.messages)],
                     ["segments", n(r.segments)],
+                    ...(margins
+                      ? ([
+                          ["cost", m.cost(margins)],
+                          ["margin", m.margin(margins)],
+                          ["marginRate", m.rate(margins)],
+                        ] as const)
+                      : []),
                   ] as const
                 ).map(([k, v]) => (
                   <div key={k} data-figure={k}>
@@ -53,9 +86,15 @@ export default function AdminSmsSalesScreen() {
                   </div>
                 ))}
               </dl>
-              <p className="mt-4 text-sm text-muted-foreground" data-testid="no-margin">
-                {t("sales.noMargin")}
-              </p>
+              {margins ? (
+                <p className="mt-4 text-sm text-muted-foreground" data-testid="margin-note">
+                  {uncosted > 0 ? t("sales.uncosted", { count: uncosted }) : t("sales.costed")}
+                </p>
+              ) : (
+                <p className="mt-4 text-sm text-muted-foreground" data-testid="no-margin">
+                  {t("sales.noMargin")}
+                </p>
+              )}
             </CardContent>
           </Card>
           <Card>
@@ -78,6 +117,7 @@ export default function AdminSmsSalesScreen() {
                   { key: "messages", label: t("figures.messages"), value: (c) => n(c.messages) },
                   { key: "segments", label: t("figures.segments"), value: (c) => n(c.segments) },
                   { key: "revenue", label: t("figures.revenue"), value: (c) => amounts([{ currency: c.currency, amount: c.revenue }], lng) },
+                  ...marginCols<(typeof r.customers)[number]>((c) => (c.margin ? [c.margin] : null)),
                 ]}
               />
             </CardContent>
@@ -93,10 +133,12 @@ export default function AdminSmsSalesScreen() {
                 rowKey={(x) => x.route ?? "-"}
                 rowLabel={(x) => x.route ?? "—"}
                 rowAttr="route"
+                region={t("sales.routes")}
                 columns={[
                   { key: "messages", label: t("figures.messages"), value: (x) => n(x.messages) },
                   { key: "segments", label: t("figures.segments"), value: (x) => n(x.segments) },
                   { key: "revenue", label: t("figures.revenue"), value: (x) => amounts(x.revenue, lng) },
+                  ...marginCols<(typeof r.routes)[number]>((x) => x.margin),
                 ]}
               />
             </CardContent>

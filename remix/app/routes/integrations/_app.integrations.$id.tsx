@@ -1,6 +1,7 @@
 /**
- * /integrations/{id} (issue 23, ADR 066): one installed integration — its credentials (blank keeps
- * them), senders and the message each order event sends (channel, subject, text, on/off), the
+ * /integrations/{id} (issue 23, ADR 066, 072): one installed integration — its credentials (blank keeps
+ * them), senders and the message each order event sends (channel, subject and text, or a WhatsApp
+ * template with its variables' values and number: components/integrations/rule-fields.tsx; on/off), the
  * test (a test order at the store for you), uninstall, and the events received with the message
  * each produced and its status. Plain forms switched by `intent`; everything works without
  * JavaScript; refused fields are shown beside them; each success redirects with a toast.
@@ -8,12 +9,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ORDER_EVENTS, RULE_CHANNEL_NAMES, RULE_SUBJECT_MAX, RULE_TEXT_MAX, RULE_VARIABLES } from "~api/integrations/constants";
-import { getIntegration, listIntegrationEvents, testIntegration, uninstallIntegration, updateIntegration, updateSchema } from "~/lib/integrations.server";
+import { ORDER_EVENTS, RULE_VARIABLES, templateKey } from "~api/integrations/constants";
+import {
+  getIntegration,
+  integrationWhatsappChoices,
+  listIntegrationEvents,
+  testIntegration,
+  uninstallIntegration,
+  updateFormSchema,
+  updateIntegration,
+} from "~/lib/integrations.server";
 import { z } from "~api/lib/zod";
 import { canWrite } from "~api/policy/policy";
 import { CsrfInput, ErrorText, FormErrors, useErrorText } from "~/components/forms/fields";
 import { IntentForm } from "~/components/forms/intent-form";
+import { type RuleFormValue, RuleFields } from "~/components/integrations/rule-fields";
 import { PageHeader } from "~/components/shell/page-header";
 import { useLng } from "~/components/support/ticket-parts";
 import { Badge } from "~/components/ui/badge";
@@ -21,12 +31,10 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { NativeSelect, NativeSelectOption } from "~/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import { Textarea } from "~/components/ui/textarea";
 import { orHttpError, requireRoute } from "~/lib/auth.server";
 import { formatDate } from "~/lib/format";
-import { handleForm, type FormReply } from "~/lib/forms.server";
+import { handleForm, type FormReply, withFormPaths } from "~/lib/forms.server";
 import { useTranslation } from "~/lib/react-i18n";
 import { redirectWithToast } from "~/lib/toast.server";
 
@@ -40,8 +48,8 @@ export const handle = {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
   const { data } = await orHttpError(getIntegration(ctx, params.id ?? ""));
-  const events = await listIntegrationEvents(ctx, data.id, 50);
-  return json({ integration: data, events: events.data, canManage: canWrite(ctx.actor, "integrations") }, { headers: { "Cache-Control": "private, no-store" } });
+  const [events, whatsapp] = await Promise.all([listIntegrationEvents(ctx, data.id, 50), integrationWhatsappChoices(ctx)]);
+  return json({ integration: data, events: events.data, whatsapp, canManage: canWrite(ctx.actor, "integrations") }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -64,9 +72,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   return handleForm(
     request,
-    updateSchema.extend({ intent: z.literal("settings") }),
+    updateFormSchema.extend({ intent: z.literal("settings") }),
     async ({ intent: _i, ...v }) => {
-      await updateIntegration(ctx, id, { ...v, sms_from: v.sms_from ?? "", email_from: v.email_from ?? "" });
+      await withFormPaths(updateIntegration(ctx, id, { ...v, sms_from: v.sms_from ?? "", email_from: v.email_from ?? "" }));
       return redirectWithToast(request, path, { type: "success", title: "integrations:detail.saved" });
     },
     { hideFields: ["access_token", "app_secret"] },
@@ -74,24 +82,44 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function IntegrationPage() {
-  const { integration: i, events, canManage } = useLoaderData<typeof loader>();
+  const { integration: i, events, whatsapp, canManage } = useLoaderData<typeof loader>();
   const last = useActionData<FormReply>();
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation("integrations");
   const errorText = useErrorText();
   const lng = useLng();
-  const sent = (last?.result.initialValue ?? {}) as { intent?: string; sms_from?: string; email_from?: string; rules?: Array<Record<string, string>> };
+  type Typed = Record<string, string | undefined> & { template?: { key?: string; variables?: Array<string | undefined>; header_variable?: string; button_variable?: string } };
+  const sent = (last?.result.initialValue ?? {}) as { intent?: string; sms_from?: string; email_from?: string; rules?: Array<Typed | undefined> };
   const errors = sent.intent === "settings" || !sent.intent ? last?.result.error : undefined;
   const invalid = (name: string) => Boolean(errors?.[name]?.length) || undefined;
-  const rules = ORDER_EVENTS.map((event, n) => {
+  const rules = ORDER_EVENTS.map((event, n): RuleFormValue => {
     const stored = i.rules.find((r) => r.event === event);
     const typed = sent.rules?.[n];
+    if (typed) {
+      return {
+        event,
+        channel: typed.channel ?? "sms",
+        enabled: typed.enabled === "on",
+        subject: typed.subject ?? "",
+        text: typed.text ?? "",
+        number_id: typed.number_id ?? "",
+        template_key: typed.template?.key ?? "",
+        variables: (typed.template?.variables ?? []).map((v) => v ?? ""),
+        header_variable: typed.template?.header_variable ?? "",
+        button_variable: typed.template?.button_variable ?? "",
+      };
+    }
     return {
       event,
-      channel: typed?.channel ?? stored?.channel ?? "sms",
-      subject: typed?.subject ?? stored?.subject ?? "",
-      text: typed?.text ?? stored?.text ?? "",
-      enabled: typed ? typed.enabled === "on" : (stored?.enabled ?? false),
+      channel: stored?.channel ?? "sms",
+      enabled: stored?.enabled ?? false,
+      subject: stored?.subject ?? "",
+      text: stored?.text ?? "",
+      number_id: stored?.number_id ?? "",
+      template_key: stored?.template ? templateKey(stored.template) : "",
+      variables: stored?.template?.variables ?? [],
+      header_variable: stored?.template?.header_variable ?? "",
+      button_variable: stored?.template?.button_variable ?? "",
     };
   });
   const vars = RULE_VARIABLES.map((v) => `{{${v}}}`).join(" ");
@@ -112,7 +140,7 @@ export default function IntegrationPage() {
         <CardHeader>
           <CardTitle>{i.name || i.label}</CardTitle>
           <CardDescription>
-            {t("detail.webhookUrl")}: <code>{i.webhook_url}</code>
+            {t("detail.webhookUrl")}: <code className="break-all">{i.webhook_url}</code>
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -152,43 +180,7 @@ export default function IntegrationPage() {
               <legend className="mb-2 font-medium">{t("detail.rules")}</legend>
               <p className="text-sm text-muted-foreground">{t("detail.rulesHint", { vars })}</p>
               {rules.map((r, n) => (
-                <div key={r.event} className="grid gap-3 rounded-md border p-4" data-rule={r.event}>
-                  <input type="hidden" name={`rules[${n}].event`} value={r.event} />
-                  <div className="flex flex-wrap items-center gap-4">
-                    <strong>{t(`events.${r.event}`)}</strong>
-                    <label className="flex items-center gap-2 text-sm">
-                      <input type="checkbox" name={`rules[${n}].enabled`} defaultChecked={r.enabled} />
-                      {t("detail.enabled")}
-                    </label>
-                    <div className="flex items-center gap-2">
-                      <Label htmlFor={`rule-${n}-channel`}>{t("detail.channel")}</Label>
-                      <NativeSelect id={`rule-${n}-channel`} name={`rules[${n}].channel`} defaultValue={r.channel} aria-invalid={invalid(`rules[${n}].channel`)}>
-                        {RULE_CHANNEL_NAMES.map((c) => (
-                          <NativeSelectOption key={c} value={c}>
-                            {t(`channels.${c}`)}
-                          </NativeSelectOption>
-                        ))}
-                      </NativeSelect>
-                    </div>
-                  </div>
-                  <ErrorText errors={errors?.[`rules[${n}].channel`]} />
-                  <div className="grid gap-1.5">
-                    <Label htmlFor={`rule-${n}-subject`}>{t("detail.subject")}</Label>
-                    <Input
-                      id={`rule-${n}-subject`}
-                      name={`rules[${n}].subject`}
-                      defaultValue={r.subject}
-                      maxLength={RULE_SUBJECT_MAX}
-                      aria-invalid={invalid(`rules[${n}].subject`)}
-                    />
-                    <ErrorText errors={errors?.[`rules[${n}].subject`]} />
-                  </div>
-                  <div className="grid gap-1.5">
-                    <Label htmlFor={`rule-${n}-text`}>{t("detail.text")}</Label>
-                    <Textarea id={`rule-${n}-text`} name={`rules[${n}].text`} rows={3} defaultValue={r.text} maxLength={RULE_TEXT_MAX} aria-invalid={invalid(`rules[${n}].text`)} />
-                    <ErrorText errors={errors?.[`rules[${n}].text`]} />
-                  </div>
-                </div>
+                <RuleFields key={r.event} n={n} rule={r} errors={errors} choices={whatsapp} vars={vars} />
               ))}
             </fieldset>
             {canManage ? (

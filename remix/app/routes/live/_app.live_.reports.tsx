@@ -1,7 +1,8 @@
 /**
  * /live/reports: the figures of the conversations started in a period (default today, at most 31
  * days), optionally of one department or agent — a GET form, so it works without JavaScript —
- * with messages per day as a server-drawn chart, per tabulation, per channel and per agent.
+ * with messages per day as a server-drawn chart, per tabulation, per channel and per agent (each
+ * agent's name opens their own statistic, /live/report, for the same period).
  */
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
@@ -40,9 +41,14 @@ export default function LiveReports() {
       <PageHeader
         description={t("reports.description")}
         actions={
-          <Button asChild variant="outline">
-            <Link to="/chat/reports">{t("reports.toExports")}</Link>
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button asChild variant="outline">
+              <Link to={`/live/report?${new URLSearchParams({ begin: values.begin, end: values.end })}`}>{t("reports.toAgent")}</Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/chat/reports">{t("reports.toExports")}</Link>
+            </Button>
+          </div>
         }
       />
       <Card>
@@ -135,7 +141,14 @@ export default function LiveReports() {
                   <TableBody>
                     {report.agents.map((a) => (
                       <TableRow key={a.agent_id} data-agent={a.agent_id}>
-                        <TableCell>{a.name || a.email}</TableCell>
+                        <TableCell>
+                          <Link
+                            className="underline-offset-4 hover:underline"
+                            to={`/live/report?${new URLSearchParams({ agent_id: a.agent_id, begin: values.begin, end: values.end })}`}
+                          >
+                            {a.name || a.email}
+                          </Link>
+                        </TableCell>
                         <TableCell className="text-right tabular-nums">{n(a.rooms)}</TableCell>
                         <TableCell className="text-right tabular-nums">{formatDuration(a.average_service_seconds)}</TableCell>
                         <TableCell className="text-right tabular-nums">{n(a.messages_sent)}</TableCell>

@@ -24,6 +24,7 @@ import { acceptEmailCampaign, emailSendGroups } from "~api/email/campaigns";
 import { dropStagedEmailFile, stageEmailFile } from "~api/email/recipients-file";
 import { toListField } from "~api/email/schemas";
 import { acceptEmail } from "~api/email/send";
+import { messageSettingsOf } from "~api/message-settings/settings";
 import { listEmailTemplates } from "~api/email/templates";
 import { AppError, isAppError } from "~api/lib/errors";
 import { can } from "~api/policy/policy";
@@ -48,10 +49,11 @@ export const handle = { crumb: "email:crumbs.send" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const ctx = await requireRoute(request);
-  const [{ data }, groups, templates] = await Promise.all([
+  const [{ data }, groups, templates, settings] = await Promise.all([
     orHttpError(listEmailDomains(ctx, { status: "validated", limit: "200" })),
     orHttpError(emailSendGroups(ctx)),
     orHttpError(listEmailTemplates(ctx, { active: "true", limit: "200" })),
+    messageSettingsOf(ctx.actor.accountId),
   ]);
   const template = new URL(request.url).searchParams.get("template");
   return json(
@@ -61,6 +63,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       canDomains: can(ctx.actor, "/mail/domains"),
       templates: templates.data.map((t) => ({ value: t.id, label: t.name })),
       template: templates.data.some((t) => t.id === template) ? template : null,
+      /** The account's default sender (/settings/resources, ADR 071): the form starts with it. */
+      sender: { from: settings.email_from ?? "", from_name: settings.email_from ? settings.email_from_name : "" },
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -148,7 +152,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function MailSend() {
-  const { domains, groups, canDomains, templates, template } = useLoaderData<typeof loader>();
+  const { domains, groups, canDomains, templates, template, sender } = useLoaderData<typeof loader>();
   const { t: tt } = useTranslation("emailTemplates");
   const last = useActionData<FormReply & { params?: Record<string, string | number> }>();
   const busy = useNavigation().state === "submitting";
@@ -157,7 +161,7 @@ export default function MailSend() {
   const [form, fields] = useForm({
     id: "email-send",
     lastResult: last?.result,
-    defaultValue: { mode: "list", ...(template ? { template_id: template } : {}) },
+    defaultValue: { mode: "list", from: sender.from, from_name: sender.from_name, ...(template ? { template_id: template } : {}) },
     onValidate: useLazyValidate(() => import("~api/email/campaign-schemas").then((m) => m.mailSendFormSchema)),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",

@@ -7,13 +7,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { json } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useState } from "react";
 import { createLink, createLinkSchema, deleteLink, listLinks, qrPath } from "~api/shortener/links";
 import { defaultShortDomain, platformShortDomains } from "~api/shortener/fields";
 import { z } from "~api/lib/zod";
 import { ConfirmDelete } from "~/components/forms/confirm-delete";
 import { CsrfInput, ErrorText, FormErrors } from "~/components/forms/fields";
 import { PageHeader } from "~/components/shell/page-header";
+import { CopyButton } from "~/components/forms/copy-button";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
@@ -54,27 +54,6 @@ export async function action({ request }: ActionFunctionArgs) {
     const { data } = await createLink(ctx, value);
     return redirectWithToast(request, PATH, { type: "success", title: "shortener:links.create.created", params: { url: data.short_url } });
   });
-}
-
-/** Copies the short URL (with JavaScript); without it the read-only field beside it can be selected. */
-function CopyButton({ text }: { text: string }) {
-  const { t } = useTranslation("shortener");
-  const [copied, setCopied] = useState(false);
-  return (
-    <Button
-      type="button"
-      size="sm"
-      variant="outline"
-      onClick={() =>
-        void navigator.clipboard?.writeText(text).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        )
-      }
-    >
-      {copied ? t("links.copied") : t("links.copy")}
-    </Button>
-  );
 }
 
 const summaryClass = "inline-flex h-8 cursor-pointer list-none items-center rounded-md border px-3 text-sm font-medium hover:bg-accent";
@@ -135,7 +114,7 @@ export default function ShortLinks() {
                         <TableCell className="align-top">
                           <div className="flex items-center gap-2">
                             <Input readOnly value={l.short_url} aria-label={t("links.copyLabel", { title: l.title })} className="h-8 w-56" data-short-url />
-                            <CopyButton text={l.short_url} />
+                            <CopyButton text={l.short_url} label={t("shortener:links.copy")} copiedLabel={t("shortener:links.copied")} />
                           </div>
                         </TableCell>
                         <TableCell className="text-right align-top">

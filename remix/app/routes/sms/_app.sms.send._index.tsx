@@ -286,7 +286,12 @@ export default function SmsSend() {
             </fieldset>
 
             <div className="grid gap-4 sm:grid-cols-2">
-              <FormField label={t("send.from")} htmlFor={fields.from.id} error={errs("from")} description={t("send.fromHint")}>
+              <FormField
+                label={t("send.from")}
+                htmlFor={fields.from.id}
+                error={errs("from")}
+                description={data.defaults.sender ? t("send.fromHintDefault", { sender: data.defaults.sender }) : t("send.fromHint")}
+              >
                 {/* The account's short codes as suggestions (native: no JavaScript needed); the send refuses any other sender on this field (api/sms/senders.ts). */}
                 <Input {...getInputProps(fields.from, { type: "text" })} key={fields.from.key} list="sms-send-senders" autoComplete="off" />
                 <datalist id="sms-send-senders" data-testid="sender-options">
@@ -333,6 +338,19 @@ export default function SmsSend() {
               />
             </FormField>
             <Counter body={body} pricePerSegment={price} currency={data.currency} hasVariables={hasVariables} />
+            {data.defaults.signature || data.defaults.optout_text ? (
+              <p className="text-sm text-muted-foreground" data-testid="sms-settings-note">
+                {[
+                  data.defaults.signature ? t("send.signatureNote", { signature: data.defaults.signature }) : null,
+                  data.defaults.optout_text ? t("send.optoutNote", { text: data.defaults.optout_text }) : null,
+                ]
+                  .filter(Boolean)
+                  .join(" ")}{" "}
+                <a href="/settings/messages" className="underline">
+                  {t("send.settingsLink")}
+                </a>
+              </p>
+            ) : null}
             <p className="text-sm text-muted-foreground">
               {t("send.variablesHint")} <code className="rounded bg-muted px-1">{"{{first_name}}"}</code>. {t("send.variablesSources")}
             </p>
