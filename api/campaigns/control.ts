@@ -317,14 +317,24 @@ export async function controlCampaign(ctx: SignedInCtx, id: string, input: unkno
   return { ...out, meta: result };
 }
 
-/** DELETE: only a finished campaign; its messages stay (campaign_id set null). */
+/**
+ * DELETE: only a finished campaign; its messages stay (campaign_id set null). Receipts still
+ * arrive for a finished campaign's messages, and their batches lock message rows in id order
+ * (api/messages/receipts.ts). The foreign key's SET NULL would lock them in its scan order and
+ * could meet such a batch in a lock cycle (a canceled RCS campaign's delete was rolled back so in
+ * CI), so the campaign's messages are locked in id order first; a cycle with a statement of
+ * another kind still runs the delete again (retryOnConflict) instead of answering an error.
+ */
 export async function deleteCampaign(ctx: SignedInCtx, id: string, channel: CampaignChannel = "sms") {
   canControl(ctx, channel);
-  await db().transaction(async (transaction) => {
-    const c = await findCampaign(ctx, id, channel, { transaction, lock: true });
-    if (!FINISHED_CAMPAIGN.includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
-    await exec(`DELETE FROM campaigns WHERE id = $1 AND account_id = $2`, [c.id, ctx.actor.accountId], { transaction });
-    await recordAudit({ ...ctx, transaction }, "campaign.deleted", { meta: { campaign_id: c.id, status: c.status, total: c.total } });
-  });
+  await retryOnConflict(() =>
+    db().transaction(async (transaction) => {
+      const c = await findCampaign(ctx, id, channel, { transaction, lock: true });
+      if (!FINISHED_CAMPAIGN.includes(c.status)) throw new AppError("CAMPAIGN_STATE", { params: { status: c.status } });
+      await rows(`SELECT 1 FROM messages WHERE campaign_id = $1 AND account_id = $2 ORDER BY id FOR UPDATE`, [c.id, ctx.actor.accountId], { transaction });
+      await exec(`DELETE FROM campaigns WHERE id = $1 AND account_id = $2`, [c.id, ctx.actor.accountId], { transaction });
+      await recordAudit({ ...ctx, transaction }, "campaign.deleted", { meta: { campaign_id: c.id, status: c.status, total: c.total } });
+    }),
+  );
   return { ok: true };
 }

@@ -10,9 +10,10 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { simulatedOutcome } from "../../api/simulator/outcome";
 import { api, login, registerPerson, type Person } from "../support/api";
 import { balanceOf, createCampaign, enqueueSms, tally, waitUntil } from "../support/campaigns";
-import { query } from "../support/db";
+import { randomBytes } from "node:crypto";
+import { db, query } from "../support/db";
 import { dispatchSettled } from "../support/wait";
-import { setAccount, setMember } from "../support/factories";
+import { makeMessages, setAccount, setMember } from "../support/factories";
 
 const FINAL = ["delivered", "failed", "unavailable", "rejected", "optout"];
 type Msg = { id: string; status: string; error_code: string | null; error_message: string | null; price: string; provider_message_id: string | null };
@@ -159,6 +160,47 @@ describe("/api/sms/campaigns", () => {
     const kept = await query<{ campaign_id: string | null }>("SELECT campaign_id FROM messages WHERE id = ANY($1::uuid[])", [ids]);
     expect(kept).toHaveLength(40);
     expect(kept.every((k) => k.campaign_id === null)).toBe(true);
+  });
+
+  it("delete meets a receipt batch holding the campaign's messages (locked in id order) and still succeeds, without a lock cycle", async () => {
+    const id = await createCampaign(owner.accountId, { total: 12, status: "completed", name: "Recibos" });
+    const ids = (
+      await makeMessages(
+        owner.accountId,
+        Array.from({ length: 12 }, () => ({ status: "sent" as const, campaignId: id })),
+      )
+    ).map((m) => m.id);
+    // The smallest id is the row written last, so the foreign key's SET NULL, in its scan order,
+    // would reach it after the others (the order a delete locked them in before it locked them by id).
+    const first = `00000000-0000-4000-8000-${randomBytes(6).toString("hex")}`;
+    await query("UPDATE messages SET id = $1 WHERE id = $2", [first, ids[11]]);
+    const receipts = await db().connect();
+    try {
+      // A receipt batch (api/messages/receipts.ts) holds the first message while the delete starts…
+      await receipts.query("BEGIN");
+      await receipts.query("SELECT 1 FROM messages WHERE id = $1 FOR UPDATE", [first]);
+      const del = api(`/api/sms/campaigns/${id}`, { method: "DELETE", token: owner.token });
+      await waitUntil(
+        "the delete waiting on a message lock",
+        () =>
+          query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND (query LIKE 'SELECT 1 FROM messages WHERE campaign_id%' OR query LIKE 'DELETE FROM campaigns%')",
+          ),
+        ([r]) => r.n > 0,
+        20_000,
+      );
+      // …then locks the rest in id order, as every batch does: a delete holding some of them would close a cycle.
+      await receipts.query("SELECT 1 FROM messages WHERE campaign_id = $1 ORDER BY id FOR UPDATE", [id]);
+      await receipts.query("COMMIT");
+      const res = await del;
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    } finally {
+      receipts.release();
+    }
+    expect((await query("SELECT 1 FROM campaigns WHERE id = $1", [id])).length).toBe(0);
+    expect((await query<{ n: number }>("SELECT count(*)::int AS n FROM messages WHERE id = ANY($1::uuid[]) AND campaign_id IS NULL", [[first, ...ids.slice(0, 11)]]))[0].n).toBe(
+      12,
+    );
   });
 
   it("list with counts and paging; delete refused while running; validation, tenancy and permission", async () => {

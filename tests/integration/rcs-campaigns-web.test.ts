@@ -132,7 +132,8 @@ describe("RCS campaign screens without JavaScript", () => {
     const forged = await c.post("/rcs/campaigns", { intent: "delete", id }, { csrf: null });
     expect(forged.status).toBe(403);
     expect(await status()).toBe("canceled");
-    await c.post("/rcs/campaigns", { intent: "delete", id });
+    const deleted = await c.post("/rcs/campaigns", { intent: "delete", id });
+    expect(deleted.status, await deleted.clone().text()).toBe(302);
     expect(await status()).toBeUndefined();
   });
 
