@@ -66,6 +66,7 @@ import type { MessageStatus } from "../messages/status";
 import { BIND_FAILURES_PER_IP, MAX_FAILED_BINDS } from "./limits";
 import { hashSmppPassword } from "./users";
 import { SharedReassembler } from "../channels/smpp/reassembly";
+import { refreshBound } from "./bound";
 import { exec, rows } from "../lib/sql";
 
 // Sequelize's model classes are mapped once per process, here at its entry point, never in a use-case (ADR 025).
@@ -472,19 +473,14 @@ const MAX_IN_FLIGHT = 2000;
 
 async function pump() {
   const receivers = [...bound].filter((b) => b.mode !== "transmitter");
-  const userIds = [...new Set([...bound].map((b) => b.user.id))];
-  if (userIds.length) {
-    const fresh = await rows<UserRow>(`SELECT id, account_id, system_id, password_hash, route, tps, enabled, created_by FROM smpp_users WHERE id = ANY($1::uuid[])`, [userIds]);
-    const byId = new Map(fresh.map((u) => [u.id, u]));
-    for (const b of bound) {
-      const u = byId.get(b.user.id);
-      if (!u || !u.enabled) {
-        bound.delete(b);
-        b.session.unbind?.({}, () => b.session.close());
-        setTimeout(() => b.session.destroy(), 1000);
-      } else b.user = u;
-    }
-  }
+  await refreshBound(
+    bound,
+    (ids) => rows<UserRow>(`SELECT id, account_id, system_id, password_hash, route, tps, enabled, created_by FROM smpp_users WHERE id = ANY($1::uuid[])`, [ids]),
+    (b) => {
+      b.session.unbind?.({}, () => b.session.close());
+      setTimeout(() => b.session.destroy(), 1000);
+    },
+  );
   const receiverUsers = [...new Set(receivers.filter((b) => bound.has(b)).map((b) => b.user.id))];
   if (!receiverUsers.length || inFlight >= MAX_IN_FLIGHT) return;
   const due = await rows<{

@@ -26,16 +26,16 @@ export type TestClient = {
 export function smppClient(port: number, opts: { localAddress?: string } = {}): Promise<TestClient> {
   return new Promise((resolve, reject) => {
     const session = smpp.connect({ url: `smpp://127.0.0.1:${port}`, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) });
-    let isClosed = false;
+    let closedAt: string | null = null;
     const errors: string[] = [];
     const closed = new Promise<void>((res) =>
       session.on("close", () => {
-        isClosed = true;
+        closedAt = new Date().toISOString();
         res();
       }),
     );
     /** The session's state, for the message of an answer that did not come. */
-    const state = () => `(connection ${isClosed ? "closed" : "open"}${errors.length ? `; session errors: ${errors.join("; ")}` : ""})`;
+    const state = () => `(connection ${closedAt ? `closed at ${closedAt}` : "open"}${errors.length ? `; session errors: ${errors.join("; ")}` : ""})`;
     const delivered: PDU[] = [];
     const received: PDU[] = [];
     const listeners: Array<() => void> = [];
