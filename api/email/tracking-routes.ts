@@ -3,7 +3,7 @@
  * - `emailTrackRoutes` (public, no JWT): GET /api/track/e/o/{token} — the open pixel, a 1x1 GIF,
  *   always (a bad token too), never cached; GET /api/track/e/c/{token} — 302 to the signed link, or a
  *   404 page for a token that is not one of ours (so the redirect is never open). The web process
- *   forwards `<EMAIL_TRACK_URL>/e/*` here (remix/server.ts). Fast and never 500: the token is checked
+ *   forwards `<EMAIL_TRACK_URL>/e/*` here (remix/web-server.ts). Fast and never 500: the token is checked
  *   without the database, and a recording that fails or takes longer than RECORD_WAIT_MS is logged
  *   and does not change the answer.
  * - `emailTrackingRoutes` (JWT): GET/PUT /api/email/subscription-tracking-settings, POST

@@ -1,6 +1,6 @@
 /**
  * How large a request body may be: one rule for both processes that read bodies, the web server
- * (remix/server.ts: its /api proxy and the Remix form posts) and the api (api/http/body-limit.ts).
+ * (remix/web-server.ts: its /api proxy and the Remix form posts) and the api (api/http/body-limit.ts).
  * A file goes only to an upload route, as multipart/form-data, up to MAX_UPLOAD_MB (Bun's own
  * maxRequestBodySize enforces that one). Every other body (JSON, urlencoded forms, text, and
  * multipart sent anywhere else) is at most JSON_BODY_LIMIT_KB: refused from its Content-Length

@@ -7,7 +7,7 @@
  * trusted proxy stands for is the client. Whatever a client writes into X-Forwarded-For itself is
  * left of that and never read, so no client can pick its own address (and escape the per-IP
  * limits, or put another's address in the audit log). Every proxy in the chain must append the
- * address it saw (web does: remix/server.ts).
+ * address it saw (web does: remix/web-server.ts).
  *
  * TRUSTED_PROXIES: addresses and CIDR blocks, comma-separated (default loopback only:
  * `127.0.0.0/8,::1/128`, i.e. web on the same host as api and realtime). Behind a load balancer,

@@ -1,5 +1,5 @@
 /**
- * Response compression shared by the web process (remix/server.ts: pages, static files and the
+ * Response compression shared by the web process (remix/web-server.ts: pages, static files and the
  * answers it forwards from api/realtime) and the api process (api/http/compression.ts) — ADR 049.
  *
  * - brotli or gzip, negotiated from Accept-Encoding with its q-values (`identity` or no header: none);
@@ -281,7 +281,7 @@ export async function encodeStatic(body: Uint8Array, encoding: Encoding): Promis
 }
 
 /**
- * Static built files (remix/server.ts): each compressible file is compressed the first time an
+ * Static built files (remix/web-server.ts): each compressible file is compressed the first time an
  * encoding of it is asked for, at the maximum quality (brotli 11, gzip 9), off the event loop
  * (the 1.2 MB e-mail editor chunk takes 2.4 s at brotli 11 here: synchronously that would stall
  * every other request), and kept in memory keyed by path, size and modification time; requests

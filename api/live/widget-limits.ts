@@ -7,7 +7,7 @@
  *  - each new conversation (a first message or file, no visitor id yet) per client IP per hour
  *    (WIDGET_STARTS_PER_IP_PER_HOUR): rooms, protocols and contacts are not minted in bulk.
  * The client IP is the socket's, or the last X-Forwarded-For hop when the socket is our own web
- * proxy (remix/server.ts appends the address it saw; api/http/auth.ts clientIp): a client's own
+ * proxy (remix/web-server.ts appends the address it saw; api/http/auth.ts clientIp): a client's own
  * X-Forwarded-For is never trusted. Over a limit: 429 TOO_MANY_ATTEMPTS with Retry-After.
  */
 import { Elysia } from "elysia";

@@ -1,6 +1,6 @@
 /**
  * The redirect host (ADR 057): `GET /<slug>` on a short domain answers 302 to the link's original
- * URL. Kept tiny, it runs inside the web process before anything else (remix/server.ts):
+ * URL. Kept tiny, it runs inside the web process before anything else (remix/web-server.ts):
  * 1. the slug's target from Redis (`keys.shortLink`), else from PostgreSQL (the source of truth),
  *    cached SHORTENER_CACHE_SECONDS; a slug that does not exist is cached too ("-"), so a flood of
  *    wrong slugs does not reach the database;

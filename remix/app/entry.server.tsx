@@ -14,7 +14,7 @@ import { htmlSecurityHeaders, newNonce } from "./lib/security-headers.server";
 import { initModels } from "../../models";
 
 // The web process's server build carries its own copy of models/ (Vite bundles our sources), so the
-// models are mapped here, once when the build loads, rather than by remix/server.ts (ADR 025).
+// models are mapped here, once when the build loads, rather than by remix/web-server.ts (ADR 025).
 initModels();
 
 const ABORT_DELAY = 10_000;

@@ -13,7 +13,7 @@ import { commitSession, destroySession, getSession, sessionStorage } from "./ses
 
 export function requestCtx(request: Request): Ctx {
   return {
-    // X-Real-IP is set by remix/server.ts from the socket (a client cannot forge it).
+    // X-Real-IP is set by remix/web-server.ts from the socket (a client cannot forge it).
     ip: request.headers.get("X-Real-IP") || null,
     userAgent: request.headers.get("User-Agent"),
   };

@@ -1,6 +1,6 @@
 /**
  * CSRF for every cookie-authenticated POST. Each browser gets a random token in an httpOnly
- * SameSite cookie (set by remix/server.ts before Remix sees the request); forms carry an HMAC of
+ * SameSite cookie (set by remix/web-server.ts before Remix sees the request); forms carry an HMAC of
  * that token AND of the session cookie (the signed session id, none before sign-in). So a token is
  * good only for the session it was rendered for: one taken from another session, or planted
  * together with a chosen __csrf cookie, is refused, and signing in, the 2FA step or signing out

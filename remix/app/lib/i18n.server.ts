@@ -34,9 +34,9 @@ export const i18next = new RemixI18Next({
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
-    /** The namespaces the page at this path uses (remix/page-namespaces.ts, given by remix/server.ts). */
+    /** The namespaces the page at this path uses (remix/page-namespaces.ts, given by remix/web-server.ts). */
     pageNamespaces?: (pathname: string) => string[];
-    /** The URL of the built enhancement script with its content hash (remix/server.ts, ADR 051). */
+    /** The URL of the built enhancement script with its content hash (remix/web-server.ts, ADR 051). */
     enhanceScript?: string;
   }
 }

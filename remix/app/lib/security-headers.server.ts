@@ -1,7 +1,7 @@
 /**
  * The security headers of our answers, in one place: the Content-Security-Policy of every HTML
  * page (entry.server.tsx, with a fresh script nonce per response), and HSTS on every answer in
- * production (remix/server.ts).
+ * production (remix/web-server.ts).
  *
  * Scripts run only from our origin or with this response's nonce (Remix's inline context and
  * module scripts, ScrollRestoration, React's streaming scripts), so an injected <script> or

@@ -1,5 +1,5 @@
 /**
- * The unsubscribe host's page, at its root (remix/server.ts maps it; issue 17, RFC 8058, ADR 038).
+ * The unsubscribe host's page, at its root (remix/web-server.ts maps it; issue 17, RFC 8058, ADR 038).
  * A campaign e-mail's List-Unsubscribe link is `https://{UNSUBSCRIBE_HOST}/?t={signed token}`:
  * - GET shows whose address it is (and the sender account) with a confirm button — a plain HTML
  *   form posting to the same URL, with or without JavaScript;
