@@ -233,3 +233,12 @@ const server = Bun.serve<Relay>({
 });
 
 console.log(`web listening on http://${server.hostname}:${server.port} (api -> ${e.API_URL}, realtime -> ${e.REALTIME_URL})`);
+
+// A graceful stop (Procfile managers and the benches send SIGTERM): no new connections, then exit,
+// so Bun's exit hooks (e.g. --cpu-prof output, bench/web-pages.mjs with BENCH_BUN_FLAGS) run.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    void server.stop().finally(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2000).unref();
+  });
+}
