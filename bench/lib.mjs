@@ -138,3 +138,28 @@ export async function benchPlatform(name, prefix, extra = {}, { fresh = false } 
   }
   return { databaseUrl, apiPort, env };
 }
+
+/**
+ * The screens' stack for a browser bench: database `name` (benchPlatform), then api, realtime and
+ * web processes on free ports, up. Returns the web's base URL, the environment and the web process.
+ */
+export async function webStack(name, prefix) {
+  const webPort = await freePort();
+  const realtimePort = await freePort();
+  const { apiPort, env } = await benchPlatform(name, prefix, {
+    APP_URL: `http://localhost:${webPort}`,
+    WEB_PORT: String(webPort),
+    WEB_HOST: "127.0.0.1",
+    REALTIME_PORT: String(realtimePort),
+    REALTIME_URL: `http://127.0.0.1:${realtimePort}`,
+  });
+  env.API_URL = `http://127.0.0.1:${apiPort}`;
+  startBun("api/server.ts", env);
+  startBun("realtime/server.ts", env);
+  const web = startWeb(env);
+  const base = `http://localhost:${webPort}`;
+  await up(`${env.API_URL}/api/health`);
+  await up(`http://127.0.0.1:${realtimePort}/realtime/health`);
+  await up(`${base}/health`);
+  return { base, env, web };
+}

@@ -10,7 +10,7 @@
  */
 import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
-import { benchPlatform, freePort, startBun, startWeb, up } from "./lib.mjs";
+import { webStack } from "./lib.mjs";
 
 const PAGES = [
   { path: "/login", signedIn: false },
@@ -23,23 +23,7 @@ const CPU = Number(process.env.BENCH_CPU_SLOWDOWN ?? 1);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const OWNER = { email: "owner@demo.example", password: "Demo!Mensa#2026" };
 
-const webPort = await freePort();
-const realtimePort = await freePort();
-const { apiPort, env } = await benchPlatform("mensageria_bench_page_weight", "bench:pw:", {
-  APP_URL: `http://localhost:${webPort}`,
-  WEB_PORT: String(webPort),
-  WEB_HOST: "127.0.0.1",
-  REALTIME_PORT: String(realtimePort),
-  REALTIME_URL: `http://127.0.0.1:${realtimePort}`,
-});
-env.API_URL = `http://127.0.0.1:${apiPort}`;
-startBun("api/server.ts", env);
-startBun("realtime/server.ts", env);
-startWeb(env);
-const base = `http://localhost:${webPort}`;
-await up(`${env.API_URL}/api/health`);
-await up(`http://127.0.0.1:${realtimePort}/realtime/health`);
-await up(`${base}/health`);
+const { base } = await webStack("mensageria_bench_page_weight", "bench:pw:");
 
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
 const browser = await chromium.launch({

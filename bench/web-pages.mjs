@@ -9,29 +9,13 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
-import { benchPlatform, freePort, startBun, startWeb, up } from "./lib.mjs";
+import { webStack } from "./lib.mjs";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const SCREENS = ["/", "/sms/send", "/sms/history", "/contacts", "/live", "/mail/history", "/settings"];
 const OWNER = { email: "owner@demo.example", password: "Demo!Mensa#2026" };
 
-const webPort = await freePort();
-const realtimePort = await freePort();
-const { apiPort, env } = await benchPlatform("mensageria_bench_web_pages", "bench:wp:", {
-  APP_URL: `http://localhost:${webPort}`,
-  WEB_PORT: String(webPort),
-  WEB_HOST: "127.0.0.1",
-  REALTIME_PORT: String(realtimePort),
-  REALTIME_URL: `http://127.0.0.1:${realtimePort}`,
-});
-env.API_URL = `http://127.0.0.1:${apiPort}`;
-startBun("api/server.ts", env);
-startBun("realtime/server.ts", env);
-const web = startWeb(env);
-const base = `http://localhost:${webPort}`;
-await up(`${env.API_URL}/api/health`);
-await up(`http://127.0.0.1:${realtimePort}/realtime/health`);
-await up(`${base}/health`);
+const { base, web } = await webStack("mensageria_bench_web_pages", "bench:wp:");
 
 /** CPU seconds the web process has used so far (utime + stime of /proc/<pid>/stat, in clock ticks of 1/100 s). */
 function webCpu() {
