@@ -25,7 +25,7 @@
 
 export const ROUTER_CJS = /[\\/]@remix-run[\\/]router[\\/]dist[\\/]router\.cjs\.js$/;
 
-/** Set on the patched module's exports: the web server checks it at start (remix/server.ts). */
+/** Set on the patched module's exports: the web server checks it at start (remix/web-server.ts). */
 export const MEMO_MARK = "UNSAFE_routeMatchMemo";
 
 const MATCH = "  let branches = flattenRoutes(routes);\n  rankRouteBranches(branches);\n";
