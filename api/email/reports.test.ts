@@ -3,10 +3,12 @@
  * section 3), the shapes real MTAs send (Postfix, Exim, Gmail), and what is no report at all.
  * The samples are in tests/fixtures/email (README there says where each shape comes from).
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fieldGroups, MAX_REPORT_BYTES, parseReport } from "./reports";
+import { deliveryStatusReport, feedbackReport } from "../simulator/smtp-reports";
+import { readMime } from "./report-mime";
+import { fieldGroups, MAX_REPORT_BYTES, parseReport, quickReport, thoroughReport } from "./reports";
 
 const fixture = (name: string) => readFileSync(resolve(__dirname, "..", "..", "tests", "fixtures", "email", name));
 const OUR_MESSAGE_ID = "<0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d@loja.example.com>";
@@ -239,6 +241,68 @@ describe("anything else", () => {
     expect(Date.now() - started).toBeLessThan(500);
     // Just under the limit is read.
     expect((await parseReport(fixture("postfix-failed.eml"))).kind).toBe("dsn");
+  });
+});
+
+describe("the quick reading (ADR 074)", () => {
+  const fixtures = readdirSync(resolve(__dirname, "..", "..", "tests", "fixtures", "email")).filter((f) => f.endsWith(".eml"));
+
+  it("reads every sample report as mailparser does, and finds a report in each that has one", async () => {
+    expect(fixtures.length).toBeGreaterThanOrEqual(13);
+    let reports = 0;
+    for (const name of fixtures) {
+      const thorough = await thoroughReport(fixture(name));
+      if (thorough.kind === "other") continue;
+      reports++;
+      expect({ name, report: quickReport(fixture(name)) }).toEqual({ name, report: thorough });
+    }
+    expect(reports).toBe(9);
+  });
+
+  it("reads the reports our SMTP peer sends (one per message sent) without mailparser", async () => {
+    const original = {
+      mailFrom: "b-0a1b2c3d@bounces.loja.test",
+      recipient: "ana@example.org",
+      orcpt: "rfc822;ana@example.org",
+      envid: "0a1b2c3d",
+      arrivalDate: new Date("2026-11-28T10:00:00Z"),
+      header: "From: Loja <ofertas@loja.test>\r\nTo: ana@example.org\r\nMessage-ID: <0a1b2c3d@loja.test>\r\nSubject: =?UTF-8?Q?Ol=C3=A1?=",
+      sourceIp: "127.0.0.1",
+    };
+    const now = new Date("2026-11-28T10:00:05Z");
+    for (const action of ["delivered", "failed", "delayed"] as const) {
+      const raw = Buffer.from(deliveryStatusReport({ reportingMta: "mx.sim.test", remoteMta: "mx.example.org", action, original, now }));
+      expect(quickReport(raw)).toMatchObject({ kind: "dsn", originalMessageId: "<0a1b2c3d@loja.test>", recipients: [{ recipient: "ana@example.org", action }] });
+      expect(quickReport(raw)).toEqual(await thoroughReport(raw));
+    }
+    const arf = Buffer.from(feedbackReport({ reportingMta: "mx.sim.test", original, reportedDomain: "loja.test", authenticationResults: "mx.sim.test; dkim=pass", now }));
+    expect(quickReport(arf)).toMatchObject({ kind: "arf", originalMailFrom: "b-0a1b2c3d@bounces.loja.test" });
+    expect(quickReport(arf)).toEqual(await thoroughReport(arf));
+  });
+
+  it("decodes base64 and quoted-printable parts, keeps an embedded message whole, and gives up on MIME it cannot be sure of", () => {
+    const mail = (body: string, type = 'multipart/report; report-type=delivery-status; boundary="b"') => Buffer.from(`Content-Type: ${type}\r\n\r\n${body}`);
+    const qp = readMime(
+      mail(
+        '--b\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nOl=C3=A1 =\r\nmundo\r\n--b\r\nContent-Type: message/rfc822\r\n\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n--x\r\n\r\ninner\r\n--x--\r\n--b--\r\n',
+      ),
+    );
+    expect(qp?.reportType).toBe("delivery-status");
+    expect(qp?.parts.map((p) => [p.contentType, p.content.toString("utf8")])).toEqual([
+      ["text/plain", "Olá mundo"],
+      ["message/rfc822", 'Content-Type: multipart/mixed; boundary="x"\r\n\r\n--x\r\n\r\ninner\r\n--x--'],
+    ]);
+    const b64 = readMime(
+      mail(`--b\r\nContent-Type: message/delivery-status\r\nContent-Transfer-Encoding: base64\r\n\r\n${Buffer.from("Action: failed\r\n").toString("base64")}\r\n--b--`),
+    );
+    expect(b64?.parts[0]?.content.toString()).toBe("Action: failed\r\n");
+    // Not read quickly (mailparser reads these): no boundary, none found, an unknown encoding, a continuation line first, too deep.
+    expect(readMime(mail("--b\r\n\r\nx\r\n--b--", "multipart/report"))).toBeNull();
+    expect(readMime(mail("no delimiter here"))).toBeNull();
+    expect(readMime(mail("--b\r\nContent-Transfer-Encoding: x-uuencode\r\n\r\nbegin 644 x\r\n--b--"))).toBeNull();
+    expect(readMime(Buffer.from(" folded\r\nSubject: x\r\n\r\nbody"))).toBeNull();
+    const deep = Array.from({ length: 8 }, (_, i) => `--b${i}\r\nContent-Type: multipart/mixed; boundary="b${i + 1}"\r\n\r\n`).join("");
+    expect(readMime(mail(deep, 'multipart/mixed; boundary="b0"'))).toBeNull();
   });
 });
 

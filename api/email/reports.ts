@@ -17,6 +17,7 @@
  * or a mail over MAX_REPORT_BYTES (refused before it is parsed), is `other`.
  */
 import { type ParsedMail, simpleParser } from "mailparser";
+import { type MimePart, readMime } from "./report-mime";
 
 /** The largest report read (the inbound listener refuses larger mail at SMTP with 552). */
 export const MAX_REPORT_BYTES = 10 * 1024 * 1024;
@@ -72,7 +73,7 @@ const RETURNED = new Set(["text/rfc822-headers", "message/rfc822", "message/glob
 /** Recipient groups read from one DSN at most (a report is about one message: a handful at most). */
 const MAX_RECIPIENTS = 1000;
 
-type Part = { contentType: string; content: Buffer };
+type Part = MimePart;
 
 /**
  * mailparser's options: report parts stay parts (keepDeliveryStatus), no HTML work, and a returned
@@ -95,21 +96,38 @@ export async function parseReport(raw: Buffer | string): Promise<Report> {
   try {
     const size = typeof raw === "string" ? Buffer.byteLength(raw) : raw.length;
     if (size > MAX_REPORT_BYTES || size === 0) return OTHER;
-    const mail = await simpleParser(raw, PARSER_OPTIONS);
-    return reportOf(mail);
+    // Well-formed reports (every one an MTA sends per message) are read quickly (./report-mime.ts,
+    // ADR 074); anything else — and any mail the quick reading finds no report in — by mailparser.
+    const read = quickReport(typeof raw === "string" ? Buffer.from(raw) : raw);
+    return read.kind !== "other" ? read : thoroughReport(raw);
   } catch {
     return OTHER;
   }
 }
 
-function reportOf(mail: ParsedMail): Report {
-  const parts: Part[] = (mail.attachments ?? []).map((a) => ({ contentType: String(a.contentType ?? "").toLowerCase(), content: a.content }));
+/** The report the quick reading finds (./report-mime.ts); `other` also when it could not read the mail. */
+export function quickReport(raw: Buffer): Report {
+  const quick = readMime(raw);
+  return quick ? reportOf(quick.parts, quick.reportType) : OTHER;
+}
+
+/** The report mailparser reads in a mail (the lenient reading; tests compare the quick one with it). Never throws. */
+export async function thoroughReport(raw: Buffer | string): Promise<Report> {
+  try {
+    const mail = await simpleParser(raw, PARSER_OPTIONS);
+    const parts: Part[] = (mail.attachments ?? []).map((a) => ({ contentType: String(a.contentType ?? "").toLowerCase(), content: a.content }));
+    return reportOf(parts, reportTypeOf(mail));
+  } catch {
+    return OTHER;
+  }
+}
+
+function reportOf(parts: Part[], reportType: string | null): Report {
   const status = parts.find((p) => DELIVERY_STATUS.has(p.contentType));
   const feedback = parts.find((p) => p.contentType === FEEDBACK_REPORT);
   const returned = parts.find((p) => RETURNED.has(p.contentType));
   // The report-type says which a multipart/report is; a report part found without it still counts
   // (a report nested in a multipart/mixed), a DSN first.
-  const reportType = reportTypeOf(mail);
   if (reportType === "feedback-report" && feedback) return arfOf(feedback, returned);
   if (status) return dsnOf(status, returned);
   if (feedback) return arfOf(feedback, returned);
