@@ -17,7 +17,8 @@ import { randomInt } from "node:crypto";
 import packet from "dns-packet";
 import { env } from "../lib/env";
 
-export type Lookup = { kind: "found"; values: string[] } | { kind: "none" } | { kind: "unreachable"; code: string };
+/** What a look-up found; `ttl` is the shortest time to live of the answers, in seconds (how long a resolver may keep them). */
+export type Lookup = { kind: "found"; values: string[]; ttl: number } | { kind: "none" } | { kind: "unreachable"; code: string };
 
 type Server = { host: string; port: number };
 const NXDOMAIN = 3;
@@ -118,8 +119,9 @@ async function lookup(name: string, type: "TXT" | "CNAME", read: (a: packet.Answ
   const answer = await ask(name, type);
   if ("error" in answer) return { kind: "unreachable", code: answer.error };
   // The answers of the asked type (a TXT question may come with the CNAME chain that led to it).
-  const values = answer.answers.filter((a) => a.type === type).flatMap((a) => read(a) ?? []);
-  return values.length ? { kind: "found", values } : { kind: "none" };
+  const answers = answer.answers.filter((a) => a.type === type);
+  const values = answers.flatMap((a) => read(a) ?? []);
+  return values.length ? { kind: "found", values, ttl: Math.min(...answers.map((a) => ("ttl" in a && typeof a.ttl === "number" ? a.ttl : 0))) } : { kind: "none" };
 }
 
 /** The TXT records of `name`, each one's character-strings joined (a long record comes in pieces of at most 255 bytes). */

@@ -45,7 +45,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { dkimVerify } from "mailauth";
-import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import nodemailer, { type Transporter } from "nodemailer";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from "smtp-server";
 import { txt } from "../email/dns";
@@ -53,6 +52,7 @@ import { env } from "../lib/env";
 import { redis } from "../lib/redis";
 import { keys } from "../lib/redis-keys";
 import { type PeerReport, recipientOutcome, wantsReport } from "./smtp-outcome";
+import { type PeerHeaders, readPeerHeaders } from "./smtp-headers";
 import { deliveryStatusReport, feedbackReport, type Original } from "./smtp-reports";
 
 const config = env();
@@ -95,10 +95,27 @@ export type PeerMessage = {
 /** A Node-style DNS error: mailauth tells "no key" (ENOTFOUND, ENODATA) from a DNS failure (anything else: temperror) by the code. */
 const dnsError = (message: string, code: string) => Object.assign(new Error(message), { code });
 
+/**
+ * Keys found, kept for their time to live (at most KEY_CACHE_MAX_S), as a receiving MTA's resolver
+ * keeps them: one look-up per key and TTL, not one per message (ADR 074). "No key" and DNS failures
+ * are asked again every time.
+ */
+const KEY_CACHE_MAX_S = 300;
+const KEY_CACHE_SIZE = 1000;
+const keyCache = new Map<string, { values: string[]; until: number }>();
+
 /** mailauth's resolver (dns.promises.resolve's shape), answered by our DNS client: TXT only, which is all DKIM asks. */
 async function resolver(name: string, rrtype: string): Promise<string[][]> {
   if (rrtype !== "TXT") throw dnsError(`${rrtype} look-ups are not answered by the SMTP peer`, "ENOTIMP");
+  const key = name.toLowerCase();
+  const cached = keyCache.get(key);
+  if (cached && cached.until > Date.now()) return cached.values.map((v) => [v]);
   const found = await txt(name);
+  if (found.kind === "found" && found.ttl > 0) {
+    keyCache.delete(key);
+    if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value!);
+    keyCache.set(key, { values: found.values, until: Date.now() + Math.min(found.ttl, KEY_CACHE_MAX_S) * 1000 });
+  }
   if (found.kind === "found") return found.values.map((v) => [v]);
   if (found.kind === "none") throw dnsError(`no TXT record at ${name}`, "ENOTFOUND");
   // DNS did not answer: never "no key" (that would be a verdict on the domain).
@@ -127,9 +144,6 @@ function headerBlock(message: Buffer): string {
   const end = text.search(/\r?\n\r?\n/);
   return end >= 0 ? text.slice(0, end) : text;
 }
-
-const addressText = (a: AddressObject | AddressObject[] | undefined) => (a ? (Array.isArray(a) ? a.map((x) => x.text).join(", ") : a.text) : null);
-const fromDomain = (a: AddressObject | undefined) => a?.value[0]?.address?.split("@").pop()?.toLowerCase() ?? null;
 
 /**
  * Keeps the message: its id first in the ids list, its fields and its raw text in the entries hash
@@ -317,7 +331,7 @@ async function accept(message: Buffer, size: number, session: SMTPServerSession)
   const { envelope } = session;
   const mailFrom = envelope.mailFrom ? envelope.mailFrom.address : "";
   const header = headerBlock(message);
-  const parsed = await simpleParser(`${header}\r\n\r\n`, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true });
+  const parsed = readPeerHeaders(header);
   const recipients = envelope.rcptTo.map((r: SMTPServerAddress) => ({ address: r.address, notify: r.dsn?.notify ?? null, orcpt: r.dsn?.orcpt ?? null }));
   const reports: PeerMessage["reports"] = [];
   // Nobody answers the null sender (a report about a report would loop).
@@ -349,7 +363,7 @@ async function recordAndSchedule(
     parsed,
     recipients,
     reports,
-  }: { mailFrom: string; header: string; parsed: ParsedMail; recipients: PeerMessage["dsn"]["recipients"]; reports: PeerMessage["reports"] },
+  }: { mailFrom: string; header: string; parsed: PeerHeaders; recipients: PeerMessage["dsn"]["recipients"]; reports: PeerMessage["reports"] },
 ): Promise<string> {
   const { envelope } = session;
   const entry: PeerMessage = {
@@ -359,10 +373,10 @@ async function recordAndSchedule(
     rcpt_to: recipients.map((r) => r.address),
     dsn: { ret: envelope.dsn?.ret ?? null, envid: envelope.dsn?.envid ?? null, recipients },
     headers: {
-      subject: parsed.subject ?? null,
-      from: addressText(parsed.from),
-      to: addressText(parsed.to),
-      message_id: parsed.messageId ?? null,
+      subject: parsed.subject,
+      from: parsed.from,
+      to: parsed.to,
+      message_id: parsed.message_id,
     },
     size,
     raw_truncated: message.length > KEPT_RAW_BYTES,
@@ -371,7 +385,7 @@ async function recordAndSchedule(
     client: { address: session.remoteAddress, helo: session.hostNameAppearsAs || null },
   };
   await record(entry, message.subarray(0, KEPT_RAW_BYTES).toString("utf8"));
-  scheduleReports(entry, header, fromDomain(parsed.from));
+  scheduleReports(entry, header, parsed.fromDomain);
   return entry.id;
 }
 

@@ -106,12 +106,12 @@ async function send(o: Send & { envelopeFrom?: string }) {
 }
 
 /** A message signed by nodemailer (as our sender signs), as bytes, to be sent as it is or changed first. */
-async function signedMessage(to: string, signingKey = key) {
+async function signedMessage(to: string, signingKey = key, keySelector = selector) {
   const writer = nodemailer.createTransport({
     streamTransport: true,
     buffer: true,
     newline: "windows",
-    dkim: { domainName: domain, keySelector: selector, privateKey: privatePem(signingKey) },
+    dkim: { domainName: domain, keySelector, privateKey: privatePem(signingKey) },
   });
   const info = await writer.sendMail({ from: `Loja <vendas@${domain}>`, to, subject: "Assinada", text: "Corpo original da mensagem." });
   return (info.message as Buffer).toString();
@@ -266,7 +266,7 @@ describe("the simulator's SMTP peer", () => {
     expect(returnedHeader(dsn.mail)).toContain(`Message-ID: ${info.messageId}`);
   });
 
-  it("records DKIM as it verifies: none unsigned, fail for a changed body or another key, temperror when DNS does not answer", async () => {
+  it("records DKIM as it verifies: none unsigned, fail for a changed body or another key, temperror when DNS does not answer, a key kept for its TTL", async () => {
     const unsigned = recipient("unsigned");
     await send({ to: unsigned });
     expect((await recordedFor(unsigned))[0].dkim).toMatchObject({ result: "none" });
@@ -286,15 +286,23 @@ describe("the simulator's SMTP peer", () => {
     await sendRaw(intact, await signedMessage(intact));
     expect((await recordedFor(intact))[0].dkim).toMatchObject({ result: "pass", domain, selector });
 
+    // DNS down: a key the peer has not looked up yet cannot be checked (temperror), while the key
+    // it found above is kept for its record's TTL (60 s), as a receiving MTA's resolver keeps it.
     const dnsDown = recipient("dnsdown");
+    const cachedToo = recipient("cached");
+    const unseen = `m202612${rand()}`;
     const keyName = `${selector}._domainkey.${domain}`;
+    await publishDns(`${unseen}._domainkey.${domain}`, "SERVFAIL");
     await publishDns(keyName, "SERVFAIL");
     try {
-      await sendRaw(dnsDown, await signedMessage(dnsDown));
+      await sendRaw(dnsDown, await signedMessage(dnsDown, key, unseen));
+      await sendRaw(cachedToo, await signedMessage(cachedToo));
     } finally {
       await unpublishDns(keyName, "SERVFAIL");
+      await unpublishDns(`${unseen}._domainkey.${domain}`, "SERVFAIL");
     }
-    expect((await recordedFor(dnsDown))[0].dkim).toMatchObject({ result: "temperror", domain, selector });
+    expect((await recordedFor(dnsDown))[0].dkim).toMatchObject({ result: "temperror", domain, selector: unseen });
+    expect((await recordedFor(cachedToo))[0].dkim).toMatchObject({ result: "pass", domain, selector });
   });
 
   it("refuses bounce… (550 5.1.1), block… (554 5.7.1) and defer… (451 4.2.0, every time) at RCPT TO and records nothing", async () => {
