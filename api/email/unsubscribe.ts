@@ -66,7 +66,10 @@ export function unsubscribeHeaders(t: UnsubscribeToken): Record<string, string> 
   };
 }
 
-/** nodemailer's default DKIM header list plus List-Unsubscribe-Post (RFC 8058: both signed). */
+/**
+ * The fields every message's DKIM signature covers when present (./dkim.ts): nodemailer's default
+ * list plus List-Unsubscribe-Post (RFC 8058: both List-Unsubscribe fields signed).
+ */
 export const DKIM_HEADER_FIELDS =
   "From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:Content-ID:" +
   "Content-Description:Resent-Date:Resent-From:Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:" +

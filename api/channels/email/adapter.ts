@@ -3,7 +3,8 @@
  * dispatcher hands it a message of channel `email` (sender the from address, recipient the to
  * address, body the text part, content the subject, HTML and the rest: api/email/send.ts wrote
  * it). It goes through a pooled nodemailer transport to EMAIL_SMTP_URL (the relay), or without one
- * to the simulator's local SMTP peer; DKIM-signed with the sending domain's key, the envelope
+ * to the simulator's local SMTP peer. The message is composed (../../email/compose.ts) and
+ * DKIM-signed with the sending domain's key (../../email/dkim.ts) here, not by nodemailer (ADR 074); the envelope
  * sender the message's signed VERP return path (bounces come back to our inbound listener), the
  * Message-ID ours, DSNs asked for (success, failure, delay).
  * - 250: `sent` (the relay took it); the provider id is our message id (the reports name it).
@@ -21,6 +22,8 @@ import { signingKey } from "../../email/domains";
 import { messageIdHeader, returnPath } from "../../email/return-path";
 import { EMAIL_PROVIDER } from "../../email/provider";
 import { renderEmail } from "../../email/campaign-content";
+import { composeEmail } from "../../email/compose";
+import { dkimSign } from "../../email/dkim";
 import { trackedHtml, trackingSettingsOf, type TrackingSettings } from "../../email/tracking";
 import { shortLived, type ShortLived } from "../../lib/memo";
 import { DKIM_HEADER_FIELDS, unsubscribeHeaders } from "../../email/unsubscribe";
@@ -76,19 +79,23 @@ export const emailSmtpAdapter: ChannelAdapter = {
     const list = content.campaignId ? unsubscribeHeaders({ accountId: message.accountId, email: message.recipient, campaignId: content.campaignId }) : null;
     const key = await memo().keys.get(`${message.accountId}\u0000${content.domain}`);
     if (!key) throw new PermanentSendError("domain_not_validated", `The sending domain ${content.domain} is no longer validated`, "dropped");
+    // Composed and signed here (ADR 074); nodemailer's pool sends the text as it is.
+    const composed = composeEmail({
+      from: { address: message.sender, name: content.from_name },
+      to: message.recipient,
+      replyTo: content.reply_to,
+      subject: content.subject,
+      messageId: messageIdHeader(message.id, content.domain),
+      headers: list ?? undefined,
+      text: content.text || null,
+      html: content.html ? trackedHtml(message.id, content.html, await memo().tracking.get(message.accountId)) : null,
+    });
+    const raw = dkimSign(composed, { domainName: content.domain, keySelector: key.selector, privateKey: key.privateKey }, DKIM_HEADER_FIELDS);
     try {
       await smtp().sendMail({
-        from: content.from_name ? { name: content.from_name, address: message.sender } : message.sender,
-        to: message.recipient,
-        ...(content.reply_to ? { replyTo: content.reply_to } : {}),
-        subject: content.subject,
-        ...(content.text ? { text: content.text } : {}),
-        ...(list ? { headers: list } : {}),
-        ...(content.html ? { html: trackedHtml(message.id, content.html, await memo().tracking.get(message.accountId)) } : {}),
-        messageId: messageIdHeader(message.id, content.domain),
+        raw,
         envelope: { from: returnPath(message.id, content.domain), to: [message.recipient] },
         dsn: { id: message.id.replaceAll("-", ""), return: "headers", notify: ["success", "failure", "delay"], recipient: message.recipient },
-        dkim: { domainName: content.domain, keySelector: key.selector, privateKey: key.privateKey, ...(list ? { headerFieldNames: DKIM_HEADER_FIELDS } : {}) },
       });
     } catch (e) {
       const reply = smtpReply(e);
