@@ -6,8 +6,10 @@
  * replaces. Verified in tests by mailauth, an independent implementation.
  */
 import { createHash, type KeyObject, sign } from "node:crypto";
+import type { RsaSigner } from "./rsa-openssl";
 
-export type DkimKey = { domainName: string; keySelector: string; privateKey: KeyObject };
+/** The signing domain and selector, and the key: `signer` (OpenSSL, ./rsa-openssl.ts) when there is one, else node:crypto with `privateKey`. */
+export type DkimKey = { domainName: string; keySelector: string; privateKey: KeyObject; signer?: RsaSigner | null };
 
 /** Relaxed body canonicalization (RFC 6376 section 3.4.4). */
 export function relaxedBody(body: string): string {
@@ -69,6 +71,7 @@ export function dkimSign(message: string, key: DkimKey, headerFieldNames: string
   ];
   const unsigned = `DKIM-Signature: ${tags.join("\r\n ")}`;
   const data = `${signed.join("\r\n")}\r\n${relaxedHeader(unsigned)}`;
-  const b = sign("sha256", Buffer.from(data, "utf8"), key.privateKey).toString("base64");
+  const bytes = Buffer.from(data, "utf8");
+  const b = (key.signer ? key.signer(bytes) : sign("sha256", bytes, key.privateKey)).toString("base64");
   return `${unsigned}${(b.match(/.{1,72}/g) ?? []).join("\r\n ")}\r\n${message}`;
 }

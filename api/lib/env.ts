@@ -123,6 +123,12 @@ const schema = z
      * loses its validation, or a tracking switch, reaches the messages sent after it within this time.
      */
     EMAIL_SEND_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+    /**
+     * DKIM's RSA signatures by the system's OpenSSL (libcrypto.so.3, through bun:ffi) when it is
+     * there, else by node:crypto (ADR 075: the same bytes, ~2.5× the CPU under Bun). "false" always
+     * uses node:crypto.
+     */
+    EMAIL_RSA_OPENSSL: z.enum(["true", "false"]).default("true"),
     /** How often the worker looks for sending domains due a recheck. */
     EMAIL_DOMAIN_SWEEP_MS: z.coerce.number().int().min(100).default(30_000),
     /** How often the worker rechecks a validated sending domain's DNS (a pending or failed one: every tenth of it). */

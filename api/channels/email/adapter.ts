@@ -24,20 +24,21 @@ import { EMAIL_PROVIDER } from "../../email/provider";
 import { renderEmail } from "../../email/campaign-content";
 import { composeEmail } from "../../email/compose";
 import { dkimSign } from "../../email/dkim";
+import { opensslSigner, type RsaSigner } from "../../email/rsa-openssl";
 import { trackedHtml, trackingSettingsOf, type TrackingSettings } from "../../email/tracking";
 import { shortLived, type ShortLived } from "../../lib/memo";
 import { DKIM_HEADER_FIELDS, unsubscribeHeaders } from "../../email/unsubscribe";
 import { env } from "../../lib/env";
 import { DeferredSendError, PermanentSendError, type ChannelAdapter } from "../contract";
 
-type Key = { selector: string; privateKey: KeyObject } | null;
+type Key = { selector: string; privateKey: KeyObject; signer: RsaSigner | null } | null;
 let memos: { keys: ShortLived<Key>; tracking: ShortLived<TrackingSettings> } | undefined;
 function memo() {
   memos ??= {
     keys: shortLived(env().EMAIL_SEND_CACHE_MS, async (k: string): Promise<Key> => {
       const [accountId, domain] = k.split("\u0000");
       const key = await signingKey(accountId, domain);
-      return key ? { selector: key.selector, privateKey: createPrivateKey(key.privateKey) } : null;
+      return key ? { selector: key.selector, privateKey: createPrivateKey(key.privateKey), signer: await opensslSigner(key.privateKey) } : null;
     }),
     tracking: shortLived(env().EMAIL_SEND_CACHE_MS, trackingSettingsOf),
   };
@@ -90,7 +91,7 @@ export const emailSmtpAdapter: ChannelAdapter = {
       text: content.text || null,
       html: content.html ? trackedHtml(message.id, content.html, await memo().tracking.get(message.accountId)) : null,
     });
-    const raw = dkimSign(composed, { domainName: content.domain, keySelector: key.selector, privateKey: key.privateKey }, DKIM_HEADER_FIELDS);
+    const raw = dkimSign(composed, { domainName: content.domain, keySelector: key.selector, privateKey: key.privateKey, signer: key.signer }, DKIM_HEADER_FIELDS);
     try {
       await smtp().sendMail({
         raw,
