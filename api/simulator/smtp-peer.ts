@@ -33,7 +33,7 @@
  *   GET /email/_sim/reports -> {data: {in_flight, waiting, waiting_max, intake_waiting}}: the
  *     reports on their way and waiting, and the messages whose DATA answer waits for room.
  *
- * Reports go by SMTP (nodemailer) to EMAIL_INBOUND_HOST:EMAIL_INBOUND_PORT — our inbound listener;
+ * Reports go by SMTP (../email/smtp-pool.ts, nodemailer's SMTPConnection) to EMAIL_INBOUND_HOST:EMAIL_INBOUND_PORT — our inbound listener;
  * a real MTA would ask the return path's MX, which for our `bounces.<domain>` is that listener —
  * to the envelope's MAIL FROM with the null sender `<>` (RFC 3464: a report never causes another).
  * A message sent with the null sender itself gets no report. If the listener does not answer (or
@@ -45,9 +45,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { dkimVerify } from "mailauth";
-import nodemailer, { type Transporter } from "nodemailer";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from "smtp-server";
 import { txt } from "../email/dns";
+import { SmtpPool } from "../email/smtp-pool";
 import { env } from "../lib/env";
 import { redis } from "../lib/redis";
 import { keys } from "../lib/redis-keys";
@@ -191,27 +191,24 @@ async function record(entry: PeerMessage, raw: string) {
  * in for the listener routes its own return-path domain to itself). In memory, like a DNS cache.
  */
 const routes = new Map<string, number>();
-const transports = new Map<string, Transporter>();
+const transports = new Map<string, SmtpPool>();
 /** A plain SMTP client to our inbound listener, or to a routed domain's port (no TLS: it is on our side of the network). */
-function inbound(to: string): Transporter {
+function inbound(to: string): SmtpPool {
   const domain = to.slice(to.lastIndexOf("@") + 1).toLowerCase();
   const port = routes.get(domain) ?? config.EMAIL_INBOUND_PORT;
   const host = routes.has(domain) ? "127.0.0.1" : config.EMAIL_INBOUND_HOST;
   const key = `${host}:${port}`;
   let transport = transports.get(key);
   if (!transport) {
-    transport = nodemailer.createTransport({
+    // Pooled (../email/smtp-pool.ts), as an MTA keeps its connections to a busy MX open: a
+    // campaign's thousands of reports do not each pay a TCP connect, greeting and EHLO.
+    transport = new SmtpPool({
       host,
       port,
       secure: false,
       ignoreTLS: true,
       name: SMTP_PEER_NAME,
-      // Pooled, as an MTA keeps its connections to a busy MX open: a campaign's thousands of
-      // reports do not each pay a TCP connect, greeting and EHLO.
-      pool: true,
-      maxConnections: REPORT_CONNECTIONS,
-      // …and keeps them (nodemailer's default closes a connection after 100 messages).
-      maxMessages: Number.POSITIVE_INFINITY,
+      size: REPORT_CONNECTIONS,
       connectionTimeout: 5000,
       greetingTimeout: 5000,
       socketTimeout: 10_000,
@@ -222,9 +219,9 @@ function inbound(to: string): Transporter {
 }
 
 /**
- * Reports on their way at once (each holds a pooled connection or waits for one in nodemailer's
+ * Reports on their way at once (each holds a pooled connection or waits for one in the pool's
  * queue); the rest wait here as their text. A listener slower than a campaign's sends had every
- * due report queued inside nodemailer at once (a 100,000 campaign: 785 MB in this process).
+ * due report queued inside the SMTP client at once (a 100,000 campaign: 785 MB in this process).
  */
 const REPORTS_IN_FLIGHT = REPORT_CONNECTIONS * 2;
 let reportsInFlight = 0;
@@ -268,7 +265,7 @@ async function intakeRoom(reports: number) {
 async function sendReport(to: string, raw: string, what: string) {
   for (let attempt = 0; ; attempt++) {
     try {
-      await inbound(to).sendMail({ envelope: { from: "", to: [to] }, raw });
+      await inbound(to).send({ from: "", to: [to] }, raw);
       return;
     } catch (e) {
       const err = e as Error & { responseCode?: number };

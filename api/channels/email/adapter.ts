@@ -2,7 +2,8 @@
  * E-mail over SMTP behind the one channel contract (api/channels/contract.ts; ADR 036): the
  * dispatcher hands it a message of channel `email` (sender the from address, recipient the to
  * address, body the text part, content the subject, HTML and the rest: api/email/send.ts wrote
- * it). It goes through a pooled nodemailer transport to EMAIL_SMTP_URL (the relay), or without one
+ * it). It goes through a pool of SMTP connections (../../email/smtp-pool.ts, nodemailer's
+ * SMTPConnection; ADR 076) to EMAIL_SMTP_URL (the relay), or without one
  * to the simulator's local SMTP peer. The message is composed (../../email/compose.ts) and
  * DKIM-signed with the sending domain's key (../../email/dkim.ts) here, not by nodemailer (ADR 074); the envelope
  * sender the message's signed VERP return path (bounces come back to our inbound listener), the
@@ -17,13 +18,13 @@
  * validation or a tracking switch reaches the messages sent after it within that time.
  */
 import { createPrivateKey, type KeyObject } from "node:crypto";
-import nodemailer, { type Transporter } from "nodemailer";
 import { signingKey } from "../../email/domains";
 import { messageIdHeader, returnPath } from "../../email/return-path";
 import { EMAIL_PROVIDER } from "../../email/provider";
 import { renderEmail } from "../../email/campaign-content";
 import { composeEmail } from "../../email/compose";
 import { dkimSign } from "../../email/dkim";
+import { relayOptions, SmtpPool } from "../../email/smtp-pool";
 import { opensslSigner, type RsaSigner } from "../../email/rsa-openssl";
 import { trackedHtml, trackingSettingsOf, type TrackingSettings } from "../../email/tracking";
 import { shortLived, type ShortLived } from "../../lib/memo";
@@ -45,23 +46,22 @@ function memo() {
   return memos;
 }
 
-let transport: Transporter | undefined;
-function smtp(): Transporter {
-  transport ??= nodemailer.createTransport({
-    ...(env().EMAIL_SMTP_URL ? { url: env().EMAIL_SMTP_URL } : { host: "127.0.0.1", port: env().SIMULATOR_SMTP_PORT, secure: false, ignoreTLS: true }),
-    pool: true,
-    maxConnections: env().EMAIL_SMTP_POOL,
-    // A connection stays open for as many messages as come (nodemailer's default reconnects after
-    // 100: a TCP connect, greeting and EHLO per 100 messages per connection, for nothing).
-    maxMessages: Number.POSITIVE_INFINITY,
+let pool: SmtpPool | undefined;
+/** The relay (EMAIL_SMTP_URL: smtp:// or smtps://, user and password, tls.* options), else the simulator's peer. */
+function smtp(): SmtpPool {
+  if (pool) return pool;
+  const url = env().EMAIL_SMTP_URL;
+  pool = new SmtpPool({
+    ...(url ? relayOptions(url) : { host: "127.0.0.1", port: env().SIMULATOR_SMTP_PORT, secure: false, ignoreTLS: true }),
+    size: env().EMAIL_SMTP_POOL,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 60_000,
-  } as Parameters<typeof nodemailer.createTransport>[0]);
-  return transport;
+  });
+  return pool;
 }
 
-/** An SMTP error's reply code and text (nodemailer's error carries both), if it is one. */
+/** An SMTP error's reply code and text (SMTPConnection's error carries both), if it is one. */
 function smtpReply(e: unknown): { code: number; text: string } | null {
   const err = e as { responseCode?: number; response?: string; message?: string };
   return typeof err?.responseCode === "number" ? { code: err.responseCode, text: String(err.response ?? err.message ?? "").slice(0, 1000) } : null;
@@ -80,7 +80,7 @@ export const emailSmtpAdapter: ChannelAdapter = {
     const list = content.campaignId ? unsubscribeHeaders({ accountId: message.accountId, email: message.recipient, campaignId: content.campaignId }) : null;
     const key = await memo().keys.get(`${message.accountId}\u0000${content.domain}`);
     if (!key) throw new PermanentSendError("domain_not_validated", `The sending domain ${content.domain} is no longer validated`, "dropped");
-    // Composed and signed here (ADR 074); nodemailer's pool sends the text as it is.
+    // Composed and signed here (ADR 074); the pool sends the text as it is.
     const composed = composeEmail({
       from: { address: message.sender, name: content.from_name },
       to: message.recipient,
@@ -93,11 +93,14 @@ export const emailSmtpAdapter: ChannelAdapter = {
     });
     const raw = dkimSign(composed, { domainName: content.domain, keySelector: key.selector, privateKey: key.privateKey, signer: key.signer }, DKIM_HEADER_FIELDS);
     try {
-      await smtp().sendMail({
+      await smtp().send(
+        {
+          from: returnPath(message.id, content.domain),
+          to: [message.recipient],
+          dsn: { id: message.id.replaceAll("-", ""), return: "headers", notify: ["success", "failure", "delay"], recipient: message.recipient },
+        },
         raw,
-        envelope: { from: returnPath(message.id, content.domain), to: [message.recipient] },
-        dsn: { id: message.id.replaceAll("-", ""), return: "headers", notify: ["success", "failure", "delay"], recipient: message.recipient },
-      });
+      );
     } catch (e) {
       const reply = smtpReply(e);
       if (reply && reply.code >= 500) {
