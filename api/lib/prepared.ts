@@ -20,6 +20,21 @@ export function prepared(name: string, text: string): PreparedStatement {
   return { name, text };
 }
 
+/**
+ * Run first in a transaction whose prepared statements should use their one generic plan: with
+ * an `id = ANY($1)` array PostgreSQL keeps choosing a custom plan, planned again on every call, and
+ * over every month's partition of messages (13 indexes each) planning costs more than running.
+ */
+export const FORCE_GENERIC_PLANS = prepared("force_generic_plans", "SET LOCAL plan_cache_mode = force_generic_plan");
+
+/** The rows of prepared statement(s) run in one transaction of their own, on their generic plans (FORCE_GENERIC_PLANS). */
+export async function preparedGeneric<T>(statement: PreparedStatement, values: unknown[]): Promise<T[]> {
+  return sequelize().transaction(async (transaction) => {
+    await preparedRowsIn(transaction, FORCE_GENERIC_PLANS, []);
+    return preparedRowsIn<T>(transaction, statement, values);
+  });
+}
+
 /** The rows of a prepared SELECT. */
 export async function preparedRows<T>(statement: PreparedStatement, values: unknown[]): Promise<T[]> {
   const pool = sequelize().connectionManager as unknown as ConnectionPool;

@@ -24,7 +24,7 @@ import { type Transaction } from "sequelize";
 import { sequelize } from "../../models";
 import { STATUS_TIMESTAMP, isFailure, nextStatus, type MessageStatus } from "./status";
 import { rows } from "../lib/sql";
-import { prepared, preparedRowsIn } from "../lib/prepared";
+import { FORCE_GENERIC_PLANS, prepared, preparedRowsIn } from "../lib/prepared";
 
 export type ProviderReceipt = {
   provider: string;
@@ -138,7 +138,6 @@ const COLUMN = { queuedAt: null, sentAt: "sent_at", deliveredAt: "delivered_at",
  * The statements every flush runs, prepared (api/lib/prepared.ts): planned once per connection
  * instead of once per flush (over every month's partition, planning cost more than running them).
  */
-const GENERIC_PLANS = prepared("receipts_generic_plans", "SET LOCAL plan_cache_mode = force_generic_plan");
 
 const LOCK_BY_IDS = prepared(
   "receipts_lock_by_ids",
@@ -192,7 +191,7 @@ async function applyBatchOnce(inputs: ProviderReceipt[]): Promise<ReceiptOutcome
     // The prepared statements below run their one generic plan: a custom plan per flush would be
     // planned again each time (PostgreSQL prefers them for a small `id = ANY` array), and planning
     // over every month's partition costs more than running them.
-    await preparedRowsIn(transaction, GENERIC_PLANS, []);
+    await preparedRowsIn(transaction, FORCE_GENERIC_PLANS, []);
     const byId = inputs.filter((r) => r.messageId).map((r) => r.messageId!);
     const byPid = inputs.filter((r) => !r.messageId);
     const pidArrays = [byPid.map((r) => r.provider), byPid.map((r) => r.providerMessageId)];
