@@ -92,6 +92,10 @@ export async function opensslSigner(pem: string): Promise<RsaSigner | null> {
   freed.register(signer, () => s.EVP_PKEY_free(pkey));
   // Never trust a signer blindly: its first signature must be node:crypto's.
   const probe = Buffer.from("mensageria rsa probe");
-  if (!signer(probe).equals(nodeSign("sha256", probe, key))) return null;
+  try {
+    if (!signer(probe).equals(nodeSign("sha256", probe, key))) return null;
+  } catch {
+    return null;
+  }
   return signer;
 }
