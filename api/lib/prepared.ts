@@ -1,10 +1,11 @@
 /**
- * The reads every authenticated request makes (the actor, the acting account) as named prepared
- * statements on the process's one Sequelize pool. PostgreSQL parses and plans a named statement
- * once per connection instead of on every call (the planning of these joins cost more than their
- * execution), and the call skips Sequelize's query object, hooks and retry wrapper. Only for a
- * few fixed SELECT texts on the hot path; every other statement goes through api/lib/sql.ts (ADR 025).
- * Values always travel as parameters ($1, $2…), never in the text.
+ * Named prepared statements on the process's one Sequelize pool, for the few fixed texts on the hot
+ * paths: the reads every authenticated request makes (the actor, the acting account), the
+ * receipts' flush, and the dispatcher's claim and `sent` write (once per message sent). PostgreSQL
+ * parses and plans a named statement once per connection instead of on every call (the planning
+ * of these cost more than their execution), and the call skips Sequelize's query object, hooks and
+ * retry wrapper. Every other statement goes through api/lib/sql.ts (ADR 025). Values always travel
+ * as parameters ($1, $2…), never in the text.
  */
 import type { Transaction } from "sequelize";
 import { sequelize } from "../../models/db";
